@@ -1,0 +1,1 @@
+# cli/: (filled in below)

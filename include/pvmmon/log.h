@@ -1,0 +1,167 @@
+/*
+ * The in-memory model of one run's XML log, and the functions that write, read and
+ * validate the log file. The monitor fills a model and writes it; `pvmmon validate`
+ * and `pvmmon report` read it back.
+ *
+ * Ownership: a pvmmon_log and everything it points to is owned by whoever created it
+ * (pvmmon_log_new() or pvmmon_log_read()) and is released with pvmmon_log_free().
+ * All strings are heap copies (NULL allowed where noted) and all arrays are heap
+ * arrays with their counts beside them.
+ *
+ * Times are int64 nanoseconds. "Virtual" times follow the virtual clock of
+ * doc/architecture.md: real time minus monitoring intrusion.
+ */
+#ifndef PVMMON_LOG_H
+#define PVMMON_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The log format version this build writes and reads. */
+#define PVMMON_LOG_VERSION_MAJOR 1
+#define PVMMON_LOG_VERSION_MINOR 0
+
+/* One com record (seed 000 Figure 10): a communication statement and one partner. */
+typedef struct pvmmon_log_com {
+	int32_t partner_tid;  /* the other task's tid (destination or source) */
+	char *partner_lid;    /* its logical id, or NULL if the partner was not monitored */
+	uint64_t count;       /* messages */
+	uint64_t bytes;       /* user payload bytes */
+	int64_t trans_ns;     /* accumulated transmission time (receives only) */
+	int64_t sync_ns;      /* accumulated synchronisation delay (receives only) */
+} pvmmon_log_com;
+
+/* One event record: a communication statement, identified by its call site. */
+typedef struct pvmmon_log_stmt {
+	uint32_t id;       /* statement id, unique within the task */
+	char *op;          /* the PVM call: "pvm_send", "pvm_recv", ... */
+	char *module;      /* the binary or library holding the call site, or NULL */
+	uint64_t offset;   /* the call site's offset in module */
+	char *file;        /* resolved source file, or NULL when there is no debug info */
+	int32_t line;      /* resolved line, 0 when unknown */
+	char *function;    /* enclosing function, or NULL */
+	uint64_t count;    /* executions */
+	int64_t time_ns;   /* virtual time spent in the statement (incl. sync delay) */
+	int64_t sync_ns;   /* synchronisation delay, summed over partners */
+	int64_t trans_ns;  /* transmission time, summed over partners */
+	uint64_t bytes;    /* payload bytes */
+	uint64_t unmonitored; /* messages received from senders without a piggyback */
+	size_t ncom;
+	pvmmon_log_com *com;
+} pvmmon_log_stmt;
+
+/* A proc record: one procedure as entered under one caller (seed 000 "activate line"). */
+typedef struct pvmmon_log_proc {
+	char *name;
+	char *file;       /* NULL if unknown */
+	int32_t line;
+	char *caller;     /* the enclosing procedure on the probe stack, NULL for a root */
+	uint64_t count;
+	int64_t incl_ns;  /* inclusive virtual time */
+	int64_t excl_ns;  /* exclusive virtual time */
+} pvmmon_log_proc;
+
+/* A loop record. */
+typedef struct pvmmon_log_loop {
+	char *name;
+	char *file;
+	int32_t line;
+	char *proc;       /* enclosing procedure, NULL if none */
+	uint64_t count;   /* times the loop was entered */
+	int64_t time_ns;  /* virtual time inside the loop */
+} pvmmon_log_loop;
+
+/* How a task ended. */
+typedef enum pvmmon_task_status {
+	PVMMON_TASK_RUNNING = 0, /* still running when the log was written */
+	PVMMON_TASK_EXITED,      /* called pvm_exit (or returned from main) normally */
+	PVMMON_TASK_CRASHED,     /* vanished without saying goodbye (signal, kill) */
+} pvmmon_task_status;
+
+typedef struct pvmmon_log_task {
+	int32_t tid;
+	char *lid;            /* logical id: "0", "0.2", ... */
+	int32_t parent_tid;   /* 0 if none */
+	char *host;
+	int32_t pid;
+	char *program;
+	pvmmon_task_status status;
+	int64_t start_ns;     /* real time of registration, relative to the run start */
+	int64_t end_ns;       /* real time of exit or of the last flush */
+	int64_t virtual_ns;   /* the task's virtual time at its last flush */
+	int64_t intrusion_ns; /* accumulated monitoring intrusion at its last flush */
+	uint64_t flushes;     /* how many record flushes reached the monitor */
+	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv;
+	uint64_t unmonitored_recv; /* messages received without a piggyback */
+	size_t nstmts;
+	pvmmon_log_stmt *stmts;
+	size_t nprocs;
+	pvmmon_log_proc *procs;
+	size_t nloops;
+	pvmmon_log_loop *loops;
+} pvmmon_log_task;
+
+typedef struct pvmmon_log_host {
+	char *name;
+	char *arch;
+	int32_t dtid; /* the host's pvmd tid */
+} pvmmon_log_host;
+
+typedef struct pvmmon_log_setting {
+	char *key;
+	char *value;
+} pvmmon_log_setting;
+
+typedef struct pvmmon_log {
+	int version_major, version_minor;
+	char *tool_version;
+	char *program;      /* the program as given to `pvmmon run` (or the first task's) */
+	size_t nargs;
+	char **args;
+	char *mode;         /* "observe" for now */
+	char *started;      /* ISO 8601 UTC start time */
+	int64_t wall_ns;    /* real duration of the run */
+	int32_t exit_code;  /* the root process's exit status, -1 if unknown */
+	size_t nsettings;
+	pvmmon_log_setting *settings;
+	size_t nhosts;
+	pvmmon_log_host *hosts;
+	size_t ntasks;
+	pvmmon_log_task *tasks;
+} pvmmon_log;
+
+/* Allocates an empty log (version fields set) into *out; the caller frees it. */
+int pvmmon_log_new(pvmmon_log **out);
+
+/* Frees log and everything it owns; NULL is allowed. */
+void pvmmon_log_free(pvmmon_log *log);
+
+/*
+ * Writes log to path atomically: a temporary file in the same folder, fsync, rename.
+ * A symlink at path is never followed. On failure the previous file at path is intact.
+ */
+int pvmmon_log_write(const pvmmon_log *log, const char *path);
+
+/*
+ * Parses path, validates it against the log schema and loads it into *out (caller
+ * frees). On failure returns a negative code and pvmmon_error_last() is one line that
+ * names the file and what is wrong.
+ */
+int pvmmon_log_read(pvmmon_log **out, const char *path);
+
+/* Validates path against the schema (same messages as pvmmon_log_read()). */
+int pvmmon_log_validate(const char *path);
+
+/* The RelaxNG schema text built into the library, NUL-terminated. */
+const char *pvmmon_log_schema(void);
+
+const char *pvmmon_task_status_name(pvmmon_task_status s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

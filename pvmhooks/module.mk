@@ -1,0 +1,1 @@
+# pvmhooks/: (filled in below)

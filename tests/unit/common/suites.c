@@ -1,0 +1,9 @@
+/* The table of unit-test suites for common/, one suite per module. */
+#include "../unit.h"
+
+extern CU_TestInfo test_errors_tests[];
+
+CU_SuiteInfo unit_common_suites[] = {
+    {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
+    CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,10 @@
+/* Private to the unit tests: the per-folder suite tables the runner registers. */
+#ifndef PVMMON_TESTS_UNIT_H
+#define PVMMON_TESTS_UNIT_H
+
+#include <CUnit/CUnit.h>
+
+/* One table per folder under tests/unit/, each ending with CU_SUITE_INFO_NULL. */
+extern CU_SuiteInfo unit_common_suites[];
+
+#endif
