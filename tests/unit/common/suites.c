@@ -2,8 +2,12 @@
 #include "../unit.h"
 
 extern CU_TestInfo test_errors_tests[];
+extern CU_TestInfo test_log_tests[];
+extern CU_TestInfo test_symbols_tests[];
 
 CU_SuiteInfo unit_common_suites[] = {
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
+    {"log", NULL, NULL, NULL, NULL, test_log_tests},
+    {"symbols", NULL, NULL, NULL, NULL, test_symbols_tests},
     CU_SUITE_INFO_NULL,
 };
