@@ -1,1 +1,19 @@
-# pvmhooks/: (filled in below)
+# pvmhooks/: libpvmhooks.so, the in-task runtime (preloaded, or linked before -lpvm3).
+HOOKS_SRCS := $(wildcard pvmhooks/*.c)
+HOOKS_OBJS := $(HOOKS_SRCS:%.c=$(BUILD)/%.o)
+HOOKS_SO   := $(LIB)/libpvmhooks.so
+# The same objects as an archive, so unit tests link only the pieces they exercise.
+HOOKS_CORE := $(LIB)/libpvmhooks-core.a
+
+$(HOOKS_SO): $(HOOKS_OBJS) $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpvmhooks.so -Wl,-z,defs -o $@ \
+	    $(HOOKS_OBJS) $(COMMON_LIB) $(PVM_LIBS) -ldl
+
+$(HOOKS_CORE): $(HOOKS_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL_TARGETS += $(HOOKS_SO) $(HOOKS_CORE)
+INSTALL_LIB += $(HOOKS_SO)
+UNIT_LINK_LIBS += $(HOOKS_CORE)

@@ -1,0 +1,519 @@
+/* Byte encodings between tasks and the monitor: piggyback, registration, record flushes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/errors.h"
+#include "wire.h"
+
+/* Records and strings above these sizes are damage, not data. */
+#define MAX_STR 4096
+#define MAX_ITEMS (1u << 20)
+
+void wire_buf_init(wire_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void wire_buf_reset(wire_buf *b)
+{
+	b->len = 0;
+	b->failed = 0;
+}
+
+void wire_buf_free(wire_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+static uint8_t *reserve(wire_buf *b, size_t n)
+{
+	if (b->failed)
+		return NULL;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		uint8_t *d;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		d = realloc(b->data, cap);
+		if (!d) {
+			b->failed = 1;
+			return NULL;
+		}
+		b->data = d;
+		b->cap = cap;
+	}
+	b->len += n;
+	return b->data + b->len - n;
+}
+
+static void store32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void store64(uint8_t *p, uint64_t v)
+{
+	store32(p, (uint32_t)v);
+	store32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t load32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t load64(const uint8_t *p)
+{
+	return (uint64_t)load32(p) | (uint64_t)load32(p + 4) << 32;
+}
+
+void wire_put_u8(wire_buf *b, uint8_t v)
+{
+	uint8_t *p = reserve(b, 1);
+
+	if (p)
+		*p = v;
+}
+
+void wire_put_u32(wire_buf *b, uint32_t v)
+{
+	uint8_t *p = reserve(b, 4);
+
+	if (p)
+		store32(p, v);
+}
+
+void wire_put_u64(wire_buf *b, uint64_t v)
+{
+	uint8_t *p = reserve(b, 8);
+
+	if (p)
+		store64(p, v);
+}
+
+void wire_put_str(wire_buf *b, const char *s)
+{
+	size_t n;
+	uint8_t *p;
+
+	if (!s) {
+		wire_put_u32(b, 0xffffffffu);
+		return;
+	}
+	n = strlen(s);
+	if (n > MAX_STR)
+		n = MAX_STR;
+	wire_put_u32(b, (uint32_t)n);
+	p = reserve(b, n);
+	if (p)
+		memcpy(p, s, n);
+}
+
+void wire_in_init(wire_in *in, const void *data, size_t len)
+{
+	in->p = data;
+	in->left = len;
+	in->failed = 0;
+}
+
+static const uint8_t *take(wire_in *in, size_t n)
+{
+	const uint8_t *p;
+
+	if (in->failed || in->left < n) {
+		in->failed = 1;
+		return NULL;
+	}
+	p = in->p;
+	in->p += n;
+	in->left -= n;
+	return p;
+}
+
+uint8_t wire_get_u8(wire_in *in)
+{
+	const uint8_t *p = take(in, 1);
+
+	return p ? *p : 0;
+}
+
+uint32_t wire_get_u32(wire_in *in)
+{
+	const uint8_t *p = take(in, 4);
+
+	return p ? load32(p) : 0;
+}
+
+uint64_t wire_get_u64(wire_in *in)
+{
+	const uint8_t *p = take(in, 8);
+
+	return p ? load64(p) : 0;
+}
+
+char *wire_get_str(wire_in *in, size_t max)
+{
+	uint32_t n = wire_get_u32(in);
+	const uint8_t *p;
+	char *s;
+
+	if (in->failed || n == 0xffffffffu)
+		return NULL;
+	if (n > max) {
+		in->failed = 1;
+		return NULL;
+	}
+	p = take(in, n);
+	if (!p)
+		return NULL;
+	s = malloc(n + 1);
+	if (!s) {
+		in->failed = 1;
+		return NULL;
+	}
+	memcpy(s, p, n);
+	s[n] = '\0';
+	/* An embedded NUL would make the string mean something else than was sent. */
+	if (strlen(s) != n) {
+		free(s);
+		in->failed = 1;
+		return NULL;
+	}
+	return s;
+}
+
+size_t wire_piggyback_size(uint32_t ndests)
+{
+	return WIRE_PB_HEADER + (size_t)ndests * 8;
+}
+
+size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
+{
+	uint32_t i;
+	uint8_t *p = out;
+
+	p[0] = (uint8_t)WIRE_PB_MAGIC;
+	p[1] = (uint8_t)(WIRE_PB_MAGIC >> 8);
+	p[2] = WIRE_VERSION;
+	p[3] = 0;
+	store32(p + 4, pb->sender_index);
+	store32(p + 8, (uint32_t)pb->sender_tid);
+	store32(p + 12, pb->bytes);
+	store64(p + 16, (uint64_t)pb->vt_send);
+	store64(p + 24, (uint64_t)pb->rt_send);
+	store64(p + 32, (uint64_t)pb->delay);
+	store32(p + 40, pb->ncp);
+	store32(p + 44, pb->ndests);
+	p += WIRE_PB_HEADER;
+	for (i = 0; i < pb->ndests; i++, p += 8) {
+		store32(p, (uint32_t)pb->dest_tid[i]);
+		store32(p + 4, pb->seq[i]);
+	}
+	return (size_t)(p - out);
+}
+
+int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid)
+{
+	uint32_t i;
+
+	memset(pb, 0, sizeof(*pb));
+	pb->my_seq = -1;
+	if (len < WIRE_PB_HEADER || (data[0] | data[1] << 8) != WIRE_PB_MAGIC)
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: bad size or magic");
+	if (data[2] != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "piggyback: version %u", data[2]);
+	pb->sender_index = load32(data + 4);
+	pb->sender_tid = (int32_t)load32(data + 8);
+	pb->bytes = load32(data + 12);
+	pb->vt_send = (int64_t)load64(data + 16);
+	pb->rt_send = (int64_t)load64(data + 24);
+	pb->delay = (int64_t)load64(data + 32);
+	pb->ncp = load32(data + 40);
+	pb->ndests = load32(data + 44);
+	if (pb->ndests > WIRE_PB_MAX_DESTS || len != wire_piggyback_size(pb->ndests))
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
+					pb->ndests, len);
+	for (i = 0; i < pb->ndests; i++) {
+		const uint8_t *e = data + WIRE_PB_HEADER + (size_t)i * 8;
+
+		if ((int32_t)load32(e) == my_tid) {
+			pb->my_seq = load32(e + 4);
+			break;
+		}
+	}
+	return 0;
+}
+
+void wire_register_encode(wire_buf *b, const wire_register *r)
+{
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u32(b, (uint32_t)r->tid);
+	wire_put_u32(b, (uint32_t)r->parent_tid);
+	wire_put_u32(b, (uint32_t)r->pid);
+	wire_put_u32(b, (uint32_t)r->dtid);
+	wire_put_u64(b, (uint64_t)r->rt_start);
+	wire_put_str(b, r->program);
+}
+
+int wire_register_decode(wire_register *r, const uint8_t *data, size_t len)
+{
+	wire_in in;
+
+	memset(r, 0, sizeof(*r));
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "registration: wrong version");
+	r->tid = (int32_t)wire_get_u32(&in);
+	r->parent_tid = (int32_t)wire_get_u32(&in);
+	r->pid = (int32_t)wire_get_u32(&in);
+	r->dtid = (int32_t)wire_get_u32(&in);
+	r->rt_start = wire_get_u64(&in);
+	r->program = wire_get_str(&in, MAX_STR);
+	if (in.failed || in.left) {
+		free(r->program);
+		r->program = NULL;
+		return pvmmon_error_set(PVMMON_EPARSE, "registration: damaged message");
+	}
+	return 0;
+}
+
+static void put_i64(wire_buf *b, int64_t v)
+{
+	wire_put_u64(b, (uint64_t)v);
+}
+
+static int64_t get_i64(wire_in *in)
+{
+	return (int64_t)wire_get_u64(in);
+}
+
+void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
+{
+	size_t i, j;
+
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u8(b, final ? 1 : 0);
+	wire_put_u32(b, (uint32_t)t->tid);
+	put_i64(b, t->virtual_ns);
+	put_i64(b, t->intrusion_ns);
+	put_i64(b, t->end_ns);
+	wire_put_u64(b, t->msgs_sent);
+	wire_put_u64(b, t->msgs_recv);
+	wire_put_u64(b, t->bytes_sent);
+	wire_put_u64(b, t->bytes_recv);
+	wire_put_u64(b, t->unmonitored_recv);
+	wire_put_u32(b, (uint32_t)t->nstmts);
+	for (i = 0; i < t->nstmts; i++) {
+		const pvmmon_log_stmt *s = &t->stmts[i];
+
+		wire_put_u32(b, s->id);
+		wire_put_str(b, s->op);
+		wire_put_str(b, s->module);
+		wire_put_u64(b, s->offset);
+		wire_put_str(b, s->file);
+		wire_put_u32(b, (uint32_t)s->line);
+		wire_put_str(b, s->function);
+		wire_put_u64(b, s->count);
+		put_i64(b, s->time_ns);
+		put_i64(b, s->sync_ns);
+		put_i64(b, s->trans_ns);
+		wire_put_u64(b, s->bytes);
+		wire_put_u64(b, s->unmonitored);
+		wire_put_u32(b, (uint32_t)s->ncom);
+		for (j = 0; j < s->ncom; j++) {
+			const pvmmon_log_com *c = &s->com[j];
+
+			wire_put_u32(b, (uint32_t)c->partner_tid);
+			wire_put_u64(b, c->count);
+			wire_put_u64(b, c->bytes);
+			put_i64(b, c->trans_ns);
+			put_i64(b, c->sync_ns);
+		}
+	}
+	wire_put_u32(b, (uint32_t)t->nprocs);
+	for (i = 0; i < t->nprocs; i++) {
+		const pvmmon_log_proc *p = &t->procs[i];
+
+		wire_put_str(b, p->name);
+		wire_put_str(b, p->file);
+		wire_put_u32(b, (uint32_t)p->line);
+		wire_put_str(b, p->caller);
+		wire_put_u64(b, p->count);
+		put_i64(b, p->incl_ns);
+		put_i64(b, p->excl_ns);
+	}
+	wire_put_u32(b, (uint32_t)t->nloops);
+	for (i = 0; i < t->nloops; i++) {
+		const pvmmon_log_loop *l = &t->loops[i];
+
+		wire_put_str(b, l->name);
+		wire_put_str(b, l->file);
+		wire_put_u32(b, (uint32_t)l->line);
+		wire_put_str(b, l->proc);
+		wire_put_u64(b, l->count);
+		put_i64(b, l->time_ns);
+	}
+}
+
+/* Reads an item count and allocates that many zeroed items; NULL with failed set on
+ * damage. A count of 0 gives NULL without failure. */
+static void *get_array(wire_in *in, size_t *n, size_t size)
+{
+	uint32_t count = wire_get_u32(in);
+	void *a;
+
+	*n = 0;
+	if (in->failed || count == 0)
+		return NULL;
+	/* Each item takes at least 8 encoded bytes, so a larger count is damage. */
+	if (count > MAX_ITEMS || (size_t)count * 8 > in->left) {
+		in->failed = 1;
+		return NULL;
+	}
+	a = calloc(count, size);
+	if (!a) {
+		in->failed = 1;
+		return NULL;
+	}
+	*n = count;
+	return a;
+}
+
+int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	size_t i, j;
+
+	memset(t, 0, sizeof(*t));
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "records: wrong version");
+	*final = wire_get_u8(&in);
+	t->tid = (int32_t)wire_get_u32(&in);
+	t->virtual_ns = get_i64(&in);
+	t->intrusion_ns = get_i64(&in);
+	t->end_ns = get_i64(&in);
+	t->msgs_sent = wire_get_u64(&in);
+	t->msgs_recv = wire_get_u64(&in);
+	t->bytes_sent = wire_get_u64(&in);
+	t->bytes_recv = wire_get_u64(&in);
+	t->unmonitored_recv = wire_get_u64(&in);
+	t->stmts = get_array(&in, &t->nstmts, sizeof(*t->stmts));
+	for (i = 0; i < t->nstmts && !in.failed; i++) {
+		pvmmon_log_stmt *s = &t->stmts[i];
+
+		s->id = wire_get_u32(&in);
+		s->op = wire_get_str(&in, MAX_STR);
+		s->module = wire_get_str(&in, MAX_STR);
+		s->offset = wire_get_u64(&in);
+		s->file = wire_get_str(&in, MAX_STR);
+		s->line = (int32_t)wire_get_u32(&in);
+		s->function = wire_get_str(&in, MAX_STR);
+		s->count = wire_get_u64(&in);
+		s->time_ns = get_i64(&in);
+		s->sync_ns = get_i64(&in);
+		s->trans_ns = get_i64(&in);
+		s->bytes = wire_get_u64(&in);
+		s->unmonitored = wire_get_u64(&in);
+		s->com = get_array(&in, &s->ncom, sizeof(*s->com));
+		for (j = 0; j < s->ncom && !in.failed; j++) {
+			pvmmon_log_com *c = &s->com[j];
+
+			c->partner_tid = (int32_t)wire_get_u32(&in);
+			c->count = wire_get_u64(&in);
+			c->bytes = wire_get_u64(&in);
+			c->trans_ns = get_i64(&in);
+			c->sync_ns = get_i64(&in);
+		}
+	}
+	t->procs = get_array(&in, &t->nprocs, sizeof(*t->procs));
+	for (i = 0; i < t->nprocs && !in.failed; i++) {
+		pvmmon_log_proc *p = &t->procs[i];
+
+		p->name = wire_get_str(&in, MAX_STR);
+		p->file = wire_get_str(&in, MAX_STR);
+		p->line = (int32_t)wire_get_u32(&in);
+		p->caller = wire_get_str(&in, MAX_STR);
+		p->count = wire_get_u64(&in);
+		p->incl_ns = get_i64(&in);
+		p->excl_ns = get_i64(&in);
+	}
+	t->loops = get_array(&in, &t->nloops, sizeof(*t->loops));
+	for (i = 0; i < t->nloops && !in.failed; i++) {
+		pvmmon_log_loop *l = &t->loops[i];
+
+		l->name = wire_get_str(&in, MAX_STR);
+		l->file = wire_get_str(&in, MAX_STR);
+		l->line = (int32_t)wire_get_u32(&in);
+		l->proc = wire_get_str(&in, MAX_STR);
+		l->count = wire_get_u64(&in);
+		l->time_ns = get_i64(&in);
+	}
+	if (in.failed || in.left) {
+		wire_task_clear(t);
+		return pvmmon_error_set(PVMMON_EPARSE, "records: damaged message");
+	}
+	return 0;
+}
+
+void wire_task_clear(pvmmon_log_task *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nstmts; i++) {
+		pvmmon_log_stmt *s = &t->stmts[i];
+
+		free(s->op);
+		free(s->module);
+		free(s->file);
+		free(s->function);
+		for (j = 0; j < s->ncom; j++)
+			free(s->com[j].partner_lid);
+		free(s->com);
+	}
+	free(t->stmts);
+	for (i = 0; i < t->nprocs; i++) {
+		free(t->procs[i].name);
+		free(t->procs[i].file);
+		free(t->procs[i].caller);
+	}
+	free(t->procs);
+	for (i = 0; i < t->nloops; i++) {
+		free(t->loops[i].name);
+		free(t->loops[i].file);
+		free(t->loops[i].proc);
+	}
+	free(t->loops);
+	free(t->lid);
+	free(t->host);
+	free(t->program);
+	memset(t, 0, sizeof(*t));
+}
+
+void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m)
+{
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u32(b, (uint32_t)m->monitor_tid);
+	wire_put_u32(b, (uint32_t)m->ctx);
+	wire_put_u32(b, m->flush_ms);
+}
+
+int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
+{
+	wire_in in;
+
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "mailbox entry: wrong version");
+	m->monitor_tid = (int32_t)wire_get_u32(&in);
+	m->ctx = (int32_t)wire_get_u32(&in);
+	m->flush_ms = wire_get_u32(&in);
+	if (in.failed || in.left || m->monitor_tid <= 0)
+		return pvmmon_error_set(PVMMON_EPARSE, "mailbox entry: damaged");
+	return 0;
+}

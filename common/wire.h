@@ -1,0 +1,129 @@
+/*
+ * Private to pvmmon: the byte encodings that cross PVM between tasks and the monitor:
+ * the trailing piggyback record, registration, and record flushes. Everything is
+ * little-endian with explicit widths, so a record means the same on every host, and
+ * every decoder checks bounds so that a damaged message is rejected, never trusted.
+ */
+#ifndef PVMMON_COMMON_WIRE_H
+#define PVMMON_COMMON_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pvmmon/log.h"
+
+/* Version of the piggyback and control encodings; a mismatch is counted, not used. */
+#define WIRE_VERSION 1
+
+/* Message tags in the private context between tasks and the monitor. They sit far
+ * above the tags programs use, and the monitor never sends user messages, so a
+ * piggyback (same tag as its user message, from the user task) cannot be confused
+ * with a control message (from or to the monitor). */
+enum {
+	WIRE_TAG_REGISTER = 0x7e5a0001, /* task -> monitor */
+	WIRE_TAG_WELCOME = 0x7e5a0002,  /* monitor -> task, answers REGISTER */
+	WIRE_TAG_SPAWNED = 0x7e5a0003,  /* task -> monitor: children of a pvm_spawn */
+	WIRE_TAG_QUERY = 0x7e5a0004,    /* task -> monitor: is tid X monitored? */
+	WIRE_TAG_ANSWER = 0x7e5a0005,   /* monitor -> task */
+	WIRE_TAG_RECORDS = 0x7e5a0006,  /* task -> monitor: a flush of its records */
+	WIRE_TAG_TASKEXIT = 0x7e5a0007, /* pvmd -> monitor: pvm_notify of a task's exit */
+};
+
+/* A growable output buffer. */
+typedef struct wire_buf {
+	uint8_t *data;
+	size_t len, cap;
+	int failed; /* set when an allocation failed; later puts do nothing */
+} wire_buf;
+
+/* A bounds-checked input cursor over bytes it does not own. */
+typedef struct wire_in {
+	const uint8_t *p;
+	size_t left;
+	int failed; /* set on the first read past the end */
+} wire_in;
+
+void wire_buf_init(wire_buf *b);
+void wire_buf_reset(wire_buf *b);
+void wire_buf_free(wire_buf *b);
+void wire_put_u8(wire_buf *b, uint8_t v);
+void wire_put_u32(wire_buf *b, uint32_t v);
+void wire_put_u64(wire_buf *b, uint64_t v);
+/* Strings travel as u32 length (0xffffffff for NULL) and bytes. */
+void wire_put_str(wire_buf *b, const char *s);
+
+void wire_in_init(wire_in *in, const void *data, size_t len);
+uint8_t wire_get_u8(wire_in *in);
+uint32_t wire_get_u32(wire_in *in);
+uint64_t wire_get_u64(wire_in *in);
+/* Returns a heap copy (caller frees) or NULL for a NULL string or on error (then
+ * in->failed is set, except for a genuine NULL). Strings longer than max fail. */
+char *wire_get_str(wire_in *in, size_t max);
+
+/* The trailing piggyback record that follows every user message. */
+#define WIRE_PB_MAGIC 0x504du /* "PM" */
+#define WIRE_PB_MAX_DESTS 65536
+#define WIRE_PB_HEADER 48
+
+typedef struct wire_piggyback {
+	uint32_t sender_index; /* the monitor's number for the sending task */
+	int32_t sender_tid;
+	int64_t vt_send;       /* sender's virtual time at the send, ns */
+	int64_t rt_send;       /* sender's real clock at the send, ns */
+	int64_t delay;         /* sender's accumulated intrusion at the send, ns */
+	uint32_t bytes;        /* size of the user message */
+	uint32_t ncp;          /* critical-path tuple length: 0 until that work lands */
+	/*
+	 * Per-pair sequence numbers: one destination for a send, one per destination for
+	 * a mcast. Encoding reads ndests pairs from dest_tid/seq; decoding leaves the
+	 * arrays NULL and finds the entry of the receiving task (my_seq, -1 if absent).
+	 */
+	uint32_t ndests;
+	const int32_t *dest_tid;
+	const uint32_t *seq;
+	int64_t my_seq;
+} wire_piggyback;
+
+/* Size of the encoding of a piggyback with ndests destinations. */
+size_t wire_piggyback_size(uint32_t ndests);
+/* Encodes pb into out (at least wire_piggyback_size(pb->ndests) bytes); returns size. */
+size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out);
+/* Decodes len bytes into *pb for receiver my_tid; PVMMON_EPARSE or PVMMON_EVERSION
+ * when damaged. */
+int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid);
+
+/* Registration of a task with the monitor. */
+typedef struct wire_register {
+	int32_t tid, parent_tid, pid, dtid;
+	char *program; /* heap, owned by the struct after decode */
+	uint64_t rt_start;
+} wire_register;
+
+void wire_register_encode(wire_buf *b, const wire_register *r);
+int wire_register_decode(wire_register *r, const uint8_t *data, size_t len);
+
+/*
+ * A flush of one task's records: the task's fields and its statement, proc and loop
+ * records, as the log model holds them (file/line/function are resolved later by the
+ * monitor and travel as NULL). final is 1 for the flush at exit.
+ */
+void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
+/* Decodes into *t (zeroed first; caller releases it with wire_task_clear()). */
+int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len);
+/* Frees what a pvmmon_log_task owns, leaving it zeroed. */
+void wire_task_clear(pvmmon_log_task *t);
+
+#endif
+
+/* The monitor's mailbox entry: how tasks find it. */
+#define WIRE_MAILBOX_NAME "pvmmon"
+#define WIRE_LOCK_NAME "pvmmon.lock"
+
+typedef struct wire_mailbox {
+	int32_t monitor_tid;
+	int32_t ctx;         /* the private context of piggybacks and control messages */
+	uint32_t flush_ms;   /* how often tasks flush their records */
+} wire_mailbox;
+
+void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);
+int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);

@@ -1,0 +1,55 @@
+/*
+ * The probe API that instrumented code calls: procedure entry/exit and loop entry/exit.
+ * pvmmon-cc inserts these calls; programs may also call them by hand. Calls are cheap
+ * no-ops when the program runs without a monitor.
+ *
+ * A site is a static object of the calling code (never freed); the library keeps only
+ * a pointer to it. The PVMMON_PROC_* / PVMMON_LOOP_* macros declare one per use.
+ */
+#ifndef PVMMON_PROBE_H
+#define PVMMON_PROBE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pvmmon_probe_kind {
+	PVMMON_PROBE_PROC = 1,
+	PVMMON_PROBE_LOOP = 2,
+} pvmmon_probe_kind;
+
+typedef struct pvmmon_probe_site {
+	const char *name; /* procedure name, or a loop's label */
+	const char *file;
+	int line;
+	pvmmon_probe_kind kind;
+	volatile int enabled; /* 1 unless the monitor switched the site off */
+	int32_t slot;         /* the library's record index, -1 until first use */
+} pvmmon_probe_site;
+
+#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1}
+
+void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
+void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
+void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
+void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
+
+/* Hand instrumentation: PVMMON_PROC_ENTER("solve"); ... PVMMON_PROC_EXIT(); in the
+ * same scope, and likewise for loops. */
+#define PVMMON_PROC_ENTER(name)                                                           \
+	static pvmmon_probe_site pvmmon_proc_site_ =                                      \
+	    PVMMON_PROBE_SITE_INIT(name, PVMMON_PROBE_PROC);                              \
+	pvmmon_probe_proc_enter(&pvmmon_proc_site_)
+#define PVMMON_PROC_EXIT() pvmmon_probe_proc_exit(&pvmmon_proc_site_)
+#define PVMMON_LOOP_ENTER(name)                                                           \
+	static pvmmon_probe_site pvmmon_loop_site_ =                                      \
+	    PVMMON_PROBE_SITE_INIT(name, PVMMON_PROBE_LOOP);                              \
+	pvmmon_probe_loop_enter(&pvmmon_loop_site_)
+#define PVMMON_LOOP_EXIT() pvmmon_probe_loop_exit(&pvmmon_loop_site_)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,415 @@
+/*
+ * The per-call hooks around each wrapped PVM call: trailing piggyback after sends,
+ * pairing the piggyback at receives, the virtual clock, and the statement records.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "calls.h"
+
+/* Piggybacks are small; one stack buffer covers a send or a mcast to 64 tasks. */
+#define PB_STACK_DESTS 64
+
+/* Sends the trailing piggyback message to tids in the private context with the user's
+ * tag, leaving the user's send buffer and context as they were. */
+void hooks__send_piggyback(const hooks_call *call, const int *tids, int n, int tag, int bytes)
+{
+	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8];
+	int32_t stack_tids[PB_STACK_DESTS];
+	uint32_t stack_seq[PB_STACK_DESTS];
+	uint8_t *enc = stack;
+	int32_t *dt = stack_tids;
+	uint32_t *seq = stack_seq;
+	wire_piggyback pb;
+	size_t len;
+	int i, sbuf, oldbuf, oldctx;
+
+	if (n > PB_STACK_DESTS) {
+		enc = malloc(wire_piggyback_size((uint32_t)n));
+		dt = malloc(sizeof(*dt) * (size_t)n);
+		seq = malloc(sizeof(*seq) * (size_t)n);
+		if (!enc || !dt || !seq)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int64_t *s = tidmap_get(&hooks__st.send_seq, tids[i], 0);
+
+		dt[i] = tids[i];
+		seq[i] = s ? (uint32_t)(*s)++ : 0;
+	}
+	memset(&pb, 0, sizeof(pb));
+	pb.sender_index = hooks__st.index;
+	pb.sender_tid = hooks__st.mytid;
+	pb.vt_send = vclock_virtual(&hooks__st.clock, call->t1);
+	pb.rt_send = call->t1;
+	pb.delay = hooks__st.clock.intrusion;
+	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
+	pb.ndests = (uint32_t)n;
+	pb.dest_tid = dt;
+	pb.seq = seq;
+	len = wire_piggyback_encode(&pb, enc);
+
+	sbuf = pvm_mkbuf(PvmDataRaw);
+	oldbuf = pvm_setsbuf(sbuf);
+	oldctx = pvm_setcontext(hooks__st.ctx);
+	pvm_pkbyte((char *)enc, (int)len, 1);
+	if (n == 1)
+		hooks__pvm.send(tids[0], tag);
+	else
+		hooks__pvm.mcast((int *)tids, n, tag);
+	pvm_setcontext(oldctx);
+	pvm_setsbuf(oldbuf);
+	pvm_freebuf(sbuf);
+out:
+	if (enc != stack) {
+		free(enc);
+		free(dt);
+		free(seq);
+	}
+}
+
+/* Size of the user's current send buffer (what the next send will carry). */
+static int send_bytes(void)
+{
+	int bytes = 0, tag, src, sb = pvm_getsbuf();
+
+	if (sb > 0 && pvm_bufinfo(sb, &bytes, &tag, &src) < 0)
+		bytes = 0;
+	return bytes;
+}
+
+/* Records one send of `bytes` to each of tids from the statement of call. */
+static void record_send(hooks_call *call, const int *tids, int n, int bytes)
+{
+	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
+	int i;
+
+	hooks__st.counts.msgs_sent += (uint64_t)n;
+	hooks__st.counts.bytes_sent += (uint64_t)bytes * (uint64_t)n;
+	if (!st)
+		return;
+	st->count++;
+	st->time_ns += call->t2 - call->t1;
+	st->bytes += (uint64_t)bytes * (uint64_t)n;
+	for (i = 0; i < n; i++) {
+		pvmmon_log_com *c = hooks__com(st, tids[i]);
+
+		if (c) {
+			c->count++;
+			c->bytes += (uint64_t)bytes;
+		}
+	}
+}
+
+/*
+ * Completes a receive that delivered a message of `bytes` from src with tag: receives
+ * the sender's trailing piggyback (if it is monitored), applies the virtual clock and
+ * records the statement. The user's receive buffer and context are restored.
+ */
+static void complete_receive(hooks_call *call, int src, int tag, int bytes)
+{
+	int rb, oldctx, pbuf, len = 0, ptag, psrc;
+	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8];
+	uint8_t *big = NULL;
+	wire_piggyback pb;
+	vclock_recv r;
+	pvmmon_log_stmt *st;
+	pvmmon_log_com *c;
+	int have_pb = 0;
+
+	hooks__st.counts.msgs_recv++;
+	hooks__st.counts.bytes_recv += (uint64_t)bytes;
+
+	/* The trailing piggyback is usually queued already; only when it is not do we
+	 * need to know whether the sender sends one at all. */
+	rb = pvm_setrbuf(0);
+	oldctx = pvm_setcontext(hooks__st.ctx);
+	pbuf = hooks__pvm.nrecv(src, tag);
+	if (pbuf == 0 && hooks__is_monitored(src))
+		pbuf = hooks__pvm.recv(src, tag);
+	if (pbuf > 0 && pvm_bufinfo(pbuf, &len, &ptag, &psrc) >= 0 && len > 0) {
+		uint8_t *p = enc;
+
+		if ((size_t)len > sizeof(enc))
+			p = big = malloc((size_t)len);
+		if (p && pvm_upkbyte((char *)p, len, 1) >= 0 &&
+		    wire_piggyback_decode(&pb, p, (size_t)len, hooks__st.mytid) == 0)
+			have_pb = 1;
+		else
+			hooks__st.counts.pb_bad++;
+	}
+	if (pbuf > 0)
+		pvm_freebuf(pbuf);
+	pvm_setcontext(oldctx);
+	pvm_setrbuf(rb);
+	free(big);
+
+	st = hooks__stmt(call->site, call->op);
+	if (st) {
+		st->count++;
+		st->bytes += (uint64_t)bytes;
+	}
+	if (!have_pb) {
+		hooks__st.counts.unmonitored_recv++;
+		if (st) {
+			st->unmonitored++;
+			st->time_ns += call->t2 - call->t1;
+		}
+		return;
+	}
+	/* A sequence number other than the expected one means pairing went wrong. */
+	{
+		int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0);
+
+		if (exp) {
+			if (pb.my_seq >= 0 && pb.my_seq != *exp)
+				hooks__st.counts.pb_bad++;
+			*exp = pb.my_seq >= 0 ? pb.my_seq + 1 : *exp + 1;
+		}
+	}
+	vclock_receive(&hooks__st.clock, call->t0, call->t1, call->t2, pvmmon_clock_now(),
+		       pb.vt_send, pb.rt_send, (uint64_t)bytes, &r);
+	call->clock_done = 1;
+	if (!st)
+		return;
+	st->time_ns += r.vt - r.v0;
+	st->sync_ns += r.sync;
+	st->trans_ns += r.trans;
+	c = hooks__com(st, src);
+	if (c) {
+		c->count++;
+		c->bytes += (uint64_t)bytes;
+		c->trans_ns += r.trans;
+		c->sync_ns += r.sync;
+	}
+}
+
+/* Records a receive-like call that delivered nothing (nrecv miss, trecv timeout,
+ * probe): its count and its real duration, which the program spends too. */
+static void record_nothing(hooks_call *call)
+{
+	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
+
+	if (st) {
+		st->count++;
+		st->time_ns += call->t2 - call->t1;
+	}
+}
+
+void hooks__pre_pvm_mytid(hooks_call *call)
+{
+	(void)call;
+}
+
+void hooks__post_pvm_mytid(hooks_call *call, int rc)
+{
+	(void)call;
+	(void)rc;
+}
+
+void hooks__pre_pvm_send(hooks_call *call, int tid, int tag)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+}
+
+void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag)
+{
+	int bytes;
+
+	if (rc < 0)
+		return;
+	bytes = send_bytes();
+	hooks__send_piggyback(call, &tid, 1, tag, bytes);
+	record_send(call, &tid, 1, bytes);
+}
+
+void hooks__pre_pvm_psend(hooks_call *call, int tid, int tag, void *buf, int len, int type)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+	(void)buf;
+	(void)len;
+	(void)type;
+}
+
+/* Bytes of len items of a PVM data type. */
+static int type_bytes(int len, int type)
+{
+	static const int size[] = {
+	    [PVM_STR] = 1,   [PVM_BYTE] = 1,  [PVM_SHORT] = 2,  [PVM_INT] = 4,
+	    [PVM_FLOAT] = 4, [PVM_CPLX] = 8,  [PVM_DOUBLE] = 8, [PVM_DCPLX] = 16,
+	    [PVM_LONG] = 8,  [PVM_USHORT] = 2, [PVM_UINT] = 4,  [PVM_ULONG] = 8,
+	};
+
+	if (type < 0 || type >= (int)(sizeof(size) / sizeof(size[0])) || len < 0)
+		return 0;
+	return len * size[type];
+}
+
+void hooks__post_pvm_psend(hooks_call *call, int rc, int tid, int tag, void *buf, int len,
+			   int type)
+{
+	int bytes = type_bytes(len, type);
+
+	(void)buf;
+	if (rc < 0)
+		return;
+	hooks__send_piggyback(call, &tid, 1, tag, bytes);
+	record_send(call, &tid, 1, bytes);
+}
+
+void hooks__pre_pvm_mcast(hooks_call *call, int *tids, int ntask, int tag)
+{
+	(void)call;
+	(void)tids;
+	(void)ntask;
+	(void)tag;
+}
+
+void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int tag)
+{
+	int bytes;
+
+	if (rc < 0 || ntask <= 0 || !tids)
+		return;
+	bytes = send_bytes();
+	hooks__send_piggyback(call, tids, ntask, tag, bytes);
+	record_send(call, tids, ntask, bytes);
+}
+
+void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+}
+
+void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
+{
+	int bytes = 0, rtag = 0, src = 0;
+
+	(void)tid;
+	(void)tag;
+	if (rc > 0 && pvm_bufinfo(rc, &bytes, &rtag, &src) >= 0)
+		complete_receive(call, src, rtag, bytes);
+	else
+		record_nothing(call);
+}
+
+void hooks__pre_pvm_nrecv(hooks_call *call, int tid, int tag)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+}
+
+void hooks__post_pvm_nrecv(hooks_call *call, int rc, int tid, int tag)
+{
+	hooks__post_pvm_recv(call, rc, tid, tag);
+}
+
+void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tmout)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+	(void)tmout;
+}
+
+void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct timeval *tmout)
+{
+	(void)tmout;
+	hooks__post_pvm_recv(call, rc, tid, tag);
+}
+
+void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len, int type,
+			  int *rtid, int *rtag, int *rlen)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+	(void)buf;
+	(void)len;
+	(void)type;
+	(void)rtid;
+	(void)rtag;
+	(void)rlen;
+}
+
+void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf, int len,
+			   int type, int *rtid, int *rtag, int *rlen)
+{
+	(void)tid;
+	(void)tag;
+	(void)buf;
+	(void)len;
+	(void)type;
+	(void)rlen;
+	/* pvm_precv has already freed its buffer: source and tag come from its outputs. */
+	if (rc < 0 || !rtid || !rtag) {
+		record_nothing(call);
+		return;
+	}
+	complete_receive(call, *rtid, *rtag, rlen ? type_bytes(*rlen, type) : 0);
+}
+
+void hooks__pre_pvm_probe(hooks_call *call, int tid, int tag)
+{
+	(void)call;
+	(void)tid;
+	(void)tag;
+}
+
+void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
+{
+	(void)rc;
+	(void)tid;
+	(void)tag;
+	/* A probe does not consume the message; its piggyback stays queued for the
+	 * receive that will. */
+	record_nothing(call);
+}
+
+void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,
+			  int ntask, int *tids)
+{
+	(void)call;
+	(void)argv;
+	(void)flag;
+	(void)where;
+	(void)ntask;
+	(void)tids;
+	hooks__spawn_env_begin(file);
+}
+
+void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, int flag,
+			   char *where, int ntask, int *tids)
+{
+	(void)file;
+	(void)argv;
+	(void)flag;
+	(void)where;
+	(void)ntask;
+	hooks__spawn_env_end();
+	if (rc > 0 && tids)
+		hooks__report_spawn(tids, rc);
+	record_nothing(call);
+}
+
+void hooks__pre_pvm_exit(hooks_call *call)
+{
+	(void)call;
+	hooks__flush(1);
+}
+
+void hooks__post_pvm_exit(hooks_call *call, int rc)
+{
+	(void)call;
+	(void)rc;
+	hooks__st.state = HOOKS_DONE;
+}

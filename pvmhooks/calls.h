@@ -1,0 +1,41 @@
+/*
+ * Private to libpvmhooks: the per-call hooks the generated wrappers (wrappers.c) run
+ * before and after the real PVM call; one pair per entry of wrappers.def. Post hooks
+ * get the real call's result and must not change it.
+ */
+#ifndef PVMMON_HOOKS_CALLS_H
+#define PVMMON_HOOKS_CALLS_H
+
+#include <sys/time.h>
+
+#include "hooks.h"
+
+void hooks__pre_pvm_mytid(hooks_call *call);
+void hooks__post_pvm_mytid(hooks_call *call, int rc);
+void hooks__pre_pvm_send(hooks_call *call, int tid, int tag);
+void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag);
+void hooks__pre_pvm_psend(hooks_call *call, int tid, int tag, void *buf, int len, int type);
+void hooks__post_pvm_psend(hooks_call *call, int rc, int tid, int tag, void *buf, int len,
+			   int type);
+void hooks__pre_pvm_mcast(hooks_call *call, int *tids, int ntask, int tag);
+void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int tag);
+void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag);
+void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag);
+void hooks__pre_pvm_nrecv(hooks_call *call, int tid, int tag);
+void hooks__post_pvm_nrecv(hooks_call *call, int rc, int tid, int tag);
+void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tmout);
+void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct timeval *tmout);
+void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len, int type,
+			  int *rtid, int *rtag, int *rlen);
+void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf, int len,
+			   int type, int *rtid, int *rtag, int *rlen);
+void hooks__pre_pvm_probe(hooks_call *call, int tid, int tag);
+void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag);
+void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,
+			  int ntask, int *tids);
+void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, int flag,
+			   char *where, int ntask, int *tids);
+void hooks__pre_pvm_exit(hooks_call *call);
+void hooks__post_pvm_exit(hooks_call *call, int rc);
+
+#endif

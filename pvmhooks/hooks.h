@@ -1,0 +1,141 @@
+/*
+ * Private to libpvmhooks: the in-task runtime's state and the functions its files share.
+ * One task is one process and PVM is not thread-safe, so the state is one global; only
+ * the re-entry guard is per thread.
+ */
+#ifndef PVMMON_HOOKS_H
+#define PVMMON_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/time.h>
+
+#include "pvmmon/log.h"
+#include "pvmmon/probe.h"
+#include "../common/clock.h"
+#include "../common/wire.h"
+#include "tidmap.h"
+#include "vclock.h"
+
+/* The wrapped calls, in wrappers.def order. */
+#define HOOKS_OPS(X)                                                                            \
+	X(pvm_mytid) X(pvm_send) X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) \
+	    X(pvm_precv) X(pvm_probe) X(pvm_spawn) X(pvm_exit)
+
+typedef enum hooks_op {
+#define HOOKS_OP_ENUM(name) HOOKS_OP_##name,
+	HOOKS_OPS(HOOKS_OP_ENUM)
+#undef HOOKS_OP_ENUM
+	    HOOKS_OP_COUNT
+} hooks_op;
+
+/* Names of the ops, for records. */
+extern const char *const hooks__op_names[HOOKS_OP_COUNT];
+
+/* What one wrapped call carries from its entry to its end. */
+typedef struct hooks_call {
+	hooks_op op;
+	void *site;  /* return address in the caller: the communication statement */
+	int64_t t0;  /* real time at wrapper entry */
+	int64_t t1;  /* real time just before the real PVM call */
+	int64_t t2;  /* real time just after it */
+	int64_t v0;  /* virtual time at wrapper entry */
+	int clock_done; /* set by receive hooks that reset the intrusion themselves */
+} hooks_call;
+
+typedef enum hooks_state_kind {
+	HOOKS_UNINIT = 0, /* nothing done yet */
+	HOOKS_ACTIVE,     /* registered with a monitor */
+	HOOKS_PASSIVE,    /* no monitoring in this process: every wrapper passes through */
+	HOOKS_DONE,       /* after pvm_exit */
+} hooks_state_kind;
+
+/* Counters a task keeps about itself. */
+typedef struct hooks_counts {
+	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv, unmonitored_recv;
+	uint64_t pb_bad;     /* piggybacks that failed to decode or had a wrong sequence */
+	uint64_t flushes;
+} hooks_counts;
+
+typedef struct hooks_state {
+	hooks_state_kind state;
+	int mytid;
+	int ctx;         /* the monitor's private context */
+	int monitor_tid;
+	uint32_t index;  /* the monitor's number for this task */
+	int64_t flush_period_ns;
+	int64_t last_flush;
+	vclock clock;
+	hooks_counts counts;
+	tidmap send_seq;   /* destination tid -> next sequence number */
+	tidmap recv_seq;   /* source tid -> next expected sequence number */
+	tidmap monitored;  /* tid -> 1 monitored, 0 not (answers from the monitor) */
+	uint32_t spawn_index; /* children spawned so far, for logical ids */
+	int64_t records_start; /* real time of initialisation: the task's time origin */
+	wire_buf out;      /* reused encoding buffer */
+} hooks_state;
+
+extern hooks_state hooks__st;
+extern __thread int hooks__guard;
+
+/* Looks up the next definition of a PVM function (libpvm3's), aborting with a clear
+ * message if there is none: without it no wrapper can work. */
+void *hooks__real(const char *name);
+
+/*
+ * Starts a wrapped call: returns 0 when the call must simply pass through (monitoring
+ * is off in this process), else sets the guard, initialises on first use and fills
+ * call's entry stamps.
+ */
+int hooks__begin(hooks_call *call, hooks_op op, void *site);
+
+/* Ends a wrapped call: accounts the wrapper's own time as intrusion (unless a receive
+ * hook already reset the clock), flushes records when the period is over, clears the
+ * guard. */
+void hooks__end(hooks_call *call);
+
+/* Initialisation: finds or starts the monitor and registers; sets state. */
+void hooks__init(void);
+
+/* Whether tid is a monitored task (asks the monitor once per tid, then cached). */
+int hooks__is_monitored(int tid);
+
+/* Tells the monitor of spawned children. */
+void hooks__report_spawn(const int *tids, int n);
+
+/* Sends the records to the monitor (final at exit). */
+void hooks__flush(int final);
+
+/* Around a real pvm_spawn of file: make children inherit the preload and the PVMMON_
+ * settings through PVM_EXPORT (or, for PVM's group server and pvmmon's monitor, make
+ * sure they do not), then restore the environment. */
+void hooks__spawn_env_begin(const char *file);
+void hooks__spawn_env_end(void);
+
+/* The real PVM functions the runtime itself uses (never the wrappers). */
+typedef struct hooks_real {
+	int (*send)(int, int);
+	int (*mcast)(int *, int, int);
+	int (*recv)(int, int);
+	int (*nrecv)(int, int);
+	int (*trecv)(int, int, struct timeval *);
+	int (*spawn)(char *, char **, int, char *, int, int *);
+	int (*exit)(void);
+	int (*mytid)(void);
+} hooks_real;
+
+extern hooks_real hooks__pvm;
+
+/* Records (records.c). */
+void hooks__records_init(void);
+/* The statement record of a call site, created on first use (NULL if out of memory). */
+pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op);
+/* The com record of stmt for partner tid, created on first use. */
+pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
+/* The task's records as a log task (borrowed: valid until the next record change). */
+pvmmon_log_task *hooks__records_task(void);
+
+/* Piggyback (calls.c): sends the trailing record after a user send or mcast. */
+void hooks__send_piggyback(const hooks_call *call, const int *tids, int n, int tag, int bytes);
+
+#endif

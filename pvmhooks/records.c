@@ -1,0 +1,268 @@
+/*
+ * The task's dynamic records (seed 000 Figure 10), kept directly in the log model:
+ * statement records keyed by call site, com records per partner, proc records per
+ * (procedure, caller) and loop records. Their number is bounded by the program's
+ * sites and partners, never by its run length.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hooks.h"
+#include "records.h"
+
+const char *const hooks__op_names[HOOKS_OP_COUNT] = {
+#define HOOKS_OP_NAME(name) #name,
+    HOOKS_OPS(HOOKS_OP_NAME)
+#undef HOOKS_OP_NAME
+};
+
+static pvmmon_log_task rec;
+static size_t stmt_cap, proc_cap, loop_cap;
+static ptrmap stmt_index; /* call site -> statement index + 1 */
+static void **proc_keys;  /* per proc record: its site and its caller's site */
+static void **proc_callers;
+static char *self_exe;
+
+/* Probe stacks: the open procedures and loops of this task. */
+#define STACK_MAX 256
+typedef struct frame {
+	pvmmon_probe_site *site;
+	size_t record;     /* proc or loop record index */
+	int64_t v_enter;   /* virtual time at entry */
+	int64_t child_ns;  /* inclusive time of callees (procs only) */
+} frame;
+static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
+static int proc_depth, loop_depth;
+
+void hooks__records_init(void)
+{
+	memset(&rec, 0, sizeof(rec));
+}
+
+pvmmon_log_task *hooks__records_task(void)
+{
+	return &rec;
+}
+
+/* Grows *arr (of *cap items of size) to hold n items; 0 or -1. */
+static int ensure(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+	void *a;
+
+	if (n <= *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	while (c < n)
+		c *= 2;
+	a = realloc(*arr, c * size);
+	if (!a)
+		return -1;
+	memset((char *)a + *cap * size, 0, (c - *cap) * size);
+	*arr = a;
+	*cap = c;
+	return 0;
+}
+
+/* The main program's dladdr name may be relative or empty; the monitor needs a path
+ * it can open, so it gets /proc/self/exe's target instead. */
+static char *module_name(const char *fname)
+{
+	if (fname && fname[0] == '/')
+		return strdup(fname);
+	if (!self_exe)
+		self_exe = realpath("/proc/self/exe", NULL);
+	return self_exe ? strdup(self_exe) : NULL;
+}
+
+pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
+{
+	size_t *idx = ptrmap_find(&stmt_index, site);
+	pvmmon_log_stmt *s;
+	Dl_info info;
+
+	if (idx)
+		return &rec.stmts[*idx];
+	if (ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
+		return NULL;
+	idx = ptrmap_put(&stmt_index, site, rec.nstmts);
+	if (!idx)
+		return NULL;
+	s = &rec.stmts[rec.nstmts];
+	memset(s, 0, sizeof(*s));
+	s->id = (uint32_t)rec.nstmts;
+	s->op = strdup(hooks__op_names[op]);
+	if (dladdr(site, &info) && info.dli_fbase) {
+		s->module = module_name(info.dli_fname);
+		s->offset = (uint64_t)((char *)site - (char *)info.dli_fbase);
+	} else {
+		s->offset = (uint64_t)(uintptr_t)site;
+	}
+	rec.nstmts++;
+	return s;
+}
+
+pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
+{
+	size_t i;
+	pvmmon_log_com *c;
+
+	/* Statements talk to few partners; a linear scan beats a map here. */
+	for (i = 0; i < stmt->ncom; i++)
+		if (stmt->com[i].partner_tid == tid)
+			return &stmt->com[i];
+	/* Capacity doubles at powers of two, so it is derived from ncom. */
+	if ((stmt->ncom & (stmt->ncom - 1)) == 0) {
+		size_t cap = stmt->ncom ? stmt->ncom * 2 : 1;
+
+		c = realloc(stmt->com, cap * sizeof(*c));
+		if (!c)
+			return NULL;
+		stmt->com = c;
+	}
+	c = &stmt->com[stmt->ncom++];
+	memset(c, 0, sizeof(*c));
+	c->partner_tid = tid;
+	return c;
+}
+
+/* The proc record of site under caller (the enclosing procedure's site, or NULL). */
+static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller)
+{
+	size_t i, old = proc_cap;
+	pvmmon_log_proc *p;
+
+	for (i = 0; i < rec.nprocs; i++)
+		if (proc_keys[i] == site && proc_callers[i] == caller)
+			return i;
+	if (ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
+		return (size_t)-1;
+	if (proc_cap != old) {
+		void **k = realloc(proc_keys, proc_cap * sizeof(*k));
+		void **c = k ? realloc(proc_callers, proc_cap * sizeof(*c)) : NULL;
+
+		if (k)
+			proc_keys = k;
+		if (!k || !c) {
+			proc_cap = old;
+			return (size_t)-1;
+		}
+		proc_callers = c;
+	}
+	p = &rec.procs[rec.nprocs];
+	p->name = strdup(site->name ? site->name : "?");
+	p->file = site->file ? strdup(site->file) : NULL;
+	p->line = site->line;
+	p->caller = caller && caller->name ? strdup(caller->name) : NULL;
+	proc_keys[rec.nprocs] = site;
+	proc_callers[rec.nprocs] = caller;
+	return rec.nprocs++;
+}
+
+static size_t loop_record(pvmmon_probe_site *site)
+{
+	pvmmon_log_loop *l;
+
+	if (site->slot >= 0)
+		return (size_t)site->slot;
+	if (ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1, sizeof(*rec.loops)) < 0)
+		return (size_t)-1;
+	l = &rec.loops[rec.nloops];
+	l->name = strdup(site->name ? site->name : "loop");
+	l->file = site->file ? strdup(site->file) : NULL;
+	l->line = site->line;
+	l->proc = proc_depth > 0 && proc_stack[proc_depth - 1].site->name
+		      ? strdup(proc_stack[proc_depth - 1].site->name)
+		      : NULL;
+	site->slot = (int32_t)rec.nloops;
+	return rec.nloops++;
+}
+
+void hooks__proc_enter(pvmmon_probe_site *site, int64_t v)
+{
+	pvmmon_probe_site *caller = proc_depth > 0 ? proc_stack[proc_depth - 1].site : NULL;
+	size_t r;
+
+	if (proc_depth >= STACK_MAX)
+		return;
+	r = proc_record(site, caller);
+	proc_stack[proc_depth].site = site;
+	proc_stack[proc_depth].record = r;
+	proc_stack[proc_depth].v_enter = v;
+	proc_stack[proc_depth].child_ns = 0;
+	proc_depth++;
+}
+
+void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
+{
+	frame *f;
+	int64_t incl;
+
+	/* Unwind frames whose exit was skipped (longjmp, or an exit probe missing). */
+	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site)
+		proc_depth--;
+	if (proc_depth == 0)
+		return;
+	f = &proc_stack[--proc_depth];
+	incl = v - f->v_enter;
+	if (f->record != (size_t)-1) {
+		pvmmon_log_proc *p = &rec.procs[f->record];
+
+		p->count++;
+		/* Recursion: only the outermost activation adds inclusive time, so that a
+		 * procedure's time is not counted once per level (seed 000 Figure 11). */
+		if (!hooks__proc_active(site))
+			p->incl_ns += incl;
+		p->excl_ns += incl - f->child_ns;
+	}
+	if (proc_depth > 0)
+		proc_stack[proc_depth - 1].child_ns += incl;
+}
+
+int hooks__proc_active(pvmmon_probe_site *site)
+{
+	int i;
+
+	for (i = 0; i < proc_depth; i++)
+		if (proc_stack[i].site == site)
+			return 1;
+	return 0;
+}
+
+void hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
+{
+	if (loop_depth >= STACK_MAX)
+		return;
+	loop_stack[loop_depth].site = site;
+	loop_stack[loop_depth].record = loop_record(site);
+	loop_stack[loop_depth].v_enter = v;
+	loop_depth++;
+}
+
+void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
+{
+	frame *f;
+
+	while (loop_depth > 0 && loop_stack[loop_depth - 1].site != site)
+		loop_depth--;
+	if (loop_depth == 0)
+		return;
+	f = &loop_stack[--loop_depth];
+	if (f->record != (size_t)-1) {
+		rec.loops[f->record].count++;
+		rec.loops[f->record].time_ns += v - f->v_enter;
+	}
+}
+
+void hooks__records_reset(void)
+{
+	wire_task_clear(&rec);
+	ptrmap_free(&stmt_index);
+	free(proc_keys);
+	free(proc_callers);
+	proc_keys = proc_callers = NULL;
+	stmt_cap = proc_cap = loop_cap = 0;
+	proc_depth = loop_depth = 0;
+}

@@ -1,0 +1,22 @@
+/* Private to libpvmhooks: record-store internals shared with the probes and tests. */
+#ifndef PVMMON_HOOKS_RECORDS_H
+#define PVMMON_HOOKS_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pvmmon/probe.h"
+#include "ptrmap.h"
+
+/* Procedure and loop probes at virtual time v. */
+void hooks__proc_enter(pvmmon_probe_site *site, int64_t v);
+void hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
+/* Whether site is on the procedure stack (recursion). */
+int hooks__proc_active(pvmmon_probe_site *site);
+void hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
+void hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
+
+/* Drops every record (tests). */
+void hooks__records_reset(void);
+
+#endif

@@ -1,0 +1,466 @@
+/*
+ * The in-task runtime: lazy initialisation, finding (or starting) the monitor and
+ * registering with it, the per-call entry and exit bookkeeping, the monitored-task
+ * cache, spawn reporting, carrying the preload to children, and record flushes.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "hooks.h"
+#include "pvmmon/errors.h"
+#include "../common/pvmio.h"
+
+hooks_state hooks__st;
+__thread int hooks__guard;
+hooks_real hooks__pvm;
+
+/* Control answers normally take well under a millisecond; these bound a dead monitor. */
+#define WELCOME_TIMEOUT_MS 10000
+#define ANSWER_TIMEOUT_MS 5000
+#define MONITOR_START_TIMEOUT_MS 10000
+
+static pvmio_fns io;
+static char *lib_path;        /* absolute path of this library, for children's preload */
+static char *saved_preload;   /* LD_PRELOAD and PVM_EXPORT around a pvm_spawn */
+static char *saved_export;
+static int spawn_env_changed;
+
+void *hooks__real(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+
+	if (!f) {
+		fprintf(stderr, "pvmmon: %s not found after libpvmhooks (is -lpvm3 linked?)\n",
+			name);
+		abort();
+	}
+	return f;
+}
+
+static void warn(const char *what)
+{
+	fprintf(stderr, "pvmmon: %s; this task runs unmonitored\n", what);
+}
+
+static void resolve_all(void)
+{
+	hooks__pvm.send = hooks__real("pvm_send");
+	hooks__pvm.mcast = hooks__real("pvm_mcast");
+	hooks__pvm.recv = hooks__real("pvm_recv");
+	hooks__pvm.nrecv = hooks__real("pvm_nrecv");
+	hooks__pvm.trecv = hooks__real("pvm_trecv");
+	hooks__pvm.spawn = hooks__real("pvm_spawn");
+	hooks__pvm.exit = hooks__real("pvm_exit");
+	hooks__pvm.mytid = hooks__real("pvm_mytid");
+	io.send = hooks__pvm.send;
+	io.recv = hooks__pvm.recv;
+	io.trecv = hooks__pvm.trecv;
+}
+
+/* Reads the monitor's mailbox entry; 0 when found. */
+static int read_mailbox(wire_mailbox *mb)
+{
+	int rb = pvm_setrbuf(0), b, rc = PVMMON_ENOTFOUND;
+	uint8_t *d = NULL;
+	size_t len;
+
+	b = pvm_recvinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
+	if (b > 0) {
+		if (pvmio_unpack(b, &d, &len, NULL, NULL) == 0)
+			rc = wire_mailbox_decode(mb, d, len);
+		free(d);
+		pvm_freebuf(b);
+	}
+	pvm_setrbuf(rb);
+	return rc;
+}
+
+static const char *program_name(void)
+{
+	return program_invocation_short_name ? program_invocation_short_name : "task";
+}
+
+/* The monitor executable: $PVMMON_MONITOR, else beside this library in a build tree
+ * (lib/../bin) or an installation (lib/pvmmon/../../bin). */
+static char *monitor_path(void)
+{
+	const char *env = getenv("PVMMON_MONITOR");
+	const char *rel[] = {"/../bin/pvmmon-monitor", "/../../bin/pvmmon-monitor"};
+	char buf[PATH_MAX], *dir, *slash;
+	size_t i;
+
+	if (env && *env)
+		return strdup(env);
+	if (!lib_path)
+		return NULL;
+	dir = strdup(lib_path);
+	if (!dir)
+		return NULL;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s%s", dir, rel[i]);
+		if (access(buf, X_OK) == 0) {
+			free(dir);
+			return realpath(buf, NULL);
+		}
+	}
+	free(dir);
+	return NULL;
+}
+
+/*
+ * Starts a monitor for a program started without `pvmmon run` (for example from the
+ * PVM console). The mailbox lock makes exactly one task do it; the others wait for
+ * the monitor's entry.
+ */
+static int start_monitor(wire_mailbox *mb)
+{
+	int rb, lock, sb, rc = PVMMON_ENOTFOUND, tid = 0, waited;
+	char logbuf[PATH_MAX], cwd[PATH_MAX - 64], *mon = NULL;
+	char *argv[4];
+	const char *log = getenv("PVMMON_LOG");
+
+	if (getenv("PVMMON_NO_AUTOSTART"))
+		return PVMMON_ENOTFOUND;
+	sb = pvm_setsbuf(pvm_mkbuf(PvmDataDefault));
+	lock = pvm_putinfo(WIRE_LOCK_NAME, pvm_getsbuf(), PvmMboxDefault);
+	pvm_freebuf(pvm_setsbuf(sb));
+	if (lock >= 0) {
+		mon = monitor_path();
+		if (!mon) {
+			warn("cannot find pvmmon-monitor (set PVMMON_MONITOR)");
+			return PVMMON_ENOTFOUND;
+		}
+		if (!log || !*log) {
+			if (!getcwd(cwd, sizeof(cwd)))
+				strcpy(cwd, "/tmp");
+			snprintf(logbuf, sizeof(logbuf), "%s/%s.pvmmon.xml", cwd, program_name());
+			log = logbuf;
+		}
+		argv[0] = "--auto";
+		argv[1] = "--log";
+		argv[2] = (char *)log;
+		argv[3] = NULL;
+		/* The monitor must not monitor itself: no preload reaches it. */
+		hooks__spawn_env_begin("pvmmon-monitor");
+		rc = hooks__pvm.spawn(mon, argv, PvmTaskDefault, NULL, 1, &tid);
+		hooks__spawn_env_end();
+		free(mon);
+		if (rc != 1) {
+			warn("cannot spawn pvmmon-monitor");
+			return PVMMON_EPVM;
+		}
+	}
+	for (waited = 0; waited < MONITOR_START_TIMEOUT_MS; waited += 10) {
+		rb = read_mailbox(mb);
+		if (rb == 0)
+			return 0;
+		usleep(10000);
+	}
+	warn("the monitor did not publish itself in time");
+	return PVMMON_ETIMEOUT;
+}
+
+static void at_exit(void)
+{
+	/* A program that returns from main without pvm_exit still gets its records out. */
+	if (hooks__st.state == HOOKS_ACTIVE && !hooks__guard) {
+		hooks__guard = 1;
+		hooks__flush(1);
+		hooks__st.state = HOOKS_DONE;
+		hooks__guard = 0;
+	}
+}
+
+static int find_lib_path(void)
+{
+	Dl_info info;
+
+	if (!dladdr((void *)hooks__init, &info) || !info.dli_fname)
+		return -1;
+	lib_path = realpath(info.dli_fname, NULL);
+	return lib_path ? 0 : -1;
+}
+
+void hooks__init(void)
+{
+	wire_mailbox mb;
+	wire_register reg;
+	uint8_t *ans = NULL;
+	size_t len;
+	int64_t t_start = pvmmon_clock_now();
+	const char *fl;
+
+	hooks__st.state = HOOKS_PASSIVE;
+	if (getenv("PVMMON_PASSIVE") || strcmp(program_name(), "pvmgs") == 0 ||
+	    strcmp(program_name(), "pvmmon-monitor") == 0)
+		return;
+	resolve_all();
+	find_lib_path();
+	hooks__st.mytid = hooks__pvm.mytid();
+	if (hooks__st.mytid < 0)
+		return;
+	if (read_mailbox(&mb) != 0 && start_monitor(&mb) != 0)
+		return;
+	hooks__st.ctx = mb.ctx;
+	hooks__st.monitor_tid = mb.monitor_tid;
+	fl = getenv("PVMMON_FLUSH_MS");
+	hooks__st.flush_period_ns = (int64_t)(fl && atoi(fl) > 0 ? atoi(fl) : (int)mb.flush_ms) *
+				    1000000;
+	if (hooks__st.flush_period_ns <= 0)
+		hooks__st.flush_period_ns = 1000000000;
+	vclock_init(&hooks__st.clock);
+	hooks__records_init();
+	wire_buf_init(&hooks__st.out);
+
+	memset(&reg, 0, sizeof(reg));
+	reg.tid = hooks__st.mytid;
+	reg.parent_tid = pvm_parent();
+	if (reg.parent_tid < 0)
+		reg.parent_tid = 0;
+	reg.pid = (int32_t)getpid();
+	reg.dtid = pvm_tidtohost(hooks__st.mytid);
+	reg.program = (char *)program_name();
+	reg.rt_start = (uint64_t)t_start;
+	wire_buf_reset(&hooks__st.out);
+	wire_register_encode(&hooks__st.out, &reg);
+	if (hooks__st.out.failed ||
+	    pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_REGISTER,
+		       hooks__st.out.data, hooks__st.out.len) != 0) {
+		warn("cannot register with the monitor");
+		return;
+	}
+	/* The welcome gives this task's number; registration is synchronous so that the
+	 * monitor knows every task before it can send anything. */
+	if (pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_WELCOME,
+		       WELCOME_TIMEOUT_MS, &ans, &len, NULL, NULL) != 0) {
+		warn("the monitor did not answer the registration");
+		return;
+	}
+	{
+		wire_in in;
+
+		wire_in_init(&in, ans, len);
+		if (wire_get_u32(&in) == WIRE_VERSION)
+			hooks__st.index = wire_get_u32(&in);
+		free(ans);
+		if (in.failed) {
+			warn("the monitor's welcome is damaged");
+			return;
+		}
+	}
+	hooks__st.last_flush = pvmmon_clock_now();
+	hooks__st.records_start = t_start;
+	hooks__st.state = HOOKS_ACTIVE;
+	atexit(at_exit);
+}
+
+int hooks__begin(hooks_call *call, hooks_op op, void *site)
+{
+	int64_t t0;
+
+	if (__builtin_expect(hooks__st.state != HOOKS_ACTIVE, 0)) {
+		if (hooks__st.state != HOOKS_UNINIT)
+			return 0;
+		hooks__guard = 1;
+		t0 = pvmmon_clock_now();
+		hooks__init();
+		if (hooks__st.state != HOOKS_ACTIVE) {
+			hooks__guard = 0;
+			return 0;
+		}
+		/* Registration is monitoring work: it counts as intrusion. */
+		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
+	}
+	hooks__guard = 1;
+	call->op = op;
+	call->site = site;
+	call->clock_done = 0;
+	call->t0 = pvmmon_clock_now();
+	call->v0 = vclock_virtual(&hooks__st.clock, call->t0);
+	return 1;
+}
+
+void hooks__end(hooks_call *call)
+{
+	int64_t now = pvmmon_clock_now();
+
+	if (!call->clock_done)
+		vclock_intrude(&hooks__st.clock, (call->t1 - call->t0) + (now - call->t2));
+	if (hooks__st.state == HOOKS_ACTIVE && now - hooks__st.last_flush >= hooks__st.flush_period_ns) {
+		hooks__flush(0);
+		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
+	}
+	hooks__guard = 0;
+}
+
+int hooks__is_monitored(int tid)
+{
+	int64_t *known;
+	wire_buf b;
+	uint8_t *ans = NULL;
+	size_t len;
+	int monitored = 0;
+
+	if (tid == hooks__st.mytid)
+		return 1;
+	/* pvmd and multicast addresses have the high bits set; they send no piggyback. */
+	if (tid <= 0 || tid == hooks__st.monitor_tid)
+		return 0;
+	known = tidmap_find(&hooks__st.monitored, tid);
+	if (known)
+		return (int)*known;
+	wire_buf_init(&b);
+	wire_put_u32(&b, (uint32_t)tid);
+	if (!b.failed && pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY,
+				    b.data, b.len) == 0 &&
+	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_ANSWER,
+		       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) == 0) {
+		wire_in in;
+
+		wire_in_init(&in, ans, len);
+		if ((int)wire_get_u32(&in) == tid)
+			monitored = wire_get_u8(&in) ? 1 : 0;
+		free(ans);
+	}
+	wire_buf_free(&b);
+	known = tidmap_get(&hooks__st.monitored, tid, monitored);
+	return monitored;
+}
+
+void hooks__report_spawn(const int *tids, int n)
+{
+	wire_buf b;
+	int i;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, hooks__st.spawn_index);
+	wire_put_u32(&b, (uint32_t)n);
+	for (i = 0; i < n; i++)
+		wire_put_u32(&b, (uint32_t)tids[i]);
+	hooks__st.spawn_index += (uint32_t)n;
+	if (!b.failed)
+		pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_SPAWNED, b.data,
+			   b.len);
+	wire_buf_free(&b);
+}
+
+void hooks__flush(int final)
+{
+	pvmmon_log_task *t = hooks__records_task();
+	int64_t now = pvmmon_clock_now();
+
+	if (hooks__st.state != HOOKS_ACTIVE || !t)
+		return;
+	t->tid = hooks__st.mytid;
+	t->end_ns = now;
+	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;
+	t->intrusion_ns = hooks__st.clock.intrusion;
+	t->msgs_sent = hooks__st.counts.msgs_sent;
+	t->msgs_recv = hooks__st.counts.msgs_recv;
+	t->bytes_sent = hooks__st.counts.bytes_sent;
+	t->bytes_recv = hooks__st.counts.bytes_recv;
+	t->unmonitored_recv = hooks__st.counts.unmonitored_recv;
+	wire_buf_reset(&hooks__st.out);
+	wire_records_encode(&hooks__st.out, t, final);
+	if (!hooks__st.out.failed)
+		pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_RECORDS,
+			   hooks__st.out.data, hooks__st.out.len);
+	hooks__st.counts.flushes++;
+	hooks__st.last_flush = now;
+}
+
+/* Appends name to the colon-separated list in *list unless it is there already. */
+static int list_add(char **list, const char *name)
+{
+	const char *p = *list ? *list : "";
+	size_t n = strlen(name);
+	char *s;
+
+	while (*p) {
+		const char *e = strchr(p, ':');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && strncmp(p, name, n) == 0)
+			return 0;
+		p += len + (e ? 1 : 0);
+	}
+	if (asprintf(&s, "%s%s%s", *list && **list ? *list : "", *list && **list ? ":" : "",
+		     name) < 0)
+		return -1;
+	free(*list);
+	*list = s;
+	return 0;
+}
+
+void hooks__spawn_env_begin(const char *file)
+{
+	extern char **environ;
+	const char *pre = getenv("LD_PRELOAD"), *exp = getenv("PVM_EXPORT");
+	const char *base = file ? strrchr(file, '/') : NULL;
+	char *newexp = exp ? strdup(exp) : NULL, *newpre = pre ? strdup(pre) : NULL;
+	int tools = 0;
+	char **e;
+
+	base = base ? base + 1 : file;
+	/* The group server and the monitor are PVM's and pvmmon's own: never monitored. */
+	if (base && (strcmp(base, "pvmgs") == 0 || strcmp(base, "pvmmon-monitor") == 0))
+		tools = 1;
+	saved_preload = pre ? strdup(pre) : NULL;
+	saved_export = exp ? strdup(exp) : NULL;
+	spawn_env_changed = 1;
+	if (tools) {
+		setenv("PVMMON_PASSIVE", "1", 1);
+		list_add(&newexp, "PVMMON_PASSIVE");
+		unsetenv("LD_PRELOAD");
+	} else {
+		if (lib_path)
+			list_add(&newpre, lib_path);
+		if (newpre)
+			setenv("LD_PRELOAD", newpre, 1);
+		list_add(&newexp, "LD_PRELOAD");
+		for (e = environ; *e; e++) {
+			char name[128];
+			const char *eq = strchr(*e, '=');
+
+			if (strncmp(*e, "PVMMON_", 7) != 0 || !eq ||
+			    (size_t)(eq - *e) >= sizeof(name))
+				continue;
+			memcpy(name, *e, (size_t)(eq - *e));
+			name[eq - *e] = '\0';
+			list_add(&newexp, name);
+		}
+	}
+	if (newexp)
+		setenv("PVM_EXPORT", newexp, 1);
+	free(newexp);
+	free(newpre);
+}
+
+void hooks__spawn_env_end(void)
+{
+	if (!spawn_env_changed)
+		return;
+	if (saved_preload)
+		setenv("LD_PRELOAD", saved_preload, 1);
+	else
+		unsetenv("LD_PRELOAD");
+	if (saved_export)
+		setenv("PVM_EXPORT", saved_export, 1);
+	else
+		unsetenv("PVM_EXPORT");
+	unsetenv("PVMMON_PASSIVE");
+	free(saved_preload);
+	free(saved_export);
+	saved_preload = saved_export = NULL;
+	spawn_env_changed = 0;
+}

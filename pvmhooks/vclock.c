@@ -1,0 +1,50 @@
+/* The virtual clock: vt = rt - intrusion, and its update at monitored receives. */
+#include <string.h>
+
+#include "vclock.h"
+
+void vclock_init(vclock *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+int vclock_size_class(uint64_t bytes)
+{
+	int k = 0;
+
+	while (bytes > 1 && k < VCLOCK_SIZE_CLASSES - 1) {
+		bytes >>= 1;
+		k++;
+	}
+	return k;
+}
+
+/* Keeps the minimum positive sample in *slot and returns it. */
+static int64_t keep_min(int64_t *slot, int64_t sample)
+{
+	if (sample < 0)
+		sample = 0;
+	if (*slot == 0 || sample < *slot)
+		*slot = sample;
+	return *slot;
+}
+
+void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
+		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out)
+{
+	int k = vclock_size_class(bytes);
+
+	out->v0 = t_start - c->intrusion;
+	out->trans = keep_min(&c->min_delivery[k], t2 - rs);
+	out->cost = keep_min(&c->min_recv_cost[k], t2 - t1);
+	out->va = vs + out->trans;
+	out->sync = out->va > out->v0 ? out->va - out->v0 : 0;
+	out->vt = (out->va > out->v0 ? out->va : out->v0) + out->cost;
+	c->intrusion = t_end - out->vt;
+	/* Virtual time never runs ahead of real time: the uninstrumented program cannot
+	 * be later than the instrumented one at the same point. */
+	if (c->intrusion < 0) {
+		c->intrusion = 0;
+		out->vt = t_end;
+	}
+}

@@ -1,0 +1,64 @@
+/*
+ * Private to libpvmhooks: the virtual clock (doc/architecture.md, "The virtual clock").
+ * Pure arithmetic on timestamps so that unit tests can drive it without PVM.
+ */
+#ifndef PVMMON_HOOKS_VCLOCK_H
+#define PVMMON_HOOKS_VCLOCK_H
+
+#include <stdint.h>
+
+/* Message sizes are grouped into power-of-two classes for the estimators below. */
+#define VCLOCK_SIZE_CLASSES 33
+
+typedef struct vclock {
+	int64_t intrusion; /* I: accumulated monitoring intrusion, ns */
+	/*
+	 * Minimum observed delivery time (receiver's receive end minus sender's send
+	 * start) per size class: a message that waited in the queue shows a larger value,
+	 * a message that arrived while the receiver waited shows the transmission itself,
+	 * so the minimum converges on the transmission time. 0 means no sample yet.
+	 */
+	int64_t min_delivery[VCLOCK_SIZE_CLASSES];
+	/* Minimum observed duration of the real receive call per size class: the cost the
+	 * uninstrumented receive would also have paid once the message was there. */
+	int64_t min_recv_cost[VCLOCK_SIZE_CLASSES];
+} vclock;
+
+/* What the clock concluded about one receive. */
+typedef struct vclock_recv {
+	int64_t v0;    /* virtual time when the receive started */
+	int64_t va;    /* virtual arrival of the message: vs + transmission */
+	int64_t trans; /* estimated transmission time */
+	int64_t sync;  /* synchronisation delay: max(0, va - v0) */
+	int64_t cost;  /* receive cost */
+	int64_t vt;    /* virtual time after the receive */
+} vclock_recv;
+
+void vclock_init(vclock *c);
+
+/* vt = rt - I. */
+static inline int64_t vclock_virtual(const vclock *c, int64_t rt)
+{
+	return rt - c->intrusion;
+}
+
+/* Adds measured monitoring time to I. */
+static inline void vclock_intrude(vclock *c, int64_t d)
+{
+	if (d > 0)
+		c->intrusion += d;
+}
+
+int vclock_size_class(uint64_t bytes);
+
+/*
+ * Applies a monitored receive: started at real t_start (virtual v0 = t_start - I), the
+ * real receive ran from t1 to t2, the message of `bytes` was sent at the sender's
+ * virtual time vs and real time rs; the wrapper ends at real t_end. Afterwards
+ * vt = max(v0, va) + cost and I = t_end - vt: real waiting that the uninstrumented
+ * program would not have had becomes intrusion, not synchronisation delay.
+ */
+void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
+		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out);
+
+#endif

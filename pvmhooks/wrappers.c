@@ -1,0 +1,39 @@
+/*
+ * The PVM wrappers, generated from the prototype list in wrappers.def: each resolves
+ * libpvm3's definition, passes straight through when re-entered or unmonitored, and
+ * otherwise runs the call's pre and post hooks (calls.c) around the real call and
+ * returns the real call's result unchanged.
+ */
+#include <pvm3.h>
+
+#include "hooks.h"
+#include "calls.h"
+
+#define HOOKS_EXPAND(...) __VA_ARGS__
+#define HOOKS_APPLY(f, first, ...) f(first __VA_OPT__(, ) __VA_ARGS__)
+#define HOOKS_APPLY_ARGS(f, first, args) HOOKS_APPLY(f, first, HOOKS_EXPAND args)
+#define HOOKS_APPLY2(f, a, b, ...) f(a, b __VA_OPT__(, ) __VA_ARGS__)
+#define HOOKS_APPLY2_ARGS(f, a, b, args) HOOKS_APPLY2(f, a, b, HOOKS_EXPAND args)
+
+#define PVMMON_WRAP(RET, NAME, PARAMS, ARGS)                                                  \
+	typedef RET(*NAME##_fn) PARAMS;                                                       \
+	static NAME##_fn real_##NAME;                                                         \
+	RET NAME PARAMS                                                                       \
+	{                                                                                     \
+		hooks_call call;                                                              \
+		RET rc;                                                                       \
+		if (__builtin_expect(real_##NAME == NULL, 0))                                 \
+			real_##NAME = (NAME##_fn)hooks__real(#NAME);                          \
+		if (hooks__guard ||                                                           \
+		    !hooks__begin(&call, HOOKS_OP_##NAME, __builtin_return_address(0)))       \
+			return real_##NAME ARGS;                                              \
+		HOOKS_APPLY_ARGS(hooks__pre_##NAME, &call, ARGS);                             \
+		call.t1 = pvmmon_clock_now();                                                 \
+		rc = real_##NAME ARGS;                                                        \
+		call.t2 = pvmmon_clock_now();                                                 \
+		HOOKS_APPLY2_ARGS(hooks__post_##NAME, &call, rc, ARGS);                       \
+		hooks__end(&call);                                                            \
+		return rc;                                                                    \
+	}
+
+#include "wrappers.def"
