@@ -1,1 +1,11 @@
-# monitor/: (filled in below)
+# monitor/: pvmmon-monitor, the PVM task that collects records and writes the log.
+MONITOR_SRCS := $(wildcard monitor/*.c)
+MONITOR_OBJS := $(MONITOR_SRCS:%.c=$(BUILD)/%.o)
+MONITOR_BIN  := $(BIN)/pvmmon-monitor
+
+$(MONITOR_BIN): $(MONITOR_OBJS) $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(MONITOR_OBJS) $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS)
+
+ALL_TARGETS += $(MONITOR_BIN)
+INSTALL_BIN += $(MONITOR_BIN)

@@ -1,0 +1,80 @@
+/* The pvmmon command: dispatches to run, validate and report. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pvmmon <command> [options]\n"
+		"\n"
+		"Commands:\n"
+		"  run [-o LOG] [--hostfile F | --attach] [--] PROGRAM [ARGS]\n"
+		"                 run a PVM program under monitoring and write its XML log\n"
+		"  validate LOG...\n"
+		"                 check logs against the log schema\n"
+		"  report LOG --text\n"
+		"                 print a top-down summary of a log\n"
+		"\n"
+		"`pvmmon <command> --help` describes a command. `pvmmon --version` prints the version.\n");
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pvmmon: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+char *cli_sibling(const char *const *candidates)
+{
+	char self[PATH_MAX], buf[PATH_MAX + 64], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	for (; *candidates; candidates++) {
+		snprintf(buf, sizeof(buf), "%s/%s", self, *candidates);
+		if (access(buf, F_OK) == 0)
+			return realpath(buf, NULL);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("pvmmon %s\n", PVMMON_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cli_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "validate"))
+		return cli_validate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cli_report(argc - 1, argv + 1);
+	cli_error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);
+	return 2;
+}

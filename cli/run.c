@@ -1,0 +1,466 @@
+/*
+ * `pvmmon run`: makes sure there is a virtual machine (a private one by default),
+ * starts the monitor, runs the program with the hooks library preloaded, tells the
+ * monitor when the program ended, waits for the log, and halts the private VM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "../common/vm.h"
+#include "cli.h"
+
+/* Exit status when pvmmon itself fails (as opposed to the program). */
+#define EXIT_PVMMON 125
+
+typedef struct run_opts {
+	const char *output;
+	const char *hostfile;
+	int attach;
+	int flush_ms;
+	int linger_ms;
+	int quiet;
+	char **prog_argv; /* PROGRAM and its arguments */
+} run_opts;
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pvmmon run [options] [--] PROGRAM [ARGS...]\n"
+		"\n"
+		"Runs PROGRAM (an unmodified, dynamically linked PVM program, or one built with\n"
+		"pvmmon-cc or linked with libpvmhooks) under monitoring and writes its XML log.\n"
+		"By default a private virtual machine is started for the run and halted after.\n"
+		"\n"
+		"  -o, --output LOG     log file (default: PROGRAM's name + .pvmmon.xml, here)\n"
+		"      --hostfile F     start the private VM from hostfile F (your machines)\n"
+		"      --attach         use the VM already running for you; nothing is halted\n"
+		"      --flush-ms N     how often tasks send their records (default 1000)\n"
+		"      --linger-ms N    how long to wait for tasks after PROGRAM ends (10000)\n"
+		"  -q, --quiet          print nothing but errors\n"
+		"  -h, --help           this text;  --version  the version\n"
+		"\n"
+		"Exit status: PROGRAM's own, or %d when pvmmon itself failed.\n",
+		EXIT_PVMMON);
+}
+
+static int parse(int argc, char **argv, run_opts *o)
+{
+	static const struct option opts[] = {
+	    {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, 'H'},
+	    {"attach", no_argument, NULL, 'a'},       {"flush-ms", required_argument, NULL, 'f'},
+	    {"linger-ms", required_argument, NULL, 'L'}, {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0}};
+	int c;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->flush_ms = 1000;
+	o->linger_ms = 10000;
+	/* '+' stops at the program name so its own options are left alone. */
+	while ((c = getopt_long(argc, argv, "+o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'H':
+			o->hostfile = optarg;
+			break;
+		case 'a':
+			o->attach = 1;
+			break;
+		case 'f':
+		case 'L': {
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v <= 0 || v > 3600000) {
+				cli_error("run: --%s needs a number of milliseconds, not '%s'",
+					  c == 'f' ? "flush-ms" : "linger-ms", optarg);
+				return 2;
+			}
+			*(c == 'f' ? &o->flush_ms : &o->linger_ms) = (int)v;
+			break;
+		}
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'V':
+			printf("pvmmon %s\n", PVMMON_VERSION);
+			return 1;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (o->attach && o->hostfile) {
+		cli_error("run: --attach and --hostfile exclude each other");
+		return 2;
+	}
+	if (optind >= argc) {
+		cli_error("run: no program given (see pvmmon run --help)");
+		return 2;
+	}
+	o->prog_argv = argv + optind;
+	return 0;
+}
+
+/* Finds PROGRAM as a shell would: a path if it has a slash, else on PATH. */
+static char *find_program(const char *name)
+{
+	char buf[PATH_MAX];
+	const char *path = getenv("PATH");
+	const char *p;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? realpath(name, NULL) : NULL;
+	for (p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, n ? p : ".", name);
+		if (access(buf, X_OK) == 0)
+			return realpath(buf, NULL);
+		p += n + (e ? 1 : 0);
+	}
+	return NULL;
+}
+
+/* The log path: as given, or the program's name + .pvmmon.xml in the current folder;
+ * its folder must exist and be writable before anything runs. */
+static char *log_path(const run_opts *o, const char *program)
+{
+	char cwd[PATH_MAX], *path, *dir, *slash;
+	const char *base = strrchr(program, '/');
+
+	if (o->output && o->output[0] == '/') {
+		path = strdup(o->output);
+	} else if (!getcwd(cwd, sizeof(cwd))) {
+		path = NULL;
+	} else if (o->output) {
+		if (asprintf(&path, "%s/%s", cwd, o->output) < 0)
+			path = NULL;
+	} else if (asprintf(&path, "%s/%s.pvmmon.xml", cwd, base ? base + 1 : program) < 0) {
+		path = NULL;
+	}
+	if (!path)
+		return NULL;
+	dir = strdup(path);
+	slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash) {
+		*slash = '\0';
+		if (access(*dir ? dir : "/", W_OK) != 0) {
+			cli_error("run: cannot write the log into '%s': %s", *dir ? dir : "/",
+				  strerror(errno));
+			free(dir);
+			free(path);
+			return NULL;
+		}
+	}
+	free(dir);
+	return path;
+}
+
+typedef struct monitor_proc {
+	pid_t pid;
+	int ctl;  /* write end of its standard input */
+	int out;  /* read end of its standard output */
+} monitor_proc;
+
+/* Starts pvmmon-monitor and waits for its "ready" line. */
+static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
+			 const char *program)
+{
+	static const char *const cand[] = {"pvmmon-monitor", NULL};
+	char *mon = cli_sibling(cand);
+	int in[2], out[2], i, n = 0;
+	char flush[16], linger[16], line[128];
+	char **argv;
+	size_t na = 0;
+	struct pollfd p;
+	ssize_t got = 0;
+
+	if (!mon) {
+		cli_error("run: pvmmon-monitor is not installed beside pvmmon");
+		return -1;
+	}
+	for (i = 1; o->prog_argv[i]; i++)
+		n++;
+	argv = calloc((size_t)(12 + 2 * n), sizeof(char *));
+	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
+		free(mon);
+		free(argv);
+		return -1;
+	}
+	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
+	snprintf(linger, sizeof(linger), "%d", o->linger_ms);
+	argv[na++] = mon;
+	argv[na++] = "--log";
+	argv[na++] = (char *)log;
+	argv[na++] = "--flush-ms";
+	argv[na++] = flush;
+	argv[na++] = "--linger-ms";
+	argv[na++] = linger;
+	argv[na++] = "--program";
+	argv[na++] = (char *)program;
+	for (i = 1; o->prog_argv[i]; i++) {
+		argv[na++] = "--arg";
+		argv[na++] = o->prog_argv[i];
+	}
+	m->pid = fork();
+	if (m->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		unsetenv("LD_PRELOAD");
+		execv(mon, argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	free(argv);
+	free(mon);
+	m->ctl = in[1];
+	m->out = out[0];
+	if (m->pid < 0)
+		return -1;
+	/* The monitor answers within a second; ten allow for a loaded machine. */
+	p.fd = m->out;
+	p.events = POLLIN;
+	while (got < (ssize_t)sizeof(line) - 1 && poll(&p, 1, 10000) > 0) {
+		ssize_t r = read(m->out, line + got, sizeof(line) - 1 - (size_t)got);
+
+		if (r <= 0)
+			break;
+		got += r;
+		if (memchr(line, '\n', (size_t)got))
+			break;
+	}
+	line[got > 0 ? got : 0] = '\0';
+	if (strncmp(line, "ready", 5) != 0) {
+		cli_error("run: the monitor did not start (is another pvmmon monitor running "
+			  "in this VM?)");
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits for pid up to timeout_ms; returns its wait status or -1 on timeout. */
+static int wait_for(pid_t pid, int timeout_ms)
+{
+	int status, waited;
+
+	for (waited = 0; waited <= timeout_ms; waited += 20) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			return status;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		usleep(20000);
+	}
+	return -1;
+}
+
+/* Shows what spawned tasks printed: PVM sends it to the pvmd log of the private VM,
+ * which disappears with the VM. */
+static void show_task_output(const pvmmon_vm *vm, int quiet)
+{
+	char path[PATH_MAX], line[4096];
+	FILE *f;
+	int header = 0;
+
+	snprintf(path, sizeof(path), "%s/pvml.%u", pvmmon_vm_tmpdir(vm), (unsigned)getuid());
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		/* Task output lines look like "[t40002] text"; pvmd's own lines do not. */
+		if (line[0] != '[' || line[1] != 't' || quiet)
+			continue;
+		if (!header++)
+			fprintf(stderr, "pvmmon: output of spawned tasks:\n");
+		fputs(line, stderr);
+	}
+	fclose(f);
+}
+
+static char *hooks_library(void)
+{
+	const char *env = getenv("PVMMON_HOOKS");
+	static const char *const cand[] = {"../lib/libpvmhooks.so", "../lib/pvmmon/libpvmhooks.so",
+					   NULL};
+
+	if (env && *env)
+		return strdup(env);
+	return cli_sibling(cand);
+}
+
+/* Runs the program with the preload; returns its wait status, or -1. */
+static int run_program(const run_opts *o, const char *program, const char *hooks)
+{
+	pid_t pid;
+	int status = -1;
+	char flush[16];
+
+	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
+	pid = fork();
+	if (pid == 0) {
+		const char *old = getenv("PVM_EXPORT");
+		char *exp = NULL;
+
+		setenv("LD_PRELOAD", hooks, 1);
+		setenv("PVMMON_FLUSH_MS", flush, 1);
+		/* The monitor is already there; tasks must not start another. */
+		setenv("PVMMON_NO_AUTOSTART", "1", 1);
+		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART",
+			     old ? old : "", old && *old ? ":" : "") >= 0)
+			setenv("PVM_EXPORT", exp, 1);
+		execv(program, o->prog_argv);
+		fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, 0);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		/* Ctrl-C reaches the program through the terminal; a signal sent to pvmmon
+		 * alone is passed on so the run ends either way. */
+		if (got_signal)
+			kill(pid, got_signal);
+	}
+	return status;
+}
+
+int cli_run(int argc, char **argv)
+{
+	run_opts o;
+	pvmmon_vm *vm = NULL;
+	pvmmon_vm_opts vo;
+	monitor_proc mon = {-1, -1, -1};
+	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL, *slash;
+	const char *ep[1];
+	int rc = EXIT_PVMMON, status, mstatus, pr;
+	char line[32];
+	struct sigaction sa;
+
+	pr = parse(argc, argv, &o);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	program = find_program(o.prog_argv[0]);
+	if (!program) {
+		cli_error("run: %s: no such program (or not executable)", o.prog_argv[0]);
+		return EXIT_PVMMON;
+	}
+	log = log_path(&o, program);
+	hooks = hooks_library();
+	if (!log || !hooks) {
+		if (!hooks)
+			cli_error("run: libpvmhooks.so is not installed beside pvmmon");
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	progdir = strdup(program);
+	slash = progdir ? strrchr(progdir, '/') : NULL;
+	if (slash)
+		*slash = '\0';
+	ep[0] = progdir;
+	memset(&vo, 0, sizeof(vo));
+	vo.hostfile = o.hostfile;
+	vo.attach = o.attach;
+	vo.ep_dirs = ep;
+	vo.nep_dirs = progdir ? 1 : 0;
+	if (pvmmon_vm_start(&vm, &vo) < 0) {
+		cli_error("run: %s", pvmmon_error_last());
+		vm = NULL;
+		goto out;
+	}
+	pvmmon_vm_apply_env(vm);
+	if (start_monitor(&mon, &o, log, program) < 0)
+		goto out;
+	if (!o.quiet)
+		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
+			o.attach ? "running" : "private");
+	status = run_program(&o, program, hooks);
+	if (status < 0) {
+		cli_error("run: cannot run %s", program);
+		goto out;
+	}
+	snprintf(line, sizeof(line), "end %d\n",
+		 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (write(mon.ctl, line, strlen(line)) < 0)
+		cli_error("run: lost contact with the monitor");
+	mstatus = wait_for(mon.pid, o.linger_ms + 30000);
+	if (mstatus < 0) {
+		/* A monitor that does not finish is told to write what it has. */
+		kill(mon.pid, SIGTERM);
+		mstatus = wait_for(mon.pid, 10000);
+		if (mstatus < 0) {
+			kill(mon.pid, SIGKILL);
+			waitpid(mon.pid, NULL, 0);
+		}
+	}
+	mon.pid = -1;
+	show_task_output(vm, o.quiet);
+	if (mstatus < 0 || !WIFEXITED(mstatus) || WEXITSTATUS(mstatus) != 0) {
+		cli_error("run: the monitor failed; the log may be missing or incomplete: %s", log);
+		goto out;
+	}
+	if (!o.quiet)
+		fprintf(stderr, "pvmmon: log written to %s\n", log);
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+out:
+	if (mon.ctl >= 0)
+		close(mon.ctl);
+	if (mon.out >= 0)
+		close(mon.out);
+	if (mon.pid > 0) {
+		kill(mon.pid, SIGTERM);
+		if (wait_for(mon.pid, 5000) < 0) {
+			kill(mon.pid, SIGKILL);
+			waitpid(mon.pid, NULL, 0);
+		}
+	}
+	if (vm && pvmmon_vm_halt(vm) < 0)
+		cli_error("run: %s", pvmmon_error_last());
+	free(program);
+	free(log);
+	free(hooks);
+	free(progdir);
+	return rc;
+}

@@ -1,0 +1,138 @@
+/* Builds the XML log of a run from the monitor's registry and writes it atomically. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "pvmmon/errors.h"
+#include "../common/clock.h"
+#include "../common/symbols.h"
+#include "monitor.h"
+
+static pvmmon_symbols *syms;
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Fills the hosts of the virtual machine; tasks name their host through these. */
+static void add_hosts(pvmmon_log *log)
+{
+	struct pvmhostinfo *hosts;
+	int nhost = 0, narch = 0, i;
+
+	if (pvm_config(&nhost, &narch, &hosts) < 0 || nhost <= 0)
+		return;
+	log->hosts = calloc((size_t)nhost, sizeof(*log->hosts));
+	if (!log->hosts)
+		return;
+	for (i = 0; i < nhost; i++) {
+		log->hosts[i].name = dup_or_null(hosts[i].hi_name);
+		log->hosts[i].arch = dup_or_null(hosts[i].hi_arch);
+		log->hosts[i].dtid = hosts[i].hi_tid;
+	}
+	log->nhosts = (size_t)nhost;
+}
+
+static const char *host_of(const pvmmon_log *log, int32_t dtid)
+{
+	size_t i;
+
+	for (i = 0; i < log->nhosts; i++)
+		if (log->hosts[i].dtid == dtid)
+			return log->hosts[i].name;
+	return "unknown";
+}
+
+/* Resolves each statement's call site once; results stay with the records. */
+static void resolve(pvmmon_log_stmt *s)
+{
+	if (s->file || s->function || !s->module)
+		return;
+	if (!syms && pvmmon_symbols_new(&syms) != 0)
+		return;
+	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
+}
+
+static void add_setting(pvmmon_log *log, const char *key, const char *value)
+{
+	pvmmon_log_setting *s = realloc(log->settings, (log->nsettings + 1) * sizeof(*s));
+
+	if (!s)
+		return;
+	log->settings = s;
+	s[log->nsettings].key = strdup(key);
+	s[log->nsettings].value = strdup(value);
+	log->nsettings++;
+}
+
+int mon_write_log(mon_run *run)
+{
+	pvmmon_log *log = NULL;
+	char num[32];
+	size_t i, j, k;
+	int rc;
+
+	rc = pvmmon_log_new(&log);
+	if (rc < 0)
+		return rc;
+	log->tool_version = strdup(PVMMON_VERSION);
+	log->program = dup_or_null(run->program ? run->program
+				   : run->ntasks ? run->tasks[0].rec.program : "unknown");
+	if (run->nargs) {
+		log->args = calloc(run->nargs, sizeof(char *));
+		for (i = 0; log->args && i < run->nargs; i++)
+			log->args[i] = strdup(run->args[i]);
+		log->nargs = log->args ? run->nargs : 0;
+	}
+	log->mode = strdup("observe");
+	log->started = strdup(run->started);
+	log->wall_ns = (run->ended ? run->t_ended : pvmmon_clock_now()) - run->t_start;
+	log->exit_code = run->ended ? run->exit_code : -1;
+	snprintf(num, sizeof(num), "%u", run->flush_ms);
+	add_setting(log, "flush-ms", num);
+	add_setting(log, "start", run->auto_mode ? "auto" : "pvmmon run");
+	add_setting(log, "pvm-version", pvm_version());
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)run->bad_messages);
+	add_setting(log, "rejected-control-messages", num);
+	add_hosts(log);
+
+	/* The tasks are lent to the log for writing and taken back afterwards. */
+	log->tasks = calloc(run->ntasks ? run->ntasks : 1, sizeof(*log->tasks));
+	if (!log->tasks) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, NULL);
+		goto out;
+	}
+	for (i = 0; i < run->ntasks; i++) {
+		mon_task *t = &run->tasks[i];
+
+		if (!t->rec.host)
+			t->rec.host = dup_or_null(host_of(log, t->dtid));
+		if (!t->rec.lid)
+			t->rec.lid = strdup("?");
+		for (j = 0; j < t->rec.nstmts; j++) {
+			pvmmon_log_stmt *s = &t->rec.stmts[j];
+
+			resolve(s);
+			for (k = 0; k < s->ncom; k++) {
+				mon_task *p = mon_find(run, s->com[k].partner_tid);
+
+				if (p && p->rec.lid && !s->com[k].partner_lid)
+					s->com[k].partner_lid = strdup(p->rec.lid);
+			}
+		}
+		log->tasks[i] = t->rec;
+	}
+	log->ntasks = run->ntasks;
+	rc = pvmmon_log_write(log, run->log_path);
+out:
+	if (log) {
+		free(log->tasks);
+		log->tasks = NULL;
+		log->ntasks = 0;
+	}
+	pvmmon_log_free(log);
+	return rc;
+}

@@ -1,0 +1,256 @@
+/* pvmmon-monitor: the PVM task that registers a program's tasks, collects their
+ * records and writes the run's XML log. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "pvmmon/errors.h"
+#include "../common/clock.h"
+#include "../common/pvmio.h"
+#include "../common/wire.h"
+#include "monitor.h"
+
+/* How long one receive waits before the loop looks at its other duties. */
+#define POLL_MS 50
+/* In auto mode the run is over once every task has ended and nothing new came. */
+#define AUTO_GRACE_NS 1000000000LL
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
+		   "                      [--checkpoint-ms N] [--program P [--arg A]...]\n"
+		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
+		   "--auto, by the first monitored task of a program that found no monitor.\n");
+}
+
+/* Reads `end CODE` lines from `pvmmon run` on standard input. */
+static void read_control(mon_run *run)
+{
+	struct pollfd p = {0, POLLIN, 0};
+	char line[128];
+	ssize_t n;
+
+	if (run->auto_mode || run->ended || poll(&p, 1, 0) <= 0)
+		return;
+	n = read(0, line, sizeof(line) - 1);
+	if (n <= 0) {
+		/* pvmmon run went away: treat it as the end of the program. */
+		run->ended = 1;
+		run->exit_code = -1;
+		run->t_ended = pvmmon_clock_now();
+		return;
+	}
+	line[n] = '\0';
+	if (strncmp(line, "end", 3) == 0) {
+		run->ended = 1;
+		run->exit_code = atoi(line + 3);
+		run->t_ended = pvmmon_clock_now();
+	}
+}
+
+static void handle(mon_run *run, int bufid)
+{
+	int bytes = 0, tag = 0, src = 0;
+	uint8_t *data = NULL;
+	size_t len = 0;
+
+	if (pvm_bufinfo(bufid, &bytes, &tag, &src) < 0)
+		return;
+	if (tag == WIRE_TAG_TASKEXIT) {
+		int tid = 0;
+
+		if (pvm_upkint(&tid, 1, 1) >= 0)
+			mon_task_exit(run, tid);
+		return;
+	}
+	if (pvmio_unpack(bufid, &data, &len, NULL, NULL) != 0) {
+		run->bad_messages++;
+		return;
+	}
+	switch (tag) {
+	case WIRE_TAG_REGISTER:
+		mon_register(run, src, data, len);
+		break;
+	case WIRE_TAG_SPAWNED:
+		mon_spawned(run, src, data, len);
+		break;
+	case WIRE_TAG_QUERY:
+		mon_query(run, src, data, len);
+		break;
+	case WIRE_TAG_RECORDS:
+		mon_records(run, src, data, len);
+		break;
+	default:
+		run->bad_messages++;
+	}
+	free(data);
+}
+
+static int finished(mon_run *run, int64_t now)
+{
+	if (stop_requested)
+		return 1;
+	if (run->auto_mode)
+		return run->ntasks > 0 && mon_all_done(run) && now - run->t_last_change > AUTO_GRACE_NS;
+	if (!run->ended)
+		return 0;
+	return mon_all_done(run) || now - run->t_ended > run->linger_ns;
+}
+
+static int publish(mon_run *run)
+{
+	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms};
+	wire_buf b;
+	int sb, rc;
+
+	wire_buf_init(&b);
+	wire_mailbox_encode(&b, &mb);
+	sb = pvm_initsend(PvmDataRaw);
+	pvm_pkbyte((char *)b.data, (int)b.len, 1);
+	rc = pvm_putinfo(WIRE_MAILBOX_NAME, sb, PvmMboxDefault);
+	wire_buf_free(&b);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"log", required_argument, NULL, 'l'},   {"auto", no_argument, NULL, 'a'},
+	    {"flush-ms", required_argument, NULL, 'f'}, {"linger-ms", required_argument, NULL, 'L'},
+	    {"checkpoint-ms", required_argument, NULL, 'c'},
+	    {"program", required_argument, NULL, 'p'}, {"arg", required_argument, NULL, 'A'},
+	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0}};
+	mon_run run;
+	int c, rc = 1;
+	int64_t last_checkpoint;
+	struct tm tm;
+	time_t now_wall;
+
+	/* The hooks library must stay out of the monitor even if it was preloaded. */
+	setenv("PVMMON_PASSIVE", "1", 1);
+	memset(&run, 0, sizeof(run));
+	run.flush_ms = 1000;
+	run.linger_ns = 10000000000LL;
+	run.checkpoint_ns = 10000000000LL;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			run.log_path = optarg;
+			break;
+		case 'a':
+			run.auto_mode = 1;
+			break;
+		case 'f':
+			run.flush_ms = (uint32_t)atoi(optarg);
+			break;
+		case 'L':
+			run.linger_ns = (int64_t)atoi(optarg) * 1000000;
+			break;
+		case 'c':
+			run.checkpoint_ns = (int64_t)atoi(optarg) * 1000000;
+			break;
+		case 'p':
+			run.program = optarg;
+			break;
+		case 'A': {
+			char **a = realloc(run.args, (run.nargs + 1) * sizeof(*a));
+
+			if (!a)
+				return 1;
+			run.args = a;
+			run.args[run.nargs++] = optarg;
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("pvmmon-monitor %s\n", PVMMON_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!run.log_path || run.flush_ms == 0) {
+		usage(stderr);
+		return 2;
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	run.t_start = pvmmon_clock_now();
+	now_wall = time(NULL);
+	gmtime_r(&now_wall, &tm);
+	strftime(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	run.mytid = pvm_mytid();
+	if (run.mytid < 0) {
+		fprintf(stderr, "pvmmon-monitor: cannot enroll in PVM (%d)\n", run.mytid);
+		return 1;
+	}
+	pvm_setopt(PvmAutoErr, 0);
+	run.ctx = pvm_newcontext();
+	if (publish(&run) < 0) {
+		fprintf(stderr, "pvmmon-monitor: another monitor is published in this VM\n");
+		pvm_exit();
+		return 1;
+	}
+	pvm_setcontext(run.ctx);
+	if (!run.auto_mode) {
+		printf("ready %d\n", run.mytid);
+		fflush(stdout);
+	}
+	last_checkpoint = run.t_start;
+	run.t_last_change = run.t_start;
+
+	for (;;) {
+		struct timeval tv = {0, POLL_MS * 1000};
+		int b = pvm_trecv(-1, -1, &tv);
+		int64_t now;
+
+		if (b > 0)
+			handle(&run, b);
+		read_control(&run);
+		now = pvmmon_clock_now();
+		mon_pending_timeout(&run, now);
+		if (finished(&run, now))
+			break;
+		if (b > 0)
+			continue;
+		if (run.checkpoint_ns > 0 && now - last_checkpoint > run.checkpoint_ns) {
+			/* A checkpoint keeps a valid log on disk should the monitor die. */
+			mon_write_log(&run);
+			last_checkpoint = now;
+		}
+	}
+	/* Unpublish first so a new program does not find a monitor that is leaving. */
+	pvm_delinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
+	if (mon_write_log(&run) < 0) {
+		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
+		goto out;
+	}
+	rc = 0;
+out:
+	mon_free(&run);
+	free(run.args);
+	pvm_exit();
+	return rc;
+}

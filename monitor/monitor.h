@@ -1,0 +1,70 @@
+/* Private to pvmmon-monitor: the registry of tasks and the state of one monitored run. */
+#ifndef PVMMON_MONITOR_H
+#define PVMMON_MONITOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pvmmon/log.h"
+
+typedef struct mon_task {
+	pvmmon_log_task rec; /* identity fields plus the latest flushed records */
+	uint32_t index;      /* the monitor's number for the task (piggyback sender) */
+	int32_t dtid;        /* its host's pvmd */
+	int64_t rt_start;    /* real start, the task's own clock */
+	int welcomed;        /* registration answered */
+	int final;           /* the final flush arrived */
+	int gone;            /* pvmd reported its exit */
+	int64_t pending_since; /* waiting for the parent's spawn report (real time), or 0 */
+} mon_task;
+
+typedef struct mon_spawn {
+	int32_t parent, child;
+	uint32_t index;
+} mon_spawn;
+
+typedef struct mon_run {
+	/* Settings. */
+	const char *log_path;
+	int auto_mode;     /* started by a task (console), not by `pvmmon run` */
+	uint32_t flush_ms;
+	int64_t linger_ns; /* how long to wait for tasks after the program ended */
+	int64_t checkpoint_ns;
+	const char *program;
+	size_t nargs;
+	char **args;
+	/* State. */
+	int mytid, ctx;
+	int64_t t_start;   /* monitor's real start */
+	char started[32];  /* ISO 8601 */
+	int ended;         /* `pvmmon run` said the program ended */
+	int64_t t_ended;
+	int exit_code;
+	int64_t t_last_change;
+	mon_task *tasks;
+	size_t ntasks, cap_tasks;
+	mon_spawn *spawns;
+	size_t nspawns, cap_spawns;
+	uint32_t nroots;
+	uint64_t bad_messages; /* control messages that failed to decode */
+} mon_run;
+
+/* Registry (registry.c). */
+mon_task *mon_find(mon_run *run, int32_t tid);
+/* Handles a REGISTER message from src; answers it unless the task must wait for its
+ * parent's spawn report. */
+void mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
+void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
+void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
+void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
+void mon_task_exit(mon_run *run, int32_t tid);
+/* Resolves registrations that waited too long for a spawn report. */
+void mon_pending_timeout(mon_run *run, int64_t now);
+/* Whether every registered task has ended (exited or crashed). */
+int mon_all_done(const mon_run *run);
+void mon_free(mon_run *run);
+
+/* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
+int mon_write_log(mon_run *run);
+
+#endif

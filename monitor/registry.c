@@ -1,0 +1,262 @@
+/* The monitor's registry: task registration, logical ids, spawn reports, exits, records. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "pvmmon/errors.h"
+#include "../common/clock.h"
+#include "../common/pvmio.h"
+#include "../common/wire.h"
+#include "monitor.h"
+
+/* A child whose parent never reports the spawn gets a provisional id after this. */
+#define PENDING_TIMEOUT_NS 2000000000LL
+
+static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
+
+mon_task *mon_find(mon_run *run, int32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < run->ntasks; i++)
+		if (run->tasks[i].rec.tid == tid)
+			return &run->tasks[i];
+	return NULL;
+}
+
+static void welcome(mon_run *run, mon_task *t)
+{
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, WIRE_VERSION);
+	wire_put_u32(&b, t->index);
+	wire_put_str(&b, t->rec.lid);
+	if (!b.failed)
+		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_WELCOME, b.data, b.len);
+	wire_buf_free(&b);
+	t->welcomed = 1;
+	t->pending_since = 0;
+	/* pvmd tells us when the task ends, whether it says goodbye or crashes. */
+	pvm_notify(PvmTaskExit, WIRE_TAG_TASKEXIT, 1, &t->rec.tid);
+}
+
+/* Gives t its logical id if its place is known; returns 1 when assigned. */
+static int assign_lid(mon_run *run, mon_task *t, int force)
+{
+	mon_task *parent = t->rec.parent_tid ? mon_find(run, t->rec.parent_tid) : NULL;
+	size_t i;
+	char buf[256];
+
+	if (!parent) {
+		snprintf(buf, sizeof(buf), "%u", run->nroots++);
+	} else {
+		for (i = 0; i < run->nspawns; i++)
+			if (run->spawns[i].child == t->rec.tid &&
+			    run->spawns[i].parent == t->rec.parent_tid)
+				break;
+		if (i < run->nspawns)
+			snprintf(buf, sizeof(buf), "%s.%u", parent->rec.lid, run->spawns[i].index);
+		else if (force)
+			snprintf(buf, sizeof(buf), "%s.t%x", parent->rec.lid, t->rec.tid);
+		else
+			return 0;
+	}
+	free(t->rec.lid);
+	t->rec.lid = strdup(buf);
+	return 1;
+}
+
+void mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	wire_register r;
+	mon_task *t;
+
+	if (wire_register_decode(&r, data, len) != 0 || r.tid != src) {
+		run->bad_messages++;
+		free(r.program);
+		return;
+	}
+	t = mon_find(run, r.tid);
+	if (!t) {
+		if (run->ntasks == run->cap_tasks) {
+			size_t cap = run->cap_tasks ? run->cap_tasks * 2 : 16;
+			mon_task *a = realloc(run->tasks, cap * sizeof(*a));
+
+			if (!a) {
+				free(r.program);
+				return;
+			}
+			run->tasks = a;
+			run->cap_tasks = cap;
+		}
+		t = &run->tasks[run->ntasks];
+		memset(t, 0, sizeof(*t));
+		t->index = (uint32_t)run->ntasks++;
+	}
+	t->rec.tid = r.tid;
+	t->rec.parent_tid = r.parent_tid;
+	t->rec.pid = r.pid;
+	free(t->rec.program);
+	t->rec.program = r.program;
+	t->rec.status = PVMMON_TASK_RUNNING;
+	t->dtid = r.dtid;
+	t->rt_start = (int64_t)r.rt_start;
+	t->rec.start_ns = t->rt_start - run->t_start;
+	t->rec.end_ns = t->rec.start_ns;
+	run->t_last_change = pvmmon_clock_now();
+	if (assign_lid(run, t, 0))
+		welcome(run, t);
+	else
+		t->pending_since = run->t_last_change;
+}
+
+void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	uint32_t base, n, i;
+	size_t k;
+
+	wire_in_init(&in, data, len);
+	base = wire_get_u32(&in);
+	n = wire_get_u32(&in);
+	if (in.failed || (size_t)n * 4 != in.left) {
+		run->bad_messages++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int32_t child = (int32_t)wire_get_u32(&in);
+
+		if (run->nspawns == run->cap_spawns) {
+			size_t cap = run->cap_spawns ? run->cap_spawns * 2 : 16;
+			mon_spawn *a = realloc(run->spawns, cap * sizeof(*a));
+
+			if (!a)
+				return;
+			run->spawns = a;
+			run->cap_spawns = cap;
+		}
+		run->spawns[run->nspawns].parent = src;
+		run->spawns[run->nspawns].child = child;
+		run->spawns[run->nspawns].index = base + i;
+		run->nspawns++;
+	}
+	/* Children that registered before this report can be welcomed now. */
+	for (k = 0; k < run->ntasks; k++) {
+		mon_task *t = &run->tasks[k];
+
+		if (!t->welcomed && t->pending_since && t->rec.parent_tid == src &&
+		    assign_lid(run, t, 0))
+			welcome(run, t);
+	}
+}
+
+void mon_pending_timeout(mon_run *run, int64_t now)
+{
+	size_t k;
+
+	for (k = 0; k < run->ntasks; k++) {
+		mon_task *t = &run->tasks[k];
+
+		if (!t->welcomed && t->pending_since && now - t->pending_since > PENDING_TIMEOUT_NS) {
+			assign_lid(run, t, 1);
+			welcome(run, t);
+		}
+	}
+}
+
+void mon_query(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	wire_buf b;
+	int32_t tid;
+	mon_task *t;
+
+	wire_in_init(&in, data, len);
+	tid = (int32_t)wire_get_u32(&in);
+	if (in.failed) {
+		run->bad_messages++;
+		return;
+	}
+	t = mon_find(run, tid);
+	wire_buf_init(&b);
+	wire_put_u32(&b, (uint32_t)tid);
+	wire_put_u8(&b, t ? 1 : 0);
+	if (!b.failed)
+		pvmio_send(&io, run->ctx, src, WIRE_TAG_ANSWER, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	pvmmon_log_task fresh;
+	int final = 0;
+
+	if (!t || wire_records_decode(&fresh, &final, data, len) != 0 || fresh.tid != src) {
+		run->bad_messages++;
+		return;
+	}
+	/* A flush replaces the previous one: records are cumulative in the task. */
+	wire_task_clear(&(pvmmon_log_task){
+	    .stmts = t->rec.stmts, .nstmts = t->rec.nstmts, .procs = t->rec.procs,
+	    .nprocs = t->rec.nprocs, .loops = t->rec.loops, .nloops = t->rec.nloops});
+	t->rec.stmts = fresh.stmts;
+	t->rec.nstmts = fresh.nstmts;
+	t->rec.procs = fresh.procs;
+	t->rec.nprocs = fresh.nprocs;
+	t->rec.loops = fresh.loops;
+	t->rec.nloops = fresh.nloops;
+	t->rec.virtual_ns = fresh.virtual_ns;
+	t->rec.intrusion_ns = fresh.intrusion_ns;
+	t->rec.end_ns = fresh.end_ns - run->t_start;
+	t->rec.msgs_sent = fresh.msgs_sent;
+	t->rec.msgs_recv = fresh.msgs_recv;
+	t->rec.bytes_sent = fresh.bytes_sent;
+	t->rec.bytes_recv = fresh.bytes_recv;
+	t->rec.unmonitored_recv = fresh.unmonitored_recv;
+	t->rec.flushes++;
+	if (final) {
+		t->final = 1;
+		t->rec.status = PVMMON_TASK_EXITED;
+	}
+	run->t_last_change = pvmmon_clock_now();
+}
+
+void mon_task_exit(mon_run *run, int32_t tid)
+{
+	mon_task *t = mon_find(run, tid);
+
+	if (!t)
+		return;
+	t->gone = 1;
+	/* Without a final flush the task died without saying goodbye. The final flush is
+	 * sent before pvm_exit, so it is already here when the exit is. */
+	t->rec.status = t->final ? PVMMON_TASK_EXITED : PVMMON_TASK_CRASHED;
+	run->t_last_change = pvmmon_clock_now();
+}
+
+int mon_all_done(const mon_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ntasks; i++)
+		if (!run->tasks[i].gone)
+			return 0;
+	return 1;
+}
+
+void mon_free(mon_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->ntasks; i++)
+		wire_task_clear(&run->tasks[i].rec);
+	free(run->tasks);
+	free(run->spawns);
+	run->tasks = NULL;
+	run->spawns = NULL;
+	run->ntasks = run->nspawns = 0;
+}
