@@ -36,7 +36,12 @@ void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t 
 
 	out->v0 = t_start - c->intrusion;
 	out->trans = keep_min(&c->min_delivery[k], t2 - rs);
-	out->cost = keep_min(&c->min_recv_cost[k], t2 - t1);
+	/* A message sent after the real receive began made it block: its duration is
+	 * mostly waiting, not receive cost, so it is no sample for the cost. */
+	if (rs <= t1)
+		out->cost = keep_min(&c->min_recv_cost[k], t2 - t1);
+	else
+		out->cost = c->min_recv_cost[k];
 	out->va = vs + out->trans;
 	out->sync = out->va > out->v0 ? out->va - out->v0 : 0;
 	out->vt = (out->va > out->v0 ? out->va : out->v0) + out->cost;

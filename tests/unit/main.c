@@ -8,7 +8,7 @@
 
 int main(int argc, char **argv)
 {
-	CU_SuiteInfo *tables[] = {unit_common_suites, unit_graphs_suites, NULL};
+	CU_SuiteInfo *tables[] = {unit_common_suites, unit_graphs_suites, unit_pvmhooks_suites, NULL};
 	unsigned failures;
 	int i;
 

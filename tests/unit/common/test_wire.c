@@ -1,0 +1,187 @@
+/* Unit tests for common/wire.c: piggyback, registration and record encodings. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/errors.h"
+#include "../../../common/wire.h"
+
+static void test_piggyback_round_trip(void)
+{
+	int32_t tids[3] = {0x40001, 0x40002, 0x80003};
+	uint32_t seq[3] = {7, 0, 123456};
+	wire_piggyback pb = {0}, out;
+	uint8_t buf[WIRE_PB_HEADER + 3 * 8];
+
+	pb.sender_index = 5;
+	pb.sender_tid = 0x40009;
+	pb.vt_send = 123456789012345LL;
+	pb.rt_send = 987654321098765LL;
+	pb.delay = 4242;
+	pb.bytes = 1048576;
+	pb.ndests = 3;
+	pb.dest_tid = tids;
+	pb.seq = seq;
+	CU_ASSERT_EQUAL(wire_piggyback_encode(&pb, buf), sizeof(buf));
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 0x80003), 0);
+	CU_ASSERT_EQUAL(out.sender_index, 5);
+	CU_ASSERT_EQUAL(out.sender_tid, 0x40009);
+	CU_ASSERT_EQUAL(out.vt_send, 123456789012345LL);
+	CU_ASSERT_EQUAL(out.rt_send, 987654321098765LL);
+	CU_ASSERT_EQUAL(out.delay, 4242);
+	CU_ASSERT_EQUAL(out.bytes, 1048576);
+	CU_ASSERT_EQUAL(out.ndests, 3);
+	CU_ASSERT_EQUAL(out.my_seq, 123456);
+	/* A receiver not in the list finds no sequence number. */
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 0x12345), 0);
+	CU_ASSERT_EQUAL(out.my_seq, -1);
+}
+
+static void test_piggyback_rejects_damage(void)
+{
+	int32_t tid = 1;
+	uint32_t seq = 1;
+	wire_piggyback pb = {0}, out;
+	uint8_t buf[WIRE_PB_HEADER + 8];
+
+	pb.ndests = 1;
+	pb.dest_tid = &tid;
+	pb.seq = &seq;
+	wire_piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf) - 1, 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, 10, 1), PVMMON_EPARSE);
+	buf[2] = WIRE_VERSION + 1;
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EVERSION);
+	buf[2] = WIRE_VERSION;
+	buf[0] ^= 0xff;
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
+	buf[0] ^= 0xff;
+	/* A destination count that does not match the size is damage. */
+	buf[44] = 2;
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
+}
+
+static void test_register_round_trip(void)
+{
+	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99}, out;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_register_encode(&b, &r);
+	CU_ASSERT_FALSE(b.failed);
+	CU_ASSERT_EQUAL(wire_register_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.tid, 0x40001);
+	CU_ASSERT_EQUAL(out.pid, 1234);
+	CU_ASSERT_EQUAL(out.rt_start, 99);
+	CU_ASSERT_STRING_EQUAL(out.program, "matmul");
+	free(out.program);
+	/* Every truncation fails cleanly. */
+	for (size_t n = 0; n < b.len; n++)
+		CU_ASSERT_NOT_EQUAL(wire_register_decode(&out, b.data, n), 0);
+	wire_buf_free(&b);
+}
+
+static void test_records_round_trip(void)
+{
+	pvmmon_log_com com[2] = {{0x40002, NULL, 10, 800, 5000, 700},
+				 {0x40003, NULL, 3, 24, 300, 0}};
+	pvmmon_log_stmt st = {0};
+	pvmmon_log_proc proc = {"solve", "a.c", 12, NULL, 4, 1000, 600};
+	pvmmon_log_loop loop = {"rows", "a.c", 20, "solve", 2, 500};
+	pvmmon_log_task t = {0}, out;
+	wire_buf b;
+	int final = 0;
+
+	st.id = 3;
+	st.op = "pvm_recv";
+	st.module = "/usr/bin/app";
+	st.offset = 0x1234;
+	st.count = 13;
+	st.time_ns = 9000;
+	st.sync_ns = 700;
+	st.trans_ns = 5300;
+	st.bytes = 824;
+	st.ncom = 2;
+	st.com = com;
+	t.tid = 0x40001;
+	t.virtual_ns = 1000000;
+	t.intrusion_ns = 3000;
+	t.msgs_recv = 13;
+	t.nstmts = 1;
+	t.stmts = &st;
+	t.nprocs = 1;
+	t.procs = &proc;
+	t.nloops = 1;
+	t.loops = &loop;
+	wire_buf_init(&b);
+	wire_records_encode(&b, &t, 1);
+	CU_ASSERT_EQUAL_FATAL(wire_records_decode(&out, &final, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(final, 1);
+	CU_ASSERT_EQUAL(out.tid, 0x40001);
+	CU_ASSERT_EQUAL(out.virtual_ns, 1000000);
+	CU_ASSERT_EQUAL(out.msgs_recv, 13);
+	CU_ASSERT_EQUAL_FATAL(out.nstmts, 1);
+	CU_ASSERT_STRING_EQUAL(out.stmts[0].op, "pvm_recv");
+	CU_ASSERT_STRING_EQUAL(out.stmts[0].module, "/usr/bin/app");
+	CU_ASSERT_PTR_NULL(out.stmts[0].file);
+	CU_ASSERT_EQUAL(out.stmts[0].offset, 0x1234);
+	CU_ASSERT_EQUAL(out.stmts[0].sync_ns, 700);
+	CU_ASSERT_EQUAL_FATAL(out.stmts[0].ncom, 2);
+	CU_ASSERT_EQUAL(out.stmts[0].com[1].partner_tid, 0x40003);
+	CU_ASSERT_EQUAL(out.stmts[0].com[0].trans_ns, 5000);
+	CU_ASSERT_EQUAL_FATAL(out.nprocs, 1);
+	CU_ASSERT_STRING_EQUAL(out.procs[0].name, "solve");
+	CU_ASSERT_PTR_NULL(out.procs[0].caller);
+	CU_ASSERT_EQUAL(out.procs[0].excl_ns, 600);
+	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
+	CU_ASSERT_STRING_EQUAL(out.loops[0].proc, "solve");
+	wire_task_clear(&out);
+	/* Truncated or extended records are refused, never half-used. */
+	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len - 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(out.nstmts, 0);
+	wire_put_u8(&b, 0);
+	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
+	wire_buf_free(&b);
+}
+
+static void test_huge_counts_are_refused(void)
+{
+	wire_buf b;
+	pvmmon_log_task out;
+	int final;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, WIRE_VERSION);
+	wire_put_u8(&b, 0);
+	for (int i = 0; i < 9; i++)
+		wire_put_u64(&b, 0);
+	wire_put_u32(&b, 0xffffffffu); /* statements */
+	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
+	wire_buf_free(&b);
+}
+
+static void test_mailbox_round_trip(void)
+{
+	wire_mailbox m = {0x40005, 77, 250}, out;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_mailbox_encode(&b, &m);
+	CU_ASSERT_EQUAL(wire_mailbox_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.monitor_tid, 0x40005);
+	CU_ASSERT_EQUAL(out.ctx, 77);
+	CU_ASSERT_EQUAL(out.flush_ms, 250);
+	CU_ASSERT_NOT_EQUAL(wire_mailbox_decode(&out, b.data, b.len - 1), 0);
+	wire_buf_free(&b);
+}
+
+CU_TestInfo test_wire_tests[] = {
+    {"piggyback round trip", test_piggyback_round_trip},
+    {"piggyback rejects damage", test_piggyback_rejects_damage},
+    {"register round trip and truncations", test_register_round_trip},
+    {"records round trip", test_records_round_trip},
+    {"huge counts are refused", test_huge_counts_are_refused},
+    {"mailbox round trip", test_mailbox_round_trip},
+    CU_TEST_INFO_NULL,
+};

@@ -1,0 +1,162 @@
+/* Unit tests for pvmhooks/records.c: statement, com, proc and loop records. */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../pvmhooks/hooks.h"
+#include "../../../pvmhooks/records.h"
+
+static int setup(void)
+{
+	hooks__records_reset();
+	hooks__records_init();
+	return 0;
+}
+
+static void test_statement_per_site(void)
+{
+	pvmmon_log_task *t;
+	pvmmon_log_stmt *a, *b;
+	void *site1 = (void *)test_statement_per_site, *site2 = (void *)setup;
+
+	setup();
+	a = hooks__stmt(site1, HOOKS_OP_pvm_send);
+	b = hooks__stmt(site2, HOOKS_OP_pvm_recv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	a->count++;
+	/* The same site gives the same record, even after the array grew. */
+	for (int i = 0; i < 100; i++)
+		hooks__stmt((char *)site2 + 1 + i, HOOKS_OP_pvm_send);
+	a = hooks__stmt(site1, HOOKS_OP_pvm_send);
+	CU_ASSERT_EQUAL(a->count, 1);
+	t = hooks__records_task();
+	CU_ASSERT_EQUAL(t->nstmts, 102);
+	CU_ASSERT_STRING_EQUAL(t->stmts[1].op, "pvm_recv");
+	/* The call site is named by its module (an absolute path) and offset. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->stmts[0].module);
+	CU_ASSERT_EQUAL(t->stmts[0].module[0], '/');
+	CU_ASSERT(t->stmts[0].offset > 0);
+}
+
+static void test_com_per_partner(void)
+{
+	pvmmon_log_stmt *s;
+	int tid;
+
+	setup();
+	s = hooks__stmt((void *)test_com_per_partner, HOOKS_OP_pvm_mcast);
+	for (tid = 1; tid <= 64; tid++)
+		hooks__com(s, 0x40000 + tid)->count++;
+	for (tid = 1; tid <= 64; tid++)
+		hooks__com(s, 0x40000 + tid)->count++;
+	CU_ASSERT_EQUAL(s->ncom, 64);
+	CU_ASSERT_EQUAL(s->com[10].count, 2);
+	CU_ASSERT_EQUAL(s->com[10].partner_tid, 0x40000 + 11);
+}
+
+static pvmmon_probe_site s_main = PVMMON_PROBE_SITE_INIT("main", PVMMON_PROBE_PROC);
+static pvmmon_probe_site s_solve = PVMMON_PROBE_SITE_INIT("solve", PVMMON_PROBE_PROC);
+static pvmmon_probe_site s_fact = PVMMON_PROBE_SITE_INIT("fact", PVMMON_PROBE_PROC);
+static pvmmon_probe_site s_loop = PVMMON_PROBE_SITE_INIT("rows", PVMMON_PROBE_LOOP);
+
+static const pvmmon_log_proc *find_proc(const char *name, const char *caller)
+{
+	pvmmon_log_task *t = hooks__records_task();
+
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (!strcmp(t->procs[i].name, name) &&
+		    ((!caller && !t->procs[i].caller) ||
+		     (caller && t->procs[i].caller && !strcmp(t->procs[i].caller, caller))))
+			return &t->procs[i];
+	return NULL;
+}
+
+static void test_proc_inclusive_exclusive(void)
+{
+	const pvmmon_log_proc *m, *s;
+
+	setup();
+	hooks__proc_enter(&s_main, 0);
+	hooks__proc_enter(&s_solve, 10);
+	hooks__proc_exit(&s_solve, 40);
+	hooks__proc_enter(&s_solve, 50);
+	hooks__proc_exit(&s_solve, 70);
+	hooks__proc_exit(&s_main, 100);
+	m = find_proc("main", NULL);
+	s = find_proc("solve", "main");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(m->count, 1);
+	CU_ASSERT_EQUAL(m->incl_ns, 100);
+	CU_ASSERT_EQUAL(m->excl_ns, 50);
+	CU_ASSERT_EQUAL(s->count, 2);
+	CU_ASSERT_EQUAL(s->incl_ns, 50);
+	CU_ASSERT_EQUAL(s->excl_ns, 50);
+}
+
+static void test_recursion_counts_outermost_time(void)
+{
+	const pvmmon_log_proc *outer, *inner;
+
+	setup();
+	hooks__proc_enter(&s_fact, 0);
+	hooks__proc_enter(&s_fact, 10);
+	hooks__proc_enter(&s_fact, 20);
+	hooks__proc_exit(&s_fact, 30);
+	hooks__proc_exit(&s_fact, 40);
+	hooks__proc_exit(&s_fact, 50);
+	outer = find_proc("fact", NULL);
+	inner = find_proc("fact", "fact");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(outer);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(inner);
+	CU_ASSERT_EQUAL(outer->incl_ns, 50);
+	/* The recursive record counts calls; its time is inside the outer one's. */
+	CU_ASSERT_EQUAL(inner->count, 2);
+	CU_ASSERT_EQUAL(inner->incl_ns, 0);
+	CU_ASSERT_EQUAL(outer->excl_ns + inner->excl_ns, 50);
+}
+
+static void test_missing_exit_unwinds(void)
+{
+	const pvmmon_log_proc *m;
+
+	setup();
+	hooks__proc_enter(&s_main, 0);
+	hooks__proc_enter(&s_solve, 10); /* left by longjmp: no exit probe */
+	hooks__proc_exit(&s_main, 100);
+	m = find_proc("main", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->incl_ns, 100);
+	CU_ASSERT_EQUAL(m->count, 1);
+}
+
+static void test_loops(void)
+{
+	pvmmon_log_task *t;
+
+	setup();
+	s_loop.slot = -1;
+	hooks__proc_enter(&s_main, 0);
+	hooks__loop_enter(&s_loop, 5);
+	hooks__loop_exit(&s_loop, 25);
+	hooks__loop_enter(&s_loop, 30);
+	hooks__loop_exit(&s_loop, 35);
+	hooks__proc_exit(&s_main, 40);
+	t = hooks__records_task();
+	CU_ASSERT_EQUAL_FATAL(t->nloops, 1);
+	CU_ASSERT_EQUAL(t->loops[0].count, 2);
+	CU_ASSERT_EQUAL(t->loops[0].time_ns, 25);
+	CU_ASSERT_STRING_EQUAL(t->loops[0].proc, "main");
+	hooks__records_reset();
+}
+
+CU_TestInfo test_records_tests[] = {
+    {"a statement record per call site", test_statement_per_site},
+    {"a com record per partner", test_com_per_partner},
+    {"proc inclusive and exclusive time", test_proc_inclusive_exclusive},
+    {"recursion counts the outermost time", test_recursion_counts_outermost_time},
+    {"a missing exit probe unwinds", test_missing_exit_unwinds},
+    {"loop records", test_loops},
+    CU_TEST_INFO_NULL,
+};

@@ -1,0 +1,109 @@
+/* Unit tests for pvmhooks/vclock.c: virtual time, sync delay and intrusion at receives. */
+#include <CUnit/CUnit.h>
+
+#include "../../../pvmhooks/vclock.h"
+
+static void test_virtual_is_real_minus_intrusion(void)
+{
+	vclock c;
+
+	vclock_init(&c);
+	vclock_intrude(&c, 300);
+	vclock_intrude(&c, -5); /* negative measurements never reduce intrusion */
+	CU_ASSERT_EQUAL(c.intrusion, 300);
+	CU_ASSERT_EQUAL(vclock_virtual(&c, 1000), 700);
+}
+
+/* The receiver was early: it waits in virtual time for the message (sync delay). */
+static void test_early_receiver_has_sync_delay(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	c.intrusion = 100;
+	/* Receive starts at real 1000 (virtual 900); sender sent at virtual 1500, real
+	 * 1600; the message arrives at real 1700 (transmission 100). */
+	vclock_receive(&c, 1000, 1010, 1720, 1750, 1500, 1600, 8, &r);
+	CU_ASSERT_EQUAL(r.v0, 900);
+	CU_ASSERT_EQUAL(r.trans, 120);
+	CU_ASSERT_EQUAL(r.va, 1620);
+	CU_ASSERT_EQUAL(r.sync, 720);
+	/* The receive blocked (the message was sent after it began): no cost sample. */
+	CU_ASSERT_EQUAL(r.cost, 0);
+	CU_ASSERT_EQUAL(r.vt, 1620);
+	CU_ASSERT_EQUAL(c.intrusion, 1750 - 1620);
+}
+
+/*
+ * The receiver was late in real time only because of its own intrusion, and the
+ * message was there long before: no sync delay; the real waiting on top is intrusion.
+ */
+static void test_late_message_no_sync(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	/* Calibrate the estimators with a blocked receive: delivery 50, cost 5. */
+	c.min_delivery[vclock_size_class(8)] = 50;
+	c.min_recv_cost[vclock_size_class(8)] = 5;
+	c.intrusion = 1000;
+	vclock_receive(&c, 10000, 10010, 10020, 10030, 2000, 2500, 8, &r);
+	CU_ASSERT_EQUAL(r.v0, 9000);
+	CU_ASSERT_EQUAL(r.trans, 50); /* queued for long: the minimum is kept */
+	CU_ASSERT_EQUAL(r.sync, 0);
+	CU_ASSERT_EQUAL(r.vt, 9005);
+	/* I = t_end - vt: everything but the receive cost is intrusion now. */
+	CU_ASSERT_EQUAL(c.intrusion, 10030 - 9005);
+}
+
+/* Real waiting caused by the sender's intrusion is not sync delay of the receiver. */
+static void test_wait_caused_by_sender_intrusion_is_intrusion(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	c.min_delivery[vclock_size_class(8)] = 100;
+	c.min_recv_cost[vclock_size_class(8)] = 10;
+	/* Receiver starts at virtual 5000 (no intrusion). The sender sent at virtual
+	 * 4000 but real 9000 (5000 of its own intrusion); the receiver waited real
+	 * 5000..9110. Uninstrumented, the message was there at 4100: no waiting. */
+	vclock_receive(&c, 5000, 5001, 9110, 9120, 4000, 9000, 8, &r);
+	CU_ASSERT_EQUAL(r.sync, 0);
+	CU_ASSERT_EQUAL(r.vt, 5010);
+	CU_ASSERT_EQUAL(c.intrusion, 9120 - 5010);
+}
+
+static void test_size_classes(void)
+{
+	CU_ASSERT_EQUAL(vclock_size_class(0), 0);
+	CU_ASSERT_EQUAL(vclock_size_class(1), 0);
+	CU_ASSERT_EQUAL(vclock_size_class(8), 3);
+	CU_ASSERT_EQUAL(vclock_size_class(1024), 10);
+	CU_ASSERT_EQUAL(vclock_size_class(UINT64_MAX), VCLOCK_SIZE_CLASSES - 1);
+}
+
+static void test_virtual_never_ahead_of_real(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	/* A sender whose virtual send time is later than our real end (clock skew). */
+	vclock_receive(&c, 100, 110, 120, 130, 1000, 50, 8, &r);
+	CU_ASSERT_EQUAL(c.intrusion, 0);
+	CU_ASSERT_EQUAL(r.vt, 130);
+}
+
+CU_TestInfo test_vclock_tests[] = {
+    {"virtual is real minus intrusion", test_virtual_is_real_minus_intrusion},
+    {"early receiver has sync delay", test_early_receiver_has_sync_delay},
+    {"late message: no sync delay", test_late_message_no_sync},
+    {"wait caused by sender intrusion is intrusion",
+     test_wait_caused_by_sender_intrusion_is_intrusion},
+    {"size classes", test_size_classes},
+    {"virtual never ahead of real", test_virtual_never_ahead_of_real},
+    CU_TEST_INFO_NULL,
+};
