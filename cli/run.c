@@ -32,6 +32,7 @@ typedef struct run_opts {
 	int flush_ms;
 	int linger_ms;
 	int quiet;
+	int raw; /* run on the VM without any monitoring, for comparisons */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -56,6 +57,7 @@ static void usage(FILE *f)
 		"      --attach         use the VM already running for you; nothing is halted\n"
 		"      --flush-ms N     how often tasks send their records (default 1000)\n"
 		"      --linger-ms N    how long to wait for tasks after PROGRAM ends (10000)\n"
+		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
 		"  -h, --help           this text;  --version  the version\n"
 		"\n"
@@ -69,6 +71,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, 'H'},
 	    {"attach", no_argument, NULL, 'a'},       {"flush-ms", required_argument, NULL, 'f'},
 	    {"linger-ms", required_argument, NULL, 'L'}, {"quiet", no_argument, NULL, 'q'},
+	    {"raw", no_argument, NULL, 'r'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -103,6 +106,9 @@ static int parse(int argc, char **argv, run_opts *o)
 		}
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'r':
+			o->raw = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -321,7 +327,8 @@ static char *hooks_library(void)
 	return cli_sibling(cand);
 }
 
-/* Runs the program with the preload; returns its wait status, or -1. */
+/* Runs the program with the preload (none when hooks is NULL); returns its wait
+ * status, or -1. */
 static int run_program(const run_opts *o, const char *program, const char *hooks)
 {
 	pid_t pid;
@@ -334,6 +341,11 @@ static int run_program(const run_opts *o, const char *program, const char *hooks
 		const char *old = getenv("PVM_EXPORT");
 		char *exp = NULL;
 
+		if (!hooks) {
+			execv(program, o->prog_argv);
+			fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
+			_exit(127);
+		}
 		setenv("LD_PRELOAD", hooks, 1);
 		setenv("PVMMON_FLUSH_MS", flush, 1);
 		/* The monitor is already there; tasks must not start another. */
@@ -411,6 +423,13 @@ int cli_run(int argc, char **argv)
 		goto out;
 	}
 	pvmmon_vm_apply_env(vm);
+	if (o.raw) {
+		status = run_program(&o, program, NULL);
+		show_task_output(vm, o.quiet);
+		rc = status < 0 ? EXIT_PVMMON
+		     : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		goto out;
+	}
 	if (start_monitor(&mon, &o, log, program) < 0)
 		goto out;
 	if (!o.quiet)

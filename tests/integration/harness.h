@@ -1,0 +1,38 @@
+/*
+ * Private to the integration tests: running commands with a time limit, scratch
+ * folders, and reading files. Every test that needs PVM gets its own private virtual
+ * machine (through `pvmmon run` or common/vm.c) and halts it, even when it fails.
+ */
+#ifndef PVMMON_TESTS_HARNESS_H
+#define PVMMON_TESTS_HARNESS_H
+
+#include <stddef.h>
+
+typedef struct cmd_result {
+	int status;  /* exit status, 128+signal if killed, -1 if it timed out */
+	char *out;   /* standard output (heap, NUL-terminated) */
+	char *err;   /* standard error */
+} cmd_result;
+
+/* Runs `sh -c cmd` in its own process group with at most timeout_s seconds; on timeout
+ * the whole group is killed. The caller frees with cmd_result_free(). */
+int harness_sh(cmd_result *r, int timeout_s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cmd_result_free(cmd_result *r);
+
+/* The build folder (PVMMON_BUILD, default "build") made absolute, and bin/ in it. */
+const char *harness_build(void);
+const char *harness_bin(void);
+
+/* A new empty scratch folder under the test run's folder (removed at the end). */
+const char *harness_tmpdir(void);
+void harness_cleanup(void);
+
+/* Reads a whole file (heap, NUL-terminated) or NULL; *len may be NULL. */
+char *harness_slurp(const char *path, size_t *len);
+long harness_file_size(const char *path);
+
+/* Counts occurrences of needle in hay. */
+int harness_count(const char *hay, const char *needle);
+
+#endif

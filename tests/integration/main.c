@@ -1,0 +1,46 @@
+/* Runs the integration suites (each test starts and halts its own private VM) and
+ * prints CUnit's summary. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <CUnit/Basic.h>
+
+#include "harness.h"
+
+extern CU_TestInfo test_vm_tests[];
+extern CU_TestInfo test_run_tests[];
+extern CU_TestInfo test_cli_tests[];
+
+static CU_SuiteInfo suites[] = {
+    {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
+    {"cli", NULL, NULL, NULL, NULL, test_cli_tests},
+    {"run", NULL, NULL, NULL, NULL, test_run_tests},
+    CU_SUITE_INFO_NULL,
+};
+
+int main(int argc, char **argv)
+{
+	unsigned failures;
+
+	/* Root (as in CI) may run PVM only when it says so. */
+	setenv("PVM_ALLOW_ROOT", "1", 0);
+	if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(suites) != CUE_SUCCESS)
+		return 2;
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	if (argc > 1) {
+		CU_pSuite s = CU_get_suite(argv[1]);
+
+		if (!s) {
+			fprintf(stderr, "integration: no suite named '%s'\n", argv[1]);
+			return 2;
+		}
+		CU_basic_run_suite(s);
+	} else {
+		CU_basic_run_tests();
+	}
+	failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	printf("\n");
+	CU_cleanup_registry();
+	harness_cleanup();
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,92 @@
+/* Integration tests of the pvmmon command's error handling: bad logs, bad options. */
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+/* One line on stderr that names the file, and a non-zero status. */
+static void expect_one_line_error(const char *file, const char *what)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon validate '%s'", harness_bin(), file);
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(harness_count(r.err, "\n"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, file));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, what));
+	if (!strstr(r.err, what))
+		fprintf(stderr, "\nvalidate said: %s\n", r.err);
+	cmd_result_free(&r);
+}
+
+static void test_validate_bad_inputs(void)
+{
+	expect_one_line_error("tests/fixtures/truncated.xml", "well-formed");
+	expect_one_line_error("tests/fixtures/not-xml.txt", "well-formed");
+	expect_one_line_error("tests/fixtures/version-2.xml", "version");
+	expect_one_line_error("tests/fixtures/no-such-log.xml", "no such file");
+}
+
+static void test_validate_good_fixture(void)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon validate tests/fixtures/valid-1.0.xml", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "valid"));
+	cmd_result_free(&r);
+}
+
+static void test_run_missing_program(void)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon run -- /nonexistent/prog", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "/nonexistent/prog"));
+	cmd_result_free(&r);
+}
+
+static void test_run_unwritable_log_folder(void)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon run -o /nonexistent/dir/x.xml -- %s/matmul", harness_bin(),
+		   harness_bin());
+	CU_ASSERT_EQUAL(r.status, 125);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "/nonexistent/dir"));
+	cmd_result_free(&r);
+}
+
+static void test_help_and_version(void)
+{
+	const char *cmds[] = {"--help", "run --help", "validate --help", "report --help",
+			      "--version", "run --version"};
+	cmd_result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		harness_sh(&r, 30, "%s/pvmmon %s", harness_bin(), cmds[i]);
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT(strstr(r.out, "usage") || strstr(r.out, "pvmmon "));
+		cmd_result_free(&r);
+	}
+	harness_sh(&r, 30, "%s/pvmmon frobnicate", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "frobnicate"));
+	cmd_result_free(&r);
+	harness_sh(&r, 30, "%s/pvmmon run --flush-ms abc -- true", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "abc"));
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_cli_tests[] = {
+    {"validate: bad inputs give one clear line", test_validate_bad_inputs},
+    {"validate: a good log", test_validate_good_fixture},
+    {"run: a missing program", test_run_missing_program},
+    {"run: an unwritable log folder", test_run_unwritable_log_folder},
+    {"help, version, unknown command, bad option", test_help_and_version},
+    CU_TEST_INFO_NULL,
+};

@@ -1,0 +1,325 @@
+/*
+ * Integration tests of monitored runs: real pvmd, real PVM tasks, `pvmmon run` on a
+ * private VM per test, logs read back with the log reader and validated.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "harness.h"
+
+#define RUN_TIMEOUT 120
+
+/* Runs PROGRAM ARGS monitored into dir/name.xml; returns the loaded log or NULL. */
+static pvmmon_log *monitored(const char *dir, const char *name, const char *prog_args,
+			     cmd_result *r)
+{
+	char path[4096];
+	pvmmon_log *log = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s.xml", dir, name);
+	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o '%s' -- %s", dir, harness_bin(),
+		   path, prog_args);
+	if (r->status != 0)
+		fprintf(stderr, "\npvmmon run %s: status %d\nstdout: %s\nstderr: %s\n", prog_args,
+			r->status, r->out, r->err);
+	if (pvmmon_log_read(&log, path) < 0) {
+		fprintf(stderr, "\n%s\n", pvmmon_error_last());
+		return NULL;
+	}
+	return log;
+}
+
+static void raw(const char *dir, const char *prog_args, cmd_result *r)
+{
+	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run --raw -q -- %s", dir, harness_bin(),
+		   prog_args);
+}
+
+static const pvmmon_log_task *task_by_lid(const pvmmon_log *log, const char *lid)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (!strcmp(log->tasks[i].lid, lid))
+			return &log->tasks[i];
+	return NULL;
+}
+
+/* The statement of task t made by op at a line of a file whose name ends in file. */
+static const pvmmon_log_stmt *stmt_in(const pvmmon_log_task *t, const char *op, const char *file)
+{
+	for (size_t i = 0; i < t->nstmts; i++) {
+		const pvmmon_log_stmt *s = &t->stmts[i];
+		size_t fl = s->file ? strlen(s->file) : 0, l = strlen(file);
+
+		if (!strcmp(s->op, op) && fl >= l && !strcmp(s->file + fl - l, file) && s->line > 0)
+			return s;
+	}
+	return NULL;
+}
+
+static void test_matmul_same_output_and_log(void)
+{
+	const char *dir = harness_tmpdir();
+	char args[512];
+	cmd_result m, r;
+	pvmmon_log *log;
+	const pvmmon_log_task *root;
+	const pvmmon_log_stmt *recv;
+	uint64_t worker_sent = 0;
+	size_t i;
+
+	snprintf(args, sizeof(args), "%s/matmul -n 120 -w 3 -i 2", harness_bin());
+	raw(dir, args, &r);
+	log = monitored(dir, "matmul", args, &m);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	/* Monitoring never changes what the program computes. */
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.out, "checksum"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_EQUAL(log->ntasks, 4);
+	root = task_by_lid(log, "0");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	for (i = 0; i < 3; i++) {
+		char lid[16];
+		const pvmmon_log_task *w;
+
+		snprintf(lid, sizeof(lid), "0.%zu", i);
+		w = task_by_lid(log, lid);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		CU_ASSERT_EQUAL(w->status, PVMMON_TASK_EXITED);
+		CU_ASSERT_EQUAL(w->parent_tid, root->tid);
+		/* Every message a worker got came from a monitored sender with its
+		 * piggyback paired. */
+		CU_ASSERT_EQUAL(w->unmonitored_recv, 0);
+		CU_ASSERT(w->msgs_recv > 0);
+		worker_sent += w->msgs_sent;
+	}
+	CU_ASSERT_EQUAL(root->status, PVMMON_TASK_EXITED);
+	CU_ASSERT_EQUAL(root->msgs_recv, worker_sent);
+	CU_ASSERT_EQUAL(root->unmonitored_recv, 0);
+	/* Statements are named by file:line from debug information. */
+	CU_ASSERT_PTR_NOT_NULL(stmt_in(root, "pvm_mcast", "matmul.c"));
+	CU_ASSERT_PTR_NOT_NULL(stmt_in(root, "pvm_send", "matmul.c"));
+	recv = stmt_in(root, "pvm_recv", "matmul.c");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(recv);
+	CU_ASSERT(recv->count > 0);
+	CU_ASSERT(recv->trans_ns > 0);
+	CU_ASSERT(recv->ncom == 3);
+	CU_ASSERT(recv->com[0].partner_lid != NULL);
+	/* The master waits for results: that wait is synchronisation delay. */
+	CU_ASSERT(recv->sync_ns > 0);
+	CU_ASSERT(root->virtual_ns > 0 && root->virtual_ns <= log->wall_ns);
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
+static void test_mcpi_wildcards_psend_precv(void)
+{
+	const char *dir = harness_tmpdir();
+	char args[512];
+	cmd_result m, r;
+	pvmmon_log *log;
+	const pvmmon_log_task *root;
+	const pvmmon_log_stmt *s;
+
+	snprintf(args, sizeof(args), "%s/mcpi -w 3 -c 48 -s 5000", harness_bin());
+	raw(dir, args, &r);
+	log = monitored(dir, "mcpi", args, &m);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_EQUAL(log->ntasks, 4);
+	root = task_by_lid(log, "0");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	CU_ASSERT_EQUAL(root->unmonitored_recv, 0);
+	s = stmt_in(root, "pvm_recv", "mcpi.c");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	/* The wildcard receive took results from every worker. */
+	CU_ASSERT_EQUAL(s->ncom, 3);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		CU_ASSERT_EQUAL(log->tasks[i].unmonitored_recv, 0);
+		CU_ASSERT_EQUAL(log->tasks[i].status, PVMMON_TASK_EXITED);
+	}
+	CU_ASSERT(stmt_in(root, "pvm_precv", "mcpi.c") || stmt_in(root, "pvm_psend", "mcpi.c"));
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
+static void test_pingpong_receive_variants(void)
+{
+	const char *modes[] = {"", "--nrecv", "--trecv", "--direct"};
+	const char *dir = harness_tmpdir();
+
+	for (size_t k = 0; k < sizeof(modes) / sizeof(modes[0]); k++) {
+		char args[512], name[32];
+		cmd_result m;
+		pvmmon_log *log;
+
+		snprintf(args, sizeof(args), "%s/pingpong -n 200 -w 10 --sizes 8,4096,100000 %s",
+			 harness_bin(), modes[k]);
+		snprintf(name, sizeof(name), "pp%zu", k);
+		log = monitored(dir, name, args, &m);
+		CU_ASSERT_EQUAL(m.status, 0);
+		CU_ASSERT_EQUAL(harness_count(m.out, " ok"), 3);
+		CU_ASSERT_PTR_NOT_NULL(log);
+		if (log) {
+			CU_ASSERT_EQUAL(log->ntasks, 2);
+			for (size_t i = 0; i < log->ntasks; i++) {
+				CU_ASSERT_EQUAL(log->tasks[i].unmonitored_recv, 0);
+				CU_ASSERT(log->tasks[i].msgs_recv >= 3 * 210);
+			}
+		}
+		pvmmon_log_free(log);
+		cmd_result_free(&m);
+	}
+}
+
+static void test_log_size_independent_of_iterations(void)
+{
+	const char *dir = harness_tmpdir();
+	char a1[512], a10[512], p1[4096], p10[4096];
+	cmd_result m1, m10;
+	pvmmon_log *l1, *l10;
+	long s1, s10;
+
+	snprintf(a1, sizeof(a1), "%s/matmul -n 60 -w 3 -i 5", harness_bin());
+	snprintf(a10, sizeof(a10), "%s/matmul -n 60 -w 3 -i 50", harness_bin());
+	l1 = monitored(dir, "i1", a1, &m1);
+	l10 = monitored(dir, "i10", a10, &m10);
+	snprintf(p1, sizeof(p1), "%s/i1.xml", dir);
+	snprintf(p10, sizeof(p10), "%s/i10.xml", dir);
+	s1 = harness_file_size(p1);
+	s10 = harness_file_size(p10);
+	CU_ASSERT(s1 > 0 && s10 > 0);
+	fprintf(stderr, "\n  log size: %ld bytes at 5 iterations, %ld at 50 ", s1, s10);
+	CU_ASSERT(labs(s10 - s1) * 100 <= s1 * 2);
+	CU_ASSERT_PTR_NOT_NULL(l1);
+	CU_ASSERT_PTR_NOT_NULL(l10);
+	if (l1 && l10)
+		CU_ASSERT(task_by_lid(l10, "0")->msgs_recv == 10 * task_by_lid(l1, "0")->msgs_recv);
+	pvmmon_log_free(l1);
+	pvmmon_log_free(l10);
+	cmd_result_free(&m1);
+	cmd_result_free(&m10);
+}
+
+/* Sorts the lines of s in place (for programs that print in arrival order). */
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *sorted_lines(const char *s)
+{
+	char *copy = strdup(s), *save = NULL, *line, *out;
+	char *lines[1024];
+	size_t n = 0, len = 0, i;
+
+	for (line = strtok_r(copy, "\n", &save); line && n < 1024; line = strtok_r(NULL, "\n", &save))
+		lines[n++] = line;
+	qsort(lines, n, sizeof(*lines), cmp_lines);
+	for (i = 0; i < n; i++)
+		len += strlen(lines[i]) + 1;
+	out = calloc(len + 1, 1);
+	for (i = 0; i < n; i++) {
+		strcat(out, lines[i]);
+		strcat(out, "\n");
+	}
+	free(copy);
+	return out;
+}
+
+static void test_unmodified_pvm_example(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result m, r;
+	pvmmon_log *log;
+	char *so, *sr;
+	int named = 0;
+
+	if (access("/usr/bin/master1", X_OK) != 0) {
+		CU_FAIL("pvm-examples is not installed (scripts/setup.sh installs it)");
+		return;
+	}
+	raw(dir, "master1", &r);
+	log = monitored(dir, "master1", "master1", &m);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	/* master1 prints results in arrival order, which PVM does not fix. */
+	so = sorted_lines(m.out);
+	sr = sorted_lines(r.out);
+	CU_ASSERT_STRING_EQUAL(so, sr);
+	free(so);
+	free(sr);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT(log->ntasks >= 2);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		CU_ASSERT_EQUAL(t->unmonitored_recv, 0);
+		for (size_t j = 0; j < t->nstmts; j++) {
+			const pvmmon_log_stmt *s = &t->stmts[j];
+
+			/* Without debug information a statement is its module and offset. */
+			CU_ASSERT_PTR_NOT_NULL(s->module);
+			CU_ASSERT(s->offset > 0);
+			if (s->file || s->function)
+				named++;
+		}
+	}
+	fprintf(stderr, "\n  master1: %d statements resolved by symbols ", named);
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
+static void test_killed_task_is_marked_crashed(void)
+{
+	const char *dir = harness_tmpdir();
+	char args[512];
+	cmd_result m;
+	pvmmon_log *log;
+	int crashed = 0, exited = 0;
+
+	snprintf(args, sizeof(args), "%s/crash -w 2 -k 1 -d 1500", harness_bin());
+	log = monitored(dir, "crash", args, &m);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.out, "killed"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (t->status == PVMMON_TASK_CRASHED) {
+			crashed++;
+			/* It flushed before it died: its records are kept. */
+			CU_ASSERT(t->flushes >= 1);
+			CU_ASSERT(t->nstmts > 0);
+			CU_ASSERT(t->msgs_recv > 0);
+		} else if (t->status == PVMMON_TASK_EXITED) {
+			exited++;
+		}
+	}
+	CU_ASSERT_EQUAL(crashed, 1);
+	CU_ASSERT_EQUAL(exited, 2);
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+}
+
+CU_TestInfo test_run_tests[] = {
+    {"matmul: same output, complete log", test_matmul_same_output_and_log},
+    {"mcpi: wildcards, psend/precv", test_mcpi_wildcards_psend_precv},
+    {"pingpong: recv, nrecv, trecv, direct route", test_pingpong_receive_variants},
+    {"log size independent of iterations", test_log_size_independent_of_iterations},
+    {"unmodified pvm-examples master1 via preload", test_unmodified_pvm_example},
+    {"a task killed mid-run is marked crashed", test_killed_task_is_marked_crashed},
+    CU_TEST_INFO_NULL,
+};
