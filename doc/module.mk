@@ -1,1 +1,2 @@
-# doc/: (filled in below)
+# doc/: manual pages (installed by `make install`) and the log schema built into the library.
+INSTALL_MAN += doc/pvmmon.1 doc/pvmmon-monitor.1

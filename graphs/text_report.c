@@ -1,10 +1,268 @@
 /* The top-down text summary of a run's log (`pvmmon report --text`). */
-#include "pvmmon/report.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "pvmmon/errors.h"
+#include "pvmmon/report.h"
+
+/* One communication statement together with the task it belongs to, for sorting. */
+typedef struct stmt_ref {
+	const pvmmon_log_task *task;
+	const pvmmon_log_stmt *stmt;
+} stmt_ref;
+
+/* Formats a duration with a unit that keeps three significant figures readable. */
+static const char *fmt_time(char *buf, size_t len, int64_t ns)
+{
+	double v = (double)ns;
+
+	if (ns < 0)
+		snprintf(buf, len, "-");
+	else if (ns < 1000)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2f ms", v / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+/* Formats a byte count with binary units, the way message sizes are usually given. */
+static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	double v = (double)b;
+
+	if (b < 1024)
+		snprintf(buf, len, "%" PRIu64 " B", b);
+	else if (b < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", v / 1024);
+	else if (b < 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f MiB", v / (1024.0 * 1024));
+	else
+		snprintf(buf, len, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+	return buf;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * Names a statement the way a user finds it in the source: file:line when debug
+ * information resolved it, otherwise the module and offset, with the function when known.
+ */
+static const char *stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s)
+{
+	char fn[160] = "";
+
+	if (s->function)
+		snprintf(fn, sizeof(fn), " in %s", s->function);
+	if (s->file && s->line > 0)
+		snprintf(buf, len, "%s:%d%s", base_name(s->file), (int)s->line, fn);
+	else if (s->module)
+		snprintf(buf, len, "%s+0x%" PRIx64 "%s", base_name(s->module), s->offset, fn);
+	else
+		snprintf(buf, len, "statement %u%s", (unsigned)s->id, fn);
+	return buf;
+}
+
+static double percent(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Larger virtual time first; ties keep a stable order by task then statement id. */
+static int cmp_stmt_ref(const void *a, const void *b)
+{
+	const stmt_ref *x = a, *y = b;
+
+	if (x->stmt->time_ns != y->stmt->time_ns)
+		return x->stmt->time_ns > y->stmt->time_ns ? -1 : 1;
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	return x->stmt->id < y->stmt->id ? -1 : x->stmt->id > y->stmt->id;
+}
+
+static void report_run(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32];
+	int64_t vsum = 0, isum = 0;
+	size_t i, crashed = 0;
+
+	fprintf(out, "Run: %s", log->program ? log->program : "(unknown program)");
+	for (i = 0; i < log->nargs; i++)
+		fprintf(out, " %s", log->args[i]);
+	fprintf(out, "\n");
+	for (i = 0; i < log->ntasks; i++) {
+		vsum += log->tasks[i].virtual_ns;
+		isum += log->tasks[i].intrusion_ns;
+		crashed += log->tasks[i].status == PVMMON_TASK_CRASHED;
+	}
+	fprintf(out, "  started %s, wall time %s, exit code %d\n",
+		log->started ? log->started : "(unknown)", fmt_time(t1, sizeof(t1), log->wall_ns),
+		(int)log->exit_code);
+	fprintf(out, "  %zu task%s on %zu host%s", log->ntasks, log->ntasks == 1 ? "" : "s",
+		log->nhosts, log->nhosts == 1 ? "" : "s");
+	if (crashed)
+		fprintf(out, ", %zu crashed", crashed);
+	fprintf(out, "\n");
+	fprintf(out, "  virtual time summed over tasks %s; monitoring intrusion %s (%.2f%%)\n",
+		fmt_time(t1, sizeof(t1), vsum), fmt_time(t2, sizeof(t2), isum),
+		percent(isum, vsum + isum));
+}
+
+static void report_tasks(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32], b1[32], b2[32];
+
+	fprintf(out, "\nTasks\n");
+	fprintf(out, "  %-8s %-10s %-8s %-22s %12s %12s %8s %8s %12s %12s\n", "task", "tid",
+		"status", "program", "virtual", "intrusion", "sent", "recv", "bytes sent",
+		"bytes recv");
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		char tid[16];
+
+		snprintf(tid, sizeof(tid), "t%x", (unsigned)t->tid);
+		fprintf(out,
+			"  %-8s %-10s %-8s %-22.22s %12s %12s %8" PRIu64 " %8" PRIu64 " %12s %12s\n",
+			t->lid ? t->lid : "?", tid, pvmmon_task_status_name(t->status),
+			t->program ? base_name(t->program) : "?",
+			fmt_time(t1, sizeof(t1), t->virtual_ns),
+			fmt_time(t2, sizeof(t2), t->intrusion_ns), t->msgs_sent, t->msgs_recv,
+			fmt_bytes(b1, sizeof(b1), t->bytes_sent),
+			fmt_bytes(b2, sizeof(b2), t->bytes_recv));
+		if (t->unmonitored_recv)
+			fprintf(out, "  %-8s %" PRIu64 " message%s from unmonitored senders\n", "",
+				t->unmonitored_recv, t->unmonitored_recv == 1 ? "" : "s");
+		if (t->status == PVMMON_TASK_CRASHED)
+			fprintf(out, "  %-8s crashed: records as of its last flush (%" PRIu64 " flush%s)\n",
+				"", t->flushes, t->flushes == 1 ? "" : "es");
+	}
+}
+
+static void report_partners(const pvmmon_log_stmt *s, FILE *out)
+{
+	char t1[32], t2[32], b1[32];
+
+	for (size_t k = 0; k < s->ncom; k++) {
+		const pvmmon_log_com *c = &s->com[k];
+		char who[48];
+
+		if (c->partner_lid)
+			snprintf(who, sizeof(who), "task %s", c->partner_lid);
+		else
+			snprintf(who, sizeof(who), "t%x (unmonitored)", (unsigned)c->partner_tid);
+		fprintf(out, "  %-6s   with %-22s %8" PRIu64 " msgs %12s sync %12s trans %12s\n", "",
+			who, c->count, fmt_time(t1, sizeof(t1), c->sync_ns),
+			fmt_time(t2, sizeof(t2), c->trans_ns), fmt_bytes(b1, sizeof(b1), c->bytes));
+	}
+}
+
+static int report_statements(const pvmmon_log *log, FILE *out)
+{
+	stmt_ref *refs;
+	size_t n = 0, i, j;
+
+	for (i = 0; i < log->ntasks; i++)
+		n += log->tasks[i].nstmts;
+	fprintf(out, "\nCommunication statements by virtual time\n");
+	if (n == 0) {
+		fprintf(out, "  (none recorded)\n");
+		return 0;
+	}
+	refs = calloc(n, sizeof(*refs));
+	if (!refs)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory sorting statements");
+	n = 0;
+	for (i = 0; i < log->ntasks; i++)
+		for (j = 0; j < log->tasks[i].nstmts; j++) {
+			refs[n].task = &log->tasks[i];
+			refs[n].stmt = &log->tasks[i].stmts[j];
+			n++;
+		}
+	qsort(refs, n, sizeof(*refs), cmp_stmt_ref);
+	fprintf(out, "  %-6s %-40s %-10s %8s %12s %7s %12s %12s %12s\n", "task", "statement", "call",
+		"count", "time", "%task", "sync", "trans", "bytes");
+	for (i = 0; i < n; i++) {
+		const pvmmon_log_stmt *s = refs[i].stmt;
+		char name[512], t1[32], t2[32], t3[32], b1[32];
+
+		fprintf(out, "  %-6s %-40s %-10s %8" PRIu64 " %12s %6.1f%% %12s %12s %12s\n",
+			refs[i].task->lid ? refs[i].task->lid : "?", stmt_name(name, sizeof(name), s),
+			s->op ? s->op : "?", s->count, fmt_time(t1, sizeof(t1), s->time_ns),
+			percent(s->time_ns, refs[i].task->virtual_ns),
+			fmt_time(t2, sizeof(t2), s->sync_ns), fmt_time(t3, sizeof(t3), s->trans_ns),
+			fmt_bytes(b1, sizeof(b1), s->bytes));
+		if (s->unmonitored)
+			fprintf(out, "  %-6s   %" PRIu64 " from unmonitored senders\n", "",
+				s->unmonitored);
+		report_partners(s, out);
+	}
+	free(refs);
+	return 0;
+}
+
+static void report_procs_and_loops(const pvmmon_log *log, FILE *out)
+{
+	size_t i, j, nprocs = 0, nloops = 0;
+	char t1[32], t2[32];
+
+	for (i = 0; i < log->ntasks; i++) {
+		nprocs += log->tasks[i].nprocs;
+		nloops += log->tasks[i].nloops;
+	}
+	if (nprocs) {
+		fprintf(out, "\nProcedures\n");
+		fprintf(out, "  %-6s %-28s %-20s %10s %12s %12s\n", "task", "procedure", "called from",
+			"calls", "inclusive", "exclusive");
+		for (i = 0; i < log->ntasks; i++)
+			for (j = 0; j < log->tasks[i].nprocs; j++) {
+				const pvmmon_log_proc *p = &log->tasks[i].procs[j];
+
+				fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %12s %12s\n",
+					log->tasks[i].lid ? log->tasks[i].lid : "?",
+					p->name ? p->name : "?", p->caller ? p->caller : "-", p->count,
+					fmt_time(t1, sizeof(t1), p->incl_ns),
+					fmt_time(t2, sizeof(t2), p->excl_ns));
+			}
+	}
+	if (nloops) {
+		fprintf(out, "\nLoops\n");
+		fprintf(out, "  %-6s %-28s %-20s %10s %12s\n", "task", "loop", "in procedure",
+			"entries", "time");
+		for (i = 0; i < log->ntasks; i++)
+			for (j = 0; j < log->tasks[i].nloops; j++) {
+				const pvmmon_log_loop *l = &log->tasks[i].loops[j];
+
+				fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %12s\n",
+					log->tasks[i].lid ? log->tasks[i].lid : "?",
+					l->name ? l->name : "?", l->proc ? l->proc : "-", l->count,
+					fmt_time(t1, sizeof(t1), l->time_ns));
+			}
+	}
+}
 
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
-	(void)log;
-	(void)out;
-	return PVMMON_ERROR;
+	int rc;
+
+	if (!log || !out)
+		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no output");
+	report_run(log, out);
+	report_tasks(log, out);
+	rc = report_statements(log, out);
+	if (rc < 0)
+		return rc;
+	report_procs_and_loops(log, out);
+	/* A full disk or closed pipe must not pass for a complete report. */
+	if (fflush(out) != 0 || ferror(out))
+		return pvmmon_error_set(PVMMON_EIO, "report: could not write the summary");
+	return 0;
 }

@@ -1,6 +1,187 @@
-/* Unit tests for graphs/text_report.c (being written). */
+/* Unit tests for graphs/text_report.c: the text summary of `pvmmon report --text`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <CUnit/CUnit.h>
 
+#include "pvmmon/errors.h"
+#include "pvmmon/report.h"
+
+/* A two-task run: a master whose receive waited, a worker that crashed. */
+static pvmmon_log *sample_log(void)
+{
+	pvmmon_log *log = NULL;
+	pvmmon_log_task *t;
+	pvmmon_log_stmt *s;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
+	log->program = strdup("matmul");
+	log->nargs = 2;
+	log->args = calloc(2, sizeof(char *));
+	log->args[0] = strdup("-n");
+	log->args[1] = strdup("60");
+	log->started = strdup("2026-11-22T10:00:00Z");
+	log->wall_ns = 2500000000;
+	log->exit_code = 0;
+	log->ntasks = 2;
+	log->tasks = calloc(2, sizeof(*log->tasks));
+
+	t = &log->tasks[0];
+	t->tid = 0x40001;
+	t->lid = strdup("0");
+	t->program = strdup("/somewhere/matmul");
+	t->status = PVMMON_TASK_EXITED;
+	t->virtual_ns = 2000000000;
+	t->intrusion_ns = 1000000;
+	t->msgs_recv = 10;
+	t->nstmts = 2;
+	t->stmts = calloc(2, sizeof(*t->stmts));
+	s = &t->stmts[0];
+	s->id = 1;
+	s->op = strdup("pvm_send");
+	s->module = strdup("/somewhere/matmul");
+	s->offset = 0x1234;
+	s->count = 4;
+	s->time_ns = 1000;
+	s = &t->stmts[1];
+	s->id = 2;
+	s->op = strdup("pvm_recv");
+	s->file = strdup("/src/apps/matmul.c");
+	s->line = 88;
+	s->function = strdup("collect");
+	s->count = 10;
+	s->time_ns = 1500000000;
+	s->sync_ns = 1400000000;
+	s->trans_ns = 50000;
+	s->bytes = 4096;
+	s->ncom = 1;
+	s->com = calloc(1, sizeof(*s->com));
+	s->com[0].partner_tid = 0x40002;
+	s->com[0].partner_lid = strdup("0.0");
+	s->com[0].count = 10;
+	s->com[0].sync_ns = 1400000000;
+
+	t = &log->tasks[1];
+	t->tid = 0x40002;
+	t->lid = strdup("0.0");
+	t->parent_tid = 0x40001;
+	t->program = strdup("matmul-worker");
+	t->status = PVMMON_TASK_CRASHED;
+	t->flushes = 3;
+	t->unmonitored_recv = 2;
+	return log;
+}
+
+static char *render(const pvmmon_log *log, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	*rc = pvmmon_report_text(log, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_run_and_tasks(void)
+{
+	pvmmon_log *log = sample_log();
+	int rc;
+	char *text = render(log, &rc);
+
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Run: matmul -n 60"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "wall time 2.500 s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 tasks on 0 hosts, 1 crashed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "crashed: records as of its last flush (3 flushes)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 messages from unmonitored senders"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "t40002"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
+static void test_statements_sorted_and_named(void)
+{
+	pvmmon_log *log = sample_log();
+	int rc;
+	char *text = render(log, &rc);
+	char *recv, *send;
+
+	CU_ASSERT_EQUAL(rc, 0);
+	/* Resolved statements are named by file:line, unresolved ones by module+offset. */
+	recv = strstr(text, "matmul.c:88 in collect");
+	send = strstr(text, "matmul+0x1234");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(recv);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(send);
+	/* The statement with more virtual time comes first. */
+	CU_ASSERT(recv < send);
+	/* Sync delay is split out, and the partner is named by its logical id. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(recv, "1.400 s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(recv, "with task 0.0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(recv, "75.0%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(recv, "4.0 KiB"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
+static void test_procs_and_loops_only_when_present(void)
+{
+	pvmmon_log *log = sample_log();
+	pvmmon_log_task *t = &log->tasks[0];
+	int rc;
+	char *text = render(log, &rc);
+
+	CU_ASSERT_PTR_NULL(strstr(text, "Procedures"));
+	CU_ASSERT_PTR_NULL(strstr(text, "Loops"));
+	free(text);
+
+	t->nprocs = 1;
+	t->procs = calloc(1, sizeof(*t->procs));
+	t->procs[0].name = strdup("multiply");
+	t->procs[0].caller = strdup("main");
+	t->procs[0].count = 7;
+	t->nloops = 1;
+	t->loops = calloc(1, sizeof(*t->loops));
+	t->loops[0].name = strdup("rows");
+	t->loops[0].count = 3;
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Procedures"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "multiply"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Loops"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "rows"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
+static void test_empty_log_and_write_error(void)
+{
+	pvmmon_log *log = NULL;
+	int rc;
+	char *text;
+	FILE *full;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(none recorded)"));
+	free(text);
+	/* A full device must be reported, not mistaken for a complete report. */
+	full = fopen("/dev/full", "w");
+	if (full) {
+		CU_ASSERT_EQUAL(pvmmon_report_text(log, full), PVMMON_EIO);
+		fclose(full);
+	}
+	CU_ASSERT_EQUAL(pvmmon_report_text(NULL, stdout), PVMMON_EINVAL);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_text_report_tests[] = {
+    {"run summary and task table", test_run_and_tasks},
+    {"statements sorted by time, named by file:line", test_statements_sorted_and_named},
+    {"procedures and loops only when recorded", test_procs_and_loops_only_when_present},
+    {"empty log, write errors", test_empty_log_and_write_error},
     CU_TEST_INFO_NULL,
 };

@@ -1,0 +1,103 @@
+/*
+ * Integration test of a program started from the PVM console in a VM the test started:
+ * the program has libpvmhooks linked in, its first task starts the monitor itself and
+ * the monitor writes the log in the task's working folder.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../common/vm.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "harness.h"
+
+/* Saves and restores the PVM variables apply_env() changes, so tests stay independent. */
+typedef struct saved_env {
+	char *tmp, *root;
+} saved_env;
+
+static void env_save(saved_env *s)
+{
+	const char *t = getenv("PVM_TMP"), *r = getenv("PVM_ROOT");
+
+	s->tmp = t ? strdup(t) : NULL;
+	s->root = r ? strdup(r) : NULL;
+}
+
+static void env_restore(saved_env *s)
+{
+	if (s->tmp)
+		setenv("PVM_TMP", s->tmp, 1);
+	else
+		unsetenv("PVM_TMP");
+	if (s->root)
+		setenv("PVM_ROOT", s->root, 1);
+	else
+		unsetenv("PVM_ROOT");
+	free(s->tmp);
+	free(s->root);
+}
+
+static void test_console_spawn_linked_program(void)
+{
+	const char *dir = harness_tmpdir();
+	const char *ep[] = {harness_bin()};
+	pvmmon_vm_opts opts = {0};
+	pvmmon_vm *vm = NULL;
+	saved_env env;
+	cmd_result r = {0};
+	char logpath[4096];
+	pvmmon_log *log = NULL;
+	int rc;
+
+	opts.ep_dirs = ep;
+	opts.nep_dirs = 1;
+	opts.workdir = dir;
+	env_save(&env);
+	rc = pvmmon_vm_start(&vm, &opts);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc < 0) {
+		fprintf(stderr, "\n%s\n", pvmmon_error_last());
+		env_restore(&env);
+		return;
+	}
+	pvmmon_vm_apply_env(vm);
+	snprintf(logpath, sizeof(logpath), "%s/matmul-linked.pvmmon.xml", dir);
+	/* The console stays up (it shows the task's output) until the monitor has written
+	 * the log, then quits; the VM itself is halted below. */
+	harness_sh(&r, 120,
+		   "cd '%s' && (echo 'spawn -> matmul-linked -n 60 -w 2 -i 2'; i=0; "
+		   "while [ ! -s '%s' ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done; "
+		   "sleep 0.5; echo quit) | env -u LD_PRELOAD pvm",
+		   dir, logpath);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checksum"));
+	rc = pvmmon_log_read(&log, logpath);
+	if (rc < 0)
+		fprintf(stderr, "\n%s\nconsole said: %s\n%s\n", pvmmon_error_last(), r.out, r.err);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (log) {
+		size_t exited = 0;
+
+		CU_ASSERT_EQUAL(log->ntasks, 3);
+		for (size_t i = 0; i < log->ntasks; i++) {
+			exited += log->tasks[i].status == PVMMON_TASK_EXITED;
+			CU_ASSERT_EQUAL(log->tasks[i].unmonitored_recv, 0);
+		}
+		CU_ASSERT_EQUAL(exited, 3);
+		CU_ASSERT(log->tasks[0].nstmts > 0);
+	}
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
+	CU_ASSERT_EQUAL(pvmmon_vm_halt(vm), 0);
+	env_restore(&env);
+}
+
+CU_TestInfo test_console_tests[] = {
+    {"console spawn of a linked program writes a log", test_console_spawn_linked_program},
+    CU_TEST_INFO_NULL,
+};
