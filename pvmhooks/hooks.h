@@ -41,6 +41,9 @@ typedef struct hooks_call {
 	int64_t t2;  /* real time just after it */
 	int64_t v0;  /* virtual time at wrapper entry */
 	int clock_done; /* set by receive hooks that reset the intrusion themselves */
+	/* Stand-ins for pvm_precv's outputs when the user passes NULL: the hooks need the
+	 * source and tag to pair the piggyback (see wrappers.def). */
+	int out_tid, out_tag, out_len;
 } hooks_call;
 
 typedef enum hooks_state_kind {

@@ -1,0 +1,69 @@
+/* Creating and freeing the in-memory log model, and the small lookups around it. */
+#include <stdlib.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "wire.h"
+
+extern const char pvmmon__schema_text[];
+
+int pvmmon_log_new(pvmmon_log **out)
+{
+	pvmmon_log *log = calloc(1, sizeof(*log));
+
+	if (!log)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory creating a log");
+	log->version_major = PVMMON_LOG_VERSION_MAJOR;
+	log->version_minor = PVMMON_LOG_VERSION_MINOR;
+	log->exit_code = -1;
+	*out = log;
+	return 0;
+}
+
+void pvmmon_log_free(pvmmon_log *log)
+{
+	size_t i;
+
+	if (!log)
+		return;
+	free(log->tool_version);
+	free(log->program);
+	for (i = 0; i < log->nargs; i++)
+		free(log->args[i]);
+	free(log->args);
+	free(log->mode);
+	free(log->started);
+	for (i = 0; i < log->nsettings; i++) {
+		free(log->settings[i].key);
+		free(log->settings[i].value);
+	}
+	free(log->settings);
+	for (i = 0; i < log->nhosts; i++) {
+		free(log->hosts[i].name);
+		free(log->hosts[i].arch);
+	}
+	free(log->hosts);
+	/* A task's records are freed by the same code that frees decoded wire records. */
+	for (i = 0; i < log->ntasks; i++)
+		wire_task_clear(&log->tasks[i]);
+	free(log->tasks);
+	free(log);
+}
+
+const char *pvmmon_log_schema(void)
+{
+	return pvmmon__schema_text;
+}
+
+const char *pvmmon_task_status_name(pvmmon_task_status s)
+{
+	switch (s) {
+	case PVMMON_TASK_RUNNING:
+		return "running";
+	case PVMMON_TASK_EXITED:
+		return "exited";
+	case PVMMON_TASK_CRASHED:
+		return "crashed";
+	}
+	return "unknown";
+}

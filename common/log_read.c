@@ -1,0 +1,412 @@
+/* Reading a run's XML log back: well-formedness, version, schema, then the model. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+
+/* The first libxml2 error of an operation, kept so the user sees one precise line. */
+typedef struct first_error {
+	int seen;
+	int line;
+	char msg[256];
+} first_error;
+
+static void capture(void *ctx, xmlErrorPtr e)
+{
+	first_error *fe = ctx;
+	size_t n;
+
+	if (fe->seen || !e)
+		return;
+	fe->seen = 1;
+	fe->line = e->line;
+	snprintf(fe->msg, sizeof(fe->msg), "%s", e->message ? e->message : "unknown error");
+	n = strlen(fe->msg);
+	while (n > 0 && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
+		fe->msg[--n] = '\0';
+}
+
+/* Parses path; every failure becomes one line naming the file. */
+static int parse(xmlDocPtr *out, const char *path)
+{
+	first_error fe = {0, 0, ""};
+	struct stat st;
+	xmlDocPtr doc;
+
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return pvmmon_error_set(PVMMON_ENOTFOUND, "%s: no such file", path);
+		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		return pvmmon_error_set(PVMMON_EIO, "%s: is a folder, not a log file", path);
+	if (access(path, R_OK) < 0)
+		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", path, strerror(errno));
+	xmlSetStructuredErrorFunc(&fe, capture);
+	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (!doc || fe.seen) {
+		if (doc)
+			xmlFreeDoc(doc);
+		return pvmmon_error_set(PVMMON_EPARSE, "%s: not a well-formed XML file (line %d: %s)",
+					path, fe.line, fe.seen ? fe.msg : "empty document");
+	}
+	*out = doc;
+	return 0;
+}
+
+/* Checks the root and the format version before the schema, so that a log of a newer
+ * format is reported as such and not as a schema mismatch. */
+static int check_version(xmlDocPtr doc, const char *path)
+{
+	xmlNodePtr root = xmlDocGetRootElement(doc);
+	xmlChar *v;
+	int major = -1, rc = 0;
+
+	if (!root || xmlStrcmp(root->name, BAD_CAST "pvmmon-log"))
+		return pvmmon_error_set(PVMMON_ESCHEMA, "%s: not a pvmmon log (root element is <%s>)",
+					path, root ? (const char *)root->name : "none");
+	v = xmlGetProp(root, BAD_CAST "version");
+	if (!v)
+		return pvmmon_error_set(PVMMON_EVERSION, "%s: log has no format version", path);
+	if (sscanf((const char *)v, "%d.", &major) != 1 || major != PVMMON_LOG_VERSION_MAJOR)
+		rc = pvmmon_error_set(PVMMON_EVERSION,
+				      "%s: log format version %s is not supported (this pvmmon reads %d.x)",
+				      path, (const char *)v, PVMMON_LOG_VERSION_MAJOR);
+	xmlFree(v);
+	return rc;
+}
+
+static int check_schema(xmlDocPtr doc, const char *path)
+{
+	first_error fe = {0, 0, ""};
+	const char *schema = pvmmon_log_schema();
+	xmlRelaxNGParserCtxtPtr pctx;
+	xmlRelaxNGPtr rng = NULL;
+	xmlRelaxNGValidCtxtPtr vctx = NULL;
+	int rc = 0, v;
+
+	xmlSetStructuredErrorFunc(&fe, capture);
+	pctx = xmlRelaxNGNewMemParserCtxt(schema, (int)strlen(schema));
+	rng = pctx ? xmlRelaxNGParse(pctx) : NULL;
+	if (pctx)
+		xmlRelaxNGFreeParserCtxt(pctx);
+	if (!rng) {
+		rc = pvmmon_error_set(PVMMON_ERROR, "the built-in log schema does not load: %s",
+				      fe.msg);
+		goto out;
+	}
+	vctx = xmlRelaxNGNewValidCtxt(rng);
+	if (!vctx) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory validating", path);
+		goto out;
+	}
+	xmlRelaxNGSetValidStructuredErrors(vctx, capture, &fe);
+	v = xmlRelaxNGValidateDoc(vctx, doc);
+	if (v != 0)
+		rc = pvmmon_error_set(PVMMON_ESCHEMA, "%s: does not match the log schema (line %d: %s)",
+				      path, fe.line, fe.seen ? fe.msg : "invalid");
+out:
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (vctx)
+		xmlRelaxNGFreeValidCtxt(vctx);
+	if (rng)
+		xmlRelaxNGFree(rng);
+	return rc;
+}
+
+static int load_checked(xmlDocPtr *out, const char *path)
+{
+	xmlDocPtr doc = NULL;
+	int rc;
+
+	if (!path)
+		return pvmmon_error_set(PVMMON_EINVAL, "log: no file name");
+	rc = parse(&doc, path);
+	if (rc < 0)
+		return rc;
+	rc = check_version(doc, path);
+	if (rc == 0)
+		rc = check_schema(doc, path);
+	if (rc < 0) {
+		xmlFreeDoc(doc);
+		return rc;
+	}
+	*out = doc;
+	return 0;
+}
+
+int pvmmon_log_validate(const char *path)
+{
+	xmlDocPtr doc = NULL;
+	int rc = load_checked(&doc, path);
+
+	if (rc == 0)
+		xmlFreeDoc(doc);
+	return rc;
+}
+
+/* Attribute accessors: the schema has already checked presence and types. */
+static char *str_attr(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	char *s;
+
+	if (!v)
+		return NULL;
+	s = strdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+static int64_t i64_attr(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	int64_t r = v ? strtoll((const char *)v, NULL, 0) : 0;
+
+	xmlFree(v);
+	return r;
+}
+
+static uint64_t u64_attr(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	uint64_t r = v ? strtoull((const char *)v, NULL, 0) : 0;
+
+	xmlFree(v);
+	return r;
+}
+
+static int is(xmlNodePtr n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
+}
+
+static size_t count_children(xmlNodePtr parent, const char *name)
+{
+	size_t n = 0;
+
+	for (xmlNodePtr c = parent->children; c; c = c->next)
+		n += is(c, name);
+	return n;
+}
+
+/* Allocates an array for the children of parent called name; 0 on success. */
+static int alloc_for(void **arr, size_t *n, size_t size, xmlNodePtr parent, const char *name)
+{
+	*n = count_children(parent, name);
+	*arr = NULL;
+	if (*n == 0)
+		return 0;
+	*arr = calloc(*n, size);
+	if (!*arr) {
+		*n = 0;
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+	}
+	return 0;
+}
+
+static int load_stmt(pvmmon_log_stmt *s, xmlNodePtr n)
+{
+	size_t k = 0;
+	int rc;
+
+	s->id = (uint32_t)u64_attr(n, "id");
+	s->op = str_attr(n, "op");
+	s->module = str_attr(n, "module");
+	s->offset = u64_attr(n, "offset");
+	s->file = str_attr(n, "file");
+	s->line = (int32_t)i64_attr(n, "line");
+	s->function = str_attr(n, "function");
+	s->count = u64_attr(n, "count");
+	s->time_ns = i64_attr(n, "time-ns");
+	s->sync_ns = i64_attr(n, "sync-ns");
+	s->trans_ns = i64_attr(n, "trans-ns");
+	s->bytes = u64_attr(n, "bytes");
+	s->unmonitored = u64_attr(n, "unmonitored");
+	rc = alloc_for((void **)&s->com, &s->ncom, sizeof(*s->com), n, "com");
+	if (rc < 0)
+		return rc;
+	for (xmlNodePtr c = n->children; c; c = c->next) {
+		pvmmon_log_com *m;
+
+		if (!is(c, "com"))
+			continue;
+		m = &s->com[k++];
+		m->partner_tid = (int32_t)i64_attr(c, "partner-tid");
+		m->partner_lid = str_attr(c, "partner-lid");
+		m->count = u64_attr(c, "count");
+		m->bytes = u64_attr(c, "bytes");
+		m->trans_ns = i64_attr(c, "trans-ns");
+		m->sync_ns = i64_attr(c, "sync-ns");
+	}
+	return 0;
+}
+
+static pvmmon_task_status status_of(xmlNodePtr n)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST "status");
+	pvmmon_task_status s = PVMMON_TASK_RUNNING;
+
+	if (v && !xmlStrcmp(v, BAD_CAST "exited"))
+		s = PVMMON_TASK_EXITED;
+	else if (v && !xmlStrcmp(v, BAD_CAST "crashed"))
+		s = PVMMON_TASK_CRASHED;
+	xmlFree(v);
+	return s;
+}
+
+static int load_task(pvmmon_log_task *t, xmlNodePtr n)
+{
+	size_t is_ = 0, ip = 0, il = 0;
+	int rc;
+
+	t->tid = (int32_t)i64_attr(n, "tid");
+	t->lid = str_attr(n, "lid");
+	t->parent_tid = (int32_t)i64_attr(n, "parent-tid");
+	t->host = str_attr(n, "host");
+	t->pid = (int32_t)i64_attr(n, "pid");
+	t->program = str_attr(n, "program");
+	t->status = status_of(n);
+	t->start_ns = i64_attr(n, "start-ns");
+	t->end_ns = i64_attr(n, "end-ns");
+	t->virtual_ns = i64_attr(n, "virtual-ns");
+	t->intrusion_ns = i64_attr(n, "intrusion-ns");
+	t->flushes = u64_attr(n, "flushes");
+	t->msgs_sent = u64_attr(n, "msgs-sent");
+	t->msgs_recv = u64_attr(n, "msgs-recv");
+	t->bytes_sent = u64_attr(n, "bytes-sent");
+	t->bytes_recv = u64_attr(n, "bytes-recv");
+	t->unmonitored_recv = u64_attr(n, "unmonitored-recv");
+	if ((rc = alloc_for((void **)&t->stmts, &t->nstmts, sizeof(*t->stmts), n, "stmt")) < 0 ||
+	    (rc = alloc_for((void **)&t->procs, &t->nprocs, sizeof(*t->procs), n, "proc")) < 0 ||
+	    (rc = alloc_for((void **)&t->loops, &t->nloops, sizeof(*t->loops), n, "loop")) < 0)
+		return rc;
+	for (xmlNodePtr c = n->children; c; c = c->next) {
+		if (is(c, "stmt")) {
+			rc = load_stmt(&t->stmts[is_++], c);
+			if (rc < 0)
+				return rc;
+		} else if (is(c, "proc")) {
+			pvmmon_log_proc *p = &t->procs[ip++];
+
+			p->name = str_attr(c, "name");
+			p->file = str_attr(c, "file");
+			p->line = (int32_t)i64_attr(c, "line");
+			p->caller = str_attr(c, "caller");
+			p->count = u64_attr(c, "count");
+			p->incl_ns = i64_attr(c, "incl-ns");
+			p->excl_ns = i64_attr(c, "excl-ns");
+		} else if (is(c, "loop")) {
+			pvmmon_log_loop *l = &t->loops[il++];
+
+			l->name = str_attr(c, "name");
+			l->file = str_attr(c, "file");
+			l->line = (int32_t)i64_attr(c, "line");
+			l->proc = str_attr(c, "proc");
+			l->count = u64_attr(c, "count");
+			l->time_ns = i64_attr(c, "time-ns");
+		}
+	}
+	return 0;
+}
+
+static int load_run(pvmmon_log *log, xmlNodePtr n)
+{
+	size_t k = 0;
+	int rc;
+
+	log->program = str_attr(n, "program");
+	log->mode = str_attr(n, "mode");
+	log->started = str_attr(n, "started");
+	log->wall_ns = i64_attr(n, "wall-ns");
+	log->exit_code = (int32_t)i64_attr(n, "exit-code");
+	rc = alloc_for((void **)&log->args, &log->nargs, sizeof(char *), n, "arg");
+	if (rc < 0)
+		return rc;
+	for (xmlNodePtr c = n->children; c; c = c->next)
+		if (is(c, "arg")) {
+			xmlChar *v = xmlNodeGetContent(c);
+
+			log->args[k++] = strdup(v ? (const char *)v : "");
+			xmlFree(v);
+		}
+	return 0;
+}
+
+static int load(pvmmon_log *log, xmlNodePtr root)
+{
+	xmlChar *v = xmlGetProp(root, BAD_CAST "version");
+	int rc = 0;
+
+	if (v) {
+		sscanf((const char *)v, "%d.%d", &log->version_major, &log->version_minor);
+		xmlFree(v);
+	}
+	log->tool_version = str_attr(root, "tool-version");
+	for (xmlNodePtr n = root->children; n && rc == 0; n = n->next) {
+		size_t k = 0;
+
+		if (is(n, "run")) {
+			rc = load_run(log, n);
+		} else if (is(n, "settings")) {
+			rc = alloc_for((void **)&log->settings, &log->nsettings,
+				       sizeof(*log->settings), n, "setting");
+			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
+				if (is(c, "setting")) {
+					log->settings[k].key = str_attr(c, "key");
+					log->settings[k++].value = str_attr(c, "value");
+				}
+		} else if (is(n, "hosts")) {
+			rc = alloc_for((void **)&log->hosts, &log->nhosts, sizeof(*log->hosts), n,
+				       "host");
+			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
+				if (is(c, "host")) {
+					log->hosts[k].name = str_attr(c, "name");
+					log->hosts[k].arch = str_attr(c, "arch");
+					log->hosts[k++].dtid = (int32_t)i64_attr(c, "dtid");
+				}
+		} else if (is(n, "tasks")) {
+			rc = alloc_for((void **)&log->tasks, &log->ntasks, sizeof(*log->tasks), n,
+				       "task");
+			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
+				if (is(c, "task"))
+					rc = load_task(&log->tasks[k++], c);
+		}
+	}
+	return rc;
+}
+
+int pvmmon_log_read(pvmmon_log **out, const char *path)
+{
+	xmlDocPtr doc = NULL;
+	pvmmon_log *log = NULL;
+	int rc;
+
+	rc = load_checked(&doc, path);
+	if (rc < 0)
+		return rc;
+	rc = pvmmon_log_new(&log);
+	if (rc < 0)
+		goto out;
+	rc = load(log, xmlDocGetRootElement(doc));
+	if (rc < 0) {
+		pvmmon_log_free(log);
+		log = NULL;
+		goto out;
+	}
+	*out = log;
+out:
+	xmlFreeDoc(doc);
+	return rc;
+}

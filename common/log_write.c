@@ -1,0 +1,288 @@
+/* Writing a run's log as XML with libxml2, atomically and never through a symlink. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+
+/* Counts libxml2 writer failures so that one check at the end covers every call. */
+typedef struct writer {
+	xmlTextWriterPtr w;
+	int failed;
+} writer;
+
+static void start(writer *wr, const char *name)
+{
+	if (xmlTextWriterStartElement(wr->w, BAD_CAST name) < 0)
+		wr->failed++;
+}
+
+static void end(writer *wr)
+{
+	if (xmlTextWriterEndElement(wr->w) < 0)
+		wr->failed++;
+}
+
+static void attr(writer *wr, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void attr(writer *wr, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (xmlTextWriterWriteVFormatAttribute(wr->w, BAD_CAST name, fmt, ap) < 0)
+		wr->failed++;
+	va_end(ap);
+}
+
+/* Optional string attributes are left out when unknown rather than written empty. */
+static void attr_str(writer *wr, const char *name, const char *value)
+{
+	if (value && xmlTextWriterWriteAttribute(wr->w, BAD_CAST name, BAD_CAST value) < 0)
+		wr->failed++;
+}
+
+static void attr_i64(writer *wr, const char *name, int64_t v)
+{
+	attr(wr, name, "%" PRId64, v);
+}
+
+static void attr_u64(writer *wr, const char *name, uint64_t v)
+{
+	attr(wr, name, "%" PRIu64, v);
+}
+
+static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
+{
+	start(wr, "stmt");
+	attr(wr, "id", "%u", (unsigned)s->id);
+	attr_str(wr, "op", s->op ? s->op : "unknown");
+	attr_str(wr, "module", s->module);
+	attr(wr, "offset", "0x%" PRIx64, s->offset);
+	attr_str(wr, "file", s->file);
+	attr(wr, "line", "%d", (int)s->line);
+	attr_str(wr, "function", s->function);
+	attr_u64(wr, "count", s->count);
+	attr_i64(wr, "time-ns", s->time_ns);
+	attr_i64(wr, "sync-ns", s->sync_ns);
+	attr_i64(wr, "trans-ns", s->trans_ns);
+	attr_u64(wr, "bytes", s->bytes);
+	attr_u64(wr, "unmonitored", s->unmonitored);
+	for (size_t k = 0; k < s->ncom; k++) {
+		const pvmmon_log_com *c = &s->com[k];
+
+		start(wr, "com");
+		attr(wr, "partner-tid", "%d", (int)c->partner_tid);
+		attr_str(wr, "partner-lid", c->partner_lid);
+		attr_u64(wr, "count", c->count);
+		attr_u64(wr, "bytes", c->bytes);
+		attr_i64(wr, "trans-ns", c->trans_ns);
+		attr_i64(wr, "sync-ns", c->sync_ns);
+		end(wr);
+	}
+	end(wr);
+}
+
+static void write_task(writer *wr, const pvmmon_log_task *t)
+{
+	size_t i;
+
+	start(wr, "task");
+	attr(wr, "tid", "%d", (int)t->tid);
+	attr_str(wr, "lid", t->lid ? t->lid : "?");
+	attr(wr, "parent-tid", "%d", (int)t->parent_tid);
+	attr_str(wr, "host", t->host);
+	attr(wr, "pid", "%d", (int)t->pid);
+	attr_str(wr, "program", t->program);
+	attr_str(wr, "status", pvmmon_task_status_name(t->status));
+	attr_i64(wr, "start-ns", t->start_ns);
+	attr_i64(wr, "end-ns", t->end_ns);
+	attr_i64(wr, "virtual-ns", t->virtual_ns);
+	attr_i64(wr, "intrusion-ns", t->intrusion_ns);
+	attr_u64(wr, "flushes", t->flushes);
+	attr_u64(wr, "msgs-sent", t->msgs_sent);
+	attr_u64(wr, "msgs-recv", t->msgs_recv);
+	attr_u64(wr, "bytes-sent", t->bytes_sent);
+	attr_u64(wr, "bytes-recv", t->bytes_recv);
+	attr_u64(wr, "unmonitored-recv", t->unmonitored_recv);
+	for (i = 0; i < t->nstmts; i++)
+		write_stmt(wr, &t->stmts[i]);
+	for (i = 0; i < t->nprocs; i++) {
+		const pvmmon_log_proc *p = &t->procs[i];
+
+		start(wr, "proc");
+		attr_str(wr, "name", p->name ? p->name : "?");
+		attr_str(wr, "file", p->file);
+		attr(wr, "line", "%d", (int)p->line);
+		attr_str(wr, "caller", p->caller);
+		attr_u64(wr, "count", p->count);
+		attr_i64(wr, "incl-ns", p->incl_ns);
+		attr_i64(wr, "excl-ns", p->excl_ns);
+		end(wr);
+	}
+	for (i = 0; i < t->nloops; i++) {
+		const pvmmon_log_loop *l = &t->loops[i];
+
+		start(wr, "loop");
+		attr_str(wr, "name", l->name ? l->name : "?");
+		attr_str(wr, "file", l->file);
+		attr(wr, "line", "%d", (int)l->line);
+		attr_str(wr, "proc", l->proc);
+		attr_u64(wr, "count", l->count);
+		attr_i64(wr, "time-ns", l->time_ns);
+		end(wr);
+	}
+	end(wr);
+}
+
+static void write_log(writer *wr, const pvmmon_log *log)
+{
+	size_t i;
+
+	if (xmlTextWriterStartDocument(wr->w, NULL, "UTF-8", NULL) < 0)
+		wr->failed++;
+	start(wr, "pvmmon-log");
+	attr(wr, "version", "%d.%d", log->version_major, log->version_minor);
+	attr_str(wr, "tool-version", log->tool_version);
+
+	start(wr, "run");
+	attr_str(wr, "program", log->program ? log->program : "unknown");
+	attr_str(wr, "mode", log->mode ? log->mode : "observe");
+	attr_str(wr, "started", log->started);
+	attr_i64(wr, "wall-ns", log->wall_ns);
+	attr(wr, "exit-code", "%d", (int)log->exit_code);
+	for (i = 0; i < log->nargs; i++)
+		if (xmlTextWriterWriteElement(wr->w, BAD_CAST "arg", BAD_CAST log->args[i]) < 0)
+			wr->failed++;
+	end(wr);
+
+	start(wr, "settings");
+	for (i = 0; i < log->nsettings; i++) {
+		start(wr, "setting");
+		attr_str(wr, "key", log->settings[i].key ? log->settings[i].key : "");
+		attr_str(wr, "value", log->settings[i].value ? log->settings[i].value : "");
+		end(wr);
+	}
+	end(wr);
+
+	start(wr, "hosts");
+	for (i = 0; i < log->nhosts; i++) {
+		start(wr, "host");
+		attr_str(wr, "name", log->hosts[i].name ? log->hosts[i].name : "?");
+		attr_str(wr, "arch", log->hosts[i].arch);
+		attr(wr, "dtid", "%d", (int)log->hosts[i].dtid);
+		end(wr);
+	}
+	end(wr);
+
+	start(wr, "tasks");
+	for (i = 0; i < log->ntasks; i++)
+		write_task(wr, &log->tasks[i]);
+	end(wr);
+
+	end(wr);
+	if (xmlTextWriterEndDocument(wr->w) < 0)
+		wr->failed++;
+}
+
+/* Writes all of data to fd, resuming after short writes and interrupted calls. */
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int pvmmon_log_write(const pvmmon_log *log, const char *path)
+{
+	xmlBufferPtr buf = NULL;
+	writer wr = {NULL, 0};
+	char *tmp = NULL;
+	struct stat st;
+	int fd = -1, rc = 0;
+
+	if (!log || !path || !*path)
+		return pvmmon_error_set(PVMMON_EINVAL, "log: no log or no file name");
+	/* Replacing a symlink would write wherever it points; refuse instead. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return pvmmon_error_set(PVMMON_EINVAL, "%s: is a symbolic link; not replacing it",
+					path);
+	buf = xmlBufferCreate();
+	wr.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	if (!wr.w) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory writing the log", path);
+		goto out;
+	}
+	xmlTextWriterSetIndent(wr.w, 1);
+	xmlTextWriterSetIndentString(wr.w, BAD_CAST " ");
+	write_log(&wr, log);
+	xmlFreeTextWriter(wr.w);
+	wr.w = NULL;
+	if (wr.failed) {
+		rc = pvmmon_error_set(PVMMON_EIO, "%s: could not format the log", path);
+		goto out;
+	}
+
+	/* A temporary file in the same folder makes the final rename atomic: readers see
+	 * the old log or the new one, never half of one. */
+	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
+		tmp = NULL;
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory", path);
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot create %s: %s", path, tmp,
+				      strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	if (write_all(fd, (const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf)) < 0 ||
+	    fsync(fd) < 0) {
+		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot write: %s", path, strerror(errno));
+		goto out;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot write: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot replace: %s", path, strerror(errno));
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	if (wr.w)
+		xmlFreeTextWriter(wr.w);
+	if (buf)
+		xmlBufferFree(buf);
+	return rc;
+}

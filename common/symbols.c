@@ -1,0 +1,160 @@
+/* Resolving call sites (module + offset) to file, line and function with elfutils libdw. */
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pvmmon/errors.h"
+#include "symbols.h"
+
+/* One opened module: its dwfl session and where offset 0 lies in dwfl's addresses. */
+typedef struct sym_module {
+	char *path;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr base;
+	int failed; /* opening failed: remembered so each call site does not retry */
+} sym_module;
+
+struct pvmmon_symbols {
+	sym_module *mods;
+	size_t nmods;
+};
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = NULL,
+};
+
+int pvmmon_symbols_new(pvmmon_symbols **out)
+{
+	pvmmon_symbols *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	*out = s;
+	return 0;
+}
+
+void pvmmon_symbols_free(pvmmon_symbols *syms)
+{
+	if (!syms)
+		return;
+	for (size_t i = 0; i < syms->nmods; i++) {
+		if (syms->mods[i].dwfl)
+			dwfl_end(syms->mods[i].dwfl);
+		free(syms->mods[i].path);
+	}
+	free(syms->mods);
+	free(syms);
+}
+
+/*
+ * dladdr() offsets are relative to the lowest loaded address. For a position-independent
+ * module reported at 0 that is dwfl's own address space; a fixed-address executable
+ * (ET_EXEC) is loaded at its first PT_LOAD address, which must be added back.
+ */
+static Dwarf_Addr load_base(Dwfl_Module *mod)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	GElf_Ehdr eh;
+	size_t n, i;
+	Dwarf_Addr lowest = (Dwarf_Addr)-1;
+
+	if (!elf || !gelf_getehdr(elf, &eh))
+		return bias;
+	if (eh.e_type != ET_EXEC)
+		return bias;
+	if (elf_getphdrnum(elf, &n) != 0)
+		return bias;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < lowest)
+			lowest = ph.p_vaddr;
+	}
+	if (lowest == (Dwarf_Addr)-1)
+		return bias;
+	return (lowest & ~(Dwarf_Addr)0xfff) + bias;
+}
+
+static sym_module *open_module(pvmmon_symbols *syms, const char *path)
+{
+	sym_module *m;
+
+	for (size_t i = 0; i < syms->nmods; i++)
+		if (!strcmp(syms->mods[i].path, path))
+			return &syms->mods[i];
+	m = realloc(syms->mods, (syms->nmods + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	syms->mods = m;
+	m = &syms->mods[syms->nmods];
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(path);
+	if (!m->path)
+		return NULL;
+	syms->nmods++;
+	m->failed = 1;
+	if (access(path, R_OK) != 0)
+		return m;
+	m->dwfl = dwfl_begin(&callbacks);
+	if (!m->dwfl)
+		return m;
+	m->mod = dwfl_report_offline(m->dwfl, path, path, -1);
+	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (!m->mod)
+		return m;
+	m->base = load_base(m->mod);
+	m->failed = 0;
+	return m;
+}
+
+int pvmmon_symbols_resolve(pvmmon_symbols *syms, const char *module, uint64_t offset,
+			   char **file, int *line, char **func)
+{
+	sym_module *m;
+	Dwarf_Addr addr;
+	Dwfl_Line *dl;
+	const char *name;
+	int found = 0;
+
+	*file = NULL;
+	*func = NULL;
+	*line = 0;
+	if (!syms || !module || offset == 0)
+		return pvmmon_error_set(PVMMON_EINVAL, "symbols: no module or offset");
+	m = open_module(syms, module);
+	if (!m)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	if (m->failed)
+		return pvmmon_error_set(PVMMON_EIO, "%s: cannot open for symbols", module);
+	/* A return address points after the call; the call itself is one byte earlier. */
+	addr = m->base + offset - 1;
+	dl = dwfl_module_getsrc(m->mod, addr);
+	if (dl) {
+		int l = 0;
+		const char *src = dwfl_lineinfo(dl, NULL, &l, NULL, NULL, NULL);
+
+		if (src && l > 0) {
+			*file = strdup(src);
+			*line = l;
+			found = 1;
+		}
+	}
+	name = dwfl_module_addrname(m->mod, addr);
+	if (name) {
+		*func = strdup(name);
+		found = 1;
+	}
+	if (!found)
+		return pvmmon_error_set(PVMMON_ENOTFOUND, "%s+0x%llx: no symbols or line information",
+					module, (unsigned long long)offset);
+	return 0;
+}
