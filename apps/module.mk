@@ -1,1 +1,17 @@
-# apps/: (filled in below)
+# apps/: demo PVM programs (plain PVM 3.4, no pvmmon headers) used by the demo, the tests
+# and the benchmarks. matmul-linked is matmul with libpvmhooks linked before -lpvm3.
+APPS_PROGS := matmul matmul-worker mcpi mcpi-worker pingpong pingpong-echo crash crash-worker
+APPS_BINS  := $(APPS_PROGS:%=$(BIN)/%) $(BIN)/matmul-linked
+
+$(BIN)/%: $(BUILD)/apps/%.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< $(PVM_LIBS)
+
+# The hooks library comes before -lpvm3 so its wrappers are the definitions the program
+# binds to; the rpath finds it beside the program in the build tree.
+$(BIN)/matmul-linked: $(BUILD)/apps/matmul.o $(HOOKS_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks $(PVM_LIBS)
+
+ALL_TARGETS += $(APPS_BINS)
+INSTALL_BIN += $(APPS_BINS)

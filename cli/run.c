@@ -306,8 +306,14 @@ static void show_task_output(const pvmmon_vm *vm, int quiet)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		/* Task output lines look like "[t40002] text"; pvmd's own lines do not. */
-		if (line[0] != '[' || line[1] != 't' || quiet)
+		unsigned long tid;
+
+		/* Task output lines look like "[t40002] text"; pvmd's own lines carry its
+		 * daemon tid, which has the top bit set. */
+		if (quiet || line[0] != '[' || line[1] != 't')
+			continue;
+		tid = strtoul(line + 2, NULL, 16);
+		if (tid & 0x80000000ul)
 			continue;
 		if (!header++)
 			fprintf(stderr, "pvmmon: output of spawned tasks:\n");

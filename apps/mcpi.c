@@ -1,0 +1,105 @@
+/* Master of the Monte Carlo pi demo: hands out chunks on demand with wildcard receives. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <pvm3.h>
+
+#include "mcpi.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: mcpi [-w WORKERS] [-c CHUNKS] [-s SAMPLES_PER_CHUNK]\n"
+		   "Estimates pi by Monte Carlo with WORKERS PVM tasks (mcpi-worker) that ask for\n"
+		   "chunks of work (defaults: -w 4 -c 64 -s 100000).\n");
+}
+
+static long parse_num(const char *s, const char *what, long min, long max)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v < min || v > max) {
+		fprintf(stderr, "mcpi: %s must be an integer from %ld to %ld, not '%s'\n", what, min,
+			max, s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+	int nw = 4, chunks = 64, next = 0, active, opt, started, i, rc = 1;
+	long samples = 100000, total_hits = 0;
+	int *tids = NULL;
+
+	while ((opt = getopt_long(argc, argv, "w:c:s:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'w': nw = (int)parse_num(optarg, "-w", 1, 256); break;
+		case 'c': chunks = (int)parse_num(optarg, "-c", 1, 100000000); break;
+		case 's': samples = parse_num(optarg, "-s", 1, 1000000000L); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "mcpi: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (pvm_mytid() < 0) {
+		fprintf(stderr, "mcpi: cannot join PVM (is a pvmd running?)\n");
+		return 1;
+	}
+	tids = calloc(nw, sizeof(int));
+	if (!tids) {
+		fprintf(stderr, "mcpi: out of memory\n");
+		goto out;
+	}
+	started = pvm_spawn("mcpi-worker", NULL, PvmTaskDefault, "", nw, tids);
+	if (started < nw) {
+		fprintf(stderr, "mcpi: could only start %d of %d mcpi-worker tasks\n",
+			started < 0 ? 0 : started, nw);
+		for (i = 0; i < (started > 0 ? started : 0); i++)
+			pvm_kill(tids[i]);
+		goto out;
+	}
+	/* Every worker asks first, then reports each chunk's hits with its next request;
+	 * whoever asks first is served first, so the receive takes any source and tag. */
+	active = nw;
+	while (active > 0) {
+		int bufid = pvm_recv(-1, -1), bytes, tag, src;
+		long hits;
+		long reply[2];
+
+		if (bufid < 0) {
+			fprintf(stderr, "mcpi: pvm_recv failed\n");
+			goto out;
+		}
+		pvm_bufinfo(bufid, &bytes, &tag, &src);
+		if (tag != MCPI_TAG_REQUEST)
+			continue;
+		pvm_upklong(&hits, 1, 1);
+		if (hits > 0)
+			total_hits += hits;
+		if (next < chunks) {
+			reply[0] = next++;
+			reply[1] = samples;
+		} else {
+			reply[0] = -1;
+			reply[1] = 0;
+			active--;
+		}
+		if (pvm_psend(src, MCPI_TAG_CHUNK, reply, 2, PVM_LONG) < 0) {
+			fprintf(stderr, "mcpi: pvm_psend failed\n");
+			goto out;
+		}
+	}
+	printf("mcpi: chunks=%d samples=%ld hits=%ld pi=%.6f\n", chunks, samples, total_hits,
+	       4.0 * (double)total_hits / ((double)chunks * (double)samples));
+	rc = 0;
+out:
+	free(tids);
+	pvm_exit();
+	return rc;
+}
