@@ -27,10 +27,13 @@ int main(void)
 		pvm_recv(parent, CRASH_TAG_PING);
 		/* Records are flushed from within PVM calls once the flush period has passed:
 		 * after the delay, one more message gives the monitor the victim's records
-		 * before it dies without calling pvm_exit. */
+		 * before it dies without calling pvm_exit. Waiting for the master's answer
+		 * makes sure pvmd has taken all of it: a task killed with messages still in
+		 * its socket loses them. */
 		nanosleep(&ts, NULL);
 		pvm_initsend(PvmDataDefault);
 		pvm_send(parent, CRASH_TAG_LAST);
+		pvm_recv(parent, CRASH_TAG_ACK);
 		raise(SIGKILL);
 	}
 	pvm_recv(parent, CRASH_TAG_FINISH);

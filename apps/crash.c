@@ -77,6 +77,8 @@ int main(int argc, char **argv)
 	pvm_send(tids[victim], CRASH_TAG_PING);
 	if (pvm_recv(tids[victim], CRASH_TAG_LAST) < 0)
 		goto out;
+	pvm_initsend(PvmDataDefault);
+	pvm_send(tids[victim], CRASH_TAG_ACK);
 	/* The victim's exit notice says it is gone; only then are the others let go. */
 	for (;;) {
 		int who = 0;

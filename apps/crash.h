@@ -9,5 +9,6 @@
 #define CRASH_TAG_DONE 45   /* survivor -> master: exiting */
 #define CRASH_TAG_EXIT 46   /* pvmd -> master: a worker has exited (pvm_notify) */
 #define CRASH_TAG_LAST 47   /* victim -> master: its last message before it dies */
+#define CRASH_TAG_ACK 48    /* master -> victim: the last message arrived */
 
 #endif

@@ -104,6 +104,25 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 }
 
 /*
+ * Waits for the piggyback of a monitored sender. A sender killed right after its user
+ * message may never send it (and pvmd may drop what a dying task had not yet handed
+ * over), so the wait gives up once the sender is gone and nothing more is queued.
+ */
+static int await_piggyback(int src, int tag)
+{
+	struct timeval tv = {0, 200000};
+	int b;
+
+	for (;;) {
+		b = hooks__pvm.trecv(src, tag, &tv);
+		if (b != 0)
+			return b;
+		if (pvm_pstat(src) != PvmOk)
+			return hooks__pvm.nrecv(src, tag);
+	}
+}
+
+/*
  * Completes a receive that delivered a message of `bytes` from src with tag: receives
  * the sender's trailing piggyback (if it is monitored), applies the virtual clock and
  * records the statement. The user's receive buffer and context are restored.
@@ -128,7 +147,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	oldctx = pvm_setcontext(hooks__st.ctx);
 	pbuf = hooks__pvm.nrecv(src, tag);
 	if (pbuf == 0 && hooks__is_monitored(src))
-		pbuf = hooks__pvm.recv(src, tag);
+		pbuf = await_piggyback(src, tag);
 	if (pbuf > 0 && pvm_bufinfo(pbuf, &len, &ptag, &psrc) >= 0 && len > 0) {
 		uint8_t *p = enc;
 

@@ -35,9 +35,14 @@ const char *harness_bin(void)
 	return bin_dir;
 }
 
+/* Every folder name handed out stays valid until harness_cleanup(), so a test may hold
+ * several while the harness makes more for the commands it runs. */
+static char **dirs;
+static size_t ndirs;
+
 const char *harness_tmpdir(void)
 {
-	static char dir[PATH_MAX + 32];
+	char dir[PATH_MAX + 32], **grown;
 
 	if (!root_tmp[0]) {
 		const char *t = getenv("TMPDIR");
@@ -48,7 +53,12 @@ const char *harness_tmpdir(void)
 	}
 	snprintf(dir, sizeof(dir), "%s/%d", root_tmp, ++ntmp);
 	mkdir(dir, 0700);
-	return dir;
+	grown = realloc(dirs, (ndirs + 1) * sizeof(*dirs));
+	if (!grown)
+		return NULL;
+	dirs = grown;
+	dirs[ndirs] = strdup(dir);
+	return dirs[ndirs++];
 }
 
 void harness_cleanup(void)
@@ -61,6 +71,11 @@ void harness_cleanup(void)
 	if (system(cmd) != 0)
 		fprintf(stderr, "harness: could not remove %s\n", root_tmp);
 	root_tmp[0] = '\0';
+	for (size_t i = 0; i < ndirs; i++)
+		free(dirs[i]);
+	free(dirs);
+	dirs = NULL;
+	ndirs = 0;
 }
 
 char *harness_slurp(const char *path, size_t *len)
