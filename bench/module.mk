@@ -1,3 +1,3 @@
 # bench/: benchmarks, monitored against raw PVM; results go to doc/benchmarks.md.
 bench: all
-	bench/run.sh $(BENCH_REPEATS)
+	PVMMON_BUILD=$(BUILD) bench/run.sh $(BENCH_REPEATS)

@@ -3,8 +3,8 @@
 # one run, interleaved, CPUs pinned, repeated, medians. Usage: bench/run.sh [REPEATS]
 set -eu
 cd "$(dirname "$0")/.."
-BIN=${PVMMON_BUILD:-build}/bin
-REPS=${1:-5}
+BIN=$(cd "${PVMMON_BUILD:-build}/bin" && pwd)
+REPS=${1:-7}
 CPUS=${BENCH_CPUS:-0-$(($(nproc) - 1))}
 PIN="taskset -c $CPUS"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pvmmon-bench.XXXXXX")
@@ -37,10 +37,11 @@ echo
 app_time() { # mode program args...
 	mode=$1; shift
 	if [ "$mode" = raw ]; then flag=--raw; else flag="-o $work/app.xml"; fi
-	$PIN "$BIN/pvmmon" run -q $flag -- /bin/bash -c \
+	# The program's folder is put on PATH so that the private VM's spawn path has it.
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $flag -- /bin/bash -c \
 		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$@" 2>&1 >/dev/null | tail -n 1
 }
-for app in "matmul -n 300 -w 4 -i 4" "mcpi -w 4 -c 256 -s 200000"; do
+for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
 	: >"$work/t.raw"; : >"$work/t.mon"
 	for rep in $(seq "$REPS"); do
 		# shellcheck disable=SC2086
@@ -54,11 +55,31 @@ for app in "matmul -n 300 -w 4 -i 4" "mcpi -w 4 -c 256 -s 200000"; do
 done
 echo
 
-# 3. Log size against the number of messages (PVM's full trace: ~236 B a message).
-echo "Log size by messages (pingpong, 8 B)"
+# 3. Log size against the number of messages, next to PVM's own full trace of the same
+# program (console `spawn -@FILE`), on a private pvmd started and stopped here.
+pvm_trace_size() { # round-trips
+	vm="$work/vm"; mkdir -p "$vm/tmp"
+	echo "* ep=$BIN:${PVM_ROOT:-/usr/lib/pvm3}/lib wd=$vm" >"$vm/hostfile"
+	(
+		export PVM_TMP="$vm/tmp" PVM_ROOT="${PVM_ROOT:-/usr/lib/pvm3}" PVM_ALLOW_ROOT=1
+		setsid "$PVM_ROOT/lib/pvmd" "$vm/hostfile" >"$vm/pvmd.out" 2>&1 </dev/null &
+		pvmd=$!
+		i=0; while [ ! -s "$vm/tmp/pvmd.$(id -u)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		# The console stays until the trace file has stopped growing (the job is over).
+		(echo "spawn -@$vm/pp.trc -> pingpong -n $1 -w 0"
+		 last=-1; while :; do sleep 1; now=$(stat -c %s "$vm/pp.trc" 2>/dev/null || echo 0)
+			[ "$now" -gt 0 ] && [ "$now" = "$last" ] && break; last=$now; done
+		 echo quit) | env -u LD_PRELOAD pvm >/dev/null 2>&1 || true
+		kill "$pvmd"; wait "$pvmd" 2>/dev/null || true
+	)
+	stat -c %s "$vm/pp.trc"; rm -rf "$vm"
+}
+echo "Log size by messages (pingpong, 8 B): pvmmon log vs PVM's full trace"
 for n in 5000 50000; do
 	"$BIN/pvmmon" run -q -o "$work/size.xml" -- "$BIN/pingpong" -n "$n" -w 0 >/dev/null 2>&1
 	bytes=$(stat -c %s "$work/size.xml")
-	printf '%8d messages: log %7d bytes (%.4f B/message); a full PVM trace ~%d bytes\n' \
-		$((2 * n)) "$bytes" "$(echo "$bytes $n" | awk '{print $1/(2*$2)}')" $((2 * n * 236))
+	trace=$(pvm_trace_size "$n")
+	printf '%8d messages: pvmmon log %7d bytes (%.3f B/message); PVM trace %9d bytes (%.1f B/message)\n' \
+		$((2 * n)) "$bytes" "$(echo "$bytes $n" | awk '{print $1/(2*$2)}')" "$trace" \
+		"$(echo "$trace $n" | awk '{print $1/(2*$2)}')"
 done

@@ -183,6 +183,33 @@ static void test_pingpong_receive_variants(void)
 	}
 }
 
+static void test_pairing_survives_tags_probe_and_user_buffers(void)
+{
+	const char *dir = harness_tmpdir();
+	char args[512];
+	cmd_result m, r;
+	pvmmon_log *log;
+
+	snprintf(args, sizeof(args), "%s/pbcheck 3 40", harness_bin());
+	raw(dir, args, &r);
+	log = monitored(dir, "pbcheck", args, &m);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.out, "pbcheck: ok"));
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_EQUAL(log->ntasks, 4);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		/* Every message, whatever its tag or receive call, found its piggyback. */
+		CU_ASSERT_EQUAL(log->tasks[i].unmonitored_recv, 0);
+		CU_ASSERT_EQUAL(log->tasks[i].status, PVMMON_TASK_EXITED);
+	}
+	CU_ASSERT_EQUAL(task_by_lid(log, "0")->msgs_recv, 3 * 2 * 40);
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
 static void test_log_size_independent_of_iterations(void)
 {
 	const char *dir = harness_tmpdir();
@@ -318,6 +345,8 @@ CU_TestInfo test_run_tests[] = {
     {"matmul: same output, complete log", test_matmul_same_output_and_log},
     {"mcpi: wildcards, psend/precv", test_mcpi_wildcards_psend_precv},
     {"pingpong: recv, nrecv, trecv, direct route", test_pingpong_receive_variants},
+    {"pairing: interleaved tags, probe, user buffers kept",
+     test_pairing_survives_tags_probe_and_user_buffers},
     {"log size independent of iterations", test_log_size_independent_of_iterations},
     {"unmodified pvm-examples master1 via preload", test_unmodified_pvm_example},
     {"a task killed mid-run is marked crashed", test_killed_task_is_marked_crashed},
