@@ -14,4 +14,4 @@ $(BIN)/matmul-linked: $(BUILD)/apps/matmul.o $(HOOKS_SO)
 	$(CC) $(LDFLAGS) -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks $(PVM_LIBS)
 
 ALL_TARGETS += $(APPS_BINS)
-INSTALL_BIN += $(APPS_BINS)
+# The demo programs are not installed: their short names would clash with system tools.

@@ -21,7 +21,9 @@ static void usage(FILE *f)
 		"  --direct   task-to-task routing (PvmRouteDirect) in both tasks\n"
 		"  --nrecv    poll with pvm_nrecv instead of pvm_recv\n"
 		"  --trecv    receive with pvm_trecv (5 s timeout)\n"
-		"  --timing   print size=S iters=N median_us=X min_us=Y per size\n");
+		"  --timing   print size=S iters=N median_us=X min_us=Y per size\n"
+		"  --trailer  add a bare trailing message in a private context to every\n"
+		"             message (the baseline the monitor's piggyback is measured against)\n");
 }
 
 static long parse_num(const char *s, const char *what, long min, long max)
@@ -72,7 +74,7 @@ static int cmp_i64(const void *a, const void *b)
 
 /* Runs warmup+iters round trips of size bytes; returns 0 when every byte came back. */
 static int run_size(int echo, long size, long iters, long warmup, enum recv_mode mode,
-		    int timing)
+		    int timing, int ctx)
 {
 	char *out = malloc(size ? size : 1), *in = malloc(size ? size : 1);
 	int64_t *rt = calloc(iters ? iters : 1, sizeof(int64_t));
@@ -91,11 +93,17 @@ static int run_size(int echo, long size, long iters, long warmup, enum recv_mode
 		t0 = now_ns();
 		pvm_initsend(PvmDataRaw);
 		pvm_pkbyte(out, (int)size, 1);
-		if (pvm_send(echo, PINGPONG_TAG_PING) < 0 || receive(echo, PINGPONG_TAG_PONG, mode) < 0) {
+		if (pvm_send(echo, PINGPONG_TAG_PING) < 0) {
+			fprintf(stderr, "pingpong: round trip %ld of %ld bytes failed\n", k, size);
+			goto out;
+		}
+		pingpong_trailer_send(ctx, echo, PINGPONG_TAG_PING);
+		if (receive(echo, PINGPONG_TAG_PONG, mode) < 0) {
 			fprintf(stderr, "pingpong: round trip %ld of %ld bytes failed\n", k, size);
 			goto out;
 		}
 		pvm_upkbyte(in, (int)size, 1);
+		pingpong_trailer_recv(ctx, echo, PINGPONG_TAG_PONG);
 		if (k >= warmup)
 			rt[k - warmup] = now_ns() - t0;
 		if (memcmp(in, out, size) != 0) {
@@ -124,9 +132,10 @@ int main(int argc, char **argv)
 	    {"sizes", required_argument, NULL, 'S'}, {"direct", no_argument, NULL, 'd'},
 	    {"nrecv", no_argument, NULL, 'N'},       {"trecv", no_argument, NULL, 'T'},
 	    {"timing", no_argument, NULL, 't'},      {"help", no_argument, NULL, 'h'},
+	    {"trailer", no_argument, NULL, 'R'},
 	    {NULL, 0, NULL, 0}};
 	long sizes[64], iters = 1000, warmup = 100;
-	int nsizes = 0, direct = 0, timing = 0, opt, echo = 0, rc = 1, k;
+	int nsizes = 0, direct = 0, timing = 0, trailer = 0, ctx = 0, opt, echo = 0, rc = 1, k;
 	enum recv_mode mode = MODE_RECV;
 	char *save = NULL, *tok, *list;
 
@@ -152,6 +161,7 @@ int main(int argc, char **argv)
 		case 'N': mode = MODE_NRECV; break;
 		case 'T': mode = MODE_TRECV; break;
 		case 't': timing = 1; break;
+		case 'R': trailer = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -175,8 +185,14 @@ int main(int argc, char **argv)
 		pvm_initsend(PvmDataDefault);
 		pvm_send(echo, PINGPONG_TAG_DIRECT);
 	}
+	if (trailer) {
+		ctx = pvm_newcontext();
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&ctx, 1, 1);
+		pvm_send(echo, PINGPONG_TAG_TRAILER);
+	}
 	for (k = 0; k < nsizes; k++)
-		if (run_size(echo, sizes[k], iters, warmup, mode, timing) < 0)
+		if (run_size(echo, sizes[k], iters, warmup, mode, timing, ctx) < 0)
 			goto out;
 	rc = 0;
 out:

@@ -15,21 +15,32 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2)
 echo "pvmmon benchmarks: $REPS repetitions, CPUs $CPUS, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 
-# 1. Ping-pong round trip, 8 B .. 1 MiB.
-SIZES="8 1024 65536 1048576"
+# 1. Ping-pong round trip, 8 B .. 1 MiB, in three interleaved modes: raw PVM; raw PVM
+# with a bare trailing message in a private context (the scheme's own cost, no
+# monitoring); monitored. Large messages take fewer round trips to keep the run short.
+pp() { # mode out-file iterations warmup sizes
+	case $1 in
+	raw) flag=--raw; extra= ;;
+	bare) flag=--raw; extra=--trailer ;;
+	mon) flag="-o $work/pp.xml"; extra= ;;
+	esac
+	# shellcheck disable=SC2086
+	$PIN "$BIN/pvmmon" run -q $flag -- "$BIN/pingpong" -n "$3" -w "$4" --timing --sizes "$5" \
+		$extra >>"$2" 2>/dev/null
+}
 for rep in $(seq "$REPS"); do
-	for mode in raw mon; do
-		if [ $mode = raw ]; then flag=--raw; else flag="-o $work/pp.xml"; fi
-		$PIN "$BIN/pvmmon" run -q $flag -- "$BIN/pingpong" -n 2000 -w 200 --timing \
-			--sizes "$(echo $SIZES | tr ' ' ,)" >"$work/pp.$mode.$rep" 2>/dev/null
+	for mode in raw bare mon; do
+		pp $mode "$work/pp.$mode" 2000 200 8,1024
+		pp $mode "$work/pp.$mode" 300 30 65536,1048576
 	done
 done
 echo "Ping-pong round trip (median of per-run medians, microseconds)"
-printf '%10s %10s %10s %8s\n' size raw monitored ratio
-for s in $SIZES; do
-	r=$(cat "$work"/pp.raw.* | awk -v s="size=$s" '$1==s {sub("median_us=","",$3); print $3}' | median)
-	m=$(cat "$work"/pp.mon.* | awk -v s="size=$s" '$1==s {sub("median_us=","",$3); print $3}' | median)
-	printf '%10s %10s %10s %8.3f\n' "$s" "$r" "$m" "$(echo "$m $r" | awk '{print $1/$2}')"
+printf '%10s %10s %10s %10s %12s %12s\n' size raw bare-trailer monitored monitored/raw monitored/bare
+col() { awk -v s="size=$2" '$1==s {sub("median_us=","",$3); print $3}' "$work/pp.$1" | median; }
+for s in 8 1024 65536 1048576; do
+	r=$(col raw "$s"); b=$(col bare "$s"); m=$(col mon "$s")
+	printf '%10s %10s %10s %10s %12.3f %12.3f\n' "$s" "$r" "$b" "$m" \
+		"$(echo "$m $r" | awk '{print $1/$2}')" "$(echo "$m $b" | awk '{print $1/$2}')"
 done
 echo
 
