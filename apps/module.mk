@@ -15,3 +15,10 @@ $(BIN)/matmul-linked: $(BUILD)/apps/matmul.o $(HOOKS_SO)
 
 ALL_TARGETS += $(APPS_BINS)
 # The demo programs are not installed: their short names would clash with system tools.
+
+# groups uses dynamic groups: libgpvm3 (and, at run time, the group server pvmgs).
+$(BIN)/groups: $(BUILD)/apps/groups.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
+
+ALL_TARGETS += $(BIN)/groups

@@ -210,6 +210,39 @@ static void test_pairing_survives_tags_probe_and_user_buffers(void)
 	cmd_result_free(&r);
 }
 
+static void test_group_calls_keep_working(void)
+{
+	const char *dir = harness_tmpdir();
+	char args[512];
+	cmd_result m, r;
+	pvmmon_log *log;
+	uint64_t from_members = 0;
+
+	snprintf(args, sizeof(args), "%s/groups 4", harness_bin());
+	raw(dir, args, &r);
+	log = monitored(dir, "groups", args, &m);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(m.out, "sum 100 ok"));
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	/* The group server is not monitored; the four members are. */
+	CU_ASSERT_EQUAL(log->ntasks, 4);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		CU_ASSERT_EQUAL(t->status, PVMMON_TASK_EXITED);
+		/* Replies of the group server come without a piggyback; everything between
+		 * members (reduce, broadcast, answers) is paired. */
+		CU_ASSERT(t->msgs_recv > t->unmonitored_recv);
+		from_members += t->msgs_recv - t->unmonitored_recv;
+	}
+	CU_ASSERT(from_members >= 3 + 3 + 3);
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
 static void test_log_size_independent_of_iterations(void)
 {
 	const char *dir = harness_tmpdir();
@@ -347,6 +380,7 @@ CU_TestInfo test_run_tests[] = {
     {"pingpong: recv, nrecv, trecv, direct route", test_pingpong_receive_variants},
     {"pairing: interleaved tags, probe, user buffers kept",
      test_pairing_survives_tags_probe_and_user_buffers},
+    {"group calls (libgpvm3, pvmgs) keep working", test_group_calls_keep_working},
     {"log size independent of iterations", test_log_size_independent_of_iterations},
     {"unmodified pvm-examples master1 via preload", test_unmodified_pvm_example},
     {"a task killed mid-run is marked crashed", test_killed_task_is_marked_crashed},
