@@ -1,7 +1,8 @@
 /*
- * Integration test of a program started from the PVM console in a VM the test started:
- * the program has libpvmhooks linked in, its first task starts the monitor itself and
- * the monitor writes the log in the task's working folder.
+ * Integration tests with a VM the test started itself, as a user's own VM: a program
+ * spawned from the PVM console (libpvmhooks linked in; its first task starts the
+ * monitor, which writes the log in the task's working folder), and `pvmmon run
+ * --attach`, which must use that VM and leave it running.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,45 @@ static void test_console_spawn_linked_program(void)
 	env_restore(&env);
 }
 
+static void test_run_attach_leaves_vm_running(void)
+{
+	const char *dir = harness_tmpdir();
+	const char *ep[] = {harness_bin()};
+	pvmmon_vm_opts opts = {0};
+	pvmmon_vm *vm = NULL;
+	saved_env env;
+	cmd_result r = {0};
+	char logpath[4096];
+	pvmmon_log *log = NULL;
+
+	opts.ep_dirs = ep;
+	opts.nep_dirs = 1;
+	opts.workdir = dir;
+	env_save(&env);
+	if (pvmmon_vm_start(&vm, &opts) < 0) {
+		CU_FAIL("private VM did not start");
+		env_restore(&env);
+		return;
+	}
+	pvmmon_vm_apply_env(vm);
+	snprintf(logpath, sizeof(logpath), "%s/attach.xml", dir);
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon run --attach -q -o '%s' -- %s/matmul -n 60 -w 2",
+		   dir, harness_bin(), logpath, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checksum"));
+	CU_ASSERT_EQUAL(pvmmon_log_read(&log, logpath), 0);
+	if (log)
+		CU_ASSERT_EQUAL(log->ntasks, 3);
+	/* The VM belongs to the caller: pvmmon used it and left it running. */
+	CU_ASSERT(pvmmon_vm_alive(vm));
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
+	CU_ASSERT_EQUAL(pvmmon_vm_halt(vm), 0);
+	env_restore(&env);
+}
+
 CU_TestInfo test_console_tests[] = {
     {"console spawn of a linked program writes a log", test_console_spawn_linked_program},
+    {"run --attach uses a running VM and leaves it running", test_run_attach_leaves_vm_running},
     CU_TEST_INFO_NULL,
 };
