@@ -36,6 +36,13 @@ void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t 
 
 	out->v0 = t_start - c->intrusion;
 	out->trans = keep_min(&c->min_delivery[k], t2 - rs);
+	if (rs > t1)
+		keep_min(&c->min_waited[k], t2 - rs);
+	/* Queued messages give only upper bounds; a measured transmission of this size or
+	 * larger is a better one. */
+	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
+		if (c->min_waited[j] > 0 && c->min_waited[j] < out->trans)
+			out->trans = c->min_waited[j];
 	/* A message sent after the real receive began made it block: its duration is
 	 * mostly waiting, not receive cost, so it is no sample for the cost. */
 	if (rs <= t1)

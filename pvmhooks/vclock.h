@@ -19,6 +19,13 @@ typedef struct vclock {
 	 * so the minimum converges on the transmission time. 0 means no sample yet.
 	 */
 	int64_t min_delivery[VCLOCK_SIZE_CLASSES];
+	/*
+	 * The same, only for messages sent after the receive had begun: the receiver was
+	 * already waiting, so the sample is a transmission time, not an upper bound that
+	 * includes queueing. A transfer of a larger size bounds the transmission of every
+	 * smaller one, which gives a usable estimate before a size class has its own.
+	 */
+	int64_t min_waited[VCLOCK_SIZE_CLASSES];
 	/* Minimum observed duration of the real receive call per size class: the cost the
 	 * uninstrumented receive would also have paid once the message was there. */
 	int64_t min_recv_cost[VCLOCK_SIZE_CLASSES];

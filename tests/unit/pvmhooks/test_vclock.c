@@ -76,6 +76,33 @@ static void test_wait_caused_by_sender_intrusion_is_intrusion(void)
 	CU_ASSERT_EQUAL(c.intrusion, 9120 - 5010);
 }
 
+/*
+ * A queued message's delivery time is only an upper bound on its transmission; a
+ * transmission measured while the receiver waited, for the same or a larger size,
+ * replaces it.
+ */
+static void test_queued_message_uses_measured_transmission(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	/* A 64 KiB message sent while the receiver waited: transmission 300. */
+	vclock_receive(&c, 1000, 1000, 1400, 1400, 1000, 1100, 65536, &r);
+	CU_ASSERT_EQUAL(r.trans, 300);
+	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(65536)], 300);
+	/* A 1 KiB message that sat in the queue 50000 before the receive: the larger
+	 * transfer bounds it, so no transmission of 50000 is invented. */
+	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
+	CU_ASSERT_EQUAL(r.trans, 300);
+	CU_ASSERT_EQUAL(r.sync, 0);
+	/* Without any measured transfer of its size or larger, the bound is all there is. */
+	vclock_init(&c);
+	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
+	CU_ASSERT_EQUAL(r.trans, 50010);
+	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(1024)], 0);
+}
+
 static void test_size_classes(void)
 {
 	CU_ASSERT_EQUAL(vclock_size_class(0), 0);
@@ -103,6 +130,7 @@ CU_TestInfo test_vclock_tests[] = {
     {"late message: no sync delay", test_late_message_no_sync},
     {"wait caused by sender intrusion is intrusion",
      test_wait_caused_by_sender_intrusion_is_intrusion},
+    {"queued message uses a measured transmission", test_queued_message_uses_measured_transmission},
     {"size classes", test_size_classes},
     {"virtual never ahead of real", test_virtual_never_ahead_of_real},
     CU_TEST_INFO_NULL,
