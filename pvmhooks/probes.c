@@ -2,12 +2,14 @@
 #include "hooks.h"
 #include "records.h"
 
-/* A probe runs only in a monitored task, outside any wrapper, on an enabled site; its
- * own duration is intrusion. */
+/* A probe runs in a task that is or may become monitored (procedures such as main are
+ * entered before the task's first PVM call registers it), outside any wrapper, on an
+ * enabled site; its own duration is intrusion. */
 #define PROBE(site, fn)                                                                   \
 	do {                                                                              \
 		int64_t t0;                                                               \
-		if (hooks__st.state != HOOKS_ACTIVE || hooks__guard || !(site)->enabled)  \
+		if ((hooks__st.state != HOOKS_ACTIVE && hooks__st.state != HOOKS_UNINIT) || \
+		    hooks__guard || !(site)->enabled)                                      \
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
 		fn((site), vclock_virtual(&hooks__st.clock, t0));                         \

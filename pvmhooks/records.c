@@ -38,7 +38,9 @@ static int proc_depth, loop_depth;
 
 void hooks__records_init(void)
 {
-	memset(&rec, 0, sizeof(rec));
+	/* Records start zeroed (static storage) and are kept as they are here: probes of
+	 * procedures and loops entered before the task registered (main) already hold
+	 * records and slots that must stay valid. */
 }
 
 pvmmon_log_task *hooks__records_task(void)
@@ -254,6 +256,14 @@ void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 		rec.loops[f->record].count++;
 		rec.loops[f->record].time_ns += v - f->v_enter;
 	}
+}
+
+void hooks__records_close_open(int64_t v)
+{
+	while (proc_depth > 0)
+		hooks__proc_exit(proc_stack[proc_depth - 1].site, v);
+	while (loop_depth > 0)
+		hooks__loop_exit(loop_stack[loop_depth - 1].site, v);
 }
 
 void hooks__records_reset(void)

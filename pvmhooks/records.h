@@ -16,6 +16,10 @@ int hooks__proc_active(pvmmon_probe_site *site);
 void hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
 void hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
 
+/* Ends every open procedure and loop at virtual time v, as if their exit probes ran:
+ * the final flush happens inside main, whose own exit comes too late to be sent. */
+void hooks__records_close_open(int64_t v);
+
 /* Drops every record (tests). */
 void hooks__records_reset(void);
 

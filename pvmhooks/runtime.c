@@ -14,6 +14,7 @@
 #include <pvm3.h>
 
 #include "hooks.h"
+#include "records.h"
 #include "pvmmon/errors.h"
 #include "../common/pvmio.h"
 
@@ -361,6 +362,8 @@ void hooks__flush(int final)
 
 	if (hooks__st.state != HOOKS_ACTIVE || !t)
 		return;
+	if (final)
+		hooks__records_close_open(vclock_virtual(&hooks__st.clock, now));
 	t->tid = hooks__st.mytid;
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;

@@ -6,7 +6,7 @@ UNIT_BIN  := $(BUILD)/tests/unit-tests
 $(UNIT_BIN): $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB) \
-	    -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) -ldl -lm
+	    -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) $(UNIT_EXTRA_LIBS) -ldl -lm
 
 INTEG_SRCS := $(wildcard tests/integration/*.c)
 INTEG_OBJS := $(INTEG_SRCS:%.c=$(BUILD)/%.o)

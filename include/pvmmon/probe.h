@@ -5,11 +5,12 @@
  *
  * A site is a static object of the calling code (never freed); the library keeps only
  * a pointer to it. The PVMMON_PROC_* / PVMMON_LOOP_* macros declare one per use.
+ *
+ * This header includes no system header: pvmmon-cc puts it before the user's first
+ * line, where a system header would fix feature macros (_GNU_SOURCE, ...) too early.
  */
 #ifndef PVMMON_PROBE_H
 #define PVMMON_PROBE_H
-
-#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,7 +27,7 @@ typedef struct pvmmon_probe_site {
 	int line;
 	pvmmon_probe_kind kind;
 	volatile int enabled; /* 1 unless the monitor switched the site off */
-	int32_t slot;         /* the library's record index, -1 until first use */
+	int slot;             /* the library's record index, -1 until first use */
 } pvmmon_probe_site;
 
 #define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1}
@@ -48,6 +49,33 @@ void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
 	    PVMMON_PROBE_SITE_INIT(name, PVMMON_PROBE_LOOP);                              \
 	pvmmon_probe_loop_enter(&pvmmon_loop_site_)
 #define PVMMON_LOOP_EXIT() pvmmon_probe_loop_exit(&pvmmon_loop_site_)
+
+/*
+ * Scoped probes, as pvmmon-cc inserts them: the exit probe runs when the enclosing
+ * block is left by any path (end of block, return, break, goto), through GCC's cleanup
+ * attribute, so no return statement has to be rewritten. `line` is the source line of
+ * the procedure or loop.
+ */
+static inline void pvmmon__proc_leave(pvmmon_probe_site **site)
+{
+	pvmmon_probe_proc_exit(*site);
+}
+
+static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
+{
+	pvmmon_probe_loop_exit(*site);
+}
+
+#define PVMMON_PROC_SCOPE(name, line)                                                     \
+	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
+							    PVMMON_PROBE_PROC, 1, -1};    \
+	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
+	    (pvmmon_probe_proc_enter(&pvmmon_proc_scope_site_), &pvmmon_proc_scope_site_)
+#define PVMMON_LOOP_SCOPE(name, line)                                                     \
+	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
+							    PVMMON_PROBE_LOOP, 1, -1};    \
+	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
+	    (pvmmon_probe_loop_enter(&pvmmon_loop_scope_site_), &pvmmon_loop_scope_site_)
 
 #ifdef __cplusplus
 }

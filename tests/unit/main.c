@@ -8,7 +8,8 @@
 
 int main(int argc, char **argv)
 {
-	CU_SuiteInfo *tables[] = {unit_common_suites, unit_graphs_suites, unit_pvmhooks_suites, NULL};
+	CU_SuiteInfo *tables[] = {unit_common_suites, unit_graphs_suites, unit_pvmhooks_suites,
+				   unit_instrument_suites, NULL};
 	unsigned failures;
 	int i;
 

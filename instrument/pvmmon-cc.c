@@ -1,0 +1,277 @@
+/*
+ * pvmmon-cc: a drop-in C compiler wrapper that instruments the user's sources with
+ * procedure and loop probes (rewrite.c), compiles them with the real compiler and
+ * links libpvmhooks before -lpvm3. All other compiler flags pass through unchanged.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pvmmon/errors.h"
+#include "rewrite.h"
+
+static const char *real_cc(void)
+{
+	const char *cc = getenv("PVMMON_CC");
+
+	return cc && *cc ? cc : "gcc";
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pvmmon-cc [compiler options] FILES...\n"
+		   "Compiles C sources like gcc, with pvmmon's procedure and loop probes inserted,\n"
+		   "and links libpvmhooks before -lpvm3, so the program is monitored under\n"
+		   "`pvmmon run` or when spawned from the PVM console. Use it as CC=pvmmon-cc.\n"
+		   "The real compiler is $PVMMON_CC (default gcc). Line numbers in diagnostics and\n"
+		   "debug information are those of your sources.\n"
+		   "`pvmmon-cc --show FILE.c [FLAGS]` prints the instrumented source.\n");
+}
+
+/* Finds a file relative to this program (build tree or installation). */
+static char *beside_me(const char *const *rel)
+{
+	char self[PATH_MAX], *dir, path[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	dir = dirname(self);
+	for (; *rel; rel++) {
+		char real[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, *rel);
+		if (realpath(path, real))
+			return strdup(real);
+	}
+	return NULL;
+}
+
+static int is_source(const char *a)
+{
+	size_t l = strlen(a);
+
+	return a[0] != '-' && l > 2 && !strcmp(a + l - 2, ".c");
+}
+
+/* Options whose value is the next argument (so it is neither a file nor a flag). */
+static int takes_value(const char *a)
+{
+	static const char *const opts[] = {"-o", "-MF", "-MT", "-MQ", "-include", "-imacros",
+					   "-isystem", "-iquote", "-idirafter", "-x", "-I", "-D",
+					   "-U", "-L", "-l", "-Xlinker", "-T", NULL};
+
+	for (const char *const *o = opts; *o; o++)
+		if (!strcmp(a, *o))
+			return 1;
+	return 0;
+}
+
+/* The flags libclang needs to see the source as the compiler will. */
+static int parse_flag(const char *a)
+{
+	return !strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
+	       !strncmp(a, "-std=", 5) || !strcmp(a, "-isystem") || !strcmp(a, "-iquote") ||
+	       !strcmp(a, "-include") || !strcmp(a, "-idirafter") || !strcmp(a, "-ansi");
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(p);
+}
+
+static int run(char **argv)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "pvmmon-cc: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const inc_rel[] = {"../../include", "../include", NULL};
+	static const char *const lib_rel[] = {"../lib/libpvmhooks.so",
+					      "../lib/pvmmon/libpvmhooks.so", NULL};
+	char **out = NULL, **cargs = NULL, *inc = NULL, *hooks = NULL, *libdir = NULL;
+	char tmpl[PATH_MAX - 64], incflag[PATH_MAX + 4];
+	int i, n = 0, nc = 0, linking = 1, nsrc = 0, rc = 1, put_hooks = 0;
+	const char *t = getenv("TMPDIR");
+
+	if (argc >= 3 && !strcmp(argv[1], "--show")) {
+		/* Prints what the compiler would be given for one source. */
+		inc = beside_me(inc_rel);
+		snprintf(incflag, sizeof(incflag), "-I%s", inc ? inc : ".");
+		cargs = calloc((size_t)argc, sizeof(char *));
+		for (i = 3; cargs && i < argc; i++)
+			cargs[nc++] = argv[i];
+		if (cargs)
+			cargs[nc++] = incflag;
+		rc = cargs ? instrument__rewrite(argv[2], (const char *const *)cargs, nc, stdout, NULL)
+			   : PVMMON_ENOMEM;
+		if (rc < 0)
+			fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
+		free(cargs);
+		free(inc);
+		return rc < 0 ? 1 : 0;
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") && argc == 2) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--version") && argc == 2) {
+			printf("pvmmon-cc %s\n", PVMMON_VERSION);
+			return 0;
+		}
+		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "-S") || !strcmp(argv[i], "-E") ||
+		    !strcmp(argv[i], "-M") || !strcmp(argv[i], "-MM"))
+			linking = 0;
+		if (takes_value(argv[i]))
+			i++;
+		else if (is_source(argv[i]))
+			nsrc++;
+	}
+	inc = beside_me(inc_rel);
+	hooks = getenv("PVMMON_HOOKS") ? strdup(getenv("PVMMON_HOOKS")) : beside_me(lib_rel);
+	if (!inc || !hooks) {
+		fprintf(stderr, "pvmmon-cc: cannot find pvmmon's %s next to this program\n",
+			!inc ? "include folder" : "libpvmhooks.so");
+		goto out;
+	}
+	libdir = strdup(hooks);
+	libdir = dirname(libdir);
+	snprintf(incflag, sizeof(incflag), "-I%s", inc);
+	snprintf(tmpl, sizeof(tmpl), "%s/pvmmon-cc.XXXXXX", t && *t ? t : "/tmp");
+	if (nsrc && !mkdtemp(tmpl)) {
+		fprintf(stderr, "pvmmon-cc: cannot create a temporary folder: %s\n", strerror(errno));
+		goto out;
+	}
+	out = calloc((size_t)argc * 3 + 8, sizeof(char *));
+	cargs = calloc((size_t)argc + 4, sizeof(char *));
+	if (!out || !cargs)
+		goto out;
+	for (i = 1; i < argc; i++)
+		if (parse_flag(argv[i])) {
+			cargs[nc++] = argv[i];
+			if ((!strcmp(argv[i], "-I") || !strcmp(argv[i], "-D") || !strcmp(argv[i], "-U") ||
+			     !strcmp(argv[i], "-isystem") || !strcmp(argv[i], "-iquote") ||
+			     !strcmp(argv[i], "-include") || !strcmp(argv[i], "-idirafter")) &&
+			    i + 1 < argc)
+				cargs[nc++] = argv[++i];
+		}
+	cargs[nc++] = incflag;
+
+	out[n++] = (char *)real_cc();
+	out[n++] = incflag;
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i];
+
+		if (takes_value(a) && i + 1 < argc) {
+			if (!strcmp(a, "-l") && !strcmp(argv[i + 1], "pvm3") && linking && !put_hooks) {
+				out[n++] = "-lpvmhooks";
+				put_hooks = 1;
+			}
+			out[n++] = a;
+			out[n++] = argv[++i];
+			continue;
+		}
+		if (!strcmp(a, "-lpvm3") && linking && !put_hooks) {
+			/* The hooks must come first so that their wrappers are what the program
+			 * binds to. */
+			out[n++] = "-lpvmhooks";
+			put_hooks = 1;
+		}
+		if (is_source(a)) {
+			char dir[PATH_MAX], path[PATH_MAX + 300], *copy = strdup(a), *base;
+			rewrite_stats st;
+			FILE *f;
+			int r;
+
+			snprintf(dir, sizeof(dir), "%s/%d", tmpl, i);
+			mkdir(dir, 0700);
+			base = basename(copy);
+			snprintf(path, sizeof(path), "%s/%s", dir, base);
+			free(copy);
+			f = fopen(path, "w");
+			if (!f) {
+				fprintf(stderr, "pvmmon-cc: cannot write %s: %s\n", path, strerror(errno));
+				goto out;
+			}
+			r = instrument__rewrite(a, (const char *const *)cargs, nc, f, &st);
+			if (fclose(f) != 0 && r == 0)
+				r = PVMMON_EIO;
+			if (r == PVMMON_EPARSE) {
+				/* Let the real compiler speak about the user's own file. */
+				char **orig = calloc((size_t)argc + 1, sizeof(char *));
+
+				if (!orig)
+					goto out;
+				orig[0] = (char *)real_cc();
+				memcpy(orig + 1, argv + 1, (size_t)(argc - 1) * sizeof(char *));
+				rc = run(orig);
+				free(orig);
+				if (rc == 0)
+					fprintf(stderr, "pvmmon-cc: %s: not instrumented (libclang could not "
+							"parse it)\n", a);
+				goto out;
+			}
+			if (r < 0) {
+				fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
+				goto out;
+			}
+			/* Quoted includes are looked up beside the original file. */
+			{
+				char *d = strdup(a);
+
+				out[n++] = "-iquote";
+				out[n++] = strdup(dirname(d));
+				free(d);
+			}
+			out[n++] = strdup(path);
+			continue;
+		}
+		out[n++] = a;
+	}
+	if (linking && !put_hooks && nsrc + argc > 1)
+		out[n++] = "-lpvmhooks";
+	if (linking) {
+		static char lflag[PATH_MAX + 8], rflag[PATH_MAX + 16];
+
+		snprintf(lflag, sizeof(lflag), "-L%s", libdir);
+		snprintf(rflag, sizeof(rflag), "-Wl,-rpath,%s", libdir);
+		out[n++] = lflag;
+		out[n++] = rflag;
+	}
+	out[n] = NULL;
+	rc = run(out);
+out:
+	if (nsrc && tmpl[0])
+		nftw(tmpl, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(out);
+	free(cargs);
+	free(inc);
+	free(hooks);
+	free(libdir);
+	return rc;
+}

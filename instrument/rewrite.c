@@ -1,0 +1,296 @@
+/* Inserting procedure and loop probes into a C source with libclang's cursor walk. */
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/errors.h"
+#include "rewrite.h"
+
+/* One piece of text to insert at a byte offset of the original source. */
+typedef struct insertion {
+	unsigned offset;
+	unsigned seq; /* keeps insertions at the same offset in the order they were made */
+	char *text;
+} insertion;
+
+typedef struct rewriter {
+	const char *src;
+	char *text; /* the original source */
+	size_t len;
+	insertion *ins;
+	size_t nins, cap;
+	rewrite_stats *stats;
+	int failed;
+} rewriter;
+
+static void add(rewriter *rw, unsigned offset, const char *fmt, const char *a, unsigned line)
+{
+	insertion *grown;
+	char *t = NULL;
+
+	if (rw->nins == rw->cap) {
+		size_t cap = rw->cap ? rw->cap * 2 : 64;
+
+		grown = realloc(rw->ins, cap * sizeof(*grown));
+		if (!grown) {
+			rw->failed = 1;
+			return;
+		}
+		rw->ins = grown;
+		rw->cap = cap;
+	}
+	if (asprintf(&t, fmt, a, line) < 0) {
+		rw->failed = 1;
+		return;
+	}
+	rw->ins[rw->nins].offset = offset;
+	rw->ins[rw->nins].seq = (unsigned)rw->nins;
+	rw->ins[rw->nins].text = t;
+	rw->nins++;
+}
+
+/*
+ * The file offset of loc when it is written literally in the main file; -1 when it
+ * comes from a macro expansion or another file (such code is not the user's to
+ * instrument here).
+ */
+static long main_file_offset(CXSourceLocation loc)
+{
+	CXFile ef, sf;
+	unsigned el, ec, eo, sl, sc, so;
+
+	if (!clang_Location_isFromMainFile(loc))
+		return -1;
+	clang_getExpansionLocation(loc, &ef, &el, &ec, &eo);
+	clang_getSpellingLocation(loc, &sf, &sl, &sc, &so);
+	if (!clang_File_isEqual(ef, sf) || eo != so)
+		return -1;
+	return (long)eo;
+}
+
+static unsigned line_of(CXCursor c)
+{
+	unsigned line = 0;
+
+	clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+	return line;
+}
+
+/* Skips blanks and comments from offset; returns where the next token starts. */
+static size_t skip_space(const rewriter *rw, size_t i)
+{
+	while (i < rw->len) {
+		char ch = rw->text[i];
+
+		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+			i++;
+		} else if (ch == '/' && i + 1 < rw->len && rw->text[i + 1] == '*') {
+			char *end = strstr(rw->text + i + 2, "*/");
+
+			if (!end)
+				return rw->len;
+			i = (size_t)(end - rw->text) + 2;
+		} else if (ch == '/' && i + 1 < rw->len && rw->text[i + 1] == '/') {
+			while (i < rw->len && rw->text[i] != '\n')
+				i++;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+		*(CXCursor *)data = c;
+	return CXChildVisit_Continue;
+}
+
+static void instrument_function(rewriter *rw, CXCursor fn)
+{
+	CXCursor body = clang_getNullCursor();
+	CXString name;
+	long open;
+
+	if (!clang_isCursorDefinition(fn))
+		return;
+	/* A static variable may not appear in an inline function with external linkage. */
+	if (clang_Cursor_isFunctionInlined(fn) && clang_Cursor_getStorageClass(fn) != CX_SC_Static)
+		return;
+	clang_visitChildren(fn, find_body, &body);
+	if (clang_Cursor_isNull(body))
+		return;
+	open = main_file_offset(clang_getRangeStart(clang_getCursorExtent(body)));
+	if (open < 0 || (size_t)open >= rw->len || rw->text[open] != '{')
+		return;
+	name = clang_getCursorSpelling(fn);
+	add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);", clang_getCString(name),
+	    line_of(fn));
+	clang_disposeString(name);
+	rw->stats->procs++;
+}
+
+static void instrument_loop(rewriter *rw, CXCursor loop)
+{
+	CXSourceRange r = clang_getCursorExtent(loop);
+	long start = main_file_offset(clang_getRangeStart(r));
+	long end = main_file_offset(clang_getRangeEnd(r));
+	const char *kind;
+	char name[32];
+	size_t after;
+
+	if (start < 0 || end < start || (size_t)end > rw->len)
+		return;
+	switch (clang_getCursorKind(loop)) {
+	case CXCursor_ForStmt: kind = "for"; break;
+	case CXCursor_WhileStmt: kind = "while"; break;
+	default: kind = "do"; break;
+	}
+	/* A statement's extent stops before its closing semicolon (`while (c) x++;`,
+	 * `do ... while (c);`); the block must take it in. */
+	after = skip_space(rw, (size_t)end);
+	if (after < rw->len && rw->text[after] == ';')
+		end = (long)after + 1;
+	{
+		unsigned line = 0, col = 0;
+
+		clang_getExpansionLocation(clang_getRangeStart(r), NULL, &line, &col, NULL);
+		snprintf(name, sizeof(name), "%s@%u:%u", kind, line, col);
+	}
+	/* The loop becomes a block whose cleanup variable sees every way out of it. */
+	add(rw, (unsigned)start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line_of(loop));
+	add(rw, (unsigned)end, "%s}", "", 0);
+	rw->stats->loops++;
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	rewriter *rw = data;
+
+	(void)parent;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_FunctionDecl:
+		if (main_file_offset(clang_getCursorLocation(c)) >= 0)
+			instrument_function(rw, c);
+		break;
+	case CXCursor_ForStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+		instrument_loop(rw, c);
+		break;
+	default:
+		break;
+	}
+	return CXChildVisit_Recurse;
+}
+
+static int cmp_ins(const void *a, const void *b)
+{
+	const insertion *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[n] = '\0';
+			*len = (size_t)n;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+static void write_escaped_path(FILE *out, const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+}
+
+int instrument__rewrite(const char *src, const char *const *args, int nargs, FILE *out,
+			rewrite_stats *stats)
+{
+	rewriter rw = {0};
+	rewrite_stats none;
+	CXIndex index = NULL;
+	CXTranslationUnit tu = NULL;
+	unsigned i, ndiag;
+	size_t at = 0, k;
+	int rc = 0;
+
+	if (!stats)
+		stats = &none;
+	memset(stats, 0, sizeof(*stats));
+	rw.src = src;
+	rw.stats = stats;
+	rw.text = slurp(src, &rw.len);
+	if (!rw.text)
+		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", src, strerror(errno));
+	index = clang_createIndex(0, 0);
+	tu = clang_parseTranslationUnit(index, src, args, nargs, NULL, 0, CXTranslationUnit_None);
+	if (!tu) {
+		rc = pvmmon_error_set(PVMMON_EPARSE, "%s: libclang could not parse it", src);
+		goto out;
+	}
+	ndiag = clang_getNumDiagnostics(tu);
+	for (i = 0; i < ndiag; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+
+		clang_disposeDiagnostic(d);
+		if (sev >= CXDiagnostic_Error) {
+			rc = pvmmon_error_set(PVMMON_EPARSE, "%s: has errors", src);
+			goto out;
+		}
+	}
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &rw);
+	if (rw.failed) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory instrumenting", src);
+		goto out;
+	}
+	qsort(rw.ins, rw.nins, sizeof(*rw.ins), cmp_ins);
+	/* The probe header first, then the user's text from its line 1 on. */
+	fputs("#include \"pvmmon/probe.h\"\n#line 1 \"", out);
+	write_escaped_path(out, src);
+	fputs("\"\n", out);
+	for (k = 0; k < rw.nins; k++) {
+		fwrite(rw.text + at, 1, rw.ins[k].offset - at, out);
+		at = rw.ins[k].offset;
+		fputs(rw.ins[k].text, out);
+	}
+	fwrite(rw.text + at, 1, rw.len - at, out);
+	if (ferror(out))
+		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot write the instrumented source", src);
+out:
+	for (k = 0; k < rw.nins; k++)
+		free(rw.ins[k].text);
+	free(rw.ins);
+	free(rw.text);
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	if (index)
+		clang_disposeIndex(index);
+	return rc;
+}
