@@ -11,12 +11,14 @@ extern CU_TestInfo test_vm_tests[];
 extern CU_TestInfo test_run_tests[];
 extern CU_TestInfo test_cli_tests[];
 extern CU_TestInfo test_console_tests[];
+extern CU_TestInfo test_cc_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
     {"cli", NULL, NULL, NULL, NULL, test_cli_tests},
     {"run", NULL, NULL, NULL, NULL, test_run_tests},
     {"console", NULL, NULL, NULL, NULL, test_console_tests},
+    {"cc", NULL, NULL, NULL, NULL, test_cc_tests},
     CU_SUITE_INFO_NULL,
 };
 

@@ -1,0 +1,139 @@
+/*
+ * Integration tests of pvmmon-cc: apps built with it run monitored with the same output
+ * and give procedure and loop records; invalid C gets the compiler's own diagnostics.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "harness.h"
+
+static const pvmmon_log_proc *proc_of(const pvmmon_log_task *t, const char *name,
+				      const char *caller)
+{
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const pvmmon_log_proc *p = &t->procs[i];
+
+		if (!strcmp(p->name, name) &&
+		    (caller ? p->caller && !strcmp(p->caller, caller) : p->caller == NULL))
+			return p;
+	}
+	return NULL;
+}
+
+static void test_matmul_built_with_pvmmon_cc(void)
+{
+	const char *dir = harness_tmpdir();
+	char log[4096];
+	cmd_result b, m, r;
+	pvmmon_log *l = NULL;
+	const pvmmon_log_task *root = NULL;
+	const pvmmon_log_proc *mainp, *iter;
+
+	/* The repository's apps/ sources, built the way a user's Makefile would. */
+	harness_sh(&b, 120,
+		   "cd '%s' && %s/pvmmon-cc -g -O2 -o matmul %s/../apps/matmul.c -lpvm3 && "
+		   "%s/pvmmon-cc -g -O2 -c %s/../apps/matmul-worker.c && "
+		   "%s/pvmmon-cc -o matmul-worker matmul-worker.o -lpvm3",
+		   dir, harness_bin(), harness_build(), harness_bin(), harness_build(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(b.status, 0);
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon run --raw -q -- %s/matmul -n 90 -w 3 -i 3", dir,
+		   harness_bin(), dir);
+	snprintf(log, sizeof(log), "%s/cc.xml", dir);
+	harness_sh(&m, 120, "cd '%s' && %s/pvmmon run -q -o '%s' -- %s/matmul -n 90 -w 3 -i 3", dir,
+		   harness_bin(), log, dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, log), 0);
+	for (size_t i = 0; i < l->ntasks; i++)
+		if (!strcmp(l->tasks[i].lid, "0"))
+			root = &l->tasks[i];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+	mainp = proc_of(root, "main", NULL);
+	iter = proc_of(root, "one_iteration", "main");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mainp);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(iter);
+	/* Exact call counts, and main's time is its own plus its callees'. */
+	CU_ASSERT_EQUAL(mainp->count, 1);
+	CU_ASSERT_EQUAL(iter->count, 3);
+	{
+		int64_t callees = 0;
+
+		for (size_t i = 0; i < root->nprocs; i++)
+			if (root->procs[i].caller && !strcmp(root->procs[i].caller, "main"))
+				callees += root->procs[i].incl_ns;
+		CU_ASSERT(llabs(mainp->incl_ns - (mainp->excl_ns + callees)) * 100 <= mainp->incl_ns);
+	}
+	CU_ASSERT(iter->incl_ns > 0 && iter->incl_ns <= mainp->incl_ns);
+	/* Loops are named by kind and position and know their procedure. */
+	{
+		int in_iter = 0;
+
+		for (size_t i = 0; i < root->nloops; i++)
+			if (root->loops[i].proc && !strcmp(root->loops[i].proc, "one_iteration")) {
+				in_iter++;
+				CU_ASSERT_EQUAL(root->loops[i].count, 3);
+				CU_ASSERT_PTR_NOT_NULL(strstr(root->loops[i].name, "for@"));
+			}
+		CU_ASSERT_EQUAL(in_iter, 2);
+	}
+	pvmmon_log_free(l);
+	cmd_result_free(&b);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
+static void test_invalid_c_gets_compiler_diagnostics(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	char obj[4096];
+
+	harness_sh(&r, 60,
+		   "cd '%s' && printf 'int f(void)\\n{\\n\\treturn nope;\\n}\\n' > bad.c && "
+		   "%s/pvmmon-cc -c bad.c -o bad.o",
+		   dir, harness_bin());
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	/* gcc's own message at the user's file and line. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "bad.c:3:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "nope"));
+	snprintf(obj, sizeof(obj), "%s/bad.o", dir);
+	CU_ASSERT(access(obj, F_OK) != 0);
+	cmd_result_free(&r);
+}
+
+static void test_make_with_cc_and_errors_at_user_lines(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	/* A tiny Makefile project: CC=pvmmon-cc works unchanged, warnings point at the
+	 * user's lines, and a plain (non-PVM) program still runs. */
+	harness_sh(&r, 120,
+		   "cd '%s' && printf '#include \"sq.h\"\\nint sq(int x)\\n{\\n\\tint unused;\\n"
+		   "\\treturn x * x;\\n}\\n' > sq.c && printf 'int sq(int x);\\n' > sq.h && "
+		   "printf '#include <stdio.h>\\n#include \"sq.h\"\\nint main(void)\\n{\\n"
+		   "\\tint s = 0;\\n\\tfor (int i = 0; i < 4; i++)\\n\\t\\ts += sq(i);\\n"
+		   "\\tprintf(\"%%%%d\\\\n\", s);\\n\\treturn 0;\\n}\\n' > main.c && "
+		   "printf 'prog: main.o sq.o\\n\\t$(CC) -o $@ main.o sq.o\\n' > Makefile && "
+		   "make -s CC=%s/pvmmon-cc CFLAGS=-Wall && ./prog",
+		   dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "14\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "sq.c:4:"));
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_cc_tests[] = {
+    {"matmul built with pvmmon-cc: same output, proc and loop records",
+     test_matmul_built_with_pvmmon_cc},
+    {"invalid C gets the compiler's diagnostics, no output", test_invalid_c_gets_compiler_diagnostics},
+    {"CC=pvmmon-cc make; warnings at the user's lines", test_make_with_cc_and_errors_at_user_lines},
+    CU_TEST_INFO_NULL,
+};
