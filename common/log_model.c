@@ -1,5 +1,6 @@
 /* Creating and freeing the in-memory log model, and the small lookups around it. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
@@ -66,4 +67,27 @@ const char *pvmmon_task_status_name(pvmmon_task_status s)
 		return "crashed";
 	}
 	return "unknown";
+}
+
+const char *pvmmon_static_kind_name(pvmmon_static_kind k)
+{
+	switch (k) {
+	case PVMMON_STATIC_PROC:
+		return "proc";
+	case PVMMON_STATIC_LOOP:
+		return "loop";
+	case PVMMON_STATIC_COM:
+		return "com";
+	case PVMMON_STATIC_CALL:
+		return "call";
+	}
+	return NULL;
+}
+
+pvmmon_static_kind pvmmon_static_kind_parse(const char *name)
+{
+	for (int k = PVMMON_STATIC_PROC; k <= PVMMON_STATIC_CALL; k++)
+		if (name && !strcmp(name, pvmmon_static_kind_name((pvmmon_static_kind)k)))
+			return (pvmmon_static_kind)k;
+	return (pvmmon_static_kind)0;
 }

@@ -268,7 +268,7 @@ static pvmmon_task_status status_of(xmlNodePtr n)
 
 static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 {
-	size_t is_ = 0, ip = 0, il = 0;
+	size_t is_ = 0, ip = 0, il = 0, ie = 0;
 	int rc;
 
 	t->tid = (int32_t)i64_attr(n, "tid");
@@ -288,7 +288,9 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 	t->bytes_sent = u64_attr(n, "bytes-sent");
 	t->bytes_recv = u64_attr(n, "bytes-recv");
 	t->unmonitored_recv = u64_attr(n, "unmonitored-recv");
-	if ((rc = alloc_for((void **)&t->stmts, &t->nstmts, sizeof(*t->stmts), n, "stmt")) < 0 ||
+	if ((rc = alloc_for((void **)&t->statics, &t->nstatics, sizeof(*t->statics), n,
+			    "static")) < 0 ||
+	    (rc = alloc_for((void **)&t->stmts, &t->nstmts, sizeof(*t->stmts), n, "stmt")) < 0 ||
 	    (rc = alloc_for((void **)&t->procs, &t->nprocs, sizeof(*t->procs), n, "proc")) < 0 ||
 	    (rc = alloc_for((void **)&t->loops, &t->nloops, sizeof(*t->loops), n, "loop")) < 0)
 		return rc;
@@ -307,6 +309,17 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 			p->count = u64_attr(c, "count");
 			p->incl_ns = i64_attr(c, "incl-ns");
 			p->excl_ns = i64_attr(c, "excl-ns");
+		} else if (is(c, "static")) {
+			pvmmon_log_static *e = &t->statics[ie++];
+			xmlChar *k = xmlGetProp(c, BAD_CAST "kind");
+
+			e->kind = pvmmon_static_kind_parse((const char *)k);
+			xmlFree(k);
+			e->name = str_attr(c, "name");
+			e->file = str_attr(c, "file");
+			e->line = (int32_t)i64_attr(c, "line");
+			e->parent = xmlHasProp(c, BAD_CAST "parent") ? (int32_t)i64_attr(c, "parent")
+								      : -1;
 		} else if (is(c, "loop")) {
 			pvmmon_log_loop *l = &t->loops[il++];
 

@@ -142,6 +142,20 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_i64(wr, "time-ns", l->time_ns);
 		end(wr);
 	}
+	for (i = 0; i < t->nstatics; i++) {
+		const pvmmon_log_static *e = &t->statics[i];
+		const char *kind = pvmmon_static_kind_name(e->kind);
+
+		start(wr, "static");
+		attr(wr, "index", "%zu", i);
+		attr_str(wr, "kind", kind ? kind : "call");
+		attr_str(wr, "name", e->name ? e->name : "?");
+		attr_str(wr, "file", e->file);
+		attr(wr, "line", "%d", (int)e->line);
+		if (e->parent >= 0)
+			attr(wr, "parent", "%d", (int)e->parent);
+		end(wr);
+	}
 	end(wr);
 }
 

@@ -358,6 +358,16 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_u64(b, l->count);
 		put_i64(b, l->time_ns);
 	}
+	wire_put_u32(b, (uint32_t)t->nstatics);
+	for (i = 0; i < t->nstatics; i++) {
+		const pvmmon_log_static *e = &t->statics[i];
+
+		wire_put_u32(b, (uint32_t)e->kind);
+		wire_put_str(b, e->name);
+		wire_put_str(b, e->file);
+		wire_put_u32(b, (uint32_t)e->line);
+		wire_put_u32(b, (uint32_t)e->parent);
+	}
 }
 
 /* Reads an item count and allocates that many zeroed items; NULL with failed set on
@@ -454,6 +464,19 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		l->count = wire_get_u64(&in);
 		l->time_ns = get_i64(&in);
 	}
+	t->statics = get_array(&in, &t->nstatics, sizeof(*t->statics));
+	for (i = 0; i < t->nstatics && !in.failed; i++) {
+		pvmmon_log_static *e = &t->statics[i];
+
+		e->kind = (pvmmon_static_kind)wire_get_u32(&in);
+		e->name = wire_get_str(&in, MAX_STR);
+		e->file = wire_get_str(&in, MAX_STR);
+		e->line = (int32_t)wire_get_u32(&in);
+		e->parent = (int32_t)wire_get_u32(&in);
+		/* A parent must come before its child, so the table is a forest. */
+		if (!pvmmon_static_kind_name(e->kind) || e->parent < -1 || e->parent >= (int32_t)i)
+			in.failed = 1;
+	}
 	if (in.failed || in.left) {
 		wire_task_clear(t);
 		return pvmmon_error_set(PVMMON_EPARSE, "records: damaged message");
@@ -489,6 +512,11 @@ void wire_task_clear(pvmmon_log_task *t)
 		free(t->loops[i].proc);
 	}
 	free(t->loops);
+	for (i = 0; i < t->nstatics; i++) {
+		free(t->statics[i].name);
+		free(t->statics[i].file);
+	}
+	free(t->statics);
 	free(t->lid);
 	free(t->host);
 	free(t->program);

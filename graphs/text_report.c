@@ -249,6 +249,123 @@ static void report_procs_and_loops(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* The dynamic figures of one static entry: time and how often, from the records. */
+static int static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
+			  const char *enclosing_proc, int64_t *time, uint64_t *count)
+{
+	size_t i;
+	int found = 0;
+
+	*time = 0;
+	*count = 0;
+	switch (e->kind) {
+	case PVMMON_STATIC_PROC:
+		for (i = 0; i < t->nprocs; i++)
+			if (t->procs[i].name && !strcmp(t->procs[i].name, e->name)) {
+				*time += t->procs[i].incl_ns;
+				*count += t->procs[i].count;
+				found = 1;
+			}
+		break;
+	case PVMMON_STATIC_LOOP:
+		for (i = 0; i < t->nloops; i++)
+			if (t->loops[i].name && !strcmp(t->loops[i].name, e->name) &&
+			    t->loops[i].line == e->line) {
+				*time += t->loops[i].time_ns;
+				*count += t->loops[i].count;
+				found = 1;
+			}
+		break;
+	case PVMMON_STATIC_COM:
+		for (i = 0; i < t->nstmts; i++) {
+			const pvmmon_log_stmt *s = &t->stmts[i];
+
+			if (s->op && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
+			    e->file && !strcmp(base_name(s->file), base_name(e->file))) {
+				*time += s->time_ns;
+				*count += s->count;
+				found = 1;
+			}
+		}
+		break;
+	case PVMMON_STATIC_CALL:
+		/* A call statement's time is the callee's inclusive time under this caller
+		 * (the proc record per call site). */
+		for (i = 0; i < t->nprocs; i++)
+			if (t->procs[i].name && !strcmp(t->procs[i].name, e->name) &&
+			    t->procs[i].caller && enclosing_proc &&
+			    !strcmp(t->procs[i].caller, enclosing_proc)) {
+				*time += t->procs[i].incl_ns;
+				*count += t->procs[i].count;
+				found = 1;
+			}
+		break;
+	}
+	return found;
+}
+
+/* The procedure that encloses entry i of t's static table, or NULL. */
+static const char *enclosing_proc(const pvmmon_log_task *t, size_t i)
+{
+	int p = t->statics[i].parent;
+
+	while (p >= 0 && (size_t)p < t->nstatics) {
+		if (t->statics[p].kind == PVMMON_STATIC_PROC)
+			return t->statics[p].name;
+		p = t->statics[p].parent;
+	}
+	return NULL;
+}
+
+/*
+ * The top-down view of seed 000 section 6.4.1: the program's structure from its static
+ * tables (procedures, their loops, communication and call statements, nested), each
+ * with its virtual time and count from the records, so the reader drills from main to
+ * the statement that matters. Shown once per program, for its first task.
+ */
+static void report_structure(const pvmmon_log *log, FILE *out)
+{
+	for (size_t ti = 0; ti < log->ntasks; ti++) {
+		const pvmmon_log_task *t = &log->tasks[ti];
+		int seen = 0;
+
+		if (!t->nstatics)
+			continue;
+		for (size_t tj = 0; tj < ti; tj++)
+			if (log->tasks[tj].nstatics && t->program && log->tasks[tj].program &&
+			    !strcmp(t->program, log->tasks[tj].program))
+				seen = 1;
+		if (seen)
+			continue;
+		fprintf(out, "\nProgram structure of %s (task %s): virtual time top-down\n",
+			t->program ? base_name(t->program) : "?", t->lid ? t->lid : "?");
+		for (size_t i = 0; i < t->nstatics; i++) {
+			const pvmmon_log_static *e = &t->statics[i];
+			char where[256], label[320], t1[32];
+			int depth = 0, p = e->parent;
+			int64_t time;
+			uint64_t count;
+			int found;
+
+			while (p >= 0 && depth < 40) {
+				depth++;
+				p = t->statics[p].parent;
+			}
+			snprintf(where, sizeof(where), "%s:%d", e->file ? base_name(e->file) : "?",
+				 (int)e->line);
+			snprintf(label, sizeof(label), "%*s%s %s", 2 * depth, "",
+				 pvmmon_static_kind_name(e->kind) ? pvmmon_static_kind_name(e->kind) : "?",
+				 e->kind == PVMMON_STATIC_LOOP ? "" : e->name);
+			found = static_figures(t, e, enclosing_proc(t, i), &time, &count);
+			if (found)
+				fprintf(out, "  %-44s %-18s %12s %10" PRIu64 "x\n", label, where,
+					fmt_time(t1, sizeof(t1), time), count);
+			else
+				fprintf(out, "  %-44s %-18s %12s\n", label, where, "not run");
+		}
+	}
+}
+
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
 	int rc;
@@ -261,6 +378,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (rc < 0)
 		return rc;
 	report_procs_and_loops(log, out);
+	report_structure(log, out);
 	/* A full disk or closed pipe must not pass for a complete report. */
 	if (fflush(out) != 0 || ferror(out))
 		return pvmmon_error_set(PVMMON_EIO, "report: could not write the summary");

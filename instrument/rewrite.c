@@ -8,6 +8,9 @@
 #include "pvmmon/errors.h"
 #include "rewrite.h"
 
+/* Static table kinds, as pvmmon_static_kind in pvmmon/log.h. */
+enum { ENTRY_PROC = 1, ENTRY_LOOP = 2, ENTRY_COM = 3, ENTRY_CALL = 4 };
+
 /* One piece of text to insert at a byte offset of the original source. */
 typedef struct insertion {
 	unsigned offset;
@@ -15,15 +18,51 @@ typedef struct insertion {
 	char *text;
 } insertion;
 
+/* One static table entry with the source span used to find its enclosing entry. */
+typedef struct sentry {
+	int kind; /* pvmmon_static_kind */
+	char *name;
+	unsigned line;
+	unsigned start, end;
+	int parent;
+} sentry;
+
 typedef struct rewriter {
 	const char *src;
 	char *text; /* the original source */
 	size_t len;
 	insertion *ins;
 	size_t nins, cap;
+	sentry *ents;
+	size_t nents, ecap;
 	rewrite_stats *stats;
 	int failed;
 } rewriter;
+
+static void add_entry(rewriter *rw, int kind, const char *name, unsigned line, unsigned start,
+		      unsigned end)
+{
+	if (rw->nents == rw->ecap) {
+		size_t cap = rw->ecap ? rw->ecap * 2 : 64;
+		sentry *grown = realloc(rw->ents, cap * sizeof(*grown));
+
+		if (!grown) {
+			rw->failed = 1;
+			return;
+		}
+		rw->ents = grown;
+		rw->ecap = cap;
+	}
+	rw->ents[rw->nents].kind = kind;
+	rw->ents[rw->nents].name = strdup(name);
+	rw->ents[rw->nents].line = line;
+	rw->ents[rw->nents].start = start;
+	rw->ents[rw->nents].end = end;
+	rw->ents[rw->nents].parent = -1;
+	if (!rw->ents[rw->nents].name)
+		rw->failed = 1;
+	rw->nents++;
+}
 
 static void add(rewriter *rw, unsigned offset, const char *fmt, const char *a, unsigned line)
 {
@@ -130,6 +169,14 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 	name = clang_getCursorSpelling(fn);
 	add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);", clang_getCString(name),
 	    line_of(fn));
+	{
+		CXSourceRange r = clang_getCursorExtent(fn);
+		long s0 = main_file_offset(clang_getRangeStart(r));
+		long e0 = main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
+
+		add_entry(rw, ENTRY_PROC, clang_getCString(name), line_of(fn),
+			  (unsigned)(s0 >= 0 ? s0 : open), (unsigned)(e0 >= 0 ? e0 : open));
+	}
 	clang_disposeString(name);
 	rw->stats->procs++;
 }
@@ -164,7 +211,58 @@ static void instrument_loop(rewriter *rw, CXCursor loop)
 	/* The loop becomes a block whose cleanup variable sees every way out of it. */
 	add(rw, (unsigned)start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line_of(loop));
 	add(rw, (unsigned)end, "%s}", "", 0);
+	add_entry(rw, ENTRY_LOOP, name, line_of(loop), (unsigned)start, (unsigned)end);
 	rw->stats->loops++;
+}
+
+/* The PVM calls that are communication statements (seed 000: send, receive, probe),
+ * with the group calls built on them. */
+static int is_comm(const char *name)
+{
+	static const char *const comm[] = {"pvm_send",   "pvm_psend",  "pvm_mcast", "pvm_recv",
+					   "pvm_nrecv",  "pvm_trecv",  "pvm_precv", "pvm_probe",
+					   "pvm_bcast",  "pvm_barrier", "pvm_reduce", "pvm_gather",
+					   "pvm_scatter", NULL};
+
+	for (const char *const *p = comm; *p; p++)
+		if (!strcmp(name, *p))
+			return 1;
+	return 0;
+}
+
+/*
+ * A call in the user's source (a macro's expansion counts at the macro's use) becomes a
+ * communication statement when it calls PVM's send/receive/probe functions, and a call
+ * statement when it calls a procedure not declared in a system header, or anything
+ * through a pointer ("indirect").
+ */
+static void record_call(rewriter *rw, CXCursor call)
+{
+	CXSourceLocation loc = clang_getCursorLocation(call);
+	CXCursor callee = clang_getCursorReferenced(call);
+	unsigned line = 0, off = 0, end = 0;
+	CXString name;
+	const char *n;
+
+	if (!clang_Location_isFromMainFile(loc))
+		return;
+	clang_getExpansionLocation(loc, NULL, &line, NULL, &off);
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(call)), NULL, NULL,
+				   NULL, &end);
+	if (end < off)
+		end = off;
+	if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
+		add_entry(rw, ENTRY_CALL, "indirect", line, off, end);
+		return;
+	}
+	name = clang_getCursorSpelling(callee);
+	n = clang_getCString(name);
+	if (is_comm(n))
+		add_entry(rw, ENTRY_COM, n, line, off, end);
+	else if (strncmp(n, "pvm_", 4) != 0 &&
+		 !clang_Location_isInSystemHeader(clang_getCursorLocation(callee)))
+		add_entry(rw, ENTRY_CALL, n, line, off, end);
+	clang_disposeString(name);
 }
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -181,6 +279,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	case CXCursor_WhileStmt:
 	case CXCursor_DoStmt:
 		instrument_loop(rw, c);
+		break;
+	case CXCursor_CallExpr:
+		record_call(rw, c);
 		break;
 	default:
 		break;
@@ -227,6 +328,49 @@ static void write_escaped_path(FILE *out, const char *path)
 			fputc('\\', out);
 		fputc(*p, out);
 	}
+}
+
+/* Source order, and for entries starting at the same place the wider one first. */
+static int cmp_entry(const void *a, const void *b)
+{
+	const sentry *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/*
+ * Appends the static table and the constructor that registers it. Each entry's parent
+ * is the innermost procedure or loop whose span holds it; sorting by position makes
+ * every parent come before its children.
+ */
+static void write_table(rewriter *rw, FILE *out)
+{
+	size_t i;
+
+	if (!rw->nents)
+		return;
+	qsort(rw->ents, rw->nents, sizeof(*rw->ents), cmp_entry);
+	for (i = 0; i < rw->nents; i++)
+		for (size_t j = i; j-- > 0;)
+			if ((rw->ents[j].kind == ENTRY_PROC || rw->ents[j].kind == ENTRY_LOOP) &&
+			    rw->ents[j].start <= rw->ents[i].start && rw->ents[i].end <= rw->ents[j].end) {
+				rw->ents[i].parent = (int)j;
+				break;
+			}
+	if (rw->len && rw->text[rw->len - 1] != '\n')
+		fputc('\n', out);
+	fputs("static const pvmmon_static_entry pvmmon_static_table_[] = {\n", out);
+	for (i = 0; i < rw->nents; i++)
+		fprintf(out, "\t{%d, \"%s\", %u, %d},\n", rw->ents[i].kind, rw->ents[i].name,
+			rw->ents[i].line, rw->ents[i].parent);
+	fputs("};\n__attribute__((constructor)) static void pvmmon_static_register_(void)\n{\n"
+	      "\tpvmmon_static_register(\"", out);
+	write_escaped_path(out, rw->src);
+	fprintf(out, "\", pvmmon_static_table_, %zu);\n}\n", rw->nents);
 }
 
 int instrument__rewrite(const char *src, const char *const *args, int nargs, FILE *out,
@@ -281,11 +425,15 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 		fputs(rw.ins[k].text, out);
 	}
 	fwrite(rw.text + at, 1, rw.len - at, out);
+	write_table(&rw, out);
 	if (ferror(out))
 		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot write the instrumented source", src);
 out:
 	for (k = 0; k < rw.nins; k++)
 		free(rw.ins[k].text);
+	for (k = 0; k < rw.nents; k++)
+		free(rw.ents[k].name);
+	free(rw.ents);
 	free(rw.ins);
 	free(rw.text);
 	if (tu)

@@ -202,7 +202,10 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	/* A flush replaces the previous one: records are cumulative in the task. */
 	wire_task_clear(&(pvmmon_log_task){
 	    .stmts = t->rec.stmts, .nstmts = t->rec.nstmts, .procs = t->rec.procs,
-	    .nprocs = t->rec.nprocs, .loops = t->rec.loops, .nloops = t->rec.nloops});
+	    .nprocs = t->rec.nprocs, .loops = t->rec.loops, .nloops = t->rec.nloops,
+	    .statics = t->rec.statics, .nstatics = t->rec.nstatics});
+	t->rec.statics = fresh.statics;
+	t->rec.nstatics = fresh.nstatics;
 	t->rec.stmts = fresh.stmts;
 	t->rec.nstmts = fresh.nstmts;
 	t->rec.procs = fresh.procs;

@@ -258,6 +258,63 @@ void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 	}
 }
 
+/* The static tables registered by instrumented translation units, in load order. */
+typedef struct static_table {
+	const char *file;
+	const pvmmon_static_entry *entries;
+	int n;
+} static_table;
+static static_table *tables;
+static size_t ntables;
+
+void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries, int n)
+{
+	static_table *t;
+
+	if (!entries || n <= 0)
+		return;
+	t = realloc(tables, (ntables + 1) * sizeof(*t));
+	if (!t)
+		return;
+	tables = t;
+	tables[ntables].file = file;
+	tables[ntables].entries = entries;
+	tables[ntables].n = n;
+	ntables++;
+}
+
+void hooks__records_add_statics(void)
+{
+	size_t i, total = 0, k = 0;
+	pvmmon_log_static *all;
+
+	if (rec.nstatics || !ntables)
+		return;
+	for (i = 0; i < ntables; i++)
+		total += (size_t)tables[i].n;
+	all = calloc(total, sizeof(*all));
+	if (!all)
+		return;
+	/* One table per task: each translation unit's parent indices are shifted by the
+	 * entries before it. */
+	for (i = 0; i < ntables; i++) {
+		size_t base = k;
+
+		for (int j = 0; j < tables[i].n; j++, k++) {
+			const pvmmon_static_entry *e = &tables[i].entries[j];
+
+			all[k].kind = (pvmmon_static_kind)e->kind;
+			all[k].name = strdup(e->name ? e->name : "?");
+			all[k].file = tables[i].file ? strdup(tables[i].file) : NULL;
+			all[k].line = e->line;
+			all[k].parent = e->parent >= 0 && e->parent < j ? (int32_t)(base + (size_t)e->parent)
+									 : -1;
+		}
+	}
+	rec.statics = all;
+	rec.nstatics = total;
+}
+
 void hooks__records_close_open(int64_t v)
 {
 	while (proc_depth > 0)

@@ -75,6 +75,25 @@ typedef struct pvmmon_log_loop {
 	int64_t time_ns;  /* virtual time inside the loop */
 } pvmmon_log_loop;
 
+/* The kinds of static table entries (seed 000 Figure 9), as pvmmon-cc emits them. */
+typedef enum pvmmon_static_kind {
+	PVMMON_STATIC_PROC = 1, /* a procedure definition */
+	PVMMON_STATIC_LOOP,     /* a loop */
+	PVMMON_STATIC_COM,      /* a communication statement: a pvm_* call */
+	PVMMON_STATIC_CALL,     /* a procedure call statement */
+} pvmmon_static_kind;
+
+/* One static table entry: where it is in the source and what encloses it. */
+typedef struct pvmmon_log_static {
+	pvmmon_static_kind kind;
+	char *name;     /* procedure, loop (kind@line:column), pvm_* call or callee
+			 * ("indirect" for a call through a pointer) */
+	char *file;     /* source file */
+	int32_t line;
+	int32_t parent; /* index of the enclosing procedure or loop in the same task's
+			 * table, -1 for a procedure at file level */
+} pvmmon_log_static;
+
 /* How a task ended. */
 typedef enum pvmmon_task_status {
 	PVMMON_TASK_RUNNING = 0, /* still running when the log was written */
@@ -103,6 +122,9 @@ typedef struct pvmmon_log_task {
 	pvmmon_log_proc *procs;
 	size_t nloops;
 	pvmmon_log_loop *loops;
+	/* The static tables of the task's program (empty unless built with pvmmon-cc). */
+	size_t nstatics;
+	pvmmon_log_static *statics;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {
@@ -160,6 +182,12 @@ int pvmmon_log_validate(const char *path);
 const char *pvmmon_log_schema(void);
 
 const char *pvmmon_task_status_name(pvmmon_task_status s);
+
+/* "proc", "loop", "com", "call"; NULL for anything else. */
+const char *pvmmon_static_kind_name(pvmmon_static_kind k);
+
+/* The kind named by name, or 0 when name is none of them. */
+pvmmon_static_kind pvmmon_static_kind_parse(const char *name);
 
 #ifdef __cplusplus
 }

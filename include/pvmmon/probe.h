@@ -51,6 +51,22 @@ void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
 #define PVMMON_LOOP_EXIT() pvmmon_probe_loop_exit(&pvmmon_loop_site_)
 
 /*
+ * Static tables (seed 000 Figure 9): pvmmon-cc emits one table per translation unit and
+ * registers it from a constructor. kind is a pvmmon_static_kind of pvmmon/log.h (1 proc,
+ * 2 loop, 3 com, 4 call); parent is the index of the enclosing procedure or loop in the
+ * same table (always smaller than the entry's own index), or -1. The library keeps a
+ * pointer to entries and file, which must be static.
+ */
+typedef struct pvmmon_static_entry {
+	int kind;
+	const char *name;
+	int line;
+	int parent;
+} pvmmon_static_entry;
+
+void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries, int n);
+
+/*
  * Scoped probes, as pvmmon-cc inserts them: the exit probe runs when the enclosing
  * block is left by any path (end of block, return, break, goto), through GCC's cleanup
  * attribute, so no return statement has to be rewritten. `line` is the source line of

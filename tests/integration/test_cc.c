@@ -83,6 +83,44 @@ static void test_matmul_built_with_pvmmon_cc(void)
 			}
 		CU_ASSERT_EQUAL(in_iter, 2);
 	}
+	/* The static table agrees with apps/matmul.c as written: entries, lines, nesting. */
+	{
+		static const struct {
+			pvmmon_static_kind kind;
+			const char *name;
+			int line;
+			const char *parent; /* name of the enclosing entry, NULL at file level */
+		} want[] = {
+		    {PVMMON_STATIC_PROC, "one_iteration", 33, NULL},
+		    {PVMMON_STATIC_LOOP, "for@37:2", 37, "one_iteration"},
+		    {PVMMON_STATIC_COM, "pvm_send", 44, "for@37:2"},
+		    {PVMMON_STATIC_LOOP, "for@47:2", 47, "one_iteration"},
+		    {PVMMON_STATIC_COM, "pvm_recv", 51, "for@47:2"},
+		    {PVMMON_STATIC_PROC, "main", 62, NULL},
+		    {PVMMON_STATIC_COM, "pvm_mcast", 116, "main"},
+		    {PVMMON_STATIC_LOOP, "for@120:2", 120, "main"},
+		    {PVMMON_STATIC_CALL, "one_iteration", 121, "for@120:2"},
+		    {PVMMON_STATIC_COM, "pvm_mcast", 126, "main"},
+		};
+
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+			int hit = 0;
+
+			for (size_t i = 0; i < root->nstatics; i++) {
+				const pvmmon_log_static *e = &root->statics[i];
+				const char *pn = e->parent >= 0 ? root->statics[e->parent].name : NULL;
+
+				if (e->kind == want[k].kind && !strcmp(e->name, want[k].name) &&
+				    e->line == want[k].line &&
+				    (want[k].parent ? pn && !strcmp(pn, want[k].parent) : !pn))
+					hit = 1;
+			}
+			if (!hit)
+				fprintf(stderr, "\n  missing static entry %s line %d ", want[k].name,
+					want[k].line);
+			CU_ASSERT(hit);
+		}
+	}
 	pvmmon_log_free(l);
 	cmd_result_free(&b);
 	cmd_result_free(&m);

@@ -150,6 +150,17 @@ static pvmmon_log *full_log(void)
 	t->loops[0].proc = strdup("multiply");
 	t->loops[0].count = 2;
 	t->loops[0].time_ns = 25;
+	t->nstatics = 2;
+	t->statics = calloc(2, sizeof(*t->statics));
+	t->statics[0].kind = PVMMON_STATIC_PROC;
+	t->statics[0].name = strdup("main");
+	t->statics[0].file = strdup("apps/matmul.c");
+	t->statics[0].line = 62;
+	t->statics[0].parent = -1;
+	t->statics[1].kind = PVMMON_STATIC_COM;
+	t->statics[1].name = strdup("pvm_mcast");
+	t->statics[1].line = 116;
+	t->statics[1].parent = 0;
 	t = &log->tasks[1];
 	t->tid = 0x40002;
 	t->lid = strdup("0.0");
@@ -224,6 +235,18 @@ static void test_round_trip(void)
 		CU_ASSERT_EQUAL_FATAL(x->nprocs, y->nprocs);
 		CU_ASSERT_EQUAL_FATAL(x->nloops, y->nloops);
 	}
+	CU_ASSERT_EQUAL_FATAL(b->tasks[0].nstatics, 2);
+	CU_ASSERT_EQUAL(b->tasks[0].statics[0].kind, PVMMON_STATIC_PROC);
+	CU_ASSERT_EQUAL(b->tasks[0].statics[0].parent, -1);
+	SAME_STR(a->tasks[0].statics[0].file, b->tasks[0].statics[0].file);
+	CU_ASSERT_EQUAL(b->tasks[0].statics[1].kind, PVMMON_STATIC_COM);
+	CU_ASSERT_EQUAL(b->tasks[0].statics[1].parent, 0);
+	CU_ASSERT_EQUAL(b->tasks[0].statics[1].line, 116);
+	SAME_STR(a->tasks[0].statics[1].name, b->tasks[0].statics[1].name);
+	CU_ASSERT_PTR_NULL(b->tasks[0].statics[1].file);
+	CU_ASSERT_STRING_EQUAL(pvmmon_static_kind_name(PVMMON_STATIC_CALL), "call");
+	CU_ASSERT_EQUAL(pvmmon_static_kind_parse("loop"), PVMMON_STATIC_LOOP);
+	CU_ASSERT_EQUAL(pvmmon_static_kind_parse("nonsense"), 0);
 	SAME_STR(a->tasks[0].procs[0].name, b->tasks[0].procs[0].name);
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].excl_ns, 20);
 	SAME_STR(a->tasks[0].loops[0].proc, b->tasks[0].loops[0].proc);

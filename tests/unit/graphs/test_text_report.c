@@ -156,6 +156,44 @@ static void test_procs_and_loops_only_when_present(void)
 	pvmmon_log_free(log);
 }
 
+static void test_structure_top_down(void)
+{
+	pvmmon_log *log = sample_log();
+	pvmmon_log_task *t = &log->tasks[0];
+	int rc;
+	char *text, *proc, *com, *loop;
+
+	t->nprocs = 1;
+	t->procs = calloc(1, sizeof(*t->procs));
+	t->procs[0].name = strdup("main");
+	t->procs[0].count = 1;
+	t->procs[0].incl_ns = 2000000000;
+	t->nstatics = 3;
+	t->statics = calloc(3, sizeof(*t->statics));
+	t->statics[0] = (pvmmon_log_static){PVMMON_STATIC_PROC, strdup("main"),
+					    strdup("apps/matmul.c"), 60, -1};
+	t->statics[1] = (pvmmon_log_static){PVMMON_STATIC_LOOP, strdup("for@70:2"),
+					    strdup("apps/matmul.c"), 70, 0};
+	t->statics[2] = (pvmmon_log_static){PVMMON_STATIC_COM, strdup("pvm_recv"),
+					    strdup("apps/matmul.c"), 88, 1};
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(text, "Program structure of matmul (task 0)"));
+	proc = strstr(text, "proc main");
+	loop = strstr(text, "  loop ");
+	com = strstr(text, "    com pvm_recv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(proc);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(com);
+	/* Nested as in the source, each with its time from the records. */
+	CU_ASSERT(proc < loop && loop < com);
+	CU_ASSERT_PTR_NOT_NULL(strstr(proc, "2.000 s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(loop, "not run"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(com, "1.500 s"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
 static void test_empty_log_and_write_error(void)
 {
 	pvmmon_log *log = NULL;
@@ -182,6 +220,7 @@ CU_TestInfo test_text_report_tests[] = {
     {"run summary and task table", test_run_and_tasks},
     {"statements sorted by time, named by file:line", test_statements_sorted_and_named},
     {"procedures and loops only when recorded", test_procs_and_loops_only_when_present},
+    {"program structure, top-down", test_structure_top_down},
     {"empty log, write errors", test_empty_log_and_write_error},
     CU_TEST_INFO_NULL,
 };

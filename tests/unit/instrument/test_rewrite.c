@@ -37,11 +37,13 @@ static const char *body_of(const char *text)
 	return p ? p + 1 : "";
 }
 
+/* Lines of s up to the static table that pvmmon-cc appends after the user's text. */
 static int count_lines(const char *s)
 {
+	const char *table = strstr(s, "static const pvmmon_static_entry");
 	int n = 0;
 
-	for (; *s; s++)
+	for (; *s && s != table; s++)
 		n += *s == '\n';
 	return n;
 }
@@ -111,6 +113,41 @@ static void test_macros_headers_and_inline_left_alone(void)
 	free(text);
 }
 
+static void test_static_table(void)
+{
+	static const char src[] =
+	    "#include <stdio.h>\n"
+	    "int pvm_send(int, int);\n"
+	    "static int leaf(int x) { return x + 1; }\n"
+	    "int run(int (*fp)(int))\n"
+	    "{\n"
+	    "\tint s = 0;\n"
+	    "\tfor (int i = 0; i < 3; i++) {\n"
+	    "\t\ts += leaf(i);\n"
+	    "\t\tpvm_send(1, 2);\n"
+	    "\t}\n"
+	    "\tprintf(\"%d\\n\", fp(s));\n"
+	    "\treturn s;\n"
+	    "}\n";
+	rewrite_stats st;
+	int rc;
+	char *text = instrument_text(src, &st, &rc);
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	/* Source order; each entry names its innermost procedure or loop; printf (a system
+	 * header) is no call statement, a call through a pointer is "indirect". */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static const pvmmon_static_entry pvmmon_static_table_[] = {\n"
+					    "\t{1, \"leaf\", 3, -1},\n"
+					    "\t{1, \"run\", 4, -1},\n"
+					    "\t{2, \"for@7:2\", 7, 1},\n"
+					    "\t{4, \"leaf\", 8, 2},\n"
+					    "\t{3, \"pvm_send\", 9, 2},\n"
+					    "\t{4, \"indirect\", 11, 1},\n"
+					    "};\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "pvmmon_static_table_, 6);"));
+	free(text);
+}
+
 static void test_errors_write_nothing(void)
 {
 	rewrite_stats st;
@@ -135,6 +172,7 @@ static void test_errors_write_nothing(void)
 CU_TestInfo test_rewrite_tests[] = {
     {"procedures and loops get scoped probes", test_procedures_and_loops},
     {"macros, headers and inline functions left alone", test_macros_headers_and_inline_left_alone},
+    {"the static table: kinds, order, nesting", test_static_table},
     {"bad sources write nothing", test_errors_write_nothing},
     CU_TEST_INFO_NULL,
 };
