@@ -1,3 +1,28 @@
-# bench/: benchmarks, monitored against raw PVM; results go to doc/benchmarks.md.
-bench: all
+# bench/: benchmarks, monitored against raw PVM and instrumented against plain builds;
+# results go to doc/benchmarks.md.
+BENCH_BIN := $(BUILD)/bench
+
+$(BENCH_BIN)/probecost: bench/probecost.c $(HOOKS_SO)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Iinclude -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks -lpvm3
+
+# The call-heavy program four ways: plain, gprof, empty -finstrument-functions hooks,
+# and pvmmon-cc.
+$(BENCH_BIN)/calls-plain: bench/calls.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $<
+$(BENCH_BIN)/calls-gprof: bench/calls.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -pg -o $@ $<
+$(BENCH_BIN)/calls-cyg: bench/calls.c bench/cyg_hooks.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -finstrument-functions -o $@ bench/calls.c bench/cyg_hooks.c
+$(BENCH_BIN)/calls-pvmmon: bench/calls.c $(BIN)/pvmmon-cc $(HOOKS_SO)
+	@mkdir -p $(dir $@)
+	$(BIN)/pvmmon-cc -O2 -o $@ bench/calls.c
+
+BENCH_PROGS := $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
+               $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon
+
+bench: all $(BENCH_PROGS)
 	PVMMON_BUILD=$(BUILD) bench/run.sh $(BENCH_REPEATS)

@@ -94,3 +94,28 @@ for n in 5000 50000; do
 		$((2 * n)) "$bytes" "$(echo "$bytes $n" | awk '{print $1/(2*$2)}')" "$trace" \
 		"$(echo "$trace $n" | awk '{print $1/(2*$2)}')"
 done
+echo
+
+# 4. Probe cost (pvmmon-cc's procedure probes), ns per entry+exit pair.
+PB=$(cd "${PVMMON_BUILD:-build}/bench" && pwd)
+for rep in $(seq "$REPS"); do $PIN "$PB/probecost" 10000000; done >"$work/probe"
+en=$(sed 's/.*enabled_ns=\([0-9.]*\).*/\1/' "$work/probe" | median)
+dis=$(sed 's/.*disabled_ns=\([0-9.]*\).*/\1/' "$work/probe" | median)
+echo "Procedure probe pair: enabled ${en} ns, disabled ${dis} ns"
+echo
+
+# 5. A call-heavy program (10^8 calls of a tiny procedure) built four ways.
+echo "Call-heavy program, 10^8 calls (median seconds; ratio to the plain build)"
+for v in plain gprof cyg pvmmon; do : >"$work/calls.$v"; done
+for rep in $(seq 3); do
+	for v in plain gprof cyg pvmmon; do
+		# gprof writes gmon.out into the current folder: the scratch folder.
+		(cd "$work" && $PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+			"$PB/calls-$v" 100000000 2>>"$work/calls.$v")
+	done
+done
+p=$(median <"$work/calls.plain")
+for v in plain gprof cyg pvmmon; do
+	t=$(median <"$work/calls.$v")
+	printf '%-8s %8ss  ratio %7.2f\n' "$v" "$t" "$(echo "$t $p" | awk '{print $1/$2}')"
+done
