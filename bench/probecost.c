@@ -17,6 +17,7 @@ static double now_ns(void)
 int main(int argc, char **argv)
 {
 	static pvmmon_probe_site on = {"on", __FILE__, __LINE__, PVMMON_PROBE_PROC, 1, -1};
+	/* volatile reads, as a site the monitor may switch off must be re-read each time. */
 	static pvmmon_probe_site off = {"off", __FILE__, __LINE__, PVMMON_PROBE_PROC, 0, -1};
 	long n = argc > 1 ? atol(argv[1]) : 10000000, i;
 	volatile long sink = 0;
@@ -27,17 +28,22 @@ int main(int argc, char **argv)
 		sink += i;
 	empty = now_ns() - t0;
 	t0 = now_ns();
+	/* The enable test inline, as PVMMON_PROC_SCOPE does it. */
 	for (i = 0; i < n; i++) {
-		pvmmon_probe_proc_enter(&on);
+		if (on.enabled)
+			pvmmon_probe_proc_enter(&on);
 		sink += i;
-		pvmmon_probe_proc_exit(&on);
+		if (on.enabled)
+			pvmmon_probe_proc_exit(&on);
 	}
 	enabled = now_ns() - t0;
 	t0 = now_ns();
 	for (i = 0; i < n; i++) {
-		pvmmon_probe_proc_enter(&off);
+		if (off.enabled)
+			pvmmon_probe_proc_enter(&off);
 		sink += i;
-		pvmmon_probe_proc_exit(&off);
+		if (off.enabled)
+			pvmmon_probe_proc_exit(&off);
 	}
 	disabled = now_ns() - t0;
 	printf("enabled_ns=%.2f disabled_ns=%.2f\n", (enabled - empty) / (double)n,

@@ -309,6 +309,7 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 			p->count = u64_attr(c, "count");
 			p->incl_ns = i64_attr(c, "incl-ns");
 			p->excl_ns = i64_attr(c, "excl-ns");
+			p->counted = xmlHasProp(c, BAD_CAST "timed") != NULL;
 		} else if (is(c, "static")) {
 			pvmmon_log_static *e = &t->statics[ie++];
 			xmlChar *k = xmlGetProp(c, BAD_CAST "kind");

@@ -128,6 +128,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_u64(wr, "count", p->count);
 		attr_i64(wr, "incl-ns", p->incl_ns);
 		attr_i64(wr, "excl-ns", p->excl_ns);
+		if (p->counted)
+			attr_str(wr, "timed", "no");
 		end(wr);
 	}
 	for (i = 0; i < t->nloops; i++) {

@@ -346,6 +346,7 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_u64(b, p->count);
 		put_i64(b, p->incl_ns);
 		put_i64(b, p->excl_ns);
+		wire_put_u8(b, (uint8_t)(p->counted != 0));
 	}
 	wire_put_u32(b, (uint32_t)t->nloops);
 	for (i = 0; i < t->nloops; i++) {
@@ -452,6 +453,7 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		p->count = wire_get_u64(&in);
 		p->incl_ns = get_i64(&in);
 		p->excl_ns = get_i64(&in);
+		p->counted = wire_get_u8(&in);
 	}
 	t->loops = get_array(&in, &t->nloops, sizeof(*t->loops));
 	for (i = 0; i < t->nloops && !in.failed; i++) {

@@ -226,11 +226,12 @@ static void report_procs_and_loops(const pvmmon_log *log, FILE *out)
 			for (j = 0; j < log->tasks[i].nprocs; j++) {
 				const pvmmon_log_proc *p = &log->tasks[i].procs[j];
 
+				/* A counted leaf has no times of its own: they are in its callers'. */
 				fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %12s %12s\n",
 					log->tasks[i].lid ? log->tasks[i].lid : "?",
 					p->name ? p->name : "?", p->caller ? p->caller : "-", p->count,
-					fmt_time(t1, sizeof(t1), p->incl_ns),
-					fmt_time(t2, sizeof(t2), p->excl_ns));
+					p->counted ? "counted" : fmt_time(t1, sizeof(t1), p->incl_ns),
+					p->counted ? "only" : fmt_time(t2, sizeof(t2), p->excl_ns));
 			}
 	}
 	if (nloops) {

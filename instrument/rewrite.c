@@ -25,6 +25,7 @@ typedef struct sentry {
 	unsigned line;
 	unsigned start, end;
 	int parent;
+	int count_slot; /* counter index of a counted (leaf) procedure, else -1 */
 } sentry;
 
 typedef struct rewriter {
@@ -35,6 +36,7 @@ typedef struct rewriter {
 	size_t nins, cap;
 	sentry *ents;
 	size_t nents, ecap;
+	int ncounted; /* leaf procedures counted instead of timed */
 	rewrite_stats *stats;
 	int failed;
 } rewriter;
@@ -59,6 +61,7 @@ static void add_entry(rewriter *rw, int kind, const char *name, unsigned line, u
 	rw->ents[rw->nents].start = start;
 	rw->ents[rw->nents].end = end;
 	rw->ents[rw->nents].parent = -1;
+	rw->ents[rw->nents].count_slot = -1;
 	if (!rw->ents[rw->nents].name)
 		rw->failed = 1;
 	rw->nents++;
@@ -149,11 +152,29 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
+/* Sets *data when the statement contains a call or a loop: then it is no leaf. */
+static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	switch (clang_getCursorKind(c)) {
+	case CXCursor_CallExpr:
+	case CXCursor_ForStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_DoStmt:
+	case CXCursor_GotoStmt:
+		*(int *)data = 1;
+		return CXChildVisit_Break;
+	default:
+		return CXChildVisit_Recurse;
+	}
+}
+
 static void instrument_function(rewriter *rw, CXCursor fn)
 {
 	CXCursor body = clang_getNullCursor();
 	CXString name;
 	long open;
+	int leaf;
 
 	if (!clang_isCursorDefinition(fn))
 		return;
@@ -167,8 +188,21 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 	if (open < 0 || (size_t)open >= rw->len || rw->text[open] != '{')
 		return;
 	name = clang_getCursorSpelling(fn);
-	add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);", clang_getCString(name),
-	    line_of(fn));
+	{
+		int busy = 0;
+
+		clang_visitChildren(body, find_work, &busy);
+		leaf = !busy;
+	}
+	if (leaf) {
+		char slot[32];
+
+		snprintf(slot, sizeof(slot), "%d", rw->ncounted);
+		add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%s]);", slot, 0);
+	} else {
+		add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
+		    clang_getCString(name), line_of(fn));
+	}
 	{
 		CXSourceRange r = clang_getCursorExtent(fn);
 		long s0 = main_file_offset(clang_getRangeStart(r));
@@ -176,9 +210,14 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 
 		add_entry(rw, ENTRY_PROC, clang_getCString(name), line_of(fn),
 			  (unsigned)(s0 >= 0 ? s0 : open), (unsigned)(e0 >= 0 ? e0 : open));
+		if (leaf && rw->nents)
+			rw->ents[rw->nents - 1].count_slot = rw->ncounted++;
 	}
 	clang_disposeString(name);
-	rw->stats->procs++;
+	if (leaf)
+		rw->stats->counted++;
+	else
+		rw->stats->procs++;
 }
 
 static void instrument_loop(rewriter *rw, CXCursor loop)
@@ -364,9 +403,14 @@ static void write_table(rewriter *rw, FILE *out)
 	if (rw->len && rw->text[rw->len - 1] != '\n')
 		fputc('\n', out);
 	fputs("static const pvmmon_static_entry pvmmon_static_table_[] = {\n", out);
-	for (i = 0; i < rw->nents; i++)
-		fprintf(out, "\t{%d, \"%s\", %u, %d},\n", rw->ents[i].kind, rw->ents[i].name,
+	for (i = 0; i < rw->nents; i++) {
+		fprintf(out, "\t{%d, \"%s\", %u, %d, ", rw->ents[i].kind, rw->ents[i].name,
 			rw->ents[i].line, rw->ents[i].parent);
+		if (rw->ents[i].count_slot >= 0)
+			fprintf(out, "&pvmmon_counts_[%d]},\n", rw->ents[i].count_slot);
+		else
+			fputs("0},\n", out);
+	}
 	fputs("};\n__attribute__((constructor)) static void pvmmon_static_register_(void)\n{\n"
 	      "\tpvmmon_static_register(\"", out);
 	write_escaped_path(out, rw->src);
@@ -416,7 +460,12 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	}
 	qsort(rw.ins, rw.nins, sizeof(*rw.ins), cmp_ins);
 	/* The probe header first, then the user's text from its line 1 on. */
-	fputs("#include \"pvmmon/probe.h\"\n#line 1 \"", out);
+	fputs("#include \"pvmmon/probe.h\"\n", out);
+	/* The counters of leaf procedures, before the #line directive that makes the next
+	 * line the user's line 1. */
+	if (rw.ncounted)
+		fprintf(out, "static unsigned long pvmmon_counts_[%d];\n", rw.ncounted);
+	fputs("#line 1 \"", out);
 	write_escaped_path(out, src);
 	fputs("\"\n", out);
 	for (k = 0; k < rw.nins; k++) {

@@ -8,7 +8,8 @@
 #include <stdio.h>
 
 typedef struct rewrite_stats {
-	unsigned procs; /* procedures given entry/exit probes */
+	unsigned procs;   /* procedures given entry/exit probes */
+	unsigned counted; /* leaf procedures given a call counter instead */
 	unsigned loops; /* loops given entry/exit probes */
 } rewrite_stats;
 

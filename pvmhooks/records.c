@@ -130,17 +130,13 @@ pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
 	return c;
 }
 
-/* The proc record of site under caller (the enclosing procedure's site, or NULL). */
-static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller)
+/* Makes room for one more proc record and its keys; 0 or -1. */
+static int proc_grow(void)
 {
-	size_t i, old = proc_cap;
-	pvmmon_log_proc *p;
+	size_t old = proc_cap;
 
-	for (i = 0; i < rec.nprocs; i++)
-		if (proc_keys[i] == site && proc_callers[i] == caller)
-			return i;
 	if (ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
-		return (size_t)-1;
+		return -1;
 	if (proc_cap != old) {
 		void **k = realloc(proc_keys, proc_cap * sizeof(*k));
 		void **c = k ? realloc(proc_callers, proc_cap * sizeof(*c)) : NULL;
@@ -148,11 +144,27 @@ static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller)
 		if (k)
 			proc_keys = k;
 		if (!k || !c) {
+			/* The records array is larger than proc_cap says; the next call grows
+			 * the keys again. */
 			proc_cap = old;
-			return (size_t)-1;
+			return -1;
 		}
 		proc_callers = c;
 	}
+	return 0;
+}
+
+/* The proc record of site under caller (the enclosing procedure's site, or NULL). */
+static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller)
+{
+	size_t i;
+	pvmmon_log_proc *p;
+
+	for (i = 0; i < rec.nprocs; i++)
+		if (proc_keys[i] == site && proc_callers[i] == caller)
+			return i;
+	if (proc_grow() < 0)
+		return (size_t)-1;
 	p = &rec.procs[rec.nprocs];
 	p->name = strdup(site->name ? site->name : "?");
 	p->file = site->file ? strdup(site->file) : NULL;
@@ -315,6 +327,50 @@ void hooks__records_add_statics(void)
 	rec.nstatics = total;
 }
 
+/* Counted (leaf) procedures: their table entries and the proc records they update. */
+static const pvmmon_static_entry **counted_entry;
+static size_t *counted_proc, ncounted;
+
+void hooks__records_update_counts(void)
+{
+	for (size_t i = 0; i < ntables; i++)
+		for (int j = 0; j < tables[i].n; j++) {
+			const pvmmon_static_entry *e = &tables[i].entries[j];
+			size_t k;
+
+			if (!e->count || !*e->count)
+				continue;
+			for (k = 0; k < ncounted && counted_entry[k] != e; k++)
+				;
+			if (k == ncounted) {
+				const pvmmon_static_entry **ce;
+				size_t *cp;
+				pvmmon_log_proc *p;
+
+				if (proc_grow() < 0)
+					return;
+				ce = realloc(counted_entry, (ncounted + 1) * sizeof(*ce));
+				if (ce)
+					counted_entry = ce;
+				cp = ce ? realloc(counted_proc, (ncounted + 1) * sizeof(*cp)) : NULL;
+				if (!cp)
+					return;
+				counted_proc = cp;
+				p = &rec.procs[rec.nprocs];
+				memset(p, 0, sizeof(*p));
+				p->name = strdup(e->name ? e->name : "?");
+				p->file = tables[i].file ? strdup(tables[i].file) : NULL;
+				p->line = e->line;
+				p->counted = 1;
+				proc_keys[rec.nprocs] = (void *)e;
+				proc_callers[rec.nprocs] = (void *)e;
+				counted_entry[ncounted] = e;
+				counted_proc[ncounted++] = rec.nprocs++;
+			}
+			rec.procs[counted_proc[k]].count = *e->count;
+		}
+}
+
 void hooks__records_close_open(int64_t v)
 {
 	while (proc_depth > 0)
@@ -327,6 +383,11 @@ void hooks__records_reset(void)
 {
 	wire_task_clear(&rec);
 	ptrmap_free(&stmt_index);
+	free(counted_entry);
+	free(counted_proc);
+	counted_entry = NULL;
+	counted_proc = NULL;
+	ncounted = 0;
 	free(proc_keys);
 	free(proc_callers);
 	proc_keys = proc_callers = NULL;

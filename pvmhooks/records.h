@@ -20,6 +20,9 @@ void hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
  * the final flush happens inside main, whose own exit comes too late to be sent. */
 void hooks__records_close_open(int64_t v);
 
+/* Copies the call counters of counted (leaf) procedures into their proc records. */
+void hooks__records_update_counts(void);
+
 /* Copies the registered static tables into the task's records (once). */
 void hooks__records_add_statics(void);
 

@@ -365,6 +365,7 @@ void hooks__flush(int final)
 	if (final)
 		hooks__records_close_open(vclock_virtual(&hooks__st.clock, now));
 	hooks__records_add_statics();
+	hooks__records_update_counts();
 	t->tid = hooks__st.mytid;
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;

@@ -63,6 +63,7 @@ typedef struct pvmmon_log_proc {
 	uint64_t count;
 	int64_t incl_ns;  /* inclusive virtual time */
 	int64_t excl_ns;  /* exclusive virtual time */
+	int counted;      /* a leaf counted instead of timed: no caller, no times */
 } pvmmon_log_proc;
 
 /* A loop record. */

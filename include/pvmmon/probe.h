@@ -62,6 +62,8 @@ typedef struct pvmmon_static_entry {
 	const char *name;
 	int line;
 	int parent;
+	/* For a procedure that is counted instead of timed: its call counter. */
+	unsigned long *count;
 } pvmmon_static_entry;
 
 void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries, int n);
@@ -74,24 +76,39 @@ void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries
  */
 static inline void pvmmon__proc_leave(pvmmon_probe_site **site)
 {
-	pvmmon_probe_proc_exit(*site);
+	if ((*site)->enabled)
+		pvmmon_probe_proc_exit(*site);
 }
 
 static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 {
-	pvmmon_probe_loop_exit(*site);
+	if ((*site)->enabled)
+		pvmmon_probe_loop_exit(*site);
 }
 
+/* The enable flag is tested here, inline, so a disabled site costs a load and a branch. */
 #define PVMMON_PROC_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
 							    PVMMON_PROBE_PROC, 1, -1};    \
 	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
-	    (pvmmon_probe_proc_enter(&pvmmon_proc_scope_site_), &pvmmon_proc_scope_site_)
+	    (pvmmon_proc_scope_site_.enabled ? pvmmon_probe_proc_enter(&pvmmon_proc_scope_site_) \
+					     : (void)0,                                   \
+	     &pvmmon_proc_scope_site_)
 #define PVMMON_LOOP_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
 							    PVMMON_PROBE_LOOP, 1, -1};    \
 	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
-	    (pvmmon_probe_loop_enter(&pvmmon_loop_scope_site_), &pvmmon_loop_scope_site_)
+	    (pvmmon_loop_scope_site_.enabled ? pvmmon_probe_loop_enter(&pvmmon_loop_scope_site_) \
+					     : (void)0,                                   \
+	     &pvmmon_loop_scope_site_)
+
+/*
+ * A leaf procedure (no calls, no loops: straight-line code that takes a few
+ * nanoseconds) is counted rather than timed, since a timing probe pair would cost more
+ * than the procedure. pvmmon-cc gives each one a slot in a per-file counter array that
+ * its static table entry points to; its time stays in its caller's exclusive time.
+ */
+#define PVMMON_PROC_COUNT(counter) ((void)++(counter))
 
 #ifdef __cplusplus
 }

@@ -137,14 +137,19 @@ static void test_static_table(void)
 	/* Source order; each entry names its innermost procedure or loop; printf (a system
 	 * header) is no call statement, a call through a pointer is "indirect". */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static const pvmmon_static_entry pvmmon_static_table_[] = {\n"
-					    "\t{1, \"leaf\", 3, -1},\n"
-					    "\t{1, \"run\", 4, -1},\n"
-					    "\t{2, \"for@7:2\", 7, 1},\n"
-					    "\t{4, \"leaf\", 8, 2},\n"
-					    "\t{3, \"pvm_send\", 9, 2},\n"
-					    "\t{4, \"indirect\", 11, 1},\n"
+					    "\t{1, \"leaf\", 3, -1, &pvmmon_counts_[0]},\n"
+					    "\t{1, \"run\", 4, -1, 0},\n"
+					    "\t{2, \"for@7:2\", 7, 1, 0},\n"
+					    "\t{4, \"leaf\", 8, 2, 0},\n"
+					    "\t{3, \"pvm_send\", 9, 2, 0},\n"
+					    "\t{4, \"indirect\", 11, 1, 0},\n"
 					    "};\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "pvmmon_static_table_, 6);"));
+	/* The leaf is counted, not timed; its counter is declared before the user's text. */
+	CU_ASSERT_EQUAL(st.counted, 1);
+	CU_ASSERT_EQUAL(st.procs, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static unsigned long pvmmon_counts_[1];\n#line 1 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_COUNT(pvmmon_counts_[0]); return x + 1; }"));
 	free(text);
 }
 
