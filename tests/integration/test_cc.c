@@ -127,6 +127,118 @@ static void test_matmul_built_with_pvmmon_cc(void)
 	cmd_result_free(&r);
 }
 
+/* Sums over a task's proc records: count, inclusive, exclusive of procedure name (under
+ * any caller, or under caller when given). */
+static void sums(const pvmmon_log_task *t, const char *name, const char *caller, uint64_t *count,
+		 int64_t *incl, int64_t *excl)
+{
+	*count = 0;
+	*incl = *excl = 0;
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const pvmmon_log_proc *p = &t->procs[i];
+
+		if (strcmp(p->name, name) || (caller && (!p->caller || strcmp(p->caller, caller))))
+			continue;
+		*count += p->count;
+		*incl += p->incl_ns;
+		*excl += p->excl_ns;
+	}
+}
+
+/*
+ * Checks inclusive = exclusive + callees' inclusive for the procedure node made of the
+ * names in group (one name, or a mutually recursive group collapsed into one node as in
+ * seed 000 Figure 11), within 1%.
+ */
+static void check_node(const pvmmon_log_task *t, const char *const *group, size_t n,
+		       const char *outer_caller)
+{
+	uint64_t c;
+	int64_t incl = 0, excl = 0, callees = 0, x, y;
+
+	sums(t, group[0], outer_caller, &c, &incl, &x);
+	for (size_t g = 0; g < n; g++) {
+		sums(t, group[g], NULL, &c, &x, &y);
+		excl += y;
+	}
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const pvmmon_log_proc *p = &t->procs[i];
+		int inside = 0, from = 0;
+
+		for (size_t g = 0; g < n; g++) {
+			inside |= !strcmp(p->name, group[g]);
+			from |= p->caller && !strcmp(p->caller, group[g]);
+		}
+		if (from && !inside)
+			callees += p->incl_ns;
+	}
+	if (llabs(incl - (excl + callees)) * 100 > incl)
+		fprintf(stderr, "\n  %s: inclusive %lld, exclusive %lld + callees %lld ", group[0],
+			(long long)incl, (long long)excl, (long long)callees);
+	CU_ASSERT(incl > 0);
+	CU_ASSERT(llabs(incl - (excl + callees)) * 100 <= incl);
+}
+
+static void test_recursion_counts_and_times(void)
+{
+	const char *dir = harness_tmpdir();
+	char log[4096];
+	cmd_result b, m;
+	pvmmon_log *l = NULL;
+	const pvmmon_log_task *t;
+	uint64_t c;
+	int64_t x, y;
+
+	harness_sh(&b, 120, "cd '%s' && %s/pvmmon-cc -O1 -g -o proctest %s/../tests/fixtures/src/proctest.c -lpvm3",
+		   dir, harness_bin(), harness_build());
+	CU_ASSERT_EQUAL_FATAL(b.status, 0);
+	snprintf(log, sizeof(log), "%s/p.xml", dir);
+	harness_sh(&m, 120, "cd '%s' && %s/pvmmon run -q -o '%s' -- ./proctest", dir, harness_bin(),
+		   log);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_STRING_EQUAL(m.out, "proctest: total 149\n");
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, log), 0);
+	CU_ASSERT_EQUAL_FATAL(l->ntasks, 1);
+	t = &l->tasks[0];
+	/* Exact call counts: a directly recursive call has its own record. */
+	sums(t, "fact", "main", &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 1);
+	sums(t, "fact", "fact", &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 4);
+	/* The recursive record adds no inclusive time: it is the outer call's already. */
+	CU_ASSERT_EQUAL(x, 0);
+	sums(t, "is_even", NULL, &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 4);
+	sums(t, "is_odd", NULL, &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 3);
+	sums(t, "search", "main", &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 2);
+	sums(t, "apply", "main", &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 6);
+	/* Called through a function pointer from apply. */
+	sums(t, "classify", "apply", &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 6);
+	/* burn: 5 from fact, 4 + 3 from the even/odd pair, 2 + 6 + 6 more elsewhere, and
+	 * 76 in search (the goto and the breaks leave its loops early). */
+	sums(t, "burn", NULL, &c, &x, &y);
+	CU_ASSERT_EQUAL(c, 5 + 4 + 3 + 76 + 6 + 8);
+	/* Times add up for every node. */
+	{
+		static const char *const mainp[] = {"main"}, *const fact[] = {"fact"},
+					 *const pair[] = {"is_even", "is_odd"},
+					 *const search[] = {"search"}, *const apply[] = {"apply"};
+
+		check_node(t, mainp, 1, NULL);
+		check_node(t, fact, 1, "main");
+		check_node(t, pair, 2, "main");
+		check_node(t, search, 1, "main");
+		check_node(t, apply, 1, "main");
+	}
+	pvmmon_log_free(l);
+	cmd_result_free(&b);
+	cmd_result_free(&m);
+}
+
 static void test_invalid_c_gets_compiler_diagnostics(void)
 {
 	const char *dir = harness_tmpdir();
@@ -171,6 +283,8 @@ static void test_make_with_cc_and_errors_at_user_lines(void)
 CU_TestInfo test_cc_tests[] = {
     {"matmul built with pvmmon-cc: same output, proc and loop records",
      test_matmul_built_with_pvmmon_cc},
+    {"recursion, goto, breaks, pointers: exact counts, times add up",
+     test_recursion_counts_and_times},
     {"invalid C gets the compiler's diagnostics, no output", test_invalid_c_gets_compiler_diagnostics},
     {"CC=pvmmon-cc make; warnings at the user's lines", test_make_with_cc_and_errors_at_user_lines},
     CU_TEST_INFO_NULL,
