@@ -306,6 +306,7 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 			p->file = str_attr(c, "file");
 			p->line = (int32_t)i64_attr(c, "line");
 			p->caller = str_attr(c, "caller");
+			p->call_line = (int32_t)i64_attr(c, "call-line");
 			p->count = u64_attr(c, "count");
 			p->incl_ns = i64_attr(c, "incl-ns");
 			p->excl_ns = i64_attr(c, "excl-ns");

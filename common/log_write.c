@@ -125,6 +125,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_str(wr, "file", p->file);
 		attr(wr, "line", "%d", (int)p->line);
 		attr_str(wr, "caller", p->caller);
+		if (p->call_line > 0)
+			attr(wr, "call-line", "%d", (int)p->call_line);
 		attr_u64(wr, "count", p->count);
 		attr_i64(wr, "incl-ns", p->incl_ns);
 		attr_i64(wr, "excl-ns", p->excl_ns);

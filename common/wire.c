@@ -343,6 +343,7 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_str(b, p->file);
 		wire_put_u32(b, (uint32_t)p->line);
 		wire_put_str(b, p->caller);
+		wire_put_u32(b, (uint32_t)p->call_line);
 		wire_put_u64(b, p->count);
 		put_i64(b, p->incl_ns);
 		put_i64(b, p->excl_ns);
@@ -450,6 +451,7 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		p->file = wire_get_str(&in, MAX_STR);
 		p->line = (int32_t)wire_get_u32(&in);
 		p->caller = wire_get_str(&in, MAX_STR);
+		p->call_line = (int32_t)wire_get_u32(&in);
 		p->count = wire_get_u64(&in);
 		p->incl_ns = get_i64(&in);
 		p->excl_ns = get_i64(&in);

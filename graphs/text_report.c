@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pvmmon/callgraph.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 
@@ -209,30 +210,109 @@ static int report_statements(const pvmmon_log *log, FILE *out)
 	return 0;
 }
 
-static void report_procs_and_loops(const pvmmon_log *log, FILE *out)
+/*
+ * One task's procedures as its call graph (seed 000 Figure 11): each node with calls,
+ * inclusive and exclusive time, then its call sites by the time spent through them.
+ * Mutually recursive procedures are one node ("a+b") whose callers are the call sites
+ * outside the group; recursive calls are counted apart and add no time.
+ */
+static int report_task_procs(const pvmmon_log_task *t, FILE *out)
+{
+	pvmmon_callgraph *cg = NULL;
+	size_t *order = NULL;
+	int64_t whole;
+	int rc;
+
+	rc = pvmmon_callgraph_build(&cg, t);
+	if (rc < 0)
+		return rc;
+	order = malloc((cg->nnodes ? cg->nnodes : 1) * sizeof(*order));
+	if (!order) {
+		pvmmon_callgraph_free(cg);
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	}
+	for (size_t i = 0; i < cg->nnodes; i++)
+		order[i] = i;
+	/* Shares are of the task's virtual time, or of its root procedures' time when that
+	 * is longer (main starts before the task registers and its clock starts). */
+	whole = t->virtual_ns;
+	{
+		int64_t roots = 0;
+
+		for (size_t e = 0; e < cg->nedges; e++)
+			if (cg->edges[e].from == PVMMON_CG_ROOT)
+				roots += cg->edges[e].incl_ns;
+		if (roots > whole)
+			whole = roots;
+	}
+	/* Largest inclusive time first: the top-down order of section 6.4.1. */
+	for (size_t i = 1; i < cg->nnodes; i++)
+		for (size_t j = i; j > 0 && cg->nodes[order[j]].incl_ns > cg->nodes[order[j - 1]].incl_ns;
+		     j--) {
+			size_t tmp = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+	for (size_t k = 0; k < cg->nnodes; k++) {
+		const pvmmon_cg_node *n = &cg->nodes[order[k]];
+		char t1[32], t2[32], where[160], rec[32] = "";
+
+		snprintf(where, sizeof(where), "%s:%d", n->file ? base_name(n->file) : "?",
+			 (int)n->line);
+		if (n->recursive)
+			snprintf(rec, sizeof(rec), "+%" PRIu64 " rec", n->inner_calls);
+		if (n->counted)
+			fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %-10s %12s %12s\n",
+				t->lid ? t->lid : "?", n->name, where, n->calls, "", "counted",
+				"only");
+		else
+			fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %-10s %12s %12s %6.1f%%\n",
+				t->lid ? t->lid : "?", n->name, where, n->calls, rec,
+				fmt_time(t1, sizeof(t1), n->incl_ns),
+				fmt_time(t2, sizeof(t2), n->excl_ns), percent(n->incl_ns, whole));
+		for (size_t e = 0; e < cg->nedges; e++) {
+			const pvmmon_cg_edge *ed = &cg->edges[e];
+			char from[200];
+
+			if (ed->to != order[k])
+				continue;
+			if (!ed->caller)
+				snprintf(from, sizeof(from), "(root)");
+			else if (ed->call_line > 0)
+				snprintf(from, sizeof(from), "%s at line %d", ed->caller,
+					 (int)ed->call_line);
+			else
+				snprintf(from, sizeof(from), "%s", ed->caller);
+			fprintf(out, "  %-6s   from %-43s %10" PRIu64 " %-10s %12s\n", "", from,
+				ed->calls, "", fmt_time(t1, sizeof(t1), ed->incl_ns));
+		}
+	}
+	free(order);
+	pvmmon_callgraph_free(cg);
+	return 0;
+}
+
+static int report_procs_and_loops(const pvmmon_log *log, FILE *out)
 {
 	size_t i, j, nprocs = 0, nloops = 0;
-	char t1[32], t2[32];
+	char t1[32];
+	int rc;
 
 	for (i = 0; i < log->ntasks; i++) {
 		nprocs += log->tasks[i].nprocs;
 		nloops += log->tasks[i].nloops;
 	}
 	if (nprocs) {
-		fprintf(out, "\nProcedures\n");
-		fprintf(out, "  %-6s %-28s %-20s %10s %12s %12s\n", "task", "procedure", "called from",
-			"calls", "inclusive", "exclusive");
-		for (i = 0; i < log->ntasks; i++)
-			for (j = 0; j < log->tasks[i].nprocs; j++) {
-				const pvmmon_log_proc *p = &log->tasks[i].procs[j];
-
-				/* A counted leaf has no times of its own: they are in its callers'. */
-				fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %12s %12s\n",
-					log->tasks[i].lid ? log->tasks[i].lid : "?",
-					p->name ? p->name : "?", p->caller ? p->caller : "-", p->count,
-					p->counted ? "counted" : fmt_time(t1, sizeof(t1), p->incl_ns),
-					p->counted ? "only" : fmt_time(t2, sizeof(t2), p->excl_ns));
-			}
+		fprintf(out, "\nProcedures (call graph: callers by call site; mutual recursion "
+			     "as one node)\n");
+		fprintf(out, "  %-6s %-28s %-20s %10s %-10s %12s %12s %7s\n", "task", "procedure",
+			"defined at", "calls", "recursive", "inclusive", "exclusive", "%task");
+		for (i = 0; i < log->ntasks; i++) {
+			rc = report_task_procs(&log->tasks[i], out);
+			if (rc < 0)
+				return rc;
+		}
 	}
 	if (nloops) {
 		fprintf(out, "\nLoops\n");
@@ -248,6 +328,7 @@ static void report_procs_and_loops(const pvmmon_log *log, FILE *out)
 					fmt_time(t1, sizeof(t1), l->time_ns));
 			}
 	}
+	return 0;
 }
 
 /* The dynamic figures of one static entry: time and how often, from the records. */
@@ -290,16 +371,24 @@ static int static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
 		}
 		break;
 	case PVMMON_STATIC_CALL:
-		/* A call statement's time is the callee's inclusive time under this caller
-		 * (the proc record per call site). */
-		for (i = 0; i < t->nprocs; i++)
-			if (t->procs[i].name && !strcmp(t->procs[i].name, e->name) &&
-			    t->procs[i].caller && enclosing_proc &&
-			    !strcmp(t->procs[i].caller, enclosing_proc)) {
-				*time += t->procs[i].incl_ns;
-				*count += t->procs[i].count;
+		/* A call statement's time is the callee's inclusive time through it: the
+		 * proc records of its caller and line (any callee for an indirect call), or,
+		 * for records without a call line, those of its caller and callee. */
+		for (i = 0; i < t->nprocs; i++) {
+			const pvmmon_log_proc *p = &t->procs[i];
+			int same_caller = p->caller && enclosing_proc &&
+					  !strcmp(p->caller, enclosing_proc);
+			int same_callee = p->name && !strcmp(p->name, e->name);
+
+			if (same_caller && (p->call_line > 0
+						? p->call_line == e->line &&
+							  (same_callee || !strcmp(e->name, "indirect"))
+						: same_callee)) {
+				*time += p->incl_ns;
+				*count += p->count;
 				found = 1;
 			}
+		}
 		break;
 	}
 	return found;
@@ -378,7 +467,9 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	rc = report_statements(log, out);
 	if (rc < 0)
 		return rc;
-	report_procs_and_loops(log, out);
+	rc = report_procs_and_loops(log, out);
+	if (rc < 0)
+		return rc;
 	report_structure(log, out);
 	/* A full disk or closed pipe must not pass for a complete report. */
 	if (fflush(out) != 0 || ferror(out))

@@ -91,6 +91,100 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 	return remove(p);
 }
 
+/* Replaces every occurrence of from by to in file path (a dependency file), in place. */
+static void replace_in_file(const char *path, const char *from, const char *to)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL, *tmp;
+	size_t len = 0, cap = 0, flen = strlen(from);
+	char chunk[4096];
+	size_t got;
+
+	if (!f)
+		return;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (len + got + 1 > cap) {
+			cap = (len + got + 1) * 2;
+			tmp = realloc(text, cap);
+			if (!tmp) {
+				free(text);
+				fclose(f);
+				return;
+			}
+			text = tmp;
+		}
+		memcpy(text + len, chunk, got);
+		len += got;
+	}
+	fclose(f);
+	if (text)
+		text[len] = '\0';
+	if (!text || !strstr(text, from)) {
+		free(text);
+		return;
+	}
+	snprintf(chunk, sizeof(chunk), "%s.pvmmon-tmp", path);
+	f = fopen(chunk, "w");
+	if (f) {
+		const char *p = text, *hit;
+
+		while ((hit = strstr(p, from))) {
+			fwrite(p, 1, (size_t)(hit - p), f);
+			fputs(to, f);
+			p = hit + flen;
+		}
+		fputs(p, f);
+		if (fclose(f) == 0)
+			rename(chunk, path);
+		else
+			remove(chunk);
+	}
+	free(text);
+}
+
+/* path with its suffix (after the last dot of its last component) replaced by ".d". */
+static void with_d_suffix(char *buf, size_t len, const char *path, int strip_dir)
+{
+	const char *base = strrchr(path, '/');
+	const char *start = strip_dir && base ? base + 1 : path;
+	const char *dot = strrchr(base ? base + 1 : path, '.');
+	size_t stem = dot ? (size_t)(dot - start) : strlen(start);
+
+	snprintf(buf, len, "%.*s.d", (int)stem, start);
+}
+
+/*
+ * With -MD or -MMD the compiler writes a dependency file that names the instrumented
+ * copy as the source; make would then look for a file that no longer exists. The copy's
+ * path is put back to the user's source in every place the dependency file can be
+ * (-MF FILE, the -o name with .d, or the source's base name with .d).
+ */
+static void fix_depfiles(int argc, char **argv, const char *copy, const char *orig)
+{
+	const char *mf = NULL, *o = NULL;
+	char cand[PATH_MAX];
+	int deps = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-MD") || !strcmp(argv[i], "-MMD"))
+			deps = 1;
+		else if (!strcmp(argv[i], "-MF") && i + 1 < argc)
+			mf = argv[i + 1];
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			o = argv[i + 1];
+	}
+	if (!deps && !mf)
+		return;
+	if (mf)
+		replace_in_file(mf, copy, orig);
+	if (o) {
+		with_d_suffix(cand, sizeof(cand), o, 0);
+		replace_in_file(cand, copy, orig);
+	}
+	with_d_suffix(cand, sizeof(cand), orig, 1);
+	replace_in_file(cand, copy, orig);
+}
+
 static int run(char **argv)
 {
 	pid_t pid = fork();
@@ -114,6 +208,8 @@ int main(int argc, char **argv)
 	static const char *const lib_rel[] = {"../lib/libpvmhooks.so",
 					      "../lib/pvmmon/libpvmhooks.so", NULL};
 	char **out = NULL, **cargs = NULL, *inc = NULL, *hooks = NULL, *libdir = NULL;
+	char **copies = NULL, **origs = NULL; /* instrumented copy -> user's source */
+	int ncopies = 0;
 	char tmpl[PATH_MAX - 64], incflag[PATH_MAX + 4];
 	int i, n = 0, nc = 0, linking = 1, nsrc = 0, rc = 1, put_hooks = 0;
 	const char *t = getenv("TMPDIR");
@@ -169,7 +265,9 @@ int main(int argc, char **argv)
 	}
 	out = calloc((size_t)argc * 3 + 8, sizeof(char *));
 	cargs = calloc((size_t)argc + 4, sizeof(char *));
-	if (!out || !cargs)
+	copies = calloc((size_t)argc, sizeof(char *));
+	origs = calloc((size_t)argc, sizeof(char *));
+	if (!out || !cargs || !copies || !origs)
 		goto out;
 	for (i = 1; i < argc; i++)
 		if (parse_flag(argv[i])) {
@@ -249,6 +347,8 @@ int main(int argc, char **argv)
 				free(d);
 			}
 			out[n++] = strdup(path);
+			copies[ncopies] = out[n - 1];
+			origs[ncopies++] = a;
 			continue;
 		}
 		out[n++] = a;
@@ -265,11 +365,16 @@ int main(int argc, char **argv)
 	}
 	out[n] = NULL;
 	rc = run(out);
+	for (i = 0; rc == 0 && i < ncopies; i++)
+		if (copies[i])
+			fix_depfiles(argc, argv, copies[i], origs[i]);
 out:
 	if (nsrc && tmpl[0])
 		nftw(tmpl, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(out);
 	free(cargs);
+	free(copies);
+	free(origs);
 	free(inc);
 	free(hooks);
 	free(libdir);

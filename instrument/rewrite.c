@@ -270,6 +270,25 @@ static int is_comm(const char *name)
 }
 
 /*
+ * Makes a call statement tell the callee's entry probe its line: `f(x)` becomes
+ * `(pvmmon_call_line = N, f(x))`, one store. Only a call written literally in the file
+ * is rewritten (not one inside a macro's expansion or arguments, whose text is not
+ * the call's); its callee then gets a record without a call line.
+ */
+static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
+{
+	CXSourceRange r = clang_getCursorExtent(call);
+	long start = main_file_offset(clang_getRangeStart(r));
+	long end = main_file_offset(clang_getRangeEnd(r));
+
+	if (start < 0 || end <= start || (size_t)end > rw->len || rw->text[end - 1] != ')')
+		return;
+	add(rw, (unsigned)start, "(pvmmon_call_line = %s%u, ", "", line);
+	add(rw, (unsigned)end, "%s)", "", 0);
+	rw->stats->calls++;
+}
+
+/*
  * A call in the user's source (a macro's expansion counts at the macro's use) becomes a
  * communication statement when it calls PVM's send/receive/probe functions, and a call
  * statement when it calls a procedure not declared in a system header, or anything
@@ -292,15 +311,18 @@ static void record_call(rewriter *rw, CXCursor call)
 		end = off;
 	if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl) {
 		add_entry(rw, ENTRY_CALL, "indirect", line, off, end);
+		mark_call_line(rw, call, line);
 		return;
 	}
 	name = clang_getCursorSpelling(callee);
 	n = clang_getCString(name);
-	if (is_comm(n))
+	if (is_comm(n)) {
 		add_entry(rw, ENTRY_COM, n, line, off, end);
-	else if (strncmp(n, "pvm_", 4) != 0 &&
-		 !clang_Location_isInSystemHeader(clang_getCursorLocation(callee)))
+	} else if (strncmp(n, "pvm_", 4) != 0 &&
+		   !clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) {
 		add_entry(rw, ENTRY_CALL, n, line, off, end);
+		mark_call_line(rw, call, line);
+	}
 	clang_disposeString(name);
 }
 

@@ -10,7 +10,8 @@
 typedef struct rewrite_stats {
 	unsigned procs;   /* procedures given entry/exit probes */
 	unsigned counted; /* leaf procedures given a call counter instead */
-	unsigned loops; /* loops given entry/exit probes */
+	unsigned loops;   /* loops given entry/exit probes */
+	unsigned calls;   /* call statements that pass their line to the callee */
 } rewrite_stats;
 
 /*

@@ -85,6 +85,10 @@ extern __thread int hooks__guard;
  * message if there is none: without it no wrapper can work. */
 void *hooks__real(const char *name);
 
+/* Registers this task with the monitor on first use (outside any wrapper); returns 1
+ * when the task is monitored. For PVM calls that enroll a task without being wrapped. */
+int hooks__activate(void);
+
 /*
  * Starts a wrapped call: returns 0 when the call must simply pass through (monitoring
  * is off in this process), else sets the guard, initialises on first use and fills

@@ -52,9 +52,22 @@ static void charge(int64_t t0)
 		charge(t0);                                                               \
 	} while (0)
 
+/* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
+int pvmmon_call_line;
+
+static void proc_enter(pvmmon_probe_site *site, int64_t v)
+{
+	/* The line is consumed so that a procedure entered later from code that sets no
+	 * line (an uninstrumented library calling back) does not inherit it. */
+	int32_t line = pvmmon_call_line;
+
+	pvmmon_call_line = 0;
+	hooks__proc_enter(site, line, v);
+}
+
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 {
-	PROBE(site, hooks__proc_enter);
+	PROBE(site, proc_enter);
 }
 
 void pvmmon_probe_proc_exit(pvmmon_probe_site *site)

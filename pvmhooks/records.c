@@ -1,7 +1,7 @@
 /*
  * The task's dynamic records (seed 000 Figure 10), kept directly in the log model:
  * statement records keyed by call site, com records per partner, proc records per
- * (procedure, caller) and loop records. Their number is bounded by the program's
+ * (procedure, caller, call line) and loop records. Their number is bounded by the program's
  * sites and partners, never by its run length.
  */
 #include <dlfcn.h>
@@ -21,8 +21,14 @@ const char *const hooks__op_names[HOOKS_OP_COUNT] = {
 static pvmmon_log_task rec;
 static size_t stmt_cap, proc_cap, loop_cap;
 static ptrmap stmt_index; /* call site -> statement index + 1 */
-static void **proc_keys;  /* per proc record: its site and its caller's site */
-static void **proc_callers;
+/* What makes a proc record: the procedure, its caller and the line of the call (seed
+ * 000's "activate line"), so that every call site of a procedure has its own record. */
+typedef struct proc_key {
+	const void *site;   /* the procedure's probe site (or its static entry if counted) */
+	const void *caller; /* the caller's probe site, NULL for a root */
+	int32_t call_line;  /* the line of the call in the caller, 0 when unknown */
+} proc_key;
+static proc_key *proc_keys;
 static char *self_exe;
 
 /* Probe stacks: the open procedures and loops of this task. */
@@ -138,40 +144,56 @@ static int proc_grow(void)
 	if (ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
 		return -1;
 	if (proc_cap != old) {
-		void **k = realloc(proc_keys, proc_cap * sizeof(*k));
-		void **c = k ? realloc(proc_callers, proc_cap * sizeof(*c)) : NULL;
+		proc_key *k = realloc(proc_keys, proc_cap * sizeof(*k));
 
-		if (k)
-			proc_keys = k;
-		if (!k || !c) {
+		if (!k) {
 			/* The records array is larger than proc_cap says; the next call grows
 			 * the keys again. */
 			proc_cap = old;
 			return -1;
 		}
-		proc_callers = c;
+		proc_keys = k;
 	}
 	return 0;
 }
 
-/* The proc record of site under caller (the enclosing procedure's site, or NULL). */
-static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller)
+static int key_is(const proc_key *k, const void *site, const void *caller, int32_t call_line)
+{
+	return k->site == site && k->caller == caller && k->call_line == call_line;
+}
+
+/*
+ * The proc record of site called from caller (the enclosing procedure's site, or NULL)
+ * at call_line. The site remembers its last record, which is nearly always the one
+ * wanted (a procedure is usually called from one place in a loop), so the search of
+ * all records is rare.
+ */
+static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t call_line)
 {
 	size_t i;
 	pvmmon_log_proc *p;
 
+	if (site->slot >= 0 && (size_t)site->slot < rec.nprocs &&
+	    key_is(&proc_keys[site->slot], site, caller, call_line))
+		return (size_t)site->slot;
 	for (i = 0; i < rec.nprocs; i++)
-		if (proc_keys[i] == site && proc_callers[i] == caller)
+		if (key_is(&proc_keys[i], site, caller, call_line)) {
+			site->slot = (int)i;
 			return i;
+		}
 	if (proc_grow() < 0)
 		return (size_t)-1;
 	p = &rec.procs[rec.nprocs];
+	memset(p, 0, sizeof(*p));
 	p->name = strdup(site->name ? site->name : "?");
 	p->file = site->file ? strdup(site->file) : NULL;
 	p->line = site->line;
 	p->caller = caller && caller->name ? strdup(caller->name) : NULL;
-	proc_keys[rec.nprocs] = site;
-	proc_callers[rec.nprocs] = caller;
+	p->call_line = call_line;
+	proc_keys[rec.nprocs].site = site;
+	proc_keys[rec.nprocs].caller = caller;
+	proc_keys[rec.nprocs].call_line = call_line;
+	site->slot = (int)rec.nprocs;
 	return rec.nprocs++;
 }
 
@@ -194,14 +216,15 @@ static size_t loop_record(pvmmon_probe_site *site)
 	return rec.nloops++;
 }
 
-void hooks__proc_enter(pvmmon_probe_site *site, int64_t v)
+void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 {
 	pvmmon_probe_site *caller = proc_depth > 0 ? proc_stack[proc_depth - 1].site : NULL;
 	size_t r;
 
 	if (proc_depth >= STACK_MAX)
 		return;
-	r = proc_record(site, caller);
+	/* A call line only means something within a caller. */
+	r = proc_record(site, caller, caller ? call_line : 0);
 	proc_stack[proc_depth].site = site;
 	proc_stack[proc_depth].record = r;
 	proc_stack[proc_depth].v_enter = v;
@@ -362,8 +385,9 @@ void hooks__records_update_counts(void)
 				p->file = tables[i].file ? strdup(tables[i].file) : NULL;
 				p->line = e->line;
 				p->counted = 1;
-				proc_keys[rec.nprocs] = (void *)e;
-				proc_callers[rec.nprocs] = (void *)e;
+				proc_keys[rec.nprocs].site = e;
+				proc_keys[rec.nprocs].caller = e;
+				proc_keys[rec.nprocs].call_line = -1;
 				counted_entry[ncounted] = e;
 				counted_proc[ncounted++] = rec.nprocs++;
 			}
@@ -389,8 +413,7 @@ void hooks__records_reset(void)
 	counted_proc = NULL;
 	ncounted = 0;
 	free(proc_keys);
-	free(proc_callers);
-	proc_keys = proc_callers = NULL;
+	proc_keys = NULL;
 	stmt_cap = proc_cap = loop_cap = 0;
 	proc_depth = loop_depth = 0;
 }

@@ -9,7 +9,7 @@
 #include "ptrmap.h"
 
 /* Procedure and loop probes at virtual time v. */
-void hooks__proc_enter(pvmmon_probe_site *site, int64_t v);
+void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
 void hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
 /* Whether site is on the procedure stack (recursion). */
 int hooks__proc_active(pvmmon_probe_site *site);

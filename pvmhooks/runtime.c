@@ -265,23 +265,29 @@ void hooks__init(void)
 	atexit(at_exit);
 }
 
-int hooks__begin(hooks_call *call, hooks_op op, void *site)
+int hooks__activate(void)
 {
 	int64_t t0;
 
-	if (__builtin_expect(hooks__st.state != HOOKS_ACTIVE, 0)) {
-		if (hooks__st.state != HOOKS_UNINIT)
-			return 0;
-		hooks__guard = 1;
-		t0 = pvmmon_clock_now();
-		hooks__init();
-		if (hooks__st.state != HOOKS_ACTIVE) {
-			hooks__guard = 0;
-			return 0;
-		}
-		/* Registration is monitoring work: it counts as intrusion. */
-		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
-	}
+	if (__builtin_expect(hooks__st.state == HOOKS_ACTIVE, 1))
+		return 1;
+	if (hooks__st.state != HOOKS_UNINIT || hooks__guard)
+		return 0;
+	hooks__guard = 1;
+	t0 = pvmmon_clock_now();
+	hooks__init();
+	hooks__guard = 0;
+	if (hooks__st.state != HOOKS_ACTIVE)
+		return 0;
+	/* Registration is monitoring work: it counts as intrusion. */
+	vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
+	return 1;
+}
+
+int hooks__begin(hooks_call *call, hooks_op op, void *site)
+{
+	if (__builtin_expect(hooks__st.state != HOOKS_ACTIVE, 0) && !hooks__activate())
+		return 0;
 	hooks__guard = 1;
 	call->op = op;
 	call->site = site;

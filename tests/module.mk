@@ -12,9 +12,9 @@ INTEG_SRCS := $(wildcard tests/integration/*.c)
 INTEG_OBJS := $(INTEG_SRCS:%.c=$(BUILD)/%.o)
 INTEG_BIN  := $(BUILD)/tests/integration-tests
 
-$(INTEG_BIN): $(INTEG_OBJS) $(COMMON_LIB)
+$(INTEG_BIN): $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) -lm
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)

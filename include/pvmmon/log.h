@@ -54,12 +54,13 @@ typedef struct pvmmon_log_stmt {
 	pvmmon_log_com *com;
 } pvmmon_log_stmt;
 
-/* A proc record: one procedure as entered under one caller (seed 000 "activate line"). */
+/* A proc record: one procedure as called from one call site (seed 000 "activate line"). */
 typedef struct pvmmon_log_proc {
 	char *name;
 	char *file;       /* NULL if unknown */
 	int32_t line;
 	char *caller;     /* the enclosing procedure on the probe stack, NULL for a root */
+	int32_t call_line; /* the line of the call in the caller's file, 0 when unknown */
 	uint64_t count;
 	int64_t incl_ns;  /* inclusive virtual time */
 	int64_t excl_ns;  /* exclusive virtual time */

@@ -33,6 +33,13 @@ typedef struct pvmmon_probe_site {
 #define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1}
 
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
+
+/*
+ * The source line of the call statement being made, which the next procedure entry
+ * takes (and clears) to key its proc record by call site. pvmmon-cc writes a call
+ * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.
+ */
+extern int pvmmon_call_line;
 void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
 void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
 void pvmmon_probe_loop_exit(pvmmon_probe_site *site);

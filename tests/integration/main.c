@@ -11,6 +11,7 @@ extern CU_TestInfo test_vm_tests[];
 extern CU_TestInfo test_run_tests[];
 extern CU_TestInfo test_cli_tests[];
 extern CU_TestInfo test_console_tests[];
+extern CU_TestInfo test_examples_tests[];
 extern CU_TestInfo test_cc_tests[];
 
 static CU_SuiteInfo suites[] = {
@@ -19,6 +20,7 @@ static CU_SuiteInfo suites[] = {
     {"run", NULL, NULL, NULL, NULL, test_run_tests},
     {"console", NULL, NULL, NULL, NULL, test_console_tests},
     {"cc", NULL, NULL, NULL, NULL, test_cc_tests},
+    {"examples", NULL, NULL, NULL, NULL, test_examples_tests},
     CU_SUITE_INFO_NULL,
 };
 

@@ -9,6 +9,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "pvmmon/callgraph.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "harness.h"
@@ -146,37 +147,54 @@ static void sums(const pvmmon_log_task *t, const char *name, const char *caller,
 }
 
 /*
- * Checks inclusive = exclusive + callees' inclusive for the procedure node made of the
- * names in group (one name, or a mutually recursive group collapsed into one node as in
- * seed 000 Figure 11), within 1%.
+ * Checks inclusive = exclusive + callees' inclusive, within 1%, for every node of the
+ * task's call graph (mutually recursive procedures collapsed into one node as in seed
+ * 000 Figure 11); returns how many nodes were checked.
  */
-static void check_node(const pvmmon_log_task *t, const char *const *group, size_t n,
-		       const char *outer_caller)
+static size_t check_times_add_up(const pvmmon_log_task *t)
 {
-	uint64_t c;
-	int64_t incl = 0, excl = 0, callees = 0, x, y;
+	pvmmon_callgraph *cg = NULL;
+	size_t checked = 0;
 
-	sums(t, group[0], outer_caller, &c, &incl, &x);
-	for (size_t g = 0; g < n; g++) {
-		sums(t, group[g], NULL, &c, &x, &y);
-		excl += y;
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, t), 0);
+	for (size_t i = 0; i < cg->nnodes; i++) {
+		const pvmmon_cg_node *n = &cg->nodes[i];
+
+		if (n->counted)
+			continue;
+		if (llabs(n->incl_ns - (n->excl_ns + n->callees_ns)) * 100 > n->incl_ns)
+			fprintf(stderr, "\n  %s: inclusive %lld, exclusive %lld + callees %lld ",
+				n->name, (long long)n->incl_ns, (long long)n->excl_ns,
+				(long long)n->callees_ns);
+		CU_ASSERT(n->incl_ns > 0);
+		CU_ASSERT(llabs(n->incl_ns - (n->excl_ns + n->callees_ns)) * 100 <= n->incl_ns);
+		checked++;
 	}
+	/* The even/odd pair is one recursive node, called once from main at line 93. */
+	{
+		size_t k = pvmmon_callgraph_find(cg, "is_odd");
+
+		CU_ASSERT_NOT_EQUAL_FATAL(k, PVMMON_CG_ROOT);
+		CU_ASSERT_STRING_EQUAL(cg->nodes[k].name, "is_even+is_odd");
+		CU_ASSERT_EQUAL(cg->nodes[k].calls, 1);
+		CU_ASSERT_EQUAL(cg->nodes[k].inner_calls, 6);
+	}
+	pvmmon_callgraph_free(cg);
+	return checked;
+}
+
+/* The proc record of name called from caller at call_line, or NULL. */
+static const pvmmon_log_proc *at_line(const pvmmon_log_task *t, const char *name,
+				      const char *caller, int call_line)
+{
 	for (size_t i = 0; i < t->nprocs; i++) {
 		const pvmmon_log_proc *p = &t->procs[i];
-		int inside = 0, from = 0;
 
-		for (size_t g = 0; g < n; g++) {
-			inside |= !strcmp(p->name, group[g]);
-			from |= p->caller && !strcmp(p->caller, group[g]);
-		}
-		if (from && !inside)
-			callees += p->incl_ns;
+		if (!strcmp(p->name, name) && p->caller && !strcmp(p->caller, caller) &&
+		    p->call_line == call_line)
+			return p;
 	}
-	if (llabs(incl - (excl + callees)) * 100 > incl)
-		fprintf(stderr, "\n  %s: inclusive %lld, exclusive %lld + callees %lld ", group[0],
-			(long long)incl, (long long)excl, (long long)callees);
-	CU_ASSERT(incl > 0);
-	CU_ASSERT(llabs(incl - (excl + callees)) * 100 <= incl);
+	return NULL;
 }
 
 static void test_recursion_counts_and_times(void)
@@ -222,17 +240,30 @@ static void test_recursion_counts_and_times(void)
 	 * 76 in search (the goto and the breaks leave its loops early). */
 	sums(t, "burn", NULL, &c, &x, &y);
 	CU_ASSERT_EQUAL(c, 5 + 4 + 3 + 76 + 6 + 8);
-	/* Times add up for every node. */
+	/* Times add up for every node: main, fact, the pair, search, apply, classify,
+	 * burn. */
+	CU_ASSERT_EQUAL(check_times_add_up(t), 7);
+	/* A record per call site: search(23) at line 94 stops early through its goto,
+	 * search(99) at line 95 runs all its loops; classify is called through the
+	 * pointer at line 81 and calls burn at lines 65 and 70. */
 	{
-		static const char *const mainp[] = {"main"}, *const fact[] = {"fact"},
-					 *const pair[] = {"is_even", "is_odd"},
-					 *const search[] = {"search"}, *const apply[] = {"apply"};
+		const pvmmon_log_proc *s94 = at_line(t, "search", "main", 94);
+		const pvmmon_log_proc *s95 = at_line(t, "search", "main", 95);
+		const pvmmon_log_proc *c81 = at_line(t, "classify", "apply", 81);
+		const pvmmon_log_proc *b65 = at_line(t, "burn", "classify", 65);
+		const pvmmon_log_proc *b70 = at_line(t, "burn", "classify", 70);
 
-		check_node(t, mainp, 1, NULL);
-		check_node(t, fact, 1, "main");
-		check_node(t, pair, 2, "main");
-		check_node(t, search, 1, "main");
-		check_node(t, apply, 1, "main");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s94);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s95);
+		CU_ASSERT_EQUAL(s94->count, 1);
+		CU_ASSERT_EQUAL(s95->count, 1);
+		CU_ASSERT(s95->incl_ns > s94->incl_ns);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c81);
+		CU_ASSERT_EQUAL(c81->count, 6);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b65);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b70);
+		CU_ASSERT_EQUAL(b65->count, 6);
+		CU_ASSERT_EQUAL(b70->count, 2);
 	}
 	pvmmon_log_free(l);
 	cmd_result_free(&b);
@@ -277,6 +308,19 @@ static void test_make_with_cc_and_errors_at_user_lines(void)
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_STRING_EQUAL(r.out, "14\n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "sq.c:4:"));
+	cmd_result_free(&r);
+	/* Dependency files (-MMD -MP) name the user's sources, not pvmmon-cc's temporary
+	 * copies: a header change rebuilds, and make finds every prerequisite. */
+	harness_sh(&r, 120,
+		   "cd '%s' && rm -f *.o prog && printf -- '-include $(wildcard *.d)\n' >> Makefile && "
+		   "make -s CC=%s/pvmmon-cc 'CFLAGS=-MMD -MP' && grep -h '^sq.o:' sq.d && "
+		   "sleep 1 && touch sq.h && make CC=%s/pvmmon-cc 'CFLAGS=-MMD -MP' && ./prog",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "sq.o: sq.c "));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "pvmmon-cc."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "-c -o sq.o sq.c"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "14\n"));
 	cmd_result_free(&r);
 }
 

@@ -139,6 +139,8 @@ static pvmmon_log *full_log(void)
 	t->procs = calloc(1, sizeof(*t->procs));
 	t->procs[0].name = strdup("multiply");
 	t->procs[0].line = 12;
+	t->procs[0].caller = strdup("main");
+	t->procs[0].call_line = 40;
 	t->procs[0].count = 3;
 	t->procs[0].incl_ns = 30;
 	t->procs[0].excl_ns = 20;
@@ -249,6 +251,8 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(pvmmon_static_kind_parse("nonsense"), 0);
 	SAME_STR(a->tasks[0].procs[0].name, b->tasks[0].procs[0].name);
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].excl_ns, 20);
+	SAME_STR(a->tasks[0].procs[0].caller, b->tasks[0].procs[0].caller);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].call_line, 40);
 	SAME_STR(a->tasks[0].loops[0].proc, b->tasks[0].loops[0].proc);
 	CU_ASSERT_EQUAL(b->tasks[0].loops[0].time_ns, 25);
 	pvmmon_log_free(a);

@@ -87,7 +87,7 @@ static void test_records_round_trip(void)
 	pvmmon_log_com com[2] = {{0x40002, NULL, 10, 800, 5000, 700},
 				 {0x40003, NULL, 3, 24, 300, 0}};
 	pvmmon_log_stmt st = {0};
-	pvmmon_log_proc proc = {"solve", "a.c", 12, NULL, 4, 1000, 600, 1};
+	pvmmon_log_proc proc = {"solve", "a.c", 12, "main", 31, 4, 1000, 600, 1};
 	pvmmon_log_loop loop = {"rows", "a.c", 20, "solve", 2, 500};
 	pvmmon_log_task t = {0}, out;
 	wire_buf b;
@@ -132,7 +132,8 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.stmts[0].com[0].trans_ns, 5000);
 	CU_ASSERT_EQUAL_FATAL(out.nprocs, 1);
 	CU_ASSERT_STRING_EQUAL(out.procs[0].name, "solve");
-	CU_ASSERT_PTR_NULL(out.procs[0].caller);
+	CU_ASSERT_STRING_EQUAL(out.procs[0].caller, "main");
+	CU_ASSERT_EQUAL(out.procs[0].call_line, 31);
 	CU_ASSERT_EQUAL(out.procs[0].excl_ns, 600);
 	CU_ASSERT_EQUAL(out.procs[0].counted, 1);
 	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);

@@ -77,10 +77,10 @@ static void test_proc_inclusive_exclusive(void)
 	const pvmmon_log_proc *m, *s;
 
 	setup();
-	hooks__proc_enter(&s_main, 0);
-	hooks__proc_enter(&s_solve, 10);
+	hooks__proc_enter(&s_main, 0, 0);
+	hooks__proc_enter(&s_solve, 0, 10);
 	hooks__proc_exit(&s_solve, 40);
-	hooks__proc_enter(&s_solve, 50);
+	hooks__proc_enter(&s_solve, 0, 50);
 	hooks__proc_exit(&s_solve, 70);
 	hooks__proc_exit(&s_main, 100);
 	m = find_proc("main", NULL);
@@ -100,9 +100,9 @@ static void test_recursion_counts_outermost_time(void)
 	const pvmmon_log_proc *outer, *inner;
 
 	setup();
-	hooks__proc_enter(&s_fact, 0);
-	hooks__proc_enter(&s_fact, 10);
-	hooks__proc_enter(&s_fact, 20);
+	hooks__proc_enter(&s_fact, 0, 0);
+	hooks__proc_enter(&s_fact, 0, 10);
+	hooks__proc_enter(&s_fact, 0, 20);
 	hooks__proc_exit(&s_fact, 30);
 	hooks__proc_exit(&s_fact, 40);
 	hooks__proc_exit(&s_fact, 50);
@@ -117,13 +117,47 @@ static void test_recursion_counts_outermost_time(void)
 	CU_ASSERT_EQUAL(outer->excl_ns + inner->excl_ns, 50);
 }
 
+static void test_proc_record_per_call_site(void)
+{
+	pvmmon_log_task *t;
+	const pvmmon_log_proc *at12 = NULL, *at20 = NULL;
+
+	setup();
+	hooks__proc_enter(&s_main, 0, 0);
+	for (int i = 0; i < 3; i++) {
+		hooks__proc_enter(&s_solve, 12, 10 + 100 * i);
+		hooks__proc_exit(&s_solve, 20 + 100 * i);
+	}
+	hooks__proc_enter(&s_solve, 20, 400);
+	hooks__proc_exit(&s_solve, 450);
+	hooks__proc_exit(&s_main, 500);
+	t = hooks__records_task();
+	for (size_t i = 0; i < t->nprocs; i++) {
+		if (!strcmp(t->procs[i].name, "solve") && t->procs[i].call_line == 12)
+			at12 = &t->procs[i];
+		if (!strcmp(t->procs[i].name, "solve") && t->procs[i].call_line == 20)
+			at20 = &t->procs[i];
+	}
+	/* Two call sites of solve in main: two records, each with its own figures. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at12);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at20);
+	CU_ASSERT_EQUAL(at12->count, 3);
+	CU_ASSERT_EQUAL(at12->incl_ns, 30);
+	CU_ASSERT_EQUAL(at20->count, 1);
+	CU_ASSERT_EQUAL(at20->incl_ns, 50);
+	CU_ASSERT_STRING_EQUAL(at20->caller, "main");
+	/* main is a root: it has no call line even if one was pending. */
+	CU_ASSERT_EQUAL(find_proc("main", NULL)->call_line, 0);
+	CU_ASSERT_EQUAL(t->nprocs, 3);
+}
+
 static void test_missing_exit_unwinds(void)
 {
 	const pvmmon_log_proc *m;
 
 	setup();
-	hooks__proc_enter(&s_main, 0);
-	hooks__proc_enter(&s_solve, 10); /* left by longjmp: no exit probe */
+	hooks__proc_enter(&s_main, 0, 0);
+	hooks__proc_enter(&s_solve, 0, 10); /* left by longjmp: no exit probe */
 	hooks__proc_exit(&s_main, 100);
 	m = find_proc("main", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -137,7 +171,7 @@ static void test_loops(void)
 
 	setup();
 	s_loop.slot = -1;
-	hooks__proc_enter(&s_main, 0);
+	hooks__proc_enter(&s_main, 0, 0);
 	hooks__loop_enter(&s_loop, 5);
 	hooks__loop_exit(&s_loop, 25);
 	hooks__loop_enter(&s_loop, 30);
@@ -156,6 +190,7 @@ CU_TestInfo test_records_tests[] = {
     {"a com record per partner", test_com_per_partner},
     {"proc inclusive and exclusive time", test_proc_inclusive_exclusive},
     {"recursion counts the outermost time", test_recursion_counts_outermost_time},
+    {"a proc record per call site", test_proc_record_per_call_site},
     {"a missing exit probe unwinds", test_missing_exit_unwinds},
     {"loop records", test_loops},
     CU_TEST_INFO_NULL,

@@ -1,0 +1,162 @@
+/* Unit tests for graphs/callgraph.c: call sites, direct and mutual recursion. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/callgraph.h"
+
+/* One proc record as the library writes it. */
+typedef struct rec {
+	const char *name, *caller;
+	int call_line;
+	uint64_t count;
+	int64_t incl, excl;
+} rec;
+
+/*
+ * main calls fact (recursive), the even/odd pair (mutually recursive) and work at two
+ * lines; burn is called from inside the pair; leaf is counted. Times are consistent as
+ * the library's probe stack makes them: a record made while its procedure is already
+ * active adds no inclusive time.
+ */
+static const rec sample[] = {
+    {"main", NULL, 0, 1, 1000, 300},
+    {"fact", "main", 10, 1, 100, 40},
+    {"fact", "fact", 20, 4, 0, 60},
+    {"is_even", "main", 11, 1, 200, 20},
+    {"is_odd", "is_even", 30, 3, 180, 30},
+    {"is_even", "is_odd", 40, 3, 0, 20},
+    {"burn", "is_odd", 41, 3, 130, 130},
+    {"work", "main", 12, 2, 250, 250},
+    {"work", "main", 13, 1, 150, 150},
+};
+
+static pvmmon_log_task *make_task(void)
+{
+	pvmmon_log_task *t = calloc(1, sizeof(*t));
+	size_t n = sizeof(sample) / sizeof(sample[0]);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	t->nprocs = n + 1;
+	t->procs = calloc(n + 1, sizeof(*t->procs));
+	for (size_t i = 0; i < n; i++) {
+		pvmmon_log_proc *p = &t->procs[i];
+
+		p->name = (char *)sample[i].name;
+		p->file = (char *)"x.c";
+		p->line = (int32_t)(100 + i);
+		p->caller = (char *)sample[i].caller;
+		p->call_line = sample[i].call_line;
+		p->count = sample[i].count;
+		p->incl_ns = sample[i].incl;
+		p->excl_ns = sample[i].excl;
+	}
+	t->procs[n].name = (char *)"leaf";
+	t->procs[n].count = 77;
+	t->procs[n].counted = 1;
+	return t;
+}
+
+static void free_task(pvmmon_log_task *t)
+{
+	free(t->procs);
+	free(t);
+}
+
+static const pvmmon_cg_node *node(const pvmmon_callgraph *cg, const char *name)
+{
+	size_t i = pvmmon_callgraph_find(cg, name);
+
+	CU_ASSERT_NOT_EQUAL_FATAL(i, PVMMON_CG_ROOT);
+	return &cg->nodes[i];
+}
+
+static void test_mutual_recursion_collapsed(void)
+{
+	pvmmon_log_task *t = make_task();
+	pvmmon_callgraph *cg = NULL;
+	const pvmmon_cg_node *pair;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, t), 0);
+	pair = node(cg, "is_odd");
+	CU_ASSERT_PTR_EQUAL(pair, node(cg, "is_even"));
+	CU_ASSERT_STRING_EQUAL(pair->name, "is_even+is_odd");
+	CU_ASSERT_EQUAL(pair->nmembers, 2);
+	CU_ASSERT(pair->recursive);
+	/* One call from outside (main), six between the members. */
+	CU_ASSERT_EQUAL(pair->calls, 1);
+	CU_ASSERT_EQUAL(pair->inner_calls, 6);
+	/* Inclusive is the outer activation's only; exclusive is every member's. */
+	CU_ASSERT_EQUAL(pair->incl_ns, 200);
+	CU_ASSERT_EQUAL(pair->excl_ns, 70);
+	CU_ASSERT_EQUAL(pair->callees_ns, 130);
+	CU_ASSERT_EQUAL(pair->incl_ns, pair->excl_ns + pair->callees_ns);
+	/* Its only caller is the external call site. */
+	for (size_t e = 0; e < cg->nedges; e++)
+		if (cg->edges[e].to == (size_t)(pair - cg->nodes)) {
+			CU_ASSERT_STRING_EQUAL(cg->edges[e].caller, "main");
+			CU_ASSERT_EQUAL(cg->edges[e].call_line, 11);
+		}
+	pvmmon_callgraph_free(cg);
+	free_task(t);
+}
+
+static void test_direct_recursion_and_call_sites(void)
+{
+	pvmmon_log_task *t = make_task();
+	pvmmon_callgraph *cg = NULL;
+	const pvmmon_cg_node *fact, *work, *mainp, *leaf;
+	size_t nwork = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, t), 0);
+	/* main, fact, the pair, burn, work, leaf. */
+	CU_ASSERT_EQUAL(cg->nnodes, 6);
+	fact = node(cg, "fact");
+	CU_ASSERT(fact->recursive);
+	CU_ASSERT_EQUAL(fact->calls, 1);
+	CU_ASSERT_EQUAL(fact->inner_calls, 4);
+	CU_ASSERT_EQUAL(fact->incl_ns, 100);
+	CU_ASSERT_EQUAL(fact->excl_ns, 100);
+	work = node(cg, "work");
+	CU_ASSERT(!work->recursive);
+	CU_ASSERT_EQUAL(work->calls, 3);
+	CU_ASSERT_EQUAL(work->incl_ns, 400);
+	/* Two call sites of work, the costlier first. */
+	for (size_t e = 0; e < cg->nedges; e++)
+		if (cg->edges[e].to == (size_t)(work - cg->nodes)) {
+			CU_ASSERT_EQUAL(cg->edges[e].call_line, nwork == 0 ? 12 : 13);
+			CU_ASSERT_EQUAL(cg->edges[e].incl_ns, nwork == 0 ? 250 : 150);
+			nwork++;
+		}
+	CU_ASSERT_EQUAL(nwork, 2);
+	/* main: inclusive = exclusive + callees (fact, the pair, work). */
+	mainp = node(cg, "main");
+	CU_ASSERT_EQUAL(mainp->callees_ns, 100 + 200 + 400);
+	CU_ASSERT_EQUAL(mainp->incl_ns, mainp->excl_ns + mainp->callees_ns);
+	leaf = node(cg, "leaf");
+	CU_ASSERT(leaf->counted);
+	CU_ASSERT_EQUAL(leaf->calls, 77);
+	CU_ASSERT_EQUAL(pvmmon_callgraph_find(cg, "nothing"), PVMMON_CG_ROOT);
+	pvmmon_callgraph_free(cg);
+	free_task(t);
+}
+
+static void test_empty_task(void)
+{
+	pvmmon_log_task t = {0};
+	pvmmon_callgraph *cg = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, &t), 0);
+	CU_ASSERT_EQUAL(cg->nnodes, 0);
+	CU_ASSERT_EQUAL(cg->nedges, 0);
+	pvmmon_callgraph_free(cg);
+	CU_ASSERT(pvmmon_callgraph_build(NULL, &t) < 0);
+}
+
+CU_TestInfo test_callgraph_tests[] = {
+    {"mutual recursion collapsed into one node", test_mutual_recursion_collapsed},
+    {"direct recursion and per-call-site edges", test_direct_recursion_and_call_sites},
+    {"an empty task; bad arguments", test_empty_task},
+    CU_TEST_INFO_NULL,
+};
