@@ -119,3 +119,20 @@ for v in plain gprof cyg pvmmon; do
 	t=$(median <"$work/calls.$v")
 	printf '%-8s %8ss  ratio %7.2f\n' "$v" "$t" "$(echo "$t $p" | awk '{print $1/$2}')"
 done
+echo
+
+# 6. Compile time of the apps: pvmmon-cc (parse with libclang, rewrite, gcc) against
+# gcc alone, the same flags, each app compiled to an object file; median of the totals.
+echo "Compile time of apps/*.c (-O2 -g -c; median seconds for all files)"
+: >"$work/cc.gcc"; : >"$work/cc.pvmmon"
+ctime() { # compiler
+	$PIN /bin/bash -c 'TIMEFORMAT=%R; time for f in apps/*.c; do
+		"$1" -O2 -g -c -o "$2/obj.o" "$f" || exit 1; done' bash "$1" "$work" 2>&1
+}
+for rep in $(seq "$REPS"); do
+	ctime gcc >>"$work/cc.gcc"
+	ctime "$BIN/pvmmon-cc" >>"$work/cc.pvmmon"
+done
+g=$(median <"$work/cc.gcc"); c=$(median <"$work/cc.pvmmon")
+printf 'gcc %ss  pvmmon-cc %ss  ratio %.2f  (%d files)\n' "$g" "$c" \
+	"$(echo "$c $g" | awk '{print $1/$2}')" "$(ls apps/*.c | wc -l)"

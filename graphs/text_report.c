@@ -6,77 +6,13 @@
 #include "pvmmon/callgraph.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
+#include "figures.h"
 
 /* One communication statement together with the task it belongs to, for sorting. */
 typedef struct stmt_ref {
 	const pvmmon_log_task *task;
 	const pvmmon_log_stmt *stmt;
 } stmt_ref;
-
-/* Formats a duration with a unit that keeps three significant figures readable. */
-static const char *fmt_time(char *buf, size_t len, int64_t ns)
-{
-	double v = (double)ns;
-
-	if (ns < 0)
-		snprintf(buf, len, "-");
-	else if (ns < 1000)
-		snprintf(buf, len, "%" PRId64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1f us", v / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.2f ms", v / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", v / 1e9);
-	return buf;
-}
-
-/* Formats a byte count with binary units, the way message sizes are usually given. */
-static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	double v = (double)b;
-
-	if (b < 1024)
-		snprintf(buf, len, "%" PRIu64 " B", b);
-	else if (b < 1024 * 1024)
-		snprintf(buf, len, "%.1f KiB", v / 1024);
-	else if (b < 1024ull * 1024 * 1024)
-		snprintf(buf, len, "%.1f MiB", v / (1024.0 * 1024));
-	else
-		snprintf(buf, len, "%.2f GiB", v / (1024.0 * 1024 * 1024));
-	return buf;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	return slash ? slash + 1 : path;
-}
-
-/*
- * Names a statement the way a user finds it in the source: file:line when debug
- * information resolved it, otherwise the module and offset, with the function when known.
- */
-static const char *stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s)
-{
-	char fn[160] = "";
-
-	if (s->function)
-		snprintf(fn, sizeof(fn), " in %s", s->function);
-	if (s->file && s->line > 0)
-		snprintf(buf, len, "%s:%d%s", base_name(s->file), (int)s->line, fn);
-	else if (s->module)
-		snprintf(buf, len, "%s+0x%" PRIx64 "%s", base_name(s->module), s->offset, fn);
-	else
-		snprintf(buf, len, "statement %u%s", (unsigned)s->id, fn);
-	return buf;
-}
-
-static double percent(int64_t part, int64_t whole)
-{
-	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
-}
 
 /* Larger virtual time first; ties keep a stable order by task then statement id. */
 static int cmp_stmt_ref(const void *a, const void *b)
@@ -106,7 +42,7 @@ static void report_run(const pvmmon_log *log, FILE *out)
 		crashed += log->tasks[i].status == PVMMON_TASK_CRASHED;
 	}
 	fprintf(out, "  started %s, wall time %s, exit code %d\n",
-		log->started ? log->started : "(unknown)", fmt_time(t1, sizeof(t1), log->wall_ns),
+		log->started ? log->started : "(unknown)", graphs__fmt_time(t1, sizeof(t1), log->wall_ns),
 		(int)log->exit_code);
 	fprintf(out, "  %zu task%s on %zu host%s", log->ntasks, log->ntasks == 1 ? "" : "s",
 		log->nhosts, log->nhosts == 1 ? "" : "s");
@@ -114,8 +50,8 @@ static void report_run(const pvmmon_log *log, FILE *out)
 		fprintf(out, ", %zu crashed", crashed);
 	fprintf(out, "\n");
 	fprintf(out, "  virtual time summed over tasks %s; monitoring intrusion %s (%.2f%%)\n",
-		fmt_time(t1, sizeof(t1), vsum), fmt_time(t2, sizeof(t2), isum),
-		percent(isum, vsum + isum));
+		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),
+		graphs__percent(isum, vsum + isum));
 }
 
 static void report_tasks(const pvmmon_log *log, FILE *out)
@@ -134,11 +70,11 @@ static void report_tasks(const pvmmon_log *log, FILE *out)
 		fprintf(out,
 			"  %-8s %-10s %-8s %-22.22s %12s %12s %8" PRIu64 " %8" PRIu64 " %12s %12s\n",
 			t->lid ? t->lid : "?", tid, pvmmon_task_status_name(t->status),
-			t->program ? base_name(t->program) : "?",
-			fmt_time(t1, sizeof(t1), t->virtual_ns),
-			fmt_time(t2, sizeof(t2), t->intrusion_ns), t->msgs_sent, t->msgs_recv,
-			fmt_bytes(b1, sizeof(b1), t->bytes_sent),
-			fmt_bytes(b2, sizeof(b2), t->bytes_recv));
+			t->program ? graphs__base_name(t->program) : "?",
+			graphs__fmt_time(t1, sizeof(t1), t->virtual_ns),
+			graphs__fmt_time(t2, sizeof(t2), t->intrusion_ns), t->msgs_sent, t->msgs_recv,
+			graphs__fmt_bytes(b1, sizeof(b1), t->bytes_sent),
+			graphs__fmt_bytes(b2, sizeof(b2), t->bytes_recv));
 		if (t->unmonitored_recv)
 			fprintf(out, "  %-8s %" PRIu64 " message%s from unmonitored senders\n", "",
 				t->unmonitored_recv, t->unmonitored_recv == 1 ? "" : "s");
@@ -161,8 +97,8 @@ static void report_partners(const pvmmon_log_stmt *s, FILE *out)
 		else
 			snprintf(who, sizeof(who), "t%x (unmonitored)", (unsigned)c->partner_tid);
 		fprintf(out, "  %-6s   with %-22s %8" PRIu64 " msgs %12s sync %12s trans %12s\n", "",
-			who, c->count, fmt_time(t1, sizeof(t1), c->sync_ns),
-			fmt_time(t2, sizeof(t2), c->trans_ns), fmt_bytes(b1, sizeof(b1), c->bytes));
+			who, c->count, graphs__fmt_time(t1, sizeof(t1), c->sync_ns),
+			graphs__fmt_time(t2, sizeof(t2), c->trans_ns), graphs__fmt_bytes(b1, sizeof(b1), c->bytes));
 	}
 }
 
@@ -196,11 +132,11 @@ static int report_statements(const pvmmon_log *log, FILE *out)
 		char name[512], t1[32], t2[32], t3[32], b1[32];
 
 		fprintf(out, "  %-6s %-40s %-10s %8" PRIu64 " %12s %6.1f%% %12s %12s %12s\n",
-			refs[i].task->lid ? refs[i].task->lid : "?", stmt_name(name, sizeof(name), s),
-			s->op ? s->op : "?", s->count, fmt_time(t1, sizeof(t1), s->time_ns),
-			percent(s->time_ns, refs[i].task->virtual_ns),
-			fmt_time(t2, sizeof(t2), s->sync_ns), fmt_time(t3, sizeof(t3), s->trans_ns),
-			fmt_bytes(b1, sizeof(b1), s->bytes));
+			refs[i].task->lid ? refs[i].task->lid : "?", graphs__stmt_name(name, sizeof(name), s),
+			s->op ? s->op : "?", s->count, graphs__fmt_time(t1, sizeof(t1), s->time_ns),
+			graphs__percent(s->time_ns, refs[i].task->virtual_ns),
+			graphs__fmt_time(t2, sizeof(t2), s->sync_ns), graphs__fmt_time(t3, sizeof(t3), s->trans_ns),
+			graphs__fmt_bytes(b1, sizeof(b1), s->bytes));
 		if (s->unmonitored)
 			fprintf(out, "  %-6s   %" PRIu64 " from unmonitored senders\n", "",
 				s->unmonitored);
@@ -258,7 +194,7 @@ static int report_task_procs(const pvmmon_log_task *t, FILE *out)
 		const pvmmon_cg_node *n = &cg->nodes[order[k]];
 		char t1[32], t2[32], where[160], rec[32] = "";
 
-		snprintf(where, sizeof(where), "%s:%d", n->file ? base_name(n->file) : "?",
+		snprintf(where, sizeof(where), "%s:%d", n->file ? graphs__base_name(n->file) : "?",
 			 (int)n->line);
 		if (n->recursive)
 			snprintf(rec, sizeof(rec), "+%" PRIu64 " rec", n->inner_calls);
@@ -269,8 +205,8 @@ static int report_task_procs(const pvmmon_log_task *t, FILE *out)
 		else
 			fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %-10s %12s %12s %6.1f%%\n",
 				t->lid ? t->lid : "?", n->name, where, n->calls, rec,
-				fmt_time(t1, sizeof(t1), n->incl_ns),
-				fmt_time(t2, sizeof(t2), n->excl_ns), percent(n->incl_ns, whole));
+				graphs__fmt_time(t1, sizeof(t1), n->incl_ns),
+				graphs__fmt_time(t2, sizeof(t2), n->excl_ns), graphs__percent(n->incl_ns, whole));
 		for (size_t e = 0; e < cg->nedges; e++) {
 			const pvmmon_cg_edge *ed = &cg->edges[e];
 			char from[200];
@@ -285,7 +221,7 @@ static int report_task_procs(const pvmmon_log_task *t, FILE *out)
 			else
 				snprintf(from, sizeof(from), "%s", ed->caller);
 			fprintf(out, "  %-6s   from %-43s %10" PRIu64 " %-10s %12s\n", "", from,
-				ed->calls, "", fmt_time(t1, sizeof(t1), ed->incl_ns));
+				ed->calls, "", graphs__fmt_time(t1, sizeof(t1), ed->incl_ns));
 		}
 	}
 	free(order);
@@ -325,86 +261,10 @@ static int report_procs_and_loops(const pvmmon_log *log, FILE *out)
 				fprintf(out, "  %-6s %-28s %-20s %10" PRIu64 " %12s\n",
 					log->tasks[i].lid ? log->tasks[i].lid : "?",
 					l->name ? l->name : "?", l->proc ? l->proc : "-", l->count,
-					fmt_time(t1, sizeof(t1), l->time_ns));
+					graphs__fmt_time(t1, sizeof(t1), l->time_ns));
 			}
 	}
 	return 0;
-}
-
-/* The dynamic figures of one static entry: time and how often, from the records. */
-static int static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
-			  const char *enclosing_proc, int64_t *time, uint64_t *count)
-{
-	size_t i;
-	int found = 0;
-
-	*time = 0;
-	*count = 0;
-	switch (e->kind) {
-	case PVMMON_STATIC_PROC:
-		for (i = 0; i < t->nprocs; i++)
-			if (t->procs[i].name && !strcmp(t->procs[i].name, e->name)) {
-				*time += t->procs[i].incl_ns;
-				*count += t->procs[i].count;
-				found = 1;
-			}
-		break;
-	case PVMMON_STATIC_LOOP:
-		for (i = 0; i < t->nloops; i++)
-			if (t->loops[i].name && !strcmp(t->loops[i].name, e->name) &&
-			    t->loops[i].line == e->line) {
-				*time += t->loops[i].time_ns;
-				*count += t->loops[i].count;
-				found = 1;
-			}
-		break;
-	case PVMMON_STATIC_COM:
-		for (i = 0; i < t->nstmts; i++) {
-			const pvmmon_log_stmt *s = &t->stmts[i];
-
-			if (s->op && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
-			    e->file && !strcmp(base_name(s->file), base_name(e->file))) {
-				*time += s->time_ns;
-				*count += s->count;
-				found = 1;
-			}
-		}
-		break;
-	case PVMMON_STATIC_CALL:
-		/* A call statement's time is the callee's inclusive time through it: the
-		 * proc records of its caller and line (any callee for an indirect call), or,
-		 * for records without a call line, those of its caller and callee. */
-		for (i = 0; i < t->nprocs; i++) {
-			const pvmmon_log_proc *p = &t->procs[i];
-			int same_caller = p->caller && enclosing_proc &&
-					  !strcmp(p->caller, enclosing_proc);
-			int same_callee = p->name && !strcmp(p->name, e->name);
-
-			if (same_caller && (p->call_line > 0
-						? p->call_line == e->line &&
-							  (same_callee || !strcmp(e->name, "indirect"))
-						: same_callee)) {
-				*time += p->incl_ns;
-				*count += p->count;
-				found = 1;
-			}
-		}
-		break;
-	}
-	return found;
-}
-
-/* The procedure that encloses entry i of t's static table, or NULL. */
-static const char *enclosing_proc(const pvmmon_log_task *t, size_t i)
-{
-	int p = t->statics[i].parent;
-
-	while (p >= 0 && (size_t)p < t->nstatics) {
-		if (t->statics[p].kind == PVMMON_STATIC_PROC)
-			return t->statics[p].name;
-		p = t->statics[p].parent;
-	}
-	return NULL;
 }
 
 /*
@@ -428,7 +288,7 @@ static void report_structure(const pvmmon_log *log, FILE *out)
 		if (seen)
 			continue;
 		fprintf(out, "\nProgram structure of %s (task %s): virtual time top-down\n",
-			t->program ? base_name(t->program) : "?", t->lid ? t->lid : "?");
+			t->program ? graphs__base_name(t->program) : "?", t->lid ? t->lid : "?");
 		for (size_t i = 0; i < t->nstatics; i++) {
 			const pvmmon_log_static *e = &t->statics[i];
 			char where[256], label[320], t1[32];
@@ -441,15 +301,15 @@ static void report_structure(const pvmmon_log *log, FILE *out)
 				depth++;
 				p = t->statics[p].parent;
 			}
-			snprintf(where, sizeof(where), "%s:%d", e->file ? base_name(e->file) : "?",
+			snprintf(where, sizeof(where), "%s:%d", e->file ? graphs__base_name(e->file) : "?",
 				 (int)e->line);
 			snprintf(label, sizeof(label), "%*s%s %s", 2 * depth, "",
 				 pvmmon_static_kind_name(e->kind) ? pvmmon_static_kind_name(e->kind) : "?",
 				 e->kind == PVMMON_STATIC_LOOP ? "" : e->name);
-			found = static_figures(t, e, enclosing_proc(t, i), &time, &count);
+			found = graphs__static_figures(t, e, graphs__enclosing_proc(t, i), &time, &count);
 			if (found)
 				fprintf(out, "  %-44s %-18s %12s %10" PRIu64 "x\n", label, where,
-					fmt_time(t1, sizeof(t1), time), count);
+					graphs__fmt_time(t1, sizeof(t1), time), count);
 			else
 				fprintf(out, "  %-44s %-18s %12s\n", label, where, "not run");
 		}

@@ -1,4 +1,4 @@
-/* Turning a run's log into reports for people: the text summary of `pvmmon report --text`. */
+/* Turning a run's log into reports for people: the text summary and the Graphviz graphs. */
 #ifndef PVMMON_REPORT_H
 #define PVMMON_REPORT_H
 
@@ -17,6 +17,27 @@ extern "C" {
  * present. Returns 0 or PVMMON_EIO.
  */
 int pvmmon_report_text(const pvmmon_log *log, FILE *out);
+
+/*
+ * The programs of a run: *out gets one task per distinct program (the first task that
+ * ran it, in log order) and *n their number. The array belongs to the caller (free());
+ * the tasks belong to log.
+ */
+int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, size_t *n);
+
+/*
+ * Writes the Graphviz source of the program graph of t's program (seed 000 Figure 7),
+ * summed over every task that ran it: from its static tables when it was built with
+ * pvmmon-cc, else its communication statements grouped by function. Statements taking
+ * less than prune (a fraction, 0.01 = 1%) of the program's time are folded into "N more"
+ * nodes. The output has no timestamps and a stable order.
+ */
+int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+			      FILE *out);
+
+/* Writes the Graphviz source of the call graph of t's program: one node per procedure
+ * (mutually recursive ones as one), one edge per call site, the hot path in red. */
+int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,488 @@
+/* Graphviz sources of the report's graphs: the program graph and the call graph. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/callgraph.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/report.h"
+#include "figures.h"
+
+/* Writes s as the inside of a DOT double-quoted string. */
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* A fill colour from white (no time) to red (all the time), as HSV. */
+static void put_fill(FILE *out, double share)
+{
+	if (share < 0)
+		share = 0;
+	if (share > 1)
+		share = 1;
+	fprintf(out, "fillcolor=\"0.000 %.3f 1.000\"", 0.05 + 0.85 * share);
+}
+
+int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, size_t *n)
+{
+	const pvmmon_log_task **firsts;
+	size_t k = 0;
+
+	*out = NULL;
+	*n = 0;
+	firsts = calloc(log->ntasks ? log->ntasks : 1, sizeof(*firsts));
+	if (!firsts)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		size_t j;
+
+		for (j = 0; j < k; j++)
+			if (!strcmp(firsts[j]->program ? firsts[j]->program : "",
+				    t->program ? t->program : ""))
+				break;
+		if (j == k)
+			firsts[k++] = t;
+	}
+	*out = firsts;
+	*n = k;
+	return 0;
+}
+
+static int same_program(const pvmmon_log_task *a, const pvmmon_log_task *b)
+{
+	return !strcmp(a->program ? a->program : "", b->program ? b->program : "");
+}
+
+/* The sum of the virtual time of every task running t's program. */
+static int64_t program_time(const pvmmon_log *log, const pvmmon_log_task *t)
+{
+	int64_t sum = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (same_program(&log->tasks[i], t))
+			sum += log->tasks[i].virtual_ns;
+	return sum;
+}
+
+/* The task of t's program that holds its static tables, or NULL. */
+static const pvmmon_log_task *with_statics(const pvmmon_log *log, const pvmmon_log_task *t)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (same_program(&log->tasks[i], t) && log->tasks[i].nstatics)
+			return &log->tasks[i];
+	return NULL;
+}
+
+/* Figures of one communication statement summed over the program's tasks. */
+typedef struct com_figures {
+	int64_t sync, trans;
+} com_figures;
+
+static void com_sums(const pvmmon_log *log, const pvmmon_log_task *t, const pvmmon_log_static *e,
+		     com_figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *u = &log->tasks[i];
+
+		if (!same_program(u, t))
+			continue;
+		for (size_t j = 0; j < u->nstmts; j++) {
+			const pvmmon_log_stmt *s = &u->stmts[j];
+
+			if (s->op && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
+			    e->file &&
+			    !strcmp(graphs__base_name(s->file), graphs__base_name(e->file))) {
+				f->sync += s->sync_ns;
+				f->trans += s->trans_ns;
+			}
+		}
+	}
+}
+
+/*
+ * The program graph from the static tables (seed 000 Figure 7): every procedure, loop,
+ * communication and call statement as a node under its enclosing entry, call
+ * statements linked to the procedures they call, times summed over the program's
+ * tasks. Statements below prune (a share of the program's time) that are not
+ * procedures are folded into one "N more" node per parent.
+ */
+static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *st, FILE *out,
+				 double prune)
+{
+	int64_t whole = program_time(log, st);
+	size_t n = st->nstatics;
+	int64_t *time = calloc(n ? n : 1, sizeof(*time));
+	uint64_t *count = calloc(n ? n : 1, sizeof(*count));
+	int *found = calloc(n ? n : 1, sizeof(*found));
+	size_t *folded = calloc(n + 1, sizeof(*folded)); /* per parent (+1: file level) */
+	int64_t *folded_ns = calloc(n + 1, sizeof(*folded_ns));
+
+	if (!time || !count || !found || !folded || !folded_ns)
+		goto out;
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *u = &log->tasks[i];
+
+		if (!same_program(u, st))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			int64_t tm;
+			uint64_t c;
+
+			/* Every task of the program runs the same tables: st's entries apply. */
+			if (graphs__static_figures(u, &st->statics[k], graphs__enclosing_proc(st, k),
+						   &tm, &c)) {
+				time[k] += tm;
+				count[k] += c;
+				found[k] = 1;
+			}
+		}
+	}
+	if (whole <= 0)
+		for (size_t k = 0; k < n; k++)
+			if (st->statics[k].kind == PVMMON_STATIC_PROC && time[k] > whole)
+				whole = time[k];
+	for (size_t k = 0; k < n; k++) {
+		const pvmmon_log_static *e = &st->statics[k];
+		double share = whole > 0 ? (double)time[k] / (double)whole : 0;
+		char t1[32], t2[32], t3[32];
+
+		if (e->kind != PVMMON_STATIC_PROC && share < prune) {
+			size_t slot = e->parent >= 0 ? (size_t)e->parent : n;
+
+			folded[slot]++;
+			folded_ns[slot] += time[k];
+			continue;
+		}
+		fprintf(out, "  s%zu [label=\"", k);
+		if (e->kind == PVMMON_STATIC_LOOP)
+			fputs("loop", out);
+		else
+			put_escaped(out, e->name);
+		fprintf(out, "\\n");
+		put_escaped(out, graphs__base_name(e->file));
+		fprintf(out, ":%d\\n", (int)e->line);
+		if (found[k])
+			fprintf(out, "%" PRIu64 "x  %s (%.1f%%)", count[k],
+				graphs__fmt_time(t1, sizeof(t1), time[k]), 100.0 * share);
+		else
+			fputs("not run", out);
+		if (e->kind == PVMMON_STATIC_COM && found[k]) {
+			com_figures f;
+
+			com_sums(log, st, e, &f);
+			fprintf(out, "\\nsync %s  trans %s", graphs__fmt_time(t2, sizeof(t2), f.sync),
+				graphs__fmt_time(t3, sizeof(t3), f.trans));
+		}
+		fputs("\", ", out);
+		switch (e->kind) {
+		case PVMMON_STATIC_PROC: fputs("shape=box, style=\"filled,bold\", ", out); break;
+		case PVMMON_STATIC_LOOP: fputs("shape=ellipse, style=filled, ", out); break;
+		case PVMMON_STATIC_COM: fputs("shape=note, style=filled, ", out); break;
+		default: fputs("shape=box, style=\"filled,rounded\", ", out); break;
+		}
+		put_fill(out, share);
+		fputs("];\n", out);
+	}
+	for (size_t k = 0; k <= n; k++)
+		if (folded[k]) {
+			char t1[32];
+
+			fprintf(out, "  more%zu [label=\"%zu more\\n%s\", shape=plaintext];\n", k,
+				folded[k], graphs__fmt_time(t1, sizeof(t1), folded_ns[k]));
+			if (k < n)
+				fprintf(out, "  s%zu -> more%zu [style=dotted];\n", k, k);
+		}
+	for (size_t k = 0; k < n; k++) {
+		const pvmmon_log_static *e = &st->statics[k];
+		double share = whole > 0 ? (double)time[k] / (double)whole : 0;
+
+		if (e->kind != PVMMON_STATIC_PROC && share < prune)
+			continue;
+		if (e->parent >= 0)
+			fprintf(out, "  s%d -> s%zu;\n", (int)e->parent, k);
+		/* A call statement points at the procedure it calls (first definition). */
+		if (e->kind == PVMMON_STATIC_CALL)
+			for (size_t j = 0; j < n; j++)
+				if (st->statics[j].kind == PVMMON_STATIC_PROC &&
+				    !strcmp(st->statics[j].name, e->name)) {
+					fprintf(out, "  s%zu -> s%zu [style=dashed, color=gray40];\n", k, j);
+					break;
+				}
+	}
+out:
+	free(time);
+	free(count);
+	free(found);
+	free(folded);
+	free(folded_ns);
+}
+
+/*
+ * Without static tables (an unmodified binary run with the preload): the call-site
+ * based graph, one cluster per function holding its communication statements, summed
+ * over the program's tasks by statement name.
+ */
+static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out,
+			       double prune)
+{
+	int64_t whole = program_time(log, t);
+	size_t nfn = 0, cap = 1;
+	char **fns;
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		cap += log->tasks[i].nstmts;
+	fns = calloc(cap, sizeof(*fns));
+	if (!fns)
+		return;
+	/* Functions in first-seen order; each statement under its function. */
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *u = &log->tasks[i];
+
+		if (!same_program(u, t))
+			continue;
+		for (size_t j = 0; j < u->nstmts; j++) {
+			const char *f = u->stmts[j].function ? u->stmts[j].function : "?";
+			size_t k;
+
+			for (k = 0; k < nfn && strcmp(fns[k], f); k++)
+				;
+			if (k == nfn && nfn < cap)
+				fns[nfn++] = (char *)f;
+		}
+	}
+	for (size_t f = 0; f < nfn; f++) {
+		fprintf(out, "  subgraph cluster_f%zu {\n    label=\"", f);
+		put_escaped(out, fns[f]);
+		fputs("\";\n    style=rounded;\n", out);
+		for (size_t i = 0; i < log->ntasks; i++) {
+			const pvmmon_log_task *u = &log->tasks[i];
+
+			if (!same_program(u, t))
+				continue;
+			for (size_t j = 0; j < u->nstmts; j++) {
+				const pvmmon_log_stmt *s = &u->stmts[j];
+				char name[512], t1[32], t2[32], t3[32];
+				int64_t tm = 0, sy = 0, tr = 0;
+				uint64_t c = 0;
+				int dup = 0;
+				double share;
+
+				if (strcmp(s->function ? s->function : "?", fns[f]))
+					continue;
+				graphs__stmt_name(name, sizeof(name), s);
+				/* The first task that has this statement draws it for all. */
+				for (size_t i2 = 0; i2 < i && !dup; i2++) {
+					const pvmmon_log_task *v = &log->tasks[i2];
+					char other[512];
+
+					if (!same_program(v, t))
+						continue;
+					for (size_t j2 = 0; j2 < v->nstmts && !dup; j2++)
+						dup = !strcmp(graphs__stmt_name(other, sizeof(other),
+										&v->stmts[j2]),
+							      name) &&
+						      !strcmp(v->stmts[j2].op ? v->stmts[j2].op : "",
+							      s->op ? s->op : "");
+				}
+				if (dup)
+					continue;
+				for (size_t i2 = i; i2 < log->ntasks; i2++) {
+					const pvmmon_log_task *v = &log->tasks[i2];
+					char other[512];
+
+					if (!same_program(v, t))
+						continue;
+					for (size_t j2 = 0; j2 < v->nstmts; j2++)
+						if (!strcmp(graphs__stmt_name(other, sizeof(other),
+									      &v->stmts[j2]),
+							    name) &&
+						    !strcmp(v->stmts[j2].op ? v->stmts[j2].op : "",
+							    s->op ? s->op : "")) {
+							tm += v->stmts[j2].time_ns;
+							sy += v->stmts[j2].sync_ns;
+							tr += v->stmts[j2].trans_ns;
+							c += v->stmts[j2].count;
+						}
+				}
+				share = whole > 0 ? (double)tm / (double)whole : 0;
+				if (share < prune && c)
+					continue;
+				fprintf(out, "    c%zu_%zu [label=\"", i, j);
+				put_escaped(out, s->op ? s->op : "?");
+				fputs("\\n", out);
+				put_escaped(out, name);
+				fprintf(out, "\\n%" PRIu64 "x  %s (%.1f%%)\\nsync %s  trans %s\", shape=note, "
+					     "style=filled, ",
+					c, graphs__fmt_time(t1, sizeof(t1), tm), 100.0 * share,
+					graphs__fmt_time(t2, sizeof(t2), sy),
+					graphs__fmt_time(t3, sizeof(t3), tr));
+				put_fill(out, share);
+				fputs("];\n", out);
+			}
+		}
+		fputs("  }\n", out);
+	}
+	free(fns);
+}
+
+int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+			      FILE *out)
+{
+	const pvmmon_log_task *st;
+
+	if (!log || !t || !out)
+		return pvmmon_error_set(PVMMON_EINVAL, "report: no log, task or output");
+	st = with_statics(log, t);
+	fputs("digraph program {\n  graph [rankdir=TB, fontname=\"Helvetica\", nodesep=0.25, "
+	      "ranksep=0.45, label=\"",
+	      out);
+	put_escaped(out, graphs__base_name(t->program ? t->program : "?"));
+	fputs(st ? ": program graph (static tables)" : ": communication statements by function",
+	      out);
+	fputs("\", labelloc=t];\n  node [fontname=\"Helvetica\", fontsize=10];\n"
+	      "  edge [arrowsize=0.6];\n",
+	      out);
+	if (st)
+		program_from_statics(log, st, out, prune);
+	else
+		program_from_sites(log, t, out, prune);
+	fputs("}\n", out);
+	return ferror(out) ? pvmmon_error_set(PVMMON_EIO, "report: cannot write a graph") : 0;
+}
+
+/* The proc records of every task of t's program, as one task for the call graph. */
+static int merged_procs(const pvmmon_log *log, const pvmmon_log_task *t, pvmmon_log_task *m)
+{
+	size_t n = 0, k = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (same_program(&log->tasks[i], t))
+			n += log->tasks[i].nprocs;
+	m->procs = calloc(n ? n : 1, sizeof(*m->procs));
+	if (!m->procs)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (same_program(&log->tasks[i], t))
+			for (size_t j = 0; j < log->tasks[i].nprocs; j++)
+				m->procs[k++] = log->tasks[i].procs[j];
+	m->nprocs = k;
+	m->program = t->program;
+	return 0;
+}
+
+int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
+{
+	pvmmon_log_task merged;
+	pvmmon_callgraph *cg = NULL;
+	int64_t whole;
+	char *hot = NULL;
+	int rc;
+
+	if (!log || !t || !out)
+		return pvmmon_error_set(PVMMON_EINVAL, "report: no log, task or output");
+	rc = merged_procs(log, t, &merged);
+	if (rc < 0)
+		return rc;
+	rc = pvmmon_callgraph_build(&cg, &merged);
+	if (rc < 0)
+		goto out;
+	whole = program_time(log, t);
+	for (size_t e = 0; e < cg->nedges; e++)
+		if (cg->edges[e].from == PVMMON_CG_ROOT && cg->edges[e].incl_ns > whole)
+			whole = cg->edges[e].incl_ns;
+	/*
+	 * The hot path: from the costliest root, follow the call site with the most
+	 * inclusive time until a node calls nothing (each node once, so it ends).
+	 */
+	hot = calloc(cg->nedges + cg->nnodes + 1, 1);
+	if (!hot) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+		goto out;
+	}
+	{
+		size_t at = PVMMON_CG_ROOT;
+		char *visited = hot + cg->nedges;
+
+		for (;;) {
+			size_t best = (size_t)-1;
+
+			for (size_t e = 0; e < cg->nedges; e++)
+				if (cg->edges[e].from == at && !visited[cg->edges[e].to] &&
+				    (best == (size_t)-1 || cg->edges[e].incl_ns > cg->edges[best].incl_ns))
+					best = e;
+			if (best == (size_t)-1)
+				break;
+			hot[best] = 1;
+			at = cg->edges[best].to;
+			visited[at] = 1;
+		}
+	}
+	fputs("digraph calls {\n  graph [rankdir=TB, fontname=\"Helvetica\", label=\"", out);
+	put_escaped(out, graphs__base_name(t->program ? t->program : "?"));
+	fputs(": call graph (one edge per call site; hot path in red)\", labelloc=t];\n"
+	      "  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=filled];\n"
+	      "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.6];\n",
+	      out);
+	for (size_t i = 0; i < cg->nnodes; i++) {
+		const pvmmon_cg_node *nd = &cg->nodes[i];
+		char t1[32], t2[32];
+
+		fprintf(out, "  n%zu [label=\"", i);
+		put_escaped(out, nd->name);
+		fprintf(out, "\\n%s:%d\\n", graphs__base_name(nd->file ? nd->file : "?"),
+			(int)nd->line);
+		if (nd->counted)
+			fprintf(out, "%" PRIu64 " calls (counted)\", style=\"filled,dashed\", "
+				     "fillcolor=gray95",
+				nd->calls);
+		else {
+			fprintf(out, "%" PRIu64 " calls", nd->calls);
+			if (nd->recursive)
+				fprintf(out, " +%" PRIu64 " recursive", nd->inner_calls);
+			fprintf(out, "\\nincl %s (%.1f%%)  excl %s\", ",
+				graphs__fmt_time(t1, sizeof(t1), nd->incl_ns),
+				graphs__percent(nd->incl_ns, whole),
+				graphs__fmt_time(t2, sizeof(t2), nd->excl_ns));
+			put_fill(out, whole > 0 ? (double)nd->incl_ns / (double)whole : 0);
+			if (hot[cg->nedges + i])
+				fputs(", color=red, penwidth=2", out);
+			if (nd->nmembers > 1)
+				fputs(", peripheries=2", out);
+		}
+		fputs("];\n", out);
+	}
+	for (size_t e = 0; e < cg->nedges; e++) {
+		const pvmmon_cg_edge *ed = &cg->edges[e];
+		char t1[32];
+
+		if (ed->from == PVMMON_CG_ROOT)
+			continue;
+		fprintf(out, "  n%zu -> n%zu [label=\"", ed->from, ed->to);
+		if (ed->call_line > 0)
+			fprintf(out, "line %d\\n", (int)ed->call_line);
+		fprintf(out, "%" PRIu64 "x %s\"", ed->calls,
+			graphs__fmt_time(t1, sizeof(t1), ed->incl_ns));
+		if (hot[e])
+			fputs(", color=red, penwidth=2", out);
+		fputs("];\n", out);
+	}
+	fputs("}\n", out);
+	if (ferror(out))
+		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write a graph");
+out:
+	free(hot);
+	pvmmon_callgraph_free(cg);
+	free(merged.procs);
+	return rc;
+}

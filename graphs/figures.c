@@ -1,0 +1,148 @@
+/* Formatting and record figures shared by the text and HTML reports. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "figures.h"
+
+/* Formats a duration with a unit that keeps three significant figures readable. */
+const char *graphs__fmt_time(char *buf, size_t len, int64_t ns)
+{
+	double v = (double)ns;
+
+	if (ns < 0)
+		snprintf(buf, len, "-");
+	else if (ns < 1000)
+		snprintf(buf, len, "%" PRId64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2f ms", v / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", v / 1e9);
+	return buf;
+}
+
+/* Formats a byte count with binary units, the way message sizes are usually given. */
+const char *graphs__fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	double v = (double)b;
+
+	if (b < 1024)
+		snprintf(buf, len, "%" PRIu64 " B", b);
+	else if (b < 1024 * 1024)
+		snprintf(buf, len, "%.1f KiB", v / 1024);
+	else if (b < 1024ull * 1024 * 1024)
+		snprintf(buf, len, "%.1f MiB", v / (1024.0 * 1024));
+	else
+		snprintf(buf, len, "%.2f GiB", v / (1024.0 * 1024 * 1024));
+	return buf;
+}
+
+const char *graphs__base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * Names a statement the way a user finds it in the source: file:line when debug
+ * information resolved it, otherwise the module and offset, with the function when known.
+ */
+const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s)
+{
+	char fn[160] = "";
+
+	if (s->function)
+		snprintf(fn, sizeof(fn), " in %s", s->function);
+	if (s->file && s->line > 0)
+		snprintf(buf, len, "%s:%d%s", graphs__base_name(s->file), (int)s->line, fn);
+	else if (s->module)
+		snprintf(buf, len, "%s+0x%" PRIx64 "%s", graphs__base_name(s->module), s->offset, fn);
+	else
+		snprintf(buf, len, "statement %u%s", (unsigned)s->id, fn);
+	return buf;
+}
+
+double graphs__percent(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* The dynamic figures of one static entry: time and how often, from the records. */
+int graphs__static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
+			  const char *enclosing_proc, int64_t *time, uint64_t *count)
+{
+	size_t i;
+	int found = 0;
+
+	*time = 0;
+	*count = 0;
+	switch (e->kind) {
+	case PVMMON_STATIC_PROC:
+		for (i = 0; i < t->nprocs; i++)
+			if (t->procs[i].name && !strcmp(t->procs[i].name, e->name)) {
+				*time += t->procs[i].incl_ns;
+				*count += t->procs[i].count;
+				found = 1;
+			}
+		break;
+	case PVMMON_STATIC_LOOP:
+		for (i = 0; i < t->nloops; i++)
+			if (t->loops[i].name && !strcmp(t->loops[i].name, e->name) &&
+			    t->loops[i].line == e->line) {
+				*time += t->loops[i].time_ns;
+				*count += t->loops[i].count;
+				found = 1;
+			}
+		break;
+	case PVMMON_STATIC_COM:
+		for (i = 0; i < t->nstmts; i++) {
+			const pvmmon_log_stmt *s = &t->stmts[i];
+
+			if (s->op && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
+			    e->file && !strcmp(graphs__base_name(s->file), graphs__base_name(e->file))) {
+				*time += s->time_ns;
+				*count += s->count;
+				found = 1;
+			}
+		}
+		break;
+	case PVMMON_STATIC_CALL:
+		/* A call statement's time is the callee's inclusive time through it: the
+		 * proc records of its caller and line (any callee for an indirect call), or,
+		 * for records without a call line, those of its caller and callee. */
+		for (i = 0; i < t->nprocs; i++) {
+			const pvmmon_log_proc *p = &t->procs[i];
+			int same_caller = p->caller && enclosing_proc &&
+					  !strcmp(p->caller, enclosing_proc);
+			int same_callee = p->name && !strcmp(p->name, e->name);
+
+			if (same_caller && (p->call_line > 0
+						? p->call_line == e->line &&
+							  (same_callee || !strcmp(e->name, "indirect"))
+						: same_callee)) {
+				*time += p->incl_ns;
+				*count += p->count;
+				found = 1;
+			}
+		}
+		break;
+	}
+	return found;
+}
+
+/* The procedure that encloses entry i of t's static table, or NULL. */
+const char *graphs__enclosing_proc(const pvmmon_log_task *t, size_t i)
+{
+	int p = t->statics[i].parent;
+
+	while (p >= 0 && (size_t)p < t->nstatics) {
+		if (t->statics[p].kind == PVMMON_STATIC_PROC)
+			return t->statics[p].name;
+		p = t->statics[p].parent;
+	}
+	return NULL;
+}
+

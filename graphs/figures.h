@@ -1,0 +1,36 @@
+/* Private to graphs/: formatting and the figures shared by the text and HTML reports. */
+#ifndef PVMMON_GRAPHS_FIGURES_H
+#define PVMMON_GRAPHS_FIGURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pvmmon/log.h"
+
+/* A duration with a unit that keeps three significant figures readable, into buf. */
+const char *graphs__fmt_time(char *buf, size_t len, int64_t ns);
+
+/* A byte count with binary units, into buf. */
+const char *graphs__fmt_bytes(char *buf, size_t len, uint64_t b);
+
+/* The last component of path (path itself if it has no slash; NULL stays NULL). */
+const char *graphs__base_name(const char *path);
+
+/* A statement named the way a user finds it: file:line, else module+offset. */
+const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s);
+
+/* 100 * part / whole, 0 when whole is not positive. */
+double graphs__percent(int64_t part, int64_t whole);
+
+/*
+ * The dynamic figures of static entry e of task t: virtual time and count from the
+ * records (a call statement: its callee's inclusive time through that call line).
+ * enclosing_proc is the entry's procedure. Returns 1 when any record matched.
+ */
+int graphs__static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
+			   const char *enclosing_proc, int64_t *time, uint64_t *count);
+
+/* The procedure that encloses entry i of t's static table, or NULL. */
+const char *graphs__enclosing_proc(const pvmmon_log_task *t, size_t i);
+
+#endif
