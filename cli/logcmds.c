@@ -1,6 +1,7 @@
 /* `pvmmon validate` and `pvmmon report`: the commands that read logs. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pvmmon/errors.h"
@@ -59,40 +60,94 @@ int cli_report(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon report LOG [--text]\n"
-	    "Prints a top-down summary of a run: tasks, then communication statements by\n"
-	    "virtual time with synchronisation delay and transmission split out, then\n"
-	    "procedures and loops. --text is the default (and so far the only) format.\n";
-	const char *path = NULL;
+	    "       pvmmon report LOG -o DIR [--format svg|png|pdf] [--dot] [--prune PCT]\n"
+	    "Without -o, prints a top-down summary of a run: tasks, communication statements\n"
+	    "by virtual time with synchronisation delay and transmission split out, the\n"
+	    "procedures as a call graph, loops and the program's structure.\n"
+	    "With -o, writes an HTML report to DIR: DIR/index.html (open it in a browser; it\n"
+	    "works offline), the program graph and call graph of each program as pictures\n"
+	    "(--format, default svg), tables of tasks, statements and procedures and the\n"
+	    "message matrix. --dot also writes each graph's Graphviz source; --prune folds\n"
+	    "statements under PCT percent of the time into one node (default 1).\n";
+	const char *path = NULL, *dir = NULL;
+	pvmmon_report_opts opts = {"svg", 0, 0.01};
 	pvmmon_log *log = NULL;
 	int i, rc;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--text"))
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--text"))
 			continue;
-		if (argv[i][0] == '-' && argv[i][1]) {
-			if (common_flag(argv[i], help) == 0)
+		if (!strcmp(a, "--dot")) {
+			opts.write_dot = 1;
+			continue;
+		}
+		if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
+		     !strcmp(a, "--prune")) &&
+		    i + 1 >= argc) {
+			cli_error("report: %s needs a value", a);
+			return 2;
+		}
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			dir = argv[++i];
+			continue;
+		}
+		if (!strcmp(a, "--format")) {
+			opts.format = argv[++i];
+			if (strcmp(opts.format, "svg") && strcmp(opts.format, "png") &&
+			    strcmp(opts.format, "pdf")) {
+				cli_error("report: unknown format '%s' (svg, png or pdf)", opts.format);
+				return 2;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--prune")) {
+			char *end;
+			double v = strtod(argv[++i], &end);
+
+			if (*end || end == argv[i] || v < 0 || v > 100) {
+				cli_error("report: --prune wants a percentage from 0 to 100, not '%s'",
+					  argv[i]);
+				return 2;
+			}
+			opts.prune = v / 100.0;
+			continue;
+		}
+		if (a[0] == '-' && a[1]) {
+			if (common_flag(a, help) == 0)
 				return 0;
-			cli_error("report: unknown option '%s'", argv[i]);
+			cli_error("report: unknown option '%s'", a);
 			return 2;
 		}
 		if (path) {
-			cli_error("report: one log at a time ('%s' and '%s')", path, argv[i]);
+			cli_error("report: one log at a time ('%s' and '%s')", path, a);
 			return 2;
 		}
-		path = argv[i];
+		path = a;
 	}
 	if (!path) {
 		fputs(help, stderr);
+		return 2;
+	}
+	if (!dir && (opts.write_dot || strcmp(opts.format, "svg") || opts.prune != 0.01)) {
+		cli_error("report: --format, --dot and --prune need -o DIR");
 		return 2;
 	}
 	if (pvmmon_log_read(&log, path) < 0) {
 		cli_error("%s", pvmmon_error_last());
 		return 1;
 	}
-	rc = pvmmon_report_text(log, stdout);
+	if (dir) {
+		rc = pvmmon_report_html(log, dir, &opts);
+		if (rc == 0)
+			printf("pvmmon: report written to %s/index.html\n", dir);
+	} else {
+		rc = pvmmon_report_text(log, stdout);
+	}
 	pvmmon_log_free(log);
 	if (rc < 0) {
-		cli_error("report: %s", pvmmon_error_last());
+		cli_error("%s", pvmmon_error_last());
 		return 1;
 	}
 	return 0;

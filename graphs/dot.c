@@ -147,10 +147,10 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 			}
 		}
 	}
-	if (whole <= 0)
-		for (size_t k = 0; k < n; k++)
-			if (st->statics[k].kind == PVMMON_STATIC_PROC && time[k] > whole)
-				whole = time[k];
+	/* main starts before its task registers, so it may outlast the task's clock. */
+	for (size_t k = 0; k < n; k++)
+		if (st->statics[k].kind == PVMMON_STATIC_PROC && time[k] > whole)
+			whole = time[k];
 	for (size_t k = 0; k < n; k++) {
 		const pvmmon_log_static *e = &st->statics[k];
 		double share = whole > 0 ? (double)time[k] / (double)whole : 0;
@@ -236,7 +236,8 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 			       double prune)
 {
 	int64_t whole = program_time(log, t);
-	size_t nfn = 0, cap = 1;
+	size_t nfn = 0, cap = 1, folded;
+	int64_t folded_ns;
 	char **fns;
 
 	for (size_t i = 0; i < log->ntasks; i++)
@@ -264,6 +265,8 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 		fprintf(out, "  subgraph cluster_f%zu {\n    label=\"", f);
 		put_escaped(out, fns[f]);
 		fputs("\";\n    style=rounded;\n", out);
+		folded = 0;
+		folded_ns = 0;
 		for (size_t i = 0; i < log->ntasks; i++) {
 			const pvmmon_log_task *u = &log->tasks[i];
 
@@ -315,8 +318,11 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 						}
 				}
 				share = whole > 0 ? (double)tm / (double)whole : 0;
-				if (share < prune && c)
+				if (share < prune) {
+					folded++;
+					folded_ns += tm;
 					continue;
+				}
 				fprintf(out, "    c%zu_%zu [label=\"", i, j);
 				put_escaped(out, s->op ? s->op : "?");
 				fputs("\\n", out);
@@ -329,6 +335,12 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 				put_fill(out, share);
 				fputs("];\n", out);
 			}
+		}
+		if (folded) {
+			char t1[32];
+
+			fprintf(out, "    more%zu [label=\"%zu more\\n%s\", shape=plaintext];\n", f,
+				folded, graphs__fmt_time(t1, sizeof(t1), folded_ns));
 		}
 		fputs("  }\n", out);
 	}
@@ -469,8 +481,15 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		if (ed->from == PVMMON_CG_ROOT)
 			continue;
 		fprintf(out, "  n%zu -> n%zu [label=\"", ed->from, ed->to);
+		/* From a group of procedures, say which member calls. */
+		if (cg->nodes[ed->from].nmembers > 1 && ed->caller) {
+			put_escaped(out, ed->caller);
+			fputc(' ', out);
+		}
 		if (ed->call_line > 0)
 			fprintf(out, "line %d\\n", (int)ed->call_line);
+		else if (cg->nodes[ed->from].nmembers > 1)
+			fputs("\\n", out);
 		fprintf(out, "%" PRIu64 "x %s\"", ed->calls,
 			graphs__fmt_time(t1, sizeof(t1), ed->incl_ns));
 		if (hot[e])

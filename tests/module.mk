@@ -14,7 +14,7 @@ INTEG_BIN  := $(BUILD)/tests/integration-tests
 
 $(INTEG_BIN): $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(GVC_LIBS) $(PVM_LIBS) -lm
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)

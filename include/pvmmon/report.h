@@ -39,6 +39,22 @@ int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, d
  * (mutually recursive ones as one), one edge per call site, the hot path in red. */
 int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out);
 
+/* Options of the HTML report; zero values take the defaults. */
+typedef struct pvmmon_report_opts {
+	const char *format; /* picture format: "svg" (default), "png" or "pdf" */
+	int write_dot;      /* also write each graph's .dot source beside its picture */
+	double prune;       /* fold statements below this share of the time (0.01) */
+} pvmmon_report_opts;
+
+/*
+ * Writes the HTML report of log into folder dir (created if missing): index.html with
+ * the run summary, tables of tasks, statements and procedures, the message matrix, and
+ * one picture per graph (program-N and calls-N for each program N of the run), laid out
+ * and rendered with Graphviz. Works offline and without JavaScript. Each file is written
+ * to a temporary name and renamed, so a failure leaves older files whole.
+ */
+int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_report_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

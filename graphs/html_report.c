@@ -1,0 +1,467 @@
+/* The HTML report (`pvmmon report LOG -o DIR`): index.html and one picture per graph. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pvmmon/callgraph.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/report.h"
+#include "figures.h"
+#include "render.h"
+
+/* Writes s with HTML's special characters escaped. */
+static void put_html(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* A table cell holding a duration, with its value in ns for sorting. */
+static void td_time(FILE *out, int64_t ns)
+{
+	char t[32];
+
+	fprintf(out, "<td class=n data-v=\"%" PRId64 "\">%s</td>", ns,
+		graphs__fmt_time(t, sizeof(t), ns));
+}
+
+static void td_count(FILE *out, uint64_t c)
+{
+	fprintf(out, "<td class=n data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", c, c);
+}
+
+/* Generates one graph's DOT text with gen, writes it (with --dot) and renders it. */
+typedef int (*dot_gen)(const pvmmon_log *, const pvmmon_log_task *, double, FILE *);
+
+static int gen_calls(const pvmmon_log *log, const pvmmon_log_task *t, double prune, FILE *out)
+{
+	(void)prune;
+	return pvmmon_report_dot_calls(log, t, out);
+}
+
+static int make_graph(const pvmmon_log *log, const pvmmon_log_task *t, dot_gen gen,
+		      const char *dir, const char *stem, const pvmmon_report_opts *o)
+{
+	char *dot = NULL, path[4096];
+	size_t len = 0;
+	FILE *mem = open_memstream(&dot, &len);
+	int rc;
+
+	if (!mem)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	rc = gen(log, t, o->prune, mem);
+	if (fclose(mem) != 0 && rc == 0)
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	if (rc < 0)
+		goto out;
+	if (o->write_dot) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s.dot", dir, stem);
+		f = fopen(path, "w");
+		if (!f || fputs(dot, f) < 0 || fclose(f) != 0) {
+			rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path,
+					      strerror(errno));
+			goto out;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, stem, o->format);
+	rc = graphs__render(dot, o->format, path);
+out:
+	free(dot);
+	return rc;
+}
+
+static const char style[] =
+    "body{font-family:Helvetica,Arial,sans-serif;margin:1.5em;color:#222}"
+    "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}"
+    "table{border-collapse:collapse;font-size:.85em;margin:.5em 0}"
+    "th,td{border:1px solid #ddd;padding:.2em .5em;text-align:left}"
+    "th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+    "img.graph{max-width:100%;border:1px solid #eee;margin:.5em 0}"
+    ".note{color:#666;font-style:italic}dl.run dt{font-weight:bold;float:left;width:11em}"
+    "dl.run dd{margin-left:11em}";
+
+/* Sorting by a click on a column header; the tables read the same without it. */
+static const char script[] =
+    "document.querySelectorAll('table.sortable th').forEach(function(th,i){"
+    "th.addEventListener('click',function(){var tb=th.closest('table').tBodies[0];"
+    "var rows=Array.from(tb.rows);var asc=th.dataset.asc!=='1';th.dataset.asc=asc?'1':'0';"
+    "rows.sort(function(a,b){var x=a.cells[i],y=b.cells[i];"
+    "var u=x.dataset.v!==undefined?parseFloat(x.dataset.v):x.textContent;"
+    "var v=y.dataset.v!==undefined?parseFloat(y.dataset.v):y.textContent;"
+    "return (u<v?-1:u>v?1:0)*(asc?1:-1);});rows.forEach(function(r){tb.appendChild(r);});});});";
+
+static void run_summary(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32];
+	int64_t vsum = 0, isum = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++) {
+		vsum += log->tasks[i].virtual_ns;
+		isum += log->tasks[i].intrusion_ns;
+	}
+	fputs("<dl class=run><dt>program</dt><dd>", out);
+	put_html(out, log->program ? log->program : "?");
+	for (size_t i = 0; i < log->nargs; i++) {
+		fputc(' ', out);
+		put_html(out, log->args[i]);
+	}
+	fputs("</dd><dt>started</dt><dd>", out);
+	put_html(out, log->started ? log->started : "?");
+	fprintf(out, "</dd><dt>wall time</dt><dd>%s</dd><dt>exit code</dt><dd>%d</dd>",
+		graphs__fmt_time(t1, sizeof(t1), log->wall_ns), (int)log->exit_code);
+	fprintf(out, "<dt>tasks / hosts</dt><dd>%zu / %zu</dd>", log->ntasks, log->nhosts);
+	fprintf(out, "<dt>virtual time (sum)</dt><dd>%s</dd><dt>monitoring intrusion</dt>"
+		     "<dd>%s (%.2f%%)</dd></dl>\n",
+		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),
+		graphs__percent(isum, vsum + isum));
+}
+
+static void tasks_table(const pvmmon_log *log, FILE *out)
+{
+	char b[32];
+
+	fputs("<h2 id=tasks>Tasks</h2>\n<table class=sortable><thead><tr><th>task</th><th>tid</th>"
+	      "<th>program</th><th>status</th><th>virtual</th><th>intrusion</th><th>sent</th>"
+	      "<th>received</th><th>bytes sent</th></tr></thead><tbody>\n",
+	      out);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		fputs("<tr><td>", out);
+		put_html(out, t->lid ? t->lid : "?");
+		fprintf(out, "</td><td>t%x</td><td>", (unsigned)t->tid);
+		put_html(out, graphs__base_name(t->program ? t->program : "?"));
+		fprintf(out, "</td><td>%s</td>", pvmmon_task_status_name(t->status));
+		td_time(out, t->virtual_ns);
+		td_time(out, t->intrusion_ns);
+		td_count(out, t->msgs_sent);
+		td_count(out, t->msgs_recv);
+		fprintf(out, "<td class=n data-v=\"%" PRIu64 "\">%s</td></tr>\n", t->bytes_sent,
+			graphs__fmt_bytes(b, sizeof(b), t->bytes_sent));
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+static void statements_table(const pvmmon_log *log, FILE *out)
+{
+	char b[32], name[512];
+	size_t n = 0;
+
+	fputs("<h2 id=statements>Communication statements</h2>\n<table class=sortable><thead><tr>"
+	      "<th>task</th><th>statement</th><th>call</th><th>count</th><th>time</th>"
+	      "<th>sync delay</th><th>transmission</th><th>bytes</th></tr></thead><tbody>\n",
+	      out);
+	for (size_t i = 0; i < log->ntasks; i++)
+		for (size_t j = 0; j < log->tasks[i].nstmts; j++) {
+			const pvmmon_log_stmt *s = &log->tasks[i].stmts[j];
+
+			fputs("<tr><td>", out);
+			put_html(out, log->tasks[i].lid ? log->tasks[i].lid : "?");
+			fputs("</td><td>", out);
+			put_html(out, graphs__stmt_name(name, sizeof(name), s));
+			fputs("</td><td>", out);
+			put_html(out, s->op ? s->op : "?");
+			fputs("</td>", out);
+			td_count(out, s->count);
+			td_time(out, s->time_ns);
+			td_time(out, s->sync_ns);
+			td_time(out, s->trans_ns);
+			fprintf(out, "<td class=n data-v=\"%" PRIu64 "\">%s</td></tr>\n", s->bytes,
+				graphs__fmt_bytes(b, sizeof(b), s->bytes));
+			n++;
+		}
+	fputs("</tbody></table>\n", out);
+	if (!n)
+		fputs("<p class=note>No communication statement was recorded.</p>\n", out);
+}
+
+/* Procedures of one program as call-graph nodes (recursion collapsed). */
+static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
+{
+	pvmmon_log_task merged = {0};
+	pvmmon_callgraph *cg = NULL;
+	size_t n = 0, k = 0;
+	int rc;
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (!strcmp(log->tasks[i].program ? log->tasks[i].program : "",
+			    t->program ? t->program : ""))
+			n += log->tasks[i].nprocs;
+	if (!n)
+		return 0;
+	merged.procs = calloc(n, sizeof(*merged.procs));
+	if (!merged.procs)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (!strcmp(log->tasks[i].program ? log->tasks[i].program : "",
+			    t->program ? t->program : ""))
+			for (size_t j = 0; j < log->tasks[i].nprocs; j++)
+				merged.procs[k++] = log->tasks[i].procs[j];
+	merged.nprocs = k;
+	rc = pvmmon_callgraph_build(&cg, &merged);
+	if (rc < 0)
+		goto out;
+	fputs("<table class=sortable><thead><tr><th>procedure</th><th>defined at</th><th>calls</th>"
+	      "<th>recursive calls</th><th>inclusive</th><th>exclusive</th></tr></thead><tbody>\n",
+	      out);
+	for (size_t i = 0; i < cg->nnodes; i++) {
+		const pvmmon_cg_node *nd = &cg->nodes[i];
+
+		fputs("<tr><td>", out);
+		put_html(out, nd->name);
+		fputs("</td><td>", out);
+		put_html(out, graphs__base_name(nd->file ? nd->file : "?"));
+		fprintf(out, ":%d</td>", (int)nd->line);
+		td_count(out, nd->calls);
+		td_count(out, nd->inner_calls);
+		if (nd->counted) {
+			fputs("<td class=n data-v=\"-1\">counted</td><td class=n data-v=\"-1\">"
+			      "counted</td></tr>\n",
+			      out);
+			continue;
+		}
+		td_time(out, nd->incl_ns);
+		td_time(out, nd->excl_ns);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+out:
+	pvmmon_callgraph_free(cg);
+	free(merged.procs);
+	return rc;
+}
+
+/* The index of the task with tid, or -1. */
+static long task_of(const pvmmon_log *log, int32_t tid)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].tid == tid)
+			return (long)i;
+	return -1;
+}
+
+static int is_send(const char *op)
+{
+	return op && (!strcmp(op, "pvm_send") || !strcmp(op, "pvm_psend") || !strcmp(op, "pvm_mcast"));
+}
+
+/* Tasks x tasks: messages and bytes each task sent to each other, as a heat map. */
+static int message_matrix(const pvmmon_log *log, FILE *out)
+{
+	size_t n = log->ntasks;
+	uint64_t *msgs = calloc(n * n + 1, sizeof(*msgs)), *bytes = calloc(n * n + 1, sizeof(*bytes));
+	uint64_t most = 0;
+
+	if (!msgs || !bytes) {
+		free(msgs);
+		free(bytes);
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < log->tasks[i].nstmts; j++) {
+			const pvmmon_log_stmt *s = &log->tasks[i].stmts[j];
+
+			if (!is_send(s->op))
+				continue;
+			for (size_t c = 0; c < s->ncom; c++) {
+				long d = task_of(log, s->com[c].partner_tid);
+
+				if (d < 0)
+					continue;
+				msgs[i * n + (size_t)d] += s->com[c].count;
+				bytes[i * n + (size_t)d] += s->com[c].bytes;
+				if (bytes[i * n + (size_t)d] > most)
+					most = bytes[i * n + (size_t)d];
+			}
+		}
+	fputs("<h2 id=matrix>Message matrix</h2>\n<p>Messages and bytes sent by each task (rows) to "
+	      "each task (columns); darker cells carry more bytes.</p>\n<table><thead><tr>"
+	      "<th>from \\ to</th>",
+	      out);
+	for (size_t j = 0; j < n; j++) {
+		fputs("<th>", out);
+		put_html(out, log->tasks[j].lid ? log->tasks[j].lid : "?");
+		fputs("</th>", out);
+	}
+	fputs("</tr></thead><tbody>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<tr><th>", out);
+		put_html(out, log->tasks[i].lid ? log->tasks[i].lid : "?");
+		fputs("</th>", out);
+		for (size_t j = 0; j < n; j++) {
+			uint64_t b = bytes[i * n + j], m = msgs[i * n + j];
+			double share = most ? (double)b / (double)most : 0;
+			char bb[32];
+
+			if (!m) {
+				fputs("<td></td>", out);
+				continue;
+			}
+			fprintf(out, "<td class=n style=\"background:hsl(0,80%%,%d%%)\" title=\"%" PRIu64
+				     " messages, %s\">%" PRIu64 "<br>%s</td>",
+				(int)(97 - 47 * share), m, graphs__fmt_bytes(bb, sizeof(bb), b), m, bb);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+	free(msgs);
+	free(bytes);
+	return 0;
+}
+
+static int has_procs(const pvmmon_log *log, const pvmmon_log_task *t)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (!strcmp(log->tasks[i].program ? log->tasks[i].program : "",
+			    t->program ? t->program : "") &&
+		    log->tasks[i].nprocs)
+			return 1;
+	return 0;
+}
+
+/* A picture in the page: an image for svg and png, a link for pdf. */
+static void put_picture(FILE *out, const char *stem, const char *format, const char *alt)
+{
+	if (!strcmp(format, "pdf")) {
+		fprintf(out, "<p><a href=\"%s.pdf\">", stem);
+		put_html(out, alt);
+		fputs(" (PDF)</a></p>\n", out);
+		return;
+	}
+	fprintf(out, "<p><a href=\"%s.%s\"><img class=graph src=\"%s.%s\" alt=\"", stem, format,
+		stem, format);
+	put_html(out, alt);
+	fputs("\"></a></p>\n", out);
+}
+
+static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, size_t nprogs,
+		       const char *dir, const pvmmon_report_opts *o)
+{
+	char path[4096], tmp[4200];
+	FILE *out;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	out = fopen(tmp, "w");
+	if (!out)
+		return pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
+	fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>pvmmon report: ", out);
+	put_html(out, graphs__base_name(log->program ? log->program : "?"));
+	fprintf(out, "</title><style>%s</style></head><body>\n<h1>pvmmon report: ", style);
+	put_html(out, graphs__base_name(log->program ? log->program : "?"));
+	fputs("</h1>\n<p><a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
+	      "&middot; <a href=\"#statements\">statements</a> &middot; <a href=\"#procedures\">"
+	      "procedures</a> &middot; <a href=\"#matrix\">message matrix</a> &middot; <a "
+	      "href=\"#critical-path\">critical path</a> &middot; <a href=\"#space-time\">"
+	      "space-time</a></p>\n",
+	      out);
+	run_summary(log, out);
+	fputs("<h2 id=graphs>Program and call graphs</h2>\n<p>Nodes are coloured by their share of "
+	      "the program's virtual time (white: none, red: all of it); statements below the "
+	      "pruning threshold are folded into &ldquo;N more&rdquo; nodes.</p>\n",
+	      out);
+	for (size_t p = 0; p < nprogs; p++) {
+		char stem[64], alt[512];
+		const char *name = graphs__base_name(progs[p]->program ? progs[p]->program : "?");
+
+		fputs("<h3>", out);
+		put_html(out, name);
+		fputs("</h3>\n", out);
+		snprintf(stem, sizeof(stem), "program-%zu", p);
+		snprintf(alt, sizeof(alt), "program graph of %s", name);
+		put_picture(out, stem, o->format, alt);
+		if (has_procs(log, progs[p])) {
+			snprintf(stem, sizeof(stem), "calls-%zu", p);
+			snprintf(alt, sizeof(alt), "call graph of %s", name);
+			put_picture(out, stem, o->format, alt);
+		}
+	}
+	tasks_table(log, out);
+	statements_table(log, out);
+	fputs("<h2 id=procedures>Procedures</h2>\n", out);
+	{
+		int any = 0;
+
+		for (size_t p = 0; p < nprogs && rc == 0; p++)
+			if (has_procs(log, progs[p])) {
+				any = 1;
+				fputs("<h3>", out);
+				put_html(out, graphs__base_name(progs[p]->program ? progs[p]->program : "?"));
+				fputs("</h3>\n", out);
+				rc = procedures_table(log, progs[p], out);
+			}
+		if (!any)
+			fputs("<p class=note>No procedure probes: build the program with pvmmon-cc for "
+			      "procedure and loop times.</p>\n",
+			      out);
+	}
+	if (rc == 0)
+		rc = message_matrix(log, out);
+	fputs("<h2 id=critical-path>Critical path</h2>\n<p class=note>This run has no critical-path "
+	      "data.</p>\n<h2 id=space-time>Space-time diagram</h2>\n<p class=note>This run has no "
+	      "event trace, so there is no space-time diagram.</p>\n",
+	      out);
+	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
+	if (fclose(out) != 0 && rc == 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}
+
+int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_report_opts *opts)
+{
+	pvmmon_report_opts o = {"svg", 0, 0.01};
+	const pvmmon_log_task **progs = NULL;
+	size_t nprogs = 0;
+	struct stat st;
+	int rc;
+
+	if (!log || !dir)
+		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no folder");
+	if (opts) {
+		o = *opts;
+		if (!o.format)
+			o.format = "svg";
+	}
+	if (strcmp(o.format, "svg") && strcmp(o.format, "png") && strcmp(o.format, "pdf"))
+		return pvmmon_error_set(PVMMON_EINVAL, "report: unknown format '%s' (svg, png or pdf)",
+					o.format);
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return pvmmon_error_set(PVMMON_EIO, "report: cannot create %s: %s", dir, strerror(errno));
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return pvmmon_error_set(PVMMON_EIO, "report: %s is not a folder", dir);
+	rc = pvmmon_report_programs(log, &progs, &nprogs);
+	if (rc < 0)
+		return rc;
+	for (size_t p = 0; p < nprogs && rc == 0; p++) {
+		char stem[64];
+
+		snprintf(stem, sizeof(stem), "program-%zu", p);
+		rc = make_graph(log, progs[p], pvmmon_report_dot_program, dir, stem, &o);
+		if (rc == 0 && has_procs(log, progs[p])) {
+			snprintf(stem, sizeof(stem), "calls-%zu", p);
+			rc = make_graph(log, progs[p], gen_calls, dir, stem, &o);
+		}
+	}
+	if (rc == 0)
+		rc = write_index(log, progs, nprogs, dir, &o);
+	free(progs);
+	return rc;
+}

@@ -1,0 +1,56 @@
+/* Laying out and rendering DOT text with Graphviz's library (libgvc). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include "pvmmon/errors.h"
+#include "render.h"
+
+int graphs__render(const char *dot, const char *format, const char *path)
+{
+	GVC_t *gvc = NULL;
+	Agraph_t *g = NULL;
+	char *tmp = NULL;
+	int rc = 0, laid_out = 0;
+
+	if (asprintf(&tmp, "%s.tmp%d", path, (int)getpid()) < 0)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	gvc = gvContext();
+	if (!gvc) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "report: Graphviz could not start");
+		goto out;
+	}
+	g = agmemread(dot);
+	if (!g) {
+		rc = pvmmon_error_set(PVMMON_EINVAL, "report: %s: Graphviz rejected the graph", path);
+		goto out;
+	}
+	if (gvLayout(gvc, g, "dot") != 0) {
+		rc = pvmmon_error_set(PVMMON_EINVAL, "report: %s: Graphviz could not lay it out", path);
+		goto out;
+	}
+	laid_out = 1;
+	/* Rendered beside the target and renamed, so a failure leaves any older file. */
+	if (gvRenderFilename(gvc, g, format, tmp) != 0) {
+		rc = pvmmon_error_set(PVMMON_EIO, "report: %s: cannot render as %s", path, format);
+		goto out;
+	}
+	if (rename(tmp, path) != 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
+out:
+	if (rc < 0)
+		unlink(tmp);
+	if (laid_out)
+		gvFreeLayout(gvc, g);
+	if (g)
+		agclose(g);
+	if (gvc)
+		gvFreeContext(gvc);
+	free(tmp);
+	return rc;
+}

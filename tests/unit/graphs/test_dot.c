@@ -1,0 +1,176 @@
+/*
+ * Unit tests for graphs/dot.c and graphs/html_report.c: the Graphviz sources of logs in
+ * tests/fixtures/ match the golden files in tests/fixtures/golden/ byte for byte (set
+ * PVMMON_UPDATE_GOLDEN=1 to rewrite them after a deliberate change), and the HTML report
+ * renders real pictures with Graphviz.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+#include <libxml/parser.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "pvmmon/report.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = calloc(1, (size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+typedef int (*gen_fn)(const pvmmon_log *, const pvmmon_log_task *, FILE *);
+
+static int gen_program(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
+{
+	return pvmmon_report_dot_program(log, t, 0.01, out);
+}
+
+/* Generates one graph of fixture log's program p and compares it with golden. */
+static void check_golden(const char *log_path, size_t p, gen_fn gen, const char *golden)
+{
+	pvmmon_log *log = NULL;
+	const pvmmon_log_task **progs = NULL;
+	size_t nprogs = 0, len = 0;
+	char *text = NULL, *want;
+	FILE *mem;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, log_path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_report_programs(log, &progs, &nprogs), 0);
+	CU_ASSERT_FATAL(p < nprogs);
+	mem = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+	CU_ASSERT_EQUAL(gen(log, progs[p], mem), 0);
+	fclose(mem);
+	if (getenv("PVMMON_UPDATE_GOLDEN")) {
+		FILE *f = fopen(golden, "w");
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fputs(text, f);
+		fclose(f);
+	}
+	want = slurp(golden);
+	CU_ASSERT_PTR_NOT_NULL(want);
+	if (want && strcmp(want, text) != 0)
+		fprintf(stderr, "\n  %s differs from what the code makes now:\n%s", golden, text);
+	CU_ASSERT(want && strcmp(want, text) == 0);
+	free(want);
+	free(text);
+	free(progs);
+	pvmmon_log_free(log);
+}
+
+static void test_program_graph_from_static_tables(void)
+{
+	check_golden("tests/fixtures/report-proctest.xml", 0, gen_program,
+		     "tests/fixtures/golden/proctest-program.dot");
+}
+
+static void test_call_graph_with_recursion(void)
+{
+	check_golden("tests/fixtures/report-proctest.xml", 0, pvmmon_report_dot_calls,
+		     "tests/fixtures/golden/proctest-calls.dot");
+}
+
+static void test_call_site_graphs_without_static_tables(void)
+{
+	/* matmul run unmodified with the preload: master and workers, no probes. */
+	check_golden("tests/fixtures/report-matmul.xml", 0, gen_program,
+		     "tests/fixtures/golden/matmul-program.dot");
+	check_golden("tests/fixtures/report-matmul.xml", 1, gen_program,
+		     "tests/fixtures/golden/matmul-worker-program.dot");
+}
+
+static int png_size(const char *path, unsigned *w, unsigned *h)
+{
+	unsigned char b[24];
+	FILE *f = fopen(path, "rb");
+	size_t got = f ? fread(b, 1, sizeof(b), f) : 0;
+
+	if (f)
+		fclose(f);
+	if (got != sizeof(b) || memcmp(b, "\x89PNG\r\n\x1a\n", 8) || memcmp(b + 12, "IHDR", 4))
+		return -1;
+	*w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 | b[19];
+	*h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 | b[23];
+	return 0;
+}
+
+static void test_html_report_renders_svg_and_png(void)
+{
+	char dir[] = "/tmp/pvmmon-unit-report.XXXXXX", path[256];
+	pvmmon_log *log = NULL;
+	pvmmon_report_opts svg = {"svg", 1, 0.01}, png = {"png", 0, 0.01};
+	char *index;
+	unsigned w = 0, h = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/report-proctest.xml"), 0);
+	CU_ASSERT_EQUAL(pvmmon_report_html(log, dir, &svg), 0);
+	/* Every SVG is well-formed XML with a real drawing in it. */
+	for (int i = 0; i < 2; i++) {
+		xmlDocPtr doc;
+
+		snprintf(path, sizeof(path), "%s/%s-0.svg", dir, i ? "calls" : "program");
+		doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR);
+		CU_ASSERT_PTR_NOT_NULL(doc);
+		if (doc) {
+			xmlNodePtr root = xmlDocGetRootElement(doc);
+
+			CU_ASSERT(root && !strcmp((const char *)root->name, "svg"));
+			xmlFreeDoc(doc);
+		}
+		snprintf(path, sizeof(path), "%s/%s-0.dot", dir, i ? "calls" : "program");
+		CU_ASSERT_EQUAL(access(path, R_OK), 0);
+	}
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	index = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(index);
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"program-0.svg\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"calls-0.svg\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "is_even+is_odd"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "no critical-path data"));
+	/* Offline: nothing is fetched from elsewhere. */
+	CU_ASSERT_PTR_NULL(strstr(index, "http"));
+	free(index);
+	CU_ASSERT_EQUAL(pvmmon_report_html(log, dir, &png), 0);
+	snprintf(path, sizeof(path), "%s/program-0.png", dir);
+	CU_ASSERT_EQUAL(png_size(path, &w, &h), 0);
+	CU_ASSERT(w > 200 && h > 200);
+	/* A format Graphviz is not asked for is refused before anything is written. */
+	png.format = "gif";
+	CU_ASSERT_EQUAL(pvmmon_report_html(log, dir, &png), PVMMON_EINVAL);
+	pvmmon_log_free(log);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+}
+
+CU_TestInfo test_dot_tests[] = {
+    {"program graph from static tables (golden)", test_program_graph_from_static_tables},
+    {"call graph with recursion collapsed (golden)", test_call_graph_with_recursion},
+    {"call-site graphs without static tables (golden)", test_call_site_graphs_without_static_tables},
+    {"HTML report: SVG parses, PNG has a size, bad format refused",
+     test_html_report_renders_svg_and_png},
+    CU_TEST_INFO_NULL,
+};
