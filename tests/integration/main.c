@@ -12,6 +12,7 @@ extern CU_TestInfo test_run_tests[];
 extern CU_TestInfo test_cli_tests[];
 extern CU_TestInfo test_console_tests[];
 extern CU_TestInfo test_examples_tests[];
+extern CU_TestInfo test_report_tests[];
 extern CU_TestInfo test_cc_tests[];
 
 static CU_SuiteInfo suites[] = {
@@ -21,6 +22,7 @@ static CU_SuiteInfo suites[] = {
     {"console", NULL, NULL, NULL, NULL, test_console_tests},
     {"cc", NULL, NULL, NULL, NULL, test_cc_tests},
     {"examples", NULL, NULL, NULL, NULL, test_examples_tests},
+    {"report", NULL, NULL, NULL, NULL, test_report_tests},
     CU_SUITE_INFO_NULL,
 };
 

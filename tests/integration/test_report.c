@@ -1,0 +1,154 @@
+/*
+ * Integration tests of `pvmmon report -o DIR`: the HTML report opened in headless
+ * Chromium (Debian's chromium) renders its graphs with no console error, and bad input
+ * gets the validation error without touching the output folder.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+#define CHROMIUM "/usr/bin/chromium"
+
+/* Headless Chromium with a private profile; what follows is the rest of its options. */
+#define CHROMIUM_RUN                                                                      \
+	CHROMIUM " --headless --no-sandbox --disable-gpu --no-first-run "                 \
+		 "--user-data-dir='%s/profile' --allow-file-access-from-files "           \
+		 "--enable-logging=stderr --v=0 "
+
+/*
+ * A page that loads the report in a frame and, once everything has loaded, writes each
+ * image's source and rendered size into the page, which --dump-dom then prints.
+ */
+static const char check_page[] =
+    "<!DOCTYPE html><html><body><iframe id=f src=\"index.html\" "
+    "style=\"width:1280px;height:1000px\"></iframe><script>"
+    "window.addEventListener('load',function(){var d=document.getElementById('f')."
+    "contentDocument;var im=d.querySelectorAll('img');var o=[];im.forEach(function(i){"
+    "o.push(i.getAttribute('src')+'='+i.naturalWidth+'x'+i.naturalHeight+'/'+i.width+'x'+"
+    "i.height);});var p=document.createElement('pre');p.textContent='IMAGES '+im.length+"
+    "' '+o.join(' ')+' END';document.body.appendChild(p);});</script></body></html>\n";
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[4200];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static void test_report_renders_in_chromium(void)
+{
+	const char *dir = harness_tmpdir();
+	char shot[4000];
+	cmd_result r, dom, con, bad;
+	const char *images, *p;
+	int n = 0, sized = 0;
+
+	CU_ASSERT_EQUAL_FATAL(access(CHROMIUM, X_OK), 0);
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/report-proctest.xml -o '%s/rep'",
+		   harness_bin(), harness_build(), dir);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	snprintf(shot, sizeof(shot), "%s/rep", dir);
+	CU_ASSERT_EQUAL_FATAL(write_file(shot, "check.html", check_page), 0);
+	CU_ASSERT_EQUAL_FATAL(write_file(shot, "broken.html",
+					 "<!DOCTYPE html><html><body><script>nosuch();</script>"
+					 "</body></html>\n"),
+			      0);
+
+	/* Every image of the page loaded and is drawn with a size. */
+	harness_sh(&dom, 120, CHROMIUM_RUN "--virtual-time-budget=10000 --dump-dom 'file://%s/rep/check.html'",
+		   dir, dir);
+	CU_ASSERT_EQUAL(dom.status, 0);
+	images = strstr(dom.out, "<pre>IMAGES ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(images);
+	n = atoi(images + 12);
+	CU_ASSERT_EQUAL(n, 2);
+	for (p = strchr(images + 12, ' '); p && (p = strstr(p, ".svg=")); p++) {
+		unsigned nw = 0, nh = 0, w = 0, h = 0;
+
+		if (sscanf(p, ".svg=%ux%u/%ux%u", &nw, &nh, &w, &h) == 4 && nw > 0 && nh > 0 && w > 0 &&
+		    h > 0)
+			sized++;
+	}
+	if (sized != n)
+		fprintf(stderr, "\n  %.300s ", images);
+	CU_ASSERT_EQUAL(sized, 2);
+
+	/* The report itself: a screenshot, and no console message (a missing image or a
+	 * script error would log one). */
+	snprintf(shot, sizeof(shot), "%s/rep/shot.png", dir);
+	harness_sh(&con, 120, CHROMIUM_RUN "--window-size=1280,2400 --screenshot='%s' 'file://%s/rep/index.html'",
+		   dir, shot, dir);
+	CU_ASSERT_EQUAL(con.status, 0);
+	CU_ASSERT(harness_file_size(shot) > 10000);
+	if (strstr(con.err, ":CONSOLE"))
+		fprintf(stderr, "\n%s", con.err);
+	CU_ASSERT_PTR_NULL(strstr(con.err, ":CONSOLE"));
+	/* The same check sees a broken page: it can fail. */
+	harness_sh(&bad, 120, CHROMIUM_RUN "--dump-dom 'file://%s/rep/broken.html'", dir, dir);
+	CU_ASSERT_PTR_NOT_NULL(strstr(bad.err, ":CONSOLE"));
+	cmd_result_free(&dom);
+	cmd_result_free(&con);
+	cmd_result_free(&bad);
+}
+
+static void test_report_bad_input(void)
+{
+	const char *dir = harness_tmpdir();
+	char out[4096];
+	cmd_result r;
+
+	/* A truncated log: the reader's error naming the file; no folder is made. */
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/truncated.xml -o '%s/rep'",
+		   harness_bin(), harness_build(), dir);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "truncated.xml"));
+	snprintf(out, sizeof(out), "%s/rep", dir);
+	CU_ASSERT(access(out, F_OK) != 0);
+	cmd_result_free(&r);
+	/* Options that need -o, and an unknown format. */
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/report-matmul.xml --dot",
+		   harness_bin(), harness_build());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "need -o"));
+	cmd_result_free(&r);
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/report-matmul.xml -o '%s/rep' --format gif",
+		   harness_bin(), harness_build(), dir);
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "gif"));
+	cmd_result_free(&r);
+	/* An existing file where the folder should be. */
+	harness_sh(&r, 60, "touch '%s/afile' && %s/pvmmon report %s/../tests/fixtures/report-matmul.xml -o '%s/afile'",
+		   dir, harness_bin(), harness_build(), dir);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not a folder"));
+	cmd_result_free(&r);
+	/* A preloaded (no static tables) multi-program log still gives its graphs. */
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/report-matmul.xml -o '%s/mm' --dot && "
+		   "ls '%s/mm'",
+		   harness_bin(), harness_build(), dir, dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "program-0.svg"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "program-1.svg"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "index.html"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "calls-0"));
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_report_tests[] = {
+    {"HTML report in headless Chromium: graphs drawn, no console error",
+     test_report_renders_in_chromium},
+    {"report: bad input and options, preloaded logs", test_report_bad_input},
+    CU_TEST_INFO_NULL,
+};
