@@ -21,7 +21,12 @@ $(BENCH_BIN)/calls-pvmmon: bench/calls.c $(BIN)/pvmmon-cc $(HOOKS_SO)
 	@mkdir -p $(dir $@)
 	$(BIN)/pvmmon-cc -O2 -o $@ bench/calls.c
 
-BENCH_PROGS := $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
+# A synthetic log of a large run (64 tasks, 500 statements) for the report benchmark.
+$(BENCH_BIN)/biglog: bench/biglog.c $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS)
+
+BENCH_PROGS := $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
                $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon
 
 bench: all $(BENCH_PROGS)

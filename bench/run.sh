@@ -136,3 +136,17 @@ done
 g=$(median <"$work/cc.gcc"); c=$(median <"$work/cc.pvmmon")
 printf 'gcc %ss  pvmmon-cc %ss  ratio %.2f  (%d files)\n' "$g" "$c" \
 	"$(echo "$c $g" | awk '{print $1/$2}')" "$(ls apps/*.c | wc -l)"
+echo
+
+# 7. Rendering the HTML report of a large run: a synthetic log of 64 tasks and 500
+# statements (bench/biglog), default pruning and with nothing pruned; median seconds.
+"$PB/biglog" "$work/big.xml" 64 500
+for v in default noprune; do : >"$work/rep.$v"; done
+for rep in $(seq "$REPS"); do
+	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+		"$BIN/pvmmon" report "$work/big.xml" -o "$work/rep" 2>>"$work/rep.default"
+	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+		"$BIN/pvmmon" report "$work/big.xml" -o "$work/rep" --prune 0 2>>"$work/rep.noprune"
+done
+echo "HTML report of 64 tasks / 500 statements: $(median <"$work/rep.default")s" \
+	"(--prune 0: $(median <"$work/rep.noprune")s)"

@@ -236,7 +236,7 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 			       double prune)
 {
 	int64_t whole = program_time(log, t);
-	size_t nfn = 0, cap = 1, folded;
+	size_t nfn = 0, cap = 1, folded, prev_i, prev_j, shown;
 	int64_t folded_ns;
 	char **fns;
 
@@ -267,6 +267,8 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 		fputs("\";\n    style=rounded;\n", out);
 		folded = 0;
 		folded_ns = 0;
+		prev_i = prev_j = (size_t)-1;
+		shown = 0;
 		for (size_t i = 0; i < log->ntasks; i++) {
 			const pvmmon_log_task *u = &log->tasks[i];
 
@@ -323,6 +325,15 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 					folded_ns += tm;
 					continue;
 				}
+				/* Statements of one function stack up in a column (an invisible
+				 * chain), so that many statements make a tall picture, not an
+				 * unreadably wide one; a new column every 12. */
+				if (prev_i != (size_t)-1 && shown % 12 != 0)
+					fprintf(out, "    c%zu_%zu -> c%zu_%zu [style=invis];\n", prev_i,
+						prev_j, i, j);
+				prev_i = i;
+				prev_j = j;
+				shown++;
 				fprintf(out, "    c%zu_%zu [label=\"", i, j);
 				put_escaped(out, s->op ? s->op : "?");
 				fputs("\\n", out);

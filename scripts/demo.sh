@@ -11,3 +11,12 @@ echo "== pvmmon validate $out"
 build/bin/pvmmon validate "$out"
 echo "== pvmmon report $out --text"
 build/bin/pvmmon report "$out" --text
+# The same program built with pvmmon-cc: procedure and loop probes and static tables,
+# so the HTML report also has the program graph and the call graph.
+mkdir -p build/demo
+build/bin/pvmmon-cc -g -O2 -o build/demo/matmul apps/matmul.c -lpvm3
+build/bin/pvmmon-cc -g -O2 -o build/demo/matmul-worker apps/matmul-worker.c -lpvm3
+echo "== pvmmon run -o matmul-cc.pvmmon.xml -- matmul (built with pvmmon-cc)"
+build/bin/pvmmon run -o matmul-cc.pvmmon.xml -- build/demo/matmul -n 240 -w 4 -i 3
+echo "== pvmmon report matmul-cc.pvmmon.xml -o matmul-report"
+build/bin/pvmmon report matmul-cc.pvmmon.xml -o matmul-report
