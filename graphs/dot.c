@@ -123,7 +123,7 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 	size_t n = st->nstatics;
 	int64_t *time = calloc(n ? n : 1, sizeof(*time));
 	uint64_t *count = calloc(n ? n : 1, sizeof(*count));
-	int *found = calloc(n ? n : 1, sizeof(*found));
+	int *found = calloc(n ? n : 1, sizeof(*found)); /* 1: ran; 2: drawn */
 	size_t *folded = calloc(n + 1, sizeof(*folded)); /* per parent (+1: file level) */
 	int64_t *folded_ns = calloc(n + 1, sizeof(*folded_ns));
 
@@ -151,16 +151,25 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 	for (size_t k = 0; k < n; k++)
 		if (st->statics[k].kind == PVMMON_STATIC_PROC && time[k] > whole)
 			whole = time[k];
+	/* Procedures are always drawn; other entries when they hold at least prune. */
+	for (size_t k = 0; k < n; k++)
+		found[k] |= (st->statics[k].kind == PVMMON_STATIC_PROC ||
+			     (whole > 0 && (double)time[k] / (double)whole >= prune))
+				? 2
+				: 0;
 	for (size_t k = 0; k < n; k++) {
 		const pvmmon_log_static *e = &st->statics[k];
 		double share = whole > 0 ? (double)time[k] / (double)whole : 0;
 		char t1[32], t2[32], t3[32];
 
-		if (e->kind != PVMMON_STATIC_PROC && share < prune) {
-			size_t slot = e->parent >= 0 ? (size_t)e->parent : n;
+		if (!(found[k] & 2)) {
+			/* Folded into the nearest drawn ancestor's "N more" node. */
+			int a = e->parent;
 
-			folded[slot]++;
-			folded_ns[slot] += time[k];
+			while (a >= 0 && !(found[a] & 2))
+				a = st->statics[a].parent;
+			folded[a >= 0 ? (size_t)a : n]++;
+			folded_ns[a >= 0 ? (size_t)a : n] += time[k];
 			continue;
 		}
 		fprintf(out, "  s%zu [label=\"", k);
@@ -171,12 +180,12 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 		fprintf(out, "\\n");
 		put_escaped(out, graphs__base_name(e->file));
 		fprintf(out, ":%d\\n", (int)e->line);
-		if (found[k])
+		if (found[k] & 1)
 			fprintf(out, "%" PRIu64 "x  %s (%.1f%%)", count[k],
 				graphs__fmt_time(t1, sizeof(t1), time[k]), 100.0 * share);
 		else
 			fputs("not run", out);
-		if (e->kind == PVMMON_STATIC_COM && found[k]) {
+		if (e->kind == PVMMON_STATIC_COM && (found[k] & 1)) {
 			com_figures f;
 
 			com_sums(log, st, e, &f);
@@ -204,12 +213,18 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 		}
 	for (size_t k = 0; k < n; k++) {
 		const pvmmon_log_static *e = &st->statics[k];
-		double share = whole > 0 ? (double)time[k] / (double)whole : 0;
 
-		if (e->kind != PVMMON_STATIC_PROC && share < prune)
+		if (!(found[k] & 2))
 			continue;
-		if (e->parent >= 0)
-			fprintf(out, "  s%d -> s%zu;\n", (int)e->parent, k);
+		if (e->parent >= 0) {
+			/* An entry under a folded one hangs from the nearest drawn ancestor. */
+			int a = e->parent;
+
+			while (a >= 0 && !(found[a] & 2))
+				a = st->statics[a].parent;
+			if (a >= 0)
+				fprintf(out, "  s%d -> s%zu;\n", a, k);
+		}
 		/* A call statement points at the procedure it calls (first definition). */
 		if (e->kind == PVMMON_STATIC_CALL)
 			for (size_t j = 0; j < n; j++)

@@ -83,6 +83,16 @@ static void test_program_graph_from_static_tables(void)
 		     "tests/fixtures/golden/proctest-program.dot");
 }
 
+static void test_folded_parents_hand_children_up(void)
+{
+	/* matmul built with pvmmon-cc: a loop of main takes too little time to be drawn,
+	 * so the statements it holds fold into main's "N more" node, not a phantom one. */
+	check_golden("tests/fixtures/report-matmul-cc.xml", 0, gen_program,
+		     "tests/fixtures/golden/matmul-cc-program.dot");
+	check_golden("tests/fixtures/report-matmul-cc.xml", 0, pvmmon_report_dot_calls,
+		     "tests/fixtures/golden/matmul-cc-calls.dot");
+}
+
 static void test_call_graph_with_recursion(void)
 {
 	check_golden("tests/fixtures/report-proctest.xml", 0, pvmmon_report_dot_calls,
@@ -169,6 +179,8 @@ static void test_html_report_renders_svg_and_png(void)
 CU_TestInfo test_dot_tests[] = {
     {"program graph from static tables (golden)", test_program_graph_from_static_tables},
     {"call graph with recursion collapsed (golden)", test_call_graph_with_recursion},
+    {"folded entries hand their children to a drawn ancestor (golden)",
+     test_folded_parents_hand_children_up},
     {"call-site graphs without static tables (golden)", test_call_site_graphs_without_static_tables},
     {"HTML report: SVG parses, PNG has a size, bad format refused",
      test_html_report_renders_svg_and_png},
