@@ -57,18 +57,13 @@ int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, 
 	return 0;
 }
 
-static int same_program(const pvmmon_log_task *a, const pvmmon_log_task *b)
-{
-	return !strcmp(a->program ? a->program : "", b->program ? b->program : "");
-}
-
 /* The sum of the virtual time of every task running t's program. */
 static int64_t program_time(const pvmmon_log *log, const pvmmon_log_task *t)
 {
 	int64_t sum = 0;
 
 	for (size_t i = 0; i < log->ntasks; i++)
-		if (same_program(&log->tasks[i], t))
+		if (graphs__same_program(&log->tasks[i], t))
 			sum += log->tasks[i].virtual_ns;
 	return sum;
 }
@@ -77,7 +72,7 @@ static int64_t program_time(const pvmmon_log *log, const pvmmon_log_task *t)
 static const pvmmon_log_task *with_statics(const pvmmon_log *log, const pvmmon_log_task *t)
 {
 	for (size_t i = 0; i < log->ntasks; i++)
-		if (same_program(&log->tasks[i], t) && log->tasks[i].nstatics)
+		if (graphs__same_program(&log->tasks[i], t) && log->tasks[i].nstatics)
 			return &log->tasks[i];
 	return NULL;
 }
@@ -94,14 +89,12 @@ static void com_sums(const pvmmon_log *log, const pvmmon_log_task *t, const pvmm
 	for (size_t i = 0; i < log->ntasks; i++) {
 		const pvmmon_log_task *u = &log->tasks[i];
 
-		if (!same_program(u, t))
+		if (!graphs__same_program(u, t))
 			continue;
 		for (size_t j = 0; j < u->nstmts; j++) {
 			const pvmmon_log_stmt *s = &u->stmts[j];
 
-			if (s->op && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
-			    e->file &&
-			    !strcmp(graphs__base_name(s->file), graphs__base_name(e->file))) {
+			if (graphs__stmt_is(s, e)) {
 				f->sync += s->sync_ns;
 				f->trans += s->trans_ns;
 			}
@@ -132,7 +125,7 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 	for (size_t i = 0; i < log->ntasks; i++) {
 		const pvmmon_log_task *u = &log->tasks[i];
 
-		if (!same_program(u, st))
+		if (!graphs__same_program(u, st))
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			int64_t tm;
@@ -242,6 +235,60 @@ out:
 	free(folded_ns);
 }
 
+/* One communication statement of a program, summed over the tasks that ran it. */
+typedef struct site_sum {
+	const char *function; /* borrowed from the log; "?" when unknown */
+	const char *op;
+	char *name;           /* file:line (or module+offset) and function */
+	size_t task, stmt;    /* where it was first seen: the node's id */
+	int64_t time, sync, trans;
+	uint64_t count;
+} site_sum;
+
+/* The statements of t's program in first-seen order, one per name and call; *n set. */
+static site_sum *sum_sites(const pvmmon_log *log, const pvmmon_log_task *t, size_t *n)
+{
+	size_t cap = 1;
+	site_sum *sums;
+
+	*n = 0;
+	for (size_t i = 0; i < log->ntasks; i++)
+		cap += log->tasks[i].nstmts;
+	sums = calloc(cap, sizeof(*sums));
+	if (!sums)
+		return NULL;
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *u = &log->tasks[i];
+
+		if (!graphs__same_program(u, t))
+			continue;
+		for (size_t j = 0; j < u->nstmts; j++) {
+			const pvmmon_log_stmt *st = &u->stmts[j];
+			const char *op = st->op ? st->op : "?";
+			char name[512];
+			size_t k;
+
+			graphs__stmt_name(name, sizeof(name), st);
+			for (k = 0; k < *n && (strcmp(sums[k].name, name) || strcmp(sums[k].op, op)); k++)
+				;
+			if (k == *n) {
+				if (!(sums[k].name = strdup(name)))
+					break;
+				sums[k].function = st->function ? st->function : "?";
+				sums[k].op = op;
+				sums[k].task = i;
+				sums[k].stmt = j;
+				(*n)++;
+			}
+			sums[k].time += st->time_ns;
+			sums[k].sync += st->sync_ns;
+			sums[k].trans += st->trans_ns;
+			sums[k].count += st->count;
+		}
+	}
+	return sums;
+}
+
 /*
  * Without static tables (an unmodified binary run with the preload): the call-site
  * based graph, one cluster per function holding its communication statements, summed
@@ -251,126 +298,69 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 			       double prune)
 {
 	int64_t whole = program_time(log, t);
-	size_t nfn = 0, cap = 1, folded, prev_i, prev_j, shown;
-	int64_t folded_ns;
-	char **fns;
+	size_t n = 0, nclusters = 0;
+	site_sum *sums = sum_sites(log, t, &n);
 
-	for (size_t i = 0; i < log->ntasks; i++)
-		cap += log->tasks[i].nstmts;
-	fns = calloc(cap, sizeof(*fns));
-	if (!fns)
+	if (!sums)
 		return;
-	/* Functions in first-seen order; each statement under its function. */
-	for (size_t i = 0; i < log->ntasks; i++) {
-		const pvmmon_log_task *u = &log->tasks[i];
+	for (size_t f = 0; f < n; f++) {
+		const site_sum *prev = NULL;
+		size_t folded = 0, shown = 0;
+		int64_t folded_ns = 0;
+		int first = 1;
 
-		if (!same_program(u, t))
+		/* A cluster per function, at its first statement. */
+		for (size_t k = 0; k < f && first; k++)
+			first = strcmp(sums[k].function, sums[f].function) != 0;
+		if (!first)
 			continue;
-		for (size_t j = 0; j < u->nstmts; j++) {
-			const char *f = u->stmts[j].function ? u->stmts[j].function : "?";
-			size_t k;
-
-			for (k = 0; k < nfn && strcmp(fns[k], f); k++)
-				;
-			if (k == nfn && nfn < cap)
-				fns[nfn++] = (char *)f;
-		}
-	}
-	for (size_t f = 0; f < nfn; f++) {
-		fprintf(out, "  subgraph cluster_f%zu {\n    label=\"", f);
-		put_escaped(out, fns[f]);
+		fprintf(out, "  subgraph cluster_f%zu {\n    label=\"", nclusters);
+		put_escaped(out, sums[f].function);
 		fputs("\";\n    style=rounded;\n", out);
-		folded = 0;
-		folded_ns = 0;
-		prev_i = prev_j = (size_t)-1;
-		shown = 0;
-		for (size_t i = 0; i < log->ntasks; i++) {
-			const pvmmon_log_task *u = &log->tasks[i];
+		for (size_t k = f; k < n; k++) {
+			const site_sum *x = &sums[k];
+			double share = whole > 0 ? (double)x->time / (double)whole : 0;
+			char t1[32], t2[32], t3[32];
 
-			if (!same_program(u, t))
+			if (strcmp(x->function, sums[f].function))
 				continue;
-			for (size_t j = 0; j < u->nstmts; j++) {
-				const pvmmon_log_stmt *s = &u->stmts[j];
-				char name[512], t1[32], t2[32], t3[32];
-				int64_t tm = 0, sy = 0, tr = 0;
-				uint64_t c = 0;
-				int dup = 0;
-				double share;
-
-				if (strcmp(s->function ? s->function : "?", fns[f]))
-					continue;
-				graphs__stmt_name(name, sizeof(name), s);
-				/* The first task that has this statement draws it for all. */
-				for (size_t i2 = 0; i2 < i && !dup; i2++) {
-					const pvmmon_log_task *v = &log->tasks[i2];
-					char other[512];
-
-					if (!same_program(v, t))
-						continue;
-					for (size_t j2 = 0; j2 < v->nstmts && !dup; j2++)
-						dup = !strcmp(graphs__stmt_name(other, sizeof(other),
-										&v->stmts[j2]),
-							      name) &&
-						      !strcmp(v->stmts[j2].op ? v->stmts[j2].op : "",
-							      s->op ? s->op : "");
-				}
-				if (dup)
-					continue;
-				for (size_t i2 = i; i2 < log->ntasks; i2++) {
-					const pvmmon_log_task *v = &log->tasks[i2];
-					char other[512];
-
-					if (!same_program(v, t))
-						continue;
-					for (size_t j2 = 0; j2 < v->nstmts; j2++)
-						if (!strcmp(graphs__stmt_name(other, sizeof(other),
-									      &v->stmts[j2]),
-							    name) &&
-						    !strcmp(v->stmts[j2].op ? v->stmts[j2].op : "",
-							    s->op ? s->op : "")) {
-							tm += v->stmts[j2].time_ns;
-							sy += v->stmts[j2].sync_ns;
-							tr += v->stmts[j2].trans_ns;
-							c += v->stmts[j2].count;
-						}
-				}
-				share = whole > 0 ? (double)tm / (double)whole : 0;
-				if (share < prune) {
-					folded++;
-					folded_ns += tm;
-					continue;
-				}
-				/* Statements of one function stack up in a column (an invisible
-				 * chain), so that many statements make a tall picture, not an
-				 * unreadably wide one; a new column every 12. */
-				if (prev_i != (size_t)-1 && shown % 12 != 0)
-					fprintf(out, "    c%zu_%zu -> c%zu_%zu [style=invis];\n", prev_i,
-						prev_j, i, j);
-				prev_i = i;
-				prev_j = j;
-				shown++;
-				fprintf(out, "    c%zu_%zu [label=\"", i, j);
-				put_escaped(out, s->op ? s->op : "?");
-				fputs("\\n", out);
-				put_escaped(out, name);
-				fprintf(out, "\\n%" PRIu64 "x  %s (%.1f%%)\\nsync %s  trans %s\", shape=note, "
-					     "style=filled, ",
-					c, graphs__fmt_time(t1, sizeof(t1), tm), 100.0 * share,
-					graphs__fmt_time(t2, sizeof(t2), sy),
-					graphs__fmt_time(t3, sizeof(t3), tr));
-				put_fill(out, share);
-				fputs("];\n", out);
+			if (share < prune) {
+				folded++;
+				folded_ns += x->time;
+				continue;
 			}
+			/* Statements of one function stack up in a column (an invisible chain),
+			 * so that many statements make a tall picture, not an unreadably wide
+			 * one; a new column every 12. */
+			if (prev && shown % 12 != 0)
+				fprintf(out, "    c%zu_%zu -> c%zu_%zu [style=invis];\n", prev->task,
+					prev->stmt, x->task, x->stmt);
+			prev = x;
+			shown++;
+			fprintf(out, "    c%zu_%zu [label=\"", x->task, x->stmt);
+			put_escaped(out, x->op);
+			fputs("\\n", out);
+			put_escaped(out, x->name);
+			fprintf(out, "\\n%" PRIu64 "x  %s (%.1f%%)\\nsync %s  trans %s\", shape=note, "
+				     "style=filled, ",
+				x->count, graphs__fmt_time(t1, sizeof(t1), x->time), 100.0 * share,
+				graphs__fmt_time(t2, sizeof(t2), x->sync),
+				graphs__fmt_time(t3, sizeof(t3), x->trans));
+			put_fill(out, share);
+			fputs("];\n", out);
 		}
 		if (folded) {
 			char t1[32];
 
-			fprintf(out, "    more%zu [label=\"%zu more\\n%s\", shape=plaintext];\n", f,
-				folded, graphs__fmt_time(t1, sizeof(t1), folded_ns));
+			fprintf(out, "    more%zu [label=\"%zu more\\n%s\", shape=plaintext];\n",
+				nclusters, folded, graphs__fmt_time(t1, sizeof(t1), folded_ns));
 		}
 		fputs("  }\n", out);
+		nclusters++;
 	}
-	free(fns);
+	for (size_t k = 0; k < n; k++)
+		free(sums[k].name);
+	free(sums);
 }
 
 int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
@@ -398,30 +388,8 @@ int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, d
 	return ferror(out) ? pvmmon_error_set(PVMMON_EIO, "report: cannot write a graph") : 0;
 }
 
-/* The proc records of every task of t's program, as one task for the call graph. */
-static int merged_procs(const pvmmon_log *log, const pvmmon_log_task *t, pvmmon_log_task *m)
-{
-	size_t n = 0, k = 0;
-
-	memset(m, 0, sizeof(*m));
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (same_program(&log->tasks[i], t))
-			n += log->tasks[i].nprocs;
-	m->procs = calloc(n ? n : 1, sizeof(*m->procs));
-	if (!m->procs)
-		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (same_program(&log->tasks[i], t))
-			for (size_t j = 0; j < log->tasks[i].nprocs; j++)
-				m->procs[k++] = log->tasks[i].procs[j];
-	m->nprocs = k;
-	m->program = t->program;
-	return 0;
-}
-
 int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
 {
-	pvmmon_log_task merged;
 	pvmmon_callgraph *cg = NULL;
 	int64_t whole;
 	char *hot = NULL;
@@ -429,10 +397,7 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 
 	if (!log || !t || !out)
 		return pvmmon_error_set(PVMMON_EINVAL, "report: no log, task or output");
-	rc = merged_procs(log, t, &merged);
-	if (rc < 0)
-		return rc;
-	rc = pvmmon_callgraph_build(&cg, &merged);
+	rc = graphs__program_callgraph(log, t, &cg);
 	if (rc < 0)
 		goto out;
 	whole = program_time(log, t);
@@ -528,6 +493,5 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 out:
 	free(hot);
 	pvmmon_callgraph_free(cg);
-	free(merged.procs);
 	return rc;
 }

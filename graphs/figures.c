@@ -1,8 +1,10 @@
 /* Formatting and record figures shared by the text and HTML reports. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "pvmmon/errors.h"
 #include "figures.h"
 
 /* Formats a duration with a unit that keeps three significant figures readable. */
@@ -101,8 +103,7 @@ int graphs__static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
 		for (i = 0; i < t->nstmts; i++) {
 			const pvmmon_log_stmt *s = &t->stmts[i];
 
-			if (s->op && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
-			    e->file && !strcmp(graphs__base_name(s->file), graphs__base_name(e->file))) {
+			if (graphs__stmt_is(s, e)) {
 				*time += s->time_ns;
 				*count += s->count;
 				found = 1;
@@ -146,3 +147,45 @@ const char *graphs__enclosing_proc(const pvmmon_log_task *t, size_t i)
 	return NULL;
 }
 
+
+int graphs__stmt_is(const pvmmon_log_stmt *s, const pvmmon_log_static *e)
+{
+	return s->op && e->name && !strcmp(s->op, e->name) && s->line == e->line && s->file &&
+	       e->file && !strcmp(graphs__base_name(s->file), graphs__base_name(e->file));
+}
+
+int graphs__same_program(const pvmmon_log_task *a, const pvmmon_log_task *b)
+{
+	return !strcmp(a->program ? a->program : "", b->program ? b->program : "");
+}
+
+int graphs__program_has_procs(const pvmmon_log *log, const pvmmon_log_task *t)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (graphs__same_program(&log->tasks[i], t) && log->tasks[i].nprocs)
+			return 1;
+	return 0;
+}
+
+int graphs__program_callgraph(const pvmmon_log *log, const pvmmon_log_task *t,
+			      pvmmon_callgraph **out)
+{
+	pvmmon_log_task merged = {0};
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (graphs__same_program(&log->tasks[i], t))
+			n += log->tasks[i].nprocs;
+	/* The records are copied shallowly: the callgraph copies what it keeps. */
+	merged.procs = calloc(n ? n : 1, sizeof(*merged.procs));
+	if (!merged.procs)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (graphs__same_program(&log->tasks[i], t))
+			for (size_t j = 0; j < log->tasks[i].nprocs; j++)
+				merged.procs[merged.nprocs++] = log->tasks[i].procs[j];
+	rc = pvmmon_callgraph_build(out, &merged);
+	free(merged.procs);
+	return rc;
+}

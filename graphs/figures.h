@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pvmmon/callgraph.h"
 #include "pvmmon/log.h"
 
 /* A duration with a unit that keeps three significant figures readable, into buf. */
@@ -29,6 +30,21 @@ double graphs__percent(int64_t part, int64_t whole);
  */
 int graphs__static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
 			   const char *enclosing_proc, int64_t *time, uint64_t *count);
+
+/* Whether tasks a and b ran the same program. */
+int graphs__same_program(const pvmmon_log_task *a, const pvmmon_log_task *b);
+
+/* Whether any task of t's program has proc records. */
+int graphs__program_has_procs(const pvmmon_log *log, const pvmmon_log_task *t);
+
+/* The call graph of the proc records of every task of t's program, merged, into *out
+ * (the caller frees it with pvmmon_callgraph_free()). */
+int graphs__program_callgraph(const pvmmon_log *log, const pvmmon_log_task *t,
+			      pvmmon_callgraph **out);
+
+/* Whether statement record s is communication statement e of a static table (same
+ * call, line and file name). */
+int graphs__stmt_is(const pvmmon_log_stmt *s, const pvmmon_log_static *e);
 
 /* The procedure that encloses entry i of t's static table, or NULL. */
 const char *graphs__enclosing_proc(const pvmmon_log_task *t, size_t i);

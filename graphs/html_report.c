@@ -191,27 +191,9 @@ static void statements_table(const pvmmon_log *log, FILE *out)
 /* Procedures of one program as call-graph nodes (recursion collapsed). */
 static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
 {
-	pvmmon_log_task merged = {0};
 	pvmmon_callgraph *cg = NULL;
-	size_t n = 0, k = 0;
-	int rc;
+	int rc = graphs__program_callgraph(log, t, &cg);
 
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (!strcmp(log->tasks[i].program ? log->tasks[i].program : "",
-			    t->program ? t->program : ""))
-			n += log->tasks[i].nprocs;
-	if (!n)
-		return 0;
-	merged.procs = calloc(n, sizeof(*merged.procs));
-	if (!merged.procs)
-		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (!strcmp(log->tasks[i].program ? log->tasks[i].program : "",
-			    t->program ? t->program : ""))
-			for (size_t j = 0; j < log->tasks[i].nprocs; j++)
-				merged.procs[k++] = log->tasks[i].procs[j];
-	merged.nprocs = k;
-	rc = pvmmon_callgraph_build(&cg, &merged);
 	if (rc < 0)
 		goto out;
 	fputs("<table class=sortable><thead><tr><th>procedure</th><th>defined at</th><th>calls</th>"
@@ -240,7 +222,6 @@ static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 	fputs("</tbody></table>\n", out);
 out:
 	pvmmon_callgraph_free(cg);
-	free(merged.procs);
 	return rc;
 }
 
@@ -322,16 +303,6 @@ static int message_matrix(const pvmmon_log *log, FILE *out)
 	return 0;
 }
 
-static int has_procs(const pvmmon_log *log, const pvmmon_log_task *t)
-{
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (!strcmp(log->tasks[i].program ? log->tasks[i].program : "",
-			    t->program ? t->program : "") &&
-		    log->tasks[i].nprocs)
-			return 1;
-	return 0;
-}
-
 /* A picture in the page: an image for svg and png, a link for pdf. */
 static void put_picture(FILE *out, const char *stem, const char *format, const char *alt)
 {
@@ -384,7 +355,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 		snprintf(stem, sizeof(stem), "program-%zu", p);
 		snprintf(alt, sizeof(alt), "program graph of %s", name);
 		put_picture(out, stem, o->format, alt);
-		if (has_procs(log, progs[p])) {
+		if (graphs__program_has_procs(log, progs[p])) {
 			snprintf(stem, sizeof(stem), "calls-%zu", p);
 			snprintf(alt, sizeof(alt), "call graph of %s", name);
 			put_picture(out, stem, o->format, alt);
@@ -397,7 +368,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 		int any = 0;
 
 		for (size_t p = 0; p < nprogs && rc == 0; p++)
-			if (has_procs(log, progs[p])) {
+			if (graphs__program_has_procs(log, progs[p])) {
 				any = 1;
 				fputs("<h3>", out);
 				put_html(out, graphs__base_name(progs[p]->program ? progs[p]->program : "?"));
@@ -455,7 +426,7 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 
 		snprintf(stem, sizeof(stem), "program-%zu", p);
 		rc = make_graph(log, progs[p], pvmmon_report_dot_program, dir, stem, &o);
-		if (rc == 0 && has_procs(log, progs[p])) {
+		if (rc == 0 && graphs__program_has_procs(log, progs[p])) {
 			snprintf(stem, sizeof(stem), "calls-%zu", p);
 			rc = make_graph(log, progs[p], gen_calls, dir, stem, &o);
 		}

@@ -41,8 +41,9 @@ static const struct {
 /*
  * The monitor is one more task of the virtual machine, so a monitored run's tids (and
  * the context numbers pvmd derives from them) come one later than a plain run's. A
- * program that prints them is compared with each distinct tid (t4xxxx, or its decimal
- * 26xxxx-32xxxx form) replaced by its order of first appearance.
+ * program that prints them is compared with each distinct tid (a "t4" and four hex
+ * digits, or the same number in decimal, 260000 to 329999) replaced by its order of
+ * first appearance.
  */
 #define NORMALIZE                                                                         \
 	"perl -pe 's/\\bt(4[0-9a-f]{4})\\b/\"T\".($h{$1}\\/\\/=++$nh)/ge; "              \
