@@ -11,16 +11,30 @@
 #include "pvmmon/errors.h"
 #include "render.h"
 
+/*
+ * One Graphviz context for the process, made on first use and kept: Graphviz's text
+ * layout caches font names per context while its pango plugin keeps a pointer to the
+ * last one across contexts, so freeing a context and making another reads freed memory
+ * (Debian graphviz 2.42). Keeping one also saves loading the plugins for every graph.
+ */
+static GVC_t *context(void)
+{
+	static GVC_t *gvc;
+
+	if (!gvc)
+		gvc = gvContext();
+	return gvc;
+}
+
 int graphs__render(const char *dot, const char *format, const char *path)
 {
-	GVC_t *gvc = NULL;
+	GVC_t *gvc = context();
 	Agraph_t *g = NULL;
 	char *tmp = NULL;
 	int rc = 0, laid_out = 0;
 
 	if (asprintf(&tmp, "%s.tmp%d", path, (int)getpid()) < 0)
 		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
-	gvc = gvContext();
 	if (!gvc) {
 		rc = pvmmon_error_set(PVMMON_ENOMEM, "report: Graphviz could not start");
 		goto out;
@@ -49,8 +63,6 @@ out:
 		gvFreeLayout(gvc, g);
 	if (g)
 		agclose(g);
-	if (gvc)
-		gvFreeContext(gvc);
 	free(tmp);
 	return rc;
 }

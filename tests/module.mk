@@ -26,6 +26,7 @@ check-integration: all $(INTEG_BIN)
 check: check-unit check-integration
 
 valgrind: $(UNIT_BIN)
-	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite $(UNIT_BIN)
+	valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	    --suppressions=tests/valgrind.supp $(UNIT_BIN)
 
 ALL_TARGETS += $(UNIT_BIN)
