@@ -8,7 +8,9 @@
 int main(void)
 {
 	int parent = pvm_parent(), rtid, rtag, rlen;
-	long hits = -1, chunk[2];
+	/* An int: PVM's default (XDR) encoding carries a long in 4 bytes only. */
+	int hits = -1;
+	long chunk[2];
 
 	if (pvm_mytid() < 0 || parent < 0) {
 		fprintf(stderr, "mcpi-worker: must be spawned by mcpi\n");
@@ -16,14 +18,14 @@ int main(void)
 	}
 	for (;;) {
 		pvm_initsend(PvmDataDefault);
-		pvm_pklong(&hits, 1, 1);
+		pvm_pkint(&hits, 1, 1);
 		if (pvm_send(parent, MCPI_TAG_REQUEST) < 0)
 			break;
 		if (pvm_precv(parent, MCPI_TAG_CHUNK, chunk, 2, PVM_LONG, &rtid, &rtag, &rlen) < 0)
 			break;
 		if (chunk[0] < 0)
 			break;
-		hits = mcpi_chunk_hits((int)chunk[0], chunk[1]);
+		hits = (int)mcpi_chunk_hits((int)chunk[0], chunk[1]);
 	}
 	pvm_exit();
 	return 0;

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	active = nw;
 	while (active > 0) {
 		int bufid = pvm_recv(-1, -1), bytes, tag, src;
-		long hits;
+		int hits = 0;
 		long reply[2];
 
 		if (bufid < 0) {
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		pvm_bufinfo(bufid, &bytes, &tag, &src);
 		if (tag != MCPI_TAG_REQUEST)
 			continue;
-		pvm_upklong(&hits, 1, 1);
+		pvm_upkint(&hits, 1, 1);
 		if (hits > 0)
 			total_hits += hits;
 		if (next < chunks) {

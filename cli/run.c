@@ -33,6 +33,7 @@ typedef struct run_opts {
 	int linger_ms;
 	int quiet;
 	int raw; /* run on the VM without any monitoring, for comparisons */
+	unsigned long long trace_bytes; /* 0: no event trace */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -57,6 +58,9 @@ static void usage(FILE *f)
 		"      --attach         use the VM already running for you; nothing is halted\n"
 		"      --flush-ms N     how often tasks send their records (default 1000)\n"
 		"      --linger-ms N    how long to wait for tasks after PROGRAM ends (10000)\n"
+		"      --trace[=SIZE]   record an event trace for the space-time diagram, at most\n"
+		"                       SIZE of log (bytes, or with K, M, G; default 16M); the\n"
+		"                       log says where a trace that reached SIZE stops\n"
 		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
 		"  -h, --help           this text;  --version  the version\n"
@@ -65,13 +69,44 @@ static void usage(FILE *f)
 		EXIT_PVMMON);
 }
 
+/* Default size of the event trace in the log. */
+#define TRACE_DEFAULT_BYTES (16ULL << 20)
+
+/* Parses a size such as 4096, 64K, 16M or 1G; 0 when it is not one. */
+static unsigned long long parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return 0;
+	switch (*end) {
+	case 'G':
+	case 'g':
+		v <<= 10;
+		/* fall through */
+	case 'M':
+	case 'm':
+		v <<= 10;
+		/* fall through */
+	case 'K':
+	case 'k':
+		v <<= 10;
+		end++;
+		break;
+	}
+	return *end ? 0 : v;
+}
+
 static int parse(int argc, char **argv, run_opts *o)
 {
 	static const struct option opts[] = {
 	    {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, 'H'},
 	    {"attach", no_argument, NULL, 'a'},       {"flush-ms", required_argument, NULL, 'f'},
 	    {"linger-ms", required_argument, NULL, 'L'}, {"quiet", no_argument, NULL, 'q'},
-	    {"raw", no_argument, NULL, 'r'},
+	    {"raw", no_argument, NULL, 'r'},         {"trace", optional_argument, NULL, 't'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -109,6 +144,16 @@ static int parse(int argc, char **argv, run_opts *o)
 			break;
 		case 'r':
 			o->raw = 1;
+			break;
+		case 't':
+			o->trace_bytes = optarg ? parse_size(optarg) : TRACE_DEFAULT_BYTES;
+			/* Below a kilobyte not even one chunk of events would fit. */
+			if (o->trace_bytes < 1024) {
+				cli_error("run: --trace needs a size of at least 1K (such as 64K, "
+					  "16M), not '%s'",
+					  optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -202,7 +247,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	static const char *const cand[] = {"pvmmon-monitor", NULL};
 	char *mon = cli_sibling(cand);
 	int in[2], out[2], i, n = 0;
-	char flush[16], linger[16], line[128];
+	char flush[16], linger[16], trace[32], line[128];
 	char **argv;
 	size_t na = 0;
 	struct pollfd p;
@@ -214,7 +259,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
-	argv = calloc((size_t)(12 + 2 * n), sizeof(char *));
+	argv = calloc((size_t)(14 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
@@ -231,6 +276,11 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	argv[na++] = linger;
 	argv[na++] = "--program";
 	argv[na++] = (char *)program;
+	if (o->trace_bytes) {
+		snprintf(trace, sizeof(trace), "%llu", o->trace_bytes);
+		argv[na++] = "--trace-bytes";
+		argv[na++] = trace;
+	}
 	for (i = 1; o->prog_argv[i]; i++) {
 		argv[na++] = "--arg";
 		argv[na++] = o->prog_argv[i];

@@ -91,3 +91,31 @@ pvmmon_static_kind pvmmon_static_kind_parse(const char *name)
 			return (pvmmon_static_kind)k;
 	return (pvmmon_static_kind)0;
 }
+
+static const char *const event_op_names[] = {
+    [PVMMON_EV_SEND] = "pvm_send",   [PVMMON_EV_PSEND] = "pvm_psend",
+    [PVMMON_EV_MCAST] = "pvm_mcast", [PVMMON_EV_RECV] = "pvm_recv",
+    [PVMMON_EV_NRECV] = "pvm_nrecv", [PVMMON_EV_TRECV] = "pvm_trecv",
+    [PVMMON_EV_PRECV] = "pvm_precv", [PVMMON_EV_PROBE] = "pvm_probe",
+    [PVMMON_EV_SPAWN] = "pvm_spawn", [PVMMON_EV_OTHER] = "other",
+};
+
+const char *pvmmon_event_op_name(pvmmon_event_op op)
+{
+	if (op < PVMMON_EV_SEND || op > PVMMON_EV_OTHER)
+		return NULL;
+	return event_op_names[op];
+}
+
+pvmmon_event_op pvmmon_event_op_parse(const char *name)
+{
+	for (int k = PVMMON_EV_SEND; k <= PVMMON_EV_OTHER; k++)
+		if (name && !strcmp(name, event_op_names[k]))
+			return (pvmmon_event_op)k;
+	return (pvmmon_event_op)0;
+}
+
+int pvmmon_event_op_sends(pvmmon_event_op op)
+{
+	return op == PVMMON_EV_SEND || op == PVMMON_EV_PSEND || op == PVMMON_EV_MCAST;
+}

@@ -266,9 +266,48 @@ static pvmmon_task_status status_of(xmlNodePtr n)
 	return s;
 }
 
+/* Reads up to n whitespace-separated integers of attribute name; returns how many. */
+static int i64_list_attr(xmlNodePtr node, const char *name, int64_t *out, int n)
+{
+	xmlChar *v = xmlGetProp(node, BAD_CAST name);
+	const char *p = (const char *)v;
+	int k = 0;
+
+	while (p && k < n) {
+		char *end;
+		long long x = strtoll(p, &end, 10);
+
+		if (end == p)
+			break;
+		out[k++] = x;
+		p = end;
+	}
+	xmlFree(v);
+	return k;
+}
+
+static void load_event(pvmmon_log_event *e, xmlNodePtr c)
+{
+	xmlChar *op = xmlGetProp(c, BAD_CAST "op");
+	int64_t vt[2] = {0, 0};
+
+	e->op = pvmmon_event_op_parse((const char *)op);
+	xmlFree(op);
+	e->stmt = (uint32_t)u64_attr(c, "stmt");
+	i64_list_attr(c, "rt", e->rt, 4);
+	i64_list_attr(c, "vt", vt, 2);
+	e->vt0 = vt[0];
+	e->vt1 = vt[1];
+	e->peer = (int32_t)i64_attr(c, "peer");
+	e->tag = (int32_t)i64_attr(c, "tag");
+	e->bytes = (uint32_t)u64_attr(c, "bytes");
+	e->seq = xmlHasProp(c, BAD_CAST "seq") ? i64_attr(c, "seq") : -1;
+	e->sync = i64_attr(c, "sync");
+}
+
 static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 {
-	size_t is_ = 0, ip = 0, il = 0, ie = 0;
+	size_t is_ = 0, ip = 0, il = 0, ie = 0, iv = 0;
 	int rc;
 
 	t->tid = (int32_t)i64_attr(n, "tid");
@@ -292,7 +331,8 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 			    "static")) < 0 ||
 	    (rc = alloc_for((void **)&t->stmts, &t->nstmts, sizeof(*t->stmts), n, "stmt")) < 0 ||
 	    (rc = alloc_for((void **)&t->procs, &t->nprocs, sizeof(*t->procs), n, "proc")) < 0 ||
-	    (rc = alloc_for((void **)&t->loops, &t->nloops, sizeof(*t->loops), n, "loop")) < 0)
+	    (rc = alloc_for((void **)&t->loops, &t->nloops, sizeof(*t->loops), n, "loop")) < 0 ||
+	    (rc = alloc_for((void **)&t->events, &t->nevents, sizeof(*t->events), n, "ev")) < 0)
 		return rc;
 	for (xmlNodePtr c = n->children; c; c = c->next) {
 		if (is(c, "stmt")) {
@@ -322,6 +362,8 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 			e->line = (int32_t)i64_attr(c, "line");
 			e->parent = xmlHasProp(c, BAD_CAST "parent") ? (int32_t)i64_attr(c, "parent")
 								      : -1;
+		} else if (is(c, "ev")) {
+			load_event(&t->events[iv++], c);
 		} else if (is(c, "loop")) {
 			pvmmon_log_loop *l = &t->loops[il++];
 
@@ -397,6 +439,12 @@ static int load(pvmmon_log *log, xmlNodePtr root)
 			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
 				if (is(c, "task"))
 					rc = load_task(&log->tasks[k++], c);
+		} else if (is(n, "trace")) {
+			log->trace.enabled = 1;
+			log->trace.limit_bytes = u64_attr(n, "limit-bytes");
+			log->trace.kept = u64_attr(n, "kept");
+			log->trace.dropped = u64_attr(n, "dropped");
+			log->trace.complete_until_ns = i64_attr(n, "complete-until-ns");
 		}
 	}
 	return rc;

@@ -93,6 +93,28 @@ static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
 	end(wr);
 }
 
+static void write_event(writer *wr, const pvmmon_log_event *e)
+{
+	const char *op = pvmmon_event_op_name(e->op);
+
+	start(wr, "ev");
+	attr_str(wr, "op", op ? op : "other");
+	attr(wr, "stmt", "%u", (unsigned)e->stmt);
+	attr(wr, "rt", "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64, e->rt[0], e->rt[1],
+	     e->rt[2], e->rt[3]);
+	attr(wr, "vt", "%" PRId64 " %" PRId64, e->vt0, e->vt1);
+	if (e->peer != 0) {
+		attr(wr, "peer", "%d", (int)e->peer);
+		attr(wr, "tag", "%d", (int)e->tag);
+		attr(wr, "bytes", "%u", (unsigned)e->bytes);
+		if (e->seq >= 0)
+			attr_i64(wr, "seq", e->seq);
+	}
+	if (e->sync > 0)
+		attr_i64(wr, "sync", e->sync);
+	end(wr);
+}
+
 static void write_task(writer *wr, const pvmmon_log_task *t)
 {
 	size_t i;
@@ -160,6 +182,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 			attr(wr, "parent", "%d", (int)e->parent);
 		end(wr);
 	}
+	for (i = 0; i < t->nevents; i++)
+		write_event(wr, &t->events[i]);
 	end(wr);
 }
 
@@ -207,6 +231,15 @@ static void write_log(writer *wr, const pvmmon_log *log)
 	for (i = 0; i < log->ntasks; i++)
 		write_task(wr, &log->tasks[i]);
 	end(wr);
+
+	if (log->trace.enabled) {
+		start(wr, "trace");
+		attr_u64(wr, "limit-bytes", log->trace.limit_bytes);
+		attr_u64(wr, "kept", log->trace.kept);
+		attr_u64(wr, "dropped", log->trace.dropped);
+		attr_i64(wr, "complete-until-ns", log->trace.complete_until_ns);
+		end(wr);
+	}
 
 	end(wr);
 	if (xmlTextWriterEndDocument(wr->w) < 0)

@@ -488,6 +488,76 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 	return 0;
 }
 
+void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n)
+{
+	size_t i;
+
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u32(b, (uint32_t)tid);
+	wire_put_u32(b, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		const pvmmon_log_event *e = &ev[i];
+
+		wire_put_u8(b, (uint8_t)e->op);
+		wire_put_u32(b, (uint32_t)e->peer);
+		wire_put_u32(b, (uint32_t)e->tag);
+		wire_put_u32(b, e->bytes);
+		wire_put_u64(b, (uint64_t)e->seq);
+		wire_put_u32(b, e->stmt);
+		for (int k = 0; k < 4; k++)
+			wire_put_u64(b, (uint64_t)e->rt[k]);
+		wire_put_u64(b, (uint64_t)e->vt0);
+		wire_put_u64(b, (uint64_t)e->vt1);
+		wire_put_u64(b, (uint64_t)e->sync);
+	}
+}
+
+int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
+		      size_t len)
+{
+	pvmmon_log_event *out = NULL;
+	wire_in in;
+	uint32_t count, i;
+
+	*ev = NULL;
+	*n = 0;
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "trace: wrong version");
+	*tid = (int32_t)wire_get_u32(&in);
+	count = wire_get_u32(&in);
+	/* The count must match the bytes that follow exactly: no allocation on trust. */
+	if (in.failed || in.left != (size_t)count * WIRE_TRACE_EVENT_SIZE)
+		return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged message");
+	if (count == 0)
+		return 0;
+	out = calloc(count, sizeof(*out));
+	if (!out)
+		return pvmmon_error_set(PVMMON_ENOMEM, "trace: out of memory");
+	for (i = 0; i < count; i++) {
+		pvmmon_log_event *e = &out[i];
+
+		e->op = (pvmmon_event_op)wire_get_u8(&in);
+		e->peer = (int32_t)wire_get_u32(&in);
+		e->tag = (int32_t)wire_get_u32(&in);
+		e->bytes = wire_get_u32(&in);
+		e->seq = (int64_t)wire_get_u64(&in);
+		e->stmt = wire_get_u32(&in);
+		for (int k = 0; k < 4; k++)
+			e->rt[k] = (int64_t)wire_get_u64(&in);
+		e->vt0 = (int64_t)wire_get_u64(&in);
+		e->vt1 = (int64_t)wire_get_u64(&in);
+		e->sync = (int64_t)wire_get_u64(&in);
+		if (!pvmmon_event_op_name(e->op) || e->seq < -1) {
+			free(out);
+			return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged event %u", i);
+		}
+	}
+	*ev = out;
+	*n = count;
+	return 0;
+}
+
 void wire_task_clear(pvmmon_log_task *t)
 {
 	size_t i, j;
@@ -521,6 +591,7 @@ void wire_task_clear(pvmmon_log_task *t)
 		free(t->statics[i].file);
 	}
 	free(t->statics);
+	free(t->events);
 	free(t->lid);
 	free(t->host);
 	free(t->program);
@@ -533,6 +604,7 @@ void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m)
 	wire_put_u32(b, (uint32_t)m->monitor_tid);
 	wire_put_u32(b, (uint32_t)m->ctx);
 	wire_put_u32(b, m->flush_ms);
+	wire_put_u64(b, m->trace_events);
 }
 
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
@@ -545,6 +617,7 @@ int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
 	m->monitor_tid = (int32_t)wire_get_u32(&in);
 	m->ctx = (int32_t)wire_get_u32(&in);
 	m->flush_ms = wire_get_u32(&in);
+	m->trace_events = wire_get_u64(&in);
 	if (in.failed || in.left || m->monitor_tid <= 0)
 		return pvmmon_error_set(PVMMON_EPARSE, "mailbox entry: damaged");
 	return 0;

@@ -27,6 +27,7 @@ enum {
 	WIRE_TAG_ANSWER = 0x7e5a0005,   /* monitor -> task */
 	WIRE_TAG_RECORDS = 0x7e5a0006,  /* task -> monitor: a flush of its records */
 	WIRE_TAG_TASKEXIT = 0x7e5a0007, /* pvmd -> monitor: pvm_notify of a task's exit */
+	WIRE_TAG_TRACE = 0x7e5a0008,    /* task -> monitor: a chunk of traced events */
 };
 
 /* A growable output buffer. */
@@ -110,6 +111,17 @@ int wire_register_decode(wire_register *r, const uint8_t *data, size_t len);
 void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
 /* Decodes into *t (zeroed first; caller releases it with wire_task_clear()). */
 int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len);
+/*
+ * A chunk of one task's traced events (times are the task's raw clock readings). The
+ * encoding is fixed-size per event, so a chunk's size is known before it is filled.
+ */
+#define WIRE_TRACE_EVENT_SIZE 81
+#define WIRE_TRACE_HEADER 12
+void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n);
+/* Decodes into *ev (a heap array the caller frees) and *n; the sender's tid in *tid. */
+int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
+		      size_t len);
+
 /* Frees what a pvmmon_log_task owns, leaving it zeroed. */
 void wire_task_clear(pvmmon_log_task *t);
 
@@ -123,6 +135,7 @@ typedef struct wire_mailbox {
 	int32_t monitor_tid;
 	int32_t ctx;         /* the private context of piggybacks and control messages */
 	uint32_t flush_ms;   /* how often tasks flush their records */
+	uint64_t trace_events; /* 0: no trace; else the most events one task may send */
 } wire_mailbox;
 
 void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);

@@ -34,7 +34,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
-		   "                      [--checkpoint-ms N] [--program P [--arg A]...]\n"
+		   "                      [--checkpoint-ms N] [--trace-bytes N]\n"
+		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
 }
@@ -96,6 +97,9 @@ static void handle(mon_run *run, int bufid)
 	case WIRE_TAG_RECORDS:
 		mon_records(run, src, data, len);
 		break;
+	case WIRE_TAG_TRACE:
+		mon_trace(run, src, data, len);
+		break;
 	default:
 		run->bad_messages++;
 	}
@@ -115,7 +119,7 @@ static int finished(mon_run *run, int64_t now)
 
 static int publish(mon_run *run)
 {
-	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms};
+	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events};
 	wire_buf b;
 	int sb, rc;
 
@@ -135,6 +139,7 @@ int main(int argc, char **argv)
 	    {"flush-ms", required_argument, NULL, 'f'}, {"linger-ms", required_argument, NULL, 'L'},
 	    {"checkpoint-ms", required_argument, NULL, 'c'},
 	    {"program", required_argument, NULL, 'p'}, {"arg", required_argument, NULL, 'A'},
+	    {"trace-bytes", required_argument, NULL, 't'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -149,6 +154,7 @@ int main(int argc, char **argv)
 	run.flush_ms = 1000;
 	run.linger_ns = 10000000000LL;
 	run.checkpoint_ns = 10000000000LL;
+	run.trace_cut = INT64_MAX;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -168,6 +174,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			run.program = optarg;
+			break;
+		case 't':
+			run.trace_bytes = strtoull(optarg, NULL, 10);
 			break;
 		case 'A': {
 			char **a = realloc(run.args, (run.nargs + 1) * sizeof(*a));
@@ -193,6 +202,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	run.trace_events = run.trace_bytes / MON_TRACE_EVENT_XML_BYTES;
+	if (run.trace_bytes && !run.trace_events)
+		run.trace_events = 1;
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGPIPE, SIG_IGN);

@@ -16,6 +16,7 @@ typedef struct mon_task {
 	int final;           /* the final flush arrived */
 	int gone;            /* pvmd reported its exit */
 	int64_t pending_since; /* waiting for the parent's spawn report (real time), or 0 */
+	size_t cap_events;   /* room in rec.events */
 } mon_task;
 
 typedef struct mon_spawn {
@@ -30,6 +31,8 @@ typedef struct mon_run {
 	uint32_t flush_ms;
 	int64_t linger_ns; /* how long to wait for tasks after the program ended */
 	int64_t checkpoint_ns;
+	uint64_t trace_bytes;  /* 0: no event trace; else its size limit in the log */
+	uint64_t trace_events; /* the same limit in events */
 	const char *program;
 	size_t nargs;
 	char **args;
@@ -47,6 +50,10 @@ typedef struct mon_run {
 	size_t nspawns, cap_spawns;
 	uint32_t nroots;
 	uint64_t bad_messages; /* control messages that failed to decode */
+	/* The event trace: events kept, events dropped over the limit, and the earliest
+	 * real time (from the run start) of a dropped event (INT64_MAX while none). */
+	uint64_t trace_kept, trace_dropped;
+	int64_t trace_cut;
 } mon_run;
 
 /* Registry (registry.c). */
@@ -58,11 +65,17 @@ void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_task_exit(mon_run *run, int32_t tid);
+/* Handles a TRACE chunk: keeps its events while the run's limit allows. */
+void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len);
 /* Resolves registrations that waited too long for a spawn report. */
 void mon_pending_timeout(mon_run *run, int64_t now);
 /* Whether every registered task has ended (exited or crashed). */
 int mon_all_done(const mon_run *run);
 void mon_free(mon_run *run);
+
+/* Bytes one event takes in the XML log, on average: converts the user's trace size
+ * into events (measured on traced logs; see doc/architecture.md). */
+#define MON_TRACE_EVENT_XML_BYTES 150
 
 /* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
 int mon_write_log(mon_run *run);

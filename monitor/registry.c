@@ -228,6 +228,53 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	run->t_last_change = pvmmon_clock_now();
 }
 
+void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	pvmmon_log_event *ev = NULL;
+	int32_t tid = 0;
+	size_t n = 0, i;
+
+	if (!t || wire_trace_decode(&tid, &ev, &n, data, len) != 0 || tid != src) {
+		free(ev);
+		run->bad_messages++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		pvmmon_log_event *e = &ev[i];
+		int k;
+
+		/* Times in the log count from the run's start, as task start and end do. */
+		for (k = 0; k < 4; k++)
+			e->rt[k] -= run->t_start;
+		e->vt0 -= run->t_start;
+		e->vt1 -= run->t_start;
+		if (run->trace_kept >= run->trace_events) {
+			run->trace_dropped++;
+			if (e->rt[0] < run->trace_cut)
+				run->trace_cut = e->rt[0];
+			continue;
+		}
+		if (t->rec.nevents == t->cap_events) {
+			size_t cap = t->cap_events ? t->cap_events * 2 : 1024;
+			pvmmon_log_event *g = realloc(t->rec.events, cap * sizeof(*g));
+
+			if (!g) {
+				run->trace_dropped += n - i;
+				if (e->rt[0] < run->trace_cut)
+					run->trace_cut = e->rt[0];
+				break;
+			}
+			t->rec.events = g;
+			t->cap_events = cap;
+		}
+		t->rec.events[t->rec.nevents++] = *e;
+		run->trace_kept++;
+	}
+	free(ev);
+	run->t_last_change = pvmmon_clock_now();
+}
+
 void mon_task_exit(mon_run *run, int32_t tid)
 {
 	mon_task *t = mon_find(run, tid);

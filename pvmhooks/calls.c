@@ -8,13 +8,14 @@
 #include <pvm3.h>
 
 #include "calls.h"
+#include "trace.h"
 
 /* Piggybacks are small; one stack buffer covers a send or a mcast to 64 tasks. */
 #define PB_STACK_DESTS 64
 
 /* Sends the trailing piggyback message to tids in the private context with the user's
  * tag, leaving the user's send buffer and context as they were. */
-void hooks__send_piggyback(const hooks_call *call, const int *tids, int n, int tag, int bytes)
+void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
 {
 	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8];
 	int32_t stack_tids[PB_STACK_DESTS];
@@ -38,6 +39,9 @@ void hooks__send_piggyback(const hooks_call *call, const int *tids, int n, int t
 
 		dt[i] = tids[i];
 		seq[i] = s ? (uint32_t)(*s)++ : 0;
+		if (hooks__tracing)
+			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
+					 seq[i], 0);
 	}
 	memset(&pb, 0, sizeof(pb));
 	pb.sender_index = hooks__st.index;
@@ -171,6 +175,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		st->bytes += (uint64_t)bytes;
 	}
 	if (!have_pb) {
+		if (hooks__tracing)
+			hooks__trace_msg(call, src, tag, (uint32_t)bytes, -1, 0);
 		hooks__st.counts.unmonitored_recv++;
 		if (st) {
 			st->unmonitored++;
@@ -191,6 +197,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	vclock_receive(&hooks__st.clock, call->t0, call->t1, call->t2, pvmmon_clock_now(),
 		       pb.vt_send, pb.rt_send, (uint64_t)bytes, &r);
 	call->clock_done = 1;
+	if (hooks__tracing)
+		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync);
 	if (!st)
 		return;
 	st->time_ns += r.vt - r.v0;

@@ -41,6 +41,7 @@ typedef struct hooks_call {
 	int64_t t2;  /* real time just after it */
 	int64_t v0;  /* virtual time at wrapper entry */
 	int clock_done; /* set by receive hooks that reset the intrusion themselves */
+	int trace_first; /* index of the call's first traced event, -1 while it has none */
 	/* Stand-ins for pvm_precv's outputs when the user passes NULL: the hooks need the
 	 * source and tag to pair the piggyback (see wrappers.def). */
 	int out_tid, out_tag, out_len;
@@ -107,6 +108,9 @@ void hooks__init(void);
 /* Whether tid is a monitored task (asks the monitor once per tid, then cached). */
 int hooks__is_monitored(int tid);
 
+/* Sends a control message (data of len bytes with tag) to the monitor; 0 when sent. */
+int hooks__send_control(int tag, const void *data, size_t len);
+
 /* Tells the monitor of spawned children. */
 void hooks__report_spawn(const int *tids, int n);
 
@@ -143,6 +147,6 @@ pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
 pvmmon_log_task *hooks__records_task(void);
 
 /* Piggyback (calls.c): sends the trailing record after a user send or mcast. */
-void hooks__send_piggyback(const hooks_call *call, const int *tids, int n, int tag, int bytes);
+void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "hooks.h"
 #include "records.h"
+#include "trace.h"
 #include "pvmmon/errors.h"
 #include "../common/pvmio.h"
 
@@ -221,6 +222,7 @@ void hooks__init(void)
 		hooks__st.flush_period_ns = 1000000000;
 	vclock_init(&hooks__st.clock);
 	hooks__records_init();
+	hooks__trace_init(mb.trace_events);
 	wire_buf_init(&hooks__st.out);
 
 	memset(&reg, 0, sizeof(reg));
@@ -292,6 +294,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->op = op;
 	call->site = site;
 	call->clock_done = 0;
+	call->trace_first = -1;
 	call->t0 = pvmmon_clock_now();
 	call->v0 = vclock_virtual(&hooks__st.clock, call->t0);
 	return 1;
@@ -303,6 +306,8 @@ void hooks__end(hooks_call *call)
 
 	if (!call->clock_done)
 		vclock_intrude(&hooks__st.clock, (call->t1 - call->t0) + (now - call->t2));
+	if (hooks__tracing || call->trace_first >= 0)
+		hooks__trace_end(call, now);
 	if (hooks__st.state == HOOKS_ACTIVE && now - hooks__st.last_flush >= hooks__st.flush_period_ns) {
 		hooks__flush(0);
 		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
@@ -344,6 +349,11 @@ int hooks__is_monitored(int tid)
 	return monitored;
 }
 
+int hooks__send_control(int tag, const void *data, size_t len)
+{
+	return pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, data, len);
+}
+
 void hooks__report_spawn(const int *tids, int n)
 {
 	wire_buf b;
@@ -372,6 +382,9 @@ void hooks__flush(int final)
 		hooks__records_close_open(vclock_virtual(&hooks__st.clock, now));
 	hooks__records_add_statics();
 	hooks__records_update_counts();
+	/* Events go first: the monitor has a task's whole trace once its final records
+	 * arrive. */
+	hooks__trace_flush();
 	t->tid = hooks__st.mytid;
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;

@@ -23,7 +23,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 0
+#define PVMMON_LOG_VERSION_MINOR 1
 
 /* One com record (seed 000 Figure 10): a communication statement and one partner. */
 typedef struct pvmmon_log_com {
@@ -96,6 +96,53 @@ typedef struct pvmmon_log_static {
 			 * table, -1 for a procedure at file level */
 } pvmmon_log_static;
 
+/*
+ * The PVM calls an event of the optional trace (`pvmmon run --trace`) can be. The
+ * numbers travel in trace flushes; pvmmon_event_op_name() gives the call's name.
+ */
+typedef enum pvmmon_event_op {
+	PVMMON_EV_SEND = 1,
+	PVMMON_EV_PSEND,
+	PVMMON_EV_MCAST,
+	PVMMON_EV_RECV,
+	PVMMON_EV_NRECV,
+	PVMMON_EV_TRECV,
+	PVMMON_EV_PRECV,
+	PVMMON_EV_PROBE,
+	PVMMON_EV_SPAWN,
+	PVMMON_EV_OTHER, /* any other wrapped call */
+} pvmmon_event_op;
+
+/*
+ * One traced wrapped PVM call of a task: when it ran, in real and virtual time, and
+ * the message it sent or delivered. A mcast is one event per destination. In a log,
+ * real and virtual times are relative to the run's start; on the wire they are the
+ * task's raw clock readings.
+ */
+typedef struct pvmmon_log_event {
+	pvmmon_event_op op;
+	int32_t peer;  /* destination (sends) or source (receives) tid; 0 when no message */
+	int32_t tag;   /* the message's tag (when peer != 0) */
+	uint32_t bytes;
+	int64_t seq;   /* per-pair sequence number from the piggyback; -1 when the message
+			* had none (an unmonitored sender) */
+	uint32_t stmt; /* id of the call's statement record in the same task */
+	int64_t rt[4]; /* real: wrapper entry, real call start, real call end, wrapper end */
+	int64_t vt0, vt1; /* virtual time at the call's start and end */
+	int64_t sync;  /* receives: synchronisation delay (virtual waiting) */
+} pvmmon_log_event;
+
+/* What the run's event trace holds, and whether it is whole. */
+typedef struct pvmmon_log_trace {
+	int enabled;          /* the run was asked to trace */
+	uint64_t limit_bytes; /* the size the user allowed for the trace */
+	uint64_t kept;        /* events in the log */
+	uint64_t dropped;     /* events left out to stay within the limit */
+	/* Real time (from the run start) up to which every task's events are in the log;
+	 * the whole run when nothing was dropped. */
+	int64_t complete_until_ns;
+} pvmmon_log_trace;
+
 /* How a task ended. */
 typedef enum pvmmon_task_status {
 	PVMMON_TASK_RUNNING = 0, /* still running when the log was written */
@@ -127,6 +174,9 @@ typedef struct pvmmon_log_task {
 	/* The static tables of the task's program (empty unless built with pvmmon-cc). */
 	size_t nstatics;
 	pvmmon_log_static *statics;
+	/* The task's traced events in time order (empty unless the run was traced). */
+	size_t nevents;
+	pvmmon_log_event *events;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {
@@ -156,6 +206,7 @@ typedef struct pvmmon_log {
 	pvmmon_log_host *hosts;
 	size_t ntasks;
 	pvmmon_log_task *tasks;
+	pvmmon_log_trace trace;
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */
@@ -190,6 +241,15 @@ const char *pvmmon_static_kind_name(pvmmon_static_kind k);
 
 /* The kind named by name, or 0 when name is none of them. */
 pvmmon_static_kind pvmmon_static_kind_parse(const char *name);
+
+/* "pvm_send", "pvm_recv", ..., "other"; NULL for a value outside the enum. */
+const char *pvmmon_event_op_name(pvmmon_event_op op);
+
+/* The op named by name, or 0 when name is none of them. */
+pvmmon_event_op pvmmon_event_op_parse(const char *name);
+
+/* Whether op sends a message (send, psend, mcast). */
+int pvmmon_event_op_sends(pvmmon_event_op op);
 
 #ifdef __cplusplus
 }

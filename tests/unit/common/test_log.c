@@ -163,12 +163,27 @@ static pvmmon_log *full_log(void)
 	t->statics[1].name = strdup("pvm_mcast");
 	t->statics[1].line = 116;
 	t->statics[1].parent = 0;
+	t->nevents = 2;
+	t->events = calloc(2, sizeof(*t->events));
+	t->events[0] = (pvmmon_log_event){PVMMON_EV_MCAST, 0x40002, 5, 800, 0, 1,
+					  {100, 110, 150, 170}, 90, 130, 0};
+	t->events[1] = (pvmmon_log_event){PVMMON_EV_RECV, 0x40002, 6, 16, -1, 0,
+					  {-3, 200, 9000000000LL, 9000000010LL}, 180, 7000, 6500};
+	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
 	t = &log->tasks[1];
 	t->tid = 0x40002;
 	t->lid = strdup("0.0");
 	t->parent_tid = 0x40001;
 	t->status = PVMMON_TASK_CRASHED;
 	return log;
+}
+
+/* Events compared field by field: struct padding is not part of the value. */
+static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
+{
+	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->bytes == b->bytes &&
+	       a->seq == b->seq && a->stmt == b->stmt && !memcmp(a->rt, b->rt, sizeof(a->rt)) &&
+	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync;
 }
 
 #define SAME_STR(a, b) CU_ASSERT((a) == NULL ? (b) == NULL : ((b) != NULL && !strcmp((a), (b))))
@@ -236,7 +251,19 @@ static void test_round_trip(void)
 		}
 		CU_ASSERT_EQUAL_FATAL(x->nprocs, y->nprocs);
 		CU_ASSERT_EQUAL_FATAL(x->nloops, y->nloops);
+		CU_ASSERT_EQUAL_FATAL(x->nevents, y->nevents);
+		for (j = 0; j < x->nevents; j++)
+			CU_ASSERT(same_event(&x->events[j], &y->events[j]));
 	}
+	CU_ASSERT_EQUAL(b->trace.enabled, 1);
+	CU_ASSERT_EQUAL(b->trace.limit_bytes, 16 << 20);
+	CU_ASSERT_EQUAL(b->trace.kept, 2);
+	CU_ASSERT_EQUAL(b->trace.dropped, 5);
+	CU_ASSERT_EQUAL(b->trace.complete_until_ns, 200);
+	CU_ASSERT_STRING_EQUAL(pvmmon_event_op_name(PVMMON_EV_PRECV), "pvm_precv");
+	CU_ASSERT_EQUAL(pvmmon_event_op_parse("pvm_probe"), PVMMON_EV_PROBE);
+	CU_ASSERT_EQUAL(pvmmon_event_op_parse("pvm_exit"), 0);
+	CU_ASSERT_PTR_NULL(pvmmon_event_op_name((pvmmon_event_op)0));
 	CU_ASSERT_EQUAL_FATAL(b->tasks[0].nstatics, 2);
 	CU_ASSERT_EQUAL(b->tasks[0].statics[0].kind, PVMMON_STATIC_PROC);
 	CU_ASSERT_EQUAL(b->tasks[0].statics[0].parent, -1);

@@ -165,7 +165,7 @@ static void test_huge_counts_are_refused(void)
 
 static void test_mailbox_round_trip(void)
 {
-	wire_mailbox m = {0x40005, 77, 250}, out;
+	wire_mailbox m = {0x40005, 77, 250, 12345}, out;
 	wire_buf b;
 
 	wire_buf_init(&b);
@@ -174,11 +174,54 @@ static void test_mailbox_round_trip(void)
 	CU_ASSERT_EQUAL(out.monitor_tid, 0x40005);
 	CU_ASSERT_EQUAL(out.ctx, 77);
 	CU_ASSERT_EQUAL(out.flush_ms, 250);
+	CU_ASSERT_EQUAL(out.trace_events, 12345);
 	CU_ASSERT_NOT_EQUAL(wire_mailbox_decode(&out, b.data, b.len - 1), 0);
 	wire_buf_free(&b);
 }
 
+/* Events compared field by field: struct padding is not part of the value. */
+static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
+{
+	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->bytes == b->bytes &&
+	       a->seq == b->seq && a->stmt == b->stmt && !memcmp(a->rt, b->rt, sizeof(a->rt)) &&
+	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync;
+}
+
+static void test_trace_round_trip(void)
+{
+	pvmmon_log_event ev[3] = {
+	    {PVMMON_EV_SEND, 0x40002, 7, 800, 3, 1, {10, 11, 12, 13}, 9, 10, 0},
+	    {PVMMON_EV_RECV, 0x40003, 8, 16, -1, 2, {20, 21, 40, 41}, 19, 35, 14},
+	    {PVMMON_EV_NRECV, 0, 0, 0, -1, 3, {50, 51, 52, 53}, 45, 46, 0},
+	};
+	pvmmon_log_event *out = NULL;
+	int32_t tid = 0;
+	size_t n = 0;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_trace_encode(&b, 0x40001, ev, 3);
+	CU_ASSERT_EQUAL(b.len, WIRE_TRACE_HEADER + 3 * WIRE_TRACE_EVENT_SIZE);
+	CU_ASSERT_EQUAL_FATAL(wire_trace_decode(&tid, &out, &n, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(tid, 0x40001);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	for (size_t i = 0; i < 3; i++)
+		CU_ASSERT(same_event(&out[i], &ev[i]));
+	free(out);
+	/* A count that does not match the bytes, a cut chunk and an unknown op fail. */
+	CU_ASSERT_EQUAL(wire_trace_decode(&tid, &out, &n, b.data, b.len - 1), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NULL(out);
+	b.data[8] = 4;
+	CU_ASSERT_EQUAL(wire_trace_decode(&tid, &out, &n, b.data, b.len), PVMMON_EPARSE);
+	b.data[8] = 3;
+	b.data[WIRE_TRACE_HEADER] = 99;
+	CU_ASSERT_EQUAL(wire_trace_decode(&tid, &out, &n, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(n, 0);
+	wire_buf_free(&b);
+}
+
 CU_TestInfo test_wire_tests[] = {
+    {"trace chunk round trip and damage", test_trace_round_trip},
     {"piggyback round trip", test_piggyback_round_trip},
     {"piggyback rejects damage", test_piggyback_rejects_damage},
     {"register round trip and truncations", test_register_round_trip},

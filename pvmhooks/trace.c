@@ -1,0 +1,119 @@
+/* The in-task side of the event trace: buffering events and sending them in chunks. */
+#include <stdlib.h>
+
+#include "trace.h"
+#include "../common/pvmio.h"
+
+int hooks__tracing;
+
+static pvmmon_log_event *buf;
+static size_t nbuf, capbuf;
+static uint64_t left;  /* events this task may still record */
+static wire_buf chunk; /* reused encoding buffer */
+
+/* The trace's name of each wrapped call; 0 for calls that are not traced. */
+static const pvmmon_event_op op_of[HOOKS_OP_COUNT] = {
+    [HOOKS_OP_pvm_send] = PVMMON_EV_SEND,   [HOOKS_OP_pvm_psend] = PVMMON_EV_PSEND,
+    [HOOKS_OP_pvm_mcast] = PVMMON_EV_MCAST, [HOOKS_OP_pvm_recv] = PVMMON_EV_RECV,
+    [HOOKS_OP_pvm_nrecv] = PVMMON_EV_NRECV, [HOOKS_OP_pvm_trecv] = PVMMON_EV_TRECV,
+    [HOOKS_OP_pvm_precv] = PVMMON_EV_PRECV, [HOOKS_OP_pvm_probe] = PVMMON_EV_PROBE,
+    [HOOKS_OP_pvm_spawn] = PVMMON_EV_SPAWN,
+};
+
+void hooks__trace_init(uint64_t max_events)
+{
+	left = max_events;
+	hooks__tracing = max_events > 0;
+	wire_buf_init(&chunk);
+}
+
+/* A new event slot, or NULL when the limit is reached or memory is out. */
+static pvmmon_log_event *next_slot(void)
+{
+	if (left == 0) {
+		hooks__tracing = 0;
+		return NULL;
+	}
+	if (nbuf == capbuf) {
+		/* A mcast adds one event per destination within one call, so the buffer
+		 * may grow past a chunk before the call ends and the chunk is sent. */
+		size_t cap = capbuf ? capbuf * 2 : HOOKS_TRACE_CHUNK;
+		pvmmon_log_event *b = realloc(buf, cap * sizeof(*b));
+
+		if (!b) {
+			hooks__tracing = 0;
+			return NULL;
+		}
+		buf = b;
+		capbuf = cap;
+	}
+	left--;
+	return &buf[nbuf++];
+}
+
+static void begin_event(hooks_call *call, pvmmon_log_event *e)
+{
+	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
+
+	if (call->trace_first < 0)
+		call->trace_first = (int)(e - buf);
+	e->op = op_of[call->op];
+	e->stmt = st ? st->id : 0;
+	e->rt[0] = call->t0;
+	e->rt[1] = call->t1;
+	e->rt[2] = call->t2;
+	e->vt0 = call->v0;
+	e->peer = 0;
+	e->tag = 0;
+	e->bytes = 0;
+	e->seq = -1;
+	e->sync = 0;
+}
+
+void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t bytes, int64_t seq,
+		      int64_t sync)
+{
+	pvmmon_log_event *e;
+
+	if (!hooks__tracing || !op_of[call->op] || !(e = next_slot()))
+		return;
+	begin_event(call, e);
+	e->peer = peer;
+	e->tag = tag;
+	e->bytes = bytes;
+	e->seq = seq;
+	e->sync = sync;
+}
+
+void hooks__trace_end(hooks_call *call, int64_t t3)
+{
+	int64_t vt1 = vclock_virtual(&hooks__st.clock, t3);
+	size_t i;
+
+	if (!op_of[call->op])
+		return;
+	if (call->trace_first < 0) {
+		pvmmon_log_event *e = hooks__tracing ? next_slot() : NULL;
+
+		if (!e)
+			return;
+		begin_event(call, e);
+	}
+	for (i = (size_t)call->trace_first; i < nbuf; i++) {
+		buf[i].rt[3] = t3;
+		buf[i].vt1 = vt1;
+	}
+	if (nbuf >= HOOKS_TRACE_CHUNK)
+		hooks__trace_flush();
+}
+
+void hooks__trace_flush(void)
+{
+	if (nbuf == 0 || hooks__st.state != HOOKS_ACTIVE)
+		return;
+	wire_buf_reset(&chunk);
+	wire_trace_encode(&chunk, hooks__st.mytid, buf, nbuf);
+	if (!chunk.failed)
+		hooks__send_control(WIRE_TAG_TRACE, chunk.data, chunk.len);
+	nbuf = 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * Private to libpvmhooks: the optional event trace (`pvmmon run --trace`). Each
+ * wrapped communication call becomes one event per message; events are buffered and
+ * sent to the monitor in chunks. A task stops tracing after the most events the
+ * monitor allows one task, so the trace costs bounded memory and messages.
+ */
+#ifndef PVMMON_HOOKS_TRACE_H
+#define PVMMON_HOOKS_TRACE_H
+
+#include <stdint.h>
+
+#include "hooks.h"
+
+/* Events buffered before a chunk goes to the monitor. */
+#define HOOKS_TRACE_CHUNK 1024
+
+/* Turns tracing on for at most max_events events (0: off). */
+void hooks__trace_init(uint64_t max_events);
+
+/* Whether this task is still tracing: one load, for the wrappers' hot path. */
+extern int hooks__tracing;
+
+/*
+ * Adds an event for a message call sent (to peer) or delivered (from peer); seq is
+ * the per-pair sequence number, -1 when the message had no piggyback, and sync the
+ * receive's synchronisation delay. Times are completed by hooks__trace_end().
+ */
+void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t bytes, int64_t seq,
+		      int64_t sync);
+
+/* Ends call's events at real time t3 (adding one without a message if the call added
+ * none); sends a chunk when the buffer is full. */
+void hooks__trace_end(hooks_call *call, int64_t t3);
+
+/* Sends the buffered events to the monitor (at flushes, before the records). */
+void hooks__trace_flush(void);
+
+#endif
