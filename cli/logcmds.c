@@ -61,6 +61,7 @@ int cli_report(int argc, char **argv)
 	static const char help[] =
 	    "usage: pvmmon report LOG [--text]\n"
 	    "       pvmmon report LOG -o DIR [--format svg|png|pdf] [--dot] [--prune PCT]\n"
+	    "                     [--time virtual|real|both]\n"
 	    "Without -o, prints a top-down summary of a run: tasks, communication statements\n"
 	    "by virtual time with synchronisation delay and transmission split out, the\n"
 	    "procedures as a call graph, loops and the program's structure.\n"
@@ -68,9 +69,11 @@ int cli_report(int argc, char **argv)
 	    "works offline), the program graph and call graph of each program as pictures\n"
 	    "(--format, default svg), tables of tasks, statements and procedures and the\n"
 	    "message matrix. --dot also writes each graph's Graphviz source; --prune folds\n"
-	    "statements under PCT percent of the time into one node (default 1).\n";
+	    "statements under PCT percent of the time into one node (default 1).\n"
+	    "A run recorded with `pvmmon run --trace` also gets a space-time diagram, in\n"
+	    "virtual time (monitoring taken out) unless --time asks for real time or both.\n";
 	const char *path = NULL, *dir = NULL;
-	pvmmon_report_opts opts = {"svg", 0, 0.01};
+	pvmmon_report_opts opts = {"svg", 0, 0.01, PVMMON_REPORT_VIRTUAL};
 	pvmmon_log *log = NULL;
 	int i, rc;
 
@@ -84,7 +87,7 @@ int cli_report(int argc, char **argv)
 			continue;
 		}
 		if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
-		     !strcmp(a, "--prune")) &&
+		     !strcmp(a, "--prune") || !strcmp(a, "--time")) &&
 		    i + 1 >= argc) {
 			cli_error("report: %s needs a value", a);
 			return 2;
@@ -98,6 +101,21 @@ int cli_report(int argc, char **argv)
 			if (strcmp(opts.format, "svg") && strcmp(opts.format, "png") &&
 			    strcmp(opts.format, "pdf")) {
 				cli_error("report: unknown format '%s' (svg, png or pdf)", opts.format);
+				return 2;
+			}
+			continue;
+		}
+		if (!strcmp(a, "--time")) {
+			const char *v = argv[++i];
+
+			if (!strcmp(v, "virtual"))
+				opts.time_axes = PVMMON_REPORT_VIRTUAL;
+			else if (!strcmp(v, "real"))
+				opts.time_axes = PVMMON_REPORT_REAL;
+			else if (!strcmp(v, "both"))
+				opts.time_axes = PVMMON_REPORT_VIRTUAL | PVMMON_REPORT_REAL;
+			else {
+				cli_error("report: --time wants virtual, real or both, not '%s'", v);
 				return 2;
 			}
 			continue;
@@ -130,8 +148,9 @@ int cli_report(int argc, char **argv)
 		fputs(help, stderr);
 		return 2;
 	}
-	if (!dir && (opts.write_dot || strcmp(opts.format, "svg") || opts.prune != 0.01)) {
-		cli_error("report: --format, --dot and --prune need -o DIR");
+	if (!dir && (opts.write_dot || strcmp(opts.format, "svg") || opts.prune != 0.01 ||
+		     opts.time_axes != PVMMON_REPORT_VIRTUAL)) {
+		cli_error("report: --format, --dot, --prune and --time need -o DIR");
 		return 2;
 	}
 	if (pvmmon_log_read(&log, path) < 0) {

@@ -8,19 +8,6 @@
 #include "pvmmon/report.h"
 #include "figures.h"
 
-/* Writes s as the inside of a DOT double-quoted string. */
-static void put_escaped(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if (*s == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 /* A fill colour from white (no time) to red (all the time), as HSV. */
 static void put_fill(FILE *out, double share)
 {
@@ -169,9 +156,9 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 		if (e->kind == PVMMON_STATIC_LOOP)
 			fputs("loop", out);
 		else
-			put_escaped(out, e->name);
+			graphs__put_escaped(out, e->name);
 		fprintf(out, "\\n");
-		put_escaped(out, graphs__base_name(e->file));
+		graphs__put_escaped(out, graphs__base_name(e->file));
 		fprintf(out, ":%d\\n", (int)e->line);
 		if (found[k] & 1)
 			fprintf(out, "%" PRIu64 "x  %s (%.1f%%)", count[k],
@@ -315,7 +302,7 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 		if (!first)
 			continue;
 		fprintf(out, "  subgraph cluster_f%zu {\n    label=\"", nclusters);
-		put_escaped(out, sums[f].function);
+		graphs__put_escaped(out, sums[f].function);
 		fputs("\";\n    style=rounded;\n", out);
 		for (size_t k = f; k < n; k++) {
 			const site_sum *x = &sums[k];
@@ -338,9 +325,9 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 			prev = x;
 			shown++;
 			fprintf(out, "    c%zu_%zu [label=\"", x->task, x->stmt);
-			put_escaped(out, x->op);
+			graphs__put_escaped(out, x->op);
 			fputs("\\n", out);
-			put_escaped(out, x->name);
+			graphs__put_escaped(out, x->name);
 			fprintf(out, "\\n%" PRIu64 "x  %s (%.1f%%)\\nsync %s  trans %s\", shape=note, "
 				     "style=filled, ",
 				x->count, graphs__fmt_time(t1, sizeof(t1), x->time), 100.0 * share,
@@ -374,7 +361,7 @@ int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, d
 	fputs("digraph program {\n  graph [rankdir=TB, fontname=\"Helvetica\", nodesep=0.25, "
 	      "ranksep=0.45, label=\"",
 	      out);
-	put_escaped(out, graphs__base_name(t->program ? t->program : "?"));
+	graphs__put_escaped(out, graphs__base_name(t->program ? t->program : "?"));
 	fputs(st ? ": program graph (static tables)" : ": communication statements by function",
 	      out);
 	fputs("\", labelloc=t];\n  node [fontname=\"Helvetica\", fontsize=10];\n"
@@ -432,7 +419,7 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		}
 	}
 	fputs("digraph calls {\n  graph [rankdir=TB, fontname=\"Helvetica\", label=\"", out);
-	put_escaped(out, graphs__base_name(t->program ? t->program : "?"));
+	graphs__put_escaped(out, graphs__base_name(t->program ? t->program : "?"));
 	fputs(": call graph (one edge per call site; hot path in red)\", labelloc=t];\n"
 	      "  node [fontname=\"Helvetica\", fontsize=10, shape=box, style=filled];\n"
 	      "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.6];\n",
@@ -442,7 +429,7 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		char t1[32], t2[32];
 
 		fprintf(out, "  n%zu [label=\"", i);
-		put_escaped(out, nd->name);
+		graphs__put_escaped(out, nd->name);
 		fprintf(out, "\\n%s:%d\\n", graphs__base_name(nd->file ? nd->file : "?"),
 			(int)nd->line);
 		if (nd->counted)
@@ -474,7 +461,7 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		fprintf(out, "  n%zu -> n%zu [label=\"", ed->from, ed->to);
 		/* From a group of procedures, say which member calls. */
 		if (cg->nodes[ed->from].nmembers > 1 && ed->caller) {
-			put_escaped(out, ed->caller);
+			graphs__put_escaped(out, ed->caller);
 			fputc(' ', out);
 		}
 		if (ed->call_line > 0)

@@ -41,6 +41,18 @@ const char *graphs__fmt_bytes(char *buf, size_t len, uint64_t b)
 	return buf;
 }
 
+void graphs__put_escaped(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
 const char *graphs__base_name(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pvmmon/callgraph.h"
 #include "pvmmon/log.h"
@@ -13,6 +14,9 @@ const char *graphs__fmt_time(char *buf, size_t len, int64_t ns);
 
 /* A byte count with binary units, into buf. */
 const char *graphs__fmt_bytes(char *buf, size_t len, uint64_t b);
+
+/* Writes s (NULL: nothing) as the inside of a DOT double-quoted string. */
+void graphs__put_escaped(FILE *out, const char *s);
 
 /* The last component of path (path itself if it has no slash; NULL stays NULL). */
 const char *graphs__base_name(const char *path);

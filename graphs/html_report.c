@@ -50,6 +50,31 @@ static int gen_calls(const pvmmon_log *log, const pvmmon_log_task *t, double pru
 	return pvmmon_report_dot_calls(log, t, out);
 }
 
+static int gen_spacetime_virtual(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+				 FILE *out)
+{
+	(void)t;
+	(void)prune;
+	return pvmmon_report_dot_spacetime(log, PVMMON_TIME_VIRTUAL, out);
+}
+
+static int gen_spacetime_real(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+			      FILE *out)
+{
+	(void)t;
+	(void)prune;
+	return pvmmon_report_dot_spacetime(log, PVMMON_TIME_REAL, out);
+}
+
+/* Whether the run was traced and any task has events to draw. */
+static int has_trace(const pvmmon_log *log)
+{
+	for (size_t i = 0; log->trace.enabled && i < log->ntasks; i++)
+		if (log->tasks[i].nevents)
+			return 1;
+	return 0;
+}
+
 static int make_graph(const pvmmon_log *log, const pvmmon_log_task *t, dot_gen gen,
 		      const char *dir, const char *stem, const pvmmon_report_opts *o)
 {
@@ -318,6 +343,38 @@ static void put_picture(FILE *out, const char *stem, const char *format, const c
 	fputs("\"></a></p>\n", out);
 }
 
+/* The space-time section: the diagrams asked for, or why there are none. */
+static void space_time(const pvmmon_log *log, const pvmmon_report_opts *o, FILE *out)
+{
+	char a[32], b[32];
+
+	fputs("<h2 id=space-time>Space-time diagram</h2>\n", out);
+	if (!has_trace(log)) {
+		fputs("<p class=note>This run has no event trace, so there is no space-time diagram "
+		      "(record one with <code>pvmmon run --trace</code>).</p>\n",
+		      out);
+		return;
+	}
+	fputs("<p>One lane per task: computing (green), waiting in a receive (red), inside a PVM "
+	      "call (blue) and, in real time, monitoring overhead (orange); arrows are messages "
+	      "from send to arrival. In virtual time the monitoring is taken out: it shows the "
+	      "run as it would have gone unmonitored; real time shows what monitoring "
+	      "changed.</p>\n",
+	      out);
+	fprintf(out, "<p>Trace: %" PRIu64 " events in the log (limit %s)", log->trace.kept,
+		graphs__fmt_bytes(a, sizeof(a), log->trace.limit_bytes));
+	if (log->trace.dropped)
+		fprintf(out, "; %" PRIu64 " more were left out to stay within the limit, so the "
+			     "trace covers the run's first %s only",
+			log->trace.dropped,
+			graphs__fmt_time(b, sizeof(b), log->trace.complete_until_ns));
+	fputs(".</p>\n", out);
+	if (o->time_axes & PVMMON_REPORT_VIRTUAL)
+		put_picture(out, "spacetime-virtual", o->format, "space-time diagram, virtual time");
+	if (o->time_axes & PVMMON_REPORT_REAL)
+		put_picture(out, "spacetime-real", o->format, "space-time diagram, real time");
+}
+
 static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, size_t nprogs,
 		       const char *dir, const pvmmon_report_opts *o)
 {
@@ -383,9 +440,9 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	if (rc == 0)
 		rc = message_matrix(log, out);
 	fputs("<h2 id=critical-path>Critical path</h2>\n<p class=note>This run has no critical-path "
-	      "data.</p>\n<h2 id=space-time>Space-time diagram</h2>\n<p class=note>This run has no "
-	      "event trace, so there is no space-time diagram.</p>\n",
+	      "data.</p>\n",
 	      out);
+	space_time(log, o, out);
 	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
 	if (fclose(out) != 0 && rc == 0)
 		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
@@ -398,7 +455,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 
 int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_report_opts *opts)
 {
-	pvmmon_report_opts o = {"svg", 0, 0.01};
+	pvmmon_report_opts o = {"svg", 0, 0.01, PVMMON_REPORT_VIRTUAL};
 	const pvmmon_log_task **progs = NULL;
 	size_t nprogs = 0;
 	struct stat st;
@@ -410,6 +467,8 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 		o = *opts;
 		if (!o.format)
 			o.format = "svg";
+		if (!o.time_axes)
+			o.time_axes = PVMMON_REPORT_VIRTUAL;
 	}
 	if (strcmp(o.format, "svg") && strcmp(o.format, "png") && strcmp(o.format, "pdf"))
 		return pvmmon_error_set(PVMMON_EINVAL, "report: unknown format '%s' (svg, png or pdf)",
@@ -431,6 +490,10 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 			rc = make_graph(log, progs[p], gen_calls, dir, stem, &o);
 		}
 	}
+	if (rc == 0 && has_trace(log) && (o.time_axes & PVMMON_REPORT_VIRTUAL))
+		rc = make_graph(log, NULL, gen_spacetime_virtual, dir, "spacetime-virtual", &o);
+	if (rc == 0 && has_trace(log) && (o.time_axes & PVMMON_REPORT_REAL))
+		rc = make_graph(log, NULL, gen_spacetime_real, dir, "spacetime-real", &o);
 	if (rc == 0)
 		rc = write_index(log, progs, nprogs, dir, &o);
 	free(progs);

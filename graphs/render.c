@@ -30,7 +30,7 @@ int graphs__render(const char *dot, const char *format, const char *path)
 {
 	GVC_t *gvc = context();
 	Agraph_t *g = NULL;
-	char *tmp = NULL;
+	char *tmp = NULL, *layout;
 	int rc = 0, laid_out = 0;
 
 	if (asprintf(&tmp, "%s.tmp%d", path, (int)getpid()) < 0)
@@ -44,7 +44,10 @@ int graphs__render(const char *dot, const char *format, const char *path)
 		rc = pvmmon_error_set(PVMMON_EINVAL, "report: %s: Graphviz rejected the graph", path);
 		goto out;
 	}
-	if (gvLayout(gvc, g, "dot") != 0) {
+	/* A graph may name its layout: the space-time diagram places every node itself
+	 * (nop2), the others are laid out by dot. */
+	layout = agget(g, "layout");
+	if (gvLayout(gvc, g, layout && *layout ? layout : "dot") != 0) {
 		rc = pvmmon_error_set(PVMMON_EINVAL, "report: %s: Graphviz could not lay it out", path);
 		goto out;
 	}

@@ -3,7 +3,8 @@
 #define PVMMON_GRAPHS_RENDER_H
 
 /*
- * Lays out dot (NUL-terminated DOT text) with Graphviz's dot layout and renders it as
+ * Lays out dot (NUL-terminated DOT text) with the layout its graph names in its
+ * `layout` attribute (dot when it names none) and renders it as
  * format ("svg", "png", "pdf") to path, through a temporary file renamed into place.
  * Returns 0 or a negative PVMMON_E* code naming path.
  */

@@ -68,30 +68,15 @@ static void add_setting(pvmmon_log *log, const char *key, const char *value)
 	log->nsettings++;
 }
 
-/*
- * Fills the log's trace summary. Once an event was dropped, other tasks' later events
- * would show a partial picture, so every task's trace ends where the first dropped
- * event began: the log then holds the whole run up to that time and nothing after.
- * Only the lent copies' counts shrink; the monitor keeps its events.
- */
-static void cut_trace(const mon_run *run, pvmmon_log *log)
+/* Fills the log's trace summary, the kept trace cut to the size limit first. */
+static void trace_summary(mon_run *run, pvmmon_log *log)
 {
-	size_t i, n;
-	uint64_t kept = 0;
-
+	mon_trace_limit(run);
 	log->trace.enabled = 1;
 	log->trace.limit_bytes = run->trace_bytes;
+	log->trace.kept = run->trace_kept;
+	log->trace.dropped = run->trace_dropped;
 	log->trace.complete_until_ns = run->trace_cut < log->wall_ns ? run->trace_cut : log->wall_ns;
-	for (i = 0; i < log->ntasks; i++) {
-		pvmmon_log_task *t = &log->tasks[i];
-
-		for (n = 0; n < t->nevents && t->events[n].rt[0] < run->trace_cut; n++)
-			;
-		t->nevents = n;
-		kept += n;
-	}
-	log->trace.kept = kept;
-	log->trace.dropped = run->trace_kept + run->trace_dropped - kept;
 }
 
 int mon_write_log(mon_run *run)
@@ -129,6 +114,8 @@ int mon_write_log(mon_run *run)
 	}
 	add_hosts(log);
 
+	if (run->trace_bytes)
+		trace_summary(run, log);
 	/* The tasks are lent to the log for writing and taken back afterwards. */
 	log->tasks = calloc(run->ntasks ? run->ntasks : 1, sizeof(*log->tasks));
 	if (!log->tasks) {
@@ -156,8 +143,6 @@ int mon_write_log(mon_run *run)
 		log->tasks[i] = t->rec;
 	}
 	log->ntasks = run->ntasks;
-	if (run->trace_bytes)
-		cut_trace(run, log);
 	rc = pvmmon_log_write(log, run->log_path);
 out:
 	if (log) {

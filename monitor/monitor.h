@@ -17,6 +17,7 @@ typedef struct mon_task {
 	int gone;            /* pvmd reported its exit */
 	int64_t pending_since; /* waiting for the parent's spawn report (real time), or 0 */
 	size_t cap_events;   /* room in rec.events */
+	uint64_t trace_received; /* events the task sent, kept or not */
 } mon_task;
 
 typedef struct mon_spawn {
@@ -65,8 +66,14 @@ void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_task_exit(mon_run *run, int32_t tid);
-/* Handles a TRACE chunk: keeps its events while the run's limit allows. */
+/*
+ * Handles a TRACE chunk. The trace kept is always a prefix in time of the whole run:
+ * events are dropped from the end (the latest start first, across all tasks) so that
+ * every task's events before the cut are there, whatever order chunks arrive in.
+ */
 void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len);
+/* Cuts the kept trace to at most trace_events events (the earliest ones). */
+void mon_trace_limit(mon_run *run);
 /* Resolves registrations that waited too long for a spawn report. */
 void mon_pending_timeout(mon_run *run, int64_t now);
 /* Whether every registered task has ended (exited or crashed). */

@@ -228,6 +228,55 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	run->t_last_change = pvmmon_clock_now();
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Drops every kept event that began at or after real time cut (from the run start):
+ * the trace is then whole up to cut for every task. */
+static void trace_cut_at(mon_run *run, int64_t cut)
+{
+	size_t i, n;
+
+	if (cut >= run->trace_cut)
+		return;
+	run->trace_cut = cut;
+	for (i = 0; i < run->ntasks; i++) {
+		pvmmon_log_task *t = &run->tasks[i].rec;
+
+		/* A task's events are in time order: what goes is a suffix. */
+		for (n = t->nevents; n > 0 && t->events[n - 1].rt[0] >= cut; n--)
+			;
+		run->trace_kept -= t->nevents - n;
+		run->trace_dropped += t->nevents - n;
+		t->nevents = n;
+	}
+}
+
+void mon_trace_limit(mon_run *run)
+{
+	int64_t *starts;
+	size_t i, k, n = 0;
+
+	if (run->trace_kept <= run->trace_events)
+		return;
+	starts = malloc(run->trace_kept * sizeof(*starts));
+	if (!starts) {
+		trace_cut_at(run, INT64_MIN);
+		return;
+	}
+	for (i = 0; i < run->ntasks; i++)
+		for (k = 0; k < run->tasks[i].rec.nevents; k++)
+			starts[n++] = run->tasks[i].rec.events[k].rt[0];
+	qsort(starts, n, sizeof(*starts), cmp_i64);
+	/* Keep the earliest trace_events events (fewer when several start at once). */
+	trace_cut_at(run, starts[run->trace_events]);
+	free(starts);
+}
+
 void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = mon_find(run, src);
@@ -249,10 +298,9 @@ void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 			e->rt[k] -= run->t_start;
 		e->vt0 -= run->t_start;
 		e->vt1 -= run->t_start;
-		if (run->trace_kept >= run->trace_events) {
+		t->trace_received++;
+		if (e->rt[0] >= run->trace_cut) {
 			run->trace_dropped++;
-			if (e->rt[0] < run->trace_cut)
-				run->trace_cut = e->rt[0];
 			continue;
 		}
 		if (t->rec.nevents == t->cap_events) {
@@ -260,10 +308,9 @@ void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 			pvmmon_log_event *g = realloc(t->rec.events, cap * sizeof(*g));
 
 			if (!g) {
-				run->trace_dropped += n - i;
-				if (e->rt[0] < run->trace_cut)
-					run->trace_cut = e->rt[0];
-				break;
+				run->trace_dropped++;
+				trace_cut_at(run, e->rt[0]);
+				continue;
 			}
 			t->rec.events = g;
 			t->cap_events = cap;
@@ -271,6 +318,14 @@ void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 		t->rec.events[t->rec.nevents++] = *e;
 		run->trace_kept++;
 	}
+	/* A task stops tracing after trace_events events: nothing of it exists after its
+	 * last one, so the whole trace can only be complete up to there. */
+	if (n && t->trace_received >= run->trace_events)
+		trace_cut_at(run, ev[n - 1].rt[0] + 1);
+	/* Holding up to twice the limit keeps the monitor's memory bounded while sparing
+	 * a sort for every chunk. */
+	if (run->trace_kept > 2 * run->trace_events)
+		mon_trace_limit(run);
 	free(ev);
 	run->t_last_change = pvmmon_clock_now();
 }

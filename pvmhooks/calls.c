@@ -376,13 +376,13 @@ void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf
 	(void)buf;
 	(void)len;
 	(void)type;
-	(void)rlen;
 	/* pvm_precv has already freed its buffer: source and tag come from its outputs. */
 	if (rc < 0 || !rtid || !rtag) {
 		record_nothing(call);
 		return;
 	}
-	complete_receive(call, *rtid, *rtag, rlen ? type_bytes(*rlen, type) : 0);
+	/* rlen is the message's length in bytes (pvm_bufinfo's), not in items of type. */
+	complete_receive(call, *rtid, *rtag, rlen ? *rlen : 0);
 }
 
 void hooks__pre_pvm_probe(hooks_call *call, int tid, int tag)

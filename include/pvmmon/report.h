@@ -39,12 +39,34 @@ int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, d
  * (mutually recursive ones as one), one edge per call site, the hot path in red. */
 int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out);
 
+/* The time axis of a space-time diagram. */
+typedef enum pvmmon_timebase { PVMMON_TIME_VIRTUAL = 0, PVMMON_TIME_REAL } pvmmon_timebase;
+
+/*
+ * Writes the Graphviz source of the space-time diagram of log's event trace (as XPVM
+ * draws it) on time axis tb: one lane per task, top to bottom in log order, coloured by
+ * what the task was doing (computing, waiting, communicating inside PVM and, in real
+ * time, monitoring overhead), and one arrow per matched message from its send to its
+ * receive. Every node has a fixed position (layout=nop2), lanes are quantised into at
+ * most 600 columns and at most 2000 arrows are drawn (evenly sampled in send order),
+ * so the output stays bounded for long runs. A trace cut short is said so in the label;
+ * in real time no lane is drawn past the cut. The output has no timestamps and a stable
+ * order. Returns PVMMON_EINVAL when the run was not traced or no task has events.
+ */
+int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE *out);
+
 /* Options of the HTML report; zero values take the defaults. */
 typedef struct pvmmon_report_opts {
 	const char *format; /* picture format: "svg" (default), "png" or "pdf" */
 	int write_dot;      /* also write each graph's .dot source beside its picture */
 	double prune;       /* fold statements below this share of the time (0.01) */
+	/* Space-time diagrams to draw when the run was traced: PVMMON_REPORT_VIRTUAL,
+	 * PVMMON_REPORT_REAL or both (0: virtual time only). */
+	int time_axes;
 } pvmmon_report_opts;
+
+#define PVMMON_REPORT_VIRTUAL 1
+#define PVMMON_REPORT_REAL 2
 
 /*
  * Writes the HTML report of log into folder dir (created if missing): index.html with

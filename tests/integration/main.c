@@ -14,6 +14,7 @@ extern CU_TestInfo test_console_tests[];
 extern CU_TestInfo test_examples_tests[];
 extern CU_TestInfo test_report_tests[];
 extern CU_TestInfo test_cc_tests[];
+extern CU_TestInfo test_trace_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -23,6 +24,7 @@ static CU_SuiteInfo suites[] = {
     {"cc", NULL, NULL, NULL, NULL, test_cc_tests},
     {"examples", NULL, NULL, NULL, NULL, test_examples_tests},
     {"report", NULL, NULL, NULL, NULL, test_report_tests},
+    {"trace", NULL, NULL, NULL, NULL, test_trace_tests},
     CU_SUITE_INFO_NULL,
 };
 

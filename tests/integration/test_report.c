@@ -46,7 +46,12 @@ static int write_file(const char *dir, const char *name, const char *text)
 	return fclose(f);
 }
 
-static void test_report_renders_in_chromium(void)
+/*
+ * Writes the report of fixture (with extra report options) and opens it in headless
+ * Chromium: nimages images, each drawn with a size, a screenshot, and no console
+ * message; a broken control page shows the check can fail.
+ */
+static void check_in_chromium(const char *fixture, const char *options, int nimages)
 {
 	const char *dir = harness_tmpdir();
 	char shot[4000];
@@ -55,8 +60,8 @@ static void test_report_renders_in_chromium(void)
 	int n = 0, sized = 0;
 
 	CU_ASSERT_EQUAL_FATAL(access(CHROMIUM, X_OK), 0);
-	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/report-proctest.xml -o '%s/rep'",
-		   harness_bin(), harness_build(), dir);
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/%s -o '%s/rep' %s", harness_bin(),
+		   harness_build(), fixture, dir, options);
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
 	snprintf(shot, sizeof(shot), "%s/rep", dir);
@@ -73,7 +78,7 @@ static void test_report_renders_in_chromium(void)
 	images = strstr(dom.out, "<pre>IMAGES ");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(images);
 	n = atoi(images + 12);
-	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(n, nimages);
 	for (p = strchr(images + 12, ' '); p && (p = strstr(p, ".svg=")); p++) {
 		unsigned nw = 0, nh = 0, w = 0, h = 0;
 
@@ -83,7 +88,7 @@ static void test_report_renders_in_chromium(void)
 	}
 	if (sized != n)
 		fprintf(stderr, "\n  %.300s ", images);
-	CU_ASSERT_EQUAL(sized, 2);
+	CU_ASSERT_EQUAL(sized, nimages);
 
 	/* The report itself: a screenshot, and no console message (a missing image or a
 	 * script error would log one). */
@@ -101,6 +106,17 @@ static void test_report_renders_in_chromium(void)
 	cmd_result_free(&dom);
 	cmd_result_free(&con);
 	cmd_result_free(&bad);
+}
+
+static void test_report_renders_in_chromium(void)
+{
+	check_in_chromium("report-proctest.xml", "", 2);
+}
+
+/* A traced run: two programs' graphs and the space-time diagram on both time axes. */
+static void test_traced_report_renders_in_chromium(void)
+{
+	check_in_chromium("report-trace.xml", "--time both", 4);
 }
 
 static void test_report_bad_input(void)
@@ -149,6 +165,8 @@ static void test_report_bad_input(void)
 CU_TestInfo test_report_tests[] = {
     {"HTML report in headless Chromium: graphs drawn, no console error",
      test_report_renders_in_chromium},
+    {"traced run's report with space-time diagrams in headless Chromium",
+     test_traced_report_renders_in_chromium},
     {"report: bad input and options, preloaded logs", test_report_bad_input},
     CU_TEST_INFO_NULL,
 };

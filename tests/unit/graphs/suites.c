@@ -3,11 +3,13 @@
 
 extern CU_TestInfo test_callgraph_tests[];
 extern CU_TestInfo test_dot_tests[];
+extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"callgraph", NULL, NULL, NULL, NULL, test_callgraph_tests},
     {"dot", NULL, NULL, NULL, NULL, test_dot_tests},
+    {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
     CU_SUITE_INFO_NULL,
 };

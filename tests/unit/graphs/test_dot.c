@@ -16,25 +16,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = calloc(1, (size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
-}
+#include "golden.h"
 
 typedef int (*gen_fn)(const pvmmon_log *, const pvmmon_log_task *, FILE *);
 
@@ -49,7 +31,7 @@ static void check_golden(const char *log_path, size_t p, gen_fn gen, const char 
 	pvmmon_log *log = NULL;
 	const pvmmon_log_task **progs = NULL;
 	size_t nprogs = 0, len = 0;
-	char *text = NULL, *want;
+	char *text = NULL;
 	FILE *mem;
 
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, log_path), 0);
@@ -59,19 +41,7 @@ static void check_golden(const char *log_path, size_t p, gen_fn gen, const char 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
 	CU_ASSERT_EQUAL(gen(log, progs[p], mem), 0);
 	fclose(mem);
-	if (getenv("PVMMON_UPDATE_GOLDEN")) {
-		FILE *f = fopen(golden, "w");
-
-		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-		fputs(text, f);
-		fclose(f);
-	}
-	want = slurp(golden);
-	CU_ASSERT_PTR_NOT_NULL(want);
-	if (want && strcmp(want, text) != 0)
-		fprintf(stderr, "\n  %s differs from what the code makes now:\n%s", golden, text);
-	CU_ASSERT(want && strcmp(want, text) == 0);
-	free(want);
+	unit_check_golden(text, golden);
 	free(text);
 	free(progs);
 	pvmmon_log_free(log);
@@ -127,7 +97,7 @@ static void test_html_report_renders_svg_and_png(void)
 {
 	char dir[] = "/tmp/pvmmon-unit-report.XXXXXX", path[256];
 	pvmmon_log *log = NULL;
-	pvmmon_report_opts svg = {"svg", 1, 0.01}, png = {"png", 0, 0.01};
+	pvmmon_report_opts svg = {"svg", 1, 0.01, 0}, png = {"png", 0, 0.01, 0};
 	char *index;
 	unsigned w = 0, h = 0;
 
@@ -151,7 +121,7 @@ static void test_html_report_renders_svg_and_png(void)
 		CU_ASSERT_EQUAL(access(path, R_OK), 0);
 	}
 	snprintf(path, sizeof(path), "%s/index.html", dir);
-	index = slurp(path);
+	index = unit_slurp(path);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(index);
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"program-0.svg\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"calls-0.svg\""));
