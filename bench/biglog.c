@@ -1,7 +1,9 @@
 /*
  * Writes a synthetic log of a large run for the report benchmark: TASKS tasks (a master
  * and workers) with STMTS communication statements in all, spread over a few dozen
- * functions, each statement talking to a few partners. Usage: biglog OUT [TASKS STMTS].
+ * functions, each statement talking to a few partners, and with EVENTS > 0 an event trace
+ * of a master/worker exchange: each worker sends EVENTS/2 requests to the master and
+ * receives as many replies. Usage: biglog OUT [TASKS STMTS [EVENTS]].
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +20,77 @@ static char *fmt(const char *f, int a)
 	return strdup(buf);
 }
 
+/* Appends an event to task k (arrays sized by the caller). */
+static void add_event(pvmmon_log_task *k, pvmmon_event_op op, int32_t peer, int64_t seq,
+		      int64_t t, int64_t wait, int64_t intrusion)
+{
+	pvmmon_log_event *e = &k->events[k->nevents++];
+
+	e->op = op;
+	e->peer = peer;
+	e->tag = pvmmon_event_op_sends(op) ? 1 : 2;
+	e->bytes = 8192;
+	e->seq = seq;
+	e->stmt = pvmmon_event_op_sends(op) ? 1 : 2;
+	e->rt[0] = t;
+	e->rt[1] = t + 2000;
+	e->rt[2] = t + 2000 + wait + 5000;
+	e->rt[3] = e->rt[2] + 2000;
+	e->vt0 = t - intrusion;
+	e->vt1 = e->vt0 + wait + 5000;
+	e->sync = wait;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	const pvmmon_log_event *x = a, *y = b;
+
+	return x->rt[0] < y->rt[0] ? -1 : x->rt[0] > y->rt[0];
+}
+
+/*
+ * A master/worker trace: worker w computes, sends request i to the master and waits
+ * for its reply; the master receives requests in arrival order and answers each.
+ * Times spread the workers over a 50 s run.
+ */
+static void add_trace(pvmmon_log *log, int events)
+{
+	int nw = (int)log->ntasks - 1, iters = events / 2;
+	int64_t period = 50000000000LL / iters;
+	pvmmon_log_task *m = &log->tasks[0];
+
+	m->events = calloc((size_t)nw * (size_t)iters * 2, sizeof(*m->events));
+	for (int w = 1; w <= nw; w++) {
+		pvmmon_log_task *k = &log->tasks[w];
+
+		k->events = calloc((size_t)iters * 2, sizeof(*k->events));
+		for (int i = 0; i < iters; i++) {
+			int64_t t = 1000000LL + i * period + w * (period / (nw + 1));
+			int64_t intr = (int64_t)i * 20000;
+
+			add_event(k, PVMMON_EV_SEND, m->tid, i, t, 0, intr);
+			add_event(m, PVMMON_EV_RECV, k->tid, i, t + 60000, 0, intr);
+			add_event(m, PVMMON_EV_SEND, k->tid, i, t + 80000, 0, intr);
+			add_event(k, PVMMON_EV_RECV, m->tid, i, t + 20000, 100000, intr);
+		}
+	}
+	qsort(m->events, m->nevents, sizeof(*m->events), cmp_time);
+	log->trace.enabled = 1;
+	log->trace.limit_bytes = 16u << 20;
+	log->trace.kept = (uint64_t)nw * (uint64_t)iters * 4;
+	log->trace.complete_until_ns = log->wall_ns;
+}
+
 int main(int argc, char **argv)
 {
 	int ntasks = argc > 2 ? atoi(argv[2]) : 64, nstmts = argc > 3 ? atoi(argv[3]) : 500;
+	int events = argc > 4 ? atoi(argv[4]) : 0;
 	static const char *const ops[] = {"pvm_send", "pvm_recv", "pvm_mcast", "pvm_nrecv"};
 	pvmmon_log *log = NULL;
 	int s = 0;
 
 	if (argc < 2 || ntasks < 2 || nstmts < ntasks) {
-		fprintf(stderr, "usage: biglog OUT [TASKS>=2 STMTS>=TASKS]\n");
+		fprintf(stderr, "usage: biglog OUT [TASKS>=2 STMTS>=TASKS [EVENTS]]\n");
 		return 2;
 	}
 	if (pvmmon_log_new(&log) < 0)
@@ -53,6 +117,8 @@ int main(int argc, char **argv)
 		k->pid = 1000 + t;
 		k->program = strdup(t ? "/home/user/bin/solver-worker" : "/home/user/bin/solver");
 		k->status = PVMMON_TASK_EXITED;
+		k->start_ns = 500000LL + t * 1000LL;
+		k->end_ns = 52000000000LL;
 		k->virtual_ns = 50000000000LL + t * 1000000LL;
 		k->intrusion_ns = 100000000;
 		k->nstmts = (size_t)mine;
@@ -81,6 +147,8 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (events > 1)
+		add_trace(log, events);
 	if (pvmmon_log_write(log, argv[1]) < 0) {
 		fprintf(stderr, "biglog: %s\n", pvmmon_error_last());
 		pvmmon_log_free(log);

@@ -141,12 +141,36 @@ echo
 # 7. Rendering the HTML report of a large run: a synthetic log of 64 tasks and 500
 # statements (bench/biglog), default pruning and with nothing pruned; median seconds.
 "$PB/biglog" "$work/big.xml" 64 500
-for v in default noprune; do : >"$work/rep.$v"; done
+# The same run with an event trace that fills the default 16M limit: 64 tasks, 100,800
+# events; its report adds the space-time diagram in virtual and real time.
+"$PB/biglog" "$work/bigtrace.xml" 64 500 800
+for v in default noprune traced; do : >"$work/rep.$v"; done
 for rep in $(seq "$REPS"); do
 	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
 		"$BIN/pvmmon" report "$work/big.xml" -o "$work/rep" 2>>"$work/rep.default"
 	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
 		"$BIN/pvmmon" report "$work/big.xml" -o "$work/rep" --prune 0 2>>"$work/rep.noprune"
+	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+		"$BIN/pvmmon" report "$work/bigtrace.xml" -o "$work/rep" --time both 2>>"$work/rep.traced"
 done
 echo "HTML report of 64 tasks / 500 statements: $(median <"$work/rep.default")s" \
-	"(--prune 0: $(median <"$work/rep.noprune")s)"
+	"(--prune 0: $(median <"$work/rep.noprune")s;" \
+	"traced, $(stat -c %s "$work/bigtrace.xml") B log, space-time both axes: $(median <"$work/rep.traced")s)"
+echo
+
+# 8. What the event trace costs a task: ping-pong round trips (8 B and 1 KiB)
+# monitored, and monitored with --trace, interleaved.
+for rep in $(seq "$REPS"); do
+	for mode in tmon trace; do
+		if [ $mode = trace ]; then flag=--trace; else flag=; fi
+		# shellcheck disable=SC2086
+		$PIN "$BIN/pvmmon" run -q -o "$work/pt.xml" $flag -- "$BIN/pingpong" -n 2000 -w 200 \
+			--timing --sizes 8,1024 >>"$work/pp.$mode" 2>/dev/null
+	done
+done
+echo "Trace cost: ping-pong round trip (median of per-run medians, microseconds)"
+printf '%10s %10s %10s %10s\n' size monitored traced traced/monitored
+for s in 8 1024; do
+	m=$(col tmon "$s"); t=$(col trace "$s")
+	printf '%10s %10s %10s %10.3f\n' "$s" "$m" "$t" "$(echo "$t $m" | awk '{print $1/$2}')"
+done
