@@ -34,6 +34,8 @@ typedef struct run_opts {
 	int quiet;
 	int raw; /* run on the VM without any monitoring, for comparisons */
 	unsigned long long trace_bytes; /* 0: no event trace */
+	const char *cp;    /* procedures for critical-path profiling, or NULL */
+	int cp_exclusive;
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -61,6 +63,10 @@ static void usage(FILE *f)
 		"      --trace[=SIZE]   record an event trace for the space-time diagram, at most\n"
 		"                       SIZE of log (bytes, or with K, M, G; default 16M); the\n"
 		"                       log says where a trace that reached SIZE stops\n"
+		"      --cp=P1,P2,...   online critical-path profiling: the run's longest path and\n"
+		"                       the share and zeroing value of each procedure named (up\n"
+		"                       to 32; procedures of programs built with pvmmon-cc)\n"
+		"      --cp-exclusive   shares without the time of the procedures they call\n"
 		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
 		"  -h, --help           this text;  --version  the version\n"
@@ -100,6 +106,40 @@ static unsigned long long parse_size(const char *s)
 	return *end ? 0 : v;
 }
 
+/* The most procedures one run profiles on the critical path (WIRE_CP_MAX). */
+#define CP_MAX_PROCS 32
+
+/* Checks a --cp list: 1 to 32 comma-separated C identifiers; 0 when valid. */
+static int check_cp_list(const char *list)
+{
+	const char *p = list;
+	int n = 0;
+
+	for (;;) {
+		size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789_");
+
+		if (len == 0 || (*p >= '0' && *p <= '9')) {
+			cli_error("run: --cp wants procedure names separated by commas, not '%s'",
+				  list);
+			return -1;
+		}
+		if (++n > CP_MAX_PROCS) {
+			cli_error("run: --cp takes at most %d procedures", CP_MAX_PROCS);
+			return -1;
+		}
+		p += len;
+		if (*p == '\0')
+			return 0;
+		if (*p != ',') {
+			cli_error("run: --cp: '%c' cannot be part of a procedure name in '%s'", *p,
+				  list);
+			return -1;
+		}
+		p++;
+	}
+}
+
 static int parse(int argc, char **argv, run_opts *o)
 {
 	static const struct option opts[] = {
@@ -107,6 +147,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"attach", no_argument, NULL, 'a'},       {"flush-ms", required_argument, NULL, 'f'},
 	    {"linger-ms", required_argument, NULL, 'L'}, {"quiet", no_argument, NULL, 'q'},
 	    {"raw", no_argument, NULL, 'r'},         {"trace", optional_argument, NULL, 't'},
+	    {"cp", required_argument, NULL, 'c'},    {"cp-exclusive", no_argument, NULL, 'x'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -155,6 +196,14 @@ static int parse(int argc, char **argv, run_opts *o)
 				return 2;
 			}
 			break;
+		case 'c':
+			if (check_cp_list(optarg) < 0)
+				return 2;
+			o->cp = optarg;
+			break;
+		case 'x':
+			o->cp_exclusive = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -165,6 +214,10 @@ static int parse(int argc, char **argv, run_opts *o)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (o->cp_exclusive && !o->cp) {
+		cli_error("run: --cp-exclusive needs --cp");
+		return 2;
 	}
 	if (o->attach && o->hostfile) {
 		cli_error("run: --attach and --hostfile exclude each other");
@@ -259,7 +312,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
-	argv = calloc((size_t)(14 + 2 * n), sizeof(char *));
+	argv = calloc((size_t)(17 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
@@ -276,6 +329,12 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	argv[na++] = linger;
 	argv[na++] = "--program";
 	argv[na++] = (char *)program;
+	if (o->cp) {
+		argv[na++] = "--cp";
+		argv[na++] = (char *)o->cp;
+		if (o->cp_exclusive)
+			argv[na++] = "--cp-exclusive";
+	}
 	if (o->trace_bytes) {
 		snprintf(trace, sizeof(trace), "%llu", o->trace_bytes);
 		argv[na++] = "--trace-bytes";

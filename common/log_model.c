@@ -48,6 +48,9 @@ void pvmmon_log_free(pvmmon_log *log)
 	for (i = 0; i < log->ntasks; i++)
 		wire_task_clear(&log->tasks[i]);
 	free(log->tasks);
+	for (i = 0; i < log->cp.nprocs; i++)
+		free(log->cp.procs[i].name);
+	free(log->cp.procs);
 	free(log);
 }
 
@@ -98,18 +101,19 @@ static const char *const event_op_names[] = {
     [PVMMON_EV_NRECV] = "pvm_nrecv", [PVMMON_EV_TRECV] = "pvm_trecv",
     [PVMMON_EV_PRECV] = "pvm_precv", [PVMMON_EV_PROBE] = "pvm_probe",
     [PVMMON_EV_SPAWN] = "pvm_spawn", [PVMMON_EV_OTHER] = "other",
+    [PVMMON_EV_ENTER] = "enter",     [PVMMON_EV_EXIT] = "exit",
 };
 
 const char *pvmmon_event_op_name(pvmmon_event_op op)
 {
-	if (op < PVMMON_EV_SEND || op > PVMMON_EV_OTHER)
+	if (op < PVMMON_EV_SEND || op > PVMMON_EV_LAST)
 		return NULL;
 	return event_op_names[op];
 }
 
 pvmmon_event_op pvmmon_event_op_parse(const char *name)
 {
-	for (int k = PVMMON_EV_SEND; k <= PVMMON_EV_OTHER; k++)
+	for (int k = PVMMON_EV_SEND; k <= PVMMON_EV_LAST; k++)
 		if (name && !strcmp(name, event_op_names[k]))
 			return (pvmmon_event_op)k;
 	return (pvmmon_event_op)0;

@@ -303,6 +303,9 @@ static void load_event(pvmmon_log_event *e, xmlNodePtr c)
 	e->bytes = (uint32_t)u64_attr(c, "bytes");
 	e->seq = xmlHasProp(c, BAD_CAST "seq") ? i64_attr(c, "seq") : -1;
 	e->sync = i64_attr(c, "sync");
+	e->trans = i64_attr(c, "trans");
+	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT)
+		e->tag = (int32_t)i64_attr(c, "proc");
 }
 
 static int load_task(pvmmon_log_task *t, xmlNodePtr n)
@@ -439,6 +442,23 @@ static int load(pvmmon_log *log, xmlNodePtr root)
 			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
 				if (is(c, "task"))
 					rc = load_task(&log->tasks[k++], c);
+		} else if (is(n, "critical-path")) {
+			xmlChar *m = xmlGetProp(n, BAD_CAST "mode");
+
+			log->cp.enabled = 1;
+			log->cp.exclusive = m && !xmlStrcmp(m, BAD_CAST "exclusive");
+			xmlFree(m);
+			log->cp.length_ns = i64_attr(n, "length-ns");
+			log->cp.end_tid = (int32_t)i64_attr(n, "end-tid");
+			log->cp.samples = u64_attr(n, "samples");
+			rc = alloc_for((void **)&log->cp.procs, &log->cp.nprocs, sizeof(*log->cp.procs),
+				       n, "cp-proc");
+			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
+				if (is(c, "cp-proc")) {
+					log->cp.procs[k].name = str_attr(c, "name");
+					log->cp.procs[k].share_ns = i64_attr(c, "share-ns");
+					log->cp.procs[k++].zero_ns = i64_attr(c, "zero-ns");
+				}
 		} else if (is(n, "trace")) {
 			log->trace.enabled = 1;
 			log->trace.limit_bytes = u64_attr(n, "limit-bytes");

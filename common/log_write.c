@@ -103,7 +103,9 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
 	attr(wr, "rt", "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64, e->rt[0], e->rt[1],
 	     e->rt[2], e->rt[3]);
 	attr(wr, "vt", "%" PRId64 " %" PRId64, e->vt0, e->vt1);
-	if (e->peer != 0) {
+	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT) {
+		attr(wr, "proc", "%d", (int)e->tag);
+	} else if (e->peer != 0) {
 		attr(wr, "peer", "%d", (int)e->peer);
 		attr(wr, "tag", "%d", (int)e->tag);
 		attr(wr, "bytes", "%u", (unsigned)e->bytes);
@@ -112,6 +114,8 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
 	}
 	if (e->sync > 0)
 		attr_i64(wr, "sync", e->sync);
+	if (e->trans > 0)
+		attr_i64(wr, "trans", e->trans);
 	end(wr);
 }
 
@@ -231,6 +235,22 @@ static void write_log(writer *wr, const pvmmon_log *log)
 	for (i = 0; i < log->ntasks; i++)
 		write_task(wr, &log->tasks[i]);
 	end(wr);
+
+	if (log->cp.enabled) {
+		start(wr, "critical-path");
+		attr_str(wr, "mode", log->cp.exclusive ? "exclusive" : "inclusive");
+		attr_i64(wr, "length-ns", log->cp.length_ns);
+		attr(wr, "end-tid", "%d", (int)log->cp.end_tid);
+		attr_u64(wr, "samples", log->cp.samples);
+		for (i = 0; i < log->cp.nprocs; i++) {
+			start(wr, "cp-proc");
+			attr_str(wr, "name", log->cp.procs[i].name ? log->cp.procs[i].name : "?");
+			attr_i64(wr, "share-ns", log->cp.procs[i].share_ns);
+			attr_i64(wr, "zero-ns", log->cp.procs[i].zero_ns);
+			end(wr);
+		}
+		end(wr);
+	}
 
 	if (log->trace.enabled) {
 		start(wr, "trace");

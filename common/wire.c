@@ -187,9 +187,79 @@ char *wire_get_str(wire_in *in, size_t max)
 	return s;
 }
 
-size_t wire_piggyback_size(uint32_t ndests)
+size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp)
 {
-	return WIRE_PB_HEADER + (size_t)ndests * 8;
+	return WIRE_PB_HEADER + (size_t)ndests * 8 + ncp;
+}
+
+size_t wire_cp_size(const wire_cp *cp)
+{
+	return cp->on ? 1 + 4 + 8 + 24 * (size_t)cp->n : 1;
+}
+
+/* The tuple's bytes into p (wire_cp_size(cp) of them); returns the end. */
+static uint8_t *cp_store(uint8_t *p, const wire_cp *cp)
+{
+	*p++ = cp->on ? 1 : 0;
+	if (!cp->on)
+		return p;
+	store32(p, cp->n);
+	store64(p + 4, (uint64_t)cp->longest);
+	p += 12;
+	for (uint32_t k = 0; k < cp->n; k++, p += 24) {
+		store64(p, (uint64_t)cp->share[k]);
+		store64(p + 8, (uint64_t)cp->zlong[k]);
+		store64(p + 16, (uint64_t)cp->zshare[k]);
+	}
+	return p;
+}
+
+/* Reads a tuple from len bytes at p; the bytes used, or 0 when damaged. */
+static size_t cp_load(const uint8_t *p, size_t len, wire_cp *cp)
+{
+	memset(cp, 0, sizeof(*cp));
+	if (len < 1 || p[0] > 1)
+		return 0;
+	if (!p[0])
+		return 1;
+	if (len < 13)
+		return 0;
+	cp->n = load32(p + 1);
+	if (cp->n > WIRE_CP_MAX || len < 13 + 24 * (size_t)cp->n) {
+		cp->n = 0;
+		return 0;
+	}
+	cp->on = 1;
+	cp->longest = (int64_t)load64(p + 5);
+	for (uint32_t k = 0; k < cp->n; k++) {
+		const uint8_t *e = p + 13 + 24 * (size_t)k;
+
+		cp->share[k] = (int64_t)load64(e);
+		cp->zlong[k] = (int64_t)load64(e + 8);
+		cp->zshare[k] = (int64_t)load64(e + 16);
+	}
+	return 13 + 24 * (size_t)cp->n;
+}
+
+void wire_cp_put(wire_buf *b, const wire_cp *cp)
+{
+	uint8_t *p = reserve(b, wire_cp_size(cp));
+
+	if (p)
+		cp_store(p, cp);
+}
+
+void wire_cp_get(wire_in *in, wire_cp *cp)
+{
+	size_t used = in->failed ? 0 : cp_load(in->p, in->left, cp);
+
+	if (!used) {
+		memset(cp, 0, sizeof(*cp));
+		in->failed = 1;
+		return;
+	}
+	in->p += used;
+	in->left -= used;
 }
 
 size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
@@ -207,13 +277,15 @@ size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	store64(p + 16, (uint64_t)pb->vt_send);
 	store64(p + 24, (uint64_t)pb->rt_send);
 	store64(p + 32, (uint64_t)pb->delay);
-	store32(p + 40, pb->ncp);
+	store32(p + 40, pb->cp.on ? (uint32_t)wire_cp_size(&pb->cp) : 0);
 	store32(p + 44, pb->ndests);
 	p += WIRE_PB_HEADER;
 	for (i = 0; i < pb->ndests; i++, p += 8) {
 		store32(p, (uint32_t)pb->dest_tid[i]);
 		store32(p + 4, pb->seq[i]);
 	}
+	if (pb->cp.on)
+		p = cp_store(p, &pb->cp);
 	return (size_t)(p - out);
 }
 
@@ -235,9 +307,14 @@ int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, i
 	pb->delay = (int64_t)load64(data + 32);
 	pb->ncp = load32(data + 40);
 	pb->ndests = load32(data + 44);
-	if (pb->ndests > WIRE_PB_MAX_DESTS || len != wire_piggyback_size(pb->ndests))
+	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
+	    len != wire_piggyback_size(pb->ndests, pb->ncp))
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
 					pb->ndests, len);
+	if (pb->ncp && cp_load(data + len - pb->ncp, pb->ncp, &pb->cp) != pb->ncp) {
+		memset(&pb->cp, 0, sizeof(pb->cp));
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: damaged critical-path tuple");
+	}
 	for (i = 0; i < pb->ndests; i++) {
 		const uint8_t *e = data + WIRE_PB_HEADER + (size_t)i * 8;
 
@@ -509,6 +586,7 @@ void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, siz
 		wire_put_u64(b, (uint64_t)e->vt0);
 		wire_put_u64(b, (uint64_t)e->vt1);
 		wire_put_u64(b, (uint64_t)e->sync);
+		wire_put_u64(b, (uint64_t)e->trans);
 	}
 }
 
@@ -548,6 +626,7 @@ int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint
 		e->vt0 = (int64_t)wire_get_u64(&in);
 		e->vt1 = (int64_t)wire_get_u64(&in);
 		e->sync = (int64_t)wire_get_u64(&in);
+		e->trans = (int64_t)wire_get_u64(&in);
 		if (!pvmmon_event_op_name(e->op) || e->seq < -1) {
 			free(out);
 			return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged event %u", i);
@@ -605,6 +684,8 @@ void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m)
 	wire_put_u32(b, (uint32_t)m->ctx);
 	wire_put_u32(b, m->flush_ms);
 	wire_put_u64(b, m->trace_events);
+	wire_put_str(b, m->cp_procs);
+	wire_put_u8(b, m->cp_exclusive ? 1 : 0);
 }
 
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
@@ -618,7 +699,12 @@ int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
 	m->ctx = (int32_t)wire_get_u32(&in);
 	m->flush_ms = wire_get_u32(&in);
 	m->trace_events = wire_get_u64(&in);
-	if (in.failed || in.left || m->monitor_tid <= 0)
+	m->cp_procs = wire_get_str(&in, MAX_STR);
+	m->cp_exclusive = wire_get_u8(&in);
+	if (in.failed || in.left || m->monitor_tid <= 0) {
+		free(m->cp_procs);
+		m->cp_procs = NULL;
 		return pvmmon_error_set(PVMMON_EPARSE, "mailbox entry: damaged");
+	}
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include "pvmmon/log.h"
 
 /* Version of the piggyback and control encodings; a mismatch is counted, not used. */
-#define WIRE_VERSION 3
+#define WIRE_VERSION 4
 
 /* Message tags in the private context between tasks and the monitor. They sit far
  * above the tags programs use, and the monitor never sends user messages, so a
@@ -28,7 +28,25 @@ enum {
 	WIRE_TAG_RECORDS = 0x7e5a0006,  /* task -> monitor: a flush of its records */
 	WIRE_TAG_TASKEXIT = 0x7e5a0007, /* pvmd -> monitor: pvm_notify of a task's exit */
 	WIRE_TAG_TRACE = 0x7e5a0008,    /* task -> monitor: a chunk of traced events */
+	WIRE_TAG_CPSAMPLE = 0x7e5a0009, /* task -> monitor: its critical-path tuple */
 };
+
+/*
+ * A task's critical-path tuple (seed 003 Figures 3 and 5) for n selected procedures,
+ * in virtual ns: the longest path ending at the task's last event and each procedure's
+ * share of it, and for critical-path zeroing, per procedure k, the path whose length
+ * minus k's share is longest (zlong[k]) with k's share of that path (zshare[k]).
+ */
+#define WIRE_CP_MAX 32
+typedef struct wire_cp {
+	int on;       /* the sender collects critical-path data; the rest is valid */
+	uint32_t n;   /* selected procedures */
+	int64_t longest;
+	int64_t share[WIRE_CP_MAX];
+	int64_t zlong[WIRE_CP_MAX];
+	int64_t zshare[WIRE_CP_MAX];
+} wire_cp;
+
 
 /* A growable output buffer. */
 typedef struct wire_buf {
@@ -61,6 +79,12 @@ uint64_t wire_get_u64(wire_in *in);
  * in->failed is set, except for a genuine NULL). Strings longer than max fail. */
 char *wire_get_str(wire_in *in, size_t max);
 
+/* Bytes of the encoding of a tuple with n procedures (1 when it is off). */
+size_t wire_cp_size(const wire_cp *cp);
+void wire_cp_put(wire_buf *b, const wire_cp *cp);
+/* Reads a tuple; on damage in->failed is set and *cp is off. */
+void wire_cp_get(wire_in *in, wire_cp *cp);
+
 /* The trailing piggyback record that follows every user message. */
 #define WIRE_PB_MAGIC 0x504du /* "PM" */
 #define WIRE_PB_MAX_DESTS 65536
@@ -73,7 +97,9 @@ typedef struct wire_piggyback {
 	int64_t rt_send;       /* sender's real clock at the send, ns */
 	int64_t delay;         /* sender's accumulated intrusion at the send, ns */
 	uint32_t bytes;        /* size of the user message */
-	uint32_t ncp;          /* critical-path tuple length: 0 until that work lands */
+	uint32_t ncp;          /* bytes of the critical-path tuple that follows the
+				* destinations (0: none) */
+	wire_cp cp;            /* the sender's tuple (encode: written when cp.on) */
 	/*
 	 * Per-pair sequence numbers: one destination for a send, one per destination for
 	 * a mcast. Encoding reads ndests pairs from dest_tid/seq; decoding leaves the
@@ -85,9 +111,13 @@ typedef struct wire_piggyback {
 	int64_t my_seq;
 } wire_piggyback;
 
-/* Size of the encoding of a piggyback with ndests destinations. */
-size_t wire_piggyback_size(uint32_t ndests);
-/* Encodes pb into out (at least wire_piggyback_size(pb->ndests) bytes); returns size. */
+/* Size of the encoding of a piggyback with ndests destinations and ncp bytes of
+ * critical-path tuple. */
+size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp);
+/* The largest piggyback tuple: what a stack buffer must add for it. */
+#define WIRE_PB_CP_MAX (1 + 8 + 24 * WIRE_CP_MAX + 4)
+/* Encodes pb into out (at least wire_piggyback_size(pb->ndests, wire_cp_size(&pb->cp))
+ * bytes when pb->cp.on, else (pb->ndests, 0)); returns size. */
 size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out);
 /* Decodes len bytes into *pb for receiver my_tid; PVMMON_EPARSE or PVMMON_EVERSION
  * when damaged. */
@@ -115,7 +145,7 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
  * A chunk of one task's traced events (times are the task's raw clock readings). The
  * encoding is fixed-size per event, so a chunk's size is known before it is filled.
  */
-#define WIRE_TRACE_EVENT_SIZE 81
+#define WIRE_TRACE_EVENT_SIZE 89
 #define WIRE_TRACE_HEADER 12
 void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n);
 /* Decodes into *ev (a heap array the caller frees) and *n; the sender's tid in *tid. */
@@ -125,7 +155,6 @@ int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint
 /* Frees what a pvmmon_log_task owns, leaving it zeroed. */
 void wire_task_clear(pvmmon_log_task *t);
 
-#endif
 
 /* The monitor's mailbox entry: how tasks find it. */
 #define WIRE_MAILBOX_NAME "pvmmon"
@@ -136,7 +165,14 @@ typedef struct wire_mailbox {
 	int32_t ctx;         /* the private context of piggybacks and control messages */
 	uint32_t flush_ms;   /* how often tasks flush their records */
 	uint64_t trace_events; /* 0: no trace; else the most events one task may send */
+	/* Critical-path profiling: the selected procedures' names, comma-separated (NULL:
+	 * off), and whether shares are exclusive (time in the procedure itself) rather than
+	 * inclusive. The decoder allocates cp_procs; the caller frees it. */
+	char *cp_procs;
+	int cp_exclusive;
 } wire_mailbox;
 
 void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);
+
+#endif

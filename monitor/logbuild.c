@@ -79,6 +79,55 @@ static void trace_summary(mon_run *run, pvmmon_log *log)
 	log->trace.complete_until_ns = run->trace_cut < log->wall_ns ? run->trace_cut : log->wall_ns;
 }
 
+/*
+ * The run's critical path from the tasks' latest tuples (seed 003 Figure 4): the
+ * longest path is the longest of any task; each procedure's share is its share of that
+ * path; its zeroing value is how much shorter the longest path gets when the
+ * procedure's own time is taken out of every path (Figure 5's net lengths).
+ */
+static void cp_results(const mon_run *run, pvmmon_log *log)
+{
+	const char *p = run->cp_procs;
+	const mon_task *best = NULL;
+	size_t i, n = 0;
+
+	log->cp.enabled = 1;
+	log->cp.exclusive = run->cp_exclusive;
+	log->cp.samples = run->cp_samples;
+	for (i = 0; i < run->ntasks; i++)
+		if (run->tasks[i].cp.on && (!best || run->tasks[i].cp.longest > best->cp.longest))
+			best = &run->tasks[i];
+	if (best) {
+		log->cp.length_ns = best->cp.longest;
+		log->cp.end_tid = best->rec.tid;
+	}
+	log->cp.procs = calloc(WIRE_CP_MAX, sizeof(*log->cp.procs));
+	while (log->cp.procs && p && *p && n < WIRE_CP_MAX) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int64_t net = 0;
+
+		if (len == 0) {
+			p += 1;
+			continue;
+		}
+		log->cp.procs[n].name = strndup(p, len);
+		for (i = 0; i < run->ntasks; i++) {
+			const wire_cp *c = &run->tasks[i].cp;
+
+			if (c->on && n < c->n && c->zlong[n] - c->zshare[n] > net)
+				net = c->zlong[n] - c->zshare[n];
+		}
+		if (best && n < best->cp.n) {
+			log->cp.procs[n].share_ns = best->cp.share[n];
+			log->cp.procs[n].zero_ns = log->cp.length_ns - net;
+		}
+		n++;
+		p += len + (e ? 1 : 0);
+	}
+	log->cp.nprocs = log->cp.procs ? n : 0;
+}
+
 int mon_write_log(mon_run *run)
 {
 	pvmmon_log *log = NULL;
@@ -116,6 +165,10 @@ int mon_write_log(mon_run *run)
 
 	if (run->trace_bytes)
 		trace_summary(run, log);
+	if (run->cp_procs) {
+		add_setting(log, "cp", run->cp_procs);
+		cp_results(run, log);
+	}
 	/* The tasks are lent to the log for writing and taken back afterwards. */
 	log->tasks = calloc(run->ntasks ? run->ntasks : 1, sizeof(*log->tasks));
 	if (!log->tasks) {

@@ -35,6 +35,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
 		   "                      [--checkpoint-ms N] [--trace-bytes N]\n"
+		   "                      [--cp PROC,... [--cp-exclusive]]\n"
 		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -100,6 +101,9 @@ static void handle(mon_run *run, int bufid)
 	case WIRE_TAG_TRACE:
 		mon_trace(run, src, data, len);
 		break;
+	case WIRE_TAG_CPSAMPLE:
+		mon_cp_sample(run, src, data, len);
+		break;
 	default:
 		run->bad_messages++;
 	}
@@ -119,7 +123,8 @@ static int finished(mon_run *run, int64_t now)
 
 static int publish(mon_run *run)
 {
-	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events};
+	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events,
+			   (char *)run->cp_procs, run->cp_exclusive};
 	wire_buf b;
 	int sb, rc;
 
@@ -139,7 +144,8 @@ int main(int argc, char **argv)
 	    {"flush-ms", required_argument, NULL, 'f'}, {"linger-ms", required_argument, NULL, 'L'},
 	    {"checkpoint-ms", required_argument, NULL, 'c'},
 	    {"program", required_argument, NULL, 'p'}, {"arg", required_argument, NULL, 'A'},
-	    {"trace-bytes", required_argument, NULL, 't'},
+	    {"trace-bytes", required_argument, NULL, 't'}, {"cp", required_argument, NULL, 'C'},
+	    {"cp-exclusive", no_argument, NULL, 'X'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -177,6 +183,12 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			run.trace_bytes = strtoull(optarg, NULL, 10);
+			break;
+		case 'C':
+			run.cp_procs = optarg;
+			break;
+		case 'X':
+			run.cp_exclusive = 1;
 			break;
 		case 'A': {
 			char **a = realloc(run.args, (run.nargs + 1) * sizeof(*a));

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "pvmmon/log.h"
+#include "../common/wire.h"
 
 typedef struct mon_task {
 	pvmmon_log_task rec; /* identity fields plus the latest flushed records */
@@ -18,11 +19,14 @@ typedef struct mon_task {
 	int64_t pending_since; /* waiting for the parent's spawn report (real time), or 0 */
 	size_t cap_events;   /* room in rec.events */
 	uint64_t trace_received; /* events the task sent, kept or not */
+	wire_cp cp;          /* its latest critical-path sample */
 } mon_task;
 
 typedef struct mon_spawn {
 	int32_t parent, child;
 	uint32_t index;
+	int64_t rt;  /* the parent's real time at the spawn's end */
+	wire_cp cp;  /* the parent's critical-path tuple then, for the child to start from */
 } mon_spawn;
 
 typedef struct mon_run {
@@ -32,6 +36,9 @@ typedef struct mon_run {
 	uint32_t flush_ms;
 	int64_t linger_ns; /* how long to wait for tasks after the program ended */
 	int64_t checkpoint_ns;
+	const char *cp_procs;  /* critical-path selection (comma-separated), or NULL */
+	int cp_exclusive;
+	uint64_t cp_samples;   /* critical-path samples received */
 	uint64_t trace_bytes;  /* 0: no event trace; else its size limit in the log */
 	uint64_t trace_events; /* the same limit in events */
 	const char *program;
@@ -72,6 +79,8 @@ void mon_task_exit(mon_run *run, int32_t tid);
  * every task's events before the cut are there, whatever order chunks arrive in.
  */
 void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len);
+/* Handles a CPSAMPLE: keeps the task's latest critical-path tuple. */
+void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len);
 /* Cuts the kept trace to at most trace_events events (the earliest ones). */
 void mon_trace_limit(mon_run *run);
 /* Resolves registrations that waited too long for a spawn report. */

@@ -26,14 +26,29 @@ mon_task *mon_find(mon_run *run, int32_t tid)
 	return NULL;
 }
 
+static const mon_spawn *spawn_of(const mon_run *run, const mon_task *t)
+{
+	size_t i;
+
+	for (i = 0; i < run->nspawns; i++)
+		if (run->spawns[i].child == t->rec.tid && run->spawns[i].parent == t->rec.parent_tid)
+			return &run->spawns[i];
+	return NULL;
+}
+
 static void welcome(mon_run *run, mon_task *t)
 {
+	const mon_spawn *sp = spawn_of(run, t);
+	static const wire_cp none;
 	wire_buf b;
 
 	wire_buf_init(&b);
 	wire_put_u32(&b, WIRE_VERSION);
 	wire_put_u32(&b, t->index);
 	wire_put_str(&b, t->rec.lid);
+	/* Where the child's critical path starts: its parent's at the spawn. */
+	wire_put_u64(&b, sp ? (uint64_t)sp->rt : 0);
+	wire_cp_put(&b, sp ? &sp->cp : &none);
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_WELCOME, b.data, b.len);
 	wire_buf_free(&b);
@@ -47,18 +62,15 @@ static void welcome(mon_run *run, mon_task *t)
 static int assign_lid(mon_run *run, mon_task *t, int force)
 {
 	mon_task *parent = t->rec.parent_tid ? mon_find(run, t->rec.parent_tid) : NULL;
-	size_t i;
+	const mon_spawn *sp;
 	char buf[256];
 
 	if (!parent) {
 		snprintf(buf, sizeof(buf), "%u", run->nroots++);
 	} else {
-		for (i = 0; i < run->nspawns; i++)
-			if (run->spawns[i].child == t->rec.tid &&
-			    run->spawns[i].parent == t->rec.parent_tid)
-				break;
-		if (i < run->nspawns)
-			snprintf(buf, sizeof(buf), "%s.%u", parent->rec.lid, run->spawns[i].index);
+		sp = spawn_of(run, t);
+		if (sp)
+			snprintf(buf, sizeof(buf), "%s.%u", parent->rec.lid, sp->index);
 		else if (force)
 			snprintf(buf, sizeof(buf), "%s.t%x", parent->rec.lid, t->rec.tid);
 		else
@@ -115,14 +127,24 @@ void mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 
 void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	wire_in in;
+	wire_in in, tail;
 	uint32_t base, n, i;
 	size_t k;
+	int64_t rt;
+	wire_cp cp;
 
 	wire_in_init(&in, data, len);
 	base = wire_get_u32(&in);
 	n = wire_get_u32(&in);
-	if (in.failed || (size_t)n * 4 != in.left) {
+	if (in.failed || (size_t)n * 4 > in.left) {
+		run->bad_messages++;
+		return;
+	}
+	/* After the tids: the parent's spawn time and critical-path tuple. */
+	wire_in_init(&tail, in.p + (size_t)n * 4, in.left - (size_t)n * 4);
+	rt = (int64_t)wire_get_u64(&tail);
+	wire_cp_get(&tail, &cp);
+	if (tail.failed || tail.left) {
 		run->bad_messages++;
 		return;
 	}
@@ -141,6 +163,8 @@ void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->spawns[run->nspawns].parent = src;
 		run->spawns[run->nspawns].child = child;
 		run->spawns[run->nspawns].index = base + i;
+		run->spawns[run->nspawns].rt = rt;
+		run->spawns[run->nspawns].cp = cp;
 		run->nspawns++;
 	}
 	/* Children that registered before this report can be welcomed now. */
@@ -328,6 +352,31 @@ void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 		mon_trace_limit(run);
 	free(ev);
 	run->t_last_change = pvmmon_clock_now();
+}
+
+void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	wire_in in;
+	wire_cp cp;
+	int32_t tid;
+
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION) {
+		run->bad_messages++;
+		return;
+	}
+	tid = (int32_t)wire_get_u32(&in);
+	wire_get_u8(&in);  /* final: the task's final records say so too */
+	wire_get_u64(&in); /* the sample's virtual time */
+	wire_cp_get(&in, &cp);
+	if (in.failed || in.left || !t || tid != src) {
+		run->bad_messages++;
+		return;
+	}
+	/* A task's path only grows, so its latest sample is its best (Figure 4). */
+	t->cp = cp;
+	run->cp_samples++;
 }
 
 void mon_task_exit(mon_run *run, int32_t tid)

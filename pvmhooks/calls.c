@@ -17,7 +17,7 @@
  * tag, leaving the user's send buffer and context as they were. */
 void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
 {
-	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8];
+	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
 	int32_t stack_tids[PB_STACK_DESTS];
 	uint32_t stack_seq[PB_STACK_DESTS];
 	uint8_t *enc = stack;
@@ -28,7 +28,7 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 	int i, sbuf, oldbuf, oldctx;
 
 	if (n > PB_STACK_DESTS) {
-		enc = malloc(wire_piggyback_size((uint32_t)n));
+		enc = malloc(wire_piggyback_size((uint32_t)n, WIRE_PB_CP_MAX));
 		dt = malloc(sizeof(*dt) * (size_t)n);
 		seq = malloc(sizeof(*seq) * (size_t)n);
 		if (!enc || !dt || !seq)
@@ -41,7 +41,7 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 		seq[i] = s ? (uint32_t)(*s)++ : 0;
 		if (hooks__tracing)
 			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
-					 seq[i], 0);
+					 seq[i], 0, 0);
 	}
 	memset(&pb, 0, sizeof(pb));
 	pb.sender_index = hooks__st.index;
@@ -53,6 +53,11 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 	pb.ndests = (uint32_t)n;
 	pb.dest_tid = dt;
 	pb.seq = seq;
+	/* The message carries the longest path up to the send's start. */
+	if (hooks__st.cp.t.on) {
+		cp_advance(&hooks__st.cp, call->v0);
+		pb.cp = hooks__st.cp.t;
+	}
 	len = wire_piggyback_encode(&pb, enc);
 
 	sbuf = pvm_mkbuf(PvmDataRaw);
@@ -134,7 +139,7 @@ static int await_piggyback(int src, int tag)
 static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 {
 	int rb, oldctx, pbuf, len = 0, ptag, psrc;
-	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8];
+	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
 	uint8_t *big = NULL;
 	wire_piggyback pb;
 	vclock_recv r;
@@ -176,7 +181,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	}
 	if (!have_pb) {
 		if (hooks__tracing)
-			hooks__trace_msg(call, src, tag, (uint32_t)bytes, -1, 0);
+			hooks__trace_msg(call, src, tag, (uint32_t)bytes, -1, 0, 0);
 		hooks__st.counts.unmonitored_recv++;
 		if (st) {
 			st->unmonitored++;
@@ -197,8 +202,10 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	vclock_receive(&hooks__st.clock, call->t0, call->t1, call->t2, pvmmon_clock_now(),
 		       pb.vt_send, pb.rt_send, (uint64_t)bytes, &r);
 	call->clock_done = 1;
+	if (hooks__st.cp_selected)
+		cp_receive(&hooks__st.cp, call->v0, r.sync, r.trans, &pb.cp);
 	if (hooks__tracing)
-		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync);
+		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
 	if (!st)
 		return;
 	st->time_ns += r.vt - r.v0;
@@ -423,8 +430,14 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 	(void)where;
 	(void)ntask;
 	hooks__spawn_env_end();
-	if (rc > 0 && tids)
-		hooks__report_spawn(tids, rc);
+	if (rc > 0 && tids) {
+		/* The children's paths start from this task's at the spawn's end. */
+		cp_advance(&hooks__st.cp, vclock_virtual(&hooks__st.clock, call->t2));
+		if (hooks__tracing)
+			for (int i = 0; i < rc; i++)
+				hooks__trace_msg(call, tids[i], 0, 0, hooks__st.spawn_index + i, 0, 0);
+		hooks__report_spawn(tids, rc, call->t2);
+	}
 	record_nothing(call);
 }
 

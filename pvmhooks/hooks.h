@@ -14,6 +14,7 @@
 #include "pvmmon/probe.h"
 #include "../common/clock.h"
 #include "../common/wire.h"
+#include "cp.h"
 #include "tidmap.h"
 #include "vclock.h"
 
@@ -77,6 +78,8 @@ typedef struct hooks_state {
 	uint32_t spawn_index; /* children spawned so far, for logical ids */
 	int64_t records_start; /* real time of initialisation: the task's time origin */
 	wire_buf out;      /* reused encoding buffer */
+	int cp_selected;   /* procedures are selected for critical-path profiling */
+	cp_state cp;       /* this task's critical-path tuple */
 } hooks_state;
 
 extern hooks_state hooks__st;
@@ -111,8 +114,21 @@ int hooks__is_monitored(int tid);
 /* Sends a control message (data of len bytes with tag) to the monitor; 0 when sent. */
 int hooks__send_control(int tag, const void *data, size_t len);
 
-/* Tells the monitor of spawned children. */
-void hooks__report_spawn(const int *tids, int n);
+/* Tells the monitor of spawned children, with this task's critical-path tuple at the
+ * spawn (real time rt) for them to start from. */
+void hooks__report_spawn(const int *tids, int n, int64_t rt);
+
+/* Critical-path glue (critpath.c). The selection: comma-separated procedure names
+ * (NULL or empty: none) and the share mode. */
+void hooks__cp_configure(const char *names, int exclusive);
+/* The selection index of procedure name, -1 when it is not selected. */
+int hooks__cp_index(const char *name);
+/* Starts the task's collection at virtual time v from a parent's tuple (or none). */
+void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc);
+/* A procedure entry (enter 1) or exit at virtual time v; k its selection index. */
+void hooks__cp_proc(int enter, int k, int64_t v);
+/* Sends the tuple, accounted up to virtual time v, to the monitor. */
+void hooks__cp_sample(int64_t v, int final);
 
 /* Sends the records to the monitor (final at exit). */
 void hooks__flush(int final);

@@ -27,6 +27,7 @@ typedef struct proc_key {
 	const void *site;   /* the procedure's probe site (or its static entry if counted) */
 	const void *caller; /* the caller's probe site, NULL for a root */
 	int32_t call_line;  /* the line of the call in the caller, 0 when unknown */
+	int cp;             /* the procedure's critical-path selection index, -1 if none */
 } proc_key;
 static proc_key *proc_keys;
 static char *self_exe;
@@ -38,6 +39,7 @@ typedef struct frame {
 	size_t record;     /* proc or loop record index */
 	int64_t v_enter;   /* virtual time at entry */
 	int64_t child_ns;  /* inclusive time of callees (procs only) */
+	int cp;            /* critical-path selection index of the procedure, -1 if none */
 } frame;
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
@@ -193,6 +195,7 @@ static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller, in
 	proc_keys[rec.nprocs].site = site;
 	proc_keys[rec.nprocs].caller = caller;
 	proc_keys[rec.nprocs].call_line = call_line;
+	proc_keys[rec.nprocs].cp = hooks__cp_index(p->name);
 	site->slot = (int)rec.nprocs;
 	return rec.nprocs++;
 }
@@ -229,7 +232,10 @@ void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	proc_stack[proc_depth].record = r;
 	proc_stack[proc_depth].v_enter = v;
 	proc_stack[proc_depth].child_ns = 0;
+	proc_stack[proc_depth].cp = r != (size_t)-1 ? proc_keys[r].cp : -1;
 	proc_depth++;
+	if (hooks__st.cp_selected)
+		hooks__cp_proc(1, proc_stack[proc_depth - 1].cp, v);
 }
 
 void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
@@ -238,11 +244,16 @@ void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	int64_t incl;
 
 	/* Unwind frames whose exit was skipped (longjmp, or an exit probe missing). */
-	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site)
+	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
 		proc_depth--;
+		if (hooks__st.cp_selected)
+			hooks__cp_proc(0, proc_stack[proc_depth].cp, v);
+	}
 	if (proc_depth == 0)
 		return;
 	f = &proc_stack[--proc_depth];
+	if (hooks__st.cp_selected)
+		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
 	if (f->record != (size_t)-1) {
 		pvmmon_log_proc *p = &rec.procs[f->record];
@@ -401,6 +412,28 @@ void hooks__records_close_open(int64_t v)
 		hooks__proc_exit(proc_stack[proc_depth - 1].site, v);
 	while (loop_depth > 0)
 		hooks__loop_exit(loop_stack[loop_depth - 1].site, v);
+}
+
+void hooks__records_cp_refresh(void)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; i < rec.nprocs; i++)
+		proc_keys[i].cp = hooks__cp_index(rec.procs[i].name);
+	for (d = 0; d < proc_depth; d++)
+		proc_stack[d].cp = proc_stack[d].record != (size_t)-1
+				       ? proc_keys[proc_stack[d].record].cp
+				       : -1;
+}
+
+int hooks__records_open_cp(int *out, int max)
+{
+	int d, n = 0;
+
+	for (d = 0; d < proc_depth && n < max; d++)
+		out[n++] = proc_stack[d].cp;
+	return n;
 }
 
 void hooks__records_reset(void)

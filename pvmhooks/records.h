@@ -26,6 +26,14 @@ void hooks__records_update_counts(void);
 /* Copies the registered static tables into the task's records (once). */
 void hooks__records_add_statics(void);
 
+/* Looks up every proc record's and open frame's critical-path selection index again
+ * (after the selection is known). */
+void hooks__records_cp_refresh(void);
+
+/* The selection index (or -1) of each open procedure, outermost first, into out (at
+ * most max); returns how many. */
+int hooks__records_open_cp(int *out, int max);
+
 /* Drops every record (tests). */
 void hooks__records_reset(void);
 

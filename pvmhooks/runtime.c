@@ -223,6 +223,8 @@ void hooks__init(void)
 	vclock_init(&hooks__st.clock);
 	hooks__records_init();
 	hooks__trace_init(mb.trace_events);
+	hooks__cp_configure(mb.cp_procs, mb.cp_exclusive);
+	free(mb.cp_procs);
 	wire_buf_init(&hooks__st.out);
 
 	memset(&reg, 0, sizeof(reg));
@@ -251,15 +253,23 @@ void hooks__init(void)
 	}
 	{
 		wire_in in;
+		wire_cp from;
+		int64_t spawn_rt;
 
 		wire_in_init(&in, ans, len);
 		if (wire_get_u32(&in) == WIRE_VERSION)
 			hooks__st.index = wire_get_u32(&in);
+		free(wire_get_str(&in, 4096)); /* the logical id: the monitor's to keep */
+		spawn_rt = (int64_t)wire_get_u64(&in);
+		wire_cp_get(&in, &from);
 		free(ans);
 		if (in.failed) {
 			warn("the monitor's welcome is damaged");
 			return;
 		}
+		/* A spawned task's path continues its parent's, over the time the spawn
+		 * took to start it; a root's starts here. */
+		hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0);
 	}
 	hooks__st.last_flush = pvmmon_clock_now();
 	hooks__st.records_start = t_start;
@@ -354,7 +364,7 @@ int hooks__send_control(int tag, const void *data, size_t len)
 	return pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, data, len);
 }
 
-void hooks__report_spawn(const int *tids, int n)
+void hooks__report_spawn(const int *tids, int n, int64_t rt)
 {
 	wire_buf b;
 	int i;
@@ -364,6 +374,8 @@ void hooks__report_spawn(const int *tids, int n)
 	wire_put_u32(&b, (uint32_t)n);
 	for (i = 0; i < n; i++)
 		wire_put_u32(&b, (uint32_t)tids[i]);
+	wire_put_u64(&b, (uint64_t)rt);
+	wire_cp_put(&b, &hooks__st.cp.t);
 	hooks__st.spawn_index += (uint32_t)n;
 	if (!b.failed)
 		pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_SPAWNED, b.data,
@@ -380,6 +392,7 @@ void hooks__flush(int final)
 		return;
 	if (final)
 		hooks__records_close_open(vclock_virtual(&hooks__st.clock, now));
+	hooks__cp_sample(vclock_virtual(&hooks__st.clock, now), final);
 	hooks__records_add_statics();
 	hooks__records_update_counts();
 	/* Events go first: the monitor has a task's whole trace once its final records

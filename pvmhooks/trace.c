@@ -1,5 +1,6 @@
 /* The in-task side of the event trace: buffering events and sending them in chunks. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "trace.h"
 #include "../common/pvmio.h"
@@ -68,10 +69,11 @@ static void begin_event(hooks_call *call, pvmmon_log_event *e)
 	e->bytes = 0;
 	e->seq = -1;
 	e->sync = 0;
+	e->trans = 0;
 }
 
 void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t bytes, int64_t seq,
-		      int64_t sync)
+		      int64_t sync, int64_t trans)
 {
 	pvmmon_log_event *e;
 
@@ -83,6 +85,21 @@ void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t byte
 	e->bytes = bytes;
 	e->seq = seq;
 	e->sync = sync;
+	e->trans = trans;
+}
+
+void hooks__trace_proc(int enter, int k, int64_t rt, int64_t v)
+{
+	pvmmon_log_event *e;
+
+	if (!hooks__tracing || !(e = next_slot()))
+		return;
+	memset(e, 0, sizeof(*e));
+	e->op = enter ? PVMMON_EV_ENTER : PVMMON_EV_EXIT;
+	e->tag = k;
+	e->seq = -1;
+	e->rt[0] = e->rt[1] = e->rt[2] = e->rt[3] = rt;
+	e->vt0 = e->vt1 = v;
 }
 
 void hooks__trace_end(hooks_call *call, int64_t t3)

@@ -26,7 +26,11 @@ extern int hooks__tracing;
  * receive's synchronisation delay. Times are completed by hooks__trace_end().
  */
 void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t bytes, int64_t seq,
-		      int64_t sync);
+		      int64_t sync, int64_t trans);
+
+/* Adds a procedure entry (enter 1) or exit event at real time rt, virtual time v; k is
+ * the procedure's critical-path selection index, -1 if none. */
+void hooks__trace_proc(int enter, int k, int64_t rt, int64_t v);
 
 /* Ends call's events at real time t3 (adding one without a message if the call added
  * none); sends a chunk when the buffer is full. */

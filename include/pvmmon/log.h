@@ -111,13 +111,20 @@ typedef enum pvmmon_event_op {
 	PVMMON_EV_PROBE,
 	PVMMON_EV_SPAWN,
 	PVMMON_EV_OTHER, /* any other wrapped call */
+	PVMMON_EV_ENTER, /* entry to a procedure (critical-path profiling) */
+	PVMMON_EV_EXIT,  /* exit from it */
 } pvmmon_event_op;
+#define PVMMON_EV_LAST PVMMON_EV_EXIT
 
 /*
  * One traced wrapped PVM call of a task: when it ran, in real and virtual time, and
- * the message it sent or delivered. A mcast is one event per destination. In a log,
- * real and virtual times are relative to the run's start; on the wire they are the
- * task's raw clock readings.
+ * the message it sent or delivered. A mcast is one event per destination, a spawn one
+ * per child (peer: the child, seq: its spawn index). With critical-path profiling the
+ * trace also has the entries and exits of procedures (all of them for exclusive
+ * shares, else the selected ones): tag is then the procedure's index in the run's
+ * selection (-1: not selected) and every time is the probe's. In a log, real and
+ * virtual times are relative to the run's start; on the wire they are the task's raw
+ * clock readings.
  */
 typedef struct pvmmon_log_event {
 	pvmmon_event_op op;
@@ -130,6 +137,7 @@ typedef struct pvmmon_log_event {
 	int64_t rt[4]; /* real: wrapper entry, real call start, real call end, wrapper end */
 	int64_t vt0, vt1; /* virtual time at the call's start and end */
 	int64_t sync;  /* receives: synchronisation delay (virtual waiting) */
+	int64_t trans; /* receives: the message's estimated transmission time */
 } pvmmon_log_event;
 
 /* What the run's event trace holds, and whether it is whole. */
@@ -142,6 +150,25 @@ typedef struct pvmmon_log_trace {
 	 * the whole run when nothing was dropped. */
 	int64_t complete_until_ns;
 } pvmmon_log_trace;
+
+/* A selected procedure's place on the run's critical path (seed 003). */
+typedef struct pvmmon_log_cp_proc {
+	char *name;
+	int64_t share_ns; /* its time on the critical path (virtual ns) */
+	int64_t zero_ns;  /* critical-path zeroing: how much shorter the longest path gets
+			   * if this procedure took no time */
+} pvmmon_log_cp_proc;
+
+/* Online critical-path profiling results (`pvmmon run --cp=...`). */
+typedef struct pvmmon_log_cp {
+	int enabled;
+	int exclusive;     /* shares are the procedures' own time, not their callees' */
+	int64_t length_ns; /* the longest path's length (virtual ns) */
+	int32_t end_tid;   /* the task where it ends */
+	uint64_t samples;  /* tuples the monitor combined */
+	size_t nprocs;
+	pvmmon_log_cp_proc *procs;
+} pvmmon_log_cp;
 
 /* How a task ended. */
 typedef enum pvmmon_task_status {
@@ -207,6 +234,7 @@ typedef struct pvmmon_log {
 	size_t ntasks;
 	pvmmon_log_task *tasks;
 	pvmmon_log_trace trace;
+	pvmmon_log_cp cp;
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */
@@ -242,7 +270,7 @@ const char *pvmmon_static_kind_name(pvmmon_static_kind k);
 /* The kind named by name, or 0 when name is none of them. */
 pvmmon_static_kind pvmmon_static_kind_parse(const char *name);
 
-/* "pvm_send", "pvm_recv", ..., "other"; NULL for a value outside the enum. */
+/* "pvm_send", "pvm_recv", ..., "other", "enter", "exit"; NULL outside the enum. */
 const char *pvmmon_event_op_name(pvmmon_event_op op);
 
 /* The op named by name, or 0 when name is none of them. */

@@ -163,12 +163,23 @@ static pvmmon_log *full_log(void)
 	t->statics[1].name = strdup("pvm_mcast");
 	t->statics[1].line = 116;
 	t->statics[1].parent = 0;
-	t->nevents = 2;
-	t->events = calloc(2, sizeof(*t->events));
+	t->nevents = 3;
+	t->events = calloc(3, sizeof(*t->events));
 	t->events[0] = (pvmmon_log_event){PVMMON_EV_MCAST, 0x40002, 5, 800, 0, 1,
-					  {100, 110, 150, 170}, 90, 130, 0};
+					  {100, 110, 150, 170}, 90, 130, 0, 0};
 	t->events[1] = (pvmmon_log_event){PVMMON_EV_RECV, 0x40002, 6, 16, -1, 0,
-					  {-3, 200, 9000000000LL, 9000000010LL}, 180, 7000, 6500};
+					  {-3, 200, 9000000000LL, 9000000010LL}, 180, 7000, 6500, 77};
+	t->events[2] = (pvmmon_log_event){PVMMON_EV_EXIT, 0, 1, 0, -1, 0, {300, 300, 300, 300},
+					  250, 250, 0, 0};
+	log->cp.enabled = 1;
+	log->cp.exclusive = 1;
+	log->cp.length_ns = 123456;
+	log->cp.end_tid = 0x40002;
+	log->cp.samples = 9;
+	log->cp.nprocs = 2;
+	log->cp.procs = calloc(2, sizeof(*log->cp.procs));
+	log->cp.procs[0] = (pvmmon_log_cp_proc){strdup("create_seq"), 80000, 70000};
+	log->cp.procs[1] = (pvmmon_log_cp_proc){strdup("do_rank"), 30000, 1000};
 	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
 	t = &log->tasks[1];
 	t->tid = 0x40002;
@@ -183,7 +194,7 @@ static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
 {
 	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->bytes == b->bytes &&
 	       a->seq == b->seq && a->stmt == b->stmt && !memcmp(a->rt, b->rt, sizeof(a->rt)) &&
-	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync;
+	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync && a->trans == b->trans;
 }
 
 #define SAME_STR(a, b) CU_ASSERT((a) == NULL ? (b) == NULL : ((b) != NULL && !strcmp((a), (b))))
@@ -260,6 +271,11 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->trace.kept, 2);
 	CU_ASSERT_EQUAL(b->trace.dropped, 5);
 	CU_ASSERT_EQUAL(b->trace.complete_until_ns, 200);
+	CU_ASSERT(b->cp.enabled && b->cp.exclusive && b->cp.length_ns == 123456);
+	CU_ASSERT(b->cp.end_tid == 0x40002 && b->cp.samples == 9);
+	CU_ASSERT_EQUAL_FATAL(b->cp.nprocs, 2);
+	CU_ASSERT_STRING_EQUAL(b->cp.procs[1].name, "do_rank");
+	CU_ASSERT(b->cp.procs[0].share_ns == 80000 && b->cp.procs[0].zero_ns == 70000);
 	CU_ASSERT_STRING_EQUAL(pvmmon_event_op_name(PVMMON_EV_PRECV), "pvm_precv");
 	CU_ASSERT_EQUAL(pvmmon_event_op_parse("pvm_probe"), PVMMON_EV_PROBE);
 	CU_ASSERT_EQUAL(pvmmon_event_op_parse("pvm_exit"), 0);

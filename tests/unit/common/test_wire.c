@@ -38,6 +38,61 @@ static void test_piggyback_round_trip(void)
 	CU_ASSERT_EQUAL(out.my_seq, -1);
 }
 
+/* A piggyback with a critical-path tuple, and the tuple alone in a control message. */
+static void test_piggyback_cp_tuple(void)
+{
+	int32_t tid = 0x40002;
+	uint32_t seq = 9;
+	wire_piggyback pb, out;
+	uint8_t buf[WIRE_PB_HEADER + 8 + WIRE_PB_CP_MAX];
+	size_t len;
+	wire_buf b;
+	wire_in in;
+	wire_cp c;
+
+	memset(&pb, 0, sizeof(pb));
+	pb.ndests = 1;
+	pb.dest_tid = &tid;
+	pb.seq = &seq;
+	pb.cp.on = 1;
+	pb.cp.n = 3;
+	pb.cp.longest = 5000000;
+	for (int k = 0; k < 3; k++) {
+		pb.cp.share[k] = 1000 * (k + 1);
+		pb.cp.zlong[k] = 4000000 + k;
+		pb.cp.zshare[k] = 10 * k;
+	}
+	len = wire_piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(len, wire_piggyback_size(1, (uint32_t)wire_cp_size(&pb.cp)));
+	CU_ASSERT_EQUAL_FATAL(wire_piggyback_decode(&out, buf, len, tid), 0);
+	CU_ASSERT_EQUAL(out.my_seq, 9);
+	CU_ASSERT(out.cp.on && out.cp.n == 3 && out.cp.longest == 5000000);
+	CU_ASSERT_EQUAL(out.cp.share[2], 3000);
+	CU_ASSERT_EQUAL(out.cp.zlong[1], 4000001);
+	CU_ASSERT_EQUAL(out.cp.zshare[2], 20);
+	/* Too many procedures in the tuple is damage, not an overrun. */
+	buf[len - wire_cp_size(&pb.cp) + 1] = 200;
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, len, tid), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(out.cp.on, 0);
+	/* Without a tuple the piggyback is as before and decodes as off. */
+	pb.cp.on = 0;
+	len = wire_piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(len, wire_piggyback_size(1, 0));
+	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, len, tid), 0);
+	CU_ASSERT_EQUAL(out.cp.on, 0);
+	/* In a control message. */
+	pb.cp.on = 1;
+	wire_buf_init(&b);
+	wire_cp_put(&b, &pb.cp);
+	wire_in_init(&in, b.data, b.len);
+	wire_cp_get(&in, &c);
+	CU_ASSERT(!in.failed && in.left == 0 && c.on && c.n == 3 && c.share[0] == 1000);
+	wire_in_init(&in, b.data, b.len - 1);
+	wire_cp_get(&in, &c);
+	CU_ASSERT(in.failed && !c.on);
+	wire_buf_free(&b);
+}
+
 static void test_piggyback_rejects_damage(void)
 {
 	int32_t tid = 1;
@@ -165,7 +220,7 @@ static void test_huge_counts_are_refused(void)
 
 static void test_mailbox_round_trip(void)
 {
-	wire_mailbox m = {0x40005, 77, 250, 12345}, out;
+	wire_mailbox m = {0x40005, 77, 250, 12345, "solve,create_seq", 1}, out;
 	wire_buf b;
 
 	wire_buf_init(&b);
@@ -175,6 +230,9 @@ static void test_mailbox_round_trip(void)
 	CU_ASSERT_EQUAL(out.ctx, 77);
 	CU_ASSERT_EQUAL(out.flush_ms, 250);
 	CU_ASSERT_EQUAL(out.trace_events, 12345);
+	CU_ASSERT_STRING_EQUAL(out.cp_procs, "solve,create_seq");
+	CU_ASSERT_EQUAL(out.cp_exclusive, 1);
+	free(out.cp_procs);
 	CU_ASSERT_NOT_EQUAL(wire_mailbox_decode(&out, b.data, b.len - 1), 0);
 	wire_buf_free(&b);
 }
@@ -184,15 +242,15 @@ static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
 {
 	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->bytes == b->bytes &&
 	       a->seq == b->seq && a->stmt == b->stmt && !memcmp(a->rt, b->rt, sizeof(a->rt)) &&
-	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync;
+	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync && a->trans == b->trans;
 }
 
 static void test_trace_round_trip(void)
 {
 	pvmmon_log_event ev[3] = {
-	    {PVMMON_EV_SEND, 0x40002, 7, 800, 3, 1, {10, 11, 12, 13}, 9, 10, 0},
-	    {PVMMON_EV_RECV, 0x40003, 8, 16, -1, 2, {20, 21, 40, 41}, 19, 35, 14},
-	    {PVMMON_EV_NRECV, 0, 0, 0, -1, 3, {50, 51, 52, 53}, 45, 46, 0},
+	    {PVMMON_EV_SEND, 0x40002, 7, 800, 3, 1, {10, 11, 12, 13}, 9, 10, 0, 0},
+	    {PVMMON_EV_RECV, 0x40003, 8, 16, -1, 2, {20, 21, 40, 41}, 19, 35, 14, 6},
+	    {PVMMON_EV_ENTER, 0, 2, 0, -1, 0, {50, 50, 50, 50}, 45, 45, 0, 0},
 	};
 	pvmmon_log_event *out = NULL;
 	int32_t tid = 0;
@@ -224,6 +282,7 @@ CU_TestInfo test_wire_tests[] = {
     {"trace chunk round trip and damage", test_trace_round_trip},
     {"piggyback round trip", test_piggyback_round_trip},
     {"piggyback rejects damage", test_piggyback_rejects_damage},
+    {"piggyback with a critical-path tuple", test_piggyback_cp_tuple},
     {"register round trip and truncations", test_register_round_trip},
     {"records round trip", test_records_round_trip},
     {"huge counts are refused", test_huge_counts_are_refused},
