@@ -5,6 +5,18 @@
 int cli_run(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_report(int argc, char **argv);
+int cli_top(int argc, char **argv);
+int cli_cp(int argc, char **argv);
+
+/* Checks a critical-path selection (1 to 32 comma-separated procedure names, or
+ * '+'-joined groups of them); prints an error for what (a command name) and returns
+ * -1 when it is not one. */
+int cli_check_cp_list(const char *what, const char *list);
+
+/* Writes the run file of a run in progress (LOG.run: the VM's PVM_TMP), which `pvmmon
+ * top` and `pvmmon cp` use to find the run; removed with cli_run_file_remove(). */
+int cli_run_file_write(const char *log, const char *pvm_tmp);
+void cli_run_file_remove(const char *log);
 
 /* Prints "pvmmon: <message>" on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,4 +1,4 @@
-/* The pvmmon command: dispatches to run, validate and report. */
+/* The pvmmon command: dispatches to run, validate, report, top and cp. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,8 +18,12 @@ static void usage(FILE *f)
 		"                 run a PVM program under monitoring and write its XML log\n"
 		"  validate LOG...\n"
 		"                 check logs against the log schema\n"
-		"  report LOG --text\n"
-		"                 print a top-down summary of a log\n"
+		"  report LOG [--text | -o DIR]\n"
+		"                 print a top-down summary of a log, or write an HTML report\n"
+		"  top [--once] [LOG]\n"
+		"                 watch a running program (tasks, hot statements, critical path)\n"
+		"  cp start PROC,... | cp stop [LOG]\n"
+		"                 start or stop critical-path profiling in a running program\n"
 		"\n"
 		"`pvmmon <command> --help` describes a command. `pvmmon --version` prints the version.\n");
 }
@@ -75,6 +79,10 @@ int main(int argc, char **argv)
 		return cli_validate(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cli_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "top"))
+		return cli_top(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "cp"))
+		return cli_cp(argc - 1, argv + 1);
 	cli_error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);
 	return 2;
 }

@@ -109,8 +109,7 @@ static unsigned long long parse_size(const char *s)
 /* The most procedures one run profiles on the critical path (WIRE_CP_MAX). */
 #define CP_MAX_PROCS 32
 
-/* Checks a --cp list: 1 to 32 comma-separated C identifiers; 0 when valid. */
-static int check_cp_list(const char *list)
+int cli_check_cp_list(const char *what, const char *list)
 {
 	const char *p = list;
 	int n = 0;
@@ -120,24 +119,64 @@ static int check_cp_list(const char *list)
 				       "0123456789_");
 
 		if (len == 0 || (*p >= '0' && *p <= '9')) {
-			cli_error("run: --cp wants procedure names separated by commas, not '%s'",
+			cli_error("%s: wants procedure names separated by commas, not '%s'", what,
 				  list);
 			return -1;
 		}
+		p += len;
+		if (*p == '+') {
+			p++;
+			continue;
+		}
 		if (++n > CP_MAX_PROCS) {
-			cli_error("run: --cp takes at most %d procedures", CP_MAX_PROCS);
+			cli_error("%s: at most %d procedures (or groups)", what, CP_MAX_PROCS);
 			return -1;
 		}
-		p += len;
 		if (*p == '\0')
 			return 0;
 		if (*p != ',') {
-			cli_error("run: --cp: '%c' cannot be part of a procedure name in '%s'", *p,
+			cli_error("%s: '%c' cannot be part of a procedure name in '%s'", what, *p,
 				  list);
 			return -1;
 		}
 		p++;
 	}
+}
+
+int cli_run_file_write(const char *log, const char *pvm_tmp)
+{
+	char *path = NULL, *tmp = NULL;
+	FILE *f;
+	int fd, rc = -1;
+
+	if (asprintf(&path, "%s.run", log) < 0 || asprintf(&tmp, "%s.run.%d", log, (int)getpid()) < 0)
+		goto out;
+	/* Written aside and renamed, 0600, never through a symlink. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\n", pvm_tmp, log, (int)getpid());
+	if (fclose(f) == 0 && rename(tmp, path) == 0)
+		rc = 0;
+out:
+	if (rc < 0 && tmp)
+		unlink(tmp);
+	free(path);
+	free(tmp);
+	return rc;
+}
+
+void cli_run_file_remove(const char *log)
+{
+	char *path = NULL;
+
+	if (asprintf(&path, "%s.run", log) >= 0)
+		unlink(path);
+	free(path);
 }
 
 static int parse(int argc, char **argv, run_opts *o)
@@ -197,7 +236,7 @@ static int parse(int argc, char **argv, run_opts *o)
 			}
 			break;
 		case 'c':
-			if (check_cp_list(optarg) < 0)
+			if (cli_check_cp_list("run: --cp", optarg) < 0)
 				return 2;
 			o->cp = optarg;
 			break;
@@ -497,7 +536,7 @@ int cli_run(int argc, char **argv)
 	monitor_proc mon = {-1, -1, -1};
 	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL, *slash;
 	const char *ep[1];
-	int rc = EXIT_PVMMON, status, mstatus, pr;
+	int rc = EXIT_PVMMON, status, mstatus, pr, run_file = 0;
 	char line[32];
 	struct sigaction sa;
 
@@ -547,6 +586,9 @@ int cli_run(int argc, char **argv)
 	}
 	if (start_monitor(&mon, &o, log, program) < 0)
 		goto out;
+	/* pvmmon top and pvmmon cp find the run through this file while it lasts. */
+	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp") == 0)
+		run_file = 1;
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
 			o.attach ? "running" : "private");
@@ -579,6 +621,8 @@ int cli_run(int argc, char **argv)
 		fprintf(stderr, "pvmmon: log written to %s\n", log);
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 out:
+	if (run_file)
+		cli_run_file_remove(log);
 	if (mon.ctl >= 0)
 		close(mon.ctl);
 	if (mon.out >= 0)

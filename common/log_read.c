@@ -36,13 +36,20 @@ static void capture(void *ctx, xmlErrorPtr e)
 		fe->msg[--n] = '\0';
 }
 
-/* Parses path; every failure becomes one line naming the file. */
-static int parse(xmlDocPtr *out, const char *path)
+/* Parses path, or len bytes at data (named path) when data is given; every failure
+ * becomes one line naming the file. */
+static int parse(xmlDocPtr *out, const char *path, const char *data, size_t len)
 {
 	first_error fe = {0, 0, ""};
 	struct stat st;
 	xmlDocPtr doc;
 
+	if (data) {
+		xmlSetStructuredErrorFunc(&fe, capture);
+		doc = xmlReadMemory(data, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+		xmlSetStructuredErrorFunc(NULL, NULL);
+		goto parsed;
+	}
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return pvmmon_error_set(PVMMON_ENOTFOUND, "%s: no such file", path);
@@ -55,6 +62,7 @@ static int parse(xmlDocPtr *out, const char *path)
 	xmlSetStructuredErrorFunc(&fe, capture);
 	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
 	xmlSetStructuredErrorFunc(NULL, NULL);
+parsed:
 	if (!doc || fe.seen) {
 		if (doc)
 			xmlFreeDoc(doc);
@@ -125,14 +133,14 @@ out:
 	return rc;
 }
 
-static int load_checked(xmlDocPtr *out, const char *path)
+static int load_checked(xmlDocPtr *out, const char *path, const char *data, size_t len)
 {
 	xmlDocPtr doc = NULL;
 	int rc;
 
 	if (!path)
 		return pvmmon_error_set(PVMMON_EINVAL, "log: no file name");
-	rc = parse(&doc, path);
+	rc = parse(&doc, path, data, len);
 	if (rc < 0)
 		return rc;
 	rc = check_version(doc, path);
@@ -149,7 +157,7 @@ static int load_checked(xmlDocPtr *out, const char *path)
 int pvmmon_log_validate(const char *path)
 {
 	xmlDocPtr doc = NULL;
-	int rc = load_checked(&doc, path);
+	int rc = load_checked(&doc, path, NULL, 0);
 
 	if (rc == 0)
 		xmlFreeDoc(doc);
@@ -451,6 +459,12 @@ static int load(pvmmon_log *log, xmlNodePtr root)
 			log->cp.length_ns = i64_attr(n, "length-ns");
 			log->cp.end_tid = (int32_t)i64_attr(n, "end-tid");
 			log->cp.samples = u64_attr(n, "samples");
+			log->cp.generation = (uint32_t)u64_attr(n, "generation");
+			m = xmlGetProp(n, BAD_CAST "collecting");
+			log->cp.collecting = m && !xmlStrcmp(m, BAD_CAST "yes");
+			xmlFree(m);
+			log->cp.from_ns = i64_attr(n, "from-ns");
+			log->cp.to_ns = xmlHasProp(n, BAD_CAST "to-ns") ? i64_attr(n, "to-ns") : -1;
 			rc = alloc_for((void **)&log->cp.procs, &log->cp.nprocs, sizeof(*log->cp.procs),
 				       n, "cp-proc");
 			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
@@ -470,13 +484,13 @@ static int load(pvmmon_log *log, xmlNodePtr root)
 	return rc;
 }
 
-int pvmmon_log_read(pvmmon_log **out, const char *path)
+static int read_any(pvmmon_log **out, const char *path, const char *data, size_t len)
 {
 	xmlDocPtr doc = NULL;
 	pvmmon_log *log = NULL;
 	int rc;
 
-	rc = load_checked(&doc, path);
+	rc = load_checked(&doc, path, data, len);
 	if (rc < 0)
 		return rc;
 	rc = pvmmon_log_new(&log);
@@ -492,4 +506,16 @@ int pvmmon_log_read(pvmmon_log **out, const char *path)
 out:
 	xmlFreeDoc(doc);
 	return rc;
+}
+
+int pvmmon_log_read(pvmmon_log **out, const char *path)
+{
+	return read_any(out, path, NULL, 0);
+}
+
+int pvmmon_log_parse(pvmmon_log **out, const char *data, size_t len, const char *name)
+{
+	if (!data)
+		return pvmmon_error_set(PVMMON_EINVAL, "%s: no data", name ? name : "log");
+	return read_any(out, name ? name : "log", data, len);
 }

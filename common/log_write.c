@@ -242,6 +242,10 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		attr_i64(wr, "length-ns", log->cp.length_ns);
 		attr(wr, "end-tid", "%d", (int)log->cp.end_tid);
 		attr_u64(wr, "samples", log->cp.samples);
+		attr(wr, "generation", "%u", (unsigned)log->cp.generation);
+		attr_str(wr, "collecting", log->cp.collecting ? "yes" : "no");
+		attr_i64(wr, "from-ns", log->cp.from_ns);
+		attr_i64(wr, "to-ns", log->cp.to_ns);
 		for (i = 0; i < log->cp.nprocs; i++) {
 			start(wr, "cp-proc");
 			attr_str(wr, "name", log->cp.procs[i].name ? log->cp.procs[i].name : "?");
@@ -282,10 +286,55 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Formats log into a new libxml2 buffer in *out; 0 or a negative code naming what. */
+static int format(const pvmmon_log *log, const char *what, xmlBufferPtr *out)
+{
+	xmlBufferPtr buf = xmlBufferCreate();
+	writer wr = {NULL, 0};
+
+	wr.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	if (!wr.w) {
+		if (buf)
+			xmlBufferFree(buf);
+		return pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory writing the log", what);
+	}
+	xmlTextWriterSetIndent(wr.w, 1);
+	xmlTextWriterSetIndentString(wr.w, BAD_CAST " ");
+	write_log(&wr, log);
+	xmlFreeTextWriter(wr.w);
+	if (wr.failed) {
+		xmlBufferFree(buf);
+		return pvmmon_error_set(PVMMON_EIO, "%s: could not format the log", what);
+	}
+	*out = buf;
+	return 0;
+}
+
+int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len)
+{
+	xmlBufferPtr buf = NULL;
+	int rc;
+
+	if (!log || !out || !len)
+		return pvmmon_error_set(PVMMON_EINVAL, "log: nothing to format");
+	rc = format(log, "log", &buf);
+	if (rc < 0)
+		return rc;
+	*len = (size_t)xmlBufferLength(buf);
+	*out = malloc(*len + 1);
+	if (!*out) {
+		xmlBufferFree(buf);
+		return pvmmon_error_set(PVMMON_ENOMEM, "log: out of memory");
+	}
+	memcpy(*out, xmlBufferContent(buf), *len);
+	(*out)[*len] = '\0';
+	xmlBufferFree(buf);
+	return 0;
+}
+
 int pvmmon_log_write(const pvmmon_log *log, const char *path)
 {
 	xmlBufferPtr buf = NULL;
-	writer wr = {NULL, 0};
 	char *tmp = NULL;
 	struct stat st;
 	int fd = -1, rc = 0;
@@ -296,21 +345,9 @@ int pvmmon_log_write(const pvmmon_log *log, const char *path)
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return pvmmon_error_set(PVMMON_EINVAL, "%s: is a symbolic link; not replacing it",
 					path);
-	buf = xmlBufferCreate();
-	wr.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-	if (!wr.w) {
-		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory writing the log", path);
+	rc = format(log, path, &buf);
+	if (rc < 0)
 		goto out;
-	}
-	xmlTextWriterSetIndent(wr.w, 1);
-	xmlTextWriterSetIndentString(wr.w, BAD_CAST " ");
-	write_log(&wr, log);
-	xmlFreeTextWriter(wr.w);
-	wr.w = NULL;
-	if (wr.failed) {
-		rc = pvmmon_error_set(PVMMON_EIO, "%s: could not format the log", path);
-		goto out;
-	}
 
 	/* A temporary file in the same folder makes the final rename atomic: readers see
 	 * the old log or the new one, never half of one. */
@@ -351,8 +388,6 @@ out:
 		unlink(tmp);
 		free(tmp);
 	}
-	if (wr.w)
-		xmlFreeTextWriter(wr.w);
 	if (buf)
 		xmlBufferFree(buf);
 	return rc;

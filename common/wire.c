@@ -194,7 +194,7 @@ size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp)
 
 size_t wire_cp_size(const wire_cp *cp)
 {
-	return cp->on ? 1 + 4 + 8 + 24 * (size_t)cp->n : 1;
+	return cp->on ? 1 + 4 + 4 + 8 + 24 * (size_t)cp->n : 1;
 }
 
 /* The tuple's bytes into p (wire_cp_size(cp) of them); returns the end. */
@@ -203,9 +203,10 @@ static uint8_t *cp_store(uint8_t *p, const wire_cp *cp)
 	*p++ = cp->on ? 1 : 0;
 	if (!cp->on)
 		return p;
-	store32(p, cp->n);
-	store64(p + 4, (uint64_t)cp->longest);
-	p += 12;
+	store32(p, cp->gen);
+	store32(p + 4, cp->n);
+	store64(p + 8, (uint64_t)cp->longest);
+	p += 16;
 	for (uint32_t k = 0; k < cp->n; k++, p += 24) {
 		store64(p, (uint64_t)cp->share[k]);
 		store64(p + 8, (uint64_t)cp->zlong[k]);
@@ -222,23 +223,25 @@ static size_t cp_load(const uint8_t *p, size_t len, wire_cp *cp)
 		return 0;
 	if (!p[0])
 		return 1;
-	if (len < 13)
+	if (len < 17)
 		return 0;
-	cp->n = load32(p + 1);
-	if (cp->n > WIRE_CP_MAX || len < 13 + 24 * (size_t)cp->n) {
+	cp->gen = load32(p + 1);
+	cp->n = load32(p + 5);
+	if (cp->n > WIRE_CP_MAX || len < 17 + 24 * (size_t)cp->n) {
 		cp->n = 0;
+		cp->gen = 0;
 		return 0;
 	}
 	cp->on = 1;
-	cp->longest = (int64_t)load64(p + 5);
+	cp->longest = (int64_t)load64(p + 9);
 	for (uint32_t k = 0; k < cp->n; k++) {
-		const uint8_t *e = p + 13 + 24 * (size_t)k;
+		const uint8_t *e = p + 17 + 24 * (size_t)k;
 
 		cp->share[k] = (int64_t)load64(e);
 		cp->zlong[k] = (int64_t)load64(e + 8);
 		cp->zshare[k] = (int64_t)load64(e + 16);
 	}
-	return 13 + 24 * (size_t)cp->n;
+	return 17 + 24 * (size_t)cp->n;
 }
 
 void wire_cp_put(wire_buf *b, const wire_cp *cp)
@@ -677,6 +680,35 @@ void wire_task_clear(pvmmon_log_task *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void wire_ctl_encode(wire_buf *b, const wire_ctl *c)
+{
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u8(b, (uint8_t)c->cmd);
+	wire_put_u32(b, c->gen);
+	wire_put_u8(b, c->exclusive ? 1 : 0);
+	wire_put_str(b, c->procs);
+}
+
+int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
+{
+	wire_in in;
+
+	memset(c, 0, sizeof(*c));
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "command: wrong version");
+	c->cmd = (wire_ctl_cmd)wire_get_u8(&in);
+	c->gen = wire_get_u32(&in);
+	c->exclusive = wire_get_u8(&in);
+	c->procs = wire_get_str(&in, MAX_STR);
+	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_SNAPSHOT) {
+		free(c->procs);
+		c->procs = NULL;
+		return pvmmon_error_set(PVMMON_EPARSE, "command: damaged");
+	}
+	return 0;
+}
+
 void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m)
 {
 	wire_put_u32(b, WIRE_VERSION);
@@ -684,8 +716,6 @@ void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m)
 	wire_put_u32(b, (uint32_t)m->ctx);
 	wire_put_u32(b, m->flush_ms);
 	wire_put_u64(b, m->trace_events);
-	wire_put_str(b, m->cp_procs);
-	wire_put_u8(b, m->cp_exclusive ? 1 : 0);
 }
 
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
@@ -699,12 +729,7 @@ int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
 	m->ctx = (int32_t)wire_get_u32(&in);
 	m->flush_ms = wire_get_u32(&in);
 	m->trace_events = wire_get_u64(&in);
-	m->cp_procs = wire_get_str(&in, MAX_STR);
-	m->cp_exclusive = wire_get_u8(&in);
-	if (in.failed || in.left || m->monitor_tid <= 0) {
-		free(m->cp_procs);
-		m->cp_procs = NULL;
+	if (in.failed || in.left || m->monitor_tid <= 0)
 		return pvmmon_error_set(PVMMON_EPARSE, "mailbox entry: damaged");
-	}
 	return 0;
 }

@@ -29,7 +29,25 @@ enum {
 	WIRE_TAG_TASKEXIT = 0x7e5a0007, /* pvmd -> monitor: pvm_notify of a task's exit */
 	WIRE_TAG_TRACE = 0x7e5a0008,    /* task -> monitor: a chunk of traced events */
 	WIRE_TAG_CPSAMPLE = 0x7e5a0009, /* task -> monitor: its critical-path tuple */
+	WIRE_TAG_CTL = 0x7e5a000a,      /* monitor -> task: a command (wire_ctl) */
+	WIRE_TAG_STATUS = 0x7e5a000b,   /* pvmmon command -> monitor: a request (wire_ctl) */
+	WIRE_TAG_SNAPSHOT = 0x7e5a000c, /* monitor -> pvmmon command: the answer */
 };
+
+/* Commands from the monitor to tasks, and requests of pvmmon commands to the monitor. */
+typedef enum wire_ctl_cmd {
+	WIRE_CTL_CP_START = 1, /* start critical-path collection with a selection */
+	WIRE_CTL_CP_STOP = 2,  /* stop it (and send a last sample) */
+	WIRE_CTL_SNAPSHOT = 3, /* (request) the run so far, as log XML */
+} wire_ctl_cmd;
+
+typedef struct wire_ctl {
+	wire_ctl_cmd cmd;
+	uint32_t gen;   /* CP_START: the selection's generation (tuples of another one are
+			 * not merged) */
+	int exclusive;  /* CP_START */
+	char *procs;    /* CP_START: comma-separated selection (heap after decode) */
+} wire_ctl;
 
 /*
  * A task's critical-path tuple (seed 003 Figures 3 and 5) for n selected procedures,
@@ -40,6 +58,7 @@ enum {
 #define WIRE_CP_MAX 32
 typedef struct wire_cp {
 	int on;       /* the sender collects critical-path data; the rest is valid */
+	uint32_t gen; /* the selection it was collected for */
 	uint32_t n;   /* selected procedures */
 	int64_t longest;
 	int64_t share[WIRE_CP_MAX];
@@ -115,7 +134,7 @@ typedef struct wire_piggyback {
  * critical-path tuple. */
 size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp);
 /* The largest piggyback tuple: what a stack buffer must add for it. */
-#define WIRE_PB_CP_MAX (1 + 8 + 24 * WIRE_CP_MAX + 4)
+#define WIRE_PB_CP_MAX (1 + 4 + 4 + 8 + 24 * WIRE_CP_MAX)
 /* Encodes pb into out (at least wire_piggyback_size(pb->ndests, wire_cp_size(&pb->cp))
  * bytes when pb->cp.on, else (pb->ndests, 0)); returns size. */
 size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out);
@@ -165,12 +184,11 @@ typedef struct wire_mailbox {
 	int32_t ctx;         /* the private context of piggybacks and control messages */
 	uint32_t flush_ms;   /* how often tasks flush their records */
 	uint64_t trace_events; /* 0: no trace; else the most events one task may send */
-	/* Critical-path profiling: the selected procedures' names, comma-separated (NULL:
-	 * off), and whether shares are exclusive (time in the procedure itself) rather than
-	 * inclusive. The decoder allocates cp_procs; the caller frees it. */
-	char *cp_procs;
-	int cp_exclusive;
 } wire_mailbox;
+
+void wire_ctl_encode(wire_buf *b, const wire_ctl *c);
+/* Decodes into *c (its procs is the caller's to free). */
+int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len);
 
 void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);

@@ -94,6 +94,10 @@ static void cp_results(const mon_run *run, pvmmon_log *log)
 	log->cp.enabled = 1;
 	log->cp.exclusive = run->cp_exclusive;
 	log->cp.samples = run->cp_samples;
+	log->cp.generation = run->cp_gen;
+	log->cp.collecting = run->cp_collecting;
+	log->cp.from_ns = run->cp_from_ns;
+	log->cp.to_ns = run->cp_collecting ? -1 : run->cp_to_ns;
 	for (i = 0; i < run->ntasks; i++)
 		if (run->tasks[i].cp.on && (!best || run->tasks[i].cp.longest > best->cp.longest))
 			best = &run->tasks[i];
@@ -128,7 +132,12 @@ static void cp_results(const mon_run *run, pvmmon_log *log)
 	log->cp.nprocs = log->cp.procs ? n : 0;
 }
 
-int mon_write_log(mon_run *run)
+/*
+ * Builds the log of the run so far into *out. The tasks are lent to the log (their
+ * records stay the monitor's): release() takes them back before the log is freed.
+ * Without with_events the tasks' traces are left out.
+ */
+static int build(mon_run *run, int with_events, pvmmon_log **out)
 {
 	pvmmon_log *log = NULL;
 	char num[32];
@@ -163,17 +172,16 @@ int mon_write_log(mon_run *run)
 	}
 	add_hosts(log);
 
-	if (run->trace_bytes)
+	if (run->trace_bytes && with_events)
 		trace_summary(run, log);
 	if (run->cp_procs) {
 		add_setting(log, "cp", run->cp_procs);
 		cp_results(run, log);
 	}
-	/* The tasks are lent to the log for writing and taken back afterwards. */
 	log->tasks = calloc(run->ntasks ? run->ntasks : 1, sizeof(*log->tasks));
 	if (!log->tasks) {
-		rc = pvmmon_error_set(PVMMON_ENOMEM, NULL);
-		goto out;
+		pvmmon_log_free(log);
+		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
 	}
 	for (i = 0; i < run->ntasks; i++) {
 		mon_task *t = &run->tasks[i];
@@ -194,15 +202,45 @@ int mon_write_log(mon_run *run)
 			}
 		}
 		log->tasks[i] = t->rec;
+		if (!with_events) {
+			log->tasks[i].nevents = 0;
+			log->tasks[i].events = NULL;
+		}
 	}
 	log->ntasks = run->ntasks;
-	rc = pvmmon_log_write(log, run->log_path);
-out:
-	if (log) {
-		free(log->tasks);
-		log->tasks = NULL;
-		log->ntasks = 0;
-	}
+	*out = log;
+	return 0;
+}
+
+/* Takes the lent tasks back and frees the rest of log. */
+static void release(pvmmon_log *log)
+{
+	free(log->tasks);
+	log->tasks = NULL;
+	log->ntasks = 0;
 	pvmmon_log_free(log);
+}
+
+int mon_write_log(mon_run *run)
+{
+	pvmmon_log *log = NULL;
+	int rc = build(run, 1, &log);
+
+	if (rc < 0)
+		return rc;
+	rc = pvmmon_log_write(log, run->log_path);
+	release(log);
+	return rc;
+}
+
+int mon_snapshot(mon_run *run, char **out, size_t *len)
+{
+	pvmmon_log *log = NULL;
+	int rc = build(run, 0, &log);
+
+	if (rc < 0)
+		return rc;
+	rc = pvmmon_log_format(log, out, len);
+	release(log);
 	return rc;
 }

@@ -104,6 +104,9 @@ static void handle(mon_run *run, int bufid)
 	case WIRE_TAG_CPSAMPLE:
 		mon_cp_sample(run, src, data, len);
 		break;
+	case WIRE_TAG_STATUS:
+		mon_status(run, src, data, len);
+		break;
 	default:
 		run->bad_messages++;
 	}
@@ -123,8 +126,7 @@ static int finished(mon_run *run, int64_t now)
 
 static int publish(mon_run *run)
 {
-	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events,
-			   (char *)run->cp_procs, run->cp_exclusive};
+	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events};
 	wire_buf b;
 	int sb, rc;
 
@@ -185,7 +187,8 @@ int main(int argc, char **argv)
 			run.trace_bytes = strtoull(optarg, NULL, 10);
 			break;
 		case 'C':
-			run.cp_procs = optarg;
+			free(run.cp_procs);
+			run.cp_procs = strdup(optarg);
 			break;
 		case 'X':
 			run.cp_exclusive = 1;
@@ -213,6 +216,12 @@ int main(int argc, char **argv)
 	if (!run.log_path || run.flush_ms == 0) {
 		usage(stderr);
 		return 2;
+	}
+	if (run.cp_procs) {
+		/* Collection runs from the start: generation 1. */
+		run.cp_gen = 1;
+		run.cp_collecting = 1;
+		run.cp_to_ns = -1;
 	}
 	run.trace_events = run.trace_bytes / MON_TRACE_EVENT_XML_BYTES;
 	if (run.trace_bytes && !run.trace_events)
@@ -275,6 +284,7 @@ int main(int argc, char **argv)
 out:
 	mon_free(&run);
 	free(run.args);
+	free(run.cp_procs);
 	pvm_exit();
 	return rc;
 }

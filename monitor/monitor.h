@@ -36,9 +36,16 @@ typedef struct mon_run {
 	uint32_t flush_ms;
 	int64_t linger_ns; /* how long to wait for tasks after the program ended */
 	int64_t checkpoint_ns;
-	const char *cp_procs;  /* critical-path selection (comma-separated), or NULL */
+	/* Critical-path profiling: the selection (comma-separated names, or '+'-joined
+	 * groups; heap, NULL when none), its generation (one more at each start), whether
+	 * tasks collect now, and the real times (from the run start) the collection of
+	 * this generation started and stopped (-1 while it runs). */
+	char *cp_procs;
 	int cp_exclusive;
-	uint64_t cp_samples;   /* critical-path samples received */
+	uint32_t cp_gen;
+	int cp_collecting;
+	int64_t cp_from_ns, cp_to_ns;
+	uint64_t cp_samples;   /* critical-path samples of this generation received */
 	uint64_t trace_bytes;  /* 0: no event trace; else its size limit in the log */
 	uint64_t trace_events; /* the same limit in events */
 	const char *program;
@@ -81,6 +88,13 @@ void mon_task_exit(mon_run *run, int32_t tid);
 void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len);
 /* Handles a CPSAMPLE: keeps the task's latest critical-path tuple. */
 void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len);
+/* Starts critical-path collection with selection procs (a new generation: earlier
+ * samples are dropped) or stops it, and tells every running task. */
+void mon_cp_start(mon_run *run, const char *procs, int exclusive);
+void mon_cp_stop(mon_run *run);
+/* Handles a STATUS request of a pvmmon command: carries out its command and answers
+ * with a snapshot of the run (log XML without the trace). */
+void mon_status(mon_run *run, int src, const uint8_t *data, size_t len);
 /* Cuts the kept trace to at most trace_events events (the earliest ones). */
 void mon_trace_limit(mon_run *run);
 /* Resolves registrations that waited too long for a spawn report. */
@@ -95,5 +109,7 @@ void mon_free(mon_run *run);
 
 /* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
 int mon_write_log(mon_run *run);
+/* The log of the run so far, without its trace, as XML text in *out (caller frees). */
+int mon_snapshot(mon_run *run, char **out, size_t *len);
 
 #endif

@@ -49,6 +49,11 @@ static void welcome(mon_run *run, mon_task *t)
 	/* Where the child's critical path starts: its parent's at the spawn. */
 	wire_put_u64(&b, sp ? (uint64_t)sp->rt : 0);
 	wire_cp_put(&b, sp ? &sp->cp : &none);
+	/* The critical-path selection as it is now (tasks started later join it). */
+	wire_put_u32(&b, run->cp_gen);
+	wire_put_u8(&b, run->cp_collecting ? 1 : 0);
+	wire_put_u8(&b, run->cp_exclusive ? 1 : 0);
+	wire_put_str(&b, run->cp_procs);
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_WELCOME, b.data, b.len);
 	wire_buf_free(&b);
@@ -374,9 +379,81 @@ void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
+	/* A sample of an earlier selection belongs to a collection that is over. */
+	if (!cp.on || cp.gen != run->cp_gen)
+		return;
 	/* A task's path only grows, so its latest sample is its best (Figure 4). */
 	t->cp = cp;
 	run->cp_samples++;
+}
+
+/* Sends command c to every task that is registered and running. */
+static void tell_tasks(mon_run *run, const wire_ctl *c)
+{
+	wire_buf b;
+	size_t i;
+
+	wire_buf_init(&b);
+	wire_ctl_encode(&b, c);
+	for (i = 0; i < run->ntasks && !b.failed; i++)
+		if (run->tasks[i].welcomed && !run->tasks[i].gone)
+			pvmio_send(&io, run->ctx, run->tasks[i].rec.tid, WIRE_TAG_CTL, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+void mon_cp_start(mon_run *run, const char *procs, int exclusive)
+{
+	wire_ctl c = {WIRE_CTL_CP_START, 0, exclusive, NULL};
+	size_t i;
+	char *p = procs ? strdup(procs) : NULL;
+
+	if (!p)
+		return;
+	free(run->cp_procs);
+	run->cp_procs = p;
+	run->cp_exclusive = exclusive;
+	run->cp_gen++;
+	run->cp_collecting = 1;
+	run->cp_from_ns = pvmmon_clock_now() - run->t_start;
+	run->cp_to_ns = -1;
+	run->cp_samples = 0;
+	for (i = 0; i < run->ntasks; i++)
+		memset(&run->tasks[i].cp, 0, sizeof(run->tasks[i].cp));
+	c.gen = run->cp_gen;
+	c.procs = run->cp_procs;
+	tell_tasks(run, &c);
+}
+
+void mon_cp_stop(mon_run *run)
+{
+	wire_ctl c = {WIRE_CTL_CP_STOP, 0, 0, NULL};
+
+	if (!run->cp_collecting)
+		return;
+	c.gen = run->cp_gen;
+	run->cp_collecting = 0;
+	run->cp_to_ns = pvmmon_clock_now() - run->t_start;
+	tell_tasks(run, &c);
+}
+
+void mon_status(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	wire_ctl c;
+	char *xml = NULL;
+	size_t n = 0;
+
+	if (wire_ctl_decode(&c, data, len) != 0) {
+		run->bad_messages++;
+		return;
+	}
+	if (c.cmd == WIRE_CTL_CP_START && c.procs && *c.procs)
+		mon_cp_start(run, c.procs, c.exclusive);
+	else if (c.cmd == WIRE_CTL_CP_STOP)
+		mon_cp_stop(run);
+	free(c.procs);
+	if (mon_snapshot(run, &xml, &n) == 0)
+		pvmio_send(&io, run->ctx, src, WIRE_TAG_SNAPSHOT, xml, n);
+	free(xml);
 }
 
 void mon_task_exit(mon_run *run, int32_t tid)

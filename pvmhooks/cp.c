@@ -3,11 +3,18 @@
 
 #include "cp.h"
 
-void cp_init(cp_state *s, uint32_t n, int exclusive)
+void cp_init(cp_state *s, uint32_t n, int exclusive, uint32_t gen)
 {
 	memset(s, 0, sizeof(*s));
 	s->t.n = n > WIRE_CP_MAX ? WIRE_CP_MAX : n;
+	s->t.gen = gen;
 	s->exclusive = exclusive;
+}
+
+/* Whether tuple c was collected for s's selection. */
+static int same_selection(const cp_state *s, const wire_cp *c)
+{
+	return c && c->on && c->n == s->t.n && c->gen == s->t.gen;
 }
 
 /* Whether time now counts for procedure k's share. */
@@ -35,13 +42,14 @@ static void add(cp_state *s, int64_t d)
 void cp_start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const int *open,
 	      int nopen)
 {
-	uint32_t n = s->t.n, k;
+	uint32_t n = s->t.n, gen = s->t.gen, k;
 	int i;
 
 	memset(&s->t, 0, sizeof(s->t));
 	s->t.n = n;
+	s->t.gen = gen;
 	s->t.on = 1;
-	if (from && from->on && from->n == n) {
+	if (same_selection(s, from)) {
 		s->t.longest = from->longest;
 		for (k = 0; k < n; k++) {
 			s->t.share[k] = from->share[k];
@@ -105,7 +113,7 @@ void cp_exit(cp_state *s, int k, int64_t v)
 
 void cp_receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire_cp *remote)
 {
-	int has = remote && remote->on && remote->n == s->t.n;
+	int has = same_selection(s, remote);
 	uint32_t k;
 
 	if (!s->t.on) {

@@ -31,8 +31,10 @@ typedef struct cp_state {
 	int nstack;
 } cp_state;
 
-/* Sets up s for n selected procedures (collection off). */
-void cp_init(cp_state *s, uint32_t n, int exclusive);
+/* Sets up s for n selected procedures of selection generation gen (collection off).
+ * Tuples of another generation are never merged: they were collected for another
+ * selection. */
+void cp_init(cp_state *s, uint32_t n, int exclusive, uint32_t gen);
 
 /*
  * Starts collecting at virtual time v: with from (a spawning parent's tuple) extended

@@ -12,10 +12,16 @@
 static char *names[WIRE_CP_MAX];
 static uint32_t nnames;
 
-void hooks__cp_configure(const char *list, int exclusive)
+void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 {
 	const char *p = list;
+	uint32_t k;
 
+	for (k = 0; k < nnames; k++)
+		free(names[k]);
+	nnames = 0;
+	hooks__st.cp_selected = 0;
+	memset(&hooks__st.cp, 0, sizeof(hooks__st.cp));
 	while (p && *p && nnames < WIRE_CP_MAX) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -24,12 +30,28 @@ void hooks__cp_configure(const char *list, int exclusive)
 			nnames++;
 		p += len + (e ? 1 : 0);
 	}
+	/* Procedures entered before (main, and any open now) already have records. */
+	hooks__records_cp_refresh();
 	if (!nnames)
 		return;
-	cp_init(&hooks__st.cp, nnames, exclusive);
+	cp_init(&hooks__st.cp, nnames, exclusive, gen);
 	hooks__st.cp_selected = 1;
-	/* Procedures entered before registration (main) already have records. */
-	hooks__records_cp_refresh();
+}
+
+/* Whether name is one of the '+'-separated members of group (top-m search buckets). */
+static int in_group(const char *group, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = group; p;) {
+		const char *e = strchr(p, '+');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = e ? e + 1 : NULL;
+	}
+	return 0;
 }
 
 int hooks__cp_index(const char *name)
@@ -37,7 +59,7 @@ int hooks__cp_index(const char *name)
 	uint32_t k;
 
 	for (k = 0; name && k < nnames; k++)
-		if (!strcmp(names[k], name))
+		if (in_group(names[k], name))
 			return (int)k;
 	return -1;
 }
@@ -69,6 +91,18 @@ void hooks__cp_proc(int enter, int k, int64_t v)
 		cp_exit(&hooks__st.cp, k, v);
 	if (hooks__tracing)
 		hooks__trace_proc(enter, k, v + hooks__st.clock.intrusion, v);
+}
+
+void hooks__cp_control(const wire_ctl *c, int64_t v)
+{
+	if (c->cmd == WIRE_CTL_CP_START) {
+		hooks__cp_configure(c->procs, c->exclusive, c->gen);
+		hooks__cp_begin(v, NULL, 0);
+	} else if (c->cmd == WIRE_CTL_CP_STOP && hooks__st.cp.t.on) {
+		/* The last sample of the interval, then nothing more is carried. */
+		hooks__cp_sample(v, 0);
+		cp_stop(&hooks__st.cp);
+	}
 }
 
 void hooks__cp_sample(int64_t v, int final)

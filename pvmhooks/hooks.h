@@ -70,6 +70,7 @@ typedef struct hooks_state {
 	uint32_t index;  /* the monitor's number for this task */
 	int64_t flush_period_ns;
 	int64_t last_flush;
+	int64_t last_poll;   /* real time the monitor's commands were last looked for */
 	vclock clock;
 	hooks_counts counts;
 	tidmap send_seq;   /* destination tid -> next sequence number */
@@ -108,6 +109,9 @@ void hooks__end(hooks_call *call);
 /* Initialisation: finds or starts the monitor and registers; sets state. */
 void hooks__init(void);
 
+/* Looks for commands from the monitor and carries them out (real time now). */
+void hooks__poll(int64_t now);
+
 /* Whether tid is a monitored task (asks the monitor once per tid, then cached). */
 int hooks__is_monitored(int tid);
 
@@ -118,11 +122,14 @@ int hooks__send_control(int tag, const void *data, size_t len);
  * spawn (real time rt) for them to start from. */
 void hooks__report_spawn(const int *tids, int n, int64_t rt);
 
-/* Critical-path glue (critpath.c). The selection: comma-separated procedure names
- * (NULL or empty: none) and the share mode. */
-void hooks__cp_configure(const char *names, int exclusive);
+/* Critical-path glue (critpath.c). The selection: comma-separated procedure names, or
+ * groups of names joined by '+' that count as one (NULL or empty: none), the share
+ * mode and the selection's generation; any earlier selection is dropped. */
+void hooks__cp_configure(const char *names, int exclusive, uint32_t gen);
 /* The selection index of procedure name, -1 when it is not selected. */
 int hooks__cp_index(const char *name);
+/* Carries out a monitor command about critical-path collection at virtual time v. */
+void hooks__cp_control(const wire_ctl *c, int64_t v);
 /* Starts the task's collection at virtual time v from a parent's tuple (or none). */
 void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc);
 /* A procedure entry (enter 1) or exit at virtual time v; k its selection index. */

@@ -23,6 +23,10 @@ hooks_state hooks__st;
 __thread int hooks__guard;
 hooks_real hooks__pvm;
 
+/* How often the wrappers look for commands from the monitor: a command reaches a task
+ * at its first PVM call at least this long after the last look. */
+#define POLL_NS 10000000LL
+
 /* Control answers normally take well under a millisecond; these bound a dead monitor. */
 #define WELCOME_TIMEOUT_MS 10000
 #define ANSWER_TIMEOUT_MS 5000
@@ -223,8 +227,6 @@ void hooks__init(void)
 	vclock_init(&hooks__st.clock);
 	hooks__records_init();
 	hooks__trace_init(mb.trace_events);
-	hooks__cp_configure(mb.cp_procs, mb.cp_exclusive);
-	free(mb.cp_procs);
 	wire_buf_init(&hooks__st.out);
 
 	memset(&reg, 0, sizeof(reg));
@@ -255,6 +257,9 @@ void hooks__init(void)
 		wire_in in;
 		wire_cp from;
 		int64_t spawn_rt;
+		uint32_t gen;
+		int collecting, exclusive;
+		char *procs;
 
 		wire_in_init(&in, ans, len);
 		if (wire_get_u32(&in) == WIRE_VERSION)
@@ -262,16 +267,25 @@ void hooks__init(void)
 		free(wire_get_str(&in, 4096)); /* the logical id: the monitor's to keep */
 		spawn_rt = (int64_t)wire_get_u64(&in);
 		wire_cp_get(&in, &from);
+		/* The run's critical-path selection as it is now. */
+		gen = wire_get_u32(&in);
+		collecting = wire_get_u8(&in);
+		exclusive = wire_get_u8(&in);
+		procs = wire_get_str(&in, 4096);
 		free(ans);
 		if (in.failed) {
+			free(procs);
 			warn("the monitor's welcome is damaged");
 			return;
 		}
+		hooks__cp_configure(procs, exclusive, gen);
+		free(procs);
 		/* A spawned task's path continues its parent's, over the time the spawn
 		 * took to start it; a root's starts here. */
-		hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0);
+		if (collecting)
+			hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0);
 	}
-	hooks__st.last_flush = pvmmon_clock_now();
+	hooks__st.last_flush = hooks__st.last_poll = pvmmon_clock_now();
 	hooks__st.records_start = t_start;
 	hooks__st.state = HOOKS_ACTIVE;
 	atexit(at_exit);
@@ -318,11 +332,37 @@ void hooks__end(hooks_call *call)
 		vclock_intrude(&hooks__st.clock, (call->t1 - call->t0) + (now - call->t2));
 	if (hooks__tracing || call->trace_first >= 0)
 		hooks__trace_end(call, now);
+	if (now - hooks__st.last_poll >= POLL_NS) {
+		hooks__poll(now);
+		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
+	}
 	if (hooks__st.state == HOOKS_ACTIVE && now - hooks__st.last_flush >= hooks__st.flush_period_ns) {
 		hooks__flush(0);
 		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
 	}
 	hooks__guard = 0;
+}
+
+void hooks__poll(int64_t now)
+{
+	uint8_t *d = NULL;
+	size_t len;
+	wire_ctl c;
+
+	hooks__st.last_poll = now;
+	if (hooks__st.state != HOOKS_ACTIVE)
+		return;
+	while (pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CTL, 0, &d, &len,
+			  NULL, NULL) == 0) {
+		if (wire_ctl_decode(&c, d, len) == 0) {
+			hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
+			free(c.procs);
+		} else {
+			hooks__st.counts.pb_bad++;
+		}
+		free(d);
+		d = NULL;
+	}
 }
 
 int hooks__is_monitored(int tid)

@@ -166,6 +166,11 @@ typedef struct pvmmon_log_cp {
 	int64_t length_ns; /* the longest path's length (virtual ns) */
 	int32_t end_tid;   /* the task where it ends */
 	uint64_t samples;  /* tuples the monitor combined */
+	uint32_t generation; /* selections made in the run so far (pvmmon cp start) */
+	int collecting;    /* still collecting when the log was written */
+	/* The interval the results cover, real ns from the run start: from 0 for a
+	 * selection made at the start; to_ns -1 for the run's end. */
+	int64_t from_ns, to_ns;
 	size_t nprocs;
 	pvmmon_log_cp_proc *procs;
 } pvmmon_log_cp;
@@ -255,6 +260,13 @@ int pvmmon_log_write(const pvmmon_log *log, const char *path);
  * names the file and what is wrong.
  */
 int pvmmon_log_read(pvmmon_log **out, const char *path);
+
+/* The XML of log in *out (heap, NUL-terminated, caller frees) and its length. */
+int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len);
+
+/* As pvmmon_log_read(), from len bytes of XML at data; name stands for the file in
+ * error messages. */
+int pvmmon_log_parse(pvmmon_log **out, const char *data, size_t len, const char *name);
 
 /* Validates path against the schema (same messages as pvmmon_log_read()). */
 int pvmmon_log_validate(const char *path);

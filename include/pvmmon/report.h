@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "pvmmon/cpath.h"
 #include "pvmmon/log.h"
 
 #ifdef __cplusplus
@@ -54,6 +55,23 @@ typedef enum pvmmon_timebase { PVMMON_TIME_VIRTUAL = 0, PVMMON_TIME_REAL } pvmmo
  * order. Returns PVMMON_EINVAL when the run was not traced or no task has events.
  */
 int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE *out);
+
+/*
+ * The same diagram with the critical path cp (pvmmon_cpath_compute() of the same log)
+ * drawn over it in thick black: its work stretches along the lanes, its messages as
+ * arrows and its spawns as dashed lines; the label gives its length. With cp NULL it
+ * is pvmmon_report_dot_spacetime().
+ */
+int pvmmon_report_dot_spacetime_cp(const pvmmon_log *log, pvmmon_timebase tb,
+				   const pvmmon_cpath *cp, FILE *out);
+
+/*
+ * Writes the live view of a running program to out (`pvmmon top`): tasks and their
+ * states, the hottest statements, the critical path so far and the monitoring cost,
+ * from a snapshot of the run (a log as the monitor has it now). Returns 0 or a
+ * negative code.
+ */
+int pvmmon_report_top(const pvmmon_log *log, FILE *out);
 
 /* Options of the HTML report; zero values take the defaults. */
 typedef struct pvmmon_report_opts {

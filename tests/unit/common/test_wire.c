@@ -55,6 +55,7 @@ static void test_piggyback_cp_tuple(void)
 	pb.dest_tid = &tid;
 	pb.seq = &seq;
 	pb.cp.on = 1;
+	pb.cp.gen = 7;
 	pb.cp.n = 3;
 	pb.cp.longest = 5000000;
 	for (int k = 0; k < 3; k++) {
@@ -66,12 +67,12 @@ static void test_piggyback_cp_tuple(void)
 	CU_ASSERT_EQUAL(len, wire_piggyback_size(1, (uint32_t)wire_cp_size(&pb.cp)));
 	CU_ASSERT_EQUAL_FATAL(wire_piggyback_decode(&out, buf, len, tid), 0);
 	CU_ASSERT_EQUAL(out.my_seq, 9);
-	CU_ASSERT(out.cp.on && out.cp.n == 3 && out.cp.longest == 5000000);
+	CU_ASSERT(out.cp.on && out.cp.n == 3 && out.cp.longest == 5000000 && out.cp.gen == 7);
 	CU_ASSERT_EQUAL(out.cp.share[2], 3000);
 	CU_ASSERT_EQUAL(out.cp.zlong[1], 4000001);
 	CU_ASSERT_EQUAL(out.cp.zshare[2], 20);
 	/* Too many procedures in the tuple is damage, not an overrun. */
-	buf[len - wire_cp_size(&pb.cp) + 1] = 200;
+	buf[len - wire_cp_size(&pb.cp) + 5] = 200;
 	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, len, tid), PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(out.cp.on, 0);
 	/* Without a tuple the piggyback is as before and decodes as off. */
@@ -90,6 +91,24 @@ static void test_piggyback_cp_tuple(void)
 	wire_in_init(&in, b.data, b.len - 1);
 	wire_cp_get(&in, &c);
 	CU_ASSERT(in.failed && !c.on);
+	wire_buf_free(&b);
+}
+
+static void test_ctl_round_trip(void)
+{
+	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "create_seq,do_rank"}, out;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_ctl_encode(&b, &c);
+	CU_ASSERT_EQUAL_FATAL(wire_ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT(out.cmd == WIRE_CTL_CP_START && out.gen == 3 && out.exclusive == 1);
+	CU_ASSERT_STRING_EQUAL(out.procs, "create_seq,do_rank");
+	free(out.procs);
+	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
+	b.data[4] = 99; /* an unknown command */
+	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NULL(out.procs);
 	wire_buf_free(&b);
 }
 
@@ -220,7 +239,7 @@ static void test_huge_counts_are_refused(void)
 
 static void test_mailbox_round_trip(void)
 {
-	wire_mailbox m = {0x40005, 77, 250, 12345, "solve,create_seq", 1}, out;
+	wire_mailbox m = {0x40005, 77, 250, 12345}, out;
 	wire_buf b;
 
 	wire_buf_init(&b);
@@ -230,9 +249,6 @@ static void test_mailbox_round_trip(void)
 	CU_ASSERT_EQUAL(out.ctx, 77);
 	CU_ASSERT_EQUAL(out.flush_ms, 250);
 	CU_ASSERT_EQUAL(out.trace_events, 12345);
-	CU_ASSERT_STRING_EQUAL(out.cp_procs, "solve,create_seq");
-	CU_ASSERT_EQUAL(out.cp_exclusive, 1);
-	free(out.cp_procs);
 	CU_ASSERT_NOT_EQUAL(wire_mailbox_decode(&out, b.data, b.len - 1), 0);
 	wire_buf_free(&b);
 }
@@ -283,6 +299,7 @@ CU_TestInfo test_wire_tests[] = {
     {"piggyback round trip", test_piggyback_round_trip},
     {"piggyback rejects damage", test_piggyback_rejects_damage},
     {"piggyback with a critical-path tuple", test_piggyback_cp_tuple},
+    {"commands round trip and damage", test_ctl_round_trip},
     {"register round trip and truncations", test_register_round_trip},
     {"records round trip", test_records_round_trip},
     {"huge counts are refused", test_huge_counts_are_refused},

@@ -10,8 +10,8 @@ static void test_remote_path_wins(void)
 	cp_state a, b;
 	wire_cp sent;
 
-	cp_init(&a, 1, 0);
-	cp_init(&b, 1, 0);
+	cp_init(&a, 1, 0, 1);
+	cp_init(&b, 1, 0, 1);
 	cp_start(&a, 0, NULL, 0, NULL, 0);
 	cp_start(&b, 0, NULL, 0, NULL, 0);
 	/* A runs procedure 0 from 10 to 110 and sends at 120. */
@@ -36,10 +36,11 @@ static void test_local_path_wins_and_wait_is_skipped(void)
 	cp_state b;
 	wire_cp remote = {0};
 
-	cp_init(&b, 2, 0);
+	cp_init(&b, 2, 0, 1);
 	cp_start(&b, 1000, NULL, 0, NULL, 0);
 	cp_enter(&b, 1, 1000);
 	remote.on = 1;
+	remote.gen = 1;
 	remote.n = 2;
 	remote.longest = 100;
 	remote.share[0] = 90;
@@ -60,8 +61,8 @@ static void test_inclusive_exclusive_recursion(void)
 {
 	cp_state in, ex;
 
-	cp_init(&in, 2, 0);
-	cp_init(&ex, 2, 1);
+	cp_init(&in, 2, 0, 1);
+	cp_init(&ex, 2, 1, 1);
 	cp_start(&in, 0, NULL, 0, NULL, 0);
 	cp_start(&ex, 0, NULL, 0, NULL, 0);
 	/* 0 runs 0..100, calls 1 at 20..70 which calls an unselected procedure at 30..40
@@ -94,10 +95,11 @@ static void test_zeroing_keeps_the_longest_net_path(void)
 	cp_state b;
 	wire_cp remote = {0};
 
-	cp_init(&b, 1, 0);
+	cp_init(&b, 1, 0, 1);
 	cp_start(&b, 0, NULL, 0, NULL, 0);
 	/* Local: 80 of work, none of it in procedure 0. */
 	remote.on = 1;
+	remote.gen = 1;
 	remote.n = 1;
 	remote.longest = 100;
 	remote.share[0] = 60;
@@ -125,8 +127,9 @@ static void test_start_cases_and_spawn(void)
 	wire_cp remote = {0}, none = {0};
 	int open[2] = {-1, 0};
 
-	cp_init(&s, 1, 0);
+	cp_init(&s, 1, 0, 1);
 	remote.on = 1;
+	remote.gen = 1;
 	remote.n = 1;
 	remote.longest = 40;
 	remote.share[0] = 5;
@@ -145,15 +148,19 @@ static void test_start_cases_and_spawn(void)
 	CU_ASSERT_EQUAL(s.t.longest, 80);
 	/* A child of a parent at (40, 5) spawned 25 before it started, with procedure 0
 	 * already open (as main is at registration). */
-	cp_init(&c, 1, 0);
+	cp_init(&c, 1, 0, 1);
 	cp_start(&c, 1000, &remote, 25, open, 2);
 	CU_ASSERT_EQUAL(c.t.longest, 65);
 	CU_ASSERT_EQUAL(c.t.share[0], 5);
 	cp_advance(&c, 1010);
 	CU_ASSERT_EQUAL(c.t.longest, 75);
 	CU_ASSERT_EQUAL(c.t.share[0], 15);
-	/* A tuple for another selection size is not mixed in. */
+	/* A tuple for another selection (size or generation) is not mixed in. */
 	remote.n = 2;
+	cp_receive(&c, 1010, 0, 1000, &remote);
+	CU_ASSERT_EQUAL(c.t.longest, 75);
+	remote.n = 1;
+	remote.gen = 2;
 	cp_receive(&c, 1010, 0, 1000, &remote);
 	CU_ASSERT_EQUAL(c.t.longest, 75);
 	cp_stop(&c);

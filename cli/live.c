@@ -1,0 +1,314 @@
+/*
+ * `pvmmon top` and `pvmmon cp`: talking to the monitor of a program that is running.
+ * `pvmmon run` leaves LOG.run beside the log while the run lasts, naming the virtual
+ * machine; these commands join that machine as a PVM task, find the monitor through
+ * its mailbox entry and ask it for a snapshot of the run (a log without the trace).
+ */
+#include <errno.h>
+#include <glob.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "pvmmon/report.h"
+#include "../common/pvmio.h"
+#include "../common/wire.h"
+#include "cli.h"
+
+/* The monitor answers within milliseconds; this bounds a monitor that is gone. */
+#define ANSWER_MS 5000
+
+static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * The run file to use: arg itself if it ends in .run, else arg + ".run" (arg being the
+ * log a run writes); without arg, the only *.run file in the current folder.
+ */
+static char *run_file(const char *arg)
+{
+	glob_t g;
+	char *path = NULL;
+	size_t n = arg ? strlen(arg) : 0;
+
+	if (arg) {
+		if (n > 4 && !strcmp(arg + n - 4, ".run"))
+			path = strdup(arg);
+		else if (asprintf(&path, "%s.run", arg) < 0)
+			path = NULL;
+		if (path && access(path, R_OK) != 0) {
+			cli_error("%s: no run in progress (%s: %s)", arg, path, strerror(errno));
+			free(path);
+			return NULL;
+		}
+		return path;
+	}
+	if (glob("*.run", 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+		cli_error("no run in progress here (no *.run file beside a log); give the log "
+			  "of the run");
+		return NULL;
+	}
+	if (g.gl_pathc > 1)
+		cli_error("several runs in progress here (%s, %s, ...); give the log of one",
+			  g.gl_pathv[0], g.gl_pathv[1]);
+	else
+		path = strdup(g.gl_pathv[0]);
+	globfree(&g);
+	return path;
+}
+
+/* Joins the run's virtual machine and finds its monitor; 0 when found. */
+static int attach(const char *runfile, int *mon, int *ctx)
+{
+	FILE *f = fopen(runfile, "r");
+	char line[4200], *tmp = NULL;
+	wire_mailbox mb;
+	uint8_t *d = NULL;
+	size_t len;
+	int b, rb, rc = -1;
+
+	if (!f) {
+		cli_error("%s: %s", runfile, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "pvm_tmp=", 8)) {
+			line[strcspn(line, "\n")] = '\0';
+			tmp = strdup(line + 8);
+		}
+	fclose(f);
+	if (!tmp || !*tmp) {
+		cli_error("%s: not a pvmmon run file (no pvm_tmp line)", runfile);
+		free(tmp);
+		return -1;
+	}
+	setenv("PVM_TMP", tmp, 1);
+	free(tmp);
+	if (!getenv("PVM_ROOT"))
+		setenv("PVM_ROOT", "/usr/lib/pvm3", 1);
+	if (getuid() == 0)
+		setenv("PVM_ALLOW_ROOT", "1", 1);
+	if (pvm_setopt(PvmAutoErr, 0) < 0 || pvm_mytid() < 0) {
+		cli_error("%s: the run's virtual machine does not answer (has the run ended?)",
+			  runfile);
+		return -1;
+	}
+	rb = pvm_setrbuf(0);
+	b = pvm_recvinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
+	if (b > 0 && pvmio_unpack(b, &d, &len, NULL, NULL) == 0 &&
+	    wire_mailbox_decode(&mb, d, len) == 0) {
+		*mon = mb.monitor_tid;
+		*ctx = mb.ctx;
+		rc = 0;
+	} else {
+		cli_error("%s: no pvmmon monitor in that virtual machine (has the run ended?)",
+			  runfile);
+	}
+	free(d);
+	if (b > 0)
+		pvm_freebuf(b);
+	pvm_setrbuf(rb);
+	return rc;
+}
+
+/* Sends command c to the monitor and reads the snapshot it answers with. */
+static int request(int mon, int ctx, const wire_ctl *c, pvmmon_log **snap)
+{
+	wire_buf b;
+	uint8_t *d = NULL;
+	size_t len = 0;
+	int rc;
+
+	wire_buf_init(&b);
+	wire_ctl_encode(&b, c);
+	rc = b.failed ? pvmmon_error_set(PVMMON_ENOMEM, NULL)
+		      : pvmio_send(&io, ctx, mon, WIRE_TAG_STATUS, b.data, b.len);
+	wire_buf_free(&b);
+	if (rc == 0)
+		rc = pvmio_recv(&io, ctx, mon, WIRE_TAG_SNAPSHOT, ANSWER_MS, &d, &len, NULL, NULL);
+	if (rc == 0)
+		rc = pvmmon_log_parse(snap, (const char *)d, len, "monitor snapshot");
+	free(d);
+	return rc;
+}
+
+/* Waits up to ms for a key; returns it, or 0. */
+static int key_within(int ms)
+{
+	struct pollfd p = {0, POLLIN, 0};
+	char c = 0;
+
+	if (poll(&p, 1, ms) > 0 && read(0, &c, 1) == 1)
+		return c;
+	return 0;
+}
+
+static int top(int argc, char **argv)
+{
+	static const char help[] =
+	    "usage: pvmmon top [--once] [LOG]\n"
+	    "Shows a running program's tasks and their states, hottest statements, critical\n"
+	    "path so far and monitoring cost, refreshed every second; q or Ctrl-C quits.\n"
+	    "LOG is the log the run writes (default: the only run in progress here).\n"
+	    "--once prints the view once, for scripts.\n";
+	const char *log = NULL;
+	int once = 0, mon = 0, ctx = 0, rc = 1, tty = isatty(0) && isatty(1);
+	char *runfile;
+	struct termios saved, raw;
+	wire_ctl c = {WIRE_CTL_SNAPSHOT, 0, 0, NULL};
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--once"))
+			once = 1;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(help, stdout);
+			return 0;
+		} else if (argv[i][0] == '-') {
+			cli_error("top: unknown option '%s'", argv[i]);
+			return 2;
+		} else if (log) {
+			cli_error("top: one run at a time");
+			return 2;
+		} else
+			log = argv[i];
+	}
+	runfile = run_file(log);
+	if (!runfile || attach(runfile, &mon, &ctx) < 0) {
+		free(runfile);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (!once && tty && tcgetattr(0, &saved) == 0) {
+		raw = saved;
+		raw.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		tcsetattr(0, TCSANOW, &raw);
+	} else {
+		tty = 0;
+	}
+	for (;;) {
+		pvmmon_log *snap = NULL;
+		int k;
+
+		if (request(mon, ctx, &c, &snap) < 0) {
+			if (once)
+				cli_error("top: %s", pvmmon_error_last());
+			else
+				printf("\npvmmon top: the run has ended\n");
+			rc = once ? 1 : 0;
+			break;
+		}
+		if (!once && tty)
+			fputs("\033[H\033[2J", stdout);
+		pvmmon_report_top(snap, stdout);
+		pvmmon_log_free(snap);
+		fflush(stdout);
+		if (once) {
+			rc = 0;
+			break;
+		}
+		if (!tty)
+			fputs("\n", stdout);
+		k = key_within(1000);
+		if (stop || k == 'q' || k == 'Q') {
+			rc = 0;
+			break;
+		}
+	}
+	if (tty)
+		tcsetattr(0, TCSANOW, &saved);
+	pvm_exit();
+	free(runfile);
+	return rc;
+}
+
+static int cp(int argc, char **argv)
+{
+	static const char help[] =
+	    "usage: pvmmon cp start PROC[,PROC...] [--exclusive] [LOG]\n"
+	    "       pvmmon cp stop [LOG]\n"
+	    "Starts critical-path profiling of the named procedures in a running program (a\n"
+	    "new selection: earlier values are dropped), or stops it; the values then cover\n"
+	    "the interval between. Tasks take the command at their next PVM call.\n";
+	wire_ctl c = {0, 0, 0, NULL};
+	const char *log = NULL;
+	int mon = 0, ctx = 0, rc = 1, i = 2;
+	char *runfile;
+	pvmmon_log *snap = NULL;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(help, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "start")) {
+		c.cmd = WIRE_CTL_CP_START;
+		if (argc < 3 || argv[2][0] == '-') {
+			cli_error("cp start: which procedures? (pvmmon cp start PROC[,PROC...])");
+			return 2;
+		}
+		c.procs = argv[2];
+		i = 3;
+	} else if (!strcmp(argv[1], "stop")) {
+		c.cmd = WIRE_CTL_CP_STOP;
+	} else {
+		cli_error("cp: unknown command '%s' (start or stop)", argv[1]);
+		return 2;
+	}
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--exclusive") && c.cmd == WIRE_CTL_CP_START)
+			c.exclusive = 1;
+		else if (argv[i][0] == '-') {
+			cli_error("cp: unknown option '%s'", argv[i]);
+			return 2;
+		} else if (log) {
+			cli_error("cp: one run at a time");
+			return 2;
+		} else
+			log = argv[i];
+	}
+	if (c.procs && cli_check_cp_list("cp start", c.procs) < 0)
+		return 2;
+	runfile = run_file(log);
+	if (!runfile || attach(runfile, &mon, &ctx) < 0) {
+		free(runfile);
+		return 1;
+	}
+	if (request(mon, ctx, &c, &snap) < 0) {
+		cli_error("cp: %s", pvmmon_error_last());
+	} else {
+		printf("pvmmon: critical-path collection %s (selection %u: %s)\n",
+		       c.cmd == WIRE_CTL_CP_START ? "started" : "stopped",
+		       (unsigned)snap->cp.generation, snap->cp.nprocs ? "see pvmmon top" : "none");
+		pvmmon_log_free(snap);
+		rc = 0;
+	}
+	pvm_exit();
+	free(runfile);
+	return rc;
+}
+
+int cli_top(int argc, char **argv)
+{
+	return top(argc, argv);
+}
+
+int cli_cp(int argc, char **argv)
+{
+	return cp(argc, argv);
+}

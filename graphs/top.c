@@ -1,0 +1,126 @@
+/* The live view of a running program (`pvmmon top`): one screen of text from a snapshot. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/report.h"
+#include "figures.h"
+
+/* How many statements the view lists. */
+#define TOP_STMTS 8
+
+typedef struct hot {
+	const pvmmon_log_task *task;
+	const pvmmon_log_stmt *stmt;
+} hot;
+
+static int cmp_hot(const void *a, const void *b)
+{
+	const hot *x = a, *y = b;
+
+	if (x->stmt->time_ns != y->stmt->time_ns)
+		return x->stmt->time_ns > y->stmt->time_ns ? -1 : 1;
+	return x->task != y->task ? (x->task < y->task ? -1 : 1) : 0;
+}
+
+static void tasks(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32];
+
+	fprintf(out, "%-10s %-9s %-8s %-16s %12s %12s %9s %9s\n", "task", "tid", "state",
+		"program", "virtual", "intrusion", "sent", "received");
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		fprintf(out, "%-10s t%-8x %-8s %-16.16s %12s %12s %9" PRIu64 " %9" PRIu64 "\n",
+			t->lid ? t->lid : "?", (unsigned)t->tid, pvmmon_task_status_name(t->status),
+			graphs__base_name(t->program ? t->program : "?"),
+			graphs__fmt_time(t1, sizeof(t1), t->virtual_ns),
+			graphs__fmt_time(t2, sizeof(t2), t->intrusion_ns), t->msgs_sent, t->msgs_recv);
+	}
+}
+
+static int hottest(const pvmmon_log *log, FILE *out)
+{
+	size_t n = 0, k = 0;
+	hot *h;
+	char name[512], t1[32], t2[32];
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		n += log->tasks[i].nstmts;
+	if (!n) {
+		fputs("\nno communication statements yet\n", out);
+		return 0;
+	}
+	h = calloc(n, sizeof(*h));
+	if (!h)
+		return pvmmon_error_set(PVMMON_ENOMEM, "top: out of memory");
+	for (size_t i = 0; i < log->ntasks; i++)
+		for (size_t j = 0; j < log->tasks[i].nstmts; j++)
+			h[k++] = (hot){&log->tasks[i], &log->tasks[i].stmts[j]};
+	qsort(h, n, sizeof(*h), cmp_hot);
+	fprintf(out, "\n%-40s %-8s %10s %12s %12s\n", "hottest statements", "task", "count",
+		"time", "sync delay");
+	for (k = 0; k < n && k < TOP_STMTS; k++)
+		fprintf(out, "%-40.40s %-8s %10" PRIu64 " %12s %12s\n",
+			graphs__stmt_name(name, sizeof(name), h[k].stmt),
+			h[k].task->lid ? h[k].task->lid : "?", h[k].stmt->count,
+			graphs__fmt_time(t1, sizeof(t1), h[k].stmt->time_ns),
+			graphs__fmt_time(t2, sizeof(t2), h[k].stmt->sync_ns));
+	free(h);
+	return 0;
+}
+
+static void critical_path(const pvmmon_log *log, FILE *out)
+{
+	const pvmmon_log_cp *cp = &log->cp;
+	char t1[32], t2[32];
+
+	if (!cp->enabled) {
+		fputs("\ncritical path: not collected (pvmmon run --cp=..., or pvmmon cp start)\n",
+		      out);
+		return;
+	}
+	fprintf(out, "\ncritical path %s: length %s (%s shares, selection %u, %" PRIu64
+		     " samples)\n",
+		cp->collecting ? "so far" : "(stopped)", graphs__fmt_time(t1, sizeof(t1), cp->length_ns),
+		cp->exclusive ? "exclusive" : "inclusive", (unsigned)cp->generation, cp->samples);
+	for (size_t k = 0; k < cp->nprocs; k++)
+		fprintf(out, "  %-30.30s share %12s %6.1f%%   zeroing %12s %6.1f%%\n",
+			cp->procs[k].name ? cp->procs[k].name : "?",
+			graphs__fmt_time(t1, sizeof(t1), cp->procs[k].share_ns),
+			graphs__percent(cp->procs[k].share_ns, cp->length_ns),
+			graphs__fmt_time(t2, sizeof(t2), cp->procs[k].zero_ns),
+			graphs__percent(cp->procs[k].zero_ns, cp->length_ns));
+}
+
+int pvmmon_report_top(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32];
+	int64_t vsum = 0, isum = 0;
+	size_t running = 0;
+	int rc;
+
+	if (!log || !out)
+		return pvmmon_error_set(PVMMON_EINVAL, "top: nothing to show");
+	for (size_t i = 0; i < log->ntasks; i++) {
+		vsum += log->tasks[i].virtual_ns;
+		isum += log->tasks[i].intrusion_ns;
+		running += log->tasks[i].status == PVMMON_TASK_RUNNING;
+	}
+	fprintf(out, "pvmmon top: %s, running for %s, %zu task%s (%zu running)\n",
+		graphs__base_name(log->program ? log->program : "?"),
+		graphs__fmt_time(t1, sizeof(t1), log->wall_ns), log->ntasks,
+		log->ntasks == 1 ? "" : "s", running);
+	/* Monitoring cost: the time tasks spent in monitoring code, against their whole
+	 * time so far (as of their last flush). */
+	fprintf(out, "monitoring cost: %s of %s (%.2f%%)\n\n", graphs__fmt_time(t2, sizeof(t2), isum),
+		graphs__fmt_time(t1, sizeof(t1), vsum + isum), graphs__percent(isum, vsum + isum));
+	tasks(log, out);
+	rc = hottest(log, out);
+	critical_path(log, out);
+	if (rc == 0 && ferror(out))
+		rc = pvmmon_error_set(PVMMON_EIO, "top: cannot write");
+	return rc;
+}
