@@ -102,6 +102,7 @@ static const char *const event_op_names[] = {
     [PVMMON_EV_PRECV] = "pvm_precv", [PVMMON_EV_PROBE] = "pvm_probe",
     [PVMMON_EV_SPAWN] = "pvm_spawn", [PVMMON_EV_OTHER] = "other",
     [PVMMON_EV_ENTER] = "enter",     [PVMMON_EV_EXIT] = "exit",
+    [PVMMON_EV_CPSTART] = "cp-start", [PVMMON_EV_CPSTOP] = "cp-stop",
 };
 
 const char *pvmmon_event_op_name(pvmmon_event_op op)

@@ -202,6 +202,11 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	vclock_receive(&hooks__st.clock, call->t0, call->t1, call->t2, pvmmon_clock_now(),
 		       pb.vt_send, pb.rt_send, (uint64_t)bytes, &r);
 	call->clock_done = 1;
+	/* A tuple of a selection this task has not heard of: the monitor's command for it
+	 * is on its way (the sender had it), so take it now and start at this receive,
+	 * with the sender's data (section 2.3, case 3). */
+	if (pb.cp.on && pb.cp.gen > hooks__st.cp.t.gen)
+		hooks__await_control(call->v0);
 	if (hooks__st.cp_selected)
 		cp_receive(&hooks__st.cp, call->v0, r.sync, r.trans, &pb.cp);
 	if (hooks__tracing)

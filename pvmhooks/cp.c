@@ -49,6 +49,7 @@ void cp_start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const in
 	s->t.n = n;
 	s->t.gen = gen;
 	s->t.on = 1;
+	s->stopped = 0;
 	if (same_selection(s, from)) {
 		s->t.longest = from->longest;
 		for (k = 0; k < n; k++) {
@@ -81,6 +82,7 @@ void cp_start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const in
 void cp_stop(cp_state *s)
 {
 	s->t.on = 0;
+	s->stopped = 1;
 }
 
 void cp_advance(cp_state *s, int64_t v)
@@ -117,9 +119,10 @@ void cp_receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire
 	uint32_t k;
 
 	if (!s->t.on) {
-		/* Case 3 starts collection here; case 1 leaves it off. The procedures open
-		 * now were recorded by enter/exit all along. */
-		if (!has)
+		/* Case 3 starts collection here; case 1 leaves it off, and so does a tuple
+		 * sent before a stop that reaches the task after it. The procedures open now
+		 * were recorded by enter/exit all along. */
+		if (!has || s->stopped)
 			return;
 		s->t.on = 1;
 		s->t.longest = 0;

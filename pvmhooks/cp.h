@@ -29,6 +29,7 @@ typedef struct cp_state {
 	int stack[CP_STACK_MAX]; /* exclusive mode: the selected index of each open
 				  * procedure, -1 for others */
 	int nstack;
+	int stopped;      /* collection of this selection was stopped: it does not restart */
 } cp_state;
 
 /* Sets up s for n selected procedures of selection generation gen (collection off).

@@ -73,11 +73,14 @@ void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc)
 		return;
 	n = hooks__records_open_cp(open, CP_STACK_MAX);
 	cp_start(&hooks__st.cp, v, from, arc, open, n);
+	if (hooks__tracing)
+		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)hooks__st.cp.t.gen,
+				   v + hooks__st.clock.intrusion, v);
 	/* The trace shows the procedures already open (main) as entered at the start, so
 	 * that an offline computation from it knows them. */
 	for (int i = 0; hooks__tracing && i < n; i++)
 		if (open[i] >= 0 || hooks__st.cp.exclusive)
-			hooks__trace_proc(1, open[i], v + hooks__st.clock.intrusion, v);
+			hooks__trace_point(PVMMON_EV_ENTER, open[i], v + hooks__st.clock.intrusion, v);
 }
 
 void hooks__cp_proc(int enter, int k, int64_t v)
@@ -90,7 +93,8 @@ void hooks__cp_proc(int enter, int k, int64_t v)
 	else
 		cp_exit(&hooks__st.cp, k, v);
 	if (hooks__tracing)
-		hooks__trace_proc(enter, k, v + hooks__st.clock.intrusion, v);
+		hooks__trace_point(enter ? PVMMON_EV_ENTER : PVMMON_EV_EXIT, k,
+				   v + hooks__st.clock.intrusion, v);
 }
 
 void hooks__cp_control(const wire_ctl *c, int64_t v)
@@ -102,6 +106,9 @@ void hooks__cp_control(const wire_ctl *c, int64_t v)
 		/* The last sample of the interval, then nothing more is carried. */
 		hooks__cp_sample(v, 0);
 		cp_stop(&hooks__st.cp);
+		if (hooks__tracing)
+			hooks__trace_point(PVMMON_EV_CPSTOP, (int32_t)hooks__st.cp.t.gen,
+					   v + hooks__st.clock.intrusion, v);
 	}
 }
 

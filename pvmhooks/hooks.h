@@ -111,6 +111,9 @@ void hooks__init(void);
 
 /* Looks for commands from the monitor and carries them out (real time now). */
 void hooks__poll(int64_t now);
+/* Waits (a bounded time) for the monitor's next command and carries it out at virtual
+ * time v. */
+void hooks__await_control(int64_t v);
 
 /* Whether tid is a monitored task (asks the monitor once per tid, then cached). */
 int hooks__is_monitored(int tid);

@@ -365,6 +365,22 @@ void hooks__poll(int64_t now)
 	}
 }
 
+void hooks__await_control(int64_t v)
+{
+	uint8_t *d = NULL;
+	size_t len;
+	wire_ctl c;
+
+	if (pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CTL, ANSWER_TIMEOUT_MS,
+		       &d, &len, NULL, NULL) != 0)
+		return;
+	if (wire_ctl_decode(&c, d, len) == 0) {
+		hooks__cp_control(&c, v);
+		free(c.procs);
+	}
+	free(d);
+}
+
 int hooks__is_monitored(int tid)
 {
 	int64_t *known;

@@ -88,15 +88,15 @@ void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t byte
 	e->trans = trans;
 }
 
-void hooks__trace_proc(int enter, int k, int64_t rt, int64_t v)
+void hooks__trace_point(pvmmon_event_op op, int32_t tag, int64_t rt, int64_t v)
 {
 	pvmmon_log_event *e;
 
 	if (!hooks__tracing || !(e = next_slot()))
 		return;
 	memset(e, 0, sizeof(*e));
-	e->op = enter ? PVMMON_EV_ENTER : PVMMON_EV_EXIT;
-	e->tag = k;
+	e->op = op;
+	e->tag = tag;
 	e->seq = -1;
 	e->rt[0] = e->rt[1] = e->rt[2] = e->rt[3] = rt;
 	e->vt0 = e->vt1 = v;

@@ -28,9 +28,10 @@ extern int hooks__tracing;
 void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t bytes, int64_t seq,
 		      int64_t sync, int64_t trans);
 
-/* Adds a procedure entry (enter 1) or exit event at real time rt, virtual time v; k is
- * the procedure's critical-path selection index, -1 if none. */
-void hooks__trace_proc(int enter, int k, int64_t rt, int64_t v);
+/* Adds an event outside any PVM call (a procedure entry or exit, the start or stop of
+ * critical-path collection) at real time rt, virtual time v, with tag (the
+ * procedure's selection index, or the selection's generation). */
+void hooks__trace_point(pvmmon_event_op op, int32_t tag, int64_t rt, int64_t v);
 
 /* Ends call's events at real time t3 (adding one without a message if the call added
  * none); sends a chunk when the buffer is full. */

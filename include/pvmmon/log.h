@@ -113,8 +113,10 @@ typedef enum pvmmon_event_op {
 	PVMMON_EV_OTHER, /* any other wrapped call */
 	PVMMON_EV_ENTER, /* entry to a procedure (critical-path profiling) */
 	PVMMON_EV_EXIT,  /* exit from it */
+	PVMMON_EV_CPSTART, /* the task started critical-path collection (tag: selection) */
+	PVMMON_EV_CPSTOP,  /* the task stopped it */
 } pvmmon_event_op;
-#define PVMMON_EV_LAST PVMMON_EV_EXIT
+#define PVMMON_EV_LAST PVMMON_EV_CPSTOP
 
 /*
  * One traced wrapped PVM call of a task: when it ran, in real and virtual time, and

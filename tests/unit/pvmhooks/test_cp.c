@@ -166,6 +166,11 @@ static void test_start_cases_and_spawn(void)
 	cp_stop(&c);
 	cp_advance(&c, 2000);
 	CU_ASSERT_EQUAL(c.t.longest, 75);
+	/* A tuple sent before the stop that arrives after it does not restart it. */
+	remote.gen = 1;
+	cp_receive(&c, 2000, 0, 10, &remote);
+	CU_ASSERT_EQUAL(c.t.on, 0);
+	CU_ASSERT_EQUAL(c.t.longest, 75);
 }
 
 CU_TestInfo test_cp_tests[] = {
