@@ -26,7 +26,12 @@ $(BENCH_BIN)/biglog: bench/biglog.c $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS)
 
-BENCH_PROGS := $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
+# The critical-path overhead load, built with pvmmon-cc so its procedure has a probe.
+$(BENCH_BIN)/cprate: bench/cprate.c apps/apputil.h $(BIN)/pvmmon-cc $(HOOKS_SO)
+	@mkdir -p $(dir $@)
+	$(BIN)/pvmmon-cc -O2 -o $@ bench/cprate.c -lpvm3
+
+BENCH_PROGS := $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
                $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon
 
 bench: all $(BENCH_PROGS)

@@ -174,3 +174,38 @@ for s in 8 1024; do
 	m=$(col tmon "$s"); t=$(col trace "$s")
 	printf '%10s %10s %10s %10.3f\n' "$s" "$m" "$t" "$(echo "$t $m" | awk '{print $1/$2}')"
 done
+echo
+
+# 9. Critical-path overhead (seed 003 Figures 6 and 7): cprate (two tasks computing
+# three quarters of the time and exchanging messages at RATE per task) raw, monitored
+# (profile mode) and with 1, 4, 8, 16 and 32 procedures selected for critical-path
+# profiling that the program never calls, so the figures are the cost of carrying and
+# merging the tuples. Median wall seconds of the exchange loop; ratios to monitored.
+cpnames() { i=0; s=; while [ $i -lt "$1" ]; do s="$s${s:+,}p$i"; i=$((i + 1)); done; echo "$s"; }
+echo "Critical-path overhead (cprate, 2 s per run; median wall s; ratio to monitored)"
+printf '%8s %8s %8s %9s' rate bytes raw monitored
+for k in 1 4 8 16 32; do printf ' %12s' "cp$k"; done
+echo
+for spec in 5:48000 50:4800 150:480; do
+	rate=${spec%%:*}; bytes=${spec#*:}
+	for mode in raw mon 1 4 8 16 32; do : >"$work/cpr.$mode"; done
+	for rep in $(seq "$REPS"); do
+		for mode in raw mon 1 4 8 16 32; do
+			case $mode in
+			raw) flag=--raw ;;
+			mon) flag="-o $work/cpr.xml" ;;
+			*) flag="-o $work/cpr.xml --cp=$(cpnames "$mode")" ;;
+			esac
+			# shellcheck disable=SC2086
+			PATH="$PB:$PATH" $PIN "$BIN/pvmmon" run -q $flag -- "$PB/cprate" "$rate" 2 "$bytes" \
+				2>/dev/null | sed 's/.*wall_s=\([0-9.]*\).*/\1/' >>"$work/cpr.$mode"
+		done
+	done
+	m=$(median <"$work/cpr.mon")
+	printf '%8s %8s %8s %9s' "$rate" "$bytes" "$(median <"$work/cpr.raw")" "$m"
+	for k in 1 4 8 16 32; do
+		c=$(median <"$work/cpr.$k")
+		printf ' %6s %5.3f' "$c" "$(echo "$c $m" | awk '{print $1/$2}')"
+	done
+	echo
+done
