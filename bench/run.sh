@@ -11,10 +11,15 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/pvmmon-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+col() { awk -v s="size=$2" '$1==s {sub("median_us=","",$3); print $3}' "$work/pp.$1" | median; }
+PB=$(cd "${PVMMON_BUILD:-build}/bench" && pwd)
+# BENCH_ONLY="7 9" runs only the sections named (all by default).
+want() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) ;; *) return 1 ;; esac; }
 
 echo "pvmmon benchmarks: $REPS repetitions, CPUs $CPUS, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 
+if want 1; then
 # 1. Ping-pong round trip, 8 B .. 1 MiB, in three interleaved modes: raw PVM; raw PVM
 # with a bare trailing message in a private context (the scheme's own cost, no
 # monitoring); monitored. Large messages take fewer round trips to keep the run short.
@@ -36,14 +41,15 @@ for rep in $(seq "$REPS"); do
 done
 echo "Ping-pong round trip (median of per-run medians, microseconds)"
 printf '%10s %10s %10s %10s %12s %12s\n' size raw bare-trailer monitored monitored/raw monitored/bare
-col() { awk -v s="size=$2" '$1==s {sub("median_us=","",$3); print $3}' "$work/pp.$1" | median; }
 for s in 8 1024 65536 1048576; do
 	r=$(col raw "$s"); b=$(col bare "$s"); m=$(col mon "$s")
 	printf '%10s %10s %10s %10s %12.3f %12.3f\n' "$s" "$r" "$b" "$m" \
 		"$(echo "$m $r" | awk '{print $1/$2}')" "$(echo "$m $b" | awk '{print $1/$2}')"
 done
 echo
+fi
 
+if want 2; then
 # 2. Application wall time (the program's own, measured by the shell inside the run).
 app_time() { # mode program args...
 	mode=$1; shift
@@ -65,7 +71,9 @@ for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
 		"$(echo "$m $r" | awk '{print $1/$2}')"
 done
 echo
+fi
 
+if want 3; then
 # 3. Log size against the number of messages, next to PVM's own full trace of the same
 # program (console `spawn -@FILE`), on a private pvmd started and stopped here.
 pvm_trace_size() { # round-trips
@@ -95,15 +103,18 @@ for n in 5000 50000; do
 		"$(echo "$trace $n" | awk '{print $1/(2*$2)}')"
 done
 echo
+fi
 
+if want 4; then
 # 4. Probe cost (pvmmon-cc's procedure probes), ns per entry+exit pair.
-PB=$(cd "${PVMMON_BUILD:-build}/bench" && pwd)
 for rep in $(seq "$REPS"); do $PIN "$PB/probecost" 10000000; done >"$work/probe"
 en=$(sed 's/.*enabled_ns=\([0-9.]*\).*/\1/' "$work/probe" | median)
 dis=$(sed 's/.*disabled_ns=\([0-9.]*\).*/\1/' "$work/probe" | median)
 echo "Procedure probe pair: enabled ${en} ns, disabled ${dis} ns"
 echo
+fi
 
+if want 5; then
 # 5. A call-heavy program (10^8 calls of a tiny procedure) built four ways.
 echo "Call-heavy program, 10^8 calls (median seconds; ratio to the plain build)"
 for v in plain gprof cyg pvmmon; do : >"$work/calls.$v"; done
@@ -120,7 +131,9 @@ for v in plain gprof cyg pvmmon; do
 	printf '%-8s %8ss  ratio %7.2f\n' "$v" "$t" "$(echo "$t $p" | awk '{print $1/$2}')"
 done
 echo
+fi
 
+if want 6; then
 # 6. Compile time of the apps: pvmmon-cc (parse with libclang, rewrite, gcc) against
 # gcc alone, the same flags, each app compiled to an object file; median of the totals.
 echo "Compile time of apps/*.c (-O2 -g -c; median seconds for all files)"
@@ -137,7 +150,9 @@ g=$(median <"$work/cc.gcc"); c=$(median <"$work/cc.pvmmon")
 printf 'gcc %ss  pvmmon-cc %ss  ratio %.2f  (%d files)\n' "$g" "$c" \
 	"$(echo "$c $g" | awk '{print $1/$2}')" "$(ls apps/*.c | wc -l)"
 echo
+fi
 
+if want 7; then
 # 7. Rendering the HTML report of a large run: a synthetic log of 64 tasks and 500
 # statements (bench/biglog), default pruning and with nothing pruned; median seconds.
 "$PB/biglog" "$work/big.xml" 64 500
@@ -157,7 +172,9 @@ echo "HTML report of 64 tasks / 500 statements: $(median <"$work/rep.default")s"
 	"(--prune 0: $(median <"$work/rep.noprune")s;" \
 	"traced, $(stat -c %s "$work/bigtrace.xml") B log, space-time both axes: $(median <"$work/rep.traced")s)"
 echo
+fi
 
+if want 8; then
 # 8. What the event trace costs a task: ping-pong round trips (8 B and 1 KiB)
 # monitored, and monitored with --trace, interleaved.
 for rep in $(seq "$REPS"); do
@@ -175,7 +192,9 @@ for s in 8 1024; do
 	printf '%10s %10s %10s %10.3f\n' "$s" "$m" "$t" "$(echo "$t $m" | awk '{print $1/$2}')"
 done
 echo
+fi
 
+if want 9; then
 # 9. Critical-path overhead (seed 003 Figures 6 and 7): cprate (two tasks computing
 # three quarters of the time and exchanging messages at RATE per task) raw, monitored
 # (profile mode) and with 1, 4, 8, 16 and 32 procedures selected for critical-path
@@ -209,3 +228,4 @@ for spec in 5:48000 50:4800 150:480; do
 	done
 	echo
 done
+fi
