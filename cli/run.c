@@ -34,8 +34,10 @@ typedef struct run_opts {
 	int quiet;
 	int raw; /* run on the VM without any monitoring, for comparisons */
 	unsigned long long trace_bytes; /* 0: no event trace */
-	const char *cp;    /* procedures for critical-path profiling, or NULL */
+	const char *cp;    /* procedures for critical-path profiling ("auto"), or NULL */
 	int cp_exclusive;
+	int cp_top;        /* m of the top-m search, 0 for none */
+	int cp_phase_ms;   /* phase length of auto and the search, 0 for the default */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -66,6 +68,11 @@ static void usage(FILE *f)
 		"      --cp=P1,P2,...   online critical-path profiling: the run's longest path and\n"
 		"                       the share and zeroing value of each procedure named (up\n"
 		"                       to 32; procedures of programs built with pvmmon-cc)\n"
+		"      --cp=auto        the same for the 8 procedures with the most time after a\n"
+		"                       first phase\n"
+		"      --cp-top=M       find every procedure holding at least 1/M of the critical\n"
+		"                       path (M from 2 to 16) by a search over phases\n"
+		"      --cp-phase-ms=N  phase length for auto and the search (default 2000)\n"
 		"      --cp-exclusive   shares without the time of the procedures they call\n"
 		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
@@ -187,6 +194,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"linger-ms", required_argument, NULL, 'L'}, {"quiet", no_argument, NULL, 'q'},
 	    {"raw", no_argument, NULL, 'r'},         {"trace", optional_argument, NULL, 't'},
 	    {"cp", required_argument, NULL, 'c'},    {"cp-exclusive", no_argument, NULL, 'x'},
+	    {"cp-top", required_argument, NULL, 'm'}, {"cp-phase-ms", required_argument, NULL, 'p'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -243,6 +251,20 @@ static int parse(int argc, char **argv, run_opts *o)
 		case 'x':
 			o->cp_exclusive = 1;
 			break;
+		case 'm':
+		case 'p': {
+			long v = strtol(optarg, &end, 10);
+			int top = c == 'm';
+
+			if (*end || (top && (v < 2 || v > 16)) || (!top && (v < 100 || v > 3600000))) {
+				cli_error("run: --%s needs %s, not '%s'", top ? "cp-top" : "cp-phase-ms",
+					  top ? "a number from 2 to 16" : "milliseconds from 100",
+					  optarg);
+				return 2;
+			}
+			*(top ? &o->cp_top : &o->cp_phase_ms) = (int)v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -254,9 +276,21 @@ static int parse(int argc, char **argv, run_opts *o)
 			return 2;
 		}
 	}
-	if (o->cp_exclusive && !o->cp) {
-		cli_error("run: --cp-exclusive needs --cp");
+	if (o->cp_exclusive && !o->cp && !o->cp_top) {
+		cli_error("run: --cp-exclusive needs --cp or --cp-top");
 		return 2;
+	}
+	if (o->cp_top && o->cp) {
+		cli_error("run: --cp-top chooses the procedures itself; leave out --cp");
+		return 2;
+	}
+	/* Phases are judged from the tasks' samples, which come with their flushes: at
+	 * least two flushes a phase. */
+	if (o->cp_top || (o->cp && !strcmp(o->cp, "auto"))) {
+		int phase = o->cp_phase_ms ? o->cp_phase_ms : 2000;
+
+		if (o->flush_ms > phase / 2)
+			o->flush_ms = phase / 2 < 100 ? 100 : phase / 2;
 	}
 	if (o->attach && o->hostfile) {
 		cli_error("run: --attach and --hostfile exclude each other");
@@ -339,7 +373,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	static const char *const cand[] = {"pvmmon-monitor", NULL};
 	char *mon = cli_sibling(cand);
 	int in[2], out[2], i, n = 0;
-	char flush[16], linger[16], trace[32], line[128];
+	char flush[16], linger[16], trace[32], top[16], phase[16], line[128];
 	char **argv;
 	size_t na = 0;
 	struct pollfd p;
@@ -351,7 +385,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
-	argv = calloc((size_t)(17 + 2 * n), sizeof(char *));
+	argv = calloc((size_t)(21 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
@@ -371,9 +405,19 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	if (o->cp) {
 		argv[na++] = "--cp";
 		argv[na++] = (char *)o->cp;
-		if (o->cp_exclusive)
-			argv[na++] = "--cp-exclusive";
 	}
+	if (o->cp_top) {
+		snprintf(top, sizeof(top), "%d", o->cp_top);
+		argv[na++] = "--cp-top";
+		argv[na++] = top;
+	}
+	if (o->cp_phase_ms) {
+		snprintf(phase, sizeof(phase), "%d", o->cp_phase_ms);
+		argv[na++] = "--cp-phase-ms";
+		argv[na++] = phase;
+	}
+	if (o->cp_exclusive)
+		argv[na++] = "--cp-exclusive";
 	if (o->trace_bytes) {
 		snprintf(trace, sizeof(trace), "%llu", o->trace_bytes);
 		argv[na++] = "--trace-bytes";
@@ -496,6 +540,12 @@ static int run_program(const run_opts *o, const char *program, const char *hooks
 		char *exp = NULL;
 
 		if (!hooks) {
+			/* --raw: a program linked with libpvmhooks (built with pvmmon-cc) must
+			 * not start a monitor of its own either. */
+			setenv("PVMMON_PASSIVE", "1", 1);
+			if (asprintf(&exp, "%s%sPVMMON_PASSIVE", old ? old : "",
+				     old && *old ? ":" : "") >= 0)
+				setenv("PVM_EXPORT", exp, 1);
 			execv(program, o->prog_argv);
 			fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
 			_exit(127);

@@ -51,6 +51,7 @@ void pvmmon_log_free(pvmmon_log *log)
 	for (i = 0; i < log->cp.nprocs; i++)
 		free(log->cp.procs[i].name);
 	free(log->cp.procs);
+	free(log->cp.found);
 	free(log);
 }
 

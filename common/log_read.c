@@ -465,6 +465,9 @@ static int load(pvmmon_log *log, xmlNodePtr root)
 			xmlFree(m);
 			log->cp.from_ns = i64_attr(n, "from-ns");
 			log->cp.to_ns = xmlHasProp(n, BAD_CAST "to-ns") ? i64_attr(n, "to-ns") : -1;
+			log->cp.top_m = (uint32_t)u64_attr(n, "top-m");
+			log->cp.phases = (uint32_t)u64_attr(n, "phases");
+			log->cp.found = str_attr(n, "found");
 			rc = alloc_for((void **)&log->cp.procs, &log->cp.nprocs, sizeof(*log->cp.procs),
 				       n, "cp-proc");
 			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)

@@ -246,6 +246,11 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		attr_str(wr, "collecting", log->cp.collecting ? "yes" : "no");
 		attr_i64(wr, "from-ns", log->cp.from_ns);
 		attr_i64(wr, "to-ns", log->cp.to_ns);
+		if (log->cp.top_m) {
+			attr(wr, "top-m", "%u", (unsigned)log->cp.top_m);
+			attr(wr, "phases", "%u", (unsigned)log->cp.phases);
+			attr_str(wr, "found", log->cp.found);
+		}
 		for (i = 0; i < log->cp.nprocs; i++) {
 			start(wr, "cp-proc");
 			attr_str(wr, "name", log->cp.procs[i].name ? log->cp.procs[i].name : "?");

@@ -201,3 +201,53 @@ int graphs__program_callgraph(const pvmmon_log *log, const pvmmon_log_task *t,
 	free(merged.procs);
 	return rc;
 }
+
+const pvmmon_log_task *graphs__task_by_tid(const pvmmon_log *log, int32_t tid)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].tid == tid)
+			return &log->tasks[i];
+	return NULL;
+}
+
+/* Largest share first; the selection order settles ties, so the order is stable. */
+static int by_share(const void *pa, const void *pb)
+{
+	const graphs_cp_row *a = pa, *b = pb;
+
+	if (a->share_ns != b->share_ns)
+		return a->share_ns > b->share_ns ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+int graphs__cp_rows(const pvmmon_log *log, graphs_cp_row **out, size_t *n, int64_t *total)
+{
+	graphs_cp_row *rows;
+
+	*out = NULL;
+	*n = 0;
+	*total = 0;
+	rows = calloc(log->cp.nprocs ? log->cp.nprocs : 1, sizeof(*rows));
+	if (!rows)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
+	for (size_t i = 0; i < log->ntasks; i++)
+		*total += log->tasks[i].virtual_ns;
+	for (size_t k = 0; k < log->cp.nprocs; k++) {
+		const pvmmon_log_cp_proc *p = &log->cp.procs[k];
+
+		rows[k] = (graphs_cp_row){k, p->name ? p->name : "?", p->share_ns, p->zero_ns, 0};
+		/* A record made while its procedure is already active adds no inclusive
+		 * time, so summing every call site's record counts each activation once. */
+		for (size_t i = 0; p->name && i < log->ntasks; i++)
+			for (size_t j = 0; j < log->tasks[i].nprocs; j++) {
+				const pvmmon_log_proc *r = &log->tasks[i].procs[j];
+
+				if (!r->counted && r->name && !strcmp(r->name, p->name))
+					rows[k].cpu_ns += log->cp.exclusive ? r->excl_ns : r->incl_ns;
+			}
+	}
+	qsort(rows, log->cp.nprocs, sizeof(*rows), by_share);
+	*out = rows;
+	*n = log->cp.nprocs;
+	return 0;
+}

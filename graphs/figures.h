@@ -53,4 +53,24 @@ int graphs__stmt_is(const pvmmon_log_stmt *s, const pvmmon_log_static *e);
 /* The procedure that encloses entry i of t's static table, or NULL. */
 const char *graphs__enclosing_proc(const pvmmon_log_task *t, size_t i);
 
+/* One selected procedure of the run's critical-path profile, as the reports show it. */
+typedef struct graphs_cp_row {
+	size_t index;     /* its place in log->cp.procs */
+	const char *name; /* belongs to the log */
+	int64_t share_ns; /* its share of the critical path (the online profile's) */
+	int64_t zero_ns;  /* its zeroing value */
+	int64_t cpu_ns;   /* its time summed over all tasks' proc records: inclusive, or
+			   * exclusive when the profile's shares are */
+} graphs_cp_row;
+
+/*
+ * The rows of log's critical-path table, largest share first (selection order on
+ * ties), into *out (the caller frees it) and *n; *total gets the sum of all tasks'
+ * virtual times, which a row's CPU share is relative to.
+ */
+int graphs__cp_rows(const pvmmon_log *log, graphs_cp_row **out, size_t *n, int64_t *total);
+
+/* The task of log with tid, or NULL. */
+const pvmmon_log_task *graphs__task_by_tid(const pvmmon_log *log, int32_t tid);
+
 #endif

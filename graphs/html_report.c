@@ -41,29 +41,40 @@ static void td_count(FILE *out, uint64_t c)
 	fprintf(out, "<td class=n data-v=\"%" PRIu64 "\">%" PRIu64 "</td>", c, c);
 }
 
-/* Generates one graph's DOT text with gen, writes it (with --dot) and renders it. */
-typedef int (*dot_gen)(const pvmmon_log *, const pvmmon_log_task *, double, FILE *);
+/* Generates one graph's DOT text with gen, writes it (with --dot) and renders it; cp is
+ * the recomputed critical path to draw in space-time diagrams, or NULL. */
+typedef int (*dot_gen)(const pvmmon_log *, const pvmmon_log_task *, double,
+		       const pvmmon_cpath *, FILE *);
 
-static int gen_calls(const pvmmon_log *log, const pvmmon_log_task *t, double prune, FILE *out)
+static int gen_program(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+		       const pvmmon_cpath *cp, FILE *out)
+{
+	(void)cp;
+	return pvmmon_report_dot_program(log, t, prune, out);
+}
+
+static int gen_calls(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+		     const pvmmon_cpath *cp, FILE *out)
 {
 	(void)prune;
+	(void)cp;
 	return pvmmon_report_dot_calls(log, t, out);
 }
 
 static int gen_spacetime_virtual(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
-				 FILE *out)
+				 const pvmmon_cpath *cp, FILE *out)
 {
 	(void)t;
 	(void)prune;
-	return pvmmon_report_dot_spacetime(log, PVMMON_TIME_VIRTUAL, out);
+	return pvmmon_report_dot_spacetime_cp(log, PVMMON_TIME_VIRTUAL, cp, out);
 }
 
 static int gen_spacetime_real(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
-			      FILE *out)
+			      const pvmmon_cpath *cp, FILE *out)
 {
 	(void)t;
 	(void)prune;
-	return pvmmon_report_dot_spacetime(log, PVMMON_TIME_REAL, out);
+	return pvmmon_report_dot_spacetime_cp(log, PVMMON_TIME_REAL, cp, out);
 }
 
 /* Whether the run was traced and any task has events to draw. */
@@ -76,7 +87,8 @@ static int has_trace(const pvmmon_log *log)
 }
 
 static int make_graph(const pvmmon_log *log, const pvmmon_log_task *t, dot_gen gen,
-		      const char *dir, const char *stem, const pvmmon_report_opts *o)
+		      const pvmmon_cpath *cp, const char *dir, const char *stem,
+		      const pvmmon_report_opts *o)
 {
 	char *dot = NULL, path[4096];
 	size_t len = 0;
@@ -85,7 +97,7 @@ static int make_graph(const pvmmon_log *log, const pvmmon_log_task *t, dot_gen g
 
 	if (!mem)
 		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
-	rc = gen(log, t, o->prune, mem);
+	rc = gen(log, t, o->prune, cp, mem);
 	if (fclose(mem) != 0 && rc == 0)
 		rc = pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory");
 	if (rc < 0)
@@ -375,8 +387,81 @@ static void space_time(const pvmmon_log *log, const pvmmon_report_opts *o, FILE 
 		put_picture(out, "spacetime-real", o->format, "space-time diagram, real time");
 }
 
+/*
+ * The critical-path section: the online profile's length, where the path ends, and per
+ * selected procedure its share of the path, its zeroing value and its CPU share, largest
+ * share first; then the offline recomputation from the trace when there is one.
+ */
+static int critical_path(const pvmmon_log *log, const pvmmon_cpath *cp, const char *why,
+			 FILE *out)
+{
+	const pvmmon_log_task *end;
+	graphs_cp_row *rows = NULL;
+	size_t n = 0;
+	int64_t total = 0, len = log->cp.length_ns;
+	char t1[32], t2[32];
+	int rc;
+
+	fputs("<h2 id=critical-path>Critical path</h2>\n", out);
+	if (!log->cp.enabled) {
+		fputs("<p class=note>This run has no critical-path data.</p>\n", out);
+		return 0;
+	}
+	rc = graphs__cp_rows(log, &rows, &n, &total);
+	if (rc < 0)
+		return rc;
+	end = graphs__task_by_tid(log, log->cp.end_tid);
+	fprintf(out, "<p>Critical path length <b>%s</b> (virtual time), %s shares, ending in task ",
+		graphs__fmt_time(t1, sizeof(t1), len),
+		log->cp.exclusive ? "exclusive" : "inclusive");
+	put_html(out, end && end->lid ? end->lid : "?");
+	fprintf(out, " (t%x); %" PRIu64 " samples. A procedure's share is its time on the "
+		     "longest path; its zeroing value is how much shorter the longest path gets "
+		     "if it took no time; its CPU share is its %s time summed over all tasks, "
+		     "as a part of all tasks' virtual time (%s).</p>\n",
+		(unsigned)log->cp.end_tid, log->cp.samples,
+		log->cp.exclusive ? "exclusive" : "inclusive",
+		graphs__fmt_time(t2, sizeof(t2), total));
+	fputs("<table class=sortable id=cp-table><thead><tr><th>procedure</th><th>share of the "
+	      "path</th><th>% of the path</th><th>zeroing</th><th>% of the path</th><th>CPU "
+	      "share</th></tr></thead><tbody>\n",
+	      out);
+	for (size_t i = 0; i < n; i++) {
+		double share = graphs__percent(rows[i].share_ns, len);
+		double zero = graphs__percent(rows[i].zero_ns, len);
+		double cpu = graphs__percent(rows[i].cpu_ns, total);
+
+		fputs("<tr><td>", out);
+		put_html(out, rows[i].name);
+		fputs("</td>", out);
+		td_time(out, rows[i].share_ns);
+		fprintf(out, "<td class=n data-v=\"%.4f\">%.1f%%</td>", share, share);
+		td_time(out, rows[i].zero_ns);
+		fprintf(out, "<td class=n data-v=\"%.4f\">%.1f%%</td>", zero, zero);
+		fprintf(out, "<td class=n data-v=\"%.4f\">%.1f%%</td></tr>\n", cpu, cpu);
+	}
+	fputs("</tbody></table>\n", out);
+	if (cp) {
+		double diff = graphs__percent(cp->length_ns > len ? cp->length_ns - len
+								  : len - cp->length_ns,
+					      len);
+
+		fprintf(out, "<p>Recomputed offline from the event trace (an activity graph of %zu "
+			     "nodes and %zu arcs): length %s, %.2f%% from the online figure; the "
+			     "path is drawn in thick black in the space-time diagram.</p>\n",
+			cp->nnodes, cp->narcs, graphs__fmt_time(t1, sizeof(t1), cp->length_ns), diff);
+	} else if (why && *why) {
+		fputs("<p class=note>Not recomputed from the trace: ", out);
+		put_html(out, why);
+		fputs(".</p>\n", out);
+	}
+	free(rows);
+	return 0;
+}
+
 static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, size_t nprogs,
-		       const char *dir, const pvmmon_report_opts *o)
+		       const char *dir, const pvmmon_report_opts *o, const pvmmon_cpath *cp,
+		       const char *why)
 {
 	char path[4096], tmp[4200];
 	FILE *out;
@@ -439,9 +524,8 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	}
 	if (rc == 0)
 		rc = message_matrix(log, out);
-	fputs("<h2 id=critical-path>Critical path</h2>\n<p class=note>This run has no critical-path "
-	      "data.</p>\n",
-	      out);
+	if (rc == 0)
+		rc = critical_path(log, cp, why, out);
 	space_time(log, o, out);
 	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
 	if (fclose(out) != 0 && rc == 0)
@@ -457,6 +541,8 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 {
 	pvmmon_report_opts o = {"svg", 0, 0.01, PVMMON_REPORT_VIRTUAL};
 	const pvmmon_log_task **progs = NULL;
+	pvmmon_cpath *cp = NULL;
+	char why[512] = "";
 	size_t nprogs = 0;
 	struct stat st;
 	int rc;
@@ -484,18 +570,29 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 		char stem[64];
 
 		snprintf(stem, sizeof(stem), "program-%zu", p);
-		rc = make_graph(log, progs[p], pvmmon_report_dot_program, dir, stem, &o);
+		rc = make_graph(log, progs[p], gen_program, NULL, dir, stem, &o);
 		if (rc == 0 && graphs__program_has_procs(log, progs[p])) {
 			snprintf(stem, sizeof(stem), "calls-%zu", p);
-			rc = make_graph(log, progs[p], gen_calls, dir, stem, &o);
+			rc = make_graph(log, progs[p], gen_calls, NULL, dir, stem, &o);
 		}
 	}
+	/* With a profile and a whole trace, the critical path is recomputed offline: it is
+	 * drawn in the diagrams and checked against the online figures. Without one (or if
+	 * it cannot be computed) the report says why and goes on. */
+	if (rc == 0 && log->cp.enabled && has_trace(log) &&
+	    pvmmon_cpath_compute(log, &cp) < 0) {
+		snprintf(why, sizeof(why), "%s", pvmmon_error_last());
+		cp = NULL;
+	} else if (log->cp.enabled && !has_trace(log)) {
+		snprintf(why, sizeof(why), "the run was not traced (pvmmon run --trace)");
+	}
 	if (rc == 0 && has_trace(log) && (o.time_axes & PVMMON_REPORT_VIRTUAL))
-		rc = make_graph(log, NULL, gen_spacetime_virtual, dir, "spacetime-virtual", &o);
+		rc = make_graph(log, NULL, gen_spacetime_virtual, cp, dir, "spacetime-virtual", &o);
 	if (rc == 0 && has_trace(log) && (o.time_axes & PVMMON_REPORT_REAL))
-		rc = make_graph(log, NULL, gen_spacetime_real, dir, "spacetime-real", &o);
+		rc = make_graph(log, NULL, gen_spacetime_real, cp, dir, "spacetime-real", &o);
 	if (rc == 0)
-		rc = write_index(log, progs, nprogs, dir, &o);
+		rc = write_index(log, progs, nprogs, dir, &o, cp, why);
+	pvmmon_cpath_free(cp);
 	free(progs);
 	return rc;
 }

@@ -473,8 +473,105 @@ static void put_arrow(diagram *d, size_t id, const arrow *a)
 		graphs__fmt_time(t1, sizeof(t1), re->sync > 0 ? re->sync : 0));
 }
 
+/*
+ * Where a node of the critical path is on its lane: at (resume 0) the end of the work
+ * that leads to it, or (resume 1) the start of the work that follows it. In virtual time
+ * these are the node's own times. In real time: a task's start and end, a send's real
+ * call, a receive's entry and the message's arrival, the end of a spawn call, a probe.
+ */
+static int64_t path_point(const diagram *d, const pvmmon_cpath_node *n, int resume)
+{
+	const pvmmon_log_task *t = &d->log->tasks[n->task];
+	const pvmmon_log_event *e = n->event < t->nevents ? &t->events[n->event] : NULL;
+
+	if (d->tb == PVMMON_TIME_VIRTUAL)
+		return resume ? n->resume : n->vt;
+	if (n->kind == PVMMON_CPATH_START)
+		return t->start_ns;
+	if (n->kind == PVMMON_CPATH_END)
+		return t->end_ns;
+	if (!e)
+		return n->vt;
+	switch (n->kind) {
+	case PVMMON_CPATH_SEND: return send_point(d, e);
+	case PVMMON_CPATH_RECV: return resume ? arrival_point(d, e) : e->rt[0];
+	case PVMMON_CPATH_SPAWN: return e->rt[2];
+	default: return e->rt[0];
+	}
+}
+
+/* Clips ns to task's drawn lane. */
+static int64_t clip(const diagram *d, size_t task, int64_t ns)
+{
+	if (ns < d->lanes[task].from)
+		return d->lanes[task].from;
+	return ns > d->lanes[task].to ? d->lanes[task].to : ns;
+}
+
+/* One piece of the drawn path: a line from (task a, time ta) to (task b, time tb). */
+static void put_path_piece(diagram *d, size_t *id, size_t a, int64_t ta, size_t b, int64_t tb,
+			   const char *attrs)
+{
+	fprintf(d->out, "  cpa%zu [pos=\"%.1f,%.1f!\"];\n  cpb%zu [pos=\"%.1f,%.1f!\"];\n", *id,
+		x_of(d, clip(d, a, ta)), y_of(d, a), *id, x_of(d, clip(d, b, tb)), y_of(d, b));
+	fprintf(d->out, "  cpa%zu -> cpb%zu [%s];\n", *id, *id, attrs);
+	(*id)++;
+}
+
+/*
+ * Draws the critical path over the diagram: each stretch of work on it as a thick line
+ * along its lane (consecutive stretches joined, so enter and exit nodes do not break
+ * it, but a wait does), each message on it as a thick arrow, each spawn dashed.
+ */
+static void put_path(diagram *d, const pvmmon_cpath *cp)
+{
+	static const char work[] = "dir=none, penwidth=4, color=\"#000000\", "
+				   "tooltip=\"critical path: work\"";
+	size_t id = 0, open_task = 0;
+	int64_t from = 0, to = 0;
+	int open = 0;
+
+	for (size_t i = 1; i < cp->npath; i++) {
+		const pvmmon_cpath_node *a = &cp->path[i - 1], *b = &cp->path[i];
+
+		if (b->task >= d->log->ntasks || a->task >= d->log->ntasks)
+			continue;
+		if (b->via == PVMMON_CPATH_VIA_LOCAL) {
+			int64_t s = path_point(d, a, 1), e = path_point(d, b, 0);
+
+			if (open && open_task == b->task && s == to) {
+				if (e > to)
+					to = e;
+				continue;
+			}
+			if (open && to > from)
+				put_path_piece(d, &id, open_task, from, open_task, to, work);
+			open = 1;
+			open_task = b->task;
+			from = s;
+			to = e > s ? e : s;
+			continue;
+		}
+		if (open && to > from)
+			put_path_piece(d, &id, open_task, from, open_task, to, work);
+		open = 0;
+		if (b->via == PVMMON_CPATH_VIA_MESSAGE)
+			put_path_piece(d, &id, a->task, path_point(d, a, 0), b->task,
+				       path_point(d, b, 1),
+				       "arrowsize=0.8, penwidth=2.5, color=\"#000000\", "
+				       "tooltip=\"critical path: message\"");
+		else if (b->via == PVMMON_CPATH_VIA_SPAWN)
+			put_path_piece(d, &id, a->task, path_point(d, a, 1), b->task,
+				       path_point(d, b, 0),
+				       "arrowsize=0.8, penwidth=2.5, style=dashed, color=\"#000000\", "
+				       "tooltip=\"critical path: spawn\"");
+	}
+	if (open && to > from)
+		put_path_piece(d, &id, open_task, from, open_task, to, work);
+}
+
 /* The graph's label: what is drawn, how many messages, and whether the trace is whole. */
-static void put_label(diagram *d, size_t shown, size_t matched)
+static void put_label(diagram *d, size_t shown, size_t matched, const pvmmon_cpath *cp)
 {
 	const pvmmon_log *log = d->log;
 	char t1[32];
@@ -501,11 +598,23 @@ static void put_label(diagram *d, size_t shown, size_t matched)
 			      : "lanes of tasks running then stop at their last traced event",
 		      d->out);
 	}
+	if (cp)
+		fprintf(d->out, "\\lcritical path (thick black): %s, ends in task %s",
+			graphs__fmt_time(t1, sizeof(t1), cp->length_ns),
+			cp->end_task < log->ntasks && log->tasks[cp->end_task].lid
+				? log->tasks[cp->end_task].lid
+				: "?");
 	/* DOT's \l ends a left-justified line. */
 	fputs("\\l\"];\n", d->out);
 }
 
 int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE *out)
+{
+	return pvmmon_report_dot_spacetime_cp(log, tb, NULL, out);
+}
+
+int pvmmon_report_dot_spacetime_cp(const pvmmon_log *log, pvmmon_timebase tb,
+				   const pvmmon_cpath *cp, FILE *out)
 {
 	diagram d = {log, tb, out, NULL, 0, 0, 0, NULL, 0};
 	arrow *arrows = NULL;
@@ -557,7 +666,7 @@ int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE 
 	fputs("digraph spacetime {\n  graph [layout=nop2, splines=line, outputorder=nodesfirst, "
 	      "fontname=\"Helvetica\", fontsize=12, labelloc=t, labeljust=l];\n",
 	      out);
-	put_label(&d, shown, narrows);
+	put_label(&d, shown, narrows, cp);
 	fputs("  node [shape=plaintext, fixedsize=true, fontname=\"Helvetica\", fontsize=9];\n",
 	      out);
 	for (size_t i = 0; i < log->ntasks; i++)
@@ -577,6 +686,8 @@ int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE 
 	      out);
 	for (size_t k = 0; k < shown; k++)
 		put_arrow(&d, k, &arrows[pick(k, narrows)]);
+	if (cp)
+		put_path(&d, cp);
 	fputs("}\n", out);
 	if (ferror(out))
 		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write a graph");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pvmmon/callgraph.h"
+#include "pvmmon/cpath.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 #include "figures.h"
@@ -316,6 +317,53 @@ static void report_structure(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/*
+ * The critical path (seed 003): the online profile's length and, per selected
+ * procedure, its share of the path, its zeroing value and its CPU share (its time summed
+ * over all tasks, as a part of all tasks' virtual time), largest share first; then the
+ * offline recomputation from the trace when the trace is whole.
+ */
+static int report_critical_path(const pvmmon_log *log, FILE *out)
+{
+	const pvmmon_log_task *end;
+	graphs_cp_row *rows = NULL;
+	pvmmon_cpath *cp = NULL;
+	size_t n = 0;
+	int64_t total = 0, len = log->cp.length_ns;
+	char t1[32], t2[32];
+	int rc;
+
+	if (!log->cp.enabled)
+		return 0;
+	rc = graphs__cp_rows(log, &rows, &n, &total);
+	if (rc < 0)
+		return rc;
+	end = graphs__task_by_tid(log, log->cp.end_tid);
+	fprintf(out, "\nCritical path (%s shares): %s, ends in task %s (t%x)\n",
+		log->cp.exclusive ? "exclusive" : "inclusive",
+		graphs__fmt_time(t1, sizeof(t1), len), end && end->lid ? end->lid : "?",
+		(unsigned)log->cp.end_tid);
+	fprintf(out, "  %-28s %12s %7s %12s %7s %9s\n", "procedure", "on path", "%path",
+		"zeroing", "%path", "CPU share");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-28s %12s %6.1f%% %12s %6.1f%% %8.1f%%\n", rows[i].name,
+			graphs__fmt_time(t1, sizeof(t1), rows[i].share_ns),
+			graphs__percent(rows[i].share_ns, len),
+			graphs__fmt_time(t2, sizeof(t2), rows[i].zero_ns),
+			graphs__percent(rows[i].zero_ns, len), graphs__percent(rows[i].cpu_ns, total));
+	fprintf(out, "  (CPU share: %s time summed over all tasks / all tasks' virtual time %s)\n",
+		log->cp.exclusive ? "exclusive" : "inclusive",
+		graphs__fmt_time(t1, sizeof(t1), total));
+	free(rows);
+	/* A whole trace lets the path be recomputed offline, as a check of the figures. */
+	if (log->trace.enabled && log->trace.dropped == 0 && pvmmon_cpath_compute(log, &cp) == 0) {
+		fprintf(out, "  recomputed from the trace: %s\n",
+			graphs__fmt_time(t1, sizeof(t1), cp->length_ns));
+		pvmmon_cpath_free(cp);
+	}
+	return 0;
+}
+
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
 	int rc;
@@ -328,6 +376,9 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (rc < 0)
 		return rc;
 	rc = report_procs_and_loops(log, out);
+	if (rc < 0)
+		return rc;
+	rc = report_critical_path(log, out);
 	if (rc < 0)
 		return rc;
 	report_structure(log, out);

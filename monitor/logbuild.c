@@ -178,6 +178,11 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		add_setting(log, "cp", run->cp_procs);
 		cp_results(run, log);
 	}
+	if (run->cp_top_m) {
+		log->cp.top_m = run->cp_top_m;
+		log->cp.phases = run->cp_phases;
+		log->cp.found = run->cp_found ? strdup(run->cp_found) : NULL;
+	}
 	log->tasks = calloc(run->ntasks ? run->ntasks : 1, sizeof(*log->tasks));
 	if (!log->tasks) {
 		pvmmon_log_free(log);

@@ -35,7 +35,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
 		   "                      [--checkpoint-ms N] [--trace-bytes N]\n"
-		   "                      [--cp PROC,... [--cp-exclusive]]\n"
+		   "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
+		   "                      [--cp-phase-ms N]\n"
 		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -147,7 +148,8 @@ int main(int argc, char **argv)
 	    {"checkpoint-ms", required_argument, NULL, 'c'},
 	    {"program", required_argument, NULL, 'p'}, {"arg", required_argument, NULL, 'A'},
 	    {"trace-bytes", required_argument, NULL, 't'}, {"cp", required_argument, NULL, 'C'},
-	    {"cp-exclusive", no_argument, NULL, 'X'},
+	    {"cp-exclusive", no_argument, NULL, 'X'}, {"cp-top", required_argument, NULL, 'T'},
+	    {"cp-phase-ms", required_argument, NULL, 'P'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -188,10 +190,20 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			free(run.cp_procs);
+	free(run.cp_found);
+	for (size_t i = 0; i < run.cp_ncands; i++)
+		free(run.cp_cands[i]);
+	free(run.cp_cands);
 			run.cp_procs = strdup(optarg);
 			break;
 		case 'X':
 			run.cp_exclusive = 1;
+			break;
+		case 'T':
+			run.cp_top_m = (uint32_t)atoi(optarg);
+			break;
+		case 'P':
+			run.cp_phase_ns = (int64_t)atoi(optarg) * 1000000;
 			break;
 		case 'A': {
 			char **a = realloc(run.args, (run.nargs + 1) * sizeof(*a));
@@ -217,6 +229,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (run.cp_procs && !strcmp(run.cp_procs, "auto")) {
+		/* The selection comes after a first phase (cpsearch.c). */
+		free(run.cp_procs);
+		run.cp_procs = NULL;
+		run.cp_auto = 1;
+	}
+	if (run.cp_phase_ns <= 0)
+		run.cp_phase_ns = 2000000000LL;
 	if (run.cp_procs) {
 		/* Collection runs from the start: generation 1. */
 		run.cp_gen = 1;
@@ -264,6 +284,7 @@ int main(int argc, char **argv)
 		read_control(&run);
 		now = pvmmon_clock_now();
 		mon_pending_timeout(&run, now);
+		mon_cp_tick(&run, now);
 		if (finished(&run, now))
 			break;
 		if (b > 0)

@@ -46,6 +46,17 @@ typedef struct mon_run {
 	int cp_collecting;
 	int64_t cp_from_ns, cp_to_ns;
 	uint64_t cp_samples;   /* critical-path samples of this generation received */
+	/* Choosing the selection while the program runs (cpsearch.c): --cp=auto, or the
+	 * top-m search; phase length, when the current phase began, the candidates left,
+	 * phases run, and the procedures the search found (heap, comma-separated). */
+	int cp_auto;
+	uint32_t cp_top_m;
+	int64_t cp_phase_ns, cp_phase_start;
+	char **cp_cands;
+	size_t cp_ncands;
+	uint32_t cp_phases;
+	int cp_search_done;
+	char *cp_found;
 	uint64_t trace_bytes;  /* 0: no event trace; else its size limit in the log */
 	uint64_t trace_events; /* the same limit in events */
 	const char *program;
@@ -92,6 +103,8 @@ void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len);
  * samples are dropped) or stops it, and tells every running task. */
 void mon_cp_start(mon_run *run, const char *procs, int exclusive);
 void mon_cp_stop(mon_run *run);
+/* Drives --cp=auto and the top-m search: called as time passes (real time now). */
+void mon_cp_tick(mon_run *run, int64_t now);
 /* Handles a STATUS request of a pvmmon command: carries out its command and answers
  * with a snapshot of the run (log XML without the trace). */
 void mon_status(mon_run *run, int src, const uint8_t *data, size_t len);

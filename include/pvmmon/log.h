@@ -173,6 +173,11 @@ typedef struct pvmmon_log_cp {
 	/* The interval the results cover, real ns from the run start: from 0 for a
 	 * selection made at the start; to_ns -1 for the run's end. */
 	int64_t from_ns, to_ns;
+	/* The top-m search (seed 003 Appendix B), when one ran: m, phases run, and the
+	 * procedures found holding at least 1/m of the path (comma-separated; NULL while
+	 * the search goes on). Its procs are those of its last phase. */
+	uint32_t top_m, phases;
+	char *found;
 	size_t nprocs;
 	pvmmon_log_cp_proc *procs;
 } pvmmon_log_cp;

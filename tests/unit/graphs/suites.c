@@ -2,12 +2,14 @@
 #include "../unit.h"
 
 extern CU_TestInfo test_callgraph_tests[];
+extern CU_TestInfo test_cpath_tests[];
 extern CU_TestInfo test_dot_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"callgraph", NULL, NULL, NULL, NULL, test_callgraph_tests},
+    {"cpath", NULL, NULL, NULL, NULL, test_cpath_tests},
     {"dot", NULL, NULL, NULL, NULL, test_dot_tests},
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},

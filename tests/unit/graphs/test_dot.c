@@ -146,6 +146,56 @@ static void test_html_report_renders_svg_and_png(void)
 	}
 }
 
+/* A run profiled with --cp and traced: the HTML report has the critical-path table, the
+ * offline check, and the path drawn in the space-time diagram. */
+static void test_html_report_critical_path(void)
+{
+	char dir[] = "/tmp/pvmmon-unit-report.XXXXXX", path[256];
+	pvmmon_log *log = NULL;
+	pvmmon_report_opts svg = {"svg", 1, 0.01, 0};
+	char *index, *dot, *row;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/cp-issort.xml"), 0);
+	CU_ASSERT_EQUAL(pvmmon_report_html(log, dir, &svg), 0);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	index = unit_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(index);
+	CU_ASSERT_PTR_NULL(strstr(index, "no critical-path data"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "Critical path length <b>258.93 ms</b>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "inclusive shares, ending in task 0 (t40002)"));
+	/* One row per selected procedure, largest share first. */
+	row = strstr(index, "<tr><td>create_seq</td><td class=n data-v=\"152130897\">152.13 ms</td>"
+			    "<td class=n data-v=\"58.7526\">58.8%</td>");
+	CU_ASSERT_PTR_NOT_NULL(row);
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<tr><td>do_rank</td><td class=n data-v=\"61287003\">"
+					     "61.29 ms</td><td class=n data-v=\"23.6689\">23.7%</td>"
+					     "<td class=n data-v=\"59815636\">59.82 ms</td>"));
+	if (row) {
+		char *rank = strstr(row, "<tr><td>do_rank</td>");
+
+		CU_ASSERT(rank && strstr(rank, "<tr><td>verify</td>"));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<td class=n data-v=\"21.8794\">21.9%</td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "Recomputed offline from the event trace"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "0.00% from the online figure"));
+	free(index);
+	snprintf(path, sizeof(path), "%s/spacetime-virtual.dot", dir);
+	dot = unit_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dot);
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "critical path (thick black): 258.93 ms"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "tooltip=\"critical path: message\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "tooltip=\"critical path: spawn\""));
+	free(dot);
+	pvmmon_log_free(log);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+}
+
 CU_TestInfo test_dot_tests[] = {
     {"program graph from static tables (golden)", test_program_graph_from_static_tables},
     {"call graph with recursion collapsed (golden)", test_call_graph_with_recursion},
@@ -154,5 +204,6 @@ CU_TestInfo test_dot_tests[] = {
     {"call-site graphs without static tables (golden)", test_call_site_graphs_without_static_tables},
     {"HTML report: SVG parses, PNG has a size, bad format refused",
      test_html_report_renders_svg_and_png},
+    {"HTML report: critical-path table and path in the diagram", test_html_report_critical_path},
     CU_TEST_INFO_NULL,
 };

@@ -11,6 +11,7 @@
 #include <CUnit/CUnit.h>
 #include <libxml/parser.h>
 
+#include "pvmmon/cpath.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
@@ -285,6 +286,53 @@ static void test_renders_to_svg(void)
 	}
 }
 
+/*
+ * The issort run's critical path drawn over its diagrams: the label gives its length,
+ * every message and spawn on it is one thick arrow, and without a path the diagram is
+ * the plain one.
+ */
+static void test_critical_path_drawn(void)
+{
+	pvmmon_log *log = NULL;
+	pvmmon_cpath *cp = NULL;
+	char *plain, *text = NULL;
+	size_t len = 0, messages = 0, spawns = 0;
+	FILE *mem;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/cp-issort.xml"), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_cpath_compute(log, &cp), 0);
+	for (size_t i = 0; i < cp->npath; i++) {
+		messages += cp->path[i].via == PVMMON_CPATH_VIA_MESSAGE;
+		spawns += cp->path[i].via == PVMMON_CPATH_VIA_SPAWN;
+	}
+	for (int tb = 0; tb < 2; tb++) {
+		mem = open_memstream(&text, &len);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+		CU_ASSERT_EQUAL(pvmmon_report_dot_spacetime_cp(log, (pvmmon_timebase)tb, cp, mem), 0);
+		fclose(mem);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "critical path (thick black): 258.93 ms, ends in "
+						    "task 0"));
+		CU_ASSERT_EQUAL(count(text, "tooltip=\"critical path: message\""), messages);
+		CU_ASSERT_EQUAL(count(text, "tooltip=\"critical path: spawn\""), spawns);
+		CU_ASSERT(count(text, "tooltip=\"critical path: work\"") >= 4);
+		free(text);
+		text = NULL;
+		mem = open_memstream(&text, &len);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+		CU_ASSERT_EQUAL(pvmmon_report_dot_spacetime_cp(log, (pvmmon_timebase)tb, NULL, mem), 0);
+		fclose(mem);
+		plain = diagram(log, (pvmmon_timebase)tb);
+		CU_ASSERT_STRING_EQUAL(text, plain);
+		CU_ASSERT_PTR_NULL(strstr(plain, "critical path"));
+		free(plain);
+		free(text);
+		text = NULL;
+	}
+	CU_ASSERT(messages == 3 && spawns == 1);
+	pvmmon_cpath_free(cp);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_spacetime_tests[] = {
     {"virtual-time diagram of a traced mcpi run (golden)", test_virtual_time_golden},
     {"real-time diagram of a traced mcpi run (golden)", test_real_time_golden},
@@ -293,5 +341,6 @@ CU_TestInfo test_spacetime_tests[] = {
     {"cut trace said in the label", test_cut_trace_is_said_in_the_label},
     {"64 tasks x 2000 events stay bounded", test_large_trace_stays_bounded},
     {"renders to SVG with Graphviz", test_renders_to_svg},
+    {"critical path drawn over the diagram", test_critical_path_drawn},
     CU_TEST_INFO_NULL,
 };

@@ -216,11 +216,50 @@ static void test_empty_log_and_write_error(void)
 	pvmmon_log_free(log);
 }
 
+/* A profiled run: the critical-path section, largest share first, and the offline
+ * check; a run without a profile has no such section. */
+static void test_critical_path_section(void)
+{
+	pvmmon_log *log = NULL;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/cp-issort.xml"), 0);
+	mem = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+	CU_ASSERT_EQUAL(pvmmon_report_text(log, mem), 0);
+	fclose(mem);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nCritical path (inclusive shares): 258.93 ms, ends "
+					    "in task 0 (t40002)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  create_seq                      152.13 ms   58.8%  "
+					    "  152.13 ms   58.8%     21.9%\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  do_rank                          61.29 ms   23.7%  "
+					    "   59.82 ms   23.1%     17.4%\n"));
+	{
+		char *sec = strstr(text, "\nCritical path"), *rank = sec ? strstr(sec, "  do_rank ") : NULL;
+
+		CU_ASSERT(rank && strstr(rank, "  verify "));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "recomputed from the trace: 258.93 ms"));
+	free(text);
+	log->cp.enabled = 0;
+	text = NULL;
+	mem = open_memstream(&text, &len);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mem);
+	CU_ASSERT_EQUAL(pvmmon_report_text(log, mem), 0);
+	fclose(mem);
+	CU_ASSERT_PTR_NULL(strstr(text, "Critical path"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_text_report_tests[] = {
     {"run summary and task table", test_run_and_tasks},
     {"statements sorted by time, named by file:line", test_statements_sorted_and_named},
     {"procedures and loops only when recorded", test_procs_and_loops_only_when_present},
     {"program structure, top-down", test_structure_top_down},
     {"empty log, write errors", test_empty_log_and_write_error},
+    {"critical-path section", test_critical_path_section},
     CU_TEST_INFO_NULL,
 };
