@@ -32,9 +32,24 @@ typedef struct graph {
 	size_t np;
 	/* counts[i * np + k]: the local arc into node i is procedure k's time. */
 	unsigned char *counts;
-	size_t *start; /* each task's start node */
+	size_t *start; /* each task's start node, NONE for a task that did not collect */
+	unsigned char *born; /* the task's path starts at its own start: a spawn arc can
+			      * lead there */
 	size_t *order; /* the nodes in topological order */
 } graph;
+
+/*
+ * The part of a task's trace that belongs to the selection's collection: the events
+ * from..to-1, between its start of collection (start_ev, PVMMON_CPATH_NO_EVENT when that
+ * is the task's start) and its stop (stop_ev, PVMMON_CPATH_NO_EVENT when it collected to
+ * its end).
+ */
+typedef struct window {
+	size_t from, to;
+	size_t start_ev, stop_ev;
+	int64_t start_vt, end_vt;
+	int born;
+} window;
 
 /* A receive node, as the key a send finds it by. */
 typedef struct recv_key {
@@ -144,8 +159,52 @@ static int proc_change(proc_state *s, int enter, int k)
 	return 0;
 }
 
-/* Adds task ti's chain of nodes: start, its events that are nodes, end. */
-static int add_task(graph *g, size_t ti, proc_state *ps)
+/*
+ * Finds task ti's window of collection for the log's selection. Returns 0 when the task
+ * never collected it: it then has no part in the graph, as its samples have none in the
+ * online result. whole: the trace records no starts of collection at all (a whole-run
+ * selection traced without them), so every task collected from its start to its end.
+ */
+static int find_window(const pvmmon_log *log, size_t ti, int whole, window *w)
+{
+	const pvmmon_log_task *t = &log->tasks[ti];
+	int32_t gen = (int32_t)log->cp.generation;
+	size_t s;
+
+	*w = (window){0, t->nevents, NONE, NONE, t->start_ns, t->start_ns + t->virtual_ns, 1};
+	if (whole)
+		return 1;
+	for (s = 0; s < t->nevents; s++)
+		if (t->events[s].op == PVMMON_EV_CPSTART && t->events[s].tag == gen)
+			break;
+	if (s == t->nevents)
+		return 0;
+	/* Events of earlier selections, before this start, do not count; the procedures
+	 * open at the start are entered again after it. */
+	w->from = s + 1;
+	/* Collection started at registration (the trace's first event, at the task's
+	 * start): a spawned task's path then continues its parent's. Later, it started
+	 * at a command or inside a receive and starts from nothing. */
+	w->born = s == 0 && t->events[s].vt0 <= t->start_ns;
+	if (!w->born) {
+		w->start_ev = s;
+		w->start_vt = t->events[s].vt0;
+	}
+	/* No selection comes after the log's, so the first stop after its start is its
+	 * stop, whatever generation the event carries (logs do not record a stop's). */
+	for (size_t p = w->from; p < t->nevents; p++)
+		if (t->events[p].op == PVMMON_EV_CPSTOP) {
+			/* The task's last sample is taken at its stop; nothing after counts. */
+			w->to = p;
+			w->stop_ev = p;
+			w->end_vt = t->events[p].vt0;
+			break;
+		}
+	return 1;
+}
+
+/* Adds task ti's chain of nodes: start, its events in window w that are nodes, end. */
+static int add_task(graph *g, size_t ti, const window *w, proc_state *ps)
 {
 	const pvmmon_log_task *t = &g->log->tasks[ti];
 	size_t prev;
@@ -153,11 +212,13 @@ static int add_task(graph *g, size_t ti, proc_state *ps)
 	memset(ps->depth, 0, ps->np * sizeof(*ps->depth));
 	memset(ps->counts, 0, ps->np);
 	ps->nstack = 0;
-	prev = add_node(g, ti, NONE, PVMMON_CPATH_START, t->start_ns, t->start_ns, NONE, ps->counts);
+	prev = add_node(g, ti, w->start_ev, PVMMON_CPATH_START, w->start_vt, w->start_vt, NONE,
+			ps->counts);
 	if (prev == NONE)
 		return PVMMON_ENOMEM;
 	g->start[ti] = prev;
-	for (size_t j = 0; j < t->nevents; j++) {
+	g->born[ti] = (unsigned char)w->born;
+	for (size_t j = w->from; j < w->to; j++) {
 		const pvmmon_log_event *e = &t->events[j];
 		pvmmon_cpath_kind kind;
 		int64_t vt = e->vt0, resume = e->vt0;
@@ -184,8 +245,8 @@ static int add_task(graph *g, size_t ti, proc_state *ps)
 		    proc_change(ps, kind == PVMMON_CPATH_ENTER, (int)e->tag) < 0)
 			return PVMMON_ENOMEM;
 	}
-	if (add_node(g, ti, NONE, PVMMON_CPATH_END, t->start_ns + t->virtual_ns,
-		     t->start_ns + t->virtual_ns, prev, ps->counts) == NONE)
+	if (add_node(g, ti, w->stop_ev, PVMMON_CPATH_END, w->end_vt, w->end_vt, prev, ps->counts) ==
+	    NONE)
 		return PVMMON_ENOMEM;
 	return 0;
 }
@@ -265,11 +326,16 @@ static void link_spawns(graph *g, size_t *narcs)
 			continue;
 		e = &log->tasks[nd->task].events[nd->event];
 		for (size_t c = 0; c < log->ntasks; c++) {
-			gnode *s = &g->nodes[g->start[c]];
+			gnode *s;
 			int64_t w = log->tasks[c].start_ns - e->rt[2];
 
+			/* A child that started collecting later than at its start begins a path
+			 * of its own. */
 			if (log->tasks[c].tid != e->peer || log->tasks[c].parent_tid != parent ||
-			    s->xpred != NONE)
+			    g->start[c] == NONE || !g->born[c])
+				continue;
+			s = &g->nodes[g->start[c]];
+			if (s->xpred != NONE)
 				continue;
 			s->xpred = i;
 			s->xw = w > 0 ? w : 0;
@@ -399,7 +465,7 @@ int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out)
 	int64_t *L = NULL;
 	pvmmon_cpath_via *via = NULL;
 	size_t end, narcs = 0;
-	int rc = 0;
+	int rc = 0, whole = 1;
 
 	if (out)
 		*out = NULL;
@@ -416,12 +482,16 @@ int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out)
 	if (!log->cp.enabled || log->cp.nprocs == 0)
 		return pvmmon_error_set(PVMMON_EINVAL,
 					"cpath: the run selected no procedures (pvmmon run --cp=P,...)");
-	/* Collection started or stopped during the run (pvmmon cp start|stop) covers part
-	 * of the run only; this graph is the whole run's, so it would not compare. */
-	if (log->cp.from_ns > 0 || log->cp.to_ns >= 0)
+	/* A trace that records no task's start of collection can only be compared with a
+	 * selection made at the run's start and kept to its end. */
+	for (size_t ti = 0; ti < log->ntasks && whole; ti++)
+		for (size_t j = 0; j < log->tasks[ti].nevents && whole; j++)
+			whole = log->tasks[ti].events[j].op != PVMMON_EV_CPSTART;
+	if (whole && (log->cp.from_ns > 0 || log->cp.to_ns >= 0 || log->cp.generation > 1))
 		return pvmmon_error_set(PVMMON_EINVAL,
 					"cpath: the profile covers an interval of the run only "
-					"(pvmmon cp start|stop); the offline path is the whole run's");
+					"(pvmmon cp start|stop), but the trace does not show where "
+					"the tasks started collecting");
 	g.log = log;
 	g.np = log->cp.nprocs;
 	ps.exclusive = log->cp.exclusive;
@@ -429,17 +499,24 @@ int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out)
 	ps.depth = calloc(g.np, sizeof(*ps.depth));
 	ps.counts = calloc(g.np, 1);
 	g.start = calloc(log->ntasks ? log->ntasks : 1, sizeof(*g.start));
+	g.born = calloc(log->ntasks ? log->ntasks : 1, 1);
 	cp = calloc(1, sizeof(*cp));
 	if (cp) {
 		cp->share_ns = calloc(g.np, sizeof(*cp->share_ns));
 		cp->zero_ns = calloc(g.np, sizeof(*cp->zero_ns));
 	}
-	if (!ps.depth || !ps.counts || !g.start || !cp || !cp->share_ns || !cp->zero_ns) {
+	if (!ps.depth || !ps.counts || !g.start || !g.born || !cp || !cp->share_ns ||
+	    !cp->zero_ns) {
 		rc = pvmmon_error_set(PVMMON_ENOMEM, "cpath: out of memory");
 		goto out;
 	}
 	for (size_t ti = 0; ti < log->ntasks; ti++) {
-		rc = add_task(&g, ti, &ps);
+		window w;
+
+		g.start[ti] = NONE;
+		if (!find_window(log, ti, whole, &w))
+			continue;
+		rc = add_task(&g, ti, &w, &ps);
 		if (rc < 0) {
 			rc = pvmmon_error_set(rc, "cpath: out of memory");
 			goto out;
@@ -465,7 +542,10 @@ int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out)
 	longest(&g, -1, L, via);
 	end = best_end(&g, L);
 	if (end == NONE) {
-		rc = pvmmon_error_set(PVMMON_EINVAL, "cpath: the log has no tasks");
+		rc = pvmmon_error_set(PVMMON_EINVAL,
+				      log->ntasks ? "cpath: no task collected the selection's "
+						    "critical path"
+						  : "cpath: the log has no tasks");
 		goto out;
 	}
 	cp->length_ns = L[end];
@@ -492,6 +572,7 @@ out:
 	free(g.nodes);
 	free(g.counts);
 	free(g.start);
+	free(g.born);
 	free(g.order);
 	free(ps.depth);
 	free(ps.stack);

@@ -486,9 +486,11 @@ static int64_t path_point(const diagram *d, const pvmmon_cpath_node *n, int resu
 
 	if (d->tb == PVMMON_TIME_VIRTUAL)
 		return resume ? n->resume : n->vt;
-	if (n->kind == PVMMON_CPATH_START)
+	/* A start or end with an event is where the task started or stopped collecting
+	 * (pvmmon cp start|stop); the default case below gives its time. */
+	if (n->kind == PVMMON_CPATH_START && !e)
 		return t->start_ns;
-	if (n->kind == PVMMON_CPATH_END)
+	if (n->kind == PVMMON_CPATH_END && !e)
 		return t->end_ns;
 	if (!e)
 		return n->vt;

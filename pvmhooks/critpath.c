@@ -64,20 +64,44 @@ int hooks__cp_index(const char *name)
 	return -1;
 }
 
-void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc)
+/* Starts the path at the process's start (v) and replays the procedure entries and
+ * exits made before registration; 0 when it could (they were all kept). */
+static int begin_at_start(int64_t v, const wire_cp *from, int64_t arc)
+{
+	size_t n, i;
+	const hooks_pre_event *pre = hooks__records_pre_events(&n);
+
+	if (!pre)
+		return -1;
+	cp_start(&hooks__st.cp, v, from, arc, (const int[1]){0}, 0);
+	if (hooks__tracing)
+		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)hooks__st.cp.t.gen, v, v);
+	for (i = 0; i < n; i++)
+		hooks__cp_proc(pre[i].enter, hooks__cp_index(pre[i].site->name), pre[i].v);
+	return 0;
+}
+
+void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start)
 {
 	int open[CP_STACK_MAX];
 	int n;
 
-	if (!hooks__st.cp_selected)
+	if (!hooks__st.cp_selected || (at_start && begin_at_start(v, from, arc) == 0))
 		return;
+	if (at_start) {
+		/* Too much happened before registration to replay: the path starts now. */
+		int64_t now = vclock_virtual(&hooks__st.clock, pvmmon_clock_now());
+
+		arc += now - v;
+		v = now;
+	}
 	n = hooks__records_open_cp(open, CP_STACK_MAX);
 	cp_start(&hooks__st.cp, v, from, arc, open, n);
 	if (hooks__tracing)
 		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)hooks__st.cp.t.gen,
 				   v + hooks__st.clock.intrusion, v);
-	/* The trace shows the procedures already open (main) as entered at the start, so
-	 * that an offline computation from it knows them. */
+	/* The trace shows the procedures already open as entered here, so that an
+	 * offline computation from it knows them. */
 	for (int i = 0; hooks__tracing && i < n; i++)
 		if (open[i] >= 0 || hooks__st.cp.exclusive)
 			hooks__trace_point(PVMMON_EV_ENTER, open[i], v + hooks__st.clock.intrusion, v);
@@ -101,7 +125,7 @@ void hooks__cp_control(const wire_ctl *c, int64_t v)
 {
 	if (c->cmd == WIRE_CTL_CP_START) {
 		hooks__cp_configure(c->procs, c->exclusive, c->gen);
-		hooks__cp_begin(v, NULL, 0);
+		hooks__cp_begin(v, NULL, 0, 0);
 	} else if (c->cmd == WIRE_CTL_CP_STOP && hooks__st.cp.t.on) {
 		/* The last sample of the interval, then nothing more is carried. */
 		hooks__cp_sample(v, 0);

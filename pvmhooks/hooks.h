@@ -133,8 +133,10 @@ void hooks__cp_configure(const char *names, int exclusive, uint32_t gen);
 int hooks__cp_index(const char *name);
 /* Carries out a monitor command about critical-path collection at virtual time v. */
 void hooks__cp_control(const wire_ctl *c, int64_t v);
-/* Starts the task's collection at virtual time v from a parent's tuple (or none). */
-void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc);
+/* Starts the task's collection at virtual time v from a parent's tuple extended by arc
+ * (or from none). at_start: v is the process's start, and the procedure entries and
+ * exits before registration are replayed from there. */
+void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start);
 /* A procedure entry (enter 1) or exit at virtual time v; k its selection index. */
 void hooks__cp_proc(int enter, int k, int64_t v);
 /* Sends the tuple, accounted up to virtual time v, to the monitor. */

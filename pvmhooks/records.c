@@ -44,6 +44,31 @@ typedef struct frame {
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
 
+/* Procedure entries and exits before registration, kept for critical-path collection;
+ * a program that makes that many calls before its first PVM call starts its path at
+ * registration instead. */
+#define PRE_MAX 4096
+static hooks_pre_event pre[PRE_MAX];
+static size_t npre;
+static int pre_overflow;
+
+static void note_pre(pvmmon_probe_site *site, int enter, int64_t v)
+{
+	if (hooks__st.state != HOOKS_UNINIT)
+		return;
+	if (npre == PRE_MAX) {
+		pre_overflow = 1;
+		return;
+	}
+	pre[npre++] = (hooks_pre_event){site, enter, v};
+}
+
+const hooks_pre_event *hooks__records_pre_events(size_t *n)
+{
+	*n = npre;
+	return pre_overflow ? NULL : pre;
+}
+
 void hooks__records_init(void)
 {
 	/* Records start zeroed (static storage) and are kept as they are here: probes of
@@ -226,6 +251,7 @@ void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 
 	if (proc_depth >= STACK_MAX)
 		return;
+	note_pre(site, 1, v);
 	/* A call line only means something within a caller. */
 	r = proc_record(site, caller, caller ? call_line : 0);
 	proc_stack[proc_depth].site = site;
@@ -251,6 +277,7 @@ void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	}
 	if (proc_depth == 0)
 		return;
+	note_pre(site, 0, v);
 	f = &proc_stack[--proc_depth];
 	if (hooks__st.cp_selected)
 		hooks__cp_proc(0, f->cp, v);

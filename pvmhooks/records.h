@@ -34,6 +34,18 @@ void hooks__records_cp_refresh(void);
  * most max); returns how many. */
 int hooks__records_open_cp(int *out, int max);
 
+/* A procedure entry or exit seen before the task registered (critical-path collection
+ * starts at the process's start, so it replays them). */
+typedef struct hooks_pre_event {
+	pvmmon_probe_site *site;
+	int enter;
+	int64_t v;
+} hooks_pre_event;
+
+/* The entries and exits before registration, in order; *n of them. Returns NULL when
+ * there were more than could be kept. */
+const hooks_pre_event *hooks__records_pre_events(size_t *n);
+
 /* Drops every record (tests). */
 void hooks__records_reset(void);
 

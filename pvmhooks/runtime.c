@@ -33,6 +33,14 @@ hooks_real hooks__pvm;
 #define MONITOR_START_TIMEOUT_MS 10000
 
 static pvmio_fns io;
+static int64_t loaded_at; /* real time the library was loaded: the process's start */
+
+/* The process's start, as near as a library can see it: the task's time origin, so
+ * that work done before its first PVM call (probed procedures included) is its own. */
+__attribute__((constructor)) static void loaded(void)
+{
+	loaded_at = pvmmon_clock_now();
+}
 static char *lib_path;        /* absolute path of this library, for children's preload */
 static char *saved_preload;   /* LD_PRELOAD and PVM_EXPORT around a pvm_spawn */
 static char *saved_export;
@@ -203,7 +211,8 @@ void hooks__init(void)
 	wire_register reg;
 	uint8_t *ans = NULL;
 	size_t len;
-	int64_t t_start = pvmmon_clock_now();
+	int64_t t_start = loaded_at ? loaded_at : pvmmon_clock_now();
+	int64_t pre_intrusion;
 	const char *fl;
 
 	hooks__st.state = HOOKS_PASSIVE;
@@ -224,7 +233,11 @@ void hooks__init(void)
 				    1000000;
 	if (hooks__st.flush_period_ns <= 0)
 		hooks__st.flush_period_ns = 1000000000;
+	/* Probes that ran before this point already charged their cost: keep it, so that
+	 * virtual time does not jump at registration. */
+	pre_intrusion = hooks__st.clock.intrusion;
 	vclock_init(&hooks__st.clock);
+	hooks__st.clock.intrusion = pre_intrusion;
 	hooks__records_init();
 	hooks__trace_init(mb.trace_events);
 	wire_buf_init(&hooks__st.out);
@@ -283,7 +296,8 @@ void hooks__init(void)
 		/* A spawned task's path continues its parent's, over the time the spawn
 		 * took to start it; a root's starts here. */
 		if (collecting)
-			hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0);
+			hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0,
+					1);
 	}
 	hooks__st.last_flush = hooks__st.last_poll = pvmmon_clock_now();
 	hooks__st.records_start = t_start;

@@ -24,8 +24,8 @@ extern "C" {
 
 /* What a node of the activity graph is. */
 typedef enum pvmmon_cpath_kind {
-	PVMMON_CPATH_START = 1, /* a task's start */
-	PVMMON_CPATH_END,       /* a task's end */
+	PVMMON_CPATH_START = 1, /* a task's start, or its start of collection */
+	PVMMON_CPATH_END,       /* a task's end, or its stop of collection */
 	PVMMON_CPATH_SEND,      /* a send of a message to a monitored receiver */
 	PVMMON_CPATH_RECV,      /* a receive of a message from a monitored sender */
 	PVMMON_CPATH_SPAWN,     /* the spawn of one child */
@@ -41,13 +41,16 @@ typedef enum pvmmon_cpath_via {
 	PVMMON_CPATH_VIA_SPAWN,    /* the parent's spawn of this task */
 } pvmmon_cpath_via;
 
-/* The event of a task's start or end node. */
+/* The event of a start or end node that is the task's own start or end. A start or
+ * end node inside the task's life (collection started or stopped there: pvmmon cp
+ * start|stop, --cp-top, --cp=auto) has its CPSTART or CPSTOP event. */
 #define PVMMON_CPATH_NO_EVENT SIZE_MAX
 
 /* One node on the critical path. */
 typedef struct pvmmon_cpath_node {
 	size_t task;   /* index in log->tasks */
-	size_t event;  /* index in that task's events, PVMMON_CPATH_NO_EVENT for start/end */
+	size_t event;  /* index in that task's events; PVMMON_CPATH_NO_EVENT for the task's
+			* own start and end */
 	int64_t vt;    /* virtual time of the node (ns from the run's start) */
 	int64_t resume; /* virtual time the task's next work starts: vt, or vt + sync
 			 * for a receive (the wait is not work) */
@@ -73,6 +76,14 @@ typedef struct pvmmon_cpath {
  * Computes the critical path of log's trace into *out (the caller frees it). Needs a
  * whole trace (`pvmmon run --trace`, nothing dropped) and a procedure selection
  * (`--cp=...`); otherwise returns PVMMON_EINVAL and says which is missing.
+ *
+ * The path is that of the log's selection (log->cp.generation) over the interval it was
+ * collected, as the tasks computed it online: a task's part runs from its CPSTART event
+ * of that generation (from its parent's path over the spawn when that was at its
+ * registration, else from nothing) to its CPSTOP event or, without one, its end; a
+ * message counts when both its send and its receive lie in those parts; tasks that
+ * never collected the selection have no part. A trace without CPSTART events is taken
+ * as collected whole, which only a selection made at the run's start can be.
  */
 int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out);
 

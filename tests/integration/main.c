@@ -15,6 +15,7 @@ extern CU_TestInfo test_examples_tests[];
 extern CU_TestInfo test_report_tests[];
 extern CU_TestInfo test_cc_tests[];
 extern CU_TestInfo test_trace_tests[];
+extern CU_TestInfo test_cp_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -25,6 +26,7 @@ static CU_SuiteInfo suites[] = {
     {"examples", NULL, NULL, NULL, NULL, test_examples_tests},
     {"report", NULL, NULL, NULL, NULL, test_report_tests},
     {"trace", NULL, NULL, NULL, NULL, test_trace_tests},
+    {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     CU_SUITE_INFO_NULL,
 };
 
