@@ -312,7 +312,8 @@ static void load_event(pvmmon_log_event *e, xmlNodePtr c)
 	e->seq = xmlHasProp(c, BAD_CAST "seq") ? i64_attr(c, "seq") : -1;
 	e->sync = i64_attr(c, "sync");
 	e->trans = i64_attr(c, "trans");
-	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART)
+	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART ||
+	    e->op == PVMMON_EV_CPSTOP)
 		e->tag = (int32_t)i64_attr(c, "proc");
 }
 

@@ -103,7 +103,8 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
 	attr(wr, "rt", "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64, e->rt[0], e->rt[1],
 	     e->rt[2], e->rt[3]);
 	attr(wr, "vt", "%" PRId64 " %" PRId64, e->vt0, e->vt1);
-	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART) {
+	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART ||
+	    e->op == PVMMON_EV_CPSTOP) {
 		attr(wr, "proc", "%d", (int)e->tag);
 	} else if (e->peer != 0) {
 		attr(wr, "peer", "%d", (int)e->peer);

@@ -182,14 +182,15 @@ static int find_window(const pvmmon_log *log, size_t ti, int whole, window *w)
 	/* Events of earlier selections, before this start, do not count; the procedures
 	 * open at the start are entered again after it. */
 	w->from = s + 1;
-	/* Collection started at registration (the trace's first event, at the task's
-	 * start): a spawned task's path then continues its parent's. Later, it started
-	 * at a command or inside a receive and starts from nothing. */
-	w->born = s == 0 && t->events[s].vt0 <= t->start_ns;
-	if (!w->born) {
+	/* Collection started at registration (the trace's first event): a spawned task's
+	 * path then continues its parent's. That start is at the task's start, or later
+	 * when the task could not replay what it did before registering; the spawn arc
+	 * reaches it there. Later, it started at a command or inside a receive and starts
+	 * from nothing. */
+	w->born = s == 0;
+	w->start_vt = t->events[s].vt0;
+	if (!w->born || w->start_vt != t->start_ns)
 		w->start_ev = s;
-		w->start_vt = t->events[s].vt0;
-	}
 	/* No selection comes after the log's, so the first stop after its start is its
 	 * stop, whatever generation the event carries (logs do not record a stop's). */
 	for (size_t p = w->from; p < t->nevents; p++)
@@ -327,9 +328,9 @@ static void link_spawns(graph *g, size_t *narcs)
 		e = &log->tasks[nd->task].events[nd->event];
 		for (size_t c = 0; c < log->ntasks; c++) {
 			gnode *s;
-			int64_t w = log->tasks[c].start_ns - e->rt[2];
+			int64_t w;
 
-			/* A child that started collecting later than at its start begins a path
+			/* A child that started collecting after its registration begins a path
 			 * of its own. */
 			if (log->tasks[c].tid != e->peer || log->tasks[c].parent_tid != parent ||
 			    g->start[c] == NONE || !g->born[c])
@@ -337,6 +338,9 @@ static void link_spawns(graph *g, size_t *narcs)
 			s = &g->nodes[g->start[c]];
 			if (s->xpred != NONE)
 				continue;
+			/* The child's start node is its start, or where it began collecting at
+			 * its registration: the arc spans the real time up to it. */
+			w = s->vt - e->rt[2];
 			s->xpred = i;
 			s->xw = w > 0 ? w : 0;
 			s->xvia = PVMMON_CPATH_VIA_SPAWN;
