@@ -267,7 +267,8 @@ static void test_top_m_search(void)
 /*
  * A running program watched and steered: `pvmmon top --once` shows its tasks; `pvmmon
  * cp start` and `stop` collect the critical path of an interval, which the log gives
- * with its bounds; then the run ends normally and its run file is gone.
+ * with its bounds and which agrees with the oracle; then the run ends normally and its
+ * run file is gone.
  */
 static void test_live_commands(void)
 {
@@ -278,7 +279,7 @@ static void test_live_commands(void)
 
 	CU_ASSERT_FATAL(build(dir, "ring", "ring-node"));
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && { %s/pvmmon run -q -o ring.xml -- ./ring -r 50 >ring.out 2>&1 & } && "
+		   "cd '%s' && { %s/pvmmon run -q --trace -o ring.xml -- ./ring -r 50 >ring.out 2>&1 & } && "
 		   "i=0; while [ ! -e ring.xml.run ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
 		   "sleep 0.5; echo ==TOP1; %s/pvmmon top --once ring.xml; "
 		   "echo ==START; %s/pvmmon cp start ring_work ring.xml; sleep 1.2; "
@@ -312,6 +313,9 @@ static void test_live_commands(void)
 	CU_ASSERT(log->cp.length_ns > 0);
 	CU_ASSERT(log->cp.length_ns <= log->cp.to_ns - log->cp.from_ns + 50000000);
 	CU_ASSERT(log->cp.procs[0].share_ns > log->cp.length_ns * 8 / 10);
+	/* The interval's values equal the oracle's over the events between each task's
+	 * start and stop of collection (a consistent cut, section 2.3). */
+	pvmmon_cpath_free(check_against_oracle(log, "ring interval"));
 	pvmmon_log_free(log);
 }
 
