@@ -94,7 +94,7 @@ static size_t check_trace(const pvmmon_log *log)
 			CU_ASSERT(e->vt1 <= e->rt[3]);
 			if (k > 0)
 				CU_ASSERT(t->events[k - 1].rt[0] <= e->rt[0]);
-			if (!e->peer)
+			if (!e->peer || e->op == PVMMON_EV_SPAWN)
 				continue;
 			if (pvmmon_event_op_sends(e->op)) {
 				const pvmmon_log_task *r = task_of(log, e->peer);
@@ -112,6 +112,7 @@ static size_t check_trace(const pvmmon_log *log)
 				CU_ASSERT(m->vt0 + m->sync >= e->vt0);
 				pairs++;
 			} else {
+				CU_ASSERT(is_receive(e->op));
 				recvd++;
 				CU_ASSERT(e->seq >= 0);
 			}
