@@ -264,6 +264,33 @@ static void test_top_m_search(void)
 	pvmmon_log_free(log);
 }
 
+/* --cp=auto profiles the procedures with the most time after a first phase: in cptop,
+ * a and b lead, and the log's selection says what was chosen. */
+static void test_auto_selection(void)
+{
+	const char *dir = harness_tmpdir();
+	pvmmon_log *log;
+	cmd_result r;
+
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o cptop %s/../tests/fixtures/src/cptop.c -lpvm3",
+		   dir, harness_bin(), harness_build());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	log = run(dir, "--cp=auto --cp-phase-ms=500", "cptop 2500", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_EQUAL(log->cp.enabled, 1);
+	CU_ASSERT(log->cp.nprocs >= 2 && log->cp.nprocs <= 8);
+	CU_ASSERT(find_proc(log, "a") >= 0 && find_proc(log, "b") >= 0);
+	/* Collection began after the first phase, not at the start. */
+	CU_ASSERT(log->cp.from_ns > 0);
+	CU_ASSERT(log->cp.length_ns > 0);
+	if (find_proc(log, "a") >= 0 && find_proc(log, "b") >= 0)
+		CU_ASSERT(log->cp.procs[find_proc(log, "a")].share_ns >
+			  log->cp.procs[find_proc(log, "b")].share_ns);
+	pvmmon_cpath_free(check_against_oracle(log, "cptop auto"));
+	pvmmon_log_free(log);
+}
+
 /*
  * A running program watched and steered: `pvmmon top --once` shows its tasks; `pvmmon
  * cp start` and `stop` collect the critical path of an interval, which the log gives
@@ -366,6 +393,7 @@ CU_TestInfo test_cp_tests[] = {
      test_issort_sequential_phase_and_zeroing},
     {"zeroing with a near-critical alternative", test_zeroing_near_critical},
     {"top-m search finds the procedures above 1/m", test_top_m_search},
+    {"--cp=auto selects the procedures with the most time", test_auto_selection},
     {"pvmmon top --once and pvmmon cp start/stop on a running program", test_live_commands},
     {"pvmmon top in a terminal: refreshes, quits on q", test_top_in_a_terminal},
     CU_TEST_INFO_NULL,
