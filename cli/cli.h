@@ -6,6 +6,7 @@ int cli_run(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_report(int argc, char **argv);
 int cli_top(int argc, char **argv);
+int cli_replay(int argc, char **argv);
 int cli_cp(int argc, char **argv);
 
 /* Checks a critical-path selection (1 to 32 comma-separated procedure names, or

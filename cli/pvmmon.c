@@ -16,6 +16,8 @@ static void usage(FILE *f)
 		"Commands:\n"
 		"  run [-o LOG] [--hostfile F | --attach] [--] PROGRAM [ARGS]\n"
 		"                 run a PVM program under monitoring and write its XML log\n"
+		"  replay LOG [--] PROGRAM [ARGS]\n"
+		"                 run a recorded program again with the same outcomes\n"
 		"  validate LOG...\n"
 		"                 check logs against the log schema\n"
 		"  report LOG [--text | -o DIR]\n"
@@ -79,6 +81,8 @@ int main(int argc, char **argv)
 		return cli_validate(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cli_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "replay"))
+		return cli_replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "top"))
 		return cli_top(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cp"))

@@ -38,6 +38,8 @@ typedef struct run_opts {
 	int cp_exclusive;
 	int cp_top;        /* m of the top-m search, 0 for none */
 	int cp_phase_ms;   /* phase length of auto and the search, 0 for the default */
+	int no_record;     /* keep no replay record */
+	const char *replay; /* the log of the run to replay, or NULL */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -74,6 +76,8 @@ static void usage(FILE *f)
 		"                       path (M from 2 to 16) by a search over phases\n"
 		"      --cp-phase-ms=N  phase length for auto and the search (default 2000)\n"
 		"      --cp-exclusive   shares without the time of the procedures they call\n"
+		"      --no-record      keep no replay record (every run is replayable otherwise:\n"
+		"                       pvmmon replay LOG -- PROGRAM)\n"
 		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
 		"  -h, --help           this text;  --version  the version\n"
@@ -195,6 +199,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"raw", no_argument, NULL, 'r'},         {"trace", optional_argument, NULL, 't'},
 	    {"cp", required_argument, NULL, 'c'},    {"cp-exclusive", no_argument, NULL, 'x'},
 	    {"cp-top", required_argument, NULL, 'm'}, {"cp-phase-ms", required_argument, NULL, 'p'},
+	    {"no-record", no_argument, NULL, 'n'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -250,6 +255,9 @@ static int parse(int argc, char **argv, run_opts *o)
 			break;
 		case 'x':
 			o->cp_exclusive = 1;
+			break;
+		case 'n':
+			o->no_record = 1;
 			break;
 		case 'm':
 		case 'p': {
@@ -339,7 +347,9 @@ static char *log_path(const run_opts *o, const char *program)
 	} else if (o->output) {
 		if (asprintf(&path, "%s/%s", cwd, o->output) < 0)
 			path = NULL;
-	} else if (asprintf(&path, "%s/%s.pvmmon.xml", cwd, base ? base + 1 : program) < 0) {
+	} else if (asprintf(&path, "%s/%s.%spvmmon.xml", cwd, base ? base + 1 : program,
+			    o->replay ? "replay." : "") < 0) {
+		/* A replay never writes over the log it replays. */
 		path = NULL;
 	}
 	if (!path)
@@ -385,7 +395,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
-	argv = calloc((size_t)(21 + 2 * n), sizeof(char *));
+	argv = calloc((size_t)(24 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
@@ -418,6 +428,12 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	if (o->cp_exclusive)
 		argv[na++] = "--cp-exclusive";
+	if (o->replay) {
+		argv[na++] = "--replay";
+		argv[na++] = (char *)o->replay;
+	} else if (o->no_record) {
+		argv[na++] = "--no-record";
+	}
 	if (o->trace_bytes) {
 		snprintf(trace, sizeof(trace), "%llu", o->trace_bytes);
 		argv[na++] = "--trace-bytes";
@@ -525,9 +541,14 @@ static char *hooks_library(void)
 	return cli_sibling(cand);
 }
 
-/* Runs the program with the preload (none when hooks is NULL); returns its wait
- * status, or -1. */
-static int run_program(const run_opts *o, const char *program, const char *hooks)
+/*
+ * Runs the program with the preload (none when hooks is NULL); returns its wait
+ * status, or -1. When monitor is a live pid and the monitor ends first (a replay that
+ * diverged), the program is stopped: *monitor_status gets the monitor's status and
+ * monitor is set to -1 through it.
+ */
+static int run_program(const run_opts *o, const char *program, const char *hooks,
+		       pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
 	int status = -1;
@@ -564,12 +585,22 @@ static int run_program(const run_opts *o, const char *program, const char *hooks
 	if (pid < 0)
 		return -1;
 	for (;;) {
-		pid_t r = waitpid(pid, &status, 0);
+		pid_t r = waitpid(pid, &status, monitor && *monitor > 0 ? WNOHANG : 0);
 
 		if (r == pid)
 			break;
 		if (r < 0 && errno != EINTR)
 			return -1;
+		if (r == 0) {
+			/* The monitor ending before the program means the run must stop. */
+			if (waitpid(*monitor, monitor_status, WNOHANG) == *monitor) {
+				*monitor = -1;
+				kill(pid, SIGTERM);
+				waitpid(pid, &status, 0);
+				break;
+			}
+			usleep(20000);
+		}
 		/* Ctrl-C reaches the program through the terminal; a signal sent to pvmmon
 		 * alone is passed on so the run ends either way. */
 		if (got_signal)
@@ -578,7 +609,60 @@ static int run_program(const run_opts *o, const char *program, const char *hooks
 	return status;
 }
 
+/* Checks that log can be replayed with program before anything starts. */
+static int check_replay(const char *log_path, const char *program)
+{
+	pvmmon_log *log = NULL;
+	const char *a, *b;
+	int rc = -1;
+
+	if (pvmmon_log_read(&log, log_path) < 0) {
+		cli_error("replay: %s", pvmmon_error_last());
+		return -1;
+	}
+	a = log->program ? strrchr(log->program, '/') : NULL;
+	a = a ? a + 1 : log->program;
+	b = strrchr(program, '/');
+	b = b ? b + 1 : program;
+	if (!log->replayable)
+		cli_error("replay: %s: the run kept no replay record (it was run with --no-record, "
+			  "or it is a replay itself)",
+			  log_path);
+	else if (!a || strcmp(a, b))
+		cli_error("replay: %s: the record is of %s, not of %s", log_path, a ? a : "?", b);
+	else
+		rc = 0;
+	pvmmon_log_free(log);
+	return rc;
+}
+
+static int run_main(int argc, char **argv, const char *replay);
+
 int cli_run(int argc, char **argv)
+{
+	return run_main(argc, argv, NULL);
+}
+
+int cli_replay(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: pvmmon replay LOG [options] [--] PROGRAM [ARGS...]\n"
+		       "Runs PROGRAM again, forcing every outcome that can differ between runs\n"
+		       "(wildcard receives, pvm_nrecv/pvm_probe results, pvm_trecv timeouts, spawn\n"
+		       "counts) to be the one LOG recorded. The first difference stops the run\n"
+		       "with a report: task, event, statement, expected and observed (exit\n"
+		       "status 3). Options as for pvmmon run; the replay's own log goes to\n"
+		       "-o LOG (default: PROGRAM.replay.pvmmon.xml).\n");
+		return 0;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		cli_error("replay: which log? (pvmmon replay LOG [--] PROGRAM [ARGS...])");
+		return 2;
+	}
+	return run_main(argc - 1, argv + 1, argv[1]);
+}
+
+static int run_main(int argc, char **argv, const char *replay)
 {
 	run_opts o;
 	pvmmon_vm *vm = NULL;
@@ -593,9 +677,15 @@ int cli_run(int argc, char **argv)
 	pr = parse(argc, argv, &o);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	o.replay = replay;
 	program = find_program(o.prog_argv[0]);
 	if (!program) {
-		cli_error("run: %s: no such program (or not executable)", o.prog_argv[0]);
+		cli_error("%s: %s: no such program (or not executable)", replay ? "replay" : "run",
+			  o.prog_argv[0]);
+		return EXIT_PVMMON;
+	}
+	if (replay && check_replay(replay, program) < 0) {
+		free(program);
 		return EXIT_PVMMON;
 	}
 	log = log_path(&o, program);
@@ -628,7 +718,7 @@ int cli_run(int argc, char **argv)
 	}
 	pvmmon_vm_apply_env(vm);
 	if (o.raw) {
-		status = run_program(&o, program, NULL);
+		status = run_program(&o, program, NULL, NULL, NULL);
 		show_task_output(vm, o.quiet);
 		rc = status < 0 ? EXIT_PVMMON
 		     : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -642,9 +732,17 @@ int cli_run(int argc, char **argv)
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
 			o.attach ? "running" : "private");
-	status = run_program(&o, program, hooks);
+	status = run_program(&o, program, hooks, &mon.pid, &mstatus);
 	if (status < 0) {
 		cli_error("run: cannot run %s", program);
+		goto out;
+	}
+	if (mon.pid < 0) {
+		/* The monitor ended the run: a replay diverged (it said how) or it failed. */
+		rc = WIFEXITED(mstatus) && WEXITSTATUS(mstatus) == 3 ? 3 : EXIT_PVMMON;
+		if (rc != 3)
+			cli_error("run: the monitor ended during the run; the log may be missing: %s",
+				  log);
 		goto out;
 	}
 	snprintf(line, sizeof(line), "end %d\n",

@@ -13,6 +13,7 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "replay.h"
 
 /* The first libxml2 error of an operation, kept so the user sees one precise line. */
 typedef struct first_error {
@@ -317,7 +318,95 @@ static void load_event(pvmmon_log_event *e, xmlNodePtr c)
 		e->tag = (int32_t)i64_attr(c, "proc");
 }
 
-static int load_task(pvmmon_log_task *t, xmlNodePtr n)
+/* Splits the space-separated logical ids of a record's senders attribute. */
+static int load_senders(pvmmon_log_task *t, xmlNodePtr c)
+{
+	xmlChar *v = xmlGetProp(c, BAD_CAST "senders");
+	char *copy = v ? strdup((const char *)v) : NULL, *save = NULL, *tok;
+	size_t n = 0;
+	int rc = 0;
+
+	xmlFree(v);
+	if (!copy)
+		return 0;
+	for (const char *p = copy; *p; p++)
+		n += (p == copy || p[-1] == ' ') && *p != ' ';
+	if (n) {
+		t->record_senders = calloc(n, sizeof(char *));
+		if (!t->record_senders) {
+			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+			goto out;
+		}
+	}
+	for (tok = strtok_r(copy, " ", &save); tok && t->record_nsenders < n;
+	     tok = strtok_r(NULL, " ", &save)) {
+		t->record_senders[t->record_nsenders] = strdup(tok);
+		if (!t->record_senders[t->record_nsenders]) {
+			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+			goto out;
+		}
+		t->record_nsenders++;
+	}
+out:
+	free(copy);
+	return rc;
+}
+
+/*
+ * Loads a task's replay record and checks it against its byte count, hash and entry
+ * count, so that a record damaged in the file (or pasted from another run) is refused
+ * here, with the task named, rather than misleading a replay.
+ */
+static int load_record(pvmmon_log_task *t, xmlNodePtr c, const char *path)
+{
+	xmlChar *content = xmlNodeGetContent(c);
+	xmlChar *hash_text = xmlGetProp(c, BAD_CAST "hash");
+	const char *lid = t->lid ? t->lid : "?";
+	const char *what = NULL;
+	char *text = NULL;
+	uint64_t want_bytes = u64_attr(c, "bytes"), entries = 0;
+	size_t k = 0;
+	int rc;
+
+	t->record_entries = u64_attr(c, "entries");
+	rc = load_senders(t, c);
+	if (rc < 0)
+		goto out;
+	/* Whitespace is no part of base64: it may come from an editor or pretty-printer. */
+	text = strdup(content ? (const char *)content : "");
+	if (!text) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+		goto out;
+	}
+	for (const char *p = text; *p; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			text[k++] = *p;
+	text[k] = '\0';
+	rc = replay_b64_decode(text, &t->record, &t->record_len);
+	if (rc == PVMMON_ENOMEM)
+		goto out;
+	if (rc < 0)
+		what = "bad base64";
+	else if (t->record_len != want_bytes)
+		what = "byte count mismatch";
+	else if (!hash_text ||
+		 strtoull((const char *)hash_text, NULL, 16) != replay_hash(t->record, t->record_len))
+		what = "hash mismatch";
+	else if (replay_check(t->record, t->record_len, t->record_nsenders, &entries) < 0)
+		what = "undecodable";
+	else if (entries != t->record_entries)
+		what = "entry count mismatch";
+	if (what)
+		rc = pvmmon_error_set(PVMMON_EPARSE, "%s: task %s: replay record damaged (%s)", path,
+				      lid, what);
+out:
+	free(text);
+	xmlFree(content);
+	xmlFree(hash_text);
+	return rc;
+}
+
+static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 {
 	size_t is_ = 0, ip = 0, il = 0, ie = 0, iv = 0;
 	int rc;
@@ -376,6 +465,10 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n)
 								      : -1;
 		} else if (is(c, "ev")) {
 			load_event(&t->events[iv++], c);
+		} else if (is(c, "record")) {
+			rc = load_record(t, c, path);
+			if (rc < 0)
+				return rc;
 		} else if (is(c, "loop")) {
 			pvmmon_log_loop *l = &t->loops[il++];
 
@@ -400,6 +493,12 @@ static int load_run(pvmmon_log *log, xmlNodePtr n)
 	log->started = str_attr(n, "started");
 	log->wall_ns = i64_attr(n, "wall-ns");
 	log->exit_code = (int32_t)i64_attr(n, "exit-code");
+	{
+		xmlChar *r = xmlGetProp(n, BAD_CAST "replayable");
+
+		log->replayable = r && !xmlStrcmp(r, BAD_CAST "yes");
+		xmlFree(r);
+	}
 	rc = alloc_for((void **)&log->args, &log->nargs, sizeof(char *), n, "arg");
 	if (rc < 0)
 		return rc;
@@ -413,7 +512,7 @@ static int load_run(pvmmon_log *log, xmlNodePtr n)
 	return 0;
 }
 
-static int load(pvmmon_log *log, xmlNodePtr root)
+static int load(pvmmon_log *log, xmlNodePtr root, const char *path)
 {
 	xmlChar *v = xmlGetProp(root, BAD_CAST "version");
 	int rc = 0;
@@ -450,7 +549,7 @@ static int load(pvmmon_log *log, xmlNodePtr root)
 				       "task");
 			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
 				if (is(c, "task"))
-					rc = load_task(&log->tasks[k++], c);
+					rc = load_task(&log->tasks[k++], c, path);
 		} else if (is(n, "critical-path")) {
 			xmlChar *m = xmlGetProp(n, BAD_CAST "mode");
 
@@ -500,7 +599,7 @@ static int read_any(pvmmon_log **out, const char *path, const char *data, size_t
 	rc = pvmmon_log_new(&log);
 	if (rc < 0)
 		goto out;
-	rc = load(log, xmlDocGetRootElement(doc));
+	rc = load(log, xmlDocGetRootElement(doc), path);
 	if (rc < 0) {
 		pvmmon_log_free(log);
 		log = NULL;

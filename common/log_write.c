@@ -13,6 +13,7 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "replay.h"
 
 /* Counts libxml2 writer failures so that one check at the end covers every call. */
 typedef struct writer {
@@ -120,6 +121,44 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
 	end(wr);
 }
 
+/* The task's replay record: its stream in base64, with the byte count and hash that
+ * let the reader tell a damaged record from a good one, and the sender table that its
+ * sender indices point into. */
+static void write_record(writer *wr, const pvmmon_log_task *t)
+{
+	char *text = replay_b64_encode(t->record, t->record_len);
+	char *senders = NULL;
+	size_t n = 0, i;
+
+	for (i = 0; i < t->record_nsenders; i++)
+		n += strlen(t->record_senders[i] ? t->record_senders[i] : "?") + 1;
+	senders = calloc(1, n + 1);
+	if (!text || !senders) {
+		wr->failed++;
+		goto out;
+	}
+	for (i = 0, n = 0; i < t->record_nsenders; i++) {
+		const char *lid = t->record_senders[i] ? t->record_senders[i] : "?";
+		size_t k = strlen(lid);
+
+		if (i)
+			senders[n++] = ' ';
+		memcpy(senders + n, lid, k);
+		n += k;
+	}
+	start(wr, "record");
+	attr_u64(wr, "entries", t->record_entries);
+	attr_u64(wr, "bytes", (uint64_t)t->record_len);
+	attr(wr, "hash", "%016" PRIx64, replay_hash(t->record, t->record_len));
+	attr_str(wr, "senders", senders);
+	if (xmlTextWriterWriteString(wr->w, BAD_CAST text) < 0)
+		wr->failed++;
+	end(wr);
+out:
+	free(text);
+	free(senders);
+}
+
 static void write_task(writer *wr, const pvmmon_log_task *t)
 {
 	size_t i;
@@ -189,6 +228,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	}
 	for (i = 0; i < t->nevents; i++)
 		write_event(wr, &t->events[i]);
+	if (t->record_len > 0)
+		write_record(wr, t);
 	end(wr);
 }
 
@@ -208,6 +249,8 @@ static void write_log(writer *wr, const pvmmon_log *log)
 	attr_str(wr, "started", log->started);
 	attr_i64(wr, "wall-ns", log->wall_ns);
 	attr(wr, "exit-code", "%d", (int)log->exit_code);
+	if (log->replayable)
+		attr_str(wr, "replayable", "yes");
 	for (i = 0; i < log->nargs; i++)
 		if (xmlTextWriterWriteElement(wr->w, BAD_CAST "arg", BAD_CAST log->args[i]) < 0)
 			wr->failed++;

@@ -674,6 +674,10 @@ void wire_task_clear(pvmmon_log_task *t)
 	}
 	free(t->statics);
 	free(t->events);
+	free(t->record);
+	for (i = 0; i < t->record_nsenders; i++)
+		free(t->record_senders[i]);
+	free(t->record_senders);
 	free(t->lid);
 	free(t->host);
 	free(t->program);

@@ -32,6 +32,11 @@ enum {
 	WIRE_TAG_CTL = 0x7e5a000a,      /* monitor -> task: a command (wire_ctl) */
 	WIRE_TAG_STATUS = 0x7e5a000b,   /* pvmmon command -> monitor: a request (wire_ctl) */
 	WIRE_TAG_SNAPSHOT = 0x7e5a000c, /* monitor -> pvmmon command: the answer */
+	WIRE_TAG_RECORD = 0x7e5a000d,   /* task -> monitor: a chunk of its replay record */
+	WIRE_TAG_REPLAYDATA = 0x7e5a000e, /* monitor -> task: its record, to replay */
+	WIRE_TAG_LID = 0x7e5a000f,      /* task -> monitor: the tid of a logical id? */
+	WIRE_TAG_LIDTID = 0x7e5a0010,   /* monitor -> task: the answer, once it registered */
+	WIRE_TAG_DIVERGED = 0x7e5a0011, /* task -> monitor: the replay's first difference */
 };
 
 /* Commands from the monitor to tasks, and requests of pvmmon commands to the monitor. */

@@ -156,7 +156,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 			log->args[i] = strdup(run->args[i]);
 		log->nargs = log->args ? run->nargs : 0;
 	}
-	log->mode = strdup("observe");
+	log->mode = strdup(run->rr_mode == 2 ? "replay" : "observe");
+	log->replayable = run->rr_mode == 1;
 	log->started = strdup(run->started);
 	log->wall_ns = (run->ended ? run->t_ended : pvmmon_clock_now()) - run->t_start;
 	log->exit_code = run->ended ? run->exit_code : -1;
@@ -207,6 +208,9 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 			}
 		}
 		log->tasks[i] = t->rec;
+		/* The record is made for the log (senders as logical ids) and is its own. */
+		if (with_events && run->rr_mode == 1)
+			mon_rr_fill(run, t, &log->tasks[i]);
 		if (!with_events) {
 			log->tasks[i].nevents = 0;
 			log->tasks[i].events = NULL;
@@ -220,6 +224,14 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 /* Takes the lent tasks back and frees the rest of log. */
 static void release(pvmmon_log *log)
 {
+	for (size_t i = 0; i < log->ntasks; i++) {
+		pvmmon_log_task *t = &log->tasks[i];
+
+		free(t->record);
+		for (size_t k = 0; k < t->record_nsenders; k++)
+			free(t->record_senders[k]);
+		free(t->record_senders);
+	}
 	free(log->tasks);
 	log->tasks = NULL;
 	log->ntasks = 0;

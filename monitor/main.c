@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
 		   "                      [--checkpoint-ms N] [--trace-bytes N]\n"
 		   "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
-		   "                      [--cp-phase-ms N]\n"
+		   "                      [--cp-phase-ms N] [--no-record | --replay LOG]\n"
 		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -108,6 +108,15 @@ static void handle(mon_run *run, int bufid)
 	case WIRE_TAG_STATUS:
 		mon_status(run, src, data, len);
 		break;
+	case WIRE_TAG_RECORD:
+		mon_rr_record(run, src, data, len);
+		break;
+	case WIRE_TAG_LID:
+		mon_rr_lid(run, src, data, len);
+		break;
+	case WIRE_TAG_DIVERGED:
+		mon_rr_diverged(run, src, data, len);
+		break;
 	default:
 		run->bad_messages++;
 	}
@@ -116,7 +125,8 @@ static void handle(mon_run *run, int bufid)
 
 static int finished(mon_run *run, int64_t now)
 {
-	if (stop_requested)
+	/* A replay that diverged stops at once. */
+	if (stop_requested || run->diverged)
 		return 1;
 	if (run->auto_mode)
 		return run->ntasks > 0 && mon_all_done(run) && now - run->t_last_change > AUTO_GRACE_NS;
@@ -149,7 +159,8 @@ int main(int argc, char **argv)
 	    {"program", required_argument, NULL, 'p'}, {"arg", required_argument, NULL, 'A'},
 	    {"trace-bytes", required_argument, NULL, 't'}, {"cp", required_argument, NULL, 'C'},
 	    {"cp-exclusive", no_argument, NULL, 'X'}, {"cp-top", required_argument, NULL, 'T'},
-	    {"cp-phase-ms", required_argument, NULL, 'P'},
+	    {"cp-phase-ms", required_argument, NULL, 'P'}, {"no-record", no_argument, NULL, 'N'},
+	    {"replay", required_argument, NULL, 'R'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -161,6 +172,7 @@ int main(int argc, char **argv)
 	/* The hooks library must stay out of the monitor even if it was preloaded. */
 	setenv("PVMMON_PASSIVE", "1", 1);
 	memset(&run, 0, sizeof(run));
+	run.rr_mode = 1; /* every run can be replayed unless told otherwise */
 	run.flush_ms = 1000;
 	run.linger_ns = 10000000000LL;
 	run.checkpoint_ns = 10000000000LL;
@@ -201,6 +213,16 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			run.cp_top_m = (uint32_t)atoi(optarg);
+			break;
+		case 'N':
+			run.rr_mode = 0;
+			break;
+		case 'R':
+			if (pvmmon_log_read(&run.replay_log, optarg) < 0) {
+				fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
+				return 2;
+			}
+			run.rr_mode = 2;
 			break;
 		case 'P':
 			run.cp_phase_ns = (int64_t)atoi(optarg) * 1000000;
@@ -295,13 +317,15 @@ int main(int argc, char **argv)
 			last_checkpoint = now;
 		}
 	}
+	mon_rr_end(&run);
 	/* Unpublish first so a new program does not find a monitor that is leaving. */
 	pvm_delinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
 	if (mon_write_log(&run) < 0) {
 		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
 		goto out;
 	}
-	rc = 0;
+	/* A replay that diverged says so in its status (pvmmon replay exits 3). */
+	rc = run.diverged ? 3 : 0;
 out:
 	mon_free(&run);
 	free(run.args);

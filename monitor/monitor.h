@@ -20,6 +20,8 @@ typedef struct mon_task {
 	size_t cap_events;   /* room in rec.events */
 	uint64_t trace_received; /* events the task sent, kept or not */
 	wire_cp cp;          /* its latest critical-path sample */
+	wire_buf record;     /* its replay record so far (tids as senders), when recording */
+	int replayed;        /* a replay sent it its record */
 } mon_task;
 
 typedef struct mon_spawn {
@@ -28,6 +30,12 @@ typedef struct mon_spawn {
 	int64_t rt;  /* the parent's real time at the spawn's end */
 	wire_cp cp;  /* the parent's critical-path tuple then, for the child to start from */
 } mon_spawn;
+
+/* A task waiting to learn the tid of a logical id that has not registered yet. */
+typedef struct mon_lid_wait {
+	int asker;
+	char *lid;
+} mon_lid_wait;
 
 typedef struct mon_run {
 	/* Settings. */
@@ -57,6 +65,13 @@ typedef struct mon_run {
 	uint32_t cp_phases;
 	int cp_search_done;
 	char *cp_found;
+	/* Record and replay: 0 neither, 1 record (the default), 2 replay of replay_log;
+	 * diverged counts the divergences reported (the first stops the run). */
+	int rr_mode;
+	pvmmon_log *replay_log;
+	int diverged;
+	mon_lid_wait *pending_lids;
+	size_t npending_lids;
 	uint64_t trace_bytes;  /* 0: no event trace; else its size limit in the log */
 	uint64_t trace_events; /* the same limit in events */
 	const char *program;
@@ -119,6 +134,20 @@ void mon_free(mon_run *run);
 /* Bytes one event takes in the XML log, on average: converts the user's trace size
  * into events (measured on traced logs; see doc/architecture.md). */
 #define MON_TRACE_EVENT_XML_BYTES 150
+
+/* Record and replay (rrmon.c). */
+void mon_rr_record(mon_run *run, int src, const uint8_t *data, size_t len);
+/* After t's welcome: in a replay, sends t its record and answers tasks waiting for
+ * its tid. */
+void mon_rr_welcomed(mon_run *run, mon_task *t);
+void mon_rr_answer_lid(mon_run *run, int asker, int32_t tid);
+void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len);
+void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len);
+/* At the end of a replay: recorded tasks that never started are a divergence. */
+void mon_rr_end(mon_run *run);
+/* Fills out's record fields from t's record (senders as logical ids); the fields then
+ * belong to out. */
+int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out);
 
 /* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
 int mon_write_log(mon_run *run);

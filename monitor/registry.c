@@ -54,11 +54,14 @@ static void welcome(mon_run *run, mon_task *t)
 	wire_put_u8(&b, run->cp_collecting ? 1 : 0);
 	wire_put_u8(&b, run->cp_exclusive ? 1 : 0);
 	wire_put_str(&b, run->cp_procs);
+	/* Record, replay (the record follows), or neither. */
+	wire_put_u8(&b, (uint8_t)run->rr_mode);
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_WELCOME, b.data, b.len);
 	wire_buf_free(&b);
 	t->welcomed = 1;
 	t->pending_since = 0;
+	mon_rr_welcomed(run, t);
 	/* pvmd tells us when the task ends, whether it says goodbye or crashes. */
 	pvm_notify(PvmTaskExit, WIRE_TAG_TASKEXIT, 1, &t->rec.tid);
 }
@@ -483,8 +486,14 @@ void mon_free(mon_run *run)
 {
 	size_t i;
 
-	for (i = 0; i < run->ntasks; i++)
+	for (i = 0; i < run->ntasks; i++) {
 		wire_task_clear(&run->tasks[i].rec);
+		wire_buf_free(&run->tasks[i].record);
+	}
+	for (i = 0; i < run->npending_lids; i++)
+		free(run->pending_lids[i].lid);
+	free(run->pending_lids);
+	pvmmon_log_free(run->replay_log);
 	free(run->tasks);
 	free(run->spawns);
 	run->tasks = NULL;

@@ -4,14 +4,33 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pvm3.h>
 
 #include "calls.h"
+#include "rr.h"
 #include "trace.h"
 
 /* Piggybacks are small; one stack buffer covers a send or a mcast to 64 tasks. */
 #define PB_STACK_DESTS 64
+
+/* PVMMON_TEST_JITTER (microseconds, tests only): a random delay before every send, so
+ * that tests can make wildcard receives take messages in different orders. */
+void hooks__jitter(void)
+{
+	static long max = -1;
+	static unsigned seed;
+
+	if (max < 0) {
+		const char *j = getenv("PVMMON_TEST_JITTER");
+
+		max = j ? atol(j) : 0;
+		seed = (unsigned)getpid() ^ (unsigned)pvmmon_clock_now();
+	}
+	if (max > 0)
+		usleep((useconds_t)(rand_r(&seed) % (max + 1)));
+}
 
 /* Sends the trailing piggyback message to tids in the private context with the user's
  * tag, leaving the user's send buffer and context as they were. */
@@ -180,6 +199,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		st->bytes += (uint64_t)bytes;
 	}
 	if (!have_pb) {
+		call->seq_delta = -1;
 		if (hooks__tracing)
 			hooks__trace_msg(call, src, tag, (uint32_t)bytes, -1, 0, 0);
 		hooks__st.counts.unmonitored_recv++;
@@ -189,11 +209,13 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		}
 		return;
 	}
-	/* A sequence number other than the expected one means pairing went wrong. */
+	/* A sequence number other than the expected one means pairing went wrong (or, in
+	 * a replay, that the run diverged: the record keeps the difference). */
 	{
 		int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0);
 
 		if (exp) {
+			call->seq_delta = pb.my_seq >= 0 ? pb.my_seq - *exp : 0;
 			if (pb.my_seq >= 0 && pb.my_seq != *exp)
 				hooks__st.counts.pb_bad++;
 			*exp = pb.my_seq >= 0 ? pb.my_seq + 1 : *exp + 1;
@@ -253,6 +275,7 @@ void hooks__pre_pvm_send(hooks_call *call, int tid, int tag)
 	(void)call;
 	(void)tid;
 	(void)tag;
+	hooks__jitter();
 }
 
 void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag)
@@ -268,6 +291,7 @@ void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag)
 
 void hooks__pre_pvm_psend(hooks_call *call, int tid, int tag, void *buf, int len, int type)
 {
+	hooks__jitter();
 	(void)call;
 	(void)tid;
 	(void)tag;
@@ -304,6 +328,7 @@ void hooks__post_pvm_psend(hooks_call *call, int rc, int tid, int tag, void *buf
 
 void hooks__pre_pvm_mcast(hooks_call *call, int *tids, int ntask, int tag)
 {
+	hooks__jitter();
 	(void)call;
 	(void)tids;
 	(void)ntask;
@@ -321,57 +346,70 @@ void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int t
 	record_send(call, tids, ntask, bytes);
 }
 
-void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
+/* Before a receive-like call: whether its outcome can differ between runs (a wildcard
+ * source or tag, or a call that may find nothing), and in a replay, forcing it. */
+static void before_receive(hooks_call *call, int tid, int tag, int may_find_nothing)
 {
-	(void)call;
-	(void)tid;
-	(void)tag;
+	call->nondet = may_find_nothing || tid == -1 || tag == -1;
+	if (call->nondet && hooks__rr == HOOKS_RR_REPLAY)
+		hooks__rr_before(call, tid, tag);
 }
 
-void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
+/* After a receive-like call that returns a buffer id (or 0 for nothing). */
+static void after_receive(hooks_call *call, int rc)
 {
 	int bytes = 0, rtag = 0, src = 0;
 
-	(void)tid;
-	(void)tag;
 	if (rc > 0 && pvm_bufinfo(rc, &bytes, &rtag, &src) >= 0)
 		complete_receive(call, src, rtag, bytes);
 	else
 		record_nothing(call);
+	if (call->nondet)
+		hooks__rr_after(call, rc, src, rtag);
+}
+
+void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
+{
+	before_receive(call, tid, tag, 0);
+}
+
+void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
+{
+	(void)tid;
+	(void)tag;
+	after_receive(call, rc);
 }
 
 void hooks__pre_pvm_nrecv(hooks_call *call, int tid, int tag)
 {
-	(void)call;
-	(void)tid;
-	(void)tag;
+	before_receive(call, tid, tag, 1);
 }
 
 void hooks__post_pvm_nrecv(hooks_call *call, int rc, int tid, int tag)
 {
-	hooks__post_pvm_recv(call, rc, tid, tag);
+	(void)tid;
+	(void)tag;
+	after_receive(call, rc);
 }
 
 void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tmout)
 {
-	(void)call;
-	(void)tid;
-	(void)tag;
-	(void)tmout;
+	/* Without a timeout pvm_trecv blocks like pvm_recv. */
+	before_receive(call, tid, tag, tmout != NULL);
 }
 
 void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct timeval *tmout)
 {
+	(void)tid;
+	(void)tag;
 	(void)tmout;
-	hooks__post_pvm_recv(call, rc, tid, tag);
+	after_receive(call, rc);
 }
 
 void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len, int type,
 			  int *rtid, int *rtag, int *rlen)
 {
-	(void)call;
-	(void)tid;
-	(void)tag;
+	before_receive(call, tid, tag, 0);
 	(void)buf;
 	(void)len;
 	(void)type;
@@ -391,27 +429,33 @@ void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf
 	/* pvm_precv has already freed its buffer: source and tag come from its outputs. */
 	if (rc < 0 || !rtid || !rtag) {
 		record_nothing(call);
+		if (call->nondet)
+			hooks__rr_after(call, rc, 0, 0);
 		return;
 	}
 	/* rlen is the message's length in bytes (pvm_bufinfo's), not in items of type. */
 	complete_receive(call, *rtid, *rtag, rlen ? *rlen : 0);
+	if (call->nondet)
+		hooks__rr_after(call, rc, *rtid, *rtag);
 }
 
 void hooks__pre_pvm_probe(hooks_call *call, int tid, int tag)
 {
-	(void)call;
-	(void)tid;
-	(void)tag;
+	before_receive(call, tid, tag, 1);
 }
 
 void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
 {
-	(void)rc;
+	int bytes = 0, rtag = 0, src = 0;
+
 	(void)tid;
 	(void)tag;
 	/* A probe does not consume the message; its piggyback stays queued for the
 	 * receive that will. */
 	record_nothing(call);
+	if (rc > 0)
+		pvm_bufinfo(rc, &bytes, &rtag, &src);
+	hooks__rr_after(call, rc, src, rtag);
 }
 
 void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,
@@ -423,6 +467,9 @@ void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, c
 	(void)where;
 	(void)ntask;
 	(void)tids;
+	call->nondet = 1;
+	if (hooks__rr == HOOKS_RR_REPLAY)
+		hooks__rr_before(call, 0, 0);
 	hooks__spawn_env_begin(file);
 }
 
@@ -444,6 +491,7 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 		hooks__report_spawn(tids, rc, call->t2);
 	}
 	record_nothing(call);
+	hooks__rr_after(call, rc, 0, 0);
 }
 
 void hooks__pre_pvm_exit(hooks_call *call)

@@ -46,6 +46,14 @@ typedef struct hooks_call {
 	/* Stand-ins for pvm_precv's outputs when the user passes NULL: the hooks need the
 	 * source and tag to pair the piggyback (see wrappers.def). */
 	int out_tid, out_tag, out_len;
+	/* Record and replay (rr.c): the call's outcome can differ between runs; in a
+	 * replay, the pre hook may have done the call's work already (skip: the wrapper
+	 * returns skip_rc without the real call) or may narrow its source and tag (ovr). */
+	int nondet;
+	int skip, skip_rc;
+	int ovr, ovr_tid, ovr_tag;
+	int64_t seq_delta; /* a delivered message's sequence number minus the expected one,
+			    * -1 when the sender sent no piggyback */
 } hooks_call;
 
 typedef enum hooks_state_kind {
@@ -120,6 +128,15 @@ int hooks__is_monitored(int tid);
 
 /* Sends a control message (data of len bytes with tag) to the monitor; 0 when sent. */
 int hooks__send_control(int tag, const void *data, size_t len);
+/* Receives the monitor's next message with tag within timeout_ms into *data (heap,
+ * the caller frees) and *len; 0 when one came. */
+int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len);
+
+/* The trace's and the record's name for a wrapped call (0 for calls that have none). */
+pvmmon_event_op hooks__event_op(hooks_op op);
+
+/* A random delay before a send when PVMMON_TEST_JITTER asks for one (tests only). */
+void hooks__jitter(void);
 
 /* Tells the monitor of spawned children, with this task's critical-path tuple at the
  * spawn (real time rt) for them to start from. */

@@ -15,6 +15,7 @@
 
 #include "hooks.h"
 #include "records.h"
+#include "rr.h"
 #include "trace.h"
 #include "pvmmon/errors.h"
 #include "../common/pvmio.h"
@@ -271,7 +272,7 @@ void hooks__init(void)
 		wire_cp from;
 		int64_t spawn_rt;
 		uint32_t gen;
-		int collecting, exclusive;
+		int collecting, exclusive, rr;
 		char *procs;
 
 		wire_in_init(&in, ans, len);
@@ -285,6 +286,8 @@ void hooks__init(void)
 		collecting = wire_get_u8(&in);
 		exclusive = wire_get_u8(&in);
 		procs = wire_get_str(&in, 4096);
+		/* Record, replay, or neither. */
+		rr = wire_get_u8(&in);
 		free(ans);
 		if (in.failed) {
 			free(procs);
@@ -293,6 +296,10 @@ void hooks__init(void)
 		}
 		hooks__cp_configure(procs, exclusive, gen);
 		free(procs);
+		if (hooks__rr_init((hooks_rr_mode)rr) < 0) {
+			warn("the replay cannot start");
+			return;
+		}
 		/* A spawned task's path continues its parent's, over the time the spawn
 		 * took to start it; a root's starts here. */
 		if (collecting)
@@ -333,6 +340,8 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->site = site;
 	call->clock_done = 0;
 	call->trace_first = -1;
+	call->nondet = call->skip = call->ovr = 0;
+	call->seq_delta = 0;
 	call->t0 = pvmmon_clock_now();
 	call->v0 = vclock_virtual(&hooks__st.clock, call->t0);
 	return 1;
@@ -434,6 +443,12 @@ int hooks__send_control(int tag, const void *data, size_t len)
 	return pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, data, len);
 }
 
+int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len)
+{
+	return pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, timeout_ms, data, len,
+			  NULL, NULL);
+}
+
 void hooks__report_spawn(const int *tids, int n, int64_t rt)
 {
 	wire_buf b;
@@ -465,9 +480,10 @@ void hooks__flush(int final)
 	hooks__cp_sample(vclock_virtual(&hooks__st.clock, now), final);
 	hooks__records_add_statics();
 	hooks__records_update_counts();
-	/* Events go first: the monitor has a task's whole trace once its final records
-	 * arrive. */
+	/* Events and the replay record go first: the monitor has them whole once the
+	 * final records arrive. */
 	hooks__trace_flush();
+	hooks__rr_flush(final);
 	t->tid = hooks__st.mytid;
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;

@@ -21,6 +21,11 @@ static const pvmmon_event_op op_of[HOOKS_OP_COUNT] = {
     [HOOKS_OP_pvm_spawn] = PVMMON_EV_SPAWN,
 };
 
+pvmmon_event_op hooks__event_op(hooks_op op)
+{
+	return op < HOOKS_OP_COUNT ? op_of[op] : (pvmmon_event_op)0;
+}
+
 void hooks__trace_init(uint64_t max_events)
 {
 	left = max_events;

@@ -216,6 +216,15 @@ typedef struct pvmmon_log_task {
 	/* The task's traced events in time order (empty unless the run was traced). */
 	size_t nevents;
 	pvmmon_log_event *events;
+	/* The task's replay record (record/replay), empty when the run kept none: the
+	 * encoded outcomes (common/replay.c stream, senders as indices into senders[]),
+	 * how many, and the senders' logical ids ("0.1", or "t40000" style for senders
+	 * that were not monitored tasks). */
+	uint8_t *record;
+	size_t record_len;
+	uint64_t record_entries;
+	char **record_senders;
+	size_t record_nsenders;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {
@@ -247,6 +256,8 @@ typedef struct pvmmon_log {
 	pvmmon_log_task *tasks;
 	pvmmon_log_trace trace;
 	pvmmon_log_cp cp;
+	int replayable;     /* the run kept a replay record of every task (a task without
+			     * one had no nondeterministic outcomes) */
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */

@@ -1,0 +1,123 @@
+/*
+ * A program whose output depends on the order in which messages arrive: a master
+ * spawns workers (this program with "worker") that each send it a few messages, and
+ * prints the order it received them in. -m chooses how it receives: pvm_recv with
+ * wildcards, polling with pvm_nrecv, or pvm_trecv with a short timeout (it also prints
+ * how many times that timed out). Used to test record and replay.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "apputil.h"
+
+#define TAG_DATA 31
+#define TAG_MORE 32
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: race [-w WORKERS] [-n MESSAGES] [-m recv|nrecv|trecv]\n"
+		   "Prints the order in which the master received its workers' messages.\n");
+}
+
+static int worker(int n)
+{
+	int parent = pvm_parent(), me = 0, i;
+
+	pvm_recv(parent, TAG_MORE);
+	pvm_upkint(&me, 1, 1);
+	for (i = 0; i < n; i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&me, 1, 1);
+		/* Every other message with the second tag, so wildcard tags matter too. */
+		pvm_send(parent, i % 2 ? TAG_MORE : TAG_DATA);
+	}
+	pvm_exit();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int nw = 3, n = 4, c, i, got = 0, timeouts = 0, polls = 0, *tids;
+	const char *mode = "recv";
+	char *order;
+
+	if (argc > 2 && !strcmp(argv[1], "worker"))
+		return worker(atoi(argv[2]));
+	while ((c = getopt(argc, argv, "w:n:m:h")) != -1) {
+		switch (c) {
+		case 'w':
+			nw = (int)apputil_parse_num("race", optarg, "-w", 1, 32);
+			break;
+		case 'n':
+			n = (int)apputil_parse_num("race", optarg, "-n", 1, 1000);
+			break;
+		case 'm':
+			mode = optarg;
+			if (strcmp(mode, "recv") && strcmp(mode, "nrecv") && strcmp(mode, "trecv")) {
+				fprintf(stderr, "race: -m must be recv, nrecv or trecv, not '%s'\n",
+					mode);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	tids = calloc((size_t)nw, sizeof(*tids));
+	order = calloc((size_t)(nw * n + 1), 1);
+	if (!tids || !order)
+		return 1;
+	{
+		char num[16], *args[] = {"worker", num, NULL};
+
+		snprintf(num, sizeof(num), "%d", n);
+		if (pvm_spawn("race", args, PvmTaskDefault, "", nw, tids) != nw) {
+			fprintf(stderr, "race: cannot spawn its workers\n");
+			pvm_exit();
+			return 1;
+		}
+	}
+	for (i = 0; i < nw; i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&i, 1, 1);
+		pvm_send(tids[i], TAG_MORE);
+	}
+	while (got < nw * n) {
+		int b = 0, who = -1;
+
+		if (!strcmp(mode, "recv")) {
+			b = pvm_recv(-1, -1);
+		} else if (!strcmp(mode, "nrecv")) {
+			b = pvm_nrecv(-1, -1);
+			polls += b == 0;
+		} else {
+			struct timeval tv = {0, 2000};
+
+			b = pvm_trecv(-1, -1, &tv);
+			timeouts += b == 0;
+		}
+		if (b < 0)
+			break;
+		if (b == 0)
+			continue;
+		pvm_upkint(&who, 1, 1);
+		order[got++] = (char)('a' + who);
+	}
+	printf("race: mode=%s order=%s%s", mode, order, !strcmp(mode, "trecv") ? "" : "\n");
+	if (!strcmp(mode, "trecv"))
+		printf(" timeouts=%d\n", timeouts);
+	(void)polls;
+	free(tids);
+	free(order);
+	pvm_exit();
+	return 0;
+}

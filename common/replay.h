@@ -1,0 +1,120 @@
+/*
+ * Private to pvmmon: the compact streaming encoding of a task's replay record, the
+ * outcomes of its nondeterministic PVM calls in call order (record and replay). The
+ * encoding itself is described at the top of common/replay.c.
+ */
+#ifndef PVMMON_COMMON_REPLAY_H
+#define PVMMON_COMMON_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire.h"
+
+/* The most distinct senders, tags and outcomes a stream's tables may hold; a stream
+ * that defines more is damaged (the encoder falls back to literal entries instead). */
+#define REPLAY_TABLE_MAX 65536
+
+typedef enum replay_kind {
+	REPLAY_MSG = 1, /* the call delivered (or, for pvm_probe, found) a message */
+	REPLAY_NONE,    /* pvm_nrecv / pvm_probe found nothing */
+	REPLAY_TIMEOUT, /* pvm_trecv timed out */
+	REPLAY_SPAWN,   /* pvm_spawn started `value` children */
+} replay_kind;
+
+/*
+ * One recorded outcome. Fields a kind does not use (sender, tag and seq_delta outside
+ * REPLAY_MSG, value outside REPLAY_SPAWN) are not encoded and decode as 0.
+ */
+typedef struct replay_entry {
+	uint8_t op;        /* the call, as a pvmmon_event_op value: PVMMON_EV_RECV, NRECV,
+			    * TRECV, PRECV, PROBE (MSG, NONE, TIMEOUT) or SPAWN (SPAWN) */
+	replay_kind kind;
+	int32_t sender;    /* REPLAY_MSG: who sent it, an id chosen by the caller (a tid when
+			    * a task records; an index into the log's sender table in a log) */
+	int32_t tag;       /* REPLAY_MSG: its tag */
+	int32_t seq_delta; /* REPLAY_MSG: its per-pair sequence number minus the one expected
+			    * next from that sender; 0 in the common case */
+	int32_t value;     /* REPLAY_SPAWN: children started (negative: a PVM error code) */
+} replay_entry;
+
+/* Maps 64-bit keys to table indices (open addressing); private to replay.c. */
+typedef struct replay_map {
+	uint64_t *keys;
+	uint32_t *vals; /* index + 1; 0 marks an empty slot */
+	size_t cap, used;
+} replay_map;
+
+/* The streaming encoder. Its tables and its last entry persist across chunks. */
+typedef struct replay_enc {
+	wire_buf out;         /* bytes encoded since the last replay_enc_take() */
+	replay_map senders;   /* sender id -> index in the stream's sender table */
+	replay_map tags;      /* tag -> index in the stream's tag table */
+	replay_map outcomes;  /* (op, kind, sender index, tag index | value) -> index */
+	uint32_t nsenders, ntags, noutcomes;
+	replay_entry prev;    /* the last entry added (valid when have_prev) */
+	int have_prev;
+	uint32_t pending;     /* repeats of prev not yet written */
+	int failed;           /* an allocation failed: the stream is lost */
+} replay_enc;
+
+void replay_enc_init(replay_enc *e);
+void replay_enc_free(replay_enc *e);
+/* Appends an entry; PVMMON_EINVAL for an entry no stream can hold (bad op or kind),
+ * PVMMON_ENOMEM when an allocation failed (the encoder is then unusable). */
+int replay_enc_add(replay_enc *e, const replay_entry *ent);
+/*
+ * Moves the bytes encoded so far (a chunk) out to b (appended), keeping the state, so
+ * that chunks concatenated in order decode as one stream; flushes a pending repeat
+ * first. PVMMON_ENOMEM (and b->failed set) when the encoder or b ran out of memory.
+ */
+int replay_enc_take(replay_enc *e, wire_buf *b);
+
+/* A decoder over a whole stream it does not own. */
+typedef struct replay_dec {
+	const uint8_t *data;
+	size_t len, pos;
+	replay_entry *outcomes; /* the stream's tables as defined so far */
+	int32_t *senders, *tags;
+	uint32_t noutcomes, nsenders, ntags;
+	uint32_t cap_outcomes, cap_senders, cap_tags;
+	replay_entry prev;
+	int have_prev;
+	uint64_t pending; /* repeats of prev still to deliver */
+	int failed;       /* the error code once the stream was found damaged */
+} replay_dec;
+
+void replay_dec_init(replay_dec *d, const uint8_t *data, size_t len);
+/*
+ * The next entry into *out: 1, 0 at the end, or PVMMON_EPARSE (with a message naming
+ * the byte offset) when the stream is damaged, and PVMMON_ENOMEM; an error is sticky.
+ * Never reads out of bounds; the tables grow only with definitions actually read.
+ */
+int replay_dec_next(replay_dec *d, replay_entry *out);
+void replay_dec_free(replay_dec *d);
+
+/*
+ * Rewrites a stream, mapping each sender id through map(ctx, id) (e.g. tid -> index
+ * into a table of logical ids); the new stream goes into *out (initialised here, the
+ * caller frees it, also on failure) and the entry count into *nentries.
+ */
+int replay_remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int32_t id),
+		 void *ctx, wire_buf *out, uint64_t *nentries);
+
+/*
+ * Decodes a whole stream to count its entries into *nentries; PVMMON_EPARSE when it is
+ * damaged or a message's sender is not an index below nsenders (a log's sender table).
+ */
+int replay_check(const uint8_t *data, size_t len, size_t nsenders, uint64_t *nentries);
+
+/* Base64 (RFC 4648 with padding, no line breaks), for the XML log; NULL when out of
+ * memory. The caller frees the result. */
+char *replay_b64_encode(const uint8_t *data, size_t len);
+/* Decodes text into *out (heap, caller frees; non-NULL even when empty) and *len;
+ * PVMMON_EPARSE on a bad character, padding or length. */
+int replay_b64_decode(const char *text, uint8_t **out, size_t *len);
+
+/* A 64-bit FNV-1a hash of the stream, to detect a damaged or swapped record. */
+uint64_t replay_hash(const uint8_t *data, size_t len);
+
+#endif

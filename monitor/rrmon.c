@@ -1,0 +1,278 @@
+/*
+ * The monitor's side of record and replay: collecting each task's record while a run
+ * is recorded, and in a replay handing each task the record of the task with the same
+ * logical id, telling tasks the tids that recorded logical ids have in this run, and
+ * reporting the first divergence a task finds.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "pvmmon/errors.h"
+#include "../common/clock.h"
+#include "../common/pvmio.h"
+#include "../common/replay.h"
+#include "../common/symbols.h"
+#include "monitor.h"
+
+static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
+
+void mon_rr_record(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	wire_in in;
+
+	wire_in_init(&in, data, len);
+	if (!t || wire_get_u32(&in) != WIRE_VERSION || (int32_t)wire_get_u32(&in) != src ||
+	    in.failed) {
+		run->bad_messages++;
+		return;
+	}
+	/* Chunks are pieces of one stream: they only need to be kept in order. */
+	if (!t->record.data)
+		wire_buf_init(&t->record);
+	for (size_t i = 0; i < in.left; i++)
+		wire_put_u8(&t->record, in.p[i]);
+}
+
+/* The recorded task with logical id lid, or NULL. */
+static const pvmmon_log_task *recorded_task(const mon_run *run, const char *lid)
+{
+	for (size_t i = 0; run->replay_log && lid && i < run->replay_log->ntasks; i++)
+		if (run->replay_log->tasks[i].lid && !strcmp(run->replay_log->tasks[i].lid, lid))
+			return &run->replay_log->tasks[i];
+	return NULL;
+}
+
+/* Ends a replay that diverged: says so once (the run then stops). */
+static void divergence(mon_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void divergence(mon_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (run->diverged++)
+		return;
+	fputs("pvmmon: replay diverged: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void mon_rr_welcomed(mon_run *run, mon_task *t)
+{
+	const pvmmon_log_task *r;
+	wire_buf b;
+
+	if (run->rr_mode != 2)
+		return;
+	r = recorded_task(run, t->rec.lid);
+	wire_buf_init(&b);
+	if (!r) {
+		divergence(run, "task %s (t%x, %s) was not in the recorded run", t->rec.lid,
+			   (unsigned)t->rec.tid, t->rec.program ? t->rec.program : "?");
+		wire_put_u32(&b, 0);
+	} else {
+		wire_put_u32(&b, (uint32_t)r->record_nsenders);
+		for (size_t i = 0; i < r->record_nsenders; i++)
+			wire_put_str(&b, r->record_senders[i]);
+		for (size_t i = 0; i < r->record_len; i++)
+			wire_put_u8(&b, r->record[i]);
+		t->replayed = 1;
+	}
+	if (!b.failed)
+		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_REPLAYDATA, b.data, b.len);
+	wire_buf_free(&b);
+	/* Tasks waiting to learn this task's tid can go on. */
+	for (size_t i = 0; i < run->npending_lids;) {
+		mon_lid_wait *w = &run->pending_lids[i];
+
+		if (!strcmp(w->lid, t->rec.lid)) {
+			mon_rr_answer_lid(run, w->asker, t->rec.tid);
+			free(w->lid);
+			*w = run->pending_lids[--run->npending_lids];
+		} else {
+			i++;
+		}
+	}
+}
+
+void mon_rr_answer_lid(mon_run *run, int asker, int32_t tid)
+{
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, (uint32_t)tid);
+	if (!b.failed)
+		pvmio_send(&io, run->ctx, asker, WIRE_TAG_LIDTID, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	char *lid;
+	mon_lid_wait *w;
+
+	wire_in_init(&in, data, len);
+	lid = wire_get_str(&in, 256);
+	if (!lid || in.failed || in.left) {
+		free(lid);
+		run->bad_messages++;
+		return;
+	}
+	for (size_t i = 0; i < run->ntasks; i++)
+		if (run->tasks[i].welcomed && run->tasks[i].rec.lid &&
+		    !strcmp(run->tasks[i].rec.lid, lid)) {
+			mon_rr_answer_lid(run, src, run->tasks[i].rec.tid);
+			free(lid);
+			return;
+		}
+	/* Not registered yet: answered when it is. */
+	w = realloc(run->pending_lids, (run->npending_lids + 1) * sizeof(*w));
+	if (!w) {
+		free(lid);
+		return;
+	}
+	run->pending_lids = w;
+	w[run->npending_lids++] = (mon_lid_wait){src, lid};
+}
+
+void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	wire_in in;
+	uint64_t index, offset;
+	char *module, *op, *expected, *observed, *file = NULL, *function = NULL;
+	int32_t line = 0;
+	pvmmon_symbols *syms = NULL;
+	char where[512] = "";
+
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION) {
+		run->bad_messages++;
+		return;
+	}
+	index = wire_get_u64(&in);
+	module = wire_get_str(&in, 4096);
+	offset = wire_get_u64(&in);
+	op = wire_get_str(&in, 64);
+	expected = wire_get_str(&in, 1024);
+	observed = wire_get_str(&in, 1024);
+	if (!in.failed && t) {
+		if (module && pvmmon_symbols_new(&syms) == 0) {
+			pvmmon_symbols_resolve(syms, module, offset, &file, &line, &function);
+			pvmmon_symbols_free(syms);
+		}
+		if (file)
+			snprintf(where, sizeof(where), " at %s:%d%s%s (%s)", file, (int)line,
+				 function ? " in " : "", function ? function : "", op ? op : "?");
+		else if (module)
+			snprintf(where, sizeof(where), " at %s+0x%" PRIx64 " (%s)", module, offset,
+				 op ? op : "?");
+		divergence(run, "task %s (t%x), event %" PRIu64 "%s: expected %s; observed %s",
+			   t->rec.lid ? t->rec.lid : "?", (unsigned)src, index, where,
+			   expected ? expected : "?", observed ? observed : "?");
+	} else {
+		run->bad_messages++;
+	}
+	free(module);
+	free(op);
+	free(expected);
+	free(observed);
+	free(file);
+	free(function);
+}
+
+void mon_rr_end(mon_run *run)
+{
+	if (run->rr_mode != 2 || run->diverged || !run->replay_log)
+		return;
+	/* A recorded task that never came is a divergence too. */
+	for (size_t i = 0; i < run->replay_log->ntasks; i++) {
+		const pvmmon_log_task *r = &run->replay_log->tasks[i];
+		int seen = 0;
+
+		for (size_t j = 0; j < run->ntasks && !seen; j++)
+			seen = run->tasks[j].rec.lid && r->lid && !strcmp(run->tasks[j].rec.lid, r->lid);
+		if (!seen) {
+			divergence(run, "task %s (%s) of the recorded run did not start", r->lid,
+				   r->program ? r->program : "?");
+			return;
+		}
+	}
+}
+
+/* The logical id of tid in this run, for the record's sender table. */
+typedef struct lid_map {
+	mon_run *run;
+	char **names;
+	int32_t *tids;
+	size_t n;
+} lid_map;
+
+static int32_t to_index(void *ctx, int32_t tid)
+{
+	lid_map *m = ctx;
+	mon_task *t;
+	char buf[32], *name;
+	char **names;
+	int32_t *tids;
+
+	for (size_t i = 0; i < m->n; i++)
+		if (m->tids[i] == tid)
+			return (int32_t)i;
+	t = mon_find(m->run, tid);
+	if (t && t->rec.lid) {
+		name = strdup(t->rec.lid);
+	} else {
+		snprintf(buf, sizeof(buf), "t%x", (unsigned)tid);
+		name = strdup(buf);
+	}
+	names = realloc(m->names, (m->n + 1) * sizeof(*names));
+	tids = names ? realloc(m->tids, (m->n + 1) * sizeof(*tids)) : NULL;
+	if (names)
+		m->names = names;
+	if (!name || !names || !tids) {
+		free(name);
+		return -1;
+	}
+	m->tids = tids;
+	m->names[m->n] = name;
+	m->tids[m->n] = tid;
+	return (int32_t)m->n++;
+}
+
+int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out)
+{
+	lid_map m = {run, NULL, NULL, 0};
+	wire_buf b;
+	uint64_t n = 0;
+	int rc;
+
+	if (!t->record.data || !t->record.len)
+		return 0;
+	wire_buf_init(&b);
+	rc = replay_remap(t->record.data, t->record.len, to_index, &m, &b, &n);
+	if (rc == 0 && !b.failed) {
+		out->record = b.data;
+		out->record_len = b.len;
+		out->record_entries = n;
+		out->record_senders = m.names;
+		out->record_nsenders = m.n;
+		m.names = NULL;
+		m.n = 0;
+	} else {
+		wire_buf_free(&b);
+	}
+	for (size_t i = 0; i < m.n; i++)
+		free(m.names[i]);
+	free(m.names);
+	free(m.tids);
+	return rc;
+}

@@ -1,0 +1,363 @@
+/*
+ * Record and replay in a task: each outcome of a call that can differ between runs
+ * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
+ * whether pvm_trecv timed out, how many children pvm_spawn started) is appended to a
+ * compact stream (common/replay.c) that goes to the monitor with each flush. A replay
+ * takes the task's recorded stream from the monitor and forces each outcome: a
+ * recorded message is received from exactly its sender and tag (blocking until it is
+ * there), a recorded miss or timeout is answered without touching what has arrived
+ * since; every outcome is checked, and the first difference stops the run with a
+ * report.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pvm3.h>
+
+#include "rr.h"
+#include "trace.h"
+#include "../common/replay.h"
+
+/* How long a forced receive waits between looks at whether it can still come. */
+#define WAIT_STEP_MS 200
+/* A forced receive whose sender is gone, with nothing from it queued, has diverged;
+ * one whose sender lives is given this long before it is reported as stuck. */
+#define WAIT_LIMIT_MS 30000
+#define LID_TIMEOUT_MS 30000
+
+hooks_rr_mode hooks__rr;
+
+static replay_enc enc;
+static wire_buf chunk;
+
+/* The replay: the recorded entries, the next one, and the senders' logical ids with
+ * the tids they have in this run (0 until asked). */
+static replay_entry *rec;
+static size_t nrec, next;
+static char **lids;
+static int32_t *lid_tids;
+static size_t nlids;
+static replay_entry cur; /* the entry the current call is replaying */
+static int diverged;
+
+static int op_is_receive(pvmmon_event_op op)
+{
+	return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV ||
+	       op == PVMMON_EV_PRECV || op == PVMMON_EV_PROBE;
+}
+
+/* Describes entry e for a report, with senders by logical id. */
+static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
+{
+	const char *op = pvmmon_event_op_name((pvmmon_event_op)e->op);
+
+	switch (e->kind) {
+	case REPLAY_MSG:
+		if (by_tid)
+			snprintf(buf, len, "%s took a message from t%x with tag %d (sequence %+d)",
+				 op ? op : "?", (unsigned)e->sender, (int)e->tag, (int)e->seq_delta);
+		else
+			snprintf(buf, len, "%s took a message from task %s with tag %d (sequence %+d)",
+				 op ? op : "?",
+				 e->sender >= 0 && (size_t)e->sender < nlids ? lids[e->sender] : "?",
+				 (int)e->tag, (int)e->seq_delta);
+		break;
+	case REPLAY_NONE:
+		snprintf(buf, len, "%s found no message", op ? op : "?");
+		break;
+	case REPLAY_TIMEOUT:
+		snprintf(buf, len, "%s timed out", op ? op : "?");
+		break;
+	case REPLAY_SPAWN:
+		snprintf(buf, len, "%s started %d tasks", op ? op : "?", (int)e->value);
+		break;
+	}
+}
+
+/*
+ * Reports the first difference to the monitor, which stops the run, and waits to be
+ * stopped: going on would only add consequences of the difference.
+ */
+static void diverge(const hooks_call *call, const char *expected, const char *observed)
+{
+	wire_buf b;
+	Dl_info info;
+	uint64_t off = 0;
+	const char *module = NULL;
+	int i;
+
+	if (diverged++)
+		return;
+	if (call && dladdr(call->site, &info) && info.dli_fname) {
+		module = info.dli_fname;
+		off = (uint64_t)((char *)call->site - (char *)info.dli_fbase);
+	}
+	wire_buf_init(&b);
+	wire_put_u32(&b, WIRE_VERSION);
+	wire_put_u64(&b, (uint64_t)(next ? next - 1 : 0));
+	wire_put_str(&b, module);
+	wire_put_u64(&b, off);
+	wire_put_str(&b, pvmmon_event_op_name(call ? hooks__event_op(call->op) : PVMMON_EV_OTHER));
+	wire_put_str(&b, expected);
+	wire_put_str(&b, observed);
+	if (!b.failed)
+		hooks__send_control(WIRE_TAG_DIVERGED, b.data, b.len);
+	wire_buf_free(&b);
+	/* The monitor ends the run; a task left waiting that long ends itself. */
+	for (i = 0; i < 600; i++)
+		usleep(100000);
+	_exit(3);
+}
+
+/* The tid in this run of recorded sender index k (asking the monitor once). */
+static int32_t tid_of(int32_t k)
+{
+	uint8_t *ans = NULL;
+	size_t len;
+	wire_buf b;
+	wire_in in;
+	int32_t tid = 0;
+
+	if (k < 0 || (size_t)k >= nlids)
+		return 0;
+	if (lid_tids[k])
+		return lid_tids[k];
+	/* A sender that was no task of the run (pvmd, the console) keeps its tid. */
+	if (lids[k][0] == 't') {
+		lid_tids[k] = (int32_t)strtoul(lids[k] + 1, NULL, 16);
+		return lid_tids[k];
+	}
+	wire_buf_init(&b);
+	wire_put_str(&b, lids[k]);
+	if (!b.failed && hooks__send_control(WIRE_TAG_LID, b.data, b.len) == 0 &&
+	    hooks__recv_control(WIRE_TAG_LIDTID, LID_TIMEOUT_MS, &ans, &len) == 0) {
+		wire_in_init(&in, ans, len);
+		tid = (int32_t)wire_get_u32(&in);
+		if (in.failed)
+			tid = 0;
+	}
+	free(ans);
+	wire_buf_free(&b);
+	lid_tids[k] = tid;
+	return tid;
+}
+
+/* Receives the message from src with tag, or reports that it cannot come. */
+static int wait_message(hooks_call *call, int src, int tag)
+{
+	struct timeval tv = {0, WAIT_STEP_MS * 1000};
+	char exp[256], obs[256];
+	int waited, b;
+
+	for (waited = 0; waited < WAIT_LIMIT_MS; waited += WAIT_STEP_MS) {
+		b = hooks__pvm.trecv(src, tag, &tv);
+		if (b != 0)
+			return b;
+		if (pvm_pstat(src) != PvmOk)
+			break;
+	}
+	b = hooks__pvm.nrecv(src, tag);
+	if (b != 0)
+		return b;
+	describe(exp, sizeof(exp), &cur, 0);
+	b = pvm_probe(src, -1);
+	if (b > 0) {
+		int bytes = 0, otag = 0, osrc = 0;
+
+		pvm_bufinfo(b, &bytes, &otag, &osrc);
+		snprintf(obs, sizeof(obs), "no message with tag %d came from t%x; one with tag %d "
+					   "is waiting",
+			 tag, (unsigned)src, otag);
+	} else {
+		snprintf(obs, sizeof(obs), "no message came from t%x (%s)", (unsigned)src,
+			 pvm_pstat(src) == PvmOk ? "still running" : "it has ended");
+	}
+	diverge(call, exp, obs);
+	return -1;
+}
+
+int hooks__rr_init(hooks_rr_mode mode)
+{
+	uint8_t *d = NULL, *data = NULL;
+	size_t len, dlen;
+	wire_in in;
+	replay_dec dec;
+	replay_entry e;
+	uint32_t n, i;
+	int rc = -1;
+
+	hooks__rr = mode;
+	if (mode == HOOKS_RR_RECORD) {
+		replay_enc_init(&enc);
+		wire_buf_init(&chunk);
+		return 0;
+	}
+	if (mode != HOOKS_RR_REPLAY)
+		return 0;
+	/* The record of this task follows the welcome. */
+	if (hooks__recv_control(WIRE_TAG_REPLAYDATA, 30000, &d, &len) != 0) {
+		fprintf(stderr, "pvmmon: replay: the monitor sent no record for this task\n");
+		goto out;
+	}
+	wire_in_init(&in, d, len);
+	n = wire_get_u32(&in);
+	if (in.failed || n > in.left) {
+		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
+		goto out;
+	}
+	lids = calloc(n ? n : 1, sizeof(*lids));
+	lid_tids = calloc(n ? n : 1, sizeof(*lid_tids));
+	for (i = 0; lids && lid_tids && i < n; i++)
+		lids[i] = wire_get_str(&in, 256);
+	nlids = n;
+	dlen = in.left;
+	data = (uint8_t *)in.p;
+	if (in.failed || !lids || !lid_tids) {
+		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
+		goto out;
+	}
+	replay_dec_init(&dec, data, dlen);
+	while ((rc = replay_dec_next(&dec, &e)) == 1) {
+		if (nrec % 1024 == 0) {
+			replay_entry *g = realloc(rec, (nrec + 1024) * sizeof(*g));
+
+			if (!g) {
+				rc = -1;
+				break;
+			}
+			rec = g;
+		}
+		rec[nrec++] = e;
+	}
+	replay_dec_free(&dec);
+	if (rc < 0) {
+		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(d);
+	if (rc < 0)
+		hooks__rr = HOOKS_RR_OFF;
+	return rc;
+}
+
+void hooks__rr_before(hooks_call *call, int src, int tag)
+{
+	pvmmon_event_op op = hooks__event_op(call->op);
+	char exp[256], obs[256];
+	int32_t s;
+
+	(void)src;
+	(void)tag;
+	if (hooks__rr != HOOKS_RR_REPLAY || diverged)
+		return;
+	if (next >= nrec) {
+		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
+			 pvmmon_event_op_name(op));
+		diverge(call, "the end of the recorded run", obs);
+		return;
+	}
+	cur = rec[next++];
+	if (cur.op != op) {
+		describe(exp, sizeof(exp), &cur, 0);
+		snprintf(obs, sizeof(obs), "a call of %s", pvmmon_event_op_name(op));
+		diverge(call, exp, obs);
+		return;
+	}
+	switch (cur.kind) {
+	case REPLAY_MSG:
+		s = tid_of(cur.sender);
+		if (op == PVMMON_EV_PRECV) {
+			call->ovr = 1;
+			call->ovr_tid = s;
+			call->ovr_tag = cur.tag;
+		} else if (op == PVMMON_EV_PROBE) {
+			int b;
+
+			/* A probe consumes nothing: wait until the message is there. */
+			while ((b = pvm_probe(s, cur.tag)) == 0 && pvm_pstat(s) == PvmOk)
+				usleep(1000);
+			call->skip = 1;
+			call->skip_rc = b;
+		} else {
+			call->skip = 1;
+			call->skip_rc = wait_message(call, s, cur.tag);
+		}
+		break;
+	case REPLAY_NONE:
+	case REPLAY_TIMEOUT:
+		/* Whatever has arrived since stays queued for later calls. */
+		call->skip = 1;
+		call->skip_rc = 0;
+		break;
+	case REPLAY_SPAWN:
+		break;
+	}
+}
+
+void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
+{
+	pvmmon_event_op op = hooks__event_op(call->op);
+	replay_entry e;
+	char exp[256], obs[256];
+	int delivered;
+
+	if (hooks__rr == HOOKS_RR_OFF || diverged)
+		return;
+	memset(&e, 0, sizeof(e));
+	e.op = (uint8_t)op;
+	delivered = op == PVMMON_EV_PRECV ? rc >= 0 : rc > 0;
+	if (op == PVMMON_EV_SPAWN) {
+		e.kind = REPLAY_SPAWN;
+		e.value = rc;
+	} else if (delivered) {
+		e.kind = REPLAY_MSG;
+		e.sender = src;
+		e.tag = tag;
+		/* A probe consumes nothing, so its message has no sequence number yet. */
+		e.seq_delta = op == PVMMON_EV_PROBE ? 0 : (int32_t)call->seq_delta;
+	} else if (rc == 0 && op_is_receive(op)) {
+		e.kind = op == PVMMON_EV_TRECV ? REPLAY_TIMEOUT : REPLAY_NONE;
+	} else {
+		/* An error is no outcome of timing. */
+		return;
+	}
+	if (hooks__rr == HOOKS_RR_RECORD) {
+		replay_enc_add(&enc, &e);
+		return;
+	}
+	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
+	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
+		return;
+	if (e.kind != REPLAY_MSG && e.kind == cur.kind && e.value == cur.value)
+		return;
+	describe(exp, sizeof(exp), &cur, 0);
+	describe(obs, sizeof(obs), &e, 1);
+	diverge(call, exp, obs);
+}
+
+void hooks__rr_flush(int final)
+{
+	if (hooks__rr == HOOKS_RR_RECORD) {
+		wire_buf_reset(&chunk);
+		wire_put_u32(&chunk, WIRE_VERSION);
+		wire_put_u32(&chunk, (uint32_t)hooks__st.mytid);
+		replay_enc_take(&enc, &chunk);
+		if (!chunk.failed && chunk.len > 8)
+			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
+		return;
+	}
+	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec) {
+		char exp[256], obs[160];
+
+		describe(exp, sizeof(exp), &rec[next], 0);
+		snprintf(obs, sizeof(obs), "the task ended with %zu recorded event%s left",
+			 nrec - next, nrec - next == 1 ? "" : "s");
+		next++;
+		diverge(NULL, exp, obs);
+	}
+}

@@ -1,0 +1,44 @@
+/*
+ * Private to libpvmhooks: record and replay of a task's nondeterministic outcomes
+ * (rr.c). Recording appends each outcome to a compact stream sent to the monitor in
+ * chunks; replaying takes the recorded stream from the monitor and makes each call
+ * come out the same, reporting the first difference.
+ */
+#ifndef PVMMON_HOOKS_RR_H
+#define PVMMON_HOOKS_RR_H
+
+#include <stdint.h>
+
+#include "hooks.h"
+
+typedef enum hooks_rr_mode {
+	HOOKS_RR_OFF = 0,
+	HOOKS_RR_RECORD,
+	HOOKS_RR_REPLAY,
+} hooks_rr_mode;
+
+extern hooks_rr_mode hooks__rr;
+
+/* Sets the mode (from the monitor's welcome); in a replay, receives the task's record
+ * from the monitor. Returns 0, or -1 when the replay cannot start (said on stderr). */
+int hooks__rr_init(hooks_rr_mode mode);
+
+/*
+ * Before a call whose outcome can differ between runs (call->nondet): in a replay,
+ * makes it come out as recorded: does the receive itself (call->skip), narrows a
+ * pvm_precv (call->ovr), or answers "nothing" or "timed out" without calling PVM.
+ * src and tag are the user's arguments.
+ */
+void hooks__rr_before(hooks_call *call, int src, int tag);
+
+/*
+ * After it: records the outcome (rc, and for a delivered message its source, tag and
+ * call->seq_delta), or in a replay checks it against the record.
+ */
+void hooks__rr_after(hooks_call *call, int rc, int src, int tag);
+
+/* Sends what was recorded since the last flush to the monitor (at flushes); at the
+ * final one, in a replay, also says whether the record was used up. */
+void hooks__rr_flush(int final);
+
+#endif
