@@ -3,7 +3,9 @@
  * spawns workers (this program with "worker") that each send it a few messages, and
  * prints the order it received them in. -m chooses how it receives: pvm_recv with
  * wildcards, polling with pvm_nrecv, or pvm_trecv with a short timeout (it also prints
- * how many times that timed out). Used to test record and replay.
+ * how many times that timed out). Used to test record and replay: -x (one extra
+ * message from the first worker) and -t (the first worker's first message with another
+ * tag) change the program, so that a replay of an unchanged run must diverge.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,21 +22,26 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: race [-w WORKERS] [-n MESSAGES] [-m recv|nrecv|trecv]\n"
+	fprintf(f, "usage: race [-w WORKERS] [-n MESSAGES] [-m recv|nrecv|trecv] [-x | -t]\n"
 		   "Prints the order in which the master received its workers' messages.\n");
 }
 
-static int worker(int n)
+static int worker(int n, int change)
 {
 	int parent = pvm_parent(), me = 0, i;
 
 	pvm_recv(parent, TAG_MORE);
 	pvm_upkint(&me, 1, 1);
+	if (me == 0 && change == 'x') {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&me, 1, 1);
+		pvm_send(parent, TAG_DATA);
+	}
 	for (i = 0; i < n; i++) {
 		pvm_initsend(PvmDataDefault);
 		pvm_pkint(&me, 1, 1);
 		/* Every other message with the second tag, so wildcard tags matter too. */
-		pvm_send(parent, i % 2 ? TAG_MORE : TAG_DATA);
+		pvm_send(parent, (i % 2 ? TAG_MORE : TAG_DATA) + (me == 0 && change == 't' && i == 0));
 	}
 	pvm_exit();
 	return 0;
@@ -46,10 +53,16 @@ int main(int argc, char **argv)
 	const char *mode = "recv";
 	char *order;
 
-	if (argc > 2 && !strcmp(argv[1], "worker"))
-		return worker(atoi(argv[2]));
-	while ((c = getopt(argc, argv, "w:n:m:h")) != -1) {
+	int change = 0;
+
+	if (argc > 3 && !strcmp(argv[1], "worker"))
+		return worker(atoi(argv[2]), argv[3][0]);
+	while ((c = getopt(argc, argv, "w:n:m:xth")) != -1) {
 		switch (c) {
+		case 'x':
+		case 't':
+			change = c;
+			break;
 		case 'w':
 			nw = (int)apputil_parse_num("race", optarg, "-w", 1, 32);
 			break;
@@ -77,7 +90,8 @@ int main(int argc, char **argv)
 	if (!tids || !order)
 		return 1;
 	{
-		char num[16], *args[] = {"worker", num, NULL};
+		char num[16], how[2] = {(char)(change ? change : '-'), 0};
+		char *args[] = {"worker", num, how, NULL};
 
 		snprintf(num, sizeof(num), "%d", n);
 		if (pvm_spawn("race", args, PvmTaskDefault, "", nw, tids) != nw) {

@@ -39,6 +39,8 @@ typedef struct run_opts {
 	int cp_top;        /* m of the top-m search, 0 for none */
 	int cp_phase_ms;   /* phase length of auto and the search, 0 for the default */
 	int no_record;     /* keep no replay record */
+	int keep_going;    /* replay: --on-divergence=continue-recording */
+	const char *stop_at; /* replay: --stop-at TASK:EVENT */
 	const char *replay; /* the log of the run to replay, or NULL */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
@@ -200,6 +202,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"cp", required_argument, NULL, 'c'},    {"cp-exclusive", no_argument, NULL, 'x'},
 	    {"cp-top", required_argument, NULL, 'm'}, {"cp-phase-ms", required_argument, NULL, 'p'},
 	    {"no-record", no_argument, NULL, 'n'},
+	    {"on-divergence", required_argument, NULL, 'd'}, {"stop-at", required_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -259,6 +262,28 @@ static int parse(int argc, char **argv, run_opts *o)
 		case 'n':
 			o->no_record = 1;
 			break;
+		case 'd':
+			if (strcmp(optarg, "stop") && strcmp(optarg, "continue-recording")) {
+				cli_error("replay: --on-divergence wants stop or continue-recording, "
+					  "not '%s'",
+					  optarg);
+				return 2;
+			}
+			o->keep_going = !strcmp(optarg, "continue-recording");
+			break;
+		case 's': {
+			const char *colon = strrchr(optarg, ':');
+			char *end;
+
+			if (!colon || colon == optarg || strtoul(colon + 1, &end, 10) == 0 || *end) {
+				cli_error("replay: --stop-at wants TASK:EVENT (a logical id such as 0.1 "
+					  "and an event number from 1), not '%s'",
+					  optarg);
+				return 2;
+			}
+			o->stop_at = optarg;
+			break;
+		}
 		case 'm':
 		case 'p': {
 			long v = strtol(optarg, &end, 10);
@@ -395,7 +420,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
-	argv = calloc((size_t)(24 + 2 * n), sizeof(char *));
+	argv = calloc((size_t)(28 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
@@ -431,6 +456,14 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	if (o->replay) {
 		argv[na++] = "--replay";
 		argv[na++] = (char *)o->replay;
+		if (o->keep_going) {
+			argv[na++] = "--on-divergence";
+			argv[na++] = "continue-recording";
+		}
+		if (o->stop_at) {
+			argv[na++] = "--stop-at";
+			argv[na++] = (char *)o->stop_at;
+		}
 	} else if (o->no_record) {
 		argv[na++] = "--no-record";
 	}
@@ -651,8 +684,15 @@ int cli_replay(int argc, char **argv)
 		       "(wildcard receives, pvm_nrecv/pvm_probe results, pvm_trecv timeouts, spawn\n"
 		       "counts) to be the one LOG recorded. The first difference stops the run\n"
 		       "with a report: task, event, statement, expected and observed (exit\n"
-		       "status 3). Options as for pvmmon run; the replay's own log goes to\n"
-		       "-o LOG (default: PROGRAM.replay.pvmmon.xml).\n");
+		       "status 3). Options as for pvmmon run, and:\n"
+		       "  --on-divergence=stop|continue-recording\n"
+		       "                 stop at the first difference (default), or say it and\n"
+		       "                 go on, the rest of the run a new recording\n"
+		       "  --stop-at TASK:EVENT\n"
+		       "                 stop that task (SIGSTOP) before its EVENTth recorded event\n"
+		       "                 and print its pid, for a debugger\n"
+		       "The replay's own log (-o LOG, default PROGRAM.replay.pvmmon.xml) records\n"
+		       "what it observed, so it can be replayed in turn.\n");
 		return 0;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
@@ -678,6 +718,10 @@ static int run_main(int argc, char **argv, const char *replay)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	o.replay = replay;
+	if (!replay && (o.keep_going || o.stop_at)) {
+		cli_error("run: --on-divergence and --stop-at are options of pvmmon replay");
+		return 2;
+	}
 	program = find_program(o.prog_argv[0]);
 	if (!program) {
 		cli_error("%s: %s: no such program (or not executable)", replay ? "replay" : "run",

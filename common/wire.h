@@ -37,6 +37,7 @@ enum {
 	WIRE_TAG_LID = 0x7e5a000f,      /* task -> monitor: the tid of a logical id? */
 	WIRE_TAG_LIDTID = 0x7e5a0010,   /* monitor -> task: the answer, once it registered */
 	WIRE_TAG_DIVERGED = 0x7e5a0011, /* task -> monitor: the replay's first difference */
+	WIRE_TAG_STOPPED = 0x7e5a0012,  /* task -> monitor: stopped for a debugger (--stop-at) */
 };
 
 /* Commands from the monitor to tasks, and requests of pvmmon commands to the monitor. */

@@ -157,7 +157,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		log->nargs = log->args ? run->nargs : 0;
 	}
 	log->mode = strdup(run->rr_mode == 2 ? "replay" : "observe");
-	log->replayable = run->rr_mode == 1;
+	/* A replay records what it observed too, so its log can be replayed in turn. */
+	log->replayable = run->rr_mode != 0;
 	log->started = strdup(run->started);
 	log->wall_ns = (run->ended ? run->t_ended : pvmmon_clock_now()) - run->t_start;
 	log->exit_code = run->ended ? run->exit_code : -1;
@@ -209,7 +210,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		}
 		log->tasks[i] = t->rec;
 		/* The record is made for the log (senders as logical ids) and is its own. */
-		if (with_events && run->rr_mode == 1)
+		if (with_events && run->rr_mode != 0)
 			mon_rr_fill(run, t, &log->tasks[i]);
 		if (!with_events) {
 			log->tasks[i].nevents = 0;

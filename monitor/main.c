@@ -36,7 +36,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
 		   "                      [--checkpoint-ms N] [--trace-bytes N]\n"
 		   "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
-		   "                      [--cp-phase-ms N] [--no-record | --replay LOG]\n"
+		   "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
+		   "                      [--on-divergence stop|continue-recording]\n"
+		   "                      [--stop-at TASK:EVENT]]\n"
 		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -117,6 +119,9 @@ static void handle(mon_run *run, int bufid)
 	case WIRE_TAG_DIVERGED:
 		mon_rr_diverged(run, src, data, len);
 		break;
+	case WIRE_TAG_STOPPED:
+		mon_rr_stopped(run, src, data, len);
+		break;
 	default:
 		run->bad_messages++;
 	}
@@ -161,6 +166,7 @@ int main(int argc, char **argv)
 	    {"cp-exclusive", no_argument, NULL, 'X'}, {"cp-top", required_argument, NULL, 'T'},
 	    {"cp-phase-ms", required_argument, NULL, 'P'}, {"no-record", no_argument, NULL, 'N'},
 	    {"replay", required_argument, NULL, 'R'},
+	    {"on-divergence", required_argument, NULL, 'D'}, {"stop-at", required_argument, NULL, 'S'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -203,6 +209,7 @@ int main(int argc, char **argv)
 		case 'C':
 			free(run.cp_procs);
 	free(run.cp_found);
+	free(run.stop_lid);
 	for (size_t i = 0; i < run.cp_ncands; i++)
 		free(run.cp_cands[i]);
 	free(run.cp_cands);
@@ -217,6 +224,21 @@ int main(int argc, char **argv)
 		case 'N':
 			run.rr_mode = 0;
 			break;
+		case 'D':
+			run.rr_continue = !strcmp(optarg, "continue-recording");
+			break;
+		case 'S': {
+			char *colon = strrchr(optarg, ':');
+
+			if (!colon || !colon[1]) {
+				fprintf(stderr, "pvmmon-monitor: --stop-at wants TASK:EVENT\n");
+				return 2;
+			}
+			free(run.stop_lid);
+			run.stop_lid = strndup(optarg, (size_t)(colon - optarg));
+			run.stop_event = strtoull(colon + 1, NULL, 10);
+			break;
+		}
 		case 'R':
 			if (pvmmon_log_read(&run.replay_log, optarg) < 0) {
 				fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());

@@ -70,6 +70,10 @@ typedef struct mon_run {
 	int rr_mode;
 	pvmmon_log *replay_log;
 	int diverged;
+	int rr_continue;       /* --on-divergence=continue-recording */
+	uint64_t divergences;  /* said and gone past (continue-recording) */
+	char *stop_lid;        /* --stop-at LID:EVENT */
+	uint64_t stop_event;
 	mon_lid_wait *pending_lids;
 	size_t npending_lids;
 	uint64_t trace_bytes;  /* 0: no event trace; else its size limit in the log */
@@ -143,6 +147,7 @@ void mon_rr_welcomed(mon_run *run, mon_task *t);
 void mon_rr_answer_lid(mon_run *run, int asker, int32_t tid);
 void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len);
+void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len);
 /* At the end of a replay: recorded tasks that never started are a divergence. */
 void mon_rr_end(mon_run *run);
 /* Fills out's record fields from t's record (senders as logical ids); the fields then

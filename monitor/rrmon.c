@@ -55,13 +55,19 @@ static void divergence(mon_run *run, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (run->diverged++)
+	/* With --on-divergence=continue-recording every divergence is said and the run
+	 * goes on; otherwise the first one stops it. */
+	if (run->diverged && !run->rr_continue)
 		return;
+	if (run->rr_continue)
+		run->divergences++;
+	else
+		run->diverged++;
 	fputs("pvmmon: replay diverged: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fputs(run->rr_continue ? " (going on, recording)\n" : "\n", stderr);
 }
 
 void mon_rr_welcomed(mon_run *run, mon_task *t)
@@ -73,6 +79,10 @@ void mon_rr_welcomed(mon_run *run, mon_task *t)
 		return;
 	r = recorded_task(run, t->rec.lid);
 	wire_buf_init(&b);
+	wire_put_u8(&b, run->rr_continue ? 1 : 0);
+	wire_put_u64(&b, run->stop_lid && t->rec.lid && !strcmp(run->stop_lid, t->rec.lid)
+				 ? run->stop_event
+				 : 0);
 	if (!r) {
 		divergence(run, "task %s (t%x, %s) was not in the recorded run", t->rec.lid,
 			   (unsigned)t->rec.tid, t->rec.program ? t->rec.program : "?");
@@ -189,6 +199,43 @@ void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 	free(function);
 }
 
+void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	wire_in in;
+	uint64_t event, offset;
+	uint32_t pid;
+	char *module, *file = NULL, *function = NULL;
+	int32_t line = 0;
+	pvmmon_symbols *syms = NULL;
+
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION || !t) {
+		run->bad_messages++;
+		return;
+	}
+	event = wire_get_u64(&in);
+	pid = wire_get_u32(&in);
+	module = wire_get_str(&in, 4096);
+	offset = wire_get_u64(&in);
+	if (!in.failed) {
+		if (module && pvmmon_symbols_new(&syms) == 0) {
+			pvmmon_symbols_resolve(syms, module, offset, &file, &line, &function);
+			pvmmon_symbols_free(syms);
+		}
+		fprintf(stderr,
+			"pvmmon: task %s (t%x) is stopped before event %" PRIu64 " at %s:%d: pid %u; "
+			"attach a debugger (gdb -p %u), and let it go on with kill -CONT %u\n",
+			t->rec.lid ? t->rec.lid : "?", (unsigned)src, event, file ? file : "?",
+			(int)line, pid, pid, pid);
+		/* The run waits for it, however long the debugging takes. */
+		run->linger_ns = INT64_MAX / 2;
+	}
+	free(module);
+	free(file);
+	free(function);
+}
+
 void mon_rr_end(mon_run *run)
 {
 	if (run->rr_mode != 2 || run->diverged || !run->replay_log)
@@ -255,7 +302,7 @@ int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out)
 	uint64_t n = 0;
 	int rc;
 
-	if (!t->record.data || !t->record.len)
+	if (!t->record.len)
 		return 0;
 	wire_buf_init(&b);
 	rc = replay_remap(t->record.data, t->record.len, to_index, &m, &b, &n);

@@ -10,6 +10,7 @@
  * report.
  */
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static int32_t *lid_tids;
 static size_t nlids;
 static replay_entry cur; /* the entry the current call is replaying */
 static int diverged;
+static int keep_going;      /* on a divergence, go on recording instead of stopping */
+static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
 
 static int op_is_receive(pvmmon_event_op op)
 {
@@ -56,10 +59,18 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 
 	switch (e->kind) {
 	case REPLAY_MSG:
-		if (by_tid)
+		if (by_tid) {
+			/* An observed sender by its logical id when the record knows it. */
+			for (size_t k = 0; k < nlids; k++)
+				if (lid_tids[k] && lid_tids[k] == e->sender) {
+					snprintf(buf, len, "%s took a message from task %s with tag %d "
+							   "(sequence %+d)",
+						 op ? op : "?", lids[k], (int)e->tag, (int)e->seq_delta);
+					return;
+				}
 			snprintf(buf, len, "%s took a message from t%x with tag %d (sequence %+d)",
 				 op ? op : "?", (unsigned)e->sender, (int)e->tag, (int)e->seq_delta);
-		else
+		} else
 			snprintf(buf, len, "%s took a message from task %s with tag %d (sequence %+d)",
 				 op ? op : "?",
 				 e->sender >= 0 && (size_t)e->sender < nlids ? lids[e->sender] : "?",
@@ -97,7 +108,8 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	}
 	wire_buf_init(&b);
 	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u64(&b, (uint64_t)(next ? next - 1 : 0));
+	/* Events are counted from 1, as the user reads them. */
+	wire_put_u64(&b, (uint64_t)next);
 	wire_put_str(&b, module);
 	wire_put_u64(&b, off);
 	wire_put_str(&b, pvmmon_event_op_name(call ? hooks__event_op(call->op) : PVMMON_EV_OTHER));
@@ -106,6 +118,11 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	if (!b.failed)
 		hooks__send_control(WIRE_TAG_DIVERGED, b.data, b.len);
 	wire_buf_free(&b);
+	if (keep_going) {
+		/* The rest of the run is a new recording (it has been recording all along). */
+		hooks__rr = HOOKS_RR_RECORD;
+		return;
+	}
 	/* The monitor ends the run; a task left waiting that long ends itself. */
 	for (i = 0; i < 600; i++)
 		usleep(100000);
@@ -179,6 +196,30 @@ static int wait_message(hooks_call *call, int src, int tag)
 	return -1;
 }
 
+/* --stop-at: tells the monitor (which prints the pid) and stops this process before
+ * the event, so that a debugger can attach to exactly this state. */
+static void stop_here(const hooks_call *call)
+{
+	wire_buf b;
+	Dl_info info;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, WIRE_VERSION);
+	wire_put_u64(&b, (uint64_t)next + 1);
+	wire_put_u32(&b, (uint32_t)getpid());
+	if (dladdr(call->site, &info) && info.dli_fname) {
+		wire_put_str(&b, info.dli_fname);
+		wire_put_u64(&b, (uint64_t)((char *)call->site - (char *)info.dli_fbase));
+	} else {
+		wire_put_str(&b, NULL);
+		wire_put_u64(&b, 0);
+	}
+	if (!b.failed)
+		hooks__send_control(WIRE_TAG_STOPPED, b.data, b.len);
+	wire_buf_free(&b);
+	raise(SIGSTOP);
+}
+
 int hooks__rr_init(hooks_rr_mode mode)
 {
 	uint8_t *d = NULL, *data = NULL;
@@ -190,11 +231,12 @@ int hooks__rr_init(hooks_rr_mode mode)
 	int rc = -1;
 
 	hooks__rr = mode;
-	if (mode == HOOKS_RR_RECORD) {
-		replay_enc_init(&enc);
-		wire_buf_init(&chunk);
+	if (mode == HOOKS_RR_OFF)
 		return 0;
-	}
+	/* A replay records too: what it observed is a record of its own, complete even
+	 * when it goes on past a divergence. */
+	replay_enc_init(&enc);
+	wire_buf_init(&chunk);
 	if (mode != HOOKS_RR_REPLAY)
 		return 0;
 	/* The record of this task follows the welcome. */
@@ -203,6 +245,8 @@ int hooks__rr_init(hooks_rr_mode mode)
 		goto out;
 	}
 	wire_in_init(&in, d, len);
+	keep_going = wire_get_u8(&in) & 1;
+	stop_at = wire_get_u64(&in);
 	n = wire_get_u32(&in);
 	if (in.failed || n > in.left) {
 		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
@@ -261,6 +305,8 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		diverge(call, "the end of the recorded run", obs);
 		return;
 	}
+	if (stop_at && next + 1 == stop_at)
+		stop_here(call);
 	cur = rec[next++];
 	if (cur.op != op) {
 		describe(exp, sizeof(exp), &cur, 0);
@@ -306,7 +352,8 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	char exp[256], obs[256];
 	int delivered;
 
-	if (hooks__rr == HOOKS_RR_OFF || diverged)
+	/* After a divergence that goes on, recording goes on too. */
+	if (hooks__rr == HOOKS_RR_OFF || (diverged && hooks__rr != HOOKS_RR_RECORD))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
@@ -326,10 +373,9 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		/* An error is no outcome of timing. */
 		return;
 	}
-	if (hooks__rr == HOOKS_RR_RECORD) {
-		replay_enc_add(&enc, &e);
+	replay_enc_add(&enc, &e);
+	if (hooks__rr == HOOKS_RR_RECORD)
 		return;
-	}
 	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
 	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
 		return;
@@ -342,14 +388,13 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 
 void hooks__rr_flush(int final)
 {
-	if (hooks__rr == HOOKS_RR_RECORD) {
+	if (hooks__rr != HOOKS_RR_OFF) {
 		wire_buf_reset(&chunk);
 		wire_put_u32(&chunk, WIRE_VERSION);
 		wire_put_u32(&chunk, (uint32_t)hooks__st.mytid);
 		replay_enc_take(&enc, &chunk);
 		if (!chunk.failed && chunk.len > 8)
 			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
-		return;
 	}
 	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec) {
 		char exp[256], obs[160];

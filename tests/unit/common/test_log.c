@@ -10,6 +10,7 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "../../../common/replay.h"
 
 static char scratch[256];
 
@@ -181,6 +182,31 @@ static pvmmon_log *full_log(void)
 	log->cp.procs[0] = (pvmmon_log_cp_proc){strdup("create_seq"), 80000, 70000};
 	log->cp.procs[1] = (pvmmon_log_cp_proc){strdup("do_rank"), 30000, 1000};
 	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
+	log->replayable = 1;
+	{
+		/* A replay record: receives from two senders, a polling run and a spawn. */
+		replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1},
+				     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0},
+				     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
+				     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
+				     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0}};
+		replay_enc e;
+		wire_buf b;
+
+		replay_enc_init(&e);
+		wire_buf_init(&b);
+		for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+			CU_ASSERT_EQUAL(replay_enc_add(&e, &in[i]), 0);
+		CU_ASSERT_EQUAL(replay_enc_take(&e, &b), 0);
+		replay_enc_free(&e);
+		t->record = b.data;
+		t->record_len = b.len;
+		t->record_entries = sizeof(in) / sizeof(in[0]);
+		t->record_nsenders = 2;
+		t->record_senders = calloc(2, sizeof(char *));
+		t->record_senders[0] = strdup("0.0");
+		t->record_senders[1] = strdup("t80040000");
+	}
 	t = &log->tasks[1];
 	t->tid = 0x40002;
 	t->lid = strdup("0.0");
@@ -265,7 +291,16 @@ static void test_round_trip(void)
 		CU_ASSERT_EQUAL_FATAL(x->nevents, y->nevents);
 		for (j = 0; j < x->nevents; j++)
 			CU_ASSERT(same_event(&x->events[j], &y->events[j]));
+		CU_ASSERT_EQUAL_FATAL(x->record_len, y->record_len);
+		CU_ASSERT(x->record_len == 0 || !memcmp(x->record, y->record, x->record_len));
+		CU_ASSERT_EQUAL(x->record_entries, y->record_entries);
+		CU_ASSERT_EQUAL_FATAL(x->record_nsenders, y->record_nsenders);
+		for (j = 0; j < x->record_nsenders; j++)
+			SAME_STR(x->record_senders[j], y->record_senders[j]);
 	}
+	CU_ASSERT_EQUAL(b->replayable, 1);
+	CU_ASSERT_EQUAL(b->tasks[0].record_entries, 5);
+	CU_ASSERT_PTR_NULL(b->tasks[1].record);
 	CU_ASSERT_EQUAL(b->trace.enabled, 1);
 	CU_ASSERT_EQUAL(b->trace.limit_bytes, 16 << 20);
 	CU_ASSERT_EQUAL(b->trace.kept, 2);
@@ -302,6 +337,58 @@ static void test_round_trip(void)
 	pvmmon_log_free(b);
 	unlink(path);
 	free(path);
+}
+
+/* Writes log, replaces the first `from` in its text by `to`, and expects the reader to
+ * refuse the result with one line naming the file, task 0 and what. */
+static void expect_damaged_record(const char *from, const char *to, int code, const char *what)
+{
+	pvmmon_log *a = full_log(), *b = NULL;
+	char *path = path_in("record.xml"), *text = NULL, *hit, *changed = NULL;
+	size_t len;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(a, &text, &len), 0);
+	hit = strstr(strstr(text, "<record"), from);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hit);
+	*hit = '\0';
+	CU_ASSERT_FATAL(asprintf(&changed, "%s%s%s", text, to, hit + strlen(from)) > 0);
+	write_text(path, changed);
+	free(changed);
+	CU_ASSERT_EQUAL(pvmmon_log_read(&b, path), code);
+	CU_ASSERT_PTR_NULL(b);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), path));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), what));
+	CU_ASSERT_PTR_NULL(strchr(pvmmon_error_last(), '\n'));
+	free(text);
+	pvmmon_log_free(a);
+	unlink(path);
+	free(path);
+}
+
+static void test_damaged_record(void)
+{
+	pvmmon_log *a = full_log();
+	char *text = NULL, *at, orig[8], flipped[8];
+	size_t len;
+
+	/* The first base64 character of the record, changed to another valid one. */
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(a, &text, &len), 0);
+	at = strchr(strstr(text, "<record"), '>');
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	snprintf(orig, sizeof(orig), ">%c", at[1]);
+	snprintf(flipped, sizeof(flipped), ">%c", at[1] == 'A' ? 'B' : 'A');
+	expect_damaged_record(orig, flipped, PVMMON_EPARSE,
+			      ": task 0: replay record damaged (hash mismatch)");
+	expect_damaged_record("bytes=\"", "bytes=\"9", PVMMON_EPARSE,
+			      "task 0: replay record damaged (byte count mismatch)");
+	expect_damaged_record(orig, ">!", PVMMON_EPARSE, "replay record damaged (bad base64)");
+	expect_damaged_record("entries=\"5", "entries=\"4", PVMMON_EPARSE,
+			      "replay record damaged (entry count mismatch)");
+	expect_damaged_record("senders=\"0.0 t80040000", "senders=\"0.0          ",
+			      PVMMON_EPARSE, "replay record damaged (undecodable)");
+	expect_damaged_record("hash=\"", "hash=\"X", PVMMON_ESCHEMA, "does not match");
+	free(text);
+	pvmmon_log_free(a);
 }
 
 static void test_symlink_refused(void)
@@ -393,6 +480,7 @@ static void test_fixture_reads(void)
 
 CU_TestInfo test_log_tests[] = {
     {"write, validate, read back every field", test_round_trip},
+    {"a damaged replay record is refused, naming the task", test_damaged_record},
     {"a symlink is never written through", test_symlink_refused},
     {"failed writes name the file; replacing works", test_failed_write_keeps_old_file},
     {"bad inputs give one line naming the file", test_bad_inputs},
