@@ -329,8 +329,9 @@ static int load_senders(pvmmon_log_task *t, xmlNodePtr c)
 	xmlFree(v);
 	if (!copy)
 		return 0;
+	/* The schema's list allows any XML whitespace between ids. */
 	for (const char *p = copy; *p; p++)
-		n += (p == copy || p[-1] == ' ') && *p != ' ';
+		n += (p == copy || strchr(" \t\n\r", p[-1])) && !strchr(" \t\n\r", *p);
 	if (n) {
 		t->record_senders = calloc(n, sizeof(char *));
 		if (!t->record_senders) {
@@ -338,8 +339,8 @@ static int load_senders(pvmmon_log_task *t, xmlNodePtr c)
 			goto out;
 		}
 	}
-	for (tok = strtok_r(copy, " ", &save); tok && t->record_nsenders < n;
-	     tok = strtok_r(NULL, " ", &save)) {
+	for (tok = strtok_r(copy, " \t\n\r", &save); tok && t->record_nsenders < n;
+	     tok = strtok_r(NULL, " \t\n\r", &save)) {
 		t->record_senders[t->record_nsenders] = strdup(tok);
 		if (!t->record_senders[t->record_nsenders]) {
 			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");

@@ -16,6 +16,7 @@ extern CU_TestInfo test_report_tests[];
 extern CU_TestInfo test_cc_tests[];
 extern CU_TestInfo test_trace_tests[];
 extern CU_TestInfo test_cp_tests[];
+extern CU_TestInfo test_replay_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -27,6 +28,7 @@ static CU_SuiteInfo suites[] = {
     {"report", NULL, NULL, NULL, NULL, test_report_tests},
     {"trace", NULL, NULL, NULL, NULL, test_trace_tests},
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
+    {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
     CU_SUITE_INFO_NULL,
 };
 

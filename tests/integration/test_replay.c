@@ -1,0 +1,237 @@
+/*
+ * Integration tests of record and replay: programs whose output depends on message
+ * order (wildcard receives, polling with pvm_nrecv, pvm_trecv timeouts) made to vary
+ * by random send delays, recorded, and replayed to the same output under other
+ * delays; divergence reports for changed programs; records rejected before anything
+ * starts; a PVM example replayed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/log.h"
+#include "harness.h"
+
+#define RUN_TIMEOUT 120
+#define REPLAYS 20
+
+/* Runs `pvmmon CMD` in dir with random send delays; returns its standard output
+ * (heap) and status. */
+static char *pvmmon_out(const char *dir, int *status, const char *fmt, const char *a,
+			const char *b)
+{
+	cmd_result r;
+	char cmd[2048], *out;
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && PVMMON_TEST_JITTER=3000 %s/pvmmon %s", dir,
+		   harness_bin(), cmd);
+	*status = r.status;
+	out = strdup(r.out);
+	if (r.status != 0 && r.status != 3)
+		fprintf(stderr, "\npvmmon %s: %d\n%s%s\n", cmd, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	return out;
+}
+
+/* Records race in mode; checks that unrecorded runs vary and that REPLAYS replays all
+ * print what the recorded run printed. */
+static void record_and_replay(const char *mode)
+{
+	const char *dir = harness_tmpdir();
+	char args[256], *rec, *out;
+	int st, same = 0, distinct = 0;
+
+	snprintf(args, sizeof(args), "%s/race -m %s", harness_bin(), mode);
+	/* Without replay the delays change the output now and then. */
+	rec = pvmmon_out(dir, &st, "run -q -o rec.xml -- %s%s", args, "");
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rec, "race: mode="));
+	for (int i = 0; i < 6; i++) {
+		out = pvmmon_out(dir, &st, "run -q --no-record -o free.xml -- %s%s", args, "");
+		distinct += strcmp(out, rec) != 0;
+		free(out);
+	}
+	CU_ASSERT(distinct > 0);
+	for (int i = 0; i < REPLAYS; i++) {
+		out = pvmmon_out(dir, &st, "replay rec.xml -q -o rep.xml -- %s%s", args, "");
+		same += st == 0 && !strcmp(out, rec);
+		if (st != 0 || strcmp(out, rec))
+			fprintf(stderr, "\n  replay %d: %s (recorded: %s)", i, out, rec);
+		free(out);
+	}
+	CU_ASSERT_EQUAL(same, REPLAYS);
+	fprintf(stderr, "\n  %s: %d of 6 free runs differed; %d of %d replays identical ", mode,
+		distinct, same, REPLAYS);
+	free(rec);
+}
+
+static void test_wildcard_receives(void)
+{
+	record_and_replay("recv");
+}
+
+static void test_polling_nrecv(void)
+{
+	record_and_replay("nrecv");
+}
+
+static void test_trecv_timeouts(void)
+{
+	record_and_replay("trecv");
+}
+
+/* A changed program stops at its first divergent event, with the task, the event, the
+ * statement, and what was expected and observed. */
+static void test_divergence_reports(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o rec.xml -- %s/race",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	/* One extra message from the first worker: the sequence numbers show it. */
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay rec.xml -q -o x.xml -- %s/race -x",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "replay diverged: task 0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "race.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(pvm_recv): expected pvm_recv took a message from "
+					     "task 0.0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(sequence +1)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ", event "));
+	fprintf(stderr, "\n  %s", r.err);
+	cmd_result_free(&r);
+	/* A message with another tag. */
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay rec.xml -q -o t.xml -- %s/race -t",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "replay diverged: task 0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "observed pvm_recv took a message from task 0.0"));
+	cmd_result_free(&r);
+	/* A different call where the record has a receive: the mode changes the call. */
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon replay rec.xml -q -o m.xml -- %s/race -m nrecv",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "observed a call of pvm_nrecv"));
+	cmd_result_free(&r);
+	/* Going on past a divergence makes the rest a new recording, which replays. */
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon replay rec.xml -q -o new.xml "
+		   "--on-divergence=continue-recording -- %s/race -t >new.out && "
+		   "PVMMON_TEST_JITTER=3000 %s/pvmmon replay new.xml -q -o again.xml -- %s/race -t "
+		   ">again.out && cmp new.out again.out",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(going on, recording)"));
+	cmd_result_free(&r);
+}
+
+/* A damaged record, a log of another program, a log without a record, and a bad
+ * --stop-at are refused before the program starts (nothing runs: no output). */
+static void test_bad_records_refused(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon run -q -o rec.xml -- %s/race >/dev/null && "
+		   "%s/pvmmon run -q --no-record -o none.xml -- %s/race >/dev/null && "
+		   "sed 's/\\(<record[^>]*>\\)A/\\1B/; s/\\(<record[^>]*>\\)[^A]/\\1A/' rec.xml >bad.xml && "
+		   "head -c 600 rec.xml >cut.xml",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay bad.xml -- %s/race", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "bad.xml"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "record"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "race:"));
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay cut.xml -- %s/race", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cut.xml"));
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay rec.xml -- %s/mcpi", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the record is of race, not of mcpi"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "mcpi:"));
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay none.xml -- %s/race", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "kept no replay record"));
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay rec.xml --stop-at 0 -- %s/race",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--stop-at wants TASK:EVENT"));
+	cmd_result_free(&r);
+}
+
+/* --stop-at stops the task before the event and prints its pid; once continued, the
+ * replay ends as recorded. */
+static void test_stop_at(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon run -q -o rec.xml -- %s/race >rec.out && "
+		   "{ %s/pvmmon replay rec.xml -q -o rep.xml --stop-at 0:3 -- %s/race >rep.out "
+		   "2>rep.err & } && i=0; while ! grep -q 'pid [0-9]' rep.err 2>/dev/null && "
+		   "[ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; "
+		   "pid=$(grep -o 'pid [0-9]*' rep.err | head -1 | cut -d' ' -f2); "
+		   "grep State /proc/$pid/status; kill -CONT $pid; "
+		   "i=0; while [ -e rep.xml.run ] || [ ! -s rep.out ]; do sleep 0.1; i=$((i+1)); "
+		   "[ $i -gt 300 ] && break; done; cat rep.err; cmp rec.out rep.out && echo SAME",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "State:\tT (stopped)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 3 at"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
+	if (!strstr(r.out, "SAME"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
+/* PVM's own example master1 (Debian's binary, preloaded) takes its workers' results
+ * with a wildcard source: replayed, it prints them in the recorded order. */
+static void test_pvm_example_replays(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	if (access("/usr/bin/master1", X_OK) != 0) {
+		CU_FAIL("pvm-examples is not installed (scripts/setup.sh installs it)");
+		return;
+	}
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && PVMMON_TEST_JITTER=2000 %s/pvmmon run -q -o m.xml -- master1 >rec.out && "
+		   "for i in 1 2 3 4 5; do PVMMON_TEST_JITTER=2000 %s/pvmmon replay m.xml -q -o r.xml "
+		   "-- master1 >rep.out && cmp rec.out rep.out || exit 1; done && grep -c 'I got' rec.out",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(atoi(r.out), 3);
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_replay_tests[] = {
+    {"wildcard receives: runs vary, 20 of 20 replays identical", test_wildcard_receives},
+    {"polling with pvm_nrecv: 20 of 20 replays identical", test_polling_nrecv},
+    {"pvm_trecv timeouts: 20 of 20 replays identical", test_trecv_timeouts},
+    {"changed programs diverge with a precise report", test_divergence_reports},
+    {"damaged, foreign and missing records are refused", test_bad_records_refused},
+    {"--stop-at stops a task for a debugger", test_stop_at},
+    {"PVM example master1 replays", test_pvm_example_replays},
+    CU_TEST_INFO_NULL,
+};
