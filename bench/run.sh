@@ -229,3 +229,33 @@ for spec in 5:48000 50:4800 150:480; do
 	echo
 done
 fi
+
+if want 10; then
+# 10. Record and replay: Monte Carlo pi with 8 workers and 10^5 wildcard receives,
+# raw, monitored without a record, recorded (the default), and replayed; median wall
+# seconds of the program and the record's size per recorded event.
+echo "Record and replay (mcpi -w 8 -c 100000 -s 200; median wall s; ratio to raw)"
+: >"$work/rr.raw"; : >"$work/rr.norec"; : >"$work/rr.rec"; : >"$work/rr.rep"
+rr_time() { # flags...
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" "$@" -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 8 -c 100000 -s 200 \
+		2>&1 >/dev/null | tail -n 1
+}
+for rep in $(seq "$REPS"); do
+	rr_time run -q --raw >>"$work/rr.raw"
+	rr_time run -q --no-record -o "$work/norec.xml" >>"$work/rr.norec"
+	rr_time run -q -o "$work/rec.xml" >>"$work/rr.rec"
+done
+# The replay replays the program the record was made of: the shell running mcpi.
+for rep in $(seq "$REPS"); do
+	rr_time replay "$work/rec.xml" -q -o "$work/rep.xml" >>"$work/rr.rep"
+done
+r=$(median <"$work/rr.raw")
+for v in norec rec rep; do
+	t=$(median <"$work/rr.$v")
+	printf '%-8s %8ss  ratio %.3f\n' "$v" "$t" "$(echo "$t $r" | awk '{print $1/$2}')"
+done
+printf 'raw      %8ss\n' "$r"
+grep -o '<record entries="[0-9]*" bytes="[0-9]*"' "$work/rec.xml" | sed 's/[^0-9 ]//g' |
+	awk '{e+=$1; b+=$2} END {printf "record: %d events in %d bytes, %.3f bytes per event\n", e, b, b/e}'
+fi
