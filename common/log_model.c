@@ -104,6 +104,7 @@ static const char *const event_op_names[] = {
     [PVMMON_EV_SPAWN] = "pvm_spawn", [PVMMON_EV_OTHER] = "other",
     [PVMMON_EV_ENTER] = "enter",     [PVMMON_EV_EXIT] = "exit",
     [PVMMON_EV_CPSTART] = "cp-start", [PVMMON_EV_CPSTOP] = "cp-stop",
+    [PVMMON_EV_JOINGROUP] = "pvm_joingroup",
 };
 
 const char *pvmmon_event_op_name(pvmmon_event_op op)

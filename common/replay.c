@@ -67,7 +67,8 @@ static int valid(unsigned op, int kind)
 	case REPLAY_TIMEOUT:
 		return op == PVMMON_EV_TRECV;
 	case REPLAY_SPAWN:
-		return op == PVMMON_EV_SPAWN;
+		/* A count of children, or a group instance number. */
+		return op == PVMMON_EV_SPAWN || op == PVMMON_EV_JOINGROUP;
 	}
 	return 0;
 }

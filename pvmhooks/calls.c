@@ -165,6 +165,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	pvmmon_log_stmt *st;
 	pvmmon_log_com *c;
 	int have_pb = 0;
+	hooks_matcher matcher;
 
 	hooks__st.counts.msgs_recv++;
 	hooks__st.counts.bytes_recv += (uint64_t)bytes;
@@ -173,9 +174,11 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	 * need to know whether the sender sends one at all. */
 	rb = pvm_setrbuf(0);
 	oldctx = pvm_setcontext(hooks__st.ctx);
+	matcher = hooks__matcher_default();
 	pbuf = hooks__pvm.nrecv(src, tag);
 	if (pbuf == 0 && hooks__is_monitored(src))
 		pbuf = await_piggyback(src, tag);
+	hooks__matcher_restore(matcher);
 	if (pbuf > 0 && pvm_bufinfo(pbuf, &len, &ptag, &psrc) >= 0 && len > 0) {
 		uint8_t *p = enc;
 
@@ -505,4 +508,21 @@ void hooks__post_pvm_exit(hooks_call *call, int rc)
 	(void)call;
 	(void)rc;
 	hooks__st.state = HOOKS_DONE;
+}
+
+void hooks__pre_pvm_joingroup(hooks_call *call, char *group)
+{
+	/* The instance number depends on who joins first. */
+	call->nondet = 1;
+	if (hooks__rr == HOOKS_RR_REPLAY) {
+		hooks__rr_before(call, 0, 0);
+		hooks__rr_join_turn(call, group);
+	}
+}
+
+void hooks__post_pvm_joingroup(hooks_call *call, int rc, char *group)
+{
+	(void)group;
+	record_nothing(call);
+	hooks__rr_after(call, rc, 0, 0);
 }

@@ -35,6 +35,8 @@ void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, c
 			  int ntask, int *tids);
 void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, int flag,
 			   char *where, int ntask, int *tids);
+void hooks__pre_pvm_joingroup(hooks_call *call, char *group);
+void hooks__post_pvm_joingroup(hooks_call *call, int rc, char *group);
 void hooks__pre_pvm_exit(hooks_call *call);
 void hooks__post_pvm_exit(hooks_call *call, int rc);
 

@@ -21,7 +21,7 @@
 /* The wrapped calls, in wrappers.def order. */
 #define HOOKS_OPS(X)                                                                            \
 	X(pvm_mytid) X(pvm_send) X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) \
-	    X(pvm_precv) X(pvm_probe) X(pvm_spawn) X(pvm_exit)
+	    X(pvm_precv) X(pvm_probe) X(pvm_spawn) X(pvm_exit) X(pvm_joingroup)
 
 typedef enum hooks_op {
 #define HOOKS_OP_ENUM(name) HOOKS_OP_##name,
@@ -134,6 +134,15 @@ int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len);
 
 /* The trace's and the record's name for a wrapped call (0 for calls that have none). */
 pvmmon_event_op hooks__event_op(hooks_op op);
+
+/*
+ * libpvm3's own message matcher around pvmmon's own receives (piggybacks, commands,
+ * forced receives of a replay): a matcher the program installed with pvm_recvf() must
+ * not decide those. Returns the matcher to put back with hooks__matcher_restore().
+ */
+typedef int (*hooks_matcher)(int, int, int);
+hooks_matcher hooks__matcher_default(void);
+void hooks__matcher_restore(hooks_matcher m);
 
 /* A random delay before a send when PVMMON_TEST_JITTER asks for one (tests only). */
 void hooks__jitter(void);

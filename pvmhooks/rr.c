@@ -83,7 +83,10 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 		snprintf(buf, len, "%s timed out", op ? op : "?");
 		break;
 	case REPLAY_SPAWN:
-		snprintf(buf, len, "%s started %d tasks", op ? op : "?", (int)e->value);
+		if (e->op == PVMMON_EV_JOINGROUP)
+			snprintf(buf, len, "pvm_joingroup gave instance %d", (int)e->value);
+		else
+			snprintf(buf, len, "%s started %d tasks", op ? op : "?", (int)e->value);
 		break;
 	}
 }
@@ -168,15 +171,21 @@ static int wait_message(hooks_call *call, int src, int tag)
 	struct timeval tv = {0, WAIT_STEP_MS * 1000};
 	char exp[256], obs[256];
 	int waited, b;
+	/* The recorded message is named by source and tag: a matcher the program installed
+	 * with pvm_recvf() must not pick another (what it picked then is what was
+	 * recorded). */
+	hooks_matcher m = hooks__matcher_default();
 
 	for (waited = 0; waited < WAIT_LIMIT_MS; waited += WAIT_STEP_MS) {
 		b = hooks__pvm.trecv(src, tag, &tv);
 		if (b != 0)
-			return b;
-		if (pvm_pstat(src) != PvmOk)
 			break;
+		if (pvm_pstat(src) != PvmOk) {
+			b = hooks__pvm.nrecv(src, tag);
+			break;
+		}
 	}
-	b = hooks__pvm.nrecv(src, tag);
+	hooks__matcher_restore(m);
 	if (b != 0)
 		return b;
 	describe(exp, sizeof(exp), &cur, 0);
@@ -345,6 +354,31 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	}
 }
 
+void hooks__rr_join_turn(hooks_call *call, const char *group)
+{
+	int (*gsize)(char *) = (int (*)(char *))dlsym(RTLD_DEFAULT, "pvm_gsize");
+	char exp[256], obs[256];
+	int n = -1, waited;
+
+	if (hooks__rr != HOOKS_RR_REPLAY || diverged || cur.op != PVMMON_EV_JOINGROUP ||
+	    cur.value < 0 || !gsize || !group)
+		return;
+	/* The group server numbers members in the order they join: the one recorded with
+	 * instance k joins once k members are in. */
+	for (waited = 0; waited < WAIT_LIMIT_MS; waited++) {
+		n = gsize((char *)group);
+		if (n >= cur.value || (n < 0 && cur.value == 0))
+			break;
+		usleep(1000);
+	}
+	if (n == cur.value || (n < 0 && cur.value == 0))
+		return;
+	describe(exp, sizeof(exp), &cur, 0);
+	snprintf(obs, sizeof(obs), "group %s has %d members, not %d, when this task joins", group,
+		 n, (int)cur.value);
+	diverge(call, exp, obs);
+}
+
 void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
@@ -358,7 +392,8 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
 	delivered = op == PVMMON_EV_PRECV ? rc >= 0 : rc > 0;
-	if (op == PVMMON_EV_SPAWN) {
+	if (op == PVMMON_EV_SPAWN || op == PVMMON_EV_JOINGROUP) {
+		/* A count of children, or a group instance number: checked, not forced. */
 		e.kind = REPLAY_SPAWN;
 		e.value = rc;
 	} else if (delivered) {

@@ -31,6 +31,10 @@ int hooks__rr_init(hooks_rr_mode mode);
  */
 void hooks__rr_before(hooks_call *call, int src, int tag);
 
+/* In a replay, before pvm_joingroup: waits until the members recorded as joining
+ * before this task have joined, so that it gets its recorded instance number. */
+void hooks__rr_join_turn(hooks_call *call, const char *group);
+
 /*
  * After it: records the outcome (rc, and for a delivered message its source, tag and
  * call->seq_delta), or in a replay checks it against the record.

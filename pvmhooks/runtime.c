@@ -34,6 +34,35 @@ hooks_real hooks__pvm;
 #define MONITOR_START_TIMEOUT_MS 10000
 
 static pvmio_fns io;
+static hooks_matcher std_matcher; /* libpvm3's matcher, captured at initialisation */
+
+/* Matches nothing: only ever installed for the instant it takes to read back the
+ * matcher it replaced. */
+static int match_none(int mid, int tid, int tag)
+{
+	(void)mid;
+	(void)tid;
+	(void)tag;
+	return 0;
+}
+
+/* pvm3.h declares pvm_recvf's result as a pointer to a function taking a matcher; it
+ * is the previous matcher itself (PVM's source), hence the casts through void *. */
+static hooks_matcher set_matcher(hooks_matcher m)
+{
+	return (hooks_matcher)(void *)pvm_recvf(m);
+}
+
+hooks_matcher hooks__matcher_default(void)
+{
+	return std_matcher ? set_matcher(std_matcher) : NULL;
+}
+
+void hooks__matcher_restore(hooks_matcher m)
+{
+	if (m)
+		set_matcher(m);
+}
 static int64_t loaded_at; /* real time the library was loaded: the process's start */
 
 /* The process's start, as near as a library can see it: the task's time origin, so
@@ -225,6 +254,10 @@ void hooks__init(void)
 	hooks__st.mytid = hooks__pvm.mytid();
 	if (hooks__st.mytid < 0)
 		return;
+	/* pvm_recvf() returns the matcher it replaces: read libpvm3's own that way (a
+	 * program that installed its own before its first PVM call keeps pvmmon on it). */
+	std_matcher = set_matcher(match_none);
+	set_matcher(std_matcher);
 	if (read_mailbox(&mb) != 0 && start_monitor(&mb) != 0)
 		return;
 	hooks__st.ctx = mb.ctx;
@@ -375,8 +408,7 @@ void hooks__poll(int64_t now)
 	hooks__st.last_poll = now;
 	if (hooks__st.state != HOOKS_ACTIVE)
 		return;
-	while (pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CTL, 0, &d, &len,
-			  NULL, NULL) == 0) {
+	while (hooks__recv_control(WIRE_TAG_CTL, 0, &d, &len) == 0) {
 		if (wire_ctl_decode(&c, d, len) == 0) {
 			hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
 			free(c.procs);
@@ -394,8 +426,7 @@ void hooks__await_control(int64_t v)
 	size_t len;
 	wire_ctl c;
 
-	if (pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CTL, ANSWER_TIMEOUT_MS,
-		       &d, &len, NULL, NULL) != 0)
+	if (hooks__recv_control(WIRE_TAG_CTL, ANSWER_TIMEOUT_MS, &d, &len) != 0)
 		return;
 	if (wire_ctl_decode(&c, d, len) == 0) {
 		hooks__cp_control(&c, v);
@@ -445,8 +476,12 @@ int hooks__send_control(int tag, const void *data, size_t len)
 
 int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len)
 {
-	return pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, timeout_ms, data, len,
-			  NULL, NULL);
+	hooks_matcher m = hooks__matcher_default();
+	int rc = pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, timeout_ms, data, len,
+			    NULL, NULL);
+
+	hooks__matcher_restore(m);
+	return rc;
 }
 
 void hooks__report_spawn(const int *tids, int n, int64_t rt)

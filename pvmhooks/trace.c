@@ -18,7 +18,7 @@ static const pvmmon_event_op op_of[HOOKS_OP_COUNT] = {
     [HOOKS_OP_pvm_mcast] = PVMMON_EV_MCAST, [HOOKS_OP_pvm_recv] = PVMMON_EV_RECV,
     [HOOKS_OP_pvm_nrecv] = PVMMON_EV_NRECV, [HOOKS_OP_pvm_trecv] = PVMMON_EV_TRECV,
     [HOOKS_OP_pvm_precv] = PVMMON_EV_PRECV, [HOOKS_OP_pvm_probe] = PVMMON_EV_PROBE,
-    [HOOKS_OP_pvm_spawn] = PVMMON_EV_SPAWN,
+    [HOOKS_OP_pvm_spawn] = PVMMON_EV_SPAWN, [HOOKS_OP_pvm_joingroup] = PVMMON_EV_JOINGROUP,
 };
 
 pvmmon_event_op hooks__event_op(hooks_op op)

@@ -115,8 +115,9 @@ typedef enum pvmmon_event_op {
 	PVMMON_EV_EXIT,  /* exit from it */
 	PVMMON_EV_CPSTART, /* the task started critical-path collection (tag: selection) */
 	PVMMON_EV_CPSTOP,  /* the task stopped it */
+	PVMMON_EV_JOINGROUP, /* pvm_joingroup (libgpvm3) */
 } pvmmon_event_op;
-#define PVMMON_EV_LAST PVMMON_EV_CPSTOP
+#define PVMMON_EV_LAST PVMMON_EV_JOINGROUP
 
 /*
  * One traced wrapped PVM call of a task: when it ran, in real and virtual time, and

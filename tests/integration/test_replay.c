@@ -225,6 +225,26 @@ static void test_pvm_example_replays(void)
 	cmd_result_free(&r);
 }
 
+/* Group instance numbers (libgpvm3) follow the join order: a replay makes each task join
+ * in its recorded turn, so every member gets its recorded instance. */
+static void test_group_instances(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && PVMMON_TEST_JITTER=2000 %s/pvmmon run -q -o g.xml -- %s/groups >rec.out && "
+		   "grep -c '<record' g.xml && for i in 1 2 3; do PVMMON_TEST_JITTER=2000 "
+		   "%s/pvmmon replay g.xml -q -o r.xml -- %s/groups >rep.out && cmp rec.out rep.out || "
+		   "exit 1; done && cat rec.out",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "groups: 4 members"));
+	if (r.status)
+		fprintf(stderr, "\n%s%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_replay_tests[] = {
     {"wildcard receives: runs vary, 20 of 20 replays identical", test_wildcard_receives},
     {"polling with pvm_nrecv: 20 of 20 replays identical", test_polling_nrecv},
@@ -233,5 +253,6 @@ CU_TestInfo test_replay_tests[] = {
     {"damaged, foreign and missing records are refused", test_bad_records_refused},
     {"--stop-at stops a task for a debugger", test_stop_at},
     {"PVM example master1 replays", test_pvm_example_replays},
+    {"group instance numbers replay", test_group_instances},
     CU_TEST_INFO_NULL,
 };

@@ -1,0 +1,63 @@
+/* libFuzzer target for the replay record stream decoder, its whole-stream check and base64. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/replay.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A stream of a few bytes may repeat an entry 2^32 times, so a consumer that walks
+ * entries one by one is bounded here; replay_check must bound itself. */
+#define MAX_ENTRIES 1000000
+
+static void walk(const uint8_t *data, size_t size)
+{
+	static const size_t nsenders[] = {0, 1, 16, REPLAY_TABLE_MAX};
+	replay_dec d;
+	replay_entry e;
+	uint64_t n;
+	long k = 0;
+
+	replay_dec_init(&d, data, size);
+	while (k < MAX_ENTRIES && replay_dec_next(&d, &e) == 1) {
+		if (e.kind < REPLAY_MSG || e.kind > REPLAY_SPAWN)
+			abort();
+		k++;
+	}
+	replay_dec_free(&d);
+	for (size_t i = 0; i < sizeof(nsenders) / sizeof(nsenders[0]); i++)
+		replay_check(data, size, nsenders[i], &n);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *copy, *bin = NULL;
+	char *text;
+	size_t len = 0;
+
+	/* An exact-size heap copy, so that ASan sees any read past the stream's end. */
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	walk(copy, size);
+	free(copy);
+
+	/* The same bytes as the base64 text of a log's record element, and what that
+	 * text decodes to as a stream in turn. */
+	text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (replay_b64_decode(text, &bin, &len) == 0) {
+		if (!bin || len > size / 4 * 3)
+			abort();
+		walk(bin, len);
+	}
+	free(bin);
+	free(text);
+	return 0;
+}
