@@ -243,6 +243,8 @@ static void test_group_calls_keep_working(void)
 	cmd_result_free(&r);
 }
 
+/* Without the replay record (which holds one byte or so per nondeterministic event, by
+ * design), the log's size does not depend on the run's length. */
 static void test_log_size_independent_of_iterations(void)
 {
 	const char *dir = harness_tmpdir();
@@ -253,10 +255,15 @@ static void test_log_size_independent_of_iterations(void)
 
 	snprintf(a1, sizeof(a1), "%s/matmul -n 60 -w 3 -i 5", harness_bin());
 	snprintf(a10, sizeof(a10), "%s/matmul -n 60 -w 3 -i 50", harness_bin());
-	l1 = monitored(dir, "i1", a1, &m1);
-	l10 = monitored(dir, "i10", a10, &m10);
 	snprintf(p1, sizeof(p1), "%s/i1.xml", dir);
 	snprintf(p10, sizeof(p10), "%s/i10.xml", dir);
+	harness_sh(&m1, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --no-record -o '%s' -- %s", dir,
+		   harness_bin(), p1, a1);
+	harness_sh(&m10, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --no-record -o '%s' -- %s", dir,
+		   harness_bin(), p10, a10);
+	l1 = l10 = NULL;
+	CU_ASSERT_EQUAL(pvmmon_log_read(&l1, p1), 0);
+	CU_ASSERT_EQUAL(pvmmon_log_read(&l10, p10), 0);
 	s1 = harness_file_size(p1);
 	s10 = harness_file_size(p10);
 	CU_ASSERT(s1 > 0 && s10 > 0);
