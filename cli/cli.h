@@ -14,9 +14,10 @@ int cli_cp(int argc, char **argv);
  * -1 when it is not one. */
 int cli_check_cp_list(const char *what, const char *list);
 
-/* Writes the run file of a run in progress (LOG.run: the VM's PVM_TMP), which `pvmmon
- * top` and `pvmmon cp` use to find the run; removed with cli_run_file_remove(). */
-int cli_run_file_write(const char *log, const char *pvm_tmp);
+/* Writes the run file of a run in progress (LOG.run: the VM's PVM_TMP, pvmmon's and the
+ * monitor's pids), which `pvmmon top` and `pvmmon cp` use to find the run; removed
+ * with cli_run_file_remove(). */
+int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid);
 void cli_run_file_remove(const char *log);
 
 /* Prints "pvmmon: <message>" on stderr. */

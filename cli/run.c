@@ -156,7 +156,7 @@ int cli_check_cp_list(const char *what, const char *list)
 	}
 }
 
-int cli_run_file_write(const char *log, const char *pvm_tmp)
+int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid)
 {
 	char *path = NULL, *tmp = NULL;
 	FILE *f;
@@ -172,7 +172,8 @@ int cli_run_file_write(const char *log, const char *pvm_tmp)
 			close(fd);
 		goto out;
 	}
-	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\n", pvm_tmp, log, (int)getpid());
+	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\n", pvm_tmp, log, (int)getpid(),
+		monitor_pid);
 	if (fclose(f) == 0 && rename(tmp, path) == 0)
 		rc = 0;
 out:
@@ -625,12 +626,19 @@ static int run_program(const run_opts *o, const char *program, const char *hooks
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (r == 0) {
-			/* The monitor ending before the program means the run must stop. */
+			/* A replay that diverged (status 3) stops the run; a monitor that died
+			 * otherwise leaves the program to finish, unmonitored. */
 			if (waitpid(*monitor, monitor_status, WNOHANG) == *monitor) {
 				*monitor = -1;
-				kill(pid, SIGTERM);
-				waitpid(pid, &status, 0);
-				break;
+				if (WIFEXITED(*monitor_status) && WEXITSTATUS(*monitor_status) == 3) {
+					kill(pid, SIGTERM);
+					waitpid(pid, &status, 0);
+					break;
+				}
+				cli_error("run: the monitor ended during the run; the program goes on "
+					  "unmonitored");
+				monitor = NULL;
+				continue;
 			}
 			usleep(20000);
 		}
@@ -771,7 +779,8 @@ static int run_main(int argc, char **argv, const char *replay)
 	if (start_monitor(&mon, &o, log, program) < 0)
 		goto out;
 	/* pvmmon top and pvmmon cp find the run through this file while it lasts. */
-	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp") == 0)
+	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp",
+			       (long)mon.pid) == 0)
 		run_file = 1;
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
@@ -782,11 +791,16 @@ static int run_main(int argc, char **argv, const char *replay)
 		goto out;
 	}
 	if (mon.pid < 0) {
-		/* The monitor ended the run: a replay diverged (it said how) or it failed. */
-		rc = WIFEXITED(mstatus) && WEXITSTATUS(mstatus) == 3 ? 3 : EXIT_PVMMON;
-		if (rc != 3)
-			cli_error("run: the monitor ended during the run; the log may be missing: %s",
+		/* The monitor ended first: a replay that diverged (it said how), or a monitor
+		 * that died, whose last checkpoint is all the log there is. */
+		show_task_output(vm, o.quiet);
+		if (WIFEXITED(mstatus) && WEXITSTATUS(mstatus) == 3) {
+			rc = 3;
+		} else {
+			cli_error("run: the log is the monitor's last checkpoint, if it wrote one: %s",
 				  log);
+			rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		}
 		goto out;
 	}
 	snprintf(line, sizeof(line), "end %d\n",

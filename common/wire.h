@@ -38,6 +38,7 @@ enum {
 	WIRE_TAG_LIDTID = 0x7e5a0010,   /* monitor -> task: the answer, once it registered */
 	WIRE_TAG_DIVERGED = 0x7e5a0011, /* task -> monitor: the replay's first difference */
 	WIRE_TAG_STOPPED = 0x7e5a0012,  /* task -> monitor: stopped for a debugger (--stop-at) */
+	WIRE_TAG_MONLOST = 0x7e5a0013,  /* pvmd -> task: pvm_notify of the monitor's exit */
 };
 
 /* Commands from the monitor to tasks, and requests of pvmmon commands to the monitor. */

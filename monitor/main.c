@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
 	int c, rc = 1;
-	int64_t last_checkpoint;
+	int64_t last_checkpoint, next_checkpoint = 1000000000LL;
 	struct tm tm;
 	time_t now_wall;
 
@@ -331,12 +331,14 @@ int main(int argc, char **argv)
 		mon_cp_tick(&run, now);
 		if (finished(&run, now))
 			break;
-		if (b > 0)
-			continue;
-		if (run.checkpoint_ns > 0 && now - last_checkpoint > run.checkpoint_ns) {
-			/* A checkpoint keeps a valid log on disk should the monitor die. */
+		if (run.checkpoint_ns > 0 && now - last_checkpoint > next_checkpoint) {
+			/* A checkpoint keeps a valid log on disk should the monitor die: the
+			 * first after a second, then at doubling intervals up to the period,
+			 * so that short runs have one and long ones do not pay for many. */
 			mon_write_log(&run);
 			last_checkpoint = now;
+			next_checkpoint = next_checkpoint * 2 < run.checkpoint_ns ? next_checkpoint * 2
+										   : run.checkpoint_ns;
 		}
 	}
 	mon_rr_end(&run);

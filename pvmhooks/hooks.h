@@ -87,6 +87,7 @@ typedef struct hooks_state {
 	uint32_t spawn_index; /* children spawned so far, for logical ids */
 	int64_t records_start; /* real time of initialisation: the task's time origin */
 	wire_buf out;      /* reused encoding buffer */
+	int monitor_lost;  /* the monitor has gone: nothing more is sent to it */
 	int cp_selected;   /* procedures are selected for critical-path profiling */
 	cp_state cp;       /* this task's critical-path tuple */
 } hooks_state;

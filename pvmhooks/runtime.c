@@ -339,6 +339,14 @@ void hooks__init(void)
 			hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0,
 					1);
 	}
+	/* pvmd tells this task when the monitor ends, so that a monitor that dies leaves
+	 * the program running, unmonitored (hooks__poll). */
+	{
+		int oc = pvm_setcontext(hooks__st.ctx);
+
+		pvm_notify(PvmTaskExit, WIRE_TAG_MONLOST, 1, &hooks__st.monitor_tid);
+		pvm_setcontext(oc);
+	}
 	hooks__st.last_flush = hooks__st.last_poll = pvmmon_clock_now();
 	hooks__st.records_start = t_start;
 	hooks__st.state = HOOKS_ACTIVE;
@@ -406,8 +414,18 @@ void hooks__poll(int64_t now)
 	wire_ctl c;
 
 	hooks__st.last_poll = now;
-	if (hooks__st.state != HOOKS_ACTIVE)
+	if (hooks__st.state != HOOKS_ACTIVE || hooks__st.monitor_lost)
 		return;
+	/* The monitor's end, told by pvmd: warn once and go on unmonitored (piggybacks
+	 * still go out and are still taken, so that pairing stays right). */
+	if (pvmio_recv(&io, hooks__st.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL, NULL) == 0) {
+		free(d);
+		hooks__st.monitor_lost = 1;
+		hooks__tracing = 0;
+		fprintf(stderr, "pvmmon: the monitor has gone; %s goes on unmonitored\n",
+			program_name());
+		return;
+	}
 	while (hooks__recv_control(WIRE_TAG_CTL, 0, &d, &len) == 0) {
 		if (wire_ctl_decode(&c, d, len) == 0) {
 			hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
@@ -451,6 +469,11 @@ int hooks__is_monitored(int tid)
 	known = tidmap_find(&hooks__st.monitored, tid);
 	if (known)
 		return (int)*known;
+	/* Without a monitor to ask, a task not met before counts as unmonitored: a task
+	 * started after the monitor's end sends no piggybacks, and waiting for one from
+	 * it would never end. */
+	if (hooks__st.monitor_lost)
+		return 0;
 	wire_buf_init(&b);
 	wire_put_u32(&b, (uint32_t)tid);
 	if (!b.failed && pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY,
@@ -471,12 +494,18 @@ int hooks__is_monitored(int tid)
 
 int hooks__send_control(int tag, const void *data, size_t len)
 {
+	if (hooks__st.monitor_lost)
+		return PVMMON_ENOTFOUND;
 	return pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, data, len);
 }
 
 int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len)
 {
-	hooks_matcher m = hooks__matcher_default();
+	hooks_matcher m;
+
+	if (hooks__st.monitor_lost)
+		return PVMMON_ENOTFOUND;
+	m = hooks__matcher_default();
 	int rc = pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, tag, timeout_ms, data, len,
 			    NULL, NULL);
 
@@ -508,7 +537,7 @@ void hooks__flush(int final)
 	pvmmon_log_task *t = hooks__records_task();
 	int64_t now = pvmmon_clock_now();
 
-	if (hooks__st.state != HOOKS_ACTIVE || !t)
+	if (hooks__st.state != HOOKS_ACTIVE || !t || hooks__st.monitor_lost)
 		return;
 	if (final)
 		hooks__records_close_open(vclock_virtual(&hooks__st.clock, now));

@@ -17,6 +17,7 @@ extern CU_TestInfo test_cc_tests[];
 extern CU_TestInfo test_trace_tests[];
 extern CU_TestInfo test_cp_tests[];
 extern CU_TestInfo test_replay_tests[];
+extern CU_TestInfo test_faults_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -29,6 +30,7 @@ static CU_SuiteInfo suites[] = {
     {"trace", NULL, NULL, NULL, NULL, test_trace_tests},
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
+    {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
     CU_SUITE_INFO_NULL,
 };
 
