@@ -71,8 +71,9 @@ static char *run_file(const char *arg)
 	return path;
 }
 
-/* Joins the run's virtual machine and finds its monitor; 0 when found. */
-static int attach(const char *runfile, int *mon, int *ctx)
+/* Joins the run's virtual machine and finds its monitor; 0 when found. The run's
+ * token (which the monitor wants on every request) goes to *token. */
+static int attach(const char *runfile, int *mon, int *ctx, uint64_t *token)
 {
 	FILE *f = fopen(runfile, "r");
 	char line[4200], *tmp = NULL;
@@ -85,14 +86,19 @@ static int attach(const char *runfile, int *mon, int *ctx)
 		cli_error("%s: %s", runfile, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f))
+	*token = 0;
+	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "pvm_tmp=", 8)) {
 			line[strcspn(line, "\n")] = '\0';
+			free(tmp);
 			tmp = strdup(line + 8);
+		} else if (!strncmp(line, "token=", 6)) {
+			*token = strtoull(line + 6, NULL, 16);
 		}
+	}
 	fclose(f);
-	if (!tmp || !*tmp) {
-		cli_error("%s: not a pvmmon run file (no pvm_tmp line)", runfile);
+	if (!tmp || !*tmp || !*token) {
+		cli_error("%s: not a pvmmon run file (no pvm_tmp or token line)", runfile);
 		free(tmp);
 		return -1;
 	}
@@ -169,7 +175,7 @@ static int top(int argc, char **argv)
 	int once = 0, mon = 0, ctx = 0, rc = 1, tty = isatty(0) && isatty(1);
 	char *runfile;
 	struct termios saved, raw;
-	wire_ctl c = {WIRE_CTL_SNAPSHOT, 0, 0, NULL};
+	wire_ctl c = {WIRE_CTL_SNAPSHOT, 0, 0, NULL, 0};
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--once"))
@@ -187,7 +193,7 @@ static int top(int argc, char **argv)
 			log = argv[i];
 	}
 	runfile = run_file(log);
-	if (!runfile || attach(runfile, &mon, &ctx) < 0) {
+	if (!runfile || attach(runfile, &mon, &ctx, &c.token) < 0) {
 		free(runfile);
 		return 1;
 	}
@@ -246,7 +252,7 @@ static int cp(int argc, char **argv)
 	    "Starts critical-path profiling of the named procedures in a running program (a\n"
 	    "new selection: earlier values are dropped), or stops it; the values then cover\n"
 	    "the interval between. Tasks take the command at their next PVM call.\n";
-	wire_ctl c = {0, 0, 0, NULL};
+	wire_ctl c = {0, 0, 0, NULL, 0};
 	const char *log = NULL;
 	int mon = 0, ctx = 0, rc = 1, i = 2;
 	char *runfile;
@@ -285,7 +291,7 @@ static int cp(int argc, char **argv)
 	if (c.procs && cli_check_cp_list("cp start", c.procs) < 0)
 		return 2;
 	runfile = run_file(log);
-	if (!runfile || attach(runfile, &mon, &ctx) < 0) {
+	if (!runfile || attach(runfile, &mon, &ctx, &c.token) < 0) {
 		free(runfile);
 		return 1;
 	}

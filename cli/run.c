@@ -156,7 +156,8 @@ int cli_check_cp_list(const char *what, const char *list)
 	}
 }
 
-int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid)
+int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid,
+		       unsigned long long token)
 {
 	char *path = NULL, *tmp = NULL;
 	FILE *f;
@@ -172,8 +173,8 @@ int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid)
 			close(fd);
 		goto out;
 	}
-	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\n", pvm_tmp, log, (int)getpid(),
-		monitor_pid);
+	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\ntoken=%016llx\n", pvm_tmp, log,
+		(int)getpid(), monitor_pid, token);
 	if (fclose(f) == 0 && rename(tmp, path) == 0)
 		rc = 0;
 out:
@@ -400,6 +401,7 @@ typedef struct monitor_proc {
 	pid_t pid;
 	int ctl;  /* write end of its standard input */
 	int out;  /* read end of its standard output */
+	unsigned long long token; /* the run's token, from its "ready" line */
 } monitor_proc;
 
 /* Starts pvmmon-monitor and waits for its "ready" line. */
@@ -515,6 +517,9 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 			  "in this VM?)");
 		return -1;
 	}
+	/* "ready TID TOKEN": the token goes into the run file for pvmmon top and cp. */
+	m->token = 0;
+	sscanf(line, "ready %*d %llx", &m->token);
 	return 0;
 }
 
@@ -715,7 +720,7 @@ static int run_main(int argc, char **argv, const char *replay)
 	run_opts o;
 	pvmmon_vm *vm = NULL;
 	pvmmon_vm_opts vo;
-	monitor_proc mon = {-1, -1, -1};
+	monitor_proc mon = {-1, -1, -1, 0};
 	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL, *slash;
 	const char *ep[1];
 	int rc = EXIT_PVMMON, status, mstatus, pr, run_file = 0;
@@ -780,7 +785,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		goto out;
 	/* pvmmon top and pvmmon cp find the run through this file while it lasts. */
 	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp",
-			       (long)mon.pid) == 0)
+			       (long)mon.pid, mon.token) == 0)
 		run_file = 1;
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],

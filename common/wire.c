@@ -338,6 +338,7 @@ void wire_register_encode(wire_buf *b, const wire_register *r)
 	wire_put_u32(b, (uint32_t)r->dtid);
 	wire_put_u64(b, (uint64_t)r->rt_start);
 	wire_put_str(b, r->program);
+	wire_put_u64(b, r->token);
 }
 
 int wire_register_decode(wire_register *r, const uint8_t *data, size_t len)
@@ -354,6 +355,7 @@ int wire_register_decode(wire_register *r, const uint8_t *data, size_t len)
 	r->dtid = (int32_t)wire_get_u32(&in);
 	r->rt_start = wire_get_u64(&in);
 	r->program = wire_get_str(&in, MAX_STR);
+	r->token = wire_get_u64(&in);
 	if (in.failed || in.left) {
 		free(r->program);
 		r->program = NULL;
@@ -691,6 +693,7 @@ void wire_ctl_encode(wire_buf *b, const wire_ctl *c)
 	wire_put_u32(b, c->gen);
 	wire_put_u8(b, c->exclusive ? 1 : 0);
 	wire_put_str(b, c->procs);
+	wire_put_u64(b, c->token);
 }
 
 int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
@@ -705,6 +708,7 @@ int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 	c->gen = wire_get_u32(&in);
 	c->exclusive = wire_get_u8(&in);
 	c->procs = wire_get_str(&in, MAX_STR);
+	c->token = wire_get_u64(&in);
 	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_SNAPSHOT) {
 		free(c->procs);
 		c->procs = NULL;
@@ -720,6 +724,7 @@ void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m)
 	wire_put_u32(b, (uint32_t)m->ctx);
 	wire_put_u32(b, m->flush_ms);
 	wire_put_u64(b, m->trace_events);
+	wire_put_u64(b, m->token);
 }
 
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
@@ -733,6 +738,7 @@ int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
 	m->ctx = (int32_t)wire_get_u32(&in);
 	m->flush_ms = wire_get_u32(&in);
 	m->trace_events = wire_get_u64(&in);
+	m->token = wire_get_u64(&in);
 	if (in.failed || in.left || m->monitor_tid <= 0)
 		return pvmmon_error_set(PVMMON_EPARSE, "mailbox entry: damaged");
 	return 0;

@@ -54,6 +54,7 @@ typedef struct wire_ctl {
 			 * not merged) */
 	int exclusive;  /* CP_START */
 	char *procs;    /* CP_START: comma-separated selection (heap after decode) */
+	uint64_t token; /* requests of pvmmon commands: the run's token (from LOG.run) */
 } wire_ctl;
 
 /*
@@ -154,6 +155,7 @@ typedef struct wire_register {
 	int32_t tid, parent_tid, pid, dtid;
 	char *program; /* heap, owned by the struct after decode */
 	uint64_t rt_start;
+	uint64_t token; /* the run's token, from the mailbox entry */
 } wire_register;
 
 void wire_register_encode(wire_buf *b, const wire_register *r);
@@ -191,6 +193,7 @@ typedef struct wire_mailbox {
 	int32_t ctx;         /* the private context of piggybacks and control messages */
 	uint32_t flush_ms;   /* how often tasks flush their records */
 	uint64_t trace_events; /* 0: no trace; else the most events one task may send */
+	uint64_t token;      /* the run's token: registrations must carry it */
 } wire_mailbox;
 
 void wire_ctl_encode(wire_buf *b, const wire_ctl *c);

@@ -168,6 +168,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 	add_setting(log, "pvm-version", pvm_version());
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)run->bad_messages);
 	add_setting(log, "rejected-control-messages", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)run->refused);
+	add_setting(log, "refused-control-messages", num);
 	if (run->trace_bytes) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)run->trace_bytes);
 		add_setting(log, "trace-bytes", num);

@@ -69,13 +69,59 @@ static void read_control(mon_run *run)
 	}
 }
 
+static const char *tag_name(int tag)
+{
+	static const char *const names[] = {"REGISTER", "WELCOME", "SPAWNED", "QUERY", "ANSWER",
+					    "RECORDS", "TASKEXIT", "TRACE", "CPSAMPLE", "CTL",
+					    "STATUS", "SNAPSHOT", "RECORD", "REPLAYDATA", "LID",
+					    "LIDTID", "DIVERGED", "STOPPED", "MONLOST"};
+	unsigned i = (unsigned)tag - (unsigned)WIRE_TAG_REGISTER;
+
+	return i < sizeof(names) / sizeof(names[0]) ? names[i] : "an unknown tag";
+}
+
+/* Counts and says a refused control message (once per sender, so that a flood does not
+ * flood stderr too). */
+static void refuse(mon_run *run, int src, int tag, const char *why)
+{
+	static int last_src;
+
+	run->refused++;
+	if (src != last_src)
+		fprintf(stderr, "pvmmon-monitor: refused a control message (%s) from t%x: %s\n",
+			tag_name(tag), (unsigned)src, why);
+	last_src = src;
+}
+
+/*
+ * Whether a control message may be handled: registrations and pvmmon commands'
+ * requests carry the run's token (checked where they are decoded); pvm_notify
+ * messages come from a pvmd; everything else only from registered tasks.
+ */
+static int admitted(mon_run *run, int src, int tag)
+{
+	if (tag == WIRE_TAG_REGISTER || tag == WIRE_TAG_STATUS)
+		return 1;
+	if (tag == WIRE_TAG_TASKEXIT) {
+		if (src & (int)0x80000000)
+			return 1;
+		refuse(run, src, tag, "not from a pvmd");
+		return 0;
+	}
+	if (!mon_find(run, src)) {
+		refuse(run, src, tag, "not a task of this run");
+		return 0;
+	}
+	return 1;
+}
+
 static void handle(mon_run *run, int bufid)
 {
 	int bytes = 0, tag = 0, src = 0;
 	uint8_t *data = NULL;
 	size_t len = 0;
 
-	if (pvm_bufinfo(bufid, &bytes, &tag, &src) < 0)
+	if (pvm_bufinfo(bufid, &bytes, &tag, &src) < 0 || !admitted(run, src, tag))
 		return;
 	if (tag == WIRE_TAG_TASKEXIT) {
 		int tid = 0;
@@ -90,7 +136,8 @@ static void handle(mon_run *run, int bufid)
 	}
 	switch (tag) {
 	case WIRE_TAG_REGISTER:
-		mon_register(run, src, data, len);
+		if (mon_register(run, src, data, len) < 0)
+			refuse(run, src, tag, "wrong token");
 		break;
 	case WIRE_TAG_SPAWNED:
 		mon_spawned(run, src, data, len);
@@ -108,7 +155,8 @@ static void handle(mon_run *run, int bufid)
 		mon_cp_sample(run, src, data, len);
 		break;
 	case WIRE_TAG_STATUS:
-		mon_status(run, src, data, len);
+		if (mon_status(run, src, data, len) < 0)
+			refuse(run, src, tag, "wrong token");
 		break;
 	case WIRE_TAG_RECORD:
 		mon_rr_record(run, src, data, len);
@@ -128,6 +176,19 @@ static void handle(mon_run *run, int bufid)
 	free(data);
 }
 
+/* A token nobody else can guess: from the kernel's random source. */
+static uint64_t new_token(void)
+{
+	uint64_t t = 0;
+	FILE *f = fopen("/dev/urandom", "rb");
+
+	if (!f || fread(&t, sizeof(t), 1, f) != 1)
+		t = (uint64_t)pvmmon_clock_now() * 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+	if (f)
+		fclose(f);
+	return t ? t : 1;
+}
+
 static int finished(mon_run *run, int64_t now)
 {
 	/* A replay that diverged stops at once. */
@@ -142,7 +203,7 @@ static int finished(mon_run *run, int64_t now)
 
 static int publish(mon_run *run)
 {
-	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events};
+	wire_mailbox mb = {run->mytid, run->ctx, run->flush_ms, run->trace_events, run->token};
 	wire_buf b;
 	int sb, rc;
 
@@ -295,6 +356,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	run.t_start = pvmmon_clock_now();
+	run.token = new_token();
 	now_wall = time(NULL);
 	gmtime_r(&now_wall, &tm);
 	strftime(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -312,7 +374,7 @@ int main(int argc, char **argv)
 	}
 	pvm_setcontext(run.ctx);
 	if (!run.auto_mode) {
-		printf("ready %d\n", run.mytid);
+		printf("ready %d %016llx\n", run.mytid, (unsigned long long)run.token);
 		fflush(stdout);
 	}
 	last_checkpoint = run.t_start;

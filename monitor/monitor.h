@@ -95,6 +95,10 @@ typedef struct mon_run {
 	size_t nspawns, cap_spawns;
 	uint32_t nroots;
 	uint64_t bad_messages; /* control messages that failed to decode */
+	/* The run's token (random): registrations and pvmmon commands' requests must
+	 * carry it; control messages from anyone else are refused and counted. */
+	uint64_t token;
+	uint64_t refused;
 	/* The event trace: events kept, events dropped over the limit, and the earliest
 	 * real time (from the run start) of a dropped event (INT64_MAX while none). */
 	uint64_t trace_kept, trace_dropped;
@@ -104,8 +108,8 @@ typedef struct mon_run {
 /* Registry (registry.c). */
 mon_task *mon_find(mon_run *run, int32_t tid);
 /* Handles a REGISTER message from src; answers it unless the task must wait for its
- * parent's spawn report. */
-void mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
+ * parent's spawn report. Returns -1 (and does nothing) when it lacks the run's token. */
+int mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
@@ -125,8 +129,9 @@ void mon_cp_stop(mon_run *run);
 /* Drives --cp=auto and the top-m search: called as time passes (real time now). */
 void mon_cp_tick(mon_run *run, int64_t now);
 /* Handles a STATUS request of a pvmmon command: carries out its command and answers
- * with a snapshot of the run (log XML without the trace). */
-void mon_status(mon_run *run, int src, const uint8_t *data, size_t len);
+ * with a snapshot of the run (log XML without the trace). Returns -1 (and does
+ * nothing) when the request lacks the run's token. */
+int mon_status(mon_run *run, int src, const uint8_t *data, size_t len);
 /* Cuts the kept trace to at most trace_events events (the earliest ones). */
 void mon_trace_limit(mon_run *run);
 /* Resolves registrations that waited too long for a spawn report. */

@@ -89,7 +89,7 @@ static int assign_lid(mon_run *run, mon_task *t, int force)
 	return 1;
 }
 
-void mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
+int mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	wire_register r;
 	mon_task *t;
@@ -97,7 +97,11 @@ void mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 	if (wire_register_decode(&r, data, len) != 0 || r.tid != src) {
 		run->bad_messages++;
 		free(r.program);
-		return;
+		return 0;
+	}
+	if (r.token != run->token) {
+		free(r.program);
+		return -1;
 	}
 	t = mon_find(run, r.tid);
 	if (!t) {
@@ -107,7 +111,7 @@ void mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 
 			if (!a) {
 				free(r.program);
-				return;
+				return 0;
 			}
 			run->tasks = a;
 			run->cap_tasks = cap;
@@ -131,6 +135,7 @@ void mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 		welcome(run, t);
 	else
 		t->pending_since = run->t_last_change;
+	return 0;
 }
 
 void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len)
@@ -406,7 +411,7 @@ static void tell_tasks(mon_run *run, const wire_ctl *c)
 
 void mon_cp_start(mon_run *run, const char *procs, int exclusive)
 {
-	wire_ctl c = {WIRE_CTL_CP_START, 0, exclusive, NULL};
+	wire_ctl c = {WIRE_CTL_CP_START, 0, exclusive, NULL, 0};
 	size_t i;
 	char *p = procs ? strdup(procs) : NULL;
 
@@ -429,7 +434,7 @@ void mon_cp_start(mon_run *run, const char *procs, int exclusive)
 
 void mon_cp_stop(mon_run *run)
 {
-	wire_ctl c = {WIRE_CTL_CP_STOP, 0, 0, NULL};
+	wire_ctl c = {WIRE_CTL_CP_STOP, 0, 0, NULL, 0};
 
 	if (!run->cp_collecting)
 		return;
@@ -439,7 +444,7 @@ void mon_cp_stop(mon_run *run)
 	tell_tasks(run, &c);
 }
 
-void mon_status(mon_run *run, int src, const uint8_t *data, size_t len)
+int mon_status(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	wire_ctl c;
 	char *xml = NULL;
@@ -447,7 +452,11 @@ void mon_status(mon_run *run, int src, const uint8_t *data, size_t len)
 
 	if (wire_ctl_decode(&c, data, len) != 0) {
 		run->bad_messages++;
-		return;
+		return 0;
+	}
+	if (c.token != run->token) {
+		free(c.procs);
+		return -1;
 	}
 	if (c.cmd == WIRE_CTL_CP_START && c.procs && *c.procs)
 		mon_cp_start(run, c.procs, c.exclusive);
@@ -457,6 +466,7 @@ void mon_status(mon_run *run, int src, const uint8_t *data, size_t len)
 	if (mon_snapshot(run, &xml, &n) == 0)
 		pvmio_send(&io, run->ctx, src, WIRE_TAG_SNAPSHOT, xml, n);
 	free(xml);
+	return 0;
 }
 
 void mon_task_exit(mon_run *run, int32_t tid)

@@ -285,6 +285,7 @@ void hooks__init(void)
 	reg.dtid = pvm_tidtohost(hooks__st.mytid);
 	reg.program = (char *)program_name();
 	reg.rt_start = (uint64_t)t_start;
+	reg.token = mb.token;
 	wire_buf_reset(&hooks__st.out);
 	wire_register_encode(&hooks__st.out, &reg);
 	if (hooks__st.out.failed ||

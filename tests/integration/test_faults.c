@@ -85,8 +85,53 @@ static void test_run_interrupted(void)
 	}
 }
 
+/* A task that is not part of the run (in the same VM, same user) sends the monitor
+ * forged control messages: each is refused, said on stderr and counted in the log, and
+ * the run goes on as if nothing came. */
+static void test_foreign_task_refused(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	const char *refused = NULL;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && gcc -O1 -I%s/../include -o forge %s/../tests/fixtures/src/forge.c "
+		   "%s/lib/libpvmmon-common.a -lpvm3",
+		   dir, harness_build(), harness_build(), harness_build());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT,
+		   START_RING("", "40") "sleep 0.5; PVM_TMP=$(sed -n 's/^pvm_tmp=//p' ring.xml.run) "
+					 "./forge; i=0; while [ -e ring.xml.run ] && [ $i -lt 300 ]; "
+					 "do sleep 0.1; i=$((i+1)); done; cat ring.out; cat ring.err >&2",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "forge: sent 3 forged messages"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring: tasks=4 rounds=40"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "refused a control message (STATUS) from t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "wrong token"));
+	if (!strstr(r.err, "refused"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/ring.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	for (size_t i = 0; i < log->nsettings; i++)
+		if (!strcmp(log->settings[i].key, "refused-control-messages"))
+			refused = log->settings[i].value;
+	CU_ASSERT_PTR_NOT_NULL(refused);
+	CU_ASSERT(refused && atoi(refused) == 3);
+	/* The forged start of critical-path collection was not carried out, and the
+	 * forger is no task of the run. */
+	CU_ASSERT_EQUAL(log->cp.enabled, 0);
+	CU_ASSERT_EQUAL(log->ntasks, 4);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_faults_tests[] = {
     {"the monitor killed: the program finishes, the checkpoint is valid", test_monitor_killed},
     {"pvmmon run interrupted: VM halted, nothing left, next run works", test_run_interrupted},
+    {"a foreign task's forged control messages are refused and logged",
+     test_foreign_task_refused},
     CU_TEST_INFO_NULL,
 };

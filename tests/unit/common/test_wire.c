@@ -96,13 +96,14 @@ static void test_piggyback_cp_tuple(void)
 
 static void test_ctl_round_trip(void)
 {
-	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "create_seq,do_rank"}, out;
+	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "create_seq,do_rank", 0x1122334455667788ull}, out;
 	wire_buf b;
 
 	wire_buf_init(&b);
 	wire_ctl_encode(&b, &c);
 	CU_ASSERT_EQUAL_FATAL(wire_ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT(out.cmd == WIRE_CTL_CP_START && out.gen == 3 && out.exclusive == 1);
+	CU_ASSERT(out.token == 0x1122334455667788ull);
 	CU_ASSERT_STRING_EQUAL(out.procs, "create_seq,do_rank");
 	free(out.procs);
 	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
@@ -138,7 +139,7 @@ static void test_piggyback_rejects_damage(void)
 
 static void test_register_round_trip(void)
 {
-	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99}, out;
+	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99, 0xfeedull}, out;
 	wire_buf b;
 
 	wire_buf_init(&b);
@@ -148,6 +149,7 @@ static void test_register_round_trip(void)
 	CU_ASSERT_EQUAL(out.tid, 0x40001);
 	CU_ASSERT_EQUAL(out.pid, 1234);
 	CU_ASSERT_EQUAL(out.rt_start, 99);
+	CU_ASSERT(out.token == 0xfeedull);
 	CU_ASSERT_STRING_EQUAL(out.program, "matmul");
 	free(out.program);
 	/* Every truncation fails cleanly. */
@@ -239,7 +241,7 @@ static void test_huge_counts_are_refused(void)
 
 static void test_mailbox_round_trip(void)
 {
-	wire_mailbox m = {0x40005, 77, 250, 12345}, out;
+	wire_mailbox m = {0x40005, 77, 250, 12345, 0xabcdef0123ull}, out;
 	wire_buf b;
 
 	wire_buf_init(&b);
@@ -249,6 +251,7 @@ static void test_mailbox_round_trip(void)
 	CU_ASSERT_EQUAL(out.ctx, 77);
 	CU_ASSERT_EQUAL(out.flush_ms, 250);
 	CU_ASSERT_EQUAL(out.trace_events, 12345);
+	CU_ASSERT(out.token == 0xabcdef0123ull);
 	CU_ASSERT_NOT_EQUAL(wire_mailbox_decode(&out, b.data, b.len - 1), 0);
 	wire_buf_free(&b);
 }
