@@ -156,7 +156,7 @@ int cli_check_cp_list(const char *what, const char *list)
 	}
 }
 
-int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid,
+int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, long pvmd_pid,
 		       unsigned long long token)
 {
 	char *path = NULL, *tmp = NULL;
@@ -173,8 +173,8 @@ int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid,
 			close(fd);
 		goto out;
 	}
-	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\ntoken=%016llx\n", pvm_tmp, log,
-		(int)getpid(), monitor_pid, token);
+	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\npvmd_pid=%ld\ntoken=%016llx\n",
+		pvm_tmp, log, (int)getpid(), monitor_pid, pvmd_pid, token);
 	if (fclose(f) == 0 && rename(tmp, path) == 0)
 		rc = 0;
 out:
@@ -785,7 +785,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		goto out;
 	/* pvmmon top and pvmmon cp find the run through this file while it lasts. */
 	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp",
-			       (long)mon.pid, mon.token) == 0)
+			       (long)mon.pid, (long)pvmmon_vm_pvmd_pid(vm), mon.token) == 0)
 		run_file = 1;
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
@@ -824,6 +824,9 @@ static int run_main(int argc, char **argv, const char *replay)
 	}
 	mon.pid = -1;
 	show_task_output(vm, o.quiet);
+	if (!pvmmon_vm_alive(vm))
+		cli_error("run: the virtual machine's pvmd died during the run; its tasks could "
+			  "not reach it any more (what they reported before is in the log)");
 	if (mstatus < 0 || !WIFEXITED(mstatus) || WEXITSTATUS(mstatus) != 0) {
 		cli_error("run: the monitor failed; the log may be missing or incomplete: %s", log);
 		goto out;

@@ -128,9 +128,36 @@ static void test_foreign_task_refused(void)
 	pvmmon_log_free(log);
 }
 
+/* The pvmd killed under a run: pvmmon run ends, says so, leaves no process of the run
+ * and no VM folder behind, and the next run works at once. */
+static void test_pvmd_killed(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   START_RING("", "100") "sleep 1; pp=$(sed -n 's/^pvmd_pid=//p' ring.xml.run); "
+					  "tmp=$(sed -n 's/^pvm_tmp=//p' ring.xml.run); "
+					  "pid=$(sed -n 's/^pid=//p' ring.xml.run); kill -9 $pp; "
+					  "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do "
+					  "sleep 0.1; i=$((i+1)); done; kill -0 $pid 2>/dev/null && "
+					  "echo STILL-RUNNING; [ -e \"$tmp\" ] && echo VM-LEFT; "
+					  "cat ring.err >&2; %s/pvmmon run -q -- %s/ring -r 2",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NULL(strstr(r.out, "STILL-RUNNING"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "VM-LEFT"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmd died during the run"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring: tasks=4 rounds=2"));
+	if (r.status || !strstr(r.err, "pvmd died"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_faults_tests[] = {
     {"the monitor killed: the program finishes, the checkpoint is valid", test_monitor_killed},
     {"pvmmon run interrupted: VM halted, nothing left, next run works", test_run_interrupted},
+    {"the pvmd killed: pvmmon run ends, says so, leaves nothing", test_pvmd_killed},
     {"a foreign task's forged control messages are refused and logged",
      test_foreign_task_refused},
     CU_TEST_INFO_NULL,
