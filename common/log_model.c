@@ -122,6 +122,12 @@ pvmmon_event_op pvmmon_event_op_parse(const char *name)
 	return (pvmmon_event_op)0;
 }
 
+int pvmmon_event_op_receives(pvmmon_event_op op)
+{
+	return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV ||
+	       op == PVMMON_EV_PRECV;
+}
+
 int pvmmon_event_op_sends(pvmmon_event_op op)
 {
 	return op == PVMMON_EV_SEND || op == PVMMON_EV_PSEND || op == PVMMON_EV_MCAST;

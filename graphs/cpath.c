@@ -58,12 +58,6 @@ typedef struct recv_key {
 	size_t node;
 } recv_key;
 
-static int is_receive(pvmmon_event_op op)
-{
-	return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV ||
-	       op == PVMMON_EV_PRECV;
-}
-
 static int by_key(const void *pa, const void *pb)
 {
 	const recv_key *a = pa, *b = pb;
@@ -228,7 +222,7 @@ static int add_task(graph *g, size_t ti, const window *w, proc_state *ps)
 			kind = e->op == PVMMON_EV_ENTER ? PVMMON_CPATH_ENTER : PVMMON_CPATH_EXIT;
 		} else if (e->peer != 0 && e->seq >= 0 && pvmmon_event_op_sends(e->op)) {
 			kind = PVMMON_CPATH_SEND;
-		} else if (e->peer != 0 && e->seq >= 0 && is_receive(e->op)) {
+		} else if (e->peer != 0 && e->seq >= 0 && pvmmon_event_op_receives(e->op)) {
 			kind = PVMMON_CPATH_RECV;
 			resume = e->vt0 + (e->sync > 0 ? e->sync : 0);
 		} else if (e->peer != 0 && e->op == PVMMON_EV_SPAWN) {

@@ -70,12 +70,6 @@ typedef struct diagram {
 	size_t nboxes;
 } diagram;
 
-static int is_receive(pvmmon_event_op op)
-{
-	return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV ||
-	       op == PVMMON_EV_PRECV;
-}
-
 /* A receive that may block until a message arrives (nrecv never waits). */
 static int blocks(pvmmon_event_op op)
 {
@@ -167,7 +161,7 @@ static void fill_lane(diagram *d, const pvmmon_log_task *t, const lane *l)
 			add(d, l, e->rt[2], e->rt[3], OVERHEAD);
 			end = e->rt[3];
 		} else {
-			int64_t sync = is_receive(e->op) && e->sync > 0 ? e->sync : 0;
+			int64_t sync = pvmmon_event_op_receives(e->op) && e->sync > 0 ? e->sync : 0;
 
 			if (sync > e->vt1 - e->vt0)
 				sync = e->vt1 - e->vt0;
@@ -394,7 +388,7 @@ static int match_messages(diagram *d, arrow **out, size_t *n)
 				continue;
 			if (pvmmon_event_op_sends(e->op))
 				nsend++;
-			else if (is_receive(e->op))
+			else if (pvmmon_event_op_receives(e->op))
 				nrecv++;
 		}
 	keys = calloc(nrecv ? nrecv : 1, sizeof(*keys));
@@ -408,7 +402,7 @@ static int match_messages(diagram *d, arrow **out, size_t *n)
 		for (size_t j = 0; j < log->tasks[i].nevents; j++) {
 			const pvmmon_log_event *e = &log->tasks[i].events[j];
 
-			if (e->peer != 0 && e->seq >= 0 && is_receive(e->op))
+			if (e->peer != 0 && e->seq >= 0 && pvmmon_event_op_receives(e->op))
 				keys[k++] = (recv_key){log->tasks[i].tid, e->peer, e->seq, i, j};
 		}
 	qsort(keys, nrecv, sizeof(*keys), by_receive);

@@ -46,12 +46,6 @@ static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
 static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
 
-static int op_is_receive(pvmmon_event_op op)
-{
-	return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV ||
-	       op == PVMMON_EV_PRECV || op == PVMMON_EV_PROBE;
-}
-
 /* Describes entry e for a report, with senders by logical id. */
 static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 {
@@ -402,7 +396,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		e.tag = tag;
 		/* A probe consumes nothing, so its message has no sequence number yet. */
 		e.seq_delta = op == PVMMON_EV_PROBE ? 0 : (int32_t)call->seq_delta;
-	} else if (rc == 0 && op_is_receive(op)) {
+	} else if (rc == 0 && (pvmmon_event_op_receives(op) || op == PVMMON_EV_PROBE)) {
 		e.kind = op == PVMMON_EV_TRECV ? REPLAY_TIMEOUT : REPLAY_NONE;
 	} else {
 		/* An error is no outcome of timing. */

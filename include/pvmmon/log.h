@@ -310,6 +310,9 @@ pvmmon_event_op pvmmon_event_op_parse(const char *name);
 /* Whether op sends a message (send, psend, mcast). */
 int pvmmon_event_op_sends(pvmmon_event_op op);
 
+/* Whether op may deliver a message (recv, nrecv, trecv, precv; not probe). */
+int pvmmon_event_op_receives(pvmmon_event_op op);
+
 #ifdef __cplusplus
 }
 #endif

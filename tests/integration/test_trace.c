@@ -44,12 +44,6 @@ static const pvmmon_log_task *task_of(const pvmmon_log *log, int32_t tid)
 	return NULL;
 }
 
-static int is_receive(pvmmon_event_op op)
-{
-	return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV ||
-	       op == PVMMON_EV_PRECV;
-}
-
 /* The receive event of task r that delivered message seq from tid src, or NULL; the
  * count of such events in *n (exactly one when pairing is right). */
 static const pvmmon_log_event *receive_of(const pvmmon_log_task *r, int32_t src, int64_t seq,
@@ -61,7 +55,7 @@ static const pvmmon_log_event *receive_of(const pvmmon_log_task *r, int32_t src,
 	for (size_t i = 0; i < r->nevents; i++) {
 		const pvmmon_log_event *e = &r->events[i];
 
-		if (is_receive(e->op) && e->peer == src && e->seq == seq) {
+		if (pvmmon_event_op_receives(e->op) && e->peer == src && e->seq == seq) {
 			found = e;
 			(*n)++;
 		}
@@ -112,7 +106,7 @@ static size_t check_trace(const pvmmon_log *log)
 				CU_ASSERT(m->vt0 + m->sync >= e->vt0);
 				pairs++;
 			} else {
-				CU_ASSERT(is_receive(e->op));
+				CU_ASSERT(pvmmon_event_op_receives(e->op));
 				recvd++;
 				CU_ASSERT(e->seq >= 0);
 			}
