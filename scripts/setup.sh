@@ -4,7 +4,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential pkg-config pvm pvm-dev libpvm3 pvm-examples libxml2-dev libxml2-utils
-libcunit1-dev graphviz libgraphviz-dev libdw-dev libelf-dev valgrind libclang-dev chromium tmux"
+libcunit1-dev graphviz libgraphviz-dev libdw-dev libelf-dev valgrind libclang-dev chromium tmux
+clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do

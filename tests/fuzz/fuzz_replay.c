@@ -9,8 +9,37 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A stream of a few bytes may repeat an entry 2^32 times, so a consumer that walks
- * entries one by one is bounded here; replay_check must bound itself. */
-#define MAX_ENTRIES 1000000
+ * entries one by one is bounded here; replay_check and replay_remap must bound
+ * themselves. */
+#define MAX_ENTRIES 100000
+
+/* Sender maps for replay_remap: a spread that changes every id, and the identity. */
+static int32_t spread(void *ctx, int32_t id)
+{
+	(void)ctx;
+	return (int32_t)((uint32_t)id * 3u + 1u);
+}
+
+static int32_t same(void *ctx, int32_t id)
+{
+	(void)ctx;
+	return id;
+}
+
+/* The monitor rewrites each task's stream with replay_remap; what it writes must
+ * decode again to as many entries. */
+static void remap(const uint8_t *data, size_t size)
+{
+	wire_buf out, again;
+	uint64_t n = 0, m = 0;
+
+	if (replay_remap(data, size, spread, NULL, &out, &n) == 0) {
+		if (replay_remap(out.data, out.len, same, NULL, &again, &m) != 0 || m != n)
+			abort();
+		wire_buf_free(&again);
+	}
+	wire_buf_free(&out);
+}
 
 static void walk(const uint8_t *data, size_t size)
 {
@@ -29,6 +58,7 @@ static void walk(const uint8_t *data, size_t size)
 	replay_dec_free(&d);
 	for (size_t i = 0; i < sizeof(nsenders) / sizeof(nsenders[0]); i++)
 		replay_check(data, size, nsenders[i], &n);
+	remap(data, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

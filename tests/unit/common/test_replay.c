@@ -416,6 +416,38 @@ static void test_remap(void)
 	free(v);
 }
 
+/*
+ * Regression (found by tests/fuzz/fuzz_replay): each 6-byte counted repeat stands for
+ * 2^32 - 1 entries, and replay_check and replay_remap walked them one by one, so a
+ * record of a few hundred bytes kept `pvmmon validate` or the monitor busy for hours.
+ * Both now take a repeat whole.
+ */
+static void test_huge_repeats(void)
+{
+	/* A pvm_nrecv miss, then 100 repeats of it, 2^32 - 1 times each. */
+	static const uint8_t head[] = {0xe2, PVMMON_EV_NRECV, REPLAY_NONE};
+	static const uint8_t rep[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0x0f};
+	const uint64_t want = 1 + 100 * (uint64_t)UINT32_MAX;
+	uint8_t data[sizeof(head) + 100 * sizeof(rep)];
+	wire_buf out;
+	uint64_t n = 0;
+
+	memcpy(data, head, sizeof(head));
+	for (size_t i = 0; i < 100; i++)
+		memcpy(data + sizeof(head) + i * sizeof(rep), rep, sizeof(rep));
+	CU_ASSERT_EQUAL(replay_check(data, sizeof(data), 0, &n), 0);
+	CU_ASSERT_EQUAL(n, want);
+	n = 0;
+	CU_ASSERT_EQUAL_FATAL(replay_remap(data, sizeof(data), tid_to_index, NULL, &out, &n), 0);
+	CU_ASSERT_EQUAL(n, want);
+	/* The rewritten stream holds the same entries, in about as few bytes. */
+	CU_ASSERT(out.len <= sizeof(data) + 16);
+	n = 0;
+	CU_ASSERT_EQUAL(replay_check(out.data, out.len, 0, &n), 0);
+	CU_ASSERT_EQUAL(n, want);
+	wire_buf_free(&out);
+}
+
 static void test_base64(void)
 {
 	static const char *const vectors[][2] = {{"", ""},         {"f", "Zg=="},
@@ -484,6 +516,7 @@ CU_TestInfo test_replay_tests[] = {
     {"random byte flips never crash", test_byte_flips},
     {"damage messages name the offset", test_damage_messages},
     {"remap senders", test_remap},
+    {"huge repeats are counted, not walked", test_huge_repeats},
     {"base64 round trip and bad input", test_base64},
     {"hash", test_hash},
     CU_TEST_INFO_NULL,

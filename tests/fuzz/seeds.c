@@ -1,0 +1,331 @@
+/* Writes small valid encodings of every kind the fuzz targets read, as their seed corpora. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "../../common/replay.h"
+#include "../../common/wire.h"
+
+/* Usage: seeds ROOT; the seeds go to ROOT/<target>/seed-<name>. */
+static const char *root;
+
+static void save(const char *target, const char *name, const void *data, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, target);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "%s/%s/seed-%s", root, target, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* A control seed is the selector byte of fuzz_control followed by the message. */
+static void save_control(const char *name, uint8_t selector, const wire_buf *b)
+{
+	uint8_t *d = malloc(b->len + 1);
+
+	if (!d)
+		exit(1);
+	d[0] = selector;
+	memcpy(d + 1, b->data, b->len);
+	save("fuzz_control", name, d, b->len + 1);
+	free(d);
+}
+
+static wire_cp tuple(uint32_t n)
+{
+	wire_cp cp;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.on = 1;
+	cp.gen = 2;
+	cp.n = n;
+	cp.longest = 123456789;
+	for (uint32_t k = 0; k < n; k++) {
+		cp.share[k] = 1000 * (k + 1);
+		cp.zlong[k] = 120000000 - (int64_t)k;
+		cp.zshare[k] = 500 * (k + 1);
+	}
+	return cp;
+}
+
+static void piggybacks(void)
+{
+	int32_t tids[3] = {0x40001, 0x40002, 0x80003};
+	uint32_t seq[3] = {7, 0, 123456};
+	uint8_t buf[WIRE_PB_HEADER + 3 * 8 + WIRE_PB_CP_MAX];
+	wire_piggyback pb;
+
+	memset(&pb, 0, sizeof(pb));
+	pb.sender_index = 5;
+	pb.sender_tid = 0x40009;
+	pb.vt_send = 123456789012345LL;
+	pb.rt_send = 987654321098765LL;
+	pb.delay = 4242;
+	pb.bytes = 1024;
+	pb.ndests = 1;
+	pb.dest_tid = tids;
+	pb.seq = seq;
+	save("fuzz_piggyback", "send", buf, wire_piggyback_encode(&pb, buf));
+	pb.ndests = 3;
+	save("fuzz_piggyback", "mcast", buf, wire_piggyback_encode(&pb, buf));
+	pb.cp = tuple(3);
+	save("fuzz_piggyback", "mcast-cp", buf, wire_piggyback_encode(&pb, buf));
+	pb.ndests = 0;
+	pb.cp.on = 0;
+	save("fuzz_piggyback", "none", buf, wire_piggyback_encode(&pb, buf));
+}
+
+/* A task with one record of every kind, the shape of a real flush. */
+static void sample_task(pvmmon_log_task *t)
+{
+	static pvmmon_log_com com[2] = {
+	    {0x40002, NULL, 3, 24, 1500, 900},
+	    {0x40003, NULL, 1, 8, 700, 0},
+	};
+	static pvmmon_log_stmt stmt[2];
+	static pvmmon_log_proc proc[2];
+	static pvmmon_log_loop loop[1];
+	static pvmmon_log_static stat[3];
+
+	memset(t, 0, sizeof(*t));
+	t->tid = 0x40001;
+	t->virtual_ns = 5000000;
+	t->intrusion_ns = 12000;
+	t->end_ns = 6000000;
+	t->msgs_sent = 4;
+	t->msgs_recv = 4;
+	t->bytes_sent = 32;
+	t->bytes_recv = 32;
+	stmt[0] = (pvmmon_log_stmt){0, "pvm_recv", "/bin/app", 0x12f6, NULL, 0, NULL, 4, 90000,
+				    900, 2200, 32, 0, 2, com};
+	stmt[1] = (pvmmon_log_stmt){1, "pvm_send", "/bin/app", 0x1300, NULL, 0, NULL, 4, 3000,
+				    0, 0, 32, 0, 0, NULL};
+	proc[0] = (pvmmon_log_proc){"main", "app.c", 10, NULL, 0, 1, 5000000, 100000, 0};
+	proc[1] = (pvmmon_log_proc){"work", "app.c", 40, "main", 22, 4, 4000000, 4000000, 0};
+	loop[0] = (pvmmon_log_loop){"for@20:3", "app.c", 20, "main", 1, 4500000};
+	stat[0] = (pvmmon_log_static){PVMMON_STATIC_PROC, "main", "app.c", 10, -1};
+	stat[1] = (pvmmon_log_static){PVMMON_STATIC_LOOP, "for@20:3", "app.c", 20, 0};
+	stat[2] = (pvmmon_log_static){PVMMON_STATIC_COM, "pvm_recv", "app.c", 21, 1};
+	t->nstmts = 2;
+	t->stmts = stmt;
+	t->nprocs = 2;
+	t->procs = proc;
+	t->nloops = 1;
+	t->loops = loop;
+	t->nstatics = 3;
+	t->statics = stat;
+}
+
+static void records(void)
+{
+	pvmmon_log_task t;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	sample_task(&t);
+	wire_records_encode(&b, &t, 0);
+	save("fuzz_records", "task", b.data, b.len);
+	wire_buf_reset(&b);
+	wire_records_encode(&b, &t, 1);
+	save("fuzz_records", "final", b.data, b.len);
+	wire_buf_reset(&b);
+	memset(&t, 0, sizeof(t));
+	t.tid = 0x40002;
+	wire_records_encode(&b, &t, 1);
+	save("fuzz_records", "empty", b.data, b.len);
+	wire_buf_free(&b);
+}
+
+static void sample_events(pvmmon_log_event ev[3])
+{
+	memset(ev, 0, 3 * sizeof(*ev));
+	ev[0] = (pvmmon_log_event){PVMMON_EV_SEND, 0x40002, 7, 8, 0, 1, {10, 11, 12, 13}, 5, 6,
+				   0, 0};
+	ev[1] = (pvmmon_log_event){PVMMON_EV_RECV, 0x40002, 8, 8, 0, 0, {20, 21, 29, 30}, 15, 22,
+				   5, 2};
+	ev[2] = (pvmmon_log_event){PVMMON_EV_ENTER, 0, 1, 0, -1, 0, {40, 40, 40, 40}, 31, 31, 0, 0};
+}
+
+static void controls(void)
+{
+	wire_register r = {0x40001, 0x40000, 4242, 0x40000, "/bin/app", 1700000000000000000ULL,
+			   0x1122334455667788ULL};
+	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
+	wire_mailbox m = {0x40000, 0x1234, 1000, 1 << 20, 0x1122334455667788ULL};
+	pvmmon_log_event ev[3];
+	wire_cp cp;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_register_encode(&b, &r);
+	save_control("register", 0, &b);
+	wire_buf_reset(&b);
+	sample_events(ev);
+	wire_trace_encode(&b, 0x40001, ev, 3);
+	save_control("trace", 1, &b);
+	wire_buf_reset(&b);
+	wire_ctl_encode(&b, &c);
+	save_control("ctl-start", 2, &b);
+	wire_buf_reset(&b);
+	c.cmd = WIRE_CTL_SNAPSHOT;
+	c.procs = NULL;
+	wire_ctl_encode(&b, &c);
+	save_control("ctl-snapshot", 2, &b);
+	wire_buf_reset(&b);
+	wire_mailbox_encode(&b, &m);
+	save_control("mailbox", 3, &b);
+	wire_buf_reset(&b);
+	cp = tuple(2);
+	wire_cp_put(&b, &cp);
+	cp.on = 0;
+	wire_cp_put(&b, &cp);
+	cp = tuple(WIRE_CP_MAX);
+	wire_cp_put(&b, &cp);
+	save_control("tuples", 4, &b);
+	wire_buf_free(&b);
+}
+
+/* A stream with every item kind: definitions, references, deltas, repeats, spawns. */
+static void replay_stream(wire_buf *out, uint64_t *n)
+{
+	replay_entry v[] = {
+	    {PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 4},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 2, 5, 0, 0},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 3, 0},
+	    {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
+	    {PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0},
+	    {PVMMON_EV_PROBE, REPLAY_MSG, 0, -1, -2, 0},
+	};
+	replay_enc e;
+
+	*n = 0;
+	replay_enc_init(&e);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		/* Runs of each entry, one of them long enough for a counted repeat. */
+		for (int k = 0; k < (i == 4 ? 100 : i == 2 ? 3 : 1); k++, (*n)++)
+			replay_enc_add(&e, &v[i]);
+		if (i == 3)
+			replay_enc_take(&e, out); /* a chunk boundary, as a task sends them */
+	}
+	replay_enc_take(&e, out);
+	replay_enc_free(&e);
+}
+
+static void replays(void)
+{
+	wire_buf b;
+	uint64_t n;
+	char *text;
+
+	wire_buf_init(&b);
+	replay_stream(&b, &n);
+	save("fuzz_replay", "stream", b.data, b.len);
+	text = replay_b64_encode(b.data, b.len);
+	if (!text)
+		exit(1);
+	save("fuzz_replay", "base64", text, strlen(text));
+	free(text);
+	wire_buf_free(&b);
+}
+
+/* A log with what the fixtures lack: a replay record, statics and a critical path. */
+static void logs(void)
+{
+	static char *senders[3] = {"0", "0.1", "t40007"};
+	static char *args[1] = {"-n"};
+	static pvmmon_log_cp_proc cpp[1] = {{"work", 4000000, 3000000}};
+	pvmmon_log_event ev[3];
+	pvmmon_log_task t;
+	pvmmon_log log;
+	pvmmon_log *back = NULL;
+	wire_buf b;
+	char *xml;
+	size_t len;
+
+	memset(&log, 0, sizeof(log));
+	log.version_major = PVMMON_LOG_VERSION_MAJOR;
+	log.version_minor = PVMMON_LOG_VERSION_MINOR;
+	log.tool_version = "0.1.0";
+	log.program = "/bin/app";
+	log.nargs = 1;
+	log.args = args;
+	log.mode = "order";
+	log.started = "2026-01-01T00:00:00Z";
+	log.wall_ns = 7000000;
+	log.exit_code = 0;
+	log.replayable = 1;
+	log.cp.enabled = 1;
+	log.cp.length_ns = 4500000;
+	log.cp.end_tid = 0x40001;
+	log.cp.samples = 2;
+	log.cp.generation = 1;
+	log.cp.to_ns = -1;
+	log.cp.nprocs = 1;
+	log.cp.procs = cpp;
+	log.trace.enabled = 1;
+	log.trace.limit_bytes = 1 << 20;
+	log.trace.kept = 3;
+	sample_task(&t);
+	t.lid = "0";
+	t.host = "vm";
+	t.program = "app";
+	t.status = PVMMON_TASK_EXITED;
+	sample_events(ev);
+	t.nevents = 3;
+	t.events = ev;
+	wire_buf_init(&b);
+	replay_stream(&b, &t.record_entries);
+	t.record = b.data;
+	t.record_len = b.len;
+	t.record_senders = senders;
+	t.record_nsenders = 3;
+	log.ntasks = 1;
+	log.tasks = &t;
+	if (pvmmon_log_format(&log, &xml, &len) < 0) {
+		fprintf(stderr, "seeds: %s\n", pvmmon_error_last());
+		exit(1);
+	}
+	/* A seed the reader refuses would only teach the fuzzer the error paths. */
+	if (pvmmon_log_parse(&back, xml, len, "seed") < 0) {
+		fprintf(stderr, "seeds: the generated log does not read back: %s\n",
+			pvmmon_error_last());
+		exit(1);
+	}
+	pvmmon_log_free(back);
+	save("fuzz_log", "record", xml, len);
+	free(xml);
+	wire_buf_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: seeds CORPUS-ROOT\n");
+		return 2;
+	}
+	root = argv[1];
+	if (mkdir(root, 0777) < 0 && errno != EEXIST) {
+		perror(root);
+		return 1;
+	}
+	piggybacks();
+	records();
+	controls();
+	replays();
+	logs();
+	return 0;
+}
