@@ -1,4 +1,4 @@
-/* Worker of the crash demo: the chosen victim kills itself after a delay. */
+/* Worker of the crash demo: the chosen victim kills itself (or faults) after a delay. */
 #include <signal.h>
 #include <stdio.h>
 #include <time.h>
@@ -9,7 +9,7 @@
 
 int main(void)
 {
-	int parent = pvm_parent(), msg[3];
+	int parent = pvm_parent(), msg[4];
 
 	if (pvm_mytid() < 0 || parent < 0) {
 		fprintf(stderr, "crash-worker: must be spawned by crash\n");
@@ -17,7 +17,7 @@ int main(void)
 	}
 	if (pvm_recv(parent, CRASH_TAG_WORK) < 0)
 		goto out;
-	pvm_upkint(msg, 3, 1);
+	pvm_upkint(msg, 4, 1);
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(&msg[0], 1, 1);
 	pvm_send(parent, CRASH_TAG_REPLY);
@@ -34,6 +34,13 @@ int main(void)
 		pvm_initsend(PvmDataDefault);
 		pvm_send(parent, CRASH_TAG_LAST);
 		pvm_recv(parent, CRASH_TAG_ACK);
+		if (msg[3]) {
+			/* A real fault, not a signal sent: a write through a null pointer. */
+			volatile int *nowhere = NULL;
+
+			signal(SIGSEGV, SIG_DFL);
+			*nowhere = 1;
+		}
 		raise(SIGKILL);
 	}
 	pvm_recv(parent, CRASH_TAG_FINISH);

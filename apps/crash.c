@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <pvm3.h>
 
@@ -9,10 +10,11 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: crash [-w WORKERS] [-k VICTIM] [-d DELAY_MS]\n"
+	fprintf(f, "usage: crash [-w WORKERS] [-k VICTIM] [-d DELAY_MS] [-s kill|segv]\n"
 		   "Starts WORKERS crash-worker tasks; worker VICTIM (0-based) kills itself with\n"
-		   "SIGKILL after DELAY_MS; the master learns of it through pvm_notify and lets\n"
-		   "the others finish (defaults: -w 2 -k 1 -d 1500).\n");
+		   "SIGKILL (or, with -s segv, writes through a null pointer) after DELAY_MS;\n"
+		   "the master learns of it through pvm_notify and lets the others finish\n"
+		   "(defaults: -w 2 -k 1 -d 1500 -s kill).\n");
 }
 
 static int parse_int(const char *s, const char *what, int min, int max)
@@ -31,14 +33,21 @@ static int parse_int(const char *s, const char *what, int min, int max)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-	int nw = 2, victim = 1, delay = 1500, opt, i, started, finished = 0, rc = 1;
+	int nw = 2, victim = 1, delay = 1500, segv = 0, opt, i, started, finished = 0, rc = 1;
 	int *tids = NULL;
 
-	while ((opt = getopt_long(argc, argv, "w:k:d:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:k:d:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'w': nw = parse_int(optarg, "-w", 1, 64); break;
 		case 'k': victim = parse_int(optarg, "-k", 0, 63); break;
 		case 'd': delay = parse_int(optarg, "-d", 0, 600000); break;
+		case 's':
+			if (strcmp(optarg, "kill") && strcmp(optarg, "segv")) {
+				fprintf(stderr, "crash: -s must be kill or segv, not '%s'\n", optarg);
+				return 2;
+			}
+			segv = !strcmp(optarg, "segv");
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -65,10 +74,10 @@ int main(int argc, char **argv)
 	}
 	pvm_notify(PvmTaskExit, CRASH_TAG_EXIT, nw, tids);
 	for (i = 0; i < nw; i++) {
-		int msg[3] = {i, victim, delay};
+		int msg[4] = {i, victim, delay, segv};
 
 		pvm_initsend(PvmDataDefault);
-		pvm_pkint(msg, 3, 1);
+		pvm_pkint(msg, 4, 1);
 		pvm_send(tids[i], CRASH_TAG_WORK);
 	}
 	for (i = 0; i < nw; i++)

@@ -2,7 +2,8 @@
 #ifndef PVMMON_APPS_CRASH_H
 #define PVMMON_APPS_CRASH_H
 
-#define CRASH_TAG_WORK 41   /* master -> worker: its index, the victim's index, delay ms */
+#define CRASH_TAG_WORK 41   /* master -> worker: its index, the victim's index, delay ms,
+			     * 1 to fault (SIGSEGV) rather than SIGKILL */
 #define CRASH_TAG_REPLY 42  /* worker -> master: its index */
 #define CRASH_TAG_PING 43   /* master -> victim: one more exchange before it dies */
 #define CRASH_TAG_FINISH 44 /* master -> survivors: exit now */

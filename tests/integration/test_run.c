@@ -349,7 +349,9 @@ static void test_unmodified_pvm_example(void)
 	cmd_result_free(&r);
 }
 
-static void test_killed_task_is_marked_crashed(void)
+/* A task that dies mid-run, by SIGKILL or by a fault (SIGSEGV): the run ends, the log
+ * marks it crashed with the records it flushed, and the others' records are whole. */
+static void check_crash(const char *how)
 {
 	const char *dir = harness_tmpdir();
 	char args[512];
@@ -357,7 +359,7 @@ static void test_killed_task_is_marked_crashed(void)
 	pvmmon_log *log;
 	int crashed = 0, exited = 0;
 
-	snprintf(args, sizeof(args), "%s/crash -w 2 -k 1 -d 1500", harness_bin());
+	snprintf(args, sizeof(args), "%s/crash -w 2 -k 1 -d 1500 -s %s", harness_bin(), how);
 	log = monitored(dir, "crash", args, &m);
 	CU_ASSERT_EQUAL(m.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(m.out, "killed"));
@@ -381,6 +383,16 @@ static void test_killed_task_is_marked_crashed(void)
 	cmd_result_free(&m);
 }
 
+static void test_killed_task_is_marked_crashed(void)
+{
+	check_crash("kill");
+}
+
+static void test_faulting_task_is_marked_crashed(void)
+{
+	check_crash("segv");
+}
+
 CU_TestInfo test_run_tests[] = {
     {"matmul: same output, complete log", test_matmul_same_output_and_log},
     {"mcpi: wildcards, psend/precv", test_mcpi_wildcards_psend_precv},
@@ -390,6 +402,7 @@ CU_TestInfo test_run_tests[] = {
     {"group calls (libgpvm3, pvmgs) keep working", test_group_calls_keep_working},
     {"log size independent of iterations", test_log_size_independent_of_iterations},
     {"unmodified pvm-examples master1 via preload", test_unmodified_pvm_example},
+    {"a task that faults (SIGSEGV) mid-run is marked crashed", test_faulting_task_is_marked_crashed},
     {"a task killed mid-run is marked crashed", test_killed_task_is_marked_crashed},
     CU_TEST_INFO_NULL,
 };
