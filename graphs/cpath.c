@@ -4,6 +4,7 @@
 
 #include "pvmmon/cpath.h"
 #include "pvmmon/errors.h"
+#include "figures.h"
 
 #define NONE SIZE_MAX
 
@@ -50,27 +51,6 @@ typedef struct window {
 	int64_t start_vt, end_vt;
 	int born;
 } window;
-
-/* A receive node, as the key a send finds it by. */
-typedef struct recv_key {
-	int32_t to, from;
-	int64_t seq;
-	size_t node;
-} recv_key;
-
-static int by_key(const void *pa, const void *pb)
-{
-	const recv_key *a = pa, *b = pb;
-
-	if (a->to != b->to)
-		return a->to < b->to ? -1 : 1;
-	if (a->from != b->from)
-		return a->from < b->from ? -1 : 1;
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	/* Equal keys (a damaged log) keep their order, so the result is stable. */
-	return a->node < b->node ? -1 : a->node > b->node;
-}
 
 /* Appends a node to task ti's chain; the local arc into it weighs vt minus the
  * previous node's resume time, never less than nothing. Returns its index or NONE. */
@@ -251,7 +231,7 @@ static int add_task(graph *g, size_t ti, const window *w, proc_state *ps)
 static int link_messages(graph *g, size_t *narcs)
 {
 	size_t nrecv = 0, k = 0;
-	recv_key *keys;
+	graphs_recv_key *keys;
 
 	for (size_t i = 0; i < g->n; i++)
 		nrecv += g->nodes[i].kind == PVMMON_CPATH_RECV;
@@ -264,40 +244,32 @@ static int link_messages(graph *g, size_t *narcs)
 		if (nd->kind == PVMMON_CPATH_RECV) {
 			const pvmmon_log_event *e = &g->log->tasks[nd->task].events[nd->event];
 
-			keys[k++] = (recv_key){g->log->tasks[nd->task].tid, e->peer, e->seq, i};
+			keys[k++] = (graphs_recv_key){g->log->tasks[nd->task].tid, e->peer, e->seq, i,
+						      0};
 		}
 	}
-	qsort(keys, nrecv, sizeof(*keys), by_key);
+	graphs__sort_receives(keys, nrecv);
 	for (size_t i = 0; i < g->n; i++) {
 		gnode *nd = &g->nodes[i];
 		const pvmmon_log_event *e;
-		size_t lo = 0, hi = nrecv;
-		recv_key want;
+		size_t lo;
 
 		if (nd->kind != PVMMON_CPATH_SEND)
 			continue;
 		e = &g->log->tasks[nd->task].events[nd->event];
-		want = (recv_key){e->peer, g->log->tasks[nd->task].tid, e->seq, 0};
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (by_key(&keys[mid], &want) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = graphs__find_receive(keys, nrecv, e->peer, g->log->tasks[nd->task].tid, e->seq);
 		/* The first receive with this key not yet taken by another send. */
-		for (; lo < nrecv && keys[lo].to == want.to && keys[lo].from == want.from &&
-		       keys[lo].seq == want.seq;
+		for (; lo < nrecv && keys[lo].to == e->peer &&
+		       keys[lo].from == g->log->tasks[nd->task].tid && keys[lo].seq == e->seq;
 		     lo++) {
-			gnode *r = &g->nodes[keys[lo].node];
+			gnode *r = &g->nodes[keys[lo].a];
 
 			if (r->xpred != NONE)
 				continue;
 			r->xpred = i;
 			r->xw = g->log->tasks[r->task].events[r->event].trans;
 			r->xvia = PVMMON_CPATH_VIA_MESSAGE;
-			nd->xsucc = keys[lo].node;
+			nd->xsucc = keys[lo].a;
 			(*narcs)++;
 			break;
 		}

@@ -251,3 +251,46 @@ int graphs__cp_rows(const pvmmon_log *log, graphs_cp_row **out, size_t *n, int64
 	*n = log->cp.nprocs;
 	return 0;
 }
+
+static int by_key(const graphs_recv_key *x, int32_t to, int32_t from, int64_t seq)
+{
+	if (x->to != to)
+		return x->to < to ? -1 : 1;
+	if (x->from != from)
+		return x->from < from ? -1 : 1;
+	return x->seq < seq ? -1 : x->seq > seq;
+}
+
+static int by_receive(const void *pa, const void *pb)
+{
+	const graphs_recv_key *x = pa, *y = pb;
+	int c = by_key(x, y->to, y->from, y->seq);
+
+	if (c)
+		return c;
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	return x->b < y->b ? -1 : x->b > y->b;
+}
+
+void graphs__sort_receives(graphs_recv_key *keys, size_t n)
+{
+	if (n)
+		qsort(keys, n, sizeof(*keys), by_receive);
+}
+
+size_t graphs__find_receive(const graphs_recv_key *keys, size_t n, int32_t to, int32_t from,
+			    int64_t seq)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (by_key(&keys[mid], to, from, seq) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && by_key(&keys[lo], to, from, seq) == 0 ? lo : n;
+}

@@ -73,4 +73,23 @@ int graphs__cp_rows(const pvmmon_log *log, graphs_cp_row **out, size_t *n, int64
 /* The task of log with tid, or NULL. */
 const pvmmon_log_task *graphs__task_by_tid(const pvmmon_log *log, int32_t tid);
 
+/*
+ * A traced receive, keyed by what pairs it with its send (receiver, sender, per-pair
+ * sequence number); a and b say where it is, as the caller likes (task and event, or
+ * a graph node).
+ */
+typedef struct graphs_recv_key {
+	int32_t to, from;
+	int64_t seq;
+	size_t a, b;
+} graphs_recv_key;
+
+/* Sorts n receive keys by key, then by (a, b), so that equal keys keep a stable order. */
+void graphs__sort_receives(graphs_recv_key *keys, size_t n);
+
+/* The first of the n sorted keys for the message `from` sent to `to` with sequence
+ * number seq (its index, then on through the equal ones), or n when there is none. */
+size_t graphs__find_receive(const graphs_recv_key *keys, size_t n, int32_t to, int32_t from,
+			    int64_t seq);
+
 #endif

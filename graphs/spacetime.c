@@ -51,13 +51,6 @@ typedef struct arrow {
 	size_t st, se, rt, re;
 } arrow;
 
-/* A receive event, as the key a send looks it up by. */
-typedef struct recv_key {
-	int32_t to, from;
-	int64_t seq;
-	size_t task, ev;
-} recv_key;
-
 /* Everything the writers below share. */
 typedef struct diagram {
 	const pvmmon_log *log;
@@ -294,45 +287,6 @@ static void put_legend(diagram *d)
 	}
 }
 
-/* Orders receives by their key alone: receiver, sender, sequence number. */
-static int by_key(const recv_key *a, const recv_key *b)
-{
-	if (a->to != b->to)
-		return a->to < b->to ? -1 : 1;
-	if (a->from != b->from)
-		return a->from < b->from ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/* By key, then by where the receive is, so that equal keys keep a stable order. */
-static int by_receive(const void *pa, const void *pb)
-{
-	const recv_key *a = pa, *b = pb;
-	int c = by_key(a, b);
-
-	if (c)
-		return c;
-	if (a->task != b->task)
-		return a->task < b->task ? -1 : 1;
-	return a->ev < b->ev ? -1 : a->ev > b->ev;
-}
-
-/* The first of the n sorted keys equal to want's key, or NULL. */
-static const recv_key *find_receive(const recv_key *keys, size_t n, const recv_key *want)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (by_key(&keys[mid], want) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && by_key(&keys[lo], want) == 0 ? &keys[lo] : NULL;
-}
-
 /* Send order: the send's real start, then task and event for a stable order. */
 static int by_send(const void *pa, const void *pb)
 {
@@ -375,7 +329,7 @@ static int match_messages(diagram *d, arrow **out, size_t *n)
 {
 	const pvmmon_log *log = d->log;
 	size_t nrecv = 0, nsend = 0, k = 0;
-	recv_key *keys = NULL;
+	graphs_recv_key *keys = NULL;
 	arrow *arrows = NULL;
 
 	*out = NULL;
@@ -403,25 +357,25 @@ static int match_messages(diagram *d, arrow **out, size_t *n)
 			const pvmmon_log_event *e = &log->tasks[i].events[j];
 
 			if (e->peer != 0 && e->seq >= 0 && pvmmon_event_op_receives(e->op))
-				keys[k++] = (recv_key){log->tasks[i].tid, e->peer, e->seq, i, j};
+				keys[k++] = (graphs_recv_key){log->tasks[i].tid, e->peer, e->seq, i, j};
 		}
-	qsort(keys, nrecv, sizeof(*keys), by_receive);
+	graphs__sort_receives(keys, nrecv);
 	for (size_t i = 0; i < log->ntasks; i++)
 		for (size_t j = 0; j < log->tasks[i].nevents; j++) {
 			const pvmmon_log_event *e = &log->tasks[i].events[j];
-			recv_key want = {e->peer, log->tasks[i].tid, e->seq, 0, 0};
-			const recv_key *r;
+			const graphs_recv_key *r;
+			size_t at;
 
 			if (e->peer == 0 || e->seq < 0 || !pvmmon_event_op_sends(e->op))
 				continue;
-			r = find_receive(keys, nrecv, &want);
+			at = graphs__find_receive(keys, nrecv, e->peer, log->tasks[i].tid, e->seq);
+			r = at < nrecv ? &keys[at] : NULL;
 			/* A message whose receiver was not traced, or whose end is cut, has no
 			 * arrow. */
 			if (!r || !on_lane(d, i, send_point(d, e)) ||
-			    !on_lane(d, r->task,
-				     arrival_point(d, &log->tasks[r->task].events[r->ev])))
+			    !on_lane(d, r->a, arrival_point(d, &log->tasks[r->a].events[r->b])))
 				continue;
-			arrows[(*n)++] = (arrow){e->rt[0], i, j, r->task, r->ev};
+			arrows[(*n)++] = (arrow){e->rt[0], i, j, r->a, r->b};
 		}
 	free(keys);
 	qsort(arrows, *n, sizeof(*arrows), by_send);
