@@ -37,6 +37,21 @@ static int build(const char *dir, const char *name, const char *worker)
 	return ok;
 }
 
+/* Builds the test subject tests/fixtures/src/NAME.c with pvmmon-cc into dir. */
+static int build_subject(const char *dir, const char *name)
+{
+	cmd_result r;
+	int ok;
+
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o %s %s/../tests/fixtures/src/%s.c -lpvm3",
+		   dir, harness_bin(), name, harness_build(), name);
+	ok = r.status == 0;
+	if (!ok)
+		fprintf(stderr, "\nbuild %s: %s%s\n", name, r.out, r.err);
+	cmd_result_free(&r);
+	return ok;
+}
+
 /* Runs dir/PROG ARGS under `pvmmon run --trace OPTS`; returns the log or NULL. */
 static pvmmon_log *run(const char *dir, const char *opts, const char *prog_args, char **out)
 {
@@ -223,13 +238,9 @@ static void test_zeroing_near_critical(void)
 {
 	const char *dir = harness_tmpdir();
 	pvmmon_log *log = NULL;
-	cmd_result r;
 	int x = -1, y = -1, attempt, found = 0;
 
-	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o cpzero %s/../tests/fixtures/src/cpzero.c -lpvm3",
-		   dir, harness_bin(), harness_build());
-	CU_ASSERT_EQUAL_FATAL(r.status, 0);
-	cmd_result_free(&r);
+	CU_ASSERT_FATAL(build_subject(dir, "cpzero"));
 	/* The two workers must run side by side, which other load on the machine can
 	 * prevent: online = oracle every time, the near-critical case in one of three. */
 	for (attempt = 0; attempt < 3 && !found; attempt++) {
@@ -257,12 +268,8 @@ static void test_top_m_search(void)
 {
 	const char *dir = harness_tmpdir();
 	pvmmon_log *log;
-	cmd_result r;
 
-	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o cptop %s/../tests/fixtures/src/cptop.c -lpvm3",
-		   dir, harness_bin(), harness_build());
-	CU_ASSERT_EQUAL_FATAL(r.status, 0);
-	cmd_result_free(&r);
+	CU_ASSERT_FATAL(build_subject(dir, "cptop"));
 	log = run(dir, "--cp-top=4 --cp-phase-ms=500", "cptop 5000", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
 	CU_ASSERT_EQUAL(log->cp.top_m, 4);
@@ -282,12 +289,8 @@ static void test_auto_selection(void)
 {
 	const char *dir = harness_tmpdir();
 	pvmmon_log *log;
-	cmd_result r;
 
-	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o cptop %s/../tests/fixtures/src/cptop.c -lpvm3",
-		   dir, harness_bin(), harness_build());
-	CU_ASSERT_EQUAL_FATAL(r.status, 0);
-	cmd_result_free(&r);
+	CU_ASSERT_FATAL(build_subject(dir, "cptop"));
 	log = run(dir, "--cp=auto --cp-phase-ms=500", "cptop 2500", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
 	CU_ASSERT_EQUAL(log->cp.enabled, 1);
