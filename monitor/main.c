@@ -269,11 +269,6 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			free(run.cp_procs);
-	free(run.cp_found);
-	free(run.stop_lid);
-	for (size_t i = 0; i < run.cp_ncands; i++)
-		free(run.cp_cands[i]);
-	free(run.cp_cands);
 			run.cp_procs = strdup(optarg);
 			break;
 		case 'X':
@@ -416,6 +411,11 @@ out:
 	mon_free(&run);
 	free(run.args);
 	free(run.cp_procs);
+	free(run.cp_found);
+	free(run.stop_lid);
+	for (size_t i = 0; i < run.cp_ncands; i++)
+		free(run.cp_cands[i]);
+	free(run.cp_cands);
 	pvm_exit();
 	return rc;
 }

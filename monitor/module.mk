@@ -9,3 +9,14 @@ $(MONITOR_BIN): $(MONITOR_OBJS) $(COMMON_LIB)
 
 ALL_TARGETS += $(MONITOR_BIN)
 INSTALL_BIN += $(MONITOR_BIN)
+
+# The monitor's objects but main as an archive, so unit tests link the pieces they
+# exercise (the decision rule of preserve mode).
+MONITOR_CORE := $(LIB)/libpvmmon-monitor-core.a
+
+$(MONITOR_CORE): $(filter-out $(BUILD)/monitor/main.o,$(MONITOR_OBJS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL_TARGETS += $(MONITOR_CORE)
+UNIT_LINK_LIBS += $(MONITOR_CORE)

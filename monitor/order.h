@@ -1,0 +1,89 @@
+/*
+ * Private to pvmmon-monitor: the decision rule of preserve mode (doc/architecture.md,
+ * "Preserve mode"), pure arithmetic on a snapshot of the tasks' states so that unit
+ * tests can drive it on constructed states without PVM.
+ */
+#ifndef PVMMON_MONITOR_ORDER_H
+#define PVMMON_MONITOR_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* No virtual time: a bound that is never reached. */
+#define ORDER_NEVER INT64_MAX
+
+typedef enum order_state {
+	ORDER_RUNNING = 0, /* computing: its next send is at its last reported vt or later */
+	ORDER_BLOCKED,     /* in a receive (or a request) that nothing has satisfied yet */
+	ORDER_EXITED,      /* ended: it sends nothing more */
+} order_state;
+
+/* What the rule knows of one task. */
+typedef struct order_task {
+	order_state state;
+	int64_t vt;       /* its last reported virtual time: a lower bound on its next send */
+	int32_t wait_src; /* blocked: index of the only task it accepts from, -1 for any */
+	/* Blocked: a message it may accept was sent to it and it had not seen it at its
+	 * last report, so it is about to run again from vt. */
+	int incoming;
+	/* Blocked in a request: the virtual arrival of its earliest candidate (a message
+	 * already queued for it), ORDER_NEVER when it has none. */
+	int64_t cand_va;
+} order_task;
+
+/* One message the requester could take. */
+typedef struct order_cand {
+	int32_t src;     /* index of its sender */
+	int64_t va;      /* its virtual arrival: the sender's virtual send time + transmission */
+	const char *key; /* the sender's logical id: ties are broken by it, then by seq */
+	uint32_t seq;
+} order_cand;
+
+typedef enum order_verdict {
+	ORDER_TAKE,  /* take candidate *best */
+	ORDER_NONE,  /* the uninstrumented run finds nothing by the deadline (a miss, a timeout) */
+	ORDER_WAIT,  /* not safe yet: wait for fresher reports or more candidates */
+	ORDER_STUCK, /* a blocking receive that no task can ever satisfy: a deadlock */
+} order_verdict;
+
+/* Work arrays for n tasks, reused between decisions; zero it before first use. */
+typedef struct order_scratch {
+	size_t cap;
+	uint8_t *low;
+	int32_t *head, *next, *queue;
+	/* Tests only: bounds without the wait-dependency rule (a blocked task's bound is
+	 * its own virtual time), to show the deadlocks that rule prevents. */
+	int naive;
+} order_scratch;
+
+void order_scratch_free(order_scratch *s);
+
+/*
+ * Marks in s->low (n entries) every task other than req whose next send can come
+ * before virtual time x: running tasks with vt < x; blocked tasks with vt < x that
+ * are about to run (an incoming message or a candidate before x) or that wait on such
+ * a task. The requester counts as never sending (whatever waits on it waits on
+ * something that cannot happen before the requester moves), and so does a cycle of
+ * blocked tasks that reaches no running task: this replaces null messages. O(n).
+ * Returns the number of tasks marked, or -1 when out of memory.
+ */
+long order_low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s);
+
+/*
+ * The decision for requester req (a task in state ORDER_BLOCKED) that accepts
+ * messages from src (a task index, or -1 for any), has the candidates c[0..nc) and a
+ * deadline in virtual time (its receive's time for a nonblocking receive or probe, +
+ * the timeout for pvm_trecv, ORDER_NEVER for a blocking receive). inflight: a message
+ * it may accept is on its way and not yet among the candidates. On ORDER_TAKE, *best
+ * is the candidate's index; on ORDER_WAIT, s->low names the tasks that hold the
+ * decision back.
+ */
+order_verdict order_decide(const order_task *t, size_t n, size_t req, int32_t src,
+			   const order_cand *c, size_t nc, int64_t deadline, int inflight,
+			   order_scratch *s, size_t *best);
+
+/* Whether candidate a comes before b: virtual arrival, then the sender's logical id,
+ * then the sequence number, so that equal times are broken the same way in every run. */
+int order_cand_before(const order_cand *a, const order_cand *b);
+
+#endif

@@ -1,0 +1,9 @@
+/* The table of unit-test suites for monitor/, one suite per module. */
+#include "../unit.h"
+
+extern CU_TestInfo test_order_tests[];
+
+CU_SuiteInfo unit_monitor_suites[] = {
+    {"order", NULL, NULL, NULL, NULL, test_order_tests},
+    CU_SUITE_INFO_NULL,
+};

@@ -1,0 +1,196 @@
+/* Unit tests for monitor/order.c: the preserve-mode decision rule on constructed
+ * states (chains, cycles, exited tasks, tasks spawned mid-run, ties). */
+#include <CUnit/CUnit.h>
+
+#include "../../../monitor/order.h"
+
+#define N ORDER_NEVER
+
+static order_task running(int64_t vt)
+{
+	order_task t = {ORDER_RUNNING, vt, -1, 0, N};
+	return t;
+}
+
+static order_task blocked(int64_t vt, int32_t on)
+{
+	order_task t = {ORDER_BLOCKED, vt, on, 0, N};
+	return t;
+}
+
+static order_task exited(void)
+{
+	order_task t = {ORDER_EXITED, 0, -1, 0, N};
+	return t;
+}
+
+/* Seed 000, Figure 4: P1 waits on P0 or P3; P0's message arrives at 30; P3 (earlier in
+ * virtual time) waits on P2, P2 waits on P1. Nothing P3 could send can come before P1
+ * moves, so P1 takes P0's message; without the wait-dependency rule it waits forever. */
+static void test_figure4_cycle_through_requester(void)
+{
+	order_task t[4] = {exited(), blocked(5, -1), blocked(12, 1), blocked(10, 2)};
+	order_cand c = {0, 30, "0.0", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	CU_ASSERT_EQUAL(order_decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	s.naive = 1;
+	CU_ASSERT_EQUAL(order_decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[3]);
+	order_scratch_free(&s);
+}
+
+/* A running task still before the candidate's arrival holds the decision back; once
+ * its report passes the arrival, the candidate is safe. */
+static void test_running_task_holds_until_past(void)
+{
+	order_task t[3] = {blocked(0, -1), running(10), exited()};
+	order_cand c = {2, 30, "2", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[1]);
+	CU_ASSERT_FALSE(s.low[2]);
+	t[1].vt = 30;
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	order_scratch_free(&s);
+}
+
+/* A chain of blocked tasks that ends in a running task early in virtual time: every
+ * task on it can still send before the candidate. */
+static void test_chain_to_running_task(void)
+{
+	order_task t[5] = {blocked(0, -1), blocked(5, 2), blocked(6, 3), running(7), exited()};
+	order_cand c = {4, 50, "4", 0};
+	order_scratch s = {0};
+	size_t best;
+
+	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[1] && s.low[2] && s.low[3]);
+	/* A blocked task already past the candidate cannot send before it, whatever it
+	 * waits on. */
+	t[2].vt = 60;
+	CU_ASSERT_EQUAL(order_decide(t, 5, 0, 4, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_FALSE(s.low[1]);
+	CU_ASSERT_FALSE(s.low[2]);
+	CU_ASSERT_TRUE(s.low[3]);
+	order_scratch_free(&s);
+}
+
+/* A cycle of blocked tasks that reaches no running task sends nothing, ever. */
+static void test_closed_cycle_is_infinite(void)
+{
+	order_task t[4] = {blocked(0, -1), blocked(1, 2), blocked(2, 1), exited()};
+	order_cand c = {3, 40, "3", 0};
+	order_scratch s = {0};
+	size_t best;
+
+	CU_ASSERT_EQUAL(order_low(t, 4, 0, 40, &s), 0);
+	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	/* An incoming message wakes one of them: the whole cycle may move. */
+	t[2].incoming = 1;
+	CU_ASSERT_EQUAL(order_low(t, 4, 0, 40, &s), 2);
+	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	order_scratch_free(&s);
+}
+
+/* Exited tasks never hold; with no candidate and nobody left a blocking receive is
+ * stuck, a nonblocking one finds nothing. */
+static void test_exited_and_stuck(void)
+{
+	order_task t[3] = {blocked(0, -1), exited(), exited()};
+	order_scratch s = {0};
+	size_t best;
+
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, NULL, 0, N, 0, &s, &best), ORDER_STUCK);
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, NULL, 0, 100, 0, &s, &best), ORDER_NONE);
+	/* A message still on its way is no deadlock. */
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, NULL, 0, N, 1, &s, &best), ORDER_WAIT);
+	order_scratch_free(&s);
+}
+
+/* pvm_nrecv at virtual time 20: a message arriving at 30 was not there yet; one
+ * arriving at 10 was. */
+static void test_nonblocking_deadline(void)
+{
+	order_task t[3] = {blocked(20, -1), running(25), exited()};
+	order_cand late = {2, 30, "2", 0}, early = {2, 10, "2", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &late, 1, 20, 0, &s, &best), ORDER_NONE);
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &early, 1, 20, 0, &s, &best), ORDER_TAKE);
+	/* The running task at 15 could still send before 20. */
+	t[1].vt = 15;
+	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &late, 1, 20, 0, &s, &best), ORDER_WAIT);
+	order_scratch_free(&s);
+}
+
+/* Equal arrivals are broken by the senders' logical ids, then by sequence numbers,
+ * never by arrival order or list position. */
+static void test_ties_are_deterministic(void)
+{
+	order_task t[4] = {blocked(0, -1), exited(), exited(), exited()};
+	order_cand c[3] = {{3, 30, "0.2", 0}, {1, 30, "0.10", 0}, {2, 30, "0.1", 0}};
+	order_cand d[2] = {{1, 30, "0.1", 4}, {1, 30, "0.1", 3}};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, c, 3, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 2);
+	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, d, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 1);
+	order_scratch_free(&s);
+}
+
+/* A task spawned mid-run that has not registered yet counts as running from its
+ * parent's spawn time; a specific source ignores everyone else. */
+static void test_spawned_mid_run_and_specific_source(void)
+{
+	order_task t[4] = {blocked(0, -1), exited(), running(90), running(12)};
+	order_cand c = {1, 40, "1", 0};
+	order_scratch s = {0};
+	size_t best;
+
+	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[3]);
+	CU_ASSERT_FALSE(s.low[2]);
+	CU_ASSERT_EQUAL(order_decide(t, 4, 0, 1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	order_scratch_free(&s);
+}
+
+/* Another requester's candidate before x makes it about to run; a wildcard waiter is
+ * low as soon as anyone else is, but not because of itself. */
+static void test_other_requester_and_wildcard_waiters(void)
+{
+	order_task t[5] = {blocked(0, -1), blocked(5, -1), blocked(6, -1), exited(), exited()};
+	order_cand c = {3, 40, "3", 0};
+	order_scratch s = {0};
+	size_t best;
+
+	CU_ASSERT_EQUAL(order_low(t, 5, 0, 40, &s), 0);
+	t[1].cand_va = 20;
+	CU_ASSERT_EQUAL(order_low(t, 5, 0, 40, &s), 2);
+	CU_ASSERT_TRUE(s.low[1] && s.low[2]);
+	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	t[1].cand_va = 45;
+	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	order_scratch_free(&s);
+}
+
+CU_TestInfo test_order_tests[] = {
+    {"Figure 4: a cycle through the requester does not hold it", test_figure4_cycle_through_requester},
+    {"a running task holds until its report passes the arrival", test_running_task_holds_until_past},
+    {"a chain of blocked tasks to a running one holds", test_chain_to_running_task},
+    {"a closed cycle of blocked tasks sends nothing", test_closed_cycle_is_infinite},
+    {"exited tasks, stuck receives, messages on their way", test_exited_and_stuck},
+    {"nonblocking receives decide by their own virtual time", test_nonblocking_deadline},
+    {"ties broken by logical id, then sequence", test_ties_are_deterministic},
+    {"tasks spawned mid-run; specific sources", test_spawned_mid_run_and_specific_source},
+    {"other requesters and wildcard waiters", test_other_requester_and_wildcard_waiters},
+    CU_TEST_INFO_NULL,
+};
