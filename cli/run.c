@@ -42,6 +42,8 @@ typedef struct run_opts {
 	int keep_going;    /* replay: --on-divergence=continue-recording */
 	const char *stop_at; /* replay: --stop-at TASK:EVENT */
 	const char *replay; /* the log of the run to replay, or NULL */
+	int preserve;      /* --mode=preserve */
+	int deadlock_abort; /* --on-deadlock=abort */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -80,6 +82,14 @@ static void usage(FILE *f)
 		"      --cp-exclusive   shares without the time of the procedures they call\n"
 		"      --no-record      keep no replay record (every run is replayable otherwise:\n"
 		"                       pvmmon replay LOG -- PROGRAM)\n"
+		"      --mode=MODE      plain (default): tasks run as fast as monitoring lets\n"
+		"                       them; preserve: every nondeterministic receive (any\n"
+		"                       source, pvm_nrecv, pvm_probe, pvm_trecv timeouts) takes\n"
+		"                       the message the unmonitored program would have taken,\n"
+		"                       judged by virtual time\n"
+		"      --on-deadlock=report|abort  in preserve mode, when the program deadlocks:\n"
+		"                       say which tasks wait for what and keep waiting (report,\n"
+		"                       the default) or also stop the run (abort, exit status 4)\n"
 		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
 		"  -h, --help           this text;  --version  the version\n"
@@ -204,6 +214,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"cp", required_argument, NULL, 'c'},    {"cp-exclusive", no_argument, NULL, 'x'},
 	    {"cp-top", required_argument, NULL, 'm'}, {"cp-phase-ms", required_argument, NULL, 'p'},
 	    {"no-record", no_argument, NULL, 'n'},
+	    {"mode", required_argument, NULL, 'M'}, {"on-deadlock", required_argument, NULL, 'k'},
 	    {"on-divergence", required_argument, NULL, 'd'}, {"stop-at", required_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
@@ -263,6 +274,20 @@ static int parse(int argc, char **argv, run_opts *o)
 			break;
 		case 'n':
 			o->no_record = 1;
+			break;
+		case 'M':
+			if (strcmp(optarg, "plain") && strcmp(optarg, "preserve")) {
+				cli_error("run: --mode wants plain or preserve, not '%s'", optarg);
+				return 2;
+			}
+			o->preserve = !strcmp(optarg, "preserve");
+			break;
+		case 'k':
+			if (strcmp(optarg, "report") && strcmp(optarg, "abort")) {
+				cli_error("run: --on-deadlock wants report or abort, not '%s'", optarg);
+				return 2;
+			}
+			o->deadlock_abort = !strcmp(optarg, "abort");
 			break;
 		case 'd':
 			if (strcmp(optarg, "stop") && strcmp(optarg, "continue-recording")) {
@@ -470,6 +495,10 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	} else if (o->no_record) {
 		argv[na++] = "--no-record";
 	}
+	if (o->preserve)
+		argv[na++] = "--preserve";
+	if (o->deadlock_abort)
+		argv[na++] = "--deadlock-abort";
 	if (o->trace_bytes) {
 		snprintf(trace, sizeof(trace), "%llu", o->trace_bytes);
 		argv[na++] = "--trace-bytes";
@@ -631,11 +660,13 @@ static int run_program(const run_opts *o, const char *program, const char *hooks
 		if (r < 0 && errno != EINTR)
 			return -1;
 		if (r == 0) {
-			/* A replay that diverged (status 3) stops the run; a monitor that died
-			 * otherwise leaves the program to finish, unmonitored. */
+			/* A replay that diverged (status 3) or a deadlock with --on-deadlock=abort
+			 * (4) stops the run; a monitor that died otherwise leaves the program to
+			 * finish, unmonitored. */
 			if (waitpid(*monitor, monitor_status, WNOHANG) == *monitor) {
 				*monitor = -1;
-				if (WIFEXITED(*monitor_status) && WEXITSTATUS(*monitor_status) == 3) {
+				if (WIFEXITED(*monitor_status) && (WEXITSTATUS(*monitor_status) == 3 ||
+								  WEXITSTATUS(*monitor_status) == 4)) {
 					kill(pid, SIGTERM);
 					waitpid(pid, &status, 0);
 					break;
@@ -735,6 +766,16 @@ static int run_main(int argc, char **argv, const char *replay)
 		cli_error("run: --on-divergence and --stop-at are options of pvmmon replay");
 		return 2;
 	}
+	/* A replay forces the recorded outcomes; preserve mode would decide them anew. */
+	if (replay && o.preserve) {
+		cli_error("replay: --mode=preserve cannot be combined with a replay (the record "
+			  "already fixes every nondeterministic outcome)");
+		return 2;
+	}
+	if (o.deadlock_abort && !o.preserve) {
+		cli_error("run: --on-deadlock is an option of --mode=preserve");
+		return 2;
+	}
 	program = find_program(o.prog_argv[0]);
 	if (!program) {
 		cli_error("%s: %s: no such program (or not executable)", replay ? "replay" : "run",
@@ -799,8 +840,8 @@ static int run_main(int argc, char **argv, const char *replay)
 		/* The monitor ended first: a replay that diverged (it said how), or a monitor
 		 * that died, whose last checkpoint is all the log there is. */
 		show_task_output(vm, o.quiet);
-		if (WIFEXITED(mstatus) && WEXITSTATUS(mstatus) == 3) {
-			rc = 3;
+		if (WIFEXITED(mstatus) && (WEXITSTATUS(mstatus) == 3 || WEXITSTATUS(mstatus) == 4)) {
+			rc = WEXITSTATUS(mstatus);
 		} else {
 			cli_error("run: the log is the monitor's last checkpoint, if it wrote one: %s",
 				  log);

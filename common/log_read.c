@@ -243,6 +243,8 @@ static int load_stmt(pvmmon_log_stmt *s, xmlNodePtr n)
 	s->trans_ns = i64_attr(n, "trans-ns");
 	s->bytes = u64_attr(n, "bytes");
 	s->unmonitored = u64_attr(n, "unmonitored");
+	s->reordered = u64_attr(n, "reordered");
+	s->held_ns = i64_attr(n, "held-ns");
 	rc = alloc_for((void **)&s->com, &s->ncom, sizeof(*s->com), n, "com");
 	if (rc < 0)
 		return rc;

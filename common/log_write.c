@@ -79,6 +79,11 @@ static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
 	attr_i64(wr, "trans-ns", s->trans_ns);
 	attr_u64(wr, "bytes", s->bytes);
 	attr_u64(wr, "unmonitored", s->unmonitored);
+	/* Only preserve mode has these: other logs stay as they were. */
+	if (s->reordered)
+		attr_u64(wr, "reordered", s->reordered);
+	if (s->held_ns)
+		attr_i64(wr, "held-ns", s->held_ns);
 	for (size_t k = 0; k < s->ncom; k++) {
 		const pvmmon_log_com *c = &s->com[k];
 

@@ -406,6 +406,8 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		put_i64(b, s->trans_ns);
 		wire_put_u64(b, s->bytes);
 		wire_put_u64(b, s->unmonitored);
+		wire_put_u64(b, s->reordered);
+		put_i64(b, s->held_ns);
 		wire_put_u32(b, (uint32_t)s->ncom);
 		for (j = 0; j < s->ncom; j++) {
 			const pvmmon_log_com *c = &s->com[j];
@@ -514,6 +516,8 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		s->trans_ns = get_i64(&in);
 		s->bytes = wire_get_u64(&in);
 		s->unmonitored = wire_get_u64(&in);
+		s->reordered = wire_get_u64(&in);
+		s->held_ns = get_i64(&in);
 		s->com = get_array(&in, &s->ncom, sizeof(*s->com));
 		for (j = 0; j < s->ncom && !in.failed; j++) {
 			pvmmon_log_com *c = &s->com[j];
@@ -741,5 +745,92 @@ int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
 	m->token = wire_get_u64(&in);
 	if (in.failed || in.left || m->monitor_tid <= 0)
 		return pvmmon_error_set(PVMMON_EPARSE, "mailbox entry: damaged");
+	return 0;
+}
+
+void wire_pwait_encode(wire_buf *b, const wire_pwait *w)
+{
+	uint32_t i;
+
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u32(b, w->req);
+	wire_put_u8(b, w->kind);
+	wire_put_u32(b, (uint32_t)w->src);
+	wire_put_u32(b, (uint32_t)w->tag);
+	put_i64(b, w->vt);
+	put_i64(b, w->deadline);
+	wire_put_str(b, w->module);
+	wire_put_u64(b, w->offset);
+	wire_put_u32(b, w->nsent);
+	for (i = 0; i < w->nsent; i++) {
+		wire_put_u32(b, (uint32_t)w->sent[i].tid);
+		wire_put_u32(b, w->sent[i].n);
+	}
+	wire_put_u32(b, w->nseen);
+	for (i = 0; i < w->nseen; i++) {
+		wire_put_u32(b, (uint32_t)w->seen[i].tid);
+		wire_put_u32(b, w->seen[i].n);
+	}
+	wire_put_u32(b, w->ncand);
+	for (i = 0; i < w->ncand; i++) {
+		wire_put_u32(b, (uint32_t)w->cand[i].src);
+		wire_put_u32(b, (uint32_t)w->cand[i].tag);
+		put_i64(b, w->cand[i].va);
+		wire_put_u32(b, w->cand[i].seq);
+	}
+}
+
+void wire_pwait_clear(wire_pwait *w)
+{
+	free(w->module);
+	free(w->sent);
+	free(w->seen);
+	free(w->cand);
+	memset(w, 0, sizeof(*w));
+}
+
+static void get_counts(wire_in *in, wire_pcount **a, uint32_t *n)
+{
+	size_t count;
+
+	*a = get_array(in, &count, sizeof(**a));
+	*n = (uint32_t)count;
+	for (size_t i = 0; i < count && !in->failed; i++) {
+		(*a)[i].tid = (int32_t)wire_get_u32(in);
+		(*a)[i].n = wire_get_u32(in);
+	}
+}
+
+int wire_pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	size_t count;
+
+	memset(w, 0, sizeof(*w));
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "preserve request: wrong version");
+	w->req = wire_get_u32(&in);
+	w->kind = wire_get_u8(&in);
+	w->src = (int32_t)wire_get_u32(&in);
+	w->tag = (int32_t)wire_get_u32(&in);
+	w->vt = get_i64(&in);
+	w->deadline = get_i64(&in);
+	w->module = wire_get_str(&in, MAX_STR);
+	w->offset = wire_get_u64(&in);
+	get_counts(&in, &w->sent, &w->nsent);
+	get_counts(&in, &w->seen, &w->nseen);
+	w->cand = get_array(&in, &count, sizeof(*w->cand));
+	w->ncand = (uint32_t)count;
+	for (size_t i = 0; i < count && !in.failed; i++) {
+		w->cand[i].src = (int32_t)wire_get_u32(&in);
+		w->cand[i].tag = (int32_t)wire_get_u32(&in);
+		w->cand[i].va = get_i64(&in);
+		w->cand[i].seq = wire_get_u32(&in);
+	}
+	if (in.failed || in.left || w->kind > WIRE_PW_TRECV) {
+		wire_pwait_clear(w);
+		return pvmmon_error_set(PVMMON_EPARSE, "preserve request: damaged");
+	}
 	return 0;
 }

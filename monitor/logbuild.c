@@ -56,6 +56,14 @@ static void resolve(pvmmon_log_stmt *s)
 	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
 }
 
+static void add_setting(pvmmon_log *log, const char *key, const char *value);
+
+/* add_setting for modules that do not know the log model. */
+static void setting_cb(void *log, const char *key, const char *value)
+{
+	add_setting(log, key, value);
+}
+
 static void add_setting(pvmmon_log *log, const char *key, const char *value)
 {
 	pvmmon_log_setting *s = realloc(log->settings, (log->nsettings + 1) * sizeof(*s));
@@ -156,7 +164,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 			log->args[i] = strdup(run->args[i]);
 		log->nargs = log->args ? run->nargs : 0;
 	}
-	log->mode = strdup(run->rr_mode == 2 ? "replay" : "observe");
+	log->mode = strdup(run->rr_mode == 2 ? "replay" : run->preserve ? "preserve" : "observe");
 	/* A replay records what it observed too, so its log can be replayed in turn. */
 	log->replayable = run->rr_mode != 0;
 	log->started = strdup(run->started);
@@ -174,6 +182,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)run->trace_bytes);
 		add_setting(log, "trace-bytes", num);
 	}
+	if (run->pr)
+		mon_pr_settings(run, setting_cb, log);
 	add_hosts(log);
 
 	if (run->trace_bytes && with_events)

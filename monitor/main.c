@@ -39,6 +39,7 @@ static void usage(FILE *f)
 		   "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
 		   "                      [--on-divergence stop|continue-recording]\n"
 		   "                      [--stop-at TASK:EVENT]]\n"
+		   "                      [--preserve [--deadlock-abort]]\n"
 		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -128,6 +129,8 @@ static void handle(mon_run *run, int bufid)
 
 		if (pvm_upkint(&tid, 1, 1) >= 0)
 			mon_task_exit(run, tid);
+		if (run->pr)
+			mon_pr_evaluate(run);
 		return;
 	}
 	if (pvmio_unpack(bufid, &data, &len, NULL, NULL) != 0) {
@@ -170,10 +173,16 @@ static void handle(mon_run *run, int bufid)
 	case WIRE_TAG_STOPPED:
 		mon_rr_stopped(run, src, data, len);
 		break;
+	case WIRE_TAG_PWAIT:
+		mon_pr_message(run, src, data, len);
+		break;
 	default:
 		run->bad_messages++;
 	}
 	free(data);
+	/* Registrations, exits and flushes change what preserve mode may decide. */
+	if (run->pr && tag != WIRE_TAG_PWAIT)
+		mon_pr_evaluate(run);
 }
 
 /* A token nobody else can guess: from the kernel's random source. */
@@ -191,8 +200,9 @@ static uint64_t new_token(void)
 
 static int finished(mon_run *run, int64_t now)
 {
-	/* A replay that diverged stops at once. */
-	if (stop_requested || run->diverged)
+	/* A replay that diverged stops at once, and so does a deadlock with
+	 * --on-deadlock=abort. */
+	if (stop_requested || run->diverged || run->deadlocked)
 		return 1;
 	if (run->auto_mode)
 		return run->ntasks > 0 && mon_all_done(run) && now - run->t_last_change > AUTO_GRACE_NS;
@@ -228,6 +238,7 @@ int main(int argc, char **argv)
 	    {"cp-phase-ms", required_argument, NULL, 'P'}, {"no-record", no_argument, NULL, 'N'},
 	    {"replay", required_argument, NULL, 'R'},
 	    {"on-divergence", required_argument, NULL, 'D'}, {"stop-at", required_argument, NULL, 'S'},
+	    {"preserve", no_argument, NULL, 'O'}, {"deadlock-abort", no_argument, NULL, 'K'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -279,6 +290,12 @@ int main(int argc, char **argv)
 			break;
 		case 'N':
 			run.rr_mode = 0;
+			break;
+		case 'O':
+			run.preserve = 1;
+			break;
+		case 'K':
+			run.on_deadlock_abort = 1;
 			break;
 		case 'D':
 			run.rr_continue = !strcmp(optarg, "continue-recording");
@@ -335,6 +352,10 @@ int main(int argc, char **argv)
 		run.cp_procs = NULL;
 		run.cp_auto = 1;
 	}
+	if (run.preserve && mon_pr_init(&run) < 0) {
+		fprintf(stderr, "pvmmon-monitor: out of memory\n");
+		return 1;
+	}
 	if (run.cp_phase_ns <= 0)
 		run.cp_phase_ns = 2000000000LL;
 	if (run.cp_procs) {
@@ -386,6 +407,9 @@ int main(int argc, char **argv)
 		now = pvmmon_clock_now();
 		mon_pending_timeout(&run, now);
 		mon_cp_tick(&run, now);
+		/* A deadlock is told once nothing has moved for a while. */
+		if (run.pr)
+			mon_pr_evaluate(&run);
 		if (finished(&run, now))
 			break;
 		if (run.checkpoint_ns > 0 && now - last_checkpoint > next_checkpoint) {
@@ -405,9 +429,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
 		goto out;
 	}
-	/* A replay that diverged says so in its status (pvmmon replay exits 3). */
-	rc = run.diverged ? 3 : 0;
+	/* A replay that diverged says so in its status (pvmmon replay exits 3), and so does
+	 * a deadlock that stopped the run (4). */
+	rc = run.diverged ? 3 : run.deadlocked ? 4 : 0;
 out:
+	mon_pr_free(&run);
 	mon_free(&run);
 	free(run.args);
 	free(run.cp_procs);

@@ -68,6 +68,11 @@ typedef struct mon_run {
 	/* Record and replay: 0 neither, 1 record (the default), 2 replay of replay_log;
 	 * diverged counts the divergences reported (the first stops the run). */
 	int rr_mode;
+	/* Preserve mode (preserve.c); its state is the monitor's own (struct mon_pr). */
+	int preserve;
+	int on_deadlock_abort;
+	int deadlocked;    /* a deadlock was reported and --on-deadlock=abort stops the run */
+	struct mon_pr *pr;
 	pvmmon_log *replay_log;
 	int diverged;
 	int rr_continue;       /* --on-divergence=continue-recording */
@@ -163,5 +168,16 @@ int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out);
 int mon_write_log(mon_run *run);
 /* The log of the run so far, without its trace, as XML text in *out (caller frees). */
 int mon_snapshot(mon_run *run, char **out, size_t *len);
+
+/* Preserve mode (preserve.c). */
+int mon_pr_init(mon_run *run);
+/* Handles a PWAIT: a task's request, blocked receive or state report. */
+void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len);
+/* Decides what can be decided now, asks for fresher reports, and reports a deadlock of
+ * the program once nothing has moved for a while. */
+void mon_pr_evaluate(mon_run *run);
+/* The log's settings of preserve mode, through add(ctx, key, value). */
+void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char *), void *ctx);
+void mon_pr_free(mon_run *run);
 
 #endif

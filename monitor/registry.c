@@ -56,6 +56,7 @@ static void welcome(mon_run *run, mon_task *t)
 	wire_put_str(&b, run->cp_procs);
 	/* Record, replay (the record follows), or neither. */
 	wire_put_u8(&b, (uint8_t)run->rr_mode);
+	wire_put_u8(&b, (uint8_t)(run->preserve ? 1 : 0));
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_WELCOME, b.data, b.len);
 	wire_buf_free(&b);

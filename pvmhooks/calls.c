@@ -9,6 +9,7 @@
 #include <pvm3.h>
 
 #include "calls.h"
+#include "preserve.h"
 #include "rr.h"
 #include "trace.h"
 
@@ -58,6 +59,8 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 
 		dt[i] = tids[i];
 		seq[i] = s ? (uint32_t)(*s)++ : 0;
+		if (hooks__preserve)
+			hooks__pr_sent(tids[i]);
 		if (hooks__tracing)
 			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
 					 seq[i], 0, 0);
@@ -166,17 +169,30 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	pvmmon_log_com *c;
 	int have_pb = 0;
 	hooks_matcher matcher;
+	uint8_t *stashed = NULL;
+	size_t slen = 0;
+	int from_stash = 0;
+	int64_t t1;
 
 	hooks__st.counts.msgs_recv++;
 	hooks__st.counts.bytes_recv += (uint64_t)bytes;
 
 	/* The trailing piggyback is usually queued already; only when it is not do we
 	 * need to know whether the sender sends one at all. */
+	/* In preserve mode it may have been taken off the queue already (the stash). */
+	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen)) {
+		from_stash = 1;
+		if (wire_piggyback_decode(&pb, stashed, slen, hooks__st.mytid) == 0)
+			have_pb = 1;
+		else
+			hooks__st.counts.pb_bad++;
+		free(stashed);
+	}
 	rb = pvm_setrbuf(0);
 	oldctx = pvm_setcontext(hooks__st.ctx);
 	matcher = hooks__matcher_default();
-	pbuf = hooks__pvm.nrecv(src, tag);
-	if (pbuf == 0 && hooks__is_monitored(src))
+	pbuf = from_stash ? 0 : hooks__pvm.nrecv(src, tag);
+	if (!from_stash && pbuf == 0 && hooks__is_monitored(src))
 		pbuf = await_piggyback(src, tag);
 	hooks__matcher_restore(matcher);
 	if (pbuf > 0 && pvm_bufinfo(pbuf, &len, &ptag, &psrc) >= 0 && len > 0) {
@@ -195,6 +211,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	pvm_setcontext(oldctx);
 	pvm_setrbuf(rb);
 	free(big);
+	if (have_pb && hooks__preserve && pb.my_seq >= 0)
+		hooks__pr_seen(src, pb.my_seq + 1);
 
 	st = hooks__stmt(call->site, call->op);
 	if (st) {
@@ -224,8 +242,11 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 			*exp = pb.my_seq >= 0 ? pb.my_seq + 1 : *exp + 1;
 		}
 	}
-	vclock_receive(&hooks__st.clock, call->t0, call->t1, call->t2, pvmmon_clock_now(),
-		       pb.vt_send, pb.rt_send, (uint64_t)bytes, &r);
+	/* A receive that waited in preserve mode began waiting before its real call: a
+	 * message sent during that wait shows a transmission, not queueing. */
+	t1 = call->t_wait && pb.rt_send > call->t_wait ? call->t_wait : call->t1;
+	vclock_receive(&hooks__st.clock, call->t0, t1, call->t2, pvmmon_clock_now(), pb.vt_send,
+		       pb.rt_send, (uint64_t)bytes, &r);
 	call->clock_done = 1;
 	/* A tuple of a selection this task has not heard of: the monitor's command for it
 	 * is on its way (the sender had it), so take it now and start at this receive,
@@ -351,11 +372,14 @@ void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int t
 
 /* Before a receive-like call: whether its outcome can differ between runs (a wildcard
  * source or tag, or a call that may find nothing), and in a replay, forcing it. */
-static void before_receive(hooks_call *call, int tid, int tag, int may_find_nothing)
+static void before_receive(hooks_call *call, int tid, int tag, int nonblock,
+			   const struct timeval *tmout)
 {
-	call->nondet = may_find_nothing || tid == -1 || tag == -1;
+	call->nondet = nonblock || tmout || tid == -1 || tag == -1;
 	if (call->nondet && hooks__rr == HOOKS_RR_REPLAY)
 		hooks__rr_before(call, tid, tag);
+	else if (hooks__preserve)
+		hooks__pr_before(call, tid, tag, nonblock, tmout);
 }
 
 /* After a receive-like call that returns a buffer id (or 0 for nothing). */
@@ -369,11 +393,12 @@ static void after_receive(hooks_call *call, int rc)
 		record_nothing(call);
 	if (call->nondet)
 		hooks__rr_after(call, rc, src, rtag);
+	hooks__pr_after(call);
 }
 
 void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
 {
-	before_receive(call, tid, tag, 0);
+	before_receive(call, tid, tag, 0, NULL);
 }
 
 void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
@@ -385,7 +410,7 @@ void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
 
 void hooks__pre_pvm_nrecv(hooks_call *call, int tid, int tag)
 {
-	before_receive(call, tid, tag, 1);
+	before_receive(call, tid, tag, 1, NULL);
 }
 
 void hooks__post_pvm_nrecv(hooks_call *call, int rc, int tid, int tag)
@@ -397,8 +422,11 @@ void hooks__post_pvm_nrecv(hooks_call *call, int rc, int tid, int tag)
 
 void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tmout)
 {
-	/* Without a timeout pvm_trecv blocks like pvm_recv. */
-	before_receive(call, tid, tag, tmout != NULL);
+	/* Without a timeout pvm_trecv blocks like pvm_recv; with a zero one it is
+	 * pvm_nrecv. */
+	int zero = tmout && tmout->tv_sec == 0 && tmout->tv_usec == 0;
+
+	before_receive(call, tid, tag, zero, zero ? NULL : tmout);
 }
 
 void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct timeval *tmout)
@@ -412,7 +440,7 @@ void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct ti
 void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len, int type,
 			  int *rtid, int *rtag, int *rlen)
 {
-	before_receive(call, tid, tag, 0);
+	before_receive(call, tid, tag, 0, NULL);
 	(void)buf;
 	(void)len;
 	(void)type;
@@ -434,17 +462,19 @@ void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf
 		record_nothing(call);
 		if (call->nondet)
 			hooks__rr_after(call, rc, 0, 0);
+		hooks__pr_after(call);
 		return;
 	}
 	/* rlen is the message's length in bytes (pvm_bufinfo's), not in items of type. */
 	complete_receive(call, *rtid, *rtag, rlen ? *rlen : 0);
 	if (call->nondet)
 		hooks__rr_after(call, rc, *rtid, *rtag);
+	hooks__pr_after(call);
 }
 
 void hooks__pre_pvm_probe(hooks_call *call, int tid, int tag)
 {
-	before_receive(call, tid, tag, 1);
+	before_receive(call, tid, tag, 1, NULL);
 }
 
 void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
@@ -459,6 +489,7 @@ void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
 	if (rc > 0)
 		pvm_bufinfo(rc, &bytes, &rtag, &src);
 	hooks__rr_after(call, rc, src, rtag);
+	hooks__pr_after(call);
 }
 
 void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,

@@ -54,6 +54,13 @@ typedef struct hooks_call {
 	int ovr, ovr_tid, ovr_tag;
 	int64_t seq_delta; /* a delivered message's sequence number minus the expected one,
 			    * -1 when the sender sent no piggyback */
+	/* Preserve mode (preserve.c): real time the call began waiting for the monitor or
+	 * a message (0: it did not), the time it was held by the monitor, whether the
+	 * monitor's choice differed from the queue's, and a timeout's virtual time. */
+	int64_t t_wait;
+	int64_t pr_held;
+	int pr_reordered;
+	int64_t pr_timeout_vt;
 } hooks_call;
 
 typedef enum hooks_state_kind {
@@ -90,6 +97,8 @@ typedef struct hooks_state {
 	int monitor_lost;  /* the monitor has gone: nothing more is sent to it */
 	int cp_selected;   /* procedures are selected for critical-path profiling */
 	cp_state cp;       /* this task's critical-path tuple */
+	char *lid;         /* its logical id, from the welcome (heap) */
+	int64_t test_delay_ns; /* PVMMON_TEST_PROBE_DELAY for this task (tests only) */
 } hooks_state;
 
 extern hooks_state hooks__st;
@@ -127,6 +136,11 @@ void hooks__await_control(int64_t v);
 /* Whether tid is a monitored task (asks the monitor once per tid, then cached). */
 int hooks__is_monitored(int tid);
 
+/* The monitor has gone (pvmd told): warn once, go on unmonitored. */
+void hooks__monitor_gone(void);
+/* Whether the program installed its own matcher with pvm_recvf(). */
+int hooks__user_matcher(void);
+
 /* Sends a control message (data of len bytes with tag) to the monitor; 0 when sent. */
 int hooks__send_control(int tag, const void *data, size_t len);
 /* Receives the monitor's next message with tag within timeout_ms into *data (heap,
@@ -147,6 +161,10 @@ void hooks__matcher_restore(hooks_matcher m);
 
 /* A random delay before a send when PVMMON_TEST_JITTER asks for one (tests only). */
 void hooks__jitter(void);
+/* PVMMON_TEST_PROBE_DELAY=US:LID,LID,... (tests only): every probe of the tasks with
+ * those logical ids busy-waits US microseconds, as seed 000's experiments slowed
+ * chosen processes; read once the task knows its logical id. */
+void hooks__test_delay_init(void);
 
 /* Tells the monitor of spawned children, with this task's critical-path tuple at the
  * spawn (real time rt) for them to start from. */
@@ -188,6 +206,7 @@ typedef struct hooks_real {
 	int (*spawn)(char *, char **, int, char *, int, int *);
 	int (*exit)(void);
 	int (*mytid)(void);
+	int (*probe)(int, int);
 } hooks_real;
 
 extern hooks_real hooks__pvm;

@@ -1,5 +1,6 @@
 /* The public probe API (include/pvmmon/probe.h): procedure and loop entry and exit. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hooks.h"
 #include "records.h"
@@ -38,6 +39,33 @@ static void charge(int64_t t0)
 	}
 }
 
+/* Busy-waits the test delay, from t0 (the probe's start). */
+static void test_delay(int64_t t0)
+{
+	while (pvmmon_clock_now() - t0 < hooks__st.test_delay_ns)
+		;
+}
+
+void hooks__test_delay_init(void)
+{
+	const char *d = getenv("PVMMON_TEST_PROBE_DELAY"), *colon, *p;
+	size_t n;
+
+	hooks__st.test_delay_ns = 0;
+	if (!d || !hooks__st.lid || !(colon = strchr(d, ':')))
+		return;
+	n = strlen(hooks__st.lid);
+	for (p = colon + 1; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && strncmp(p, hooks__st.lid, n) == 0) {
+			hooks__st.test_delay_ns = atol(d) * 1000;
+			return;
+		}
+		p += len + (p[len] == ',');
+	}
+}
+
 /* A probe runs in a task that is or may become monitored (procedures such as main are
  * entered before the task's first PVM call registers it), outside any wrapper, on an
  * enabled site. */
@@ -49,6 +77,8 @@ static void charge(int64_t t0)
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
 		fn((site), vclock_virtual(&hooks__st.clock, t0));                         \
+		if (hooks__st.test_delay_ns)                                              \
+			test_delay(t0);                                                   \
 		charge(t0);                                                               \
 	} while (0)
 

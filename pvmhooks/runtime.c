@@ -14,6 +14,7 @@
 #include <pvm3.h>
 
 #include "hooks.h"
+#include "preserve.h"
 #include "records.h"
 #include "rr.h"
 #include "trace.h"
@@ -103,6 +104,7 @@ static void resolve_all(void)
 	hooks__pvm.spawn = hooks__real("pvm_spawn");
 	hooks__pvm.exit = hooks__real("pvm_exit");
 	hooks__pvm.mytid = hooks__real("pvm_mytid");
+	hooks__pvm.probe = hooks__real("pvm_probe");
 	io.send = hooks__pvm.send;
 	io.recv = hooks__pvm.recv;
 	io.trecv = hooks__pvm.trecv;
@@ -312,7 +314,8 @@ void hooks__init(void)
 		wire_in_init(&in, ans, len);
 		if (wire_get_u32(&in) == WIRE_VERSION)
 			hooks__st.index = wire_get_u32(&in);
-		free(wire_get_str(&in, 4096)); /* the logical id: the monitor's to keep */
+		free(hooks__st.lid);
+		hooks__st.lid = wire_get_str(&in, 4096);
 		spawn_rt = (int64_t)wire_get_u64(&in);
 		wire_cp_get(&in, &from);
 		/* The run's critical-path selection as it is now. */
@@ -320,14 +323,16 @@ void hooks__init(void)
 		collecting = wire_get_u8(&in);
 		exclusive = wire_get_u8(&in);
 		procs = wire_get_str(&in, 4096);
-		/* Record, replay, or neither. */
+		/* Record, replay, or neither; preserve mode or not. */
 		rr = wire_get_u8(&in);
+		hooks__preserve = wire_get_u8(&in) == 1;
 		free(ans);
 		if (in.failed) {
 			free(procs);
 			warn("the monitor's welcome is damaged");
 			return;
 		}
+		hooks__test_delay_init();
 		hooks__cp_configure(procs, exclusive, gen);
 		free(procs);
 		if (hooks__rr_init((hooks_rr_mode)rr) < 0) {
@@ -384,6 +389,8 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->trace_first = -1;
 	call->nondet = call->skip = call->ovr = 0;
 	call->seq_delta = 0;
+	call->t_wait = call->pr_held = call->pr_timeout_vt = 0;
+	call->pr_reordered = 0;
 	call->t0 = pvmmon_clock_now();
 	call->v0 = vclock_virtual(&hooks__st.clock, call->t0);
 	return 1;
@@ -397,6 +404,12 @@ void hooks__end(hooks_call *call)
 		vclock_intrude(&hooks__st.clock, (call->t1 - call->t0) + (now - call->t2));
 	if (hooks__tracing || call->trace_first >= 0)
 		hooks__trace_end(call, now);
+	/* In preserve mode the monitor's questions are answered at every call. */
+	if (hooks__preserve && hooks__st.state == HOOKS_ACTIVE) {
+		hooks__pr_poll();
+		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
+		now = pvmmon_clock_now();
+	}
 	if (now - hooks__st.last_poll >= POLL_NS) {
 		hooks__poll(now);
 		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
@@ -421,10 +434,7 @@ void hooks__poll(int64_t now)
 	 * still go out and are still taken, so that pairing stays right). */
 	if (pvmio_recv(&io, hooks__st.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL, NULL) == 0) {
 		free(d);
-		hooks__st.monitor_lost = 1;
-		hooks__tracing = 0;
-		fprintf(stderr, "pvmmon: the monitor has gone; %s goes on unmonitored\n",
-			program_name());
+		hooks__monitor_gone();
 		return;
 	}
 	while (hooks__recv_control(WIRE_TAG_CTL, 0, &d, &len) == 0) {
@@ -437,6 +447,23 @@ void hooks__poll(int64_t now)
 		free(d);
 		d = NULL;
 	}
+}
+
+void hooks__monitor_gone(void)
+{
+	if (hooks__st.monitor_lost)
+		return;
+	hooks__st.monitor_lost = 1;
+	hooks__tracing = 0;
+	fprintf(stderr, "pvmmon: the monitor has gone; %s goes on unmonitored\n", program_name());
+}
+
+int hooks__user_matcher(void)
+{
+	hooks_matcher m = hooks__matcher_default();
+
+	hooks__matcher_restore(m);
+	return m && m != std_matcher;
 }
 
 void hooks__await_control(int64_t v)
@@ -549,6 +576,9 @@ void hooks__flush(int final)
 	 * final records arrive. */
 	hooks__trace_flush();
 	hooks__rr_flush(final);
+	/* The monitor must know every message sent before it counts the task as ended. */
+	if (final)
+		hooks__pr_report();
 	t->tid = hooks__st.mytid;
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;

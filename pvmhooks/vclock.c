@@ -29,6 +29,17 @@ static int64_t keep_min(int64_t *slot, int64_t sample)
 	return *slot;
 }
 
+int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes)
+{
+	int k = vclock_size_class(bytes);
+	int64_t t = c->min_delivery[k];
+
+	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
+		if (c->min_waited[j] > 0 && (t == 0 || c->min_waited[j] < t))
+			t = c->min_waited[j];
+	return t;
+}
+
 void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
 		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out)
 {

@@ -58,6 +58,10 @@ static inline void vclock_intrude(vclock *c, int64_t d)
 
 int vclock_size_class(uint64_t bytes);
 
+/* The transmission time a message of `bytes` would be given now (0 before any
+ * sample), without taking a sample: for comparing queued messages' arrivals. */
+int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes);
+
 /*
  * Applies a monitored receive: started at real t_start (virtual v0 = t_start - I), the
  * real receive ran from t1 to t2, the message of `bytes` was sent at the sender's

@@ -50,6 +50,11 @@ typedef struct pvmmon_log_stmt {
 	int64_t trans_ns;  /* transmission time, summed over partners */
 	uint64_t bytes;    /* payload bytes */
 	uint64_t unmonitored; /* messages received from senders without a piggyback */
+	/* Preserve mode: receives whose message (or miss) the monitor chose differently
+	 * from what the queue would have given, and the real time the task was held
+	 * waiting for the monitor's decision (not the program's own waiting). */
+	uint64_t reordered;
+	int64_t held_ns;
 	size_t ncom;
 	pvmmon_log_com *com;
 } pvmmon_log_stmt;

@@ -1,0 +1,489 @@
+/*
+ * Preserve mode in a task: piggybacks are taken off the private context as they
+ * arrive (the stash), so that a nondeterministic receive can tell the monitor every
+ * queued candidate with its virtual arrival; the monitor's decision is then forced.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "preserve.h"
+#include "records.h"
+#include "../common/pvmio.h"
+
+int hooks__preserve;
+
+/* How long one wait for the monitor or a message lasts before the task looks at its
+ * user queue again (messages from unmonitored senders bring no piggyback to wake it). */
+#define WAIT_STEP_US 50000
+
+/* A piggyback taken off the private context before its message was received. */
+typedef struct stash_entry {
+	int32_t src, tag;
+	uint32_t seq;    /* the sender's sequence number for this pair */
+	int64_t vs;      /* the sender's virtual send time */
+	uint64_t bytes;  /* the user message's size */
+	uint8_t *data;   /* the encoded piggyback, for the receive that pairs it */
+	size_t len;
+} stash_entry;
+
+static stash_entry *stash;
+static size_t nstash, cap_stash;
+static uint64_t stash_serial; /* grows with every piggyback stashed */
+
+/* Messages seen (stashed or received) per source, and the partners whose counts
+ * changed since the last report. */
+static tidmap seen;
+static int32_t *dirty_sent, *dirty_seen;
+static size_t ndirty_sent, ndirty_seen, cap_dirty_sent, cap_dirty_seen;
+
+/* The request in progress (if any), so that the monitor's questions during the wait
+ * get the same answer, and the decision on it. */
+static struct {
+	uint32_t req;     /* last request number */
+	int kind;         /* wire_pw_kind while waiting, WIRE_PW_RUNNING otherwise */
+	int32_t src, tag;
+	int64_t vt, deadline;
+	const char *module;
+	uint64_t offset;
+} cur;
+
+static struct {
+	uint32_t req;
+	uint8_t verdict;
+	int32_t src, tag;
+} grant;
+
+static void mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*list)[i] == tid)
+			return;
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		int32_t *l = realloc(*list, nc * sizeof(*l));
+
+		if (!l)
+			return;
+		*list = l;
+		*cap = nc;
+	}
+	(*list)[(*n)++] = tid;
+}
+
+void hooks__pr_sent(int tid)
+{
+	mark(&dirty_sent, &ndirty_sent, &cap_dirty_sent, tid);
+}
+
+void hooks__pr_seen(int src, int64_t next)
+{
+	int64_t *s = tidmap_get(&seen, src, 0);
+
+	if (s && next > *s) {
+		*s = next;
+		mark(&dirty_seen, &ndirty_seen, &cap_dirty_seen, src);
+	}
+}
+
+static int matches(const stash_entry *e, int src, int tag)
+{
+	return (src == -1 || e->src == src) && (tag == -1 || e->tag == tag);
+}
+
+/* The first stashed message matching the patterns: what a plain receive would take
+ * among the monitored messages queued (piggybacks arrive in their messages' order). */
+static const stash_entry *first_match(int src, int tag)
+{
+	for (size_t i = 0; i < nstash; i++)
+		if (matches(&stash[i], src, tag))
+			return &stash[i];
+	return NULL;
+}
+
+static void stash_add(int src, int tag)
+{
+	int len = 0, t, s;
+	uint8_t *d;
+	wire_piggyback pb;
+
+	if (pvm_bufinfo(pvm_getrbuf(), &len, &t, &s) < 0 || len <= 0)
+		return;
+	if (nstash == cap_stash) {
+		size_t nc = cap_stash ? cap_stash * 2 : 32;
+		stash_entry *n = realloc(stash, nc * sizeof(*n));
+
+		if (!n)
+			return;
+		stash = n;
+		cap_stash = nc;
+	}
+	d = malloc((size_t)len);
+	if (!d)
+		return;
+	if (pvm_upkbyte((char *)d, len, 1) < 0 ||
+	    wire_piggyback_decode(&pb, d, (size_t)len, hooks__st.mytid) != 0 || pb.my_seq < 0) {
+		/* Damaged: the receive that pairs it will count it. */
+		hooks__st.counts.pb_bad++;
+		free(d);
+		return;
+	}
+	stash[nstash].src = src;
+	stash[nstash].tag = tag;
+	stash[nstash].seq = (uint32_t)pb.my_seq;
+	stash[nstash].vs = pb.vt_send;
+	stash[nstash].bytes = pb.bytes;
+	stash[nstash].data = d;
+	stash[nstash].len = (size_t)len;
+	nstash++;
+	stash_serial++;
+	hooks__pr_seen(src, pb.my_seq + 1);
+}
+
+int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len)
+{
+	for (size_t i = 0; i < nstash; i++) {
+		if (stash[i].src != src || stash[i].tag != tag)
+			continue;
+		*data = stash[i].data;
+		*len = stash[i].len;
+		memmove(&stash[i], &stash[i + 1], (nstash - i - 1) * sizeof(*stash));
+		nstash--;
+		return 1;
+	}
+	return 0;
+}
+
+/* Sends a request (req > 0), a blocked receive's report or a running report. */
+static void send_report(uint32_t req, int kind, int64_t vt)
+{
+	wire_pwait w;
+	wire_pcount *sent = NULL, *sn = NULL;
+	wire_pcand *cand = NULL;
+	wire_buf b;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.req = req;
+	w.kind = (uint8_t)kind;
+	w.vt = vt;
+	w.src = cur.src;
+	w.tag = cur.tag;
+	w.deadline = kind == WIRE_PW_RUNNING ? INT64_MAX : cur.deadline;
+	if (kind != WIRE_PW_RUNNING) {
+		w.module = (char *)cur.module;
+		w.offset = cur.offset;
+	}
+	sent = calloc(ndirty_sent ? ndirty_sent : 1, sizeof(*sent));
+	sn = calloc(ndirty_seen ? ndirty_seen : 1, sizeof(*sn));
+	if (!sent || !sn)
+		goto out;
+	for (i = 0; i < ndirty_sent; i++) {
+		int64_t *s = tidmap_find(&hooks__st.send_seq, dirty_sent[i]);
+
+		sent[w.nsent].tid = dirty_sent[i];
+		sent[w.nsent++].n = s ? (uint32_t)*s : 0;
+	}
+	for (i = 0; i < ndirty_seen; i++) {
+		int64_t *s = tidmap_find(&seen, dirty_seen[i]);
+
+		sn[w.nseen].tid = dirty_seen[i];
+		sn[w.nseen++].n = s ? (uint32_t)*s : 0;
+	}
+	w.sent = sent;
+	w.seen = sn;
+	/* Per sender, its first queued message that matches: messages of one sender are
+	 * taken in its order, so only the first can be the next. */
+	if (kind >= WIRE_PW_RECV && nstash) {
+		cand = calloc(nstash, sizeof(*cand));
+		if (!cand)
+			goto out;
+		for (i = 0; i < nstash; i++) {
+			const stash_entry *e = &stash[i];
+			uint32_t k;
+
+			if (!matches(e, cur.src, cur.tag))
+				continue;
+			for (k = 0; k < w.ncand && cand[k].src != e->src; k++)
+				;
+			if (k < w.ncand)
+				continue;
+			cand[w.ncand].src = e->src;
+			cand[w.ncand].tag = e->tag;
+			cand[w.ncand].va = e->vs + vclock_trans_estimate(&hooks__st.clock, e->bytes);
+			cand[w.ncand++].seq = e->seq;
+		}
+		w.cand = cand;
+	}
+	wire_buf_init(&b);
+	wire_pwait_encode(&b, &w);
+	if (!b.failed && hooks__send_control(WIRE_TAG_PWAIT, b.data, b.len) == 0)
+		ndirty_sent = ndirty_seen = 0;
+	wire_buf_free(&b);
+out:
+	free(sent);
+	free(sn);
+	free(cand);
+}
+
+void hooks__pr_report(void)
+{
+	if (hooks__preserve && !hooks__st.monitor_lost)
+		send_report(0, WIRE_PW_RUNNING,
+			    vclock_virtual(&hooks__st.clock, pvmmon_clock_now()));
+}
+
+/* A message from the monitor, the active receive buffer. */
+static void from_monitor(int tag)
+{
+	uint8_t *d = NULL;
+	size_t len = 0;
+	wire_in in;
+	wire_ctl c;
+
+	if (pvmio_unpack(pvm_getrbuf(), &d, &len, NULL, NULL) != 0)
+		return;
+	wire_in_init(&in, d, len);
+	switch (tag) {
+	case WIRE_TAG_PGRANT:
+		if (wire_get_u32(&in) == WIRE_VERSION) {
+			uint32_t req = wire_get_u32(&in);
+			uint8_t v = wire_get_u8(&in);
+			int32_t s = (int32_t)wire_get_u32(&in), t = (int32_t)wire_get_u32(&in);
+
+			if (!in.failed && req == cur.req) {
+				grant.req = req;
+				grant.verdict = v;
+				grant.src = s;
+				grant.tag = t;
+			}
+		}
+		break;
+	case WIRE_TAG_PASK:
+		/* The answer is the state now: a waiting task repeats its request with what
+		 * has arrived since; a running one gives its virtual time. */
+		if (cur.kind == WIRE_PW_RUNNING)
+			hooks__pr_report();
+		else
+			send_report(cur.kind == WIRE_PW_BLOCKED ? 0 : cur.req, cur.kind, cur.vt);
+		break;
+	case WIRE_TAG_CTL:
+		if (wire_ctl_decode(&c, d, len) == 0) {
+			hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, pvmmon_clock_now()));
+			free(c.procs);
+		}
+		break;
+	default:
+		hooks__st.counts.pb_bad++;
+	}
+	free(d);
+}
+
+/* Takes everything queued in the private context, waiting up to wait_us for the
+ * first message; returns how many came. */
+static int drain(long wait_us)
+{
+	int rb, oc, b, n = 0, len, tag, src;
+	hooks_matcher m;
+
+	if (hooks__st.monitor_lost)
+		return 0;
+	rb = pvm_setrbuf(0);
+	oc = pvm_setcontext(hooks__st.ctx);
+	m = hooks__matcher_default();
+	for (;;) {
+		if (n == 0 && wait_us > 0) {
+			struct timeval tv = {wait_us / 1000000, wait_us % 1000000};
+
+			b = hooks__pvm.trecv(-1, -1, &tv);
+		} else {
+			b = hooks__pvm.nrecv(-1, -1);
+		}
+		if (b <= 0 || pvm_bufinfo(b, &len, &tag, &src) < 0)
+			break;
+		n++;
+		if (src == hooks__st.monitor_tid)
+			from_monitor(tag);
+		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
+			hooks__monitor_gone();
+		else
+			stash_add(src, tag);
+		pvm_freebuf(b);
+		if (hooks__st.monitor_lost)
+			break;
+	}
+	hooks__matcher_restore(m);
+	pvm_setcontext(oc);
+	pvm_setrbuf(rb);
+	return n;
+}
+
+void hooks__pr_poll(void)
+{
+	drain(0);
+}
+
+/* The first message the user's queue holds for the patterns is from an unmonitored
+ * sender: the monitor cannot order it, so the receive goes its plain way. */
+static int unmonitored_first(int tid, int tag, int *found)
+{
+	int b = hooks__pvm.probe(tid, tag), len, t, s;
+
+	*found = b > 0;
+	if (b <= 0 || pvm_bufinfo(b, &len, &t, &s) < 0)
+		return 0;
+	return !hooks__is_monitored(s);
+}
+
+static void set_site(hooks_call *call)
+{
+	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
+
+	cur.module = st ? st->module : NULL;
+	cur.offset = st ? st->offset : 0;
+}
+
+/* A deterministic receive with nothing queued: say so, and wait (answering the
+ * monitor) until its message is there. */
+static void wait_blocked(hooks_call *call, int tid, int tag)
+{
+	int found;
+
+	cur.kind = WIRE_PW_BLOCKED;
+	send_report(0, WIRE_PW_BLOCKED, cur.vt);
+	call->t_wait = pvmmon_clock_now();
+	while (!hooks__st.monitor_lost) {
+		drain(WAIT_STEP_US);
+		unmonitored_first(tid, tag, &found);
+		if (found)
+			break;
+	}
+	cur.kind = WIRE_PW_RUNNING;
+	(void)call;
+}
+
+void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
+		      const struct timeval *tmout)
+{
+	int kind, found;
+	uint64_t serial;
+	int64_t first_at = 0, now;
+	const stash_entry *plain;
+
+	if (!hooks__preserve || hooks__st.monitor_lost || hooks__user_matcher())
+		return;
+	drain(0);
+	if (unmonitored_first(tid, tag, &found))
+		return;
+	cur.src = tid;
+	cur.tag = tag;
+	cur.vt = call->v0;
+	cur.deadline = INT64_MAX;
+	set_site(call);
+	if (nonblock) {
+		kind = call->op == HOOKS_OP_pvm_probe ? WIRE_PW_PROBE : WIRE_PW_NRECV;
+		cur.deadline = call->v0;
+	} else if (tmout) {
+		kind = WIRE_PW_TRECV;
+		cur.deadline = call->v0 + (int64_t)tmout->tv_sec * 1000000000 +
+			       (int64_t)tmout->tv_usec * 1000;
+	} else if (tid != -1) {
+		/* Messages of one sender come in its order: a blocking receive from one source
+		 * takes the same message in every run. It only has to say when it blocks. */
+		if (!found)
+			wait_blocked(call, tid, tag);
+		return;
+	} else {
+		kind = WIRE_PW_RECV;
+	}
+	cur.req++;
+	cur.kind = kind;
+	send_report(cur.req, kind, cur.vt);
+	serial = stash_serial;
+	call->t_wait = pvmmon_clock_now();
+	if (first_match(tid, tag))
+		first_at = call->t_wait;
+	while (grant.req != cur.req) {
+		int n = drain(WAIT_STEP_US);
+
+		if (hooks__st.monitor_lost) {
+			cur.kind = WIRE_PW_RUNNING;
+			return;
+		}
+		if (grant.req == cur.req)
+			break;
+		if (!first_at && first_match(tid, tag))
+			first_at = pvmmon_clock_now();
+		/* New messages are new candidates, or show that one on its way has come. */
+		if (stash_serial != serial) {
+			serial = stash_serial;
+			send_report(cur.req, kind, cur.vt);
+		}
+		/* Nothing came for a while: an unmonitored message may be first in the queue;
+		 * cancel the request with a report and let the receive go its plain way. */
+		if (n == 0 && unmonitored_first(tid, tag, &found)) {
+			cur.kind = WIRE_PW_RUNNING;
+			hooks__pr_report();
+			return;
+		}
+	}
+	cur.kind = WIRE_PW_RUNNING;
+	now = pvmmon_clock_now();
+	plain = first_match(tid, tag);
+	/* Held: waiting that the uninstrumented program would not have had. A blocking
+	 * receive would have waited until a message came; the others not at all. */
+	if (kind == WIRE_PW_RECV)
+		call->pr_held = first_at ? now - first_at : 0;
+	else
+		call->pr_held = now - call->t_wait;
+	if (grant.verdict == WIRE_PG_NONE) {
+		call->pr_reordered = plain != NULL;
+		call->skip = 1;
+		call->skip_rc = 0;
+		if (kind == WIRE_PW_TRECV)
+			call->pr_timeout_vt = cur.deadline;
+		return;
+	}
+	call->pr_reordered = !plain || plain->src != grant.src || plain->tag != grant.tag;
+	switch (call->op) {
+	case HOOKS_OP_pvm_precv:
+		call->ovr = 1;
+		call->ovr_tid = grant.src;
+		call->ovr_tag = grant.tag;
+		break;
+	case HOOKS_OP_pvm_probe:
+		call->skip = 1;
+		call->skip_rc = hooks__pvm.probe(grant.src, grant.tag);
+		break;
+	case HOOKS_OP_pvm_nrecv:
+		call->skip = 1;
+		call->skip_rc = hooks__pvm.nrecv(grant.src, grant.tag);
+		break;
+	default:
+		/* The message is queued: this does not block. */
+		call->skip = 1;
+		call->skip_rc = hooks__pvm.recv(grant.src, grant.tag);
+	}
+}
+
+void hooks__pr_after(hooks_call *call)
+{
+	pvmmon_log_stmt *st;
+
+	if (!call->t_wait)
+		return;
+	st = hooks__stmt(call->site, call->op);
+	if (st) {
+		st->reordered += (uint64_t)call->pr_reordered;
+		st->held_ns += call->pr_held;
+	}
+	/* A timeout decided by virtual time ends at its virtual deadline. */
+	if (call->pr_timeout_vt) {
+		int64_t i = pvmmon_clock_now() - call->pr_timeout_vt;
+
+		hooks__st.clock.intrusion = i > 0 ? i : 0;
+		call->clock_done = 1;
+	}
+}
