@@ -3,7 +3,9 @@
  * with a wildcard source: the order the master prints is the order of the workers'
  * amounts when nothing perturbs them. Used to test preserve mode (pvmmon run
  * --mode=preserve) against probe delays that slow chosen workers down. The master
- * spawns this program with "worker K"; worker K does (K+1)*STEP units of work.
+ * spawns this program with "worker K"; worker K does (K+1)*STEP units of work. All
+ * workers start computing together (each says it is ready, then the master sends
+ * the work), so that the time processes take to start does not decide the order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #define TAG_WORK 41
 #define TAG_DONE 42
+#define TAG_READY 43
 
 static int64_t now_us(void)
 {
@@ -55,6 +58,9 @@ static int worker(int k)
 	int64_t t0, t1;
 	int info[3];
 
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&k, 1, 1);
+	pvm_send(parent, TAG_READY);
 	pvm_recv(parent, TAG_WORK);
 	pvm_upkint(info, 3, 1);
 	units = info[0];
@@ -122,6 +128,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	for (i = 0; i < w; i++)
+		pvm_recv(tids[i], TAG_READY);
 	for (i = 0; i < w; i++) {
 		int info[3] = {(i + 1) * step, (int)us, sleeping};
 

@@ -59,6 +59,7 @@ struct mon_pr {
 	int64_t eval_ns_sum, eval_ns_max, wait_ns_sum;
 	uint64_t evals;
 	int64_t deadlock_since;
+	int64_t last_blocked; /* real time the last report of a blocked receive came */
 	int deadlock_reported;
 	char *deadlock_text;
 };
@@ -187,7 +188,12 @@ static int reserve(mon_run *run)
 int mon_pr_init(mon_run *run)
 {
 	run->pr = calloc(1, sizeof(*run->pr));
-	return run->pr ? 0 : PVMMON_ENOMEM;
+	if (!run->pr)
+		return PVMMON_ENOMEM;
+	/* Tests only: decide without the wait-dependency rule, to show the deadlocks the
+	 * rule prevents (seed 000, Figure 4). */
+	run->pr->s.naive = getenv("PVMMON_TEST_NO_WAITDEP") != NULL;
+	return 0;
 }
 
 static void send_to(mon_run *run, int tid, int tag, const wire_buf *b)
@@ -458,7 +464,10 @@ static void report_deadlock(mon_run *run)
 		free(on);
 		return;
 	}
-	fprintf(f, "deadlock: every task of the program waits and no message can come\n");
+	fprintf(f,
+		"deadlock: every task of the program waits and no message can come (said %" PRId64
+		" ms after the last task blocked)\n",
+		(pvmmon_clock_now() - p->last_blocked) / 1000000);
 	for (i = 0; i < n; i++) {
 		if (p->ot[i].state != ORDER_BLOCKED)
 			continue;
@@ -577,6 +586,7 @@ void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len)
 			w.module = NULL;
 		}
 		t->offset = w.offset;
+		p->last_blocked = pvmmon_clock_now();
 		if (w.kind == WIRE_PW_BLOCKED) {
 			t->req = 0;
 			t->ncand = 0;

@@ -172,7 +172,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	uint8_t *stashed = NULL;
 	size_t slen = 0;
 	int from_stash = 0;
-	int64_t t1;
+	int64_t arrived = 0;
 
 	hooks__st.counts.msgs_recv++;
 	hooks__st.counts.bytes_recv += (uint64_t)bytes;
@@ -180,7 +180,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	/* The trailing piggyback is usually queued already; only when it is not do we
 	 * need to know whether the sender sends one at all. */
 	/* In preserve mode it may have been taken off the queue already (the stash). */
-	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen)) {
+	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen, &arrived)) {
 		from_stash = 1;
 		if (wire_piggyback_decode(&pb, stashed, slen, hooks__st.mytid) == 0)
 			have_pb = 1;
@@ -242,11 +242,10 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 			*exp = pb.my_seq >= 0 ? pb.my_seq + 1 : *exp + 1;
 		}
 	}
-	/* A receive that waited in preserve mode began waiting before its real call: a
-	 * message sent during that wait shows a transmission, not queueing. */
-	t1 = call->t_wait && pb.rt_send > call->t_wait ? call->t_wait : call->t1;
-	vclock_receive(&hooks__st.clock, call->t0, t1, call->t2, pvmmon_clock_now(), pb.vt_send,
-		       pb.rt_send, (uint64_t)bytes, &r);
+	/* In preserve mode a receive may have waited before its real call, and the
+	 * message's arrival is known from its piggyback's (see vclock_receive_seen). */
+	vclock_receive_seen(&hooks__st.clock, call->t0, call->t_wait, call->t1, call->t2,
+			    pvmmon_clock_now(), pb.vt_send, pb.rt_send, arrived, (uint64_t)bytes, &r);
 	call->clock_done = 1;
 	/* A tuple of a selection this task has not heard of: the monitor's command for it
 	 * is on its way (the sender had it), so take it now and start at this receive,

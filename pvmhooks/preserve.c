@@ -27,6 +27,7 @@ typedef struct stash_entry {
 	uint64_t bytes;  /* the user message's size */
 	uint8_t *data;   /* the encoded piggyback, for the receive that pairs it */
 	size_t len;
+	int64_t arrived; /* real time it was taken off the queue: when it arrived, or later */
 } stash_entry;
 
 static stash_entry *stash;
@@ -137,18 +138,20 @@ static void stash_add(int src, int tag)
 	stash[nstash].bytes = pb.bytes;
 	stash[nstash].data = d;
 	stash[nstash].len = (size_t)len;
+	stash[nstash].arrived = pvmmon_clock_now();
 	nstash++;
 	stash_serial++;
 	hooks__pr_seen(src, pb.my_seq + 1);
 }
 
-int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len)
+int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len, int64_t *arrived)
 {
 	for (size_t i = 0; i < nstash; i++) {
 		if (stash[i].src != src || stash[i].tag != tag)
 			continue;
 		*data = stash[i].data;
 		*len = stash[i].len;
+		*arrived = stash[i].arrived;
 		memmove(&stash[i], &stash[i + 1], (nstash - i - 1) * sizeof(*stash));
 		nstash--;
 		return 1;

@@ -27,8 +27,9 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 void hooks__pr_after(hooks_call *call);
 
 /* Takes the piggyback stashed for the first message from src with tag: 1 and *data
- * (heap, the caller frees) when there is one. */
-int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len);
+ * (heap, the caller frees) and the real time it was taken off the queue, when there is
+ * one. */
+int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len, int64_t *arrived);
 /* A message from src with per-pair sequence number next-1 was consumed. */
 void hooks__pr_seen(int src, int64_t next);
 /* A message went to tid: its count is new to the monitor. */

@@ -43,12 +43,20 @@ int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes)
 void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
 		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out)
 {
+	vclock_receive_seen(c, t_start, 0, t1, t2, t_end, vs, rs, 0, bytes, out);
+}
+
+void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
+			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
+			 vclock_recv *out)
+{
 	int k = vclock_size_class(bytes);
+	int64_t seen = arrived ? arrived : t2;
 
 	out->v0 = t_start - c->intrusion;
-	out->trans = keep_min(&c->min_delivery[k], t2 - rs);
-	if (rs > t1)
-		keep_min(&c->min_waited[k], t2 - rs);
+	out->trans = keep_min(&c->min_delivery[k], seen - rs);
+	if (rs > (t_wait ? t_wait : t1))
+		keep_min(&c->min_waited[k], seen - rs);
 	/* Queued messages give only upper bounds; a measured transmission of this size or
 	 * larger is a better one. */
 	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)

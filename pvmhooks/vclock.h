@@ -72,4 +72,15 @@ int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes);
 void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
 		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out);
 
+/*
+ * The same when more is known (preserve mode): the task began waiting for the message
+ * at real t_wait (before t1; 0 if it did not) and saw it arrive at real `arrived` (0
+ * if unknown; its trailing piggyback was taken off the queue then), so the sample of
+ * the transmission is arrived - rs, and a transmission, not an upper bound, when the
+ * message was sent during the wait.
+ */
+void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
+			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
+			 vclock_recv *out);
+
 #endif

@@ -1,0 +1,340 @@
+/*
+ * Integration tests of preserve mode: workers slowed by probe delays change the order
+ * a wildcard-receiving master sees under plain monitoring, never under preserve mode;
+ * preserve mode's virtual times match the unmonitored program's real times; seed 000's
+ * Figure 4 completes only with the wait-dependency rule; a real deadlock is reported
+ * with its cycle; nonblocking receives and timeouts are decided too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/log.h"
+#include "harness.h"
+
+#define RUN_TIMEOUT 120
+#define PRESERVE_RUNS 20
+#define RAW_RUNS 5
+/* Worker K does (K+1)*3 units of 10 ms (asleep, so that the test does not depend on
+ * how many processors there are): 30, 60, 90 and 120 ms. */
+#define ORDER_ARGS "-s -u 10000 -n 3"
+#define WORKERS 4
+
+/* Builds order with pvmmon-cc (probes in every procedure) into dir; 0 when built. */
+static int build_order(const char *dir)
+{
+	cmd_result b;
+	int st;
+
+	harness_sh(&b, RUN_TIMEOUT, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
+		   dir, harness_bin(), harness_build());
+	st = b.status;
+	if (st)
+		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
+	cmd_result_free(&b);
+	return st;
+}
+
+/* The "order: ..." line of out (heap), or NULL. */
+static char *order_line(const char *out)
+{
+	const char *p = strstr(out, "order:");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	n = strcspn(p, "\n");
+	return strndup(p, n);
+}
+
+static long out_num(const char *out, const char *key)
+{
+	const char *p = strstr(out, key);
+
+	return p ? atol(p + strlen(key)) : -1;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static long median(long *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_long);
+	return v[n / 2];
+}
+
+/* A run of order; its output (heap) and status. */
+static char *run_order(const char *dir, const char *opts, const char *env, int *status)
+{
+	cmd_result r;
+	char *out;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s %s/pvmmon run -q %s -- ./order " ORDER_ARGS, dir,
+		   env, harness_bin(), opts);
+	*status = r.status;
+	if (r.status)
+		fprintf(stderr, "\norder (%s %s): %d\n%s%s\n", env, opts, r.status, r.out, r.err);
+	out = strdup(r.out);
+	cmd_result_free(&r);
+	return out;
+}
+
+/* The compute procedure's inclusive virtual time of worker k (logical id 0.k) and the
+ * master's virtual time in its receive of the results, from a preserve-mode log. */
+static int log_times(const char *path, long *compute_us, long *wait_us, int *reordered)
+{
+	pvmmon_log *log = NULL;
+
+	if (pvmmon_log_read(&log, path) < 0)
+		return -1;
+	*wait_us = -1;
+	*reordered = 0;
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (t->lid && !strcmp(t->lid, "0")) {
+			/* The master takes the ready messages, then the results (its wildcard
+			 * receive, the later of its two receive statements in the source). */
+			int32_t line = 0;
+
+			for (size_t s = 0; s < t->nstmts; s++) {
+				const pvmmon_log_stmt *st = &t->stmts[s];
+
+				if (st->op && !strcmp(st->op, "pvm_recv") && st->line > line) {
+					line = st->line;
+					*wait_us = st->time_ns / 1000;
+					*reordered = (int)st->reordered;
+				}
+			}
+			continue;
+		}
+		if (!t->lid || strncmp(t->lid, "0.", 2) != 0)
+			continue;
+		int k = atoi(t->lid + 2);
+
+		for (size_t p = 0; p < t->nprocs; p++)
+			if (k >= 0 && k < WORKERS && !strcmp(t->procs[p].name, "compute"))
+				compute_us[k] = t->procs[p].incl_ns / 1000;
+	}
+	pvmmon_log_free(log);
+	return 0;
+}
+
+/* Seed 000 section 5.3.6's experiment: probe delays in the fastest worker change the
+ * order a plain monitored run receives in; preserve mode keeps the unmonitored order
+ * in every run, and its virtual times are the unmonitored real times. */
+static void test_preserve_keeps_unmonitored_order(void)
+{
+	const char *dir = harness_tmpdir();
+	static const int delays_us[] = {5000, 10000, 20000};
+	long raw_compute[WORKERS][RAW_RUNS], raw_wait[RAW_RUNS];
+	long pr_compute[WORKERS][PRESERVE_RUNS], pr_wait[PRESERVE_RUNS];
+	char *want = NULL, *out, *line, env[128], opts[256];
+	int st, i, k, d, raws = 0;
+
+	CU_ASSERT_EQUAL_FATAL(build_order(dir), 0);
+	/* The unmonitored order: the workers' amounts (run on the same kind of private VM,
+	 * with no monitoring at all). */
+	for (i = 0; i < RAW_RUNS; i++) {
+		out = run_order(dir, "--raw", "", &st);
+		line = order_line(out);
+		CU_ASSERT_EQUAL(st, 0);
+		CU_ASSERT_PTR_NOT_NULL(line);
+		if (line && !want)
+			want = strdup(line);
+		if (line && want && !strcmp(line, want)) {
+			for (k = 0; k < WORKERS; k++) {
+				char key[32];
+
+				snprintf(key, sizeof(key), "worker %d compute-us: ", k);
+				raw_compute[k][raws] = out_num(out, key);
+			}
+			raw_wait[raws++] = out_num(out, "wait-us: ");
+		}
+		free(line);
+		free(out);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_STRING_EQUAL(want, "order: 0 1 2 3");
+	CU_ASSERT_FATAL(raws >= 3);
+	for (d = 0; d < 3; d++) {
+		int differed = 0, kept = 0, n = 0;
+
+		snprintf(env, sizeof(env), "PVMMON_TEST_PROBE_DELAY=%d:0.0", delays_us[d]);
+		/* Plain monitoring: the delayed worker reports later than it would have. */
+		for (i = 0; i < 3 && !differed; i++) {
+			out = run_order(dir, "--no-record -o plain.xml", env, &st);
+			line = order_line(out);
+			differed = st == 0 && line && strcmp(line, want) != 0;
+			if (differed)
+				fprintf(stderr, "\n  delay %d us, plain: %s", delays_us[d], line);
+			free(line);
+			free(out);
+		}
+		CU_ASSERT(differed);
+		for (i = 0; i < PRESERVE_RUNS; i++) {
+			int reordered = 0;
+
+			snprintf(opts, sizeof(opts), "--mode=preserve --no-record -o pres%d.xml", i);
+			out = run_order(dir, opts, env, &st);
+			line = order_line(out);
+			if (st == 0 && line && !strcmp(line, want))
+				kept++;
+			else
+				fprintf(stderr, "\n  delay %d us, preserve run %d: %s", delays_us[d], i,
+					line ? line : "(no order)");
+			free(line);
+			free(out);
+			snprintf(opts, sizeof(opts), "%s/pres%d.xml", dir, i);
+			if (d == 1) {
+				long c[WORKERS] = {0};
+
+				if (log_times(opts, c, &pr_wait[n], &reordered) == 0) {
+					for (k = 0; k < WORKERS; k++)
+						pr_compute[k][n] = c[k];
+					n++;
+				}
+			}
+		}
+		fprintf(stderr, "\n  delay %d us: %d of %d preserve runs in the unmonitored order",
+			delays_us[d], kept, PRESERVE_RUNS);
+		CU_ASSERT_EQUAL(kept, PRESERVE_RUNS);
+		if (d != 1)
+			continue;
+		/* Virtual times of the compute phases (each worker's compute procedure) and of
+		 * the master's wait for the results, medians against the unmonitored medians. */
+		CU_ASSERT_FATAL(n == PRESERVE_RUNS);
+		for (k = 0; k < WORKERS; k++) {
+			long raw = median(raw_compute[k], raws), vt = median(pr_compute[k], n);
+			double err = raw > 0 ? (double)(vt - raw) / (double)raw : 1.0;
+
+			fprintf(stderr, "\n  worker %d compute: unmonitored %ld us, preserve virtual %ld us (%+.1f%%)",
+				k, raw, vt, 100 * err);
+			CU_ASSERT(err < 0.05 && err > -0.05);
+		}
+		{
+			long raw = median(raw_wait, raws), vt = median(pr_wait, n);
+			double err = raw > 0 ? (double)(vt - raw) / (double)raw : 1.0;
+
+			fprintf(stderr, "\n  master wait: unmonitored %ld us, preserve virtual %ld us (%+.1f%%)",
+				raw, vt, 100 * err);
+			CU_ASSERT(err < 0.05 && err > -0.05);
+		}
+	}
+	free(want);
+}
+
+/* Seed 000, Figure 4: completes in preserve mode; without the wait-dependency rule
+ * (a test-only switch) the monitor holds P1 for ever. */
+static void test_figure4_needs_wait_dependencies(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --mode=preserve -o f.xml -- %s/fig4",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "first from P0\nsecond from P3\n"));
+	cmd_result_free(&r);
+	/* SIGINT after 5 s: pvmmon run halts its VM and writes what it has. */
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && PVMMON_TEST_NO_WAITDEP=1 timeout -s INT 5 %s/pvmmon run -q --mode=preserve "
+		   "-o f2.xml -- %s/fig4",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 124);
+	CU_ASSERT_PTR_NULL(strstr(r.out, "first from"));
+	cmd_result_free(&r);
+}
+
+/* A real deadlock: the cycle with statements, within 2 s of the last task blocking;
+ * --on-deadlock=abort ends the run with status 4, report (the default) keeps waiting. */
+static void test_real_deadlock_reported(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	const char *said;
+	char path[512];
+	char *log;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon run -q --mode=preserve --on-deadlock=abort -o d.xml -- %s/fig4 -d",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 4);
+	/* "(said N ms after the last task blocked)" */
+	said = strstr(r.err, "(said ");
+	CU_ASSERT_PTR_NOT_NULL(said);
+	CU_ASSERT(said && strstr(said, " ms after the last task blocked") && atol(said + 6) < 2000);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "task 0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "task 0.0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "with tag 54 at apps/fig4.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cycle: 0 -> 0.0 -> 0"));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/d.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(log);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "key=\"deadlock\"") : NULL);
+	free(log);
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && timeout -s INT 4 %s/pvmmon run -q --mode=preserve -o d2.xml -- %s/fig4 -d",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 124);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cycle: 0 -> 0.0 -> 0"));
+	cmd_result_free(&r);
+}
+
+/* pvm_nrecv polling, pvm_trecv timeouts and wildcard tags are decided too: the
+ * programs finish with every message received once. */
+static void test_nonblocking_receives(void)
+{
+	static const char *const modes[] = {"recv", "nrecv", "trecv"};
+	const char *dir = harness_tmpdir();
+	cmd_result r, raw;
+
+	for (size_t m = 0; m < 3; m++) {
+		harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/race -m %s", dir,
+			   harness_bin(), harness_bin(), modes[m]);
+		harness_sh(&r, RUN_TIMEOUT,
+			   "cd '%s' && %s/pvmmon run -q --mode=preserve -o r.xml -- %s/race -m %s && "
+			   "%s/pvmmon validate r.xml",
+			   dir, harness_bin(), harness_bin(), modes[m], harness_bin());
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "race: mode="));
+		/* The same messages (in some order): the output has the same length. */
+		CU_ASSERT_EQUAL(strcspn(r.out, "\n"), strcspn(raw.out, "\n"));
+		if (r.status)
+			fprintf(stderr, "\nrace -m %s: %s%s\n", modes[m], r.out, r.err);
+		cmd_result_free(&r);
+		cmd_result_free(&raw);
+	}
+}
+
+static void test_bad_options(void)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon run --mode=fast -- %s/fig4", harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--mode wants plain or preserve, not 'fast'"));
+	cmd_result_free(&r);
+	harness_sh(&r, 30, "%s/pvmmon run --on-deadlock=abort -- %s/fig4", harness_bin(),
+		   harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--on-deadlock is an option of --mode=preserve"));
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_preserve_tests[] = {
+    {"probe delays reorder plain runs; 20 of 20 preserve runs keep the order, times within 5%",
+     test_preserve_keeps_unmonitored_order},
+    {"Figure 4 completes only with the wait-dependency rule", test_figure4_needs_wait_dependencies},
+    {"a real deadlock is reported with its cycle", test_real_deadlock_reported},
+    {"nrecv polling, trecv timeouts and wildcard receives finish", test_nonblocking_receives},
+    {"bad --mode and --on-deadlock are refused", test_bad_options},
+    CU_TEST_INFO_NULL,
+};
