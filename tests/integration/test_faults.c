@@ -2,8 +2,9 @@
  * Integration tests of faults around a monitored run: the monitor killed while the
  * program runs (the program finishes with its own output, the tasks warn, the last
  * checkpoint is a valid log), pvmmon run interrupted (the private VM and its tasks
- * are gone, nothing is left behind), the pvmd killed, a foreign task, and the log's
- * folder unwritable or its disk full (the older log kept, no temporary file left).
+ * are gone, nothing is left behind), the pvmd killed, a foreign task, the modes of what
+ * a run keeps on disk, and the log's folder unwritable or its disk full (the older log
+ * kept, no temporary file left).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,28 @@ static void test_pvmd_killed(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmd died during the run"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring: tasks=4 rounds=2"));
 	if (r.status || !strstr(r.err, "pvmd died"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
+/* What a run keeps on disk while it lasts is the user's alone: the private VM's folder
+ * and its PVM_TMP are 0700 (other users cannot reach its pvmd's socket files), and the
+ * run file, which holds the run's token, is 0600. */
+static void test_private_files(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   START_RING("", "40") "tmp=$(sed -n 's/^pvm_tmp=//p' ring.xml.run); "
+					 "stat -c 'mode %%a' \"$tmp\" \"$(dirname \"$tmp\")\" "
+					 "ring.xml.run; i=0; while [ -e ring.xml.run ] && [ $i -lt 300 ]; "
+					 "do sleep 0.1; i=$((i+1)); done; cat ring.out",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(harness_count(r.out, "mode 700\n"), 2);
+	CU_ASSERT_EQUAL(harness_count(r.out, "mode 600\n"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring: tasks=4 rounds=40"));
+	if (harness_count(r.out, "mode ") != 3)
 		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -378,6 +401,7 @@ CU_TestInfo test_faults_tests[] = {
     {"the pvmd killed: pvmmon run ends, says so, leaves nothing", test_pvmd_killed},
     {"a foreign task's forged control messages are refused and logged",
      test_foreign_task_refused},
+    {"the private VM's folders are 0700, the run file 0600", test_private_files},
     {"the log's folder unwritable: refused before the run, older log untouched",
      test_log_folder_unwritable},
     {"disk full at the log: clear error, older log intact, no temporary file",
