@@ -17,7 +17,8 @@ int cli_check_cp_list(const char *what, const char *list);
 /* Writes the run file of a run in progress (LOG.run, 0600: the VM's PVM_TMP, the pids
  * of pvmmon, the monitor and the private pvmd (-1 when attached), the run's token),
  * which `pvmmon top` and `pvmmon cp` use to find the run and to be let in; removed
- * with cli_run_file_remove(). */
+ * with cli_run_file_remove(). Returns 0, or a negative code with the reason in the
+ * last error (a full disk, for instance). */
 int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, long pvmd_pid,
 		       unsigned long long token);
 void cli_run_file_remove(const char *log);

@@ -171,21 +171,31 @@ int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, l
 {
 	char *path = NULL, *tmp = NULL;
 	FILE *f;
-	int fd, rc = -1;
+	int fd, rc;
 
-	if (asprintf(&path, "%s.run", log) < 0 || asprintf(&tmp, "%s.run.%d", log, (int)getpid()) < 0)
+	if (asprintf(&path, "%s.run", log) < 0 || asprintf(&tmp, "%s.run.%d", log, (int)getpid()) < 0) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s.run: out of memory", log);
 		goto out;
+	}
 	/* Written aside and renamed, 0600, never through a symlink. */
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
+		rc = pvmmon_error_set(PVMMON_EIO, "cannot create %s: %s", tmp, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		free(tmp);
+		tmp = NULL;
 		goto out;
 	}
 	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\npvmd_pid=%ld\ntoken=%016llx\n",
 		pvm_tmp, log, (int)getpid(), monitor_pid, pvmd_pid, token);
-	if (fclose(f) == 0 && rename(tmp, path) == 0)
+	/* A full disk shows only here, when the buffered text is written out. */
+	if (fclose(f) != 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "cannot write %s: %s", path, strerror(errno));
+	else if (rename(tmp, path) != 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "cannot write %s: %s", path, strerror(errno));
+	else
 		rc = 0;
 out:
 	if (rc < 0 && tmp)
@@ -410,9 +420,12 @@ static char *log_path(const run_opts *o, const char *program)
 	slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash) {
 		*slash = '\0';
+		/* Checked before anything starts, so that a run whose log could not be
+		 * written is not run at all; access() also sees a read-only file system,
+		 * which permission bits do not show to root. */
 		if (access(*dir ? dir : "/", W_OK) != 0) {
-			cli_error("run: cannot write the log into '%s': %s", *dir ? dir : "/",
-				  strerror(errno));
+			cli_error("run: cannot write the log '%s' into its folder '%s': %s", path,
+				  *dir ? dir : "/", strerror(errno));
 			free(dir);
 			free(path);
 			return NULL;
@@ -828,6 +841,9 @@ static int run_main(int argc, char **argv, const char *replay)
 	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp",
 			       (long)mon.pid, (long)pvmmon_vm_pvmd_pid(vm), mon.token) == 0)
 		run_file = 1;
+	else
+		cli_error("run: %s (pvmmon top and pvmmon cp will not find this run)",
+			  pvmmon_error_last());
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
 			o.attach ? "running" : "private");
@@ -869,7 +885,11 @@ static int run_main(int argc, char **argv, const char *replay)
 		cli_error("run: the virtual machine's pvmd died during the run; its tasks could "
 			  "not reach it any more (what they reported before is in the log)");
 	if (mstatus < 0 || !WIFEXITED(mstatus) || WEXITSTATUS(mstatus) != 0) {
-		cli_error("run: the monitor failed; the log may be missing or incomplete: %s", log);
+		/* The monitor replaces the log atomically, so a failed write leaves whatever
+		 * was there before, never part of a log. */
+		cli_error("run: the monitor failed and wrote no final log to %s; the file there, "
+			  "if any, is an older log or this run's last checkpoint",
+			  log);
 		goto out;
 	}
 	if (!o.quiet)

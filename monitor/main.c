@@ -242,7 +242,7 @@ int main(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
-	int c, rc = 1;
+	int c, rc = 1, checkpoint_failing = 0;
 	int64_t last_checkpoint, next_checkpoint = 1000000000LL;
 	struct tm tm;
 	time_t now_wall;
@@ -370,6 +370,11 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	/* Under a file size limit (RLIMIT_FSIZE) a log too big for it then fails to write
+	 * with EFBIG, which the log writer handles like a full disk (its temporary file
+	 * removed, the older log kept, the reason said), instead of the signal killing
+	 * the monitor in the middle of the write and leaving the temporary file behind. */
+	signal(SIGXFSZ, SIG_IGN);
 
 	run.t_start = pvmmon_clock_now();
 	run.token = new_token();
@@ -416,7 +421,17 @@ int main(int argc, char **argv)
 			/* A checkpoint keeps a valid log on disk should the monitor die: the
 			 * first after a second, then at doubling intervals up to the period,
 			 * so that short runs have one and long ones do not pay for many. */
-			mon_write_log(&run);
+			if (mon_write_log(&run) < 0) {
+				/* Said at the first of consecutive failures, not at each (a full
+				 * disk fails them all); the run goes on, and the final write is
+				 * tried all the same. */
+				if (!checkpoint_failing)
+					fprintf(stderr, "pvmmon-monitor: checkpoint not written: %s\n",
+						pvmmon_error_last());
+				checkpoint_failing = 1;
+			} else {
+				checkpoint_failing = 0;
+			}
 			last_checkpoint = now;
 			next_checkpoint = next_checkpoint * 2 < run.checkpoint_ns ? next_checkpoint * 2
 										   : run.checkpoint_ns;
