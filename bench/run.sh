@@ -259,3 +259,45 @@ printf 'raw      %8ss\n' "$r"
 grep -o '<record entries="[0-9]*" bytes="[0-9]*"' "$work/rec.xml" | sed 's/[^0-9 ]//g' |
 	awk '{e+=$1; b+=$2} END {printf "record: %d events in %d bytes, %.3f bytes per event\n", e, b, b/e}'
 fi
+
+if want 11; then
+# 11. Preserve mode (issue 5): Monte Carlo pi with 8 workers, raw, plain monitoring
+# and preserve mode, median wall seconds; control messages per decision (mean, and the
+# most one receive took); the monitor's evaluation time per decision against the
+# number of tasks (order: one wildcard-receiving master and N sleeping workers).
+echo "Preserve mode (mcpi -w 8 -c 2000 -s 20000; median wall s; ratio to raw)"
+: >"$work/pr.raw"; : >"$work/pr.plain"; : >"$work/pr.pres"
+pr_time() { # flags...
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q "$@" -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 8 -c 2000 -s 20000 \
+		2>&1 >/dev/null | tail -n 1
+}
+setting() { grep -o "key=\"$2\" value=\"[^\"]*\"" "$1" | sed 's/.*value="//; s/"//'; }
+for rep in $(seq "$REPS"); do
+	pr_time --raw >>"$work/pr.raw"
+	pr_time --no-record -o "$work/plain.xml" >>"$work/pr.plain"
+	pr_time --no-record --mode=preserve -o "$work/pres.xml" >>"$work/pr.pres"
+done
+r=$(median <"$work/pr.raw")
+for v in plain pres; do
+	t=$(median <"$work/pr.$v")
+	printf '%-8s %8ss  ratio %.3f\n' "$v" "$t" "$(echo "$t $r" | awk '{print $1/$2}')"
+done
+printf 'raw      %8ss\n' "$r"
+printf 'decisions %s, control messages %s: %s per decision, at most %s for one receive; asks %s\n' \
+	"$(setting "$work/pres.xml" preserve-decisions)" \
+	"$(setting "$work/pres.xml" preserve-control-messages)" \
+	"$(setting "$work/pres.xml" preserve-control-messages-per-decision)" \
+	"$(setting "$work/pres.xml" preserve-control-messages-max)" \
+	"$(setting "$work/pres.xml" preserve-asks)"
+echo "Decision cost at the monitor against tasks (order -s -u 2000 -n 2 -w N, preserve)"
+printf '%8s %14s %14s %14s\n' tasks eval-ns-mean eval-ns-max wait-us-mean
+for n in 4 8 16 32 64 128; do
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q --no-record --mode=preserve -o "$work/ord.xml" \
+		-- "$BIN/order" -s -u 2000 -n 2 -w "$n" >/dev/null 2>&1 || true
+	printf '%8s %14s %14s %14s\n' "$((n + 1))" \
+		"$(setting "$work/ord.xml" preserve-evaluation-ns-mean)" \
+		"$(setting "$work/ord.xml" preserve-evaluation-ns-max)" \
+		"$(($(setting "$work/ord.xml" preserve-decision-wait-ns-mean) / 1000))"
+done
+fi

@@ -776,6 +776,7 @@ void wire_pwait_encode(wire_buf *b, const wire_pwait *w)
 		wire_put_u32(b, (uint32_t)w->cand[i].src);
 		wire_put_u32(b, (uint32_t)w->cand[i].tag);
 		put_i64(b, w->cand[i].va);
+		put_i64(b, w->cand[i].vs);
 		wire_put_u32(b, w->cand[i].seq);
 	}
 }
@@ -826,6 +827,7 @@ int wire_pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 		w->cand[i].src = (int32_t)wire_get_u32(&in);
 		w->cand[i].tag = (int32_t)wire_get_u32(&in);
 		w->cand[i].va = get_i64(&in);
+		w->cand[i].vs = get_i64(&in);
 		w->cand[i].seq = wire_get_u32(&in);
 	}
 	if (in.failed || in.left || w->kind > WIRE_PW_TRECV) {

@@ -224,6 +224,7 @@ typedef struct wire_pcount {
 typedef struct wire_pcand {
 	int32_t src, tag;
 	int64_t va;   /* virtual arrival: sender's virtual send time + transmission estimate */
+	int64_t vs;   /* the sender's virtual send time: it is at least that far now */
 	uint32_t seq; /* the sender's sequence number for this pair */
 } wire_pcand;
 

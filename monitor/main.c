@@ -402,7 +402,8 @@ int main(int argc, char **argv)
 	run.t_last_change = run.t_start;
 
 	for (;;) {
-		struct timeval tv = {0, POLL_MS * 1000};
+		/* Waiting requests may need asking soon (preserve.c, ASK_DELAY_NS). */
+		struct timeval tv = {0, mon_pr_busy(&run) ? 1000 : POLL_MS * 1000};
 		int b = pvm_trecv(-1, -1, &tv);
 		int64_t now;
 

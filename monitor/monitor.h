@@ -179,5 +179,7 @@ void mon_pr_evaluate(mon_run *run);
 /* The log's settings of preserve mode, through add(ctx, key, value). */
 void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char *), void *ctx);
 void mon_pr_free(mon_run *run);
+/* Whether requests wait for a decision (the monitor then looks again within 1 ms). */
+int mon_pr_busy(const mon_run *run);
 
 #endif

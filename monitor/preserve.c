@@ -17,6 +17,11 @@
 #include "monitor.h"
 #include "order.h"
 
+/* A decision that must wait asks the tasks holding it back for fresher reports only
+ * after this long: in the common case their news (a report as they block, or the
+ * message they were about to send) is already on its way. */
+#define ASK_DELAY_NS 2000000LL
+
 /* A program is called deadlocked when nothing could move for this long: reports that
  * race with each other settle well within it. */
 #define DEADLOCK_GRACE_NS 300000000LL
@@ -34,6 +39,7 @@ typedef struct pr_task {
 	int asked;          /* a PASK is on its way and unanswered */
 	int64_t t_req;      /* real time its pending request arrived */
 	uint32_t msgs;      /* control messages spent on its pending request */
+	int64_t t_change;   /* real time its request last changed */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
@@ -58,6 +64,7 @@ struct mon_pr {
 	uint64_t decisions, asks, msgs_in, msgs_out, max_msgs_per_receive;
 	int64_t eval_ns_sum, eval_ns_max, wait_ns_sum;
 	uint64_t evals;
+	size_t waiting; /* requests left waiting by the last evaluation */
 	int64_t deadlock_since;
 	int64_t last_blocked; /* real time the last report of a blocked receive came */
 	int deadlock_reported;
@@ -376,7 +383,8 @@ static void decide(mon_run *run, size_t i)
 	case ORDER_WAIT:
 		/* Ask the tasks that hold it back for fresher reports; with no candidate and
 		 * no deadline, only more messages can help, and they wake the request. */
-		if (nc || t->deadline != ORDER_NEVER)
+		p->waiting++;
+		if ((nc || t->deadline != ORDER_NEVER) && t0 - t->t_change >= ASK_DELAY_NS)
 			for (k = 0; k < run->ntasks; k++)
 				if (p->s.low[k] && (p->ot[k].state == ORDER_RUNNING || p->ot[k].incoming) &&
 				    !p->t[k].asked) {
@@ -533,6 +541,7 @@ void mon_pr_evaluate(mon_run *run)
 	if (!p || reserve(run) < 0)
 		return;
 	build(run);
+	p->waiting = 0;
 	for (size_t i = 0; i < run->ntasks; i++)
 		if (p->t[i].req && p->ot[i].state == ORDER_BLOCKED)
 			decide(run, i);
@@ -597,10 +606,14 @@ void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len)
 				t->msgs = 0;
 			}
 			t->msgs++;
+			t->t_change = pvmmon_clock_now();
 			free(t->cand);
 			t->cand = w.cand;
 			t->ncand = w.ncand;
 			w.cand = NULL;
+			/* A candidate's send time is no bound for its sender: what it sent to
+			 * other tasks since its last report is not counted yet, and those tasks
+			 * may wake earlier than the candidate (so the bound stays the report's). */
 		}
 	}
 	wire_pwait_clear(&w);
@@ -635,6 +648,11 @@ void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char 
 	add(ctx, "preserve-decision-wait-ns-mean", num);
 	if (p->deadlock_text)
 		add(ctx, "deadlock", p->deadlock_text);
+}
+
+int mon_pr_busy(const mon_run *run)
+{
+	return run->pr && run->pr->waiting;
 }
 
 void mon_pr_free(mon_run *run)

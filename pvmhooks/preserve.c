@@ -216,6 +216,7 @@ static void send_report(uint32_t req, int kind, int64_t vt)
 			cand[w.ncand].src = e->src;
 			cand[w.ncand].tag = e->tag;
 			cand[w.ncand].va = e->vs + vclock_trans_estimate(&hooks__st.clock, e->bytes);
+			cand[w.ncand].vs = e->vs;
 			cand[w.ncand++].seq = e->seq;
 		}
 		w.cand = cand;
