@@ -1,4 +1,5 @@
-/* libFuzzer target for the control messages: registration, trace, commands, mailbox, tuple. */
+/* libFuzzer target for the control messages: registration, trace, commands, mailbox,
+ * tuple, preserve mode's requests. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0: {
 		wire_register r;
 
@@ -63,6 +64,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wire_mailbox m;
 
 		wire_mailbox_decode(&m, copy, size - 1);
+		break;
+	}
+	case 5: {
+		wire_pwait w;
+
+		if (wire_pwait_decode(&w, copy, size - 1) == 0) {
+			/* Every count the decoder announced must be there to read. */
+			for (uint32_t i = 0; i < w.nsent; i++)
+				if (w.sent[i].n == 0xdeadbeef && w.sent[i].tid == 0x7fffffff)
+					abort();
+			for (uint32_t i = 0; i < w.ncand; i++)
+				if (w.cand[i].seq == 0xdeadbeef && w.cand[i].src == 0x7fffffff)
+					abort();
+			wire_pwait_clear(&w);
+		}
 		break;
 	}
 	default:

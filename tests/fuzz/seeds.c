@@ -195,6 +195,16 @@ static void controls(void)
 	cp = tuple(WIRE_CP_MAX);
 	wire_cp_put(&b, &cp);
 	save_control("tuples", 4, &b);
+	wire_buf_reset(&b);
+	{
+		wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
+		wire_pcand cand[2] = {{0x40003, 5, 3000000, 2900000, 4}, {0x40005, -1, 3100000, 3000000, 0}};
+		wire_pwait w = {3, WIRE_PW_RECV, -1, 5, 2500000, INT64_MAX, "/bin/prog", 0x1234,
+				2, 1, 2, sent, seen, cand};
+
+		wire_pwait_encode(&b, &w);
+		save_control("pwait", 5, &b);
+	}
 	wire_buf_free(&b);
 }
 
