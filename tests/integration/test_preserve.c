@@ -17,9 +17,10 @@
 #define RUN_TIMEOUT 120
 #define PRESERVE_RUNS 20
 #define RAW_RUNS 5
-/* Worker K does (K+1)*3 units of 10 ms (asleep, so that the test does not depend on
- * how many processors there are): 30, 60, 90 and 120 ms. */
-#define ORDER_ARGS "-s -u 10000 -n 3"
+/* Worker K does (K+1)*3 units of 20 ms (asleep, so that the test does not depend on
+ * how many processors there are): 60, 120, 180 and 240 ms, far enough apart that a
+ * busy machine's scheduling delays do not reorder them. */
+#define ORDER_ARGS "-s -u 20000 -n 3"
 #define WORKERS 4
 
 /* Builds order with pvmmon-cc (probes in every procedure) into dir; 0 when built. */
