@@ -186,6 +186,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	attr_u64(wr, "bytes-sent", t->bytes_sent);
 	attr_u64(wr, "bytes-recv", t->bytes_recv);
 	attr_u64(wr, "unmonitored-recv", t->unmonitored_recv);
+	if (t->bad_piggybacks)
+		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
 	for (i = 0; i < t->nstmts; i++)
 		write_stmt(wr, &t->stmts[i]);
 	for (i = 0; i < t->nprocs; i++) {

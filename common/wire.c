@@ -282,6 +282,7 @@ size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	store64(p + 32, (uint64_t)pb->delay);
 	store32(p + 40, pb->cp.on ? (uint32_t)wire_cp_size(&pb->cp) : 0);
 	store32(p + 44, pb->ndests);
+	store64(p + 48, pb->token);
 	p += WIRE_PB_HEADER;
 	for (i = 0; i < pb->ndests; i++, p += 8) {
 		store32(p, (uint32_t)pb->dest_tid[i]);
@@ -310,6 +311,7 @@ int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, i
 	pb->delay = (int64_t)load64(data + 32);
 	pb->ncp = load32(data + 40);
 	pb->ndests = load32(data + 44);
+	pb->token = load64(data + 48);
 	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
 	    len != wire_piggyback_size(pb->ndests, pb->ncp))
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
@@ -389,6 +391,7 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	wire_put_u64(b, t->bytes_sent);
 	wire_put_u64(b, t->bytes_recv);
 	wire_put_u64(b, t->unmonitored_recv);
+	wire_put_u64(b, t->bad_piggybacks);
 	wire_put_u32(b, (uint32_t)t->nstmts);
 	for (i = 0; i < t->nstmts; i++) {
 		const pvmmon_log_stmt *s = &t->stmts[i];
@@ -499,6 +502,7 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 	t->bytes_sent = wire_get_u64(&in);
 	t->bytes_recv = wire_get_u64(&in);
 	t->unmonitored_recv = wire_get_u64(&in);
+	t->bad_piggybacks = wire_get_u64(&in);
 	t->stmts = get_array(&in, &t->nstmts, sizeof(*t->stmts));
 	for (i = 0; i < t->nstmts && !in.failed; i++) {
 		pvmmon_log_stmt *s = &t->stmts[i];

@@ -13,7 +13,7 @@
 #include "pvmmon/log.h"
 
 /* Version of the piggyback and control encodings; a mismatch is counted, not used. */
-#define WIRE_VERSION 4
+#define WIRE_VERSION 5
 
 /* Message tags in the private context between tasks and the monitor. They sit far
  * above the tags programs use, and the monitor never sends user messages, so a
@@ -118,7 +118,7 @@ void wire_cp_get(wire_in *in, wire_cp *cp);
 /* The trailing piggyback record that follows every user message. */
 #define WIRE_PB_MAGIC 0x504du /* "PM" */
 #define WIRE_PB_MAX_DESTS 65536
-#define WIRE_PB_HEADER 48
+#define WIRE_PB_HEADER 56
 
 typedef struct wire_piggyback {
 	uint32_t sender_index; /* the monitor's number for the sending task */
@@ -129,6 +129,8 @@ typedef struct wire_piggyback {
 	uint32_t bytes;        /* size of the user message */
 	uint32_t ncp;          /* bytes of the critical-path tuple that follows the
 				* destinations (0: none) */
+	uint64_t token;        /* the run's token: a receiver ignores a piggyback without
+				* its own run's (a foreign or stale sender's) */
 	wire_cp cp;            /* the sender's tuple (encode: written when cp.on) */
 	/*
 	 * Per-pair sequence numbers: one destination for a send, one per destination for

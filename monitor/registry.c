@@ -258,6 +258,7 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.bytes_sent = fresh.bytes_sent;
 	t->rec.bytes_recv = fresh.bytes_recv;
 	t->rec.unmonitored_recv = fresh.unmonitored_recv;
+	t->rec.bad_piggybacks = fresh.bad_piggybacks;
 	t->rec.flushes++;
 	if (final) {
 		t->final = 1;

@@ -73,6 +73,7 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 	pb.delay = hooks__st.clock.intrusion;
 	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
 	pb.ndests = (uint32_t)n;
+	pb.token = hooks__st.token;
 	pb.dest_tid = dt;
 	pb.seq = seq;
 	/* The message carries the longest path up to the send's start. */
@@ -182,7 +183,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	/* In preserve mode it may have been taken off the queue already (the stash). */
 	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen, &arrived)) {
 		from_stash = 1;
-		if (wire_piggyback_decode(&pb, stashed, slen, hooks__st.mytid) == 0)
+		if (wire_piggyback_decode(&pb, stashed, slen, hooks__st.mytid) == 0 &&
+		    pb.token == hooks__st.token)
 			have_pb = 1;
 		else
 			hooks__st.counts.pb_bad++;
@@ -200,8 +202,11 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 
 		if ((size_t)len > sizeof(enc))
 			p = big = malloc((size_t)len);
+		/* A piggyback of another run (or forged without the run's token) is counted
+		 * and ignored: its message counts as from an unmonitored sender. */
 		if (p && pvm_upkbyte((char *)p, len, 1) >= 0 &&
-		    wire_piggyback_decode(&pb, p, (size_t)len, hooks__st.mytid) == 0)
+		    wire_piggyback_decode(&pb, p, (size_t)len, hooks__st.mytid) == 0 &&
+		    pb.token == hooks__st.token)
 			have_pb = 1;
 		else
 			hooks__st.counts.pb_bad++;

@@ -82,6 +82,7 @@ typedef struct hooks_state {
 	int mytid;
 	int ctx;         /* the monitor's private context */
 	int monitor_tid;
+	uint64_t token;  /* the run's token (mailbox): piggybacks carry it */
 	uint32_t index;  /* the monitor's number for this task */
 	int64_t flush_period_ns;
 	int64_t last_flush;

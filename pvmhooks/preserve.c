@@ -125,7 +125,8 @@ static void stash_add(int src, int tag)
 	if (!d)
 		return;
 	if (pvm_upkbyte((char *)d, len, 1) < 0 ||
-	    wire_piggyback_decode(&pb, d, (size_t)len, hooks__st.mytid) != 0 || pb.my_seq < 0) {
+	    wire_piggyback_decode(&pb, d, (size_t)len, hooks__st.mytid) != 0 || pb.my_seq < 0 ||
+	    pb.token != hooks__st.token) {
 		/* Damaged: the receive that pairs it will count it. */
 		hooks__st.counts.pb_bad++;
 		free(d);

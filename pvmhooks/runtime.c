@@ -264,6 +264,7 @@ void hooks__init(void)
 		return;
 	hooks__st.ctx = mb.ctx;
 	hooks__st.monitor_tid = mb.monitor_tid;
+	hooks__st.token = mb.token;
 	fl = getenv("PVMMON_FLUSH_MS");
 	hooks__st.flush_period_ns = (int64_t)(fl && atoi(fl) > 0 ? atoi(fl) : (int)mb.flush_ms) *
 				    1000000;
@@ -588,6 +589,7 @@ void hooks__flush(int final)
 	t->bytes_sent = hooks__st.counts.bytes_sent;
 	t->bytes_recv = hooks__st.counts.bytes_recv;
 	t->unmonitored_recv = hooks__st.counts.unmonitored_recv;
+	t->bad_piggybacks = hooks__st.counts.pb_bad;
 	wire_buf_reset(&hooks__st.out);
 	wire_records_encode(&hooks__st.out, t, final);
 	if (!hooks__st.out.failed)

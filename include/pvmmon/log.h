@@ -210,6 +210,8 @@ typedef struct pvmmon_log_task {
 	uint64_t flushes;     /* how many record flushes reached the monitor */
 	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv;
 	uint64_t unmonitored_recv; /* messages received without a piggyback */
+	uint64_t bad_piggybacks;   /* piggybacks damaged, of another version, or without
+				    * the run's token: counted and ignored */
 	size_t nstmts;
 	pvmmon_log_stmt *stmts;
 	size_t nprocs;

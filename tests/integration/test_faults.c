@@ -131,6 +131,33 @@ static void test_foreign_task_refused(void)
 	pvmmon_log_free(log);
 }
 
+/* A foreign task's forged piggyback (right format, wrong token) is counted and ignored:
+ * its message counts as from an unmonitored sender, and the forged times are not used. */
+static void test_forged_piggyback_ignored(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && gcc -O1 -I%s/../include -o pbforge %s/../tests/fixtures/src/pbforge.c "
+		   "%s/lib/libpvmmon-common.a -lpvm3 && %s/pvmmon run -q -o pb.xml -- ./pbforge",
+		   dir, harness_build(), harness_build(), harness_build(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pbforge: got 42"));
+	if (r.status)
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/pb.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	/* The forger ran passive: the run has one task. */
+	CU_ASSERT_EQUAL_FATAL(log->ntasks, 1);
+	CU_ASSERT_EQUAL(log->tasks[0].bad_piggybacks, 1);
+	CU_ASSERT_EQUAL(log->tasks[0].unmonitored_recv, 1);
+	pvmmon_log_free(log);
+}
+
 /* The pvmd killed under a run: pvmmon run ends, says so, leaves no process of the run
  * and no VM folder behind, and the next run works at once. */
 static void test_pvmd_killed(void)
@@ -399,6 +426,8 @@ CU_TestInfo test_faults_tests[] = {
     {"the monitor killed: the program finishes, the checkpoint is valid", test_monitor_killed},
     {"pvmmon run interrupted: VM halted, nothing left, next run works", test_run_interrupted},
     {"the pvmd killed: pvmmon run ends, says so, leaves nothing", test_pvmd_killed},
+    {"a forged piggyback without the run's token is counted and ignored",
+     test_forged_piggyback_ignored},
     {"a foreign task's forged control messages are refused and logged",
      test_foreign_task_refused},
     {"the private VM's folders are 0700, the run file 0600", test_private_files},
