@@ -18,6 +18,7 @@ extern CU_TestInfo test_trace_tests[];
 extern CU_TestInfo test_cp_tests[];
 extern CU_TestInfo test_replay_tests[];
 extern CU_TestInfo test_faults_tests[];
+extern CU_TestInfo test_load_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -31,6 +32,7 @@ static CU_SuiteInfo suites[] = {
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
     {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
+    {"load", NULL, NULL, NULL, NULL, test_load_tests},
     CU_SUITE_INFO_NULL,
 };
 
