@@ -103,21 +103,18 @@ int main(int argc, char **argv)
 	/* The results are taken in worker order, so the run's output never depends on the
 	 * order in which the workers finish. */
 	for (i = 0; i < workers; i++) {
-		int res[4];
+		int res[4], count = flood_count(total, workers, (i + workers - 1) % workers);
+		uint32_t hash = expected_hash(total, workers, i);
 
 		if (pvm_recv(tids[i], FLOOD_TAG_RESULT) < 0) {
 			fprintf(stderr, "flood: cannot receive the result of worker %d\n", i);
 			goto kill;
 		}
 		pvm_upkint(res, 4, 1);
-		if (res[0] != i ||
-		    res[1] != flood_count(total, workers, (i + workers - 1) % workers) ||
-		    (uint32_t)res[2] != expected_hash(total, workers, i)) {
+		if (res[0] != i || res[1] != count || (uint32_t)res[2] != hash) {
 			fprintf(stderr, "flood: worker %d received %d messages with hash %08x, "
 					"expected %d with hash %08x\n",
-				i, res[1], (uint32_t)res[2],
-				flood_count(total, workers, (i + workers - 1) % workers),
-				expected_hash(total, workers, i));
+				i, res[1], (uint32_t)res[2], count, hash);
 			goto kill;
 		}
 		checksum = flood_hash(checksum, (uint32_t)res[2]);
