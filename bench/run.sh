@@ -301,3 +301,52 @@ for n in 4 8 16 32 64 128; do
 		"$(($(setting "$work/ord.xml" preserve-decision-wait-ns-mean) / 1000))"
 done
 fi
+
+if want 12; then
+# 12. Load: flood, 128 worker tasks passing 10^5 and 10^6 small messages round a ring
+# (lock step, so nothing queues without bound), raw and monitored, interleaved. The
+# program's own wall time (`time` inside the run, as in section 2), the monitor's peak
+# RSS (the log's monitor-peak-rss-kb) and the largest peak RSS of any task (the
+# workers' and the master's VmHWM, as flood prints them). A 10^6 run takes over a
+# minute monitored, so this section makes at most 3 repetitions.
+LREPS=$((REPS < 3 ? REPS : 3))
+echo "Load: flood, 128 workers on one host ($LREPS repetitions; median wall s; largest peak RSS, kB)"
+load_run() { # mode messages: appends "wall task-kB monitor-kB" to $work/load.MODE.MESSAGES
+	out="$work/load.out"; : >"$out"
+	if [ "$1" = raw ]; then flag=--raw; else flag="-o $work/load.xml"; fi
+	# shellcheck disable=SC2086
+	t=$(PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $flag -- /bin/bash -c \
+		'o=$1; shift; TIMEFORMAT=%R; time "$@" >"$o"' bash "$out" "$BIN/flood" -m "$2" \
+		2>&1 >/dev/null | tail -n 1)
+	if ! grep -q "messages=$2 checksum=.* ok" "$out"; then
+		echo "flood -m $2 ($1) failed: $t" >&2
+		exit 1
+	fi
+	task=$(sed -n 's/.*workers-max=\([0-9]*\) .*master=\([0-9]*\).*/\1 \2/p' "$out" |
+		awk '{print ($1 > $2) ? $1 : $2}')
+	mon=-
+	if [ "$1" = mon ]; then
+		mon=$(sed -n 's/.*key="monitor-peak-rss-kb" value="\([0-9]*\)".*/\1/p' "$work/load.xml")
+	fi
+	echo "$t $task $mon" >>"$work/load.$1.$2"
+}
+for m in 100000 1000000; do : >"$work/load.raw.$m"; : >"$work/load.mon.$m"; done
+for _ in $(seq "$LREPS"); do
+	for m in 100000 1000000; do
+		load_run raw "$m"
+		load_run mon "$m"
+	done
+done
+printf '%10s %10s %8s %8s %12s %12s\n' messages mode wall ratio monitor-kB max-task-kB
+for m in 100000 1000000; do
+	r=$(awk '{print $1}' "$work/load.raw.$m" | median)
+	for mode in raw mon; do
+		w=$(awk '{print $1}' "$work/load.$mode.$m" | median)
+		printf '%10s %10s %8s %8.3f %12s %12s\n' "$m" "$mode" "$w" \
+			"$(echo "$w $r" | awk '{print $1/$2}')" \
+			"$(awk '{if ($3 != "-" && $3 > x) x = $3} END {print x ? x : "-"}' "$work/load.$mode.$m")" \
+			"$(awk '$2 > x {x = $2} END {print x}' "$work/load.$mode.$m")"
+	done
+done
+echo
+fi

@@ -19,6 +19,7 @@ extern CU_TestInfo test_cp_tests[];
 extern CU_TestInfo test_replay_tests[];
 extern CU_TestInfo test_faults_tests[];
 extern CU_TestInfo test_preserve_tests[];
+extern CU_TestInfo test_load_tests[];
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -33,6 +34,7 @@ static CU_SuiteInfo suites[] = {
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
     {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
+    {"load", NULL, NULL, NULL, NULL, test_load_tests},
     CU_SUITE_INFO_NULL,
 };
 
