@@ -110,9 +110,9 @@ static void sample_task(pvmmon_log_task *t)
 	t->bytes_sent = 32;
 	t->bytes_recv = 32;
 	stmt[0] = (pvmmon_log_stmt){0, "pvm_recv", "/bin/app", 0x12f6, NULL, 0, NULL, 4, 90000,
-				    900, 2200, 32, 0, 2, com};
+				    900, 2200, 32, 0, 1, 150000, 2, com};
 	stmt[1] = (pvmmon_log_stmt){1, "pvm_send", "/bin/app", 0x1300, NULL, 0, NULL, 4, 3000,
-				    0, 0, 32, 0, 0, NULL};
+				    0, 0, 32, 0, 0, 0, 0, NULL};
 	proc[0] = (pvmmon_log_proc){"main", "app.c", 10, NULL, 0, 1, 5000000, 100000, 0};
 	proc[1] = (pvmmon_log_proc){"work", "app.c", 40, "main", 22, 4, 4000000, 4000000, 0};
 	loop[0] = (pvmmon_log_loop){"for@20:3", "app.c", 20, "main", 1, 4500000};
