@@ -237,6 +237,34 @@ static int find_lib_path(void)
 	return lib_path ? 0 : -1;
 }
 
+/* Messages up to this size get the round trip's estimate (latency dominates them). */
+#define SEED_MAX_BYTES 1024
+
+/*
+ * One round trip to the monitor (a QUERY about this task itself, answered at once)
+ * gives a first transmission estimate: without it, a task's first message of a size
+ * class has only its queued delivery as a sample, which counts the time the task took
+ * to start, or to be scheduled, as transmission.
+ */
+static void seed_transmission(void)
+{
+	wire_buf b;
+	uint8_t *ans = NULL;
+	size_t len;
+	int64_t t0;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
+	t0 = pvmmon_clock_now();
+	if (!b.failed &&
+	    pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY, b.data, b.len) == 0 &&
+	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_ANSWER, ANSWER_TIMEOUT_MS,
+		       &ans, &len, NULL, NULL) == 0)
+		vclock_seed(&hooks__st.clock, (pvmmon_clock_now() - t0) / 2, SEED_MAX_BYTES);
+	free(ans);
+	wire_buf_free(&b);
+}
+
 void hooks__init(void)
 {
 	wire_mailbox mb;
@@ -354,6 +382,7 @@ void hooks__init(void)
 		pvm_notify(PvmTaskExit, WIRE_TAG_MONLOST, 1, &hooks__st.monitor_tid);
 		pvm_setcontext(oc);
 	}
+	seed_transmission();
 	hooks__st.last_flush = hooks__st.last_poll = pvmmon_clock_now();
 	hooks__st.records_start = t_start;
 	hooks__st.state = HOOKS_ACTIVE;

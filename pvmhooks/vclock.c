@@ -29,6 +29,12 @@ static int64_t keep_min(int64_t *slot, int64_t sample)
 	return *slot;
 }
 
+void vclock_seed(vclock *c, int64_t trans, uint64_t max_bytes)
+{
+	if (trans > 0)
+		keep_min(&c->min_waited[vclock_size_class(max_bytes)], trans);
+}
+
 int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes)
 {
 	int k = vclock_size_class(bytes);

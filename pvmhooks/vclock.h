@@ -58,6 +58,13 @@ static inline void vclock_intrude(vclock *c, int64_t d)
 
 int vclock_size_class(uint64_t bytes);
 
+/*
+ * A first transmission estimate for messages up to max_bytes, from a measured round
+ * trip (half of it): until a message of a size class arrives while its receiver waits,
+ * its estimate is at most this, not the queueing that a first message may show.
+ */
+void vclock_seed(vclock *c, int64_t trans, uint64_t max_bytes);
+
 /* The transmission time a message of `bytes` would be given now (0 before any
  * sample), without taking a sample: for comparing queued messages' arrivals. */
 int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes);

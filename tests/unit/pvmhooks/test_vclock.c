@@ -103,6 +103,31 @@ static void test_queued_message_uses_measured_transmission(void)
 	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(1024)], 0);
 }
 
+/* A round trip at registration seeds the estimate of small messages: the first one,
+ * queued while its receiver was starting, is not given its queueing as transmission;
+ * larger messages keep their own samples, and a smaller real transmission wins. */
+static void test_seeded_transmission(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	vclock_seed(&c, 200, 1024);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 200);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 1024), 200);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 4096), 0);
+	/* A 12-byte message sent at 10000, taken at 60000 by a receiver that started late. */
+	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 12, &r);
+	CU_ASSERT_EQUAL(r.trans, 200);
+	/* One that arrived while the receiver waited shows 120: it replaces the seed. */
+	vclock_receive_seen(&c, 70000, 70000, 80000, 80010, 80010, 75000, 75000, 75120, 12, &r);
+	CU_ASSERT_EQUAL(r.trans, 120);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
+	/* A seed of nothing (a failed round trip) changes nothing. */
+	vclock_seed(&c, 0, 1024);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
+}
+
 static void test_size_classes(void)
 {
 	CU_ASSERT_EQUAL(vclock_size_class(0), 0);
@@ -131,6 +156,7 @@ CU_TestInfo test_vclock_tests[] = {
     {"wait caused by sender intrusion is intrusion",
      test_wait_caused_by_sender_intrusion_is_intrusion},
     {"queued message uses a measured transmission", test_queued_message_uses_measured_transmission},
+    {"seeded transmission for a first message", test_seeded_transmission},
     {"size classes", test_size_classes},
     {"virtual never ahead of real", test_virtual_never_ahead_of_real},
     CU_TEST_INFO_NULL,
