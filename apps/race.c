@@ -22,7 +22,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: race [-w WORKERS] [-n MESSAGES] [-m recv|nrecv|trecv] [-x | -t]\n"
+	fprintf(f, "usage: race [-w WORKERS] [-n MESSAGES] [-m recv|nrecv|trecv|recvf] [-x | -t]\n"
 		   "Prints the order in which the master received its workers' messages.\n");
 }
 
@@ -45,6 +45,18 @@ static int worker(int n, int change)
 	}
 	pvm_exit();
 	return 0;
+}
+
+/* A matcher for pvm_recvf: any message with one of the workers' two data tags in the
+ * current context, whatever the receive asked for. */
+static int data_only(int mid, int tid, int tag)
+{
+	struct pvmminfo mi;
+
+	(void)tid;
+	(void)tag;
+	return pvm_getminfo(mid, &mi) >= 0 && mi.ctx == pvm_getcontext() &&
+	       (mi.tag == TAG_DATA || mi.tag == TAG_MORE);
 }
 
 int main(int argc, char **argv)
@@ -71,8 +83,10 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			mode = optarg;
-			if (strcmp(mode, "recv") && strcmp(mode, "nrecv") && strcmp(mode, "trecv")) {
-				fprintf(stderr, "race: -m must be recv, nrecv or trecv, not '%s'\n",
+			if (strcmp(mode, "recv") && strcmp(mode, "nrecv") && strcmp(mode, "trecv") &&
+			    strcmp(mode, "recvf")) {
+				fprintf(stderr,
+					"race: -m must be recv, nrecv, trecv or recvf, not '%s'\n",
 					mode);
 				return 2;
 			}
@@ -105,10 +119,13 @@ int main(int argc, char **argv)
 		pvm_pkint(&i, 1, 1);
 		pvm_send(tids[i], TAG_MORE);
 	}
+	/* recvf: a matcher of the program's own takes the workers' data messages only. */
+	if (!strcmp(mode, "recvf"))
+		pvm_recvf(data_only);
 	while (got < nw * n) {
 		int b = 0, who = -1;
 
-		if (!strcmp(mode, "recv")) {
+		if (!strcmp(mode, "recv") || !strcmp(mode, "recvf")) {
 			b = pvm_recv(-1, -1);
 		} else if (!strcmp(mode, "nrecv")) {
 			b = pvm_nrecv(-1, -1);

@@ -49,7 +49,56 @@ static struct {
 	int64_t vt, deadline;
 	const char *module;
 	uint64_t offset;
+	int spy;          /* the program's own matcher decides (see spy_queue) */
+	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
 } cur;
+
+/*
+ * Receives under a matcher the program installed with pvm_recvf(): which queued
+ * messages it accepts, in queue order, is found by running it over the queue through
+ * a spy that records what it accepts and accepts nothing itself.
+ */
+typedef struct spy_hit {
+	int32_t src, tag;
+} spy_hit;
+
+static hooks_matcher user_matcher;
+static int spy_ctx;
+static spy_hit *hits;
+static size_t nhits, cap_hits;
+
+static int spy(int mid, int tid, int tag)
+{
+	struct pvmminfo mi;
+
+	if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != spy_ctx || !user_matcher(mid, tid, tag))
+		return 0;
+	if (nhits == cap_hits) {
+		size_t nc = cap_hits ? cap_hits * 2 : 32;
+		spy_hit *h = realloc(hits, nc * sizeof(*h));
+
+		if (!h)
+			return 0;
+		hits = h;
+		cap_hits = nc;
+	}
+	hits[nhits].src = mi.src;
+	hits[nhits++].tag = mi.tag;
+	return 0;
+}
+
+static void spy_queue(void)
+{
+	int rb = pvm_setrbuf(0);
+
+	nhits = 0;
+	user_matcher = (hooks_matcher)(void *)pvm_recvf(spy);
+	spy_ctx = pvm_getcontext();
+	/* Nothing matches, so this takes nothing: it only walks the queue. */
+	hooks__pvm.nrecv(cur.usrc, cur.utag);
+	pvm_recvf(user_matcher);
+	pvm_setrbuf(rb);
+}
 
 static struct {
 	uint32_t req;
@@ -94,10 +143,29 @@ static int matches(const stash_entry *e, int src, int tag)
 	return (src == -1 || e->src == src) && (tag == -1 || e->tag == tag);
 }
 
-/* The first stashed message matching the patterns: what a plain receive would take
- * among the monitored messages queued (piggybacks arrive in their messages' order). */
+static const stash_entry *first_of(int32_t src, int32_t tag)
+{
+	for (size_t i = 0; i < nstash; i++)
+		if (stash[i].src == src && stash[i].tag == tag)
+			return &stash[i];
+	return NULL;
+}
+
+/* The first stashed message matching the patterns (or the program's matcher): what a
+ * plain receive would take among the monitored messages queued (piggybacks arrive in
+ * their messages' order). */
 static const stash_entry *first_match(int src, int tag)
 {
+	if (cur.spy) {
+		spy_queue();
+		for (size_t i = 0; i < nhits; i++) {
+			const stash_entry *e = first_of(hits[i].src, hits[i].tag);
+
+			if (e)
+				return e;
+		}
+		return NULL;
+	}
 	for (size_t i = 0; i < nstash; i++)
 		if (matches(&stash[i], src, tag))
 			return &stash[i];
@@ -204,11 +272,13 @@ static void send_report(uint32_t req, int kind, int64_t vt)
 		cand = calloc(nstash, sizeof(*cand));
 		if (!cand)
 			goto out;
-		for (i = 0; i < nstash; i++) {
-			const stash_entry *e = &stash[i];
+		if (cur.spy)
+			spy_queue();
+		for (i = 0; i < (cur.spy ? nhits : nstash); i++) {
+			const stash_entry *e = cur.spy ? first_of(hits[i].src, hits[i].tag) : &stash[i];
 			uint32_t k;
 
-			if (!matches(e, cur.src, cur.tag))
+			if (!e || (!cur.spy && !matches(e, cur.src, cur.tag)))
 				continue;
 			for (k = 0; k < w.ncand && cand[k].src != e->src; k++)
 				;
@@ -376,12 +446,23 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 	uint64_t serial;
 	int64_t first_at = 0, now;
 	const stash_entry *plain;
+	hooks_matcher matcher;
 
-	if (!hooks__preserve || hooks__st.monitor_lost || hooks__user_matcher())
+	if (!hooks__preserve || hooks__st.monitor_lost)
+		return;
+	/* Under the program's own matcher, the matcher decides what a receive accepts:
+	 * the monitor is told "any source, any tag" and the candidates are what the
+	 * matcher accepts. pvm_precv narrows its source and tag itself: it goes its way. */
+	cur.spy = hooks__user_matcher();
+	if (cur.spy && call->op == HOOKS_OP_pvm_precv)
 		return;
 	drain(0);
 	if (unmonitored_first(tid, tag, &found))
 		return;
+	cur.usrc = tid;
+	cur.utag = tag;
+	if (cur.spy)
+		tid = tag = -1;
 	cur.src = tid;
 	cur.tag = tag;
 	cur.vt = call->v0;
@@ -452,6 +533,9 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 		return;
 	}
 	call->pr_reordered = !plain || plain->src != grant.src || plain->tag != grant.tag;
+	/* The chosen message is taken by source and tag with libpvm3's own matcher: a
+	 * matcher the program installed has had its say in the candidates. */
+	matcher = hooks__matcher_default();
 	switch (call->op) {
 	case HOOKS_OP_pvm_precv:
 		call->ovr = 1;
@@ -471,6 +555,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 		call->skip = 1;
 		call->skip_rc = hooks__pvm.recv(grant.src, grant.tag);
 	}
+	hooks__matcher_restore(matcher);
 }
 
 void hooks__pr_after(hooks_call *call)

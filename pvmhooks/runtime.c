@@ -462,10 +462,18 @@ void hooks__poll(int64_t now)
 		return;
 	/* The monitor's end, told by pvmd: warn once and go on unmonitored (piggybacks
 	 * still go out and are still taken, so that pairing stays right). */
-	if (pvmio_recv(&io, hooks__st.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL, NULL) == 0) {
-		free(d);
-		hooks__monitor_gone();
-		return;
+	{
+		/* libpvm3's matcher: one the program installed could take a piggyback here. */
+		hooks_matcher m = hooks__matcher_default();
+		int lost = pvmio_recv(&io, hooks__st.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL,
+				      NULL) == 0;
+
+		hooks__matcher_restore(m);
+		if (lost) {
+			free(d);
+			hooks__monitor_gone();
+			return;
+		}
 	}
 	while (hooks__recv_control(WIRE_TAG_CTL, 0, &d, &len) == 0) {
 		if (wire_ctl_decode(&c, d, len) == 0) {
@@ -534,10 +542,11 @@ int hooks__is_monitored(int tid)
 		return 0;
 	wire_buf_init(&b);
 	wire_put_u32(&b, (uint32_t)tid);
+	/* A matcher the program installed must not pick the answer (it could take a
+	 * piggyback for it). */
 	if (!b.failed && pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY,
 				    b.data, b.len) == 0 &&
-	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_ANSWER,
-		       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) == 0) {
+	    hooks__recv_control(WIRE_TAG_ANSWER, ANSWER_TIMEOUT_MS, &ans, &len) == 0) {
 		wire_in in;
 
 		wire_in_init(&in, ans, len);

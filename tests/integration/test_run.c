@@ -393,7 +393,34 @@ static void test_faulting_task_is_marked_crashed(void)
 	check_crash("segv");
 }
 
+/* A matcher the program installed with pvm_recvf (race -m recvf accepts any message
+ * with the workers' tags, in any context) never decides pvmmon's own receives: no
+ * piggyback is taken for a control message, so no receive counts as unmonitored and
+ * the task does not think the monitor gone. */
+static void test_program_matcher_keeps_pairing(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+
+	for (int i = 0; i < 3; i++) {
+		harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o rf.xml -- %s/race -m recvf",
+			   dir, harness_bin(), harness_bin());
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "race: mode=recvf order="));
+		CU_ASSERT_PTR_NULL(strstr(r.err, "monitor has gone"));
+		cmd_result_free(&r);
+		snprintf(path, sizeof(path), "%s/rf.xml", dir);
+		CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+		for (size_t t = 0; t < log->ntasks; t++)
+			CU_ASSERT_EQUAL(log->tasks[t].unmonitored_recv, 0);
+		pvmmon_log_free(log);
+	}
+}
+
 CU_TestInfo test_run_tests[] = {
+    {"a program's own matcher (pvm_recvf) does not break pairing", test_program_matcher_keeps_pairing},
     {"matmul: same output, complete log", test_matmul_same_output_and_log},
     {"mcpi: wildcards, psend/precv", test_mcpi_wildcards_psend_precv},
     {"pingpong: recv, nrecv, trecv, direct route", test_pingpong_receive_variants},
