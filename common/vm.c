@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <pvm3.h>
 
 #include "pvmmon/errors.h"
 #include "vm.h"
@@ -125,6 +130,126 @@ out:
 	return rc;
 }
 
+/* Whether addr is one of this machine's own addresses (loopback excluded). */
+static int is_local_address(const struct sockaddr *addr)
+{
+	struct ifaddrs *ifs = NULL, *i;
+	int found = 0;
+
+	if (addr->sa_family != AF_INET || getifaddrs(&ifs) < 0)
+		return 0;
+	const struct in_addr a = ((const struct sockaddr_in *)addr)->sin_addr;
+
+	if ((ntohl(a.s_addr) >> 24) == 127) {
+		freeifaddrs(ifs);
+		return 0;
+	}
+	for (i = ifs; i && !found; i = i->ifa_next)
+		found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr == a.s_addr;
+	freeifaddrs(ifs);
+	return found;
+}
+
+/*
+ * The name under which a user's hostfile lists this machine, or NULL. pvmd otherwise
+ * takes its own address from the host name, which Debian resolves to a loopback
+ * address that no other host can reach; a host line whose name resolves to one of this
+ * machine's own (non-loopback) addresses says which interface the other hosts see, and
+ * pvmd -n NAME makes the master announce that one. pvmd recognises its own line and
+ * does not try to start itself a second time.
+ */
+static char *master_name(const char *hostfile)
+{
+	FILE *f = fopen(hostfile, "r");
+	char line[4096], *found = NULL;
+
+	if (!f)
+		return NULL;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t"), *name;
+		struct addrinfo hints, *res = NULL, *r;
+		size_t n;
+
+		/* Comments, the defaults lines (`*`) and hosts to add later (`&`) name no
+		 * host that pvmd starts with. */
+		if (*p == '#' || *p == '*' || *p == '&' || *p == '\n' || *p == '\0')
+			continue;
+		n = strcspn(p, " \t\n");
+		name = strndup(p, n);
+		if (!name)
+			break;
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_INET;
+		if (getaddrinfo(name, NULL, &hints, &res) == 0) {
+			for (r = res; r && !found; r = r->ai_next)
+				if (is_local_address(r->ai_addr))
+					found = name;
+			freeaddrinfo(res);
+		}
+		if (found != name)
+			free(name);
+	}
+	fclose(f);
+	return found;
+}
+
+/* How many hosts a user's hostfile starts pvmd with (host lines, not `*` defaults, `&`
+ * hosts for later or comments); the caller adds the master when no line names it. */
+static int hostfile_hosts(const char *hostfile)
+{
+	FILE *f = fopen(hostfile, "r");
+	char line[4096];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+
+		n += !(*p == '#' || *p == '*' || *p == '&' || *p == '\n' || *p == '\0');
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Waits until the VM has `want` hosts, or timeout_ms passed; returns how many it has.
+ * The master pvmd answers before it has started the other hosts of its hostfile, and a
+ * program started then would find a VM of one host. Asked from a child process, so
+ * that the caller never becomes a PVM task itself.
+ */
+static int wait_for_hosts(const pvmmon_vm *vm, int want, int timeout_ms)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct pvmhostinfo *hi;
+		int nhost = 0, narch, waited = 0;
+
+		setenv("PVM_ROOT", vm->root, 1);
+		setenv("PVM_TMP", vm->tmp, 1);
+		if (geteuid() == 0)
+			setenv("PVM_ALLOW_ROOT", "1", 1);
+		unsetenv("LD_PRELOAD");
+		pvm_setopt(PvmAutoErr, 0);
+		if (pvm_mytid() < 0)
+			_exit(0);
+		while ((pvm_config(&nhost, &narch, &hi) < 0 || nhost < want) && waited < timeout_ms) {
+			sleep_ms(50);
+			waited += 50;
+		}
+		pvm_exit();
+		_exit(nhost > 255 ? 255 : nhost);
+	}
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* The last lines pvmd printed, so a failed start says why. */
 static void pvmd_output(const char *dir, char *buf, size_t len)
 {
@@ -174,7 +299,8 @@ static int attach(pvmmon_vm *vm)
 	return 0;
 }
 
-static pid_t start_pvmd(const pvmmon_vm *vm, const char *hostfile, const char *out)
+static pid_t start_pvmd(const pvmmon_vm *vm, const char *hostfile, const char *out,
+			const char *name)
 {
 	pid_t pid = fork();
 
@@ -197,9 +323,12 @@ static pid_t start_pvmd(const pvmmon_vm *vm, const char *hostfile, const char *o
 		dup2(o, 1);
 		dup2(o, 2);
 	}
-	char *pvmd = join(vm->root, "lib/pvmd");
+	char *pvmd = join(vm->root, "lib/pvmd"), *nopt = NULL;
 
-	execl(pvmd, "pvmd", hostfile, (char *)NULL);
+	if (name && asprintf(&nopt, "-n%s", name) >= 0)
+		execl(pvmd, "pvmd", nopt, hostfile, (char *)NULL);
+	else
+		execl(pvmd, "pvmd", hostfile, (char *)NULL);
 	fprintf(stderr, "cannot run %s: %s\n", pvmd, strerror(errno));
 	_exit(127);
 }
@@ -209,7 +338,7 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	static const pvmmon_vm_opts none;
 	pvmmon_vm *vm = calloc(1, sizeof(*vm));
 	const char *base = getenv("TMPDIR");
-	char *hostfile = NULL, *pvmd_out = NULL, tail[512];
+	char *hostfile = NULL, *pvmd_out = NULL, *name = NULL, tail[512];
 	int rc = 0, waited = 0, timeout;
 
 	if (!opts)
@@ -248,7 +377,9 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	rc = write_hostfile(hostfile, opts);
 	if (rc < 0)
 		goto out;
-	vm->pvmd = start_pvmd(vm, hostfile, pvmd_out);
+	if (opts->hostfile)
+		name = master_name(opts->hostfile);
+	vm->pvmd = start_pvmd(vm, hostfile, pvmd_out, name);
 	if (vm->pvmd < 0) {
 		rc = pvmmon_error_set(PVMMON_ERROR, "cannot start pvmd: %s", strerror(errno));
 		goto out;
@@ -274,9 +405,22 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 		sleep_ms(10);
 		waited += 10;
 	}
+	if (opts->hostfile) {
+		int want = hostfile_hosts(opts->hostfile) + (name ? 0 : 1);
+		int have = want > 1 ? wait_for_hosts(vm, want, timeout) : want;
+
+		/* A host that could not be started (no ssh access, no pvmd there) is pvmd's
+		 * to report in its log; the run goes on with the hosts that came up. */
+		if (have >= 0 && have < want)
+			fprintf(stderr,
+				"pvmmon: only %d of the %d hosts of %s joined the virtual machine "
+				"within %d ms; going on with those\n",
+				have, want, opts->hostfile, timeout);
+	}
 out:
 	free(hostfile);
 	free(pvmd_out);
+	free(name);
 	if (rc < 0) {
 		if (!vm->attached)
 			pvmmon_vm_halt(vm);
