@@ -130,87 +130,78 @@ out:
 	return rc;
 }
 
-/* Whether addr is one of this machine's own addresses (loopback excluded). */
-static int is_local_address(const struct sockaddr *addr)
+/* 2 when addr is one of this machine's own addresses, 1 when it is a loopback
+ * address, 0 otherwise. */
+static int local_address(const struct sockaddr *addr)
 {
 	struct ifaddrs *ifs = NULL, *i;
 	int found = 0;
 
-	if (addr->sa_family != AF_INET || getifaddrs(&ifs) < 0)
+	if (addr->sa_family != AF_INET)
 		return 0;
 	const struct in_addr a = ((const struct sockaddr_in *)addr)->sin_addr;
 
-	if ((ntohl(a.s_addr) >> 24) == 127) {
-		freeifaddrs(ifs);
+	if ((ntohl(a.s_addr) >> 24) == 127)
+		return 1;
+	if (getifaddrs(&ifs) < 0)
 		return 0;
-	}
 	for (i = ifs; i && !found; i = i->ifa_next)
 		found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
 			((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr == a.s_addr;
 	freeifaddrs(ifs);
-	return found;
+	return found ? 2 : 0;
 }
 
 /*
- * The name under which a user's hostfile lists this machine, or NULL. pvmd otherwise
- * takes its own address from the host name, which Debian resolves to a loopback
- * address that no other host can reach; a host line whose name resolves to one of this
- * machine's own (non-loopback) addresses says which interface the other hosts see, and
- * pvmd -n NAME makes the master announce that one. pvmd recognises its own line and
- * does not try to start itself a second time.
+ * Reads the host lines of a user's hostfile (not comments, the defaults lines `*` or
+ * hosts to add later `&`): how many hosts pvmd starts with, counting this machine
+ * once whether or not a line names it, and in *name the name under which a line lists
+ * this machine by one of its non-loopback addresses (or NULL). pvmd otherwise takes
+ * its own address from the host name, which Debian resolves to a loopback address
+ * that no other host can reach; that line says which interface the other hosts see,
+ * and pvmd -n NAME makes the master announce it. pvmd recognises its own line and does
+ * not start itself a second time.
  */
-static char *master_name(const char *hostfile)
+static int scan_hostfile(const char *hostfile, char **name)
 {
 	FILE *f = fopen(hostfile, "r");
-	char line[4096], *found = NULL;
+	char line[4096], self[256] = "";
+	int hosts = 0;
 
+	*name = NULL;
 	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t"), *name;
+		return 1;
+	gethostname(self, sizeof(self) - 1);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t"), *host;
 		struct addrinfo hints, *res = NULL, *r;
-		size_t n;
+		int local = 0;
 
-		/* Comments, the defaults lines (`*`) and hosts to add later (`&`) name no
-		 * host that pvmd starts with. */
 		if (*p == '#' || *p == '*' || *p == '&' || *p == '\n' || *p == '\0')
 			continue;
-		n = strcspn(p, " \t\n");
-		name = strndup(p, n);
-		if (!name)
+		host = strndup(p, strcspn(p, " \t\n"));
+		if (!host)
 			break;
 		memset(&hints, 0, sizeof(hints));
 		hints.ai_family = AF_INET;
-		if (getaddrinfo(name, NULL, &hints, &res) == 0) {
-			for (r = res; r && !found; r = r->ai_next)
-				if (is_local_address(r->ai_addr))
-					found = name;
+		if (getaddrinfo(host, NULL, &hints, &res) == 0) {
+			for (r = res; r; r = r->ai_next) {
+				int l = local_address(r->ai_addr);
+
+				local = l > local ? l : local;
+			}
 			freeaddrinfo(res);
 		}
-		if (found != name)
-			free(name);
+		/* This machine, under whatever name, is counted once, below. */
+		if (!local && strcmp(host, self) != 0)
+			hosts++;
+		if (local == 2 && !*name)
+			*name = host;
+		else
+			free(host);
 	}
 	fclose(f);
-	return found;
-}
-
-/* How many hosts a user's hostfile starts pvmd with (host lines, not `*` defaults, `&`
- * hosts for later or comments); the caller adds the master when no line names it. */
-static int hostfile_hosts(const char *hostfile)
-{
-	FILE *f = fopen(hostfile, "r");
-	char line[4096];
-	int n = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-
-		n += !(*p == '#' || *p == '*' || *p == '&' || *p == '\n' || *p == '\0');
-	}
-	fclose(f);
-	return n;
+	return hosts + 1;
 }
 
 /*
@@ -339,7 +330,7 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	pvmmon_vm *vm = calloc(1, sizeof(*vm));
 	const char *base = getenv("TMPDIR");
 	char *hostfile = NULL, *pvmd_out = NULL, *name = NULL, tail[512];
-	int rc = 0, waited = 0, timeout;
+	int rc = 0, waited = 0, timeout, want = 1;
 
 	if (!opts)
 		opts = &none;
@@ -378,7 +369,7 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	if (rc < 0)
 		goto out;
 	if (opts->hostfile)
-		name = master_name(opts->hostfile);
+		want = scan_hostfile(opts->hostfile, &name);
 	vm->pvmd = start_pvmd(vm, hostfile, pvmd_out, name);
 	if (vm->pvmd < 0) {
 		rc = pvmmon_error_set(PVMMON_ERROR, "cannot start pvmd: %s", strerror(errno));
@@ -406,7 +397,6 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 		waited += 10;
 	}
 	if (opts->hostfile) {
-		int want = hostfile_hosts(opts->hostfile) + (name ? 0 : 1);
 		int have = want > 1 ? wait_for_hosts(vm, want, timeout) : want;
 
 		/* A host that could not be started (no ssh access, no pvmd there) is pvmd's

@@ -157,6 +157,36 @@ static void test_replay(void)
 	cmd_result_free(&rec);
 }
 
+/* A host that cannot be started (the rsh stand-in knows no such host) is reported,
+ * and the run goes on with the hosts that joined. */
+static void test_missing_host(void)
+{
+	cmd_result r;
+	char hostfile[4200], cmd[5000], *text, *extra;
+	FILE *f;
+
+	snprintf(hostfile, sizeof(hostfile), "%s/hostfile.missing", test_hosts_dir(hosts));
+	text = harness_slurp(test_hosts_hostfile(hosts), NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	/* An address on the hosts' subnet that no host has. */
+	extra = strdup(test_hosts_address(hosts, 0));
+	strcpy(strrchr(extra, '.'), ".250");
+	f = fopen(hostfile, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "%s%s\n", text, extra);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o missing.xml -- %s/matmul -n 60 -w 4",
+		 hostfile, harness_bin());
+	pvmmon(&r, 0, cmd);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "matmul: n=60"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "only 3 of the 4 hosts"));
+	fprintf(stderr, "\n  %s", r.err);
+	cmd_result_free(&r);
+	free(text);
+	free(extra);
+}
+
 /* The remote pvmds were started through the rsh stand-in, two a run. */
 static void test_rsh_used(void)
 {
@@ -167,6 +197,7 @@ CU_TestInfo test_hosts_tests[] = {
     {"matmul on three hosts gives the unmonitored result", test_matmul},
     {"Monte Carlo pi on three hosts gives the unmonitored result", test_mcpi},
     {"a three-host run replays to the same output", test_replay},
+    {"a host that does not join is reported and the run goes on", test_missing_host},
     {"remote pvmds are started through PVM_RSH", test_rsh_used},
     CU_TEST_INFO_NULL,
 };
