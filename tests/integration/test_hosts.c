@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <CUnit/CUnit.h>
 
@@ -75,17 +76,32 @@ static int hosts_used(const char *log_name)
 
 /* Runs PROGRAM ARGS raw and monitored on the three hosts; the outputs must be equal,
  * the log valid, list three hosts and show tasks on more than one. */
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void same_as_raw(const char *name, const char *args)
 {
 	cmd_result raw, mon, val;
 	char cmd[1024];
+	double t0, t1, t2;
 
 	snprintf(cmd, sizeof(cmd), "run --raw -q --hostfile '%s' -- %s/%s %s",
 		 test_hosts_hostfile(hosts), harness_bin(), name, args);
+	t0 = seconds();
 	pvmmon(&raw, 0, cmd);
 	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o %s.xml -- %s/%s %s",
 		 test_hosts_hostfile(hosts), name, harness_bin(), name, args);
+	t1 = seconds();
 	pvmmon(&mon, 0, cmd);
+	t2 = seconds();
+	/* Whole commands: starting the three-host VM, the run, halting. */
+	fprintf(stderr, "\n  %s: raw %.2f s, monitored %.2f s (VM start to halt)", name, t1 - t0,
+		t2 - t1);
 	CU_ASSERT_EQUAL(raw.status, 0);
 	CU_ASSERT_EQUAL(mon.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, name));
@@ -115,6 +131,13 @@ static void test_matmul(void)
 static void test_mcpi(void)
 {
 	same_as_raw("mcpi", "-w 6 -c 48 -s 20000");
+}
+
+/* Group calls (libgpvm3, the group server pvmgs found on the spawn path of whichever
+ * host PVM starts it on) across hosts. */
+static void test_groups(void)
+{
+	same_as_raw("groups", "6");
 }
 
 /* A three-host run of race with wildcard receives and random send delays is recorded
@@ -196,6 +219,7 @@ static void test_rsh_used(void)
 CU_TestInfo test_hosts_tests[] = {
     {"matmul on three hosts gives the unmonitored result", test_matmul},
     {"Monte Carlo pi on three hosts gives the unmonitored result", test_mcpi},
+    {"group calls across three hosts give the unmonitored result", test_groups},
     {"a three-host run replays to the same output", test_replay},
     {"a host that does not join is reported and the run goes on", test_missing_host},
     {"remote pvmds are started through PVM_RSH", test_rsh_used},
