@@ -50,6 +50,19 @@ static void say(char *why, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Reads fd to its end into buf (NUL-terminated, at most cap - 1 bytes); returns the
+ * length. */
+static size_t read_all(int fd, char *buf, size_t cap)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got + 1 < cap && (r = read(fd, buf + got, cap - 1 - got)) > 0)
+		got += (size_t)r;
+	buf[got] = '\0';
+	return got;
+}
+
 /*
  * Runs argv (no shell) and returns its exit status; what it printed on stderr goes to
  * err, so that a refusal by the kernel reaches the test's output word for word.
@@ -58,7 +71,7 @@ static int run(char *err, size_t errlen, char *const argv[])
 {
 	int p[2], status;
 	pid_t pid;
-	ssize_t got = 0, r;
+	size_t got;
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -78,10 +91,8 @@ static int run(char *err, size_t errlen, char *const argv[])
 		_exit(127);
 	}
 	close(p[1]);
-	while (err && (size_t)got + 1 < errlen && (r = read(p[0], err + got, errlen - 1 - (size_t)got)) > 0)
-		got += r;
 	if (err && errlen) {
-		err[got] = '\0';
+		got = read_all(p[0], err, errlen);
 		while (got > 0 && err[got - 1] == '\n')
 			err[--got] = '\0';
 	}
@@ -176,7 +187,6 @@ static int start_host(ns_host *h, char *why, size_t len)
 	int p[2];
 	pid_t me = getpid();
 	char buf[512];
-	ssize_t got = 0, r;
 
 	if (pipe(p) < 0) {
 		say(why, len, "pipe: %s", strerror(errno));
@@ -229,10 +239,8 @@ static int start_host(ns_host *h, char *why, size_t len)
 		return -1;
 	}
 	/* Both lines arrive within moments; the read ends at EOF once both have closed. */
-	while ((size_t)got + 1 < sizeof(buf) && (r = read(p[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-		got += r;
+	read_all(p[0], buf, sizeof(buf));
 	close(p[0]);
-	buf[got > 0 ? got : 0] = '\0';
 	{
 		char *pid = strstr(buf, "pid "), *err = strstr(buf, "err ");
 
@@ -256,7 +264,7 @@ static pid_t start_switch(char *why, size_t len)
 	int p[2];
 	pid_t me = getpid(), pid;
 	char buf[256];
-	ssize_t got = 0, r;
+	size_t got;
 
 	if (pipe(p) < 0)
 		return -1;
@@ -276,10 +284,8 @@ static pid_t start_switch(char *why, size_t len)
 			pause();
 	}
 	close(p[1]);
-	while ((size_t)got + 1 < sizeof(buf) && (r = read(p[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-		got += r;
+	got = read_all(p[0], buf, sizeof(buf));
 	close(p[0]);
-	buf[got > 0 ? got : 0] = '\0';
 	if (pid > 0 && strncmp(buf, "ok", 2) != 0) {
 		char *nl = strchr(buf, '\n');
 
@@ -307,7 +313,6 @@ static int claim_subnet(test_hosts *h, char *why, size_t len)
 	for (int k = 0; k < 250; k++) {
 		int n = (start + k - 1) % 250 + 1;
 		char out[256];
-
 		cmd_result r;
 
 		snprintf(route, sizeof(route), "10.77.%d.0/24", n);
@@ -327,7 +332,7 @@ static int claim_subnet(test_hosts *h, char *why, size_t len)
 				return 0;
 			}
 			if (!strstr(err, "exists")) {
-				say(why, len, "the kernel refused a veth pair (ip link add: %s)", err);
+				say(why, len, "cannot make a veth pair (ip link add: %s)", err);
 				h->root_if[0] = '\0';
 				return -1;
 			}
@@ -452,7 +457,8 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t len)
 				goto fail;
 			}
 		}
-		if (run_in(h->sw, err, sizeof(err), "ip", "link", "set", peer, "master", "br0", "up", NULL) != 0 ||
+		if (run_in(h->sw, err, sizeof(err), "ip", "link", "set", peer, "master", "br0", "up",
+			   NULL) != 0 ||
 		    run_in(x->init, err, sizeof(err), "ip", "addr", "add", cidr, "dev", ifname, NULL) != 0 ||
 		    run_in(x->init, err, sizeof(err), "ip", "link", "set", ifname, "up", NULL) != 0 ||
 		    run_in(x->init, err, sizeof(err), "ip", "link", "set", "lo", "up", NULL) != 0) {
