@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <pvm3.h>
 
 #include "pvmmon/errors.h"
 #include "vm.h"
@@ -125,6 +130,117 @@ out:
 	return rc;
 }
 
+/* 2 when addr is one of this machine's own addresses, 1 when it is a loopback
+ * address, 0 otherwise. */
+static int local_address(const struct sockaddr *addr)
+{
+	struct ifaddrs *ifs = NULL, *i;
+	int found = 0;
+
+	if (addr->sa_family != AF_INET)
+		return 0;
+	const struct in_addr a = ((const struct sockaddr_in *)addr)->sin_addr;
+
+	if ((ntohl(a.s_addr) >> 24) == 127)
+		return 1;
+	if (getifaddrs(&ifs) < 0)
+		return 0;
+	for (i = ifs; i && !found; i = i->ifa_next)
+		found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr == a.s_addr;
+	freeifaddrs(ifs);
+	return found ? 2 : 0;
+}
+
+/*
+ * Reads the host lines of a user's hostfile (not comments, the defaults lines `*` or
+ * hosts to add later `&`): how many hosts pvmd starts with, counting this machine
+ * once whether or not a line names it, and in *name the name under which a line lists
+ * this machine by one of its non-loopback addresses (or NULL). pvmd otherwise takes
+ * its own address from the host name, which Debian resolves to a loopback address
+ * that no other host can reach; that line says which interface the other hosts see,
+ * and pvmd -n NAME makes the master announce it. pvmd recognises its own line and does
+ * not start itself a second time.
+ */
+static int scan_hostfile(const char *hostfile, char **name)
+{
+	FILE *f = fopen(hostfile, "r");
+	char line[4096], self[256] = "";
+	int hosts = 0;
+
+	*name = NULL;
+	if (!f)
+		return 1;
+	gethostname(self, sizeof(self) - 1);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t"), *host;
+		struct addrinfo hints, *res = NULL, *r;
+		int local = 0;
+
+		if (*p == '#' || *p == '*' || *p == '&' || *p == '\n' || *p == '\0')
+			continue;
+		host = strndup(p, strcspn(p, " \t\n"));
+		if (!host)
+			break;
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_INET;
+		if (getaddrinfo(host, NULL, &hints, &res) == 0) {
+			for (r = res; r; r = r->ai_next) {
+				int l = local_address(r->ai_addr);
+
+				local = l > local ? l : local;
+			}
+			freeaddrinfo(res);
+		}
+		/* This machine, under whatever name, is counted once, below. */
+		if (!local && strcmp(host, self) != 0)
+			hosts++;
+		if (local == 2 && !*name)
+			*name = host;
+		else
+			free(host);
+	}
+	fclose(f);
+	return hosts + 1;
+}
+
+/*
+ * Waits until the VM has `want` hosts, or timeout_ms passed; returns how many it has.
+ * The master pvmd answers before it has started the other hosts of its hostfile, and a
+ * program started then would find a VM of one host. Asked from a child process, so
+ * that the caller never becomes a PVM task itself.
+ */
+static int wait_for_hosts(const pvmmon_vm *vm, int want, int timeout_ms)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct pvmhostinfo *hi;
+		int nhost = 0, narch, waited = 0;
+
+		setenv("PVM_ROOT", vm->root, 1);
+		setenv("PVM_TMP", vm->tmp, 1);
+		if (geteuid() == 0)
+			setenv("PVM_ALLOW_ROOT", "1", 1);
+		unsetenv("LD_PRELOAD");
+		pvm_setopt(PvmAutoErr, 0);
+		if (pvm_mytid() < 0)
+			_exit(0);
+		while ((pvm_config(&nhost, &narch, &hi) < 0 || nhost < want) && waited < timeout_ms) {
+			sleep_ms(50);
+			waited += 50;
+		}
+		pvm_exit();
+		_exit(nhost > 255 ? 255 : nhost);
+	}
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* The last lines pvmd printed, so a failed start says why. */
 static void pvmd_output(const char *dir, char *buf, size_t len)
 {
@@ -174,7 +290,8 @@ static int attach(pvmmon_vm *vm)
 	return 0;
 }
 
-static pid_t start_pvmd(const pvmmon_vm *vm, const char *hostfile, const char *out)
+static pid_t start_pvmd(const pvmmon_vm *vm, const char *hostfile, const char *out,
+			const char *name)
 {
 	pid_t pid = fork();
 
@@ -197,9 +314,12 @@ static pid_t start_pvmd(const pvmmon_vm *vm, const char *hostfile, const char *o
 		dup2(o, 1);
 		dup2(o, 2);
 	}
-	char *pvmd = join(vm->root, "lib/pvmd");
+	char *pvmd = join(vm->root, "lib/pvmd"), *nopt = NULL;
 
-	execl(pvmd, "pvmd", hostfile, (char *)NULL);
+	if (name && asprintf(&nopt, "-n%s", name) >= 0)
+		execl(pvmd, "pvmd", nopt, hostfile, (char *)NULL);
+	else
+		execl(pvmd, "pvmd", hostfile, (char *)NULL);
 	fprintf(stderr, "cannot run %s: %s\n", pvmd, strerror(errno));
 	_exit(127);
 }
@@ -209,8 +329,8 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	static const pvmmon_vm_opts none;
 	pvmmon_vm *vm = calloc(1, sizeof(*vm));
 	const char *base = getenv("TMPDIR");
-	char *hostfile = NULL, *pvmd_out = NULL, tail[512];
-	int rc = 0, waited = 0, timeout;
+	char *hostfile = NULL, *pvmd_out = NULL, *name = NULL, tail[512];
+	int rc = 0, waited = 0, timeout, want = 1;
 
 	if (!opts)
 		opts = &none;
@@ -248,7 +368,9 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	rc = write_hostfile(hostfile, opts);
 	if (rc < 0)
 		goto out;
-	vm->pvmd = start_pvmd(vm, hostfile, pvmd_out);
+	if (opts->hostfile)
+		want = scan_hostfile(opts->hostfile, &name);
+	vm->pvmd = start_pvmd(vm, hostfile, pvmd_out, name);
 	if (vm->pvmd < 0) {
 		rc = pvmmon_error_set(PVMMON_ERROR, "cannot start pvmd: %s", strerror(errno));
 		goto out;
@@ -274,9 +396,21 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 		sleep_ms(10);
 		waited += 10;
 	}
+	if (opts->hostfile) {
+		int have = want > 1 ? wait_for_hosts(vm, want, timeout) : want;
+
+		/* A host that could not be started (no ssh access, no pvmd there) is pvmd's
+		 * to report in its log; the run goes on with the hosts that came up. */
+		if (have >= 0 && have < want)
+			fprintf(stderr,
+				"pvmmon: only %d of the %d hosts of %s joined the virtual machine "
+				"within %d ms; going on with those\n",
+				have, want, opts->hostfile, timeout);
+	}
 out:
 	free(hostfile);
 	free(pvmd_out);
+	free(name);
 	if (rc < 0) {
 		if (!vm->attached)
 			pvmmon_vm_halt(vm);

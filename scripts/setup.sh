@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 PKGS="build-essential pkg-config pvm pvm-dev libpvm3 pvm-examples libxml2-dev libxml2-utils
 libcunit1-dev graphviz libgraphviz-dev libdw-dev libelf-dev valgrind libclang-dev chromium tmux
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev iproute2 util-linux"
 
 missing=""
 for p in $PKGS; do

@@ -20,6 +20,9 @@ extern CU_TestInfo test_replay_tests[];
 extern CU_TestInfo test_faults_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_load_tests[];
+extern CU_TestInfo test_hosts_tests[];
+int test_hosts_init(void);
+int test_hosts_cleanup(void);
 
 static CU_SuiteInfo suites[] = {
     {"vm", NULL, NULL, NULL, NULL, test_vm_tests},
@@ -35,6 +38,7 @@ static CU_SuiteInfo suites[] = {
     {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"load", NULL, NULL, NULL, NULL, test_load_tests},
+    {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };
 
@@ -47,6 +51,9 @@ int main(int argc, char **argv)
 	if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(suites) != CUE_SUCCESS)
 		return 2;
 	CU_basic_set_mode(CU_BRM_VERBOSE);
+	/* A suite that cannot run here (hosts without namespaces) makes its tests inactive
+	 * and says why: the summary counts them as inactive, not as failed. */
+	CU_set_fail_on_inactive(CU_FALSE);
 	if (argc > 1) {
 		CU_pSuite s = CU_get_suite(argv[1]);
 
