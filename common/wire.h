@@ -42,6 +42,8 @@ enum {
 	WIRE_TAG_PWAIT = 0x7e5a0014,    /* task -> monitor: preserve mode's request or report */
 	WIRE_TAG_PGRANT = 0x7e5a0015,   /* monitor -> task: the decision on a request */
 	WIRE_TAG_PASK = 0x7e5a0016,     /* monitor -> task: report your state */
+	WIRE_TAG_CLOCK = 0x7e5a0017,    /* task -> monitor: its clock offset estimate */
+	WIRE_TAG_CLOCKSET = 0x7e5a0018, /* monitor -> task: the offset its host uses */
 };
 
 /* Commands from the monitor to tasks, and requests of pvmmon commands to the monitor. */

@@ -75,7 +75,8 @@ static const char *tag_name(int tag)
 	static const char *const names[] = {"REGISTER", "WELCOME", "SPAWNED", "QUERY", "ANSWER",
 					    "RECORDS", "TASKEXIT", "TRACE", "CPSAMPLE", "CTL",
 					    "STATUS", "SNAPSHOT", "RECORD", "REPLAYDATA", "LID",
-					    "LIDTID", "DIVERGED", "STOPPED", "MONLOST"};
+					    "LIDTID", "DIVERGED", "STOPPED", "MONLOST", "PWAIT",
+					    "PGRANT", "PASK", "CLOCK", "CLOCKSET"};
 	unsigned i = (unsigned)tag - (unsigned)WIRE_TAG_REGISTER;
 
 	return i < sizeof(names) / sizeof(names[0]) ? names[i] : "an unknown tag";
@@ -147,6 +148,9 @@ static void handle(mon_run *run, int bufid)
 		break;
 	case WIRE_TAG_QUERY:
 		mon_query(run, src, data, len);
+		break;
+	case WIRE_TAG_CLOCK:
+		mon_clock(run, src, data, len);
 		break;
 	case WIRE_TAG_RECORDS:
 		mon_records(run, src, data, len);

@@ -22,7 +22,20 @@ typedef struct mon_task {
 	wire_cp cp;          /* its latest critical-path sample */
 	wire_buf record;     /* its replay record so far (tids as senders), when recording */
 	int replayed;        /* a replay sent it its record */
+	/* Its host's clock offset (the monitor's clock minus the host's, ns): every real
+	 * or virtual time the task reports is on its own clock, and the monitor adds this
+	 * to put it on its own (0 until the task's CLOCK report, which comes before any
+	 * message that carries times, PVM keeping order per pair). */
+	int64_t clock_offset;
 } mon_task;
+
+/* One host's clock offset as its first task estimated it (doc/architecture.md, "The
+ * virtual clock across hosts"): every later task on the host is told to use it. */
+typedef struct mon_host_clock {
+	int32_t dtid;
+	int64_t offset, uncertainty; /* ns */
+	int64_t rtt;                 /* the least round trip of the estimate, ns */
+} mon_host_clock;
 
 typedef struct mon_spawn {
 	int32_t parent, child;
@@ -98,6 +111,8 @@ typedef struct mon_run {
 	size_t ntasks, cap_tasks;
 	mon_spawn *spawns;
 	size_t nspawns, cap_spawns;
+	mon_host_clock *clocks;
+	size_t nclocks;
 	uint32_t nroots;
 	uint64_t bad_messages; /* control messages that failed to decode */
 	/* The run's token (random): registrations and pvmmon commands' requests must
@@ -117,6 +132,10 @@ mon_task *mon_find(mon_run *run, int32_t tid);
 int mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
+/* A task's clock offset estimate (CLOCK): answered with the offset its host uses. */
+void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len);
+/* The clock offset recorded for host dtid, NULL when none was. */
+const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid);
 void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_task_exit(mon_run *run, int32_t tid);
 /*

@@ -162,6 +162,14 @@ void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
+	/* The spawn time goes to the children on the monitor's clock; each takes its own
+	 * host's offset off. */
+	{
+		const mon_task *parent = mon_find(run, src);
+
+		if (parent && rt)
+			rt += parent->clock_offset;
+	}
 	for (i = 0; i < n; i++) {
 		int32_t child = (int32_t)wire_get_u32(&in);
 
@@ -212,6 +220,8 @@ void mon_query(mon_run *run, int src, const uint8_t *data, size_t len)
 	int32_t tid;
 	mon_task *t;
 
+	int64_t m_recv = pvmmon_clock_now();
+
 	wire_in_init(&in, data, len);
 	tid = (int32_t)wire_get_u32(&in);
 	if (in.failed) {
@@ -222,8 +232,68 @@ void mon_query(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_buf_init(&b);
 	wire_put_u32(&b, (uint32_t)tid);
 	wire_put_u8(&b, t ? 1 : 0);
+	/* The monitor's clock when it took the question and when it answers: the asker's
+	 * clock offset sample (older readers stop after the flag). */
+	wire_put_u64(&b, (uint64_t)m_recv);
+	wire_put_u64(&b, (uint64_t)pvmmon_clock_now());
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, src, WIRE_TAG_ANSWER, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid)
+{
+	for (size_t i = 0; i < run->nclocks; i++)
+		if (run->clocks[i].dtid == dtid)
+			return &run->clocks[i];
+	return NULL;
+}
+
+void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = mon_find(run, src);
+	const mon_host_clock *h;
+	wire_in in;
+	wire_buf b;
+	mon_host_clock est;
+
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION || (int32_t)wire_get_u32(&in) != src || !t) {
+		run->bad_messages++;
+		return;
+	}
+	est.dtid = t->dtid;
+	est.offset = (int64_t)wire_get_u64(&in);
+	est.uncertainty = (int64_t)wire_get_u64(&in);
+	est.rtt = (int64_t)wire_get_u64(&in);
+	wire_get_u32(&in);
+	if (in.failed || est.uncertainty < 0) {
+		run->bad_messages++;
+		return;
+	}
+	/* The monitor's own host shares its clock: exactly 0, whatever a task measured. */
+	if (t->dtid == pvm_tidtohost(run->mytid))
+		est.offset = est.uncertainty = 0;
+	h = mon_host_clock_of(run, t->dtid);
+	if (!h) {
+		mon_host_clock *a = realloc(run->clocks, (run->nclocks + 1) * sizeof(*a));
+
+		if (!a)
+			return;
+		run->clocks = a;
+		a[run->nclocks] = est;
+		h = &a[run->nclocks++];
+	}
+	/* The task's start, reported at registration, moves onto the monitor's clock. */
+	t->clock_offset = h->offset;
+	t->rt_start += h->offset;
+	t->rec.start_ns += h->offset;
+	t->rec.end_ns += h->offset;
+	wire_buf_init(&b);
+	wire_put_u64(&b, (uint64_t)h->offset);
+	wire_put_u64(&b, (uint64_t)h->uncertainty);
+	if (!b.failed)
+		pvmio_send(&io, run->ctx, src, WIRE_TAG_CLOCKSET, b.data, b.len);
 	wire_buf_free(&b);
 }
 
@@ -252,7 +322,7 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.nloops = fresh.nloops;
 	t->rec.virtual_ns = fresh.virtual_ns;
 	t->rec.intrusion_ns = fresh.intrusion_ns;
-	t->rec.end_ns = fresh.end_ns - run->t_start;
+	t->rec.end_ns = fresh.end_ns + t->clock_offset - run->t_start;
 	t->rec.msgs_sent = fresh.msgs_sent;
 	t->rec.msgs_recv = fresh.msgs_recv;
 	t->rec.bytes_sent = fresh.bytes_sent;
@@ -332,11 +402,12 @@ void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 		pvmmon_log_event *e = &ev[i];
 		int k;
 
-		/* Times in the log count from the run's start, as task start and end do. */
+		/* Times in the log count from the run's start on the monitor's clock, as task
+		 * start and end do. */
 		for (k = 0; k < 4; k++)
-			e->rt[k] -= run->t_start;
-		e->vt0 -= run->t_start;
-		e->vt1 -= run->t_start;
+			e->rt[k] += t->clock_offset - run->t_start;
+		e->vt0 += t->clock_offset - run->t_start;
+		e->vt1 += t->clock_offset - run->t_start;
 		t->trace_received++;
 		if (e->rt[0] >= run->trace_cut) {
 			run->trace_dropped++;

@@ -68,8 +68,8 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 	memset(&pb, 0, sizeof(pb));
 	pb.sender_index = hooks__st.index;
 	pb.sender_tid = hooks__st.mytid;
-	pb.vt_send = vclock_virtual(&hooks__st.clock, call->t1);
-	pb.rt_send = call->t1;
+	pb.vt_send = hooks__to_common(vclock_virtual(&hooks__st.clock, call->t1));
+	pb.rt_send = hooks__to_common(call->t1);
 	pb.delay = hooks__st.clock.intrusion;
 	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
 	pb.ndests = (uint32_t)n;
@@ -250,7 +250,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	/* In preserve mode a receive may have waited before its real call, and the
 	 * message's arrival is known from its piggyback's (see vclock_receive_seen). */
 	vclock_receive_seen(&hooks__st.clock, call->t0, call->t_wait, call->t1, call->t2,
-			    pvmmon_clock_now(), pb.vt_send, pb.rt_send, arrived, (uint64_t)bytes, &r);
+			    pvmmon_clock_now(), hooks__from_common(pb.vt_send),
+			    hooks__from_common(pb.rt_send), arrived, (uint64_t)bytes, &r);
 	call->clock_done = 1;
 	/* A tuple of a selection this task has not heard of: the monitor's command for it
 	 * is on its way (the sender had it), so take it now and start at this receive,

@@ -100,9 +100,24 @@ typedef struct hooks_state {
 	cp_state cp;       /* this task's critical-path tuple */
 	char *lid;         /* its logical id, from the welcome (heap) */
 	int64_t test_delay_ns; /* PVMMON_TEST_PROBE_DELAY for this task (tests only) */
+	/* The monitor's clock minus this host's (the host's estimate, which every task
+	 * of the host shares; 0 on the monitor's host) and its uncertainty, ns. */
+	int64_t clock_offset;
+	int64_t clock_uncertainty;
 } hooks_state;
 
 extern hooks_state hooks__st;
+
+/* Times that cross hosts (piggybacks) travel on the monitor's clock: a sender adds
+ * its host's offset, the receiver takes its own off. On one host the two cancel. */
+static inline int64_t hooks__to_common(int64_t t)
+{
+	return t + hooks__st.clock_offset;
+}
+static inline int64_t hooks__from_common(int64_t t)
+{
+	return t - hooks__st.clock_offset;
+}
 extern __thread int hooks__guard;
 
 /* Looks up the next definition of a PVM function (libpvm3's), aborting with a clear

@@ -203,7 +203,7 @@ static void stash_add(int src, int tag)
 	stash[nstash].src = src;
 	stash[nstash].tag = tag;
 	stash[nstash].seq = (uint32_t)pb.my_seq;
-	stash[nstash].vs = pb.vt_send;
+	stash[nstash].vs = hooks__from_common(pb.vt_send);
 	stash[nstash].bytes = pb.bytes;
 	stash[nstash].data = d;
 	stash[nstash].len = (size_t)len;

@@ -240,28 +240,81 @@ static int find_lib_path(void)
 /* Messages up to this size get the round trip's estimate (latency dominates them). */
 #define SEED_MAX_BYTES 1024
 
+/* Round trips to the monitor at registration for the clock offset: the least delayed
+ * of a few is usually within tens of microseconds of symmetric (tests/integration,
+ * hosts suite); each costs one round trip through the pvmds. */
+#define CLOCK_SAMPLES 5
+
 /*
- * One round trip to the monitor (a QUERY about this task itself, answered at once)
- * gives a first transmission estimate: without it, a task's first message of a size
- * class has only its queued delivery as a sample, which counts the time the task took
- * to start, or to be scheduled, as transmission.
+ * Round trips to the monitor (QUERYs about this task itself, answered at once with the
+ * monitor's clock when it took the question and when it answered) give two things.
+ * A first transmission estimate: without it, a task's first message of a size class
+ * has only its queued delivery as a sample, which counts the time the task took to
+ * start, or to be scheduled, as transmission. And this task's clock offset from the
+ * monitor's (Cristian's method, vclock_offset_estimate), sent to the monitor, which
+ * answers with the offset the whole host uses: the first estimate made on that host,
+ * and exactly 0 on the monitor's own host, so that times of tasks that share a clock
+ * still compare exactly.
  */
-static void seed_transmission(void)
+static void clock_sync(void)
 {
+	vclock_sync_sample s[CLOCK_SAMPLES];
 	wire_buf b;
 	uint8_t *ans = NULL;
 	size_t len;
-	int64_t t0;
+	int n = 0, i;
+	int64_t off = 0, unc = 0, rtt = 0;
 
 	wire_buf_init(&b);
 	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
-	t0 = pvmmon_clock_now();
+	for (i = 0; i < CLOCK_SAMPLES && !b.failed; i++) {
+		wire_in in;
+		int64_t t0 = pvmmon_clock_now(), t1;
+
+		if (pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY, b.data,
+			       b.len) != 0 ||
+		    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_ANSWER,
+			       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) != 0)
+			break;
+		t1 = pvmmon_clock_now();
+		wire_in_init(&in, ans, len);
+		wire_get_u32(&in);
+		wire_get_u8(&in);
+		s[n].t_send = t0;
+		s[n].m_recv = (int64_t)wire_get_u64(&in);
+		s[n].m_send = (int64_t)wire_get_u64(&in);
+		s[n].t_recv = t1;
+		if (!in.failed)
+			n++;
+		free(ans);
+		ans = NULL;
+	}
+	wire_buf_free(&b);
+	if (vclock_offset_estimate(s, n, &off, &unc, &rtt) != 0)
+		return;
+	vclock_seed(&hooks__st.clock, rtt / 2, SEED_MAX_BYTES);
+	wire_buf_init(&b);
+	wire_put_u32(&b, WIRE_VERSION);
+	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
+	wire_put_u64(&b, (uint64_t)off);
+	wire_put_u64(&b, (uint64_t)unc);
+	wire_put_u64(&b, (uint64_t)rtt);
+	wire_put_u32(&b, (uint32_t)n);
 	if (!b.failed &&
-	    pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY, b.data, b.len) == 0 &&
-	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_ANSWER, ANSWER_TIMEOUT_MS,
-		       &ans, &len, NULL, NULL) == 0)
-		vclock_seed(&hooks__st.clock, (pvmmon_clock_now() - t0) / 2, SEED_MAX_BYTES);
-	free(ans);
+	    pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCK, b.data, b.len) == 0 &&
+	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCKSET,
+		       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) == 0) {
+		wire_in in;
+
+		wire_in_init(&in, ans, len);
+		off = (int64_t)wire_get_u64(&in);
+		unc = (int64_t)wire_get_u64(&in);
+		if (!in.failed) {
+			hooks__st.clock_offset = off;
+			hooks__st.clock_uncertainty = unc;
+		}
+		free(ans);
+	}
 	wire_buf_free(&b);
 }
 
@@ -332,6 +385,8 @@ void hooks__init(void)
 		warn("the monitor did not answer the registration");
 		return;
 	}
+	/* The clock offset first: the welcome's spawn time is on the monitor's clock. */
+	clock_sync();
 	{
 		wire_in in;
 		wire_cp from;
@@ -371,7 +426,8 @@ void hooks__init(void)
 		/* A spawned task's path continues its parent's, over the time the spawn
 		 * took to start it; a root's starts here. */
 		if (collecting)
-			hooks__cp_begin(t_start, &from, from.on && spawn_rt ? t_start - spawn_rt : 0,
+			hooks__cp_begin(t_start, &from,
+					from.on && spawn_rt ? t_start - hooks__from_common(spawn_rt) : 0,
 					1);
 	}
 	/* pvmd tells this task when the monitor ends, so that a monitor that dies leaves
@@ -382,7 +438,6 @@ void hooks__init(void)
 		pvm_notify(PvmTaskExit, WIRE_TAG_MONLOST, 1, &hooks__st.monitor_tid);
 		pvm_setcontext(oc);
 	}
-	seed_transmission();
 	hooks__st.last_flush = hooks__st.last_poll = pvmmon_clock_now();
 	hooks__st.records_start = t_start;
 	hooks__st.state = HOOKS_ACTIVE;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "vclock.h"
+#include "pvmmon/errors.h"
 
 void vclock_init(vclock *c)
 {
@@ -84,4 +85,37 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 		c->intrusion = 0;
 		out->vt = t_end;
 	}
+}
+
+int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
+			   int64_t *uncertainty, int64_t *rtt)
+{
+	int best = -1;
+	int64_t best_delay = 0, min_rtt = 0;
+
+	for (int i = 0; i < n; i++) {
+		int64_t round = s[i].t_recv - s[i].t_send, held = s[i].m_send - s[i].m_recv;
+		int64_t delay;
+
+		/* A sample whose stamps run backwards on either side is damaged. */
+		if (round < 0 || held < 0)
+			continue;
+		/* Two clocks' rates differ by parts per million at most, so the monitor's hold
+		 * can exceed the task's round trip only by rounding: no delay to speak of. */
+		delay = round > held ? round - held : 0;
+		if (best < 0 || delay < best_delay) {
+			best = i;
+			best_delay = delay;
+		}
+		if (min_rtt == 0 || round < min_rtt)
+			min_rtt = round;
+	}
+	if (best < 0)
+		return PVMMON_EINVAL;
+	/* Halving each difference before adding keeps the sum far from overflow whatever
+	 * the two clocks' origins. */
+	*offset = (s[best].m_recv - s[best].t_send) / 2 + (s[best].m_send - s[best].t_recv) / 2;
+	*uncertainty = (best_delay + 1) / 2;
+	*rtt = min_rtt;
+	return 0;
 }

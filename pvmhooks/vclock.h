@@ -90,4 +90,24 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
 			 vclock_recv *out);
 
+/*
+ * One round trip to the monitor for the clock offset (real times): the task sent its
+ * question at t_send and had the answer at t_recv, both on its own clock; the monitor
+ * took the question at m_recv and answered at m_send, both on the monitor's clock.
+ */
+typedef struct vclock_sync_sample {
+	int64_t t_send, m_recv, m_send, t_recv;
+} vclock_sync_sample;
+
+/*
+ * Cristian's estimate of this task's clock offset from the monitor's (monitor time
+ * minus task time) from n round trips: the sample with the least network delay,
+ * (t_recv - t_send) - (m_send - m_recv), wins; its offset is the monitor's midpoint
+ * minus the task's, ((m_recv - t_send) + (m_send - t_recv)) / 2, and the true offset
+ * lies within half its delay of that (*uncertainty). *rtt is the least round trip
+ * seen, t_recv - t_send. Returns 0, or PVMMON_EINVAL when no sample is usable.
+ */
+int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
+			   int64_t *uncertainty, int64_t *rtt);
+
 #endif

@@ -2,6 +2,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../../../pvmhooks/vclock.h"
+#include "pvmmon/errors.h"
 
 static void test_virtual_is_real_minus_intrusion(void)
 {
@@ -149,7 +150,86 @@ static void test_virtual_never_ahead_of_real(void)
 	CU_ASSERT_EQUAL(r.vt, 130);
 }
 
+/* Builds a round trip: the task's clock is the monitor's minus `off`; the question
+ * takes `up` ns to the monitor, which holds it `hold` ns; the answer takes `down`. */
+static vclock_sync_sample trip(int64_t t_send, int64_t off, int64_t up, int64_t hold,
+			       int64_t down)
+{
+	vclock_sync_sample s;
+
+	s.t_send = t_send;
+	s.m_recv = t_send + off + up;
+	s.m_send = s.m_recv + hold;
+	s.t_recv = t_send + up + hold + down;
+	return s;
+}
+
+/* Symmetric delays: the estimate is exact, whatever the monitor held the question. */
+static void test_offset_symmetric_is_exact(void)
+{
+	vclock_sync_sample s[1] = {trip(1000, 5000000, 40000, 7000, 40000)};
+	int64_t off = 0, unc = 0, rtt = 0;
+
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 1, &off, &unc, &rtt), 0);
+	CU_ASSERT_EQUAL(off, 5000000);
+	CU_ASSERT_EQUAL(unc, 40000);
+	CU_ASSERT_EQUAL(rtt, 87000);
+}
+
+/* The sample with the least delay wins; the true offset is within its uncertainty
+ * even when its delays were one-sided. */
+static void test_offset_least_delay_wins(void)
+{
+	vclock_sync_sample s[4] = {
+	    trip(0, -3000000, 900000, 0, 100000),   /* slow and lopsided */
+	    trip(2000000, -3000000, 30000, 2000000, 10000), /* held long, short delays */
+	    trip(5000000, -3000000, 500000, 0, 500000),
+	    trip(9000000, -3000000, 60000, 0, 60000),
+	};
+	int64_t off = 0, unc = 0, rtt = 0;
+
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 4, &off, &unc, &rtt), 0);
+	/* The second: delay 40 us, midpoint error (30 - 10) / 2 = 10 us. */
+	CU_ASSERT_EQUAL(unc, 20000);
+	CU_ASSERT_EQUAL(off, -3000000 + 10000);
+	CU_ASSERT(off - unc <= -3000000 && -3000000 <= off + unc);
+	CU_ASSERT_EQUAL(rtt, 120000);
+}
+
+/* On one clock (offset 0) the estimate is 0 within rounding. */
+static void test_offset_same_clock(void)
+{
+	vclock_sync_sample s[3] = {trip(100, 0, 20001, 5, 20001), trip(50000, 0, 25000, 0, 25000),
+				   trip(90000, 0, 19999, 3, 20001)};
+	int64_t off = 1, unc = 0, rtt = 0;
+
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 3, &off, &unc, &rtt), 0);
+	CU_ASSERT(off >= -1 && off <= 1);
+	CU_ASSERT_EQUAL(unc, 20000);
+}
+
+/* Samples whose stamps run backwards are ignored; none usable is an error. */
+static void test_offset_bad_samples(void)
+{
+	vclock_sync_sample s[2] = {{100, 500, 400, 200}, {100, 500, 600, 50}};
+	int64_t off = 7, unc = 7, rtt = 7;
+
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 0, &off, &unc, &rtt), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(off, 7);
+	s[1].t_recv = 700;
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt), 0);
+	/* round 600, held 100: delay 500; offset (400 + (-100)) / 2. */
+	CU_ASSERT_EQUAL(off, 200 + (-50));
+	CU_ASSERT_EQUAL(unc, 250);
+	CU_ASSERT_EQUAL(rtt, 600);
+}
+
 CU_TestInfo test_vclock_tests[] = {
+    {"offset: symmetric delays are exact", test_offset_symmetric_is_exact},
+    {"offset: the least delay wins", test_offset_least_delay_wins},
+    {"offset: one clock gives 0", test_offset_same_clock},
+    {"offset: damaged samples", test_offset_bad_samples},
     {"virtual is real minus intrusion", test_virtual_is_real_minus_intrusion},
     {"early receiver has sync delay", test_early_receiver_has_sync_delay},
     {"late message: no sync delay", test_late_message_no_sync},
