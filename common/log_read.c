@@ -546,7 +546,15 @@ static int load(pvmmon_log *log, xmlNodePtr root, const char *path)
 				if (is(c, "host")) {
 					log->hosts[k].name = str_attr(c, "name");
 					log->hosts[k].arch = str_attr(c, "arch");
-					log->hosts[k++].dtid = (int32_t)i64_attr(c, "dtid");
+					log->hosts[k].dtid = (int32_t)i64_attr(c, "dtid");
+					if (xmlHasProp(c, BAD_CAST "clock-offset-ns")) {
+						log->hosts[k].clock_known = 1;
+						log->hosts[k].clock_offset_ns =
+						    i64_attr(c, "clock-offset-ns");
+						log->hosts[k].clock_uncertainty_ns =
+						    i64_attr(c, "clock-uncertainty-ns");
+					}
+					k++;
 				}
 		} else if (is(n, "tasks")) {
 			rc = alloc_for((void **)&log->tasks, &log->ntasks, sizeof(*log->tasks), n,

@@ -278,6 +278,11 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		attr_str(wr, "name", log->hosts[i].name ? log->hosts[i].name : "?");
 		attr_str(wr, "arch", log->hosts[i].arch);
 		attr(wr, "dtid", "%d", (int)log->hosts[i].dtid);
+		if (log->hosts[i].clock_known) {
+			attr(wr, "clock-offset-ns", "%" PRId64, log->hosts[i].clock_offset_ns);
+			attr(wr, "clock-uncertainty-ns", "%" PRId64,
+			     log->hosts[i].clock_uncertainty_ns);
+		}
 		end(wr);
 	}
 	end(wr);

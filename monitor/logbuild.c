@@ -18,8 +18,9 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-/* Fills the hosts of the virtual machine; tasks name their host through these. */
-static void add_hosts(pvmmon_log *log)
+/* Fills the hosts of the virtual machine, with the clock offset each host's tasks
+ * used; tasks name their host through these. */
+static void add_hosts(pvmmon_log *log, const mon_run *run)
 {
 	struct pvmhostinfo *hosts;
 	int nhost = 0, narch = 0, i;
@@ -33,6 +34,18 @@ static void add_hosts(pvmmon_log *log)
 		log->hosts[i].name = dup_or_null(hosts[i].hi_name);
 		log->hosts[i].arch = dup_or_null(hosts[i].hi_arch);
 		log->hosts[i].dtid = hosts[i].hi_tid;
+		{
+			const mon_host_clock *c = mon_host_clock_of(run, hosts[i].hi_tid);
+
+			/* The monitor's own host is the reference: offset 0 exactly. */
+			if (!c && hosts[i].hi_tid == pvm_tidtohost(run->mytid))
+				log->hosts[i].clock_known = 1;
+			if (c) {
+				log->hosts[i].clock_known = 1;
+				log->hosts[i].clock_offset_ns = c->offset;
+				log->hosts[i].clock_uncertainty_ns = c->uncertainty;
+			}
+		}
 	}
 	log->nhosts = (size_t)nhost;
 }
@@ -199,7 +212,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 	}
 	if (run->pr)
 		mon_pr_settings(run, setting_cb, log);
-	add_hosts(log);
+	add_hosts(log, run);
 
 	if (run->trace_bytes && with_events)
 		trace_summary(run, log);

@@ -748,6 +748,10 @@ void hooks__spawn_env_begin(const char *file)
 			if (strncmp(*e, "PVMMON_", 7) != 0 || !eq ||
 			    (size_t)(eq - *e) >= sizeof(name))
 				continue;
+			/* A host's clock shift (tests only) belongs to the host, not to the
+			 * task: a child on another host must keep that host's. */
+			if (strncmp(*e, "PVMMON_TEST_CLOCK_OFFSET_NS=", 28) == 0)
+				continue;
 			memcpy(name, *e, (size_t)(eq - *e));
 			name[eq - *e] = '\0';
 			list_add(&newexp, name);

@@ -239,6 +239,12 @@ typedef struct pvmmon_log_host {
 	char *name;
 	char *arch;
 	int32_t dtid; /* the host's pvmd tid */
+	/* The host's real clock offset from the monitor's (monitor minus host, ns) and the
+	 * estimate's uncertainty (half the least round trip's delay); clock_known is 0 in
+	 * logs without them (older logs, or a host where no task ran). */
+	int clock_known;
+	int64_t clock_offset_ns;
+	int64_t clock_uncertainty_ns;
 } pvmmon_log_host;
 
 typedef struct pvmmon_log_setting {

@@ -80,11 +80,17 @@ static pvmmon_log *full_log(void)
 	log->settings = calloc(1, sizeof(*log->settings));
 	log->settings[0].key = strdup("flush-ms");
 	log->settings[0].value = strdup("1000");
-	log->nhosts = 1;
-	log->hosts = calloc(1, sizeof(*log->hosts));
+	log->nhosts = 2;
+	log->hosts = calloc(2, sizeof(*log->hosts));
 	log->hosts[0].name = strdup("node1");
 	log->hosts[0].arch = strdup("LINUX64");
 	log->hosts[0].dtid = 0x40000;
+	/* A host whose clock runs 5 ms ahead of the monitor's (offset -5 ms). */
+	log->hosts[1].name = strdup("node2");
+	log->hosts[1].dtid = 0x80000;
+	log->hosts[1].clock_known = 1;
+	log->hosts[1].clock_offset_ns = -5000123;
+	log->hosts[1].clock_uncertainty_ns = 37000;
 	log->ntasks = 2;
 	log->tasks = calloc(2, sizeof(*log->tasks));
 	t = &log->tasks[0];
@@ -244,9 +250,15 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->exit_code, 3);
 	CU_ASSERT_EQUAL_FATAL(b->nsettings, 1);
 	SAME_STR(a->settings[0].value, b->settings[0].value);
-	CU_ASSERT_EQUAL_FATAL(b->nhosts, 1);
+	CU_ASSERT_EQUAL_FATAL(b->nhosts, 2);
 	SAME_STR(a->hosts[0].arch, b->hosts[0].arch);
 	CU_ASSERT_EQUAL(b->hosts[0].dtid, 0x40000);
+	/* Clock offsets are optional per host: absent stays unknown. */
+	CU_ASSERT_EQUAL(b->hosts[0].clock_known, 0);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_known, 1);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_offset_ns, -5000123);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_uncertainty_ns, 37000);
+	SAME_STR(a->hosts[1].name, b->hosts[1].name);
 	CU_ASSERT_EQUAL_FATAL(b->ntasks, 2);
 	for (i = 0; i < 2; i++) {
 		const pvmmon_log_task *x = &a->tasks[i], *y = &b->tasks[i];
