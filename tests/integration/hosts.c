@@ -24,6 +24,7 @@ typedef struct ns_host {
 	pid_t holder;  /* our child: it made the namespaces and waits for init */
 	pid_t init;    /* pid 1 of the host's pid namespace, as seen from here */
 	char addr[32];
+	long long clock_offset_ns; /* the shift of its clock (PVMMON_TEST_CLOCK_OFFSET_NS) */
 } ns_host;
 
 struct test_hosts {
@@ -361,7 +362,9 @@ static int write_file(const char *path, const char *text, int exec)
  * enters that host's namespaces and runs COMMAND with the environment a user's login
  * there would give: PVM_ROOT, root's permission when root, and a new PVM_TMP in the
  * host's private /tmp for each pvmd, so that a pvmd left over from an earlier run in the
- * same namespaces can never be mistaken for the new one.
+ * same namespaces can never be mistaken for the new one. The host's clock shift goes into
+ * the pvmd's environment, so every process of the host (tasks the pvmd starts, the group
+ * server) sees the same shifted clock, as the processes of another machine would.
  */
 static int write_rsh(test_hosts *h)
 {
@@ -370,8 +373,8 @@ static int write_rsh(test_hosts *h)
 	int rc;
 
 	for (int i = 0; i < h->n; i++) {
-		if (asprintf(&tmp, "%s%s) pid=%d ;;\n", cases ? cases : "", h->host[i].addr,
-			     (int)h->host[i].init) < 0)
+		if (asprintf(&tmp, "%s%s) pid=%d; off=%lld ;;\n", cases ? cases : "",
+			     h->host[i].addr, (int)h->host[i].init, h->host[i].clock_offset_ns) < 0)
 			return -1;
 		free(cases);
 		cases = tmp;
@@ -385,7 +388,8 @@ static int write_rsh(test_hosts *h)
 		     "*) echo \"rsh stand-in: no host $host\" >&2; exit 255 ;;\n"
 		     "esac\n"
 		     "while :; do case $1 in -l) shift 2 ;; -n) shift ;; *) break ;; esac; done\n"
-		     "exec nsenter -t $pid -n -m -p -- env -u LD_PRELOAD PVM_ROOT='%s' %s "
+		     "exec nsenter -t $pid -n -m -p -- env -u LD_PRELOAD "
+		     "PVMMON_TEST_CLOCK_OFFSET_NS=$off PVM_ROOT='%s' %s "
 		     "sh -c 'PVM_TMP=$(mktemp -d /tmp/pvm.XXXXXX) && export PVM_TMP && "
 		     "exec '\"$*\"\n",
 		     h->calls, cases ? cases : "", root && *root ? root : "/usr/lib/pvm3",
@@ -501,6 +505,14 @@ fail:
 const char *test_hosts_hostfile(const test_hosts *h)
 {
 	return h->hostfile;
+}
+
+int test_hosts_set_clock_offset(test_hosts *h, int i, long long ns)
+{
+	if (!h || i < 1 || i > h->n)
+		return -1;
+	h->host[i - 1].clock_offset_ns = ns;
+	return write_rsh(h);
 }
 
 const char *test_hosts_rsh(const test_hosts *h)

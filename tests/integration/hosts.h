@@ -24,6 +24,14 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t whylen);
 /* The hostfile listing all hosts by address, the master first. */
 const char *test_hosts_hostfile(const test_hosts *h);
 
+/*
+ * Shifts the clock of extra host i (1 and up) by ns for every pvmd started there from now
+ * on (PVMMON_TEST_CLOCK_OFFSET_NS in its environment, seen by all its tasks): hosts of
+ * one machine share one clock, and this makes them disagree as real machines do.
+ * Returns 0, or -1 (no such host, or the rsh stand-in cannot be rewritten).
+ */
+int test_hosts_set_clock_offset(test_hosts *h, int i, long long ns);
+
 /* The rsh stand-in to put in PVM_RSH. */
 const char *test_hosts_rsh(const test_hosts *h);
 

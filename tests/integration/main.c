@@ -61,7 +61,19 @@ int main(int argc, char **argv)
 			fprintf(stderr, "integration: no suite named '%s'\n", argv[1]);
 			return 2;
 		}
-		CU_basic_run_suite(s);
+		/* A test of the suite by its name, when one is given after the suite's. */
+		if (argc > 2) {
+			CU_pTest t = CU_get_test(s, argv[2]);
+
+			if (!t) {
+				fprintf(stderr, "integration: no test named '%s' in '%s'\n",
+					argv[2], argv[1]);
+				return 2;
+			}
+			CU_basic_run_test(s, t);
+		} else {
+			CU_basic_run_suite(s);
+		}
 	} else {
 		CU_basic_run_tests();
 	}

@@ -1,8 +1,11 @@
 /*
  * Integration tests of monitored runs on a virtual machine of three hosts made of
  * namespaces on this machine (hosts.c): results equal to unmonitored runs, logs that
- * list the hosts and tasks on more than one of them, and replay of a three-host run.
+ * list the hosts and tasks on more than one of them, replay of a three-host run, and
+ * clock offsets between hosts: transmission times and preserve mode's decisions that do
+ * not change when one host's clock is shifted.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,9 @@
 #define EXTRA_HOSTS 2
 #define REPLAYS 5
 #define FREE_RUNS 5
+#define PRESERVE_RUNS 5
+/* apps/order's workers sleep (K+1)*3 units of 20 ms: 60 ms apart (test_preserve.c). */
+#define HOSTS_ORDER_ARGS "-s -u 20000 -n 3"
 
 static test_hosts *hosts;
 
@@ -210,6 +216,235 @@ static void test_missing_host(void)
 	free(extra);
 }
 
+/* The shift of one host's clock in the clock tests: 5 ms, far more than a transmission
+ * between namespace hosts (tens to hundreds of microseconds), so that a transmission
+ * measured across the two clocks without the offset would be off by the shift. */
+#define SHIFT_NS 5000000LL
+
+/* The index (0 the master) of the host named name, -1 when none is. */
+static int host_index(const char *name)
+{
+	for (int k = 0; name && k <= EXTRA_HOSTS; k++)
+		if (!strcmp(name, test_hosts_address(hosts, k)))
+			return k;
+	return -1;
+}
+
+/*
+ * Reads log_name's receive com records into per (sender host, receiver host) sums of
+ * transmission time and message count; checks that every com record's transmission is
+ * non-negative. Returns the log (the caller frees it), NULL when it cannot be read.
+ */
+static pvmmon_log *trans_by_hosts(const char *log_name, int64_t sum[3][3], uint64_t cnt[3][3])
+{
+	char path[4200];
+	pvmmon_log *log = NULL;
+
+	memset(sum, 0, sizeof(int64_t) * 9);
+	memset(cnt, 0, sizeof(uint64_t) * 9);
+	snprintf(path, sizeof(path), "%s/%s", test_hosts_dir(hosts), log_name);
+	if (pvmmon_log_read(&log, path) < 0) {
+		CU_FAIL("the log cannot be read");
+		return NULL;
+	}
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		int to = host_index(t->host);
+
+		for (size_t s = 0; s < t->nstmts; s++) {
+			const pvmmon_log_stmt *st = &t->stmts[s];
+
+			if (!st->op || !strstr(st->op, "recv"))
+				continue;
+			for (size_t c = 0; c < st->ncom; c++) {
+				const pvmmon_log_com *m = &st->com[c];
+				int from = -1;
+
+				CU_ASSERT(m->trans_ns >= 0);
+				for (size_t j = 0; j < log->ntasks; j++)
+					if (log->tasks[j].tid == m->partner_tid)
+						from = host_index(log->tasks[j].host);
+				if (from < 0 || to < 0 || !m->partner_lid)
+					continue;
+				sum[from][to] += m->trans_ns;
+				cnt[from][to] += m->count;
+			}
+		}
+	}
+	return log;
+}
+
+/* The host (index) of the log's pingpong-echo task, -1 when there is none. */
+static int echo_host(const pvmmon_log *log)
+{
+	for (size_t i = 0; log && i < log->ntasks; i++)
+		if (log->tasks[i].program && strstr(log->tasks[i].program, "pingpong-echo"))
+			return host_index(log->tasks[i].host);
+	return -1;
+}
+
+/* Runs pingpong on the three hosts into log_name; 0 when it ran. */
+static int clock_run(const char *log_name)
+{
+	cmd_result r;
+	char cmd[1024];
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o %s -- %s/pingpong -s 1024 -n 300",
+		 test_hosts_hostfile(hosts), log_name, harness_bin());
+	pvmmon(&r, 0, cmd);
+	st = r.status;
+	CU_ASSERT_EQUAL(st, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "round trips of 1024 bytes ok"));
+	cmd_result_free(&r);
+	return st;
+}
+
+/*
+ * pingpong between the master host and the host PVM puts its echo task on, first with
+ * no shift, then with that host's clock 5 ms ahead. The log gives that host an offset of
+ * -5 ms within its uncertainty (and the master 0 exactly: the monitor's own clock), and
+ * the mean transmission times in both directions stay what they were with no shift:
+ * within 10%, or within the two hosts' uncertainties plus 100 us, which is what two
+ * runs of a busy machine differ by (doc/benchmarks.md, "Clock offsets").
+ */
+static void test_clock_offset(void)
+{
+	int64_t s0[3][3], s5[3][3];
+	uint64_t c0[3][3], c5[3][3];
+	pvmmon_log *l0, *l5;
+	int64_t unc[3] = {0, 0, 0};
+	int sh;
+
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 1, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(clock_run("clock0.xml"), 0);
+	l0 = trans_by_hosts("clock0.xml", s0, c0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l0);
+	sh = echo_host(l0);
+	CU_ASSERT_FATAL(sh >= 1);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, sh, SHIFT_NS), 0);
+	CU_ASSERT_EQUAL(clock_run("clock5.xml"), 0);
+	test_hosts_set_clock_offset(hosts, sh, 0);
+	l5 = trans_by_hosts("clock5.xml", s5, c5);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l5);
+	/* PVM places a fresh VM's first task the same way every time. */
+	CU_ASSERT_EQUAL_FATAL(echo_host(l5), sh);
+	for (size_t i = 0; i < l5->nhosts; i++) {
+		const pvmmon_log_host *h = &l5->hosts[i];
+		int k = host_index(h->name);
+		int64_t want = k == sh ? -SHIFT_NS : 0;
+
+		CU_ASSERT(k >= 0);
+		/* Hosts where no task ran have no estimate. */
+		CU_ASSERT(h->clock_known || (k != 0 && k != sh));
+		if (k < 0 || !h->clock_known)
+			continue;
+		unc[k] = h->clock_uncertainty_ns;
+		fprintf(stderr, "\n  host %d: clock offset %" PRId64 " ns +- %" PRId64, k,
+			h->clock_offset_ns, h->clock_uncertainty_ns);
+		/* The two clocks are one clock shifted: Cristian's bound holds exactly. */
+		CU_ASSERT(h->clock_offset_ns - h->clock_uncertainty_ns <= want &&
+			  want <= h->clock_offset_ns + h->clock_uncertainty_ns);
+		if (k == 0)
+			CU_ASSERT(h->clock_offset_ns == 0 && h->clock_uncertainty_ns == 0);
+	}
+	for (int d = 0; d < 2; d++) {
+		int from = d ? sh : 0, to = d ? 0 : sh;
+		double m0, m5, margin;
+
+		CU_ASSERT_FATAL(c0[from][to] >= 300 && c5[from][to] >= 300);
+		m0 = (double)s0[from][to] / (double)c0[from][to];
+		m5 = (double)s5[from][to] / (double)c5[from][to];
+		margin = 0.1 * m0;
+		if (margin < (double)(unc[from] + unc[to]) + 100000)
+			margin = (double)(unc[from] + unc[to]) + 100000;
+		fprintf(stderr,
+			"\n  host %d -> %d: transmission %.1f us unshifted, %.1f us with host %d "
+			"5 ms ahead (%" PRIu64 " messages)",
+			from, to, m0 / 1e3, m5 / 1e3, sh, c5[from][to]);
+		/* Without the offset one direction would show 0 (clamped), the other the
+		 * shift itself. */
+		CU_ASSERT(m5 > 0);
+		CU_ASSERT(m5 < SHIFT_NS / 2);
+		CU_ASSERT(m5 - m0 <= margin && m0 - m5 <= margin);
+	}
+	pvmmon_log_free(l0);
+	pvmmon_log_free(l5);
+}
+
+/* Builds order with pvmmon-cc (probes in every procedure) into the hosts' folder. */
+static int build_order(void)
+{
+	cmd_result b;
+	int st;
+
+	harness_sh(&b, RUN_TIMEOUT, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
+		   test_hosts_dir(hosts), harness_bin(), harness_bin());
+	st = b.status;
+	if (st != 0)
+		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
+	cmd_result_free(&b);
+	return st;
+}
+
+/* The "order: ..." line of out (heap), or NULL. */
+static char *order_line(const char *out)
+{
+	const char *p = strstr(out, "order:");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	n = strcspn(p, "\n");
+	return strndup(p, n);
+}
+
+/*
+ * Preserve mode on three hosts, with the probes of worker 0 slowed down (so that plain
+ * monitoring would reorder) and host 2's clock 150 ms ahead: more than the 60 ms
+ * between the workers' amounts, so that virtual times compared without the offsets
+ * would put host 2's workers last. Every run must give the unmonitored order.
+ */
+static void test_preserve_across_hosts(void)
+{
+	cmd_result r;
+	char *want = NULL, *line;
+	int kept = 0;
+
+	CU_ASSERT_EQUAL_FATAL(build_order(), 0);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && PVM_RSH='%s' %s/pvmmon run --raw -q --hostfile '%s' -- ./order " HOSTS_ORDER_ARGS,
+		   test_hosts_dir(hosts), test_hosts_rsh(hosts), harness_bin(),
+		   test_hosts_hostfile(hosts));
+	want = order_line(r.out);
+	CU_ASSERT_EQUAL(r.status, 0);
+	cmd_result_free(&r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
+	CU_ASSERT_STRING_EQUAL(want, "order: 0 1 2 3");
+	CU_ASSERT_EQUAL(test_hosts_set_clock_offset(hosts, 2, 150000000LL), 0);
+	for (int i = 0; i < PRESERVE_RUNS; i++) {
+		harness_sh(&r, RUN_TIMEOUT,
+			   "cd '%s' && PVM_RSH='%s' PVMMON_TEST_PROBE_DELAY=10000:0.0 %s/pvmmon run -q "
+			   "--mode=preserve --no-record --hostfile '%s' -o pres%d.xml -- ./order " HOSTS_ORDER_ARGS,
+			   test_hosts_dir(hosts), test_hosts_rsh(hosts), harness_bin(),
+			   test_hosts_hostfile(hosts), i);
+		line = order_line(r.out);
+		if (r.status == 0 && line && !strcmp(line, want))
+			kept++;
+		else
+			fprintf(stderr, "\n  preserve run %d: status %d, %s\n%s", i, r.status,
+				line ? line : "(no order)", r.err);
+		free(line);
+		cmd_result_free(&r);
+	}
+	test_hosts_set_clock_offset(hosts, 2, 0);
+	fprintf(stderr, "\n  %d of %d preserve runs on three hosts (host 2's clock 150 ms ahead) "
+		"in the unmonitored order ", kept, PRESERVE_RUNS);
+	CU_ASSERT_EQUAL(kept, PRESERVE_RUNS);
+	free(want);
+}
+
 /* The remote pvmds were started through the rsh stand-in, two a run. */
 static void test_rsh_used(void)
 {
@@ -223,6 +458,10 @@ CU_TestInfo test_hosts_tests[] = {
     {"a three-host run replays to the same output", test_replay},
     {"a host that does not join is reported and the run goes on", test_missing_host},
     {"remote pvmds are started through PVM_RSH", test_rsh_used},
+    {"a host's clock 5 ms ahead: offset in the log, transmissions unchanged",
+     test_clock_offset},
+    {"preserve mode keeps the unmonitored order across hosts with shifted clocks",
+     test_preserve_across_hosts},
     CU_TEST_INFO_NULL,
 };
 
