@@ -380,7 +380,7 @@ static int build_order(void)
 	int st;
 
 	harness_sh(&b, RUN_TIMEOUT, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
-		   test_hosts_dir(hosts), harness_bin(), harness_bin());
+		   test_hosts_dir(hosts), harness_bin(), harness_build());
 	st = b.status;
 	if (st != 0)
 		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
@@ -400,19 +400,45 @@ static char *order_line(const char *out)
 	return strndup(p, n);
 }
 
+/* The logical id of a worker of apps/order (0.0 to 0.2: not the last) that ran on
+ * host 2 in log_name (heap), or NULL. */
+static char *worker_on_host2(const char *log_name)
+{
+	char path[4200], *lid = NULL;
+	pvmmon_log *log = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", test_hosts_dir(hosts), log_name);
+	if (pvmmon_log_read(&log, path) < 0)
+		return NULL;
+	for (size_t i = 0; i < log->ntasks && !lid; i++) {
+		const char *l = log->tasks[i].lid;
+
+		if (l && host_index(log->tasks[i].host) == 2 && !strncmp(l, "0.", 2) && l[2] >= '0' &&
+		    l[2] <= '2' && !l[3])
+			lid = strdup(l);
+	}
+	pvmmon_log_free(log);
+	return lid;
+}
+
 /*
- * Preserve mode on three hosts, with the probes of worker 0 slowed down (so that plain
- * monitoring would reorder) and host 2's clock 150 ms ahead: more than the 60 ms
- * between the workers' amounts, so that virtual times compared without the offsets
- * would put host 2's workers last. Every run must give the unmonitored order.
+ * Preserve mode on three hosts with a shifted clock. A worker of apps/order on host 2
+ * (not the last one) is slowed by probe delays, so that its result really arrives after
+ * a later worker's, and host 2's clock is 400 ms ahead: more than all the workers'
+ * amounts (60 to 240 ms). Compared without the offsets, that worker's reported virtual
+ * time would look later than the later worker's message and the monitor would let the
+ * master take that first (checked by hand: with the monitor's conversion of reported
+ * times left out, 0 of 5 runs kept the order, all "0 2 3 1"). Every run must give the
+ * unmonitored order.
  */
 static void test_preserve_across_hosts(void)
 {
 	cmd_result r;
-	char *want = NULL, *line;
+	char *want = NULL, *line, *slow;
 	int kept = 0;
 
 	CU_ASSERT_EQUAL_FATAL(build_order(), 0);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 1, 0), 0);
 	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && PVM_RSH='%s' %s/pvmmon run --raw -q --hostfile '%s' -- ./order " HOSTS_ORDER_ARGS,
 		   test_hosts_dir(hosts), test_hosts_rsh(hosts), harness_bin(),
@@ -422,14 +448,29 @@ static void test_preserve_across_hosts(void)
 	cmd_result_free(&r);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
 	CU_ASSERT_STRING_EQUAL(want, "order: 0 1 2 3");
-	CU_ASSERT_EQUAL(test_hosts_set_clock_offset(hosts, 2, 150000000LL), 0);
+	/* Where PVM puts the workers (the same in every fresh VM). */
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && PVM_RSH='%s' %s/pvmmon run -q --mode=preserve --no-record --hostfile '%s' -o place.xml -- ./order " HOSTS_ORDER_ARGS,
+		   test_hosts_dir(hosts), test_hosts_rsh(hosts), harness_bin(),
+		   test_hosts_hostfile(hosts));
+	CU_ASSERT_EQUAL(r.status, 0);
+	cmd_result_free(&r);
+	slow = worker_on_host2("place.xml");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(slow);
+	CU_ASSERT_EQUAL(test_hosts_set_clock_offset(hosts, 2, 400000000LL), 0);
 	for (int i = 0; i < PRESERVE_RUNS; i++) {
+		char log_name[32], *lid;
+
+		snprintf(log_name, sizeof(log_name), "pres%d.xml", i);
 		harness_sh(&r, RUN_TIMEOUT,
-			   "cd '%s' && PVM_RSH='%s' PVMMON_TEST_PROBE_DELAY=10000:0.0 %s/pvmmon run -q "
-			   "--mode=preserve --no-record --hostfile '%s' -o pres%d.xml -- ./order " HOSTS_ORDER_ARGS,
-			   test_hosts_dir(hosts), test_hosts_rsh(hosts), harness_bin(),
-			   test_hosts_hostfile(hosts), i);
+			   "cd '%s' && PVM_RSH='%s' PVMMON_TEST_PROBE_DELAY=10000:%s %s/pvmmon run -q "
+			   "--mode=preserve --no-record --hostfile '%s' -o %s -- ./order " HOSTS_ORDER_ARGS,
+			   test_hosts_dir(hosts), test_hosts_rsh(hosts), slow, harness_bin(),
+			   test_hosts_hostfile(hosts), log_name);
 		line = order_line(r.out);
+		/* The slowed worker must have run on the shifted host again. */
+		lid = worker_on_host2(log_name);
+		CU_ASSERT(lid && !strcmp(lid, slow));
+		free(lid);
 		if (r.status == 0 && line && !strcmp(line, want))
 			kept++;
 		else
@@ -439,9 +480,10 @@ static void test_preserve_across_hosts(void)
 		cmd_result_free(&r);
 	}
 	test_hosts_set_clock_offset(hosts, 2, 0);
-	fprintf(stderr, "\n  %d of %d preserve runs on three hosts (host 2's clock 150 ms ahead) "
-		"in the unmonitored order ", kept, PRESERVE_RUNS);
+	fprintf(stderr, "\n  worker %s on host 2 slowed; %d of %d preserve runs with host 2's clock "
+		"400 ms ahead in the unmonitored order ", slow, kept, PRESERVE_RUNS);
 	CU_ASSERT_EQUAL(kept, PRESERVE_RUNS);
+	free(slow);
 	free(want);
 }
 
