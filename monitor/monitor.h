@@ -27,6 +27,7 @@ typedef struct mon_task {
 	 * to put it on its own (0 until the task's CLOCK report, which comes before any
 	 * message that carries times, PVM keeping order per pair). */
 	int64_t clock_offset;
+	int clock_done;      /* its CLOCK report was applied (a second one is ignored) */
 } mon_task;
 
 /* One host's clock offset as its first task estimated it (doc/architecture.md, "The

@@ -130,6 +130,9 @@ int mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->dtid = r.dtid;
 	t->rt_start = (int64_t)r.rt_start;
 	t->rec.start_ns = t->rt_start - run->t_start;
+	/* On the task's own clock until its CLOCK report comes. */
+	t->clock_offset = 0;
+	t->clock_done = 0;
 	t->rec.end_ns = t->rec.start_ns;
 	run->t_last_change = pvmmon_clock_now();
 	if (assign_lid(run, t, 0))
@@ -258,7 +261,8 @@ void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
 	mon_host_clock est;
 
 	wire_in_init(&in, data, len);
-	if (wire_get_u32(&in) != WIRE_VERSION || (int32_t)wire_get_u32(&in) != src || !t) {
+	if (wire_get_u32(&in) != WIRE_VERSION || (int32_t)wire_get_u32(&in) != src || !t ||
+	    t->clock_done) {
 		run->bad_messages++;
 		return;
 	}
@@ -285,6 +289,7 @@ void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
 		h = &a[run->nclocks++];
 	}
 	/* The task's start, reported at registration, moves onto the monitor's clock. */
+	t->clock_done = 1;
 	t->clock_offset = h->offset;
 	t->rt_start += h->offset;
 	t->rec.start_ns += h->offset;
