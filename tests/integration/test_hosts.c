@@ -306,7 +306,7 @@ static int clock_run(const char *log_name)
  * -5 ms within its uncertainty (and the master 0 exactly: the monitor's own clock), and
  * the mean transmission times in both directions stay what they were with no shift:
  * within 10%, or within the two hosts' uncertainties plus 100 us, which is what two
- * runs of a busy machine differ by (doc/benchmarks.md, "Clock offsets").
+ * runs of a busy machine differ by (doc/benchmarks.md, "Clock offsets between hosts").
  */
 static void test_clock_offset(void)
 {
