@@ -624,6 +624,26 @@ static char *hooks_library(void)
 }
 
 /*
+ * What LD_PRELOAD gets: the hooks library, or, in a sanitized build (make SANITIZE=1),
+ * the sanitizer runtime the build recorded and then the hooks library, because ASan
+ * will not start in a process where its runtime is not the first library.
+ */
+static char *preload_list(void)
+{
+	char *hooks = hooks_library();
+#ifdef PVMMON_SANITIZER_RUNTIME
+	char *list = NULL;
+
+	if (hooks && asprintf(&list, "%s:%s", PVMMON_SANITIZER_RUNTIME, hooks) < 0)
+		list = NULL;
+	free(hooks);
+	return list;
+#else
+	return hooks;
+#endif
+}
+
+/*
  * Runs the program with the preload (none when hooks is NULL); returns its wait
  * status, or -1. When monitor is a live pid and the monitor ends first (a replay that
  * diverged), the program is stopped: *monitor_status gets the monitor's status and
@@ -801,7 +821,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		return EXIT_PVMMON;
 	}
 	log = log_path(&o, program);
-	hooks = hooks_library();
+	hooks = preload_list();
 	if (!log || !hooks) {
 		if (!hooks)
 			cli_error("run: libpvmhooks.so is not installed beside pvmmon");

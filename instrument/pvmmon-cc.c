@@ -285,6 +285,16 @@ int main(int argc, char **argv)
 
 	out[n++] = (char *)real_cc();
 	out[n++] = incflag;
+#ifdef PVMMON_SANITIZER_RUNTIME
+	/* The libpvmhooks.so of a sanitized build (make SANITIZE=1) needs the sanitizer
+	 * runtime as the program's first library: the first input linked is the first,
+	 * and it is kept although the program itself uses none of its symbols. */
+	if (linking) {
+		out[n++] = "-Wl,--push-state,--no-as-needed";
+		out[n++] = PVMMON_SANITIZER_RUNTIME;
+		out[n++] = "-Wl,--pop-state";
+	}
+#endif
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
 
