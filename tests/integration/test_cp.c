@@ -269,6 +269,25 @@ static void test_top_m_search(void)
 	const char *dir = harness_tmpdir();
 	pvmmon_log *log;
 
+	/* b holds 27% of the path against a threshold of 25%: a margin of two points,
+	 * which holds only while the hooks and the monitor run at their own speed. The
+	 * virtual clock removes the hooks' time by estimates (the median probe, the least
+	 * receive cost), and the monitor judges each phase from the samples it has taken
+	 * in; under ASan (make check-asan) or with the monitor under valgrind (make
+	 * check-valgrind) what that misses outweighs the margin, and b falls below 1/4. */
+	{
+		int sanitized = 0;
+		const char *wrapper = getenv("PVMMON_MONITOR_WRAPPER");
+
+#ifdef __SANITIZE_ADDRESS__
+		sanitized = 1;
+#endif
+		if (sanitized || (wrapper && *wrapper)) {
+			fprintf(stderr, "\n  skipped: b's margin over 1/4 needs the hooks and the "
+					"monitor unsanitized and unwrapped ");
+			return;
+		}
+	}
 	CU_ASSERT_FATAL(build_subject(dir, "cptop"));
 	log = run(dir, "--cp-top=4 --cp-phase-ms=500", "cptop 5000", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
