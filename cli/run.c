@@ -556,7 +556,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 		return -1;
 	}
 	/* The monitor answers within a second; ten allow for a loaded machine, and sixty
-	 * for a checker such as valgrind, which makes its start some twenty times slower. */
+	 * for a checker such as valgrind, under which it starts many times slower. */
 	p.fd = m->out;
 	p.events = POLLIN;
 	while (got < (ssize_t)sizeof(line) - 1 && poll(&p, 1, wrapper ? 60000 : 10000) > 0) {
