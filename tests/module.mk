@@ -19,9 +19,13 @@ $(INTEG_BIN): $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
+# The tests run make themselves (pvm-examples, a small project built with pvmmon-cc):
+# that make must not inherit this one's flags, whose jobserver (make -j) it cannot reach.
+TEST_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL
+
 # Integration tests need every program built; each test starts and halts its own VM.
 check-integration: all $(INTEG_BIN)
-	PVMMON_BUILD=$(BUILD) $(INTEG_BIN)
+	$(TEST_ENV) PVMMON_BUILD=$(BUILD) $(INTEG_BIN)
 
 check: check-unit check-integration
 
@@ -43,7 +47,7 @@ check-asan:
 	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
 	@status=0; \
 	$(SAN_ENV) build-asan/tests/unit-tests || status=1; \
-	$(SAN_ENV) PVMMON_BUILD=build-asan build-asan/tests/integration-tests || status=1; \
+	$(TEST_ENV) $(SAN_ENV) PVMMON_BUILD=build-asan build-asan/tests/integration-tests || status=1; \
 	if [ -n "$$(ls -A $(SAN_REPORTS))" ]; then \
 		echo "check-asan: sanitizer reports in $(SAN_REPORTS):"; \
 		head -n 60 $(SAN_REPORTS)/*; \
@@ -55,11 +59,11 @@ check-asan:
 asan: check-asan
 
 # make check-valgrind: the unit tests under valgrind's memcheck, then the integration
-# suites that run the monitor (run, console, trace, cp, replay, faults) with every
-# monitor that `pvmmon run` starts under memcheck too (PVMMON_MONITOR_WRAPPER; the
-# console test's monitor is spawned by PVM and runs plain). Left out: vm, cli and
-# report, which start no monitor, and cc and examples, whose time goes to compiling;
-# that keeps the target within some 20 minutes on two CPUs. An error or a definite
+# suites that run the monitor (run, console, cc, examples, trace, cp, replay, faults)
+# with every monitor that `pvmmon run` starts under memcheck too
+# (PVMMON_MONITOR_WRAPPER; the console test's monitor is spawned by PVM and runs
+# plain). Left out: vm, cli and report, which start no monitor. That takes some 10
+# minutes on two CPUs, within the 20 this target may take. An error or a definite
 # leak makes the monitor exit 97, which fails its test, and every monitor's report
 # stays in VG_REPORTS, which is checked at the end as well (a monitor killed on
 # purpose has no exit status to look at). PVM tasks are not run under valgrind: its
@@ -68,13 +72,13 @@ asan: check-asan
 VG_FLAGS := --leak-check=full --errors-for-leak-kinds=definite \
             --suppressions=$(CURDIR)/tests/valgrind.supp
 VG_REPORTS := $(CURDIR)/$(BUILD)/valgrind-reports
-VG_SUITES := run console trace cp replay faults
+VG_SUITES := run console cc examples trace cp replay faults
 
 check-valgrind: all $(UNIT_BIN) $(INTEG_BIN)
 	valgrind --error-exitcode=1 $(VG_FLAGS) $(UNIT_BIN)
 	@rm -rf $(VG_REPORTS) && mkdir -p $(VG_REPORTS)
 	@status=0; \
-	PVMMON_MONITOR_WRAPPER="valgrind --error-exitcode=97 $(VG_FLAGS) \
+	$(TEST_ENV) PVMMON_MONITOR_WRAPPER="valgrind --error-exitcode=97 $(VG_FLAGS) \
 	    --log-file=$(VG_REPORTS)/monitor.%p" \
 	    PVMMON_BUILD=$(BUILD) $(INTEG_BIN) $(VG_SUITES) || status=1; \
 	bad=$$(grep -l 'ERROR SUMMARY: [1-9]' $(VG_REPORTS)/* 2>/dev/null); \
