@@ -88,7 +88,7 @@ static void test_run_interrupted(void)
 	}
 }
 
-/* The forger links the build's libpvmmon-common.a, which in a sanitized build (make
+/* The forgers link the build's libpvmmon-common.a, which in a sanitized build (make
  * check-asan, which builds this test the same way) needs the sanitizers' runtimes. */
 #ifdef __SANITIZE_ADDRESS__
 #define FORGE_SANITIZE "-fsanitize=address,undefined "
@@ -149,7 +149,8 @@ static void test_forged_piggyback_ignored(void)
 	pvmmon_log *log = NULL;
 
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && gcc -O1 -I%s/../include -o pbforge %s/../tests/fixtures/src/pbforge.c "
+		   "cd '%s' && gcc -O1 " FORGE_SANITIZE "-I%s/../include -o pbforge "
+		   "%s/../tests/fixtures/src/pbforge.c "
 		   "%s/lib/libpvmmon-common.a -lpvm3 && %s/pvmmon run -q -o pb.xml -- ./pbforge",
 		   dir, harness_build(), harness_build(), harness_build(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
