@@ -449,6 +449,10 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 {
 	static const char *const cand[] = {"pvmmon-monitor", NULL};
 	char *mon = cli_sibling(cand);
+	/* PVMMON_MONITOR_WRAPPER (for tests, such as "valgrind --error-exitcode=9"): words
+	 * that go before the monitor's command, so a checker can run it. */
+	const char *wrap_env = getenv("PVMMON_MONITOR_WRAPPER");
+	char *wrapper = wrap_env && *wrap_env ? strdup(wrap_env) : NULL, *word, *save = NULL;
 	int in[2], out[2], i, n = 0;
 	char flush[16], linger[16], trace[32], top[16], phase[16], line[128];
 	char **argv;
@@ -458,18 +462,25 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 
 	if (!mon) {
 		cli_error("run: pvmmon-monitor is not installed beside pvmmon");
+		free(wrapper);
 		return -1;
 	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
+	for (i = 0; wrapper && wrapper[i]; i++)
+		n += wrapper[i] == ' ';
 	argv = calloc((size_t)(28 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
+		free(wrapper);
 		return -1;
 	}
 	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
 	snprintf(linger, sizeof(linger), "%d", o->linger_ms);
+	for (word = wrapper ? strtok_r(wrapper, " ", &save) : NULL; word;
+	     word = strtok_r(NULL, " ", &save))
+		argv[na++] = word;
 	argv[na++] = mon;
 	argv[na++] = "--log";
 	argv[na++] = (char *)log;
@@ -531,7 +542,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 		close(out[0]);
 		close(out[1]);
 		unsetenv("LD_PRELOAD");
-		execv(mon, argv);
+		execvp(argv[0], argv);
 		_exit(127);
 	}
 	close(in[0]);
@@ -540,12 +551,15 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	free(mon);
 	m->ctl = in[1];
 	m->out = out[0];
-	if (m->pid < 0)
+	if (m->pid < 0) {
+		free(wrapper);
 		return -1;
-	/* The monitor answers within a second; ten allow for a loaded machine. */
+	}
+	/* The monitor answers within a second; ten allow for a loaded machine, and sixty
+	 * for a checker such as valgrind, under which it starts many times slower. */
 	p.fd = m->out;
 	p.events = POLLIN;
-	while (got < (ssize_t)sizeof(line) - 1 && poll(&p, 1, 10000) > 0) {
+	while (got < (ssize_t)sizeof(line) - 1 && poll(&p, 1, wrapper ? 60000 : 10000) > 0) {
 		ssize_t r = read(m->out, line + got, sizeof(line) - 1 - (size_t)got);
 
 		if (r <= 0)
@@ -555,6 +569,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 			break;
 	}
 	line[got > 0 ? got : 0] = '\0';
+	free(wrapper);
 	if (strncmp(line, "ready", 5) != 0) {
 		cli_error("run: the monitor did not start (is another pvmmon monitor running "
 			  "in this VM?)");
@@ -621,6 +636,26 @@ static char *hooks_library(void)
 	if (env && *env)
 		return strdup(env);
 	return cli_sibling(cand);
+}
+
+/*
+ * What LD_PRELOAD gets: the hooks library, or, in a sanitized build (make SANITIZE=1),
+ * the sanitizer runtime the build recorded and then the hooks library, because ASan
+ * will not start in a process where its runtime is not the first library.
+ */
+static char *preload_list(void)
+{
+	char *hooks = hooks_library();
+#ifdef PVMMON_SANITIZER_RUNTIME
+	char *list = NULL;
+
+	if (hooks && asprintf(&list, "%s:%s", PVMMON_SANITIZER_RUNTIME, hooks) < 0)
+		list = NULL;
+	free(hooks);
+	return list;
+#else
+	return hooks;
+#endif
 }
 
 /*
@@ -801,7 +836,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		return EXIT_PVMMON;
 	}
 	log = log_path(&o, program);
-	hooks = hooks_library();
+	hooks = preload_list();
 	if (!log || !hooks) {
 		if (!hooks)
 			cli_error("run: libpvmhooks.so is not installed beside pvmmon");

@@ -208,7 +208,9 @@ int main(int argc, char **argv)
 	static const char *const lib_rel[] = {"../lib/libpvmhooks.so",
 					      "../lib/pvmmon/libpvmhooks.so", NULL};
 	char **out = NULL, **cargs = NULL, *inc = NULL, *hooks = NULL, *libdir = NULL;
-	char **copies = NULL, **origs = NULL; /* instrumented copy -> user's source */
+	/* Instrumented copy -> user's source, and the source's folder (-iquote); the copies'
+	 * and folders' names are freed at the end. */
+	char **copies = NULL, **origs = NULL, **quotes = NULL;
 	int ncopies = 0;
 	char tmpl[PATH_MAX - 64], incflag[PATH_MAX + 4];
 	int i, n = 0, nc = 0, linking = 1, nsrc = 0, rc = 1, put_hooks = 0;
@@ -267,7 +269,8 @@ int main(int argc, char **argv)
 	cargs = calloc((size_t)argc + 4, sizeof(char *));
 	copies = calloc((size_t)argc, sizeof(char *));
 	origs = calloc((size_t)argc, sizeof(char *));
-	if (!out || !cargs || !copies || !origs)
+	quotes = calloc((size_t)argc, sizeof(char *));
+	if (!out || !cargs || !copies || !origs || !quotes)
 		goto out;
 	for (i = 1; i < argc; i++)
 		if (parse_flag(argv[i])) {
@@ -282,6 +285,16 @@ int main(int argc, char **argv)
 
 	out[n++] = (char *)real_cc();
 	out[n++] = incflag;
+#ifdef PVMMON_SANITIZER_RUNTIME
+	/* The libpvmhooks.so of a sanitized build (make SANITIZE=1) needs the sanitizer
+	 * runtime as the program's first library: the first input linked is the first,
+	 * and it is kept although the program itself uses none of its symbols. */
+	if (linking) {
+		out[n++] = "-Wl,--push-state,--no-as-needed";
+		out[n++] = PVMMON_SANITIZER_RUNTIME;
+		out[n++] = "-Wl,--pop-state";
+	}
+#endif
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
 
@@ -338,16 +351,12 @@ int main(int argc, char **argv)
 				fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
 				goto out;
 			}
-			/* Quoted includes are looked up beside the original file. */
-			{
-				char *d = strdup(a);
-
-				out[n++] = "-iquote";
-				out[n++] = strdup(dirname(d));
-				free(d);
-			}
-			out[n++] = strdup(path);
-			copies[ncopies] = out[n - 1];
+			/* Quoted includes are looked up beside the original file. dirname()
+			 * gives a part of its argument (or "."), which is freed at the end. */
+			quotes[ncopies] = strdup(a);
+			out[n++] = "-iquote";
+			out[n++] = dirname(quotes[ncopies]);
+			out[n++] = copies[ncopies] = strdup(path);
 			origs[ncopies++] = a;
 			continue;
 		}
@@ -371,10 +380,15 @@ int main(int argc, char **argv)
 out:
 	if (nsrc && tmpl[0])
 		nftw(tmpl, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (i = 0; i < ncopies; i++) {
+		free(copies[i]);
+		free(quotes[i]);
+	}
 	free(out);
 	free(cargs);
 	free(copies);
 	free(origs);
+	free(quotes);
 	free(inc);
 	free(hooks);
 	free(libdir);

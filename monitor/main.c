@@ -230,6 +230,22 @@ static int publish(mon_run *run)
 	return rc;
 }
 
+/* Frees what main() holds for the run (its options, the top-m search's results) and
+ * gives back rc, so that main leaves nothing behind whichever way it ends. */
+static int finish(mon_run *run, int rc)
+{
+	mon_pr_free(run);
+	mon_free(run);
+	free(run->args);
+	free(run->cp_procs);
+	free(run->cp_found);
+	free(run->stop_lid);
+	for (size_t i = 0; i < run->cp_ncands; i++)
+		free(run->cp_cands[i]);
+	free(run->cp_cands);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -309,7 +325,7 @@ int main(int argc, char **argv)
 
 			if (!colon || !colon[1]) {
 				fprintf(stderr, "pvmmon-monitor: --stop-at wants TASK:EVENT\n");
-				return 2;
+				return finish(&run, 2);
 			}
 			free(run.stop_lid);
 			run.stop_lid = strndup(optarg, (size_t)(colon - optarg));
@@ -319,7 +335,7 @@ int main(int argc, char **argv)
 		case 'R':
 			if (pvmmon_log_read(&run.replay_log, optarg) < 0) {
 				fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
-				return 2;
+				return finish(&run, 2);
 			}
 			run.rr_mode = 2;
 			break;
@@ -330,25 +346,25 @@ int main(int argc, char **argv)
 			char **a = realloc(run.args, (run.nargs + 1) * sizeof(*a));
 
 			if (!a)
-				return 1;
+				return finish(&run, 1);
 			run.args = a;
 			run.args[run.nargs++] = optarg;
 			break;
 		}
 		case 'h':
 			usage(stdout);
-			return 0;
+			return finish(&run, 0);
 		case 'V':
 			printf("pvmmon-monitor %s\n", PVMMON_VERSION);
-			return 0;
+			return finish(&run, 0);
 		default:
 			usage(stderr);
-			return 2;
+			return finish(&run, 2);
 		}
 	}
 	if (!run.log_path || run.flush_ms == 0) {
 		usage(stderr);
-		return 2;
+		return finish(&run, 2);
 	}
 	if (run.cp_procs && !strcmp(run.cp_procs, "auto")) {
 		/* The selection comes after a first phase (cpsearch.c). */
@@ -358,7 +374,7 @@ int main(int argc, char **argv)
 	}
 	if (run.preserve && mon_pr_init(&run) < 0) {
 		fprintf(stderr, "pvmmon-monitor: out of memory\n");
-		return 1;
+		return finish(&run, 1);
 	}
 	if (run.cp_phase_ns <= 0)
 		run.cp_phase_ns = 2000000000LL;
@@ -388,14 +404,14 @@ int main(int argc, char **argv)
 	run.mytid = pvm_mytid();
 	if (run.mytid < 0) {
 		fprintf(stderr, "pvmmon-monitor: cannot enroll in PVM (%d)\n", run.mytid);
-		return 1;
+		return finish(&run, 1);
 	}
 	pvm_setopt(PvmAutoErr, 0);
 	run.ctx = pvm_newcontext();
 	if (publish(&run) < 0) {
 		fprintf(stderr, "pvmmon-monitor: another monitor is published in this VM\n");
 		pvm_exit();
-		return 1;
+		return finish(&run, 1);
 	}
 	pvm_setcontext(run.ctx);
 	if (!run.auto_mode) {
@@ -453,15 +469,6 @@ int main(int argc, char **argv)
 	 * a deadlock that stopped the run (4). */
 	rc = run.diverged ? 3 : run.deadlocked ? 4 : 0;
 out:
-	mon_pr_free(&run);
-	mon_free(&run);
-	free(run.args);
-	free(run.cp_procs);
-	free(run.cp_found);
-	free(run.stop_lid);
-	for (size_t i = 0; i < run.cp_ncands; i++)
-		free(run.cp_cands[i]);
-	free(run.cp_cands);
 	pvm_exit();
-	return rc;
+	return finish(&run, rc);
 }

@@ -738,6 +738,20 @@ void hooks__spawn_env_begin(const char *file)
 	} else {
 		if (lib_path)
 			list_add(&newpre, lib_path);
+#ifdef PVMMON_SANITIZER_RUNTIME
+		/* A sanitized build of this library (make SANITIZE=1) only loads in a process
+		 * whose first library is the sanitizer runtime: put it first for children
+		 * that are not linked with it, as `pvmmon run` does for the program. */
+		if (newpre && strncmp(newpre, PVMMON_SANITIZER_RUNTIME ":",
+				      strlen(PVMMON_SANITIZER_RUNTIME ":")) != 0) {
+			char *first = NULL;
+
+			if (asprintf(&first, "%s:%s", PVMMON_SANITIZER_RUNTIME, newpre) >= 0) {
+				free(newpre);
+				newpre = first;
+			}
+		}
+#endif
 		if (newpre)
 			setenv("LD_PRELOAD", newpre, 1);
 		list_add(&newexp, "LD_PRELOAD");

@@ -1,5 +1,5 @@
-/* Runs the integration suites (each test starts and halts its own private VM) and
- * prints CUnit's summary. */
+/* Runs the integration suites (each test starts and halts its own private VM), or only
+ * those named on the command line, and prints CUnit's summary. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,30 +54,39 @@ int main(int argc, char **argv)
 	/* A suite that cannot run here (hosts without namespaces) makes its tests inactive
 	 * and says why: the summary counts them as inactive, not as failed. */
 	CU_set_fail_on_inactive(CU_FALSE);
-	if (argc > 1) {
+	if (argc == 3 && CU_get_suite(argv[1]) && !CU_get_suite(argv[2])) {
+		/* SUITE TEST: one test of a suite, by its name. */
 		CU_pSuite s = CU_get_suite(argv[1]);
+		CU_pTest t = CU_get_test(s, argv[2]);
 
-		if (!s) {
-			fprintf(stderr, "integration: no suite named '%s'\n", argv[1]);
+		if (!t) {
+			fprintf(stderr, "integration: no test named '%s' in '%s'\n", argv[2], argv[1]);
+			CU_cleanup_registry();
+			harness_cleanup();
 			return 2;
 		}
-		/* A test of the suite by its name, when one is given after the suite's. */
-		if (argc > 2) {
-			CU_pTest t = CU_get_test(s, argv[2]);
+		CU_basic_run_test(s, t);
+		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	} else if (argc > 1) {
+		/* Only the suites named, in the order given (make check-valgrind). */
+		failures = 0;
+		for (int i = 1; i < argc; i++) {
+			CU_pSuite s = CU_get_suite(argv[i]);
 
-			if (!t) {
-				fprintf(stderr, "integration: no test named '%s' in '%s'\n",
-					argv[2], argv[1]);
+			if (!s) {
+				fprintf(stderr, "integration: no suite named '%s'\n", argv[i]);
+				CU_cleanup_registry();
+				harness_cleanup();
 				return 2;
 			}
-			CU_basic_run_test(s, t);
-		} else {
 			CU_basic_run_suite(s);
+			/* CUnit counts each run on its own. */
+			failures += CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 		}
 	} else {
 		CU_basic_run_tests();
+		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	}
-	failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
 	printf("\n");
 	CU_cleanup_registry();
 	harness_cleanup();

@@ -82,11 +82,49 @@ static void test_help_and_version(void)
 	cmd_result_free(&r);
 }
 
+/* The monitor's options may come in any order and repeat: --cp once freed the run's
+ * --stop-at task (its clean-up at the end of main had landed in the option's case), so
+ * a second --cp freed it again. */
+static void test_monitor_options_repeat(void)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon-monitor --stop-at 0.1:2 --cp a --cp b --version",
+		   harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pvmmon-monitor "));
+	if (r.status)
+		fprintf(stderr, "\n%s\n", r.err);
+	cmd_result_free(&r);
+}
+
+/* PVMMON_MONITOR_WRAPPER's words go before the monitor's command (make check-valgrind
+ * runs every monitor under memcheck that way): here a script that leaves a mark. */
+static void test_monitor_wrapper(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 120,
+		   "cd '%s' && printf '#!/bin/sh\\necho \"$@\" > wrapped\\nexec \"$@\"\\n' > wrap && "
+		   "chmod +x wrap && PVMMON_MONITOR_WRAPPER=\"$PWD/wrap\" %s/pvmmon run -q -o m.xml -- "
+		   "%s/matmul -n 30 -w 2 && grep -c pvmmon-monitor wrapped && %s/pvmmon validate m.xml",
+		   dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checksum"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\n1\n"));
+	if (r.status)
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_cli_tests[] = {
     {"validate: bad inputs give one clear line", test_validate_bad_inputs},
     {"validate: a good log", test_validate_good_fixture},
     {"run: a missing program", test_run_missing_program},
     {"run: an unwritable log folder", test_run_unwritable_log_folder},
     {"help, version, unknown command, bad option", test_help_and_version},
+    {"monitor: options in any order, repeated", test_monitor_options_repeat},
+    {"run: PVMMON_MONITOR_WRAPPER runs the monitor through a wrapper", test_monitor_wrapper},
     CU_TEST_INFO_NULL,
 };

@@ -88,6 +88,14 @@ static void test_run_interrupted(void)
 	}
 }
 
+/* The forgers link the build's libpvmmon-common.a, which in a sanitized build (make
+ * check-asan, which builds this test the same way) needs the sanitizers' runtimes. */
+#ifdef __SANITIZE_ADDRESS__
+#define FORGE_SANITIZE "-fsanitize=address,undefined "
+#else
+#define FORGE_SANITIZE ""
+#endif
+
 /* A task that is not part of the run (in the same VM, same user) sends the monitor
  * forged control messages: each is refused, said on stderr and counted in the log, and
  * the run goes on as if nothing came. */
@@ -100,8 +108,8 @@ static void test_foreign_task_refused(void)
 	const char *refused = NULL;
 
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && gcc -O1 -I%s/../include -o forge %s/../tests/fixtures/src/forge.c "
-		   "%s/lib/libpvmmon-common.a -lpvm3",
+		   "cd '%s' && gcc -O1 " FORGE_SANITIZE "-I%s/../include -o forge "
+		   "%s/../tests/fixtures/src/forge.c %s/lib/libpvmmon-common.a -lpvm3",
 		   dir, harness_build(), harness_build(), harness_build());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
@@ -141,7 +149,8 @@ static void test_forged_piggyback_ignored(void)
 	pvmmon_log *log = NULL;
 
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && gcc -O1 -I%s/../include -o pbforge %s/../tests/fixtures/src/pbforge.c "
+		   "cd '%s' && gcc -O1 " FORGE_SANITIZE "-I%s/../include -o pbforge "
+		   "%s/../tests/fixtures/src/pbforge.c "
 		   "%s/lib/libpvmmon-common.a -lpvm3 && %s/pvmmon run -q -o pb.xml -- ./pbforge",
 		   dir, harness_build(), harness_build(), harness_build(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);

@@ -197,9 +197,15 @@ static void test_missing_host(void)
 	snprintf(hostfile, sizeof(hostfile), "%s/hostfile.missing", test_hosts_dir(hosts));
 	text = harness_slurp(test_hosts_hostfile(hosts), NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	/* An address on the hosts' subnet that no host has. */
-	extra = strdup(test_hosts_address(hosts, 0));
-	strcpy(strrchr(extra, '.'), ".250");
+	/* An address on the hosts' subnet that no host has: the first host's with its last
+	 * number replaced (which may be shorter than "250", so the text is made anew). */
+	{
+		const char *a = test_hosts_address(hosts, 0);
+
+		if (asprintf(&extra, "%.*s.250", (int)(strrchr(a, '.') - a), a) < 0)
+			extra = NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(extra);
+	}
 	f = fopen(hostfile, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fprintf(f, "%s%s\n", text, extra);

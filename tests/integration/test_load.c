@@ -27,6 +27,21 @@
 #define MONITOR_RSS_MAX_KB (32 * 1024)
 #define TASK_RSS_MAX_KB (16 * 1024)
 
+/*
+ * Whether peak RSS says anything about pvmmon's memory. Not under ASan (make
+ * check-asan): its allocator keeps freed memory in quarantine (up to 256 MB) and adds
+ * shadow memory, so peaks grow with the number of allocations whatever pvmmon keeps.
+ * The figures are still printed; the memory tests say they are skipped.
+ */
+static int rss_meaningful(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	return 0;
+#else
+	return 1;
+#endif
+}
+
 /* What one monitored run of flood showed. */
 typedef struct flood_run {
 	int done;          /* the run completed and every figure below was read */
@@ -129,9 +144,13 @@ static void run_flood(int workers, long messages, const char *checksum, flood_ru
 		fr->monitor_kb = strtol(kb, NULL, 10);
 	fprintf(stderr, "\n  %d workers, %ld messages: peak RSS monitor %ld kB, workers max %ld kB, "
 			"master %ld kB ", workers, messages, fr->monitor_kb, fr->worker_kb, fr->master_kb);
-	CU_ASSERT(fr->monitor_kb > 0 && fr->monitor_kb < MONITOR_RSS_MAX_KB);
-	CU_ASSERT(fr->worker_kb > 0 && fr->worker_kb < TASK_RSS_MAX_KB);
-	CU_ASSERT(fr->master_kb > 0 && fr->master_kb < TASK_RSS_MAX_KB);
+	if (!rss_meaningful())
+		fprintf(stderr, "(bounds skipped under ASan: its allocator's peaks) ");
+	else {
+		CU_ASSERT(fr->monitor_kb > 0 && fr->monitor_kb < MONITOR_RSS_MAX_KB);
+		CU_ASSERT(fr->worker_kb > 0 && fr->worker_kb < TASK_RSS_MAX_KB);
+		CU_ASSERT(fr->master_kb > 0 && fr->master_kb < TASK_RSS_MAX_KB);
+	}
 	fr->done = m.status == 0 && fr->monitor_kb > 0 && fr->worker_kb > 0 && fr->master_kb > 0;
 	pvmmon_log_free(log);
 	cmd_result_free(&m);
@@ -163,6 +182,10 @@ static void test_memory_does_not_grow_with_messages(void)
 {
 	flood_run small;
 
+	if (!rss_meaningful()) {
+		fprintf(stderr, "\n  skipped under ASan: peak RSS is its allocator's, not pvmmon's ");
+		return;
+	}
 	/* The 10^5 run of the test before, made again if that test was not run. */
 	if (!big_run.done)
 		run_flood(128, 100000, "3879bc0c", &big_run);
@@ -184,6 +207,10 @@ static void test_task_memory_does_not_grow_with_its_messages(void)
 {
 	flood_run small, big;
 
+	if (!rss_meaningful()) {
+		fprintf(stderr, "\n  skipped under ASan: peak RSS is its allocator's, not pvmmon's ");
+		return;
+	}
 	run_flood(4, 10000, "cf3669ec", &small);
 	run_flood(4, 100000, "321f4e78", &big);
 	CU_ASSERT_FATAL(small.done && big.done);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
+#include <libxml/xmlmemory.h>
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
@@ -490,6 +491,59 @@ static void test_fixture_reads(void)
 	rmdir(scratch_dir());
 }
 
+/* libxml2's reallocations while a test formats a log (through xmlMemSetup). */
+static size_t xml_reallocs;
+static xmlReallocFunc xml_realloc;
+
+static void *counting_realloc(void *p, size_t n)
+{
+	xml_reallocs++;
+	return xml_realloc(p, n);
+}
+
+/*
+ * A large log is formatted with a buffer that grows geometrically: libxml2's default
+ * grows it by each 4K chunk written, whose copying is quadratic in the log's size
+ * wherever realloc copies (it made a monitor under ASan fall behind a traced run).
+ */
+static void test_large_log_formats_in_few_reallocations(void)
+{
+	pvmmon_log *log = full_log();
+	pvmmon_log_task *t = &log->tasks[0];
+	pvmmon_log_event *ev = calloc(20000, sizeof(*ev));
+	xmlFreeFunc f;
+	xmlMallocFunc m;
+	xmlReallocFunc r;
+	xmlStrdupFunc s;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ev);
+	for (size_t i = 0; i < 20000; i++) {
+		ev[i] = t->events[1];
+		ev[i].rt[0] += (int64_t)i;
+	}
+	free(t->events);
+	t->events = ev;
+	t->nevents = 20000;
+	CU_ASSERT_EQUAL_FATAL(xmlMemGet(&f, &m, &r, &s), 0);
+	xml_realloc = r;
+	xml_reallocs = 0;
+	xmlMemSetup(f, m, counting_realloc, s);
+	rc = pvmmon_log_format(log, &text, &len);
+	xmlMemSetup(f, m, r, s);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT(len > 2000000);
+	/* Doubling from a few kilobytes to megabytes is some ten reallocations; growing
+	 * by each chunk was some five hundred. */
+	if (xml_reallocs >= 64)
+		fprintf(stderr, "\n  %zu reallocations for %zu bytes ", xml_reallocs, len);
+	CU_ASSERT(xml_reallocs < 64);
+	free(text);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_log_tests[] = {
     {"write, validate, read back every field", test_round_trip},
     {"a damaged replay record is refused, naming the task", test_damaged_record},
@@ -497,5 +551,6 @@ CU_TestInfo test_log_tests[] = {
     {"failed writes name the file; replacing works", test_failed_write_keeps_old_file},
     {"bad inputs give one line naming the file", test_bad_inputs},
     {"the fixture log reads", test_fixture_reads},
+    {"a large log formats in few reallocations", test_large_log_formats_in_few_reallocations},
     CU_TEST_INFO_NULL,
 };
