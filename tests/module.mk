@@ -59,11 +59,12 @@ check-asan:
 asan: check-asan
 
 # make check-valgrind: the unit tests under valgrind's memcheck, then the integration
-# suites that run the monitor (run, console, cc, examples, trace, cp, replay, faults)
-# with every monitor that `pvmmon run` starts under memcheck too
+# suites that run the monitor (run, console, cc, examples, trace, cp, replay, faults,
+# preserve, hosts) with every monitor that `pvmmon run` starts under memcheck too
 # (PVMMON_MONITOR_WRAPPER; the console test's monitor is spawned by PVM and runs
-# plain). Left out: vm, cli and report, which start no monitor. That takes some 10
-# minutes on two CPUs, within the 20 this target may take. An error or a definite
+# plain). Left out: vm, cli and report, which start no monitor, and load, whose tests
+# bound the monitor's peak RSS (under valgrind, valgrind's). That takes some 10 minutes
+# on two CPUs, within the 20 this target may take. An error or a definite
 # leak makes the monitor exit 97, which fails its test, and every monitor's report
 # stays in VG_REPORTS, which is checked at the end as well (a monitor killed on
 # purpose has no exit status to look at). PVM tasks are not run under valgrind: its
@@ -72,7 +73,7 @@ asan: check-asan
 VG_FLAGS := --leak-check=full --errors-for-leak-kinds=definite \
             --suppressions=$(CURDIR)/tests/valgrind.supp
 VG_REPORTS := $(CURDIR)/$(BUILD)/valgrind-reports
-VG_SUITES := run console cc examples trace cp replay faults
+VG_SUITES := run console cc examples trace cp replay faults preserve hosts
 
 check-valgrind: all $(UNIT_BIN) $(INTEG_BIN)
 	valgrind --error-exitcode=1 $(VG_FLAGS) $(UNIT_BIN)
