@@ -584,6 +584,9 @@ void mon_free(mon_run *run)
 	pvmmon_log_free(run->replay_log);
 	free(run->tasks);
 	free(run->spawns);
+	free(run->clocks);
+	run->clocks = NULL;
+	run->nclocks = 0;
 	run->tasks = NULL;
 	run->spawns = NULL;
 	run->ntasks = run->nspawns = 0;
