@@ -193,3 +193,24 @@ int harness_sh(cmd_result *r, int timeout_s, const char *fmt, ...)
 		r->err = strdup("");
 	return 0;
 }
+
+int harness_build_order(const char *dir)
+{
+	cmd_result b;
+	int st;
+
+	harness_sh(&b, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
+		   dir, harness_bin(), harness_build());
+	st = b.status;
+	if (st != 0)
+		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
+	cmd_result_free(&b);
+	return st;
+}
+
+char *harness_order_line(const char *out)
+{
+	const char *p = strstr(out, "order:");
+
+	return p ? strndup(p, strcspn(p, "\n")) : NULL;
+}

@@ -32,6 +32,12 @@ void harness_cleanup(void);
 char *harness_slurp(const char *path, size_t *len);
 long harness_file_size(const char *path);
 
+/* Builds apps/order with pvmmon-cc (probes in every procedure) into dir as ./order;
+ * 0 when built (the compiler's output goes to stderr otherwise). */
+int harness_build_order(const char *dir);
+/* The "order: ..." line of apps/order's output (heap), or NULL. */
+char *harness_order_line(const char *out);
+
 /* Counts occurrences of needle in hay. */
 int harness_count(const char *hay, const char *needle);
 

@@ -379,33 +379,6 @@ static void test_clock_offset(void)
 	pvmmon_log_free(l5);
 }
 
-/* Builds order with pvmmon-cc (probes in every procedure) into the hosts' folder. */
-static int build_order(void)
-{
-	cmd_result b;
-	int st;
-
-	harness_sh(&b, RUN_TIMEOUT, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
-		   test_hosts_dir(hosts), harness_bin(), harness_build());
-	st = b.status;
-	if (st != 0)
-		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
-	cmd_result_free(&b);
-	return st;
-}
-
-/* The "order: ..." line of out (heap), or NULL. */
-static char *order_line(const char *out)
-{
-	const char *p = strstr(out, "order:");
-	size_t n;
-
-	if (!p)
-		return NULL;
-	n = strcspn(p, "\n");
-	return strndup(p, n);
-}
-
 /* The logical id of a worker of apps/order (0.0 to 0.2: not the last) that ran on
  * host 2 in log_name (heap), or NULL. */
 static char *worker_on_host2(const char *log_name)
@@ -443,13 +416,13 @@ static void test_preserve_across_hosts(void)
 	char *want = NULL, *line, *slow;
 	int kept = 0;
 
-	CU_ASSERT_EQUAL_FATAL(build_order(), 0);
+	CU_ASSERT_EQUAL_FATAL(harness_build_order(test_hosts_dir(hosts)), 0);
 	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 1, 0), 0);
 	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && PVM_RSH='%s' %s/pvmmon run --raw -q --hostfile '%s' -- ./order " HOSTS_ORDER_ARGS,
 		   test_hosts_dir(hosts), test_hosts_rsh(hosts), harness_bin(),
 		   test_hosts_hostfile(hosts));
-	want = order_line(r.out);
+	want = harness_order_line(r.out);
 	CU_ASSERT_EQUAL(r.status, 0);
 	cmd_result_free(&r);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(want);
@@ -472,7 +445,7 @@ static void test_preserve_across_hosts(void)
 			   "--mode=preserve --no-record --hostfile '%s' -o %s -- ./order " HOSTS_ORDER_ARGS,
 			   test_hosts_dir(hosts), test_hosts_rsh(hosts), slow, harness_bin(),
 			   test_hosts_hostfile(hosts), log_name);
-		line = order_line(r.out);
+		line = harness_order_line(r.out);
 		/* The slowed worker must have run on the shifted host again. */
 		lid = worker_on_host2(log_name);
 		CU_ASSERT(lid && !strcmp(lid, slow));

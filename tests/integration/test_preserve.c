@@ -23,33 +23,6 @@
 #define ORDER_ARGS "-s -u 20000 -n 3"
 #define WORKERS 4
 
-/* Builds order with pvmmon-cc (probes in every procedure) into dir; 0 when built. */
-static int build_order(const char *dir)
-{
-	cmd_result b;
-	int st;
-
-	harness_sh(&b, RUN_TIMEOUT, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
-		   dir, harness_bin(), harness_build());
-	st = b.status;
-	if (st)
-		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
-	cmd_result_free(&b);
-	return st;
-}
-
-/* The "order: ..." line of out (heap), or NULL. */
-static char *order_line(const char *out)
-{
-	const char *p = strstr(out, "order:");
-	size_t n;
-
-	if (!p)
-		return NULL;
-	n = strcspn(p, "\n");
-	return strndup(p, n);
-}
-
 static long out_num(const char *out, const char *key)
 {
 	const char *p = strstr(out, key);
@@ -139,12 +112,12 @@ static void test_preserve_keeps_unmonitored_order(void)
 	char *want = NULL, *out, *line, env[128], opts[256];
 	int st, i, k, d, raws = 0;
 
-	CU_ASSERT_EQUAL_FATAL(build_order(dir), 0);
+	CU_ASSERT_EQUAL_FATAL(harness_build_order(dir), 0);
 	/* The unmonitored order: the workers' amounts (run on the same kind of private VM,
 	 * with no monitoring at all). */
 	for (i = 0; i < RAW_RUNS; i++) {
 		out = run_order(dir, "--raw", "", &st);
-		line = order_line(out);
+		line = harness_order_line(out);
 		CU_ASSERT_EQUAL(st, 0);
 		CU_ASSERT_PTR_NOT_NULL(line);
 		if (line && !want)
@@ -171,7 +144,7 @@ static void test_preserve_keeps_unmonitored_order(void)
 		/* Plain monitoring: the delayed worker reports later than it would have. */
 		for (i = 0; i < 3 && !differed; i++) {
 			out = run_order(dir, "--no-record -o plain.xml", env, &st);
-			line = order_line(out);
+			line = harness_order_line(out);
 			differed = st == 0 && line && strcmp(line, want) != 0;
 			if (differed)
 				fprintf(stderr, "\n  delay %d us, plain: %s", delays_us[d], line);
@@ -184,7 +157,7 @@ static void test_preserve_keeps_unmonitored_order(void)
 
 			snprintf(opts, sizeof(opts), "--mode=preserve --no-record -o pres%d.xml", i);
 			out = run_order(dir, opts, env, &st);
-			line = order_line(out);
+			line = harness_order_line(out);
 			if (st == 0 && line && !strcmp(line, want))
 				kept++;
 			else
