@@ -8,6 +8,7 @@ int cli_report(int argc, char **argv);
 int cli_top(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_cp(int argc, char **argv);
+int cli_ctl(int argc, char **argv);
 
 /* Checks a critical-path selection (1 to 32 comma-separated procedure names, or
  * '+'-joined groups of them); prints an error for what (a command name) and returns

@@ -20,6 +20,7 @@
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
 #include "../common/pvmio.h"
+#include "../common/resource.h"
 #include "../common/wire.h"
 #include "cli.h"
 
@@ -307,6 +308,88 @@ static int cp(int argc, char **argv)
 	pvm_exit();
 	free(runfile);
 	return rc;
+}
+
+static int ctl(int argc, char **argv)
+{
+	static const char help[] =
+	    "usage: pvmmon ctl enable|disable RESOURCE [LOG]\n"
+	    "Switches probe sites of a running program on or off (dynamic instrumentation);\n"
+	    "a switched-off site costs one branch and its counts stay as they were. Tasks\n"
+	    "take the switch at their next probe or PVM call (within about 10 ms), and\n"
+	    "tasks that start later take it too. The log lists every switch with its time.\n"
+	    "\n"
+	    "RESOURCE is `all`, or terms joined by commas that must all match:\n"
+	    "  task=LID        one task (logical id, such as 0 or 0.2)\n"
+	    "  file=NAME       sites in a source file (NAME or its last part)\n"
+	    "  proc=NAME       a procedure's probes and the loops inside it\n"
+	    "  loop=[FILE:]N   the loop on line N\n"
+	    "  line=N          any site on line N\n"
+	    "  kind=proc|loop  procedures only, or loops only\n"
+	    "Example: pvmmon ctl disable task=0.1,proc=sample app.pvmmon.xml\n";
+	wire_ctl c = {0, 0, 0, NULL, 0};
+	const char *log = NULL;
+	int mon = 0, ctx = 0, rc = 1;
+	char *runfile;
+	pvmmon_log *snap = NULL;
+	resource r;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(help, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "enable"))
+		c.cmd = WIRE_CTL_ENABLE;
+	else if (!strcmp(argv[1], "disable"))
+		c.cmd = WIRE_CTL_DISABLE;
+	else {
+		cli_error("ctl: unknown command '%s' (enable or disable)", argv[1]);
+		return 2;
+	}
+	if (argc < 3 || argv[2][0] == '-') {
+		cli_error("ctl %s: which sites? (a RESOURCE such as proc=solve, or all; see "
+			  "pvmmon ctl --help)",
+			  argv[1]);
+		return 2;
+	}
+	if (resource__parse(&r, argv[2]) < 0) {
+		cli_error("ctl %s: %s", argv[1], pvmmon_error_last());
+		return 2;
+	}
+	resource__clear(&r);
+	c.procs = argv[2];
+	if (argc > 4) {
+		cli_error("ctl: one run at a time");
+		return 2;
+	}
+	if (argc == 4) {
+		if (argv[3][0] == '-') {
+			cli_error("ctl: unknown option '%s'", argv[3]);
+			return 2;
+		}
+		log = argv[3];
+	}
+	runfile = run_file(log);
+	if (!runfile || attach(runfile, &mon, &ctx, &c.token) < 0) {
+		free(runfile);
+		return 1;
+	}
+	if (request(mon, ctx, &c, &snap) < 0) {
+		cli_error("ctl: %s", pvmmon_error_last());
+	} else {
+		printf("pvmmon: %s %s (switch %zu of the run)\n",
+		       c.cmd == WIRE_CTL_ENABLE ? "enabled" : "disabled", c.procs, snap->nswitches);
+		pvmmon_log_free(snap);
+		rc = 0;
+	}
+	pvm_exit();
+	free(runfile);
+	return rc;
+}
+
+int cli_ctl(int argc, char **argv)
+{
+	return ctl(argc, argv);
 }
 
 int cli_top(int argc, char **argv)

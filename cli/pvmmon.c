@@ -1,4 +1,4 @@
-/* The pvmmon command: dispatches to run, validate, report, top and cp. */
+/* The pvmmon command: dispatches to run, validate, report, top, cp and ctl. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +26,8 @@ static void usage(FILE *f)
 		"                 watch a running program (tasks, hot statements, critical path)\n"
 		"  cp start PROC,... | cp stop [LOG]\n"
 		"                 start or stop critical-path profiling in a running program\n"
+		"  ctl enable|disable RESOURCE [LOG]\n"
+		"                 switch probe sites of a running program on or off\n"
 		"\n"
 		"`pvmmon <command> --help` describes a command. `pvmmon --version` prints the version.\n");
 }
@@ -87,6 +89,8 @@ int main(int argc, char **argv)
 		return cli_top(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cp"))
 		return cli_cp(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ctl"))
+		return cli_ctl(argc - 1, argv + 1);
 	cli_error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);
 	return 2;
 }

@@ -44,6 +44,8 @@ typedef struct run_opts {
 	const char *replay; /* the log of the run to replay, or NULL */
 	int preserve;      /* --mode=preserve */
 	int deadlock_abort; /* --on-deadlock=abort */
+	const char *budget; /* --budget=PCT, as given, or NULL */
+	int flush_given;   /* --flush-ms was given */
 	char **prog_argv; /* PROGRAM and its arguments */
 } run_opts;
 
@@ -91,6 +93,10 @@ static void usage(FILE *f)
 		"      --on-deadlock=report|abort  in preserve mode, when the program deadlocks:\n"
 		"                       say which tasks wait for what and keep waiting (report,\n"
 		"                       the default) or also stop the run (abort, exit status 4)\n"
+		"      --budget=PCT     keep the cost of monitoring each task under PCT percent\n"
+		"                       (such as 5%%): procedures first, loops while there is\n"
+		"                       room; the most expensive sites are switched off when\n"
+		"                       the cost goes over (the log lists every switch)\n"
 		"      --raw            no monitoring at all (same VM handling), to compare\n"
 		"  -q, --quiet          print nothing but errors\n"
 		"  -h, --help           this text;  --version  the version\n"
@@ -227,6 +233,7 @@ static int parse(int argc, char **argv, run_opts *o)
 	    {"no-record", no_argument, NULL, 'n'},
 	    {"mode", required_argument, NULL, 'M'}, {"on-deadlock", required_argument, NULL, 'k'},
 	    {"on-divergence", required_argument, NULL, 'd'}, {"stop-at", required_argument, NULL, 's'},
+	    {"budget", required_argument, NULL, 'B'},
 	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	int c;
@@ -257,6 +264,21 @@ static int parse(int argc, char **argv, run_opts *o)
 				return 2;
 			}
 			*(c == 'f' ? &o->flush_ms : &o->linger_ms) = (int)v;
+			o->flush_given |= c == 'f';
+			break;
+		}
+		case 'B': {
+			double v = strtod(optarg, &end);
+
+			if (end != optarg && *end == '%')
+				end++;
+			if (end == optarg || *end || !(v > 0 && v <= 100)) {
+				cli_error("run: --budget wants a percentage above 0 and at most 100 "
+					  "(such as 5%%), not '%s'",
+					  optarg);
+				return 2;
+			}
+			o->budget = optarg;
 			break;
 		}
 		case 'q':
@@ -367,6 +389,13 @@ static int parse(int argc, char **argv, run_opts *o)
 		cli_error("run: --attach and --hostfile exclude each other");
 		return 2;
 	}
+	/* The budget is kept from what tasks report with their flushes: often. */
+	if (o->budget && !o->flush_given)
+		o->flush_ms = 100;
+	if (o->budget && o->raw) {
+		cli_error("run: --budget and --raw exclude each other");
+		return 2;
+	}
 	if (optind >= argc) {
 		cli_error("run: no program given (see pvmmon run --help)");
 		return 2;
@@ -469,7 +498,7 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 		n++;
 	for (i = 0; wrapper && wrapper[i]; i++)
 		n += wrapper[i] == ' ';
-	argv = calloc((size_t)(28 + 2 * n), sizeof(char *));
+	argv = calloc((size_t)(30 + 2 * n), sizeof(char *));
 	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
 		free(mon);
 		free(argv);
@@ -506,6 +535,10 @@ static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
 	}
 	if (o->cp_exclusive)
 		argv[na++] = "--cp-exclusive";
+	if (o->budget) {
+		argv[na++] = "--budget";
+		argv[na++] = (char *)o->budget;
+	}
 	if (o->replay) {
 		argv[na++] = "--replay";
 		argv[na++] = (char *)o->replay;

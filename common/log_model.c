@@ -52,6 +52,12 @@ void pvmmon_log_free(pvmmon_log *log)
 		free(log->cp.procs[i].name);
 	free(log->cp.procs);
 	free(log->cp.found);
+	for (i = 0; i < log->nswitches; i++) {
+		free(log->switches[i].resource);
+		free(log->switches[i].by);
+		free(log->switches[i].reason);
+	}
+	free(log->switches);
 	free(log);
 }
 

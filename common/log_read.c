@@ -278,6 +278,16 @@ static pvmmon_task_status status_of(xmlNodePtr n)
 }
 
 /* Reads up to n whitespace-separated integers of attribute name; returns how many. */
+/* A double attribute the schema has checked; 0 when absent. */
+static double dbl_attr(xmlNodePtr n, const char *name)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+	double d = v ? strtod((const char *)v, NULL) : 0;
+
+	xmlFree(v);
+	return d;
+}
+
 static int i64_list_attr(xmlNodePtr node, const char *name, int64_t *out, int n)
 {
 	xmlChar *v = xmlGetProp(node, BAD_CAST name);
@@ -456,6 +466,17 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			p->incl_ns = i64_attr(c, "incl-ns");
 			p->excl_ns = i64_attr(c, "excl-ns");
 			p->counted = xmlHasProp(c, BAD_CAST "timed") != NULL;
+			p->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
+		} else if (is(c, "cost")) {
+			t->cost.known = 1;
+			t->cost.proc_pair_ns = i64_attr(c, "proc-pair-ns");
+			t->cost.loop_pair_ns = i64_attr(c, "loop-pair-ns");
+			t->cost.wrapper_ns = i64_attr(c, "wrapper-ns");
+			t->cost.pb_send_ns = i64_attr(c, "pb-send-ns");
+			t->cost.pb_recv_ns = i64_attr(c, "pb-recv-ns");
+			t->cost.wrapped_calls = u64_attr(c, "wrapped-calls");
+			t->cost.observed_ns = i64_attr(c, "observed-ns");
+			t->cost.predicted_ns = i64_attr(c, "predicted-ns");
 		} else if (is(c, "static")) {
 			pvmmon_log_static *e = &t->statics[ie++];
 			xmlChar *k = xmlGetProp(c, BAD_CAST "kind");
@@ -482,6 +503,7 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			l->proc = str_attr(c, "proc");
 			l->count = u64_attr(c, "count");
 			l->time_ns = i64_attr(c, "time-ns");
+			l->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
 		}
 	}
 	return 0;
@@ -587,6 +609,23 @@ static int load(pvmmon_log *log, xmlNodePtr root, const char *path)
 					log->cp.procs[k].name = str_attr(c, "name");
 					log->cp.procs[k].share_ns = i64_attr(c, "share-ns");
 					log->cp.procs[k++].zero_ns = i64_attr(c, "zero-ns");
+				}
+		} else if (is(n, "instrumentation")) {
+			log->budget_pct = xmlHasProp(n, BAD_CAST "budget-pct") ? dbl_attr(n, "budget-pct")
+									   : 0;
+			rc = alloc_for((void **)&log->switches, &log->nswitches,
+				       sizeof(*log->switches), n, "switch");
+			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
+				if (is(c, "switch")) {
+					pvmmon_log_switch *w = &log->switches[k++];
+					xmlChar *a = xmlGetProp(c, BAD_CAST "action");
+
+					w->time_ns = i64_attr(c, "time-ns");
+					w->on = a && !xmlStrcmp(a, BAD_CAST "enable");
+					xmlFree(a);
+					w->resource = str_attr(c, "resource");
+					w->by = str_attr(c, "by");
+					w->reason = str_attr(c, "reason");
 				}
 		} else if (is(n, "trace")) {
 			log->trace.enabled = 1;

@@ -188,6 +188,18 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	attr_u64(wr, "unmonitored-recv", t->unmonitored_recv);
 	if (t->bad_piggybacks)
 		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
+	if (t->cost.known) {
+		start(wr, "cost");
+		attr_i64(wr, "proc-pair-ns", t->cost.proc_pair_ns);
+		attr_i64(wr, "loop-pair-ns", t->cost.loop_pair_ns);
+		attr_i64(wr, "wrapper-ns", t->cost.wrapper_ns);
+		attr_i64(wr, "pb-send-ns", t->cost.pb_send_ns);
+		attr_i64(wr, "pb-recv-ns", t->cost.pb_recv_ns);
+		attr_u64(wr, "wrapped-calls", t->cost.wrapped_calls);
+		attr_i64(wr, "observed-ns", t->cost.observed_ns);
+		attr_i64(wr, "predicted-ns", t->cost.predicted_ns);
+		end(wr);
+	}
 	for (i = 0; i < t->nstmts; i++)
 		write_stmt(wr, &t->stmts[i]);
 	for (i = 0; i < t->nprocs; i++) {
@@ -205,6 +217,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_i64(wr, "excl-ns", p->excl_ns);
 		if (p->counted)
 			attr_str(wr, "timed", "no");
+		if (p->disabled)
+			attr_str(wr, "enabled", "no");
 		end(wr);
 	}
 	for (i = 0; i < t->nloops; i++) {
@@ -217,6 +231,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_str(wr, "proc", l->proc);
 		attr_u64(wr, "count", l->count);
 		attr_i64(wr, "time-ns", l->time_ns);
+		if (l->disabled)
+			attr_str(wr, "enabled", "no");
 		end(wr);
 	}
 	for (i = 0; i < t->nstatics; i++) {
@@ -312,6 +328,24 @@ static void write_log(writer *wr, const pvmmon_log *log)
 			attr_str(wr, "name", log->cp.procs[i].name ? log->cp.procs[i].name : "?");
 			attr_i64(wr, "share-ns", log->cp.procs[i].share_ns);
 			attr_i64(wr, "zero-ns", log->cp.procs[i].zero_ns);
+			end(wr);
+		}
+		end(wr);
+	}
+
+	if (log->budget_pct > 0 || log->nswitches) {
+		start(wr, "instrumentation");
+		if (log->budget_pct > 0)
+			attr(wr, "budget-pct", "%g", log->budget_pct);
+		for (i = 0; i < log->nswitches; i++) {
+			const pvmmon_log_switch *w = &log->switches[i];
+
+			start(wr, "switch");
+			attr_i64(wr, "time-ns", w->time_ns);
+			attr_str(wr, "action", w->on ? "enable" : "disable");
+			attr_str(wr, "resource", w->resource ? w->resource : "all");
+			attr_str(wr, "by", w->by && !strcmp(w->by, "budget") ? "budget" : "user");
+			attr_str(wr, "reason", w->reason);
 			end(wr);
 		}
 		end(wr);

@@ -434,7 +434,8 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_u64(b, p->count);
 		put_i64(b, p->incl_ns);
 		put_i64(b, p->excl_ns);
-		wire_put_u8(b, (uint8_t)(p->counted != 0));
+		/* Bit 0: counted, not timed; bit 1: switched off. */
+		wire_put_u8(b, (uint8_t)((p->counted != 0) | (p->disabled ? 2 : 0)));
 	}
 	wire_put_u32(b, (uint32_t)t->nloops);
 	for (i = 0; i < t->nloops; i++) {
@@ -446,6 +447,7 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_str(b, l->proc);
 		wire_put_u64(b, l->count);
 		put_i64(b, l->time_ns);
+		wire_put_u8(b, l->disabled ? 1 : 0);
 	}
 	wire_put_u32(b, (uint32_t)t->nstatics);
 	for (i = 0; i < t->nstatics; i++) {
@@ -457,6 +459,15 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_u32(b, (uint32_t)e->line);
 		wire_put_u32(b, (uint32_t)e->parent);
 	}
+	wire_put_u8(b, t->cost.known ? 1 : 0);
+	put_i64(b, t->cost.proc_pair_ns);
+	put_i64(b, t->cost.loop_pair_ns);
+	put_i64(b, t->cost.wrapper_ns);
+	put_i64(b, t->cost.pb_send_ns);
+	put_i64(b, t->cost.pb_recv_ns);
+	wire_put_u64(b, t->cost.wrapped_calls);
+	put_i64(b, t->cost.observed_ns);
+	put_i64(b, t->cost.predicted_ns);
 }
 
 /* Reads an item count and allocates that many zeroed items; NULL with failed set on
@@ -545,7 +556,14 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		p->count = wire_get_u64(&in);
 		p->incl_ns = get_i64(&in);
 		p->excl_ns = get_i64(&in);
-		p->counted = wire_get_u8(&in);
+		{
+			uint8_t f = wire_get_u8(&in);
+
+			p->counted = f & 1;
+			p->disabled = (f & 2) != 0;
+			if (f > 3)
+				in.failed = 1;
+		}
 	}
 	t->loops = get_array(&in, &t->nloops, sizeof(*t->loops));
 	for (i = 0; i < t->nloops && !in.failed; i++) {
@@ -557,6 +575,9 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		l->proc = wire_get_str(&in, MAX_STR);
 		l->count = wire_get_u64(&in);
 		l->time_ns = get_i64(&in);
+		l->disabled = wire_get_u8(&in);
+		if (l->disabled > 1)
+			in.failed = 1;
 	}
 	t->statics = get_array(&in, &t->nstatics, sizeof(*t->statics));
 	for (i = 0; i < t->nstatics && !in.failed; i++) {
@@ -571,6 +592,17 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		if (!pvmmon_static_kind_name(e->kind) || e->parent < -1 || e->parent >= (int32_t)i)
 			in.failed = 1;
 	}
+	t->cost.known = wire_get_u8(&in);
+	t->cost.proc_pair_ns = get_i64(&in);
+	t->cost.loop_pair_ns = get_i64(&in);
+	t->cost.wrapper_ns = get_i64(&in);
+	t->cost.pb_send_ns = get_i64(&in);
+	t->cost.pb_recv_ns = get_i64(&in);
+	t->cost.wrapped_calls = wire_get_u64(&in);
+	t->cost.observed_ns = get_i64(&in);
+	t->cost.predicted_ns = get_i64(&in);
+	if (t->cost.known > 1)
+		in.failed = 1;
 	if (in.failed || in.left) {
 		wire_task_clear(t);
 		return pvmmon_error_set(PVMMON_EPARSE, "records: damaged message");
@@ -717,7 +749,7 @@ int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 	c->exclusive = wire_get_u8(&in);
 	c->procs = wire_get_str(&in, MAX_STR);
 	c->token = wire_get_u64(&in);
-	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_SNAPSHOT) {
+	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_DISABLE) {
 		free(c->procs);
 		c->procs = NULL;
 		return pvmmon_error_set(PVMMON_EPARSE, "command: damaged");

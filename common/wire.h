@@ -13,7 +13,7 @@
 #include "pvmmon/log.h"
 
 /* Version of the piggyback and control encodings; a mismatch is counted, not used. */
-#define WIRE_VERSION 5
+#define WIRE_VERSION 6
 
 /* Message tags in the private context between tasks and the monitor. They sit far
  * above the tags programs use, and the monitor never sends user messages, so a
@@ -51,6 +51,8 @@ typedef enum wire_ctl_cmd {
 	WIRE_CTL_CP_START = 1, /* start critical-path collection with a selection */
 	WIRE_CTL_CP_STOP = 2,  /* stop it (and send a last sample) */
 	WIRE_CTL_SNAPSHOT = 3, /* (request) the run so far, as log XML */
+	WIRE_CTL_ENABLE = 4,   /* switch on the probe sites of the resource in procs */
+	WIRE_CTL_DISABLE = 5,  /* switch them off */
 } wire_ctl_cmd;
 
 typedef struct wire_ctl {
@@ -58,7 +60,8 @@ typedef struct wire_ctl {
 	uint32_t gen;   /* CP_START: the selection's generation (tuples of another one are
 			 * not merged) */
 	int exclusive;  /* CP_START */
-	char *procs;    /* CP_START: comma-separated selection (heap after decode) */
+	char *procs;    /* CP_START: comma-separated selection (heap after decode);
+			 * ENABLE, DISABLE: the resource (common/resource.h) */
 	uint64_t token; /* requests of pvmmon commands: the run's token (from LOG.run) */
 } wire_ctl;
 

@@ -220,6 +220,20 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		add_setting(log, "cp", run->cp_procs);
 		cp_results(run, log);
 	}
+	/* The switches are copied: the log frees what it holds. */
+	log->budget_pct = run->budget_pct;
+	if (run->nswitches) {
+		log->switches = calloc(run->nswitches, sizeof(*log->switches));
+		for (i = 0; log->switches && i < run->nswitches; i++) {
+			const pvmmon_log_switch *w = &run->switches[i];
+
+			log->switches[i] = *w;
+			log->switches[i].resource = dup_or_null(w->resource);
+			log->switches[i].by = dup_or_null(w->by);
+			log->switches[i].reason = dup_or_null(w->reason);
+		}
+		log->nswitches = log->switches ? run->nswitches : 0;
+	}
 	if (run->cp_top_m) {
 		log->cp.top_m = run->cp_top_m;
 		log->cp.phases = run->cp_phases;

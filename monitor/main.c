@@ -39,7 +39,7 @@ static void usage(FILE *f)
 		   "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
 		   "                      [--on-divergence stop|continue-recording]\n"
 		   "                      [--stop-at TASK:EVENT]]\n"
-		   "                      [--preserve [--deadlock-abort]]\n"
+		   "                      [--preserve [--deadlock-abort]] [--budget PCT]\n"
 		   "                      [--program P [--arg A]...]\n"
 		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 		   "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -259,6 +259,7 @@ int main(int argc, char **argv)
 	    {"replay", required_argument, NULL, 'R'},
 	    {"on-divergence", required_argument, NULL, 'D'}, {"stop-at", required_argument, NULL, 'S'},
 	    {"preserve", no_argument, NULL, 'O'}, {"deadlock-abort", no_argument, NULL, 'K'},
+	    {"budget", required_argument, NULL, 'B'},
 	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0}};
 	mon_run run;
@@ -317,6 +318,20 @@ int main(int argc, char **argv)
 		case 'K':
 			run.on_deadlock_abort = 1;
 			break;
+		case 'B': {
+			char *end;
+
+			run.budget_pct = strtod(optarg, &end);
+			if (*end == '%')
+				end++;
+			if (*end || !(run.budget_pct > 0 && run.budget_pct <= 100)) {
+				fprintf(stderr, "pvmmon-monitor: --budget wants a percentage above 0 "
+						"and at most 100, not '%s'\n",
+					optarg);
+				return finish(&run, 2);
+			}
+			break;
+		}
 		case 'D':
 			run.rr_continue = !strcmp(optarg, "continue-recording");
 			break;
@@ -397,6 +412,10 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 
 	run.t_start = pvmmon_clock_now();
+	if (mon_cost_start(&run) < 0) {
+		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
+		return finish(&run, 1);
+	}
 	run.token = new_token();
 	now_wall = time(NULL);
 	gmtime_r(&now_wall, &tm);

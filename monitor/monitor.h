@@ -8,6 +8,9 @@
 #include "pvmmon/log.h"
 #include "../common/wire.h"
 
+/* A task's cost and probe sites as the monitor follows them (cost.c). */
+struct mon_cost;
+
 typedef struct mon_task {
 	pvmmon_log_task rec; /* identity fields plus the latest flushed records */
 	uint32_t index;      /* the monitor's number for the task (piggyback sender) */
@@ -28,7 +31,16 @@ typedef struct mon_task {
 	 * message that carries times, PVM keeping order per pair). */
 	int64_t clock_offset;
 	int clock_done;      /* its CLOCK report was applied (a second one is ignored) */
+	struct mon_cost *cost; /* NULL until its first flush with a calibration */
 } mon_task;
+
+/* A rule of dynamic instrumentation: sites named by spec (common/resource.h) on or
+ * off, from the user or from the budget; later rules override earlier ones. */
+typedef struct mon_rule {
+	int on;
+	int budget;
+	char *spec;
+} mon_rule;
 
 /* One host's clock offset as its first task estimated it (doc/architecture.md, "The
  * virtual clock across hosts"): every later task on the host is told to use it. */
@@ -124,6 +136,13 @@ typedef struct mon_run {
 	 * real time (from the run start) of a dropped event (INT64_MAX while none). */
 	uint64_t trace_kept, trace_dropped;
 	int64_t trace_cut;
+	/* Dynamic instrumentation (cost.c): the cost budget in percent (0: none), the
+	 * rules in order, and the switches made, for the log. */
+	double budget_pct;
+	mon_rule *rules;
+	size_t nrules;
+	pvmmon_log_switch *switches;
+	size_t nswitches;
 } mon_run;
 
 /* Registry (registry.c). */
@@ -183,6 +202,20 @@ void mon_rr_end(mon_run *run);
 /* Fills out's record fields from t's record (senders as logical ids); the fields then
  * belong to out. */
 int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out);
+
+/* Dynamic instrumentation and cost (cost.c). */
+/* Switches the sites named by spec on or off in every task it names, now and for
+ * tasks that register later, and logs the switch (by the budget, with its reason, or
+ * by the user). PVMMON_EINVAL when spec is no resource. */
+int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *reason);
+/* The rules as the welcome carries them ("+spec;-spec"; heap, caller frees). */
+char *mon_rules_text(const mon_run *run);
+/* At the start of a run with a budget: its first rule. */
+int mon_cost_start(mon_run *run);
+/* After a flush of t's records: its predicted cost, and the budget's decisions. */
+void mon_cost_records(mon_run *run, mon_task *t);
+void mon_cost_free(mon_task *t);
+void mon_rules_free(mon_run *run);
 
 /* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
 int mon_write_log(mon_run *run);

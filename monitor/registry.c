@@ -57,6 +57,17 @@ static void welcome(mon_run *run, mon_task *t)
 	/* Record, replay (the record follows), or neither. */
 	wire_put_u8(&b, (uint8_t)run->rr_mode);
 	wire_put_u8(&b, (uint8_t)(run->preserve ? 1 : 0));
+	/* The rules of dynamic instrumentation so far. */
+	{
+		char *rules = mon_rules_text(run);
+
+		if (!rules)
+			b.failed = 1;
+		wire_put_str(&b, rules ? rules : "");
+		free(rules);
+		/* The budget, in hundredths of a percent (0: none). */
+		wire_put_u32(&b, (uint32_t)(run->budget_pct * 100 + 0.5));
+	}
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_WELCOME, b.data, b.len);
 	wire_buf_free(&b);
@@ -334,11 +345,13 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.bytes_recv = fresh.bytes_recv;
 	t->rec.unmonitored_recv = fresh.unmonitored_recv;
 	t->rec.bad_piggybacks = fresh.bad_piggybacks;
+	t->rec.cost = fresh.cost;
 	t->rec.flushes++;
 	if (final) {
 		t->final = 1;
 		t->rec.status = PVMMON_TASK_EXITED;
 	}
+	mon_cost_records(run, t);
 	run->t_last_change = pvmmon_clock_now();
 }
 
@@ -540,6 +553,9 @@ int mon_status(mon_run *run, int src, const uint8_t *data, size_t len)
 		mon_cp_start(run, c.procs, c.exclusive);
 	else if (c.cmd == WIRE_CTL_CP_STOP)
 		mon_cp_stop(run);
+	else if ((c.cmd == WIRE_CTL_ENABLE || c.cmd == WIRE_CTL_DISABLE) && c.procs &&
+		 mon_switch(run, c.cmd == WIRE_CTL_ENABLE, c.procs, 0, NULL) < 0)
+		run->bad_messages++;
 	free(c.procs);
 	if (mon_snapshot(run, &xml, &n) == 0)
 		pvmio_send(&io, run->ctx, src, WIRE_TAG_SNAPSHOT, xml, n);
@@ -577,7 +593,9 @@ void mon_free(mon_run *run)
 	for (i = 0; i < run->ntasks; i++) {
 		wire_task_clear(&run->tasks[i].rec);
 		wire_buf_free(&run->tasks[i].record);
+		mon_cost_free(&run->tasks[i]);
 	}
+	mon_rules_free(run);
 	for (i = 0; i < run->npending_lids; i++)
 		free(run->pending_lids[i].lid);
 	free(run->pending_lids);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dyninst.h"
 #include "hooks.h"
 #include "records.h"
 
@@ -67,19 +68,29 @@ void hooks__test_delay_init(void)
 }
 
 /* A probe runs in a task that is or may become monitored (procedures such as main are
- * entered before the task's first PVM call registers it), outside any wrapper, on an
- * enabled site. */
-#define PROBE(site, fn)                                                                   \
+ * entered before the task's first PVM call registers it), outside any wrapper. An
+ * entry needs an enabled site (the library sees a site first at its first entry); an
+ * exit is taken whenever its entry was, even if the site was switched off between. */
+#define PROBE(site, fn, entry)                                                            \
 	do {                                                                              \
 		int64_t t0;                                                               \
 		if ((hooks__st.state != HOOKS_ACTIVE && hooks__st.state != HOOKS_UNINIT) || \
-		    hooks__guard || !(site)->enabled)                                      \
+		    hooks__guard) {                                                       \
+			/* Unmonitored for good: the site's inline test skips the call. */ \
+			if ((entry) && hooks__st.state == HOOKS_PASSIVE)                    \
+				(site)->enabled = 0;                                      \
+			return;                                                           \
+		}                                                                         \
+		if ((entry) && (!(site)->enabled ||                                       \
+				(__builtin_expect(!(site)->seen, 0) && !hooks__dyn_first(site)))) \
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
 		fn((site), vclock_virtual(&hooks__st.clock, t0));                         \
 		if (hooks__st.test_delay_ns)                                              \
 			test_delay(t0);                                                   \
 		charge(t0);                                                               \
+		if (__builtin_expect(t0 >= hooks__dyn_next_tick, 0))                      \
+			hooks__dyn_tick(t0);                                              \
 	} while (0)
 
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
@@ -97,20 +108,20 @@ static void proc_enter(pvmmon_probe_site *site, int64_t v)
 
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 {
-	PROBE(site, proc_enter);
+	PROBE(site, proc_enter, 1);
 }
 
 void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
 {
-	PROBE(site, hooks__proc_exit);
+	PROBE(site, hooks__proc_exit, 0);
 }
 
 void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
 {
-	PROBE(site, hooks__loop_enter);
+	PROBE(site, hooks__loop_enter, 1);
 }
 
 void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
 {
-	PROBE(site, hooks__loop_exit);
+	PROBE(site, hooks__loop_exit, 0);
 }

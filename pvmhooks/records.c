@@ -43,6 +43,8 @@ typedef struct frame {
 } frame;
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
+/* The probe site of each loop record (to mark the switched-off ones). */
+static pvmmon_probe_site **loop_sites;
 
 /* Procedure entries and exits before registration, kept for critical-path collection;
  * a program that makes that many calls before its first PVM call starts its path at
@@ -231,8 +233,22 @@ static size_t loop_record(pvmmon_probe_site *site)
 
 	if (site->slot >= 0)
 		return (size_t)site->slot;
-	if (ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1, sizeof(*rec.loops)) < 0)
-		return (size_t)-1;
+	{
+		size_t old = loop_cap;
+
+		if (ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1, sizeof(*rec.loops)) < 0)
+			return (size_t)-1;
+		if (loop_cap != old) {
+			pvmmon_probe_site **ls = realloc(loop_sites, loop_cap * sizeof(*ls));
+
+			if (!ls) {
+				loop_cap = old;
+				return (size_t)-1;
+			}
+			loop_sites = ls;
+		}
+	}
+	loop_sites[rec.nloops] = site;
 	l = &rec.loops[rec.nloops];
 	l->name = strdup(site->name ? site->name : "loop");
 	l->file = site->file ? strdup(site->file) : NULL;
@@ -269,6 +285,10 @@ void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	frame *f;
 	int64_t incl;
 
+	/* An exit without its entry (the site was switched on between the two): nothing
+	 * to end. */
+	if (proc_depth > 0 && proc_stack[proc_depth - 1].site != site && !hooks__proc_active(site))
+		return;
 	/* Unwind frames whose exit was skipped (longjmp, or an exit probe missing). */
 	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
 		proc_depth--;
@@ -319,9 +339,13 @@ void hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
 void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 {
 	frame *f;
+	int i;
 
-	while (loop_depth > 0 && loop_stack[loop_depth - 1].site != site)
-		loop_depth--;
+	for (i = loop_depth - 1; i >= 0 && loop_stack[i].site != site; i--)
+		;
+	if (i < 0)
+		return;
+	loop_depth = i + 1;
 	if (loop_depth == 0)
 		return;
 	f = &loop_stack[--loop_depth];
@@ -392,8 +416,72 @@ void hooks__records_add_statics(void)
 static const pvmmon_static_entry **counted_entry;
 static size_t *counted_proc, ncounted;
 
+const char *hooks__records_top_proc(void)
+{
+	return proc_depth > 0 ? proc_stack[proc_depth - 1].site->name : NULL;
+}
+
+void hooks__records_touch(pvmmon_probe_site *site)
+{
+	if (site->kind == PVMMON_PROBE_LOOP)
+		loop_record(site);
+	else
+		proc_record(site, proc_depth > 0 ? proc_stack[proc_depth - 1].site : NULL, 0);
+}
+
+/* The callee time of the innermost open procedure, kept over calibration. */
+static int64_t cal_child_ns;
+static size_t cal_nprocs, cal_nloops;
+
+void hooks__records_calibration_begin(void)
+{
+	cal_child_ns = proc_depth > 0 ? proc_stack[proc_depth - 1].child_ns : 0;
+	cal_nprocs = rec.nprocs;
+	cal_nloops = rec.nloops;
+}
+
+void hooks__records_calibration_end(pvmmon_probe_site *proc, pvmmon_probe_site *loop)
+{
+	if (proc_depth > 0)
+		proc_stack[proc_depth - 1].child_ns = cal_child_ns;
+	/* Calibration made only its own records, the last ones: drop them. */
+	while (rec.nprocs > cal_nprocs) {
+		pvmmon_log_proc *p = &rec.procs[--rec.nprocs];
+
+		free(p->name);
+		free(p->file);
+		free(p->caller);
+		memset(p, 0, sizeof(*p));
+	}
+	while (rec.nloops > cal_nloops) {
+		pvmmon_log_loop *l = &rec.loops[--rec.nloops];
+
+		free(l->name);
+		free(l->file);
+		free(l->proc);
+		memset(l, 0, sizeof(*l));
+	}
+	proc->slot = loop->slot = -1;
+}
+
+/* Marks the records of switched-off sites, whose counts are frozen. */
+static void mark_disabled(void)
+{
+	size_t i;
+
+	for (i = 0; i < rec.nprocs; i++)
+		if (!rec.procs[i].counted) {
+			const pvmmon_probe_site *s = proc_keys[i].site;
+
+			rec.procs[i].disabled = s && !s->enabled;
+		}
+	for (i = 0; i < rec.nloops; i++)
+		rec.loops[i].disabled = loop_sites[i] && !loop_sites[i]->enabled;
+}
+
 void hooks__records_update_counts(void)
 {
+	mark_disabled();
 	for (size_t i = 0; i < ntables; i++)
 		for (int j = 0; j < tables[i].n; j++) {
 			const pvmmon_static_entry *e = &tables[i].entries[j];
@@ -474,6 +562,8 @@ void hooks__records_reset(void)
 	ncounted = 0;
 	free(proc_keys);
 	proc_keys = NULL;
+	free(loop_sites);
+	loop_sites = NULL;
 	stmt_cap = proc_cap = loop_cap = 0;
 	proc_depth = loop_depth = 0;
 }

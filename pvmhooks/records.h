@@ -46,6 +46,16 @@ typedef struct hooks_pre_event {
  * there were more than could be kept. */
 const hooks_pre_event *hooks__records_pre_events(size_t *n);
 
+/* The innermost open procedure's name (NULL when none). */
+const char *hooks__records_top_proc(void);
+/* Makes site's record (no counts) without entering it: a site switched off at its
+ * first probe still shows in the records. */
+void hooks__records_touch(pvmmon_probe_site *site);
+/* Around calibration (dyninst.c): the innermost procedure's callee time is put back
+ * as it was and the records made for the calibration sites are dropped. */
+void hooks__records_calibration_begin(void);
+void hooks__records_calibration_end(pvmmon_probe_site *proc, pvmmon_probe_site *loop);
+
 /* Drops every record (tests). */
 void hooks__records_reset(void);
 

@@ -13,6 +13,7 @@
 
 #include <pvm3.h>
 
+#include "dyninst.h"
 #include "hooks.h"
 #include "preserve.h"
 #include "records.h"
@@ -393,7 +394,7 @@ void hooks__init(void)
 		int64_t spawn_rt;
 		uint32_t gen;
 		int collecting, exclusive, rr;
-		char *procs;
+		char *procs, *rules;
 
 		wire_in_init(&in, ans, len);
 		if (wire_get_u32(&in) == WIRE_VERSION)
@@ -410,13 +411,19 @@ void hooks__init(void)
 		/* Record, replay, or neither; preserve mode or not. */
 		rr = wire_get_u8(&in);
 		hooks__preserve = wire_get_u8(&in) == 1;
+		/* The switching rules so far (dynamic instrumentation). */
+		rules = wire_get_str(&in, 1 << 20);
+		hooks__dyn_budget = wire_get_u32(&in) / 10000.0;
 		free(ans);
 		if (in.failed) {
 			free(procs);
+			free(rules);
 			warn("the monitor's welcome is damaged");
 			return;
 		}
 		hooks__test_delay_init();
+		hooks__dyn_rules(rules);
+		free(rules);
 		hooks__cp_configure(procs, exclusive, gen);
 		free(procs);
 		if (hooks__rr_init((hooks_rr_mode)rr) < 0) {
@@ -460,6 +467,18 @@ int hooks__activate(void)
 		return 0;
 	/* Registration is monitoring work: it counts as intrusion. */
 	vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
+	/* Calibration charges its own time. */
+	hooks__dyn_calibrate();
+	hooks__dyn_next_tick = pvmmon_clock_now();
+	/* Under a budget the monitor gets the task's cost at once, as the start of the
+	 * interval its first rates are measured over. */
+	if (hooks__dyn_budget > 0) {
+		hooks__guard = 1;
+		t0 = pvmmon_clock_now();
+		hooks__flush(0);
+		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
+		hooks__guard = 0;
+	}
 	return 1;
 }
 
@@ -487,6 +506,7 @@ void hooks__end(hooks_call *call)
 
 	if (!call->clock_done)
 		vclock_intrude(&hooks__st.clock, (call->t1 - call->t0) + (now - call->t2));
+	hooks__dyn_wrapped();
 	if (hooks__tracing || call->trace_first >= 0)
 		hooks__trace_end(call, now);
 	/* In preserve mode the monitor's questions are answered at every call. */
@@ -532,7 +552,10 @@ void hooks__poll(int64_t now)
 	}
 	while (hooks__recv_control(WIRE_TAG_CTL, 0, &d, &len) == 0) {
 		if (wire_ctl_decode(&c, d, len) == 0) {
-			hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
+			if (c.cmd == WIRE_CTL_ENABLE || c.cmd == WIRE_CTL_DISABLE)
+				hooks__dyn_switch(c.cmd == WIRE_CTL_ENABLE, c.procs);
+			else
+				hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
 			free(c.procs);
 		} else {
 			hooks__st.counts.pb_bad++;
@@ -683,6 +706,7 @@ void hooks__flush(int final)
 	t->bytes_recv = hooks__st.counts.bytes_recv;
 	t->unmonitored_recv = hooks__st.counts.unmonitored_recv;
 	t->bad_piggybacks = hooks__st.counts.pb_bad;
+	hooks__dyn_cost(&t->cost);
 	wire_buf_reset(&hooks__st.out);
 	wire_records_encode(&hooks__st.out, t, final);
 	if (!hooks__st.out.failed)

@@ -61,6 +61,12 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 	int64_t seen = arrived ? arrived : t2;
 
 	out->v0 = t_start - c->intrusion;
+	/* The wrapper's own work before and after the real receive is monitoring time;
+	 * waiting is not. */
+	if (t1 > t_start)
+		c->own += t1 - t_start;
+	if (t_end > t2)
+		c->own += t_end - t2;
 	out->trans = keep_min(&c->min_delivery[k], seen - rs);
 	if (rs > (t_wait ? t_wait : t1))
 		keep_min(&c->min_waited[k], seen - rs);

@@ -12,6 +12,9 @@
 
 typedef struct vclock {
 	int64_t intrusion; /* I: accumulated monitoring intrusion, ns */
+	/* Time spent in monitoring code, ns: what I adds up without the resets at
+	 * receives (the observed cost of monitoring this task). */
+	int64_t own;
 	/*
 	 * Minimum observed delivery time (receiver's receive end minus sender's send
 	 * start) per size class: a message that waited in the queue shows a larger value,
@@ -52,8 +55,10 @@ static inline int64_t vclock_virtual(const vclock *c, int64_t rt)
 /* Adds measured monitoring time to I. */
 static inline void vclock_intrude(vclock *c, int64_t d)
 {
-	if (d > 0)
+	if (d > 0) {
 		c->intrusion += d;
+		c->own += d;
+	}
 }
 
 int vclock_size_class(uint64_t bytes);

@@ -70,6 +70,8 @@ typedef struct pvmmon_log_proc {
 	int64_t incl_ns;  /* inclusive virtual time */
 	int64_t excl_ns;  /* exclusive virtual time */
 	int counted;      /* a leaf counted instead of timed: no caller, no times */
+	int disabled;     /* its probes were switched off when the record was sent: the
+			   * counts and times are frozen at the switch */
 } pvmmon_log_proc;
 
 /* A loop record. */
@@ -80,6 +82,7 @@ typedef struct pvmmon_log_loop {
 	char *proc;       /* enclosing procedure, NULL if none */
 	uint64_t count;   /* times the loop was entered */
 	int64_t time_ns;  /* virtual time inside the loop */
+	int disabled;     /* switched off when the record was sent (frozen) */
 } pvmmon_log_loop;
 
 /* The kinds of static table entries (seed 000 Figure 9), as pvmmon-cc emits them. */
@@ -195,6 +198,23 @@ typedef enum pvmmon_task_status {
 	PVMMON_TASK_CRASHED,     /* vanished without saying goodbye (signal, kill) */
 } pvmmon_task_status;
 
+/*
+ * What monitoring costs a task (seed 004): the costs calibrated at its start on its
+ * host, the time it actually spent in monitoring code (observed), and the cost that
+ * the calibration predicts for what it counted (predicted). known is 0 in older logs.
+ */
+typedef struct pvmmon_log_cost {
+	int known;
+	int64_t proc_pair_ns; /* a procedure's entry and exit probes */
+	int64_t loop_pair_ns; /* a loop's entry and exit probes */
+	int64_t wrapper_ns;   /* a wrapped PVM call's own bookkeeping */
+	int64_t pb_send_ns;   /* sending a piggyback */
+	int64_t pb_recv_ns;   /* receiving one */
+	uint64_t wrapped_calls; /* wrapped PVM calls made */
+	int64_t observed_ns;  /* time spent in monitoring code */
+	int64_t predicted_ns; /* calibrated costs times the counts of enabled sites */
+} pvmmon_log_cost;
+
 typedef struct pvmmon_log_task {
 	int32_t tid;
 	char *lid;            /* logical id: "0", "0.2", ... */
@@ -212,6 +232,7 @@ typedef struct pvmmon_log_task {
 	uint64_t unmonitored_recv; /* messages received without a piggyback */
 	uint64_t bad_piggybacks;   /* piggybacks damaged, of another version, or without
 				    * the run's token: counted and ignored */
+	pvmmon_log_cost cost;
 	size_t nstmts;
 	pvmmon_log_stmt *stmts;
 	size_t nprocs;
@@ -252,6 +273,19 @@ typedef struct pvmmon_log_setting {
 	char *value;
 } pvmmon_log_setting;
 
+/*
+ * One switch of dynamic instrumentation: at time_ns (real, from the run's start) the
+ * probe sites named by resource (common/resource.h syntax) were switched on or off,
+ * by the user (`pvmmon ctl`) or by the budget, which says why.
+ */
+typedef struct pvmmon_log_switch {
+	int64_t time_ns;
+	int on;
+	char *resource;
+	char *by;     /* "user" or "budget" */
+	char *reason; /* NULL, or the budget's reason ("predicted 12.1% > 5%") */
+} pvmmon_log_switch;
+
 typedef struct pvmmon_log {
 	int version_major, version_minor;
 	char *tool_version;
@@ -272,6 +306,9 @@ typedef struct pvmmon_log {
 	pvmmon_log_cp cp;
 	int replayable;     /* the run kept a replay record of every task (a task without
 			     * one had no nondeterministic outcomes) */
+	double budget_pct;  /* the cost budget (`pvmmon run --budget`), 0 for none */
+	size_t nswitches;
+	pvmmon_log_switch *switches; /* in time order */
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */

@@ -28,9 +28,10 @@ typedef struct pvmmon_probe_site {
 	pvmmon_probe_kind kind;
 	volatile int enabled; /* 1 unless the monitor switched the site off */
 	int slot;             /* the library's record index, -1 until first use */
+	int seen;             /* the library knows the site (0 until its first probe) */
 } pvmmon_probe_site;
 
-#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1}
+#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0}
 
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 
@@ -79,35 +80,37 @@ void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries
  * Scoped probes, as pvmmon-cc inserts them: the exit probe runs when the enclosing
  * block is left by any path (end of block, return, break, goto), through GCC's cleanup
  * attribute, so no return statement has to be rewritten. `line` is the source line of
- * the procedure or loop.
+ * the procedure or loop. The scope's variable holds the site only when the entry
+ * probe ran, so that a site switched on or off in between never gets an exit without
+ * its entry.
  */
 static inline void pvmmon__proc_leave(pvmmon_probe_site **site)
 {
-	if ((*site)->enabled)
+	if (*site)
 		pvmmon_probe_proc_exit(*site);
 }
 
 static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 {
-	if ((*site)->enabled)
+	if (*site)
 		pvmmon_probe_loop_exit(*site);
 }
 
 /* The enable flag is tested here, inline, so a disabled site costs a load and a branch. */
 #define PVMMON_PROC_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_PROC, 1, -1};    \
+							    PVMMON_PROBE_PROC, 1, -1, 0}; \
 	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
-	    (pvmmon_proc_scope_site_.enabled ? pvmmon_probe_proc_enter(&pvmmon_proc_scope_site_) \
-					     : (void)0,                                   \
-	     &pvmmon_proc_scope_site_)
+	    (pvmmon_proc_scope_site_.enabled                                              \
+		 ? (pvmmon_probe_proc_enter(&pvmmon_proc_scope_site_), &pvmmon_proc_scope_site_) \
+		 : (pvmmon_probe_site *)0)
 #define PVMMON_LOOP_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_LOOP, 1, -1};    \
+							    PVMMON_PROBE_LOOP, 1, -1, 0}; \
 	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
-	    (pvmmon_loop_scope_site_.enabled ? pvmmon_probe_loop_enter(&pvmmon_loop_scope_site_) \
-					     : (void)0,                                   \
-	     &pvmmon_loop_scope_site_)
+	    (pvmmon_loop_scope_site_.enabled                                              \
+		 ? (pvmmon_probe_loop_enter(&pvmmon_loop_scope_site_), &pvmmon_loop_scope_site_) \
+		 : (pvmmon_probe_site *)0)
 
 /*
  * A leaf procedure (no calls, no loops: straight-line code that takes a few

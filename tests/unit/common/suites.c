@@ -4,6 +4,7 @@
 extern CU_TestInfo test_errors_tests[];
 extern CU_TestInfo test_log_tests[];
 extern CU_TestInfo test_replay_tests[];
+extern CU_TestInfo test_resource_tests[];
 extern CU_TestInfo test_symbols_tests[];
 extern CU_TestInfo test_wire_tests[];
 
@@ -11,6 +12,7 @@ CU_SuiteInfo unit_common_suites[] = {
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
     {"log", NULL, NULL, NULL, NULL, test_log_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
+    {"resource", NULL, NULL, NULL, NULL, test_resource_tests},
     {"symbols", NULL, NULL, NULL, NULL, test_symbols_tests},
     {"wire", NULL, NULL, NULL, NULL, test_wire_tests},
     CU_SUITE_INFO_NULL,

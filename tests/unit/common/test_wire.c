@@ -163,8 +163,8 @@ static void test_records_round_trip(void)
 	pvmmon_log_com com[2] = {{0x40002, NULL, 10, 800, 5000, 700},
 				 {0x40003, NULL, 3, 24, 300, 0}};
 	pvmmon_log_stmt st = {0};
-	pvmmon_log_proc proc = {"solve", "a.c", 12, "main", 31, 4, 1000, 600, 1};
-	pvmmon_log_loop loop = {"rows", "a.c", 20, "solve", 2, 500};
+	pvmmon_log_proc proc = {"solve", "a.c", 12, "main", 31, 4, 1000, 600, 1, 1};
+	pvmmon_log_loop loop = {"rows", "a.c", 20, "solve", 2, 500, 1};
 	pvmmon_log_task t = {0}, out;
 	wire_buf b;
 	int final = 0;
@@ -190,6 +190,7 @@ static void test_records_round_trip(void)
 	t.procs = &proc;
 	t.nloops = 1;
 	t.loops = &loop;
+	t.cost = (pvmmon_log_cost){1, 60, 55, 120, 9000, 7000, 42, 123456, 100000};
 	wire_buf_init(&b);
 	wire_records_encode(&b, &t, 1);
 	CU_ASSERT_EQUAL_FATAL(wire_records_decode(&out, &final, b.data, b.len), 0);
@@ -212,7 +213,14 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.procs[0].call_line, 31);
 	CU_ASSERT_EQUAL(out.procs[0].excl_ns, 600);
 	CU_ASSERT_EQUAL(out.procs[0].counted, 1);
+	CU_ASSERT_EQUAL(out.procs[0].disabled, 1);
+	CU_ASSERT_EQUAL(out.cost.known, 1);
+	CU_ASSERT_EQUAL(out.cost.loop_pair_ns, 55);
+	CU_ASSERT_EQUAL(out.cost.pb_recv_ns, 7000);
+	CU_ASSERT_EQUAL(out.cost.wrapped_calls, 42);
+	CU_ASSERT_EQUAL(out.cost.observed_ns, 123456);
 	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
+	CU_ASSERT_EQUAL(out.loops[0].disabled, 1);
 	CU_ASSERT_STRING_EQUAL(out.loops[0].proc, "solve");
 	wire_task_clear(&out);
 	/* Truncated or extended records are refused, never half-used. */

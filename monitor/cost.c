@@ -1,0 +1,430 @@
+/*
+ * Dynamic instrumentation at the monitor (doc/architecture.md, "Dynamic
+ * instrumentation and cost"): the switching rules every task follows, the log of
+ * switches, each task's predicted and observed cost, and the cost budget (seed 004),
+ * which switches probe sites on and off to keep the predicted and observed cost of
+ * every task under it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "pvmmon/errors.h"
+#include "../common/clock.h"
+#include "../common/pvmio.h"
+#include "../common/resource.h"
+#include "monitor.h"
+
+static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
+
+/* The budget aims this far below itself when it switches sites off, and switches
+ * sites on only while what is predicted stays under it, so that a task near its budget
+ * does not flip sites on and off. */
+#define BUDGET_TARGET 0.8
+/* Rates need this much time between two flushes to mean something. */
+#define MIN_INTERVAL_NS 20000000LL
+
+/* One probe site of a task as the monitor sees it in the records. */
+typedef struct mon_site {
+	int kind;          /* RESOURCE_PROC or RESOURCE_LOOP */
+	char *name, *file; /* the site's own copies */
+	int32_t line;
+	char *encl;        /* a loop's procedure */
+	uint64_t count;    /* entries at the last flush */
+	uint64_t prev;     /* entries at the flush before */
+	int seen;          /* in the last flush's records */
+	double rate;       /* entries per second over the last interval */
+	int on;            /* as of the last flush */
+	int budget_off;    /* the budget switched it off (it stays off) */
+	int asked;         /* the budget switched it on once already */
+} mon_site;
+
+struct mon_cost {
+	mon_site *sites;
+	size_t nsites;
+	int64_t last_end;  /* the task's real time at the last flush (monitor clock) */
+	int64_t last_own;  /* its observed monitoring time then */
+	int64_t last_comm; /* its predicted communication cost then */
+	int have_last;
+	double observed, predicted; /* fractions of the last interval */
+};
+
+void mon_cost_free(mon_task *t)
+{
+	size_t i;
+
+	if (!t->cost)
+		return;
+	for (i = 0; i < t->cost->nsites; i++) {
+		free(t->cost->sites[i].name);
+		free(t->cost->sites[i].file);
+		free(t->cost->sites[i].encl);
+	}
+	free(t->cost->sites);
+	free(t->cost);
+	t->cost = NULL;
+}
+
+/* Appends a switch to the run's log of switches. */
+static void log_switch(mon_run *run, int on, const char *spec, int budget, const char *reason)
+{
+	pvmmon_log_switch *w = realloc(run->switches, (run->nswitches + 1) * sizeof(*w));
+
+	if (!w)
+		return;
+	run->switches = w;
+	w = &run->switches[run->nswitches];
+	memset(w, 0, sizeof(*w));
+	w->time_ns = pvmmon_clock_now() - run->t_start;
+	w->on = on;
+	w->resource = strdup(spec);
+	w->by = strdup(budget ? "budget" : "user");
+	w->reason = reason ? strdup(reason) : NULL;
+	if (!w->resource || !w->by) {
+		free(w->resource);
+		free(w->by);
+		free(w->reason);
+		return;
+	}
+	run->nswitches++;
+}
+
+int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *reason)
+{
+	resource r;
+	mon_rule *rules;
+	wire_ctl c = {on ? WIRE_CTL_ENABLE : WIRE_CTL_DISABLE, 0, 0, (char *)spec, 0};
+	wire_buf b;
+	size_t i;
+	int rc;
+
+	if ((rc = resource__parse(&r, spec)) < 0)
+		return rc;
+	rules = realloc(run->rules, (run->nrules + 1) * sizeof(*rules));
+	if (!rules) {
+		resource__clear(&r);
+		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
+	}
+	run->rules = rules;
+	rules[run->nrules].on = on;
+	rules[run->nrules].budget = budget;
+	rules[run->nrules].spec = strdup(spec);
+	if (!rules[run->nrules].spec) {
+		resource__clear(&r);
+		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
+	}
+	run->nrules++;
+	log_switch(run, on, spec, budget, reason);
+	/* Tasks that register later get the rules with their welcome. */
+	wire_buf_init(&b);
+	wire_ctl_encode(&b, &c);
+	for (i = 0; i < run->ntasks && !b.failed; i++) {
+		mon_task *t = &run->tasks[i];
+
+		if (t->welcomed && !t->gone && resource__names_task(&r, t->rec.lid))
+			pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_CTL, b.data, b.len);
+	}
+	wire_buf_free(&b);
+	resource__clear(&r);
+	return 0;
+}
+
+char *mon_rules_text(const mon_run *run)
+{
+	size_t i, n = 1;
+	char *s, *p;
+
+	for (i = 0; i < run->nrules; i++)
+		n += strlen(run->rules[i].spec) + 2;
+	s = p = malloc(n);
+	if (!s)
+		return NULL;
+	*p = '\0';
+	for (i = 0; i < run->nrules; i++)
+		p += sprintf(p, "%s%c%s", i ? ";" : "", run->rules[i].on ? '+' : '-',
+			     run->rules[i].spec);
+	return s;
+}
+
+void mon_rules_free(mon_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nrules; i++)
+		free(run->rules[i].spec);
+	free(run->rules);
+	run->rules = NULL;
+	run->nrules = 0;
+	for (i = 0; i < run->nswitches; i++) {
+		free(run->switches[i].resource);
+		free(run->switches[i].by);
+		free(run->switches[i].reason);
+	}
+	free(run->switches);
+	run->switches = NULL;
+	run->nswitches = 0;
+}
+
+int mon_cost_start(mon_run *run)
+{
+	if (run->budget_pct <= 0)
+		return 0;
+	/* Coarse before fine (Paradyn's search refines the same way): procedures first;
+	 * each loop waits until the budget has room for it. */
+	return mon_switch(run, 0, "kind=loop", 1, "coarse first: loops wait for room in the budget");
+}
+
+static int same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* The task's site of kind, name, file, line (made on first sight); NULL without
+ * memory. */
+static mon_site *site_of(struct mon_cost *c, int kind, const char *name, const char *file,
+			 int32_t line, const char *encl)
+{
+	mon_site *s;
+	size_t i;
+
+	for (i = 0; i < c->nsites; i++) {
+		s = &c->sites[i];
+		if (s->kind == kind && s->line == line && same(s->file, file) &&
+		    (kind == RESOURCE_LOOP || same(s->name, name)))
+			return s;
+	}
+	s = realloc(c->sites, (c->nsites + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	c->sites = s;
+	s = &c->sites[c->nsites];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	s->name = name ? strdup(name) : NULL;
+	s->file = file ? strdup(file) : NULL;
+	s->line = line;
+	s->encl = encl ? strdup(encl) : NULL;
+	c->nsites++;
+	return s;
+}
+
+/* The calibrated cost of one entry of s (a pair of probes), ns. */
+static double pair_ns(const pvmmon_log_cost *k, const mon_site *s)
+{
+	return (double)(s->kind == RESOURCE_LOOP ? k->loop_pair_ns : k->proc_pair_ns);
+}
+
+/* What the communication of a task has cost so far, predicted from calibration. */
+static int64_t comm_cost(const pvmmon_log_task *r)
+{
+	const pvmmon_log_cost *k = &r->cost;
+
+	return (int64_t)r->cost.wrapped_calls * k->wrapper_ns +
+	       (int64_t)r->msgs_sent * k->pb_send_ns + (int64_t)r->msgs_recv * k->pb_recv_ns;
+}
+
+/* The rate of entries of the procedure name (all its sites), per second. */
+static double proc_rate(const struct mon_cost *c, const char *name)
+{
+	double r = 0;
+	size_t i;
+
+	for (i = 0; i < c->nsites; i++)
+		if (c->sites[i].kind == RESOURCE_PROC && same(c->sites[i].name, name))
+			r += c->sites[i].rate;
+	return r;
+}
+
+/* The resource naming exactly site s of task lid. */
+static void site_spec(char *buf, size_t n, const char *lid, const mon_site *s)
+{
+	if (s->kind == RESOURCE_LOOP)
+		snprintf(buf, n, "task=%s,loop=%s:%d", lid, s->file ? s->file : "?", (int)s->line);
+	else
+		snprintf(buf, n, "task=%s,proc=%s,line=%d", lid, s->name ? s->name : "?",
+			 (int)s->line);
+}
+
+/* The last rule naming site s of task lid: 1 if the user switched it on, -1 off, 0
+ * when no rule of the user's is the last to name it. */
+static int user_rule(const mon_run *run, const char *lid, const mon_site *s)
+{
+	size_t i = run->nrules;
+
+	while (i-- > 0) {
+		resource r;
+		int match;
+
+		if (resource__parse(&r, run->rules[i].spec) < 0)
+			continue;
+		match = resource__match(&r, lid, (resource_kind)s->kind, s->name, s->file, s->line,
+					s->encl);
+		resource__clear(&r);
+		if (match)
+			return run->rules[i].budget ? 0 : run->rules[i].on ? 1 : -1;
+	}
+	return 0;
+}
+
+static int by_cost_desc(const void *a, const void *b)
+{
+	double x = **(const double *const *)a, y = **(const double *const *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Keeps the task under the budget: switches off its most expensive sites when the
+ * interval's cost went over it, or switches on a loop there is room for. */
+static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_frac)
+{
+	struct mon_cost *c = t->cost;
+	double budget = run->budget_pct / 100.0, scale = 1, total, *costs[256];
+	char spec[512], reason[256];
+	size_t i, n = 0;
+
+	total = sites_frac + comm_frac;
+	/* Measured time the calibration does not explain (cache misses, a slower clock
+	 * under load) is spread over the sites in proportion. */
+	if (c->observed > total && total > 0)
+		scale = c->observed / total;
+	if (c->observed > budget || total > budget) {
+		double now = (c->observed > total ? c->observed : total);
+		double want = budget * BUDGET_TARGET;
+		/* Each site's cost fraction, in a cost[] array whose address says which. */
+		double *cost = calloc(c->nsites ? c->nsites : 1, sizeof(*cost));
+
+		if (!cost)
+			return;
+		for (i = 0; i < c->nsites && n < 256; i++) {
+			mon_site *s = &c->sites[i];
+
+			/* What the user switched on is kept on longest (kept here). */
+			if (!s->on || s->rate <= 0 || user_rule(run, t->rec.lid, s) > 0)
+				continue;
+			cost[i] = s->rate * pair_ns(&t->rec.cost, s) * 1e-9 * scale;
+			costs[n++] = &cost[i];
+		}
+		qsort(costs, n, sizeof(*costs), by_cost_desc);
+		for (i = 0; i < n && now > want; i++) {
+			mon_site *s = &c->sites[costs[i] - cost];
+
+			site_spec(spec, sizeof(spec), t->rec.lid, s);
+			snprintf(reason, sizeof(reason),
+				 "predicted %.1f%%, observed %.1f%% > budget %g%%: this site %.1f%%",
+				 100 * total, 100 * c->observed, run->budget_pct, 100 * *costs[i]);
+			if (mon_switch(run, 0, spec, 1, reason) == 0) {
+				s->on = 0;
+				s->budget_off = 1;
+				now -= *costs[i];
+			}
+		}
+		free(cost);
+		return;
+	}
+	/* Room left: the cheapest loop never measured whose procedure's rate is known
+	 * (a loop is entered about once per call of its procedure) goes on. */
+	{
+		mon_site *best = NULL;
+		double best_cost = 0;
+
+		for (i = 0; i < c->nsites; i++) {
+			mon_site *s = &c->sites[i];
+			double r, cost;
+
+			if (s->on || s->budget_off || s->asked || s->kind != RESOURCE_LOOP || !s->encl ||
+			    user_rule(run, t->rec.lid, s) < 0)
+				continue;
+			r = proc_rate(c, s->encl);
+			cost = r * pair_ns(&t->rec.cost, s) * 1e-9 * scale;
+			if ((c->observed > total ? c->observed : total) + cost > budget * BUDGET_TARGET)
+				continue;
+			if (!best || cost < best_cost) {
+				best = s;
+				best_cost = cost;
+			}
+		}
+		if (best) {
+			site_spec(spec, sizeof(spec), t->rec.lid, best);
+			snprintf(reason, sizeof(reason),
+				 "room in budget %g%%: observed %.1f%%, this loop expected %.2f%%",
+				 run->budget_pct, 100 * c->observed, 100 * best_cost);
+			if (mon_switch(run, 1, spec, 1, reason) == 0) {
+				best->asked = 1;
+				best->on = 1;
+			}
+		}
+	}
+}
+
+void mon_cost_records(mon_run *run, mon_task *t)
+{
+	pvmmon_log_task *r = &t->rec;
+	struct mon_cost *c = t->cost;
+	int64_t dt, predicted = 0;
+	double sites_frac = 0, comm_frac = 0;
+	size_t i;
+
+	if (!r->cost.known)
+		return;
+	if (!c) {
+		c = t->cost = calloc(1, sizeof(*c));
+		if (!c)
+			return;
+	}
+	dt = r->end_ns - c->last_end;
+	for (i = 0; i < c->nsites; i++) {
+		c->sites[i].prev = c->sites[i].count;
+		c->sites[i].seen = 0;
+	}
+	for (i = 0; i < r->nprocs + r->nloops; i++) {
+		int loop = i >= r->nprocs;
+		const pvmmon_log_proc *p = loop ? NULL : &r->procs[i];
+		const pvmmon_log_loop *l = loop ? &r->loops[i - r->nprocs] : NULL;
+		mon_site *s;
+
+		if (p && p->counted)
+			continue;
+		s = loop ? site_of(c, RESOURCE_LOOP, l->name, l->file, l->line, l->proc)
+			 : site_of(c, RESOURCE_PROC, p->name, p->file, p->line, NULL);
+		if (!s)
+			continue;
+		/* A procedure called from several places has several records: summed. */
+		if (!s->seen) {
+			s->seen = 1;
+			s->count = 0;
+		}
+		s->count += loop ? l->count : p->count;
+		s->on = loop ? !l->disabled : !p->disabled;
+	}
+	for (i = 0; i < c->nsites; i++) {
+		mon_site *s = &c->sites[i];
+
+		if (!s->seen)
+			continue;
+		/* A site that is off keeps the rate it had while on: what switching it
+		 * on again would cost. */
+		if (c->have_last && dt >= MIN_INTERVAL_NS && (s->on || s->count > s->prev))
+			s->rate = (double)(s->count - s->prev) * 1e9 / (double)dt;
+		predicted += (int64_t)((double)s->count * pair_ns(&r->cost, s));
+		if (s->on)
+			sites_frac += s->rate * pair_ns(&r->cost, s) * 1e-9;
+	}
+	predicted += comm_cost(r);
+	r->cost.predicted_ns = predicted;
+	if (c->have_last && dt >= MIN_INTERVAL_NS) {
+		c->observed = (double)(r->cost.observed_ns - c->last_own) / (double)dt;
+		comm_frac = (double)(comm_cost(r) - c->last_comm) / (double)dt;
+		c->predicted = sites_frac + comm_frac;
+		if (run->budget_pct > 0 && !t->final)
+			regulate(run, t, sites_frac, comm_frac);
+	}
+	if (!c->have_last || dt >= MIN_INTERVAL_NS) {
+		c->last_end = r->end_ns;
+		c->last_own = r->cost.observed_ns;
+		c->last_comm = comm_cost(r);
+		c->have_last = 1;
+	}
+}

@@ -1,0 +1,334 @@
+/* Dynamic instrumentation in the task: sites, switching rules, the probes' tick and
+ * calibration (pvmhooks/dyninst.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "../common/resource.h"
+#include "dyninst.h"
+#include "hooks.h"
+#include "preserve.h"
+#include "ptrmap.h"
+#include "records.h"
+
+int64_t hooks__dyn_next_tick = INT64_MAX;
+double hooks__dyn_budget;
+
+/* The shortest interval between two flushes that the budget asks for: the monitor
+ * measures rates over at least this (monitor/cost.c, MIN_INTERVAL_NS). */
+#define BUDGET_FLUSH_NS 20000000LL
+
+/* The observed monitoring time at the last flush. */
+static int64_t own_at_flush;
+
+/* How often probes look for commands: as often as wrapped calls do. */
+#define TICK_NS 10000000LL
+
+/* A site the task has seen, with the procedure a loop is in (from the probe stack at
+ * its first entry; static: a site's name is static too). */
+typedef struct dyn_site {
+	pvmmon_probe_site *site;
+	const char *encl;
+} dyn_site;
+
+typedef struct dyn_rule {
+	int on;
+	resource r;
+} dyn_rule;
+
+static dyn_site *sites;
+static size_t nsites, cap_sites;
+static dyn_rule *rules;
+static size_t nrules, cap_rules;
+
+/* Calibrated costs and observed totals. */
+static pvmmon_log_cost cal;
+
+/* Whether the rules switch site (of entry si) on: the last rule naming it decides. */
+static int decide(const dyn_site *si)
+{
+	const pvmmon_probe_site *s = si->site;
+	resource_kind k = s->kind == PVMMON_PROBE_LOOP ? RESOURCE_LOOP : RESOURCE_PROC;
+	size_t i = nrules;
+
+	while (i-- > 0)
+		if (resource__match(&rules[i].r, hooks__st.lid, k, s->name, s->file, s->line,
+				    si->encl))
+			return rules[i].on;
+	return 1;
+}
+
+int hooks__dyn_first(pvmmon_probe_site *site)
+{
+	dyn_site *si;
+
+	site->seen = 1;
+	if (nsites == cap_sites) {
+		size_t c = cap_sites ? cap_sites * 2 : 64;
+		dyn_site *n = realloc(sites, c * sizeof(*n));
+
+		/* Without room the site simply stays on and unswitchable. */
+		if (!n)
+			return site->enabled;
+		sites = n;
+		cap_sites = c;
+	}
+	si = &sites[nsites++];
+	si->site = site;
+	si->encl = site->kind == PVMMON_PROBE_LOOP ? hooks__records_top_proc() : NULL;
+	if (nrules)
+		site->enabled = decide(si);
+	if (!site->enabled)
+		hooks__records_touch(site);
+	return site->enabled;
+}
+
+/* Applies every rule to every site again (after the rules changed). */
+static void apply(void)
+{
+	size_t i;
+
+	for (i = 0; i < nsites; i++)
+		sites[i].site->enabled = decide(&sites[i]);
+}
+
+/* Adds a rule (resource text spec), 0 or -1 when it does not parse. */
+static int add_rule(int on, const char *spec)
+{
+	dyn_rule *r;
+
+	if (nrules == cap_rules) {
+		size_t c = cap_rules ? cap_rules * 2 : 8;
+		dyn_rule *n = realloc(rules, c * sizeof(*n));
+
+		if (!n)
+			return -1;
+		rules = n;
+		cap_rules = c;
+	}
+	r = &rules[nrules];
+	if (resource__parse(&r->r, spec) < 0)
+		return -1;
+	/* A rule that names another task changes nothing here. */
+	if (!resource__names_task(&r->r, hooks__st.lid)) {
+		resource__clear(&r->r);
+		return 0;
+	}
+	r->on = on;
+	nrules++;
+	return 0;
+}
+
+void hooks__dyn_rules(const char *list)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ";");
+		char *spec = n > 1 ? strndup(p + 1, n - 1) : NULL;
+
+		if (spec && (*p == '+' || *p == '-') && add_rule(*p == '+', spec) < 0)
+			hooks__st.counts.pb_bad++;
+		free(spec);
+		p += n + (p[n] == ';');
+	}
+	apply();
+}
+
+void hooks__dyn_switch(int on, const char *resource)
+{
+	if (resource && add_rule(on, resource) == 0)
+		apply();
+}
+
+void hooks__dyn_tick(int64_t now)
+{
+	hooks__dyn_next_tick = now + TICK_NS;
+	if (hooks__st.state != HOOKS_ACTIVE || hooks__guard || hooks__st.monitor_lost)
+		return;
+	hooks__guard = 1;
+	if (hooks__preserve)
+		hooks__pr_poll();
+	if (now - hooks__st.last_poll >= TICK_NS)
+		hooks__poll(now);
+	if (hooks__st.state == HOOKS_ACTIVE &&
+	    (now - hooks__st.last_flush >= hooks__st.flush_period_ns ||
+	     (hooks__dyn_budget > 0 && now - hooks__st.last_flush >= BUDGET_FLUSH_NS &&
+	      (double)(hooks__st.clock.own - own_at_flush) >
+		  hooks__dyn_budget * (double)(now - hooks__st.last_flush))))
+		hooks__flush(0);
+	vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
+	hooks__guard = 0;
+}
+
+void hooks__dyn_wrapped(void)
+{
+	cal.wrapped_calls++;
+}
+
+/* Calibration: each measurement is repeated CAL_REPS times and the median kept; one
+ * repetition runs at most CAL_PAIRS pairs or CAL_REP_NS, so that a host whose probes
+ * are slow (or a test's probe delay) does not hold the task up. */
+#define CAL_REPS 5
+#define CAL_PAIRS 1000
+#define CAL_REP_NS 2000000LL
+#define CAL_PB_REPS 9
+#define CAL_TAG 0x7e5a00f0
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int64_t median(int64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
+	return v[n / 2];
+}
+
+/* The probe sites calibration runs on; their records are dropped after it. */
+static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1};
+static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1};
+
+/* The cost of one entry and exit pair of site's kind, through the public probes. */
+static int64_t pair_cost(pvmmon_probe_site *site)
+{
+	int64_t per[CAL_REPS];
+	int r;
+
+	for (r = 0; r < CAL_REPS; r++) {
+		int64_t t0 = pvmmon_clock_now(), t;
+		int n = 0;
+
+		/* The clock is read every 16 pairs only: its own cost is a large part of
+		 * a pair's. */
+		do {
+			if (site->kind == PVMMON_PROBE_PROC) {
+				pvmmon_probe_proc_enter(site);
+				pvmmon_probe_proc_exit(site);
+			} else {
+				pvmmon_probe_loop_enter(site);
+				pvmmon_probe_loop_exit(site);
+			}
+			n++;
+			t = (n & 15) ? t0 : pvmmon_clock_now();
+		} while (n < CAL_PAIRS && ((n & 15) || t - t0 < CAL_REP_NS));
+		t = pvmmon_clock_now();
+		per[r] = (t - t0) / n;
+	}
+	return median(per, CAL_REPS);
+}
+
+/* A piggyback's send and receive, timed on messages to this task itself in the
+ * private context (encoding, packing, the pvmd round and decoding, as for a real
+ * one). */
+static void pb_costs(void)
+{
+	int64_t snd[CAL_PB_REPS], rcv[CAL_PB_REPS];
+	uint8_t enc[WIRE_PB_HEADER + 16], got[WIRE_PB_HEADER + 16];
+	int32_t dest = hooks__st.mytid;
+	uint32_t seq = 0;
+	wire_piggyback pb;
+	int r, n = 0;
+
+	memset(&pb, 0, sizeof(pb));
+	pb.sender_tid = hooks__st.mytid;
+	pb.token = hooks__st.token;
+	pb.ndests = 1;
+	pb.dest_tid = &dest;
+	pb.seq = &seq;
+	for (r = 0; r < CAL_PB_REPS; r++) {
+		int sbuf, oldbuf, oldctx, rbuf, oldrbuf, bytes = 0, tag = 0, src = 0;
+		int64_t t0, t1, t2;
+		size_t len;
+		wire_piggyback in;
+
+		t0 = pvmmon_clock_now();
+		pb.vt_send = t0;
+		len = wire_piggyback_encode(&pb, enc);
+		sbuf = pvm_mkbuf(PvmDataRaw);
+		oldbuf = pvm_setsbuf(sbuf);
+		oldctx = pvm_setcontext(hooks__st.ctx);
+		pvm_pkbyte((char *)enc, (int)len, 1);
+		hooks__pvm.send(hooks__st.mytid, CAL_TAG);
+		pvm_setsbuf(oldbuf);
+		pvm_freebuf(sbuf);
+		t1 = pvmmon_clock_now();
+		oldrbuf = pvm_setrbuf(0);
+		rbuf = hooks__pvm.recv(hooks__st.mytid, CAL_TAG);
+		if (rbuf > 0 && pvm_bufinfo(rbuf, &bytes, &tag, &src) >= 0 && bytes > 0 &&
+		    (size_t)bytes <= sizeof(got)) {
+			pvm_upkbyte((char *)got, bytes, 1);
+			wire_piggyback_decode(&in, got, (size_t)bytes, hooks__st.mytid);
+		}
+		if (rbuf > 0)
+			pvm_freebuf(rbuf);
+		pvm_setrbuf(oldrbuf);
+		pvm_setcontext(oldctx);
+		t2 = pvmmon_clock_now();
+		vclock_intrude(&hooks__st.clock, t2 - t0);
+		if (rbuf > 0) {
+			snd[n] = t1 - t0;
+			rcv[n++] = t2 - t1;
+		}
+	}
+	if (n > 0) {
+		cal.pb_send_ns = median(snd, n);
+		cal.pb_recv_ns = median(rcv, n);
+	}
+}
+
+/* A wrapper's own bookkeeping without its piggyback: four clock reads and a lookup
+ * of the statement's record by call site, as hooks__begin and hooks__end do them. */
+static int64_t wrapper_cost(void)
+{
+	int64_t per[CAL_REPS];
+	ptrmap m = {0};
+	int r, i;
+
+	if (!ptrmap_put(&m, (const void *)pair_cost, 1))
+		return 0;
+	for (r = 0; r < CAL_REPS; r++) {
+		int64_t t0 = pvmmon_clock_now(), sink = 0;
+
+		for (i = 0; i < CAL_PAIRS; i++) {
+			size_t *v;
+
+			sink += pvmmon_clock_now() - pvmmon_clock_now();
+			sink += pvmmon_clock_now() - pvmmon_clock_now();
+			v = ptrmap_find(&m, (const void *)pair_cost);
+			sink += v ? (int64_t)*v : 0;
+		}
+		per[r] = (pvmmon_clock_now() - t0 + (sink & 1)) / CAL_PAIRS;
+	}
+	ptrmap_free(&m);
+	return median(per, CAL_REPS);
+}
+
+void hooks__dyn_calibrate(void)
+{
+	int64_t t0 = pvmmon_clock_now();
+
+	if (hooks__st.state != HOOKS_ACTIVE || cal.known)
+		return;
+	hooks__records_calibration_begin();
+	cal.proc_pair_ns = pair_cost(&cal_proc);
+	cal.loop_pair_ns = pair_cost(&cal_loop);
+	cal.wrapper_ns = wrapper_cost();
+	hooks__records_calibration_end(&cal_proc, &cal_loop);
+	/* The probes charged their own time; the wrapper loop is charged here. */
+	vclock_intrude(&hooks__st.clock, cal.wrapper_ns * CAL_PAIRS * CAL_REPS);
+	pb_costs();
+	cal.known = 1;
+	(void)t0;
+}
+
+void hooks__dyn_cost(pvmmon_log_cost *cost)
+{
+	*cost = cal;
+	cost->observed_ns = own_at_flush = hooks__st.clock.own;
+	cost->predicted_ns = 0;
+}
