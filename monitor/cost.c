@@ -25,7 +25,7 @@ static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
  * does not flip sites on and off. */
 #define BUDGET_TARGET 0.8
 /* Rates need this much time between two flushes to mean something. */
-#define MIN_INTERVAL_NS 20000000LL
+#define MIN_INTERVAL_NS 10000000LL
 
 /* One probe site of a task as the monitor sees it in the records. */
 typedef struct mon_site {

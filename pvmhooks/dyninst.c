@@ -17,7 +17,7 @@ double hooks__dyn_budget;
 
 /* The shortest interval between two flushes that the budget asks for: the monitor
  * measures rates over at least this (monitor/cost.c, MIN_INTERVAL_NS). */
-#define BUDGET_FLUSH_NS 20000000LL
+#define BUDGET_FLUSH_NS 10000000LL
 
 /* The observed monitoring time at the last flush. */
 static int64_t own_at_flush;
