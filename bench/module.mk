@@ -21,6 +21,11 @@ $(BENCH_BIN)/calls-pvmmon: bench/calls.c $(BIN)/pvmmon-cc $(HOOKS_SO)
 	@mkdir -p $(dir $@)
 	$(BIN)/pvmmon-cc -O2 -o $@ bench/calls.c
 
+# The cost budget's subject, built with pvmmon-cc (its plain build is build/bin/callheavy).
+$(BENCH_BIN)/callheavy-cc: apps/callheavy.c $(BIN)/pvmmon-cc $(HOOKS_SO)
+	@mkdir -p $(dir $@)
+	$(BIN)/pvmmon-cc -O2 -o $@ apps/callheavy.c -lpvm3
+
 # A synthetic log of a large run (64 tasks, 500 statements) for the report benchmark.
 $(BENCH_BIN)/biglog: bench/biglog.c $(COMMON_LIB)
 	@mkdir -p $(dir $@)
@@ -32,7 +37,7 @@ $(BENCH_BIN)/cprate: bench/cprate.c apps/apputil.h $(BIN)/pvmmon-cc $(HOOKS_SO)
 	$(BIN)/pvmmon-cc -O2 -o $@ bench/cprate.c -lpvm3
 
 BENCH_PROGS := $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
-               $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon
+               $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc
 
 bench: all $(BENCH_PROGS)
 	PVMMON_BUILD=$(BUILD) bench/run.sh $(BENCH_REPEATS)

@@ -350,3 +350,75 @@ for m in 100000 1000000; do
 done
 echo
 fi
+
+if want 14; then
+# 14. Cost budget and observed cost (dynamic instrumentation). callheavy (millions of
+# small calls a second) built plain and with pvmmon-cc: the plain build unmonitored is
+# the reference; the pvmmon-cc build monitored with no budget and with budgets of 2%,
+# 5% and 10%; the program's own wall time (time inside the run, no VM start), medians.
+# Then observed cost against measured slowdown on three programs: the monitor's
+# estimate is the root task's intrusion over its virtual time (I / vt at its end).
+echo "Cost budget: callheavy -n 300000000 -w 4 (median wall s; slowdown vs plain unmonitored)"
+ch_time() { # binary log flags...
+	b=$1; l=$2; shift 2
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q "$@" -o "$l" -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$b" -n 300000000 -w 4 \
+		2>&1 >/dev/null | tail -n 1
+}
+for v in plain none b2 b5 b10; do : >"$work/ch.$v"; done
+for rep in $(seq "$REPS"); do
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q --raw -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/callheavy" -n 300000000 -w 4 \
+		2>&1 >/dev/null | tail -n 1 >>"$work/ch.plain"
+	ch_time "$PB/callheavy-cc" "$work/ch-none.xml" >>"$work/ch.none"
+	for b in 2 5 10; do
+		ch_time "$PB/callheavy-cc" "$work/ch-b$b.xml" --budget=$b% >>"$work/ch.b$b"
+	done
+done
+r=$(median <"$work/ch.plain")
+printf '%-10s %8s %10s %14s %9s\n' budget wall slowdown observed-cost switches
+printf '%-10s %8s %10s %14s %9s\n' "unmonitored" "$r" "-" "-" "-"
+for v in none b2 b5 b10; do
+	t=$(median <"$work/ch.$v")
+	obs=$(sed -n 's/.*<cost .*observed-ns="\([0-9]*\)".*/\1/p' "$work/ch-$v.xml")
+	span=$(sed -n 's/.*<task .*start-ns="\([0-9]*\)" end-ns="\([0-9]*\)".*/\1 \2/p' "$work/ch-$v.xml")
+	printf '%-10s %8s %9.1f%% %13.1f%% %9s\n' "${v#b}" "$t" \
+		"$(echo "$t $r" | awk '{print 100 * ($1 / $2 - 1)}')" \
+		"$(echo "$obs $span" | awk '{print 100 * $1 / ($3 - $2)}')" \
+		"$(grep -c '<switch ' "$work/ch-$v.xml" || true)"
+done
+echo
+echo "Observed cost vs measured slowdown (median wall s; estimate = root task I / vt)"
+est() { # log: the root task's intrusion over its virtual time, percent
+	sed -n 's/.*<task [^>]*lid="0" [^>]*virtual-ns="\([0-9]*\)" intrusion-ns="\([0-9]*\)".*/\1 \2/p' "$1" |
+		awk '{print 100 * $2 / $1}'
+}
+oc_time() { # raw|mon log program args...
+	m=$1; l=$2; shift 2
+	if [ "$m" = raw ]; then flag=--raw; else flag="--no-record -o $l"; fi
+	# shellcheck disable=SC2086
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $flag -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$@" 2>&1 >/dev/null | tail -n 1
+}
+printf '%-28s %8s %8s %10s %10s %8s\n' program raw monitored slowdown estimate diff
+for prog in "callheavy-w200" "mcpi" "matmul"; do
+	case $prog in
+	callheavy-w200) raw="$BIN/callheavy -n 20000000 -w 200"; mon="$PB/callheavy-cc -n 20000000 -w 200" ;;
+	mcpi) raw="$BIN/mcpi -w 2 -c 400 -s 400000"; mon=$raw ;;
+	matmul) raw="$BIN/matmul -n 400 -w 2"; mon=$raw ;;
+	esac
+	: >"$work/oc.raw"; : >"$work/oc.mon"; : >"$work/oc.est"
+	for rep in $(seq "$REPS"); do
+		# shellcheck disable=SC2086
+		oc_time raw - $raw >>"$work/oc.raw"
+		# shellcheck disable=SC2086
+		oc_time mon "$work/oc.xml" $mon >>"$work/oc.mon"
+		est "$work/oc.xml" >>"$work/oc.est"
+	done
+	r=$(median <"$work/oc.raw"); m=$(median <"$work/oc.mon"); e=$(median <"$work/oc.est")
+	printf '%-28s %8s %8s %9.1f%% %9.1f%% %7.1fpp\n' "$prog" "$r" "$m" \
+		"$(echo "$m $r" | awk '{print 100 * ($1 / $2 - 1)}')" "$e" \
+		"$(echo "$m $r $e" | awk '{d = 100 * ($1 / $2 - 1) - $3; print d < 0 ? -d : d}')"
+done
+echo
+fi

@@ -95,6 +95,43 @@ static void critical_path(const pvmmon_log *log, FILE *out)
 			graphs__percent(cp->procs[k].zero_ns, cp->length_ns));
 }
 
+/*
+ * Observed and predicted cost (seed 004): the time tasks spent in monitoring code and
+ * what the calibrated probe costs predict for what they counted, against their real
+ * time; the budget and the switches of probe sites so far.
+ */
+static void cost(const pvmmon_log *log, FILE *out)
+{
+	int64_t obs = 0, pred = 0, span = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (!t->cost.known)
+			continue;
+		obs += t->cost.observed_ns;
+		pred += t->cost.predicted_ns;
+		span += t->end_ns - t->start_ns;
+		n++;
+	}
+	if (n)
+		fprintf(out, "observed cost %.2f%%, predicted %.2f%%", graphs__percent(obs, span),
+			graphs__percent(pred, span));
+	if (log->budget_pct > 0)
+		fprintf(out, "%sbudget %g%%", n ? "; " : "", log->budget_pct);
+	if (log->nswitches)
+		fprintf(out, "%s%zu switch%s of probe sites, last: %s %s (%s)",
+			n || log->budget_pct > 0 ? "; " : "", log->nswitches,
+			log->nswitches == 1 ? "" : "es",
+			log->switches[log->nswitches - 1].on ? "enable" : "disable",
+			log->switches[log->nswitches - 1].resource,
+			log->switches[log->nswitches - 1].by);
+	if (n || log->budget_pct > 0 || log->nswitches)
+		fputc('\n', out);
+	fputc('\n', out);
+}
+
 int pvmmon_report_top(const pvmmon_log *log, FILE *out)
 {
 	char t1[32], t2[32];
@@ -115,8 +152,9 @@ int pvmmon_report_top(const pvmmon_log *log, FILE *out)
 		log->ntasks == 1 ? "" : "s", running);
 	/* Monitoring cost: the time tasks spent in monitoring code, against their whole
 	 * time so far (as of their last flush). */
-	fprintf(out, "monitoring cost: %s of %s (%.2f%%)\n\n", graphs__fmt_time(t2, sizeof(t2), isum),
+	fprintf(out, "monitoring cost: %s of %s (%.2f%%)\n", graphs__fmt_time(t2, sizeof(t2), isum),
 		graphs__fmt_time(t1, sizeof(t1), vsum + isum), graphs__percent(isum, vsum + isum));
+	cost(log, out);
 	tasks(log, out);
 	rc = hottest(log, out);
 	critical_path(log, out);
