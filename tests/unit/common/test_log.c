@@ -160,6 +160,9 @@ static pvmmon_log *full_log(void)
 	t->loops[0].proc = strdup("multiply");
 	t->loops[0].count = 2;
 	t->loops[0].time_ns = 25;
+	t->loops[0].disabled = 1;
+	t->procs[0].disabled = 1;
+	t->cost = (pvmmon_log_cost){1, 61, 57, 98, 10000, 27000, 12, 5000000, 4000000};
 	t->nstatics = 2;
 	t->statics = calloc(2, sizeof(*t->statics));
 	t->statics[0].kind = PVMMON_STATIC_PROC;
@@ -190,6 +193,13 @@ static pvmmon_log *full_log(void)
 	log->cp.procs[1] = (pvmmon_log_cp_proc){strdup("do_rank"), 30000, 1000};
 	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
 	log->replayable = 1;
+	log->budget_pct = 2.5;
+	log->nswitches = 2;
+	log->switches = calloc(2, sizeof(*log->switches));
+	log->switches[0] = (pvmmon_log_switch){1000, 0, strdup("kind=loop"), strdup("budget"),
+					       strdup("coarse first")};
+	log->switches[1] = (pvmmon_log_switch){2000000, 1, strdup("task=0.1,proc=solve"),
+					       strdup("user"), NULL};
 	{
 		/* A replay record: receives from two senders, a polling run and a spawn. */
 		replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1},
@@ -346,6 +356,28 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].call_line, 40);
 	SAME_STR(a->tasks[0].loops[0].proc, b->tasks[0].loops[0].proc);
 	CU_ASSERT_EQUAL(b->tasks[0].loops[0].time_ns, 25);
+	/* Dynamic instrumentation: switched-off records, cost, budget and switches. */
+	CU_ASSERT_EQUAL(b->tasks[0].loops[0].disabled, 1);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].disabled, 1);
+	CU_ASSERT_EQUAL(b->tasks[1].cost.known, 0);
+	{
+		const pvmmon_log_cost *x = &a->tasks[0].cost, *y = &b->tasks[0].cost;
+
+		CU_ASSERT(y->known == 1 && y->proc_pair_ns == x->proc_pair_ns &&
+			  y->loop_pair_ns == x->loop_pair_ns && y->wrapper_ns == x->wrapper_ns &&
+			  y->pb_send_ns == x->pb_send_ns && y->pb_recv_ns == x->pb_recv_ns &&
+			  y->wrapped_calls == x->wrapped_calls && y->observed_ns == x->observed_ns &&
+			  y->predicted_ns == x->predicted_ns);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(b->budget_pct, 2.5, 1e-9);
+	CU_ASSERT_EQUAL_FATAL(b->nswitches, 2);
+	CU_ASSERT_EQUAL(b->switches[0].time_ns, 1000);
+	CU_ASSERT_EQUAL(b->switches[0].on, 0);
+	CU_ASSERT_EQUAL(b->switches[1].on, 1);
+	SAME_STR(a->switches[0].reason, b->switches[0].reason);
+	SAME_STR(a->switches[1].resource, b->switches[1].resource);
+	SAME_STR(a->switches[1].by, b->switches[1].by);
+	CU_ASSERT_PTR_NULL(b->switches[1].reason);
 	pvmmon_log_free(a);
 	pvmmon_log_free(b);
 	unlink(path);
