@@ -1,0 +1,124 @@
+/* Unit tests for pvmhooks/dyninst.c: sites switched by the monitor's rules, and
+ * records that stay consistent when a site is switched between its entry and exit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../pvmhooks/dyninst.h"
+#include "../../../pvmhooks/hooks.h"
+#include "../../../pvmhooks/records.h"
+
+/* Sites of two files; the loops sit in "solve". */
+static pvmmon_probe_site p_main = {"main", "/src/app.c", 10, PVMMON_PROBE_PROC, 1, -1, 0};
+static pvmmon_probe_site p_solve = {"solve", "/src/app.c", 30, PVMMON_PROBE_PROC, 1, -1, 0};
+static pvmmon_probe_site p_kern = {"kern", "/src/kernel.c", 5, PVMMON_PROBE_PROC, 1, -1, 0};
+static pvmmon_probe_site l_rows = {"for@33", "/src/app.c", 33, PVMMON_PROBE_LOOP, 1, -1, 0};
+static pvmmon_probe_site l_cols = {"for@35", "/src/app.c", 35, PVMMON_PROBE_LOOP, 1, -1, 0};
+
+/* A first entry, as the probes make it (the procedure stack gives a loop's procedure). */
+static int first(pvmmon_probe_site *s)
+{
+	int on = hooks__dyn_first(s);
+
+	if (on && s->kind == PVMMON_PROBE_PROC)
+		hooks__proc_enter(s, 0, 100);
+	return on;
+}
+
+static void test_rules_decide_sites_last_match_wins(void)
+{
+	static char lid[] = "0.1";
+
+	hooks__records_reset();
+	hooks__st.lid = lid;
+	/* Loops off, then one loop back on; a rule for another task changes nothing. */
+	hooks__dyn_rules("-kind=loop;+task=0.1,loop=app.c:35;-task=0.2,proc=main");
+	CU_ASSERT_EQUAL(first(&p_main), 1);
+	CU_ASSERT_EQUAL(first(&p_solve), 1);
+	CU_ASSERT_EQUAL(first(&l_rows), 0);
+	CU_ASSERT_EQUAL(first(&l_cols), 1);
+	CU_ASSERT_EQUAL(first(&p_kern), 1);
+	/* A site switched off at its first entry still has a record, with no counts. */
+	CU_ASSERT_EQUAL(hooks__records_task()->nloops, 1);
+	CU_ASSERT_EQUAL(hooks__records_task()->loops[0].count, 0);
+	/* Commands: a file, then a procedure with its loops. */
+	hooks__dyn_switch(0, "file=kernel.c");
+	CU_ASSERT_EQUAL(p_kern.enabled, 0);
+	CU_ASSERT_EQUAL(p_main.enabled, 1);
+	hooks__dyn_switch(0, "proc=solve");
+	CU_ASSERT_EQUAL(p_solve.enabled, 0);
+	CU_ASSERT_EQUAL(l_cols.enabled, 0);
+	CU_ASSERT_EQUAL(p_main.enabled, 1);
+	hooks__dyn_switch(1, "all");
+	CU_ASSERT(p_main.enabled && p_solve.enabled && p_kern.enabled && l_rows.enabled &&
+		  l_cols.enabled);
+	/* A resource that does not parse is no rule. */
+	hooks__dyn_switch(0, "colour=red");
+	CU_ASSERT_EQUAL(p_main.enabled, 1);
+	/* Another task's rule is not kept. */
+	hooks__dyn_switch(0, "task=0.2");
+	CU_ASSERT_EQUAL(p_main.enabled, 1);
+	hooks__records_reset();
+	hooks__st.lid = NULL;
+}
+
+/* An exit whose entry was not taken (the site was switched on in between) ends
+ * nothing: the open procedures stay open and their times right. */
+static void test_exit_without_entry_keeps_the_stack(void)
+{
+	static pvmmon_probe_site a = PVMMON_PROBE_SITE_INIT("a", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site b = PVMMON_PROBE_SITE_INIT("b", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site lp = PVMMON_PROBE_SITE_INIT("lp", PVMMON_PROBE_LOOP);
+	pvmmon_log_task *t;
+
+	hooks__records_reset();
+	hooks__proc_enter(&a, 0, 0);
+	hooks__loop_enter(&lp, 5);
+	hooks__proc_exit(&b, 10); /* b was never entered */
+	hooks__loop_exit(&lp, 20);
+	hooks__loop_exit(&lp, 25); /* a second exit: nothing open */
+	hooks__proc_exit(&a, 100);
+	t = hooks__records_task();
+	CU_ASSERT_EQUAL_FATAL(t->nprocs, 1);
+	CU_ASSERT_STRING_EQUAL(t->procs[0].name, "a");
+	CU_ASSERT_EQUAL(t->procs[0].count, 1);
+	CU_ASSERT_EQUAL(t->procs[0].incl_ns, 100);
+	CU_ASSERT_EQUAL_FATAL(t->nloops, 1);
+	CU_ASSERT_EQUAL(t->loops[0].count, 1);
+	CU_ASSERT_EQUAL(t->loops[0].time_ns, 15);
+	hooks__records_reset();
+}
+
+/* Flushed records say which sites are off. */
+static void test_records_mark_switched_off_sites(void)
+{
+	static pvmmon_probe_site a = PVMMON_PROBE_SITE_INIT("a", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site lp = PVMMON_PROBE_SITE_INIT("lp", PVMMON_PROBE_LOOP);
+	pvmmon_log_task *t;
+
+	hooks__records_reset();
+	hooks__proc_enter(&a, 0, 0);
+	hooks__loop_enter(&lp, 1);
+	hooks__loop_exit(&lp, 2);
+	hooks__proc_exit(&a, 3);
+	a.enabled = 0;
+	hooks__records_update_counts();
+	t = hooks__records_task();
+	CU_ASSERT_EQUAL(t->procs[0].disabled, 1);
+	CU_ASSERT_EQUAL(t->loops[0].disabled, 0);
+	a.enabled = 1;
+	lp.enabled = 0;
+	hooks__records_update_counts();
+	CU_ASSERT_EQUAL(t->procs[0].disabled, 0);
+	CU_ASSERT_EQUAL(t->loops[0].disabled, 1);
+	lp.enabled = 1;
+	hooks__records_reset();
+}
+
+CU_TestInfo test_dyninst_tests[] = {
+    {"rules decide sites, the last match wins", test_rules_decide_sites_last_match_wins},
+    {"an exit without its entry keeps the stack", test_exit_without_entry_keeps_the_stack},
+    {"records mark switched-off sites", test_records_mark_switched_off_sites},
+    CU_TEST_INFO_NULL,
+};
