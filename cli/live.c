@@ -314,18 +314,21 @@ static int ctl(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon ctl enable|disable RESOURCE [LOG]\n"
-	    "Switches probe sites of a running program on or off (dynamic instrumentation);\n"
-	    "a switched-off site costs one branch and its counts stay as they were. Tasks\n"
+	    "Switches probe sites and statement records of a running program on or off\n"
+	    "(dynamic instrumentation); a switched-off probe costs one branch, and counts\n"
+	    "stay as they were while a site is off. Tasks\n"
 	    "take the switch at their next probe or PVM call (within about 10 ms), and\n"
 	    "tasks that start later take it too. The log lists every switch with its time.\n"
 	    "\n"
 	    "RESOURCE is `all`, or terms joined by commas that must all match:\n"
 	    "  task=LID        one task (logical id, such as 0 or 0.2)\n"
 	    "  file=NAME       sites in a source file (NAME or its last part)\n"
-	    "  proc=NAME       a procedure's probes and the loops inside it\n"
+	    "  proc=NAME       a procedure's probes, and the loops and statements in it\n"
 	    "  loop=[FILE:]N   the loop on line N\n"
+	    "  stmt=[FILE:]N   the communication statement on line N (its records; its\n"
+	    "                  messages still carry what monitoring needs)\n"
 	    "  line=N          any site on line N\n"
-	    "  kind=proc|loop  procedures only, or loops only\n"
+	    "  kind=proc|loop|stmt  procedures, loops or statements only\n"
 	    "Example: pvmmon ctl disable task=0.1,proc=sample app.pvmmon.xml\n";
 	wire_ctl c = {0, 0, 0, NULL, 0};
 	const char *log = NULL;

@@ -245,6 +245,7 @@ static int load_stmt(pvmmon_log_stmt *s, xmlNodePtr n)
 	s->unmonitored = u64_attr(n, "unmonitored");
 	s->reordered = u64_attr(n, "reordered");
 	s->held_ns = i64_attr(n, "held-ns");
+	s->disabled = xmlHasProp(n, BAD_CAST "enabled") != NULL;
 	rc = alloc_for((void **)&s->com, &s->ncom, sizeof(*s->com), n, "com");
 	if (rc < 0)
 		return rc;

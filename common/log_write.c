@@ -84,6 +84,8 @@ static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
 		attr_u64(wr, "reordered", s->reordered);
 	if (s->held_ns)
 		attr_i64(wr, "held-ns", s->held_ns);
+	if (s->disabled)
+		attr_str(wr, "enabled", "no");
 	for (size_t k = 0; k < s->ncom; k++) {
 		const pvmmon_log_com *c = &s->com[k];
 

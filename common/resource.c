@@ -115,11 +115,15 @@ static int term(resource *r, const char *key, size_t kn, const char *v, size_t v
 			return set_kind(r, RESOURCE_PROC);
 		if (vn == 4 && !memcmp(v, "loop", 4))
 			return set_kind(r, RESOURCE_LOOP);
+		if (vn == 4 && !memcmp(v, "stmt", 4))
+			return set_kind(r, RESOURCE_STMT);
 		return pvmmon_error_set(PVMMON_EINVAL,
-					"resource: kind= wants proc or loop, not '%.*s'", (int)vn, v);
+					"resource: kind= wants proc, loop or stmt, not '%.*s'", (int)vn,
+					v);
 	}
-	if (!strcmp(k, "loop")) {
-		/* loop=[FILE:]LINE */
+	if (!strcmp(k, "loop") || !strcmp(k, "stmt")) {
+		/* loop=[FILE:]LINE, stmt=[FILE:]LINE */
+		resource_kind kind = k[0] == 'l' ? RESOURCE_LOOP : RESOURCE_STMT;
 		const char *colon = memrchr(v, ':', vn);
 		int rc;
 
@@ -128,21 +132,21 @@ static int term(resource *r, const char *key, size_t kn, const char *v, size_t v
 
 			if (!name_ok(v, fn, "./-+"))
 				return pvmmon_error_set(PVMMON_EINVAL,
-							"resource: loop= wants [FILE:]LINE, not '%.*s'",
+							"resource: %s= wants [FILE:]LINE, not '%.*s'", k,
 							(int)vn, v);
 			if ((rc = set_str(&r->file, v, fn, "file")) < 0)
 				return rc;
 			vn -= fn + 1;
 			v = colon + 1;
 		}
-		if ((rc = set_line(r, v, vn, "loop=")) < 0)
+		if ((rc = set_line(r, v, vn, kind == RESOURCE_LOOP ? "loop=" : "stmt=")) < 0)
 			return rc;
-		return set_kind(r, RESOURCE_LOOP);
+		return set_kind(r, kind);
 	}
 unknown:
 	return pvmmon_error_set(PVMMON_EINVAL,
 				"resource: unknown term '%.*s' (task=, file=, proc=, line=, kind=, "
-				"loop=, or all)",
+				"loop=, stmt=, or all)",
 				(int)kn, key);
 }
 
@@ -214,6 +218,7 @@ int resource__match(const resource *r, const char *lid, resource_kind kind, cons
 	if (r->line && r->line != line)
 		return 0;
 	if (r->proc) {
+		/* A procedure's own probes, and the loops and statements inside it. */
 		const char *p = kind == RESOURCE_PROC ? name : encl;
 
 		if (!p || strcmp(p, r->proc))

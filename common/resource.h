@@ -14,6 +14,7 @@ typedef enum resource_kind {
 	RESOURCE_ANY = 0,
 	RESOURCE_PROC = 1, /* a procedure's entry and exit probes */
 	RESOURCE_LOOP = 2, /* a loop's entry and exit probes */
+	RESOURCE_STMT = 3, /* a communication statement's records (its piggybacks stay) */
 } resource_kind;
 
 /*
@@ -35,8 +36,8 @@ typedef struct resource {
 
 /*
  * Parses spec: `all`, or terms joined by commas, each one of task=LID, file=NAME,
- * proc=NAME, line=N, kind=proc|loop, loop=[FILE:]LINE (a loop at that line) and
- * proc=NAME. Returns 0 and fills *out (free it with resource_clear), or PVMMON_EINVAL
+ * proc=NAME, line=N, kind=proc|loop|stmt, loop=[FILE:]LINE (a loop at that line) and
+ * stmt=[FILE:]LINE (a communication statement at that line). Returns 0 and fills *out (free it with resource_clear), or PVMMON_EINVAL
  * with a message saying which term is wrong; *out is then empty.
  */
 int resource__parse(resource *out, const char *spec);
@@ -44,7 +45,8 @@ void resource__clear(resource *r);
 
 /*
  * Whether r names a probe site of kind with name, file and line (for a loop, name is
- * its label and encl the procedure it is in, or NULL) in the task lid.
+ * its label and encl the procedure it is in, or NULL; for a statement, name is NULL
+ * and encl its function) in the task lid.
  */
 int resource__match(const resource *r, const char *lid, resource_kind kind, const char *name,
 		    const char *file, int32_t line, const char *encl);

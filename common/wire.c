@@ -411,6 +411,7 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_u64(b, s->unmonitored);
 		wire_put_u64(b, s->reordered);
 		put_i64(b, s->held_ns);
+		wire_put_u8(b, s->disabled ? 1 : 0);
 		wire_put_u32(b, (uint32_t)s->ncom);
 		for (j = 0; j < s->ncom; j++) {
 			const pvmmon_log_com *c = &s->com[j];
@@ -533,6 +534,9 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		s->unmonitored = wire_get_u64(&in);
 		s->reordered = wire_get_u64(&in);
 		s->held_ns = get_i64(&in);
+		s->disabled = wire_get_u8(&in);
+		if (s->disabled > 1)
+			in.failed = 1;
 		s->com = get_array(&in, &s->ncom, sizeof(*s->com));
 		for (j = 0; j < s->ncom && !in.failed; j++) {
 			pvmmon_log_com *c = &s->com[j];
@@ -749,7 +753,7 @@ int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 	c->exclusive = wire_get_u8(&in);
 	c->procs = wire_get_str(&in, MAX_STR);
 	c->token = wire_get_u64(&in);
-	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_DISABLE) {
+	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_STMT) {
 		free(c->procs);
 		c->procs = NULL;
 		return pvmmon_error_set(PVMMON_EPARSE, "command: damaged");

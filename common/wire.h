@@ -53,6 +53,8 @@ typedef enum wire_ctl_cmd {
 	WIRE_CTL_SNAPSHOT = 3, /* (request) the run so far, as log XML */
 	WIRE_CTL_ENABLE = 4,   /* switch on the probe sites of the resource in procs */
 	WIRE_CTL_DISABLE = 5,  /* switch them off */
+	WIRE_CTL_STMT = 6,     /* switch the records of statement `gen` on (exclusive 1)
+				* or off (0): the monitor resolves statements to lines */
 } wire_ctl_cmd;
 
 typedef struct wire_ctl {

@@ -45,6 +45,9 @@ typedef struct mon_site {
 struct mon_cost {
 	mon_site *sites;
 	size_t nsites;
+	/* Per statement id: 0 not told, 1 told on, 2 told off. */
+	uint8_t *stmt_told;
+	size_t nstmt_told;
 	int64_t last_end;  /* the task's real time at the last flush (monitor clock) */
 	int64_t last_own;  /* its observed monitoring time then */
 	int64_t last_comm; /* its predicted communication cost then */
@@ -64,6 +67,7 @@ void mon_cost_free(mon_task *t)
 		free(t->cost->sites[i].encl);
 	}
 	free(t->cost->sites);
+	free(t->cost->stmt_told);
 	free(t->cost);
 	t->cost = NULL;
 }
@@ -128,8 +132,89 @@ int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *r
 			pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_CTL, b.data, b.len);
 	}
 	wire_buf_free(&b);
+	for (i = 0; i < run->ntasks; i++)
+		if (run->tasks[i].welcomed && !run->tasks[i].gone &&
+		    resource__names_task(&r, run->tasks[i].rec.lid))
+			mon_cost_stmts(run, &run->tasks[i]);
 	resource__clear(&r);
 	return 0;
+}
+
+/* Whether rule i can name a statement: one of kind stmt, or of no kind. */
+static int names_stmts(const mon_rule *rule, resource *r)
+{
+	if (resource__parse(r, rule->spec) < 0)
+		return 0;
+	if (r->kind == RESOURCE_ANY || r->kind == RESOURCE_STMT)
+		return 1;
+	resource__clear(r);
+	return 0;
+}
+
+void mon_cost_stmts(mon_run *run, mon_task *t)
+{
+	pvmmon_log_task *rec = &t->rec;
+	resource *rules = NULL;
+	int *on = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < run->nrules; i++)
+		n += run->rules[i].spec && (strstr(run->rules[i].spec, "kind=") == NULL ||
+					    strstr(run->rules[i].spec, "kind=stmt") != NULL);
+	if (!n || !rec->nstmts)
+		return;
+	if (!t->cost && !(t->cost = calloc(1, sizeof(*t->cost))))
+		return;
+	rules = calloc(run->nrules, sizeof(*rules));
+	on = calloc(run->nrules, sizeof(*on));
+	if (!rules || !on)
+		goto out;
+	for (i = n = 0; i < run->nrules; i++)
+		if (names_stmts(&run->rules[i], &rules[n]))
+			on[n++] = run->rules[i].on;
+	if (t->cost->nstmt_told < rec->nstmts) {
+		uint8_t *told = realloc(t->cost->stmt_told, rec->nstmts);
+
+		if (!told)
+			goto out;
+		memset(told + t->cost->nstmt_told, 0, rec->nstmts - t->cost->nstmt_told);
+		t->cost->stmt_told = told;
+		t->cost->nstmt_told = rec->nstmts;
+	}
+	for (i = 0; i < rec->nstmts; i++) {
+		pvmmon_log_stmt *s = &rec->stmts[i];
+		size_t k = n;
+		int want = 1;
+		uint8_t told;
+
+		if (s->id >= t->cost->nstmt_told)
+			continue;
+		mon_resolve_stmt(s);
+		while (k-- > 0)
+			if (resource__match(&rules[k], rec->lid, RESOURCE_STMT, NULL, s->file, s->line,
+					    s->function)) {
+				want = on[k];
+				break;
+			}
+		told = t->cost->stmt_told[s->id];
+		/* Statements start on: only a change is told. */
+		if ((told ? told == 1 : !s->disabled) != want) {
+			wire_ctl c = {WIRE_CTL_STMT, s->id, want, NULL, 0};
+			wire_buf b;
+
+			wire_buf_init(&b);
+			wire_ctl_encode(&b, &c);
+			if (!b.failed)
+				pvmio_send(&io, run->ctx, rec->tid, WIRE_TAG_CTL, b.data, b.len);
+			wire_buf_free(&b);
+			t->cost->stmt_told[s->id] = want ? 1 : 2;
+		}
+	}
+out:
+	for (i = 0; rules && i < n; i++)
+		resource__clear(&rules[i]);
+	free(rules);
+	free(on);
 }
 
 char *mon_rules_text(const mon_run *run)
@@ -244,7 +329,7 @@ static void site_spec(char *buf, size_t n, const char *lid, const mon_site *s)
 	if (s->kind == RESOURCE_LOOP)
 		snprintf(buf, n, "task=%s,loop=%s:%d", lid, s->file ? s->file : "?", (int)s->line);
 	else
-		snprintf(buf, n, "task=%s,proc=%s,line=%d", lid, s->name ? s->name : "?",
+		snprintf(buf, n, "task=%s,kind=proc,proc=%s,line=%d", lid, s->name ? s->name : "?",
 			 (int)s->line);
 }
 
@@ -367,8 +452,10 @@ void mon_cost_records(mon_run *run, mon_task *t)
 	double sites_frac = 0, comm_frac = 0;
 	size_t i;
 
+	mon_cost_stmts(run, t);
 	if (!r->cost.known)
 		return;
+	c = t->cost;
 	if (!c) {
 		c = t->cost = calloc(1, sizeof(*c));
 		if (!c)

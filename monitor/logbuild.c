@@ -60,8 +60,7 @@ static const char *host_of(const pvmmon_log *log, int32_t dtid)
 	return "unknown";
 }
 
-/* Resolves each statement's call site once; results stay with the records. */
-static void resolve(pvmmon_log_stmt *s)
+void mon_resolve_stmt(pvmmon_log_stmt *s)
 {
 	if (s->file || s->function || !s->module)
 		return;
@@ -254,7 +253,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		for (j = 0; j < t->rec.nstmts; j++) {
 			pvmmon_log_stmt *s = &t->rec.stmts[j];
 
-			resolve(s);
+			mon_resolve_stmt(s);
 			for (k = 0; k < s->ncom; k++) {
 				mon_task *p = mon_find(run, s->com[k].partner_tid);
 

@@ -217,8 +217,15 @@ void mon_cost_records(mon_run *run, mon_task *t);
 void mon_cost_free(mon_task *t);
 void mon_rules_free(mon_run *run);
 
+/* Switches statements' records on or off in t as the rules say (the monitor resolves
+ * statements to lines; tasks know only call sites). */
+void mon_cost_stmts(mon_run *run, mon_task *t);
+
 /* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
 int mon_write_log(mon_run *run);
+/* Resolves a statement's call site to file, line and function (once; the results stay
+ * with the record). */
+void mon_resolve_stmt(pvmmon_log_stmt *s);
 /* The log of the run so far, without its trace, as XML text in *out (caller frees). */
 int mon_snapshot(mon_run *run, char **out, size_t *len);
 

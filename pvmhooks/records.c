@@ -114,6 +114,28 @@ static char *module_name(const char *fname)
 	return self_exe ? strdup(self_exe) : NULL;
 }
 
+/* What the wrappers update in place of a switched-off statement's record: its values
+ * are thrown away at each use (its com array is kept for reuse). */
+static pvmmon_log_stmt scratch;
+
+static pvmmon_log_stmt *use_scratch(const pvmmon_log_stmt *s)
+{
+	pvmmon_log_com *com = scratch.com;
+
+	memset(&scratch, 0, sizeof(scratch));
+	scratch.id = s->id;
+	scratch.op = s->op;
+	/* With ncom 0 the next com record reallocates the array to one entry. */
+	scratch.com = com;
+	return &scratch;
+}
+
+void hooks__records_stmt_switch(uint32_t id, int on)
+{
+	if (id < rec.nstmts)
+		rec.stmts[id].disabled = !on;
+}
+
 pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 {
 	size_t *idx = ptrmap_find(&stmt_index, site);
@@ -121,7 +143,8 @@ pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 	Dl_info info;
 
 	if (idx)
-		return &rec.stmts[*idx];
+		return __builtin_expect(rec.stmts[*idx].disabled, 0) ? use_scratch(&rec.stmts[*idx])
+								    : &rec.stmts[*idx];
 	if (ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
 		return NULL;
 	idx = ptrmap_put(&stmt_index, site, rec.nstmts);
@@ -553,6 +576,8 @@ int hooks__records_open_cp(int *out, int max)
 
 void hooks__records_reset(void)
 {
+	free(scratch.com);
+	memset(&scratch, 0, sizeof(scratch));
 	wire_task_clear(&rec);
 	ptrmap_free(&stmt_index);
 	free(counted_entry);

@@ -46,6 +46,10 @@ typedef struct hooks_pre_event {
  * there were more than could be kept. */
 const hooks_pre_event *hooks__records_pre_events(size_t *n);
 
+/* Switches the records of statement id on or off (the monitor's command): while off,
+ * hooks__stmt() gives a scratch record, so its counts stay as they were. */
+void hooks__records_stmt_switch(uint32_t id, int on);
+
 /* The innermost open procedure's name (NULL when none). */
 const char *hooks__records_top_proc(void);
 /* Makes site's record (no counts) without entering it: a site switched off at its

@@ -554,6 +554,8 @@ void hooks__poll(int64_t now)
 		if (wire_ctl_decode(&c, d, len) == 0) {
 			if (c.cmd == WIRE_CTL_ENABLE || c.cmd == WIRE_CTL_DISABLE)
 				hooks__dyn_switch(c.cmd == WIRE_CTL_ENABLE, c.procs);
+			else if (c.cmd == WIRE_CTL_STMT)
+				hooks__records_stmt_switch(c.gen, c.exclusive);
 			else
 				hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
 			free(c.procs);

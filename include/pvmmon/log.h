@@ -57,6 +57,8 @@ typedef struct pvmmon_log_stmt {
 	int64_t held_ns;
 	size_t ncom;
 	pvmmon_log_com *com;
+	int disabled;      /* its records were switched off (dynamic instrumentation): the
+			    * counts and times are frozen; messages still carry piggybacks */
 } pvmmon_log_stmt;
 
 /* A proc record: one procedure as called from one call site (seed 000 "activate line"). */

@@ -68,6 +68,16 @@ static void test_loop_and_kind_terms(void)
 	CU_ASSERT_PTR_NULL(r.file);
 	CU_ASSERT_EQUAL(r.line, 7);
 	resource__clear(&r);
+	/* A statement: its function stands for the enclosing procedure. */
+	CU_ASSERT_EQUAL_FATAL(resource__parse(&r, "stmt=mc.c:50"), 0);
+	CU_ASSERT_EQUAL(r.kind, RESOURCE_STMT);
+	CU_ASSERT(resource__match(&r, "0", RESOURCE_STMT, NULL, "/x/mc.c", 50, "master"));
+	CU_ASSERT_FALSE(resource__match(&r, "0", RESOURCE_LOOP, "for@50", "/x/mc.c", 50, NULL));
+	resource__clear(&r);
+	CU_ASSERT_EQUAL_FATAL(resource__parse(&r, "proc=master"), 0);
+	CU_ASSERT(resource__match(&r, "0", RESOURCE_STMT, NULL, "/x/mc.c", 50, "master"));
+	CU_ASSERT_FALSE(resource__match(&r, "0", RESOURCE_STMT, NULL, "/x/mc.c", 50, "worker"));
+	resource__clear(&r);
 	CU_ASSERT_EQUAL_FATAL(resource__parse(&r, "kind=proc,line=3"), 0);
 	CU_ASSERT(resource__match(&r, "0", RESOURCE_PROC, "g", "b.c", 3, NULL));
 	CU_ASSERT_FALSE(resource__match(&r, "0", RESOURCE_LOOP, "for@3", "b.c", 3, "g"));
@@ -93,7 +103,8 @@ static void test_bad_resources_are_refused(void)
 	    {"line=1234567890", "line number"},
 	    {"loop=a.c:", "line number"},
 	    {"loop=:5", "[FILE:]LINE"},
-	    {"kind=stmt", "proc or loop"},
+	    {"kind=call", "proc, loop or stmt"},
+	    {"stmt=x.c", "line number"},
 	    {"kind=proc,loop=4", "two kinds"},
 	    {"proc=a,proc=b", "twice"},
 	    {"line=3,loop=4", "twice"},
