@@ -10,3 +10,14 @@ $(CLI_BIN): $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
 
 ALL_TARGETS += $(CLI_BIN)
 INSTALL_BIN += $(CLI_BIN)
+
+# The option reader of pvmmon run and its error line as an archive, so that the unit
+# tests link them without the rest of the command (the fuzz target builds its own).
+CLI_CORE := $(LIB)/libpvmmon-cli-core.a
+
+$(CLI_CORE): $(BUILD)/cli/runopts.o $(BUILD)/cli/error.o
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL_TARGETS += $(CLI_CORE)
+UNIT_LINK_LIBS += $(CLI_CORE)

@@ -1,6 +1,5 @@
 /* The pvmmon command: dispatches to run, validate, report, top, cp and ctl. */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +29,6 @@ static void usage(FILE *f)
 		"                 switch probe sites of a running program on or off\n"
 		"\n"
 		"`pvmmon <command> --help` describes a command. `pvmmon --version` prints the version.\n");
-}
-
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("pvmmon: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 char *cli_sibling(const char *const *candidates)

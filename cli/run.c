@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,156 +20,13 @@
 #include "pvmmon/log.h"
 #include "../common/vm.h"
 #include "cli.h"
-
-/* Exit status when pvmmon itself fails (as opposed to the program). */
-#define EXIT_PVMMON 125
-
-typedef struct run_opts {
-	const char *output;
-	const char *hostfile;
-	int attach;
-	int flush_ms;
-	int linger_ms;
-	int quiet;
-	int raw; /* run on the VM without any monitoring, for comparisons */
-	unsigned long long trace_bytes; /* 0: no event trace */
-	const char *cp;    /* procedures for critical-path profiling ("auto"), or NULL */
-	int cp_exclusive;
-	int cp_top;        /* m of the top-m search, 0 for none */
-	int cp_phase_ms;   /* phase length of auto and the search, 0 for the default */
-	int no_record;     /* keep no replay record */
-	int keep_going;    /* replay: --on-divergence=continue-recording */
-	const char *stop_at; /* replay: --stop-at TASK:EVENT */
-	const char *replay; /* the log of the run to replay, or NULL */
-	int preserve;      /* --mode=preserve */
-	int deadlock_abort; /* --on-deadlock=abort */
-	const char *budget; /* --budget=PCT, as given, or NULL */
-	int flush_given;   /* --flush-ms was given */
-	char **prog_argv; /* PROGRAM and its arguments */
-} run_opts;
+#include "runopts.h"
 
 static volatile sig_atomic_t got_signal;
 
 static void on_signal(int sig)
 {
 	got_signal = sig;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pvmmon run [options] [--] PROGRAM [ARGS...]\n"
-		"\n"
-		"Runs PROGRAM (an unmodified, dynamically linked PVM program, or one built with\n"
-		"pvmmon-cc or linked with libpvmhooks) under monitoring and writes its XML log.\n"
-		"By default a private virtual machine is started for the run and halted after.\n"
-		"\n"
-		"  -o, --output LOG     log file (default: PROGRAM's name + .pvmmon.xml, here)\n"
-		"      --hostfile F     start the private VM from hostfile F (your machines,\n"
-		"                       started with PVM_RSH; see the user guide)\n"
-		"      --attach         use the VM already running for you; nothing is halted\n"
-		"      --flush-ms N     how often tasks send their records (default 1000)\n"
-		"      --linger-ms N    how long to wait for tasks after PROGRAM ends (10000)\n"
-		"      --trace[=SIZE]   record an event trace for the space-time diagram, at most\n"
-		"                       SIZE of log (bytes, or with K, M, G; default 16M); the\n"
-		"                       log says where a trace that reached SIZE stops\n"
-		"      --cp=P1,P2,...   online critical-path profiling: the run's longest path and\n"
-		"                       the share and zeroing value of each procedure named (up\n"
-		"                       to 32; procedures of programs built with pvmmon-cc)\n"
-		"      --cp=auto        the same for the 8 procedures with the most time after a\n"
-		"                       first phase\n"
-		"      --cp-top=M       find every procedure holding at least 1/M of the critical\n"
-		"                       path (M from 2 to 16) by a search over phases\n"
-		"      --cp-phase-ms=N  phase length for auto and the search (default 2000)\n"
-		"      --cp-exclusive   shares without the time of the procedures they call\n"
-		"      --no-record      keep no replay record (every run is replayable otherwise:\n"
-		"                       pvmmon replay LOG -- PROGRAM)\n"
-		"      --mode=MODE      plain (default): tasks run as fast as monitoring lets\n"
-		"                       them; preserve: every nondeterministic receive (any\n"
-		"                       source, pvm_nrecv, pvm_probe, pvm_trecv timeouts) takes\n"
-		"                       the message the unmonitored program would have taken,\n"
-		"                       judged by virtual time\n"
-		"      --on-deadlock=report|abort  in preserve mode, when the program deadlocks:\n"
-		"                       say which tasks wait for what and keep waiting (report,\n"
-		"                       the default) or also stop the run (abort, exit status 4)\n"
-		"      --budget=PCT     keep the cost of monitoring each task under PCT percent\n"
-		"                       (such as 5%%): procedures first, loops while there is\n"
-		"                       room; the most expensive sites are switched off when\n"
-		"                       the cost goes over (the log lists every switch)\n"
-		"      --raw            no monitoring at all (same VM handling), to compare\n"
-		"  -q, --quiet          print nothing but errors\n"
-		"  -h, --help           this text;  --version  the version\n"
-		"\n"
-		"Exit status: PROGRAM's own, or %d when pvmmon itself failed.\n",
-		EXIT_PVMMON);
-}
-
-/* Default size of the event trace in the log. */
-#define TRACE_DEFAULT_BYTES (16ULL << 20)
-
-/* Parses a size such as 4096, 64K, 16M or 1G; 0 when it is not one. */
-static unsigned long long parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-')
-		return 0;
-	switch (*end) {
-	case 'G':
-	case 'g':
-		v <<= 10;
-		/* fall through */
-	case 'M':
-	case 'm':
-		v <<= 10;
-		/* fall through */
-	case 'K':
-	case 'k':
-		v <<= 10;
-		end++;
-		break;
-	}
-	return *end ? 0 : v;
-}
-
-/* The most procedures one run profiles on the critical path (WIRE_CP_MAX). */
-#define CP_MAX_PROCS 32
-
-int cli_check_cp_list(const char *what, const char *list)
-{
-	const char *p = list;
-	int n = 0;
-
-	for (;;) {
-		size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				       "0123456789_");
-
-		if (len == 0 || (*p >= '0' && *p <= '9')) {
-			cli_error("%s: wants procedure names separated by commas, not '%s'", what,
-				  list);
-			return -1;
-		}
-		p += len;
-		if (*p == '+') {
-			p++;
-			continue;
-		}
-		if (++n > CP_MAX_PROCS) {
-			cli_error("%s: at most %d procedures (or groups)", what, CP_MAX_PROCS);
-			return -1;
-		}
-		if (*p == '\0')
-			return 0;
-		if (*p != ',') {
-			cli_error("%s: '%c' cannot be part of a procedure name in '%s'", what, *p,
-				  list);
-			return -1;
-		}
-		p++;
-	}
 }
 
 int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, long pvmd_pid,
@@ -221,189 +77,6 @@ void cli_run_file_remove(const char *log)
 	free(path);
 }
 
-static int parse(int argc, char **argv, run_opts *o)
-{
-	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'}, {"hostfile", required_argument, NULL, 'H'},
-	    {"attach", no_argument, NULL, 'a'},       {"flush-ms", required_argument, NULL, 'f'},
-	    {"linger-ms", required_argument, NULL, 'L'}, {"quiet", no_argument, NULL, 'q'},
-	    {"raw", no_argument, NULL, 'r'},         {"trace", optional_argument, NULL, 't'},
-	    {"cp", required_argument, NULL, 'c'},    {"cp-exclusive", no_argument, NULL, 'x'},
-	    {"cp-top", required_argument, NULL, 'm'}, {"cp-phase-ms", required_argument, NULL, 'p'},
-	    {"no-record", no_argument, NULL, 'n'},
-	    {"mode", required_argument, NULL, 'M'}, {"on-deadlock", required_argument, NULL, 'k'},
-	    {"on-divergence", required_argument, NULL, 'd'}, {"stop-at", required_argument, NULL, 's'},
-	    {"budget", required_argument, NULL, 'B'},
-	    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0}};
-	int c;
-	char *end;
-
-	memset(o, 0, sizeof(*o));
-	o->flush_ms = 1000;
-	o->linger_ms = 10000;
-	/* '+' stops at the program name so its own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+o:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'H':
-			o->hostfile = optarg;
-			break;
-		case 'a':
-			o->attach = 1;
-			break;
-		case 'f':
-		case 'L': {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v <= 0 || v > 3600000) {
-				cli_error("run: --%s needs a number of milliseconds, not '%s'",
-					  c == 'f' ? "flush-ms" : "linger-ms", optarg);
-				return 2;
-			}
-			*(c == 'f' ? &o->flush_ms : &o->linger_ms) = (int)v;
-			o->flush_given |= c == 'f';
-			break;
-		}
-		case 'B': {
-			double v = strtod(optarg, &end);
-
-			if (end != optarg && *end == '%')
-				end++;
-			if (end == optarg || *end || !(v > 0 && v <= 100)) {
-				cli_error("run: --budget wants a percentage above 0 and at most 100 "
-					  "(such as 5%%), not '%s'",
-					  optarg);
-				return 2;
-			}
-			o->budget = optarg;
-			break;
-		}
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'r':
-			o->raw = 1;
-			break;
-		case 't':
-			o->trace_bytes = optarg ? parse_size(optarg) : TRACE_DEFAULT_BYTES;
-			/* Below a kilobyte not even one chunk of events would fit. */
-			if (o->trace_bytes < 1024) {
-				cli_error("run: --trace needs a size of at least 1K (such as 64K, "
-					  "16M), not '%s'",
-					  optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			if (cli_check_cp_list("run: --cp", optarg) < 0)
-				return 2;
-			o->cp = optarg;
-			break;
-		case 'x':
-			o->cp_exclusive = 1;
-			break;
-		case 'n':
-			o->no_record = 1;
-			break;
-		case 'M':
-			if (strcmp(optarg, "plain") && strcmp(optarg, "preserve")) {
-				cli_error("run: --mode wants plain or preserve, not '%s'", optarg);
-				return 2;
-			}
-			o->preserve = !strcmp(optarg, "preserve");
-			break;
-		case 'k':
-			if (strcmp(optarg, "report") && strcmp(optarg, "abort")) {
-				cli_error("run: --on-deadlock wants report or abort, not '%s'", optarg);
-				return 2;
-			}
-			o->deadlock_abort = !strcmp(optarg, "abort");
-			break;
-		case 'd':
-			if (strcmp(optarg, "stop") && strcmp(optarg, "continue-recording")) {
-				cli_error("replay: --on-divergence wants stop or continue-recording, "
-					  "not '%s'",
-					  optarg);
-				return 2;
-			}
-			o->keep_going = !strcmp(optarg, "continue-recording");
-			break;
-		case 's': {
-			const char *colon = strrchr(optarg, ':');
-			char *end;
-
-			if (!colon || colon == optarg || strtoul(colon + 1, &end, 10) == 0 || *end) {
-				cli_error("replay: --stop-at wants TASK:EVENT (a logical id such as 0.1 "
-					  "and an event number from 1), not '%s'",
-					  optarg);
-				return 2;
-			}
-			o->stop_at = optarg;
-			break;
-		}
-		case 'm':
-		case 'p': {
-			long v = strtol(optarg, &end, 10);
-			int top = c == 'm';
-
-			if (*end || (top && (v < 2 || v > 16)) || (!top && (v < 100 || v > 3600000))) {
-				cli_error("run: --%s needs %s, not '%s'", top ? "cp-top" : "cp-phase-ms",
-					  top ? "a number from 2 to 16" : "milliseconds from 100",
-					  optarg);
-				return 2;
-			}
-			*(top ? &o->cp_top : &o->cp_phase_ms) = (int)v;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'V':
-			printf("pvmmon %s\n", PVMMON_VERSION);
-			return 1;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (o->cp_exclusive && !o->cp && !o->cp_top) {
-		cli_error("run: --cp-exclusive needs --cp or --cp-top");
-		return 2;
-	}
-	if (o->cp_top && o->cp) {
-		cli_error("run: --cp-top chooses the procedures itself; leave out --cp");
-		return 2;
-	}
-	/* Phases are judged from the tasks' samples, which come with their flushes: at
-	 * least two flushes a phase. */
-	if (o->cp_top || (o->cp && !strcmp(o->cp, "auto"))) {
-		int phase = o->cp_phase_ms ? o->cp_phase_ms : 2000;
-
-		if (o->flush_ms > phase / 2)
-			o->flush_ms = phase / 2 < 100 ? 100 : phase / 2;
-	}
-	if (o->attach && o->hostfile) {
-		cli_error("run: --attach and --hostfile exclude each other");
-		return 2;
-	}
-	/* The budget is kept from what tasks report with their flushes: often. */
-	if (o->budget && !o->flush_given)
-		o->flush_ms = 100;
-	if (o->budget && o->raw) {
-		cli_error("run: --budget and --raw exclude each other");
-		return 2;
-	}
-	if (optind >= argc) {
-		cli_error("run: no program given (see pvmmon run --help)");
-		return 2;
-	}
-	o->prog_argv = argv + optind;
-	return 0;
-}
-
 /* Finds PROGRAM as a shell would: a path if it has a slash, else on PATH. */
 static char *find_program(const char *name)
 {
@@ -427,7 +100,7 @@ static char *find_program(const char *name)
 
 /* The log path: as given, or the program's name + .pvmmon.xml in the current folder;
  * its folder must exist and be writable before anything runs. */
-static char *log_path(const run_opts *o, const char *program)
+static char *log_path(const cli_run_opts *o, const char *program)
 {
 	char cwd[PATH_MAX], *path, *dir, *slash;
 	const char *base = strrchr(program, '/');
@@ -473,7 +146,7 @@ typedef struct monitor_proc {
 } monitor_proc;
 
 /* Starts pvmmon-monitor and waits for its "ready" line. */
-static int start_monitor(monitor_proc *m, const run_opts *o, const char *log,
+static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log,
 			 const char *program)
 {
 	static const char *const cand[] = {"pvmmon-monitor", NULL};
@@ -697,7 +370,7 @@ static char *preload_list(void)
  * diverged), the program is stopped: *monitor_status gets the monitor's status and
  * monitor is set to -1 through it.
  */
-static int run_program(const run_opts *o, const char *program, const char *hooks,
+static int run_program(const cli_run_opts *o, const char *program, const char *hooks,
 		       pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
@@ -830,7 +503,7 @@ int cli_replay(int argc, char **argv)
 
 static int run_main(int argc, char **argv, const char *replay)
 {
-	run_opts o;
+	cli_run_opts o;
 	pvmmon_vm *vm = NULL;
 	pvmmon_vm_opts vo;
 	monitor_proc mon = {-1, -1, -1, 0};
@@ -840,24 +513,9 @@ static int run_main(int argc, char **argv, const char *replay)
 	char line[32];
 	struct sigaction sa;
 
-	pr = parse(argc, argv, &o);
+	pr = cli__run_parse(argc, argv, replay, &o);
 	if (pr)
-		return pr == 1 ? 0 : 2;
-	o.replay = replay;
-	if (!replay && (o.keep_going || o.stop_at)) {
-		cli_error("run: --on-divergence and --stop-at are options of pvmmon replay");
-		return 2;
-	}
-	/* A replay forces the recorded outcomes; preserve mode would decide them anew. */
-	if (replay && o.preserve) {
-		cli_error("replay: --mode=preserve cannot be combined with a replay (the record "
-			  "already fixes every nondeterministic outcome)");
-		return 2;
-	}
-	if (o.deadlock_abort && !o.preserve) {
-		cli_error("run: --on-deadlock is an option of --mode=preserve");
-		return 2;
-	}
+		return pr > 0 ? 0 : 2;
 	program = find_program(o.prog_argv[0]);
 	if (!program) {
 		cli_error("%s: %s: no such program (or not executable)", replay ? "replay" : "run",

@@ -18,6 +18,7 @@
 #include <pvm3.h>
 
 #include "pvmmon/errors.h"
+#include "hostfile.h"
 #include "vm.h"
 
 struct pvmmon_vm {
@@ -92,13 +93,15 @@ static void add_dirs(FILE *f, const char *list, int *first)
 
 /*
  * Writes the hostfile: a defaults line (`*`) giving the local pvmd its spawn path and
- * working folder, then the user's own hosts when a hostfile was given.
+ * working folder, then the host and defaults lines of the user's hostfile, as checked
+ * by hostfile__parse() (without its comments), when one was given.
  */
-static int write_hostfile(const char *path, const pvmmon_vm_opts *opts)
+static int write_hostfile(const char *path, const pvmmon_vm_opts *opts,
+			  const hostfile_list *user)
 {
 	FILE *f = fopen(path, "w");
 	char cwd[4096];
-	int first = 1, rc = 0;
+	int first = 1;
 	size_t i;
 
 	if (!f)
@@ -111,23 +114,11 @@ static int write_hostfile(const char *path, const pvmmon_vm_opts *opts)
 	add_dirs(f, getenv("PATH"), &first);
 	fprintf(f, "%s%s/lib wd=%s\n", first ? "" : ":", pvm_root(),
 		opts->workdir ? opts->workdir : cwd);
-	if (opts->hostfile) {
-		FILE *in = fopen(opts->hostfile, "r");
-		char line[4096];
-
-		if (!in) {
-			rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot read hostfile: %s",
-					      opts->hostfile, strerror(errno));
-			goto out;
-		}
-		while (fgets(line, sizeof(line), in))
-			fputs(line, f);
-		fclose(in);
-	}
-out:
-	if (fclose(f) != 0 && rc == 0)
-		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot write: %s", path, strerror(errno));
-	return rc;
+	for (i = 0; user && i < user->n; i++)
+		fprintf(f, "%s\n", user->v[i].text);
+	if (fclose(f) != 0)
+		return pvmmon_error_set(PVMMON_EIO, "%s: cannot write: %s", path, strerror(errno));
+	return 0;
 }
 
 /* 2 when addr is one of this machine's own addresses, 1 when it is a loopback
@@ -153,38 +144,38 @@ static int local_address(const struct sockaddr *addr)
 }
 
 /*
- * Reads the host lines of a user's hostfile (not comments, the defaults lines `*` or
- * hosts to add later `&`): how many hosts pvmd starts with, counting this machine
- * once whether or not a line names it, and in *name the name under which a line lists
- * this machine by one of its non-loopback addresses (or NULL). pvmd otherwise takes
- * its own address from the host name, which Debian resolves to a loopback address
- * that no other host can reach; that line says which interface the other hosts see,
- * and pvmd -n NAME makes the master announce it. pvmd recognises its own line and does
- * not start itself a second time.
+ * From the host lines of a user's hostfile (not the defaults lines `*` or hosts to
+ * add later `&`): how many hosts pvmd starts with, counting this machine once whether
+ * or not a line names it, and in *name the name under which a line lists this machine
+ * by one of its non-loopback addresses (or NULL). pvmd otherwise takes its own address
+ * from the host name, which Debian resolves to a loopback address that no other host
+ * can reach; that line says which interface the other hosts see, and pvmd -n NAME
+ * makes the master announce it. pvmd recognises its own line and does not start itself
+ * a second time, unless the line starts with `$`: pvmd then starts that host whatever
+ * its address, so it counts as a host of its own.
  */
-static int scan_hostfile(const char *hostfile, char **name)
+static int count_hosts(const hostfile_list *user, char **name)
 {
-	FILE *f = fopen(hostfile, "r");
-	char line[4096], self[256] = "";
+	char self[256] = "";
 	int hosts = 0;
+	size_t i;
 
 	*name = NULL;
-	if (!f)
-		return 1;
 	gethostname(self, sizeof(self) - 1);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t"), *host;
+	for (i = 0; i < user->n; i++) {
+		const hostfile_entry *e = &user->v[i];
 		struct addrinfo hints, *res = NULL, *r;
 		int local = 0;
 
-		if (*p == '#' || *p == '*' || *p == '&' || *p == '\n' || *p == '\0')
+		if (e->kind != HOSTFILE_HOST)
 			continue;
-		host = strndup(p, strcspn(p, " \t\n"));
-		if (!host)
-			break;
+		if (e->overload) {
+			hosts++;
+			continue;
+		}
 		memset(&hints, 0, sizeof(hints));
 		hints.ai_family = AF_INET;
-		if (getaddrinfo(host, NULL, &hints, &res) == 0) {
+		if (getaddrinfo(e->name, NULL, &hints, &res) == 0) {
 			for (r = res; r; r = r->ai_next) {
 				int l = local_address(r->ai_addr);
 
@@ -193,14 +184,11 @@ static int scan_hostfile(const char *hostfile, char **name)
 			freeaddrinfo(res);
 		}
 		/* This machine, under whatever name, is counted once, below. */
-		if (!local && strcmp(host, self) != 0)
+		if (!local && strcmp(e->name, self) != 0)
 			hosts++;
 		if (local == 2 && !*name)
-			*name = host;
-		else
-			free(host);
+			*name = strdup(e->name);
 	}
-	fclose(f);
 	return hosts + 1;
 }
 
@@ -330,6 +318,7 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	pvmmon_vm *vm = calloc(1, sizeof(*vm));
 	const char *base = getenv("TMPDIR");
 	char *hostfile = NULL, *pvmd_out = NULL, *name = NULL, tail[512];
+	hostfile_list *user = NULL;
 	int rc = 0, waited = 0, timeout, want = 1;
 
 	if (!opts)
@@ -341,6 +330,13 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 	if (opts->attach) {
 		rc = attach(vm);
 		goto out;
+	}
+	/* The user's hostfile is read once and checked before anything is created, so a
+	 * bad one starts nothing and leaves nothing behind. */
+	if (opts->hostfile) {
+		rc = hostfile__read(&user, opts->hostfile);
+		if (rc < 0)
+			goto out;
 	}
 	if (asprintf(&vm->dir, "%s/pvmmon-vm.XXXXXX", base && *base ? base : "/tmp") < 0) {
 		vm->dir = NULL;
@@ -365,11 +361,11 @@ int pvmmon_vm_start(pvmmon_vm **out, const pvmmon_vm_opts *opts)
 		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot create: %s", vm->tmp, strerror(errno));
 		goto out;
 	}
-	rc = write_hostfile(hostfile, opts);
+	rc = write_hostfile(hostfile, opts, user);
 	if (rc < 0)
 		goto out;
-	if (opts->hostfile)
-		want = scan_hostfile(opts->hostfile, &name);
+	if (user)
+		want = count_hosts(user, &name);
 	vm->pvmd = start_pvmd(vm, hostfile, pvmd_out, name);
 	if (vm->pvmd < 0) {
 		rc = pvmmon_error_set(PVMMON_ERROR, "cannot start pvmd: %s", strerror(errno));
@@ -411,6 +407,7 @@ out:
 	free(hostfile);
 	free(pvmd_out);
 	free(name);
+	hostfile__free(user);
 	if (rc < 0) {
 		if (!vm->attached)
 			pvmmon_vm_halt(vm);

@@ -788,6 +788,54 @@ int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len)
 	return 0;
 }
 
+void wire_clock_encode(wire_buf *b, const wire_clock *c)
+{
+	wire_put_u32(b, WIRE_VERSION);
+	wire_put_u32(b, (uint32_t)c->tid);
+	wire_put_u64(b, (uint64_t)c->offset);
+	wire_put_u64(b, (uint64_t)c->uncertainty);
+	wire_put_u64(b, (uint64_t)c->rtt);
+	wire_put_u32(b, c->samples);
+}
+
+int wire_clock_decode(wire_clock *c, const uint8_t *data, size_t len)
+{
+	wire_in in;
+
+	memset(c, 0, sizeof(*c));
+	wire_in_init(&in, data, len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "clock estimate: wrong version");
+	c->tid = (int32_t)wire_get_u32(&in);
+	c->offset = (int64_t)wire_get_u64(&in);
+	c->uncertainty = (int64_t)wire_get_u64(&in);
+	c->rtt = (int64_t)wire_get_u64(&in);
+	c->samples = wire_get_u32(&in);
+	/* A negative spread or round trip comes from no clock: the message is damaged. */
+	if (in.failed || in.left || c->uncertainty < 0 || c->rtt < 0)
+		return pvmmon_error_set(PVMMON_EPARSE, "clock estimate: damaged");
+	return 0;
+}
+
+void wire_clockset_encode(wire_buf *b, const wire_clockset *c)
+{
+	wire_put_u64(b, (uint64_t)c->offset);
+	wire_put_u64(b, (uint64_t)c->uncertainty);
+}
+
+int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len)
+{
+	wire_in in;
+
+	memset(c, 0, sizeof(*c));
+	wire_in_init(&in, data, len);
+	c->offset = (int64_t)wire_get_u64(&in);
+	c->uncertainty = (int64_t)wire_get_u64(&in);
+	if (in.failed || in.left || c->uncertainty < 0)
+		return pvmmon_error_set(PVMMON_EPARSE, "clock offset: damaged");
+	return 0;
+}
+
 void wire_pwait_encode(wire_buf *b, const wire_pwait *w)
 {
 	uint32_t i;

@@ -267,4 +267,25 @@ int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len);
 void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);
 int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);
 
+/* A task's estimate of its clock's offset from the monitor's (CLOCK), from samples
+ * round trips (vclock_offset_estimate); the monitor decides its host's offset. */
+typedef struct wire_clock {
+	int32_t tid;         /* the sender: the monitor takes it only from that task */
+	int64_t offset;      /* monitor time minus task time, ns */
+	int64_t uncertainty; /* the true offset lies within this of offset, ns (>= 0) */
+	int64_t rtt;         /* the least round trip seen, ns (>= 0) */
+	uint32_t samples;
+} wire_clock;
+
+/* The monitor's answer (CLOCKSET): the offset the task's host uses from now on. */
+typedef struct wire_clockset {
+	int64_t offset;
+	int64_t uncertainty; /* >= 0 */
+} wire_clockset;
+
+void wire_clock_encode(wire_buf *b, const wire_clock *c);
+int wire_clock_decode(wire_clock *c, const uint8_t *data, size_t len);
+void wire_clockset_encode(wire_buf *b, const wire_clockset *c);
+int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len);
+
 #endif

@@ -267,25 +267,19 @@ void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = mon_find(run, src);
 	const mon_host_clock *h;
-	wire_in in;
+	wire_clock c;
+	wire_clockset set;
 	wire_buf b;
 	mon_host_clock est;
 
-	wire_in_init(&in, data, len);
-	if (wire_get_u32(&in) != WIRE_VERSION || (int32_t)wire_get_u32(&in) != src || !t ||
-	    t->clock_done) {
+	if (wire_clock_decode(&c, data, len) != 0 || c.tid != src || !t || t->clock_done) {
 		run->bad_messages++;
 		return;
 	}
 	est.dtid = t->dtid;
-	est.offset = (int64_t)wire_get_u64(&in);
-	est.uncertainty = (int64_t)wire_get_u64(&in);
-	est.rtt = (int64_t)wire_get_u64(&in);
-	wire_get_u32(&in);
-	if (in.failed || est.uncertainty < 0) {
-		run->bad_messages++;
-		return;
-	}
+	est.offset = c.offset;
+	est.uncertainty = c.uncertainty;
+	est.rtt = c.rtt;
 	/* The monitor's own host shares its clock: exactly 0, whatever a task measured. */
 	if (t->dtid == pvm_tidtohost(run->mytid))
 		est.offset = est.uncertainty = 0;
@@ -305,9 +299,10 @@ void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rt_start += h->offset;
 	t->rec.start_ns += h->offset;
 	t->rec.end_ns += h->offset;
+	set.offset = h->offset;
+	set.uncertainty = h->uncertainty;
 	wire_buf_init(&b);
-	wire_put_u64(&b, (uint64_t)h->offset);
-	wire_put_u64(&b, (uint64_t)h->uncertainty);
+	wire_clockset_encode(&b, &set);
 	if (!b.failed)
 		pvmio_send(&io, run->ctx, src, WIRE_TAG_CLOCKSET, b.data, b.len);
 	wire_buf_free(&b);

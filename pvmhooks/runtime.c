@@ -260,6 +260,8 @@ static int find_lib_path(void)
 static void clock_sync(void)
 {
 	vclock_sync_sample s[CLOCK_SAMPLES];
+	wire_clock est;
+	wire_clockset set;
 	wire_buf b;
 	uint8_t *ans = NULL;
 	size_t len;
@@ -294,25 +296,20 @@ static void clock_sync(void)
 	if (vclock_offset_estimate(s, n, &off, &unc, &rtt) != 0)
 		return;
 	vclock_seed(&hooks__st.clock, rtt / 2, SEED_MAX_BYTES);
+	est.tid = hooks__st.mytid;
+	est.offset = off;
+	est.uncertainty = unc;
+	est.rtt = rtt;
+	est.samples = (uint32_t)n;
 	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
-	wire_put_u64(&b, (uint64_t)off);
-	wire_put_u64(&b, (uint64_t)unc);
-	wire_put_u64(&b, (uint64_t)rtt);
-	wire_put_u32(&b, (uint32_t)n);
+	wire_clock_encode(&b, &est);
 	if (!b.failed &&
 	    pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCK, b.data, b.len) == 0 &&
 	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCKSET,
 		       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) == 0) {
-		wire_in in;
-
-		wire_in_init(&in, ans, len);
-		off = (int64_t)wire_get_u64(&in);
-		unc = (int64_t)wire_get_u64(&in);
-		if (!in.failed) {
-			hooks__st.clock_offset = off;
-			hooks__st.clock_uncertainty = unc;
+		if (wire_clockset_decode(&set, ans, len) == 0) {
+			hooks__st.clock_offset = set.offset;
+			hooks__st.clock_uncertainty = set.uncertainty;
 		}
 		free(ans);
 	}

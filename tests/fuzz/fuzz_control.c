@@ -1,5 +1,5 @@
 /* libFuzzer target for the control messages: registration, trace, commands, mailbox,
- * tuple, preserve mode's requests. */
+ * tuple, preserve mode's requests, clock estimates and the monitor's answers. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data + 1, size - 1);
-	switch (data[0] % 6) {
+	switch (data[0] % 8) {
 	case 0: {
 		wire_register r;
 
@@ -83,6 +83,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			wire_buf_free(&b);
 			wire_pwait_clear(&w);
 		}
+		break;
+	}
+	case 6: {
+		wire_clock c, again;
+		wire_buf b;
+
+		if (wire_clock_decode(&c, copy, size - 1) == 0) {
+			/* The monitor takes the spread and round trip as durations. */
+			if (c.uncertainty < 0 || c.rtt < 0)
+				abort();
+			wire_buf_init(&b);
+			wire_clock_encode(&b, &c);
+			if (b.failed || b.len != size - 1 || wire_clock_decode(&again, b.data, b.len) != 0 ||
+			    again.tid != c.tid || again.offset != c.offset ||
+			    again.uncertainty != c.uncertainty || again.rtt != c.rtt ||
+			    again.samples != c.samples)
+				abort();
+			wire_buf_free(&b);
+		}
+		break;
+	}
+	case 7: {
+		wire_clockset c;
+
+		if (wire_clockset_decode(&c, copy, size - 1) == 0 && c.uncertainty < 0)
+			abort();
 		break;
 	}
 	default:

@@ -6,7 +6,8 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := build-fuzz
 FUZZ_SECONDS ?= 20
-FUZZ_TARGETS := fuzz_log fuzz_piggyback fuzz_records fuzz_control fuzz_replay
+FUZZ_TARGETS := fuzz_log fuzz_piggyback fuzz_records fuzz_control fuzz_replay fuzz_hostfile \
+                fuzz_cli
 FUZZ_SAN     := -fsanitize=fuzzer,address,undefined
 FUZZ_CFLAGS  := $(FUZZ_SAN) -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1 \
                 -std=gnu11 -Wall -Wextra
@@ -15,6 +16,9 @@ FUZZ_CPPFLAGS := -Iinclude $(shell pkg-config --cflags libxml-2.0) \
 # vm.c and symbols.c need PVM and libdw; an archive links only what a target uses.
 FUZZ_COMMON_OBJS := $(COMMON_SRCS:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/common/schema.o
 FUZZ_COMMON_LIB  := $(FUZZ_DIR)/lib/libpvmmon-common.a
+# The option reader of pvmmon run and the error line it prints with, for fuzz_cli and
+# the seed generator (which checks that its command lines read).
+FUZZ_CLI_OBJS := $(FUZZ_DIR)/cli/runopts.o $(FUZZ_DIR)/cli/error.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%)
 FUZZ_SEEDS   := $(FUZZ_DIR)/bin/seeds
 FUZZ_CORPUS  := $(FUZZ_DIR)/corpus
@@ -37,13 +41,19 @@ $(FUZZ_DIR)/bin/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o $(FUZZ_COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $< $(FUZZ_COMMON_LIB) $(XML_LIBS) -lm
 
+$(FUZZ_DIR)/bin/fuzz_cli: $(FUZZ_DIR)/tests/fuzz/fuzz_cli.o $(FUZZ_CLI_OBJS) $(FUZZ_COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_SAN) -o $@ $< $(FUZZ_CLI_OBJS) $(FUZZ_COMMON_LIB) $(XML_LIBS) -lm
+
 # The seed generator has its own main, so it links without libFuzzer's; the coverage
 # hooks of the instrumented objects then fall back to the sanitizer runtime's.
-$(FUZZ_SEEDS): $(FUZZ_DIR)/tests/fuzz/seeds.o $(FUZZ_COMMON_LIB)
+$(FUZZ_SEEDS): $(FUZZ_DIR)/tests/fuzz/seeds.o $(FUZZ_CLI_OBJS) $(FUZZ_COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -fsanitize=address,undefined -o $@ $< $(FUZZ_COMMON_LIB) $(XML_LIBS) -lm
+	$(FUZZ_CC) -fsanitize=address,undefined -o $@ $< $(FUZZ_CLI_OBJS) $(FUZZ_COMMON_LIB) \
+	    $(XML_LIBS) -lm
 
-# The seed corpora: the fixture logs, and small valid encodings of every message kind.
+# The seed corpora: the fixture logs, and small valid encodings of every message kind,
+# hostfiles and command lines.
 # libFuzzer adds what it finds to the same folders, so a later run starts from there.
 $(FUZZ_CORPUS)/.seeded: $(FUZZ_SEEDS) $(wildcard tests/fixtures/*.xml)
 	@mkdir -p $(FUZZ_TARGETS:%=$(FUZZ_CORPUS)/%)

@@ -7,6 +7,8 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "../../cli/runopts.h"
+#include "../../common/hostfile.h"
 #include "../../common/replay.h"
 #include "../../common/wire.h"
 
@@ -205,6 +207,17 @@ static void controls(void)
 		wire_pwait_encode(&b, &w);
 		save_control("pwait", 5, &b);
 	}
+	wire_buf_reset(&b);
+	{
+		wire_clock est = {0x40001, -1234567890123LL, 4500, 9000, 5};
+		wire_clockset set = {-1234567890123LL, 4500};
+
+		wire_clock_encode(&b, &est);
+		save_control("clock", 6, &b);
+		wire_buf_reset(&b);
+		wire_clockset_encode(&b, &set);
+		save_control("clockset", 7, &b);
+	}
 	wire_buf_free(&b);
 }
 
@@ -321,6 +334,97 @@ static void logs(void)
 	wire_buf_free(&b);
 }
 
+/* Hostfiles as users write them: the user guide's, every option and mark, the
+ * integration tests' addresses, CR LF line ends and no final newline. */
+static void hostfiles(void)
+{
+	static const struct {
+		const char *name, *text;
+	} v[] = {
+	    {"guide", "# hosts: this machine first, by the name the others reach it under\n"
+		      "node0.cluster\nnode1.cluster\nnode2.cluster  ep=/opt/solver/bin\n"},
+	    {"options", "# every option\n* lo=bob so=pw\n\nnode0\n"
+			"  node1\tep=/opt/a:$HOME/bin wd=/tmp sp=2000\n"
+			"&node2 dx=/usr/lib/pvm3/lib/pvmd bx=dbg ip=node2-eth1 id=run7\n"
+			"$node_3 so=ms\n&$spare lo=alice\n*\n"},
+	    {"addresses", "# the master first, on its end of the veth pair\n10.77.1.1\n10.77.1.2\n"
+			  "10.77.1.3\n"},
+	    {"crlf", "localhost\r\nother sp=10\r\n"},
+	    {"no-newline", "# last line unended\nlocalhost ep=/usr/bin:/bin wd=/home/u"},
+	};
+	/* As many host lines as pvmd takes, and a comment of the longest line: libFuzzer
+	 * makes inputs no longer than its longest seed, which then reach both limits. */
+	static char many[HOSTFILE_MAX_ENTRIES * 12 + 64], longest[HOSTFILE_MAX_LINE + 16];
+	size_t len = 0;
+	hostfile_list *l;
+
+	len += (size_t)snprintf(many, sizeof(many), "# as many hosts as pvmd takes\n");
+	for (int i = 0; i < HOSTFILE_MAX_ENTRIES; i++)
+		len += (size_t)snprintf(many + len, sizeof(many) - len, "node%d\n", i);
+	memset(longest, 'x', HOSTFILE_MAX_LINE);
+	longest[0] = '#';
+	snprintf(longest + HOSTFILE_MAX_LINE, sizeof(longest) - HOSTFILE_MAX_LINE, "\nnode\n");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]) + 2; i++) {
+		const char *name = i < sizeof(v) / sizeof(v[0]) ? v[i].name : i % 2 ? "longest" : "many";
+		const char *text = i < sizeof(v) / sizeof(v[0]) ? v[i].text : i % 2 ? longest : many;
+
+		/* A seed the reader refuses would only teach the fuzzer the error paths. */
+		if (hostfile__parse(&l, name, text, strlen(text)) < 0) {
+			fprintf(stderr, "seeds: hostfile %s does not read: %s\n", name,
+				pvmmon_error_last());
+			exit(1);
+		}
+		hostfile__free(l);
+		save("fuzz_hostfile", name, text, strlen(text));
+	}
+}
+
+/* Command lines of pvmmon run and replay, the words after "pvmmon" separated by NULs
+ * as fuzz_cli reads them (it puts "run" first unless they start with "replay"). */
+static void cmdlines(void)
+{
+	static const char *const v[][16] = {
+	    {"trace-cp", "--trace=64K", "--cp=a,b+c", "prog", "x", NULL},
+	    {"output", "-q", "-o", "out.xml", "--hostfile", "hosts", "--flush-ms", "250", "--",
+	     "prog", "-n", "240", NULL},
+	    {"preserve", "--mode=preserve", "--on-deadlock=abort", "--no-record", "prog", NULL},
+	    {"cp-top", "--cp-top=4", "--cp-phase-ms=500", "--cp-exclusive", "--linger-ms=5000",
+	     "prog", NULL},
+	    {"raw", "--attach", "--raw", "--trace", "prog", "--trace", NULL},
+	    {"replay", "replay", "rec.xml", "--on-divergence=continue-recording", "--stop-at",
+	     "0.1:3", "-o", "again.xml", "prog", NULL},
+	};
+	char buf[512], *argv[17];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		const char *replay = NULL;
+		size_t len = 0;
+		int n = 1, skip = 0, rc;
+		cli_run_opts o;
+
+		argv[0] = "run";
+		for (int k = 1; v[i][k]; k++) {
+			size_t w = strlen(v[i][k]) + 1;
+
+			memcpy(buf + len, v[i][k], w);
+			argv[n++] = buf + len;
+			len += w;
+		}
+		argv[n] = NULL;
+		if (n >= 3 && !strcmp(argv[1], "replay")) {
+			replay = argv[2];
+			skip = 2;
+		}
+		rc = cli__run_parse(n - skip, argv + skip, replay, &o);
+		if (rc < 0) {
+			fprintf(stderr, "seeds: command line %s does not read\n", v[i][0]);
+			exit(1);
+		}
+		/* The seed ends without a NUL after its last word. */
+		save("fuzz_cli", v[i][0], buf, len - 1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -337,5 +441,7 @@ int main(int argc, char **argv)
 	controls();
 	replays();
 	logs();
+	hostfiles();
+	cmdlines();
 	return 0;
 }

@@ -59,6 +59,55 @@ static void test_run_unwritable_log_folder(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * A hostfile that is not PVM 3.4 syntax is refused before anything starts: exit status
+ * 125, one line naming the file and the line, the program not run, and no private VM
+ * folder and no pvmd left (the VM's folder would be under TMPDIR, which the pvmd's
+ * command line names).
+ */
+static void test_run_bad_hostfile(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 60,
+		   "cd '%s' && mkdir vms && printf '#!/bin/sh\\ntouch ran\\n' > prog && chmod +x prog && "
+		   "printf '# two hosts\\nlocalhost\\n\\nnode2 lo=bob colour=red\\n' > hosts && "
+		   "TMPDIR=\"$PWD/vms\" %s/pvmmon run --hostfile hosts -o x.xml -- ./prog; s=$?; "
+		   "[ -e ran ] && echo PROGRAM-RAN; [ -e x.xml ] && echo LOG-WRITTEN; "
+		   "ls -A vms | sed 's/^/LEFT /'; ps -eo args | grep \"[p]vmd.*$PWD/vms\" | "
+		   "sed 's/^/PVMD /'; exit $s",
+		   dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 125);
+	CU_ASSERT_EQUAL(harness_count(r.err, "\n"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: run: hosts:4: unknown option 'colour='"));
+	CU_ASSERT_STRING_EQUAL(r.out, "");
+	if (r.status != 125 || r.out[0] || !strstr(r.err, "hosts:4:"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
+/* A hostfile of comments, defaults and options that names only this machine runs the
+ * program on the one host, as without a hostfile. Its defaults line replaces pvmmon's,
+ * as PVM does with two of them, so it gives the spawn path itself. */
+static void test_run_good_hostfile(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 120,
+		   "cd '%s' && printf '# this machine only\\n* ep=%s sp=1000\\n\\n  localhost \\t "
+		   "sp=2000\\n&otherhost lo=nobody\\n' > hosts && "
+		   "%s/pvmmon run -q --hostfile hosts -o m.xml -- %s/matmul -n 30 -w 2 && "
+		   "%s/pvmmon validate m.xml",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checksum"));
+	if (r.status)
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 static void test_help_and_version(void)
 {
 	const char *cmds[] = {"--help", "run --help", "validate --help", "report --help",
@@ -123,6 +172,8 @@ CU_TestInfo test_cli_tests[] = {
     {"validate: a good log", test_validate_good_fixture},
     {"run: a missing program", test_run_missing_program},
     {"run: an unwritable log folder", test_run_unwritable_log_folder},
+    {"run: a bad hostfile is refused before anything starts", test_run_bad_hostfile},
+    {"run: a hostfile with comments, defaults and options", test_run_good_hostfile},
     {"help, version, unknown command, bad option", test_help_and_version},
     {"monitor: options in any order, repeated", test_monitor_options_repeat},
     {"run: PVMMON_MONITOR_WRAPPER runs the monitor through a wrapper", test_monitor_wrapper},

@@ -10,5 +10,6 @@ extern CU_SuiteInfo unit_graphs_suites[];
 extern CU_SuiteInfo unit_pvmhooks_suites[];
 extern CU_SuiteInfo unit_instrument_suites[];
 extern CU_SuiteInfo unit_monitor_suites[];
+extern CU_SuiteInfo unit_cli_suites[];
 
 #endif

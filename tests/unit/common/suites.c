@@ -2,6 +2,7 @@
 #include "../unit.h"
 
 extern CU_TestInfo test_errors_tests[];
+extern CU_TestInfo test_hostfile_tests[];
 extern CU_TestInfo test_log_tests[];
 extern CU_TestInfo test_replay_tests[];
 extern CU_TestInfo test_resource_tests[];
@@ -10,6 +11,7 @@ extern CU_TestInfo test_wire_tests[];
 
 CU_SuiteInfo unit_common_suites[] = {
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
+    {"hostfile", NULL, NULL, NULL, NULL, test_hostfile_tests},
     {"log", NULL, NULL, NULL, NULL, test_log_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
     {"resource", NULL, NULL, NULL, NULL, test_resource_tests},
