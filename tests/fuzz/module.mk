@@ -7,7 +7,7 @@ FUZZ_CC      ?= clang
 FUZZ_DIR     := build-fuzz
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := fuzz_log fuzz_piggyback fuzz_records fuzz_control fuzz_replay fuzz_hostfile \
-                fuzz_cli
+                fuzz_cli fuzz_resource
 FUZZ_SAN     := -fsanitize=fuzzer,address,undefined
 FUZZ_CFLAGS  := $(FUZZ_SAN) -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1 \
                 -std=gnu11 -Wall -Wextra

@@ -8,6 +8,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "../../cli/runopts.h"
+#include "../../common/resource.h"
 #include "../../common/hostfile.h"
 #include "../../common/replay.h"
 #include "../../common/wire.h"
@@ -112,12 +113,12 @@ static void sample_task(pvmmon_log_task *t)
 	t->bytes_sent = 32;
 	t->bytes_recv = 32;
 	stmt[0] = (pvmmon_log_stmt){0, "pvm_recv", "/bin/app", 0x12f6, NULL, 0, NULL, 4, 90000,
-				    900, 2200, 32, 0, 1, 150000, 2, com};
+				    900, 2200, 32, 0, 1, 150000, 2, com, 0};
 	stmt[1] = (pvmmon_log_stmt){1, "pvm_send", "/bin/app", 0x1300, NULL, 0, NULL, 4, 3000,
-				    0, 0, 32, 0, 0, 0, 0, NULL};
-	proc[0] = (pvmmon_log_proc){"main", "app.c", 10, NULL, 0, 1, 5000000, 100000, 0};
-	proc[1] = (pvmmon_log_proc){"work", "app.c", 40, "main", 22, 4, 4000000, 4000000, 0};
-	loop[0] = (pvmmon_log_loop){"for@20:3", "app.c", 20, "main", 1, 4500000};
+				    0, 0, 32, 0, 0, 0, 0, NULL, 1};
+	proc[0] = (pvmmon_log_proc){"main", "app.c", 10, NULL, 0, 1, 5000000, 100000, 0, 0};
+	proc[1] = (pvmmon_log_proc){"work", "app.c", 40, "main", 22, 4, 4000000, 4000000, 0, 1};
+	loop[0] = (pvmmon_log_loop){"for@20:3", "app.c", 20, "main", 1, 4500000, 1};
 	stat[0] = (pvmmon_log_static){PVMMON_STATIC_PROC, "main", "app.c", 10, -1};
 	stat[1] = (pvmmon_log_static){PVMMON_STATIC_LOOP, "for@20:3", "app.c", 20, 0};
 	stat[2] = (pvmmon_log_static){PVMMON_STATIC_COM, "pvm_recv", "app.c", 21, 1};
@@ -425,6 +426,28 @@ static void cmdlines(void)
 	}
 }
 
+/* Resources of dynamic instrumentation, each checked to read. */
+static void resources(void)
+{
+	static const char *const v[] = {
+	    "all", "proc=solve", "task=0.1,file=kernel.c", "loop=mc.c:42", "kind=loop",
+	    "stmt=solver.c:120", "task=0,kind=proc,proc=mix,line=34", "kind=stmt,file=a/b.c",
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		char name[16];
+		resource r;
+
+		if (resource__parse(&r, v[i]) < 0) {
+			fprintf(stderr, "seeds: resource %s does not read\n", v[i]);
+			exit(1);
+		}
+		resource__clear(&r);
+		snprintf(name, sizeof(name), "r%zu", i);
+		save("fuzz_resource", name, v[i], strlen(v[i]));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -443,5 +466,6 @@ int main(int argc, char **argv)
 	logs();
 	hostfiles();
 	cmdlines();
+	resources();
 	return 0;
 }
