@@ -325,7 +325,7 @@ void hooks__init(void)
 	uint8_t *ans = NULL;
 	size_t len;
 	int64_t t_start = loaded_at ? loaded_at : pvmmon_clock_now();
-	int64_t pre_intrusion;
+	int64_t pre_intrusion, pre_local;
 	const char *fl;
 
 	hooks__st.state = HOOKS_PASSIVE;
@@ -354,8 +354,10 @@ void hooks__init(void)
 	/* Probes that ran before this point already charged their cost: keep it, so that
 	 * virtual time does not jump at registration. */
 	pre_intrusion = hooks__st.clock.intrusion;
+	pre_local = hooks__st.clock.local;
 	vclock_init(&hooks__st.clock);
 	hooks__st.clock.intrusion = pre_intrusion;
+	hooks__st.clock.local = pre_local;
 	hooks__records_init();
 	hooks__trace_init(mb.trace_events);
 	wire_buf_init(&hooks__st.out);

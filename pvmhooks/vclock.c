@@ -1,4 +1,5 @@
-/* The virtual clock: vt = rt - intrusion, and its update at monitored receives. */
+/* The virtual clock: vt = rt - intrusion, the local clock lt = rt - L, and their update
+ * at monitored receives. */
 #include <string.h>
 
 #include "vclock.h"
@@ -59,6 +60,12 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 {
 	int k = vclock_size_class(bytes);
 	int64_t seen = arrived ? arrived : t2;
+	int64_t own = ((t_wait ? t_wait : t1) - t_start) + (t_end - t2);
+
+	/* Local compensation knows nothing of other tasks: the wrapper's own time is
+	 * removed, the waiting stays, whatever caused it. */
+	if (own > 0)
+		c->local += own;
 
 	out->v0 = t_start - c->intrusion;
 	out->trans = keep_min(&c->min_delivery[k], seen - rs);
