@@ -13,7 +13,7 @@
 #include "pvmmon/log.h"
 
 /* Version of the piggyback and control encodings; a mismatch is counted, not used. */
-#define WIRE_VERSION 5
+#define WIRE_VERSION 6
 
 /* Message tags in the private context between tasks and the monitor. They sit far
  * above the tags programs use, and the monitor never sends user messages, so a

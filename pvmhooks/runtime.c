@@ -679,6 +679,9 @@ void hooks__flush(int final)
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;
 	t->intrusion_ns = hooks__st.clock.intrusion;
+	t->raw_ns = now - hooks__st.records_start;
+	t->local_ns = vclock_local(&hooks__st.clock, now) - hooks__st.records_start;
+	t->has_raw = 1;
 	t->msgs_sent = hooks__st.counts.msgs_sent;
 	t->msgs_recv = hooks__st.counts.msgs_recv;
 	t->bytes_sent = hooks__st.counts.bytes_sent;

@@ -23,7 +23,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 1
+#define PVMMON_LOG_VERSION_MINOR 2
 
 /* One com record (seed 000 Figure 10): a communication statement and one partner. */
 typedef struct pvmmon_log_com {
@@ -67,8 +67,13 @@ typedef struct pvmmon_log_proc {
 	char *caller;     /* the enclosing procedure on the probe stack, NULL for a root */
 	int32_t call_line; /* the line of the call in the caller's file, 0 when unknown */
 	uint64_t count;
-	int64_t incl_ns;  /* inclusive virtual time */
+	int64_t incl_ns;  /* inclusive virtual time (parallel compensation) */
 	int64_t excl_ns;  /* exclusive virtual time */
+	/* The same in real time (no compensation) and in the task's local time (its own
+	 * monitoring removed, seed 002 section 2); 0 in logs that predate them (see
+	 * pvmmon_log_task.has_raw). */
+	int64_t raw_incl_ns, raw_excl_ns;
+	int64_t local_incl_ns, local_excl_ns;
 	int counted;      /* a leaf counted instead of timed: no caller, no times */
 } pvmmon_log_proc;
 
@@ -80,6 +85,8 @@ typedef struct pvmmon_log_loop {
 	char *proc;       /* enclosing procedure, NULL if none */
 	uint64_t count;   /* times the loop was entered */
 	int64_t time_ns;  /* virtual time inside the loop */
+	int64_t raw_ns;   /* real time inside the loop */
+	int64_t local_ns; /* local time inside the loop */
 } pvmmon_log_loop;
 
 /* The kinds of static table entries (seed 000 Figure 9), as pvmmon-cc emits them. */
@@ -207,6 +214,11 @@ typedef struct pvmmon_log_task {
 	int64_t end_ns;       /* real time of exit or of the last flush */
 	int64_t virtual_ns;   /* the task's virtual time at its last flush */
 	int64_t intrusion_ns; /* accumulated monitoring intrusion at its last flush */
+	/* The task's real and local times at its last flush (the local clock removes only
+	 * the task's own monitoring); has_raw says the task and its records carry raw and
+	 * local times at all (logs before version 1.2 do not). */
+	int64_t raw_ns, local_ns;
+	int has_raw;
 	uint64_t flushes;     /* how many record flushes reached the monitor */
 	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv;
 	uint64_t unmonitored_recv; /* messages received without a piggyback */
