@@ -264,6 +264,17 @@ typedef struct pvmmon_log_setting {
 	char *value;
 } pvmmon_log_setting;
 
+/*
+ * Which overhead compensation a log's procedure and loop times show (seed 002):
+ * parallel is the virtual clock (as logged in incl-ns, excl-ns, time-ns), local takes
+ * out each task's own monitoring only, none is real time.
+ */
+typedef enum pvmmon_comp {
+	PVMMON_COMP_PARALLEL = 0,
+	PVMMON_COMP_LOCAL,
+	PVMMON_COMP_NONE,
+} pvmmon_comp;
+
 typedef struct pvmmon_log {
 	int version_major, version_minor;
 	char *tool_version;
@@ -284,6 +295,9 @@ typedef struct pvmmon_log {
 	pvmmon_log_cp cp;
 	int replayable;     /* the run kept a replay record of every task (a task without
 			     * one had no nondeterministic outcomes) */
+	/* What the procs' incl_ns and excl_ns and the loops' time_ns hold: parallel as
+	 * read, another after pvmmon_log_use_times(). Never written to the file. */
+	pvmmon_comp comp;
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */
@@ -319,6 +333,25 @@ int pvmmon_log_validate(const char *path);
 const char *pvmmon_log_schema(void);
 
 const char *pvmmon_task_status_name(pvmmon_task_status s);
+
+/* "parallel", "local", "none"; NULL outside the enum. */
+const char *pvmmon_comp_name(pvmmon_comp c);
+
+/* The compensation named by name into *out; 0, or PVMMON_EINVAL for another name. */
+int pvmmon_comp_parse(const char *name, pvmmon_comp *out);
+
+/*
+ * Makes the procs' incl_ns/excl_ns and loops' time_ns of log hold the times of
+ * compensation c (raw for none, local for local) and sets log->comp, so that every
+ * report shows them. Returns 0; PVMMON_ENOTFOUND (log unchanged, still parallel) when
+ * a task with procedure or loop records lacks raw and local times (a log before 1.2);
+ * PVMMON_ESTATE when log's times were already changed.
+ */
+int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c);
+
+/* Task t's whole time on the clock of log->comp: virtual, local or real (virtual when
+ * the task has no other). */
+int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t);
 
 /* "proc", "loop", "com", "call"; NULL for anything else. */
 const char *pvmmon_static_kind_name(pvmmon_static_kind k);
