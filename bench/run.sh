@@ -378,7 +378,7 @@ main_times() { # log lid
 			print v[1], v[2], v[3]; exit
 		}' "$1"
 }
-comp_mcpi="-w 2 -c 200 -s 5000000 -T"
+comp_mcpi="-w 2 -c 100 -s 10000000 -T"
 comp_pipe="-s 2 -m 100 -u 30 -p 1 -c 1"
 : >"$cw/mcpi.ref"; : >"$cw/pipe.ref"; : >"$cw/mcpi.m"; : >"$cw/mcpi.w"; : >"$cw/pipe.m"
 for _ in $(seq "$REPS"); do
@@ -386,7 +386,7 @@ for _ in $(seq "$REPS"); do
 	out=$(cd "$cw/plain" && $PIN "$BIN/pvmmon" run -q --raw -- ./mcpi $comp_mcpi)
 	echo "$out" | awk '/time master/ {m = $4 / 1e6} /time worker/ {w += $5 / 1e6; n++} END {print m, w / n}' >>"$cw/mcpi.ref"
 	# shellcheck disable=SC2086
-	(cd "$cw/mon" && PVMMON_TEST_PROBE_DELAY=10000:0.0,0.1 $PIN "$BIN/pvmmon" run -q \
+	(cd "$cw/mon" && PVMMON_TEST_PROBE_DELAY=20000:0.0,0.1 $PIN "$BIN/pvmmon" run -q \
 		-o "$cw/mcpi.xml" -- ./mcpi $comp_mcpi >/dev/null)
 	main_times "$cw/mcpi.xml" 0 >>"$cw/mcpi.m"
 	{ main_times "$cw/mcpi.xml" 0.0; main_times "$cw/mcpi.xml" 0.1; } |
