@@ -9,9 +9,11 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mcpi [-w WORKERS] [-c CHUNKS] [-s SAMPLES_PER_CHUNK]\n"
+	fprintf(f, "usage: mcpi [-w WORKERS] [-c CHUNKS] [-s SAMPLES_PER_CHUNK] [-T]\n"
 		   "Estimates pi by Monte Carlo with WORKERS PVM tasks (mcpi-worker) that ask for\n"
-		   "chunks of work (defaults: -w 4 -c 64 -s 100000).\n");
+		   "chunks of work (defaults: -w 4 -c 64 -s 100000).\n"
+		   "-T prints the program's own times: the master's from the start to the end of\n"
+		   "its main, each worker's likewise (mcpi: time master|worker I MICROSECONDS).\n");
 }
 
 static long parse_num(const char *s, const char *what, long min, long max)
@@ -30,15 +32,18 @@ static long parse_num(const char *s, const char *what, long min, long max)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-	int nw = 4, chunks = 64, next = 0, active, opt, started, i, rc = 1;
+	int64_t t0 = mcpi_now_ns();
+	int nw = 4, chunks = 64, next = 0, active, opt, started, i, rc = 1, timed = 0;
+	char *wargv[] = {"-T", NULL};
 	long samples = 100000, total_hits = 0;
 	int *tids = NULL;
 
-	while ((opt = getopt_long(argc, argv, "w:c:s:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:c:s:Th", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'w': nw = (int)parse_num(optarg, "-w", 1, 256); break;
 		case 'c': chunks = (int)parse_num(optarg, "-c", 1, 100000000); break;
 		case 's': samples = parse_num(optarg, "-s", 1, 1000000000L); break;
+		case 'T': timed = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -56,7 +61,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mcpi: out of memory\n");
 		goto out;
 	}
-	started = pvm_spawn("mcpi-worker", NULL, PvmTaskDefault, "", nw, tids);
+	started = pvm_spawn("mcpi-worker", timed ? wargv : NULL, PvmTaskDefault, "", nw, tids);
 	if (started < nw) {
 		fprintf(stderr, "mcpi: could only start %d of %d mcpi-worker tasks\n",
 			started < 0 ? 0 : started, nw);
@@ -68,7 +73,9 @@ int main(int argc, char **argv)
 	 * whoever asks first is served first, so the receive takes any source and tag. */
 	active = nw;
 	while (active > 0) {
-		int bufid = pvm_recv(-1, -1), bytes, tag, src;
+		/* With -T a worker's time may come while others still work: it waits for
+		 * the loop below. */
+		int bufid = pvm_recv(-1, timed ? MCPI_TAG_REQUEST : -1), bytes, tag, src;
 		int hits = 0;
 		long reply[2];
 
@@ -95,8 +102,23 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* Each worker's time, by its spawn index (its logical id's last part). */
+	for (i = 0; timed && i < nw; i++) {
+		int us = 0, bytes, tag, src, k;
+
+		if (pvm_recv(-1, MCPI_TAG_TIME) < 0 || pvm_bufinfo(pvm_getrbuf(), &bytes, &tag, &src) < 0 ||
+		    pvm_upkint(&us, 1, 1) < 0) {
+			fprintf(stderr, "mcpi: no time from a worker\n");
+			goto out;
+		}
+		for (k = 0; k < nw && tids[k] != src; k++)
+			;
+		printf("mcpi: time worker %d %d\n", k, us);
+	}
 	printf("mcpi: chunks=%d samples=%ld hits=%ld pi=%.6f\n", chunks, samples, total_hits,
 	       4.0 * (double)total_hits / ((double)chunks * (double)samples));
+	if (timed)
+		printf("mcpi: time master %lld\n", (long long)((mcpi_now_ns() - t0) / 1000));
 	rc = 0;
 out:
 	free(tids);

@@ -3,9 +3,20 @@
 #define PVMMON_APPS_MCPI_H
 
 #include <stdint.h>
+#include <time.h>
+
+/* Monotonic time in nanoseconds: the programs' own reference times (-T). */
+static inline int64_t mcpi_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 #define MCPI_TAG_REQUEST 21 /* worker -> master: hits of its last chunk (or -1), asks for more */
 #define MCPI_TAG_CHUNK 22   /* master -> worker: chunk id and samples, or -1 to stop */
+#define MCPI_TAG_TIME 23    /* worker -> master (with -T): the worker's own elapsed time */
 
 /*
  * Counts the samples of one chunk that fall in the unit quarter circle. Each chunk has

@@ -420,5 +420,68 @@ for prog in "callheavy-w200" "mcpi" "matmul"; do
 		"$(echo "$m $r" | awk '{print 100 * ($1 / $2 - 1)}')" "$e" \
 		"$(echo "$m $r $e" | awk '{d = 100 * ($1 / $2 - 1) - $3; print d < 0 ? -d : d}')"
 done
+if want 13; then
+# 13. Overhead compensation (seed 002 Table 1): the error of each task's main procedure
+# time in the log against the unmonitored program, with no compensation (real time),
+# local compensation (each task's own monitoring removed) and parallel compensation
+# (the virtual clock). Both programs are built with pvmmon-cc and their instrumentation
+# is made heavy by the test-only probe delay on the workers (stages), so that the
+# uncompensated error is large. The unmonitored reference is the same source built with
+# the plain compiler. mcpi -T prints its own master and worker times; for pipeline the
+# reference is the program's wall time (`time` inside the run, as in section 2), which
+# also holds its process start.
+cw="$work/comp"; mkdir -p "$cw/plain" "$cw/mon"
+for p in mcpi mcpi-worker pipeline pipeline-stage; do
+	cc -O2 -o "$cw/plain/$p" "apps/$p.c" -lpvm3
+	"$BIN/pvmmon-cc" -O2 -o "$cw/mon/$p" "$(pwd)/apps/$p.c" -lpvm3
+done
+# The main procedure of task LID in LOG: "raw local virtual", seconds.
+main_times() { # log lid
+	awk -v lid="$2" '
+		/<task / { cur = ""; if (match($0, / lid="[^"]*"/)) cur = substr($0, RSTART + 6, RLENGTH - 7) }
+		/<proc name="main"/ && cur == lid && $0 !~ / caller=/ {
+			split("raw-incl-ns local-incl-ns incl-ns", k, " ")
+			for (i = 1; i <= 3; i++) {
+				match($0, " " k[i] "=\"[0-9-]*\""); v[i] = substr($0, RSTART + length(k[i]) + 3, RLENGTH - length(k[i]) - 4) / 1e9
+			}
+			print v[1], v[2], v[3]; exit
+		}' "$1"
+}
+comp_mcpi="-w 2 -c 100 -s 10000000 -T"
+comp_pipe="-s 2 -m 100 -u 30 -p 1 -c 1"
+: >"$cw/mcpi.ref"; : >"$cw/pipe.ref"; : >"$cw/mcpi.m"; : >"$cw/mcpi.w"; : >"$cw/pipe.m"
+for _ in $(seq "$REPS"); do
+	# shellcheck disable=SC2086
+	out=$(cd "$cw/plain" && $PIN "$BIN/pvmmon" run -q --raw -- ./mcpi $comp_mcpi)
+	echo "$out" | awk '/time master/ {m = $4 / 1e6} /time worker/ {w += $5 / 1e6; n++} END {print m, w / n}' >>"$cw/mcpi.ref"
+	# shellcheck disable=SC2086
+	(cd "$cw/mon" && PVMMON_TEST_PROBE_DELAY=20000:0.0,0.1 $PIN "$BIN/pvmmon" run -q \
+		-o "$cw/mcpi.xml" -- ./mcpi $comp_mcpi >/dev/null)
+	main_times "$cw/mcpi.xml" 0 >>"$cw/mcpi.m"
+	{ main_times "$cw/mcpi.xml" 0.0; main_times "$cw/mcpi.xml" 0.1; } |
+		awk '{for (i = 1; i <= 3; i++) s[i] += $i / 2} END {print s[1], s[2], s[3]}' >>"$cw/mcpi.w"
+	# shellcheck disable=SC2086
+	# The program's folder on PATH puts it on the private VM's spawn path (section 2).
+	(cd "$cw/plain" && PATH="$cw/plain:$PATH" $PIN "$BIN/pvmmon" run -q --raw -- /bin/bash -c \
+		'TIMEFORMAT=%R; time ./pipeline "$@" >/dev/null' bash $comp_pipe) 2>&1 | tail -n 1 >>"$cw/pipe.ref"
+	# shellcheck disable=SC2086
+	(cd "$cw/mon" && PVMMON_TEST_PROBE_DELAY=5000:0.0,0.1 $PIN "$BIN/pvmmon" run -q \
+		-o "$cw/pipe.xml" -- ./pipeline $comp_pipe >/dev/null)
+	main_times "$cw/pipe.xml" 0 >>"$cw/pipe.m"
+done
+echo "Overhead compensation: main's time in the log vs unmonitored ($REPS repetitions, medians, s; error %)"
+printf '%-44s %9s %17s %17s %17s\n' "program (task)" unmonitored none local parallel
+comp_row() { # label reference-file reference-column measured-file
+	ref=$(awk -v c="$3" '{print $c}' "$2" | median)
+	line=$(printf '%-44s %9.3f' "$1" "$ref")
+	for c in 1 2 3; do
+		v=$(awk -v c="$c" '{print $c}' "$4" | median)
+		line="$line $(printf '%8.3f (%+5.1f%%)' "$v" "$(echo "$v $ref" | awk '{print 100 * ($1 - $2) / $2}')")"
+	done
+	echo "$line"
+}
+comp_row "mcpi $comp_mcpi (master)" "$cw/mcpi.ref" 1 "$cw/mcpi.m"
+comp_row "mcpi (workers, mean)" "$cw/mcpi.ref" 2 "$cw/mcpi.w"
+comp_row "pipeline $comp_pipe (source)" "$cw/pipe.ref" 1 "$cw/pipe.m"
 echo
 fi

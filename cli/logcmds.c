@@ -59,9 +59,9 @@ int cli_validate(int argc, char **argv)
 int cli_report(int argc, char **argv)
 {
 	static const char help[] =
-	    "usage: pvmmon report LOG [--text]\n"
+	    "usage: pvmmon report LOG [--text] [--compensation none|local|parallel]\n"
 	    "       pvmmon report LOG -o DIR [--format svg|png|pdf] [--dot] [--prune PCT]\n"
-	    "                     [--time virtual|real|both]\n"
+	    "                     [--time virtual|real|both] [--compensation none|local|parallel]\n"
 	    "Without -o, prints a top-down summary of a run: tasks, communication statements\n"
 	    "by virtual time with synchronisation delay and transmission split out, the\n"
 	    "procedures as a call graph, loops and the program's structure.\n"
@@ -71,10 +71,15 @@ int cli_report(int argc, char **argv)
 	    "message matrix. --dot also writes each graph's Graphviz source; --prune folds\n"
 	    "statements under PCT percent of the time into one node (default 1).\n"
 	    "A run recorded with `pvmmon run --trace` also gets a space-time diagram, in\n"
-	    "virtual time (monitoring taken out) unless --time asks for real time or both.\n";
+	    "virtual time (monitoring taken out) unless --time asks for real time or both.\n"
+	    "Procedure and loop times are compensated for monitoring overhead: parallel\n"
+	    "compensation (virtual time, the default) takes out every task's monitoring and\n"
+	    "the waiting it caused in others; --compensation=local takes out only each task's\n"
+	    "own monitoring; --compensation=none shows real time.\n";
 	const char *path = NULL, *dir = NULL;
 	pvmmon_report_opts opts = {"svg", 0, 0.01, PVMMON_REPORT_VIRTUAL};
 	pvmmon_log *log = NULL;
+	pvmmon_comp comp = PVMMON_COMP_PARALLEL;
 	int i, rc;
 
 	for (i = 1; i < argc; i++) {
@@ -84,6 +89,20 @@ int cli_report(int argc, char **argv)
 			continue;
 		if (!strcmp(a, "--dot")) {
 			opts.write_dot = 1;
+			continue;
+		}
+		if (!strncmp(a, "--compensation=", 15) || !strcmp(a, "--compensation")) {
+			const char *v = a[14] == '=' ? a + 15 : i + 1 < argc ? argv[++i] : NULL;
+
+			if (!v) {
+				cli_error("report: %s needs a value", a);
+				return 2;
+			}
+			if (pvmmon_comp_parse(v, &comp) < 0) {
+				cli_error("report: --compensation wants none, local or parallel, not '%s'",
+					  v);
+				return 2;
+			}
 			continue;
 		}
 		if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
@@ -157,6 +176,11 @@ int cli_report(int argc, char **argv)
 		cli_error("%s", pvmmon_error_last());
 		return 1;
 	}
+	/* A log without raw and local times still has the virtual ones: say so and go on
+	 * with them. */
+	if (pvmmon_log_use_times(log, comp) < 0)
+		cli_error("%s: showing parallel compensation (virtual time) instead of %s",
+			  pvmmon_error_last(), pvmmon_comp_name(comp));
 	if (dir) {
 		rc = pvmmon_report_html(log, dir, &opts);
 		if (rc == 0)

@@ -138,3 +138,69 @@ int pvmmon_event_op_sends(pvmmon_event_op op)
 {
 	return op == PVMMON_EV_SEND || op == PVMMON_EV_PSEND || op == PVMMON_EV_MCAST;
 }
+
+const char *pvmmon_comp_name(pvmmon_comp c)
+{
+	switch (c) {
+	case PVMMON_COMP_PARALLEL: return "parallel";
+	case PVMMON_COMP_LOCAL: return "local";
+	case PVMMON_COMP_NONE: return "none";
+	}
+	return NULL;
+}
+
+int pvmmon_comp_parse(const char *name, pvmmon_comp *out)
+{
+	for (int c = PVMMON_COMP_PARALLEL; c <= PVMMON_COMP_NONE; c++)
+		if (name && !strcmp(name, pvmmon_comp_name((pvmmon_comp)c))) {
+			*out = (pvmmon_comp)c;
+			return 0;
+		}
+	return pvmmon_error_set(PVMMON_EINVAL,
+				"compensation must be none, local or parallel, not '%s'",
+				name ? name : "");
+}
+
+int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c)
+{
+	if (log->comp != PVMMON_COMP_PARALLEL)
+		return pvmmon_error_set(PVMMON_ESTATE, "the log's times were already changed");
+	if (c == PVMMON_COMP_PARALLEL)
+		return 0;
+	/* All or nothing: a report mixing compensations would mislead. */
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (!t->has_raw && (t->nprocs || t->nloops))
+			return pvmmon_error_set(PVMMON_ENOTFOUND,
+						"the log has no raw or local times (task %s; logs "
+						"before version 1.2 have virtual times only)",
+						t->lid ? t->lid : "?");
+	}
+	for (size_t i = 0; i < log->ntasks; i++) {
+		pvmmon_log_task *t = &log->tasks[i];
+
+		for (size_t j = 0; j < t->nprocs; j++) {
+			pvmmon_log_proc *p = &t->procs[j];
+
+			if (p->counted)
+				continue;
+			p->incl_ns = c == PVMMON_COMP_NONE ? p->raw_incl_ns : p->local_incl_ns;
+			p->excl_ns = c == PVMMON_COMP_NONE ? p->raw_excl_ns : p->local_excl_ns;
+		}
+		for (size_t j = 0; j < t->nloops; j++) {
+			pvmmon_log_loop *l = &t->loops[j];
+
+			l->time_ns = c == PVMMON_COMP_NONE ? l->raw_ns : l->local_ns;
+		}
+	}
+	log->comp = c;
+	return 0;
+}
+
+int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t)
+{
+	if (!t->has_raw || log->comp == PVMMON_COMP_PARALLEL)
+		return t->virtual_ns;
+	return log->comp == PVMMON_COMP_NONE ? t->raw_ns : t->local_ns;
+}

@@ -436,6 +436,11 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 	t->end_ns = i64_attr(n, "end-ns");
 	t->virtual_ns = i64_attr(n, "virtual-ns");
 	t->intrusion_ns = i64_attr(n, "intrusion-ns");
+	/* Raw and local times are optional: logs before version 1.2 have virtual times
+	 * only. */
+	t->has_raw = xmlHasProp(n, BAD_CAST "raw-ns") != NULL;
+	t->raw_ns = i64_attr(n, "raw-ns");
+	t->local_ns = i64_attr(n, "local-ns");
 	t->flushes = u64_attr(n, "flushes");
 	t->msgs_sent = u64_attr(n, "msgs-sent");
 	t->msgs_recv = u64_attr(n, "msgs-recv");
@@ -466,6 +471,10 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			p->count = u64_attr(c, "count");
 			p->incl_ns = i64_attr(c, "incl-ns");
 			p->excl_ns = i64_attr(c, "excl-ns");
+			p->raw_incl_ns = i64_attr(c, "raw-incl-ns");
+			p->raw_excl_ns = i64_attr(c, "raw-excl-ns");
+			p->local_incl_ns = i64_attr(c, "local-incl-ns");
+			p->local_excl_ns = i64_attr(c, "local-excl-ns");
 			p->counted = xmlHasProp(c, BAD_CAST "timed") != NULL;
 			p->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
 		} else if (is(c, "cost")) {
@@ -505,6 +514,8 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			l->count = u64_attr(c, "count");
 			l->time_ns = i64_attr(c, "time-ns");
 			l->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
+			l->raw_ns = i64_attr(c, "raw-ns");
+			l->local_ns = i64_attr(c, "local-ns");
 		}
 	}
 	return 0;

@@ -182,6 +182,10 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	attr_i64(wr, "end-ns", t->end_ns);
 	attr_i64(wr, "virtual-ns", t->virtual_ns);
 	attr_i64(wr, "intrusion-ns", t->intrusion_ns);
+	if (t->has_raw) {
+		attr_i64(wr, "raw-ns", t->raw_ns);
+		attr_i64(wr, "local-ns", t->local_ns);
+	}
 	attr_u64(wr, "flushes", t->flushes);
 	attr_u64(wr, "msgs-sent", t->msgs_sent);
 	attr_u64(wr, "msgs-recv", t->msgs_recv);
@@ -217,6 +221,12 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_u64(wr, "count", p->count);
 		attr_i64(wr, "incl-ns", p->incl_ns);
 		attr_i64(wr, "excl-ns", p->excl_ns);
+		if (t->has_raw && !p->counted) {
+			attr_i64(wr, "raw-incl-ns", p->raw_incl_ns);
+			attr_i64(wr, "raw-excl-ns", p->raw_excl_ns);
+			attr_i64(wr, "local-incl-ns", p->local_incl_ns);
+			attr_i64(wr, "local-excl-ns", p->local_excl_ns);
+		}
 		if (p->counted)
 			attr_str(wr, "timed", "no");
 		if (p->disabled)
@@ -235,6 +245,10 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_i64(wr, "time-ns", l->time_ns);
 		if (l->disabled)
 			attr_str(wr, "enabled", "no");
+		if (t->has_raw) {
+			attr_i64(wr, "raw-ns", l->raw_ns);
+			attr_i64(wr, "local-ns", l->local_ns);
+		}
 		end(wr);
 	}
 	for (i = 0; i < t->nstatics; i++) {

@@ -385,6 +385,8 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	wire_put_u32(b, (uint32_t)t->tid);
 	put_i64(b, t->virtual_ns);
 	put_i64(b, t->intrusion_ns);
+	put_i64(b, t->raw_ns);
+	put_i64(b, t->local_ns);
 	put_i64(b, t->end_ns);
 	wire_put_u64(b, t->msgs_sent);
 	wire_put_u64(b, t->msgs_recv);
@@ -435,6 +437,10 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_u64(b, p->count);
 		put_i64(b, p->incl_ns);
 		put_i64(b, p->excl_ns);
+		put_i64(b, p->raw_incl_ns);
+		put_i64(b, p->raw_excl_ns);
+		put_i64(b, p->local_incl_ns);
+		put_i64(b, p->local_excl_ns);
 		/* Bit 0: counted, not timed; bit 1: switched off. */
 		wire_put_u8(b, (uint8_t)((p->counted != 0) | (p->disabled ? 2 : 0)));
 	}
@@ -448,6 +454,8 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		wire_put_str(b, l->proc);
 		wire_put_u64(b, l->count);
 		put_i64(b, l->time_ns);
+		put_i64(b, l->raw_ns);
+		put_i64(b, l->local_ns);
 		wire_put_u8(b, l->disabled ? 1 : 0);
 	}
 	wire_put_u32(b, (uint32_t)t->nstatics);
@@ -508,6 +516,10 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 	t->tid = (int32_t)wire_get_u32(&in);
 	t->virtual_ns = get_i64(&in);
 	t->intrusion_ns = get_i64(&in);
+	t->raw_ns = get_i64(&in);
+	t->local_ns = get_i64(&in);
+	/* Tasks of this wire version always measure all three clocks. */
+	t->has_raw = 1;
 	t->end_ns = get_i64(&in);
 	t->msgs_sent = wire_get_u64(&in);
 	t->msgs_recv = wire_get_u64(&in);
@@ -560,6 +572,10 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		p->count = wire_get_u64(&in);
 		p->incl_ns = get_i64(&in);
 		p->excl_ns = get_i64(&in);
+		p->raw_incl_ns = get_i64(&in);
+		p->raw_excl_ns = get_i64(&in);
+		p->local_incl_ns = get_i64(&in);
+		p->local_excl_ns = get_i64(&in);
 		{
 			uint8_t f = wire_get_u8(&in);
 
@@ -579,6 +595,8 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 		l->proc = wire_get_str(&in, MAX_STR);
 		l->count = wire_get_u64(&in);
 		l->time_ns = get_i64(&in);
+		l->raw_ns = get_i64(&in);
+		l->local_ns = get_i64(&in);
 		l->disabled = wire_get_u8(&in);
 		if (l->disabled > 1)
 			in.failed = 1;

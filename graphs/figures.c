@@ -84,6 +84,23 @@ double graphs__percent(int64_t part, int64_t whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+const char *graphs__comp_sentence(const pvmmon_log *log)
+{
+	switch (log->comp) {
+	case PVMMON_COMP_LOCAL:
+		return "procedure and loop times are compensated for monitoring overhead: local "
+		       "compensation (only each task's own monitoring taken out; waiting caused by "
+		       "other tasks' monitoring stays); --compensation=none|local|parallel";
+	case PVMMON_COMP_NONE:
+		return "procedure and loop times are not compensated for monitoring overhead (real "
+		       "time); --compensation=none|local|parallel";
+	case PVMMON_COMP_PARALLEL:
+		break;
+	}
+	return "times are compensated for monitoring overhead: parallel compensation (virtual "
+	       "time); --compensation=none|local|parallel";
+}
+
 /* The dynamic figures of one static entry: time and how often, from the records. */
 int graphs__static_figures(const pvmmon_log_task *t, const pvmmon_log_static *e,
 			  const char *enclosing_proc, int64_t *time, uint64_t *count)

@@ -27,6 +27,10 @@ const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s);
 /* 100 * part / whole, 0 when whole is not positive. */
 double graphs__percent(int64_t part, int64_t whole);
 
+/* The sentence that says which compensation the report's procedure and loop times
+ * show, and how to choose another (no trailing newline). */
+const char *graphs__comp_sentence(const pvmmon_log *log);
+
 /*
  * The dynamic figures of static entry e of task t: virtual time and count from the
  * records (a call statement: its callee's inclusive time through that call line).

@@ -164,6 +164,9 @@ static void run_summary(const pvmmon_log *log, FILE *out)
 		     "<dd>%s (%.2f%%)</dd></dl>\n",
 		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),
 		graphs__percent(isum, vsum + isum));
+	fputs("<p class=note>", out);
+	put_html(out, graphs__comp_sentence(log));
+	fputs(".</p>\n", out);
 }
 
 static void tasks_table(const pvmmon_log *log, FILE *out)

@@ -53,6 +53,7 @@ static void report_run(const pvmmon_log *log, FILE *out)
 	fprintf(out, "  virtual time summed over tasks %s; monitoring intrusion %s (%.2f%%)\n",
 		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),
 		graphs__percent(isum, vsum + isum));
+	fprintf(out, "  %s\n", graphs__comp_sentence(log));
 }
 
 static void report_tasks(const pvmmon_log *log, FILE *out)
@@ -153,7 +154,7 @@ static int report_statements(const pvmmon_log *log, FILE *out)
  * Mutually recursive procedures are one node ("a+b") whose callers are the call sites
  * outside the group; recursive calls are counted apart and add no time.
  */
-static int report_task_procs(const pvmmon_log_task *t, FILE *out)
+static int report_task_procs(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
 {
 	pvmmon_callgraph *cg = NULL;
 	size_t *order = NULL;
@@ -170,9 +171,10 @@ static int report_task_procs(const pvmmon_log_task *t, FILE *out)
 	}
 	for (size_t i = 0; i < cg->nnodes; i++)
 		order[i] = i;
-	/* Shares are of the task's virtual time, or of its root procedures' time when that
-	 * is longer (main starts before the task registers and its clock starts). */
-	whole = t->virtual_ns;
+	/* Shares are of the task's time on the report's clock, or of its root procedures'
+	 * time when that is longer (main starts before the task registers and its clock
+	 * starts). */
+	whole = pvmmon_log_task_time(log, t);
 	{
 		int64_t roots = 0;
 
@@ -246,7 +248,7 @@ static int report_procs_and_loops(const pvmmon_log *log, FILE *out)
 		fprintf(out, "  %-6s %-28s %-20s %10s %-10s %12s %12s %7s\n", "task", "procedure",
 			"defined at", "calls", "recursive", "inclusive", "exclusive", "%task");
 		for (i = 0; i < log->ntasks; i++) {
-			rc = report_task_procs(&log->tasks[i], out);
+			rc = report_task_procs(log, &log->tasks[i], out);
 			if (rc < 0)
 				return rc;
 		}

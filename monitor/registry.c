@@ -333,6 +333,9 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.nloops = fresh.nloops;
 	t->rec.virtual_ns = fresh.virtual_ns;
 	t->rec.intrusion_ns = fresh.intrusion_ns;
+	t->rec.raw_ns = fresh.raw_ns;
+	t->rec.local_ns = fresh.local_ns;
+	t->rec.has_raw = fresh.has_raw;
 	t->rec.end_ns = fresh.end_ns + t->clock_offset - run->t_start;
 	t->rec.msgs_sent = fresh.msgs_sent;
 	t->rec.msgs_recv = fresh.msgs_recv;

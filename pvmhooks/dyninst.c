@@ -155,7 +155,7 @@ void hooks__dyn_tick(int64_t now)
 	if (hooks__st.state == HOOKS_ACTIVE &&
 	    (now - hooks__st.last_flush >= hooks__st.flush_period_ns ||
 	     (hooks__dyn_budget > 0 && now - hooks__st.last_flush >= BUDGET_FLUSH_NS &&
-	      (double)(hooks__st.clock.own - own_at_flush) >
+	      (double)(hooks__st.clock.local - own_at_flush) >
 		  hooks__dyn_budget * (double)(now - hooks__st.last_flush))))
 		hooks__flush(0);
 	vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
@@ -329,6 +329,6 @@ void hooks__dyn_calibrate(void)
 void hooks__dyn_cost(pvmmon_log_cost *cost)
 {
 	*cost = cal;
-	cost->observed_ns = own_at_flush = hooks__st.clock.own;
+	cost->observed_ns = own_at_flush = hooks__st.clock.local;
 	cost->predicted_ns = 0;
 }

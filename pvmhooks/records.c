@@ -38,13 +38,30 @@ typedef struct frame {
 	pvmmon_probe_site *site;
 	size_t record;     /* proc or loop record index */
 	int64_t v_enter;   /* virtual time at entry */
-	int64_t child_ns;  /* inclusive time of callees (procs only) */
+	int64_t r_enter;   /* real time at entry */
+	int64_t l_enter;   /* local time at entry */
+	/* Inclusive time of callees (procs only) on each clock: a procedure's exclusive
+	 * time is its inclusive time minus its callees' on the same clock, so that the
+	 * callees' probe cost is neither charged to it nor removed from it twice. */
+	int64_t child_ns, child_raw, child_local;
 	int cp;            /* critical-path selection index of the procedure, -1 if none */
 } frame;
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
+
+/* The real and local times of the moment whose virtual time is v: probes pass the
+ * virtual time of their start, and the clock has not moved since. */
+static int64_t real_of(int64_t v)
+{
+	return v + hooks__st.clock.intrusion;
+}
+
+static int64_t local_of(int64_t v)
+{
+	return vclock_local(&hooks__st.clock, real_of(v));
+}
 
 /* Procedure entries and exits before registration, kept for critical-path collection;
  * a program that makes that many calls before its first PVM call starts its path at
@@ -296,7 +313,11 @@ void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	proc_stack[proc_depth].site = site;
 	proc_stack[proc_depth].record = r;
 	proc_stack[proc_depth].v_enter = v;
+	proc_stack[proc_depth].r_enter = real_of(v);
+	proc_stack[proc_depth].l_enter = local_of(v);
 	proc_stack[proc_depth].child_ns = 0;
+	proc_stack[proc_depth].child_raw = 0;
+	proc_stack[proc_depth].child_local = 0;
 	proc_stack[proc_depth].cp = r != (size_t)-1 ? proc_keys[r].cp : -1;
 	proc_depth++;
 	if (hooks__st.cp_selected)
@@ -306,7 +327,7 @@ void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 {
 	frame *f;
-	int64_t incl;
+	int64_t incl, raw, local;
 
 	/* An exit without its entry (the site was switched on between the two): nothing
 	 * to end. */
@@ -325,18 +346,28 @@ void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	if (hooks__st.cp_selected)
 		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
+	raw = real_of(v) - f->r_enter;
+	local = local_of(v) - f->l_enter;
 	if (f->record != (size_t)-1) {
 		pvmmon_log_proc *p = &rec.procs[f->record];
 
 		p->count++;
 		/* Recursion: only the outermost activation adds inclusive time, so that a
 		 * procedure's time is not counted once per level (seed 000 Figure 11). */
-		if (!hooks__proc_active(site))
+		if (!hooks__proc_active(site)) {
 			p->incl_ns += incl;
+			p->raw_incl_ns += raw;
+			p->local_incl_ns += local;
+		}
 		p->excl_ns += incl - f->child_ns;
+		p->raw_excl_ns += raw - f->child_raw;
+		p->local_excl_ns += local - f->child_local;
 	}
-	if (proc_depth > 0)
+	if (proc_depth > 0) {
 		proc_stack[proc_depth - 1].child_ns += incl;
+		proc_stack[proc_depth - 1].child_raw += raw;
+		proc_stack[proc_depth - 1].child_local += local;
+	}
 }
 
 int hooks__proc_active(pvmmon_probe_site *site)
@@ -356,6 +387,8 @@ void hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
 	loop_stack[loop_depth].site = site;
 	loop_stack[loop_depth].record = loop_record(site);
 	loop_stack[loop_depth].v_enter = v;
+	loop_stack[loop_depth].r_enter = real_of(v);
+	loop_stack[loop_depth].l_enter = local_of(v);
 	loop_depth++;
 }
 
@@ -375,6 +408,8 @@ void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 	if (f->record != (size_t)-1) {
 		rec.loops[f->record].count++;
 		rec.loops[f->record].time_ns += v - f->v_enter;
+		rec.loops[f->record].raw_ns += real_of(v) - f->r_enter;
+		rec.loops[f->record].local_ns += local_of(v) - f->l_enter;
 	}
 }
 

@@ -323,7 +323,7 @@ void hooks__init(void)
 	uint8_t *ans = NULL;
 	size_t len;
 	int64_t t_start = loaded_at ? loaded_at : pvmmon_clock_now();
-	int64_t pre_intrusion;
+	int64_t pre_intrusion, pre_local;
 	const char *fl;
 
 	hooks__st.state = HOOKS_PASSIVE;
@@ -352,8 +352,10 @@ void hooks__init(void)
 	/* Probes that ran before this point already charged their cost: keep it, so that
 	 * virtual time does not jump at registration. */
 	pre_intrusion = hooks__st.clock.intrusion;
+	pre_local = hooks__st.clock.local;
 	vclock_init(&hooks__st.clock);
 	hooks__st.clock.intrusion = pre_intrusion;
+	hooks__st.clock.local = pre_local;
 	hooks__records_init();
 	hooks__trace_init(mb.trace_events);
 	wire_buf_init(&hooks__st.out);
@@ -699,6 +701,9 @@ void hooks__flush(int final)
 	t->end_ns = now;
 	t->virtual_ns = vclock_virtual(&hooks__st.clock, now) - hooks__st.records_start;
 	t->intrusion_ns = hooks__st.clock.intrusion;
+	t->raw_ns = now - hooks__st.records_start;
+	t->local_ns = vclock_local(&hooks__st.clock, now) - hooks__st.records_start;
+	t->has_raw = 1;
 	t->msgs_sent = hooks__st.counts.msgs_sent;
 	t->msgs_recv = hooks__st.counts.msgs_recv;
 	t->bytes_sent = hooks__st.counts.bytes_sent;

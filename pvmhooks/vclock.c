@@ -1,4 +1,5 @@
-/* The virtual clock: vt = rt - intrusion, and its update at monitored receives. */
+/* The virtual clock: vt = rt - intrusion, the local clock lt = rt - L, and their update
+ * at monitored receives. */
 #include <string.h>
 
 #include "vclock.h"
@@ -59,14 +60,14 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 {
 	int k = vclock_size_class(bytes);
 	int64_t seen = arrived ? arrived : t2;
+	int64_t own = ((t_wait ? t_wait : t1) - t_start) + (t_end - t2);
+
+	/* Local compensation knows nothing of other tasks: the wrapper's own time is
+	 * removed, the waiting stays, whatever caused it. */
+	if (own > 0)
+		c->local += own;
 
 	out->v0 = t_start - c->intrusion;
-	/* The wrapper's own work before and after the real receive is monitoring time;
-	 * waiting is not. */
-	if (t1 > t_start)
-		c->own += t1 - t_start;
-	if (t_end > t2)
-		c->own += t_end - t2;
 	out->trans = keep_min(&c->min_delivery[k], seen - rs);
 	if (rs > (t_wait ? t_wait : t1))
 		keep_min(&c->min_waited[k], seen - rs);

@@ -12,9 +12,13 @@
 
 typedef struct vclock {
 	int64_t intrusion; /* I: accumulated monitoring intrusion, ns */
-	/* Time spent in monitoring code, ns: what I adds up without the resets at
-	 * receives (the observed cost of monitoring this task). */
-	int64_t own;
+	/*
+	 * L: this task's own monitoring time, ns: what I adds up, except that a receive adds
+	 * only its wrapper's own time, never waiting, and nothing resets it. rt - L is local
+	 * compensation (seed 002 section 2), which cannot see other tasks' monitoring.
+	 * It is also the task's observed cost of monitoring (seed 004).
+	 */
+	int64_t local;
 	/*
 	 * Minimum observed delivery time (receiver's receive end minus sender's send
 	 * start) per size class: a message that waited in the queue shows a larger value,
@@ -52,12 +56,18 @@ static inline int64_t vclock_virtual(const vclock *c, int64_t rt)
 	return rt - c->intrusion;
 }
 
-/* Adds measured monitoring time to I. */
+/* lt = rt - L: the local clock. */
+static inline int64_t vclock_local(const vclock *c, int64_t rt)
+{
+	return rt - c->local;
+}
+
+/* Adds measured monitoring time to I and to L: it is the task's own. */
 static inline void vclock_intrude(vclock *c, int64_t d)
 {
 	if (d > 0) {
 		c->intrusion += d;
-		c->own += d;
+		c->local += d;
 	}
 }
 
@@ -79,7 +89,8 @@ int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes);
  * real receive ran from t1 to t2, the message of `bytes` was sent at the sender's
  * virtual time vs and real time rs; the wrapper ends at real t_end. Afterwards
  * vt = max(v0, va) + cost and I = t_end - vt: real waiting that the uninstrumented
- * program would not have had becomes intrusion, not synchronisation delay.
+ * program would not have had becomes intrusion, not synchronisation delay. L gains
+ * only the wrapper's own time, (t1 - t_start) + (t_end - t2).
  */
 void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
 		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out);
@@ -89,7 +100,8 @@ void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t 
  * at real t_wait (before t1; 0 if it did not) and saw it arrive at real `arrived` (0
  * if unknown; its trailing piggyback was taken off the queue then), so the sample of
  * the transmission is arrived - rs, and a transmission, not an upper bound, when the
- * message was sent during the wait.
+ * message was sent during the wait. L then gains (t_wait - t_start) + (t_end - t2):
+ * the wait for the monitor's permission is waiting, not the task's own work.
  */
 void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
 			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,

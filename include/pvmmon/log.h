@@ -23,7 +23,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 1
+#define PVMMON_LOG_VERSION_MINOR 2
 
 /* One com record (seed 000 Figure 10): a communication statement and one partner. */
 typedef struct pvmmon_log_com {
@@ -69,8 +69,13 @@ typedef struct pvmmon_log_proc {
 	char *caller;     /* the enclosing procedure on the probe stack, NULL for a root */
 	int32_t call_line; /* the line of the call in the caller's file, 0 when unknown */
 	uint64_t count;
-	int64_t incl_ns;  /* inclusive virtual time */
+	int64_t incl_ns;  /* inclusive virtual time (parallel compensation) */
 	int64_t excl_ns;  /* exclusive virtual time */
+	/* The same in real time (no compensation) and in the task's local time (its own
+	 * monitoring removed, seed 002 section 2); 0 in logs that predate them (see
+	 * pvmmon_log_task.has_raw). */
+	int64_t raw_incl_ns, raw_excl_ns;
+	int64_t local_incl_ns, local_excl_ns;
 	int counted;      /* a leaf counted instead of timed: no caller, no times */
 	int disabled;     /* its probes were switched off when the record was sent: the
 			   * counts and times are frozen at the switch */
@@ -85,6 +90,8 @@ typedef struct pvmmon_log_loop {
 	uint64_t count;   /* times the loop was entered */
 	int64_t time_ns;  /* virtual time inside the loop */
 	int disabled;     /* switched off when the record was sent (frozen) */
+	int64_t raw_ns;   /* real time inside the loop */
+	int64_t local_ns; /* local time inside the loop */
 } pvmmon_log_loop;
 
 /* The kinds of static table entries (seed 000 Figure 9), as pvmmon-cc emits them. */
@@ -229,6 +236,11 @@ typedef struct pvmmon_log_task {
 	int64_t end_ns;       /* real time of exit or of the last flush */
 	int64_t virtual_ns;   /* the task's virtual time at its last flush */
 	int64_t intrusion_ns; /* accumulated monitoring intrusion at its last flush */
+	/* The task's real and local times at its last flush (the local clock removes only
+	 * the task's own monitoring); has_raw says the task and its records carry raw and
+	 * local times at all (logs before version 1.2 do not). */
+	int64_t raw_ns, local_ns;
+	int has_raw;
 	uint64_t flushes;     /* how many record flushes reached the monitor */
 	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv;
 	uint64_t unmonitored_recv; /* messages received without a piggyback */
@@ -288,6 +300,17 @@ typedef struct pvmmon_log_switch {
 	char *reason; /* NULL, or the budget's reason ("predicted 12.1% > 5%") */
 } pvmmon_log_switch;
 
+/*
+ * Which overhead compensation a log's procedure and loop times show (seed 002):
+ * parallel is the virtual clock (as logged in incl-ns, excl-ns, time-ns), local takes
+ * out each task's own monitoring only, none is real time.
+ */
+typedef enum pvmmon_comp {
+	PVMMON_COMP_PARALLEL = 0,
+	PVMMON_COMP_LOCAL,
+	PVMMON_COMP_NONE,
+} pvmmon_comp;
+
 typedef struct pvmmon_log {
 	int version_major, version_minor;
 	char *tool_version;
@@ -311,6 +334,9 @@ typedef struct pvmmon_log {
 	double budget_pct;  /* the cost budget (`pvmmon run --budget`), 0 for none */
 	size_t nswitches;
 	pvmmon_log_switch *switches; /* in time order */
+	/* What the procs' incl_ns and excl_ns and the loops' time_ns hold: parallel as
+	 * read, another after pvmmon_log_use_times(). Never written to the file. */
+	pvmmon_comp comp;
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */
@@ -346,6 +372,25 @@ int pvmmon_log_validate(const char *path);
 const char *pvmmon_log_schema(void);
 
 const char *pvmmon_task_status_name(pvmmon_task_status s);
+
+/* "parallel", "local", "none"; NULL outside the enum. */
+const char *pvmmon_comp_name(pvmmon_comp c);
+
+/* The compensation named by name into *out; 0, or PVMMON_EINVAL for another name. */
+int pvmmon_comp_parse(const char *name, pvmmon_comp *out);
+
+/*
+ * Makes the procs' incl_ns/excl_ns and loops' time_ns of log hold the times of
+ * compensation c (raw for none, local for local) and sets log->comp, so that every
+ * report shows them. Returns 0; PVMMON_ENOTFOUND (log unchanged, still parallel) when
+ * a task with procedure or loop records lacks raw and local times (a log before 1.2);
+ * PVMMON_ESTATE when log's times were already changed.
+ */
+int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c);
+
+/* Task t's whole time on the clock of log->comp: virtual, local or real (virtual when
+ * the task has no other). */
+int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t);
 
 /* "proc", "loop", "com", "call"; NULL for anything else. */
 const char *pvmmon_static_kind_name(pvmmon_static_kind k);

@@ -116,9 +116,16 @@ static void sample_task(pvmmon_log_task *t)
 				    900, 2200, 32, 0, 1, 150000, 2, com, 0};
 	stmt[1] = (pvmmon_log_stmt){1, "pvm_send", "/bin/app", 0x1300, NULL, 0, NULL, 4, 3000,
 				    0, 0, 32, 0, 0, 0, 0, NULL, 1};
-	proc[0] = (pvmmon_log_proc){"main", "app.c", 10, NULL, 0, 1, 5000000, 100000, 0, 0};
-	proc[1] = (pvmmon_log_proc){"work", "app.c", 40, "main", 22, 4, 4000000, 4000000, 0, 1};
-	loop[0] = (pvmmon_log_loop){"for@20:3", "app.c", 20, "main", 1, 4500000, 1};
+	proc[0] = (pvmmon_log_proc){.name = "main", .file = "app.c", .line = 10, .count = 1,
+				    .incl_ns = 5000000, .excl_ns = 100000, .raw_incl_ns = 5100000,
+				    .raw_excl_ns = 110000, .local_incl_ns = 5050000,
+				    .local_excl_ns = 105000};
+	proc[1] = (pvmmon_log_proc){.name = "work", .file = "app.c", .line = 40, .caller = "main",
+				    .call_line = 22, .count = 4, .incl_ns = 4000000,
+				    .excl_ns = 4000000, .disabled = 1};
+	loop[0] = (pvmmon_log_loop){.name = "for@20:3", .file = "app.c", .line = 20,
+				    .proc = "main", .count = 1, .time_ns = 4500000, .disabled = 1,
+				    .raw_ns = 4600000, .local_ns = 4550000};
 	stat[0] = (pvmmon_log_static){PVMMON_STATIC_PROC, "main", "app.c", 10, -1};
 	stat[1] = (pvmmon_log_static){PVMMON_STATIC_LOOP, "for@20:3", "app.c", 20, 0};
 	stat[2] = (pvmmon_log_static){PVMMON_STATIC_COM, "pvm_recv", "app.c", 21, 1};

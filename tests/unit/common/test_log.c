@@ -152,6 +152,13 @@ static pvmmon_log *full_log(void)
 	t->procs[0].count = 3;
 	t->procs[0].incl_ns = 30;
 	t->procs[0].excl_ns = 20;
+	t->procs[0].raw_incl_ns = 90;
+	t->procs[0].raw_excl_ns = 50;
+	t->procs[0].local_incl_ns = 45;
+	t->procs[0].local_excl_ns = 28;
+	t->has_raw = 1;
+	t->raw_ns = 5000;
+	t->local_ns = 4000;
 	t->nloops = 1;
 	t->loops = calloc(1, sizeof(*t->loops));
 	t->loops[0].name = strdup("rows");
@@ -163,6 +170,8 @@ static pvmmon_log *full_log(void)
 	t->loops[0].disabled = 1;
 	t->procs[0].disabled = 1;
 	t->cost = (pvmmon_log_cost){1, 61, 57, 98, 10000, 27000, 12, 5000000, 4000000};
+	t->loops[0].raw_ns = 70;
+	t->loops[0].local_ns = 33;
 	t->nstatics = 2;
 	t->statics = calloc(2, sizeof(*t->statics));
 	t->statics[0].kind = PVMMON_STATIC_PROC;
@@ -378,6 +387,16 @@ static void test_round_trip(void)
 	SAME_STR(a->switches[1].resource, b->switches[1].resource);
 	SAME_STR(a->switches[1].by, b->switches[1].by);
 	CU_ASSERT_PTR_NULL(b->switches[1].reason);
+	/* The raw and local times come back with their flag. */
+	CU_ASSERT_EQUAL(b->tasks[0].has_raw, 1);
+	CU_ASSERT_EQUAL(b->tasks[0].raw_ns, 5000);
+	CU_ASSERT_EQUAL(b->tasks[0].local_ns, 4000);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_incl_ns, 90);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_excl_ns, 50);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_incl_ns, 45);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_excl_ns, 28);
+	CU_ASSERT_EQUAL(b->tasks[0].loops[0].raw_ns, 70);
+	CU_ASSERT_EQUAL(b->tasks[0].loops[0].local_ns, 33);
 	pvmmon_log_free(a);
 	pvmmon_log_free(b);
 	unlink(path);
@@ -516,6 +535,12 @@ static void test_fixture_reads(void)
 	for (size_t i = 0; i < log->ntasks; i++)
 		crashed += log->tasks[i].status == PVMMON_TASK_CRASHED;
 	CU_ASSERT_EQUAL(crashed, 1);
+	/* A log from before raw and local times reads, and says it has none. */
+	for (size_t i = 0; i < log->ntasks; i++) {
+		CU_ASSERT_EQUAL(log->tasks[i].has_raw, 0);
+		for (size_t j = 0; j < log->tasks[i].nprocs; j++)
+			CU_ASSERT_EQUAL(log->tasks[i].procs[j].raw_incl_ns, 0);
+	}
 	CU_ASSERT_STRING_EQUAL(pvmmon_task_status_name(PVMMON_TASK_CRASHED), "crashed");
 	pvmmon_log_free(log);
 	pvmmon_log_free(NULL);

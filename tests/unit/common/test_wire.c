@@ -163,8 +163,13 @@ static void test_records_round_trip(void)
 	pvmmon_log_com com[2] = {{0x40002, NULL, 10, 800, 5000, 700},
 				 {0x40003, NULL, 3, 24, 300, 0}};
 	pvmmon_log_stmt st = {0};
-	pvmmon_log_proc proc = {"solve", "a.c", 12, "main", 31, 4, 1000, 600, 1, 1};
-	pvmmon_log_loop loop = {"rows", "a.c", 20, "solve", 2, 500, 1};
+	pvmmon_log_proc proc = {.name = "solve", .file = "a.c", .line = 12, .caller = "main",
+				.call_line = 31, .count = 4, .incl_ns = 1000, .excl_ns = 600,
+				.raw_incl_ns = 1900, .raw_excl_ns = 1100, .local_incl_ns = 1300,
+				.local_excl_ns = 700, .counted = 1, .disabled = 1};
+	pvmmon_log_loop loop = {.name = "rows", .file = "a.c", .line = 20, .proc = "solve",
+				.count = 2, .time_ns = 500, .raw_ns = 800, .local_ns = 650,
+				.disabled = 1};
 	pvmmon_log_task t = {0}, out;
 	wire_buf b;
 	int final = 0;
@@ -183,6 +188,8 @@ static void test_records_round_trip(void)
 	t.tid = 0x40001;
 	t.virtual_ns = 1000000;
 	t.intrusion_ns = 3000;
+	t.raw_ns = 1004000;
+	t.local_ns = 1002000;
 	t.msgs_recv = 13;
 	t.nstmts = 1;
 	t.stmts = &st;
@@ -197,6 +204,10 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(final, 1);
 	CU_ASSERT_EQUAL(out.tid, 0x40001);
 	CU_ASSERT_EQUAL(out.virtual_ns, 1000000);
+	/* Raw and local times travel too, and say so. */
+	CU_ASSERT_EQUAL(out.raw_ns, 1004000);
+	CU_ASSERT_EQUAL(out.local_ns, 1002000);
+	CU_ASSERT_EQUAL(out.has_raw, 1);
 	CU_ASSERT_EQUAL(out.msgs_recv, 13);
 	CU_ASSERT_EQUAL_FATAL(out.nstmts, 1);
 	CU_ASSERT_STRING_EQUAL(out.stmts[0].op, "pvm_recv");
@@ -212,6 +223,10 @@ static void test_records_round_trip(void)
 	CU_ASSERT_STRING_EQUAL(out.procs[0].caller, "main");
 	CU_ASSERT_EQUAL(out.procs[0].call_line, 31);
 	CU_ASSERT_EQUAL(out.procs[0].excl_ns, 600);
+	CU_ASSERT_EQUAL(out.procs[0].raw_incl_ns, 1900);
+	CU_ASSERT_EQUAL(out.procs[0].raw_excl_ns, 1100);
+	CU_ASSERT_EQUAL(out.procs[0].local_incl_ns, 1300);
+	CU_ASSERT_EQUAL(out.procs[0].local_excl_ns, 700);
 	CU_ASSERT_EQUAL(out.procs[0].counted, 1);
 	CU_ASSERT_EQUAL(out.procs[0].disabled, 1);
 	CU_ASSERT_EQUAL(out.cost.known, 1);
@@ -222,6 +237,9 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
 	CU_ASSERT_EQUAL(out.loops[0].disabled, 1);
 	CU_ASSERT_STRING_EQUAL(out.loops[0].proc, "solve");
+	CU_ASSERT_EQUAL(out.loops[0].time_ns, 500);
+	CU_ASSERT_EQUAL(out.loops[0].raw_ns, 800);
+	CU_ASSERT_EQUAL(out.loops[0].local_ns, 650);
 	wire_task_clear(&out);
 	/* Truncated or extended records are refused, never half-used. */
 	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len - 1), PVMMON_EPARSE);

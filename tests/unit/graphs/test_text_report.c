@@ -254,6 +254,83 @@ static void test_critical_path_section(void)
 	pvmmon_log_free(log);
 }
 
+/* Adds a timed procedure and a loop with times on all three clocks to task 0. */
+static void add_three_clock_records(pvmmon_log *log, int has_raw)
+{
+	pvmmon_log_task *t = &log->tasks[0];
+
+	t->has_raw = has_raw;
+	t->raw_ns = 3000000000;
+	t->local_ns = 2900000000;
+	t->nprocs = 1;
+	t->procs = calloc(1, sizeof(*t->procs));
+	t->procs[0].name = strdup("compute");
+	t->procs[0].count = 1;
+	t->procs[0].incl_ns = t->procs[0].excl_ns = 1111000000;
+	t->procs[0].local_incl_ns = t->procs[0].local_excl_ns = 2222000000;
+	t->procs[0].raw_incl_ns = t->procs[0].raw_excl_ns = 2999000000;
+	t->nloops = 1;
+	t->loops = calloc(1, sizeof(*t->loops));
+	t->loops[0].name = strdup("rows");
+	t->loops[0].count = 1;
+	t->loops[0].time_ns = 444000000;
+	t->loops[0].local_ns = 555000000;
+	t->loops[0].raw_ns = 666000000;
+}
+
+/* The report says which compensation it shows; --compensation picks raw, local or
+ * virtual times, and a log without raw times stays virtual. */
+static void test_compensation_choice(void)
+{
+	static const struct {
+		pvmmon_comp c;
+		const char *incl, *loop, *says;
+	} cases[] = {
+	    {PVMMON_COMP_PARALLEL, "1.111 s", "444.00 ms", "parallel compensation (virtual time)"},
+	    {PVMMON_COMP_LOCAL, "2.222 s", "555.00 ms", "local compensation"},
+	    {PVMMON_COMP_NONE, "2.999 s", "666.00 ms", "not compensated"},
+	};
+	pvmmon_comp c;
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		pvmmon_log *log = sample_log();
+		int rc;
+		char *text;
+
+		add_three_clock_records(log, 1);
+		CU_ASSERT_EQUAL(pvmmon_log_use_times(log, cases[k].c), 0);
+		text = render(log, &rc);
+		CU_ASSERT_EQUAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].incl));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].loop));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, cases[k].says));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "--compensation=none|local|parallel"));
+		free(text);
+		/* Once changed, the times cannot be changed again. */
+		if (cases[k].c != PVMMON_COMP_PARALLEL)
+			CU_ASSERT_EQUAL(pvmmon_log_use_times(log, PVMMON_COMP_PARALLEL), PVMMON_ESTATE);
+		pvmmon_log_free(log);
+	}
+	{
+		pvmmon_log *log = sample_log();
+		int rc;
+		char *text;
+
+		add_three_clock_records(log, 0);
+		CU_ASSERT_EQUAL(pvmmon_log_use_times(log, PVMMON_COMP_LOCAL), PVMMON_ENOTFOUND);
+		CU_ASSERT_EQUAL(log->comp, PVMMON_COMP_PARALLEL);
+		text = render(log, &rc);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "1.111 s"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "parallel compensation (virtual time)"));
+		free(text);
+		pvmmon_log_free(log);
+	}
+	CU_ASSERT_EQUAL(pvmmon_comp_parse("local", &c), 0);
+	CU_ASSERT_EQUAL(c, PVMMON_COMP_LOCAL);
+	CU_ASSERT_EQUAL(pvmmon_comp_parse("virtual", &c), PVMMON_EINVAL);
+	CU_ASSERT_STRING_EQUAL(pvmmon_comp_name(PVMMON_COMP_NONE), "none");
+}
+
 CU_TestInfo test_text_report_tests[] = {
     {"run summary and task table", test_run_and_tasks},
     {"statements sorted by time, named by file:line", test_statements_sorted_and_named},
@@ -261,5 +338,6 @@ CU_TestInfo test_text_report_tests[] = {
     {"program structure, top-down", test_structure_top_down},
     {"empty log, write errors", test_empty_log_and_write_error},
     {"critical-path section", test_critical_path_section},
+    {"compensation: which times, and said so", test_compensation_choice},
     CU_TEST_INFO_NULL,
 };

@@ -59,6 +59,8 @@ static pvmmon_probe_site s_main = PVMMON_PROBE_SITE_INIT("main", PVMMON_PROBE_PR
 static pvmmon_probe_site s_solve = PVMMON_PROBE_SITE_INIT("solve", PVMMON_PROBE_PROC);
 static pvmmon_probe_site s_fact = PVMMON_PROBE_SITE_INIT("fact", PVMMON_PROBE_PROC);
 static pvmmon_probe_site s_loop = PVMMON_PROBE_SITE_INIT("rows", PVMMON_PROBE_LOOP);
+/* Sites keep their record slot across resets: each test of loops has its own site. */
+static pvmmon_probe_site s_cols = PVMMON_PROBE_SITE_INIT("cols", PVMMON_PROBE_LOOP);
 
 static const pvmmon_log_proc *find_proc(const char *name, const char *caller)
 {
@@ -185,6 +187,59 @@ static void test_loops(void)
 	hooks__records_reset();
 }
 
+/* Moves the task's clock as probes and a receive would: real time rt, I and L. */
+static int64_t at(int64_t rt, int64_t intrusion, int64_t local)
+{
+	hooks__st.clock.intrusion = intrusion;
+	hooks__st.clock.local = local;
+	return rt - intrusion;
+}
+
+/*
+ * Every record keeps real, local and virtual times, each exclusive time being the
+ * inclusive time minus the callees' on the same clock (seed 002's per-child
+ * correction): main's probes cost 5 each and a receive in main waited 100 for a sender
+ * slowed by monitoring (I grows by 100, L only by the wrapper's own 2).
+ */
+static void test_three_clocks_per_child(void)
+{
+	const pvmmon_log_proc *m, *s;
+	const pvmmon_log_loop *l;
+
+	setup();
+	hooks__proc_enter(&s_main, 0, at(0, 0, 0));
+	hooks__loop_enter(&s_cols, at(8, 5, 5));
+	hooks__proc_enter(&s_solve, 0, at(15, 10, 10));
+	hooks__proc_exit(&s_solve, at(40, 15, 15));
+	hooks__loop_exit(&s_cols, at(48, 20, 20));
+	hooks__proc_exit(&s_main, at(200, 125, 27));
+	m = find_proc("main", NULL);
+	s = find_proc("solve", "main");
+	l = &hooks__records_task()->loops[0];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	/* solve: its own entry probe's 5 is removed by both compensations. */
+	CU_ASSERT_EQUAL(s->raw_incl_ns, 25);
+	CU_ASSERT_EQUAL(s->local_incl_ns, 20);
+	CU_ASSERT_EQUAL(s->incl_ns, 20);
+	CU_ASSERT_EQUAL(s->raw_excl_ns, 25);
+	CU_ASSERT_EQUAL(s->local_excl_ns, 20);
+	CU_ASSERT_EQUAL(s->excl_ns, 20);
+	/* main: real 200; locally 200 - 27; virtually 200 - 125. */
+	CU_ASSERT_EQUAL(m->raw_incl_ns, 200);
+	CU_ASSERT_EQUAL(m->local_incl_ns, 173);
+	CU_ASSERT_EQUAL(m->incl_ns, 75);
+	/* Exclusive: minus solve on the same clock, so solve's probe costs are neither
+	 * charged to main nor removed from it twice. */
+	CU_ASSERT_EQUAL(m->raw_excl_ns, 175);
+	CU_ASSERT_EQUAL(m->local_excl_ns, 153);
+	CU_ASSERT_EQUAL(m->excl_ns, 55);
+	CU_ASSERT_EQUAL(l->raw_ns, 40);
+	CU_ASSERT_EQUAL(l->local_ns, 25);
+	CU_ASSERT_EQUAL(l->time_ns, 25);
+	at(0, 0, 0);
+}
+
 CU_TestInfo test_records_tests[] = {
     {"a statement record per call site", test_statement_per_site},
     {"a com record per partner", test_com_per_partner},
@@ -193,5 +248,6 @@ CU_TestInfo test_records_tests[] = {
     {"a proc record per call site", test_proc_record_per_call_site},
     {"a missing exit probe unwinds", test_missing_exit_unwinds},
     {"loop records", test_loops},
+    {"three clocks, per-child correction", test_three_clocks_per_child},
     CU_TEST_INFO_NULL,
 };

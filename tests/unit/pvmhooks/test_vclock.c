@@ -1,4 +1,5 @@
-/* Unit tests for pvmhooks/vclock.c: virtual time, sync delay and intrusion at receives. */
+/* Unit tests for pvmhooks/vclock.c: virtual and local time, sync delay and intrusion at
+ * receives. */
 #include <CUnit/CUnit.h>
 
 #include "../../../pvmhooks/vclock.h"
@@ -225,12 +226,87 @@ static void test_offset_bad_samples(void)
 	CU_ASSERT_EQUAL(rtt, 600);
 }
 
+/* L follows every measured intrusion, so lt = vt until a receive happens. */
+static void test_local_follows_intrusion(void)
+{
+	vclock c;
+
+	vclock_init(&c);
+	vclock_intrude(&c, 300);
+	vclock_intrude(&c, -5);
+	vclock_intrude(&c, 20);
+	CU_ASSERT_EQUAL(c.local, 320);
+	CU_ASSERT_EQUAL(vclock_local(&c, 1000), 680);
+	CU_ASSERT_EQUAL(vclock_local(&c, 1000), vclock_virtual(&c, 1000));
+}
+
+/*
+ * seed 002 Figure 1: the receiver (a master) waited because its sender (a worker) was
+ * slowed by its own monitoring. Parallel compensation takes the waiting that the
+ * sender's intrusion caused out of I; local compensation only removes the receiver's
+ * own wrapper time, so the waiting stays in its local clock.
+ */
+static void test_local_keeps_waiting_for_sender_intrusion(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	vclock_intrude(&c, 100);
+	/* The wrapper starts at real 1000, the real receive runs 1010..5020 (the worker
+	 * sent at real 5000 after 3000 of its own intrusion: virtual 2000), the wrapper
+	 * ends at 5030. */
+	vclock_receive(&c, 1000, 1010, 5020, 5030, 2000, 5000, 8, &r);
+	CU_ASSERT_EQUAL(r.va, 2020);
+	CU_ASSERT_EQUAL(r.vt, 2020);
+	CU_ASSERT_EQUAL(c.intrusion, 5030 - 2020);
+	/* The wrapper's own 10 + 10 only. */
+	CU_ASSERT_EQUAL(c.local, 100 + 20);
+	CU_ASSERT_EQUAL(vclock_local(&c, 5030), 5030 - 120);
+	/* Later intrusion is added to both. */
+	vclock_intrude(&c, 7);
+	CU_ASSERT_EQUAL(c.local, 127);
+	CU_ASSERT_EQUAL(c.intrusion, 5030 - 2020 + 7);
+}
+
+/* A receive whose real time was mostly spent before the real call (preserve mode's
+ * wait for the monitor's permission) adds only the time before that wait. */
+static void test_local_preserve_wait_is_waiting(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	vclock_receive_seen(&c, 1000, 1004, 1900, 1910, 1915, 500, 600, 700, 8, &r);
+	CU_ASSERT_EQUAL(c.local, 4 + 5);
+}
+
+/* Nothing resets L: a receive that lowers I (the message was late in virtual time)
+ * leaves the local clock's earlier charges in place. */
+static void test_local_is_never_reset(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	vclock_intrude(&c, 5000);
+	/* The sender's virtual send time is late: the receiver waits in virtual time and
+	 * I becomes small, while L keeps its 5000. */
+	vclock_receive(&c, 10000, 10001, 10100, 10102, 9900, 10050, 8, &r);
+	CU_ASSERT(c.intrusion < 5000);
+	CU_ASSERT_EQUAL(c.local, 5000 + 1 + 2);
+}
+
 CU_TestInfo test_vclock_tests[] = {
     {"offset: symmetric delays are exact", test_offset_symmetric_is_exact},
     {"offset: the least delay wins", test_offset_least_delay_wins},
     {"offset: one clock gives 0", test_offset_same_clock},
     {"offset: damaged samples", test_offset_bad_samples},
     {"virtual is real minus intrusion", test_virtual_is_real_minus_intrusion},
+    {"local follows intrusion", test_local_follows_intrusion},
+    {"local keeps waiting for sender intrusion", test_local_keeps_waiting_for_sender_intrusion},
+    {"local: preserve wait is waiting", test_local_preserve_wait_is_waiting},
+    {"local is never reset", test_local_is_never_reset},
     {"early receiver has sync delay", test_early_receiver_has_sync_delay},
     {"late message: no sync delay", test_late_message_no_sync},
     {"wait caused by sender intrusion is intrusion",
