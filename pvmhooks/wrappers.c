@@ -23,6 +23,9 @@
 	{                                                                                     \
 		hooks_call call;                                                              \
 		RET rc;                                                                       \
+		/* The arguments may read call.ovr (pvm_precv): it must be 0 on the       \
+		 * pass-through path too, where hooks__begin() sets nothing. */           \
+		call.ovr = 0;                                                                 \
 		if (__builtin_expect(real_##NAME == NULL, 0))                                 \
 			real_##NAME = (NAME##_fn)hooks__real(#NAME);                          \
 		if (hooks__guard ||                                                           \

@@ -233,6 +233,29 @@ static void test_ctl_switches_statements(void)
 	pvmmon_log_free(log);
 }
 
+/*
+ * Unmonitored (--raw), a program built with pvmmon-cc runs with its hooks passive: the
+ * probes switch themselves off at their first entry, and every wrapper passes its
+ * call through unchanged. pvm_precv did not: its pass-through read a forced source and
+ * tag from an uninitialised record, and the worker waited for ever.
+ */
+static void test_raw_run_of_a_pvmmon_cc_build(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 120,
+		   "cd '%s' && %s/pvmmon-cc -O2 -o mcpi %s/../apps/mcpi.c -lpvm3 && "
+		   "%s/pvmmon-cc -O2 -o mcpi-worker %s/../apps/mcpi-worker.c -lpvm3 && "
+		   "timeout 60 %s/pvmmon run --raw -q -- ./mcpi -w 2 -c 40 -s 20000",
+		   dir, harness_bin(), harness_build(), harness_bin(), harness_build(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "mcpi: chunks=40 samples=20000"));
+	if (r.status)
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 /* Bad commands: a resource that does not parse, and no run to talk to. */
 static void test_ctl_errors(void)
 {
@@ -335,6 +358,7 @@ CU_TestInfo test_dyninst_tests[] = {
      test_ctl_disable_freezes_counts_and_cost_is_logged},
     {"pvmmon ctl switches statements of an unmodified program", test_ctl_switches_statements},
     {"pvmmon ctl and --budget: bad input", test_ctl_errors},
+    {"a pvmmon-cc build runs unmonitored (--raw)", test_raw_run_of_a_pvmmon_cc_build},
     {"--budget=5% switches off the expensive sites and says why",
      test_budget_switches_off_expensive_sites},
     CU_TEST_INFO_NULL,
