@@ -89,8 +89,9 @@ void hooks__test_delay_init(void)
 		if (hooks__st.test_delay_ns)                                              \
 			test_delay(t0);                                                   \
 		charge(t0);                                                               \
+		/* The tick charges its own time from now: the probe's is charged. */   \
 		if (__builtin_expect(t0 >= hooks__dyn_next_tick, 0))                      \
-			hooks__dyn_tick(t0);                                              \
+			hooks__dyn_tick(pvmmon_clock_now());                              \
 	} while (0)
 
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
