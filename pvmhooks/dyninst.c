@@ -193,18 +193,20 @@ static int64_t median(int64_t *v, int n)
 static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1};
 static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1};
 
-/* The cost of one entry and exit pair of site's kind, through the public probes. */
+/* The cost of one entry and exit pair of site's kind, through the public probes.
+ * Slow probes (a test's probe delay) end it after one repetition past CAL_TOTAL_NS. */
+#define CAL_TOTAL_NS 10000000LL
 static int64_t pair_cost(pvmmon_probe_site *site)
 {
-	int64_t per[CAL_REPS];
+	int64_t per[CAL_REPS], start = pvmmon_clock_now();
 	int r;
 
-	for (r = 0; r < CAL_REPS; r++) {
+	for (r = 0; r < CAL_REPS && (r == 0 || pvmmon_clock_now() - start < CAL_TOTAL_NS); r++) {
 		int64_t t0 = pvmmon_clock_now(), t;
 		int n = 0;
 
-		/* The clock is read every 16 pairs only: its own cost is a large part of
-		 * a pair's. */
+		/* After the first 16 pairs the clock is read every 16 pairs only: its own
+		 * cost is a large part of a fast pair's. */
 		do {
 			if (site->kind == PVMMON_PROBE_PROC) {
 				pvmmon_probe_proc_enter(site);
@@ -214,12 +216,12 @@ static int64_t pair_cost(pvmmon_probe_site *site)
 				pvmmon_probe_loop_exit(site);
 			}
 			n++;
-			t = (n & 15) ? t0 : pvmmon_clock_now();
-		} while (n < CAL_PAIRS && ((n & 15) || t - t0 < CAL_REP_NS));
+			t = (n > 16 && (n & 15)) ? t0 : pvmmon_clock_now();
+		} while (n < CAL_PAIRS && ((n > 16 && (n & 15)) || t - t0 < CAL_REP_NS));
 		t = pvmmon_clock_now();
 		per[r] = (t - t0) / n;
 	}
-	return median(per, CAL_REPS);
+	return median(per, r);
 }
 
 /* A piggyback's send and receive, timed on messages to this task itself in the
