@@ -52,6 +52,7 @@ struct mon_cost {
 	int64_t last_own;  /* its observed monitoring time then */
 	int64_t last_comm; /* its predicted communication cost then */
 	int have_last;
+	int settle;        /* sites were switched off: let one interval show the effect */
 	double observed, predicted; /* fractions of the last interval */
 };
 
@@ -371,6 +372,11 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 	size_t i, n = 0;
 
 	total = sites_frac + comm_frac;
+	/* The interval that saw a switch mixes before and after: judge the next one. */
+	if (c->settle) {
+		c->settle = 0;
+		return;
+	}
 	/* Measured time the calibration does not explain (cache misses, a slower clock
 	 * under load) is spread over the sites in proportion. */
 	if (c->observed > total && total > 0)
@@ -403,6 +409,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 			if (mon_switch(run, 0, spec, 1, reason) == 0) {
 				s->on = 0;
 				s->budget_off = 1;
+				c->settle = 1;
 				now -= *costs[i];
 			}
 		}

@@ -319,6 +319,8 @@ void hooks__dyn_calibrate(void)
 	hooks__records_calibration_begin();
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
+	/* A probe is charged half a pair, procedures' and loops' alike. */
+	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
 	cal.wrapper_ns = wrapper_cost();
 	hooks__records_calibration_end(&cal_proc, &cal_loop);
 	/* The probes charged their own time; the wrapper loop is charged here. */

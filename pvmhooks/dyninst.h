@@ -42,6 +42,9 @@ void hooks__dyn_tick(int64_t now);
  * registration; the results go into the task's cost record. */
 void hooks__dyn_calibrate(void);
 
+/* Charges ns for each probe from now on (probes.c): half a calibrated pair. */
+void hooks__probe_cost_set(int64_t ns);
+
 /* Fills the task's cost record (observed and calibrated; the monitor predicts). */
 void hooks__dyn_cost(pvmmon_log_cost *cost);
 
