@@ -455,6 +455,34 @@ static void test_damaged_record(void)
 	pvmmon_log_free(a);
 }
 
+/* A budget that is no percentage (NaN, out of range) fails the schema, naming the
+ * file. */
+static void test_bad_budget_refused(void)
+{
+	static const char *const bad[] = {"NaN", "INF", "0", "150", "-5"};
+	pvmmon_log *a = full_log(), *b = NULL;
+	char *path = path_in("budget.xml"), *text = NULL, *hit, *changed = NULL;
+	size_t len, i;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(a, &text, &len), 0);
+	hit = strstr(text, "budget-pct=\"2.5\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(hit);
+	*hit = '\0';
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CU_ASSERT_FATAL(asprintf(&changed, "%sbudget-pct=\"%s\"%s", text, bad[i],
+					 hit + strlen("budget-pct=\"2.5\"")) > 0);
+		write_text(path, changed);
+		free(changed);
+		CU_ASSERT_EQUAL(pvmmon_log_read(&b, path), PVMMON_ESCHEMA);
+		CU_ASSERT_PTR_NULL(b);
+		CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), path));
+	}
+	free(text);
+	pvmmon_log_free(a);
+	unlink(path);
+	free(path);
+}
+
 static void test_symlink_refused(void)
 {
 	pvmmon_log *log = full_log();
@@ -603,6 +631,7 @@ static void test_large_log_formats_in_few_reallocations(void)
 
 CU_TestInfo test_log_tests[] = {
     {"write, validate, read back every field", test_round_trip},
+    {"a budget that is no percentage is refused", test_bad_budget_refused},
     {"a damaged replay record is refused, naming the task", test_damaged_record},
     {"a symlink is never written through", test_symlink_refused},
     {"failed writes name the file; replacing works", test_failed_write_keeps_old_file},
