@@ -49,6 +49,13 @@ void hooks__probe_cost_set(int64_t ns)
 		probe_cost = ns;
 }
 
+/* Charges what a probe took from t0, measured: for the rare probes that do more than
+ * usual (a site's first entry, a new record). */
+static void charge_measured(int64_t t0)
+{
+	vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
+}
+
 /* Busy-waits the test delay, from t0 (the probe's start). */
 static void test_delay(int64_t t0)
 {
@@ -83,6 +90,7 @@ void hooks__test_delay_init(void)
 #define PROBE(site, fn, entry)                                                            \
 	do {                                                                              \
 		int64_t t0;                                                               \
+		unsigned made;                                                            \
 		if ((hooks__st.state != HOOKS_ACTIVE && hooks__st.state != HOOKS_UNINIT) || \
 		    hooks__guard) {                                                       \
 			/* Unmonitored for good: the site's inline test skips the call. */ \
@@ -90,14 +98,23 @@ void hooks__test_delay_init(void)
 				(site)->enabled = 0;                                      \
 			return;                                                           \
 		}                                                                         \
-		if ((entry) && (!(site)->enabled ||                                       \
-				(__builtin_expect(!(site)->seen, 0) && !hooks__dyn_first(site)))) \
+		if ((entry) && !(site)->enabled)                                          \
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
+		made = hooks__records_made;                                               \
+		if ((entry) && __builtin_expect(!(site)->seen, 0) && !hooks__dyn_first(site)) { \
+			charge_measured(t0);                                              \
+			return;                                                           \
+		}                                                                         \
 		fn((site), vclock_virtual(&hooks__st.clock, t0));                         \
 		if (hooks__st.test_delay_ns)                                              \
 			test_delay(t0);                                                   \
-		charge(t0);                                                               \
+		/* A probe that made a record (malloc, strdup) costs far more than the  \
+		 * calibrated probe: it is timed. */                                      \
+		if (__builtin_expect(made != hooks__records_made, 0))                     \
+			charge_measured(t0);                                              \
+		else                                                                      \
+			charge(t0);                                                       \
 		/* The tick charges its own time from now: the probe's is charged. */   \
 		if (__builtin_expect(t0 >= hooks__dyn_next_tick, 0))                      \
 			hooks__dyn_tick(pvmmon_clock_now());                              \

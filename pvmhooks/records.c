@@ -46,6 +46,8 @@ typedef struct frame {
 	int64_t child_ns, child_raw, child_local;
 	int cp;            /* critical-path selection index of the procedure, -1 if none */
 } frame;
+unsigned hooks__records_made;
+
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
 /* The probe site of each loop record (to mark the switched-off ones). */
@@ -264,6 +266,7 @@ static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller, in
 	proc_keys[rec.nprocs].call_line = call_line;
 	proc_keys[rec.nprocs].cp = hooks__cp_index(p->name);
 	site->slot = (int)rec.nprocs;
+	hooks__records_made++;
 	return rec.nprocs++;
 }
 
@@ -297,6 +300,7 @@ static size_t loop_record(pvmmon_probe_site *site)
 		      ? strdup(proc_stack[proc_depth - 1].site->name)
 		      : NULL;
 	site->slot = (int32_t)rec.nloops;
+	hooks__records_made++;
 	return rec.nloops++;
 }
 

@@ -50,6 +50,10 @@ const hooks_pre_event *hooks__records_pre_events(size_t *n);
  * hooks__stmt() gives a scratch record, so its counts stay as they were. */
 void hooks__records_stmt_switch(uint32_t id, int on);
 
+/* Counts the proc and loop records made: a probe that made one is timed, not charged
+ * the calibrated cost. */
+extern unsigned hooks__records_made;
+
 /* The innermost open procedure's name (NULL when none). */
 const char *hooks__records_top_proc(void);
 /* Makes site's record (no counts) without entering it: a site switched off at its
