@@ -11,6 +11,7 @@
 #include "preserve.h"
 #include "ptrmap.h"
 #include "records.h"
+#include "trace.h"
 
 int64_t hooks__dyn_next_tick = INT64_MAX;
 double hooks__dyn_budget;
@@ -312,6 +313,7 @@ static int64_t wrapper_cost(void)
 void hooks__dyn_calibrate(void)
 {
 	int64_t t0, i0, l0;
+	int cp_selected, tracing;
 
 	if (hooks__st.state != HOOKS_ACTIVE || cal.known)
 		return;
@@ -321,6 +323,12 @@ void hooks__dyn_calibrate(void)
 	i0 = hooks__st.clock.intrusion;
 	l0 = hooks__st.clock.local;
 	t0 = pvmmon_clock_now();
+	/* The calibration's probes are no part of the program: no critical path, no
+	 * trace events. */
+	cp_selected = hooks__st.cp_selected;
+	tracing = hooks__tracing;
+	hooks__st.cp_selected = 0;
+	hooks__tracing = 0;
 	hooks__records_calibration_begin();
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
@@ -328,6 +336,8 @@ void hooks__dyn_calibrate(void)
 	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
 	cal.wrapper_ns = wrapper_cost();
 	hooks__records_calibration_end(&cal_proc, &cal_loop);
+	hooks__st.cp_selected = cp_selected;
+	hooks__tracing = tracing;
 	pb_costs();
 	cal.known = 1;
 	t0 = pvmmon_clock_now() - t0;
