@@ -366,6 +366,57 @@ static int report_critical_path(const pvmmon_log *log, FILE *out)
 	return 0;
 }
 
+/*
+ * What monitoring cost each task (observed: time in monitoring code; predicted: the
+ * calibrated costs times what it counted; seed 004) and every switch of dynamic
+ * instrumentation, with the budget: only when the log has them.
+ */
+static void report_cost(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32];
+	size_t i, n = 0;
+
+	for (i = 0; i < log->ntasks; i++)
+		n += log->tasks[i].cost.known;
+	if (n) {
+		fprintf(out, "\nMonitoring cost (observed: time in monitoring code; predicted: "
+			     "calibrated costs x counts)\n");
+		fprintf(out, "  %-8s %20s %20s %10s %10s\n", "task", "observed", "predicted",
+			"proc pair", "loop pair");
+		for (i = 0; i < log->ntasks; i++) {
+			const pvmmon_log_task *t = &log->tasks[i];
+			int64_t span = t->end_ns - t->start_ns;
+			char obs[48], pred[48];
+
+			if (!t->cost.known)
+				continue;
+			snprintf(obs, sizeof(obs), "%s (%.1f%%)",
+				 graphs__fmt_time(t1, sizeof(t1), t->cost.observed_ns),
+				 graphs__percent(t->cost.observed_ns, span));
+			snprintf(pred, sizeof(pred), "%s (%.1f%%)",
+				 graphs__fmt_time(t2, sizeof(t2), t->cost.predicted_ns),
+				 graphs__percent(t->cost.predicted_ns, span));
+			fprintf(out, "  %-8s %20s %20s %7lld ns %7lld ns\n", t->lid ? t->lid : "?",
+				obs, pred, (long long)t->cost.proc_pair_ns,
+				(long long)t->cost.loop_pair_ns);
+		}
+	}
+	if (log->budget_pct <= 0 && !log->nswitches)
+		return;
+	fprintf(out, "\nInstrumentation switched while the program ran");
+	if (log->budget_pct > 0)
+		fprintf(out, " (budget %g%%)", log->budget_pct);
+	fprintf(out, ": %zu switch%s\n", log->nswitches, log->nswitches == 1 ? "" : "es");
+	for (i = 0; i < log->nswitches; i++) {
+		const pvmmon_log_switch *w = &log->switches[i];
+
+		fprintf(out, "  %10s  %-7s %s  (%s%s%s)\n",
+			graphs__fmt_time(t1, sizeof(t1), w->time_ns), w->on ? "enable" : "disable",
+			w->resource ? w->resource : "?", w->by ? w->by : "?", w->reason ? ": " : "",
+			w->reason ? w->reason : "");
+	}
+}
+
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
 	int rc;
@@ -383,6 +434,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	rc = report_critical_path(log, out);
 	if (rc < 0)
 		return rc;
+	report_cost(log, out);
 	report_structure(log, out);
 	/* A full disk or closed pipe must not pass for a complete report. */
 	if (fflush(out) != 0 || ferror(out))

@@ -331,7 +331,45 @@ static void test_compensation_choice(void)
 	CU_ASSERT_STRING_EQUAL(pvmmon_comp_name(PVMMON_COMP_NONE), "none");
 }
 
+/* The cost section and the switches, only when the log has them. */
+static void test_cost_and_switches(void)
+{
+	pvmmon_log *log = sample_log();
+	int rc;
+	char *text = render(log, &rc);
+
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NULL(strstr(text, "Monitoring cost"));
+	CU_ASSERT_PTR_NULL(strstr(text, "Instrumentation switched"));
+	free(text);
+	log->tasks[0].start_ns = 500000000;
+	log->tasks[0].end_ns = 2500000000;
+	log->tasks[0].cost = (pvmmon_log_cost){1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000};
+	log->budget_pct = 5;
+	log->nswitches = 2;
+	log->switches = calloc(2, sizeof(*log->switches));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log->switches);
+	log->switches[0] = (pvmmon_log_switch){40000, 0, strdup("kind=loop"), strdup("budget"),
+					       strdup("coarse first")};
+	log->switches[1] = (pvmmon_log_switch){34000000, 0, strdup("task=0,proc=mix"),
+					       strdup("user"), NULL};
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nMonitoring cost (observed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(2.0%)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(4.0%)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "     60 ns      56 ns\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(budget 5%): 2 switches\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "disable kind=loop  (budget: coarse first)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "disable task=0,proc=mix  (user)\n"));
+	/* Only the task with a cost record has a row. */
+	CU_ASSERT_EQUAL(log->tasks[1].cost.known, 0);
+	free(text);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_text_report_tests[] = {
+    {"cost section and switches, only when recorded", test_cost_and_switches},
     {"run summary and task table", test_run_and_tasks},
     {"statements sorted by time, named by file:line", test_statements_sorted_and_named},
     {"procedures and loops only when recorded", test_procs_and_loops_only_when_present},
