@@ -99,26 +99,25 @@ static void log_switch(mon_run *run, int on, const char *spec, int budget, const
 
 int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *reason)
 {
-	resource r;
-	mon_rule *rules;
+	mon_rule *rules, *rule;
 	wire_ctl c = {on ? WIRE_CTL_ENABLE : WIRE_CTL_DISABLE, 0, 0, (char *)spec, 0};
 	wire_buf b;
 	size_t i;
 	int rc;
 
-	if ((rc = resource__parse(&r, spec)) < 0)
-		return rc;
 	rules = realloc(run->rules, (run->nrules + 1) * sizeof(*rules));
-	if (!rules) {
-		resource__clear(&r);
+	if (!rules)
 		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
-	}
 	run->rules = rules;
-	rules[run->nrules].on = on;
-	rules[run->nrules].budget = budget;
-	rules[run->nrules].spec = strdup(spec);
-	if (!rules[run->nrules].spec) {
-		resource__clear(&r);
+	rule = &rules[run->nrules];
+	/* Parsed once here: the rules are matched at every flush. */
+	if ((rc = resource__parse(&rule->res, spec)) < 0)
+		return rc;
+	rule->on = on;
+	rule->budget = budget;
+	rule->spec = strdup(spec);
+	if (!rule->spec) {
+		resource__clear(&rule->res);
 		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
 	}
 	run->nrules++;
@@ -126,77 +125,68 @@ int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *r
 	/* Tasks that register later get the rules with their welcome. */
 	wire_buf_init(&b);
 	wire_ctl_encode(&b, &c);
-	for (i = 0; i < run->ntasks && !b.failed; i++) {
+	for (i = 0; i < run->ntasks; i++) {
 		mon_task *t = &run->tasks[i];
 
-		if (t->welcomed && !t->gone && resource__names_task(&r, t->rec.lid))
+		if (!t->welcomed || t->gone || !resource__names_task(&rule->res, t->rec.lid))
+			continue;
+		if (!b.failed)
 			pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_CTL, b.data, b.len);
+		mon_cost_stmts(run, t);
 	}
 	wire_buf_free(&b);
-	for (i = 0; i < run->ntasks; i++)
-		if (run->tasks[i].welcomed && !run->tasks[i].gone &&
-		    resource__names_task(&r, run->tasks[i].rec.lid))
-			mon_cost_stmts(run, &run->tasks[i]);
-	resource__clear(&r);
 	return 0;
 }
 
-/* Whether rule i can name a statement: one of kind stmt, or of no kind. */
-static int names_stmts(const mon_rule *rule, resource *r)
+/* Whether a rule can name a statement: one of kind stmt, or of no kind. */
+static int names_stmts(const mon_rule *rule)
 {
-	if (resource__parse(r, rule->spec) < 0)
-		return 0;
-	if (r->kind == RESOURCE_ANY || r->kind == RESOURCE_STMT)
-		return 1;
-	resource__clear(r);
-	return 0;
+	return rule->res.kind == RESOURCE_ANY || rule->res.kind == RESOURCE_STMT;
+}
+
+/* The last rule naming statement s of task lid: its on/off, or 1 (statements start
+ * on) when none does. */
+static int stmt_wanted(const mon_run *run, const char *lid, const pvmmon_log_stmt *s)
+{
+	size_t k = run->nrules;
+
+	while (k-- > 0)
+		if (names_stmts(&run->rules[k]) &&
+		    resource__match(&run->rules[k].res, lid, RESOURCE_STMT, NULL, s->file, s->line,
+				    s->function))
+			return run->rules[k].on;
+	return 1;
 }
 
 void mon_cost_stmts(mon_run *run, mon_task *t)
 {
 	pvmmon_log_task *rec = &t->rec;
-	resource *rules = NULL;
-	int *on = NULL;
 	size_t i, n = 0;
 
 	for (i = 0; i < run->nrules; i++)
-		n += run->rules[i].spec && (strstr(run->rules[i].spec, "kind=") == NULL ||
-					    strstr(run->rules[i].spec, "kind=stmt") != NULL);
+		n += names_stmts(&run->rules[i]);
 	if (!n || !rec->nstmts)
 		return;
 	if (!t->cost && !(t->cost = calloc(1, sizeof(*t->cost))))
 		return;
-	rules = calloc(run->nrules, sizeof(*rules));
-	on = calloc(run->nrules, sizeof(*on));
-	if (!rules || !on)
-		goto out;
-	for (i = n = 0; i < run->nrules; i++)
-		if (names_stmts(&run->rules[i], &rules[n]))
-			on[n++] = run->rules[i].on;
 	if (t->cost->nstmt_told < rec->nstmts) {
 		uint8_t *told = realloc(t->cost->stmt_told, rec->nstmts);
 
 		if (!told)
-			goto out;
+			return;
 		memset(told + t->cost->nstmt_told, 0, rec->nstmts - t->cost->nstmt_told);
 		t->cost->stmt_told = told;
 		t->cost->nstmt_told = rec->nstmts;
 	}
 	for (i = 0; i < rec->nstmts; i++) {
 		pvmmon_log_stmt *s = &rec->stmts[i];
-		size_t k = n;
-		int want = 1;
 		uint8_t told;
+		int want;
 
 		if (s->id >= t->cost->nstmt_told)
 			continue;
 		mon_resolve_stmt(s);
-		while (k-- > 0)
-			if (resource__match(&rules[k], rec->lid, RESOURCE_STMT, NULL, s->file, s->line,
-					    s->function)) {
-				want = on[k];
-				break;
-			}
+		want = stmt_wanted(run, rec->lid, s);
 		told = t->cost->stmt_told[s->id];
 		/* Statements start on: only a change is told. */
 		if ((told ? told == 1 : !s->disabled) != want) {
@@ -211,11 +201,6 @@ void mon_cost_stmts(mon_run *run, mon_task *t)
 			t->cost->stmt_told[s->id] = want ? 1 : 2;
 		}
 	}
-out:
-	for (i = 0; rules && i < n; i++)
-		resource__clear(&rules[i]);
-	free(rules);
-	free(on);
 }
 
 char *mon_rules_text(const mon_run *run)
@@ -239,8 +224,10 @@ void mon_rules_free(mon_run *run)
 {
 	size_t i;
 
-	for (i = 0; i < run->nrules; i++)
+	for (i = 0; i < run->nrules; i++) {
 		free(run->rules[i].spec);
+		resource__clear(&run->rules[i].res);
+	}
 	free(run->rules);
 	run->rules = NULL;
 	run->nrules = 0;
@@ -340,18 +327,10 @@ static int user_rule(const mon_run *run, const char *lid, const mon_site *s)
 {
 	size_t i = run->nrules;
 
-	while (i-- > 0) {
-		resource r;
-		int match;
-
-		if (resource__parse(&r, run->rules[i].spec) < 0)
-			continue;
-		match = resource__match(&r, lid, (resource_kind)s->kind, s->name, s->file, s->line,
-					s->encl);
-		resource__clear(&r);
-		if (match)
+	while (i-- > 0)
+		if (resource__match(&run->rules[i].res, lid, (resource_kind)s->kind, s->name,
+				    s->file, s->line, s->encl))
 			return run->rules[i].budget ? 0 : run->rules[i].on ? 1 : -1;
-	}
 	return 0;
 }
 

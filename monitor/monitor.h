@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "pvmmon/log.h"
+#include "../common/resource.h"
 #include "../common/wire.h"
 
 /* A task's cost and probe sites as the monitor follows them (cost.c). */
@@ -39,7 +40,8 @@ typedef struct mon_task {
 typedef struct mon_rule {
 	int on;
 	int budget;
-	char *spec;
+	char *spec;   /* as given (the welcome carries it) */
+	resource res; /* the same, parsed */
 } mon_rule;
 
 /* One host's clock offset as its first task estimated it (doc/architecture.md, "The
