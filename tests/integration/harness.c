@@ -214,3 +214,14 @@ char *harness_order_line(const char *out)
 
 	return p ? strndup(p, strcspn(p, "\n")) : NULL;
 }
+
+int harness_slowed(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	return 1;
+#else
+	const char *wrapper = getenv("PVMMON_MONITOR_WRAPPER");
+
+	return wrapper && *wrapper;
+#endif
+}

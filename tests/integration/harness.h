@@ -38,6 +38,11 @@ int harness_build_order(const char *dir);
 /* The "order: ..." line of apps/order's output (heap), or NULL. */
 char *harness_order_line(const char *out);
 
+/* Whether the hooks and the monitor run slowed down: built with ASan (make check-asan)
+ * or the monitor under a wrapper such as valgrind (PVMMON_MONITOR_WRAPPER). Timing
+ * margins some tests check hold only without either. */
+int harness_slowed(void);
+
 /* Counts occurrences of needle in hay. */
 int harness_count(const char *hay, const char *needle);
 

@@ -284,18 +284,10 @@ static void test_top_m_search(void)
 	 * receive cost), and the monitor judges each phase from the samples it has taken
 	 * in; under ASan (make check-asan) or with the monitor under valgrind (make
 	 * check-valgrind) what that misses outweighs the margin, and b falls below 1/4. */
-	{
-		int sanitized = 0;
-		const char *wrapper = getenv("PVMMON_MONITOR_WRAPPER");
-
-#ifdef __SANITIZE_ADDRESS__
-		sanitized = 1;
-#endif
-		if (sanitized || (wrapper && *wrapper)) {
-			fprintf(stderr, "\n  skipped: b's margin over 1/4 needs the hooks and the "
-					"monitor unsanitized and unwrapped ");
-			return;
-		}
+	if (harness_slowed()) {
+		fprintf(stderr, "\n  skipped: b's margin over 1/4 needs the hooks and the "
+				"monitor unsanitized and unwrapped ");
+		return;
 	}
 	CU_ASSERT_FATAL(build_subject(dir, "cptop"));
 	log = run(dir, "--cp-top=4 --cp-phase-ms=500", "cptop 5000", NULL);
