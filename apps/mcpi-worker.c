@@ -18,14 +18,18 @@ __attribute__((noinline)) static int do_chunk(long chunk, long samples)
 int main(int argc, char **argv)
 {
 	/* With -T (from mcpi -T) the worker reports its own elapsed time at the end: the
-	 * unmonitored reference of monitoring overhead tests. */
-	int timed = argc > 1 && !strcmp(argv[1], "-T");
+	 * unmonitored reference of monitoring overhead tests. With -v it says what it did. */
+	int timed = 0, verbose = 0, done = 0;
 	int64_t t0 = mcpi_now_ns();
 	int parent = pvm_parent(), rtid, rtag, rlen;
 	/* An int: PVM's default (XDR) encoding carries a long in 4 bytes only. */
 	int hits = -1;
 	long chunk[2];
 
+	for (int i = 1; i < argc; i++) {
+		timed |= !strcmp(argv[i], "-T");
+		verbose |= !strcmp(argv[i], "-v");
+	}
 	if (pvm_mytid() < 0 || parent < 0) {
 		fprintf(stderr, "mcpi-worker: must be spawned by mcpi\n");
 		return 1;
@@ -40,6 +44,13 @@ int main(int argc, char **argv)
 		if (chunk[0] < 0)
 			break;
 		hits = do_chunk(chunk[0], chunk[1]);
+		done++;
+	}
+	/* The host by its pvmd's tid: namespace hosts of one machine share a host name. */
+	if (verbose) {
+		printf("mcpi-worker t%x on host t%x: %d chunks\n", (unsigned)pvm_mytid(),
+		       (unsigned)pvm_tidtohost(pvm_mytid()), done);
+		fflush(stdout);
 	}
 	if (timed) {
 		/* PVM's default encoding carries 32-bit integers: the time goes in us. */

@@ -9,11 +9,13 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mcpi [-w WORKERS] [-c CHUNKS] [-s SAMPLES_PER_CHUNK] [-T]\n"
+	fprintf(f, "usage: mcpi [-w WORKERS] [-c CHUNKS] [-s SAMPLES_PER_CHUNK] [-T] [-v]\n"
 		   "Estimates pi by Monte Carlo with WORKERS PVM tasks (mcpi-worker) that ask for\n"
 		   "chunks of work (defaults: -w 4 -c 64 -s 100000).\n"
 		   "-T prints the program's own times: the master's from the start to the end of\n"
-		   "its main, each worker's likewise (mcpi: time master|worker I MICROSECONDS).\n");
+		   "its main, each worker's likewise (mcpi: time master|worker I MICROSECONDS).\n"
+		   "-v makes each worker print the chunks it did and its host's pvmd on its\n"
+		   "standard output (which PVM sends to the master host's pvmd).\n");
 }
 
 static long parse_num(const char *s, const char *what, long min, long max)
@@ -33,17 +35,19 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 	int64_t t0 = mcpi_now_ns();
-	int nw = 4, chunks = 64, next = 0, active, opt, started, i, rc = 1, timed = 0;
-	char *wargv[] = {"-T", NULL};
+	int nw = 4, chunks = 64, next = 0, active, opt, started, i, rc = 1, timed = 0, verbose = 0;
+	char *wargv[3] = {NULL, NULL, NULL};
+	int nwargs = 0;
 	long samples = 100000, total_hits = 0;
 	int *tids = NULL;
 
-	while ((opt = getopt_long(argc, argv, "w:c:s:Th", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:c:s:Tvh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'w': nw = (int)parse_num(optarg, "-w", 1, 256); break;
 		case 'c': chunks = (int)parse_num(optarg, "-c", 1, 100000000); break;
 		case 's': samples = parse_num(optarg, "-s", 1, 1000000000L); break;
 		case 'T': timed = 1; break;
+		case 'v': verbose = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -61,7 +65,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mcpi: out of memory\n");
 		goto out;
 	}
-	started = pvm_spawn("mcpi-worker", timed ? wargv : NULL, PvmTaskDefault, "", nw, tids);
+	if (timed)
+		wargv[nwargs++] = "-T";
+	if (verbose)
+		wargv[nwargs++] = "-v";
+	started = pvm_spawn("mcpi-worker", nwargs ? wargv : NULL, PvmTaskDefault, "", nw, tids);
 	if (started < nw) {
 		fprintf(stderr, "mcpi: could only start %d of %d mcpi-worker tasks\n",
 			started < 0 ? 0 : started, nw);

@@ -304,8 +304,29 @@ static int wait_for(pid_t pid, int timeout_ms)
 	return -1;
 }
 
-/* Shows what spawned tasks printed: PVM sends it to the pvmd log of the private VM,
- * which disappears with the VM. */
+/* The pvmd log settles when its size has not changed for this long: what tasks printed
+ * reaches it through pvmd's own loop (from other hosts through their pvmds), after the
+ * tasks' exits may have been seen. At most OUTPUT_WAIT_MS is spent waiting. */
+#define OUTPUT_SETTLE_MS 150
+#define OUTPUT_WAIT_MS 2000
+
+static void wait_output_settled(const char *path)
+{
+	struct stat st;
+	off_t last = -1;
+	int still = 0;
+
+	for (int waited = 0; waited < OUTPUT_WAIT_MS && still < OUTPUT_SETTLE_MS; waited += 25) {
+		off_t now = stat(path, &st) == 0 ? st.st_size : -1;
+
+		still = now == last ? still + 25 : 0;
+		last = now;
+		usleep(25000);
+	}
+}
+
+/* Shows what spawned tasks printed (with -q too: it is the program's output): PVM sends
+ * it to the pvmd log of the private VM, which disappears with the VM. */
 static void show_task_output(const pvmmon_vm *vm, int quiet)
 {
 	char path[PATH_MAX], line[4096];
@@ -313,22 +334,33 @@ static void show_task_output(const pvmmon_vm *vm, int quiet)
 	int header = 0;
 
 	snprintf(path, sizeof(path), "%s/pvml.%u", pvmmon_vm_tmpdir(vm), (unsigned)getuid());
+	wait_output_settled(path);
 	f = fopen(path, "r");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
 		unsigned long tid;
 
-		/* Task output lines look like "[t40002] text"; pvmd's own lines carry its
-		 * daemon tid, which has the top bit set. */
-		if (quiet || line[0] != '[' || line[1] != 't')
+		/* Task output lines look like "[t40002] text", which pvmd writes behind its
+		 * own tid and the date: "[t80040000] 11/23 03:19:43 [t40002] text". pvmd's own
+		 * lines carry only its tid, which has the top bit set. */
+		if (p[0] == '[' && p[1] == 't' && (strtoul(p + 2, NULL, 16) & 0x80000000ul)) {
+			p = strstr(p, "] ");
+			p = p ? strstr(p, " [t") : NULL;
+			if (!p)
+				continue;
+			p++;
+		}
+		if (p[0] != '[' || p[1] != 't')
 			continue;
-		tid = strtoul(line + 2, NULL, 16);
+		tid = strtoul(p + 2, NULL, 16);
 		if (tid & 0x80000000ul)
 			continue;
-		if (!header++)
+		/* -q quiets pvmmon, not the program: the lines stay, the heading goes. */
+		if (!header++ && !quiet)
 			fprintf(stderr, "pvmmon: output of spawned tasks:\n");
-		fputs(line, stderr);
+		fputs(p, stderr);
 	}
 	fclose(f);
 }

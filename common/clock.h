@@ -9,9 +9,13 @@
  * A fixed shift of this process's clock (tests only): PVMMON_TEST_CLOCK_OFFSET_NS, read
  * once. The hosts test harness sets it per namespace host, so that one machine can
  * play hosts whose clocks disagree. pvmmon__clock_offset_ready is 0 until it was read.
+ * PVMMON_TEST_CLOCK_DRIFT_PPB makes the clock run fast (or slow, negative) by that many
+ * parts per billion from PVMMON_TEST_CLOCK_EPOCH_NS on, as real clocks drift apart.
  */
 extern int64_t pvmmon__clock_offset;
 extern int pvmmon__clock_offset_ready;
+extern double pvmmon__clock_drift;
+extern int64_t pvmmon__clock_epoch;
 void pvmmon__clock_offset_init(void);
 
 /*
@@ -23,11 +27,15 @@ void pvmmon__clock_offset_init(void);
 static inline int64_t pvmmon_clock_now(void)
 {
 	struct timespec ts;
+	int64_t t;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	if (__builtin_expect(!pvmmon__clock_offset_ready, 0))
 		pvmmon__clock_offset_init();
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + pvmmon__clock_offset;
+	t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (__builtin_expect(pvmmon__clock_drift != 0, 0))
+		t += (int64_t)((double)(t - pvmmon__clock_epoch) * pvmmon__clock_drift);
+	return t + pvmmon__clock_offset;
 }
 
 #endif

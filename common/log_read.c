@@ -588,6 +588,14 @@ static int load(pvmmon_log *log, xmlNodePtr root, const char *path)
 						log->hosts[k].clock_uncertainty_ns =
 						    i64_attr(c, "clock-uncertainty-ns");
 					}
+					if (xmlHasProp(c, BAD_CAST "clock-estimates")) {
+						log->hosts[k].clock_at_ns =
+						    i64_attr(c, "clock-at-ns");
+						log->hosts[k].clock_drift_ppb =
+						    i64_attr(c, "clock-drift-ppb");
+						log->hosts[k].clock_estimates =
+						    (uint32_t)i64_attr(c, "clock-estimates");
+					}
 					k++;
 				}
 		} else if (is(n, "tasks")) {

@@ -314,6 +314,13 @@ static void write_log(writer *wr, const pvmmon_log *log)
 			attr(wr, "clock-offset-ns", "%" PRId64, log->hosts[i].clock_offset_ns);
 			attr(wr, "clock-uncertainty-ns", "%" PRId64,
 			     log->hosts[i].clock_uncertainty_ns);
+			if (log->hosts[i].clock_estimates) {
+				attr(wr, "clock-at-ns", "%" PRId64, log->hosts[i].clock_at_ns);
+				attr(wr, "clock-drift-ppb", "%" PRId64,
+				     log->hosts[i].clock_drift_ppb);
+				attr(wr, "clock-estimates", "%" PRIu32,
+				     log->hosts[i].clock_estimates);
+			}
 		}
 		end(wr);
 	}

@@ -813,6 +813,7 @@ void wire_clock_encode(wire_buf *b, const wire_clock *c)
 	wire_put_u64(b, (uint64_t)c->offset);
 	wire_put_u64(b, (uint64_t)c->uncertainty);
 	wire_put_u64(b, (uint64_t)c->rtt);
+	wire_put_u64(b, (uint64_t)c->at);
 	wire_put_u32(b, c->samples);
 }
 
@@ -828,6 +829,7 @@ int wire_clock_decode(wire_clock *c, const uint8_t *data, size_t len)
 	c->offset = (int64_t)wire_get_u64(&in);
 	c->uncertainty = (int64_t)wire_get_u64(&in);
 	c->rtt = (int64_t)wire_get_u64(&in);
+	c->at = (int64_t)wire_get_u64(&in);
 	c->samples = wire_get_u32(&in);
 	/* A negative spread or round trip comes from no clock: the message is damaged. */
 	if (in.failed || in.left || c->uncertainty < 0 || c->rtt < 0)
@@ -839,6 +841,9 @@ void wire_clockset_encode(wire_buf *b, const wire_clockset *c)
 {
 	wire_put_u64(b, (uint64_t)c->offset);
 	wire_put_u64(b, (uint64_t)c->uncertainty);
+	wire_put_u64(b, (uint64_t)c->tref);
+	wire_put_u64(b, (uint64_t)c->rate_ppt);
+	wire_put_u8(b, c->keeper);
 }
 
 int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len)
@@ -849,7 +854,12 @@ int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len)
 	wire_in_init(&in, data, len);
 	c->offset = (int64_t)wire_get_u64(&in);
 	c->uncertainty = (int64_t)wire_get_u64(&in);
-	if (in.failed || in.left || c->uncertainty < 0)
+	c->tref = (int64_t)wire_get_u64(&in);
+	c->rate_ppt = (int64_t)wire_get_u64(&in);
+	c->keeper = wire_get_u8(&in);
+	/* No quartz drifts by a thousandth: such a rate is damage, not a clock. */
+	if (in.failed || in.left || c->uncertainty < 0 || c->keeper > 1 ||
+	    c->rate_ppt > 1000000000 || c->rate_ppt < -1000000000)
 		return pvmmon_error_set(PVMMON_EPARSE, "clock offset: damaged");
 	return 0;
 }

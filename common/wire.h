@@ -274,13 +274,18 @@ typedef struct wire_clock {
 	int64_t offset;      /* monitor time minus task time, ns */
 	int64_t uncertainty; /* the true offset lies within this of offset, ns (>= 0) */
 	int64_t rtt;         /* the least round trip seen, ns (>= 0) */
+	int64_t at;          /* the task's time in the middle of the best round trip */
 	uint32_t samples;
 } wire_clock;
 
-/* The monitor's answer (CLOCKSET): the offset the task's host uses from now on. */
+/* The monitor's answer (CLOCKSET), also sent unasked when the host's estimate changes:
+ * the host's clock model (common/clockmodel.h) every task of the host uses from now on. */
 typedef struct wire_clockset {
 	int64_t offset;
 	int64_t uncertainty; /* >= 0 */
+	int64_t tref;        /* host time the offset is for */
+	int64_t rate_ppt;    /* drift, parts per trillion (|rate| at most 10^9, 0.1%) */
+	uint8_t keeper;      /* 1: this task re-estimates the host's offset periodically */
 } wire_clockset;
 
 void wire_clock_encode(wire_buf *b, const wire_clock *c);

@@ -25,6 +25,41 @@ const char *graphs__fmt_time(char *buf, size_t len, int64_t ns)
 	return buf;
 }
 
+const char *graphs__host_clock(char *buf, size_t len, const pvmmon_log_host *h)
+{
+	char t1[32], t2[32];
+	int neg = h->clock_offset_ns < 0;
+
+	if (!h->clock_known)
+		snprintf(buf, len, "no estimate (no task ran there)");
+	else if (h->clock_offset_ns == 0 && h->clock_uncertainty_ns == 0 && !h->clock_estimates)
+		snprintf(buf, len, "the reference (the monitor's clock)");
+	else if (!h->clock_estimates)
+		snprintf(buf, len, "offset %s%s +- %s", neg ? "-" : "",
+			 graphs__fmt_time(t1, sizeof(t1),
+					  neg ? -h->clock_offset_ns : h->clock_offset_ns),
+			 graphs__fmt_time(t2, sizeof(t2), h->clock_uncertainty_ns));
+	else
+		snprintf(buf, len,
+			 "offset %s%s +- %s at %.3f s, drift %.1f ppm, %" PRIu32 " estimate%s",
+			 neg ? "-" : "",
+			 graphs__fmt_time(t1, sizeof(t1),
+					  neg ? -h->clock_offset_ns : h->clock_offset_ns),
+			 graphs__fmt_time(t2, sizeof(t2), h->clock_uncertainty_ns),
+			 (double)h->clock_at_ns / 1e9, (double)h->clock_drift_ppb / 1e3,
+			 h->clock_estimates, h->clock_estimates == 1 ? "" : "s");
+	return buf;
+}
+
+size_t graphs__host_tasks(const pvmmon_log *log, const pvmmon_log_host *h)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		n += log->tasks[i].host && h->name && !strcmp(log->tasks[i].host, h->name);
+	return n;
+}
+
 /* Formats a byte count with binary units, the way message sizes are usually given. */
 const char *graphs__fmt_bytes(char *buf, size_t len, uint64_t b)
 {

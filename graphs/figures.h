@@ -24,6 +24,13 @@ const char *graphs__base_name(const char *path);
 /* A statement named the way a user finds it: file:line, else module+offset. */
 const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s);
 
+/* What the log knows of host h's clock, one phrase: its offset from the monitor's clock
+ * with the uncertainty, the drift and the number of estimates, into buf. */
+const char *graphs__host_clock(char *buf, size_t len, const pvmmon_log_host *h);
+
+/* How many of the log's tasks ran on host h. */
+size_t graphs__host_tasks(const pvmmon_log *log, const pvmmon_log_host *h);
+
 /* 100 * part / whole, 0 when whole is not positive. */
 double graphs__percent(int64_t part, int64_t whole);
 

@@ -195,6 +195,32 @@ static void tasks_table(const pvmmon_log *log, FILE *out)
 	fputs("</tbody></table>\n", out);
 }
 
+/* Hosts and their clocks, for runs on several (times are on the monitor's clock). */
+static void hosts_table(const pvmmon_log *log, FILE *out)
+{
+	char clk[160];
+
+	if (log->nhosts < 2)
+		return;
+	fputs("<h2 id=hosts>Hosts</h2>\n<p class=note>Every time in this report is on the "
+	      "monitor's clock; each host's times were converted with its clock's estimated "
+	      "offset and drift.</p>\n<table><thead><tr><th>host</th><th>arch</th><th>tasks</th>"
+	      "<th>clock</th></tr></thead><tbody>\n",
+	      out);
+	for (size_t i = 0; i < log->nhosts; i++) {
+		const pvmmon_log_host *h = &log->hosts[i];
+
+		fputs("<tr><td>", out);
+		put_html(out, h->name ? h->name : "?");
+		fputs("</td><td>", out);
+		put_html(out, h->arch ? h->arch : "?");
+		fprintf(out, "</td><td class=n>%zu</td><td>", graphs__host_tasks(log, h));
+		put_html(out, graphs__host_clock(clk, sizeof(clk), h));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
 static void statements_table(const pvmmon_log *log, FILE *out)
 {
 	char b[32], name[512];
@@ -506,6 +532,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 			put_picture(out, stem, o->format, alt);
 		}
 	}
+	hosts_table(log, out);
 	tasks_table(log, out);
 	statements_table(log, out);
 	fputs("<h2 id=procedures>Procedures</h2>\n", out);

@@ -86,6 +86,25 @@ static void report_tasks(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* Hosts and their clocks, for runs on several: every time in the log is on the monitor's
+ * clock, converted with these. */
+static void report_hosts(const pvmmon_log *log, FILE *out)
+{
+	char clk[160];
+
+	if (log->nhosts < 2)
+		return;
+	fprintf(out, "\nHosts (times are on the monitor's clock)\n");
+	fprintf(out, "  %-20s %-8s %5s  %s\n", "host", "arch", "tasks", "clock");
+	for (size_t i = 0; i < log->nhosts; i++) {
+		const pvmmon_log_host *h = &log->hosts[i];
+
+		fprintf(out, "  %-20s %-8s %5zu  %s\n", h->name ? h->name : "?",
+			h->arch ? h->arch : "?", graphs__host_tasks(log, h),
+			graphs__host_clock(clk, sizeof(clk), h));
+	}
+}
+
 static void report_partners(const pvmmon_log_stmt *s, FILE *out)
 {
 	char t1[32], t2[32], b1[32];
@@ -424,6 +443,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (!log || !out)
 		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no output");
 	report_run(log, out);
+	report_hosts(log, out);
 	report_tasks(log, out);
 	rc = report_statements(log, out);
 	if (rc < 0)

@@ -42,8 +42,14 @@ static void add_hosts(pvmmon_log *log, const mon_run *run)
 				log->hosts[i].clock_known = 1;
 			if (c) {
 				log->hosts[i].clock_known = 1;
-				log->hosts[i].clock_offset_ns = c->offset;
+				log->hosts[i].clock_offset_ns = c->model.offset;
 				log->hosts[i].clock_uncertainty_ns = c->uncertainty;
+				log->hosts[i].clock_estimates = (uint32_t)c->npts;
+				log->hosts[i].clock_drift_ppb = (int64_t)(c->model.rate * 1e9);
+				if (c->npts)
+					log->hosts[i].clock_at_ns =
+					    clockmodel_to_common(&c->model, c->model.tref) -
+					    run->t_start;
 			}
 		}
 	}

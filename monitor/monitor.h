@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/clockmodel.h"
 #include "pvmmon/log.h"
 #include "../common/resource.h"
 #include "../common/wire.h"
@@ -26,12 +27,11 @@ typedef struct mon_task {
 	wire_cp cp;          /* its latest critical-path sample */
 	wire_buf record;     /* its replay record so far (tids as senders), when recording */
 	int replayed;        /* a replay sent it its record */
-	/* Its host's clock offset (the monitor's clock minus the host's, ns): every real
-	 * or virtual time the task reports is on its own clock, and the monitor adds this
-	 * to put it on its own (0 until the task's CLOCK report, which comes before any
-	 * message that carries times, PVM keeping order per pair). */
-	int64_t clock_offset;
-	int clock_done;      /* its CLOCK report was applied (a second one is ignored) */
+	/* Every real or virtual time the task reports is on its own clock; the monitor puts
+	 * it on its own with the host's clock model (mon_to_monitor) once the task's first
+	 * CLOCK report came, which is before any message that carries times, PVM keeping
+	 * order per pair. */
+	int clock_done;
 	struct mon_cost *cost; /* NULL until its first flush with a calibration */
 } mon_task;
 
@@ -44,13 +44,21 @@ typedef struct mon_rule {
 	resource res; /* the same, parsed */
 } mon_rule;
 
-/* One host's clock offset as its first task estimated it (doc/architecture.md, "The
- * virtual clock across hosts"): every later task on the host is told to use it. */
+/* One host's clock model (doc/architecture.md, "The virtual clock across hosts"):
+ * fitted to the estimates of its first task and then of its keeper, which re-estimates
+ * periodically; every task on the host is told each new model. */
 typedef struct mon_host_clock {
 	int32_t dtid;
-	int64_t offset, uncertainty; /* ns */
-	int64_t rtt;                 /* the least round trip of the estimate, ns */
+	clockmodel model;
+	int64_t uncertainty;   /* of the model's offset at model.tref, ns */
+	int64_t rtt;           /* the least round trip of the first estimate, ns */
+	int32_t keeper;        /* the task that re-estimates, 0 when none */
+	clockmodel_point *pts; /* the estimates (a ring of MON_CLOCK_POINTS) */
+	size_t npts;           /* estimates made, the ring holds the latest */
 } mon_host_clock;
+
+/* The estimates a host's model is fitted to: at one a second, the last hour. */
+#define MON_CLOCK_POINTS 4096
 
 typedef struct mon_spawn {
 	int32_t parent, child;
@@ -154,10 +162,17 @@ mon_task *mon_find(mon_run *run, int32_t tid);
 int mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
-/* A task's clock offset estimate (CLOCK): answered with the offset its host uses. */
+/* A task's clock offset estimate (CLOCK): the first of each task is answered with the
+ * model its host uses; a keeper's later ones refit the model, sent to the whole host. */
 void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len);
-/* The clock offset recorded for host dtid, NULL when none was. */
+/* The clock model of host dtid, NULL when there is none yet. */
 const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid);
+/* A time task t reported on its own clock, on the monitor's (unchanged before the
+ * task's first CLOCK report). */
+int64_t mon_to_monitor(const mon_run *run, const mon_task *t, int64_t time);
+/* Task t has gone: another task of its host takes over as keeper. */
+void mon_clock_task_gone(mon_run *run, const mon_task *t);
+void mon_clocks_free(mon_run *run);
 void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_task_exit(mon_run *run, int32_t tid);
 /*

@@ -575,12 +575,12 @@ void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len)
 	p->msgs_in++;
 	t = &p->t[mt - run->tasks];
 	/* Virtual times of tasks on different hosts compare on the monitor's clock. */
-	w.vt += mt->clock_offset;
+	w.vt = mon_to_monitor(run, mt, w.vt);
 	if (w.deadline != INT64_MAX)
-		w.deadline += mt->clock_offset;
+		w.deadline = mon_to_monitor(run, mt, w.deadline);
 	for (k = 0; k < w.ncand; k++) {
-		w.cand[k].va += mt->clock_offset;
-		w.cand[k].vs += mt->clock_offset;
+		w.cand[k].va = mon_to_monitor(run, mt, w.cand[k].va);
+		w.cand[k].vs = mon_to_monitor(run, mt, w.cand[k].vs);
 	}
 	for (k = 0; k < w.nsent; k++)
 		pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n);

@@ -142,7 +142,6 @@ int mon_register(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rt_start = (int64_t)r.rt_start;
 	t->rec.start_ns = t->rt_start - run->t_start;
 	/* On the task's own clock until its CLOCK report comes. */
-	t->clock_offset = 0;
 	t->clock_done = 0;
 	t->rec.end_ns = t->rec.start_ns;
 	run->t_last_change = pvmmon_clock_now();
@@ -182,7 +181,7 @@ void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 		const mon_task *parent = mon_find(run, src);
 
 		if (parent && rt)
-			rt += parent->clock_offset;
+			rt = mon_to_monitor(run, parent, rt);
 	}
 	for (i = 0; i < n; i++) {
 		int32_t child = (int32_t)wire_get_u32(&in);
@@ -255,59 +254,6 @@ void mon_query(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_buf_free(&b);
 }
 
-const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid)
-{
-	for (size_t i = 0; i < run->nclocks; i++)
-		if (run->clocks[i].dtid == dtid)
-			return &run->clocks[i];
-	return NULL;
-}
-
-void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
-{
-	mon_task *t = mon_find(run, src);
-	const mon_host_clock *h;
-	wire_clock c;
-	wire_clockset set;
-	wire_buf b;
-	mon_host_clock est;
-
-	if (wire_clock_decode(&c, data, len) != 0 || c.tid != src || !t || t->clock_done) {
-		run->bad_messages++;
-		return;
-	}
-	est.dtid = t->dtid;
-	est.offset = c.offset;
-	est.uncertainty = c.uncertainty;
-	est.rtt = c.rtt;
-	/* The monitor's own host shares its clock: exactly 0, whatever a task measured. */
-	if (t->dtid == pvm_tidtohost(run->mytid))
-		est.offset = est.uncertainty = 0;
-	h = mon_host_clock_of(run, t->dtid);
-	if (!h) {
-		mon_host_clock *a = realloc(run->clocks, (run->nclocks + 1) * sizeof(*a));
-
-		if (!a)
-			return;
-		run->clocks = a;
-		a[run->nclocks] = est;
-		h = &a[run->nclocks++];
-	}
-	/* The task's start, reported at registration, moves onto the monitor's clock. */
-	t->clock_done = 1;
-	t->clock_offset = h->offset;
-	t->rt_start += h->offset;
-	t->rec.start_ns += h->offset;
-	t->rec.end_ns += h->offset;
-	set.offset = h->offset;
-	set.uncertainty = h->uncertainty;
-	wire_buf_init(&b);
-	wire_clockset_encode(&b, &set);
-	if (!b.failed)
-		pvmio_send(&io, run->ctx, src, WIRE_TAG_CLOCKSET, b.data, b.len);
-	wire_buf_free(&b);
-}
-
 void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = mon_find(run, src);
@@ -336,7 +282,7 @@ void mon_records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.raw_ns = fresh.raw_ns;
 	t->rec.local_ns = fresh.local_ns;
 	t->rec.has_raw = fresh.has_raw;
-	t->rec.end_ns = fresh.end_ns + t->clock_offset - run->t_start;
+	t->rec.end_ns = mon_to_monitor(run, t, fresh.end_ns) - run->t_start;
 	t->rec.msgs_sent = fresh.msgs_sent;
 	t->rec.msgs_recv = fresh.msgs_recv;
 	t->rec.bytes_sent = fresh.bytes_sent;
@@ -421,9 +367,9 @@ void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len)
 		/* Times in the log count from the run's start on the monitor's clock, as task
 		 * start and end do. */
 		for (k = 0; k < 4; k++)
-			e->rt[k] += t->clock_offset - run->t_start;
-		e->vt0 += t->clock_offset - run->t_start;
-		e->vt1 += t->clock_offset - run->t_start;
+			e->rt[k] = mon_to_monitor(run, t, e->rt[k]) - run->t_start;
+		e->vt0 = mon_to_monitor(run, t, e->vt0) - run->t_start;
+		e->vt1 = mon_to_monitor(run, t, e->vt1) - run->t_start;
 		t->trace_received++;
 		if (e->rt[0] >= run->trace_cut) {
 			run->trace_dropped++;
@@ -568,6 +514,7 @@ void mon_task_exit(mon_run *run, int32_t tid)
 	if (!t)
 		return;
 	t->gone = 1;
+	mon_clock_task_gone(run, t);
 	/* Without a final flush the task died without saying goodbye. The final flush is
 	 * sent before pvm_exit, so it is already here when the exit is. */
 	t->rec.status = t->final ? PVMMON_TASK_EXITED : PVMMON_TASK_CRASHED;
@@ -600,9 +547,7 @@ void mon_free(mon_run *run)
 	pvmmon_log_free(run->replay_log);
 	free(run->tasks);
 	free(run->spawns);
-	free(run->clocks);
-	run->clocks = NULL;
-	run->nclocks = 0;
+	mon_clocks_free(run);
 	run->tasks = NULL;
 	run->spawns = NULL;
 	run->ntasks = run->nspawns = 0;

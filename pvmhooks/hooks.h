@@ -13,6 +13,7 @@
 #include "pvmmon/log.h"
 #include "pvmmon/probe.h"
 #include "../common/clock.h"
+#include "../common/clockmodel.h"
 #include "../common/wire.h"
 #include "cp.h"
 #include "tidmap.h"
@@ -100,10 +101,13 @@ typedef struct hooks_state {
 	cp_state cp;       /* this task's critical-path tuple */
 	char *lid;         /* its logical id, from the welcome (heap) */
 	int64_t test_delay_ns; /* PVMMON_TEST_PROBE_DELAY for this task (tests only) */
-	/* The monitor's clock minus this host's (the host's estimate, which every task
-	 * of the host shares; 0 on the monitor's host) and its uncertainty, ns. */
-	int64_t clock_offset;
+	/* The monitor's clock minus this host's, as a line over time (the host's model,
+	 * which every task of the host shares; 0 on the monitor's host), its uncertainty,
+	 * whether this task keeps the host's estimate up to date, and when it last did. */
+	clockmodel clock_model;
 	int64_t clock_uncertainty;
+	int clock_keeper;
+	int64_t last_clock_sync;
 } hooks_state;
 
 extern hooks_state hooks__st;
@@ -112,12 +116,15 @@ extern hooks_state hooks__st;
  * its host's offset, the receiver takes its own off. On one host the two cancel. */
 static inline int64_t hooks__to_common(int64_t t)
 {
-	return t + hooks__st.clock_offset;
+	return clockmodel_to_common(&hooks__st.clock_model, t);
 }
 static inline int64_t hooks__from_common(int64_t t)
 {
-	return t - hooks__st.clock_offset;
+	return clockmodel_from_common(&hooks__st.clock_model, t);
 }
+
+/* Takes the monitor's CLOCKSET: the host's clock model from now on. */
+void hooks__clock_set(const uint8_t *data, size_t len);
 extern __thread int hooks__guard;
 
 /* Looks up the next definition of a PVM function (libpvm3's), aborting with a clear

@@ -350,6 +350,9 @@ static void from_monitor(int tag)
 			free(c.procs);
 		}
 		break;
+	case WIRE_TAG_CLOCKSET:
+		hooks__clock_set(d, len);
+		break;
 	default:
 		hooks__st.counts.pb_bad++;
 	}

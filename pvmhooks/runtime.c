@@ -241,36 +241,38 @@ static int find_lib_path(void)
 /* Messages up to this size get the round trip's estimate (latency dominates them). */
 #define SEED_MAX_BYTES 1024
 
-/* Round trips to the monitor at registration for the clock offset: the least delayed
- * of a few is usually within tens of microseconds of symmetric (tests/integration,
- * hosts suite); each costs one round trip through the pvmds. */
-#define CLOCK_SAMPLES 5
+/* Round trips to the monitor at registration for the clock offset. On another host than
+ * the monitor's the least delayed of 30 is within a few microseconds of symmetric in
+ * most runs, against tens with 5 (doc/benchmarks.md, "Clock offsets between hosts");
+ * on the monitor's own host the offset is 0 by definition and a few give the round
+ * trip the transmission estimate is seeded with. Each costs one round trip. */
+#define CLOCK_SAMPLES_REMOTE 30
+#define CLOCK_SAMPLES_LOCAL 5
+
+/* The keeper of a host re-estimates its offset this often, from this many round trips,
+ * so that drift between the clocks is followed (the monitor fits a line to them). */
+#define CLOCK_RESYNC_NS 1000000000LL
+#define CLOCK_RESYNC_SAMPLES 5
 
 /*
  * Round trips to the monitor (QUERYs about this task itself, answered at once with the
- * monitor's clock when it took the question and when it answered) give two things.
- * A first transmission estimate: without it, a task's first message of a size class
- * has only its queued delivery as a sample, which counts the time the task took to
- * start, or to be scheduled, as transmission. And this task's clock offset from the
- * monitor's (Cristian's method, vclock_offset_estimate), sent to the monitor, which
- * answers with the offset the whole host uses: the first estimate made on that host,
- * and exactly 0 on the monitor's own host, so that times of tasks that share a clock
- * still compare exactly.
+ * monitor's clock when it took the question and when it answered): Cristian's estimate
+ * of this task's clock offset from the monitor's (vclock_offset_estimate) from count of
+ * them, into *est. Returns 0, or a negative code when no round trip succeeded.
  */
-static void clock_sync(void)
+static int clock_estimate(int count, wire_clock *est)
 {
-	vclock_sync_sample s[CLOCK_SAMPLES];
-	wire_clock est;
-	wire_clockset set;
+	vclock_sync_sample s[CLOCK_SAMPLES_REMOTE];
 	wire_buf b;
 	uint8_t *ans = NULL;
 	size_t len;
-	int n = 0, i;
-	int64_t off = 0, unc = 0, rtt = 0;
+	int n = 0, i, rc;
 
+	if (count > CLOCK_SAMPLES_REMOTE)
+		count = CLOCK_SAMPLES_REMOTE;
 	wire_buf_init(&b);
 	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
-	for (i = 0; i < CLOCK_SAMPLES && !b.failed; i++) {
+	for (i = 0; i < count && !b.failed; i++) {
 		wire_in in;
 		int64_t t0 = pvmmon_clock_now(), t1;
 
@@ -293,27 +295,79 @@ static void clock_sync(void)
 		ans = NULL;
 	}
 	wire_buf_free(&b);
-	if (vclock_offset_estimate(s, n, &off, &unc, &rtt) != 0)
-		return;
-	vclock_seed(&hooks__st.clock, rtt / 2, SEED_MAX_BYTES);
-	est.tid = hooks__st.mytid;
-	est.offset = off;
-	est.uncertainty = unc;
-	est.rtt = rtt;
-	est.samples = (uint32_t)n;
+	memset(est, 0, sizeof(*est));
+	rc = vclock_offset_estimate(s, n, &est->offset, &est->uncertainty, &est->rtt, &est->at);
+	est->tid = hooks__st.mytid;
+	est->samples = (uint32_t)n;
+	return rc;
+}
+
+static int clock_send(const wire_clock *est)
+{
+	wire_buf b;
+	int rc = PVMMON_ENOMEM;
+
 	wire_buf_init(&b);
-	wire_clock_encode(&b, &est);
-	if (!b.failed &&
-	    pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCK, b.data, b.len) == 0 &&
+	wire_clock_encode(&b, est);
+	if (!b.failed)
+		rc = pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCK, b.data,
+				b.len);
+	wire_buf_free(&b);
+	return rc;
+}
+
+void hooks__clock_set(const uint8_t *data, size_t len)
+{
+	wire_clockset set;
+
+	if (wire_clockset_decode(&set, data, len) != 0) {
+		hooks__st.counts.pb_bad++;
+		return;
+	}
+	hooks__st.clock_model.offset = set.offset;
+	hooks__st.clock_model.tref = set.tref;
+	hooks__st.clock_model.rate = (double)set.rate_ppt * 1e-12;
+	hooks__st.clock_uncertainty = set.uncertainty;
+	hooks__st.clock_keeper = set.keeper;
+}
+
+/*
+ * A first transmission estimate and this task's clock offset. Without the first, a
+ * task's first message of a size class has only its queued delivery as a sample, which
+ * counts the time the task took to start, or to be scheduled, as transmission. The
+ * offset goes to the monitor, which answers with the clock model the whole host uses
+ * (the first estimate made on that host, refined by its keeper's later ones, and
+ * exactly 0 on the monitor's own host), so that times of tasks that share a clock still
+ * compare exactly.
+ */
+static void clock_sync(void)
+{
+	wire_clock est;
+	uint8_t *ans = NULL;
+	size_t len;
+	int local = pvm_tidtohost(hooks__st.mytid) == pvm_tidtohost(hooks__st.monitor_tid);
+
+	if (clock_estimate(local ? CLOCK_SAMPLES_LOCAL : CLOCK_SAMPLES_REMOTE, &est) != 0)
+		return;
+	vclock_seed(&hooks__st.clock, est.rtt / 2, SEED_MAX_BYTES);
+	hooks__st.last_clock_sync = pvmmon_clock_now();
+	if (clock_send(&est) == 0 &&
 	    pvmio_recv(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_CLOCKSET,
 		       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) == 0) {
-		if (wire_clockset_decode(&set, ans, len) == 0) {
-			hooks__st.clock_offset = set.offset;
-			hooks__st.clock_uncertainty = set.uncertainty;
-		}
+		hooks__clock_set(ans, len);
 		free(ans);
 	}
-	wire_buf_free(&b);
+}
+
+/* The keeper's periodic estimate; the monitor's new model comes back later, unasked, and
+ * is taken where the other control messages are (hooks__poll, preserve mode's drain). */
+static void clock_resync(int64_t now)
+{
+	wire_clock est;
+
+	hooks__st.last_clock_sync = now;
+	if (clock_estimate(CLOCK_RESYNC_SAMPLES, &est) == 0)
+		clock_send(&est);
 }
 
 void hooks__init(void)
@@ -548,6 +602,13 @@ void hooks__poll(int64_t now)
 			hooks__monitor_gone();
 			return;
 		}
+	}
+	if (hooks__st.clock_keeper && now - hooks__st.last_clock_sync >= CLOCK_RESYNC_NS)
+		clock_resync(now);
+	while (hooks__recv_control(WIRE_TAG_CLOCKSET, 0, &d, &len) == 0) {
+		hooks__clock_set(d, len);
+		free(d);
+		d = NULL;
 	}
 	while (hooks__recv_control(WIRE_TAG_CTL, 0, &d, &len) == 0) {
 		if (wire_ctl_decode(&c, d, len) == 0) {

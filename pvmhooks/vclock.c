@@ -95,7 +95,7 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 }
 
 int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
-			   int64_t *uncertainty, int64_t *rtt)
+                           int64_t *uncertainty, int64_t *rtt, int64_t *at)
 {
 	int best = -1;
 	int64_t best_delay = 0, min_rtt = 0;
@@ -124,5 +124,7 @@ int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
 	*offset = (s[best].m_recv - s[best].t_send) / 2 + (s[best].m_send - s[best].t_recv) / 2;
 	*uncertainty = (best_delay + 1) / 2;
 	*rtt = min_rtt;
+	if (at)
+		*at = s[best].t_send + (s[best].t_recv - s[best].t_send) / 2;
 	return 0;
 }

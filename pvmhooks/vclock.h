@@ -122,9 +122,11 @@ typedef struct vclock_sync_sample {
  * (t_recv - t_send) - (m_send - m_recv), wins; its offset is the monitor's midpoint
  * minus the task's, ((m_recv - t_send) + (m_send - t_recv)) / 2, and the true offset
  * lies within half its delay of that (*uncertainty). *rtt is the least round trip
- * seen, t_recv - t_send. Returns 0, or PVMMON_EINVAL when no sample is usable.
+ * seen, t_recv - t_send; *at, unless NULL, the task's time in the middle of the
+ * winning round trip (the moment the estimate is for, when clocks drift). Returns 0, or
+ * PVMMON_EINVAL when no sample is usable.
  */
 int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
-			   int64_t *uncertainty, int64_t *rtt);
+                           int64_t *uncertainty, int64_t *rtt, int64_t *at);
 
 #endif

@@ -280,6 +280,13 @@ typedef struct pvmmon_log_host {
 	int clock_known;
 	int64_t clock_offset_ns;
 	int64_t clock_uncertainty_ns;
+	/* The offset above is for clock_at_ns (run time, the latest estimate); it changes
+	 * by clock_drift_ppb parts per billion of elapsed time (the fitted drift), and
+	 * clock_estimates estimates were made (the first and the keeper's periodic ones).
+	 * All 0 in logs without them. */
+	int64_t clock_at_ns;
+	int64_t clock_drift_ppb;
+	uint32_t clock_estimates;
 } pvmmon_log_host;
 
 typedef struct pvmmon_log_setting {

@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (b.failed || b.len != size - 1 || wire_clock_decode(&again, b.data, b.len) != 0 ||
 			    again.tid != c.tid || again.offset != c.offset ||
 			    again.uncertainty != c.uncertainty || again.rtt != c.rtt ||
-			    again.samples != c.samples)
+			    again.at != c.at || again.samples != c.samples)
 				abort();
 			wire_buf_free(&b);
 		}
@@ -107,7 +107,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 7: {
 		wire_clockset c;
 
-		if (wire_clockset_decode(&c, copy, size - 1) == 0 && c.uncertainty < 0)
+		/* Tasks take the rate into every conversion: it must be a clock's. */
+		if (wire_clockset_decode(&c, copy, size - 1) == 0 &&
+		    (c.uncertainty < 0 || c.keeper > 1 || c.rate_ppt > 1000000000 ||
+		     c.rate_ppt < -1000000000))
 			abort();
 		break;
 	}

@@ -217,8 +217,8 @@ static void controls(void)
 	}
 	wire_buf_reset(&b);
 	{
-		wire_clock est = {0x40001, -1234567890123LL, 4500, 9000, 5};
-		wire_clockset set = {-1234567890123LL, 4500};
+		wire_clock est = {0x40001, -1234567890123LL, 4500, 9000, 98765432100LL, 5};
+		wire_clockset set = {-1234567890123LL, 4500, 98765432100LL, -40000000, 1};
 
 		wire_clock_encode(&b, &est);
 		save_control("clock", 6, &b);

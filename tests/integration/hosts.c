@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -25,6 +26,7 @@ typedef struct ns_host {
 	pid_t init;    /* pid 1 of the host's pid namespace, as seen from here */
 	char addr[32];
 	long long clock_offset_ns; /* the shift of its clock (PVMMON_TEST_CLOCK_OFFSET_NS) */
+	long long clock_drift_ppb; /* its clock's drift (PVMMON_TEST_CLOCK_DRIFT_PPB) */
 } ns_host;
 
 struct test_hosts {
@@ -38,6 +40,7 @@ struct test_hosts {
 	char hostfile[PATH_MAX + 16];
 	char rsh[PATH_MAX + 16];
 	char calls[PATH_MAX + 16];
+	long long epoch; /* CLOCK_MONOTONIC at creation: where drifting clocks start */
 };
 
 static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -373,8 +376,9 @@ static int write_rsh(test_hosts *h)
 	int rc;
 
 	for (int i = 0; i < h->n; i++) {
-		if (asprintf(&tmp, "%s%s) pid=%d; off=%lld ;;\n", cases ? cases : "",
-			     h->host[i].addr, (int)h->host[i].init, h->host[i].clock_offset_ns) < 0)
+		if (asprintf(&tmp, "%s%s) pid=%d; off=%lld; drift=%lld ;;\n", cases ? cases : "",
+			     h->host[i].addr, (int)h->host[i].init, h->host[i].clock_offset_ns,
+			     h->host[i].clock_drift_ppb) < 0)
 			return -1;
 		free(cases);
 		cases = tmp;
@@ -389,10 +393,11 @@ static int write_rsh(test_hosts *h)
 		     "esac\n"
 		     "while :; do case $1 in -l) shift 2 ;; -n) shift ;; *) break ;; esac; done\n"
 		     "exec nsenter -t $pid -n -m -p -- env -u LD_PRELOAD "
-		     "PVMMON_TEST_CLOCK_OFFSET_NS=$off PVM_ROOT='%s' %s "
+		     "PVMMON_TEST_CLOCK_OFFSET_NS=$off PVMMON_TEST_CLOCK_DRIFT_PPB=$drift "
+		     "PVMMON_TEST_CLOCK_EPOCH_NS=%lld PVM_ROOT='%s' %s "
 		     "sh -c 'PVM_TMP=$(mktemp -d /tmp/pvm.XXXXXX) && export PVM_TMP && "
 		     "exec '\"$*\"\n",
-		     h->calls, cases ? cases : "", root && *root ? root : "/usr/lib/pvm3",
+		     h->calls, cases ? cases : "", h->epoch, root && *root ? root : "/usr/lib/pvm3",
 		     geteuid() == 0 ? "PVM_ALLOW_ROOT=1" : "") < 0) {
 		free(cases);
 		return -1;
@@ -415,6 +420,12 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t len)
 		return NULL;
 	}
 	h->n = nextra;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		h->epoch = (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
 	h->sw = start_switch(why, len);
 	if (h->sw <= 0)
 		goto fail;
@@ -512,6 +523,14 @@ int test_hosts_set_clock_offset(test_hosts *h, int i, long long ns)
 	if (!h || i < 1 || i > h->n)
 		return -1;
 	h->host[i - 1].clock_offset_ns = ns;
+	return write_rsh(h);
+}
+
+int test_hosts_set_clock_drift(test_hosts *h, int i, long long ppb)
+{
+	if (!h || i < 1 || i > h->n)
+		return -1;
+	h->host[i - 1].clock_drift_ppb = ppb;
 	return write_rsh(h);
 }
 

@@ -32,6 +32,10 @@ const char *test_hosts_hostfile(const test_hosts *h);
  */
 int test_hosts_set_clock_offset(test_hosts *h, int i, long long ns);
 
+/* Makes host i's clock drift by ppb parts per billion (PVMMON_TEST_CLOCK_DRIFT_PPB, from
+ * the harness's creation on) for processes started on it from now on; 0 when done. */
+int test_hosts_set_clock_drift(test_hosts *h, int i, long long ppb);
+
 /* The rsh stand-in to put in PVM_RSH. */
 const char *test_hosts_rsh(const test_hosts *h);
 

@@ -15,6 +15,7 @@
 
 #include "pvmmon/log.h"
 #include "harness.h"
+#include "pvmmon/errors.h"
 #include "hosts.h"
 
 #define RUN_TIMEOUT 180
@@ -82,6 +83,15 @@ static int hosts_used(const char *log_name)
 
 /* Runs PROGRAM ARGS raw and monitored on the three hosts; the outputs must be equal,
  * the log valid, list three hosts and show tasks on more than one. */
+/* The index (0 the master) of the host named name, -1 when none is. */
+static int host_index(const char *name)
+{
+	for (int k = 0; name && k <= EXTRA_HOSTS; k++)
+		if (!strcmp(name, test_hosts_address(hosts, k)))
+			return k;
+	return -1;
+}
+
 static double seconds(void)
 {
 	struct timespec ts;
@@ -137,6 +147,53 @@ static void test_matmul(void)
 static void test_mcpi(void)
 {
 	same_as_raw("mcpi", "-w 6 -c 48 -s 20000");
+}
+
+/*
+ * What tasks on other hosts print reaches the user: mcpi -v makes each of its 6 workers
+ * print its chunks and its host's pvmd; PVM carries the lines to the master pvmd, and
+ * pvmmon run shows them after the run. Every worker's line is there, the chunks add up
+ * to the 48 handed out, and some lines come from each of the other two hosts.
+ */
+static void test_remote_output(void)
+{
+	cmd_result r;
+	char cmd[1024];
+	const char *p;
+	int lines = 0, chunks = 0, from[3] = {0, 0, 0};
+	pvmmon_log *log = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+		 "run --hostfile '%s' -o out.xml -- %s/mcpi -w 6 -c 48 -s 20000 -v",
+		 test_hosts_hostfile(hosts), harness_bin());
+	pvmmon(&r, 0, cmd);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "output of spawned tasks"));
+	snprintf(cmd, sizeof(cmd), "%s/out.xml", test_hosts_dir(hosts));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, cmd), 0);
+	for (p = r.err; (p = strstr(p, "mcpi-worker t")) != NULL; p++) {
+		unsigned tid, dtid;
+		int n;
+
+		if (sscanf(p, "mcpi-worker t%x on host t%x: %d chunks", &tid, &dtid, &n) != 3)
+			continue;
+		lines++;
+		chunks += n;
+		for (size_t i = 0; i < log->nhosts; i++) {
+			int k = host_index(log->hosts[i].name);
+
+			if ((unsigned)log->hosts[i].dtid == dtid && k >= 0)
+				from[k]++;
+		}
+	}
+	fprintf(stderr, "\n  %d worker lines: %d on the master host, %d and %d on the others",
+		lines, from[0], from[1], from[2]);
+	CU_ASSERT_EQUAL(lines, 6);
+	CU_ASSERT_EQUAL(chunks, 48);
+	CU_ASSERT_EQUAL(from[0] + from[1] + from[2], 6);
+	CU_ASSERT(from[1] > 0 && from[2] > 0);
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
 }
 
 /* Group calls (libgpvm3, the group server pvmgs found on the spawn path of whichever
@@ -227,15 +284,6 @@ static void test_missing_host(void)
  * measured across the two clocks without the offset would be off by the shift. */
 #define SHIFT_NS 5000000LL
 
-/* The index (0 the master) of the host named name, -1 when none is. */
-static int host_index(const char *name)
-{
-	for (int k = 0; name && k <= EXTRA_HOSTS; k++)
-		if (!strcmp(name, test_hosts_address(hosts, k)))
-			return k;
-	return -1;
-}
-
 /*
  * Reads log_name's receive com records into per (sender host, receiver host) sums of
  * transmission time and message count; checks that every com record's transmission is
@@ -250,6 +298,7 @@ static pvmmon_log *trans_by_hosts(const char *log_name, int64_t sum[3][3], uint6
 	memset(cnt, 0, sizeof(uint64_t) * 9);
 	snprintf(path, sizeof(path), "%s/%s", test_hosts_dir(hosts), log_name);
 	if (pvmmon_log_read(&log, path) < 0) {
+		fprintf(stderr, "\n  %s\n", pvmmon_error_last());
 		CU_FAIL("the log cannot be read");
 		return NULL;
 	}
@@ -289,57 +338,54 @@ static int echo_host(const pvmmon_log *log)
 	return -1;
 }
 
-/* Runs pingpong on the three hosts into log_name; 0 when it ran. */
-static int clock_run(const char *log_name)
+/* Runs pingpong with messages of size bytes on the three hosts into log_name; 0 when it
+ * ran. */
+static int clock_run_n(const char *log_name, int size, int iters)
 {
 	cmd_result r;
-	char cmd[1024];
+	char cmd[1024], want[64];
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o %s -- %s/pingpong -s 1024 -n 300",
-		 test_hosts_hostfile(hosts), log_name, harness_bin());
+	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o %s -- %s/pingpong -s %d -n %d",
+		 test_hosts_hostfile(hosts), log_name, harness_bin(), size, iters);
 	pvmmon(&r, 0, cmd);
 	st = r.status;
 	CU_ASSERT_EQUAL(st, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "round trips of 1024 bytes ok"));
+	snprintf(want, sizeof(want), "round trips of %d bytes ok", size);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
 	cmd_result_free(&r);
 	return st;
 }
 
-/*
- * pingpong between the master host and the host PVM puts its echo task on, first with
- * no shift, then with that host's clock 5 ms ahead. The log gives that host an offset of
- * -5 ms within its uncertainty (and the master 0 exactly: the monitor's own clock), and
- * the mean transmission times in both directions stay what they were with no shift:
- * within 10%, or within the two hosts' uncertainties plus 100 us, which is what two
- * runs of a busy machine differ by (doc/benchmarks.md, "Clock offsets between hosts").
- */
-static void test_clock_offset(void)
-{
-	int64_t s0[3][3], s5[3][3];
-	uint64_t c0[3][3], c5[3][3];
-	pvmmon_log *l0, *l5;
-	int64_t unc[3] = {0, 0, 0};
-	int sh;
+static int clock_run(const char *log_name, int size) { return clock_run_n(log_name, size, 300); }
 
-	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 1, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(clock_run("clock0.xml"), 0);
-	l0 = trans_by_hosts("clock0.xml", s0, c0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(l0);
-	sh = echo_host(l0);
-	CU_ASSERT_FATAL(sh >= 1);
-	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, sh, SHIFT_NS), 0);
-	CU_ASSERT_EQUAL(clock_run("clock5.xml"), 0);
-	test_hosts_set_clock_offset(hosts, sh, 0);
-	l5 = trans_by_hosts("clock5.xml", s5, c5);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(l5);
-	/* PVM places a fresh VM's first task the same way every time. */
-	CU_ASSERT_EQUAL_FATAL(echo_host(l5), sh);
-	for (size_t i = 0; i < l5->nhosts; i++) {
-		const pvmmon_log_host *h = &l5->hosts[i];
+/* Mean transmission from host from to host to in a log's sums, ns. */
+static double mean_trans(int64_t sum[3][3], uint64_t cnt[3][3], int from, int to)
+{
+	CU_ASSERT_FATAL(cnt[from][to] >= 300);
+	return (double)sum[from][to] / (double)cnt[from][to];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Checks the log's host offsets against the truth: the master 0 exactly (the monitor's
+ * own clock), host sh want_sh within its uncertainty (the two clocks are one clock
+ * shifted, so Cristian's bound holds exactly), every other host 0 within its. unc gets
+ * each host's uncertainty.
+ */
+static void check_offsets(const pvmmon_log *l, int sh, int64_t want_sh, int64_t unc[3],
+                          const char *what)
+{
+	for (size_t i = 0; i < l->nhosts; i++) {
+		const pvmmon_log_host *h = &l->hosts[i];
 		int k = host_index(h->name);
-		int64_t want = k == sh ? -SHIFT_NS : 0;
+		int64_t want = k == sh ? want_sh : 0;
 
 		CU_ASSERT(k >= 0);
 		/* Hosts where no task ran have no estimate. */
@@ -347,28 +393,66 @@ static void test_clock_offset(void)
 		if (k < 0 || !h->clock_known)
 			continue;
 		unc[k] = h->clock_uncertainty_ns;
-		fprintf(stderr, "\n  host %d: clock offset %" PRId64 " ns +- %" PRId64, k,
+		fprintf(stderr, "\n  %s: host %d clock offset %" PRId64 " ns +- %" PRId64, what, k,
 			h->clock_offset_ns, h->clock_uncertainty_ns);
-		/* The two clocks are one clock shifted: Cristian's bound holds exactly. */
 		CU_ASSERT(h->clock_offset_ns - h->clock_uncertainty_ns <= want &&
 			  want <= h->clock_offset_ns + h->clock_uncertainty_ns);
 		if (k == 0)
 			CU_ASSERT(h->clock_offset_ns == 0 && h->clock_uncertainty_ns == 0);
 	}
+}
+
+/* Runs of each kind (unshifted, shifted) for the large messages: the medians compare. */
+#define CLOCK_RUNS 3
+
+/*
+ * pingpong between the master host and the host PVM puts its echo task on, unshifted
+ * and with that host's clock 5 ms ahead. The log gives that host an offset of -5 ms
+ * within its uncertainty, every transmission stays non-negative, and the mean
+ * transmissions in both directions stay what they were with no shift:
+ *  - 256 KiB messages (transmissions of milliseconds): the medians of three runs each
+ *    within 10%;
+ *  - 1 KiB messages (tens of microseconds, as long as the offset's uncertainty): within
+ *    10% or the two hosts' uncertainties plus 100 us, which is what two runs of a busy
+ *    machine differ by (doc/benchmarks.md, "Clock offsets between hosts").
+ */
+static void test_clock_offset(void)
+{
+	int64_t s0[3][3], s5[3][3];
+	uint64_t c0[3][3], c5[3][3];
+	pvmmon_log *l0, *l5;
+	int64_t unc[3] = {0, 0, 0};
+	double big0[2][CLOCK_RUNS], big5[2][CLOCK_RUNS];
+	char name[32];
+	int sh;
+
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 1, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(clock_run("clock0.xml", 1024), 0);
+	l0 = trans_by_hosts("clock0.xml", s0, c0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l0);
+	sh = echo_host(l0);
+	CU_ASSERT_FATAL(sh >= 1);
+	check_offsets(l0, sh, 0, unc, "unshifted");
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, sh, SHIFT_NS), 0);
+	CU_ASSERT_EQUAL(clock_run("clock5.xml", 1024), 0);
+	l5 = trans_by_hosts("clock5.xml", s5, c5);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l5);
+	/* PVM places a fresh VM's first task the same way every time. */
+	CU_ASSERT_EQUAL_FATAL(echo_host(l5), sh);
+	check_offsets(l5, sh, -SHIFT_NS, unc, "shifted");
 	for (int d = 0; d < 2; d++) {
 		int from = d ? sh : 0, to = d ? 0 : sh;
-		double m0, m5, margin;
+		double m0 = mean_trans(s0, c0, from, to), m5 = mean_trans(s5, c5, from, to);
+		double margin = 0.1 * m0;
 
-		CU_ASSERT_FATAL(c0[from][to] >= 300 && c5[from][to] >= 300);
-		m0 = (double)s0[from][to] / (double)c0[from][to];
-		m5 = (double)s5[from][to] / (double)c5[from][to];
-		margin = 0.1 * m0;
 		if (margin < (double)(unc[from] + unc[to]) + 100000)
 			margin = (double)(unc[from] + unc[to]) + 100000;
-		fprintf(stderr,
-			"\n  host %d -> %d: transmission %.1f us unshifted, %.1f us with host %d "
-			"5 ms ahead (%" PRIu64 " messages)",
-			from, to, m0 / 1e3, m5 / 1e3, sh, c5[from][to]);
+		fprintf(
+		    stderr,
+		    "\n  1 KiB host %d -> %d: transmission %.1f us unshifted, %.1f us with host %d "
+		    "5 ms ahead (%" PRIu64 " messages)",
+		    from, to, m0 / 1e3, m5 / 1e3, sh, c5[from][to]);
 		/* Without the offset one direction would show 0 (clamped), the other the
 		 * shift itself. */
 		CU_ASSERT(m5 > 0);
@@ -377,6 +461,119 @@ static void test_clock_offset(void)
 	}
 	pvmmon_log_free(l0);
 	pvmmon_log_free(l5);
+
+	/* Large messages, the runs alternating so that the machine's mood hits both. */
+	for (int r = 0; r < CLOCK_RUNS; r++) {
+		for (int shifted = 0; shifted < 2; shifted++) {
+			int64_t(*sum)[3] = shifted ? s5 : s0;
+			uint64_t(*cnt)[3] = shifted ? c5 : c0;
+			pvmmon_log *l;
+
+			CU_ASSERT_EQUAL_FATAL(
+			    test_hosts_set_clock_offset(hosts, sh, shifted ? SHIFT_NS : 0), 0);
+			snprintf(name, sizeof(name), "big%d-%d.xml", shifted, r);
+			CU_ASSERT_EQUAL_FATAL(clock_run(name, 262144), 0);
+			l = trans_by_hosts(name, sum, cnt);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+			CU_ASSERT_EQUAL(echo_host(l), sh);
+			check_offsets(l, sh, shifted ? -SHIFT_NS : 0, unc, name);
+			for (int d = 0; d < 2; d++) {
+				int from = d ? sh : 0, to = d ? 0 : sh;
+
+				(shifted ? big5 : big0)[d][r] = mean_trans(sum, cnt, from, to);
+			}
+			pvmmon_log_free(l);
+		}
+	}
+	test_hosts_set_clock_offset(hosts, sh, 0);
+	for (int d = 0; d < 2; d++) {
+		int from = d ? sh : 0, to = d ? 0 : sh;
+		double m0, m5;
+
+		qsort(big0[d], CLOCK_RUNS, sizeof(double), cmp_double);
+		qsort(big5[d], CLOCK_RUNS, sizeof(double), cmp_double);
+		m0 = big0[d][CLOCK_RUNS / 2];
+		m5 = big5[d][CLOCK_RUNS / 2];
+		fprintf(
+		    stderr,
+		    "\n  256 KiB host %d -> %d: transmission %.1f us unshifted, %.1f us shifted "
+		    "(medians of %d runs): %+.1f%%",
+		    from, to, m0 / 1e3, m5 / 1e3, CLOCK_RUNS, 100.0 * (m5 - m0) / m0);
+		CU_ASSERT(m5 > 0);
+		CU_ASSERT(m5 - m0 <= 0.1 * m0 && m0 - m5 <= 0.1 * m0);
+	}
+}
+
+/* The drift of the clock test: 100 ppm, several times what quartz clocks drift by,
+ * 0.5 ms over the run below. */
+#define DRIFT_PPB 100000LL
+
+/*
+ * pingpong for about 5 s with the echo task's host clock running 100 ppm fast: the
+ * keeper's periodic estimates follow it. The log has that host's drift within 20 ppm
+ * (the fit over a few seconds of estimates a few microseconds off each) and several
+ * estimates, and the mean transmissions in both directions stay within the two
+ * hosts' uncertainties plus 100 us of a run without drift; without the re-estimates
+ * the offset would be 0.5 ms off by the end, and 0.25 ms on average.
+ */
+static void test_clock_drift(void)
+{
+	int64_t s0[3][3], s1[3][3], unc[3] = {0, 0, 0};
+	uint64_t c0[3][3], c1[3][3];
+	pvmmon_log *l0, *l1;
+	int sh;
+
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 1, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_offset(hosts, 2, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(clock_run_n("drift0.xml", 1024, 30000), 0);
+	l0 = trans_by_hosts("drift0.xml", s0, c0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l0);
+	sh = echo_host(l0);
+	CU_ASSERT_FATAL(sh >= 1);
+	CU_ASSERT_EQUAL_FATAL(test_hosts_set_clock_drift(hosts, sh, DRIFT_PPB), 0);
+	CU_ASSERT_EQUAL(clock_run_n("drift1.xml", 1024, 30000), 0);
+	test_hosts_set_clock_drift(hosts, sh, 0);
+	l1 = trans_by_hosts("drift1.xml", s1, c1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l1);
+	CU_ASSERT_EQUAL_FATAL(echo_host(l1), sh);
+	for (size_t i = 0; i < l1->nhosts; i++) {
+		const pvmmon_log_host *h = &l1->hosts[i];
+		int k = host_index(h->name);
+
+		if (k < 0 || !h->clock_known)
+			continue;
+		unc[k] = h->clock_uncertainty_ns;
+		fprintf(stderr,
+			"\n  host %d: clock offset %" PRId64 " ns +- %" PRId64
+			" at %.3f s, drift %.1f ppm, "
+			"%" PRIu32 " estimates",
+			k, h->clock_offset_ns, h->clock_uncertainty_ns,
+			(double)h->clock_at_ns / 1e9, (double)h->clock_drift_ppb / 1e3,
+			h->clock_estimates);
+		if (k == 0) {
+			CU_ASSERT(h->clock_offset_ns == 0 && h->clock_drift_ppb == 0);
+		} else if (k == sh) {
+			/* Monitor minus host: a fast host makes it fall. */
+			CU_ASSERT(h->clock_drift_ppb >= -DRIFT_PPB - 20000 &&
+				  h->clock_drift_ppb <= -DRIFT_PPB + 20000);
+			CU_ASSERT(h->clock_estimates >= 4);
+		}
+	}
+	for (int d = 0; d < 2; d++) {
+		int from = d ? sh : 0, to = d ? 0 : sh;
+		double m0 = mean_trans(s0, c0, from, to), m1 = mean_trans(s1, c1, from, to);
+		double margin = (double)(unc[from] + unc[to]) + 100000;
+
+		fprintf(
+		    stderr,
+		    "\n  host %d -> %d: transmission %.1f us without drift, %.1f us with host %d "
+		    "drifting",
+		    from, to, m0 / 1e3, m1 / 1e3, sh);
+		CU_ASSERT(m1 > 0);
+		CU_ASSERT(m1 - m0 <= margin && m0 - m1 <= margin);
+	}
+	pvmmon_log_free(l0);
+	pvmmon_log_free(l1);
 }
 
 /* The logical id of a worker of apps/order (0.0 to 0.2: not the last) that ran on
@@ -476,11 +673,13 @@ CU_TestInfo test_hosts_tests[] = {
     {"matmul on three hosts gives the unmonitored result", test_matmul},
     {"Monte Carlo pi on three hosts gives the unmonitored result", test_mcpi},
     {"group calls across three hosts give the unmonitored result", test_groups},
+    {"what tasks on other hosts print reaches the user", test_remote_output},
     {"a three-host run replays to the same output", test_replay},
     {"a host that does not join is reported and the run goes on", test_missing_host},
     {"remote pvmds are started through PVM_RSH", test_rsh_used},
     {"a host's clock 5 ms ahead: offset in the log, transmissions unchanged",
      test_clock_offset},
+    {"a host's clock drifting 100 ppm: followed by periodic estimates", test_clock_drift},
     {"preserve mode keeps the unmonitored order across hosts with shifted clocks",
      test_preserve_across_hosts},
     CU_TEST_INFO_NULL,

@@ -154,6 +154,38 @@ static void test_mcpi_wildcards_psend_precv(void)
 	cmd_result_free(&r);
 }
 
+/* What spawned tasks print (PVM sends it to the pvmd log of the private VM) is shown
+ * after the run, monitored or raw, once per line and without pvmd's own prefix; -q
+ * leaves out pvmmon's heading only. */
+static void test_spawned_task_output_shown(void)
+{
+	const char *dir = harness_tmpdir();
+	char args[512];
+	cmd_result m, r;
+	pvmmon_log *log;
+
+	snprintf(args, sizeof(args), "%s/mcpi -w 3 -c 30 -s 1000 -v", harness_bin());
+	raw(dir, args, &r);
+	log = monitored(dir, "mcpi-v", args, &m);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "pvmmon: output of spawned tasks"));
+	CU_ASSERT_PTR_NULL(strstr(m.err, "pvmmon: output of spawned tasks"));
+	CU_ASSERT_EQUAL(harness_count(r.err, "] mcpi-worker t"), 3);
+	CU_ASSERT_EQUAL(harness_count(m.err, "] mcpi-worker t"), 3);
+	/* pvmd's own lines (its tid has the top bit set) stay out. */
+	CU_ASSERT_PTR_NULL(strstr(m.err, "[t8"));
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
+	/* Without -q pvmmon says where the lines come from. */
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon run --raw -- %s", dir, harness_bin(), args);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: output of spawned tasks:\n[t"));
+	CU_ASSERT_EQUAL(harness_count(r.err, "] mcpi-worker t"), 3);
+	cmd_result_free(&m);
+	cmd_result_free(&r);
+}
+
 static void test_pingpong_receive_variants(void)
 {
 	const char *modes[] = {"", "--nrecv", "--trecv", "--direct"};
@@ -420,6 +452,7 @@ static void test_program_matcher_keeps_pairing(void)
 }
 
 CU_TestInfo test_run_tests[] = {
+    {"what spawned tasks print is shown after the run", test_spawned_task_output_shown},
     {"a program's own matcher (pvm_recvf) does not break pairing", test_program_matcher_keeps_pairing},
     {"matmul: same output, complete log", test_matmul_same_output_and_log},
     {"mcpi: wildcards, psend/precv", test_mcpi_wildcards_psend_precv},

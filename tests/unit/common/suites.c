@@ -1,6 +1,7 @@
 /* The table of unit-test suites for common/, one suite per module. */
 #include "../unit.h"
 
+extern CU_TestInfo test_clockmodel_tests[];
 extern CU_TestInfo test_errors_tests[];
 extern CU_TestInfo test_hostfile_tests[];
 extern CU_TestInfo test_log_tests[];
@@ -10,6 +11,7 @@ extern CU_TestInfo test_symbols_tests[];
 extern CU_TestInfo test_wire_tests[];
 
 CU_SuiteInfo unit_common_suites[] = {
+    {"clockmodel", NULL, NULL, NULL, NULL, test_clockmodel_tests},
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
     {"hostfile", NULL, NULL, NULL, NULL, test_hostfile_tests},
     {"log", NULL, NULL, NULL, NULL, test_log_tests},

@@ -92,6 +92,10 @@ static pvmmon_log *full_log(void)
 	log->hosts[1].clock_known = 1;
 	log->hosts[1].clock_offset_ns = -5000123;
 	log->hosts[1].clock_uncertainty_ns = 37000;
+	/* ... and drifting 12.5 ppm, fitted to 7 estimates, the offset for 3.25 s. */
+	log->hosts[1].clock_at_ns = 3250000000LL;
+	log->hosts[1].clock_drift_ppb = -12500;
+	log->hosts[1].clock_estimates = 7;
 	log->ntasks = 2;
 	log->tasks = calloc(2, sizeof(*log->tasks));
 	t = &log->tasks[0];
@@ -278,6 +282,10 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->hosts[1].clock_known, 1);
 	CU_ASSERT_EQUAL(b->hosts[1].clock_offset_ns, -5000123);
 	CU_ASSERT_EQUAL(b->hosts[1].clock_uncertainty_ns, 37000);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_at_ns, 3250000000LL);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_drift_ppb, -12500);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_estimates, 7);
+	CU_ASSERT_EQUAL(b->hosts[0].clock_estimates, 0);
 	SAME_STR(a->hosts[1].name, b->hosts[1].name);
 	CU_ASSERT_EQUAL_FATAL(b->ntasks, 2);
 	for (i = 0; i < 2; i++) {

@@ -286,8 +286,8 @@ static void test_mailbox_round_trip(void)
  * trailing byte refused, and negative spreads refused. */
 static void test_clock_round_trip(void)
 {
-	wire_clock c = {0x40007, -123456789012LL, 4500, 9000, 5}, cout;
-	wire_clockset s = {-98765, 4500}, sout;
+	wire_clock c = {0x40007, -123456789012LL, 4500, 9000, 777000111222LL, 5}, cout;
+	wire_clockset s = {-98765, 4500, 123456789, -250000000, 1}, sout;
 	wire_buf b;
 
 	wire_buf_init(&b);
@@ -297,6 +297,7 @@ static void test_clock_round_trip(void)
 	CU_ASSERT_EQUAL(cout.offset, -123456789012LL);
 	CU_ASSERT_EQUAL(cout.uncertainty, 4500);
 	CU_ASSERT_EQUAL(cout.rtt, 9000);
+	CU_ASSERT_EQUAL(cout.at, 777000111222LL);
 	CU_ASSERT_EQUAL(cout.samples, 5);
 	for (size_t n = 0; n < b.len; n++)
 		CU_ASSERT_NOT_EQUAL(wire_clock_decode(&cout, b.data, n), 0);
@@ -320,6 +321,9 @@ static void test_clock_round_trip(void)
 	CU_ASSERT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(sout.offset, -98765);
 	CU_ASSERT_EQUAL(sout.uncertainty, 4500);
+	CU_ASSERT_EQUAL(sout.tref, 123456789);
+	CU_ASSERT_EQUAL(sout.rate_ppt, -250000000);
+	CU_ASSERT_EQUAL(sout.keeper, 1);
 	for (size_t n = 0; n < b.len; n++)
 		CU_ASSERT_NOT_EQUAL(wire_clockset_decode(&sout, b.data, n), 0);
 	wire_put_u8(&b, 0);
@@ -328,6 +332,17 @@ static void test_clock_round_trip(void)
 	s.uncertainty = -1;
 	wire_clockset_encode(&b, &s);
 	CU_ASSERT_NOT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), 0);
+	/* A drift beyond a thousandth, or a keeper flag other than 0 or 1, is damage. */
+	s.uncertainty = 0;
+	s.rate_ppt = 1000000001;
+	wire_buf_reset(&b);
+	wire_clockset_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), PVMMON_EPARSE);
+	s.rate_ppt = 0;
+	s.keeper = 2;
+	wire_buf_reset(&b);
+	wire_clockset_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), PVMMON_EPARSE);
 	wire_buf_free(&b);
 }
 

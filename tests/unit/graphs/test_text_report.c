@@ -368,7 +368,47 @@ static void test_cost_and_switches(void)
 	pvmmon_log_free(log);
 }
 
+/* A run on three hosts lists them with their clocks: the reference, one with a fitted
+ * drift and one where no task ran; a run on one host has no such section. */
+static void test_hosts_and_clocks(void)
+{
+	pvmmon_log *log = sample_log();
+	int rc;
+	char *text = render(log, &rc);
+
+	CU_ASSERT_PTR_NULL(strstr(text, "Hosts ("));
+	free(text);
+	log->hosts = calloc(3, sizeof(*log->hosts));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log->hosts);
+	log->nhosts = 3;
+	log->hosts[0].name = strdup("10.77.3.1");
+	log->hosts[0].arch = strdup("LINUX64");
+	log->hosts[0].clock_known = 1;
+	log->hosts[1].name = strdup("10.77.3.2");
+	log->hosts[1].arch = strdup("LINUX64");
+	log->hosts[1].clock_known = 1;
+	log->hosts[1].clock_offset_ns = -5012000;
+	log->hosts[1].clock_uncertainty_ns = 48200;
+	log->hosts[1].clock_at_ns = 8086000000LL;
+	log->hosts[1].clock_drift_ppb = -99900;
+	log->hosts[1].clock_estimates = 9;
+	log->hosts[2].name = strdup("10.77.3.3");
+	log->tasks[0].host = strdup("10.77.3.1");
+	log->tasks[1].host = strdup("10.77.3.2");
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "Hosts (times are on the monitor's clock)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "the reference (the monitor's clock)"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "offset -5.01 ms +- 48.2 us at 8.086 s, drift -99.9 ppm, 9 estimates"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "no estimate (no task ran there)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "10.77.3.2            LINUX64      1"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_text_report_tests[] = {
+    {"hosts and their clocks, for runs on several", test_hosts_and_clocks},
     {"cost section and switches, only when recorded", test_cost_and_switches},
     {"run summary and task table", test_run_and_tasks},
     {"statements sorted by time, named by file:line", test_statements_sorted_and_named},

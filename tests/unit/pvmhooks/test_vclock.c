@@ -171,7 +171,7 @@ static void test_offset_symmetric_is_exact(void)
 	vclock_sync_sample s[1] = {trip(1000, 5000000, 40000, 7000, 40000)};
 	int64_t off = 0, unc = 0, rtt = 0;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 1, &off, &unc, &rtt), 0);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 1, &off, &unc, &rtt, NULL), 0);
 	CU_ASSERT_EQUAL(off, 5000000);
 	CU_ASSERT_EQUAL(unc, 40000);
 	CU_ASSERT_EQUAL(rtt, 87000);
@@ -187,9 +187,11 @@ static void test_offset_least_delay_wins(void)
 	    trip(5000000, -3000000, 500000, 0, 500000),
 	    trip(9000000, -3000000, 60000, 0, 60000),
 	};
-	int64_t off = 0, unc = 0, rtt = 0;
+	int64_t off = 0, unc = 0, rtt = 0, at = 0;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 4, &off, &unc, &rtt), 0);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 4, &off, &unc, &rtt, &at), 0);
+	/* The best round trip's middle on the task's clock: 2 ms + (30 + 2000 + 10) / 2 us. */
+	CU_ASSERT_EQUAL(at, 2000000 + 1020000);
 	/* The second: delay 40 us, midpoint error (30 - 10) / 2 = 10 us. */
 	CU_ASSERT_EQUAL(unc, 20000);
 	CU_ASSERT_EQUAL(off, -3000000 + 10000);
@@ -204,7 +206,7 @@ static void test_offset_same_clock(void)
 				   trip(90000, 0, 19999, 3, 20001)};
 	int64_t off = 1, unc = 0, rtt = 0;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 3, &off, &unc, &rtt), 0);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 3, &off, &unc, &rtt, NULL), 0);
 	CU_ASSERT(off >= -1 && off <= 1);
 	CU_ASSERT_EQUAL(unc, 20000);
 }
@@ -215,11 +217,11 @@ static void test_offset_bad_samples(void)
 	vclock_sync_sample s[2] = {{100, 500, 400, 200}, {100, 500, 600, 50}};
 	int64_t off = 7, unc = 7, rtt = 7;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt), PVMMON_EINVAL);
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 0, &off, &unc, &rtt), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt, NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 0, &off, &unc, &rtt, NULL), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(off, 7);
 	s[1].t_recv = 700;
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt), 0);
+	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt, NULL), 0);
 	/* round 600, held 100: delay 500; offset (400 + (-100)) / 2. */
 	CU_ASSERT_EQUAL(off, 200 + (-50));
 	CU_ASSERT_EQUAL(unc, 250);
