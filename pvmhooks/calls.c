@@ -215,21 +215,70 @@ static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrive
 	return have_pb;
 }
 
-/* The message's sequence number from its piggyback minus the one expected from src,
- * moving the expectation on. */
+/*
+ * Sequence numbers consumed ahead of the expected one while messages a handler took
+ * were still unsettled (their piggybacks come later): (source, sequence) pairs.
+ */
+static struct {
+	int src;
+	int64_t seq;
+} *ahead;
+static size_t nahead, capahead;
+
+/* Takes sequence number seq of src out of `ahead`; 1 if it was there. */
+static int take_ahead(int src, int64_t seq)
+{
+	for (size_t i = 0; i < nahead; i++)
+		if (ahead[i].src == src && ahead[i].seq == seq) {
+			ahead[i] = ahead[--nahead];
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The message's sequence number from its piggyback minus the one expected from src,
+ * moving the expectation on. A message handler takes messages as they are read in, but
+ * their piggybacks are taken when the call ends (mhf.c), so a receive in that call may
+ * consume later numbers first: a gap no larger than the messages handlers hold from src
+ * is theirs, counts as no difference, and is closed when they settle.
+ */
 static int64_t take_sequence(int src, const wire_piggyback *pb)
 {
-	int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0), delta = 0;
+	int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0), gap;
+	int held;
 
+	if (!exp)
+		return 0;
+	if (pb->my_seq < 0) {
+		++*exp;
+		return 0;
+	}
+	gap = pb->my_seq - *exp;
+	held = gap > 0 ? hooks__mhf_unsettled_from(src) : 0;
+	if (gap > 0 && gap <= held && nahead < 1u << 20) {
+		if (nahead == capahead) {
+			size_t c = capahead ? capahead * 2 : 16;
+			void *g = realloc(ahead, c * sizeof(*ahead));
+
+			if (!g)
+				goto resync;
+			ahead = g;
+			capahead = c;
+		}
+		ahead[nahead].src = src;
+		ahead[nahead++].seq = pb->my_seq;
+		return 0;
+	}
+resync:
 	/* A sequence number other than the expected one means pairing went wrong (or, in
 	 * a replay, that the run diverged: the record keeps the difference). */
-	if (exp) {
-		delta = pb->my_seq >= 0 ? pb->my_seq - *exp : 0;
-		if (pb->my_seq >= 0 && pb->my_seq != *exp)
-			hooks__st.counts.pb_bad++;
-		*exp = pb->my_seq >= 0 ? pb->my_seq + 1 : *exp + 1;
-	}
-	return delta;
+	if (gap != 0)
+		hooks__st.counts.pb_bad++;
+	*exp = pb->my_seq + 1;
+	while (nahead && take_ahead(src, *exp))
+		++*exp;
+	return gap;
 }
 
 int64_t hooks__absorb_piggyback(int src, int tag, int bytes)

@@ -319,6 +319,17 @@ void hooks__mhf_settle(hooks_call *call)
 	settling = 0;
 }
 
+int hooks__mhf_unsettled_from(int src)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < nkept; i++)
+		n += kept[i].src == src;
+	for (size_t i = 0; i < npending; i++)
+		n += pending[i].src == src;
+	return n;
+}
+
 int hooks__mhf_unexpected(int *src, int *tag)
 {
 	if (!nkept)

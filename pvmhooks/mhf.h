@@ -34,6 +34,9 @@ void hooks__mhf_deleted(int mhid);
  */
 void hooks__mhf_settle(hooks_call *call);
 
+/* How many messages from src handlers took whose piggybacks are not yet taken. */
+int hooks__mhf_unsettled_from(int src);
+
 /* In a replay at the end: the first message a handler took that no recorded delivery
  * asked for; 1 and its source and tag when there is one. */
 int hooks__mhf_unexpected(int *src, int *tag);

@@ -87,7 +87,8 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 		name_of(who, sizeof(who), e->sender, by_tid);
 		snprintf(buf, len, "a message handler took a message from %s with tag %d "
 				   "(sequence %+d) during %s, call %d",
-			 who, (int)e->tag, (int)e->seq_delta, op ? op : "?", (int)e->value);
+			 who, (int)e->tag, (int)e->seq_delta,
+			 e->op == PVMMON_EV_OTHER ? "another PVM call" : op ? op : "?", (int)e->value);
 		break;
 	case REPLAY_NOTIFY:
 		name_of(who, sizeof(who), e->sender, by_tid);
@@ -152,7 +153,10 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	wire_put_u64(&b, at_event);
 	wire_put_str(&b, module);
 	wire_put_u64(&b, off);
-	wire_put_str(&b, pvmmon_event_op_name(call ? hooks__event_op(call->op) : PVMMON_EV_OTHER));
+	/* Calls without an event op of their own (pvm_delmhf, pvm_exit) by their name. */
+	wire_put_str(&b, !call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
+		     : hooks__event_op(call->op) ? pvmmon_event_op_name(hooks__event_op(call->op))
+						 : hooks__op_names[call->op]);
 	wire_put_str(&b, expected);
 	wire_put_str(&b, observed);
 	if (!b.failed)
