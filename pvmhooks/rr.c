@@ -186,7 +186,9 @@ static int32_t tid_of(int32_t k)
 		return 0;
 	if (lid_tids[k])
 		return lid_tids[k];
-	/* A sender that was no task of the run (pvmd, the console) keeps its tid. */
+	/* A sender that was no task of the run keeps its tid: pvmd's notify messages come
+	 * from TIDPVMD (0x80000000) in every run; the console's tid may differ (its
+	 * messages then diverge). */
 	if (lids[k][0] == 't') {
 		lid_tids[k] = (int32_t)strtoul(lids[k] + 1, NULL, 16);
 		return lid_tids[k];
