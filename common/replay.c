@@ -19,9 +19,18 @@
  *   0xE2 def        defines the next outcome and delivers it, seq_delta 0
  *   0xE3 def d      defines the next outcome and delivers it with seq_delta d
  *   0xE4 op kind .. a literal entry that changes no table: MSG sender, tag, seq_delta;
- *                   SPAWN value; nothing for NONE and TIMEOUT. The encoder writes one
- *                   only when a table is full (REPLAY_TABLE_MAX) or out of memory.
- *   0xE5-0xFF       reserved: damage
+ *                   SPAWN value; nothing for NONE and TIMEOUT; HANDLED and NOTIFY
+ *                   sender, tag, seq_delta, value. The encoder writes one only when a
+ *                   table is full (REPLAY_TABLE_MAX) or out of memory.
+ *   0xE5 op kind s t v d
+ *                   a HANDLED or NOTIFY entry: sender reference s and tag reference t
+ *                   (as in def), value v and seq_delta d (0 for NOTIFY). These entries
+ *                   carry a value that differs from one to the next (a position, a
+ *                   named task), so they never become table outcomes.
+ *   0xE6-0xFF       reserved: damage
+ *
+ * Streams written before HANDLED and NOTIFY existed never contain 0xE5 and decode
+ * unchanged; a decoder of that time reports 0xE5 as damage rather than misreading it.
  *
  * def is op (1 byte, a pvmmon_event_op), kind (1 byte, a replay_kind) and then, for
  * MSG, a sender reference and a tag reference, for SPAWN the value, for NONE and
@@ -52,6 +61,7 @@ enum {
 	H_DEFINE = 0xe2,
 	H_DEFINE_DELTA = 0xe3,
 	H_LITERAL = 0xe4,
+	H_EXTENDED = 0xe5,
 };
 #define REPEAT_SHORT (H_REPEAT_N - H_REPEAT_MIN) /* 31: the longest one-byte repeat */
 
@@ -69,6 +79,11 @@ static int valid(unsigned op, int kind)
 	case REPLAY_SPAWN:
 		/* A count of children, or a group instance number. */
 		return op == PVMMON_EV_SPAWN || op == PVMMON_EV_JOINGROUP;
+	case REPLAY_HANDLED:
+		/* The wrapped call the handler ran in (OTHER for calls without an event). */
+		return (op >= PVMMON_EV_SEND && op <= PVMMON_EV_OTHER) || op == PVMMON_EV_JOINGROUP;
+	case REPLAY_NOTIFY:
+		return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV;
 	}
 	return 0;
 }
@@ -82,13 +97,14 @@ static replay_entry normalise(const replay_entry *in)
 	memset(&n, 0, sizeof(n));
 	n.op = in->op;
 	n.kind = in->kind;
-	if (in->kind == REPLAY_MSG) {
+	if (in->kind == REPLAY_MSG || in->kind == REPLAY_HANDLED || in->kind == REPLAY_NOTIFY) {
 		n.sender = in->sender;
 		n.tag = in->tag;
-		n.seq_delta = in->seq_delta;
-	} else if (in->kind == REPLAY_SPAWN) {
-		n.value = in->value;
 	}
+	if (in->kind == REPLAY_MSG || in->kind == REPLAY_HANDLED)
+		n.seq_delta = in->seq_delta;
+	if (in->kind == REPLAY_SPAWN || in->kind == REPLAY_HANDLED || in->kind == REPLAY_NOTIFY)
+		n.value = in->value;
 	return n;
 }
 
@@ -261,6 +277,11 @@ static void put_literal(replay_enc *e, const replay_entry *n)
 		put_varint(&e->out, zigzag(n->seq_delta));
 	} else if (n->kind == REPLAY_SPAWN) {
 		put_varint(&e->out, zigzag(n->value));
+	} else if (n->kind == REPLAY_HANDLED || n->kind == REPLAY_NOTIFY) {
+		put_varint(&e->out, zigzag(n->sender));
+		put_varint(&e->out, zigzag(n->tag));
+		put_varint(&e->out, zigzag(n->seq_delta));
+		put_varint(&e->out, zigzag(n->value));
 	}
 }
 
@@ -275,12 +296,41 @@ static void put_ref(wire_buf *b, int64_t index, int32_t value)
 	}
 }
 
+/* A HANDLED or NOTIFY entry: its sender and tag through the tables, its value and
+ * delta as numbers. */
+static void put_extended(replay_enc *e, const replay_entry *n)
+{
+	int64_t s = map_get(&e->senders, (uint32_t)n->sender);
+	int64_t t = map_get(&e->tags, (uint32_t)n->tag);
+
+	if ((s < 0 && (e->nsenders >= REPLAY_TABLE_MAX || map_reserve(&e->senders) < 0)) ||
+	    (t < 0 && (e->ntags >= REPLAY_TABLE_MAX || map_reserve(&e->tags) < 0))) {
+		put_literal(e, n);
+		return;
+	}
+	wire_put_u8(&e->out, H_EXTENDED);
+	wire_put_u8(&e->out, n->op);
+	wire_put_u8(&e->out, (uint8_t)n->kind);
+	put_ref(&e->out, s, n->sender);
+	put_ref(&e->out, t, n->tag);
+	if (s < 0)
+		map_insert(&e->senders, (uint32_t)n->sender, e->nsenders++);
+	if (t < 0)
+		map_insert(&e->tags, (uint32_t)n->tag, e->ntags++);
+	put_varint(&e->out, zigzag(n->value));
+	put_varint(&e->out, zigzag(n->seq_delta));
+}
+
 static void put_entry(replay_enc *e, const replay_entry *n)
 {
 	int64_t s = -1, t = -1, o = -1;
 	uint32_t si = 0, ti = 0;
 	uint64_t key;
 
+	if (n->kind == REPLAY_HANDLED || n->kind == REPLAY_NOTIFY) {
+		put_extended(e, n);
+		return;
+	}
 	if (n->kind == REPLAY_MSG) {
 		s = map_get(&e->senders, (uint32_t)n->sender);
 		t = map_get(&e->tags, (uint32_t)n->tag);
@@ -487,7 +537,7 @@ static int get_outcome(replay_dec *d, size_t at, int def, replay_entry *ent)
 	memset(ent, 0, sizeof(*ent));
 	if (get_u8(d, &op) < 0 || get_u8(d, &kind) < 0)
 		return damaged(d, at, "truncated");
-	if (!valid(op, kind))
+	if (!valid(op, kind) || (def && (kind == REPLAY_HANDLED || kind == REPLAY_NOTIFY)))
 		return damaged(d, at, "impossible outcome");
 	ent->op = op;
 	ent->kind = (replay_kind)kind;
@@ -499,15 +549,50 @@ static int get_outcome(replay_dec *d, size_t at, int def, replay_entry *ent)
 				     "undefined tag");
 		return rc;
 	}
-	for (int k = 0; k < (kind == REPLAY_MSG ? 3 : kind == REPLAY_SPAWN ? 1 : 0); k++) {
+	for (int k = 0; k < (kind == REPLAY_MSG ? 3 : kind == REPLAY_SPAWN ? 1 : kind >= REPLAY_HANDLED ? 4 : 0); k++) {
 		rc = get_varint(d, &u);
 		if (rc < 0)
 			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
 		if (kind == REPLAY_SPAWN)
 			ent->value = unzigzag(u);
 		else
-			*(k == 0 ? &ent->sender : k == 1 ? &ent->tag : &ent->seq_delta) = unzigzag(u);
+			*(k == 0 ? &ent->sender : k == 1 ? &ent->tag : k == 2 ? &ent->seq_delta : &ent->value) =
+			    unzigzag(u);
 	}
+	if (kind == REPLAY_NOTIFY && ent->seq_delta)
+		return damaged(d, at, "sequence delta without a message");
+	return 0;
+}
+
+/* Reads a HANDLED or NOTIFY item after its head byte. */
+static int get_extended(replay_dec *d, size_t at, replay_entry *ent)
+{
+	uint8_t op, kind;
+	uint32_t v, dl;
+	int rc;
+
+	memset(ent, 0, sizeof(*ent));
+	if (get_u8(d, &op) < 0 || get_u8(d, &kind) < 0)
+		return damaged(d, at, "truncated");
+	if ((kind != REPLAY_HANDLED && kind != REPLAY_NOTIFY) || !valid(op, kind))
+		return damaged(d, at, "impossible outcome");
+	ent->op = op;
+	ent->kind = (replay_kind)kind;
+	rc = get_ref(d, at, &d->senders, &d->nsenders, &d->cap_senders, &ent->sender,
+		     "undefined sender");
+	if (rc == 0)
+		rc = get_ref(d, at, &d->tags, &d->ntags, &d->cap_tags, &ent->tag, "undefined tag");
+	if (rc < 0)
+		return rc;
+	rc = get_varint(d, &v);
+	if (rc == 0)
+		rc = get_varint(d, &dl);
+	if (rc < 0)
+		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	ent->value = unzigzag(v);
+	ent->seq_delta = unzigzag(dl);
+	if (kind == REPLAY_NOTIFY && ent->seq_delta)
+		return damaged(d, at, "sequence delta without a message");
 	return 0;
 }
 
@@ -589,6 +674,11 @@ int replay_dec_next(replay_dec *d, replay_entry *out)
 		if (rc < 0)
 			return rc;
 		goto deliver;
+	case H_EXTENDED:
+		rc = get_extended(d, at, &ent);
+		if (rc < 0)
+			return rc;
+		goto deliver;
 	default:
 		return damaged(d, at, "unknown item");
 	}
@@ -623,8 +713,11 @@ int replay_remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int3
 		rc = replay_dec_next(&d, &ent);
 		if (rc <= 0)
 			break;
-		if (ent.kind == REPLAY_MSG)
+		if (ent.kind == REPLAY_MSG || ent.kind == REPLAY_HANDLED || ent.kind == REPLAY_NOTIFY)
 			ent.sender = map(ctx, ent.sender);
+		/* A notify names a task by tid: in a log, by its logical id like a sender. */
+		if (ent.kind == REPLAY_NOTIFY)
+			ent.value = map(ctx, ent.value);
 		rc = replay_enc_add(&e, &ent);
 		if (rc < 0)
 			goto out;
@@ -666,7 +759,9 @@ int replay_check(const uint8_t *data, size_t len, size_t nsenders, uint64_t *nen
 	*nentries = 0;
 	replay_dec_init(&d, data, len);
 	while ((rc = replay_dec_next(&d, &ent)) == 1) {
-		if (ent.kind == REPLAY_MSG && (ent.sender < 0 || (size_t)ent.sender >= nsenders)) {
+		if ((ent.kind == REPLAY_MSG || ent.kind == REPLAY_HANDLED || ent.kind == REPLAY_NOTIFY) &&
+		    (ent.sender < 0 || (size_t)ent.sender >= nsenders ||
+		     (ent.kind == REPLAY_NOTIFY && (ent.value < 0 || (size_t)ent.value >= nsenders)))) {
 			rc = pvmmon_error_set(PVMMON_EPARSE,
 					      "replay record damaged: entry %" PRIu64 " has sender %d "
 					      "of %zu", n, (int)ent.sender, nsenders);

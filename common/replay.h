@@ -20,11 +20,16 @@ typedef enum replay_kind {
 	REPLAY_NONE,    /* pvm_nrecv / pvm_probe found nothing */
 	REPLAY_TIMEOUT, /* pvm_trecv timed out */
 	REPLAY_SPAWN,   /* pvm_spawn started `value` children */
+	REPLAY_HANDLED, /* a pvm_addmhf handler took a message (sender, tag, seq_delta) when
+			 * the task had begun `value` wrapped calls; op is the call it was in */
+	REPLAY_NOTIFY,  /* the call delivered a pvmd notify message (from sender, with tag)
+			 * whose first integer, a tid, is `value` (an id like sender) */
 } replay_kind;
 
 /*
  * One recorded outcome. Fields a kind does not use (sender, tag and seq_delta outside
- * REPLAY_MSG, value outside REPLAY_SPAWN) are not encoded and decode as 0.
+ * REPLAY_MSG and REPLAY_HANDLED, sender and tag outside REPLAY_NOTIFY too, value outside
+ * REPLAY_SPAWN, REPLAY_HANDLED and REPLAY_NOTIFY) are not encoded and decode as 0.
  */
 typedef struct replay_entry {
 	uint8_t op;        /* the call, as a pvmmon_event_op value: PVMMON_EV_RECV, NRECV,
@@ -35,7 +40,9 @@ typedef struct replay_entry {
 	int32_t tag;       /* REPLAY_MSG: its tag */
 	int32_t seq_delta; /* REPLAY_MSG: its per-pair sequence number minus the one expected
 			    * next from that sender; 0 in the common case */
-	int32_t value;     /* REPLAY_SPAWN: children started (negative: a PVM error code) */
+	int32_t value;     /* REPLAY_SPAWN: children started (negative: a PVM error code);
+			    * REPLAY_HANDLED: the position (wrapped calls begun); REPLAY_NOTIFY:
+			    * the task the notify names, an id like sender */
 } replay_entry;
 
 /* Maps 64-bit keys to table indices (open addressing); private to replay.c. */
@@ -94,8 +101,8 @@ int replay_dec_next(replay_dec *d, replay_entry *out);
 void replay_dec_free(replay_dec *d);
 
 /*
- * Rewrites a stream, mapping each sender id through map(ctx, id) (e.g. tid -> index
- * into a table of logical ids); the new stream goes into *out (initialised here, the
+ * Rewrites a stream, mapping each sender id (and each notify's named task) through
+ * map(ctx, id) (e.g. tid -> index into a table of logical ids); the new stream goes into *out (initialised here, the
  * caller frees it, also on failure) and the entry count into *nentries.
  */
 int replay_remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int32_t id),
@@ -103,7 +110,8 @@ int replay_remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int3
 
 /*
  * Decodes a whole stream to count its entries into *nentries; PVMMON_EPARSE when it is
- * damaged or a message's sender is not an index below nsenders (a log's sender table).
+ * damaged or a message's sender (or a notify's named task) is not an index below
+ * nsenders (a log's sender table).
  */
 int replay_check(const uint8_t *data, size_t len, size_t nsenders, uint64_t *nentries);
 

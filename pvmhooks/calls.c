@@ -9,6 +9,7 @@
 #include <pvm3.h>
 
 #include "calls.h"
+#include "mhf.h"
 #include "preserve.h"
 #include "rr.h"
 #include "trace.h"
@@ -155,36 +156,29 @@ static int await_piggyback(int src, int tag)
 }
 
 /*
- * Completes a receive that delivered a message of `bytes` from src with tag: receives
- * the sender's trailing piggyback (if it is monitored), applies the virtual clock and
- * records the statement. The user's receive buffer and context are restored.
+ * Takes the trailing piggyback of the message just consumed from src with tag into *pb
+ * (from the preserve-mode stash, the private context's queue, or waiting for it when
+ * the sender is monitored); 1 when there was a valid one. The user's receive buffer
+ * and context are restored; *arrived is when a stashed one was taken off the queue.
  */
-static void complete_receive(hooks_call *call, int src, int tag, int bytes)
+static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrived)
 {
 	int rb, oldctx, pbuf, len = 0, ptag, psrc;
 	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
 	uint8_t *big = NULL;
-	wire_piggyback pb;
-	vclock_recv r;
-	pvmmon_log_stmt *st;
-	pvmmon_log_com *c;
 	int have_pb = 0;
 	hooks_matcher matcher;
 	uint8_t *stashed = NULL;
 	size_t slen = 0;
 	int from_stash = 0;
-	int64_t arrived = 0;
-
-	hooks__st.counts.msgs_recv++;
-	hooks__st.counts.bytes_recv += (uint64_t)bytes;
 
 	/* The trailing piggyback is usually queued already; only when it is not do we
 	 * need to know whether the sender sends one at all. */
 	/* In preserve mode it may have been taken off the queue already (the stash). */
-	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen, &arrived)) {
+	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen, arrived)) {
 		from_stash = 1;
-		if (wire_piggyback_decode(&pb, stashed, slen, hooks__st.mytid) == 0 &&
-		    pb.token == hooks__st.token)
+		if (wire_piggyback_decode(pb, stashed, slen, hooks__st.mytid) == 0 &&
+		    pb->token == hooks__st.token)
 			have_pb = 1;
 		else
 			hooks__st.counts.pb_bad++;
@@ -205,8 +199,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		/* A piggyback of another run (or forged without the run's token) is counted
 		 * and ignored: its message counts as from an unmonitored sender. */
 		if (p && pvm_upkbyte((char *)p, len, 1) >= 0 &&
-		    wire_piggyback_decode(&pb, p, (size_t)len, hooks__st.mytid) == 0 &&
-		    pb.token == hooks__st.token)
+		    wire_piggyback_decode(pb, p, (size_t)len, hooks__st.mytid) == 0 &&
+		    pb->token == hooks__st.token)
 			have_pb = 1;
 		else
 			hooks__st.counts.pb_bad++;
@@ -216,8 +210,108 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	pvm_setcontext(oldctx);
 	pvm_setrbuf(rb);
 	free(big);
-	if (have_pb && hooks__preserve && pb.my_seq >= 0)
-		hooks__pr_seen(src, pb.my_seq + 1);
+	if (have_pb && hooks__preserve && pb->my_seq >= 0)
+		hooks__pr_seen(src, pb->my_seq + 1);
+	return have_pb;
+}
+
+/*
+ * Sequence numbers consumed ahead of the expected one while messages a handler took
+ * were still unsettled (their piggybacks come later): (source, sequence) pairs.
+ */
+static struct {
+	int src;
+	int64_t seq;
+} *ahead;
+static size_t nahead, capahead;
+
+/* Takes sequence number seq of src out of `ahead`; 1 if it was there. */
+static int take_ahead(int src, int64_t seq)
+{
+	for (size_t i = 0; i < nahead; i++)
+		if (ahead[i].src == src && ahead[i].seq == seq) {
+			ahead[i] = ahead[--nahead];
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The message's sequence number from its piggyback minus the one expected from src,
+ * moving the expectation on. A message handler takes messages as they are read in, but
+ * their piggybacks are taken when the call ends (mhf.c), so a receive in that call may
+ * consume later numbers first: a gap no larger than the messages handlers hold from src
+ * is theirs, counts as no difference, and is closed when they settle.
+ */
+static int64_t take_sequence(int src, const wire_piggyback *pb)
+{
+	int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0), gap;
+	int held;
+
+	if (!exp)
+		return 0;
+	if (pb->my_seq < 0) {
+		++*exp;
+		return 0;
+	}
+	gap = pb->my_seq - *exp;
+	held = gap > 0 ? hooks__mhf_unsettled_from(src) : 0;
+	if (gap > 0 && gap <= held && nahead < 1u << 20) {
+		if (nahead == capahead) {
+			size_t c = capahead ? capahead * 2 : 16;
+			void *g = realloc(ahead, c * sizeof(*ahead));
+
+			if (!g)
+				goto resync;
+			ahead = g;
+			capahead = c;
+		}
+		ahead[nahead].src = src;
+		ahead[nahead++].seq = pb->my_seq;
+		return 0;
+	}
+resync:
+	/* A sequence number other than the expected one means pairing went wrong (or, in
+	 * a replay, that the run diverged: the record keeps the difference). */
+	if (gap != 0)
+		hooks__st.counts.pb_bad++;
+	*exp = pb->my_seq + 1;
+	while (nahead && take_ahead(src, *exp))
+		++*exp;
+	return gap;
+}
+
+int64_t hooks__absorb_piggyback(int src, int tag, int bytes)
+{
+	wire_piggyback pb;
+	int64_t arrived = 0;
+
+	hooks__st.counts.msgs_recv++;
+	hooks__st.counts.bytes_recv += (uint64_t)bytes;
+	if (!fetch_piggyback(src, tag, &pb, &arrived)) {
+		hooks__st.counts.unmonitored_recv++;
+		return -1;
+	}
+	return take_sequence(src, &pb);
+}
+
+/*
+ * Completes a receive that delivered a message of `bytes` from src with tag: receives
+ * the sender's trailing piggyback (if it is monitored), applies the virtual clock and
+ * records the statement. The user's receive buffer and context are restored.
+ */
+static void complete_receive(hooks_call *call, int src, int tag, int bytes)
+{
+	wire_piggyback pb;
+	vclock_recv r;
+	pvmmon_log_stmt *st;
+	pvmmon_log_com *c;
+	int have_pb;
+	int64_t arrived = 0;
+
+	hooks__st.counts.msgs_recv++;
+	hooks__st.counts.bytes_recv += (uint64_t)bytes;
+	have_pb = fetch_piggyback(src, tag, &pb, &arrived);
 
 	st = hooks__stmt(call->site, call->op);
 	if (st) {
@@ -235,18 +329,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		}
 		return;
 	}
-	/* A sequence number other than the expected one means pairing went wrong (or, in
-	 * a replay, that the run diverged: the record keeps the difference). */
-	{
-		int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0);
-
-		if (exp) {
-			call->seq_delta = pb.my_seq >= 0 ? pb.my_seq - *exp : 0;
-			if (pb.my_seq >= 0 && pb.my_seq != *exp)
-				hooks__st.counts.pb_bad++;
-			*exp = pb.my_seq >= 0 ? pb.my_seq + 1 : *exp + 1;
-		}
-	}
+	call->seq_delta = take_sequence(src, &pb);
 	/* In preserve mode a receive may have waited before its real call, and the
 	 * message's arrival is known from its piggyback's (see vclock_receive_seen). */
 	vclock_receive_seen(&hooks__st.clock, call->t0, call->t_wait, call->t1, call->t2,
@@ -535,7 +618,8 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 
 void hooks__pre_pvm_exit(hooks_call *call)
 {
-	(void)call;
+	/* What handlers took so far is recorded before the final flush. */
+	hooks__mhf_settle(call);
 	hooks__flush(1);
 }
 
@@ -561,4 +645,34 @@ void hooks__post_pvm_joingroup(hooks_call *call, int rc, char *group)
 	(void)group;
 	record_nothing(call);
 	hooks__rr_after(call, rc, 0, 0);
+}
+
+void hooks__pre_pvm_addmhf(hooks_call *call, int src, int tag, int ctx, int (*f)(int))
+{
+	(void)src;
+	(void)tag;
+	(void)ctx;
+	hooks__mhf_add_begin(call, f);
+}
+
+void hooks__post_pvm_addmhf(hooks_call *call, int rc, int src, int tag, int ctx, int (*f)(int))
+{
+	(void)src;
+	(void)tag;
+	(void)ctx;
+	(void)f;
+	hooks__mhf_add_end(call, rc);
+}
+
+void hooks__pre_pvm_delmhf(hooks_call *call, int mhid)
+{
+	(void)call;
+	(void)mhid;
+}
+
+void hooks__post_pvm_delmhf(hooks_call *call, int rc, int mhid)
+{
+	(void)call;
+	if (rc >= 0)
+		hooks__mhf_deleted(mhid);
 }

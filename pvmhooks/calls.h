@@ -37,6 +37,10 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 			   char *where, int ntask, int *tids);
 void hooks__pre_pvm_joingroup(hooks_call *call, char *group);
 void hooks__post_pvm_joingroup(hooks_call *call, int rc, char *group);
+void hooks__pre_pvm_addmhf(hooks_call *call, int src, int tag, int ctx, int (*f)(int));
+void hooks__post_pvm_addmhf(hooks_call *call, int rc, int src, int tag, int ctx, int (*f)(int));
+void hooks__pre_pvm_delmhf(hooks_call *call, int mhid);
+void hooks__post_pvm_delmhf(hooks_call *call, int rc, int mhid);
 void hooks__pre_pvm_exit(hooks_call *call);
 void hooks__post_pvm_exit(hooks_call *call, int rc);
 

@@ -22,7 +22,8 @@
 /* The wrapped calls, in wrappers.def order. */
 #define HOOKS_OPS(X)                                                                            \
 	X(pvm_mytid) X(pvm_send) X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) \
-	    X(pvm_precv) X(pvm_probe) X(pvm_spawn) X(pvm_exit) X(pvm_joingroup)
+	    X(pvm_precv) X(pvm_probe) X(pvm_spawn) X(pvm_exit) X(pvm_joingroup) X(pvm_addmhf)    \
+		X(pvm_delmhf)
 
 typedef enum hooks_op {
 #define HOOKS_OP_ENUM(name) HOOKS_OP_##name,
@@ -108,6 +109,10 @@ typedef struct hooks_state {
 	int64_t clock_uncertainty;
 	int clock_keeper;
 	int64_t last_clock_sync;
+	/* Wrapped calls begun so far (nested ones, made by message handlers, included)
+	 * and the op of the last one: where a message handler's delivery happened. */
+	uint64_t ncalls;
+	hooks_op cur_op;
 } hooks_state;
 
 extern hooks_state hooks__st;
@@ -245,5 +250,9 @@ pvmmon_log_task *hooks__records_task(void);
 
 /* Piggyback (calls.c): sends the trailing record after a user send or mcast. */
 void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
+/* Takes the trailing piggyback of a message of `bytes` from src with tag that a message
+ * handler took (counting the message as received); returns its sequence number minus
+ * the expected one, -1 when the sender sent none. */
+int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
 
 #endif

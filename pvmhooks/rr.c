@@ -1,8 +1,10 @@
 /*
  * Record and replay in a task: each outcome of a call that can differ between runs
  * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
- * whether pvm_trecv timed out, how many children pvm_spawn started) is appended to a
- * compact stream (common/replay.c) that goes to the monitor with each flush. A replay
+ * whether pvm_trecv timed out, how many children pvm_spawn started, which task a pvmd
+ * notify message names, which message a pvm_addmhf handler took during which call) is
+ * appended to a compact stream (common/replay.c) that goes to the monitor with each
+ * flush. A replay
  * takes the task's recorded stream from the monitor and forces each outcome: a
  * recorded message is received from exactly its sender and tag (blocking until it is
  * there), a recorded miss or timeout is answered without touching what has arrived
@@ -18,6 +20,7 @@
 
 #include <pvm3.h>
 
+#include "mhf.h"
 #include "rr.h"
 #include "trace.h"
 #include "../common/replay.h"
@@ -38,6 +41,17 @@ static wire_buf chunk;
  * the tids they have in this run (0 until asked). */
 static replay_entry *rec;
 static size_t nrec, next;
+/* The record's handler deliveries apart (mhf.c makes them at their positions), the
+ * next one, and each entry's number in the whole record (counted from 1), by which
+ * reports and --stop-at name events. */
+static replay_entry *hrec;
+static size_t nhrec, hnext;
+static uint64_t *rec_no, *hrec_no;
+static uint64_t at_event; /* the number of the event being replayed */
+/* Notify messages a forced receive took while looking for another one of the same
+ * sender and tag: the receives they were recorded for take them from here. */
+static int *held_notes;
+static size_t nheld_notes, cap_notes;
 static char **lids;
 static int32_t *lid_tids;
 static size_t nlids;
@@ -46,12 +60,42 @@ static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
 static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
 
+/* The name of a task for a report: a recorded id (an index into the logical ids), or a
+ * tid of this run (by_tid), by its logical id when the record knows it. */
+static void name_of(char *buf, size_t len, int32_t id, int by_tid)
+{
+	if (by_tid) {
+		for (size_t k = 0; k < nlids; k++)
+			if (lid_tids[k] && lid_tids[k] == id) {
+				snprintf(buf, len, "task %s", lids[k]);
+				return;
+			}
+		snprintf(buf, len, "t%x", (unsigned)id);
+	} else {
+		snprintf(buf, len, "task %s", id >= 0 && (size_t)id < nlids ? lids[id] : "?");
+	}
+}
+
 /* Describes entry e for a report, with senders by logical id. */
 static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 {
 	const char *op = pvmmon_event_op_name((pvmmon_event_op)e->op);
+	char who[128], what[128];
 
 	switch (e->kind) {
+	case REPLAY_HANDLED:
+		name_of(who, sizeof(who), e->sender, by_tid);
+		snprintf(buf, len, "a message handler took a message from %s with tag %d "
+				   "(sequence %+d) during %s, call %d",
+			 who, (int)e->tag, (int)e->seq_delta,
+			 e->op == PVMMON_EV_OTHER ? "another PVM call" : op ? op : "?", (int)e->value);
+		break;
+	case REPLAY_NOTIFY:
+		name_of(who, sizeof(who), e->sender, by_tid);
+		name_of(what, sizeof(what), e->value, by_tid);
+		snprintf(buf, len, "%s took a notify message from %s with tag %d about %s",
+			 op ? op : "?", who, (int)e->tag, what);
+		break;
 	case REPLAY_MSG:
 		if (by_tid) {
 			/* An observed sender by its logical id when the record knows it. */
@@ -106,10 +150,13 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	wire_buf_init(&b);
 	wire_put_u32(&b, WIRE_VERSION);
 	/* Events are counted from 1, as the user reads them. */
-	wire_put_u64(&b, (uint64_t)next);
+	wire_put_u64(&b, at_event);
 	wire_put_str(&b, module);
 	wire_put_u64(&b, off);
-	wire_put_str(&b, pvmmon_event_op_name(call ? hooks__event_op(call->op) : PVMMON_EV_OTHER));
+	/* Calls without an event op of their own (pvm_delmhf, pvm_exit) by their name. */
+	wire_put_str(&b, !call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
+		     : hooks__event_op(call->op) ? pvmmon_event_op_name(hooks__event_op(call->op))
+						 : hooks__op_names[call->op]);
 	wire_put_str(&b, expected);
 	wire_put_str(&b, observed);
 	if (!b.failed)
@@ -139,7 +186,9 @@ static int32_t tid_of(int32_t k)
 		return 0;
 	if (lid_tids[k])
 		return lid_tids[k];
-	/* A sender that was no task of the run (pvmd, the console) keeps its tid. */
+	/* A sender that was no task of the run keeps its tid: pvmd's notify messages come
+	 * from TIDPVMD (0x80000000) in every run; the console's tid may differ (its
+	 * messages then diverge). */
 	if (lids[k][0] == 't') {
 		lid_tids[k] = (int32_t)strtoul(lids[k] + 1, NULL, 16);
 		return lid_tids[k];
@@ -163,7 +212,7 @@ static int32_t tid_of(int32_t k)
 static int wait_message(hooks_call *call, int src, int tag)
 {
 	struct timeval tv = {0, WAIT_STEP_MS * 1000};
-	char exp[256], obs[256];
+	char exp[512], obs[512];
 	int waited, b;
 	/* The recorded message is named by source and tag: a matcher the program installed
 	 * with pvm_recvf() must not pick another (what it picked then is what was
@@ -199,6 +248,86 @@ static int wait_message(hooks_call *call, int src, int tag)
 	return -1;
 }
 
+/*
+ * The first integer of message b (a notify message names a tid there), read from a
+ * copy so that the program still unpacks b from its start; -1 when it has none.
+ */
+static int first_int(int b, int32_t *v)
+{
+	int sb = pvm_mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
+
+	if (sb < 0)
+		return -1;
+	old = pvm_setsbuf(sb);
+	if (pvm_pkmesg(b) >= 0) {
+		orb = pvm_setrbuf(sb);
+		c = pvm_upkmesg();
+		if (c > 0) {
+			pvm_setrbuf(c);
+			if (pvm_upkint(&x, 1, 1) >= 0) {
+				*v = x;
+				rc = 0;
+			}
+			pvm_freebuf(c);
+		}
+		pvm_setrbuf(orb);
+	}
+	pvm_setsbuf(old);
+	pvm_freebuf(sb);
+	return rc;
+}
+
+/* Makes kept message b the active receive buffer, freeing the current one as a
+ * receive would. */
+static int activate(int b)
+{
+	int old = pvm_setrbuf(b);
+
+	if (old > 0 && old != b)
+		pvm_freebuf(old);
+	return b;
+}
+
+/*
+ * Receives the notify message from src (a pvmd) with tag that names task tid: pvmd
+ * queues the notify messages of one tag in the order the events happened in this run,
+ * so the one the record has may come after others, which are kept for their own
+ * receives.
+ */
+static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
+{
+	int32_t v;
+	int b, bytes, t, s;
+
+	for (size_t i = 0; i < nheld_notes; i++)
+		if (pvm_bufinfo(held_notes[i], &bytes, &t, &s) >= 0 && s == src && t == tag &&
+		    first_int(held_notes[i], &v) == 0 && v == tid) {
+			b = held_notes[i];
+			memmove(&held_notes[i], &held_notes[i + 1],
+				(nheld_notes - i - 1) * sizeof(*held_notes));
+			nheld_notes--;
+			return activate(b);
+		}
+	for (;;) {
+		b = wait_message(call, src, tag);
+		if (b <= 0)
+			return b;
+		if (first_int(b, &v) == 0 && v == tid)
+			return b;
+		if (nheld_notes == cap_notes) {
+			size_t c = cap_notes ? cap_notes * 2 : 8;
+			int *g = realloc(held_notes, c * sizeof(*g));
+
+			if (!g)
+				return b;
+			held_notes = g;
+			cap_notes = c;
+		}
+		/* Detached, it stays allocated until its own receive. */
+		held_notes[nheld_notes++] = pvm_setrbuf(0);
+	}
+}
+
 /* --stop-at: tells the monitor (which prints the pid) and stops this process before
  * the event, so that a debugger can attach to exactly this state. */
 static void stop_here(const hooks_call *call)
@@ -208,7 +337,7 @@ static void stop_here(const hooks_call *call)
 
 	wire_buf_init(&b);
 	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u64(&b, (uint64_t)next + 1);
+	wire_put_u64(&b, rec_no[next]);
 	wire_put_u32(&b, (uint32_t)getpid());
 	if (dladdr(call->site, &info) && info.dli_fname) {
 		wire_put_str(&b, info.dli_fname);
@@ -268,16 +397,25 @@ int hooks__rr_init(hooks_rr_mode mode)
 	}
 	replay_dec_init(&dec, data, dlen);
 	while ((rc = replay_dec_next(&dec, &e)) == 1) {
-		if (nrec % 1024 == 0) {
-			replay_entry *g = realloc(rec, (nrec + 1024) * sizeof(*g));
+		int h = e.kind == REPLAY_HANDLED;
+		replay_entry **v = h ? &hrec : &rec;
+		uint64_t **no = h ? &hrec_no : &rec_no;
+		size_t *n = h ? &nhrec : &nrec;
 
-			if (!g) {
+		if (*n % 1024 == 0) {
+			replay_entry *g = realloc(*v, (*n + 1024) * sizeof(*g));
+			uint64_t *gn = g ? realloc(*no, (*n + 1024) * sizeof(*gn)) : NULL;
+
+			if (g)
+				*v = g;
+			if (!gn) {
 				rc = -1;
 				break;
 			}
-			rec = g;
+			*no = gn;
 		}
-		rec[nrec++] = e;
+		(*v)[*n] = e;
+		(*no)[(*n)++] = nrec + nhrec + 1;
 	}
 	replay_dec_free(&dec);
 	if (rc < 0) {
@@ -295,7 +433,7 @@ out:
 void hooks__rr_before(hooks_call *call, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
-	char exp[256], obs[256];
+	char exp[512], obs[512];
 	int32_t s;
 
 	(void)src;
@@ -305,11 +443,13 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	if (next >= nrec) {
 		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
 			 pvmmon_event_op_name(op));
+		at_event = nrec + nhrec + 1;
 		diverge(call, "the end of the recorded run", obs);
 		return;
 	}
-	if (stop_at && next + 1 == stop_at)
+	if (stop_at && rec_no[next] == stop_at)
 		stop_here(call);
+	at_event = rec_no[next];
 	cur = rec[next++];
 	if (cur.op != op) {
 		describe(exp, sizeof(exp), &cur, 0);
@@ -337,6 +477,10 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 			call->skip_rc = wait_message(call, s, cur.tag);
 		}
 		break;
+	case REPLAY_NOTIFY:
+		call->skip = 1;
+		call->skip_rc = wait_notify(call, tid_of(cur.sender), cur.tag, tid_of(cur.value));
+		break;
 	case REPLAY_NONE:
 	case REPLAY_TIMEOUT:
 		/* Whatever has arrived since stays queued for later calls. */
@@ -344,6 +488,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		call->skip_rc = 0;
 		break;
 	case REPLAY_SPAWN:
+	case REPLAY_HANDLED:
 		break;
 	}
 }
@@ -351,7 +496,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 void hooks__rr_join_turn(hooks_call *call, const char *group)
 {
 	int (*gsize)(char *) = (int (*)(char *))dlsym(RTLD_DEFAULT, "pvm_gsize");
-	char exp[256], obs[256];
+	char exp[512], obs[512];
 	int n = -1, waited;
 
 	if (hooks__rr != HOOKS_RR_REPLAY || diverged || cur.op != PVMMON_EV_JOINGROUP ||
@@ -377,7 +522,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
 	replay_entry e;
-	char exp[256], obs[256];
+	char exp[512], obs[512];
 	int delivered;
 
 	/* After a divergence that goes on, recording goes on too. */
@@ -390,6 +535,16 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		/* A count of children, or a group instance number: checked, not forced. */
 		e.kind = REPLAY_SPAWN;
 		e.value = rc;
+	} else if (delivered && ((uint32_t)src & 0x80000000u) &&
+		   (op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV) &&
+		   first_int(rc, &e.value) == 0) {
+		/* From a pvmd (tids with the top bit set, PVM's TIDPVMD): a notify message,
+		 * whose first integer names the task (or host) it is about. Which one comes
+		 * first depends on timing, and the task's tid differs between runs: the
+		 * monitor records it by logical id. */
+		e.kind = REPLAY_NOTIFY;
+		e.sender = src;
+		e.tag = tag;
 	} else if (delivered) {
 		e.kind = REPLAY_MSG;
 		e.sender = src;
@@ -408,7 +563,11 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
 	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
 		return;
-	if (e.kind != REPLAY_MSG && e.kind == cur.kind && e.value == cur.value)
+	if (e.kind == REPLAY_NOTIFY && cur.kind == REPLAY_NOTIFY &&
+	    tid_of(cur.sender) == e.sender && cur.tag == e.tag && tid_of(cur.value) == e.value)
+		return;
+	if (e.kind != REPLAY_MSG && e.kind != REPLAY_NOTIFY && e.kind == cur.kind &&
+	    e.value == cur.value)
 		return;
 	describe(exp, sizeof(exp), &cur, 0);
 	describe(obs, sizeof(obs), &e, 1);
@@ -426,12 +585,91 @@ void hooks__rr_flush(int final)
 			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
 	}
 	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec) {
-		char exp[256], obs[160];
+		char exp[512], obs[160];
 
 		describe(exp, sizeof(exp), &rec[next], 0);
 		snprintf(obs, sizeof(obs), "the task ended with %zu recorded event%s left",
 			 nrec - next, nrec - next == 1 ? "" : "s");
+		at_event = rec_no[next];
 		next++;
 		diverge(NULL, exp, obs);
 	}
+	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec) {
+		char exp[512], obs[160];
+
+		describe(exp, sizeof(exp), &hrec[hnext], 0);
+		snprintf(obs, sizeof(obs), "the task ended with %zu recorded handler deliver%s left",
+			 nhrec - hnext, nhrec - hnext == 1 ? "y" : "ies");
+		at_event = hrec_no[hnext];
+		hnext++;
+		diverge(NULL, exp, obs);
+	}
+	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged) {
+		int src, tag;
+		char who[128], obs[400];
+
+		if (hooks__mhf_unexpected(&src, &tag)) {
+			name_of(who, sizeof(who), src, 1);
+			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
+						   "tag %d that the recorded run's handlers never took",
+				 who, tag);
+			at_event = nrec + nhrec + 1;
+			diverge(NULL, "no more handler deliveries", obs);
+		}
+	}
+}
+
+int hooks__rr_handler_due(uint64_t pos, int *src, int *tag)
+{
+	if (hooks__rr != HOOKS_RR_REPLAY || diverged || hnext >= nhrec ||
+	    (uint64_t)hrec[hnext].value > pos)
+		return 0;
+	*src = tid_of(hrec[hnext].sender);
+	*tag = hrec[hnext].tag;
+	return 1;
+}
+
+void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, uint64_t pos)
+{
+	replay_entry e, x;
+	char exp[512], obs[512];
+
+	if (hooks__rr == HOOKS_RR_OFF || (diverged && hooks__rr != HOOKS_RR_RECORD))
+		return;
+	memset(&e, 0, sizeof(e));
+	e.op = (uint8_t)op;
+	e.kind = REPLAY_HANDLED;
+	e.sender = src;
+	e.tag = tag;
+	e.seq_delta = (int32_t)seq;
+	e.value = (int32_t)pos;
+	replay_enc_add(&enc, &e);
+	if (hooks__rr == HOOKS_RR_RECORD)
+		return;
+	if (hnext >= nhrec) {
+		/* mhf.c delivers only what is due: this cannot be, but say so if it is. */
+		describe(obs, sizeof(obs), &e, 1);
+		at_event = nrec + nhrec + 1;
+		diverge(call, "no more handler deliveries", obs);
+		return;
+	}
+	x = hrec[hnext];
+	at_event = hrec_no[hnext++];
+	if (tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
+	    x.op == e.op && x.value == e.value)
+		return;
+	describe(exp, sizeof(exp), &x, 0);
+	describe(obs, sizeof(obs), &e, 1);
+	diverge(call, exp, obs);
+}
+
+void hooks__rr_handler_missing(hooks_call *call, const char *observed)
+{
+	char exp[512];
+
+	if (hooks__rr != HOOKS_RR_REPLAY || diverged || hnext >= nhrec)
+		return;
+	describe(exp, sizeof(exp), &hrec[hnext], 0);
+	at_event = hrec_no[hnext++];
+	diverge(call, exp, observed);
 }

@@ -41,6 +41,17 @@ void hooks__rr_join_turn(hooks_call *call, const char *group);
  */
 void hooks__rr_after(hooks_call *call, int rc, int src, int tag);
 
+/*
+ * Message handlers (mhf.c). In a replay, whether the next recorded handler delivery is
+ * due once pos wrapped calls have begun, with its sender's tid in this run and its tag.
+ */
+int hooks__rr_handler_due(uint64_t pos, int *src, int *tag);
+/* A handler took a message from src with tag (sequence delta seq) at position pos
+ * during a call of op: recorded, and in a replay checked against the due delivery. */
+void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, uint64_t pos);
+/* In a replay, the due delivery cannot be made (what happened instead: observed). */
+void hooks__rr_handler_missing(hooks_call *call, const char *observed);
+
 /* Sends what was recorded since the last flush to the monitor (at flushes); at the
  * final one, in a replay, also says whether the record was used up. */
 void hooks__rr_flush(int final);

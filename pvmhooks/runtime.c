@@ -15,6 +15,7 @@
 
 #include "dyninst.h"
 #include "hooks.h"
+#include "mhf.h"
 #include "preserve.h"
 #include "records.h"
 #include "rr.h"
@@ -542,6 +543,19 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	hooks__guard = 1;
 	call->op = op;
 	call->site = site;
+	/* Messages handlers took since the last wrapped call (in an unwrapped one, or
+	 * before the first) are settled at the position they came at. */
+	hooks__mhf_settle(call);
+	hooks__st.ncalls++;
+	hooks__st.cur_op = op;
+	/* A replay gives a blocking receive the handler deliveries recorded in it before
+	 * it waits: what it waits for may come only in answer to the handler's sends. */
+	if (hooks__rr == HOOKS_RR_REPLAY) {
+		pvmmon_event_op ev = hooks__event_op(op);
+
+		if (ev == PVMMON_EV_RECV || ev == PVMMON_EV_TRECV || ev == PVMMON_EV_PRECV)
+			hooks__mhf_settle(call);
+	}
 	call->clock_done = 0;
 	call->trace_first = -1;
 	call->nondet = call->skip = call->ovr = 0;
@@ -562,6 +576,12 @@ void hooks__end(hooks_call *call)
 	hooks__dyn_wrapped();
 	if (hooks__tracing || call->trace_first >= 0)
 		hooks__trace_end(call, now);
+	/* A call the program's message handler made runs while libpvm3 may be reading
+	 * messages in: nothing here may receive. */
+	if (hooks__in_handler) {
+		hooks__guard = 0;
+		return;
+	}
 	/* In preserve mode the monitor's questions are answered at every call. */
 	if (hooks__preserve && hooks__st.state == HOOKS_ACTIVE) {
 		hooks__pr_poll();
@@ -576,6 +596,9 @@ void hooks__end(hooks_call *call)
 		hooks__flush(0);
 		vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - now);
 	}
+	/* Messages handlers took during the call reach the program's handlers as it ends
+	 * (their own time is the program's). */
+	hooks__mhf_settle(call);
 	hooks__guard = 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "hooks.h"
 #include "calls.h"
+#include "mhf.h"
 
 #define HOOKS_EXPAND(...) __VA_ARGS__
 #define HOOKS_APPLY(f, first, ...) f(first __VA_OPT__(, ) __VA_ARGS__)

@@ -229,7 +229,8 @@ static void controls(void)
 	wire_buf_free(&b);
 }
 
-/* A stream with every item kind: definitions, references, deltas, repeats, spawns. */
+/* A stream with every item kind: definitions, references, deltas, repeats, spawns,
+ * handler deliveries and notify messages. */
 static void replay_stream(wire_buf *out, uint64_t *n)
 {
 	replay_entry v[] = {
@@ -240,6 +241,8 @@ static void replay_stream(wire_buf *out, uint64_t *n)
 	    {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
 	    {PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0},
 	    {PVMMON_EV_PROBE, REPLAY_MSG, 0, -1, -2, 0},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 2, 7, 0, 40},
+	    {PVMMON_EV_RECV, REPLAY_NOTIFY, 3, 5, 0, 2},
 	};
 	replay_enc e;
 

@@ -1,6 +1,7 @@
 /*
  * Integration tests of record and replay: programs whose output depends on message
- * order (wildcard receives, polling with pvm_nrecv, pvm_trecv timeouts) made to vary
+ * order (wildcard receives, polling with pvm_nrecv, pvm_trecv timeouts, the calls a
+ * pvm_addmhf handler's messages come during, pvmd's exit notifications) made to vary
  * by random send delays, recorded, and replayed to the same output under other
  * delays; divergence reports for changed programs; records rejected before anything
  * starts; a PVM example replayed.
@@ -12,6 +13,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "../../common/vm.h"
 #include "pvmmon/log.h"
 #include "harness.h"
 
@@ -37,36 +39,51 @@ static char *pvmmon_out(const char *dir, int *status, const char *fmt, const cha
 	return out;
 }
 
-/* Records race in mode; checks that unrecorded runs vary and that REPLAYS replays all
- * print what the recorded run printed. */
-static void record_and_replay(const char *mode)
+/*
+ * Records `program` (a path and its arguments; its output starts with prefix) in dir
+ * with pvmmon's extra options (e.g. --attach); checks that unrecorded runs vary and
+ * that REPLAYS replays all print what the recorded run printed. Returns the recorded
+ * run's output (heap).
+ */
+static char *record_and_replay_program(const char *dir, const char *opts, const char *program,
+				       const char *prefix, const char *label)
 {
-	const char *dir = harness_tmpdir();
-	char args[256], *rec, *out;
+	char args[1024], *rec, *out;
 	int st, same = 0, distinct = 0;
 
-	snprintf(args, sizeof(args), "%s/race -m %s", harness_bin(), mode);
+	snprintf(args, sizeof(args), "%s -- %s", opts, program);
 	/* Without replay the delays change the output now and then. */
-	rec = pvmmon_out(dir, &st, "run -q -o rec.xml -- %s%s", args, "");
-	CU_ASSERT_EQUAL_FATAL(st, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(rec, "race: mode="));
+	rec = pvmmon_out(dir, &st, "run -q -o rec.xml %s%s", args, "");
+	CU_ASSERT_EQUAL(st, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rec, prefix));
+	if (st != 0)
+		return rec;
 	for (int i = 0; i < 6; i++) {
-		out = pvmmon_out(dir, &st, "run -q --no-record -o free.xml -- %s%s", args, "");
+		out = pvmmon_out(dir, &st, "run -q --no-record -o free.xml %s%s", args, "");
 		distinct += strcmp(out, rec) != 0;
 		free(out);
 	}
 	CU_ASSERT(distinct > 0);
 	for (int i = 0; i < REPLAYS; i++) {
-		out = pvmmon_out(dir, &st, "replay rec.xml -q -o rep.xml -- %s%s", args, "");
+		out = pvmmon_out(dir, &st, "replay rec.xml -q -o rep.xml %s%s", args, "");
 		same += st == 0 && !strcmp(out, rec);
 		if (st != 0 || strcmp(out, rec))
 			fprintf(stderr, "\n  replay %d: %s (recorded: %s)", i, out, rec);
 		free(out);
 	}
 	CU_ASSERT_EQUAL(same, REPLAYS);
-	fprintf(stderr, "\n  %s: %d of 6 free runs differed; %d of %d replays identical ", mode,
+	fprintf(stderr, "\n  %s: %d of 6 free runs differed; %d of %d replays identical ", label,
 		distinct, same, REPLAYS);
-	free(rec);
+	return rec;
+}
+
+/* Records race in mode, as record_and_replay_program() checks. */
+static void record_and_replay(const char *mode)
+{
+	char program[512];
+
+	snprintf(program, sizeof(program), "%s/race -m %s", harness_bin(), mode);
+	free(record_and_replay_program(harness_tmpdir(), "", program, "race: mode=", mode));
 }
 
 static void test_wildcard_receives(void)
@@ -82,6 +99,135 @@ static void test_polling_nrecv(void)
 static void test_trecv_timeouts(void)
 {
 	record_and_replay("trecv");
+}
+
+/* A pvm_addmhf handler's notes: which work message each came before, and their order,
+ * are forced by the replay. */
+static void test_handler_deliveries(void)
+{
+	char program[512], *rec, *notes;
+
+	snprintf(program, sizeof(program), "%s/mhf", harness_bin());
+	rec = record_and_replay_program(harness_tmpdir(), "", program, "mhf: work=", "mhf");
+	/* Every one of the 3 x 4 notes reached the handler, each once. */
+	notes = strstr(rec, "notes=");
+	CU_ASSERT_PTR_NOT_NULL(notes);
+	if (notes)
+		CU_ASSERT_EQUAL(strcspn(notes + 6, "\n"), 12);
+	free(rec);
+}
+
+/* A handler that answers what it takes (-r: workers wait for its token before they send
+ * the work the master waits for): monitoring, recording and replaying must not hold
+ * the handler until the master's receive ends, which would never happen. */
+static void test_handler_answers(void)
+{
+	char program[512], *rec, *notes;
+
+	snprintf(program, sizeof(program), "%s/mhf -r", harness_bin());
+	rec = record_and_replay_program(harness_tmpdir(), "", program, "mhf: work=", "mhf -r");
+	notes = strstr(rec, "notes=");
+	CU_ASSERT_PTR_NOT_NULL(notes);
+	if (notes)
+		CU_ASSERT_EQUAL(strcspn(notes + 6, "\n"), 12);
+	free(rec);
+}
+
+/* A changed program stops where its handler deliveries first differ from the record:
+ * a handler deleted half way, or one extra handled message. */
+static void test_handler_divergence(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o rec.xml -- %s/mhf", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay rec.xml -q -o d.xml -- %s/mhf -d",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "replay diverged: task 0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, ", event "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "mhf.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "expected a message handler took a message from task 0."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "with tag 42"));
+	fprintf(stderr, "\n  %s", r.err);
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay rec.xml -q -o x.xml -- %s/mhf -x",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "replay diverged: task 0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "from task 0.0"));
+	fprintf(stderr, "\n  %s", r.err);
+	cmd_result_free(&r);
+}
+
+/* The tid logical task lid had in the log at path (0 if none). */
+static int tid_in_log(const char *path, const char *lid)
+{
+	pvmmon_log *log = NULL;
+	int tid = 0;
+
+	if (pvmmon_log_read(&log, path) != 0)
+		return 0;
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].lid && !strcmp(log->tasks[i].lid, lid))
+			tid = log->tasks[i].tid;
+	pvmmon_log_free(log);
+	return tid;
+}
+
+/*
+ * pvmd's exit notifications share a tag with the workers' results: the replay forces
+ * where each comes and which worker's exit it is. The runs share one VM (the test's
+ * own, --attach), so every run's tasks have new tids: each notify message must name
+ * the replay's tid of the recorded task, or the program prints x? for it.
+ */
+static void test_notify_messages(void)
+{
+	const char *dir = harness_tmpdir();
+	const char *ep[] = {harness_bin()};
+	pvmmon_vm_opts opts = {0};
+	pvmmon_vm *vm = NULL;
+	char program[512], path[4096];
+	const char *t = getenv("PVM_TMP"), *root = getenv("PVM_ROOT");
+	char *saved_tmp = t ? strdup(t) : NULL, *saved_root = root ? strdup(root) : NULL;
+	int rec_tid, rep_tid;
+	char *rec;
+
+	opts.ep_dirs = ep;
+	opts.nep_dirs = 1;
+	opts.workdir = dir;
+	if (pvmmon_vm_start(&vm, &opts) < 0) {
+		CU_FAIL("private VM did not start");
+		goto out;
+	}
+	pvmmon_vm_apply_env(vm);
+	snprintf(program, sizeof(program), "%s/notify", harness_bin());
+	rec = record_and_replay_program(dir, "--attach", program, "notify: ", "notify");
+	/* 3 workers, each with 2 results and an exit named by a tid of its own run. */
+	CU_ASSERT_EQUAL(harness_count(rec, " r"), 6);
+	CU_ASSERT_EQUAL(harness_count(rec, " x"), 3);
+	CU_ASSERT_PTR_NULL(strstr(rec, "x?"));
+	free(rec);
+	snprintf(path, sizeof(path), "%s/rec.xml", dir);
+	rec_tid = tid_in_log(path, "0.0");
+	snprintf(path, sizeof(path), "%s/rep.xml", dir);
+	rep_tid = tid_in_log(path, "0.0");
+	CU_ASSERT(rec_tid > 0 && rep_tid > 0 && rec_tid != rep_tid);
+	CU_ASSERT_EQUAL(pvmmon_vm_halt(vm), 0);
+out:
+	if (saved_tmp)
+		setenv("PVM_TMP", saved_tmp, 1);
+	else
+		unsetenv("PVM_TMP");
+	if (saved_root)
+		setenv("PVM_ROOT", saved_root, 1);
+	else
+		unsetenv("PVM_ROOT");
+	free(saved_tmp);
+	free(saved_root);
 }
 
 /* A changed program stops at its first divergent event, with the task, the event, the
@@ -249,6 +395,13 @@ CU_TestInfo test_replay_tests[] = {
     {"wildcard receives: runs vary, 20 of 20 replays identical", test_wildcard_receives},
     {"polling with pvm_nrecv: 20 of 20 replays identical", test_polling_nrecv},
     {"pvm_trecv timeouts: 20 of 20 replays identical", test_trecv_timeouts},
+    {"a pvm_addmhf handler that answers: no hang, 20 of 20 replays identical",
+     test_handler_answers},
+    {"pvm_addmhf handler deliveries: runs vary, 20 of 20 replays identical",
+     test_handler_deliveries},
+    {"changed handler deliveries diverge with a report", test_handler_divergence},
+    {"pvmd exit notifications (new tids each run): 20 of 20 replays identical",
+     test_notify_messages},
     {"changed programs diverge with a precise report", test_divergence_reports},
     {"damaged, foreign and missing records are refused", test_bad_records_refused},
     {"--stop-at stops a task for a debugger", test_stop_at},

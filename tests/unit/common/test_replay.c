@@ -64,10 +64,24 @@ static replay_entry *random_stream(size_t n, uint32_t nsenders, uint32_t ntags)
 				rng() % 10 == 0 ? (int32_t)(rng() % 2000) - 1000 : 0);
 		else if (r < 80)
 			e = other(rng() % 2 ? PVMMON_EV_NRECV : PVMMON_EV_PROBE, REPLAY_NONE, 0);
-		else if (r < 90)
+		else if (r < 85)
 			e = other(PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0);
-		else
+		else if (r < 90)
 			e = other(PVMMON_EV_SPAWN, REPLAY_SPAWN, (int32_t)(rng() % 40) - 8);
+		else if (r < 95) {
+			/* A handler delivery at a growing position, during any kind of call. */
+			static const uint8_t in[] = {PVMMON_EV_SEND, PVMMON_EV_RECV, PVMMON_EV_OTHER,
+						     PVMMON_EV_JOINGROUP};
+			e = msg(in[rng() % 4], (int32_t)(0x40000 + rng() % nsenders),
+				(int32_t)(rng() % ntags) - 2, rng() % 10 == 0 ? -1 : 0);
+			e.kind = REPLAY_HANDLED;
+			e.value = (int32_t)(i * 3 + rng() % 3);
+		} else {
+			e = msg(rng() % 2 ? PVMMON_EV_RECV : PVMMON_EV_TRECV, (int32_t)0x80000000,
+				(int32_t)(rng() % ntags), 0);
+			e.kind = REPLAY_NOTIFY;
+			e.value = (int32_t)(0x40000 + rng() % nsenders);
+		}
 		for (; run > 0 && i < n; run--)
 			v[i++] = e;
 	}
@@ -235,6 +249,9 @@ static void test_normalise_and_refuse(void)
 			      other(PVMMON_EV_RECV, REPLAY_SPAWN, 1),
 			      other(PVMMON_EV_SPAWN, REPLAY_MSG, 0),
 			      other(PVMMON_EV_NRECV, REPLAY_TIMEOUT, 0),
+			      other(PVMMON_EV_ENTER, REPLAY_HANDLED, 0),
+			      other(PVMMON_EV_PRECV, REPLAY_NOTIFY, 0),
+			      other(PVMMON_EV_PROBE, REPLAY_NOTIFY, 0),
 			      other(PVMMON_EV_NRECV, (replay_kind)9, 0)};
 	replay_enc e;
 	wire_buf b;
@@ -396,10 +413,13 @@ static void test_remap(void)
 	CU_ASSERT_EQUAL_FATAL(replay_remap(b.data, b.len, tid_to_index, NULL, &out, &count), 0);
 	CU_ASSERT_EQUAL(count, n);
 	for (size_t i = 0; i < n; i++)
-		if (v[i].kind == REPLAY_MSG) {
+		if (v[i].kind == REPLAY_MSG || v[i].kind == REPLAY_HANDLED || v[i].kind == REPLAY_NOTIFY) {
 			v[i].sender = tid_to_index(NULL, v[i].sender);
+			/* A notify's named task is mapped like a sender. */
+			if (v[i].kind == REPLAY_NOTIFY)
+				v[i].value = tid_to_index(NULL, v[i].value);
 			nmsg++;
-			senders_ok += v[i].sender <= 100;
+			senders_ok += v[i].sender <= 100 && (v[i].kind != REPLAY_NOTIFY || v[i].value <= 100);
 		}
 	CU_ASSERT_EQUAL(senders_ok, nmsg);
 	expect_stream(out.data, out.len, v, n);
@@ -505,7 +525,66 @@ static void test_hash(void)
 	CU_ASSERT_EQUAL(replay_hash(data, sizeof(data)), h);
 }
 
+/*
+ * Handler deliveries and notify messages: their own item (0xE5), exact round trips of
+ * positions, deltas and named tasks; an item of the earlier format still decodes the
+ * same (records written before these kinds existed stay readable); a notify with a
+ * delta, and a table definition of either kind, are damage.
+ */
+static void test_handled_and_notify(void)
+{
+	replay_entry v[] = {
+	    {PVMMON_EV_RECV, REPLAY_MSG, 0x40001, 5, 0, 0},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 0x40001, 7, 0, 12},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 0x40001, 7, 0, 12},
+	    {PVMMON_EV_OTHER, REPLAY_HANDLED, 0x40002, 7, -1, 30},
+	    {PVMMON_EV_RECV, REPLAY_NOTIFY, (int32_t)0x80000000, 5, 0, 0x40002},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 0x40001, 5, 0, 0},
+	};
+	/* The earlier format: define recv from 0x40001 with tag 5, then outcome 0 again. */
+	static const uint8_t old[] = {0xe2, PVMMON_EV_RECV, REPLAY_MSG, 0x00, 0x82, 0x80, 0x20,
+				      0x00, 0x0a, 0x00};
+	static const uint8_t notify_delta[] = {0xe5, PVMMON_EV_RECV, REPLAY_NOTIFY, 0, 2, 0, 10, 4, 2};
+	static const uint8_t defined[] = {0xe2, PVMMON_EV_RECV, REPLAY_HANDLED, 0, 2, 0, 10};
+	size_t n = sizeof(v) / sizeof(v[0]);
+	replay_entry e;
+	replay_dec d;
+	wire_buf b, out;
+	uint64_t count;
+
+	encode_chunked(v, n, &b);
+	CU_ASSERT_FALSE(b.failed);
+	expect_stream(b.data, b.len, v, n);
+	CU_ASSERT_EQUAL_FATAL(replay_remap(b.data, b.len, tid_to_index, NULL, &out, &count), 0);
+	CU_ASSERT_EQUAL(count, n);
+	replay_dec_init(&d, out.data, out.len);
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(replay_dec_next(&d, &e), 1);
+		CU_ASSERT_EQUAL(e.kind, v[i].kind);
+		CU_ASSERT_EQUAL(e.sender, tid_to_index(NULL, v[i].sender));
+		CU_ASSERT_EQUAL(e.value, v[i].kind == REPLAY_NOTIFY ? tid_to_index(NULL, v[i].value)
+								     : v[i].value);
+	}
+	replay_dec_free(&d);
+	wire_buf_free(&out);
+	wire_buf_free(&b);
+	replay_dec_init(&d, old, sizeof(old));
+	CU_ASSERT_EQUAL(replay_dec_next(&d, &e), 1);
+	CU_ASSERT(e.kind == REPLAY_MSG && e.sender == 0x40001 && e.tag == 5 && e.seq_delta == 0);
+	CU_ASSERT_EQUAL(replay_dec_next(&d, &e), 1);
+	CU_ASSERT(e.kind == REPLAY_MSG && e.sender == 0x40001 && e.tag == 5);
+	CU_ASSERT_EQUAL(replay_dec_next(&d, &e), 0);
+	replay_dec_free(&d);
+	replay_dec_init(&d, notify_delta, sizeof(notify_delta));
+	CU_ASSERT_EQUAL(replay_dec_next(&d, &e), PVMMON_EPARSE);
+	replay_dec_free(&d);
+	replay_dec_init(&d, defined, sizeof(defined));
+	CU_ASSERT_EQUAL(replay_dec_next(&d, &e), PVMMON_EPARSE);
+	replay_dec_free(&d);
+}
+
 CU_TestInfo test_replay_tests[] = {
+    {"handler deliveries and notify messages; earlier streams still read", test_handled_and_notify},
     {"random streams round-trip across chunks", test_round_trips},
     {"full tables fall back to literals", test_table_overflow},
     {"MC-pi master: at most 2 bytes per receive", test_size_mc_pi},
