@@ -22,9 +22,10 @@
 #include "rr.h"
 
 #define SLOTS 32
-/* How long a replay waits for a recorded handler message, and how often it asks
- * whether the sender still runs, in 1 ms steps. */
-#define WAIT_LIMIT_STEPS 30000
+/* A replay waits for a recorded handler message as long as its sender runs (as the
+ * recorded run did), asking every PSTAT_EVERY 1 ms steps whether it still does, and
+ * says once, after NOTE_STEPS, what it waits for. */
+#define NOTE_STEPS 30000
 #define PSTAT_EVERY 200
 
 typedef int (*handler_fn)(int);
@@ -252,8 +253,13 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 			deliver(call, (size_t)i);
 			return;
 		}
-		if (step >= WAIT_LIMIT_STEPS || gone)
+		if (gone)
 			break;
+		if (step == NOTE_STEPS)
+			fprintf(stderr,
+				"pvmmon: replay: task %s has waited %d s for the recorded message from "
+				"t%x (tag %d) for its message handler, which still runs; waiting on\n",
+				hooks__st.lid ? hooks__st.lid : "?", NOTE_STEPS / 1000, (unsigned)src, tag);
 		read_in();
 		if (find_kept(src, tag) >= 0)
 			continue;
@@ -270,8 +276,9 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 			gone = 1; /* one more look, then it cannot come */
 		usleep(1000);
 	}
-	snprintf(obs, sizeof(obs), "no message with tag %d came from t%x for a handler (%s)", tag,
-		 (unsigned)src, gone ? "it has ended" : "still running");
+	snprintf(obs, sizeof(obs), "no message with tag %d came from t%x for a handler (it has "
+				   "ended)",
+		 tag, (unsigned)src);
 	hooks__rr_handler_missing(call, obs);
 }
 

@@ -12,6 +12,7 @@
  * report.
  */
 #include <dlfcn.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +28,23 @@
 
 /* How long a forced receive waits between looks at whether it can still come. */
 #define WAIT_STEP_MS 200
-/* A forced receive whose sender is gone, with nothing from it queued, has diverged;
- * one whose sender lives is given this long before it is reported as stuck. */
+/* A forced receive whose sender is gone, with nothing from it queued, has diverged.
+ * One whose sender lives waits as long as it takes, as the recorded run did (a sender
+ * may compute for hours before it sends); after this long it says once what it waits
+ * for, so that a user can tell a long wait from a stuck replay. */
+#define WAIT_NOTE_MS 30000
+
+/* WAIT_NOTE_MS, or PVMMON_TEST_REPLAY_NOTE_MS (tests only, whole steps). */
+static int note_ms(void)
+{
+	const char *e = getenv("PVMMON_TEST_REPLAY_NOTE_MS");
+	int v = e && *e ? atoi(e) : 0;
+
+	if (v <= 0)
+		return WAIT_NOTE_MS;
+	return v < WAIT_STEP_MS ? WAIT_STEP_MS : v / WAIT_STEP_MS * WAIT_STEP_MS;
+}
+/* The group join waits for the members before it to join, up to this long. */
 #define WAIT_LIMIT_MS 30000
 #define LID_TIMEOUT_MS 30000
 
@@ -219,13 +235,23 @@ static int wait_message(hooks_call *call, int src, int tag)
 	 * recorded). */
 	hooks_matcher m = hooks__matcher_default();
 
-	for (waited = 0; waited < WAIT_LIMIT_MS; waited += WAIT_STEP_MS) {
+	for (waited = 0;; waited += WAIT_STEP_MS) {
 		b = hooks__pvm.trecv(src, tag, &tv);
 		if (b != 0)
 			break;
 		if (pvm_pstat(src) != PvmOk) {
 			b = hooks__pvm.nrecv(src, tag);
 			break;
+		}
+		if (waited == note_ms()) {
+			char who[64];
+
+			name_of(who, sizeof(who), src, 1);
+			fprintf(stderr,
+				"pvmmon: replay: task %s has waited %.1f s at event %" PRIu64 " for the "
+				"recorded message from %s (tag %d), which still runs; waiting on\n",
+				hooks__st.lid ? hooks__st.lid : "?", note_ms() / 1000.0, at_event, who,
+				tag);
 		}
 	}
 	hooks__matcher_restore(m);

@@ -536,8 +536,26 @@ int hooks__activate(void)
 	return 1;
 }
 
+/* Whether site is code of libpvm3 itself: it installs message handlers of its own
+ * through its PLT (when it connects a task, and for pvm_catchout), which the preloaded
+ * wrappers see. Those are PVM's, not the program's: they pass straight through. */
+static int in_libpvm(void *site)
+{
+	static void *base;
+	Dl_info info;
+
+	if (!base && dladdr((void *)hooks__real("pvm_addmhf"), &info))
+		base = info.dli_fbase;
+	return base && dladdr(site, &info) && info.dli_fbase == base;
+}
+
 int hooks__begin(hooks_call *call, hooks_op op, void *site)
 {
+	/* Before anything else: libpvm3 installs its handlers while it connects the task
+	 * (pvmbeatask), where starting pvmmon's registration would re-enter it. */
+	if (__builtin_expect(op == HOOKS_OP_pvm_addmhf || op == HOOKS_OP_pvm_delmhf, 0) &&
+	    in_libpvm(site))
+		return 0;
 	if (__builtin_expect(hooks__st.state != HOOKS_ACTIVE, 0) && !hooks__activate())
 		return 0;
 	hooks__guard = 1;

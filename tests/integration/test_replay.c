@@ -133,6 +133,31 @@ static void test_handler_answers(void)
 	free(rec);
 }
 
+/* A forced receive waits as long as its sender computes (one chunk of mcpi, over a
+ * second here): no divergence, the same output, and after the note time (made 400 ms
+ * by the test knob; 30 s otherwise) one line saying what it waits for. */
+static void test_long_wait_is_no_divergence(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result rec, rep;
+
+	harness_sh(&rec, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon run -q -o long.xml -- %s/mcpi -w 1 -c 2 -s 200000000", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(rec.status, 0);
+	harness_sh(&rep, RUN_TIMEOUT,
+		   "cd '%s' && PVMMON_TEST_REPLAY_NOTE_MS=400 %s/pvmmon replay long.xml -q -o "
+		   "long-rep.xml -- %s/mcpi -w 1 -c 2 -s 200000000",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(rep.status, 0);
+	CU_ASSERT_STRING_EQUAL(rep.out, rec.out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "has waited 0.4 s at event"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "which still runs; waiting on"));
+	CU_ASSERT_PTR_NULL(strstr(rep.err, "diverge"));
+	cmd_result_free(&rec);
+	cmd_result_free(&rep);
+}
+
 /* A changed program stops where its handler deliveries first differ from the record:
  * a handler deleted half way, or one extra handled message. */
 static void test_handler_divergence(void)
@@ -395,6 +420,8 @@ CU_TestInfo test_replay_tests[] = {
     {"wildcard receives: runs vary, 20 of 20 replays identical", test_wildcard_receives},
     {"polling with pvm_nrecv: 20 of 20 replays identical", test_polling_nrecv},
     {"pvm_trecv timeouts: 20 of 20 replays identical", test_trecv_timeouts},
+    {"a forced receive waits for a long computation: no divergence",
+     test_long_wait_is_no_divergence},
     {"a pvm_addmhf handler that answers: no hang, 20 of 20 replays identical",
      test_handler_answers},
     {"pvm_addmhf handler deliveries: runs vary, 20 of 20 replays identical",
