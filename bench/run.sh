@@ -231,24 +231,30 @@ done
 fi
 
 if want 10; then
-# 10. Record and replay: Monte Carlo pi with 8 workers and 10^5 wildcard receives,
-# raw, monitored without a record, recorded (the default), and replayed; median wall
-# seconds of the program and the record's size per recorded event.
-echo "Record and replay (mcpi -w 8 -c 100000 -s 200; median wall s; ratio to raw)"
-: >"$work/rr.raw"; : >"$work/rr.norec"; : >"$work/rr.rec"; : >"$work/rr.rep"
-rr_time() { # flags...
+# 10. Record and replay: Monte Carlo pi with 8 workers, raw, monitored without a record,
+# recorded (the default), and replayed; median wall seconds of the program and the
+# record's size per recorded event. Twice: 10^5 wildcard receives of chunks of 200
+# samples (about 10 us of work: the run is nearly all messages), and 2000 chunks of
+# 50000 samples (about 2.5 ms each: a program that computes between messages).
+rr_time() { # samples chunks flags...
+	local s=$1 c=$2
+	shift 2
 	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" "$@" -- /bin/bash -c \
-		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 8 -c 100000 -s 200 \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 8 -c "$c" -s "$s" \
 		2>&1 >/dev/null | tail -n 1
 }
+for load in "200 100000" "50000 2000"; do
+smp=${load% *} chk=${load#* }
+echo "Record and replay (mcpi -w 8 -c $chk -s $smp; median wall s; ratio to raw)"
+: >"$work/rr.raw"; : >"$work/rr.norec"; : >"$work/rr.rec"; : >"$work/rr.rep"
 for rep in $(seq "$REPS"); do
-	rr_time run -q --raw >>"$work/rr.raw"
-	rr_time run -q --no-record -o "$work/norec.xml" >>"$work/rr.norec"
-	rr_time run -q -o "$work/rec.xml" >>"$work/rr.rec"
+	rr_time "$smp" "$chk" run -q --raw >>"$work/rr.raw"
+	rr_time "$smp" "$chk" run -q --no-record -o "$work/norec.xml" >>"$work/rr.norec"
+	rr_time "$smp" "$chk" run -q -o "$work/rec.xml" >>"$work/rr.rec"
 done
 # The replay replays the program the record was made of: the shell running mcpi.
 for rep in $(seq "$REPS"); do
-	rr_time replay "$work/rec.xml" -q -o "$work/rep.xml" >>"$work/rr.rep"
+	rr_time "$smp" "$chk" replay "$work/rec.xml" -q -o "$work/rep.xml" >>"$work/rr.rep"
 done
 r=$(median <"$work/rr.raw")
 for v in norec rec rep; do
@@ -258,6 +264,7 @@ done
 printf 'raw      %8ss\n' "$r"
 grep -o '<record entries="[0-9]*" bytes="[0-9]*"' "$work/rec.xml" | sed 's/[^0-9 ]//g' |
 	awk '{e+=$1; b+=$2} END {printf "record: %d events in %d bytes, %.3f bytes per event\n", e, b, b/e}'
+done
 fi
 
 if want 11; then

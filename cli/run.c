@@ -522,7 +522,8 @@ int cli_replay(int argc, char **argv)
 		       "                 go on, the rest of the run a new recording\n"
 		       "  --stop-at TASK:EVENT\n"
 		       "                 stop that task (SIGSTOP) before its EVENTth recorded event\n"
-		       "                 and print its pid, for a debugger\n"
+		       "                 and print its pid, for a debugger; the other tasks hold\n"
+		       "                 at their next receive until it is continued\n"
 		       "The replay's own log (-o LOG, default PROGRAM.replay.pvmmon.xml) records\n"
 		       "what it observed, so it can be replayed in turn.\n");
 		return 0;

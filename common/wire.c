@@ -771,7 +771,7 @@ int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 	c->exclusive = wire_get_u8(&in);
 	c->procs = wire_get_str(&in, MAX_STR);
 	c->token = wire_get_u64(&in);
-	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_STMT) {
+	if (in.failed || in.left || c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_RELEASE) {
 		free(c->procs);
 		c->procs = NULL;
 		return pvmmon_error_set(PVMMON_EPARSE, "command: damaged");

@@ -55,7 +55,17 @@ typedef enum wire_ctl_cmd {
 	WIRE_CTL_DISABLE = 5,  /* switch them off */
 	WIRE_CTL_STMT = 6,     /* switch the records of statement `gen` on (exclusive 1)
 				* or off (0): the monitor resolves statements to lines */
+	WIRE_CTL_HOLD = 7,     /* replay: hold at the next receive (a task is stopped for a
+				* debugger, --stop-at) */
+	WIRE_CTL_RELEASE = 8,  /* go on (the stopped task was continued) */
 } wire_ctl_cmd;
+
+/* What a STOPPED message (task -> monitor, replay --stop-at) tells, its last byte. */
+enum {
+	WIRE_STOP_STOPPED = 0,   /* the task stops (SIGSTOP) before the event */
+	WIRE_STOP_CONTINUED = 1, /* it was continued */
+	WIRE_STOP_HOLDING = 2,   /* another task holds at a receive (WIRE_CTL_HOLD) */
+};
 
 typedef struct wire_ctl {
 	wire_ctl_cmd cmd;

@@ -136,6 +136,7 @@ typedef struct mon_run {
 	size_t nspawns, cap_spawns;
 	mon_host_clock *clocks;
 	size_t nclocks;
+	int32_t stopped_tid; /* a replayed task stopped for a debugger (--stop-at), or 0 */
 	uint32_t nroots;
 	uint64_t bad_messages; /* control messages that failed to decode */
 	/* The run's token (random): registrations and pvmmon commands' requests must
@@ -162,6 +163,8 @@ mon_task *mon_find(mon_run *run, int32_t tid);
 int mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
 void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
+/* Sends command c to every task that is registered and running, but except (0: none). */
+void mon_tell_tasks(mon_run *run, const wire_ctl *c, int32_t except);
 /* A task's clock offset estimate (CLOCK): the first of each task is answered with the
  * model its host uses; a keeper's later ones refit the model, sent to the whole host. */
 void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len);

@@ -430,8 +430,7 @@ void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len)
 	run->cp_samples++;
 }
 
-/* Sends command c to every task that is registered and running. */
-static void tell_tasks(mon_run *run, const wire_ctl *c)
+void mon_tell_tasks(mon_run *run, const wire_ctl *c, int32_t except)
 {
 	wire_buf b;
 	size_t i;
@@ -439,7 +438,7 @@ static void tell_tasks(mon_run *run, const wire_ctl *c)
 	wire_buf_init(&b);
 	wire_ctl_encode(&b, c);
 	for (i = 0; i < run->ntasks && !b.failed; i++)
-		if (run->tasks[i].welcomed && !run->tasks[i].gone)
+		if (run->tasks[i].welcomed && !run->tasks[i].gone && run->tasks[i].rec.tid != except)
 			pvmio_send(&io, run->ctx, run->tasks[i].rec.tid, WIRE_TAG_CTL, b.data, b.len);
 	wire_buf_free(&b);
 }
@@ -464,7 +463,7 @@ void mon_cp_start(mon_run *run, const char *procs, int exclusive)
 		memset(&run->tasks[i].cp, 0, sizeof(run->tasks[i].cp));
 	c.gen = run->cp_gen;
 	c.procs = run->cp_procs;
-	tell_tasks(run, &c);
+	mon_tell_tasks(run, &c, 0);
 }
 
 void mon_cp_stop(mon_run *run)
@@ -476,7 +475,7 @@ void mon_cp_stop(mon_run *run)
 	c.gen = run->cp_gen;
 	run->cp_collecting = 0;
 	run->cp_to_ns = pvmmon_clock_now() - run->t_start;
-	tell_tasks(run, &c);
+	mon_tell_tasks(run, &c, 0);
 }
 
 int mon_status(mon_run *run, int src, const uint8_t *data, size_t len)

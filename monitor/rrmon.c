@@ -199,12 +199,54 @@ void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 	free(function);
 }
 
+/* Says what a STOPPED message tells, and has the other tasks hold at their next receive
+ * while a task is stopped for a debugger, and go on when it goes on. */
+static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, uint32_t pid,
+		    const char *file, int32_t line)
+{
+	const char *lid = t->rec.lid ? t->rec.lid : "?";
+	unsigned tid = (unsigned)t->rec.tid;
+	wire_ctl c = {WIRE_CTL_HOLD, 0, 0, NULL, 0};
+
+	switch (kind) {
+	case WIRE_STOP_STOPPED:
+		fprintf(stderr,
+			"pvmmon: task %s (t%x) is stopped before event %" PRIu64 " at %s:%d: pid %u; "
+			"attach a debugger (gdb -p %u), and let it go on with kill -CONT %u; the "
+			"other tasks hold at their next receive\n",
+			lid, tid, event, file ? file : "?", (int)line, pid, pid, pid);
+		/* The run waits for it, however long the debugging takes. */
+		run->linger_ns = INT64_MAX / 2;
+		run->stopped_tid = t->rec.tid;
+		mon_tell_tasks(run, &c, t->rec.tid);
+		break;
+	case WIRE_STOP_CONTINUED:
+		fprintf(stderr, "pvmmon: task %s (t%x) goes on; so do the others\n", lid, tid);
+		run->stopped_tid = 0;
+		c.cmd = WIRE_CTL_RELEASE;
+		mon_tell_tasks(run, &c, t->rec.tid);
+		break;
+	case WIRE_STOP_HOLDING:
+		fprintf(stderr, "pvmmon: task %s (t%x) holds before event %" PRIu64 " at %s:%d\n", lid,
+			tid, event, file ? file : "?", (int)line);
+		/* The stopped task went on before this one heard of it. */
+		if (!run->stopped_tid) {
+			c.cmd = WIRE_CTL_RELEASE;
+			mon_tell_tasks(run, &c, 0);
+		}
+		break;
+	default:
+		run->bad_messages++;
+	}
+}
+
 void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = mon_find(run, src);
 	wire_in in;
 	uint64_t event, offset;
 	uint32_t pid;
+	int kind;
 	char *module, *file = NULL, *function = NULL;
 	int32_t line = 0;
 	pvmmon_symbols *syms = NULL;
@@ -218,18 +260,15 @@ void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 	pid = wire_get_u32(&in);
 	module = wire_get_str(&in, 4096);
 	offset = wire_get_u64(&in);
+	/* What happened: stopped (older tasks send nothing more), continued, or another
+	 * task holding at a receive while one is stopped. */
+	kind = in.left ? wire_get_u8(&in) : WIRE_STOP_STOPPED;
 	if (!in.failed) {
 		if (module && pvmmon_symbols_new(&syms) == 0) {
 			pvmmon_symbols_resolve(syms, module, offset, &file, &line, &function);
 			pvmmon_symbols_free(syms);
 		}
-		fprintf(stderr,
-			"pvmmon: task %s (t%x) is stopped before event %" PRIu64 " at %s:%d: pid %u; "
-			"attach a debugger (gdb -p %u), and let it go on with kill -CONT %u\n",
-			t->rec.lid ? t->rec.lid : "?", (unsigned)src, event, file ? file : "?",
-			(int)line, pid, pid, pid);
-		/* The run waits for it, however long the debugging takes. */
-		run->linger_ns = INT64_MAX / 2;
+		stopped(run, t, kind, event, pid, file, line);
 	}
 	free(module);
 	free(file);

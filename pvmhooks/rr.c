@@ -356,14 +356,16 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 
 /* --stop-at: tells the monitor (which prints the pid) and stops this process before
  * the event, so that a debugger can attach to exactly this state. */
-static void stop_here(const hooks_call *call)
+/* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
+ * the call before the next recorded event. */
+static void send_stopped(const hooks_call *call, int kind)
 {
 	wire_buf b;
 	Dl_info info;
 
 	wire_buf_init(&b);
 	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u64(&b, rec_no[next]);
+	wire_put_u64(&b, next < nrec ? rec_no[next] : nrec + nhrec + 1);
 	wire_put_u32(&b, (uint32_t)getpid());
 	if (dladdr(call->site, &info) && info.dli_fname) {
 		wire_put_str(&b, info.dli_fname);
@@ -372,10 +374,39 @@ static void stop_here(const hooks_call *call)
 		wire_put_str(&b, NULL);
 		wire_put_u64(&b, 0);
 	}
+	wire_put_u8(&b, (uint8_t)kind);
 	if (!b.failed)
 		hooks__send_control(WIRE_TAG_STOPPED, b.data, b.len);
 	wire_buf_free(&b);
+}
+
+static void stop_here(const hooks_call *call)
+{
+	send_stopped(call, WIRE_STOP_STOPPED);
 	raise(SIGSTOP);
+	/* A debugger, or kill -CONT, let it go on: so do the others. */
+	send_stopped(call, WIRE_STOP_CONTINUED);
+}
+
+/* Another task is stopped for a debugger (WIRE_CTL_HOLD came): set by hooks__poll. */
+static int hold;
+
+void hooks__rr_hold(int on)
+{
+	hold = hooks__rr == HOOKS_RR_REPLAY && on;
+}
+
+void hooks__rr_hold_point(hooks_call *call)
+{
+	/* The hold comes with the control messages polled at wrapped calls (every 10 ms
+	 * at most): looking for it at every receive would slow every replay. */
+	if (!hold || diverged)
+		return;
+	send_stopped(call, WIRE_STOP_HOLDING);
+	while (hold && !hooks__st.monitor_lost) {
+		usleep(5000);
+		hooks__poll(pvmmon_clock_now());
+	}
 }
 
 int hooks__rr_init(hooks_rr_mode mode)

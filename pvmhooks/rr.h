@@ -56,4 +56,11 @@ void hooks__rr_handler_missing(hooks_call *call, const char *observed);
  * final one, in a replay, also says whether the record was used up. */
 void hooks__rr_flush(int final);
 
+/* WIRE_CTL_HOLD (on) and WIRE_CTL_RELEASE (off), in a replay: another task is stopped
+ * for a debugger (--stop-at), and this one is to hold at its next receive. */
+void hooks__rr_hold(int on);
+/* At the start of a receive in a replay: holds here while the hold is on, having said
+ * so to the monitor. */
+void hooks__rr_hold_point(hooks_call *call);
+
 #endif

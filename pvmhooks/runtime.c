@@ -573,6 +573,10 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 
 		if (ev == PVMMON_EV_RECV || ev == PVMMON_EV_TRECV || ev == PVMMON_EV_PRECV)
 			hooks__mhf_settle(call);
+		/* While a task is stopped for a debugger, the others hold at their next
+		 * receive (they would soon wait for it anyway). */
+		if (ev >= PVMMON_EV_RECV && ev <= PVMMON_EV_PROBE)
+			hooks__rr_hold_point(call);
 	}
 	call->clock_done = 0;
 	call->trace_first = -1;
@@ -657,6 +661,8 @@ void hooks__poll(int64_t now)
 				hooks__dyn_switch(c.cmd == WIRE_CTL_ENABLE, c.procs);
 			else if (c.cmd == WIRE_CTL_STMT)
 				hooks__records_stmt_switch(c.gen, c.exclusive);
+			else if (c.cmd == WIRE_CTL_HOLD || c.cmd == WIRE_CTL_RELEASE)
+				hooks__rr_hold(c.cmd == WIRE_CTL_HOLD);
 			else
 				hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, now));
 			free(c.procs);

@@ -369,8 +369,43 @@ static void test_stop_at(void)
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "State:\tT (stopped)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 3 at"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goes on; so do the others"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
 	if (!strstr(r.out, "SAME"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
+/* --stop-at stops the master of mcpi (two workers, chunks of about 150 ms) before its
+ * third event (the first is the spawn), the second worker's first request: that
+ * worker waits for its chunk anyway, and the first, computing its chunk, finishes it and holds at its next receive
+ * instead of running on (it says so, with its statement). When the master is
+ * continued, all go on and the replay ends as recorded. */
+static void test_stop_at_holds_others(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && P='%s/mcpi -w 2 -c 10 -s 20000000' && "
+		   "%s/pvmmon run -q -o hrec.xml -- $P >hrec.out && "
+		   "{ %s/pvmmon replay hrec.xml -q -o hrep.xml --stop-at 0:3 -- $P >hrep.out "
+		   "2>hrep.err & } && i=0; while [ $(grep -c ' holds before event' hrep.err "
+		   "2>/dev/null) -lt 1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
+		   "sleep 0.5; "
+		   "pid=$(grep -o 'pid [0-9]*' hrep.err | head -1 | cut -d' ' -f2); "
+		   "grep State /proc/$pid/status; kill -CONT $pid; "
+		   "i=0; while [ -e hrep.xml.run ] || [ ! -s hrep.out ]; do sleep 0.1; i=$((i+1)); "
+		   "[ $i -gt 300 ] && break; done; cat hrep.err; cmp hrec.out hrep.out && echo SAME",
+		   dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "State:\tT (stopped)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "task 0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 3 at apps/mcpi.c:"));
+	CU_ASSERT_EQUAL(harness_count(r.out, " holds before event 1 at apps/mcpi-worker.c:"), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goes on; so do the others"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
+	if (!strstr(r.out, "SAME") || harness_count(r.out, " holds before event") != 1)
 		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -432,6 +467,7 @@ CU_TestInfo test_replay_tests[] = {
     {"changed programs diverge with a precise report", test_divergence_reports},
     {"damaged, foreign and missing records are refused", test_bad_records_refused},
     {"--stop-at stops a task for a debugger", test_stop_at},
+    {"--stop-at: the other tasks hold at their next receive", test_stop_at_holds_others},
     {"PVM example master1 replays", test_pvm_example_replays},
     {"group instance numbers replay", test_group_instances},
     CU_TEST_INFO_NULL,

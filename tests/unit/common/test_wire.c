@@ -110,6 +110,17 @@ static void test_ctl_round_trip(void)
 	b.data[4] = 99; /* an unknown command */
 	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.procs);
+	/* The replay's hold and release are the last commands; the one after is unknown. */
+	b.data[4] = WIRE_CTL_HOLD;
+	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HOLD);
+	free(out.procs);
+	b.data[4] = WIRE_CTL_RELEASE;
+	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_RELEASE);
+	free(out.procs);
+	b.data[4] = WIRE_CTL_RELEASE + 1;
+	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire_buf_free(&b);
 }
 
