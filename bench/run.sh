@@ -234,8 +234,8 @@ if want 10; then
 # 10. Record and replay: Monte Carlo pi with 8 workers, raw, monitored without a record,
 # recorded (the default), and replayed; median wall seconds of the program and the
 # record's size per recorded event. Twice: 10^5 wildcard receives of chunks of 200
-# samples (about 10 us of work: the run is nearly all messages), and 2000 chunks of
-# 50000 samples (about 2.5 ms each: a program that computes between messages).
+# samples (about 2 us of work: the run is nearly all messages), and 2000 chunks of
+# 10^6 samples (about 7 ms each: a program that computes between messages).
 rr_time() { # samples chunks flags...
 	local s=$1 c=$2
 	shift 2
@@ -243,7 +243,7 @@ rr_time() { # samples chunks flags...
 		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 8 -c "$c" -s "$s" \
 		2>&1 >/dev/null | tail -n 1
 }
-for load in "200 100000" "50000 2000"; do
+for load in "200 100000" "1000000 2000"; do
 smp=${load% *} chk=${load#* }
 echo "Record and replay (mcpi -w 8 -c $chk -s $smp; median wall s; ratio to raw)"
 : >"$work/rr.raw"; : >"$work/rr.norec"; : >"$work/rr.rec"; : >"$work/rr.rep"
