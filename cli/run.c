@@ -626,11 +626,18 @@ static int run_main(int argc, char **argv, const char *replay)
 		}
 		goto out;
 	}
-	snprintf(line, sizeof(line), "end %d\n",
-		 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	if (write(mon.ctl, line, strlen(line)) < 0)
-		cli_error("run: lost contact with the monitor");
-	mstatus = wait_for(mon.pid, o.linger_ms + 30000);
+	if (got_signal) {
+		/* Interrupted: tasks that still run end with the virtual machine, and the
+		 * monitor writes what it has now rather than wait for them (the linger). */
+		kill(mon.pid, SIGTERM);
+		mstatus = wait_for(mon.pid, 10000);
+	} else {
+		snprintf(line, sizeof(line), "end %d\n",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		if (write(mon.ctl, line, strlen(line)) < 0)
+			cli_error("run: lost contact with the monitor");
+		mstatus = wait_for(mon.pid, o.linger_ms + 30000);
+	}
 	if (mstatus < 0) {
 		/* A monitor that does not finish is told to write what it has. */
 		kill(mon.pid, SIGTERM);

@@ -88,6 +88,44 @@ static void test_run_interrupted(void)
 	}
 }
 
+/* SIGTERM to pvmmon run while spawned tasks are stuck (fig4 -d: a real deadlock, never
+ * ending by itself): pvmmon does not wait the linger for them; it ends within 5 s (the
+ * integration harness gives 10 before SIGKILL, which would leave the pvmd behind),
+ * with the log of what was there and the VM halted. */
+static void test_run_interrupted_with_stuck_tasks(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && { %s/pvmmon run -q -o stuck.xml -- %s/fig4 -d >stuck.out 2>stuck.err "
+		   "& } && i=0; while [ ! -e stuck.xml.run ] && [ $i -lt 100 ]; do sleep 0.1; "
+		   "i=$((i+1)); done; sleep 1; pid=$(sed -n 's/^pid=//p' stuck.xml.run); "
+		   "tmp=$(sed -n 's/^pvm_tmp=//p' stuck.xml.run); t0=$(date +%%s%%N); "
+		   "kill -TERM $pid; i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; "
+		   "do sleep 0.05; i=$((i+1)); done; echo ended-after-ms=$(( ($(date +%%s%%N) - "
+		   "t0) / 1000000 )); [ -e \"$tmp\" ] && echo VM-LEFT; cat stuck.err >&2",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	{
+		const char *e = strstr(r.out, "ended-after-ms=");
+		int ms = e ? atoi(e + 15) : -1;
+
+		fprintf(stderr, "\n  pvmmon run ended %d ms after SIGTERM", ms);
+		CU_ASSERT(ms >= 0 && ms < 5000);
+	}
+	CU_ASSERT_PTR_NULL(strstr(r.out, "VM-LEFT"));
+	snprintf(path, sizeof(path), "%s/stuck.xml", dir);
+	CU_ASSERT_EQUAL(pvmmon_log_read(&log, path), 0);
+	if (log) {
+		CU_ASSERT(log->ntasks >= 2);
+		pvmmon_log_free(log);
+	}
+	cmd_result_free(&r);
+}
+
 /* The forgers link the build's libpvmmon-common.a, which in a sanitized build (make
  * check-asan, which builds this test the same way) needs the sanitizers' runtimes. */
 #ifdef __SANITIZE_ADDRESS__
@@ -434,6 +472,8 @@ static void test_file_size_limit(void)
 CU_TestInfo test_faults_tests[] = {
     {"the monitor killed: the program finishes, the checkpoint is valid", test_monitor_killed},
     {"pvmmon run interrupted: VM halted, nothing left, next run works", test_run_interrupted},
+    {"pvmmon run interrupted with stuck tasks: no linger, VM halted",
+     test_run_interrupted_with_stuck_tasks},
     {"the pvmd killed: pvmmon run ends, says so, leaves nothing", test_pvmd_killed},
     {"a forged piggyback without the run's token is counted and ignored",
      test_forged_piggyback_ignored},
