@@ -279,7 +279,8 @@ static void replays(void)
 /* A log with what the fixtures lack: a replay record, statics and a critical path. */
 static void logs(void)
 {
-	static char *senders[3] = {"0", "0.1", "t40007"};
+	/* The fourth is pvmd, the sender of the stream's notify message. */
+	static char *senders[4] = {"0", "0.1", "t40007", "t80000000"};
 	static char *args[1] = {"-n"};
 	static pvmmon_log_cp_proc cpp[1] = {{"work", 4000000, 3000000}};
 	pvmmon_log_event ev[3];
@@ -326,7 +327,7 @@ static void logs(void)
 	t.record = b.data;
 	t.record_len = b.len;
 	t.record_senders = senders;
-	t.record_nsenders = 3;
+	t.record_nsenders = 4;
 	log.ntasks = 1;
 	log.tasks = &t;
 	if (pvmmon_log_format(&log, &xml, &len) < 0) {
