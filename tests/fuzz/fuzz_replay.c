@@ -51,7 +51,7 @@ static void walk(const uint8_t *data, size_t size)
 
 	replay_dec_init(&d, data, size);
 	while (k < MAX_ENTRIES && replay_dec_next(&d, &e) == 1) {
-		if (e.kind < REPLAY_MSG || e.kind > REPLAY_SPAWN)
+		if (e.kind < REPLAY_MSG || e.kind > REPLAY_NOTIFY)
 			abort();
 		k++;
 	}
