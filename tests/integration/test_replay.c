@@ -402,10 +402,12 @@ static void test_stop_at_holds_others(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "State:\tT (stopped)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "task 0 (t"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 3 at apps/mcpi.c:"));
-	CU_ASSERT_EQUAL(harness_count(r.out, " holds before event 1 at apps/mcpi-worker.c:"), 1);
+	/* The first worker holds; the second too when it had its chunk before the stop
+	 * (how the two requests interleave varies). */
+	CU_ASSERT(harness_count(r.out, " holds before event 1 at apps/mcpi-worker.c:") >= 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goes on; so do the others"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
-	if (!strstr(r.out, "SAME") || harness_count(r.out, " holds before event") != 1)
+	if (!strstr(r.out, "SAME") || harness_count(r.out, " holds before event") < 1)
 		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
 	cmd_result_free(&r);
 }
