@@ -257,15 +257,8 @@ static int64_t take_sequence(int src, const wire_piggyback *pb)
 	gap = pb->my_seq - *exp;
 	held = gap > 0 ? hooks__mhf_unsettled_from(src) : 0;
 	if (gap > 0 && gap <= held && nahead < 1u << 20) {
-		if (nahead == capahead) {
-			size_t c = capahead ? capahead * 2 : 16;
-			void *g = realloc(ahead, c * sizeof(*ahead));
-
-			if (!g)
-				goto resync;
-			ahead = g;
-			capahead = c;
-		}
+		if (hooks__ensure((void **)&ahead, &capahead, nahead + 1, sizeof(*ahead)) < 0)
+			goto resync;
 		ahead[nahead].src = src;
 		ahead[nahead++].seq = pb->my_seq;
 		return 0;

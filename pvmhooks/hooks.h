@@ -108,6 +108,7 @@ typedef struct hooks_state {
 	clockmodel clock_model;
 	int64_t clock_uncertainty;
 	int clock_keeper;
+	int clock_remote; /* on another host than the monitor's: models may change */
 	int64_t last_clock_sync;
 	/* Wrapped calls begun so far (nested ones, made by message handlers, included)
 	 * and the op of the last one: where a message handler's delivery happened. */
@@ -127,6 +128,10 @@ static inline int64_t hooks__from_common(int64_t t)
 {
 	return clockmodel_from_common(&hooks__st.clock_model, t);
 }
+
+/* Grows *arr (of *cap items of size, the new ones zeroed, doubling) to hold n items;
+ * 0, or -1 when memory is short (*arr is then unchanged). */
+int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size);
 
 /* Takes the monitor's CLOCKSET: the host's clock model from now on. */
 void hooks__clock_set(const uint8_t *data, size_t len);

@@ -31,6 +31,7 @@
 typedef int (*handler_fn)(int);
 
 int hooks__in_handler;
+size_t hooks__mhf_held;
 
 /* The program's handlers by slot, with the id PVM gave each. */
 static struct {
@@ -57,22 +58,6 @@ static unsettled *pending;
 static size_t npending, cappending;
 static int settling; /* hooks__mhf_settle is running (it calls handlers, which call
 		      * wrappers, which call it) */
-
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *g;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	g = realloc(*v, c * size);
-	if (!g)
-		return -1;
-	*v = g;
-	*cap = c;
-	return 0;
-}
 
 /* The op a delivery is recorded with: the wrapped call the task is in or came last
  * from (OTHER for calls without an event op). */
@@ -128,14 +113,17 @@ static int trampoline(int k, int mid)
 	if (hooks__rr == HOOKS_RR_REPLAY) {
 		/* Detached, the message outlives the handler's return (libpvm3 frees the
 		 * active receive buffer then, and there is none). */
-		if (grow((void **)&kept, &capkept, nkept, sizeof(*kept)) < 0)
+		if (hooks__ensure((void **)&kept, &capkept, nkept + 1, sizeof(*kept)) < 0)
 			return user ? user(mid) : 0;
 		kept[nkept++] = (kept_msg){pvm_setrbuf(0), src, tag, bytes, user};
+		hooks__mhf_held++;
 		return 0;
 	}
 	run_handler(user, mid, 0, &pos, &op);
-	if (grow((void **)&pending, &cappending, npending, sizeof(*pending)) == 0)
+	if (hooks__ensure((void **)&pending, &cappending, npending + 1, sizeof(*pending)) == 0) {
 		pending[npending++] = (unsettled){src, tag, bytes, op, pos};
+		hooks__mhf_held++;
+	}
 	return 0;
 }
 
@@ -226,6 +214,7 @@ static void deliver(hooks_call *call, size_t i)
 
 	memmove(&kept[i], &kept[i + 1], (nkept - i - 1) * sizeof(*kept));
 	nkept--;
+	hooks__mhf_held--;
 	run_handler(m.user, m.buf, 1, &pos, &op);
 	seq = hooks__absorb_piggyback(m.src, m.tag, m.bytes);
 	hooks__rr_handled(call, op, m.src, m.tag, seq, pos);
@@ -298,6 +287,7 @@ void hooks__mhf_settle(hooks_call *call)
 
 			memmove(&kept[0], &kept[1], (nkept - 1) * sizeof(*kept));
 			nkept--;
+			hooks__mhf_held--;
 			if (pvm_bufinfo(m.buf, &bytes, &t, &s) >= 0)
 				run_handler(m.user, m.buf, 1, &pos, &op);
 		}
@@ -313,6 +303,7 @@ void hooks__mhf_settle(hooks_call *call)
 
 			memmove(&pending[0], &pending[1], (npending - 1) * sizeof(*pending));
 			npending--;
+			hooks__mhf_held--;
 			seq = hooks__absorb_piggyback(u.src, u.tag, u.bytes);
 			hooks__rr_handled(call, u.op, u.src, u.tag, seq, u.pos);
 			continue;

@@ -8,6 +8,7 @@
 #define PVMMON_HOOKS_MHF_H
 
 #include "hooks.h"
+#include "rr.h"
 
 /* Set while a program's handler runs: the wrappers it calls do no polling, flushing or
  * delivering of their own (libpvm3 may be reading messages in underneath). */
@@ -33,6 +34,17 @@ void hooks__mhf_deleted(int mhid);
  * takes their piggybacks and records each delivery.
  */
 void hooks__mhf_settle(hooks_call *call);
+
+/* Messages handlers took that are not settled yet (kept, or piggyback not taken). */
+extern size_t hooks__mhf_held;
+
+/* hooks__mhf_settle where it can have work: every wrapped call passes here twice, and
+ * outside a replay with no handler message held there is none. */
+static inline void hooks__mhf_settle_due(hooks_call *call)
+{
+	if (__builtin_expect(hooks__mhf_held != 0 || hooks__rr == HOOKS_RR_REPLAY, 0))
+		hooks__mhf_settle(call);
+}
 
 /* How many messages from src handlers took whose piggybacks are not yet taken. */
 int hooks__mhf_unsettled_from(int src);

@@ -102,8 +102,7 @@ pvmmon_log_task *hooks__records_task(void)
 	return &rec;
 }
 
-/* Grows *arr (of *cap items of size) to hold n items; 0 or -1. */
-static int ensure(void **arr, size_t *cap, size_t n, size_t size)
+int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size)
 {
 	size_t c;
 	void *a;
@@ -164,7 +163,7 @@ pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 	if (idx)
 		return __builtin_expect(rec.stmts[*idx].disabled, 0) ? use_scratch(&rec.stmts[*idx])
 								    : &rec.stmts[*idx];
-	if (ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
+	if (hooks__ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
 		return NULL;
 	idx = ptrmap_put(&stmt_index, site, rec.nstmts);
 	if (!idx)
@@ -212,7 +211,7 @@ static int proc_grow(void)
 {
 	size_t old = proc_cap;
 
-	if (ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
+	if (hooks__ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
 		return -1;
 	if (proc_cap != old) {
 		proc_key *k = realloc(proc_keys, proc_cap * sizeof(*k));
@@ -279,7 +278,7 @@ static size_t loop_record(pvmmon_probe_site *site)
 	{
 		size_t old = loop_cap;
 
-		if (ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1, sizeof(*rec.loops)) < 0)
+		if (hooks__ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1, sizeof(*rec.loops)) < 0)
 			return (size_t)-1;
 		if (loop_cap != old) {
 			pvmmon_probe_site **ls = realloc(loop_sites, loop_cap * sizeof(*ls));

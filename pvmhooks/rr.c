@@ -37,12 +37,16 @@
 /* WAIT_NOTE_MS, or PVMMON_TEST_REPLAY_NOTE_MS (tests only, whole steps). */
 static int note_ms(void)
 {
-	const char *e = getenv("PVMMON_TEST_REPLAY_NOTE_MS");
-	int v = e && *e ? atoi(e) : 0;
+	static int ms;
 
-	if (v <= 0)
-		return WAIT_NOTE_MS;
-	return v < WAIT_STEP_MS ? WAIT_STEP_MS : v / WAIT_STEP_MS * WAIT_STEP_MS;
+	if (!ms) {
+		const char *e = getenv("PVMMON_TEST_REPLAY_NOTE_MS");
+		int v = e && *e ? atoi(e) : 0;
+
+		ms = v <= 0 ? WAIT_NOTE_MS
+		     : v < WAIT_STEP_MS ? WAIT_STEP_MS : v / WAIT_STEP_MS * WAIT_STEP_MS;
+	}
+	return ms;
 }
 /* The group join waits for the members before it to join, up to this long. */
 #define WAIT_LIMIT_MS 30000
@@ -340,15 +344,9 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 			return b;
 		if (first_int(b, &v) == 0 && v == tid)
 			return b;
-		if (nheld_notes == cap_notes) {
-			size_t c = cap_notes ? cap_notes * 2 : 8;
-			int *g = realloc(held_notes, c * sizeof(*g));
-
-			if (!g)
-				return b;
-			held_notes = g;
-			cap_notes = c;
-		}
+		if (hooks__ensure((void **)&held_notes, &cap_notes, nheld_notes + 1,
+				  sizeof(*held_notes)) < 0)
+			return b;
 		/* Detached, it stays allocated until its own receive. */
 		held_notes[nheld_notes++] = pvm_setrbuf(0);
 	}
@@ -631,6 +629,21 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	diverge(call, exp, obs);
 }
 
+/* At a replayed task's end, entries *pos..n - 1 of e (numbered by no) were never
+ * replayed: the first is reported as the divergence. one/many name such entries. */
+static void left_over(const replay_entry *e, const uint64_t *no, size_t *pos, size_t n,
+		      const char *one, const char *many)
+{
+	char exp[512], obs[160];
+
+	describe(exp, sizeof(exp), &e[*pos], 0);
+	snprintf(obs, sizeof(obs), "the task ended with %zu %s left", n - *pos,
+		 n - *pos == 1 ? one : many);
+	at_event = no[*pos];
+	++*pos;
+	diverge(NULL, exp, obs);
+}
+
 void hooks__rr_flush(int final)
 {
 	if (hooks__rr != HOOKS_RR_OFF) {
@@ -641,26 +654,11 @@ void hooks__rr_flush(int final)
 		if (!chunk.failed && chunk.len > 8)
 			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
 	}
-	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec) {
-		char exp[512], obs[160];
-
-		describe(exp, sizeof(exp), &rec[next], 0);
-		snprintf(obs, sizeof(obs), "the task ended with %zu recorded event%s left",
-			 nrec - next, nrec - next == 1 ? "" : "s");
-		at_event = rec_no[next];
-		next++;
-		diverge(NULL, exp, obs);
-	}
-	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec) {
-		char exp[512], obs[160];
-
-		describe(exp, sizeof(exp), &hrec[hnext], 0);
-		snprintf(obs, sizeof(obs), "the task ended with %zu recorded handler deliver%s left",
-			 nhrec - hnext, nhrec - hnext == 1 ? "y" : "ies");
-		at_event = hrec_no[hnext];
-		hnext++;
-		diverge(NULL, exp, obs);
-	}
+	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec)
+		left_over(rec, rec_no, &next, nrec, "recorded event", "recorded events");
+	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec)
+		left_over(hrec, hrec_no, &hnext, nhrec, "recorded handler delivery",
+			  "recorded handler deliveries");
 	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged) {
 		int src, tag;
 		char who[128], obs[400];

@@ -348,6 +348,7 @@ static void clock_sync(void)
 	size_t len;
 	int local = pvm_tidtohost(hooks__st.mytid) == pvm_tidtohost(hooks__st.monitor_tid);
 
+	hooks__st.clock_remote = !local;
 	if (clock_estimate(local ? CLOCK_SAMPLES_LOCAL : CLOCK_SAMPLES_REMOTE, &est) != 0)
 		return;
 	vclock_seed(&hooks__st.clock, est.rtt / 2, SEED_MAX_BYTES);
@@ -563,7 +564,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->site = site;
 	/* Messages handlers took since the last wrapped call (in an unwrapped one, or
 	 * before the first) are settled at the position they came at. */
-	hooks__mhf_settle(call);
+	hooks__mhf_settle_due(call);
 	hooks__st.ncalls++;
 	hooks__st.cur_op = op;
 	/* A replay gives a blocking receive the handler deliveries recorded in it before
@@ -620,7 +621,7 @@ void hooks__end(hooks_call *call)
 	}
 	/* Messages handlers took during the call reach the program's handlers as it ends
 	 * (their own time is the program's). */
-	hooks__mhf_settle(call);
+	hooks__mhf_settle_due(call);
 	hooks__guard = 0;
 }
 
@@ -650,7 +651,10 @@ void hooks__poll(int64_t now)
 	}
 	if (hooks__st.clock_keeper && now - hooks__st.last_clock_sync >= CLOCK_RESYNC_NS)
 		clock_resync(now);
-	while (hooks__recv_control(WIRE_TAG_CLOCKSET, 0, &d, &len) == 0) {
+	/* New models go to other hosts than the monitor's only: on its own host the
+	 * offset is 0 for good, and the poll spares itself a receive. */
+	while (hooks__st.clock_remote &&
+	       hooks__recv_control(WIRE_TAG_CLOCKSET, 0, &d, &len) == 0) {
 		hooks__clock_set(d, len);
 		free(d);
 		d = NULL;
