@@ -487,6 +487,9 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			t->cost.wrapped_calls = u64_attr(c, "wrapped-calls");
 			t->cost.observed_ns = i64_attr(c, "observed-ns");
 			t->cost.predicted_ns = i64_attr(c, "predicted-ns");
+			t->cost.site_on_ps = i64_attr(c, "site-on-ps");
+			t->cost.site_off_ps = i64_attr(c, "site-off-ps");
+			t->cost.static_ns = i64_attr(c, "static-ns");
 		} else if (is(c, "static")) {
 			pvmmon_log_static *e = &t->statics[ie++];
 			xmlChar *k = xmlGetProp(c, BAD_CAST "kind");

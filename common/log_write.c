@@ -204,6 +204,12 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		attr_u64(wr, "wrapped-calls", t->cost.wrapped_calls);
 		attr_i64(wr, "observed-ns", t->cost.observed_ns);
 		attr_i64(wr, "predicted-ns", t->cost.predicted_ns);
+		if (t->cost.site_on_ps)
+			attr_i64(wr, "site-on-ps", t->cost.site_on_ps);
+		if (t->cost.site_off_ps)
+			attr_i64(wr, "site-off-ps", t->cost.site_off_ps);
+		if (t->cost.static_ns)
+			attr_i64(wr, "static-ns", t->cost.static_ns);
 		end(wr);
 	}
 	for (i = 0; i < t->nstmts; i++)

@@ -477,6 +477,8 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	wire_put_u64(b, t->cost.wrapped_calls);
 	put_i64(b, t->cost.observed_ns);
 	put_i64(b, t->cost.predicted_ns);
+	put_i64(b, t->cost.site_on_ps);
+	put_i64(b, t->cost.site_off_ps);
 }
 
 /* Reads an item count and allocates that many zeroed items; NULL with failed set on
@@ -623,6 +625,8 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 	t->cost.wrapped_calls = wire_get_u64(&in);
 	t->cost.observed_ns = get_i64(&in);
 	t->cost.predicted_ns = get_i64(&in);
+	t->cost.site_on_ps = get_i64(&in);
+	t->cost.site_off_ps = get_i64(&in);
 	if (t->cost.known > 1)
 		in.failed = 1;
 	if (in.failed || in.left) {

@@ -387,25 +387,27 @@ static int report_critical_path(const pvmmon_log *log, FILE *out)
 
 /*
  * What monitoring cost each task (observed: time in monitoring code; predicted: the
- * calibrated costs times what it counted; seed 004) and every switch of dynamic
- * instrumentation, with the budget: only when the log has them.
+ * calibrated costs times what it counted; seed 004; switched off: what sites that
+ * are off still cost, estimated) and every switch of dynamic instrumentation, with
+ * the budget: only when the log has them.
  */
 static void report_cost(const pvmmon_log *log, FILE *out)
 {
-	char t1[32], t2[32];
+	char t1[32], t2[32], t3[32];
 	size_t i, n = 0;
 
 	for (i = 0; i < log->ntasks; i++)
 		n += log->tasks[i].cost.known;
 	if (n) {
 		fprintf(out, "\nMonitoring cost (observed: time in monitoring code; predicted: "
-			     "calibrated costs x counts)\n");
-		fprintf(out, "  %-8s %20s %20s %10s %10s\n", "task", "observed", "predicted",
-			"proc pair", "loop pair");
+			     "calibrated costs x counts; switched off: what sites that are off "
+			     "still cost)\n");
+		fprintf(out, "  %-8s %20s %20s %20s %10s %10s\n", "task", "observed", "predicted",
+			"switched off", "proc pair", "loop pair");
 		for (i = 0; i < log->ntasks; i++) {
 			const pvmmon_log_task *t = &log->tasks[i];
 			int64_t span = t->end_ns - t->start_ns;
-			char obs[48], pred[48];
+			char obs[48], pred[48], off[48] = "-";
 
 			if (!t->cost.known)
 				continue;
@@ -415,8 +417,12 @@ static void report_cost(const pvmmon_log *log, FILE *out)
 			snprintf(pred, sizeof(pred), "%s (%.1f%%)",
 				 graphs__fmt_time(t2, sizeof(t2), t->cost.predicted_ns),
 				 graphs__percent(t->cost.predicted_ns, span));
-			fprintf(out, "  %-8s %20s %20s %7lld ns %7lld ns\n", t->lid ? t->lid : "?",
-				obs, pred, (long long)t->cost.proc_pair_ns,
+			if (t->cost.static_ns > 0)
+				snprintf(off, sizeof(off), "%s (%.1f%%)",
+					 graphs__fmt_time(t3, sizeof(t3), t->cost.static_ns),
+					 graphs__percent(t->cost.static_ns, span));
+			fprintf(out, "  %-8s %20s %20s %20s %7lld ns %7lld ns\n", t->lid ? t->lid : "?",
+				obs, pred, off, (long long)t->cost.proc_pair_ns,
 				(long long)t->cost.loop_pair_ns);
 		}
 	}
@@ -433,6 +439,18 @@ static void report_cost(const pvmmon_log *log, FILE *out)
 			graphs__fmt_time(t1, sizeof(t1), w->time_ns), w->on ? "enable" : "disable",
 			w->resource ? w->resource : "?", w->by ? w->by : "?", w->reason ? ": " : "",
 			w->reason ? w->reason : "");
+	}
+	/* Switching cannot go below what the switched-off sites still cost: say so when
+	 * that alone is over the budget. */
+	for (i = 0; log->budget_pct > 0 && i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		double pct = graphs__percent(t->cost.static_ns, t->end_ns - t->start_ns);
+
+		if (t->cost.known && pct > log->budget_pct)
+			fprintf(out,
+				"  task %s: its switched-off sites alone cost %.1f%%, over the budget; "
+				"fewer files built with pvmmon-cc would cost less\n",
+				t->lid ? t->lid : "?", pct);
 	}
 }
 

@@ -38,6 +38,7 @@ typedef struct mon_site {
 	int seen;          /* in the last flush's records */
 	double rate;       /* entries per second over the last interval */
 	int on;            /* as of the last flush */
+	int was_on;        /* as of the flush before */
 	int budget_off;    /* the budget switched it off (it stays off) */
 	int asked;         /* the budget switched it on once already */
 } mon_site;
@@ -54,6 +55,8 @@ struct mon_cost {
 	int have_last;
 	int settle;        /* sites were switched off: let one interval show the effect */
 	double observed, predicted; /* fractions of the last interval */
+	double static_frac;         /* switched-off sites' cost, fraction, last interval */
+	double static_ns;           /* their estimated cost over the run so far */
 };
 
 void mon_cost_free(mon_task *t)
@@ -284,10 +287,29 @@ static mon_site *site_of(struct mon_cost *c, int kind, const char *name, const c
 	return s;
 }
 
-/* The calibrated cost of one entry of s (a pair of probes), ns. */
+/*
+ * The calibrated cost of one entry of s (a pair of probes), ns: the pair's cost in a
+ * loop of probes, scaled by what an instrumented call cost in place against the same
+ * pairs in the loop (probes cost more among a program's own code). The factor is kept
+ * within [1/2, 4] so that a disturbed measurement cannot swing the budget.
+ */
 static double pair_ns(const pvmmon_log_cost *k, const mon_site *s)
 {
-	return (double)(s->kind == RESOURCE_LOOP ? k->loop_pair_ns : k->proc_pair_ns);
+	double pair = (double)(s->kind == RESOURCE_LOOP ? k->loop_pair_ns : k->proc_pair_ns);
+	double both = (double)(k->proc_pair_ns + k->loop_pair_ns), f;
+
+	if (k->site_on_ps <= 0 || both <= 0)
+		return pair;
+	f = (double)k->site_on_ps / 1000.0 / both;
+	f = f < 0.5 ? 0.5 : f > 4 ? 4 : f;
+	return pair * f;
+}
+
+/* What a switched-off procedure site costs a call (its scopes' tests and frame, the
+ * caller's call-line store), ns; its loops' are included. */
+static double off_ns(const pvmmon_log_cost *k, const mon_site *s)
+{
+	return s->kind == RESOURCE_PROC && k->site_off_ps > 0 ? (double)k->site_off_ps / 1000.0 : 0;
 }
 
 /* What the communication of a task has cost so far, predicted from calibration. */
@@ -346,11 +368,13 @@ static int by_cost_desc(const void *a, const void *b)
 static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_frac)
 {
 	struct mon_cost *c = t->cost;
-	double budget = run->budget_pct / 100.0, scale = 1, total, *costs[256];
+	double budget = run->budget_pct / 100.0, scale = 1, total, seen, *costs[256];
 	char spec[512], reason[256];
 	size_t i, n = 0;
 
-	total = sites_frac + comm_frac;
+	/* The switched-off sites' cost counts too: it cannot be switched off, so it
+	 * leaves that much less room for the sites that can. */
+	total = sites_frac + comm_frac + c->static_frac;
 	/* The interval that saw a switch mixes before and after: judge the next one. */
 	if (c->settle) {
 		c->settle = 0;
@@ -358,10 +382,11 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 	}
 	/* Measured time the calibration does not explain (cache misses, a slower clock
 	 * under load) is spread over the sites in proportion. */
-	if (c->observed > total && total > 0)
-		scale = c->observed / total;
-	if (c->observed > budget || total > budget) {
-		double now = (c->observed > total ? c->observed : total);
+	if (c->observed > total - c->static_frac && total - c->static_frac > 0)
+		scale = c->observed / (total - c->static_frac);
+	seen = c->observed + c->static_frac;
+	if (seen > budget || total > budget) {
+		double now = (seen > total ? seen : total);
 		double want = budget * BUDGET_TARGET;
 		/* Each site's cost fraction, in a cost[] array whose address says which. */
 		double *cost = calloc(c->nsites ? c->nsites : 1, sizeof(*cost));
@@ -383,8 +408,10 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 
 			site_spec(spec, sizeof(spec), t->rec.lid, s);
 			snprintf(reason, sizeof(reason),
-				 "predicted %.1f%%, observed %.1f%% > budget %g%%: this site %.1f%%",
-				 100 * total, 100 * c->observed, run->budget_pct, 100 * *costs[i]);
+				 "predicted %.1f%%, observed %.1f%%, switched off %.1f%% > budget "
+				 "%g%%: this site %.1f%%",
+				 100 * total, 100 * c->observed, 100 * c->static_frac,
+				 run->budget_pct, 100 * *costs[i]);
 			if (mon_switch(run, 0, spec, 1, reason) == 0) {
 				s->on = 0;
 				s->budget_off = 1;
@@ -410,7 +437,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 				continue;
 			r = proc_rate(c, s->encl);
 			cost = r * pair_ns(&t->rec.cost, s) * 1e-9 * scale;
-			if ((c->observed > total ? c->observed : total) + cost > budget * BUDGET_TARGET)
+			if ((seen > total ? seen : total) + cost > budget * BUDGET_TARGET)
 				continue;
 			if (!best || cost < best_cost) {
 				best = s;
@@ -420,8 +447,10 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 		if (best) {
 			site_spec(spec, sizeof(spec), t->rec.lid, best);
 			snprintf(reason, sizeof(reason),
-				 "room in budget %g%%: observed %.1f%%, this loop expected %.2f%%",
-				 run->budget_pct, 100 * c->observed, 100 * best_cost);
+				 "room in budget %g%%: observed %.1f%%, switched off %.1f%%, this "
+				 "loop expected %.2f%%",
+				 run->budget_pct, 100 * c->observed, 100 * c->static_frac,
+				 100 * best_cost);
 			if (mon_switch(run, 1, spec, 1, reason) == 0) {
 				best->asked = 1;
 				best->on = 1;
@@ -435,7 +464,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 	pvmmon_log_task *r = &t->rec;
 	struct mon_cost *c = t->cost;
 	int64_t dt, predicted = 0;
-	double sites_frac = 0, comm_frac = 0;
+	double sites_frac = 0, comm_frac = 0, static_frac = 0;
 	size_t i;
 
 	mon_cost_stmts(run, t);
@@ -478,12 +507,20 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		if (!s->seen)
 			continue;
 		/* A site that is off keeps the rate it had while on: what switching it
-		 * on again would cost. */
-		if (c->have_last && dt >= MIN_INTERVAL_NS && (s->on || s->count > s->prev))
+		 * on again would cost, and what its switched-off code costs. An interval
+		 * in which it was switched off or on counts only the part it was on, so
+		 * the rate is measured over intervals it was on throughout, or over the
+		 * first it was seen in. */
+		if (c->have_last && dt >= MIN_INTERVAL_NS &&
+		    ((s->on && s->was_on) || (s->rate <= 0 && s->count > s->prev)))
 			s->rate = (double)(s->count - s->prev) * 1e9 / (double)dt;
+		if (!c->have_last || dt >= MIN_INTERVAL_NS)
+			s->was_on = s->on;
 		predicted += (int64_t)((double)s->count * pair_ns(&r->cost, s));
 		if (s->on)
 			sites_frac += s->rate * pair_ns(&r->cost, s) * 1e-9;
+		else
+			static_frac += s->rate * off_ns(&r->cost, s) * 1e-9;
 	}
 	predicted += comm_cost(r);
 	r->cost.predicted_ns = predicted;
@@ -491,9 +528,12 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		c->observed = (double)(r->cost.observed_ns - c->last_own) / (double)dt;
 		comm_frac = (double)(comm_cost(r) - c->last_comm) / (double)dt;
 		c->predicted = sites_frac + comm_frac;
+		c->static_frac = static_frac;
+		c->static_ns += static_frac * (double)dt;
 		if (run->budget_pct > 0 && !t->final)
 			regulate(run, t, sites_frac, comm_frac);
 	}
+	r->cost.static_ns = (int64_t)c->static_ns;
 	if (!c->have_last || dt >= MIN_INTERVAL_NS) {
 		c->last_end = r->end_ns;
 		c->last_own = r->cost.observed_ns;

@@ -6,6 +6,7 @@
 #include <pvm3.h>
 
 #include "../common/resource.h"
+#include "calsites.h"
 #include "dyninst.h"
 #include "hooks.h"
 #include "preserve.h"
@@ -176,6 +177,12 @@ void hooks__dyn_wrapped(void)
 #define CAL_REP_NS 2000000LL
 #define CAL_PB_REPS 9
 #define CAL_TAG 0x7e5a00f0
+/* Calls per repetition and repetitions of the in-place measurements (about 2 ms and,
+ * under a budget, 27 ms more). */
+#define CAL_PLACE_ON_CALLS 1000
+#define CAL_PLACE_ON_REPS 7
+#define CAL_PLACE_OFF_CALLS 10000
+#define CAL_PLACE_OFF_REPS 31
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -222,6 +229,49 @@ static int64_t pair_cost(pvmmon_probe_site *site)
 		t = pvmmon_clock_now();
 		per[r] = (t - t0) / n;
 	}
+	return median(per, r);
+}
+
+/*
+ * The cost of an instrumented call in place, in picoseconds per call: the caller's
+ * and callee's code of calsites.c timed with its probes on or off (sites_on) against
+ * the same code plain, median of the differences over reps repetitions of n calls.
+ * Probes cost more among a program's own code than in a loop of nothing but probes
+ * (the caller's call-line store, its open procedure's bookkeeping, the scopes' saved
+ * registers), and a switched-off site still costs its tests and frame: only code like
+ * the program's shows either. A repetition that takes over CAL_REP_NS ends the
+ * measurement (probes made slow by a test delay).
+ */
+#define CAL_PLACE_REPS_MAX 31
+static volatile unsigned place_sink;
+static int64_t place_cost(int sites_on, long n, int reps)
+{
+	int64_t per[CAL_PLACE_REPS_MAX];
+	unsigned sink = 0;
+	int r, i;
+
+	for (i = 0; i < CALSITES_N; i++)
+		calsites__sites[i].enabled = sites_on;
+	/* A first pass makes the records and warms the code; it is not counted. */
+	sink += calsites__plain(1, 64) + calsites__probed(1, 64);
+	for (r = 0; r < reps && r < CAL_PLACE_REPS_MAX; r++) {
+		int64_t t0 = pvmmon_clock_now(), t1, t2, plain, probed;
+
+		/* The order alternates, so that a drift of the machine's speed during the
+		 * measurement does not favour either. */
+		sink += (r & 1) ? calsites__probed((unsigned)r, n) : calsites__plain((unsigned)r, n);
+		t1 = pvmmon_clock_now();
+		sink += (r & 1) ? calsites__plain((unsigned)r, n) : calsites__probed((unsigned)r, n);
+		t2 = pvmmon_clock_now();
+		plain = (r & 1) ? t2 - t1 : t1 - t0;
+		probed = (r & 1) ? t1 - t0 : t2 - t1;
+		per[r] = (probed - plain) * 1000 / n;
+		if (t2 - t0 > CAL_REP_NS) {
+			r++;
+			break;
+		}
+	}
+	place_sink = sink;
 	return median(per, r);
 }
 
@@ -334,8 +384,29 @@ void hooks__dyn_calibrate(void)
 	cal.loop_pair_ns = pair_cost(&cal_loop);
 	/* A probe is charged half a pair, procedures' and loops' alike. */
 	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
+	/* In place, as probes really run; the probes are charged from it (the loop's
+	 * measurement stays for the pair costs' split). A test's probe delay would make
+	 * the in-place code take milliseconds: the loop's measurement then stays. */
+	if (!hooks__st.test_delay_ns) {
+		cal.site_on_ps = place_cost(1, CAL_PLACE_ON_CALLS, CAL_PLACE_ON_REPS);
+		if (cal.site_on_ps > 0)
+			hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);
+		/* What a switched-off site costs matters to the budget only (it cannot be
+		 * switched off); it is a few percent of a small procedure's time, so it
+		 * takes more calls to measure. */
+		if (hooks__dyn_budget > 0)
+			cal.site_off_ps = place_cost(0, CAL_PLACE_OFF_CALLS, CAL_PLACE_OFF_REPS);
+		if (cal.site_off_ps < 0)
+			cal.site_off_ps = 0;
+	}
 	cal.wrapper_ns = wrapper_cost();
-	hooks__records_calibration_end(&cal_proc, &cal_loop);
+	{
+		pvmmon_probe_site *const used[] = {&cal_proc, &cal_loop, &calsites__sites[0],
+						  &calsites__sites[1], &calsites__sites[2],
+						  &calsites__sites[3]};
+
+		hooks__records_calibration_end(used, sizeof(used) / sizeof(used[0]));
+	}
 	hooks__st.cp_selected = cp_selected;
 	hooks__tracing = tracing;
 	pb_costs();

@@ -501,7 +501,7 @@ void hooks__records_calibration_begin(void)
 	cal_nloops = rec.nloops;
 }
 
-void hooks__records_calibration_end(pvmmon_probe_site *proc, pvmmon_probe_site *loop)
+void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n)
 {
 	if (proc_depth > 0)
 		proc_stack[proc_depth - 1].child_ns = cal_child_ns;
@@ -522,7 +522,8 @@ void hooks__records_calibration_end(pvmmon_probe_site *proc, pvmmon_probe_site *
 		free(l->proc);
 		memset(l, 0, sizeof(*l));
 	}
-	proc->slot = loop->slot = -1;
+	while (n-- > 0)
+		sites[n]->slot = -1;
 }
 
 /* Marks the records of switched-off sites, whose counts are frozen. */

@@ -62,7 +62,7 @@ void hooks__records_touch(pvmmon_probe_site *site);
 /* Around calibration (dyninst.c): the innermost procedure's callee time is put back
  * as it was and the records made for the calibration sites are dropped. */
 void hooks__records_calibration_begin(void);
-void hooks__records_calibration_end(pvmmon_probe_site *proc, pvmmon_probe_site *loop);
+void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n);
 
 /* Drops every record (tests). */
 void hooks__records_reset(void);

@@ -100,17 +100,19 @@ static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 #define PVMMON_PROC_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
 							    PVMMON_PROBE_PROC, 1, -1, 0}; \
-	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
-	    (pvmmon_proc_scope_site_.enabled                                              \
-		 ? (pvmmon_probe_proc_enter(&pvmmon_proc_scope_site_), &pvmmon_proc_scope_site_) \
-		 : (pvmmon_probe_site *)0)
+	PVMMON__PROC_SCOPE_AT(pvmmon_proc_scope_site_)
 #define PVMMON_LOOP_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
 							    PVMMON_PROBE_LOOP, 1, -1, 0}; \
+	PVMMON__LOOP_SCOPE_AT(pvmmon_loop_scope_site_)
+/* The scopes on a site declared elsewhere (the library's calibration times these, so
+ * that it measures the very code pvmmon-cc inserts). */
+#define PVMMON__PROC_SCOPE_AT(site)                                                       \
+	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
+	    ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site)) : (pvmmon_probe_site *)0)
+#define PVMMON__LOOP_SCOPE_AT(site)                                                       \
 	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
-	    (pvmmon_loop_scope_site_.enabled                                              \
-		 ? (pvmmon_probe_loop_enter(&pvmmon_loop_scope_site_), &pvmmon_loop_scope_site_) \
-		 : (pvmmon_probe_site *)0)
+	    ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site)) : (pvmmon_probe_site *)0)
 
 /*
  * A leaf procedure (no calls, no loops: straight-line code that takes a few

@@ -167,6 +167,12 @@ static void test_ctl_disable_freezes_counts_and_cost_is_logged(void)
 		CU_ASSERT(t->cost.wrapper_ns > 0 && t->cost.wrapper_ns < 20000);
 		CU_ASSERT(t->cost.pb_send_ns > 0 && t->cost.pb_recv_ns > 0);
 		CU_ASSERT(t->cost.wrapped_calls >= 1);
+		/* In place a call with its loop costs at least what the two pairs cost in a
+		 * loop of probes, within reason; with no budget the switched-off cost is
+		 * not measured. */
+		CU_ASSERT(t->cost.site_on_ps > 500 * (t->cost.proc_pair_ns + t->cost.loop_pair_ns));
+		CU_ASSERT(t->cost.site_on_ps < 4000 * (t->cost.proc_pair_ns + t->cost.loop_pair_ns));
+		CU_ASSERT_EQUAL(t->cost.site_off_ps, 0);
 		/* Observed and predicted: mix's counted calls at a calibrated pair each are
 		 * most of both. */
 		CU_ASSERT((double)t->cost.predicted_ns >= (double)mix->count * t->cost.proc_pair_ns);
@@ -345,7 +351,16 @@ static void test_budget_switches_off_expensive_sites(void)
 		/* Procedures the budget could afford stay on and are measured. */
 		CU_ASSERT_EQUAL(main_->disabled, 0);
 		CU_ASSERT(cost < 0.05);
-		fprintf(stderr, "[observed cost %.1f%% of the run, %zu switches] ", 100 * cost,
+		/* Under a budget the switched-off cost is measured (a small part of a call
+		 * with its probes on), and mix, off after its rate was seen, has a cost
+		 * estimated over the run that the reasons of later switches count. */
+		CU_ASSERT(t->cost.site_off_ps > 0 && t->cost.site_off_ps < t->cost.site_on_ps / 4);
+		CU_ASSERT(t->cost.static_ns > 0);
+		CU_ASSERT(t->cost.static_ns < t->end_ns - t->start_ns);
+		fprintf(stderr, "[observed cost %.1f%% of the run, switched-off sites %.1f%%, %zu "
+				"switches] ",
+			100 * cost,
+			100.0 * (double)t->cost.static_ns / (double)(t->end_ns - t->start_ns),
 			log->nswitches);
 	}
 	pvmmon_log_free(log);

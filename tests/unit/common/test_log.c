@@ -173,7 +173,7 @@ static pvmmon_log *full_log(void)
 	t->loops[0].time_ns = 25;
 	t->loops[0].disabled = 1;
 	t->procs[0].disabled = 1;
-	t->cost = (pvmmon_log_cost){1, 61, 57, 98, 10000, 27000, 12, 5000000, 4000000};
+	t->cost = (pvmmon_log_cost){1, 61, 57, 98, 10000, 27000, 12, 5000000, 4000000, 151250, 1480, 2500000};
 	t->loops[0].raw_ns = 70;
 	t->loops[0].local_ns = 33;
 	t->nstatics = 2;
@@ -385,6 +385,11 @@ static void test_round_trip(void)
 			  y->pb_send_ns == x->pb_send_ns && y->pb_recv_ns == x->pb_recv_ns &&
 			  y->wrapped_calls == x->wrapped_calls && y->observed_ns == x->observed_ns &&
 			  y->predicted_ns == x->predicted_ns);
+		/* The in-place costs and the static estimate, optional, round trip too. */
+		CU_ASSERT_EQUAL(y->site_on_ps, 151250);
+		CU_ASSERT_EQUAL(y->site_off_ps, 1480);
+		CU_ASSERT_EQUAL(y->static_ns, 2500000);
+		CU_ASSERT_EQUAL(b->tasks[1].cost.site_off_ps, 0);
 	}
 	CU_ASSERT_DOUBLE_EQUAL(b->budget_pct, 2.5, 1e-9);
 	CU_ASSERT_EQUAL_FATAL(b->nswitches, 2);

@@ -208,7 +208,7 @@ static void test_records_round_trip(void)
 	t.procs = &proc;
 	t.nloops = 1;
 	t.loops = &loop;
-	t.cost = (pvmmon_log_cost){1, 60, 55, 120, 9000, 7000, 42, 123456, 100000};
+	t.cost = (pvmmon_log_cost){1, 60, 55, 120, 9000, 7000, 42, 123456, 100000, 140500, 1650, 0};
 	wire_buf_init(&b);
 	wire_records_encode(&b, &t, 1);
 	CU_ASSERT_EQUAL_FATAL(wire_records_decode(&out, &final, b.data, b.len), 0);
@@ -245,6 +245,8 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.cost.pb_recv_ns, 7000);
 	CU_ASSERT_EQUAL(out.cost.wrapped_calls, 42);
 	CU_ASSERT_EQUAL(out.cost.observed_ns, 123456);
+	CU_ASSERT_EQUAL(out.cost.site_on_ps, 140500);
+	CU_ASSERT_EQUAL(out.cost.site_off_ps, 1650);
 	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
 	CU_ASSERT_EQUAL(out.loops[0].disabled, 1);
 	CU_ASSERT_STRING_EQUAL(out.loops[0].proc, "solve");

@@ -344,7 +344,7 @@ static void test_cost_and_switches(void)
 	free(text);
 	log->tasks[0].start_ns = 500000000;
 	log->tasks[0].end_ns = 2500000000;
-	log->tasks[0].cost = (pvmmon_log_cost){1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000};
+	log->tasks[0].cost = (pvmmon_log_cost){1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000, 150000, 1500, 60000000};
 	log->budget_pct = 5;
 	log->nswitches = 2;
 	log->switches = calloc(2, sizeof(*log->switches));
@@ -358,12 +358,20 @@ static void test_cost_and_switches(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nMonitoring cost (observed"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(2.0%)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(4.0%)"));
+	/* The switched-off sites' estimated cost has its own column. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(3.0%)"));
+	CU_ASSERT_PTR_NULL(strstr(text, "over the budget"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "     60 ns      56 ns\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(budget 5%): 2 switches\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "disable kind=loop  (budget: coarse first)\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "disable task=0,proc=mix  (user)\n"));
 	/* Only the task with a cost record has a row. */
 	CU_ASSERT_EQUAL(log->tasks[1].cost.known, 0);
+	free(text);
+	/* Under a budget below what the switched-off sites cost, the report says so. */
+	log->budget_pct = 2;
+	text = render(log, &rc);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "task 0: its switched-off sites alone cost 3.0%, over the budget"));
 	free(text);
 	pvmmon_log_free(log);
 }

@@ -1,0 +1,58 @@
+/* The code calibration times in place (pvmhooks/calsites.h): the same caller and
+ * callee plain and with pvmmon-cc's scopes, compiled alike. */
+#include "calsites.h"
+
+/* The sites are marked seen, so their first entry does not register them. */
+pvmmon_probe_site calsites__sites[CALSITES_N] = {
+    {"(calibration caller)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1},
+    {"(calibration caller loop)", __FILE__, 2, PVMMON_PROBE_LOOP, 1, -1, 1},
+    {"(calibration)", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 1},
+    {"(calibration loop)", __FILE__, 4, PVMMON_PROBE_LOOP, 1, -1, 1},
+};
+
+/*
+ * The callee is a few steps of an integer hash, a small procedure of the kind whose
+ * probes cost most relative to its work. Its work is a serial chain, so the
+ * processor cannot hide the probes' instructions in idle units any more than in a
+ * program's own small procedures.
+ */
+static __attribute__((noinline)) unsigned callee_plain(unsigned x)
+{
+	for (int i = 0; i < CALSITES_WORK; i++)
+		x = (x ^ (x >> 7)) * 2654435761u + (unsigned)i;
+	return x;
+}
+
+static __attribute__((noinline)) unsigned callee_probed(unsigned x)
+{
+	PVMMON__PROC_SCOPE_AT(calsites__sites[2]);
+	{
+		PVMMON__LOOP_SCOPE_AT(calsites__sites[3]);
+		for (int i = 0; i < CALSITES_WORK; i++)
+			x = (x ^ (x >> 7)) * 2654435761u + (unsigned)i;
+	}
+	return x;
+}
+
+__attribute__((noinline)) unsigned calsites__plain(unsigned seed, long n)
+{
+	unsigned acc = seed;
+
+	for (long i = 0; i < n; i++)
+		acc += callee_plain((unsigned)i ^ seed);
+	return acc;
+}
+
+/* The call statement sets the call line, as pvmmon-cc rewrites a call. */
+__attribute__((noinline)) unsigned calsites__probed(unsigned seed, long n)
+{
+	PVMMON__PROC_SCOPE_AT(calsites__sites[0]);
+	unsigned acc = seed;
+
+	{
+		PVMMON__LOOP_SCOPE_AT(calsites__sites[1]);
+		for (long i = 0; i < n; i++)
+			acc += (pvmmon_call_line = 5, callee_probed((unsigned)i ^ seed));
+	}
+	return acc;
+}

@@ -1,0 +1,24 @@
+/*
+ * Private to libpvmhooks: the code calibration times in place (pvmhooks/calsites.c):
+ * an instrumented procedure with a loop, called from an instrumented loop, as
+ * pvmmon-cc writes them, and the same code plain.
+ */
+#ifndef PVMMON_HOOKS_CALSITES_H
+#define PVMMON_HOOKS_CALSITES_H
+
+#include "pvmmon/probe.h"
+
+/* The four sites of the instrumented code: the caller's procedure and loop, the
+ * callee's procedure and loop. Marked seen, so no rule ever applies to them. */
+#define CALSITES_N 4
+extern pvmmon_probe_site calsites__sites[CALSITES_N];
+
+/* n calls of the callee, whose loop runs CALSITES_WORK steps (about 40 ns of work, the
+ * size of procedure whose instrumentation costs most): plain, and instrumented
+ * (the sites' enabled flags say whether the probes run). Both return a checksum,
+ * equal for equal seeds, so neither call can be left out by the compiler. */
+#define CALSITES_WORK 40
+unsigned calsites__plain(unsigned seed, long n);
+unsigned calsites__probed(unsigned seed, long n);
+
+#endif
