@@ -5,6 +5,7 @@ extern CU_TestInfo test_clockmodel_tests[];
 extern CU_TestInfo test_errors_tests[];
 extern CU_TestInfo test_hostfile_tests[];
 extern CU_TestInfo test_log_tests[];
+int test_log_cleanup(void);
 extern CU_TestInfo test_replay_tests[];
 extern CU_TestInfo test_resource_tests[];
 extern CU_TestInfo test_symbols_tests[];
@@ -14,7 +15,7 @@ CU_SuiteInfo unit_common_suites[] = {
     {"clockmodel", NULL, NULL, NULL, NULL, test_clockmodel_tests},
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
     {"hostfile", NULL, NULL, NULL, NULL, test_hostfile_tests},
-    {"log", NULL, NULL, NULL, NULL, test_log_tests},
+    {"log", NULL, test_log_cleanup, NULL, NULL, test_log_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
     {"resource", NULL, NULL, NULL, NULL, test_resource_tests},
     {"symbols", NULL, NULL, NULL, NULL, test_symbols_tests},
