@@ -37,6 +37,8 @@ typedef struct mon_site {
 	uint64_t prev;     /* entries at the flush before */
 	int seen;          /* in the last flush's records */
 	double rate;       /* entries per second over the last interval */
+	double free_rate;  /* the same per second of the task's own time (probes' removed):
+			    * how often it runs switched off */
 	int on;            /* as of the last flush */
 	int was_on;        /* as of the flush before */
 	int budget_off;    /* the budget switched it off (it stays off) */
@@ -463,7 +465,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 {
 	pvmmon_log_task *r = &t->rec;
 	struct mon_cost *c = t->cost;
-	int64_t dt, predicted = 0;
+	int64_t dt, free_dt, predicted = 0;
 	double sites_frac = 0, comm_frac = 0, static_frac = 0;
 	size_t i;
 
@@ -477,6 +479,11 @@ void mon_cost_records(mon_run *run, mon_task *t)
 			return;
 	}
 	dt = r->end_ns - c->last_end;
+	/* The interval's time without the task's monitoring: a site switched off runs
+	 * faster than it did while on by that much. */
+	free_dt = dt - (r->cost.observed_ns - c->last_own);
+	if (free_dt < dt / 10)
+		free_dt = dt / 10;
 	for (i = 0; i < c->nsites; i++) {
 		c->sites[i].prev = c->sites[i].count;
 		c->sites[i].seen = 0;
@@ -512,15 +519,17 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		 * the rate is measured over intervals it was on throughout, or over the
 		 * first it was seen in. */
 		if (c->have_last && dt >= MIN_INTERVAL_NS &&
-		    ((s->on && s->was_on) || (s->rate <= 0 && s->count > s->prev)))
+		    ((s->on && s->was_on) || (s->rate <= 0 && s->count > s->prev))) {
 			s->rate = (double)(s->count - s->prev) * 1e9 / (double)dt;
+			s->free_rate = (double)(s->count - s->prev) * 1e9 / (double)free_dt;
+		}
 		if (!c->have_last || dt >= MIN_INTERVAL_NS)
 			s->was_on = s->on;
 		predicted += (int64_t)((double)s->count * pair_ns(&r->cost, s));
 		if (s->on)
 			sites_frac += s->rate * pair_ns(&r->cost, s) * 1e-9;
 		else
-			static_frac += s->rate * off_ns(&r->cost, s) * 1e-9;
+			static_frac += s->free_rate * off_ns(&r->cost, s) * 1e-9;
 	}
 	predicted += comm_cost(r);
 	r->cost.predicted_ns = predicted;

@@ -3,12 +3,21 @@
 #include "calsites.h"
 
 /* The sites are marked seen, so their first entry does not register them. */
-pvmmon_probe_site calsites__sites[CALSITES_N] = {
+static pvmmon_probe_site sites[CALSITES_N] = {
     {"(calibration caller)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1},
     {"(calibration caller loop)", __FILE__, 2, PVMMON_PROBE_LOOP, 1, -1, 1},
     {"(calibration)", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 1},
     {"(calibration loop)", __FILE__, 4, PVMMON_PROBE_LOOP, 1, -1, 1},
 };
+
+pvmmon_probe_site *calsites__site(int i)
+{
+	return &sites[i];
+}
+
+/* The step count comes from the caller through a variable the compiler cannot see
+ * through, as a program's arguments do: a constant would spare the callee a register. */
+static volatile int work = CALSITES_WORK;
 
 /*
  * The callee is a few steps of an integer hash, a small procedure of the kind whose
@@ -16,19 +25,19 @@ pvmmon_probe_site calsites__sites[CALSITES_N] = {
  * processor cannot hide the probes' instructions in idle units any more than in a
  * program's own small procedures.
  */
-static __attribute__((noinline)) unsigned callee_plain(unsigned x)
+static __attribute__((noinline)) unsigned callee_plain(unsigned x, int w)
 {
-	for (int i = 0; i < CALSITES_WORK; i++)
+	for (int i = 0; i < w; i++)
 		x = (x ^ (x >> 7)) * 2654435761u + (unsigned)i;
 	return x;
 }
 
-static __attribute__((noinline)) unsigned callee_probed(unsigned x)
+static __attribute__((noinline)) unsigned callee_probed(unsigned x, int w)
 {
-	PVMMON__PROC_SCOPE_AT(calsites__sites[2]);
+	PVMMON__PROC_SCOPE_AT(sites[2]);
 	{
-		PVMMON__LOOP_SCOPE_AT(calsites__sites[3]);
-		for (int i = 0; i < CALSITES_WORK; i++)
+		PVMMON__LOOP_SCOPE_AT(sites[3]);
+		for (int i = 0; i < w; i++)
 			x = (x ^ (x >> 7)) * 2654435761u + (unsigned)i;
 	}
 	return x;
@@ -37,22 +46,24 @@ static __attribute__((noinline)) unsigned callee_probed(unsigned x)
 __attribute__((noinline)) unsigned calsites__plain(unsigned seed, long n)
 {
 	unsigned acc = seed;
+	int w = work;
 
 	for (long i = 0; i < n; i++)
-		acc += callee_plain((unsigned)i ^ seed);
+		acc += callee_plain((unsigned)i ^ seed, w);
 	return acc;
 }
 
 /* The call statement sets the call line, as pvmmon-cc rewrites a call. */
 __attribute__((noinline)) unsigned calsites__probed(unsigned seed, long n)
 {
-	PVMMON__PROC_SCOPE_AT(calsites__sites[0]);
+	PVMMON__PROC_SCOPE_AT(sites[0]);
 	unsigned acc = seed;
+	int w = work;
 
 	{
-		PVMMON__LOOP_SCOPE_AT(calsites__sites[1]);
+		PVMMON__LOOP_SCOPE_AT(sites[1]);
 		for (long i = 0; i < n; i++)
-			acc += (pvmmon_call_line = 5, callee_probed((unsigned)i ^ seed));
+			acc += (pvmmon_call_line = 5, callee_probed((unsigned)i ^ seed, w));
 	}
 	return acc;
 }

@@ -9,9 +9,11 @@
 #include "pvmmon/probe.h"
 
 /* The four sites of the instrumented code: the caller's procedure and loop, the
- * callee's procedure and loop. Marked seen, so no rule ever applies to them. */
+ * callee's procedure and loop (i from 0 to CALSITES_N - 1). Marked seen, so no rule
+ * ever applies to them. They are static in calsites.c, as pvmmon-cc's sites are in a
+ * program, so that the code reaches them as a program's code does. */
 #define CALSITES_N 4
-extern pvmmon_probe_site calsites__sites[CALSITES_N];
+pvmmon_probe_site *calsites__site(int i);
 
 /* n calls of the callee, whose loop runs CALSITES_WORK steps (about 40 ns of work, the
  * size of procedure whose instrumentation costs most): plain, and instrumented

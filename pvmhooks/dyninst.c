@@ -251,7 +251,7 @@ static int64_t place_cost(int sites_on, long n, int reps)
 	int r, i;
 
 	for (i = 0; i < CALSITES_N; i++)
-		calsites__sites[i].enabled = sites_on;
+		calsites__site(i)->enabled = sites_on;
 	/* A first pass makes the records and warms the code; it is not counted. */
 	sink += calsites__plain(1, 64) + calsites__probed(1, 64);
 	for (r = 0; r < reps && r < CAL_PLACE_REPS_MAX; r++) {
@@ -401,9 +401,9 @@ void hooks__dyn_calibrate(void)
 	}
 	cal.wrapper_ns = wrapper_cost();
 	{
-		pvmmon_probe_site *const used[] = {&cal_proc, &cal_loop, &calsites__sites[0],
-						  &calsites__sites[1], &calsites__sites[2],
-						  &calsites__sites[3]};
+		pvmmon_probe_site *const used[] = {&cal_proc, &cal_loop, calsites__site(0),
+						  calsites__site(1), calsites__site(2),
+						  calsites__site(3)};
 
 		hooks__records_calibration_end(used, sizeof(used) / sizeof(used[0]));
 	}
