@@ -98,11 +98,12 @@ static void critical_path(const pvmmon_log *log, FILE *out)
 /*
  * Observed and predicted cost (seed 004): the time tasks spent in monitoring code and
  * what the calibrated probe costs predict for what they counted, against their real
- * time; the budget and the switches of probe sites so far.
+ * time, and what switched-off sites still cost when any do; the budget and the
+ * switches of probe sites so far.
  */
 static void cost(const pvmmon_log *log, FILE *out)
 {
-	int64_t obs = 0, pred = 0, span = 0;
+	int64_t obs = 0, pred = 0, off = 0, span = 0;
 	size_t i, n = 0;
 
 	for (i = 0; i < log->ntasks; i++) {
@@ -112,12 +113,15 @@ static void cost(const pvmmon_log *log, FILE *out)
 			continue;
 		obs += t->cost.observed_ns;
 		pred += t->cost.predicted_ns;
+		off += t->cost.static_ns;
 		span += t->end_ns - t->start_ns;
 		n++;
 	}
 	if (n)
 		fprintf(out, "observed cost %.2f%%, predicted %.2f%%", graphs__percent(obs, span),
 			graphs__percent(pred, span));
+	if (n && off > 0)
+		fprintf(out, ", switched off %.2f%%", graphs__percent(off, span));
 	if (log->budget_pct > 0)
 		fprintf(out, "%sbudget %g%%", n ? "; " : "", log->budget_pct);
 	if (log->nswitches)

@@ -368,6 +368,18 @@ static void test_cost_and_switches(void)
 	/* Only the task with a cost record has a row. */
 	CU_ASSERT_EQUAL(log->tasks[1].cost.known, 0);
 	free(text);
+	/* pvmmon top's cost line has the switched-off sites' cost beside the others. */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		CU_ASSERT_EQUAL(pvmmon_report_top(log, f), 0);
+		fclose(f);
+		CU_ASSERT_PTR_NOT_NULL(strstr(buf, "observed cost 2.00%, predicted 4.00%, switched off 3.00%"));
+		free(buf);
+	}
 	/* Under a budget below what the switched-off sites cost, the report says so. */
 	log->budget_pct = 2;
 	text = render(log, &rc);
