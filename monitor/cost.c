@@ -308,10 +308,17 @@ static double pair_ns(const pvmmon_log_cost *k, const mon_site *s)
 }
 
 /* What a switched-off procedure site costs a call (its scopes' tests and frame, the
- * caller's call-line store), ns; its loops' are included. */
+ * caller's call-line store), ns; its loops' are included. A disturbed calibration
+ * cannot make it more than a quarter of the call with its probes on. */
 static double off_ns(const pvmmon_log_cost *k, const mon_site *s)
 {
-	return s->kind == RESOURCE_PROC && k->site_off_ps > 0 ? (double)k->site_off_ps / 1000.0 : 0;
+	int64_t ps = k->site_off_ps;
+
+	if (s->kind != RESOURCE_PROC || ps <= 0)
+		return 0;
+	if (k->site_on_ps > 0 && ps > k->site_on_ps / 4)
+		ps = k->site_on_ps / 4;
+	return (double)ps / 1000.0;
 }
 
 /* What the communication of a task has cost so far, predicted from calibration. */
@@ -480,10 +487,11 @@ void mon_cost_records(mon_run *run, mon_task *t)
 	}
 	dt = r->end_ns - c->last_end;
 	/* The interval's time without the task's monitoring: a site switched off runs
-	 * faster than it did while on by that much. */
+	 * faster than it did while on by that much. An interval that was nearly all
+	 * monitoring (registration, calibration) says nothing of it: 0. */
 	free_dt = dt - (r->cost.observed_ns - c->last_own);
 	if (free_dt < dt / 10)
-		free_dt = dt / 10;
+		free_dt = 0;
 	for (i = 0; i < c->nsites; i++) {
 		c->sites[i].prev = c->sites[i].count;
 		c->sites[i].seen = 0;
@@ -521,7 +529,10 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		if (c->have_last && dt >= MIN_INTERVAL_NS &&
 		    ((s->on && s->was_on) || (s->rate <= 0 && s->count > s->prev))) {
 			s->rate = (double)(s->count - s->prev) * 1e9 / (double)dt;
-			s->free_rate = (double)(s->count - s->prev) * 1e9 / (double)free_dt;
+			if (free_dt > 0)
+				s->free_rate = (double)(s->count - s->prev) * 1e9 / (double)free_dt;
+			else if (s->free_rate < s->rate)
+				s->free_rate = s->rate;
 		}
 		if (!c->have_last || dt >= MIN_INTERVAL_NS)
 			s->was_on = s->on;
@@ -537,8 +548,8 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		c->observed = (double)(r->cost.observed_ns - c->last_own) / (double)dt;
 		comm_frac = (double)(comm_cost(r) - c->last_comm) / (double)dt;
 		c->predicted = sites_frac + comm_frac;
-		c->static_frac = static_frac;
-		c->static_ns += static_frac * (double)dt;
+		c->static_frac = static_frac < 1 ? static_frac : 1;
+		c->static_ns += c->static_frac * (double)dt;
 		if (run->budget_pct > 0 && !t->final)
 			regulate(run, t, sites_frac, comm_frac);
 	}

