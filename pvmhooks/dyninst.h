@@ -42,7 +42,7 @@ void hooks__dyn_tick(int64_t now);
  * registration; the results go into the task's cost record. */
 void hooks__dyn_calibrate(void);
 
-/* Charges ns for each probe from now on (probes.c): half a calibrated pair. */
+/* Charges ns for each probe from now on (probes.c): what one probe costs, calibrated. */
 void hooks__probe_cost_set(int64_t ns);
 
 /* Fills the task's cost record (observed and calibrated; the monitor predicts). */
