@@ -60,17 +60,12 @@ static void add_waited(vclock *c, int k, int64_t sample)
 	c->waited_est[k] = v[(n - 1) * VCLOCK_WAITED_RANK / VCLOCK_WAITED_KEEP];
 }
 
-/* The measured transmission for a message of class k: its class's own once it has
- * measurements, before that the least estimate of the larger classes (0 when none has
- * one). A larger class's estimate bounds a smaller one's transmission only as long as
- * nothing better is known: it may be a seed from another path (the round trip to the
- * monitor at registration) or a best case of few samples. */
+/* The measured transmission for a message of class k: the least estimate of its class
+ * and the larger ones, the registration's seed among them (0 when none has one). */
 static int64_t waited_for(const vclock *c, int k)
 {
 	int64_t t = 0;
 
-	if (c->nwaited[k] > 0)
-		return c->waited_est[k];
 	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
 		if (c->waited_est[j] > 0 && (t == 0 || c->waited_est[j] < t))
 			t = c->waited_est[j];

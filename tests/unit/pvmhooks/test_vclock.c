@@ -128,16 +128,13 @@ static void test_seeded_transmission(void)
 	/* A seed of nothing (a failed round trip) changes nothing. */
 	vclock_seed(&c, 0, 1024);
 	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
-	/* The seed is the round trip to the monitor, another path: a class whose own
-	 * transmissions are slower keeps them (the seed made every small message of a
-	 * master/worker program 30 us fast where its path took 100). */
+	/* The seed bounds the small classes even when their own transmissions are
+	 * slower: the round trip to the monitor carries no piggyback, and what a monitored
+	 * message takes beyond it is monitoring (see the architecture's virtual clock). */
 	vclock_init(&c);
 	vclock_seed(&c, 200, 1024);
 	vclock_receive_seen(&c, 70000, 70000, 80000, 80010, 80010, 75000, 75000, 75500, 12, &r);
-	CU_ASSERT_EQUAL(r.trans, 500);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 500);
-	/* Other small classes without samples of their own still take the seed. */
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 100), 200);
+	CU_ASSERT_EQUAL(r.trans, 200);
 }
 
 /*
