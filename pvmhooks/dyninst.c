@@ -179,6 +179,19 @@ void hooks__dyn_wrapped(void)
 #define CAL_TAG 0x7e5a00f0
 /* Calls per repetition and repetitions of the in-place measurements (about 2 ms and,
  * under a budget, 27 ms more). */
+/* A sanitized library's own copy of the scopes carries the sanitizer's checks (the
+ * scope variables' addresses are taken, so they get redzones), which a program built
+ * without it does not pay: there the loop calibration is kept. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CAL_PLACE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CAL_PLACE 0
+#endif
+#endif
+#ifndef CAL_PLACE
+#define CAL_PLACE 1
+#endif
 #define CAL_PLACE_ON_CALLS 1000
 #define CAL_PLACE_ON_REPS 16
 #define CAL_PLACE_OFF_CALLS 10000
@@ -401,7 +414,7 @@ void hooks__dyn_calibrate(void)
 	/* In place, as probes really run; the probes are charged from it (the loop's
 	 * measurement stays for the pair costs' split). A test's probe delay would make
 	 * the in-place code take milliseconds: the loop's measurement then stays. */
-	if (!hooks__st.test_delay_ns) {
+	if (CAL_PLACE && !hooks__st.test_delay_ns) {
 		cal.site_on_ps = place_cost(1, CAL_PLACE_ON_CALLS, CAL_PLACE_ON_REPS);
 		if (cal.site_on_ps > 0)
 			hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);

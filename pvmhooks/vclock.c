@@ -31,53 +31,21 @@ static int64_t keep_min(int64_t *slot, int64_t sample)
 	return *slot;
 }
 
-/* A seed stands for the class until it has samples of its own. */
 void vclock_seed(vclock *c, int64_t trans, uint64_t max_bytes)
 {
-	int k = vclock_size_class(max_bytes);
-
-	if (trans > 0 && c->nwaited[k] == 0)
-		keep_min(&c->waited_est[k], trans);
-}
-
-/* Adds a measured transmission to class k and takes the quantile of the kept ones
- * again (an insertion sort of at most VCLOCK_WAITED_KEEP values). */
-static void add_waited(vclock *c, int k, int64_t sample)
-{
-	int64_t v[VCLOCK_WAITED_KEEP];
-	int n, i, j;
-
-	c->waited[k][c->nwaited[k] % VCLOCK_WAITED_KEEP] = sample < 0 ? 0 : sample;
-	c->nwaited[k]++;
-	n = c->nwaited[k] < VCLOCK_WAITED_KEEP ? (int)c->nwaited[k] : VCLOCK_WAITED_KEEP;
-	for (i = 0; i < n; i++) {
-		int64_t x = c->waited[k][i];
-
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-	c->waited_est[k] = v[(n - 1) * VCLOCK_WAITED_RANK / VCLOCK_WAITED_KEEP];
-}
-
-/* The measured transmission for a message of class k: the least estimate of its class
- * and the larger ones, the registration's seed among them (0 when none has one). */
-static int64_t waited_for(const vclock *c, int k)
-{
-	int64_t t = 0;
-
-	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
-		if (c->waited_est[j] > 0 && (t == 0 || c->waited_est[j] < t))
-			t = c->waited_est[j];
-	return t;
+	if (trans > 0)
+		keep_min(&c->min_waited[vclock_size_class(max_bytes)], trans);
 }
 
 int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes)
 {
 	int k = vclock_size_class(bytes);
-	int64_t t = waited_for(c, k);
+	int64_t t = c->min_delivery[k];
 
-	return t > 0 ? t : c->min_delivery[k];
+	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
+		if (c->min_waited[j] > 0 && (t == 0 || c->min_waited[j] < t))
+			t = c->min_waited[j];
+	return t;
 }
 
 void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
@@ -102,15 +70,12 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 	out->v0 = t_start - c->intrusion;
 	out->trans = keep_min(&c->min_delivery[k], seen - rs);
 	if (rs > (t_wait ? t_wait : t1))
-		add_waited(c, k, seen - rs);
+		keep_min(&c->min_waited[k], seen - rs);
 	/* Queued messages give only upper bounds; a measured transmission of this size or
-	 * larger is the better estimate. */
-	{
-		int64_t w = waited_for(c, k);
-
-		if (w > 0)
-			out->trans = w;
-	}
+	 * larger is a better one. */
+	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
+		if (c->min_waited[j] > 0 && c->min_waited[j] < out->trans)
+			out->trans = c->min_waited[j];
 	/* A message sent after the real receive began made it block: its duration is
 	 * mostly waiting, not receive cost, so it is no sample for the cost. */
 	if (rs <= t1)

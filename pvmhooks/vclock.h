@@ -9,10 +9,6 @@
 
 /* Message sizes are grouped into power-of-two classes for the estimators below. */
 #define VCLOCK_SIZE_CLASSES 33
-/* Transmissions kept per size class (the latest), and the quantile of them taken as
- * the class's transmission time, in VCLOCK_WAITED_KEEP-ths. */
-#define VCLOCK_WAITED_KEEP 32
-#define VCLOCK_WAITED_RANK 8
 
 typedef struct vclock {
 	int64_t intrusion; /* I: accumulated monitoring intrusion, ns */
@@ -31,20 +27,12 @@ typedef struct vclock {
 	 */
 	int64_t min_delivery[VCLOCK_SIZE_CLASSES];
 	/*
-	 * Transmissions measured on messages sent after the receive had begun: the
-	 * receiver was already waiting, so the sample is a transmission time, not an
-	 * upper bound that includes queueing. The estimate is not their minimum but their
-	 * lower quartile over the latest VCLOCK_WAITED_KEEP: the least of thousands of
-	 * samples is a rare best case (the receiver woke at once, the pvmd was idle) that
-	 * the unmonitored program does not get either, and taking it as every message's
-	 * transmission counts the usual latency above it as monitoring intrusion. A
-	 * transfer of a larger size bounds the transmission of every smaller one, which
-	 * gives a usable estimate before a size class has its own. waited_est is 0 when
-	 * the class has neither a sample nor a seed.
+	 * The same, only for messages sent after the receive had begun: the receiver was
+	 * already waiting, so the sample is a transmission time, not an upper bound that
+	 * includes queueing. A transfer of a larger size bounds the transmission of every
+	 * smaller one, which gives a usable estimate before a size class has its own.
 	 */
-	int64_t waited_est[VCLOCK_SIZE_CLASSES];
-	int64_t waited[VCLOCK_SIZE_CLASSES][VCLOCK_WAITED_KEEP];
-	uint32_t nwaited[VCLOCK_SIZE_CLASSES];
+	int64_t min_waited[VCLOCK_SIZE_CLASSES];
 	/* Minimum observed duration of the real receive call per size class: the cost the
 	 * uninstrumented receive would also have paid once the message was there. */
 	int64_t min_recv_cost[VCLOCK_SIZE_CLASSES];

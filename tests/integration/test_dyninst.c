@@ -169,9 +169,16 @@ static void test_ctl_disable_freezes_counts_and_cost_is_logged(void)
 		CU_ASSERT(t->cost.wrapped_calls >= 1);
 		/* In place a call with its loop costs at least what the two pairs cost in a
 		 * loop of probes, within reason; with no budget the switched-off cost is
-		 * not measured. */
-		CU_ASSERT(t->cost.site_on_ps > 500 * (t->cost.proc_pair_ns + t->cost.loop_pair_ns));
-		CU_ASSERT(t->cost.site_on_ps < 4000 * (t->cost.proc_pair_ns + t->cost.loop_pair_ns));
+		 * not measured. A sanitized library (make check-asan) skips the in-place
+		 * calibration. */
+		if (harness_slowed()) {
+			CU_ASSERT_EQUAL(t->cost.site_on_ps, 0);
+		} else {
+			CU_ASSERT(t->cost.site_on_ps >
+				  500 * (t->cost.proc_pair_ns + t->cost.loop_pair_ns));
+			CU_ASSERT(t->cost.site_on_ps <
+				  4000 * (t->cost.proc_pair_ns + t->cost.loop_pair_ns));
+		}
 		CU_ASSERT_EQUAL(t->cost.site_off_ps, 0);
 		/* Observed and predicted: mix's counted calls at a calibrated pair each are
 		 * most of both. */
@@ -355,7 +362,9 @@ static void test_budget_switches_off_expensive_sites(void)
 		 * with its probes on; about a nanosecond, which a disturbed calibration can
 		 * find to be nothing), and mix, off after its rate was seen, then has a cost
 		 * estimated over the run that the reasons of later switches count. */
-		CU_ASSERT(t->cost.site_off_ps >= 0 && t->cost.site_off_ps < t->cost.site_on_ps / 4);
+		CU_ASSERT(t->cost.site_off_ps >= 0 &&
+			  (harness_slowed() ? t->cost.site_off_ps == 0
+					    : t->cost.site_off_ps < t->cost.site_on_ps / 4));
 		if (t->cost.site_off_ps > 0)
 			CU_ASSERT(t->cost.static_ns > 0);
 		CU_ASSERT(t->cost.static_ns >= 0 && t->cost.static_ns < t->end_ns - t->start_ns);

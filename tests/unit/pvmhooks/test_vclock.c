@@ -92,7 +92,7 @@ static void test_queued_message_uses_measured_transmission(void)
 	/* A 64 KiB message sent while the receiver waited: transmission 300. */
 	vclock_receive(&c, 1000, 1000, 1400, 1400, 1000, 1100, 65536, &r);
 	CU_ASSERT_EQUAL(r.trans, 300);
-	CU_ASSERT_EQUAL(c.waited_est[vclock_size_class(65536)], 300);
+	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(65536)], 300);
 	/* A 1 KiB message that sat in the queue 50000 before the receive: the larger
 	 * transfer bounds it, so no transmission of 50000 is invented. */
 	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
@@ -102,7 +102,7 @@ static void test_queued_message_uses_measured_transmission(void)
 	vclock_init(&c);
 	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
 	CU_ASSERT_EQUAL(r.trans, 50010);
-	CU_ASSERT_EQUAL(c.waited_est[vclock_size_class(1024)], 0);
+	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(1024)], 0);
 }
 
 /* A round trip at registration seeds the estimate of small messages: the first one,
@@ -128,46 +128,6 @@ static void test_seeded_transmission(void)
 	/* A seed of nothing (a failed round trip) changes nothing. */
 	vclock_seed(&c, 0, 1024);
 	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
-	/* The seed bounds the small classes even when their own transmissions are
-	 * slower: the round trip to the monitor carries no piggyback, and what a monitored
-	 * message takes beyond it is monitoring (see the architecture's virtual clock). */
-	vclock_init(&c);
-	vclock_seed(&c, 200, 1024);
-	vclock_receive_seen(&c, 70000, 70000, 80000, 80010, 80010, 75000, 75000, 75500, 12, &r);
-	CU_ASSERT_EQUAL(r.trans, 200);
-}
-
-/*
- * Many measured transmissions: the estimate is their lower quartile over the latest
- * 32, not the rare best case, and it follows the latest samples.
- */
-static void test_transmission_is_lower_quartile(void)
-{
-	vclock c;
-	vclock_recv r;
-	int i;
-
-	vclock_init(&c);
-	/* Transmissions 100, 101, ..., 131, in a shuffled order (i * 7 mod 32). */
-	for (i = 0; i < 32; i++) {
-		int64_t t0 = 1000000 * (i + 1), rs = t0 + 10, tr = 100 + (i * 7) % 32;
-
-		vclock_receive(&c, t0, t0, rs + tr, rs + tr, rs, rs, 8, &r);
-	}
-	/* Rank 7 of 0..31 (31 * 8 / 32 = 7): 107; the minimum would be 100. */
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 8), 107);
-	CU_ASSERT_EQUAL(c.min_delivery[vclock_size_class(8)], 100);
-	/* A queued message of the class is given the estimate, not its queueing. */
-	vclock_receive(&c, 90000000, 90000000, 90000010, 90000010, 1000, 2000, 8, &r);
-	CU_ASSERT_EQUAL(r.trans, 107);
-	/* 32 later transmissions of 300 replace the old ones. */
-	for (i = 0; i < 32; i++) {
-		int64_t t0 = 100000000 + 1000000 * i, rs = t0 + 10;
-
-		vclock_receive(&c, t0, t0, rs + 300, rs + 300, rs, rs, 8, &r);
-	}
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 8), 300);
-	CU_ASSERT_EQUAL(r.trans, 300);
 }
 
 static void test_size_classes(void)
@@ -355,7 +315,6 @@ CU_TestInfo test_vclock_tests[] = {
      test_wait_caused_by_sender_intrusion_is_intrusion},
     {"queued message uses a measured transmission", test_queued_message_uses_measured_transmission},
     {"seeded transmission for a first message", test_seeded_transmission},
-    {"a transmission is the lower quartile of the latest measured", test_transmission_is_lower_quartile},
     {"size classes", test_size_classes},
     {"virtual never ahead of real", test_virtual_never_ahead_of_real},
     CU_TEST_INFO_NULL,
