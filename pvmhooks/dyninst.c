@@ -177,7 +177,7 @@ void hooks__dyn_wrapped(void)
 #define CAL_REP_NS 2000000LL
 #define CAL_PB_REPS 9
 #define CAL_TAG 0x7e5a00f0
-/* Calls per repetition and repetitions of the in-place measurements (about 2 ms and,
+/* Calls per repetition and repetitions of the in-place measurements (about 1 ms and,
  * under a budget, 27 ms more). */
 /* A sanitized library's own copy of the scopes carries the sanitizer's checks (the
  * scope variables' addresses are taken, so they get redzones), which a program built
@@ -192,8 +192,8 @@ void hooks__dyn_wrapped(void)
 #ifndef CAL_PLACE
 #define CAL_PLACE 1
 #endif
-#define CAL_PLACE_ON_CALLS 1000
-#define CAL_PLACE_ON_REPS 16
+#define CAL_PLACE_ON_CALLS 500
+#define CAL_PLACE_ON_REPS 8
 #define CAL_PLACE_OFF_CALLS 10000
 #define CAL_PLACE_OFF_REPS 32
 
