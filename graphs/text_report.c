@@ -391,9 +391,19 @@ static int report_critical_path(const pvmmon_log *log, FILE *out)
  * are off still cost, estimated) and every switch of dynamic instrumentation, with
  * the budget: only when the log has them.
  */
+/* "TIME (PCT%)": ns and its share of span, into buf. */
+static const char *time_share(char *buf, size_t len, int64_t ns, int64_t span)
+{
+	char t[32];
+
+	snprintf(buf, len, "%s (%.1f%%)", graphs__fmt_time(t, sizeof(t), ns),
+		 graphs__percent(ns, span));
+	return buf;
+}
+
 static void report_cost(const pvmmon_log *log, FILE *out)
 {
-	char t1[32], t2[32], t3[32];
+	char t1[32];
 	size_t i, n = 0;
 
 	for (i = 0; i < log->ntasks; i++)
@@ -411,18 +421,12 @@ static void report_cost(const pvmmon_log *log, FILE *out)
 
 			if (!t->cost.known)
 				continue;
-			snprintf(obs, sizeof(obs), "%s (%.1f%%)",
-				 graphs__fmt_time(t1, sizeof(t1), t->cost.observed_ns),
-				 graphs__percent(t->cost.observed_ns, span));
-			snprintf(pred, sizeof(pred), "%s (%.1f%%)",
-				 graphs__fmt_time(t2, sizeof(t2), t->cost.predicted_ns),
-				 graphs__percent(t->cost.predicted_ns, span));
 			if (t->cost.static_ns > 0)
-				snprintf(off, sizeof(off), "%s (%.1f%%)",
-					 graphs__fmt_time(t3, sizeof(t3), t->cost.static_ns),
-					 graphs__percent(t->cost.static_ns, span));
+				time_share(off, sizeof(off), t->cost.static_ns, span);
 			fprintf(out, "  %-8s %20s %20s %20s %7lld ns %7lld ns\n", t->lid ? t->lid : "?",
-				obs, pred, off, (long long)t->cost.proc_pair_ns,
+				time_share(obs, sizeof(obs), t->cost.observed_ns, span),
+				time_share(pred, sizeof(pred), t->cost.predicted_ns, span), off,
+				(long long)t->cost.proc_pair_ns,
 				(long long)t->cost.loop_pair_ns);
 		}
 	}

@@ -377,13 +377,15 @@ static int by_cost_desc(const void *a, const void *b)
 static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_frac)
 {
 	struct mon_cost *c = t->cost;
-	double budget = run->budget_pct / 100.0, scale = 1, total, seen, *costs[256];
+	double budget = run->budget_pct / 100.0, scale = 1, *costs[256];
+	/* What switching can change (predicted), and with it the switched-off sites'
+	 * cost: that cannot be switched off, so it leaves that much less room for the
+	 * sites that can, predicted (total) or observed (seen). */
+	double probed = sites_frac + comm_frac, total = probed + c->static_frac;
+	double seen = c->observed + c->static_frac, now = seen > total ? seen : total;
 	char spec[512], reason[256];
 	size_t i, n = 0;
 
-	/* The switched-off sites' cost counts too: it cannot be switched off, so it
-	 * leaves that much less room for the sites that can. */
-	total = sites_frac + comm_frac + c->static_frac;
 	/* The interval that saw a switch mixes before and after: judge the next one. */
 	if (c->settle) {
 		c->settle = 0;
@@ -391,11 +393,9 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 	}
 	/* Measured time the calibration does not explain (cache misses, a slower clock
 	 * under load) is spread over the sites in proportion. */
-	if (c->observed > total - c->static_frac && total - c->static_frac > 0)
-		scale = c->observed / (total - c->static_frac);
-	seen = c->observed + c->static_frac;
-	if (seen > budget || total > budget) {
-		double now = (seen > total ? seen : total);
+	if (c->observed > probed && probed > 0)
+		scale = c->observed / probed;
+	if (now > budget) {
 		double want = budget * BUDGET_TARGET;
 		/* Each site's cost fraction, in a cost[] array whose address says which. */
 		double *cost = calloc(c->nsites ? c->nsites : 1, sizeof(*cost));
@@ -446,7 +446,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 				continue;
 			r = proc_rate(c, s->encl);
 			cost = r * pair_ns(&t->rec.cost, s) * 1e-9 * scale;
-			if ((seen > total ? seen : total) + cost > budget * BUDGET_TARGET)
+			if (now + cost > budget * BUDGET_TARGET)
 				continue;
 			if (!best || cost < best_cost) {
 				best = s;
@@ -473,6 +473,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 	pvmmon_log_task *r = &t->rec;
 	struct mon_cost *c = t->cost;
 	int64_t dt, free_dt, predicted = 0;
+	int measured, advance;
 	double sites_frac = 0, comm_frac = 0, static_frac = 0;
 	size_t i;
 
@@ -486,6 +487,10 @@ void mon_cost_records(mon_run *run, mon_task *t)
 			return;
 	}
 	dt = r->end_ns - c->last_end;
+	/* Rates are measured over an interval since the last flush of at least
+	 * MIN_INTERVAL_NS; a shorter one is left to grow into the next (advance 0). */
+	measured = c->have_last && dt >= MIN_INTERVAL_NS;
+	advance = !c->have_last || dt >= MIN_INTERVAL_NS;
 	/* The interval's time without the task's monitoring: a site switched off runs
 	 * faster than it did while on by that much. An interval that was nearly all
 	 * monitoring (registration, calibration) says nothing of it: 0. */
@@ -526,15 +531,14 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		 * in which it was switched off or on counts only the part it was on, so
 		 * the rate is measured over intervals it was on throughout, or over the
 		 * first it was seen in. */
-		if (c->have_last && dt >= MIN_INTERVAL_NS &&
-		    ((s->on && s->was_on) || (s->rate <= 0 && s->count > s->prev))) {
+		if (measured && ((s->on && s->was_on) || (s->rate <= 0 && s->count > s->prev))) {
 			s->rate = (double)(s->count - s->prev) * 1e9 / (double)dt;
 			if (free_dt > 0)
 				s->free_rate = (double)(s->count - s->prev) * 1e9 / (double)free_dt;
 			else if (s->free_rate < s->rate)
 				s->free_rate = s->rate;
 		}
-		if (!c->have_last || dt >= MIN_INTERVAL_NS)
+		if (advance)
 			s->was_on = s->on;
 		predicted += (int64_t)((double)s->count * pair_ns(&r->cost, s));
 		if (s->on)
@@ -544,7 +548,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 	}
 	predicted += comm_cost(r);
 	r->cost.predicted_ns = predicted;
-	if (c->have_last && dt >= MIN_INTERVAL_NS) {
+	if (measured) {
 		c->observed = (double)(r->cost.observed_ns - c->last_own) / (double)dt;
 		comm_frac = (double)(comm_cost(r) - c->last_comm) / (double)dt;
 		c->predicted = sites_frac + comm_frac;
@@ -554,7 +558,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 			regulate(run, t, sites_frac, comm_frac);
 	}
 	r->cost.static_ns = (int64_t)c->static_ns;
-	if (!c->have_last || dt >= MIN_INTERVAL_NS) {
+	if (advance) {
 		c->last_end = r->end_ns;
 		c->last_own = r->cost.observed_ns;
 		c->last_comm = comm_cost(r);

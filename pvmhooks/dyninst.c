@@ -177,8 +177,6 @@ void hooks__dyn_wrapped(void)
 #define CAL_REP_NS 2000000LL
 #define CAL_PB_REPS 9
 #define CAL_TAG 0x7e5a00f0
-/* Calls per repetition and repetitions of the in-place measurements (about 1 ms and,
- * under a budget, 27 ms more). */
 /* A sanitized library's own copy of the scopes carries the sanitizer's checks (the
  * scope variables' addresses are taken, so they get redzones), which a program built
  * without it does not pay: there the loop calibration is kept. */
@@ -192,6 +190,8 @@ void hooks__dyn_wrapped(void)
 #ifndef CAL_PLACE
 #define CAL_PLACE 1
 #endif
+/* Calls per repetition and repetitions of the in-place measurements (about 1 ms and,
+ * under a budget, 27 ms more). */
 #define CAL_PLACE_ON_CALLS 500
 #define CAL_PLACE_ON_REPS 8
 #define CAL_PLACE_OFF_CALLS 10000
@@ -246,9 +246,10 @@ static int64_t pair_cost(pvmmon_probe_site *site)
 }
 
 /*
- * The cost of an instrumented call in place, in picoseconds per call: the caller's
- * and callee's code of calsites.c timed with its probes on or off (sites_on) against
- * the same code plain, median of the differences over reps repetitions of n calls.
+ * The cost of an instrumented call in place, in picoseconds per call (0 when none is
+ * found): the caller's and callee's code of calsites.c timed with its probes on or
+ * off (sites_on) against the same code plain, over reps repetitions of n calls
+ * (how the differences make one cost is said below).
  * Probes cost more among a program's own code than in a loop of nothing but probes
  * (the caller's call-line store, its open procedure's bookkeeping, the scopes' saved
  * registers), and a switched-off site still costs its tests and frame: only code like
@@ -299,7 +300,8 @@ static int64_t place_cost(int sites_on, long n, int reps)
 		r = pairs;
 	}
 	qsort(per, (size_t)r, sizeof(*per), cmp_i64);
-	return per[(r - 1) / (sites_on ? 4 : 2)];
+	r = (r - 1) / (sites_on ? 4 : 2);
+	return per[r] > 0 ? per[r] : 0;
 }
 
 /* A piggyback's send and receive, timed on messages to this task itself in the
@@ -423,8 +425,6 @@ void hooks__dyn_calibrate(void)
 		 * takes more calls to measure. */
 		if (hooks__dyn_budget > 0)
 			cal.site_off_ps = place_cost(0, CAL_PLACE_OFF_CALLS, CAL_PLACE_OFF_REPS);
-		if (cal.site_off_ps < 0)
-			cal.site_off_ps = 0;
 	}
 	cal.wrapper_ns = wrapper_cost();
 	{

@@ -610,7 +610,6 @@ static void test_fixture_reads(void)
 	pvmmon_log_free(log);
 	pvmmon_log_free(NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_log_schema(), "pvmmon-log"));
-	rmdir(scratch_dir());
 }
 
 /* libxml2's reallocations while a test formats a log (through xmlMemSetup). */
