@@ -33,19 +33,54 @@ static int64_t keep_min(int64_t *slot, int64_t sample)
 
 void vclock_seed(vclock *c, int64_t trans, uint64_t max_bytes)
 {
-	if (trans > 0)
-		keep_min(&c->min_waited[vclock_size_class(max_bytes)], trans);
+	if (trans > 0 && (c->seed == 0 || trans < c->seed)) {
+		c->seed = trans;
+		c->seed_class = vclock_size_class(max_bytes);
+	}
+}
+
+/* Adds a measured transmission to class k and takes the quantile of the kept ones
+ * again (an insertion sort of at most VCLOCK_WAITED_KEEP values). */
+static void add_waited(vclock *c, int k, int64_t sample)
+{
+	int64_t v[VCLOCK_WAITED_KEEP];
+	int n, i, j;
+
+	c->waited[k][c->nwaited[k] % VCLOCK_WAITED_KEEP] = sample > 0 ? sample : 1;
+	c->nwaited[k]++;
+	n = c->nwaited[k] < VCLOCK_WAITED_KEEP ? (int)c->nwaited[k] : VCLOCK_WAITED_KEEP;
+	for (i = 0; i < n; i++) {
+		int64_t x = c->waited[k][i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	c->waited_est[k] = v[(n - 1) * VCLOCK_WAITED_RANK / VCLOCK_WAITED_KEEP];
+}
+
+/*
+ * The transmission of a message of class k whose least delivery time is t (0: none):
+ * the class's own measured estimate when it has one; otherwise t bounded by the
+ * larger classes' estimates and, up to the seed's class, by the seed.
+ */
+static int64_t bound_trans(const vclock *c, int k, int64_t t)
+{
+	if (c->waited_est[k] > 0)
+		return c->waited_est[k];
+	for (int j = k + 1; j < VCLOCK_SIZE_CLASSES; j++)
+		if (c->waited_est[j] > 0 && (t == 0 || c->waited_est[j] < t))
+			t = c->waited_est[j];
+	if (c->seed > 0 && k <= c->seed_class && (t == 0 || c->seed < t))
+		t = c->seed;
+	return t;
 }
 
 int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes)
 {
 	int k = vclock_size_class(bytes);
-	int64_t t = c->min_delivery[k];
 
-	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
-		if (c->min_waited[j] > 0 && (t == 0 || c->min_waited[j] < t))
-			t = c->min_waited[j];
-	return t;
+	return bound_trans(c, k, c->min_delivery[k]);
 }
 
 void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
@@ -70,12 +105,10 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 	out->v0 = t_start - c->intrusion;
 	out->trans = keep_min(&c->min_delivery[k], seen - rs);
 	if (rs > (t_wait ? t_wait : t1))
-		keep_min(&c->min_waited[k], seen - rs);
+		add_waited(c, k, seen - rs);
 	/* Queued messages give only upper bounds; a measured transmission of this size or
 	 * larger is a better one. */
-	for (int j = k; j < VCLOCK_SIZE_CLASSES; j++)
-		if (c->min_waited[j] > 0 && c->min_waited[j] < out->trans)
-			out->trans = c->min_waited[j];
+	out->trans = bound_trans(c, k, out->trans);
 	/* A message sent after the real receive began made it block: its duration is
 	 * mostly waiting, not receive cost, so it is no sample for the cost. */
 	if (rs <= t1)

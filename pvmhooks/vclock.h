@@ -9,6 +9,10 @@
 
 /* Message sizes are grouped into power-of-two classes for the estimators below. */
 #define VCLOCK_SIZE_CLASSES 33
+/* Transmissions kept per size class (the latest), and the quantile of them taken as
+ * the class's transmission time, in VCLOCK_WAITED_KEEP-ths. */
+#define VCLOCK_WAITED_KEEP 32
+#define VCLOCK_WAITED_RANK 8
 
 typedef struct vclock {
 	int64_t intrusion; /* I: accumulated monitoring intrusion, ns */
@@ -27,12 +31,25 @@ typedef struct vclock {
 	 */
 	int64_t min_delivery[VCLOCK_SIZE_CLASSES];
 	/*
-	 * The same, only for messages sent after the receive had begun: the receiver was
-	 * already waiting, so the sample is a transmission time, not an upper bound that
-	 * includes queueing. A transfer of a larger size bounds the transmission of every
-	 * smaller one, which gives a usable estimate before a size class has its own.
+	 * Transmissions measured on messages sent after the receive had begun: the
+	 * receiver was already waiting, so the sample is a transmission time, not an
+	 * upper bound that includes queueing. A class's estimate is the lower quartile of
+	 * its latest VCLOCK_WAITED_KEEP samples, not their minimum: the least of thousands
+	 * is a rare best case (the receiver woke at once, the pvmd was idle) that the
+	 * unmonitored program does not get either, and taking it for every message counts
+	 * the usual latency above it as intrusion. Until a class has a sample of its own,
+	 * a larger class's estimate bounds it; once it has, its own estimate stands, even
+	 * above a larger class's (whose messages may have found the receiver awake where
+	 * this class's find it asleep, a wake-up the unmonitored program pays too).
+	 * waited_est is 0 for a class without samples.
 	 */
-	int64_t min_waited[VCLOCK_SIZE_CLASSES];
+	int64_t waited_est[VCLOCK_SIZE_CLASSES];
+	int64_t waited[VCLOCK_SIZE_CLASSES][VCLOCK_WAITED_KEEP];
+	uint32_t nwaited[VCLOCK_SIZE_CLASSES];
+	/* Half the registration's round trip to the monitor (0: none), and the largest
+	 * size class it bounds: a bound like a larger class's sample, never a sample. */
+	int64_t seed;
+	int seed_class;
 	/* Minimum observed duration of the real receive call per size class: the cost the
 	 * uninstrumented receive would also have paid once the message was there. */
 	int64_t min_recv_cost[VCLOCK_SIZE_CLASSES];

@@ -411,7 +411,11 @@ static void check_offsets(const pvmmon_log *l, int sh, int64_t want_sh, int64_t 
  * within its uncertainty, every transmission stays non-negative, and the mean
  * transmissions in both directions stay what they were with no shift:
  *  - 256 KiB messages (transmissions of milliseconds): five pairs of runs (unshifted,
- *    then shifted), the median of the pairs' ratios within 10%;
+ *    then shifted), the median of the pairs' ratios within 20%. An offset taken wrong
+ *    by the shift would put them 100% or more off; what remains is the machine's
+ *    latency between the runs of a pair, which the transmission estimate follows (the
+ *    lower quartile of the latest transmissions): 5 to 7% in a quiet run, past 10%
+ *    once under check-asan;
  *  - 1 KiB messages (tens of microseconds, as long as the offset's uncertainty): within
  *    10% or the two hosts' uncertainties plus 100 us, which is what two runs of a busy
  *    machine differ by (doc/benchmarks.md, "Clock offsets between hosts").
@@ -506,7 +510,7 @@ static void test_clock_offset(void)
 			"(medians of %d runs); median of the paired runs' ratios %+.1f%%",
 			from, to, m0 / 1e3, m5 / 1e3, CLOCK_RUNS, 100.0 * (q - 1));
 		CU_ASSERT(big5[d][0] > 0);
-		CU_ASSERT(q <= 1.1 && q >= 0.9);
+		CU_ASSERT(q <= 1.2 && q >= 0.8);
 	}
 }
 

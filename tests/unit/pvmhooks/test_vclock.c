@@ -81,7 +81,7 @@ static void test_wait_caused_by_sender_intrusion_is_intrusion(void)
 /*
  * A queued message's delivery time is only an upper bound on its transmission; a
  * transmission measured while the receiver waited, for the same or a larger size,
- * replaces it.
+ * replaces it, and one of its own size is the estimate from then on.
  */
 static void test_queued_message_uses_measured_transmission(void)
 {
@@ -92,22 +92,28 @@ static void test_queued_message_uses_measured_transmission(void)
 	/* A 64 KiB message sent while the receiver waited: transmission 300. */
 	vclock_receive(&c, 1000, 1000, 1400, 1400, 1000, 1100, 65536, &r);
 	CU_ASSERT_EQUAL(r.trans, 300);
-	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(65536)], 300);
+	CU_ASSERT_EQUAL(c.waited_est[vclock_size_class(65536)], 300);
 	/* A 1 KiB message that sat in the queue 50000 before the receive: the larger
 	 * transfer bounds it, so no transmission of 50000 is invented. */
 	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
 	CU_ASSERT_EQUAL(r.trans, 300);
 	CU_ASSERT_EQUAL(r.sync, 0);
+	/* Once 1 KiB messages have a measured transmission of their own, it is theirs. */
+	vclock_receive(&c, 70000, 70000, 70501, 70501, 70001, 70001, 1024, &r);
+	CU_ASSERT_EQUAL(r.trans, 500);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 1024), 500);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 512), 300);
 	/* Without any measured transfer of its size or larger, the bound is all there is. */
 	vclock_init(&c);
 	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
 	CU_ASSERT_EQUAL(r.trans, 50010);
-	CU_ASSERT_EQUAL(c.min_waited[vclock_size_class(1024)], 0);
+	CU_ASSERT_EQUAL(c.waited_est[vclock_size_class(1024)], 0);
 }
 
 /* A round trip at registration seeds the estimate of small messages: the first one,
  * queued while its receiver was starting, is not given its queueing as transmission;
- * larger messages keep their own samples, and a smaller real transmission wins. */
+ * larger messages keep their own samples, and a class's own measured transmission
+ * replaces the seed, smaller or larger. */
 static void test_seeded_transmission(void)
 {
 	vclock c;
@@ -128,6 +134,42 @@ static void test_seeded_transmission(void)
 	/* A seed of nothing (a failed round trip) changes nothing. */
 	vclock_seed(&c, 0, 1024);
 	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
+	/* A class whose own messages take longer than the seed (their receiver slept, say)
+	 * keeps its own measurement; a class without one still has the seed. */
+	vclock_receive_seen(&c, 90000, 90000, 91000, 91300, 91300, 90500, 90500, 90800, 300, &r);
+	CU_ASSERT_EQUAL(r.trans, 300);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 300), 300);
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 40), 200);
+}
+
+/* A class's transmission is the lower quartile of its latest 32 measured ones: the
+ * least of many is a best case the unmonitored program does not get either, and old
+ * samples give way to new ones. */
+static void test_transmission_quartile(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock_init(&c);
+	/* 32 transmissions of 100, 200, ... 3200 (in a scrambled order), each sent
+	 * after its receive began. */
+	for (int i = 0; i < 32; i++) {
+		int64_t t0 = 1000000 * (i + 1), d = 100 * (((i * 13) % 32) + 1);
+
+		vclock_receive(&c, t0, t0, t0 + 10 + d, t0 + 10 + d, t0 + 10, t0 + 10, 8, &r);
+		CU_ASSERT_EQUAL(r.trans, c.waited_est[vclock_size_class(8)]);
+	}
+	/* Index 7 of the 32 sorted: 800. */
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 8), 800);
+	/* 32 newer ones of 5000 each push all of those out. */
+	for (int i = 0; i < 32; i++) {
+		int64_t t0 = 100000000 + 1000000 * i;
+
+		vclock_receive(&c, t0, t0, t0 + 5010, t0 + 5010, t0 + 10, t0 + 10, 8, &r);
+	}
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 8), 5000);
+	/* A smaller class without samples of its own is bounded by it. */
+	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 2), 5000);
 }
 
 static void test_size_classes(void)
@@ -315,6 +357,7 @@ CU_TestInfo test_vclock_tests[] = {
      test_wait_caused_by_sender_intrusion_is_intrusion},
     {"queued message uses a measured transmission", test_queued_message_uses_measured_transmission},
     {"seeded transmission for a first message", test_seeded_transmission},
+    {"transmission is the lower quartile of the latest", test_transmission_quartile},
     {"size classes", test_size_classes},
     {"virtual never ahead of real", test_virtual_never_ahead_of_real},
     CU_TEST_INFO_NULL,
