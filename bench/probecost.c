@@ -16,7 +16,7 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-	static pvmmon_probe_site on = {"on", __FILE__, __LINE__, PVMMON_PROBE_PROC, 1, -1, 0};
+	static pvmmon_probe_site on = {"on", __FILE__, __LINE__, PVMMON_PROBE_PROC, 1, -1, 0, 0};
 	/* volatile reads, as a site the monitor may switch off must be re-read each time. */
 	static pvmmon_probe_site off = {"off", __FILE__, __LINE__, PVMMON_PROBE_PROC, 0, -1};
 	long n = argc > 1 ? atol(argv[1]) : 10000000, i;

@@ -9,7 +9,7 @@ INSTR_CORE := $(LIB)/libpvmmon-instrument.a
 
 $(BUILD)/instrument/%.o: CPPFLAGS += $(CLANG_CFLAGS)
 
-$(INSTR_CORE): $(BUILD)/instrument/rewrite.o
+$(INSTR_CORE): $(BUILD)/instrument/rewrite.o $(BUILD)/instrument/plain.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
+#include "plain.h"
 #include "rewrite.h"
 
 /* Static table kinds, as pvmmon_static_kind in pvmmon/log.h. */
@@ -15,8 +16,34 @@ enum { ENTRY_PROC = 1, ENTRY_LOOP = 2, ENTRY_COM = 3, ENTRY_CALL = 4 };
 typedef struct insertion {
 	unsigned offset;
 	unsigned seq; /* keeps insertions at the same offset in the order they were made */
+	unsigned skip; /* source bytes the text replaces (a renamed procedure's name) */
+	int plain;     /* also made in a procedure's plain copy (a call's line) */
 	char *text;
 } insertion;
+
+/* A procedure split in three (instrument/plain.h): its name becomes a dispatcher that
+ * jumps to NAME__pvmmon_on, the instrumented body, while one of its probe sites is on,
+ * and to NAME__pvmmon_off, a plain copy, while all are off. Its sites are declared
+ * before it, in one array pvmmon_sitesID_ (the procedure's, then its loops'). */
+typedef struct split {
+	unsigned start;    /* where its definition starts */
+	unsigned name_at;  /* its name */
+	unsigned name_len;
+	unsigned open;     /* its body's opening brace */
+	unsigned end;      /* just past the body's closing brace */
+	unsigned line;     /* line of start */
+	unsigned end_line; /* line of the closing brace */
+	int id;
+	int add_static;    /* its copies need the static its definition lacks */
+	int is_void;
+} split;
+
+/* A loop whose site lives in its procedure's array. */
+typedef struct loopsite {
+	unsigned offset; /* where the loop starts */
+	int split_id;
+	int index;
+} loopsite;
 
 /* One static table entry with the source span used to find its enclosing entry. */
 typedef struct sentry {
@@ -37,6 +64,10 @@ typedef struct rewriter {
 	sentry *ents;
 	size_t nents, ecap;
 	int ncounted; /* leaf procedures counted instead of timed */
+	split *splits;
+	size_t nsplits;
+	loopsite *loops;
+	size_t nloops;
 	rewrite_stats *stats;
 	int failed;
 } rewriter;
@@ -67,30 +98,44 @@ static void add_entry(rewriter *rw, int kind, const char *name, unsigned line, u
 	rw->nents++;
 }
 
-static void add(rewriter *rw, unsigned offset, const char *fmt, const char *a, unsigned line)
+/* Appends an insertion that takes text (NULL: out of memory); NULL on failure. */
+static insertion *add_owned(rewriter *rw, unsigned offset, char *text)
 {
-	insertion *grown;
-	char *t = NULL;
+	insertion *in;
 
+	if (!text) {
+		rw->failed = 1;
+		return NULL;
+	}
 	if (rw->nins == rw->cap) {
 		size_t cap = rw->cap ? rw->cap * 2 : 64;
+		insertion *grown = realloc(rw->ins, cap * sizeof(*grown));
 
-		grown = realloc(rw->ins, cap * sizeof(*grown));
 		if (!grown) {
+			free(text);
 			rw->failed = 1;
-			return;
+			return NULL;
 		}
 		rw->ins = grown;
 		rw->cap = cap;
 	}
-	if (asprintf(&t, fmt, a, line) < 0) {
-		rw->failed = 1;
-		return;
-	}
-	rw->ins[rw->nins].offset = offset;
-	rw->ins[rw->nins].seq = (unsigned)rw->nins;
-	rw->ins[rw->nins].text = t;
+	in = &rw->ins[rw->nins];
+	memset(in, 0, sizeof(*in));
+	in->offset = offset;
+	in->seq = (unsigned)rw->nins;
+	in->text = text;
 	rw->nins++;
+	return in;
+}
+
+static insertion *add(rewriter *rw, unsigned offset, const char *fmt, const char *a,
+		      unsigned line)
+{
+	char *t = NULL;
+
+	if (asprintf(&t, fmt, a, line) < 0)
+		t = NULL;
+	return add_owned(rw, offset, t);
 }
 
 /*
@@ -169,6 +214,240 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
 	}
 }
 
+/*
+ * Where loop starts and ends in the file (its closing semicolon included), its label
+ * and line; 0 when it is not written literally in the file (a macro's loop is not the
+ * user's text to instrument).
+ */
+static int loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
+		     char *name, size_t n, unsigned *line)
+{
+	CXSourceRange r = clang_getCursorExtent(loop);
+	long s0 = main_file_offset(clang_getRangeStart(r));
+	long e0 = main_file_offset(clang_getRangeEnd(r));
+	const char *kind;
+	unsigned col = 0;
+	size_t after;
+
+	if (s0 < 0 || e0 < s0 || (size_t)e0 > rw->len)
+		return 0;
+	switch (clang_getCursorKind(loop)) {
+	case CXCursor_ForStmt: kind = "for"; break;
+	case CXCursor_WhileStmt: kind = "while"; break;
+	default: kind = "do"; break;
+	}
+	/* A statement's extent stops before its closing semicolon (`while (c) x++;`,
+	 * `do ... while (c);`); the block must take it in. */
+	after = skip_space(rw, (size_t)e0);
+	if (after < rw->len && rw->text[after] == ';')
+		e0 = (long)after + 1;
+	clang_getExpansionLocation(clang_getRangeStart(r), NULL, line, &col, NULL);
+	snprintf(name, n, "%s@%u:%u", kind, *line, col);
+	*start = (unsigned)s0;
+	*end = (unsigned)e0;
+	return 1;
+}
+
+static int is_loop(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
+}
+
+/* What collecting a split procedure's loops needs. */
+typedef struct loop_walk {
+	rewriter *rw;
+	int split_id;
+	int n;      /* sites so far, the procedure's own included */
+	FILE *init; /* the sites' initializers */
+} loop_walk;
+
+static enum CXChildVisitResult collect_loop(CXCursor c, CXCursor parent, CXClientData data)
+{
+	loop_walk *w = data;
+	rewriter *rw = w->rw;
+	unsigned start, end, line;
+	char name[32];
+
+	(void)parent;
+	if (!is_loop(c) || !loop_span(rw, c, &start, &end, name, sizeof(name), &line))
+		return CXChildVisit_Recurse;
+	if (rw->nloops % 64 == 0) {
+		loopsite *grown = realloc(rw->loops, (rw->nloops + 64) * sizeof(*grown));
+
+		if (!grown) {
+			rw->failed = 1;
+			return CXChildVisit_Break;
+		}
+		rw->loops = grown;
+	}
+	rw->loops[rw->nloops].offset = start;
+	rw->loops[rw->nloops].split_id = w->split_id;
+	rw->loops[rw->nloops].index = w->n++;
+	rw->nloops++;
+	fprintf(w->init, ", {\"%s\", __FILE__, %u, PVMMON_PROBE_LOOP, 1, -1, 0, 0}", name, line);
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult collect_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+	FILE *args = data;
+	CXString s;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+		return CXChildVisit_Continue;
+	s = clang_getCursorSpelling(c);
+	fprintf(args, "%s%s", ftell(args) > 0 ? ", " : "", clang_getCString(s));
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+/* The declarator of split procedure sp (its text up to the body) with suffix after its
+ * name; on one line when it is repeated in front of the procedure, where a new line
+ * would move the user's lines. */
+/* Where the declarator's text ends, blanks before the body left out. */
+static unsigned put_declarator_end(const rewriter *rw, const split *sp)
+{
+	unsigned to = sp->open;
+
+	while (to > sp->start && strchr(" \t\r\n", rw->text[to - 1]))
+		to--;
+	return to;
+}
+
+static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const char *suffix,
+			   int one_line)
+{
+	unsigned i, to = put_declarator_end(rw, sp);
+
+	for (i = sp->start; i < to; i++) {
+		if (i == sp->name_at) {
+			fwrite(rw->text + i, 1, sp->name_len, out);
+			fputs(suffix, out);
+			i += sp->name_len - 1;
+		} else {
+			fputc(one_line && strchr("\r\n", rw->text[i]) ? ' ' : rw->text[i], out);
+		}
+	}
+}
+
+/*
+ * Splits procedure fn (instrument/plain.h) when it can be: a switched-off procedure
+ * then costs its callers a load or two, a branch and a jump, where its scopes' tests
+ * and the frame they need cost a small procedure a few percent of its time. Inserts
+ * the sites' array, the copies' prototypes and the dispatcher before its definition,
+ * renames the definition to the instrumented copy and opens its scope; the plain copy
+ * is written after it when the insertions are done (write_plain_copies). Returns 1 when
+ * it did.
+ */
+static int split_function(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
+			  unsigned line)
+{
+	long start = main_file_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
+	long name_at = main_file_offset(clang_getCursorLocation(fn));
+	long end = main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
+	size_t nlen = strlen(name), i;
+	char *init = NULL, *args = NULL, *head = NULL;
+	size_t init_len = 0, args_len = 0, head_len = 0;
+	loop_walk w = {rw, (int)rw->nsplits, 1, NULL};
+	FILE *f;
+	split *sp;
+	insertion *in;
+
+	if (start < 0 || name_at <= start || name_at >= open || end <= open ||
+	    (size_t)end > rw->len || rw->text[end - 1] != '}' ||
+	    memcmp(rw->text + name_at, name, nlen) != 0)
+		return 0;
+	/* The declarator is repeated on one line: a directive or a line comment in it
+	 * would take the rest of that line along. */
+	for (i = (size_t)start; i < (size_t)open; i++)
+		if (rw->text[i] == '#' || (rw->text[i] == '/' && rw->text[i + 1] == '/'))
+			return 0;
+	if (!plain__can_split(fn, body, rw->text, rw->len))
+		return 0;
+	if (rw->nsplits % 32 == 0) {
+		split *grown = realloc(rw->splits, (rw->nsplits + 32) * sizeof(*grown));
+
+		if (!grown) {
+			rw->failed = 1;
+			return 0;
+		}
+		rw->splits = grown;
+	}
+	sp = &rw->splits[rw->nsplits];
+	sp->start = (unsigned)start;
+	sp->name_at = (unsigned)name_at;
+	sp->name_len = (unsigned)nlen;
+	sp->open = (unsigned)open;
+	sp->end = (unsigned)end;
+	sp->line = 0;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn)), NULL, &sp->line,
+				   NULL, NULL);
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(body)), NULL,
+				   &sp->end_line, NULL, NULL);
+	sp->id = (int)rw->nsplits;
+	sp->add_static = clang_Cursor_getStorageClass(fn) != CX_SC_Static;
+	sp->is_void = clang_getResultType(clang_getCursorType(fn)).kind == CXType_Void;
+
+	if (!(w.init = open_memstream(&init, &init_len))) {
+		rw->failed = 1;
+		return 0;
+	}
+	clang_visitChildren(body, collect_loop, &w);
+	fclose(w.init);
+	if (!(f = open_memstream(&args, &args_len))) {
+		free(init);
+		rw->failed = 1;
+		return 0;
+	}
+	clang_visitChildren(fn, collect_param, f);
+	fclose(f);
+	if (!(f = open_memstream(&head, &head_len))) {
+		free(init);
+		free(args);
+		rw->failed = 1;
+		return 0;
+	}
+	fprintf(f, "static pvmmon_probe_site pvmmon_sites%d_[] = {{\"%s\", __FILE__, %u, "
+		   "PVMMON_PROBE_PROC, 1, -1, 0, %d}%s}; ", sp->id, name, line, w.n - 1,
+		init ? init : "");
+	for (i = 0; i < 2; i++) {
+		fprintf(f, "__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+		put_declarator(f, rw, sp, i ? "__pvmmon_off" : "__pvmmon_on", 1);
+		fputs("; ", f);
+	}
+	/* The dispatcher: the instrumented copy while any of the sites is on. */
+	put_declarator(f, rw, sp, "", 1);
+	fputs(" { if (", f);
+	for (i = 0; i < (size_t)w.n; i++)
+		fprintf(f, "%spvmmon_sites%d_[%zu].enabled", i ? " | " : "", sp->id, i);
+	if (sp->is_void)
+		fprintf(f, ") { %s__pvmmon_on(%s); return; } %s__pvmmon_off(%s); } ", name, args,
+			name, args);
+	else
+		fprintf(f, ") return %s__pvmmon_on(%s); return %s__pvmmon_off(%s); } ", name, args,
+			name, args);
+	fprintf(f, "__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+	fclose(f);
+	free(init);
+	free(args);
+	add_owned(rw, (unsigned)start, head);
+	if ((in = add(rw, (unsigned)name_at, "%s__pvmmon_on", name, 0)))
+		in->skip = (unsigned)nlen;
+	{
+		char *t = NULL;
+
+		if (asprintf(&t, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id) < 0)
+			t = NULL;
+		add_owned(rw, (unsigned)open + 1, t);
+	}
+	rw->nsplits++;
+	rw->stats->split++;
+	return 1;
+}
+
 static void instrument_function(rewriter *rw, CXCursor fn)
 {
 	CXCursor body = clang_getNullCursor();
@@ -199,7 +478,7 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 
 		snprintf(slot, sizeof(slot), "%d", rw->ncounted);
 		add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%s]);", slot, 0);
-	} else {
+	} else if (!split_function(rw, fn, body, open, clang_getCString(name), line_of(fn))) {
 		add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
 		    clang_getCString(name), line_of(fn));
 	}
@@ -222,35 +501,28 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 
 static void instrument_loop(rewriter *rw, CXCursor loop)
 {
-	CXSourceRange r = clang_getCursorExtent(loop);
-	long start = main_file_offset(clang_getRangeStart(r));
-	long end = main_file_offset(clang_getRangeEnd(r));
-	const char *kind;
+	unsigned start, end, line;
 	char name[32];
-	size_t after;
+	size_t i;
 
-	if (start < 0 || end < start || (size_t)end > rw->len)
+	if (!loop_span(rw, loop, &start, &end, name, sizeof(name), &line))
 		return;
-	switch (clang_getCursorKind(loop)) {
-	case CXCursor_ForStmt: kind = "for"; break;
-	case CXCursor_WhileStmt: kind = "while"; break;
-	default: kind = "do"; break;
-	}
-	/* A statement's extent stops before its closing semicolon (`while (c) x++;`,
-	 * `do ... while (c);`); the block must take it in. */
-	after = skip_space(rw, (size_t)end);
-	if (after < rw->len && rw->text[after] == ';')
-		end = (long)after + 1;
-	{
-		unsigned line = 0, col = 0;
+	/* The loop becomes a block whose cleanup variable sees every way out of it; a
+	 * split procedure's loop has its site in the procedure's array. */
+	for (i = 0; i < rw->nloops && rw->loops[i].offset != start; i++)
+		;
+	if (i < rw->nloops) {
+		char *t = NULL;
 
-		clang_getExpansionLocation(clang_getRangeStart(r), NULL, &line, &col, NULL);
-		snprintf(name, sizeof(name), "%s@%u:%u", kind, line, col);
+		if (asprintf(&t, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites%d_[%d]); ",
+			     rw->loops[i].split_id, rw->loops[i].index) < 0)
+			t = NULL;
+		add_owned(rw, start, t);
+	} else {
+		add(rw, start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line);
 	}
-	/* The loop becomes a block whose cleanup variable sees every way out of it. */
-	add(rw, (unsigned)start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line_of(loop));
-	add(rw, (unsigned)end, "%s}", "", 0);
-	add_entry(rw, ENTRY_LOOP, name, line_of(loop), (unsigned)start, (unsigned)end);
+	add(rw, end, "%s}", "", 0);
+	add_entry(rw, ENTRY_LOOP, name, line, start, end);
 	rw->stats->loops++;
 }
 
@@ -283,8 +555,13 @@ static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 
 	if (start < 0 || end <= start || (size_t)end > rw->len || rw->text[end - 1] != ')')
 		return;
-	add(rw, (unsigned)start, "(pvmmon_call_line = %s%u, ", "", line);
-	add(rw, (unsigned)end, "%s)", "", 0);
+	insertion *in;
+
+	/* The plain copy of a split procedure passes the line on too. */
+	if ((in = add(rw, (unsigned)start, "(pvmmon_call_line = %s%u, ", "", line)))
+		in->plain = 1;
+	if ((in = add(rw, (unsigned)end, "%s)", "", 0)))
+		in->plain = 1;
 	rw->stats->calls++;
 }
 
@@ -439,6 +716,53 @@ static void write_table(rewriter *rw, FILE *out)
 	fprintf(out, "\", pvmmon_static_table_, %zu);\n}\n", rw->nents);
 }
 
+/*
+ * Writes each split procedure's plain copy just after its definition: its body as the
+ * user wrote it, with only the call lines added, between #line directives that give it
+ * the procedure's own lines and give the rest of the file its lines back. Needs the
+ * insertions sorted; adds to them.
+ */
+static void write_plain_copies(rewriter *rw)
+{
+	size_t i, k, n = rw->nins;
+
+	for (i = 0; i < rw->nsplits && !rw->failed; i++) {
+		const split *sp = &rw->splits[i];
+		char *t = NULL;
+		size_t tlen = 0;
+		unsigned at = sp->open;
+		FILE *f = open_memstream(&t, &tlen);
+
+		if (!f) {
+			rw->failed = 1;
+			return;
+		}
+		fprintf(f, "\n#line %u \"", sp->line);
+		write_escaped_path(f, rw->src);
+		fprintf(f, "\"\n__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+		put_declarator(f, rw, sp, "__pvmmon_off", 0);
+		/* The declarator's trailing blanks were dropped: the body starts a line
+		 * later when they held a new line, which #line has not counted. */
+		fwrite(rw->text + put_declarator_end(rw, sp), 1,
+		       sp->open - put_declarator_end(rw, sp), f);
+		for (k = 0; k < n; k++) {
+			const insertion *in = &rw->ins[k];
+
+			if (in->offset < sp->open || in->offset >= sp->end || !in->plain)
+				continue;
+			fwrite(rw->text + at, 1, in->offset - at, f);
+			fputs(in->text, f);
+			at = in->offset;
+		}
+		fwrite(rw->text + at, 1, sp->end - at, f);
+		fprintf(f, "\n#line %u \"", sp->end_line);
+		write_escaped_path(f, rw->src);
+		fputs("\"\n", f);
+		fclose(f);
+		add_owned(rw, sp->end, t);
+	}
+}
+
 int instrument__rewrite(const char *src, const char *const *args, int nargs, FILE *out,
 			rewrite_stats *stats)
 {
@@ -490,10 +814,16 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	fputs("#line 1 \"", out);
 	write_escaped_path(out, src);
 	fputs("\"\n", out);
+	write_plain_copies(&rw);
+	if (rw.failed) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory instrumenting", src);
+		goto out;
+	}
+	qsort(rw.ins, rw.nins, sizeof(*rw.ins), cmp_ins);
 	for (k = 0; k < rw.nins; k++) {
 		fwrite(rw.text + at, 1, rw.ins[k].offset - at, out);
-		at = rw.ins[k].offset;
 		fputs(rw.ins[k].text, out);
+		at = rw.ins[k].offset + rw.ins[k].skip;
 	}
 	fwrite(rw.text + at, 1, rw.len - at, out);
 	write_table(&rw, out);
@@ -506,6 +836,8 @@ out:
 		free(rw.ents[k].name);
 	free(rw.ents);
 	free(rw.ins);
+	free(rw.splits);
+	free(rw.loops);
 	free(rw.text);
 	if (tu)
 		clang_disposeTranslationUnit(tu);

@@ -12,6 +12,7 @@ typedef struct rewrite_stats {
 	unsigned counted; /* leaf procedures given a call counter instead */
 	unsigned loops;   /* loops given entry/exit probes */
 	unsigned calls;   /* call statements that pass their line to the callee */
+	unsigned split;   /* of procs, those given a plain copy for while they are off */
 } rewrite_stats;
 
 /*

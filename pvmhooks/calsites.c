@@ -4,10 +4,10 @@
 
 /* The sites are marked seen, so their first entry does not register them. */
 static pvmmon_probe_site sites[CALSITES_N] = {
-    {"(calibration caller)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1},
-    {"(calibration caller loop)", __FILE__, 2, PVMMON_PROBE_LOOP, 1, -1, 1},
-    {"(calibration)", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 1},
-    {"(calibration loop)", __FILE__, 4, PVMMON_PROBE_LOOP, 1, -1, 1},
+    {"(calibration caller)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0},
+    {"(calibration caller loop)", __FILE__, 2, PVMMON_PROBE_LOOP, 1, -1, 1, 0},
+    {"(calibration)", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 1, 0},
+    {"(calibration loop)", __FILE__, 4, PVMMON_PROBE_LOOP, 1, -1, 1, 0},
 };
 
 pvmmon_probe_site *calsites__site(int i)
@@ -32,7 +32,11 @@ static __attribute__((noinline)) unsigned callee_plain(unsigned x, int w)
 	return x;
 }
 
-static __attribute__((noinline)) unsigned callee_probed(unsigned x, int w)
+/*
+ * The callee as pvmmon-cc splits it (instrument/plain.h): a dispatcher that jumps to
+ * the instrumented copy while one of its sites is on, else to a plain copy.
+ */
+static __attribute__((noinline)) unsigned callee_on(unsigned x, int w)
 {
 	PVMMON__PROC_SCOPE_AT(sites[2]);
 	{
@@ -41,6 +45,20 @@ static __attribute__((noinline)) unsigned callee_probed(unsigned x, int w)
 			x = (x ^ (x >> 7)) * 2654435761u + (unsigned)i;
 	}
 	return x;
+}
+
+static __attribute__((noinline)) unsigned callee_off(unsigned x, int w)
+{
+	for (int i = 0; i < w; i++)
+		x = (x ^ (x >> 7)) * 2654435761u + (unsigned)i;
+	return x;
+}
+
+static __attribute__((noinline)) unsigned callee_probed(unsigned x, int w)
+{
+	if (sites[2].enabled | sites[3].enabled)
+		return callee_on(x, w);
+	return callee_off(x, w);
 }
 
 __attribute__((noinline)) unsigned calsites__plain(unsigned seed, long n)
@@ -53,8 +71,9 @@ __attribute__((noinline)) unsigned calsites__plain(unsigned seed, long n)
 	return acc;
 }
 
-/* The call statement sets the call line, as pvmmon-cc rewrites a call. */
-__attribute__((noinline)) unsigned calsites__probed(unsigned seed, long n)
+/* The caller's copies: each call statement sets the call line, as pvmmon-cc rewrites a
+ * call, in the plain copy too. */
+static __attribute__((noinline)) unsigned caller_on(unsigned seed, long n)
 {
 	PVMMON__PROC_SCOPE_AT(sites[0]);
 	unsigned acc = seed;
@@ -66,4 +85,21 @@ __attribute__((noinline)) unsigned calsites__probed(unsigned seed, long n)
 			acc += (pvmmon_call_line = 5, callee_probed((unsigned)i ^ seed, w));
 	}
 	return acc;
+}
+
+static __attribute__((noinline)) unsigned caller_off(unsigned seed, long n)
+{
+	unsigned acc = seed;
+	int w = work;
+
+	for (long i = 0; i < n; i++)
+		acc += (pvmmon_call_line = 5, callee_probed((unsigned)i ^ seed, w));
+	return acc;
+}
+
+__attribute__((noinline)) unsigned calsites__probed(unsigned seed, long n)
+{
+	if (sites[0].enabled | sites[1].enabled)
+		return caller_on(seed, n);
+	return caller_off(seed, n);
 }

@@ -1,7 +1,8 @@
 /*
  * Private to libpvmhooks: the code calibration times in place (pvmhooks/calsites.c):
  * an instrumented procedure with a loop, called from an instrumented loop, as
- * pvmmon-cc writes them, and the same code plain.
+ * pvmmon-cc writes them (split into a dispatcher, an instrumented and a plain copy:
+ * instrument/plain.h), and the same code plain.
  */
 #ifndef PVMMON_HOOKS_CALSITES_H
 #define PVMMON_HOOKS_CALSITES_H

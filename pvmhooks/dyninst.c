@@ -61,7 +61,9 @@ static int decide(const dyn_site *si)
 	return 1;
 }
 
-int hooks__dyn_first(pvmmon_probe_site *site)
+/* Adds site (in procedure encl, for a loop) to the sites the rules apply to; NULL
+ * without memory, and the site then stays on and unswitchable. */
+static dyn_site *add_site(pvmmon_probe_site *site, const char *encl)
 {
 	dyn_site *si;
 
@@ -70,17 +72,31 @@ int hooks__dyn_first(pvmmon_probe_site *site)
 		size_t c = cap_sites ? cap_sites * 2 : 64;
 		dyn_site *n = realloc(sites, c * sizeof(*n));
 
-		/* Without room the site simply stays on and unswitchable. */
 		if (!n)
-			return site->enabled;
+			return NULL;
 		sites = n;
 		cap_sites = c;
 	}
 	si = &sites[nsites++];
 	si->site = site;
-	si->encl = site->kind == PVMMON_PROBE_LOOP ? hooks__records_top_proc() : NULL;
+	si->encl = encl;
 	if (nrules)
 		site->enabled = decide(si);
+	return si;
+}
+
+int hooks__dyn_first(pvmmon_probe_site *site)
+{
+	int i;
+
+	if (!add_site(site, site->kind == PVMMON_PROBE_LOOP ? hooks__records_top_proc() : NULL))
+		return site->enabled;
+	/* A split procedure's loops are learned with it: one never entered would keep the
+	 * instrumented copy in use however the rules switch the rest. They get a record
+	 * at their first entry, inside the procedure, as other loops do. */
+	for (i = 0; site->kind == PVMMON_PROBE_PROC && i < site->group; i++)
+		if (!site[1 + i].seen)
+			add_site(&site[1 + i], site->name);
 	if (!site->enabled)
 		hooks__records_touch(site);
 	return site->enabled;
@@ -211,8 +227,8 @@ static int64_t median(int64_t *v, int n)
 }
 
 /* The probe sites calibration runs on; their records are dropped after it. */
-static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1};
-static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1};
+static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0};
+static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1, 0};
 
 /* The cost of one entry and exit pair of site's kind, through the public probes.
  * Slow probes (a test's probe delay) end it after one repetition past CAL_TOTAL_NS. */

@@ -83,6 +83,17 @@ void hooks__test_delay_init(void)
 	}
 }
 
+/* Switches site off for good, with the loops that follow a split procedure's site:
+ * its calls then take the plain copy. */
+static void switch_off(pvmmon_probe_site *site)
+{
+	int i;
+
+	site->enabled = 0;
+	for (i = 0; site->kind == PVMMON_PROBE_PROC && i < site->group; i++)
+		site[1 + i].enabled = 0;
+}
+
 /* A probe runs in a task that is or may become monitored (procedures such as main are
  * entered before the task's first PVM call registers it), outside any wrapper. An
  * entry needs an enabled site (the library sees a site first at its first entry); an
@@ -95,7 +106,7 @@ void hooks__test_delay_init(void)
 		    hooks__guard) {                                                       \
 			/* Unmonitored for good: the site's inline test skips the call. */ \
 			if ((entry) && hooks__st.state == HOOKS_PASSIVE)                    \
-				(site)->enabled = 0;                                      \
+				switch_off(site);                                         \
 			return;                                                           \
 		}                                                                         \
 		if ((entry) && !(site)->enabled)                                          \

@@ -29,9 +29,13 @@ typedef struct pvmmon_probe_site {
 	volatile int enabled; /* 1 unless the monitor switched the site off */
 	int slot;             /* the library's record index, -1 until first use */
 	int seen;             /* the library knows the site (0 until its first probe) */
+	/* A procedure's site whose loops' sites follow it in one array (pvmmon-cc's split
+	 * procedures): how many. The library then learns them with the procedure, so that
+	 * a loop never entered is switched with the rest. 0 otherwise. */
+	int group;
 } pvmmon_probe_site;
 
-#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0}
+#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0, 0}
 
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 
@@ -99,11 +103,11 @@ static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 /* The enable flag is tested here, inline, so a disabled site costs a load and a branch. */
 #define PVMMON_PROC_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_PROC, 1, -1, 0}; \
+							    PVMMON_PROBE_PROC, 1, -1, 0, 0}; \
 	PVMMON__PROC_SCOPE_AT(pvmmon_proc_scope_site_)
 #define PVMMON_LOOP_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_LOOP, 1, -1, 0}; \
+							    PVMMON_PROBE_LOOP, 1, -1, 0, 0}; \
 	PVMMON__LOOP_SCOPE_AT(pvmmon_loop_scope_site_)
 /* The scopes on a site declared elsewhere (the library's calibration times these, so
  * that it measures the very code pvmmon-cc inserts). */

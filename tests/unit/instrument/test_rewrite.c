@@ -48,6 +48,24 @@ static int count_lines(const char *s)
 	return n;
 }
 
+/* text with the plain copies of split procedures taken out: each stands between two
+ * #line directives, the first starting a line, the second giving the rest of the file
+ * its lines back. The caller frees the result. */
+static char *without_plain_copies(const char *text)
+{
+	char *out = strdup(text), *p = out;
+
+	CU_ASSERT_FATAL(out != NULL);
+	while ((p = strstr(p, "\n#line ")) != NULL) {
+		char *close = strstr(p + 1, "\n#line ");
+		char *eol = close ? strchr(close + 1, '\n') : NULL;
+
+		CU_ASSERT_FATAL(eol != NULL);
+		memmove(p, eol + 1, strlen(eol + 1) + 1);
+	}
+	return out;
+}
+
 static void test_procedures_and_loops(void)
 {
 	static const char src[] =
@@ -63,23 +81,123 @@ static void test_procedures_and_loops(void)
 	    "}\n";
 	rewrite_stats st;
 	int rc;
-	char *text = instrument_text(src, &st, &rc);
+	char *text = instrument_text(src, &st, &rc), *kept;
 
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(st.procs, 2);
+	CU_ASSERT_EQUAL(st.split, 2);
 	CU_ASSERT_EQUAL(st.loops, 3);
 	CU_ASSERT(strncmp(text, "#include \"pvmmon/probe.h\"\n#line 1 \"", 35) == 0);
-	/* Lines stay where they were, so diagnostics and debug lines match the source. */
-	CU_ASSERT_EQUAL(count_lines(body_of(text)), count_lines(src));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static int f(int n) { PVMMON_PROC_SCOPE(\"f\", 2); if"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"g\", 3);\n"));
+	/* Lines stay where they were, so diagnostics and debug lines match the source:
+	 * the plain copies come with #line directives, and the rest keeps its lines. */
+	kept = without_plain_copies(body_of(text));
+	CU_ASSERT_EQUAL(count_lines(kept), count_lines(src));
+	free(kept);
+	/* f is split: the sites, the copies' prototypes and the dispatcher come first, on
+	 * f's own line, then the instrumented copy, then the plain one. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    text, "static pvmmon_probe_site pvmmon_sites0_[] = {{\"f\", __FILE__, 2, "
+		  "PVMMON_PROBE_PROC, 1, -1, 0, 0}}; __attribute__((noinline)) static int "
+		  "f__pvmmon_on(int n); __attribute__((noinline)) static int f__pvmmon_off(int n); "
+		  "static int f(int n) { if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
+		  "return f__pvmmon_off(n); } __attribute__((noinline)) static int f__pvmmon_on(int n) "
+		  "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
+		  "(pvmmon_call_line = 2, f(n - 1)) + 1; }\n#line 2 \""));
+	/* The plain copy keeps the call lines, and recursion goes through the dispatcher. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((noinline)) static int f__pvmmon_off(int n) "
+					    "{ if (n < 2) return n; return (pvmmon_call_line = 2, "
+					    "f(n - 1)) + 1; }\n#line 2 \""));
+	/* g's loops have their sites in g's array, after g's, which counts them; g gains
+	 * the static of its copies. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{{\"g\", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 0, 3}, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"for@6:2\", __FILE__, 6, PVMMON_PROBE_LOOP, 1, -1, 0, 0}, "
+					    "{\"while@7:2\", __FILE__, 7, PVMMON_PROBE_LOOP, 1, -1, 0, 0}, "
+					    "{\"do@8:2\", __FILE__, 8, PVMMON_PROBE_LOOP, 1, -1, 0, 0}}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled | "
+					    "pvmmon_sites1_[2].enabled | pvmmon_sites1_[3].enabled) "
+					    "return g__pvmmon_on(n); return g__pvmmon_off(n); } "
+					    "__attribute__((noinline)) static int g__pvmmon_on(int n)\n"
+					    "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites1_[0]);\n"));
 	/* Each loop becomes a block that includes its closing semicolon. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    text, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites1_[1]); for (i = 0; i < n; i++) s += i;}"));
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "{ PVMMON_LOOP_SCOPE(\"for@6:2\", 6); for (i = 0; i < n; i++) s += i;}"));
+	    strstr(text, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites1_[2]); while (s > 100) s -= 7;}"));
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "{ PVMMON_LOOP_SCOPE(\"while@7:2\", 7); while (s > 100) s -= 7;}"));
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "{ PVMMON_LOOP_SCOPE(\"do@8:2\", 8); do s++; while (s < 3);}"));
+	    strstr(text, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites1_[3]); do s++; while (s < 3);}"));
+	/* g's plain copy: its own lines (3 to 10), then line 10 again for what follows. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#line 3 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((noinline)) static int g__pvmmon_off(int n)\n"
+					    "{\n\tint s = 0, i;\n\tfor (i = 0; i < n; i++) s += i;\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\treturn s;\n}\n#line 10 \""));
+	free(text);
+}
+
+/* Procedures whose copies would differ from the original, or that gain nothing. */
+static void test_unsplit_procedures(void)
+{
+	static const char src[] =
+	    "#include <assert.h>\n"
+	    "#include <stdarg.h>\n"
+	    "#include <stdio.h>\n"
+	    "int pvm_send(int, int);\n"
+	    "static int counter(int x) { static int c; while (x--) c++; return c; }\n"
+	    "static int named(int x) { for (; x; x--) puts(__func__); return 0; }\n"
+	    "static int checked(int x) { assert(x); for (; x; x--) puts(\"\"); return 0; }\n"
+	    "static int sends(int x) { for (; x; x--) pvm_send(x, 1); return 0; }\n"
+	    "static int sum(int n, ...) { int s = 0; va_list a; va_start(a, n);\n"
+	    "\twhile (n--) s += va_arg(a, int); va_end(a); return s; }\n"
+	    "__attribute__((constructor)) static void init(void) { for (;;) break; }\n"
+	    "int main(void) { return counter(1) + named(1) + checked(1) + sends(0) + sum(0); }\n";
+	rewrite_stats st;
+	int rc;
+	char *text = instrument_text(src, &st, &rc);
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(st.procs, 7);
+	CU_ASSERT_EQUAL(st.split, 0);
+	CU_ASSERT_PTR_NULL(strstr(text, "__pvmmon_off"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"counter\", 5); static int c;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"named\", 6);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"checked\", 7);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"sends\", 8);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"sum\", 9);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"init\", 11);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"main\", 12);"));
+	free(text);
+}
+
+/* The split text is C the compiler takes with every warning an error, in C99 too, with
+ * a declarator over two lines, a void procedure and a structure returned. */
+static void test_split_compiles(void)
+{
+	static const char src[] =
+	    "struct pt { int x, y; };\n"
+	    "static __attribute__((noinline)) struct pt\n"
+	    "walk(struct pt p, int n) /* steps */\n"
+	    "{\n"
+	    "\tfor (int i = 0; i < n; i++)\n"
+	    "\t\tp.x += p.y;\n"
+	    "\treturn p;\n"
+	    "}\n"
+	    "void twice(int *out, int n) { for (int i = 0; i < 2; i++) *out += walk((struct pt){n, 1}, n).x; }\n"
+	    "int main(void) { int r = 0; twice(&r, 3); return r == 12 ? 0 : 1; }\n";
+	char path[] = "/tmp/pvmmon-split-XXXXXX.c", cmd[512];
+	rewrite_stats st;
+	int rc, fd;
+	char *text = instrument_text(src, &st, &rc);
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(st.split, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ twice__pvmmon_on(out, n); return; } twice__pvmmon_off(out, n); }"));
+	fd = mkstemps(path, 2);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "cc -std=c99 -pedantic -Wall -Wextra -Werror -Iinclude -fsyntax-only %s", path);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	unlink(path);
 	free(text);
 }
 
@@ -107,8 +225,8 @@ static void test_macros_headers_and_inline_left_alone(void)
 	CU_ASSERT_EQUAL(st.loops, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tREPEAT(3) t += (int)strlen(s);\n"));
 	/* The if/else structure survives: the wrapped loop is one statement. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (t) { PVMMON_LOOP_SCOPE(\"for@8:9\", 8); for (;;) { "
-					    "{ PVMMON_LOOP_SCOPE(\"for@8:20\", 8); for (;;) break;} "
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (t) { PVMMON__LOOP_SCOPE_AT(pvmmon_sites0_[1]); for (;;) { "
+					    "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites0_[2]); for (;;) break;} "
 					    "break; }} else t--;"));
 	free(text);
 }
@@ -176,6 +294,8 @@ static void test_errors_write_nothing(void)
 
 CU_TestInfo test_rewrite_tests[] = {
     {"procedures and loops get scoped probes", test_procedures_and_loops},
+    {"procedures whose copies would differ are not split", test_unsplit_procedures},
+    {"split procedures compile under -pedantic -Werror", test_split_compiles},
     {"macros, headers and inline functions left alone", test_macros_headers_and_inline_left_alone},
     {"the static table: kinds, order, nesting", test_static_table},
     {"bad sources write nothing", test_errors_write_nothing},

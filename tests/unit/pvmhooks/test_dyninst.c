@@ -10,11 +10,11 @@
 #include "../../../pvmhooks/records.h"
 
 /* Sites of two files; the loops sit in "solve". */
-static pvmmon_probe_site p_main = {"main", "/src/app.c", 10, PVMMON_PROBE_PROC, 1, -1, 0};
-static pvmmon_probe_site p_solve = {"solve", "/src/app.c", 30, PVMMON_PROBE_PROC, 1, -1, 0};
-static pvmmon_probe_site p_kern = {"kern", "/src/kernel.c", 5, PVMMON_PROBE_PROC, 1, -1, 0};
-static pvmmon_probe_site l_rows = {"for@33", "/src/app.c", 33, PVMMON_PROBE_LOOP, 1, -1, 0};
-static pvmmon_probe_site l_cols = {"for@35", "/src/app.c", 35, PVMMON_PROBE_LOOP, 1, -1, 0};
+static pvmmon_probe_site p_main = {"main", "/src/app.c", 10, PVMMON_PROBE_PROC, 1, -1, 0, 0};
+static pvmmon_probe_site p_solve = {"solve", "/src/app.c", 30, PVMMON_PROBE_PROC, 1, -1, 0, 0};
+static pvmmon_probe_site p_kern = {"kern", "/src/kernel.c", 5, PVMMON_PROBE_PROC, 1, -1, 0, 0};
+static pvmmon_probe_site l_rows = {"for@33", "/src/app.c", 33, PVMMON_PROBE_LOOP, 1, -1, 0, 0};
+static pvmmon_probe_site l_cols = {"for@35", "/src/app.c", 35, PVMMON_PROBE_LOOP, 1, -1, 0, 0};
 
 /* A first entry, as the probes make it (the procedure stack gives a loop's procedure). */
 static int first(pvmmon_probe_site *s)
@@ -116,7 +116,52 @@ static void test_records_mark_switched_off_sites(void)
 	hooks__records_reset();
 }
 
+/* A procedure pvmmon-cc split: its loops' sites follow its own, and are switched
+ * with it from its first entry on, entered or not (a loop left on would keep the
+ * instrumented copy in use). */
+static void test_split_procedure_loops_switch_with_it(void)
+{
+	static char lid[] = "0.1";
+	static pvmmon_probe_site sp[] = {
+	    {"split", "/src/app.c", 50, PVMMON_PROBE_PROC, 1, -1, 0, 2},
+	    {"for@52", "/src/app.c", 52, PVMMON_PROBE_LOOP, 1, -1, 0, 0},
+	    {"while@60", "/src/app.c", 60, PVMMON_PROBE_LOOP, 1, -1, 0, 0},
+	};
+	static pvmmon_probe_site quiet[] = {
+	    {"quiet", "/src/app.c", 70, PVMMON_PROBE_PROC, 1, -1, 0, 1},
+	    {"for@72", "/src/app.c", 72, PVMMON_PROBE_LOOP, 1, -1, 0, 0},
+	};
+	hooks_state_kind state = hooks__st.state;
+
+	hooks__records_reset();
+	hooks__st.lid = lid;
+	hooks__dyn_rules("-kind=loop");
+	CU_ASSERT_EQUAL(first(&sp[0]), 1);
+	CU_ASSERT(sp[1].seen && sp[2].seen);
+	CU_ASSERT_EQUAL(sp[1].enabled, 0);
+	CU_ASSERT_EQUAL(sp[2].enabled, 0);
+	/* Known, but no record until a loop is entered (inside its procedure). */
+	CU_ASSERT_EQUAL(hooks__records_task()->nloops, 0);
+	/* The loops take their procedure's name: a loop rule and a procedure rule. */
+	hooks__dyn_switch(1, "proc=split,loop=app.c:60");
+	CU_ASSERT_EQUAL(sp[2].enabled, 1);
+	CU_ASSERT_EQUAL(sp[1].enabled, 0);
+	hooks__dyn_switch(0, "proc=split");
+	CU_ASSERT(!sp[0].enabled && !sp[1].enabled && !sp[2].enabled);
+	/* Unmonitored for good: the first entry switches the procedure and its loops off,
+	 * so its calls take the plain copy. */
+	hooks__st.state = HOOKS_PASSIVE;
+	pvmmon_probe_proc_enter(&quiet[0]);
+	CU_ASSERT_EQUAL(quiet[0].enabled, 0);
+	CU_ASSERT_EQUAL(quiet[1].enabled, 0);
+	hooks__st.state = state;
+	hooks__dyn_switch(1, "all");
+	hooks__records_reset();
+	hooks__st.lid = NULL;
+}
+
 CU_TestInfo test_dyninst_tests[] = {
+    {"a split procedure's loops switch with it", test_split_procedure_loops_switch_with_it},
     {"rules decide sites, the last match wins", test_rules_decide_sites_last_match_wins},
     {"an exit without its entry keeps the stack", test_exit_without_entry_keeps_the_stack},
     {"records mark switched-off sites", test_records_mark_switched_off_sites},

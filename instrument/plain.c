@@ -1,0 +1,144 @@
+/* Deciding whether a procedure can have a plain copy (instrument/plain.h). */
+#include <string.h>
+
+#include "plain.h"
+
+/* Attributes that mean the same on every copy and make none of them visible twice. */
+static const char *const harmless_attrs[] = {
+    "noinline", "noclone", "hot",  "cold", "unused", "pure",    "const",   "nonnull",
+    "warn_unused_result",  "nothrow", "leaf", "returns_nonnull", "malloc", "noreturn",
+    NULL,
+};
+
+/* Calls that make a copy behave otherwise: returns twice, or looks at its own frame. */
+static const char *const unsafe_calls[] = {
+    "setjmp",  "_setjmp", "sigsetjmp", "__sigsetjmp", "vfork", "__builtin_return_address",
+    "__builtin_frame_address", NULL,
+};
+
+typedef struct scan {
+	const char *name; /* the procedure's */
+	const char *text;
+	size_t len;
+	int bad;
+} scan;
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return 1;
+	return 0;
+}
+
+/* The byte offset of loc when it is spelled in the main file where it is expanded. */
+static long literal_offset(CXSourceLocation loc)
+{
+	CXFile ef, sf;
+	unsigned eo, so;
+
+	if (!clang_Location_isFromMainFile(loc))
+		return -1;
+	clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
+	clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
+	return clang_File_isEqual(ef, sf) && eo == so ? (long)eo : -1;
+}
+
+/* Whether the attribute written at cursor a is harmless; one from a macro never is
+ * (its text is not at hand). */
+static int harmless(const scan *sc, CXCursor a)
+{
+	long at = literal_offset(clang_getRangeStart(clang_getCursorExtent(a)));
+	char word[64];
+	size_t n = 0;
+	const char *w = word;
+
+	if (at < 0)
+		return 0;
+	while ((size_t)at + n < sc->len && n + 1 < sizeof(word) &&
+	       (sc->text[at + n] == '_' || (sc->text[at + n] >= 'a' && sc->text[at + n] <= 'z')))
+		n++;
+	memcpy(word, sc->text + at, n);
+	word[n] = '\0';
+	/* __noinline__ is noinline. */
+	if (n > 4 && !strncmp(word, "__", 2) && !strcmp(word + n - 2, "__")) {
+		word[n - 2] = '\0';
+		w = word + 2;
+	}
+	return in_list(w, harmless_attrs);
+}
+
+static enum CXChildVisitResult scan_body(CXCursor c, CXCursor parent, CXClientData data)
+{
+	scan *sc = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	CXString s;
+
+	(void)parent;
+	switch (k) {
+	case CXCursor_VarDecl:
+		if (clang_Cursor_getStorageClass(c) == CX_SC_Static)
+			sc->bad = 1;
+		break;
+	case CXCursor_AddrLabelExpr:
+	case CXCursor_IndirectGotoStmt:
+	case CXCursor_AsmStmt:
+	case CXCursor_FunctionDecl:
+		sc->bad = 1;
+		break;
+	case CXCursor_CallExpr:
+		s = clang_getCursorSpelling(c);
+		if (!strncmp(clang_getCString(s), "pvm_", 4) ||
+		    in_list(clang_getCString(s), unsafe_calls))
+			sc->bad = 1;
+		clang_disposeString(s);
+		break;
+	case CXCursor_StringLiteral:
+		/* __func__ and its kin are a string literal naming the procedure; so may be
+		 * the user's own text, which costs only the split. */
+		s = clang_getCursorSpelling(c);
+		if (strstr(clang_getCString(s), sc->name))
+			sc->bad = 1;
+		clang_disposeString(s);
+		break;
+	default:
+		break;
+	}
+	return sc->bad ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientData data)
+{
+	scan *sc = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	(void)parent;
+	if (k >= CXCursor_FirstAttr && k <= CXCursor_LastAttr && !harmless(sc, c))
+		sc->bad = 1;
+	if (k == CXCursor_ParmDecl) {
+		CXString s = clang_getCursorSpelling(c);
+
+		if (!*clang_getCString(s))
+			sc->bad = 1;
+		clang_disposeString(s);
+	}
+	return sc->bad ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len)
+{
+	CXString name = clang_getCursorSpelling(fn);
+	enum CX_StorageClass sto = clang_Cursor_getStorageClass(fn);
+	scan sc = {clang_getCString(name), text, len, 0};
+
+	if (!strcmp(sc.name, "main") || clang_Cursor_isFunctionInlined(fn) ||
+	    (sto != CX_SC_None && sto != CX_SC_Static) || clang_Cursor_isVariadic(fn) ||
+	    clang_getCursorType(fn).kind != CXType_FunctionProto)
+		sc.bad = 1;
+	if (!sc.bad)
+		clang_visitChildren(fn, scan_decl, &sc);
+	if (!sc.bad)
+		clang_visitChildren(body, scan_body, &sc);
+	clang_disposeString(name);
+	return !sc.bad;
+}
