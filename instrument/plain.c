@@ -133,7 +133,9 @@ int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len)
 
 	if (!strcmp(sc.name, "main") || clang_Cursor_isFunctionInlined(fn) ||
 	    (sto != CX_SC_None && sto != CX_SC_Static) || clang_Cursor_isVariadic(fn) ||
-	    clang_getCursorType(fn).kind != CXType_FunctionProto)
+	    !(clang_getCursorType(fn).kind == CXType_FunctionProto ||
+	      (clang_getCursorType(fn).kind == CXType_FunctionNoProto &&
+	       clang_Cursor_getNumArguments(fn) == 0)))
 		sc.bad = 1;
 	if (!sc.bad)
 		clang_visitChildren(fn, scan_decl, &sc);

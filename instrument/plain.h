@@ -12,8 +12,8 @@
  * 1 when the definition fn with body body (a compound statement) can be split into a
  * dispatcher, an instrumented and a plain copy without changing what the program
  * computes or what pvmmon records, else 0. text and len are the main file's bytes.
- * Not split: main (called once), inline or extern definitions, variadic or
- * unprototyped ones, unnamed parameters, attributes other than the harmless ones
+ * Not split: main (called once), inline or extern definitions, variadic ones, old
+ * style ones with parameters (`f()` with none is split), unnamed parameters, attributes other than the harmless ones
  * (a copy would repeat a constructor or a section), and bodies with static locals (two
  * copies would keep two), __func__ (it would name the copy), PVM calls (a statement is
  * keyed by its return address: two copies would make two records), labels as values,
