@@ -333,6 +333,29 @@ static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const
 	}
 }
 
+/* Whether the last token of text[from..to), comments and blanks aside, is ')'. */
+static int ends_with_paren(const rewriter *rw, size_t from, size_t to)
+{
+	while (to > from) {
+		char ch = rw->text[to - 1];
+
+		if (strchr(" \t\r\n\f\v", ch)) {
+			to--;
+		} else if (ch == '/' && to - 1 > from && rw->text[to - 2] == '*') {
+			/* A comment: back to its opening. */
+			to -= 2;
+			while (to > from + 1 && !(rw->text[to - 2] == '/' && rw->text[to - 1] == '*'))
+				to--;
+			if (to <= from + 1)
+				return 0;
+			to -= 2;
+		} else {
+			return ch == ')';
+		}
+	}
+	return 0;
+}
+
 /*
  * Splits procedure fn (instrument/plain.h) when it can be: a switched-off procedure
  * then costs its callers a load or two, a branch and a jump, where its scopes' tests
@@ -365,6 +388,10 @@ static int split_function(rewriter *rw, CXCursor fn, CXCursor body, long open, c
 	for (i = (size_t)start; i < (size_t)open; i++)
 		if (rw->text[i] == '#' || (rw->text[i] == '/' && rw->text[i + 1] == '/'))
 			return 0;
+	/* It must end with its parameter list: an old-style definition declares its
+	 * parameters after it, which a prototype cannot repeat. */
+	if (!ends_with_paren(rw, (size_t)start, (size_t)open))
+		return 0;
 	if (!plain__can_split(fn, body, rw->text, rw->len))
 		return 0;
 	if (rw->nsplits % 32 == 0) {

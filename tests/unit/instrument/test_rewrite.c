@@ -148,13 +148,14 @@ static void test_unsplit_procedures(void)
 	    "static int sum(int n, ...) { int s = 0; va_list a; va_start(a, n);\n"
 	    "\twhile (n--) s += va_arg(a, int); va_end(a); return s; }\n"
 	    "__attribute__((constructor)) static void init(void) { for (;;) break; }\n"
-	    "int main(void) { return counter(1) + named(1) + checked(1) + sends(0) + sum(0); }\n";
+	    "static int old(a, b) int a; double b; { while (a--) b++; return (int)b; }\n"
+	    "int main(void) { return counter(1) + named(1) + checked(1) + sends(0) + sum(0) + old(1, 2); }\n";
 	rewrite_stats st;
 	int rc;
 	char *text = instrument_text(src, &st, &rc);
 
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
-	CU_ASSERT_EQUAL(st.procs, 7);
+	CU_ASSERT_EQUAL(st.procs, 8);
 	CU_ASSERT_EQUAL(st.split, 0);
 	CU_ASSERT_PTR_NULL(strstr(text, "__pvmmon_off"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"counter\", 5); static int c;"));
@@ -163,7 +164,8 @@ static void test_unsplit_procedures(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"sends\", 8);"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"sum\", 9);"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"init\", 11);"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"main\", 12);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"old\", 12);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_SCOPE(\"main\", 13);"));
 	free(text);
 }
 
