@@ -44,8 +44,9 @@ static inline int64_t clockmodel_from_common(const clockmodel *m, int64_t c)
  * network was busy counts little), evaluated at the latest estimate (tref). Fewer than
  * three estimates, or estimates spanning less than min_span_ns, give no rate: the
  * offset is then the least uncertain estimate's. *uncertainty_out gets the uncertainty
- * of the result: the least uncertainty among the points, plus, when a line is fitted,
- * how far the line passes from that point. Returns 0, or PVMMON_EINVAL when n is 0.
+ * of the result: the least uncertain point's, or when a line is fitted the latest
+ * point's plus how far the line passes from it at tref. Returns 0, or PVMMON_EINVAL
+ * when n is 0.
  */
 int clockmodel_fit(const clockmodel_point *p, size_t n, int64_t min_span_ns, clockmodel *out,
 		   int64_t *uncertainty_out);
