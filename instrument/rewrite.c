@@ -1,6 +1,7 @@
 /* Inserting procedure and loop probes into a C source with libclang's cursor walk. */
 #include <clang-c/Index.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,13 +129,18 @@ static insertion *add_owned(rewriter *rw, unsigned offset, char *text)
 	return in;
 }
 
-static insertion *add(rewriter *rw, unsigned offset, const char *fmt, const char *a,
-		      unsigned line)
+/* Appends an insertion of the formatted text; NULL on failure. */
+static insertion *add(rewriter *rw, unsigned offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static insertion *add(rewriter *rw, unsigned offset, const char *fmt, ...)
 {
 	char *t = NULL;
+	va_list ap;
 
-	if (asprintf(&t, fmt, a, line) < 0)
+	va_start(ap, fmt);
+	if (vasprintf(&t, fmt, ap) < 0)
 		t = NULL;
+	va_end(ap);
 	return add_owned(rw, offset, t);
 }
 
@@ -304,9 +310,6 @@ static enum CXChildVisitResult collect_param(CXCursor c, CXCursor parent, CXClie
 	return CXChildVisit_Continue;
 }
 
-/* The declarator of split procedure sp (its text up to the body) with suffix after its
- * name; on one line when it is repeated in front of the procedure, where a new line
- * would move the user's lines. */
 /* Where the declarator's text ends, blanks before the body left out. */
 static unsigned put_declarator_end(const rewriter *rw, const split *sp)
 {
@@ -317,6 +320,9 @@ static unsigned put_declarator_end(const rewriter *rw, const split *sp)
 	return to;
 }
 
+/* The declarator of split procedure sp (its text up to the body) with suffix after its
+ * name; on one line when it is repeated in front of the procedure, where a new line
+ * would move the user's lines. */
 static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const char *suffix,
 			   int one_line)
 {
@@ -331,6 +337,13 @@ static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const
 			fputc(one_line && strchr("\r\n", rw->text[i]) ? ' ' : rw->text[i], out);
 		}
 	}
+}
+
+/* What each copy of sp adds in front of its declarator: it is never inlined into the
+ * dispatcher (which would bring back the frame), and static when sp is not. */
+static void put_copy_specifiers(FILE *out, const split *sp)
+{
+	fprintf(out, "__attribute__((noinline)) %s", sp->add_static ? "static " : "");
 }
 
 /* Whether the last token of text[from..to), comments and blanks aside, is ')'. */
@@ -378,6 +391,7 @@ static int split_function(rewriter *rw, CXCursor fn, CXCursor body, long open, c
 	FILE *f;
 	split *sp;
 	insertion *in;
+	int ok = 0;
 
 	if (start < 0 || name_at <= start || name_at >= open || end <= open ||
 	    (size_t)end > rw->len || rw->text[end - 1] != '}' ||
@@ -418,30 +432,22 @@ static int split_function(rewriter *rw, CXCursor fn, CXCursor body, long open, c
 	sp->add_static = clang_Cursor_getStorageClass(fn) != CX_SC_Static;
 	sp->is_void = clang_getResultType(clang_getCursorType(fn)).kind == CXType_Void;
 
-	if (!(w.init = open_memstream(&init, &init_len))) {
-		rw->failed = 1;
-		return 0;
-	}
+	/* The loops' sites, the parameters to pass on, then the text before the definition. */
+	if (!(w.init = open_memstream(&init, &init_len)))
+		goto out;
 	clang_visitChildren(body, collect_loop, &w);
 	fclose(w.init);
-	if (!(f = open_memstream(&args, &args_len))) {
-		free(init);
-		rw->failed = 1;
-		return 0;
-	}
+	if (!(f = open_memstream(&args, &args_len)))
+		goto out;
 	clang_visitChildren(fn, collect_param, f);
 	fclose(f);
-	if (!(f = open_memstream(&head, &head_len))) {
-		free(init);
-		free(args);
-		rw->failed = 1;
-		return 0;
-	}
+	if (!(f = open_memstream(&head, &head_len)))
+		goto out;
 	fprintf(f, "static pvmmon_probe_site pvmmon_sites%d_[] = {{\"%s\", __FILE__, %u, "
 		   "PVMMON_PROBE_PROC, 1, -1, 0, %d}%s}; ", sp->id, name, line, w.n - 1,
 		init ? init : "");
 	for (i = 0; i < 2; i++) {
-		fprintf(f, "__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+		put_copy_specifiers(f, sp);
 		put_declarator(f, rw, sp, i ? "__pvmmon_off" : "__pvmmon_on", 1);
 		fputs("; ", f);
 	}
@@ -456,20 +462,21 @@ static int split_function(rewriter *rw, CXCursor fn, CXCursor body, long open, c
 	else
 		fprintf(f, ") return %s__pvmmon_on(%s); return %s__pvmmon_off(%s); } ", name, args,
 			name, args);
-	fprintf(f, "__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+	put_copy_specifiers(f, sp);
 	fclose(f);
+	ok = 1;
+out:
 	free(init);
 	free(args);
-	add_owned(rw, (unsigned)start, head);
-	if ((in = add(rw, (unsigned)name_at, "%s__pvmmon_on", name, 0)))
-		in->skip = (unsigned)nlen;
-	{
-		char *t = NULL;
-
-		if (asprintf(&t, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id) < 0)
-			t = NULL;
-		add_owned(rw, (unsigned)open + 1, t);
+	if (!ok) {
+		free(head);
+		rw->failed = 1;
+		return 0;
 	}
+	add_owned(rw, (unsigned)start, head);
+	if ((in = add(rw, (unsigned)name_at, "%s__pvmmon_on", name)))
+		in->skip = (unsigned)nlen;
+	add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id);
 	rw->nsplits++;
 	rw->stats->split++;
 	return 1;
@@ -501,10 +508,7 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 		leaf = !busy;
 	}
 	if (leaf) {
-		char slot[32];
-
-		snprintf(slot, sizeof(slot), "%d", rw->ncounted);
-		add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%s]);", slot, 0);
+		add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);", rw->ncounted);
 	} else if (!split_function(rw, fn, body, open, clang_getCString(name), line_of(fn))) {
 		add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
 		    clang_getCString(name), line_of(fn));
@@ -538,17 +542,12 @@ static void instrument_loop(rewriter *rw, CXCursor loop)
 	 * split procedure's loop has its site in the procedure's array. */
 	for (i = 0; i < rw->nloops && rw->loops[i].offset != start; i++)
 		;
-	if (i < rw->nloops) {
-		char *t = NULL;
-
-		if (asprintf(&t, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites%d_[%d]); ",
-			     rw->loops[i].split_id, rw->loops[i].index) < 0)
-			t = NULL;
-		add_owned(rw, start, t);
-	} else {
+	if (i < rw->nloops)
+		add(rw, start, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites%d_[%d]); ", rw->loops[i].split_id,
+		    rw->loops[i].index);
+	else
 		add(rw, start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line);
-	}
-	add(rw, end, "%s}", "", 0);
+	add(rw, end, "}");
 	add_entry(rw, ENTRY_LOOP, name, line, start, end);
 	rw->stats->loops++;
 }
@@ -585,9 +584,9 @@ static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 	insertion *in;
 
 	/* The plain copy of a split procedure passes the line on too. */
-	if ((in = add(rw, (unsigned)start, "(pvmmon_call_line = %s%u, ", "", line)))
+	if ((in = add(rw, (unsigned)start, "(pvmmon_call_line = %u, ", line)))
 		in->plain = 1;
-	if ((in = add(rw, (unsigned)end, "%s)", "", 0)))
+	if ((in = add(rw, (unsigned)end, ")")))
 		in->plain = 1;
 	rw->stats->calls++;
 }
@@ -766,7 +765,8 @@ static void write_plain_copies(rewriter *rw)
 		}
 		fprintf(f, "\n#line %u \"", sp->line);
 		write_escaped_path(f, rw->src);
-		fprintf(f, "\"\n__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+		fputs("\"\n", f);
+		put_copy_specifiers(f, sp);
 		put_declarator(f, rw, sp, "__pvmmon_off", 0);
 		/* The declarator's trailing blanks were dropped: the body starts a line
 		 * later when they held a new line, which #line has not counted. */

@@ -9,6 +9,17 @@
 #include "../../../instrument/rewrite.h"
 #include "pvmmon/errors.h"
 
+/* Writes text to a new C file whose name mkstemps makes from path (a template ending
+ * in XXXXXX.c), which the caller unlinks. */
+static void write_c_file(char *path, const char *text)
+{
+	int fd = mkstemps(path, 2);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+}
+
 static char *instrument_text(const char *source, rewrite_stats *st, int *rc)
 {
 	char path[] = "/tmp/pvmmon-rewrite-XXXXXX.c";
@@ -16,11 +27,8 @@ static char *instrument_text(const char *source, rewrite_stats *st, int *rc)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out;
-	int fd = mkstemps(path, 2);
 
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_FATAL(write(fd, source, strlen(source)) == (ssize_t)strlen(source));
-	close(fd);
+	write_c_file(path, source);
 	out = open_memstream(&buf, &len);
 	*rc = instrument__rewrite(path, args, 1, out, st);
 	fclose(out);
@@ -188,17 +196,14 @@ static void test_split_compiles(void)
 	    "int main(void) { return old() == 12 ? 0 : 1; }\n";
 	char path[] = "/tmp/pvmmon-split-XXXXXX.c", cmd[512];
 	rewrite_stats st;
-	int rc, fd;
+	int rc;
 	char *text = instrument_text(src, &st, &rc);
 
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(st.split, 3);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ twice__pvmmon_on(out, n); return; } twice__pvmmon_off(out, n); }"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "return old__pvmmon_on(); return old__pvmmon_off(); }"));
-	fd = mkstemps(path, 2);
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-	close(fd);
+	write_c_file(path, text);
 	snprintf(cmd, sizeof(cmd),
 		 "cc -std=c99 -pedantic -Wall -Wextra -Werror -Wno-strict-prototypes -Iinclude "
 		 "-fsyntax-only %s",
