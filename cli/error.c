@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-void cli_error(const char *fmt, ...)
+void cli__error(const char *fmt, ...)
 {
 	va_list ap;
 

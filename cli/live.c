@@ -16,13 +16,13 @@
 
 #include <pvm3.h>
 
-#include "pvmmon/errors.h"
-#include "pvmmon/log.h"
-#include "pvmmon/report.h"
 #include "../common/pvmio.h"
 #include "../common/resource.h"
 #include "../common/wire.h"
 #include "cli.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
+#include "pvmmon/report.h"
 
 /* The monitor answers within milliseconds; this bounds a monitor that is gone. */
 #define ANSWER_MS 5000
@@ -52,40 +52,41 @@ static char *run_file(const char *arg)
 		else if (asprintf(&path, "%s.run", arg) < 0)
 			path = NULL;
 		if (path && access(path, R_OK) != 0) {
-			cli_error("%s: no run in progress (%s: %s)", arg, path, strerror(errno));
+			cli__error("%s: no run in progress (%s: %s)", arg, path, strerror(errno));
 			free(path);
 			return NULL;
 		}
 		return path;
 	}
 	if (glob("*.run", 0, NULL, &g) != 0 || g.gl_pathc == 0) {
-		cli_error("no run in progress here (no *.run file beside a log); give the log "
-			  "of the run");
+		cli__error("no run in progress here (no *.run file beside a log); give the log "
+		           "of the run");
 		return NULL;
 	}
 	if (g.gl_pathc > 1)
-		cli_error("several runs in progress here (%s, %s, ...); give the log of one",
-			  g.gl_pathv[0], g.gl_pathv[1]);
+		cli__error("several runs in progress here (%s, %s, ...); give the log of one",
+		           g.gl_pathv[0], g.gl_pathv[1]);
 	else
 		path = strdup(g.gl_pathv[0]);
 	globfree(&g);
 	return path;
 }
 
-/* Joins the run's virtual machine and finds its monitor; 0 when found. The run's
- * token (which the monitor wants on every request) goes to *token. */
-static int attach(const char *runfile, int *mon, int *ctx, uint64_t *token)
+/* Joins the run's virtual machine and finds its monitor (its tid and context to *mon
+ * and *ctx); 0 when found, else a negative code after printing why. The run's token
+ * (which the monitor wants on every request) goes to *token. */
+static int attach(int *mon, int *ctx, uint64_t *token, const char *runfile)
 {
 	FILE *f = fopen(runfile, "r");
 	char line[4200], *tmp = NULL;
 	wire_mailbox mb;
 	uint8_t *d = NULL;
 	size_t len;
-	int b, rb, rc = -1;
+	int b, rb, rc = PVMMON_ENOTFOUND;
 
 	if (!f) {
-		cli_error("%s: %s", runfile, strerror(errno));
-		return -1;
+		cli__error("%s: %s", runfile, strerror(errno));
+		return PVMMON_ENOTFOUND;
 	}
 	*token = 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -99,9 +100,9 @@ static int attach(const char *runfile, int *mon, int *ctx, uint64_t *token)
 	}
 	fclose(f);
 	if (!tmp || !*tmp || !*token) {
-		cli_error("%s: not a pvmmon run file (no pvm_tmp or token line)", runfile);
+		cli__error("%s: not a pvmmon run file (no pvm_tmp or token line)", runfile);
 		free(tmp);
-		return -1;
+		return PVMMON_EPARSE;
 	}
 	setenv("PVM_TMP", tmp, 1);
 	free(tmp);
@@ -110,9 +111,9 @@ static int attach(const char *runfile, int *mon, int *ctx, uint64_t *token)
 	if (getuid() == 0)
 		setenv("PVM_ALLOW_ROOT", "1", 1);
 	if (pvm_setopt(PvmAutoErr, 0) < 0 || pvm_mytid() < 0) {
-		cli_error("%s: the run's virtual machine does not answer (has the run ended?)",
-			  runfile);
-		return -1;
+		cli__error("%s: the run's virtual machine does not answer (has the run ended?)",
+		           runfile);
+		return PVMMON_EPVM;
 	}
 	rb = pvm_setrbuf(0);
 	b = pvm_recvinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
@@ -122,8 +123,8 @@ static int attach(const char *runfile, int *mon, int *ctx, uint64_t *token)
 		*ctx = mb.ctx;
 		rc = 0;
 	} else {
-		cli_error("%s: no pvmmon monitor in that virtual machine (has the run ended?)",
-			  runfile);
+		cli__error("%s: no pvmmon monitor in that virtual machine (has the run ended?)",
+		           runfile);
 	}
 	free(d);
 	if (b > 0)
@@ -132,8 +133,8 @@ static int attach(const char *runfile, int *mon, int *ctx, uint64_t *token)
 	return rc;
 }
 
-/* Sends command c to the monitor and reads the snapshot it answers with. */
-static int request(int mon, int ctx, const wire_ctl *c, pvmmon_log **snap)
+/* Sends command c to the monitor and reads the snapshot it answers with into *snap. */
+static int request(pvmmon_log **snap, int mon, int ctx, const wire_ctl *c)
 {
 	wire_buf b;
 	uint8_t *d = NULL;
@@ -143,7 +144,7 @@ static int request(int mon, int ctx, const wire_ctl *c, pvmmon_log **snap)
 	wire_buf_init(&b);
 	wire_ctl_encode(&b, c);
 	rc = b.failed ? pvmmon_error_set(PVMMON_ENOMEM, NULL)
-		      : pvmio_send(&io, ctx, mon, WIRE_TAG_STATUS, b.data, b.len);
+	              : pvmio_send(&io, ctx, mon, WIRE_TAG_STATUS, b.data, b.len);
 	wire_buf_free(&b);
 	if (rc == 0)
 		rc = pvmio_recv(&io, ctx, mon, WIRE_TAG_SNAPSHOT, ANSWER_MS, &d, &len, NULL, NULL);
@@ -185,16 +186,16 @@ static int top(int argc, char **argv)
 			fputs(help, stdout);
 			return 0;
 		} else if (argv[i][0] == '-') {
-			cli_error("top: unknown option '%s'", argv[i]);
+			cli__error("top: unknown option '%s'", argv[i]);
 			return 2;
 		} else if (log) {
-			cli_error("top: one run at a time");
+			cli__error("top: one run at a time");
 			return 2;
 		} else
 			log = argv[i];
 	}
 	runfile = run_file(log);
-	if (!runfile || attach(runfile, &mon, &ctx, &c.token) < 0) {
+	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
 		free(runfile);
 		return 1;
 	}
@@ -213,9 +214,9 @@ static int top(int argc, char **argv)
 		pvmmon_log *snap = NULL;
 		int k;
 
-		if (request(mon, ctx, &c, &snap) < 0) {
+		if (request(&snap, mon, ctx, &c) < 0) {
 			if (once)
-				cli_error("top: %s", pvmmon_error_last());
+				cli__error("top: %s", pvmmon_error_last());
 			else
 				printf("\npvmmon top: the run has ended\n");
 			rc = once ? 1 : 0;
@@ -266,7 +267,7 @@ static int cp(int argc, char **argv)
 	if (!strcmp(argv[1], "start")) {
 		c.cmd = WIRE_CTL_CP_START;
 		if (argc < 3 || argv[2][0] == '-') {
-			cli_error("cp start: which procedures? (pvmmon cp start PROC[,PROC...])");
+			cli__error("cp start: which procedures? (pvmmon cp start PROC[,PROC...])");
 			return 2;
 		}
 		c.procs = argv[2];
@@ -274,30 +275,30 @@ static int cp(int argc, char **argv)
 	} else if (!strcmp(argv[1], "stop")) {
 		c.cmd = WIRE_CTL_CP_STOP;
 	} else {
-		cli_error("cp: unknown command '%s' (start or stop)", argv[1]);
+		cli__error("cp: unknown command '%s' (start or stop)", argv[1]);
 		return 2;
 	}
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--exclusive") && c.cmd == WIRE_CTL_CP_START)
 			c.exclusive = 1;
 		else if (argv[i][0] == '-') {
-			cli_error("cp: unknown option '%s'", argv[i]);
+			cli__error("cp: unknown option '%s'", argv[i]);
 			return 2;
 		} else if (log) {
-			cli_error("cp: one run at a time");
+			cli__error("cp: one run at a time");
 			return 2;
 		} else
 			log = argv[i];
 	}
-	if (c.procs && cli_check_cp_list("cp start", c.procs) < 0)
+	if (c.procs && cli__check_cp_list("cp start", c.procs) < 0)
 		return 2;
 	runfile = run_file(log);
-	if (!runfile || attach(runfile, &mon, &ctx, &c.token) < 0) {
+	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
 		free(runfile);
 		return 1;
 	}
-	if (request(mon, ctx, &c, &snap) < 0) {
-		cli_error("cp: %s", pvmmon_error_last());
+	if (request(&snap, mon, ctx, &c) < 0) {
+		cli__error("cp: %s", pvmmon_error_last());
 	} else {
 		printf("pvmmon: critical-path collection %s (selection %u: %s)\n",
 		       c.cmd == WIRE_CTL_CP_START ? "started" : "stopped",
@@ -346,39 +347,39 @@ static int ctl(int argc, char **argv)
 	else if (!strcmp(argv[1], "disable"))
 		c.cmd = WIRE_CTL_DISABLE;
 	else {
-		cli_error("ctl: unknown command '%s' (enable or disable)", argv[1]);
+		cli__error("ctl: unknown command '%s' (enable or disable)", argv[1]);
 		return 2;
 	}
 	if (argc < 3 || argv[2][0] == '-') {
-		cli_error("ctl %s: which sites? (a RESOURCE such as proc=solve, or all; see "
-			  "pvmmon ctl --help)",
-			  argv[1]);
+		cli__error("ctl %s: which sites? (a RESOURCE such as proc=solve, or all; see "
+		           "pvmmon ctl --help)",
+		           argv[1]);
 		return 2;
 	}
 	if (resource__parse(&r, argv[2]) < 0) {
-		cli_error("ctl %s: %s", argv[1], pvmmon_error_last());
+		cli__error("ctl %s: %s", argv[1], pvmmon_error_last());
 		return 2;
 	}
 	resource__clear(&r);
 	c.procs = argv[2];
 	if (argc > 4) {
-		cli_error("ctl: one run at a time");
+		cli__error("ctl: one run at a time");
 		return 2;
 	}
 	if (argc == 4) {
 		if (argv[3][0] == '-') {
-			cli_error("ctl: unknown option '%s'", argv[3]);
+			cli__error("ctl: unknown option '%s'", argv[3]);
 			return 2;
 		}
 		log = argv[3];
 	}
 	runfile = run_file(log);
-	if (!runfile || attach(runfile, &mon, &ctx, &c.token) < 0) {
+	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
 		free(runfile);
 		return 1;
 	}
-	if (request(mon, ctx, &c, &snap) < 0) {
-		cli_error("ctl: %s", pvmmon_error_last());
+	if (request(&snap, mon, ctx, &c) < 0) {
+		cli__error("ctl: %s", pvmmon_error_last());
 	} else {
 		printf("pvmmon: %s %s (switch %zu of the run)\n",
 		       c.cmd == WIRE_CTL_ENABLE ? "enabled" : "disabled", c.procs, snap->nswitches);
@@ -390,17 +391,8 @@ static int ctl(int argc, char **argv)
 	return rc;
 }
 
-int cli_ctl(int argc, char **argv)
-{
-	return ctl(argc, argv);
-}
+int cli__ctl(int argc, char **argv) { return ctl(argc, argv); }
 
-int cli_top(int argc, char **argv)
-{
-	return top(argc, argv);
-}
+int cli__top(int argc, char **argv) { return top(argc, argv); }
 
-int cli_cp(int argc, char **argv)
-{
-	return cp(argc, argv);
-}
+int cli__cp(int argc, char **argv) { return cp(argc, argv); }

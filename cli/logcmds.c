@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
-#include "cli.h"
 
 /* Both commands take only --help/--version besides their own flags. */
 static int common_flag(const char *arg, const char *help)
@@ -23,7 +23,7 @@ static int common_flag(const char *arg, const char *help)
 	return -1;
 }
 
-int cli_validate(int argc, char **argv)
+int cli__validate(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon validate LOG...\n"
@@ -35,14 +35,14 @@ int cli_validate(int argc, char **argv)
 		if (argv[i][0] == '-' && argv[i][1]) {
 			if (common_flag(argv[i], help) == 0)
 				return 0;
-			cli_error("validate: unknown option '%s'", argv[i]);
+			cli__error("validate: unknown option '%s'", argv[i]);
 			return 2;
 		}
 	}
 	for (i = 1; i < argc; i++) {
 		nlogs++;
 		if (pvmmon_log_validate(argv[i]) < 0) {
-			cli_error("%s", pvmmon_error_last());
+			cli__error("%s", pvmmon_error_last());
 			bad++;
 		} else {
 			printf("%s: valid pvmmon log %d.%d\n", argv[i], PVMMON_LOG_VERSION_MAJOR,
@@ -56,7 +56,41 @@ int cli_validate(int argc, char **argv)
 	return bad ? 1 : 0;
 }
 
-int cli_report(int argc, char **argv)
+/* Sets the report option opt (--format, --time, --prune or --compensation) to v; 0,
+ * or PVMMON_EINVAL after saying what it wants. */
+static int report_value(pvmmon_report_opts *opts, pvmmon_comp *comp, const char *opt, const char *v)
+{
+	char *end;
+	double pct;
+
+	if (!strcmp(opt, "--compensation")) {
+		if (pvmmon_comp_parse(v, comp) == 0)
+			return 0;
+		cli__error("report: --compensation wants none, local or parallel, not '%s'", v);
+	} else if (!strcmp(opt, "--format")) {
+		opts->format = v;
+		if (!strcmp(v, "svg") || !strcmp(v, "png") || !strcmp(v, "pdf"))
+			return 0;
+		cli__error("report: unknown format '%s' (svg, png or pdf)", v);
+	} else if (!strcmp(opt, "--time")) {
+		if (!strcmp(v, "virtual") || !strcmp(v, "real") || !strcmp(v, "both")) {
+			opts->time_axes = (v[0] == 'r' ? 0 : PVMMON_REPORT_VIRTUAL) |
+			                  (v[0] == 'v' ? 0 : PVMMON_REPORT_REAL);
+			return 0;
+		}
+		cli__error("report: --time wants virtual, real or both, not '%s'", v);
+	} else {
+		pct = strtod(v, &end);
+		if (!*end && end != v && pct >= 0 && pct <= 100) {
+			opts->prune = pct / 100.0;
+			return 0;
+		}
+		cli__error("report: --prune wants a percentage from 0 to 100, not '%s'", v);
+	}
+	return PVMMON_EINVAL;
+}
+
+int cli__report(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon report LOG [--text] [--compensation none|local|parallel]\n"
@@ -95,70 +129,36 @@ int cli_report(int argc, char **argv)
 			const char *v = a[14] == '=' ? a + 15 : i + 1 < argc ? argv[++i] : NULL;
 
 			if (!v) {
-				cli_error("report: %s needs a value", a);
+				cli__error("report: %s needs a value", a);
 				return 2;
 			}
-			if (pvmmon_comp_parse(v, &comp) < 0) {
-				cli_error("report: --compensation wants none, local or parallel, not '%s'",
-					  v);
+			if (report_value(&opts, &comp, "--compensation", v) < 0)
 				return 2;
-			}
 			continue;
 		}
 		if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--format") ||
 		     !strcmp(a, "--prune") || !strcmp(a, "--time")) &&
 		    i + 1 >= argc) {
-			cli_error("report: %s needs a value", a);
+			cli__error("report: %s needs a value", a);
 			return 2;
 		}
 		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			dir = argv[++i];
 			continue;
 		}
-		if (!strcmp(a, "--format")) {
-			opts.format = argv[++i];
-			if (strcmp(opts.format, "svg") && strcmp(opts.format, "png") &&
-			    strcmp(opts.format, "pdf")) {
-				cli_error("report: unknown format '%s' (svg, png or pdf)", opts.format);
+		if (!strcmp(a, "--format") || !strcmp(a, "--time") || !strcmp(a, "--prune")) {
+			if (report_value(&opts, &comp, a, argv[++i]) < 0)
 				return 2;
-			}
-			continue;
-		}
-		if (!strcmp(a, "--time")) {
-			const char *v = argv[++i];
-
-			if (!strcmp(v, "virtual"))
-				opts.time_axes = PVMMON_REPORT_VIRTUAL;
-			else if (!strcmp(v, "real"))
-				opts.time_axes = PVMMON_REPORT_REAL;
-			else if (!strcmp(v, "both"))
-				opts.time_axes = PVMMON_REPORT_VIRTUAL | PVMMON_REPORT_REAL;
-			else {
-				cli_error("report: --time wants virtual, real or both, not '%s'", v);
-				return 2;
-			}
-			continue;
-		}
-		if (!strcmp(a, "--prune")) {
-			char *end;
-			double v = strtod(argv[++i], &end);
-
-			if (*end || end == argv[i] || v < 0 || v > 100) {
-				cli_error("report: --prune wants a percentage from 0 to 100, not '%s'",
-					  argv[i]);
-				return 2;
-			}
-			opts.prune = v / 100.0;
 			continue;
 		}
 		if (a[0] == '-' && a[1]) {
 			if (common_flag(a, help) == 0)
 				return 0;
-			cli_error("report: unknown option '%s'", a);
+			cli__error("report: unknown option '%s'", a);
 			return 2;
 		}
 		if (path) {
-			cli_error("report: one log at a time ('%s' and '%s')", path, a);
+			cli__error("report: one log at a time ('%s' and '%s')", path, a);
 			return 2;
 		}
 		path = a;
@@ -168,19 +168,19 @@ int cli_report(int argc, char **argv)
 		return 2;
 	}
 	if (!dir && (opts.write_dot || strcmp(opts.format, "svg") || opts.prune != 0.01 ||
-		     opts.time_axes != PVMMON_REPORT_VIRTUAL)) {
-		cli_error("report: --format, --dot, --prune and --time need -o DIR");
+	             opts.time_axes != PVMMON_REPORT_VIRTUAL)) {
+		cli__error("report: --format, --dot, --prune and --time need -o DIR");
 		return 2;
 	}
 	if (pvmmon_log_read(&log, path) < 0) {
-		cli_error("%s", pvmmon_error_last());
+		cli__error("%s", pvmmon_error_last());
 		return 1;
 	}
 	/* A log without raw and local times still has the virtual ones: say so and go on
 	 * with them. */
 	if (pvmmon_log_use_times(log, comp) < 0)
-		cli_error("%s: showing parallel compensation (virtual time) instead of %s",
-			  pvmmon_error_last(), pvmmon_comp_name(comp));
+		cli__error("%s: showing parallel compensation (virtual time) instead of %s",
+		           pvmmon_error_last(), pvmmon_comp_name(comp));
 	if (dir) {
 		rc = pvmmon_report_html(log, dir, &opts);
 		if (rc == 0)
@@ -190,7 +190,7 @@ int cli_report(int argc, char **argv)
 	}
 	pvmmon_log_free(log);
 	if (rc < 0) {
-		cli_error("%s", pvmmon_error_last());
+		cli__error("%s", pvmmon_error_last());
 		return 1;
 	}
 	return 0;

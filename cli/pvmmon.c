@@ -6,49 +6,54 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "pvmmon/errors.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: pvmmon <command> [options]\n"
-		"\n"
-		"Commands:\n"
-		"  run [-o LOG] [--hostfile F | --attach] [--] PROGRAM [ARGS]\n"
-		"                 run a PVM program under monitoring and write its XML log\n"
-		"  replay LOG [--] PROGRAM [ARGS]\n"
-		"                 run a recorded program again with the same outcomes\n"
-		"  validate LOG...\n"
-		"                 check logs against the log schema\n"
-		"  report LOG [--text | -o DIR]\n"
-		"                 print a top-down summary of a log, or write an HTML report\n"
-		"  top [--once] [LOG]\n"
-		"                 watch a running program (tasks, hot statements, critical path)\n"
-		"  cp start PROC,... | cp stop [LOG]\n"
-		"                 start or stop critical-path profiling in a running program\n"
-		"  ctl enable|disable RESOURCE [LOG]\n"
-		"                 switch probe sites of a running program on or off\n"
-		"\n"
-		"`pvmmon <command> --help` describes a command. `pvmmon --version` prints the version.\n");
+	        "usage: pvmmon <command> [options]\n"
+	        "\n"
+	        "Commands:\n"
+	        "  run [-o LOG] [--hostfile F | --attach] [--] PROGRAM [ARGS]\n"
+	        "                 run a PVM program under monitoring and write its XML log\n"
+	        "  replay LOG [--] PROGRAM [ARGS]\n"
+	        "                 run a recorded program again with the same outcomes\n"
+	        "  validate LOG...\n"
+	        "                 check logs against the log schema\n"
+	        "  report LOG [--text | -o DIR]\n"
+	        "                 print a top-down summary of a log, or write an HTML report\n"
+	        "  top [--once] [LOG]\n"
+	        "                 watch a running program (tasks, hot statements, critical path)\n"
+	        "  cp start PROC,... | cp stop [LOG]\n"
+	        "                 start or stop critical-path profiling in a running program\n"
+	        "  ctl enable|disable RESOURCE [LOG]\n"
+	        "                 switch probe sites of a running program on or off\n"
+	        "\n"
+	        "`pvmmon <command> --help` describes a command. `pvmmon --version` prints the "
+	        "version.\n");
 }
 
-char *cli_sibling(const char *const *candidates)
+int cli__sibling(char **out, const char *const *candidates)
 {
 	char self[PATH_MAX], buf[PATH_MAX + 64], *slash;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
+	*out = NULL;
 	if (n <= 0)
-		return NULL;
+		return PVMMON_ENOTFOUND;
 	self[n] = '\0';
 	slash = strrchr(self, '/');
 	if (!slash)
-		return NULL;
+		return PVMMON_ENOTFOUND;
 	*slash = '\0';
 	for (; *candidates; candidates++) {
 		snprintf(buf, sizeof(buf), "%s/%s", self, *candidates);
-		if (access(buf, F_OK) == 0)
-			return realpath(buf, NULL);
+		if (access(buf, F_OK) == 0) {
+			*out = realpath(buf, NULL);
+			return *out ? 0 : PVMMON_ENOTFOUND;
+		}
 	}
-	return NULL;
+	return PVMMON_ENOTFOUND;
 }
 
 int main(int argc, char **argv)
@@ -66,19 +71,19 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "run"))
-		return cli_run(argc - 1, argv + 1);
+		return cli__run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))
-		return cli_validate(argc - 1, argv + 1);
+		return cli__validate(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
-		return cli_report(argc - 1, argv + 1);
+		return cli__report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "replay"))
-		return cli_replay(argc - 1, argv + 1);
+		return cli__replay(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "top"))
-		return cli_top(argc - 1, argv + 1);
+		return cli__top(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cp"))
-		return cli_cp(argc - 1, argv + 1);
+		return cli__cp(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ctl"))
-		return cli_ctl(argc - 1, argv + 1);
-	cli_error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);
+		return cli__ctl(argc - 1, argv + 1);
+	cli__error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);
 	return 2;
 }

@@ -16,27 +16,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "pvmmon/errors.h"
-#include "pvmmon/log.h"
 #include "../common/vm.h"
 #include "cli.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
 #include "runopts.h"
 
 static volatile sig_atomic_t got_signal;
 
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
+static void on_signal(int sig) { got_signal = sig; }
 
-int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, long pvmd_pid,
-		       unsigned long long token)
+int cli__run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, long pvmd_pid,
+                        unsigned long long token)
 {
 	char *path = NULL, *tmp = NULL;
 	FILE *f;
 	int fd, rc;
 
-	if (asprintf(&path, "%s.run", log) < 0 || asprintf(&tmp, "%s.run.%d", log, (int)getpid()) < 0) {
+	if (asprintf(&path, "%s.run", log) < 0 ||
+	    asprintf(&tmp, "%s.run.%d", log, (int)getpid()) < 0) {
 		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s.run: out of memory", log);
 		goto out;
 	}
@@ -52,7 +50,7 @@ int cli_run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, l
 		goto out;
 	}
 	fprintf(f, "pvm_tmp=%s\nlog=%s\npid=%d\nmonitor_pid=%ld\npvmd_pid=%ld\ntoken=%016llx\n",
-		pvm_tmp, log, (int)getpid(), monitor_pid, pvmd_pid, token);
+	        pvm_tmp, log, (int)getpid(), monitor_pid, pvmd_pid, token);
 	/* A full disk shows only here, when the buffered text is written out. */
 	if (fclose(f) != 0)
 		rc = pvmmon_error_set(PVMMON_EIO, "cannot write %s: %s", path, strerror(errno));
@@ -68,7 +66,7 @@ out:
 	return rc;
 }
 
-void cli_run_file_remove(const char *log)
+void cli__run_file_remove(const char *log)
 {
 	char *path = NULL;
 
@@ -113,7 +111,7 @@ static char *log_path(const cli_run_opts *o, const char *program)
 		if (asprintf(&path, "%s/%s", cwd, o->output) < 0)
 			path = NULL;
 	} else if (asprintf(&path, "%s/%s.%spvmmon.xml", cwd, base ? base + 1 : program,
-			    o->replay ? "replay." : "") < 0) {
+	                    o->replay ? "replay." : "") < 0) {
 		/* A replay never writes over the log it replays. */
 		path = NULL;
 	}
@@ -127,8 +125,8 @@ static char *log_path(const cli_run_opts *o, const char *program)
 		 * written is not run at all; access() also sees a read-only file system,
 		 * which permission bits do not show to root. */
 		if (access(*dir ? dir : "/", W_OK) != 0) {
-			cli_error("run: cannot write the log '%s' into its folder '%s': %s", path,
-				  *dir ? dir : "/", strerror(errno));
+			cli__error("run: cannot write the log '%s' into its folder '%s': %s", path,
+			           *dir ? dir : "/", strerror(errno));
 			free(dir);
 			free(path);
 			return NULL;
@@ -140,56 +138,42 @@ static char *log_path(const cli_run_opts *o, const char *program)
 
 typedef struct monitor_proc {
 	pid_t pid;
-	int ctl;  /* write end of its standard input */
-	int out;  /* read end of its standard output */
+	int ctl;                  /* write end of its standard input */
+	int out;                  /* read end of its standard output */
 	unsigned long long token; /* the run's token, from its "ready" line */
 } monitor_proc;
 
-/* Starts pvmmon-monitor and waits for its "ready" line. */
-static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log,
-			 const char *program)
+/*
+ * The monitor's command line into *out (the caller frees the vector, not its words):
+ * the wrapper's words (split in place), then mon and what o asks for. Returns 0 or
+ * PVMMON_ENOMEM. num holds the numbers' text, so it must live as long as the vector.
+ */
+static int monitor_argv(char ***out, char num[5][32], const cli_run_opts *o, char *wrapper,
+                        const char *mon, const char *log, const char *program)
 {
-	static const char *const cand[] = {"pvmmon-monitor", NULL};
-	char *mon = cli_sibling(cand);
-	/* PVMMON_MONITOR_WRAPPER (for tests, such as "valgrind --error-exitcode=9"): words
-	 * that go before the monitor's command, so a checker can run it. */
-	const char *wrap_env = getenv("PVMMON_MONITOR_WRAPPER");
-	char *wrapper = wrap_env && *wrap_env ? strdup(wrap_env) : NULL, *word, *save = NULL;
-	int in[2], out[2], i, n = 0;
-	char flush[16], linger[16], trace[32], top[16], phase[16], line[128];
-	char **argv;
+	char **argv, *word, *save = NULL;
 	size_t na = 0;
-	struct pollfd p;
-	ssize_t got = 0;
+	int i, n = 0;
 
-	if (!mon) {
-		cli_error("run: pvmmon-monitor is not installed beside pvmmon");
-		free(wrapper);
-		return -1;
-	}
 	for (i = 1; o->prog_argv[i]; i++)
 		n++;
 	for (i = 0; wrapper && wrapper[i]; i++)
 		n += wrapper[i] == ' ';
-	argv = calloc((size_t)(30 + 2 * n), sizeof(char *));
-	if (!argv || pipe(in) < 0 || pipe(out) < 0) {
-		free(mon);
-		free(argv);
-		free(wrapper);
-		return -1;
-	}
-	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
-	snprintf(linger, sizeof(linger), "%d", o->linger_ms);
+	*out = argv = calloc((size_t)(30 + 2 * n), sizeof(char *));
+	if (!argv)
+		return PVMMON_ENOMEM;
+	snprintf(num[0], 32, "%d", o->flush_ms);
+	snprintf(num[1], 32, "%d", o->linger_ms);
 	for (word = wrapper ? strtok_r(wrapper, " ", &save) : NULL; word;
 	     word = strtok_r(NULL, " ", &save))
 		argv[na++] = word;
-	argv[na++] = mon;
+	argv[na++] = (char *)mon;
 	argv[na++] = "--log";
 	argv[na++] = (char *)log;
 	argv[na++] = "--flush-ms";
-	argv[na++] = flush;
+	argv[na++] = num[0];
 	argv[na++] = "--linger-ms";
-	argv[na++] = linger;
+	argv[na++] = num[1];
 	argv[na++] = "--program";
 	argv[na++] = (char *)program;
 	if (o->cp) {
@@ -197,14 +181,14 @@ static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log
 		argv[na++] = (char *)o->cp;
 	}
 	if (o->cp_top) {
-		snprintf(top, sizeof(top), "%d", o->cp_top);
+		snprintf(num[2], 32, "%d", o->cp_top);
 		argv[na++] = "--cp-top";
-		argv[na++] = top;
+		argv[na++] = num[2];
 	}
 	if (o->cp_phase_ms) {
-		snprintf(phase, sizeof(phase), "%d", o->cp_phase_ms);
+		snprintf(num[3], 32, "%d", o->cp_phase_ms);
 		argv[na++] = "--cp-phase-ms";
-		argv[na++] = phase;
+		argv[na++] = num[3];
 	}
 	if (o->cp_exclusive)
 		argv[na++] = "--cp-exclusive";
@@ -231,14 +215,71 @@ static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log
 	if (o->deadlock_abort)
 		argv[na++] = "--deadlock-abort";
 	if (o->trace_bytes) {
-		snprintf(trace, sizeof(trace), "%llu", o->trace_bytes);
+		snprintf(num[4], 32, "%llu", o->trace_bytes);
 		argv[na++] = "--trace-bytes";
-		argv[na++] = trace;
+		argv[na++] = num[4];
 	}
 	for (i = 1; o->prog_argv[i]; i++) {
 		argv[na++] = "--arg";
 		argv[na++] = o->prog_argv[i];
 	}
+	return 0;
+}
+
+/* Reads the monitor's "ready TID TOKEN" line into m->token; 0, or PVMMON_ETIMEOUT
+ * after saying so when it does not come within timeout_ms. */
+static int wait_ready(monitor_proc *m, int timeout_ms)
+{
+	char line[128];
+	struct pollfd p;
+	ssize_t got = 0;
+
+	p.fd = m->out;
+	p.events = POLLIN;
+	while (got < (ssize_t)sizeof(line) - 1 && poll(&p, 1, timeout_ms) > 0) {
+		ssize_t r = read(m->out, line + got, sizeof(line) - 1 - (size_t)got);
+
+		if (r <= 0)
+			break;
+		got += r;
+		if (memchr(line, '\n', (size_t)got))
+			break;
+	}
+	line[got > 0 ? got : 0] = '\0';
+	if (strncmp(line, "ready", 5) != 0) {
+		cli__error("run: the monitor did not start (is another pvmmon monitor running "
+		           "in this VM?)");
+		return PVMMON_ETIMEOUT;
+	}
+	/* The token goes into the run file for pvmmon top and cp. */
+	m->token = 0;
+	sscanf(line, "ready %*d %llx", &m->token);
+	return 0;
+}
+
+/* Starts pvmmon-monitor and waits for its "ready" line; 0 or a negative code. */
+static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log,
+                         const char *program)
+{
+	static const char *const cand[] = {"pvmmon-monitor", NULL};
+	char *mon = NULL;
+	/* PVMMON_MONITOR_WRAPPER (for tests, such as "valgrind --error-exitcode=9"): words
+	 * that go before the monitor's command, so a checker can run it. */
+	const char *wrap_env = getenv("PVMMON_MONITOR_WRAPPER");
+	char *wrapper = wrap_env && *wrap_env ? strdup(wrap_env) : NULL;
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, rc;
+	char num[5][32], **argv = NULL;
+
+	rc = cli__sibling(&mon, cand);
+	if (rc < 0) {
+		cli__error("run: pvmmon-monitor is not installed beside pvmmon");
+		goto out;
+	}
+	rc = monitor_argv(&argv, num, o, wrapper, mon, log, program);
+	if (rc == 0 && (pipe(in) < 0 || pipe(out) < 0))
+		rc = PVMMON_EIO;
+	if (rc < 0)
+		goto out;
 	m->pid = fork();
 	if (m->pid == 0) {
 		dup2(in[0], 0);
@@ -253,38 +294,20 @@ static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log
 	}
 	close(in[0]);
 	close(out[1]);
-	free(argv);
-	free(mon);
 	m->ctl = in[1];
 	m->out = out[0];
 	if (m->pid < 0) {
-		free(wrapper);
-		return -1;
+		rc = PVMMON_ERROR;
+		goto out;
 	}
 	/* The monitor answers within a second; ten allow for a loaded machine, and sixty
 	 * for a checker such as valgrind, under which it starts many times slower. */
-	p.fd = m->out;
-	p.events = POLLIN;
-	while (got < (ssize_t)sizeof(line) - 1 && poll(&p, 1, wrapper ? 60000 : 10000) > 0) {
-		ssize_t r = read(m->out, line + got, sizeof(line) - 1 - (size_t)got);
-
-		if (r <= 0)
-			break;
-		got += r;
-		if (memchr(line, '\n', (size_t)got))
-			break;
-	}
-	line[got > 0 ? got : 0] = '\0';
+	rc = wait_ready(m, wrapper ? 60000 : 10000);
+out:
+	free(argv);
+	free(mon);
 	free(wrapper);
-	if (strncmp(line, "ready", 5) != 0) {
-		cli_error("run: the monitor did not start (is another pvmmon monitor running "
-			  "in this VM?)");
-		return -1;
-	}
-	/* "ready TID TOKEN": the token goes into the run file for pvmmon top and cp. */
-	m->token = 0;
-	sscanf(line, "ready %*d %llx", &m->token);
-	return 0;
+	return rc;
 }
 
 /* Waits for pid up to timeout_ms; returns its wait status or -1 on timeout. */
@@ -369,11 +392,13 @@ static char *hooks_library(void)
 {
 	const char *env = getenv("PVMMON_HOOKS");
 	static const char *const cand[] = {"../lib/libpvmhooks.so", "../lib/pvmmon/libpvmhooks.so",
-					   NULL};
+	                                   NULL};
+
+	char *path;
 
 	if (env && *env)
 		return strdup(env);
-	return cli_sibling(cand);
+	return cli__sibling(&path, cand) == 0 ? path : NULL;
 }
 
 /*
@@ -403,7 +428,7 @@ static char *preload_list(void)
  * monitor is set to -1 through it.
  */
 static int run_program(const cli_run_opts *o, const char *program, const char *hooks,
-		       pid_t *monitor, int *monitor_status)
+                       pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
 	int status = -1;
@@ -420,7 +445,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			 * not start a monitor of its own either. */
 			setenv("PVMMON_PASSIVE", "1", 1);
 			if (asprintf(&exp, "%s%sPVMMON_PASSIVE", old ? old : "",
-				     old && *old ? ":" : "") >= 0)
+			             old && *old ? ":" : "") >= 0)
 				setenv("PVM_EXPORT", exp, 1);
 			execv(program, o->prog_argv);
 			fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
@@ -431,7 +456,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
 		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART",
-			     old ? old : "", old && *old ? ":" : "") >= 0)
+		             old ? old : "", old && *old ? ":" : "") >= 0)
 			setenv("PVM_EXPORT", exp, 1);
 		execv(program, o->prog_argv);
 		fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
@@ -452,14 +477,16 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			 * finish, unmonitored. */
 			if (waitpid(*monitor, monitor_status, WNOHANG) == *monitor) {
 				*monitor = -1;
-				if (WIFEXITED(*monitor_status) && (WEXITSTATUS(*monitor_status) == 3 ||
-								  WEXITSTATUS(*monitor_status) == 4)) {
+				if (WIFEXITED(*monitor_status) &&
+				    (WEXITSTATUS(*monitor_status) == 3 ||
+				     WEXITSTATUS(*monitor_status) == 4)) {
 					kill(pid, SIGTERM);
 					waitpid(pid, &status, 0);
 					break;
 				}
-				cli_error("run: the monitor ended during the run; the program goes on "
-					  "unmonitored");
+				cli__error(
+				    "run: the monitor ended during the run; the program goes on "
+				    "unmonitored");
 				monitor = NULL;
 				continue;
 			}
@@ -473,27 +500,31 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 	return status;
 }
 
-/* Checks that log can be replayed with program before anything starts. */
+/* Checks that log can be replayed with program before anything starts; 0, or a
+ * negative code after saying why not. */
 static int check_replay(const char *log_path, const char *program)
 {
 	pvmmon_log *log = NULL;
 	const char *a, *b;
-	int rc = -1;
+	int rc = PVMMON_EINVAL;
 
-	if (pvmmon_log_read(&log, log_path) < 0) {
-		cli_error("replay: %s", pvmmon_error_last());
-		return -1;
+	rc = pvmmon_log_read(&log, log_path);
+	if (rc < 0) {
+		cli__error("replay: %s", pvmmon_error_last());
+		return rc;
 	}
+	rc = PVMMON_EINVAL;
 	a = log->program ? strrchr(log->program, '/') : NULL;
 	a = a ? a + 1 : log->program;
 	b = strrchr(program, '/');
 	b = b ? b + 1 : program;
 	if (!log->replayable)
-		cli_error("replay: %s: the run kept no replay record (it was run with --no-record, "
-			  "or it is a replay itself)",
-			  log_path);
+		cli__error(
+		    "replay: %s: the run kept no replay record (it was run with --no-record, "
+		    "or it is a replay itself)",
+		    log_path);
 	else if (!a || strcmp(a, b))
-		cli_error("replay: %s: the record is of %s, not of %s", log_path, a ? a : "?", b);
+		cli__error("replay: %s: the record is of %s, not of %s", log_path, a ? a : "?", b);
 	else
 		rc = 0;
 	pvmmon_log_free(log);
@@ -502,49 +533,137 @@ static int check_replay(const char *log_path, const char *program)
 
 static int run_main(int argc, char **argv, const char *replay);
 
-int cli_run(int argc, char **argv)
-{
-	return run_main(argc, argv, NULL);
-}
+int cli__run(int argc, char **argv) { return run_main(argc, argv, NULL); }
 
-int cli_replay(int argc, char **argv)
+int cli__replay(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: pvmmon replay LOG [options] [--] PROGRAM [ARGS...]\n"
-		       "Runs PROGRAM again, forcing every outcome that can differ between runs\n"
-		       "(wildcard receives, pvm_nrecv/pvm_probe results, pvm_trecv timeouts, spawn\n"
-		       "counts, pvm_notify messages, pvm_addmhf handler deliveries) to be the one\n"
-		       "LOG recorded. The first difference stops the run\n"
-		       "with a report: task, event, statement, expected and observed (exit\n"
-		       "status 3). Options as for pvmmon run, and:\n"
-		       "  --on-divergence=stop|continue-recording\n"
-		       "                 stop at the first difference (default), or say it and\n"
-		       "                 go on, the rest of the run a new recording\n"
-		       "  --stop-at TASK:EVENT\n"
-		       "                 stop that task (SIGSTOP) before its EVENTth recorded event\n"
-		       "                 and print its pid, for a debugger; the other tasks hold\n"
-		       "                 at their next receive until it is continued\n"
-		       "The replay's own log (-o LOG, default PROGRAM.replay.pvmmon.xml) records\n"
-		       "what it observed, so it can be replayed in turn.\n");
+		printf(
+		    "usage: pvmmon replay LOG [options] [--] PROGRAM [ARGS...]\n"
+		    "Runs PROGRAM again, forcing every outcome that can differ between runs\n"
+		    "(wildcard receives, pvm_nrecv/pvm_probe results, pvm_trecv timeouts, spawn\n"
+		    "counts, pvm_notify messages, pvm_addmhf handler deliveries) to be the one\n"
+		    "LOG recorded. The first difference stops the run\n"
+		    "with a report: task, event, statement, expected and observed (exit\n"
+		    "status 3). Options as for pvmmon run, and:\n"
+		    "  --on-divergence=stop|continue-recording\n"
+		    "                 stop at the first difference (default), or say it and\n"
+		    "                 go on, the rest of the run a new recording\n"
+		    "  --stop-at TASK:EVENT\n"
+		    "                 stop that task (SIGSTOP) before its EVENTth recorded event\n"
+		    "                 and print its pid, for a debugger; the other tasks hold\n"
+		    "                 at their next receive until it is continued\n"
+		    "The replay's own log (-o LOG, default PROGRAM.replay.pvmmon.xml) records\n"
+		    "what it observed, so it can be replayed in turn.\n");
 		return 0;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
-		cli_error("replay: which log? (pvmmon replay LOG [--] PROGRAM [ARGS...])");
+		cli__error("replay: which log? (pvmmon replay LOG [--] PROGRAM [ARGS...])");
 		return 2;
 	}
 	return run_main(argc - 1, argv + 1, argv[1]);
+}
+
+/* The exit status a wait status stands for, as a shell gives it. */
+static int exit_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * After the program ended with wait status status: tells the monitor (or, when
+ * interrupted, makes it write what it has), waits for its log and shows the tasks'
+ * output. Returns the command's exit status. mon->pid is -1 after.
+ */
+static int finish_run(monitor_proc *mon, const pvmmon_vm *vm, const cli_run_opts *o,
+                      const char *log, int status, int mstatus)
+{
+	char line[32];
+
+	if (mon->pid < 0) {
+		/* The monitor ended first: a replay that diverged (it said how), or a monitor
+		 * that died, whose last checkpoint is all the log there is. */
+		show_task_output(vm, o->quiet);
+		if (WIFEXITED(mstatus) && (WEXITSTATUS(mstatus) == 3 || WEXITSTATUS(mstatus) == 4))
+			return WEXITSTATUS(mstatus);
+		cli__error("run: the log is the monitor's last checkpoint, if it wrote one: %s",
+		           log);
+		return exit_status(status);
+	}
+	if (got_signal) {
+		/* Interrupted: tasks that still run end with the virtual machine, and the
+		 * monitor writes what it has now rather than wait for them (the linger). */
+		kill(mon->pid, SIGTERM);
+		mstatus = wait_for(mon->pid, 10000);
+	} else {
+		snprintf(line, sizeof(line), "end %d\n", exit_status(status));
+		if (write(mon->ctl, line, strlen(line)) < 0)
+			cli__error("run: lost contact with the monitor");
+		mstatus = wait_for(mon->pid, o->linger_ms + 30000);
+	}
+	if (mstatus < 0) {
+		/* A monitor that does not finish is told to write what it has. */
+		kill(mon->pid, SIGTERM);
+		mstatus = wait_for(mon->pid, 10000);
+		if (mstatus < 0) {
+			kill(mon->pid, SIGKILL);
+			waitpid(mon->pid, NULL, 0);
+		}
+	}
+	mon->pid = -1;
+	show_task_output(vm, o->quiet);
+	if (!pvmmon_vm_alive(vm))
+		cli__error("run: the virtual machine's pvmd died during the run; its tasks could "
+		           "not reach it any more (what they reported before is in the log)");
+	if (mstatus < 0 || !WIFEXITED(mstatus) || WEXITSTATUS(mstatus) != 0) {
+		/* The monitor replaces the log atomically, so a failed write leaves whatever
+		 * was there before, never part of a log. */
+		cli__error("run: the monitor failed and wrote no final log to %s; the file there, "
+		           "if any, is an older log or this run's last checkpoint",
+		           log);
+		return EXIT_PVMMON;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "pvmmon: log written to %s\n", log);
+	return exit_status(status);
+}
+
+/* Starts (or joins, with --attach) the virtual machine into *out, with the program's
+ * folder as where it finds executables; *progdir keeps that folder's text. */
+static int start_vm(pvmmon_vm **out, char **progdir, const cli_run_opts *o, const char *program)
+{
+	pvmmon_vm_opts vo;
+	const char *ep[1];
+	char *slash;
+	int rc;
+
+	*progdir = strdup(program);
+	slash = *progdir ? strrchr(*progdir, '/') : NULL;
+	if (slash)
+		*slash = '\0';
+	ep[0] = *progdir;
+	memset(&vo, 0, sizeof(vo));
+	vo.hostfile = o->hostfile;
+	vo.attach = o->attach;
+	vo.ep_dirs = ep;
+	vo.nep_dirs = *progdir ? 1 : 0;
+	rc = pvmmon_vm_start(out, &vo);
+	if (rc < 0) {
+		cli__error("run: %s", pvmmon_error_last());
+		*out = NULL;
+		return rc;
+	}
+	pvmmon_vm_apply_env(*out);
+	return 0;
 }
 
 static int run_main(int argc, char **argv, const char *replay)
 {
 	cli_run_opts o;
 	pvmmon_vm *vm = NULL;
-	pvmmon_vm_opts vo;
 	monitor_proc mon = {-1, -1, -1, 0};
-	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL, *slash;
-	const char *ep[1];
-	int rc = EXIT_PVMMON, status, mstatus, pr, run_file = 0;
-	char line[32];
+	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL;
+	int rc = EXIT_PVMMON, status, mstatus = 0, pr, run_file = 0;
 	struct sigaction sa;
 
 	pr = cli__run_parse(argc, argv, replay, &o);
@@ -552,8 +671,8 @@ static int run_main(int argc, char **argv, const char *replay)
 		return pr > 0 ? 0 : 2;
 	program = find_program(o.prog_argv[0]);
 	if (!program) {
-		cli_error("%s: %s: no such program (or not executable)", replay ? "replay" : "run",
-			  o.prog_argv[0]);
+		cli__error("%s: %s: no such program (or not executable)", replay ? "replay" : "run",
+		           o.prog_argv[0]);
 		return EXIT_PVMMON;
 	}
 	if (replay && check_replay(replay, program) < 0) {
@@ -564,7 +683,7 @@ static int run_main(int argc, char **argv, const char *replay)
 	hooks = preload_list();
 	if (!log || !hooks) {
 		if (!hooks)
-			cli_error("run: libpvmhooks.so is not installed beside pvmmon");
+			cli__error("run: libpvmhooks.so is not installed beside pvmmon");
 		goto out;
 	}
 	memset(&sa, 0, sizeof(sa));
@@ -572,100 +691,35 @@ static int run_main(int argc, char **argv, const char *replay)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-
-	progdir = strdup(program);
-	slash = progdir ? strrchr(progdir, '/') : NULL;
-	if (slash)
-		*slash = '\0';
-	ep[0] = progdir;
-	memset(&vo, 0, sizeof(vo));
-	vo.hostfile = o.hostfile;
-	vo.attach = o.attach;
-	vo.ep_dirs = ep;
-	vo.nep_dirs = progdir ? 1 : 0;
-	if (pvmmon_vm_start(&vm, &vo) < 0) {
-		cli_error("run: %s", pvmmon_error_last());
-		vm = NULL;
+	if (start_vm(&vm, &progdir, &o, program) < 0)
 		goto out;
-	}
-	pvmmon_vm_apply_env(vm);
 	if (o.raw) {
 		status = run_program(&o, program, NULL, NULL, NULL);
 		show_task_output(vm, o.quiet);
-		rc = status < 0 ? EXIT_PVMMON
-		     : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		rc = status < 0 ? EXIT_PVMMON : exit_status(status);
 		goto out;
 	}
 	if (start_monitor(&mon, &o, log, program) < 0)
 		goto out;
 	/* pvmmon top and pvmmon cp find the run through this file while it lasts. */
-	if (cli_run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp",
-			       (long)mon.pid, (long)pvmmon_vm_pvmd_pid(vm), mon.token) == 0)
+	if (cli__run_file_write(log, pvmmon_vm_tmpdir(vm) ? pvmmon_vm_tmpdir(vm) : "/tmp",
+	                        (long)mon.pid, (long)pvmmon_vm_pvmd_pid(vm), mon.token) == 0)
 		run_file = 1;
 	else
-		cli_error("run: %s (pvmmon top and pvmmon cp will not find this run)",
-			  pvmmon_error_last());
+		cli__error("run: %s (pvmmon top and pvmmon cp will not find this run)",
+		           pvmmon_error_last());
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
-			o.attach ? "running" : "private");
+		        o.attach ? "running" : "private");
 	status = run_program(&o, program, hooks, &mon.pid, &mstatus);
 	if (status < 0) {
-		cli_error("run: cannot run %s", program);
+		cli__error("run: cannot run %s", program);
 		goto out;
 	}
-	if (mon.pid < 0) {
-		/* The monitor ended first: a replay that diverged (it said how), or a monitor
-		 * that died, whose last checkpoint is all the log there is. */
-		show_task_output(vm, o.quiet);
-		if (WIFEXITED(mstatus) && (WEXITSTATUS(mstatus) == 3 || WEXITSTATUS(mstatus) == 4)) {
-			rc = WEXITSTATUS(mstatus);
-		} else {
-			cli_error("run: the log is the monitor's last checkpoint, if it wrote one: %s",
-				  log);
-			rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		}
-		goto out;
-	}
-	if (got_signal) {
-		/* Interrupted: tasks that still run end with the virtual machine, and the
-		 * monitor writes what it has now rather than wait for them (the linger). */
-		kill(mon.pid, SIGTERM);
-		mstatus = wait_for(mon.pid, 10000);
-	} else {
-		snprintf(line, sizeof(line), "end %d\n",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-		if (write(mon.ctl, line, strlen(line)) < 0)
-			cli_error("run: lost contact with the monitor");
-		mstatus = wait_for(mon.pid, o.linger_ms + 30000);
-	}
-	if (mstatus < 0) {
-		/* A monitor that does not finish is told to write what it has. */
-		kill(mon.pid, SIGTERM);
-		mstatus = wait_for(mon.pid, 10000);
-		if (mstatus < 0) {
-			kill(mon.pid, SIGKILL);
-			waitpid(mon.pid, NULL, 0);
-		}
-	}
-	mon.pid = -1;
-	show_task_output(vm, o.quiet);
-	if (!pvmmon_vm_alive(vm))
-		cli_error("run: the virtual machine's pvmd died during the run; its tasks could "
-			  "not reach it any more (what they reported before is in the log)");
-	if (mstatus < 0 || !WIFEXITED(mstatus) || WEXITSTATUS(mstatus) != 0) {
-		/* The monitor replaces the log atomically, so a failed write leaves whatever
-		 * was there before, never part of a log. */
-		cli_error("run: the monitor failed and wrote no final log to %s; the file there, "
-			  "if any, is an older log or this run's last checkpoint",
-			  log);
-		goto out;
-	}
-	if (!o.quiet)
-		fprintf(stderr, "pvmmon: log written to %s\n", log);
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	rc = finish_run(&mon, vm, &o, log, status, mstatus);
 out:
 	if (run_file)
-		cli_run_file_remove(log);
+		cli__run_file_remove(log);
 	if (mon.ctl >= 0)
 		close(mon.ctl);
 	if (mon.out >= 0)
@@ -678,7 +732,7 @@ out:
 		}
 	}
 	if (vm && pvmmon_vm_halt(vm) < 0)
-		cli_error("run: %s", pvmmon_error_last());
+		cli__error("run: %s", pvmmon_error_last());
 	free(program);
 	free(log);
 	free(hooks);

@@ -21,21 +21,21 @@ typedef struct cli_run_opts {
 	int flush_ms;
 	int linger_ms;
 	int quiet;
-	int raw; /* run on the VM without any monitoring, for comparisons */
+	int raw;                        /* run on the VM without any monitoring, for comparisons */
 	unsigned long long trace_bytes; /* 0: no event trace */
-	const char *cp;    /* procedures for critical-path profiling ("auto"), or NULL */
+	const char *cp; /* procedures for critical-path profiling ("auto"), or NULL */
 	int cp_exclusive;
-	int cp_top;        /* m of the top-m search, 0 for none */
-	int cp_phase_ms;   /* phase length of auto and the search, 0 for the default */
-	int no_record;     /* keep no replay record */
-	int keep_going;    /* replay: --on-divergence=continue-recording */
+	int cp_top;          /* m of the top-m search, 0 for none */
+	int cp_phase_ms;     /* phase length of auto and the search, 0 for the default */
+	int no_record;       /* keep no replay record */
+	int keep_going;      /* replay: --on-divergence=continue-recording */
 	const char *stop_at; /* replay: --stop-at TASK:EVENT */
-	const char *replay; /* the log of the run to replay, or NULL */
-	int preserve;      /* --mode=preserve */
-	int deadlock_abort; /* --on-deadlock=abort */
-	const char *budget; /* --budget=PCT, as given, or NULL */
-	int flush_given;   /* --flush-ms was given */
-	char **prog_argv; /* PROGRAM and its arguments */
+	const char *replay;  /* the log of the run to replay, or NULL */
+	int preserve;        /* --mode=preserve */
+	int deadlock_abort;  /* --on-deadlock=abort */
+	const char *budget;  /* --budget=PCT, as given, or NULL */
+	int flush_given;     /* --flush-ms was given */
+	char **prog_argv;    /* PROGRAM and its arguments */
 } cli_run_opts;
 
 /*
