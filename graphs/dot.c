@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "pvmmon/callgraph.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
-#include "figures.h"
 
 /* A fill colour from white (no time) to red (all the time), as HSV. */
 static void put_fill(FILE *out, double share)
@@ -34,7 +34,7 @@ int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, 
 
 		for (j = 0; j < k; j++)
 			if (!strcmp(firsts[j]->program ? firsts[j]->program : "",
-				    t->program ? t->program : ""))
+			            t->program ? t->program : ""))
 				break;
 		if (j == k)
 			firsts[k++] = t;
@@ -70,7 +70,7 @@ typedef struct com_figures {
 } com_figures;
 
 static void com_sums(const pvmmon_log *log, const pvmmon_log_task *t, const pvmmon_log_static *e,
-		     com_figures *f)
+                     com_figures *f)
 {
 	memset(f, 0, sizeof(*f));
 	for (size_t i = 0; i < log->ntasks; i++) {
@@ -89,6 +89,53 @@ static void com_sums(const pvmmon_log *log, const pvmmon_log_task *t, const pvmm
 	}
 }
 
+/* The node of static entry k of st's program: what it is, where, how often it ran and
+ * for how long (share of the program's time), in a colour by that share. */
+static void put_static_node(FILE *out, const pvmmon_log *log, const pvmmon_log_task *st, size_t k,
+                            int ran, int64_t time, uint64_t count, double share)
+{
+	const pvmmon_log_static *e = &st->statics[k];
+	char t1[32], t2[32], t3[32];
+
+	fprintf(out, "  s%zu [label=\"", k);
+	if (e->kind == PVMMON_STATIC_LOOP)
+		fputs("loop", out);
+	else
+		graphs__put_escaped(out, e->name);
+	fprintf(out, "\\n");
+	graphs__put_escaped(out, graphs__base_name(e->file));
+	fprintf(out, ":%d\\n", (int)e->line);
+	if (ran)
+		fprintf(out, "%" PRIu64 "x  %s (%.1f%%)", count,
+		        graphs__fmt_time(t1, sizeof(t1), time), 100.0 * share);
+	else
+		fputs("not run", out);
+	if (e->kind == PVMMON_STATIC_COM && ran) {
+		com_figures f;
+
+		com_sums(log, st, e, &f);
+		fprintf(out, "\\nsync %s  trans %s", graphs__fmt_time(t2, sizeof(t2), f.sync),
+		        graphs__fmt_time(t3, sizeof(t3), f.trans));
+	}
+	fputs("\", ", out);
+	switch (e->kind) {
+	case PVMMON_STATIC_PROC:
+		fputs("shape=box, style=\"filled,bold\", ", out);
+		break;
+	case PVMMON_STATIC_LOOP:
+		fputs("shape=ellipse, style=filled, ", out);
+		break;
+	case PVMMON_STATIC_COM:
+		fputs("shape=note, style=filled, ", out);
+		break;
+	default:
+		fputs("shape=box, style=\"filled,rounded\", ", out);
+		break;
+	}
+	put_fill(out, share);
+	fputs("];\n", out);
+}
+
 /*
  * The program graph from the static tables (seed 000 Figure 7): every procedure, loop,
  * communication and call statement as a node under its enclosing entry, call
@@ -97,13 +144,13 @@ static void com_sums(const pvmmon_log *log, const pvmmon_log_task *t, const pvmm
  * procedures are folded into one "N more" node per parent.
  */
 static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *st, FILE *out,
-				 double prune)
+                                 double prune)
 {
 	int64_t whole = program_time(log, st);
 	size_t n = st->nstatics;
 	int64_t *time = calloc(n ? n : 1, sizeof(*time));
 	uint64_t *count = calloc(n ? n : 1, sizeof(*count));
-	int *found = calloc(n ? n : 1, sizeof(*found)); /* 1: ran; 2: drawn */
+	int *found = calloc(n ? n : 1, sizeof(*found));  /* 1: ran; 2: drawn */
 	size_t *folded = calloc(n + 1, sizeof(*folded)); /* per parent (+1: file level) */
 	int64_t *folded_ns = calloc(n + 1, sizeof(*folded_ns));
 
@@ -119,8 +166,8 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 			uint64_t c;
 
 			/* Every task of the program runs the same tables: st's entries apply. */
-			if (graphs__static_figures(u, &st->statics[k], graphs__enclosing_proc(st, k),
-						   &tm, &c)) {
+			if (graphs__static_figures(u, &st->statics[k],
+			                           graphs__enclosing_proc(st, k), &tm, &c)) {
 				time[k] += tm;
 				count[k] += c;
 				found[k] = 1;
@@ -134,13 +181,12 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 	/* Procedures are always drawn; other entries when they hold at least prune. */
 	for (size_t k = 0; k < n; k++)
 		found[k] |= (st->statics[k].kind == PVMMON_STATIC_PROC ||
-			     (whole > 0 && (double)time[k] / (double)whole >= prune))
-				? 2
-				: 0;
+		             (whole > 0 && (double)time[k] / (double)whole >= prune))
+		                ? 2
+		                : 0;
 	for (size_t k = 0; k < n; k++) {
 		const pvmmon_log_static *e = &st->statics[k];
 		double share = whole > 0 ? (double)time[k] / (double)whole : 0;
-		char t1[32], t2[32], t3[32];
 
 		if (!(found[k] & 2)) {
 			/* Folded into the nearest drawn ancestor's "N more" node. */
@@ -152,42 +198,14 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 			folded_ns[a >= 0 ? (size_t)a : n] += time[k];
 			continue;
 		}
-		fprintf(out, "  s%zu [label=\"", k);
-		if (e->kind == PVMMON_STATIC_LOOP)
-			fputs("loop", out);
-		else
-			graphs__put_escaped(out, e->name);
-		fprintf(out, "\\n");
-		graphs__put_escaped(out, graphs__base_name(e->file));
-		fprintf(out, ":%d\\n", (int)e->line);
-		if (found[k] & 1)
-			fprintf(out, "%" PRIu64 "x  %s (%.1f%%)", count[k],
-				graphs__fmt_time(t1, sizeof(t1), time[k]), 100.0 * share);
-		else
-			fputs("not run", out);
-		if (e->kind == PVMMON_STATIC_COM && (found[k] & 1)) {
-			com_figures f;
-
-			com_sums(log, st, e, &f);
-			fprintf(out, "\\nsync %s  trans %s", graphs__fmt_time(t2, sizeof(t2), f.sync),
-				graphs__fmt_time(t3, sizeof(t3), f.trans));
-		}
-		fputs("\", ", out);
-		switch (e->kind) {
-		case PVMMON_STATIC_PROC: fputs("shape=box, style=\"filled,bold\", ", out); break;
-		case PVMMON_STATIC_LOOP: fputs("shape=ellipse, style=filled, ", out); break;
-		case PVMMON_STATIC_COM: fputs("shape=note, style=filled, ", out); break;
-		default: fputs("shape=box, style=\"filled,rounded\", ", out); break;
-		}
-		put_fill(out, share);
-		fputs("];\n", out);
+		put_static_node(out, log, st, k, found[k] & 1, time[k], count[k], share);
 	}
 	for (size_t k = 0; k <= n; k++)
 		if (folded[k]) {
 			char t1[32];
 
 			fprintf(out, "  more%zu [label=\"%zu more\\n%s\", shape=plaintext];\n", k,
-				folded[k], graphs__fmt_time(t1, sizeof(t1), folded_ns[k]));
+			        folded[k], graphs__fmt_time(t1, sizeof(t1), folded_ns[k]));
 			if (k < n)
 				fprintf(out, "  s%zu -> more%zu [style=dotted];\n", k, k);
 		}
@@ -210,7 +228,9 @@ static void program_from_statics(const pvmmon_log *log, const pvmmon_log_task *s
 			for (size_t j = 0; j < n; j++)
 				if (st->statics[j].kind == PVMMON_STATIC_PROC &&
 				    !strcmp(st->statics[j].name, e->name)) {
-					fprintf(out, "  s%zu -> s%zu [style=dashed, color=gray40];\n", k, j);
+					fprintf(out,
+					        "  s%zu -> s%zu [style=dashed, color=gray40];\n", k,
+					        j);
 					break;
 				}
 	}
@@ -226,8 +246,8 @@ out:
 typedef struct site_sum {
 	const char *function; /* borrowed from the log; "?" when unknown */
 	const char *op;
-	char *name;           /* file:line (or module+offset) and function */
-	size_t task, stmt;    /* where it was first seen: the node's id */
+	char *name;        /* file:line (or module+offset) and function */
+	size_t task, stmt; /* where it was first seen: the node's id */
 	int64_t time, sync, trans;
 	uint64_t count;
 } site_sum;
@@ -256,7 +276,8 @@ static site_sum *sum_sites(const pvmmon_log *log, const pvmmon_log_task *t, size
 			size_t k;
 
 			graphs__stmt_name(name, sizeof(name), st);
-			for (k = 0; k < *n && (strcmp(sums[k].name, name) || strcmp(sums[k].op, op)); k++)
+			for (k = 0;
+			     k < *n && (strcmp(sums[k].name, name) || strcmp(sums[k].op, op)); k++)
 				;
 			if (k == *n) {
 				if (!(sums[k].name = strdup(name)))
@@ -282,7 +303,7 @@ static site_sum *sum_sites(const pvmmon_log *log, const pvmmon_log_task *t, size
  * over the program's tasks by statement name.
  */
 static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out,
-			       double prune)
+                               double prune)
 {
 	int64_t whole = program_time(log, t);
 	size_t n = 0, nclusters = 0;
@@ -320,19 +341,20 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 			 * so that many statements make a tall picture, not an unreadably wide
 			 * one; a new column every 12. */
 			if (prev && shown % 12 != 0)
-				fprintf(out, "    c%zu_%zu -> c%zu_%zu [style=invis];\n", prev->task,
-					prev->stmt, x->task, x->stmt);
+				fprintf(out, "    c%zu_%zu -> c%zu_%zu [style=invis];\n",
+				        prev->task, prev->stmt, x->task, x->stmt);
 			prev = x;
 			shown++;
 			fprintf(out, "    c%zu_%zu [label=\"", x->task, x->stmt);
 			graphs__put_escaped(out, x->op);
 			fputs("\\n", out);
 			graphs__put_escaped(out, x->name);
-			fprintf(out, "\\n%" PRIu64 "x  %s (%.1f%%)\\nsync %s  trans %s\", shape=note, "
-				     "style=filled, ",
-				x->count, graphs__fmt_time(t1, sizeof(t1), x->time), 100.0 * share,
-				graphs__fmt_time(t2, sizeof(t2), x->sync),
-				graphs__fmt_time(t3, sizeof(t3), x->trans));
+			fprintf(out,
+			        "\\n%" PRIu64 "x  %s (%.1f%%)\\nsync %s  trans %s\", shape=note, "
+			        "style=filled, ",
+			        x->count, graphs__fmt_time(t1, sizeof(t1), x->time), 100.0 * share,
+			        graphs__fmt_time(t2, sizeof(t2), x->sync),
+			        graphs__fmt_time(t3, sizeof(t3), x->trans));
 			put_fill(out, share);
 			fputs("];\n", out);
 		}
@@ -340,7 +362,7 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 			char t1[32];
 
 			fprintf(out, "    more%zu [label=\"%zu more\\n%s\", shape=plaintext];\n",
-				nclusters, folded, graphs__fmt_time(t1, sizeof(t1), folded_ns));
+			        nclusters, folded, graphs__fmt_time(t1, sizeof(t1), folded_ns));
 		}
 		fputs("  }\n", out);
 		nclusters++;
@@ -351,7 +373,7 @@ static void program_from_sites(const pvmmon_log *log, const pvmmon_log_task *t, 
 }
 
 int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
-			      FILE *out)
+                              FILE *out)
 {
 	const pvmmon_log_task *st;
 
@@ -409,7 +431,8 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 
 			for (size_t e = 0; e < cg->nedges; e++)
 				if (cg->edges[e].from == at && !visited[cg->edges[e].to] &&
-				    (best == (size_t)-1 || cg->edges[e].incl_ns > cg->edges[best].incl_ns))
+				    (best == (size_t)-1 ||
+				     cg->edges[e].incl_ns > cg->edges[best].incl_ns))
 					best = e;
 			if (best == (size_t)-1)
 				break;
@@ -431,19 +454,20 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		fprintf(out, "  n%zu [label=\"", i);
 		graphs__put_escaped(out, nd->name);
 		fprintf(out, "\\n%s:%d\\n", graphs__base_name(nd->file ? nd->file : "?"),
-			(int)nd->line);
+		        (int)nd->line);
 		if (nd->counted)
-			fprintf(out, "%" PRIu64 " calls (counted)\", style=\"filled,dashed\", "
-				     "fillcolor=gray95",
-				nd->calls);
+			fprintf(out,
+			        "%" PRIu64 " calls (counted)\", style=\"filled,dashed\", "
+			        "fillcolor=gray95",
+			        nd->calls);
 		else {
 			fprintf(out, "%" PRIu64 " calls", nd->calls);
 			if (nd->recursive)
 				fprintf(out, " +%" PRIu64 " recursive", nd->inner_calls);
 			fprintf(out, "\\nincl %s (%.1f%%)  excl %s\", ",
-				graphs__fmt_time(t1, sizeof(t1), nd->incl_ns),
-				graphs__percent(nd->incl_ns, whole),
-				graphs__fmt_time(t2, sizeof(t2), nd->excl_ns));
+			        graphs__fmt_time(t1, sizeof(t1), nd->incl_ns),
+			        graphs__percent(nd->incl_ns, whole),
+			        graphs__fmt_time(t2, sizeof(t2), nd->excl_ns));
 			put_fill(out, whole > 0 ? (double)nd->incl_ns / (double)whole : 0);
 			if (hot[cg->nedges + i])
 				fputs(", color=red, penwidth=2", out);
@@ -469,7 +493,7 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		else if (cg->nodes[ed->from].nmembers > 1)
 			fputs("\\n", out);
 		fprintf(out, "%" PRIu64 "x %s\"", ed->calls,
-			graphs__fmt_time(t1, sizeof(t1), ed->incl_ns));
+		        graphs__fmt_time(t1, sizeof(t1), ed->incl_ns));
 		if (hot[e])
 			fputs(", color=red, penwidth=2", out);
 		fputs("];\n", out);
