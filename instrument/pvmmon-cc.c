@@ -26,13 +26,14 @@ static const char *real_cc(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pvmmon-cc [compiler options] FILES...\n"
-		   "Compiles C sources like gcc, with pvmmon's procedure and loop probes inserted,\n"
-		   "and links libpvmhooks before -lpvm3, so the program is monitored under\n"
-		   "`pvmmon run` or when spawned from the PVM console. Use it as CC=pvmmon-cc.\n"
-		   "The real compiler is $PVMMON_CC (default gcc). Line numbers in diagnostics and\n"
-		   "debug information are those of your sources.\n"
-		   "`pvmmon-cc --show FILE.c [FLAGS]` prints the instrumented source.\n");
+	fprintf(f,
+	        "usage: pvmmon-cc [compiler options] FILES...\n"
+	        "Compiles C sources like gcc, with pvmmon's procedure and loop probes inserted,\n"
+	        "and links libpvmhooks before -lpvm3, so the program is monitored under\n"
+	        "`pvmmon run` or when spawned from the PVM console. Use it as CC=pvmmon-cc.\n"
+	        "The real compiler is $PVMMON_CC (default gcc). Line numbers in diagnostics and\n"
+	        "debug information are those of your sources.\n"
+	        "`pvmmon-cc --show FILE.c [FLAGS]` prints the instrumented source.\n");
 }
 
 /* Finds a file relative to this program (build tree or installation). */
@@ -65,9 +66,9 @@ static int is_source(const char *a)
 /* Options whose value is the next argument (so it is neither a file nor a flag). */
 static int takes_value(const char *a)
 {
-	static const char *const opts[] = {"-o", "-MF", "-MT", "-MQ", "-include", "-imacros",
-					   "-isystem", "-iquote", "-idirafter", "-x", "-I", "-D",
-					   "-U", "-L", "-l", "-Xlinker", "-T", NULL};
+	static const char *const opts[] = {
+	    "-o", "-MF", "-MT", "-MQ", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
+	    "-x", "-I",  "-D",  "-U",  "-L",       "-l",       "-Xlinker", "-T",      NULL};
 
 	for (const char *const *o = opts; *o; o++)
 		if (!strcmp(a, *o))
@@ -202,193 +203,243 @@ static int run(char **argv)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* `pvmmon-cc --show FILE.c [FLAGS]`: prints what the compiler would be given for one
+ * source; returns the exit status. */
+static int show(int argc, char **argv, const char *const *inc_rel)
+{
+	char *inc = beside_me(inc_rel), **cargs = calloc((size_t)argc, sizeof(char *));
+	char incflag[PATH_MAX + 4];
+	int i, nc = 0, rc;
+
+	snprintf(incflag, sizeof(incflag), "-I%s", inc ? inc : ".");
+	for (i = 3; cargs && i < argc; i++)
+		cargs[nc++] = argv[i];
+	if (cargs)
+		cargs[nc++] = incflag;
+	rc = cargs ? instrument__rewrite(argv[2], (const char *const *)cargs, nc, stdout, NULL)
+	           : PVMMON_ENOMEM;
+	if (rc < 0)
+		fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
+	free(cargs);
+	free(inc);
+	return rc < 0 ? 1 : 0;
+}
+
+/* One compilation: the real compiler's command line as it is built, and the sources'
+ * instrumented copies. */
+typedef struct cc_job {
+	char **out; /* the real compiler's command line */
+	int n;
+	char **cargs; /* the flags libclang parses the sources with */
+	int nc;
+	/* Instrumented copy -> user's source, and the source's folder (-iquote); the
+	 * copies' and folders' names are freed at the end. */
+	char **copies, **origs, **quotes;
+	int ncopies;
+	char tmpl[PATH_MAX - 64]; /* the temporary folder of the copies */
+	char incflag[PATH_MAX + 4];
+} cc_job;
+
+/*
+ * Instruments source a (argv[i]) into a copy in the temporary folder and puts the copy
+ * on the command line. Returns 0, or a negative code when the compilation stops there
+ * with exit status *rc: a source libclang cannot parse is left to the real compiler,
+ * whose diagnostics (or success, said to be uninstrumented) are about the user's file.
+ */
+static int instrument_one(int *rc, cc_job *j, int argc, char **argv, int i)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300], *copy = strdup(argv[i]), *base, **orig;
+	const char *a = argv[i];
+	rewrite_stats st;
+	FILE *f;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/%d", j->tmpl, i);
+	mkdir(dir, 0700);
+	base = basename(copy);
+	snprintf(path, sizeof(path), "%s/%s", dir, base);
+	free(copy);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "pvmmon-cc: cannot write %s: %s\n", path, strerror(errno));
+		return PVMMON_EIO;
+	}
+	r = instrument__rewrite(a, (const char *const *)j->cargs, j->nc, f, &st);
+	if (fclose(f) != 0 && r == 0)
+		r = PVMMON_EIO;
+	if (r == PVMMON_EPARSE) {
+		orig = calloc((size_t)argc + 1, sizeof(char *));
+		if (!orig)
+			return PVMMON_ENOMEM;
+		orig[0] = (char *)real_cc();
+		memcpy(orig + 1, argv + 1, (size_t)(argc - 1) * sizeof(char *));
+		*rc = run(orig);
+		free(orig);
+		if (*rc == 0)
+			fprintf(stderr,
+			        "pvmmon-cc: %s: not instrumented (libclang could not "
+			        "parse it)\n",
+			        a);
+		return r;
+	}
+	if (r < 0) {
+		fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
+		return r;
+	}
+	/* Quoted includes are looked up beside the original file. dirname() gives a part
+	 * of its argument (or "."), which is freed at the end. */
+	j->quotes[j->ncopies] = strdup(a);
+	j->out[j->n++] = "-iquote";
+	j->out[j->n++] = dirname(j->quotes[j->ncopies]);
+	j->out[j->n++] = j->copies[j->ncopies] = strdup(path);
+	j->origs[j->ncopies++] = (char *)a;
+	return 0;
+}
+
+/* The flags libclang needs to parse the sources as the compiler would: the
+ * preprocessor's and the language's, and pvmmon's include folder. */
+static void parse_flags(cc_job *j, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (parse_flag(argv[i])) {
+			j->cargs[j->nc++] = argv[i];
+			if ((!strcmp(argv[i], "-I") || !strcmp(argv[i], "-D") ||
+			     !strcmp(argv[i], "-U") || !strcmp(argv[i], "-isystem") ||
+			     !strcmp(argv[i], "-iquote") || !strcmp(argv[i], "-include") ||
+			     !strcmp(argv[i], "-idirafter")) &&
+			    i + 1 < argc)
+				j->cargs[j->nc++] = argv[++i];
+		}
+	j->cargs[j->nc++] = j->incflag;
+}
+
+/* Counts the sources and says whether the command links; 1 when it only asked for the
+ * help or the version (printed). */
+static int scan_args(int argc, char **argv, int *nsrc, int *linking)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") && argc == 2) {
+			usage(stdout);
+			return 1;
+		}
+		if (!strcmp(argv[i], "--version") && argc == 2) {
+			printf("pvmmon-cc %s\n", PVMMON_VERSION);
+			return 1;
+		}
+		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "-S") || !strcmp(argv[i], "-E") ||
+		    !strcmp(argv[i], "-M") || !strcmp(argv[i], "-MM"))
+			*linking = 0;
+		if (takes_value(argv[i]))
+			i++;
+		else if (is_source(argv[i]))
+			(*nsrc)++;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const inc_rel[] = {"../../include", "../include", NULL};
 	static const char *const lib_rel[] = {"../lib/libpvmhooks.so",
-					      "../lib/pvmmon/libpvmhooks.so", NULL};
-	char **out = NULL, **cargs = NULL, *inc = NULL, *hooks = NULL, *libdir = NULL;
-	/* Instrumented copy -> user's source, and the source's folder (-iquote); the copies'
-	 * and folders' names are freed at the end. */
-	char **copies = NULL, **origs = NULL, **quotes = NULL;
-	int ncopies = 0;
-	char tmpl[PATH_MAX - 64], incflag[PATH_MAX + 4];
-	int i, n = 0, nc = 0, linking = 1, nsrc = 0, rc = 1, put_hooks = 0;
+	                                      "../lib/pvmmon/libpvmhooks.so", NULL};
+	cc_job j = {0};
+	char *inc = NULL, *hooks = NULL, *libdir = NULL;
+	int i, linking = 1, nsrc = 0, rc = 1, put_hooks = 0;
 	const char *t = getenv("TMPDIR");
 
-	if (argc >= 3 && !strcmp(argv[1], "--show")) {
-		/* Prints what the compiler would be given for one source. */
-		inc = beside_me(inc_rel);
-		snprintf(incflag, sizeof(incflag), "-I%s", inc ? inc : ".");
-		cargs = calloc((size_t)argc, sizeof(char *));
-		for (i = 3; cargs && i < argc; i++)
-			cargs[nc++] = argv[i];
-		if (cargs)
-			cargs[nc++] = incflag;
-		rc = cargs ? instrument__rewrite(argv[2], (const char *const *)cargs, nc, stdout, NULL)
-			   : PVMMON_ENOMEM;
-		if (rc < 0)
-			fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
-		free(cargs);
-		free(inc);
-		return rc < 0 ? 1 : 0;
-	}
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") && argc == 2) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(argv[i], "--version") && argc == 2) {
-			printf("pvmmon-cc %s\n", PVMMON_VERSION);
-			return 0;
-		}
-		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "-S") || !strcmp(argv[i], "-E") ||
-		    !strcmp(argv[i], "-M") || !strcmp(argv[i], "-MM"))
-			linking = 0;
-		if (takes_value(argv[i]))
-			i++;
-		else if (is_source(argv[i]))
-			nsrc++;
-	}
+	if (argc >= 3 && !strcmp(argv[1], "--show"))
+		return show(argc, argv, inc_rel);
+	if (scan_args(argc, argv, &nsrc, &linking))
+		return 0;
 	inc = beside_me(inc_rel);
 	hooks = getenv("PVMMON_HOOKS") ? strdup(getenv("PVMMON_HOOKS")) : beside_me(lib_rel);
 	if (!inc || !hooks) {
 		fprintf(stderr, "pvmmon-cc: cannot find pvmmon's %s next to this program\n",
-			!inc ? "include folder" : "libpvmhooks.so");
+		        !inc ? "include folder" : "libpvmhooks.so");
 		goto out;
 	}
 	libdir = strdup(hooks);
 	libdir = dirname(libdir);
-	snprintf(incflag, sizeof(incflag), "-I%s", inc);
-	snprintf(tmpl, sizeof(tmpl), "%s/pvmmon-cc.XXXXXX", t && *t ? t : "/tmp");
-	if (nsrc && !mkdtemp(tmpl)) {
-		fprintf(stderr, "pvmmon-cc: cannot create a temporary folder: %s\n", strerror(errno));
+	snprintf(j.incflag, sizeof(j.incflag), "-I%s", inc);
+	snprintf(j.tmpl, sizeof(j.tmpl), "%s/pvmmon-cc.XXXXXX", t && *t ? t : "/tmp");
+	if (nsrc && !mkdtemp(j.tmpl)) {
+		fprintf(stderr, "pvmmon-cc: cannot create a temporary folder: %s\n",
+		        strerror(errno));
 		goto out;
 	}
-	out = calloc((size_t)argc * 3 + 8, sizeof(char *));
-	cargs = calloc((size_t)argc + 4, sizeof(char *));
-	copies = calloc((size_t)argc, sizeof(char *));
-	origs = calloc((size_t)argc, sizeof(char *));
-	quotes = calloc((size_t)argc, sizeof(char *));
-	if (!out || !cargs || !copies || !origs || !quotes)
+	j.out = calloc((size_t)argc * 3 + 8, sizeof(char *));
+	j.cargs = calloc((size_t)argc + 4, sizeof(char *));
+	j.copies = calloc((size_t)argc, sizeof(char *));
+	j.origs = calloc((size_t)argc, sizeof(char *));
+	j.quotes = calloc((size_t)argc, sizeof(char *));
+	if (!j.out || !j.cargs || !j.copies || !j.origs || !j.quotes)
 		goto out;
-	for (i = 1; i < argc; i++)
-		if (parse_flag(argv[i])) {
-			cargs[nc++] = argv[i];
-			if ((!strcmp(argv[i], "-I") || !strcmp(argv[i], "-D") || !strcmp(argv[i], "-U") ||
-			     !strcmp(argv[i], "-isystem") || !strcmp(argv[i], "-iquote") ||
-			     !strcmp(argv[i], "-include") || !strcmp(argv[i], "-idirafter")) &&
-			    i + 1 < argc)
-				cargs[nc++] = argv[++i];
-		}
-	cargs[nc++] = incflag;
-
-	out[n++] = (char *)real_cc();
-	out[n++] = incflag;
+	parse_flags(&j, argc, argv);
+	j.out[j.n++] = (char *)real_cc();
+	j.out[j.n++] = j.incflag;
 #ifdef PVMMON_SANITIZER_RUNTIME
 	/* The libpvmhooks.so of a sanitized build (make SANITIZE=1) needs the sanitizer
 	 * runtime as the program's first library: the first input linked is the first,
 	 * and it is kept although the program itself uses none of its symbols. */
 	if (linking) {
-		out[n++] = "-Wl,--push-state,--no-as-needed";
-		out[n++] = PVMMON_SANITIZER_RUNTIME;
-		out[n++] = "-Wl,--pop-state";
+		j.out[j.n++] = "-Wl,--push-state,--no-as-needed";
+		j.out[j.n++] = PVMMON_SANITIZER_RUNTIME;
+		j.out[j.n++] = "-Wl,--pop-state";
 	}
 #endif
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
 
 		if (takes_value(a) && i + 1 < argc) {
-			if (!strcmp(a, "-l") && !strcmp(argv[i + 1], "pvm3") && linking && !put_hooks) {
-				out[n++] = "-lpvmhooks";
+			if (!strcmp(a, "-l") && !strcmp(argv[i + 1], "pvm3") && linking &&
+			    !put_hooks) {
+				j.out[j.n++] = "-lpvmhooks";
 				put_hooks = 1;
 			}
-			out[n++] = a;
-			out[n++] = argv[++i];
+			j.out[j.n++] = a;
+			j.out[j.n++] = argv[++i];
 			continue;
 		}
 		if (!strcmp(a, "-lpvm3") && linking && !put_hooks) {
 			/* The hooks must come first so that their wrappers are what the program
 			 * binds to. */
-			out[n++] = "-lpvmhooks";
+			j.out[j.n++] = "-lpvmhooks";
 			put_hooks = 1;
 		}
 		if (is_source(a)) {
-			char dir[PATH_MAX], path[PATH_MAX + 300], *copy = strdup(a), *base;
-			rewrite_stats st;
-			FILE *f;
-			int r;
-
-			snprintf(dir, sizeof(dir), "%s/%d", tmpl, i);
-			mkdir(dir, 0700);
-			base = basename(copy);
-			snprintf(path, sizeof(path), "%s/%s", dir, base);
-			free(copy);
-			f = fopen(path, "w");
-			if (!f) {
-				fprintf(stderr, "pvmmon-cc: cannot write %s: %s\n", path, strerror(errno));
+			if (instrument_one(&rc, &j, argc, argv, i) < 0)
 				goto out;
-			}
-			r = instrument__rewrite(a, (const char *const *)cargs, nc, f, &st);
-			if (fclose(f) != 0 && r == 0)
-				r = PVMMON_EIO;
-			if (r == PVMMON_EPARSE) {
-				/* Let the real compiler speak about the user's own file. */
-				char **orig = calloc((size_t)argc + 1, sizeof(char *));
-
-				if (!orig)
-					goto out;
-				orig[0] = (char *)real_cc();
-				memcpy(orig + 1, argv + 1, (size_t)(argc - 1) * sizeof(char *));
-				rc = run(orig);
-				free(orig);
-				if (rc == 0)
-					fprintf(stderr, "pvmmon-cc: %s: not instrumented (libclang could not "
-							"parse it)\n", a);
-				goto out;
-			}
-			if (r < 0) {
-				fprintf(stderr, "pvmmon-cc: %s\n", pvmmon_error_last());
-				goto out;
-			}
-			/* Quoted includes are looked up beside the original file. dirname()
-			 * gives a part of its argument (or "."), which is freed at the end. */
-			quotes[ncopies] = strdup(a);
-			out[n++] = "-iquote";
-			out[n++] = dirname(quotes[ncopies]);
-			out[n++] = copies[ncopies] = strdup(path);
-			origs[ncopies++] = a;
 			continue;
 		}
-		out[n++] = a;
+		j.out[j.n++] = a;
 	}
 	if (linking && !put_hooks && nsrc + argc > 1)
-		out[n++] = "-lpvmhooks";
+		j.out[j.n++] = "-lpvmhooks";
 	if (linking) {
 		static char lflag[PATH_MAX + 8], rflag[PATH_MAX + 16];
 
 		snprintf(lflag, sizeof(lflag), "-L%s", libdir);
 		snprintf(rflag, sizeof(rflag), "-Wl,-rpath,%s", libdir);
-		out[n++] = lflag;
-		out[n++] = rflag;
+		j.out[j.n++] = lflag;
+		j.out[j.n++] = rflag;
 	}
-	out[n] = NULL;
-	rc = run(out);
-	for (i = 0; rc == 0 && i < ncopies; i++)
-		if (copies[i])
-			fix_depfiles(argc, argv, copies[i], origs[i]);
+	j.out[j.n] = NULL;
+	rc = run(j.out);
+	for (i = 0; rc == 0 && i < j.ncopies; i++)
+		if (j.copies[i])
+			fix_depfiles(argc, argv, j.copies[i], j.origs[i]);
 out:
-	if (nsrc && tmpl[0])
-		nftw(tmpl, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	for (i = 0; i < ncopies; i++) {
-		free(copies[i]);
-		free(quotes[i]);
+	if (nsrc && j.tmpl[0])
+		nftw(j.tmpl, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (i = 0; i < j.ncopies; i++) {
+		free(j.copies[i]);
+		free(j.quotes[i]);
 	}
-	free(out);
-	free(cargs);
-	free(copies);
-	free(origs);
-	free(quotes);
+	free(j.out);
+	free(j.cargs);
+	free(j.copies);
+	free(j.origs);
+	free(j.quotes);
 	free(inc);
 	free(hooks);
 	free(libdir);
