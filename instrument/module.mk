@@ -9,7 +9,8 @@ INSTR_CORE := $(LIB)/libpvmmon-instrument.a
 
 $(BUILD)/instrument/%.o: CPPFLAGS += $(CLANG_CFLAGS)
 
-$(INSTR_CORE): $(BUILD)/instrument/rewrite.o $(BUILD)/instrument/plain.o
+$(INSTR_CORE): $(BUILD)/instrument/rewrite.o $(BUILD)/instrument/split.o \
+		$(BUILD)/instrument/plain.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -1,0 +1,126 @@
+/*
+ * Private to instrument/: the state of one rewrite, shared by rewrite.c (the cursor
+ * walk, the insertions and the output) and split.c (procedures split into an
+ * instrumented and a plain copy).
+ */
+#ifndef PVMMON_INSTRUMENT_REWRITER_H
+#define PVMMON_INSTRUMENT_REWRITER_H
+
+#include <clang-c/Index.h>
+#include <stdio.h>
+
+#include "rewrite.h"
+
+/* One piece of text to insert at a byte offset of the original source. */
+typedef struct insertion {
+	unsigned offset;
+	unsigned seq;  /* keeps insertions at the same offset in the order they were made */
+	unsigned skip; /* source bytes the text replaces (a renamed procedure's name) */
+	int plain;     /* also made in a procedure's plain copy (a call's line) */
+	char *text;
+} insertion;
+
+/* A procedure split in three (instrument/plain.h): its name becomes a dispatcher that
+ * jumps to NAME__pvmmon_on, the instrumented body, while one of its probe sites is on,
+ * and to NAME__pvmmon_off, a plain copy, while all are off. Its sites are declared
+ * before it, in one array pvmmon_sitesID_ (the procedure's, then its loops'). */
+typedef struct split {
+	unsigned start;   /* where its definition starts */
+	unsigned name_at; /* its name */
+	unsigned name_len;
+	unsigned open;     /* its body's opening brace */
+	unsigned end;      /* just past the body's closing brace */
+	unsigned line;     /* line of start */
+	unsigned end_line; /* line of the closing brace */
+	int id;
+	int add_static; /* its copies need the static its definition lacks */
+	int is_void;
+} split;
+
+/* A loop whose site lives in its procedure's array. */
+typedef struct loopsite {
+	unsigned offset; /* where the loop starts */
+	int split_id;
+	int index;
+} loopsite;
+
+/* One static table entry with the source span used to find its enclosing entry. */
+typedef struct sentry {
+	int kind; /* pvmmon_static_kind */
+	char *name;
+	unsigned line;
+	unsigned start, end;
+	int parent;
+	int count_slot; /* counter index of a counted (leaf) procedure, else -1 */
+} sentry;
+
+typedef struct rewriter {
+	const char *src;
+	char *text; /* the original source */
+	size_t len;
+	insertion *ins;
+	size_t nins, cap;
+	sentry *ents;
+	size_t nents, ecap;
+	int ncounted; /* leaf procedures counted instead of timed */
+	split *splits;
+	size_t nsplits;
+	loopsite *loops;
+	size_t nloops;
+	rewrite_stats *stats;
+	int failed;
+} rewriter;
+
+/* Appends an insertion that takes text (NULL: out of memory); NULL on failure (then
+ * rw->failed is set). */
+insertion *rewrite__add_owned(rewriter *rw, unsigned offset, char *text);
+
+/* Appends an insertion of the formatted text; NULL on failure. */
+insertion *rewrite__add(rewriter *rw, unsigned offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * The file offset of loc when it is written literally in the main file; -1 when it
+ * comes from a macro expansion or another file (such code is not the user's to
+ * instrument here).
+ */
+long rewrite__main_file_offset(CXSourceLocation loc);
+
+/* Skips blanks and comments from offset; returns where the next token starts. */
+size_t rewrite__skip_space(const rewriter *rw, size_t i);
+
+/*
+ * Where loop starts and ends in the file (its closing semicolon included), its label
+ * and line; 0 when it is not written literally in the file (a macro's loop is not the
+ * user's text to instrument).
+ */
+int rewrite__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
+                       char *name, size_t n, unsigned *line);
+
+/* Whether c is a for, while or do loop. */
+int rewrite__is_loop(CXCursor c);
+
+/* Writes path as the inside of a C string literal. */
+void rewrite__write_escaped_path(FILE *out, const char *path);
+
+/*
+ * Splits procedure fn (instrument/plain.h) when it can be: a switched-off procedure
+ * then costs its callers a load or two, a branch and a jump, where its scopes' tests
+ * and the frame they need cost a small procedure a few percent of its time. Inserts
+ * the sites' array, the copies' prototypes and the dispatcher before its definition,
+ * renames the definition to the instrumented copy and opens its scope; the plain copy
+ * is written after it when the insertions are done (split__write_plain_copies).
+ * Returns 1 when it did, 0 when fn stays whole.
+ */
+int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
+                     unsigned line);
+
+/*
+ * Writes each split procedure's plain copy just after its definition: its body as the
+ * user wrote it, with only the call lines added, between #line directives that give it
+ * the procedure's own lines and give the rest of the file its lines back. Needs the
+ * insertions sorted; adds to them.
+ */
+void split__write_plain_copies(rewriter *rw);
+
+#endif
