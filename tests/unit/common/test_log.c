@@ -1,18 +1,18 @@
 /* Unit tests for the log model, writer and reader (common/log_model.c, log_write.c,
  * log_read.c): round trips, atomic replacement, and one-line errors for bad input. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
 #include <libxml/xmlmemory.h>
 
+#include "../../../common/replay.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "../../../common/replay.h"
 
 static char scratch[256];
 
@@ -83,12 +83,154 @@ static char *read_text(const char *path)
 	return buf;
 }
 
+/* Task 0's two statements: a receive with its partners, and a bare send. */
+static void fill_stmts(pvmmon_log_task *t)
+{
+	pvmmon_log_stmt *s;
+
+	t->nstmts = 2;
+	t->stmts = calloc(2, sizeof(*t->stmts));
+	s = &t->stmts[0];
+	s->id = 0;
+	s->op = strdup("pvm_recv");
+	s->module = strdup("/opt/app/matmul");
+	s->offset = 0x1a2b;
+	s->file = strdup("apps/matmul.c");
+	s->line = 51;
+	s->function = strdup("main");
+	s->count = 20;
+	s->time_ns = 999;
+	s->sync_ns = 500;
+	s->trans_ns = 400;
+	s->bytes = 4096;
+	s->unmonitored = 1;
+	s->ncom = 2;
+	s->com = calloc(2, sizeof(*s->com));
+	s->com[0].partner_tid = 0x40002;
+	s->com[0].partner_lid = strdup("0.0");
+	s->com[0].count = 19;
+	s->com[0].bytes = 4000;
+	s->com[0].trans_ns = 400;
+	s->com[0].sync_ns = 500;
+	s->com[1].partner_tid = 0x80040000;
+	s->com[1].count = 1;
+	s->com[1].bytes = 96;
+	s = &t->stmts[1];
+	s->id = 1;
+	s->op = strdup("pvm_send");
+	s->offset = 0x10;
+	s->count = 1;
+}
+
+/* Task 0's procedure, loop, cost, static table and events. */
+static void fill_procs_loops_events(pvmmon_log_task *t)
+{
+	t->nprocs = 1;
+	t->procs = calloc(1, sizeof(*t->procs));
+	t->procs[0].name = strdup("multiply");
+	t->procs[0].line = 12;
+	t->procs[0].caller = strdup("main");
+	t->procs[0].call_line = 40;
+	t->procs[0].count = 3;
+	t->procs[0].incl_ns = 30;
+	t->procs[0].excl_ns = 20;
+	t->procs[0].raw_incl_ns = 90;
+	t->procs[0].raw_excl_ns = 50;
+	t->procs[0].local_incl_ns = 45;
+	t->procs[0].local_excl_ns = 28;
+	t->has_raw = 1;
+	t->raw_ns = 5000;
+	t->local_ns = 4000;
+	t->nloops = 1;
+	t->loops = calloc(1, sizeof(*t->loops));
+	t->loops[0].name = strdup("rows");
+	t->loops[0].file = strdup("apps/matmul.c");
+	t->loops[0].line = 40;
+	t->loops[0].proc = strdup("multiply");
+	t->loops[0].count = 2;
+	t->loops[0].time_ns = 25;
+	t->loops[0].disabled = 1;
+	t->procs[0].disabled = 1;
+	t->cost = (pvmmon_log_cost){1,  61,      57,      98,     10000, 27000,
+	                            12, 5000000, 4000000, 151250, 1480,  2500000};
+	t->loops[0].raw_ns = 70;
+	t->loops[0].local_ns = 33;
+	t->nstatics = 2;
+	t->statics = calloc(2, sizeof(*t->statics));
+	t->statics[0].kind = PVMMON_STATIC_PROC;
+	t->statics[0].name = strdup("main");
+	t->statics[0].file = strdup("apps/matmul.c");
+	t->statics[0].line = 62;
+	t->statics[0].parent = -1;
+	t->statics[1].kind = PVMMON_STATIC_COM;
+	t->statics[1].name = strdup("pvm_mcast");
+	t->statics[1].line = 116;
+	t->statics[1].parent = 0;
+	t->nevents = 3;
+	t->events = calloc(3, sizeof(*t->events));
+	t->events[0] = (pvmmon_log_event){PVMMON_EV_MCAST,      0x40002, 5,   800, 0, 1,
+	                                  {100, 110, 150, 170}, 90,      130, 0,   0};
+	t->events[1] = (pvmmon_log_event){
+	    PVMMON_EV_RECV, 0x40002, 6, 16, -1, 0, {-3, 200, 9000000000LL, 9000000010LL}, 180,
+	    7000,           6500,    77};
+	t->events[2] = (pvmmon_log_event){PVMMON_EV_EXIT,       0,   1,   0, -1, 0,
+	                                  {300, 300, 300, 300}, 250, 250, 0, 0};
+}
+
+/* The run's critical path, trace summary, budget and switches. */
+static void fill_run_extras(pvmmon_log *log)
+{
+	log->cp.enabled = 1;
+	log->cp.exclusive = 1;
+	log->cp.length_ns = 123456;
+	log->cp.end_tid = 0x40002;
+	log->cp.samples = 9;
+	log->cp.nprocs = 2;
+	log->cp.procs = calloc(2, sizeof(*log->cp.procs));
+	log->cp.procs[0] = (pvmmon_log_cp_proc){strdup("create_seq"), 80000, 70000};
+	log->cp.procs[1] = (pvmmon_log_cp_proc){strdup("do_rank"), 30000, 1000};
+	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
+	log->replayable = 1;
+	log->budget_pct = 2.5;
+	log->nswitches = 2;
+	log->switches = calloc(2, sizeof(*log->switches));
+	log->switches[0] = (pvmmon_log_switch){1000, 0, strdup("kind=loop"), strdup("budget"),
+	                                       strdup("coarse first")};
+	log->switches[1] =
+	    (pvmmon_log_switch){2000000, 1, strdup("task=0.1,proc=solve"), strdup("user"), NULL};
+}
+
+/* Task 0's replay record: receives from two senders, a polling run and a spawn. */
+static void fill_record(pvmmon_log_task *t)
+{
+	replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1},
+	                     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0},
+	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
+	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
+	                     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0}};
+	replay_enc e;
+	wire_buf b;
+
+	replay_enc_init(&e);
+	wire_buf_init(&b);
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		CU_ASSERT_EQUAL(replay_enc_add(&e, &in[i]), 0);
+	CU_ASSERT_EQUAL(replay_enc_take(&e, &b), 0);
+	replay_enc_free(&e);
+	t->record = b.data;
+	t->record_len = b.len;
+	t->record_entries = sizeof(in) / sizeof(in[0]);
+	t->record_nsenders = 2;
+	t->record_senders = calloc(2, sizeof(char *));
+	t->record_senders[0] = strdup("0.0");
+	t->record_senders[1] = strdup("t80040000");
+}
+
 /* A model that uses every field, with the optional strings left NULL in places. */
 static pvmmon_log *full_log(void)
 {
 	pvmmon_log *log = NULL;
 	pvmmon_log_task *t;
-	pvmmon_log_stmt *s;
 
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
 	log->tool_version = strdup("0.1.0");
@@ -139,128 +281,10 @@ static pvmmon_log *full_log(void)
 	t->bytes_sent = 1ull << 40;
 	t->bytes_recv = 13;
 	t->unmonitored_recv = 1;
-	t->nstmts = 2;
-	t->stmts = calloc(2, sizeof(*t->stmts));
-	s = &t->stmts[0];
-	s->id = 0;
-	s->op = strdup("pvm_recv");
-	s->module = strdup("/opt/app/matmul");
-	s->offset = 0x1a2b;
-	s->file = strdup("apps/matmul.c");
-	s->line = 51;
-	s->function = strdup("main");
-	s->count = 20;
-	s->time_ns = 999;
-	s->sync_ns = 500;
-	s->trans_ns = 400;
-	s->bytes = 4096;
-	s->unmonitored = 1;
-	s->ncom = 2;
-	s->com = calloc(2, sizeof(*s->com));
-	s->com[0].partner_tid = 0x40002;
-	s->com[0].partner_lid = strdup("0.0");
-	s->com[0].count = 19;
-	s->com[0].bytes = 4000;
-	s->com[0].trans_ns = 400;
-	s->com[0].sync_ns = 500;
-	s->com[1].partner_tid = 0x80040000;
-	s->com[1].count = 1;
-	s->com[1].bytes = 96;
-	s = &t->stmts[1];
-	s->id = 1;
-	s->op = strdup("pvm_send");
-	s->offset = 0x10;
-	s->count = 1;
-	t->nprocs = 1;
-	t->procs = calloc(1, sizeof(*t->procs));
-	t->procs[0].name = strdup("multiply");
-	t->procs[0].line = 12;
-	t->procs[0].caller = strdup("main");
-	t->procs[0].call_line = 40;
-	t->procs[0].count = 3;
-	t->procs[0].incl_ns = 30;
-	t->procs[0].excl_ns = 20;
-	t->procs[0].raw_incl_ns = 90;
-	t->procs[0].raw_excl_ns = 50;
-	t->procs[0].local_incl_ns = 45;
-	t->procs[0].local_excl_ns = 28;
-	t->has_raw = 1;
-	t->raw_ns = 5000;
-	t->local_ns = 4000;
-	t->nloops = 1;
-	t->loops = calloc(1, sizeof(*t->loops));
-	t->loops[0].name = strdup("rows");
-	t->loops[0].file = strdup("apps/matmul.c");
-	t->loops[0].line = 40;
-	t->loops[0].proc = strdup("multiply");
-	t->loops[0].count = 2;
-	t->loops[0].time_ns = 25;
-	t->loops[0].disabled = 1;
-	t->procs[0].disabled = 1;
-	t->cost = (pvmmon_log_cost){1, 61, 57, 98, 10000, 27000, 12, 5000000, 4000000, 151250, 1480, 2500000};
-	t->loops[0].raw_ns = 70;
-	t->loops[0].local_ns = 33;
-	t->nstatics = 2;
-	t->statics = calloc(2, sizeof(*t->statics));
-	t->statics[0].kind = PVMMON_STATIC_PROC;
-	t->statics[0].name = strdup("main");
-	t->statics[0].file = strdup("apps/matmul.c");
-	t->statics[0].line = 62;
-	t->statics[0].parent = -1;
-	t->statics[1].kind = PVMMON_STATIC_COM;
-	t->statics[1].name = strdup("pvm_mcast");
-	t->statics[1].line = 116;
-	t->statics[1].parent = 0;
-	t->nevents = 3;
-	t->events = calloc(3, sizeof(*t->events));
-	t->events[0] = (pvmmon_log_event){PVMMON_EV_MCAST, 0x40002, 5, 800, 0, 1,
-					  {100, 110, 150, 170}, 90, 130, 0, 0};
-	t->events[1] = (pvmmon_log_event){PVMMON_EV_RECV, 0x40002, 6, 16, -1, 0,
-					  {-3, 200, 9000000000LL, 9000000010LL}, 180, 7000, 6500, 77};
-	t->events[2] = (pvmmon_log_event){PVMMON_EV_EXIT, 0, 1, 0, -1, 0, {300, 300, 300, 300},
-					  250, 250, 0, 0};
-	log->cp.enabled = 1;
-	log->cp.exclusive = 1;
-	log->cp.length_ns = 123456;
-	log->cp.end_tid = 0x40002;
-	log->cp.samples = 9;
-	log->cp.nprocs = 2;
-	log->cp.procs = calloc(2, sizeof(*log->cp.procs));
-	log->cp.procs[0] = (pvmmon_log_cp_proc){strdup("create_seq"), 80000, 70000};
-	log->cp.procs[1] = (pvmmon_log_cp_proc){strdup("do_rank"), 30000, 1000};
-	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
-	log->replayable = 1;
-	log->budget_pct = 2.5;
-	log->nswitches = 2;
-	log->switches = calloc(2, sizeof(*log->switches));
-	log->switches[0] = (pvmmon_log_switch){1000, 0, strdup("kind=loop"), strdup("budget"),
-					       strdup("coarse first")};
-	log->switches[1] = (pvmmon_log_switch){2000000, 1, strdup("task=0.1,proc=solve"),
-					       strdup("user"), NULL};
-	{
-		/* A replay record: receives from two senders, a polling run and a spawn. */
-		replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1},
-				     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0},
-				     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
-				     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
-				     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0}};
-		replay_enc e;
-		wire_buf b;
-
-		replay_enc_init(&e);
-		wire_buf_init(&b);
-		for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
-			CU_ASSERT_EQUAL(replay_enc_add(&e, &in[i]), 0);
-		CU_ASSERT_EQUAL(replay_enc_take(&e, &b), 0);
-		replay_enc_free(&e);
-		t->record = b.data;
-		t->record_len = b.len;
-		t->record_entries = sizeof(in) / sizeof(in[0]);
-		t->record_nsenders = 2;
-		t->record_senders = calloc(2, sizeof(char *));
-		t->record_senders[0] = strdup("0.0");
-		t->record_senders[1] = strdup("t80040000");
-	}
+	fill_stmts(t);
+	fill_procs_loops_events(t);
+	fill_record(t);
+	fill_run_extras(log);
 	t = &log->tasks[1];
 	t->tid = 0x40002;
 	t->lid = strdup("0.0");
@@ -279,38 +303,11 @@ static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
 
 #define SAME_STR(a, b) CU_ASSERT((a) == NULL ? (b) == NULL : ((b) != NULL && !strcmp((a), (b))))
 
-static void test_round_trip(void)
+/* The tasks read back: every field the model sets, statement by statement. */
+static void check_tasks(const pvmmon_log *a, const pvmmon_log *b)
 {
-	pvmmon_log *a = full_log(), *b = NULL;
-	char *path = path_in("round.xml");
 	size_t i, j, k;
 
-	CU_ASSERT_EQUAL(pvmmon_log_write(a, path), 0);
-	CU_ASSERT_EQUAL(pvmmon_log_validate(path), 0);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&b, path), 0);
-	CU_ASSERT_EQUAL(b->version_major, 1);
-	SAME_STR(a->tool_version, b->tool_version);
-	SAME_STR(a->program, b->program);
-	CU_ASSERT_EQUAL_FATAL(b->nargs, 2);
-	SAME_STR(a->args[1], b->args[1]);
-	SAME_STR(a->started, b->started);
-	CU_ASSERT_EQUAL(a->wall_ns, b->wall_ns);
-	CU_ASSERT_EQUAL(b->exit_code, 3);
-	CU_ASSERT_EQUAL_FATAL(b->nsettings, 1);
-	SAME_STR(a->settings[0].value, b->settings[0].value);
-	CU_ASSERT_EQUAL_FATAL(b->nhosts, 2);
-	SAME_STR(a->hosts[0].arch, b->hosts[0].arch);
-	CU_ASSERT_EQUAL(b->hosts[0].dtid, 0x40000);
-	/* Clock offsets are optional per host: absent stays unknown. */
-	CU_ASSERT_EQUAL(b->hosts[0].clock_known, 0);
-	CU_ASSERT_EQUAL(b->hosts[1].clock_known, 1);
-	CU_ASSERT_EQUAL(b->hosts[1].clock_offset_ns, -5000123);
-	CU_ASSERT_EQUAL(b->hosts[1].clock_uncertainty_ns, 37000);
-	CU_ASSERT_EQUAL(b->hosts[1].clock_at_ns, 3250000000LL);
-	CU_ASSERT_EQUAL(b->hosts[1].clock_drift_ppb, -12500);
-	CU_ASSERT_EQUAL(b->hosts[1].clock_estimates, 7);
-	CU_ASSERT_EQUAL(b->hosts[0].clock_estimates, 0);
-	SAME_STR(a->hosts[1].name, b->hosts[1].name);
 	CU_ASSERT_EQUAL_FATAL(b->ntasks, 2);
 	for (i = 0; i < 2; i++) {
 		const pvmmon_log_task *x = &a->tasks[i], *y = &b->tasks[i];
@@ -362,6 +359,82 @@ static void test_round_trip(void)
 		for (j = 0; j < x->record_nsenders; j++)
 			SAME_STR(x->record_senders[j], y->record_senders[j]);
 	}
+}
+
+/* Dynamic instrumentation (switched-off records, cost, budget, switches) and the raw
+ * and local times read back. */
+static void check_dynamic_and_raw(const pvmmon_log *a, const pvmmon_log *b)
+{
+	CU_ASSERT_EQUAL(b->tasks[0].loops[0].disabled, 1);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].disabled, 1);
+	CU_ASSERT_EQUAL(b->tasks[1].cost.known, 0);
+	{
+		const pvmmon_log_cost *x = &a->tasks[0].cost, *y = &b->tasks[0].cost;
+
+		CU_ASSERT(y->known == 1 && y->proc_pair_ns == x->proc_pair_ns &&
+		          y->loop_pair_ns == x->loop_pair_ns && y->wrapper_ns == x->wrapper_ns &&
+		          y->pb_send_ns == x->pb_send_ns && y->pb_recv_ns == x->pb_recv_ns &&
+		          y->wrapped_calls == x->wrapped_calls &&
+		          y->observed_ns == x->observed_ns && y->predicted_ns == x->predicted_ns);
+		/* The in-place costs and the static estimate, optional, round trip too. */
+		CU_ASSERT_EQUAL(y->site_on_ps, 151250);
+		CU_ASSERT_EQUAL(y->site_off_ps, 1480);
+		CU_ASSERT_EQUAL(y->static_ns, 2500000);
+		CU_ASSERT_EQUAL(b->tasks[1].cost.site_off_ps, 0);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(b->budget_pct, 2.5, 1e-9);
+	CU_ASSERT_EQUAL_FATAL(b->nswitches, 2);
+	CU_ASSERT_EQUAL(b->switches[0].time_ns, 1000);
+	CU_ASSERT_EQUAL(b->switches[0].on, 0);
+	CU_ASSERT_EQUAL(b->switches[1].on, 1);
+	SAME_STR(a->switches[0].reason, b->switches[0].reason);
+	SAME_STR(a->switches[1].resource, b->switches[1].resource);
+	SAME_STR(a->switches[1].by, b->switches[1].by);
+	CU_ASSERT_PTR_NULL(b->switches[1].reason);
+	/* The raw and local times come back with their flag. */
+	CU_ASSERT_EQUAL(b->tasks[0].has_raw, 1);
+	CU_ASSERT_EQUAL(b->tasks[0].raw_ns, 5000);
+	CU_ASSERT_EQUAL(b->tasks[0].local_ns, 4000);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_incl_ns, 90);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_excl_ns, 50);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_incl_ns, 45);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_excl_ns, 28);
+	CU_ASSERT_EQUAL(b->tasks[0].loops[0].raw_ns, 70);
+	CU_ASSERT_EQUAL(b->tasks[0].loops[0].local_ns, 33);
+}
+
+static void test_round_trip(void)
+{
+	pvmmon_log *a = full_log(), *b = NULL;
+	char *path = path_in("round.xml");
+
+	CU_ASSERT_EQUAL(pvmmon_log_write(a, path), 0);
+	CU_ASSERT_EQUAL(pvmmon_log_validate(path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&b, path), 0);
+	CU_ASSERT_EQUAL(b->version_major, 1);
+	SAME_STR(a->tool_version, b->tool_version);
+	SAME_STR(a->program, b->program);
+	CU_ASSERT_EQUAL_FATAL(b->nargs, 2);
+	SAME_STR(a->args[1], b->args[1]);
+	SAME_STR(a->started, b->started);
+	CU_ASSERT_EQUAL(a->wall_ns, b->wall_ns);
+	CU_ASSERT_EQUAL(b->exit_code, 3);
+	CU_ASSERT_EQUAL_FATAL(b->nsettings, 1);
+	SAME_STR(a->settings[0].value, b->settings[0].value);
+	CU_ASSERT_EQUAL_FATAL(b->nhosts, 2);
+	SAME_STR(a->hosts[0].arch, b->hosts[0].arch);
+	CU_ASSERT_EQUAL(b->hosts[0].dtid, 0x40000);
+	/* Clock offsets are optional per host: absent stays unknown. */
+	CU_ASSERT_EQUAL(b->hosts[0].clock_known, 0);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_known, 1);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_offset_ns, -5000123);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_uncertainty_ns, 37000);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_at_ns, 3250000000LL);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_drift_ppb, -12500);
+	CU_ASSERT_EQUAL(b->hosts[1].clock_estimates, 7);
+	CU_ASSERT_EQUAL(b->hosts[0].clock_estimates, 0);
+	SAME_STR(a->hosts[1].name, b->hosts[1].name);
+	check_tasks(a, b);
 	CU_ASSERT_EQUAL(b->replayable, 1);
 	CU_ASSERT_EQUAL(b->tasks[0].record_entries, 5);
 	CU_ASSERT_PTR_NULL(b->tasks[1].record);
@@ -397,43 +470,7 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].call_line, 40);
 	SAME_STR(a->tasks[0].loops[0].proc, b->tasks[0].loops[0].proc);
 	CU_ASSERT_EQUAL(b->tasks[0].loops[0].time_ns, 25);
-	/* Dynamic instrumentation: switched-off records, cost, budget and switches. */
-	CU_ASSERT_EQUAL(b->tasks[0].loops[0].disabled, 1);
-	CU_ASSERT_EQUAL(b->tasks[0].procs[0].disabled, 1);
-	CU_ASSERT_EQUAL(b->tasks[1].cost.known, 0);
-	{
-		const pvmmon_log_cost *x = &a->tasks[0].cost, *y = &b->tasks[0].cost;
-
-		CU_ASSERT(y->known == 1 && y->proc_pair_ns == x->proc_pair_ns &&
-			  y->loop_pair_ns == x->loop_pair_ns && y->wrapper_ns == x->wrapper_ns &&
-			  y->pb_send_ns == x->pb_send_ns && y->pb_recv_ns == x->pb_recv_ns &&
-			  y->wrapped_calls == x->wrapped_calls && y->observed_ns == x->observed_ns &&
-			  y->predicted_ns == x->predicted_ns);
-		/* The in-place costs and the static estimate, optional, round trip too. */
-		CU_ASSERT_EQUAL(y->site_on_ps, 151250);
-		CU_ASSERT_EQUAL(y->site_off_ps, 1480);
-		CU_ASSERT_EQUAL(y->static_ns, 2500000);
-		CU_ASSERT_EQUAL(b->tasks[1].cost.site_off_ps, 0);
-	}
-	CU_ASSERT_DOUBLE_EQUAL(b->budget_pct, 2.5, 1e-9);
-	CU_ASSERT_EQUAL_FATAL(b->nswitches, 2);
-	CU_ASSERT_EQUAL(b->switches[0].time_ns, 1000);
-	CU_ASSERT_EQUAL(b->switches[0].on, 0);
-	CU_ASSERT_EQUAL(b->switches[1].on, 1);
-	SAME_STR(a->switches[0].reason, b->switches[0].reason);
-	SAME_STR(a->switches[1].resource, b->switches[1].resource);
-	SAME_STR(a->switches[1].by, b->switches[1].by);
-	CU_ASSERT_PTR_NULL(b->switches[1].reason);
-	/* The raw and local times come back with their flag. */
-	CU_ASSERT_EQUAL(b->tasks[0].has_raw, 1);
-	CU_ASSERT_EQUAL(b->tasks[0].raw_ns, 5000);
-	CU_ASSERT_EQUAL(b->tasks[0].local_ns, 4000);
-	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_incl_ns, 90);
-	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_excl_ns, 50);
-	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_incl_ns, 45);
-	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_excl_ns, 28);
-	CU_ASSERT_EQUAL(b->tasks[0].loops[0].raw_ns, 70);
-	CU_ASSERT_EQUAL(b->tasks[0].loops[0].local_ns, 33);
+	check_dynamic_and_raw(a, b);
 	pvmmon_log_free(a);
 	pvmmon_log_free(b);
 	unlink(path);
@@ -479,14 +516,14 @@ static void test_damaged_record(void)
 	snprintf(orig, sizeof(orig), ">%c", at[1]);
 	snprintf(flipped, sizeof(flipped), ">%c", at[1] == 'A' ? 'B' : 'A');
 	expect_damaged_record(orig, flipped, PVMMON_EPARSE,
-			      ": task 0: replay record damaged (hash mismatch)");
+	                      ": task 0: replay record damaged (hash mismatch)");
 	expect_damaged_record("bytes=\"", "bytes=\"9", PVMMON_EPARSE,
-			      "task 0: replay record damaged (byte count mismatch)");
+	                      "task 0: replay record damaged (byte count mismatch)");
 	expect_damaged_record(orig, ">!", PVMMON_EPARSE, "replay record damaged (bad base64)");
 	expect_damaged_record("entries=\"5", "entries=\"4", PVMMON_EPARSE,
-			      "replay record damaged (entry count mismatch)");
-	expect_damaged_record("senders=\"0.0 t80040000", "senders=\"0.0          ",
-			      PVMMON_EPARSE, "replay record damaged (undecodable)");
+	                      "replay record damaged (entry count mismatch)");
+	expect_damaged_record("senders=\"0.0 t80040000", "senders=\"0.0          ", PVMMON_EPARSE,
+	                      "replay record damaged (undecodable)");
 	expect_damaged_record("hash=\"", "hash=\"X", PVMMON_ESCHEMA, "does not match");
 	free(text);
 	pvmmon_log_free(a);
@@ -507,7 +544,7 @@ static void test_bad_budget_refused(void)
 	*hit = '\0';
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CU_ASSERT_FATAL(asprintf(&changed, "%sbudget-pct=\"%s\"%s", text, bad[i],
-					 hit + strlen("budget-pct=\"2.5\"")) > 0);
+		                         hit + strlen("budget-pct=\"2.5\"")) > 0);
 		write_text(path, changed);
 		free(changed);
 		CU_ASSERT_EQUAL(pvmmon_log_read(&b, path), PVMMON_ESCHEMA);
