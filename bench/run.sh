@@ -1,8 +1,22 @@
 #!/bin/sh
 # The benchmarks of doc/benchmarks.md: monitored vs raw PVM, measured side by side in
-# one run, interleaved, CPUs pinned, repeated, medians. Usage: bench/run.sh [REPEATS]
+# one run, interleaved, CPUs pinned, repeated, medians.
+# Usage: bench/run.sh [REPEATS]
+#        bench/run.sh --compare OLD [--sections pingpong,probe,mcpi] [REPEATS]
+# --compare measures the sections named (all three by default) for OLD (another built
+# clone, or its build folder) and for this build, interleaved in each repetition, and
+# prints both and the ratio of this build's figure to OLD's: before and after a change
+# in one run (see compare_builds below).
 set -eu
 cd "$(dirname "$0")/.."
+COMPARE= SECTIONS=pingpong,probe,mcpi
+while [ $# -gt 0 ]; do
+	case $1 in
+	--compare) COMPARE=${2:?--compare needs a build}; shift 2 ;;
+	--sections) SECTIONS=${2:?--sections needs names}; shift 2 ;;
+	*) break ;;
+	esac
+done
 BIN=$(cd "${PVMMON_BUILD:-build}/bin" && pwd)
 REPS=${1:-7}
 CPUS=${BENCH_CPUS:-0-$(($(nproc) - 1))}
@@ -12,9 +26,102 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 col() { awk -v s="size=$2" '$1==s {sub("median_us=","",$3); print $3}' "$work/pp.$1" | median; }
-PB=$(cd "${PVMMON_BUILD:-build}/bench" && pwd)
+# The bench programs (make bench builds them; --compare builds what it needs).
+PB=$(cd "${PVMMON_BUILD:-build}/bench" 2>/dev/null && pwd || echo "${PVMMON_BUILD:-build}/bench")
 # BENCH_ONLY="7 9" runs only the sections named (all by default).
 want() { [ -z "${BENCH_ONLY:-}" ] || case " $BENCH_ONLY " in *" $1 "*) ;; *) return 1 ;; esac; }
+
+# The build folder of a clone or of a build folder given.
+build_of() {
+	if [ -x "$1/build/bin/pvmmon" ]; then (cd "$1/build" && pwd)
+	elif [ -x "$1/bin/pvmmon" ]; then (cd "$1" && pwd)
+	else echo "bench: $1 is not a built clone or build folder" >&2; exit 2
+	fi
+}
+
+# Ping-pong round trip (section 1's raw and monitored modes), probe pair cost (section
+# 4) and Monte Carlo pi wall time (section 2's mcpi, raw and monitored), for build A
+# (OLD) and B (this one): within each repetition A and B take turns, so that both see
+# the same machine. probecost is built here for each against its own libpvmhooks.
+compare_builds() {
+	A=$(build_of "$COMPARE"); B=$(build_of "${PVMMON_BUILD:-build}")
+	for s in A B; do
+		eval "d=\$$s"
+		cc -O2 -Iinclude -o "$work/probecost.$s" bench/probecost.c -L"$d/lib" \
+			-Wl,-rpath,"$d/lib" -lpvmhooks -lpvm3
+	done
+	has() { case ",$SECTIONS," in *",$1,"*) ;; *) return 1 ;; esac; }
+	echo "pvmmon before/after: A = $A, B = $B; $REPS repetitions, CPUs $CPUS," \
+		"$(date -u +%Y-%m-%dT%H:%MZ)"
+	echo
+	for rep in $(seq "$REPS"); do
+		for s in A B; do
+			eval "b=\$$s/bin"
+			if has pingpong; then
+				for mode in raw mon; do
+					if [ $mode = raw ]; then flag=--raw; else flag="-o $work/pp.xml"; fi
+					for run in "2000 200 8,1024" "300 30 65536,1048576"; do
+						set -- $run
+						# shellcheck disable=SC2086
+						$PIN "$b/pvmmon" run -q $flag -- "$b/pingpong" -n "$1" -w "$2" \
+							--timing --sizes "$3" >>"$work/pp.$s-$mode" 2>/dev/null
+					done
+				done
+			fi
+			if has probe; then
+				$PIN "$work/probecost.$s" 10000000 >>"$work/probe.$s"
+			fi
+			if has mcpi; then
+				for mode in raw mon; do
+					BIN=$b
+					app_time $mode "$b/mcpi" -w 4 -c 512 -s 1000000 >>"$work/mcpi.$s-$mode"
+				done
+			fi
+		done
+	done
+	if has pingpong; then
+		echo "Ping-pong round trip (median of per-run medians, us; ratio B/A of monitored/raw)"
+		printf '%10s %9s %9s %8s %9s %9s %8s %8s\n' size A-raw A-mon A-ratio B-raw B-mon B-ratio B/A
+		for sz in 8 1024 65536 1048576; do
+			ar=$(col A-raw "$sz"); am=$(col A-mon "$sz"); br=$(col B-raw "$sz"); bm=$(col B-mon "$sz")
+			echo "$sz $ar $am $br $bm" | awk '{ra = $3 / $2; rb = $5 / $4
+				printf "%10s %9s %9s %8.3f %9s %9s %8.3f %8.3f\n", $1, $2, $3, ra, $4, $5, rb, rb / ra}'
+		done
+		echo
+	fi
+	if has probe; then
+		echo "Procedure probe pair (median ns; ratio B/A)"
+		for k in enabled disabled; do
+			a=$(sed "s/.*${k}_ns=\([0-9.]*\).*/\1/" "$work/probe.A" | median)
+			b=$(sed "s/.*${k}_ns=\([0-9.]*\).*/\1/" "$work/probe.B" | median)
+			printf '%-9s A %8s  B %8s  B/A %.3f\n' "$k" "$a" "$b" "$(echo "$b $a" | awk '{print $1/$2}')"
+		done
+		echo
+	fi
+	if has mcpi; then
+		echo "Monte Carlo pi, mcpi -w 4 -c 512 -s 1000000 (median wall s; ratio B/A of monitored/raw)"
+		ar=$(median <"$work/mcpi.A-raw"); am=$(median <"$work/mcpi.A-mon")
+		br=$(median <"$work/mcpi.B-raw"); bm=$(median <"$work/mcpi.B-mon")
+		echo "$ar $am $br $bm" | awk '{ra = $2 / $1; rb = $4 / $3
+			printf "A raw %ss mon %ss ratio %.3f;  B raw %ss mon %ss ratio %.3f;  B/A %.3f\n",
+				$1, $2, ra, $3, $4, rb, rb / ra}'
+	fi
+}
+
+# Application wall time (the program's own, measured by the shell inside the run):
+# section 2 and the comparison. mode is raw or mon.
+app_time() { # mode program args...
+	mode=$1; shift
+	if [ "$mode" = raw ]; then flag=--raw; else flag="-o $work/app.xml"; fi
+	# The program's folder is put on PATH so that the private VM's spawn path has it.
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $flag -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$@" 2>&1 >/dev/null | tail -n 1
+}
+
+if [ -n "$COMPARE" ]; then
+	compare_builds
+	exit 0
+fi
 
 echo "pvmmon benchmarks: $REPS repetitions, CPUs $CPUS, $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
@@ -50,14 +157,8 @@ echo
 fi
 
 if want 2; then
-# 2. Application wall time (the program's own, measured by the shell inside the run).
-app_time() { # mode program args...
-	mode=$1; shift
-	if [ "$mode" = raw ]; then flag=--raw; else flag="-o $work/app.xml"; fi
-	# The program's folder is put on PATH so that the private VM's spawn path has it.
-	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $flag -- /bin/bash -c \
-		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$@" 2>&1 >/dev/null | tail -n 1
-}
+# 2. Application wall time (the program's own, measured by the shell inside the run:
+# app_time above).
 for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
 	: >"$work/t.raw"; : >"$work/t.mon"
 	for rep in $(seq "$REPS"); do
