@@ -3,19 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
-
 #include "../common/clock.h"
-#include "../common/pvmio.h"
-#include "monitor.h"
+#include "clocks.h"
+#include "tasks.h"
 
 /* A line is fitted only to estimates spanning at least this long: over shorter spans
  * the estimates' own errors (microseconds) would make a drift out of nothing. */
 #define FIT_MIN_SPAN_NS 2000000000LL
 
-static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
-
-const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid)
+const mon_host_clock *clocks__host(const mon_run *run, int32_t dtid)
 {
 	for (size_t i = 0; i < run->nclocks; i++)
 		if (run->clocks[i].dtid == dtid)
@@ -23,11 +19,11 @@ const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid)
 	return NULL;
 }
 
-int64_t mon_to_monitor(const mon_run *run, const mon_task *t, int64_t time)
+int64_t clocks__to_monitor(const mon_run *run, const mon_task *t, int64_t time)
 {
 	const mon_host_clock *h;
 
-	if (!t->clock_done || !(h = mon_host_clock_of(run, t->dtid)))
+	if (!t->clock_done || !(h = clocks__host(run, t->dtid)))
 		return time;
 	return clockmodel_to_common(&h->model, time);
 }
@@ -44,8 +40,7 @@ static void send_model(mon_run *run, const mon_host_clock *h, int32_t tid)
 	set.keeper = h->keeper == tid;
 	wire_buf_init(&b);
 	wire_clockset_encode(&b, &set);
-	if (!b.failed)
-		pvmio_send(&io, run->ctx, tid, WIRE_TAG_CLOCKSET, b.data, b.len);
+	tasks__send(run, tid, WIRE_TAG_CLOCKSET, &b);
 	wire_buf_free(&b);
 }
 
@@ -72,7 +67,7 @@ static mon_host_clock *new_host(mon_run *run, int32_t dtid, const wire_clock *c,
 	h->rtt = c->rtt;
 	/* The monitor's own host shares its clock: exactly 0 and no keeper, whatever a
 	 * task measured. */
-	if (dtid == pvm_tidtohost(run->mytid)) {
+	if (dtid == run->myhost) {
 		h->model.tref = c->at;
 	} else {
 		h->pts = malloc(MON_CLOCK_POINTS * sizeof(*h->pts));
@@ -97,17 +92,17 @@ static void refit(mon_run *run, mon_host_clock *h, const wire_clock *c)
 	n = h->npts < MON_CLOCK_POINTS ? h->npts : MON_CLOCK_POINTS;
 	if (clockmodel_fit(h->pts, n, FIT_MIN_SPAN_NS, &h->model, &h->uncertainty) != 0)
 		return;
-	for (size_t i = 0; i < run->ntasks; i++) {
-		const mon_task *o = &run->tasks[i];
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *o = tasks__at(run, i);
 
 		if (o->dtid == h->dtid && o->clock_done && !o->gone && !o->final)
 			send_model(run, h, o->rec.tid);
 	}
 }
 
-void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
+void clocks__estimate(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	mon_task *t = mon_find(run, src);
+	mon_task *t = tasks__find(run, src);
 	mon_host_clock *h;
 	wire_clock c;
 	int64_t shift;
@@ -116,7 +111,7 @@ void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
-	h = (mon_host_clock *)mon_host_clock_of(run, t->dtid);
+	h = (mon_host_clock *)clocks__host(run, t->dtid);
 	if (t->clock_done) {
 		/* Only the keeper re-estimates. */
 		if (!h || h->keeper != src) {
@@ -137,16 +132,16 @@ void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len)
 	send_model(run, h, src);
 }
 
-void mon_clock_task_gone(mon_run *run, const mon_task *t)
+void clocks__task_gone(mon_run *run, const mon_task *t)
 {
-	mon_host_clock *h = (mon_host_clock *)mon_host_clock_of(run, t->dtid);
+	mon_host_clock *h = (mon_host_clock *)clocks__host(run, t->dtid);
 
 	if (!h || h->keeper != t->rec.tid)
 		return;
 	h->keeper = 0;
 	/* The next task of the host that is still running keeps the estimate going. */
-	for (size_t i = 0; i < run->ntasks; i++) {
-		const mon_task *o = &run->tasks[i];
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *o = tasks__at(run, i);
 
 		if (o->dtid == h->dtid && o->clock_done && !o->gone && !o->final) {
 			h->keeper = o->rec.tid;
@@ -156,7 +151,7 @@ void mon_clock_task_gone(mon_run *run, const mon_task *t)
 	}
 }
 
-void mon_clocks_free(mon_run *run)
+void clocks__free(mon_run *run)
 {
 	for (size_t i = 0; i < run->nclocks; i++)
 		free(run->clocks[i].pts);

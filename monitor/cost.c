@@ -10,15 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
-
-#include "pvmmon/errors.h"
 #include "../common/clock.h"
-#include "../common/pvmio.h"
 #include "../common/resource.h"
-#include "monitor.h"
-
-static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
+#include "cost.h"
+#include "pvmmon/errors.h"
+#include "tasks.h"
 
 /* The budget aims this far below itself when it switches sites off, and switches
  * sites on only while what is predicted stays under it, so that a task near its budget
@@ -32,17 +28,17 @@ typedef struct mon_site {
 	int kind;          /* RESOURCE_PROC or RESOURCE_LOOP */
 	char *name, *file; /* the site's own copies */
 	int32_t line;
-	char *encl;        /* a loop's procedure */
-	uint64_t count;    /* entries at the last flush */
-	uint64_t prev;     /* entries at the flush before */
-	int seen;          /* in the last flush's records */
-	double rate;       /* entries per second over the last interval */
-	double free_rate;  /* the same per second of the task's own time (probes' removed):
-			    * how often it runs switched off */
-	int on;            /* as of the last flush */
-	int was_on;        /* as of the flush before */
-	int budget_off;    /* the budget switched it off (it stays off) */
-	int asked;         /* the budget switched it on once already */
+	char *encl;       /* a loop's procedure */
+	uint64_t count;   /* entries at the last flush */
+	uint64_t prev;    /* entries at the flush before */
+	int seen;         /* in the last flush's records */
+	double rate;      /* entries per second over the last interval */
+	double free_rate; /* the same per second of the task's own time (probes' removed):
+	                   * how often it runs switched off */
+	int on;           /* as of the last flush */
+	int was_on;       /* as of the flush before */
+	int budget_off;   /* the budget switched it off (it stays off) */
+	int asked;        /* the budget switched it on once already */
 } mon_site;
 
 struct mon_cost {
@@ -55,13 +51,13 @@ struct mon_cost {
 	int64_t last_own;  /* its observed monitoring time then */
 	int64_t last_comm; /* its predicted communication cost then */
 	int have_last;
-	int settle;        /* sites were switched off: let one interval show the effect */
+	int settle;                 /* sites were switched off: let one interval show the effect */
 	double observed, predicted; /* fractions of the last interval */
 	double static_frac;         /* switched-off sites' cost, fraction, last interval */
 	double static_ns;           /* their estimated cost over the run so far */
 };
 
-void mon_cost_free(mon_task *t)
+static void free_task_cost(mon_task *t)
 {
 	size_t i;
 
@@ -102,7 +98,7 @@ static void log_switch(mon_run *run, int on, const char *spec, int budget, const
 	run->nswitches++;
 }
 
-int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *reason)
+int cost__switch(mon_run *run, int on, const char *spec, int budget, const char *reason)
 {
 	mon_rule *rules, *rule;
 	wire_ctl c = {on ? WIRE_CTL_ENABLE : WIRE_CTL_DISABLE, 0, 0, (char *)spec, 0};
@@ -130,14 +126,13 @@ int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *r
 	/* Tasks that register later get the rules with their welcome. */
 	wire_buf_init(&b);
 	wire_ctl_encode(&b, &c);
-	for (i = 0; i < run->ntasks; i++) {
-		mon_task *t = &run->tasks[i];
+	for (i = 0; i < tasks__count(run); i++) {
+		mon_task *t = tasks__at(run, i);
 
-		if (!t->welcomed || t->gone || !resource__names_task(&rule->res, t->rec.lid))
+		if (!tasks__running(t) || !resource__names_task(&rule->res, t->rec.lid))
 			continue;
-		if (!b.failed)
-			pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_CTL, b.data, b.len);
-		mon_cost_stmts(run, t);
+		tasks__send(run, t->rec.tid, WIRE_TAG_CTL, &b);
+		cost__stmts(run, t);
 	}
 	wire_buf_free(&b);
 	return 0;
@@ -158,12 +153,12 @@ static int stmt_wanted(const mon_run *run, const char *lid, const pvmmon_log_stm
 	while (k-- > 0)
 		if (names_stmts(&run->rules[k]) &&
 		    resource__match(&run->rules[k].res, lid, RESOURCE_STMT, NULL, s->file, s->line,
-				    s->function))
+		                    s->function))
 			return run->rules[k].on;
 	return 1;
 }
 
-void mon_cost_stmts(mon_run *run, mon_task *t)
+void cost__stmts(mon_run *run, mon_task *t)
 {
 	pvmmon_log_task *rec = &t->rec;
 	size_t i, n = 0;
@@ -190,7 +185,7 @@ void mon_cost_stmts(mon_run *run, mon_task *t)
 
 		if (s->id >= t->cost->nstmt_told)
 			continue;
-		mon_resolve_stmt(s);
+		tasks__resolve_stmt(s);
 		want = stmt_wanted(run, rec->lid, s);
 		told = t->cost->stmt_told[s->id];
 		/* Statements start on: only a change is told. */
@@ -200,35 +195,36 @@ void mon_cost_stmts(mon_run *run, mon_task *t)
 
 			wire_buf_init(&b);
 			wire_ctl_encode(&b, &c);
-			if (!b.failed)
-				pvmio_send(&io, run->ctx, rec->tid, WIRE_TAG_CTL, b.data, b.len);
+			tasks__send(run, rec->tid, WIRE_TAG_CTL, &b);
 			wire_buf_free(&b);
 			t->cost->stmt_told[s->id] = want ? 1 : 2;
 		}
 	}
 }
 
-char *mon_rules_text(const mon_run *run)
+int cost__rules_text(char **out, const mon_run *run)
 {
 	size_t i, n = 1;
 	char *s, *p;
 
 	for (i = 0; i < run->nrules; i++)
 		n += strlen(run->rules[i].spec) + 2;
-	s = p = malloc(n);
+	*out = s = p = malloc(n);
 	if (!s)
-		return NULL;
+		return PVMMON_ENOMEM;
 	*p = '\0';
 	for (i = 0; i < run->nrules; i++)
 		p += sprintf(p, "%s%c%s", i ? ";" : "", run->rules[i].on ? '+' : '-',
-			     run->rules[i].spec);
-	return s;
+		             run->rules[i].spec);
+	return 0;
 }
 
-void mon_rules_free(mon_run *run)
+void cost__free(mon_run *run)
 {
 	size_t i;
 
+	for (i = 0; i < tasks__count(run); i++)
+		free_task_cost(tasks__at(run, i));
 	for (i = 0; i < run->nrules; i++) {
 		free(run->rules[i].spec);
 		resource__clear(&run->rules[i].res);
@@ -246,24 +242,22 @@ void mon_rules_free(mon_run *run)
 	run->nswitches = 0;
 }
 
-int mon_cost_start(mon_run *run)
+int cost__start(mon_run *run)
 {
 	if (run->budget_pct <= 0)
 		return 0;
 	/* Coarse before fine (Paradyn's search refines the same way): procedures first;
 	 * each loop waits until the budget has room for it. */
-	return mon_switch(run, 0, "kind=loop", 1, "coarse first: loops wait for room in the budget");
+	return cost__switch(run, 0, "kind=loop", 1,
+	                    "coarse first: loops wait for room in the budget");
 }
 
-static int same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
+static int same(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
 
 /* The task's site of kind, name, file, line (made on first sight); NULL without
  * memory. */
 static mon_site *site_of(struct mon_cost *c, int kind, const char *name, const char *file,
-			 int32_t line, const char *encl)
+                         int32_t line, const char *encl)
 {
 	mon_site *s;
 	size_t i;
@@ -349,7 +343,7 @@ static void site_spec(char *buf, size_t n, const char *lid, const mon_site *s)
 		snprintf(buf, n, "task=%s,loop=%s:%d", lid, s->file ? s->file : "?", (int)s->line);
 	else
 		snprintf(buf, n, "task=%s,kind=proc,proc=%s,line=%d", lid, s->name ? s->name : "?",
-			 (int)s->line);
+		         (int)s->line);
 }
 
 /* The last rule naming site s of task lid: 1 if the user switched it on, -1 off, 0
@@ -360,7 +354,7 @@ static int user_rule(const mon_run *run, const char *lid, const mon_site *s)
 
 	while (i-- > 0)
 		if (resource__match(&run->rules[i].res, lid, (resource_kind)s->kind, s->name,
-				    s->file, s->line, s->encl))
+		                    s->file, s->line, s->encl))
 			return run->rules[i].budget ? 0 : run->rules[i].on ? 1 : -1;
 	return 0;
 }
@@ -417,11 +411,11 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 
 			site_spec(spec, sizeof(spec), t->rec.lid, s);
 			snprintf(reason, sizeof(reason),
-				 "predicted %.1f%%, observed %.1f%%, switched off %.1f%% > budget "
-				 "%g%%: this site %.1f%%",
-				 100 * total, 100 * c->observed, 100 * c->static_frac,
-				 run->budget_pct, 100 * *costs[i]);
-			if (mon_switch(run, 0, spec, 1, reason) == 0) {
+			         "predicted %.1f%%, observed %.1f%%, switched off %.1f%% > budget "
+			         "%g%%: this site %.1f%%",
+			         100 * total, 100 * c->observed, 100 * c->static_frac,
+			         run->budget_pct, 100 * *costs[i]);
+			if (cost__switch(run, 0, spec, 1, reason) == 0) {
 				s->on = 0;
 				s->budget_off = 1;
 				c->settle = 1;
@@ -441,8 +435,8 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 			mon_site *s = &c->sites[i];
 			double r, cost;
 
-			if (s->on || s->budget_off || s->asked || s->kind != RESOURCE_LOOP || !s->encl ||
-			    user_rule(run, t->rec.lid, s) < 0)
+			if (s->on || s->budget_off || s->asked || s->kind != RESOURCE_LOOP ||
+			    !s->encl || user_rule(run, t->rec.lid, s) < 0)
 				continue;
 			r = proc_rate(c, s->encl);
 			cost = r * pair_ns(&t->rec.cost, s) * 1e-9 * scale;
@@ -456,11 +450,11 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 		if (best) {
 			site_spec(spec, sizeof(spec), t->rec.lid, best);
 			snprintf(reason, sizeof(reason),
-				 "room in budget %g%%: observed %.1f%%, switched off %.1f%%, this "
-				 "loop expected %.2f%%",
-				 run->budget_pct, 100 * c->observed, 100 * c->static_frac,
-				 100 * best_cost);
-			if (mon_switch(run, 1, spec, 1, reason) == 0) {
+			         "room in budget %g%%: observed %.1f%%, switched off %.1f%%, this "
+			         "loop expected %.2f%%",
+			         run->budget_pct, 100 * c->observed, 100 * c->static_frac,
+			         100 * best_cost);
+			if (cost__switch(run, 1, spec, 1, reason) == 0) {
 				best->asked = 1;
 				best->on = 1;
 			}
@@ -468,7 +462,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 	}
 }
 
-void mon_cost_records(mon_run *run, mon_task *t)
+void cost__records(mon_run *run, mon_task *t)
 {
 	pvmmon_log_task *r = &t->rec;
 	struct mon_cost *c = t->cost;
@@ -477,7 +471,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 	double sites_frac = 0, comm_frac = 0, static_frac = 0;
 	size_t i;
 
-	mon_cost_stmts(run, t);
+	cost__stmts(run, t);
 	if (!r->cost.known)
 		return;
 	c = t->cost;
@@ -510,7 +504,7 @@ void mon_cost_records(mon_run *run, mon_task *t)
 		if (p && p->counted)
 			continue;
 		s = loop ? site_of(c, RESOURCE_LOOP, l->name, l->file, l->line, l->proc)
-			 : site_of(c, RESOURCE_PROC, p->name, p->file, p->line, NULL);
+		         : site_of(c, RESOURCE_PROC, p->name, p->file, p->line, NULL);
 		if (!s)
 			continue;
 		/* A procedure called from several places has several records: summed. */

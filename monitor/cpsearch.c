@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "../common/clock.h"
-#include "monitor.h"
+#include "cpsearch.h"
+#include "critpath.h"
+#include "tasks.h"
 
 /* Procedures auto selects. */
 #define AUTO_PROCS 8
@@ -35,8 +37,8 @@ static cand *candidates(const mon_run *run, size_t *n)
 	size_t cap = 0, k;
 
 	*n = 0;
-	for (size_t i = 0; i < run->ntasks; i++) {
-		const pvmmon_log_task *t = &run->tasks[i].rec;
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const pvmmon_log_task *t = &tasks__at(run, i)->rec;
 
 		for (size_t j = 0; j < t->nprocs; j++) {
 			const pvmmon_log_proc *p = &t->procs[j];
@@ -47,7 +49,8 @@ static cand *candidates(const mon_run *run, size_t *n)
 				;
 			if (k == *n) {
 				if (*n == cap) {
-					cand *g = realloc(c, (cap = cap ? 2 * cap : 32) * sizeof(*g));
+					cand *g =
+					    realloc(c, (cap = cap ? 2 * cap : 32) * sizeof(*g));
 
 					if (!g)
 						return c;
@@ -96,7 +99,7 @@ static void search_phase(mon_run *run)
 	free(bucket);
 	if (sel) {
 		run->cp_phases++;
-		mon_cp_start(run, sel, run->cp_exclusive);
+		critpath__start(run, sel, run->cp_exclusive);
 	}
 	free(sel);
 }
@@ -111,9 +114,12 @@ static int search_step(mon_run *run)
 	int singles = 1;
 	const char *p = run->cp_procs;
 
-	for (i = 0; i < run->ntasks; i++)
-		if (run->tasks[i].cp.on && (!best || run->tasks[i].cp.longest > best->cp.longest))
-			best = &run->tasks[i];
+	for (i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
+
+		if (t->cp.on && (!best || t->cp.longest > best->cp.longest))
+			best = t;
+	}
 	keep = calloc(run->cp_ncands ? run->cp_ncands : 1, sizeof(*keep));
 	for (; keep && p && *p; k++) {
 		const char *e = strchr(p, ',');
@@ -148,18 +154,18 @@ static int search_step(mon_run *run)
  * values are whole). */
 static int samples_in(const mon_run *run)
 {
-	for (size_t i = 0; i < run->ntasks; i++) {
-		const mon_task *t = &run->tasks[i];
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
 
-		if (t->welcomed && !t->gone && !t->cp.on)
+		if (tasks__running(t) && !t->cp.on)
 			return 0;
 	}
 	return run->cp_samples > 0;
 }
 
-void mon_cp_tick(mon_run *run, int64_t now)
+void cpsearch__tick(mon_run *run, int64_t now)
 {
-	if ((!run->cp_auto && !run->cp_top_m) || run->cp_search_done || run->ntasks == 0)
+	if ((!run->cp_auto && !run->cp_top_m) || run->cp_search_done || tasks__count(run) == 0)
 		return;
 	if (!run->cp_phase_start) {
 		run->cp_phase_start = now;
@@ -193,7 +199,7 @@ void mon_cp_tick(mon_run *run, int64_t now)
 			for (size_t i = 0; i < run->cp_ncands && i < AUTO_PROCS; i++)
 				sel = append(sel, ',', run->cp_cands[i]);
 			if (sel)
-				mon_cp_start(run, sel, run->cp_exclusive);
+				critpath__start(run, sel, run->cp_exclusive);
 			free(sel);
 			run->cp_search_done = 1;
 			return;
@@ -210,8 +216,19 @@ void mon_cp_tick(mon_run *run, int64_t now)
 		run->cp_found = found ? found : strdup("");
 		run->cp_search_done = 1;
 		/* The last phase's values stay: its buckets are the procedures found. */
-		mon_cp_stop(run);
+		critpath__stop(run);
 		return;
 	}
 	search_phase(run);
+}
+
+void cpsearch__free(mon_run *run)
+{
+	for (size_t i = 0; i < run->cp_ncands; i++)
+		free(run->cp_cands[i]);
+	free(run->cp_cands);
+	run->cp_cands = NULL;
+	run->cp_ncands = 0;
+	free(run->cp_found);
+	run->cp_found = NULL;
 }

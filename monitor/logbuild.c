@@ -6,17 +6,16 @@
 
 #include <pvm3.h>
 
-#include "pvmmon/errors.h"
 #include "../common/clock.h"
-#include "../common/symbols.h"
-#include "monitor.h"
+#include "clocks.h"
+#include "logbuild.h"
+#include "preserve.h"
+#include "pvmmon/errors.h"
+#include "rrmon.h"
+#include "tasks.h"
+#include "trace.h"
 
-static pvmmon_symbols *syms;
-
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
 /* Fills the hosts of the virtual machine, with the clock offset each host's tasks
  * used; tasks name their host through these. */
@@ -35,10 +34,10 @@ static void add_hosts(pvmmon_log *log, const mon_run *run)
 		log->hosts[i].arch = dup_or_null(hosts[i].hi_arch);
 		log->hosts[i].dtid = hosts[i].hi_tid;
 		{
-			const mon_host_clock *c = mon_host_clock_of(run, hosts[i].hi_tid);
+			const mon_host_clock *c = clocks__host(run, hosts[i].hi_tid);
 
 			/* The monitor's own host is the reference: offset 0 exactly. */
-			if (!c && hosts[i].hi_tid == pvm_tidtohost(run->mytid))
+			if (!c && hosts[i].hi_tid == run->myhost)
 				log->hosts[i].clock_known = 1;
 			if (c) {
 				log->hosts[i].clock_known = 1;
@@ -66,15 +65,6 @@ static const char *host_of(const pvmmon_log *log, int32_t dtid)
 	return "unknown";
 }
 
-void mon_resolve_stmt(pvmmon_log_stmt *s)
-{
-	if (s->file || s->function || !s->module)
-		return;
-	if (!syms && pvmmon_symbols_new(&syms) != 0)
-		return;
-	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
-}
-
 static void add_setting(pvmmon_log *log, const char *key, const char *value);
 
 /* add_setting for modules that do not know the log model. */
@@ -98,12 +88,13 @@ static void add_setting(pvmmon_log *log, const char *key, const char *value)
 /* Fills the log's trace summary, the kept trace cut to the size limit first. */
 static void trace_summary(mon_run *run, pvmmon_log *log)
 {
-	mon_trace_limit(run);
+	trace__limit(run);
 	log->trace.enabled = 1;
 	log->trace.limit_bytes = run->trace_bytes;
 	log->trace.kept = run->trace_kept;
 	log->trace.dropped = run->trace_dropped;
-	log->trace.complete_until_ns = run->trace_cut < log->wall_ns ? run->trace_cut : log->wall_ns;
+	log->trace.complete_until_ns =
+	    run->trace_cut < log->wall_ns ? run->trace_cut : log->wall_ns;
 }
 
 /*
@@ -125,9 +116,12 @@ static void cp_results(const mon_run *run, pvmmon_log *log)
 	log->cp.collecting = run->cp_collecting;
 	log->cp.from_ns = run->cp_from_ns;
 	log->cp.to_ns = run->cp_collecting ? -1 : run->cp_to_ns;
-	for (i = 0; i < run->ntasks; i++)
-		if (run->tasks[i].cp.on && (!best || run->tasks[i].cp.longest > best->cp.longest))
-			best = &run->tasks[i];
+	for (i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
+
+		if (t->cp.on && (!best || t->cp.longest > best->cp.longest))
+			best = t;
+	}
 	if (best) {
 		log->cp.length_ns = best->cp.longest;
 		log->cp.end_tid = best->rec.tid;
@@ -143,8 +137,8 @@ static void cp_results(const mon_run *run, pvmmon_log *log)
 			continue;
 		}
 		log->cp.procs[n].name = strndup(p, len);
-		for (i = 0; i < run->ntasks; i++) {
-			const wire_cp *c = &run->tasks[i].cp;
+		for (i = 0; i < tasks__count(run); i++) {
+			const wire_cp *c = &tasks__at(run, i)->cp;
 
 			if (c->on && n < c->n && c->zlong[n] - c->zshare[n] > net)
 				net = c->zlong[n] - c->zshare[n];
@@ -175,8 +169,9 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 	if (rc < 0)
 		return rc;
 	log->tool_version = strdup(PVMMON_VERSION);
-	log->program = dup_or_null(run->program ? run->program
-				   : run->ntasks ? run->tasks[0].rec.program : "unknown");
+	log->program = dup_or_null(run->program        ? run->program
+	                           : tasks__count(run) ? tasks__at(run, 0)->rec.program
+	                                               : "unknown");
 	if (run->nargs) {
 		log->args = calloc(run->nargs, sizeof(char *));
 		for (i = 0; log->args && i < run->nargs; i++)
@@ -216,7 +211,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		add_setting(log, "trace-bytes", num);
 	}
 	if (run->pr)
-		mon_pr_settings(run, setting_cb, log);
+		preserve__settings(run, setting_cb, log);
 	add_hosts(log, run);
 
 	if (run->trace_bytes && with_events)
@@ -244,13 +239,13 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		log->cp.phases = run->cp_phases;
 		log->cp.found = run->cp_found ? strdup(run->cp_found) : NULL;
 	}
-	log->tasks = calloc(run->ntasks ? run->ntasks : 1, sizeof(*log->tasks));
+	log->tasks = calloc(tasks__count(run) ? tasks__count(run) : 1, sizeof(*log->tasks));
 	if (!log->tasks) {
 		pvmmon_log_free(log);
 		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
 	}
-	for (i = 0; i < run->ntasks; i++) {
-		mon_task *t = &run->tasks[i];
+	for (i = 0; i < tasks__count(run); i++) {
+		mon_task *t = tasks__at(run, i);
 
 		if (!t->rec.host)
 			t->rec.host = dup_or_null(host_of(log, t->dtid));
@@ -259,9 +254,9 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		for (j = 0; j < t->rec.nstmts; j++) {
 			pvmmon_log_stmt *s = &t->rec.stmts[j];
 
-			mon_resolve_stmt(s);
+			tasks__resolve_stmt(s);
 			for (k = 0; k < s->ncom; k++) {
-				mon_task *p = mon_find(run, s->com[k].partner_tid);
+				mon_task *p = tasks__find(run, s->com[k].partner_tid);
 
 				if (p && p->rec.lid && !s->com[k].partner_lid)
 					s->com[k].partner_lid = strdup(p->rec.lid);
@@ -270,13 +265,13 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		log->tasks[i] = t->rec;
 		/* The record is made for the log (senders as logical ids) and is its own. */
 		if (with_events && run->rr_mode != 0)
-			mon_rr_fill(run, t, &log->tasks[i]);
+			rrmon__fill(&log->tasks[i], run, t);
 		if (!with_events) {
 			log->tasks[i].nevents = 0;
 			log->tasks[i].events = NULL;
 		}
 	}
-	log->ntasks = run->ntasks;
+	log->ntasks = tasks__count(run);
 	*out = log;
 	return 0;
 }
@@ -298,7 +293,7 @@ static void release(pvmmon_log *log)
 	pvmmon_log_free(log);
 }
 
-int mon_write_log(mon_run *run)
+int logbuild__write(mon_run *run)
 {
 	pvmmon_log *log = NULL;
 	int rc = build(run, 1, &log);
@@ -310,7 +305,7 @@ int mon_write_log(mon_run *run)
 	return rc;
 }
 
-int mon_snapshot(mon_run *run, char **out, size_t *len)
+int logbuild__snapshot(char **out, size_t *len, mon_run *run)
 {
 	pvmmon_log *log = NULL;
 	int rc = build(run, 0, &log);

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +13,18 @@
 
 #include <pvm3.h>
 
-#include "pvmmon/errors.h"
 #include "../common/clock.h"
 #include "../common/pvmio.h"
 #include "../common/wire.h"
-#include "monitor.h"
+#include "cost.h"
+#include "cpsearch.h"
+#include "logbuild.h"
+#include "preserve.h"
+#include "pvmmon/errors.h"
+#include "registry.h"
+#include "rrmon.h"
+#include "run.h"
+#include "tasks.h"
 
 /* How long one receive waits before the loop looks at its other duties. */
 #define POLL_MS 50
@@ -34,15 +42,15 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
-		   "                      [--checkpoint-ms N] [--trace-bytes N]\n"
-		   "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
-		   "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
-		   "                      [--on-divergence stop|continue-recording]\n"
-		   "                      [--stop-at TASK:EVENT]]\n"
-		   "                      [--preserve [--deadlock-abort]] [--budget PCT]\n"
-		   "                      [--program P [--arg A]...]\n"
-		   "Started by `pvmmon run` (which controls it through standard input) or, with\n"
-		   "--auto, by the first monitored task of a program that found no monitor.\n");
+	           "                      [--checkpoint-ms N] [--trace-bytes N]\n"
+	           "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
+	           "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
+	           "                      [--on-divergence stop|continue-recording]\n"
+	           "                      [--stop-at TASK:EVENT]]\n"
+	           "                      [--preserve [--deadlock-abort]] [--budget PCT]\n"
+	           "                      [--program P [--arg A]...]\n"
+	           "Started by `pvmmon run` (which controls it through standard input) or, with\n"
+	           "--auto, by the first monitored task of a program that found no monitor.\n");
 }
 
 /* Reads `end CODE` lines from `pvmmon run` on standard input. */
@@ -70,125 +78,6 @@ static void read_control(mon_run *run)
 	}
 }
 
-static const char *tag_name(int tag)
-{
-	static const char *const names[] = {"REGISTER", "WELCOME", "SPAWNED", "QUERY", "ANSWER",
-					    "RECORDS", "TASKEXIT", "TRACE", "CPSAMPLE", "CTL",
-					    "STATUS", "SNAPSHOT", "RECORD", "REPLAYDATA", "LID",
-					    "LIDTID", "DIVERGED", "STOPPED", "MONLOST", "PWAIT",
-					    "PGRANT", "PASK", "CLOCK", "CLOCKSET"};
-	unsigned i = (unsigned)tag - (unsigned)WIRE_TAG_REGISTER;
-
-	return i < sizeof(names) / sizeof(names[0]) ? names[i] : "an unknown tag";
-}
-
-/* Counts and says a refused control message (once per sender, so that a flood does not
- * flood stderr too). */
-static void refuse(mon_run *run, int src, int tag, const char *why)
-{
-	static int last_src;
-
-	run->refused++;
-	if (src != last_src)
-		fprintf(stderr, "pvmmon-monitor: refused a control message (%s) from t%x: %s\n",
-			tag_name(tag), (unsigned)src, why);
-	last_src = src;
-}
-
-/*
- * Whether a control message may be handled: registrations and pvmmon commands'
- * requests carry the run's token (checked where they are decoded); pvm_notify
- * messages come from a pvmd; everything else only from registered tasks.
- */
-static int admitted(mon_run *run, int src, int tag)
-{
-	if (tag == WIRE_TAG_REGISTER || tag == WIRE_TAG_STATUS)
-		return 1;
-	if (tag == WIRE_TAG_TASKEXIT) {
-		if (src & (int)0x80000000)
-			return 1;
-		refuse(run, src, tag, "not from a pvmd");
-		return 0;
-	}
-	if (!mon_find(run, src)) {
-		refuse(run, src, tag, "not a task of this run");
-		return 0;
-	}
-	return 1;
-}
-
-static void handle(mon_run *run, int bufid)
-{
-	int bytes = 0, tag = 0, src = 0;
-	uint8_t *data = NULL;
-	size_t len = 0;
-
-	if (pvm_bufinfo(bufid, &bytes, &tag, &src) < 0 || !admitted(run, src, tag))
-		return;
-	if (tag == WIRE_TAG_TASKEXIT) {
-		int tid = 0;
-
-		if (pvm_upkint(&tid, 1, 1) >= 0)
-			mon_task_exit(run, tid);
-		if (run->pr)
-			mon_pr_evaluate(run);
-		return;
-	}
-	if (pvmio_unpack(bufid, &data, &len, NULL, NULL) != 0) {
-		run->bad_messages++;
-		return;
-	}
-	switch (tag) {
-	case WIRE_TAG_REGISTER:
-		if (mon_register(run, src, data, len) < 0)
-			refuse(run, src, tag, "wrong token");
-		break;
-	case WIRE_TAG_SPAWNED:
-		mon_spawned(run, src, data, len);
-		break;
-	case WIRE_TAG_QUERY:
-		mon_query(run, src, data, len);
-		break;
-	case WIRE_TAG_CLOCK:
-		mon_clock(run, src, data, len);
-		break;
-	case WIRE_TAG_RECORDS:
-		mon_records(run, src, data, len);
-		break;
-	case WIRE_TAG_TRACE:
-		mon_trace(run, src, data, len);
-		break;
-	case WIRE_TAG_CPSAMPLE:
-		mon_cp_sample(run, src, data, len);
-		break;
-	case WIRE_TAG_STATUS:
-		if (mon_status(run, src, data, len) < 0)
-			refuse(run, src, tag, "wrong token");
-		break;
-	case WIRE_TAG_RECORD:
-		mon_rr_record(run, src, data, len);
-		break;
-	case WIRE_TAG_LID:
-		mon_rr_lid(run, src, data, len);
-		break;
-	case WIRE_TAG_DIVERGED:
-		mon_rr_diverged(run, src, data, len);
-		break;
-	case WIRE_TAG_STOPPED:
-		mon_rr_stopped(run, src, data, len);
-		break;
-	case WIRE_TAG_PWAIT:
-		mon_pr_message(run, src, data, len);
-		break;
-	default:
-		run->bad_messages++;
-	}
-	free(data);
-	/* Registrations, exits and flushes change what preserve mode may decide. */
-	if (run->pr && tag != WIRE_TAG_PWAIT)
-		mon_pr_evaluate(run);
-}
-
 /* A token nobody else can guess: from the kernel's random source. */
 static uint64_t new_token(void)
 {
@@ -209,10 +98,11 @@ static int finished(mon_run *run, int64_t now)
 	if (stop_requested || run->diverged || run->deadlocked)
 		return 1;
 	if (run->auto_mode)
-		return run->ntasks > 0 && mon_all_done(run) && now - run->t_last_change > AUTO_GRACE_NS;
+		return tasks__count(run) > 0 && tasks__all_done(run) &&
+		       now - run->t_last_change > AUTO_GRACE_NS;
 	if (!run->ended)
 		return 0;
-	return mon_all_done(run) || now - run->t_ended > run->linger_ns;
+	return tasks__all_done(run) || now - run->t_ended > run->linger_ns;
 }
 
 static int publish(mon_run *run)
@@ -230,178 +120,227 @@ static int publish(mon_run *run)
 	return rc;
 }
 
-/* Frees what main() holds for the run (its options, the top-m search's results) and
- * gives back rc, so that main leaves nothing behind whichever way it ends. */
-static int finish(mon_run *run, int rc)
+/* The real transport: PVM's own send (in the run's context) and exit notification. */
+static int pvm_bytes_send(int ctx, int tid, int tag, const void *data, size_t len)
 {
-	mon_pr_free(run);
-	mon_free(run);
-	free(run->args);
-	free(run->cp_procs);
-	free(run->cp_found);
-	free(run->stop_lid);
-	for (size_t i = 0; i < run->cp_ncands; i++)
-		free(run->cp_cands[i]);
-	free(run->cp_cands);
-	return rc;
+	static const pvmio_fns fns = {pvm_send, pvm_recv, pvm_trecv};
+
+	return pvmio_send(&fns, ctx, tid, tag, data, len);
 }
 
-int main(int argc, char **argv)
+static int pvm_exit_notify(int32_t tid)
 {
-	static const struct option opts[] = {
-	    {"log", required_argument, NULL, 'l'},   {"auto", no_argument, NULL, 'a'},
-	    {"flush-ms", required_argument, NULL, 'f'}, {"linger-ms", required_argument, NULL, 'L'},
-	    {"checkpoint-ms", required_argument, NULL, 'c'},
-	    {"program", required_argument, NULL, 'p'}, {"arg", required_argument, NULL, 'A'},
-	    {"trace-bytes", required_argument, NULL, 't'}, {"cp", required_argument, NULL, 'C'},
-	    {"cp-exclusive", no_argument, NULL, 'X'}, {"cp-top", required_argument, NULL, 'T'},
-	    {"cp-phase-ms", required_argument, NULL, 'P'}, {"no-record", no_argument, NULL, 'N'},
-	    {"replay", required_argument, NULL, 'R'},
-	    {"on-divergence", required_argument, NULL, 'D'}, {"stop-at", required_argument, NULL, 'S'},
-	    {"preserve", no_argument, NULL, 'O'}, {"deadlock-abort", no_argument, NULL, 'K'},
-	    {"budget", required_argument, NULL, 'B'},
-	    {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0}};
-	mon_run run;
-	int c, rc = 1, checkpoint_failing = 0;
-	int64_t last_checkpoint, next_checkpoint = 1000000000LL;
+	int t = tid;
+
+	return pvm_notify(PvmTaskExit, WIRE_TAG_TASKEXIT, 1, &t);
+}
+
+static const mon_io pvm_io = {pvm_bytes_send, pvm_exit_notify};
+
+/* An option's setter says GO_ON, or the status the monitor then exits with. */
+#define GO_ON -1
+
+static int opt_budget(mon_run *run, const char *arg)
+{
+	char *end;
+
+	run->budget_pct = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (*end || !(run->budget_pct > 0 && run->budget_pct <= 100)) {
+		fprintf(stderr,
+		        "pvmmon-monitor: --budget wants a percentage above 0 and at most 100, "
+		        "not '%s'\n",
+		        arg);
+		return 2;
+	}
+	return GO_ON;
+}
+
+static int opt_stop_at(mon_run *run, const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+
+	if (!colon || !colon[1]) {
+		fprintf(stderr, "pvmmon-monitor: --stop-at wants TASK:EVENT\n");
+		return 2;
+	}
+	free(run->stop_lid);
+	run->stop_lid = strndup(arg, (size_t)(colon - arg));
+	run->stop_event = strtoull(colon + 1, NULL, 10);
+	return GO_ON;
+}
+
+static int opt_replay(mon_run *run, const char *arg)
+{
+	if (pvmmon_log_read(&run->replay_log, arg) < 0) {
+		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
+		return 2;
+	}
+	run->rr_mode = 2;
+	return GO_ON;
+}
+
+static int opt_arg(mon_run *run, const char *arg)
+{
+	char **a = realloc(run->args, (run->nargs + 1) * sizeof(*a));
+
+	if (!a)
+		return 1;
+	run->args = a;
+	run->args[run->nargs++] = (char *)arg;
+	return GO_ON;
+}
+
+static int opt_cp(mon_run *run, const char *arg)
+{
+	free(run->cp_procs);
+	run->cp_procs = strdup(arg);
+	return GO_ON;
+}
+
+static int opt_divergence(mon_run *run, const char *arg)
+{
+	run->rr_continue = !strcmp(arg, "continue-recording");
+	return GO_ON;
+}
+
+static int opt_help(mon_run *run, const char *arg)
+{
+	(void)run;
+	(void)arg;
+	usage(stdout);
+	return 0;
+}
+
+static int opt_version(mon_run *run, const char *arg)
+{
+	(void)run;
+	(void)arg;
+	printf("pvmmon-monitor %s\n", PVMMON_VERSION);
+	return 0;
+}
+
+/* How an option sets the run: a field (at off) set to val, a number, milliseconds
+ * kept in ns, the argument itself, or a setter. */
+enum opt_kind { SET, U32, U64, MS, STR, FN };
+
+static const struct opt {
+	const char *name;
+	enum opt_kind kind;
+	size_t off;
+	int val;
+	int (*fn)(mon_run *run, const char *arg);
+} opts[] = {
+    {"log", STR, offsetof(mon_run, log_path), 0, NULL},
+    {"auto", SET, offsetof(mon_run, auto_mode), 1, NULL},
+    {"flush-ms", U32, offsetof(mon_run, flush_ms), 0, NULL},
+    {"linger-ms", MS, offsetof(mon_run, linger_ns), 0, NULL},
+    {"checkpoint-ms", MS, offsetof(mon_run, checkpoint_ns), 0, NULL},
+    {"program", STR, offsetof(mon_run, program), 0, NULL},
+    {"arg", FN, 0, 0, opt_arg},
+    {"trace-bytes", U64, offsetof(mon_run, trace_bytes), 0, NULL},
+    {"cp", FN, 0, 0, opt_cp},
+    {"cp-exclusive", SET, offsetof(mon_run, cp_exclusive), 1, NULL},
+    {"cp-top", U32, offsetof(mon_run, cp_top_m), 0, NULL},
+    {"cp-phase-ms", MS, offsetof(mon_run, cp_phase_ns), 0, NULL},
+    {"no-record", SET, offsetof(mon_run, rr_mode), 0, NULL},
+    {"replay", FN, 0, 0, opt_replay},
+    {"on-divergence", FN, 0, 0, opt_divergence},
+    {"stop-at", FN, 0, 0, opt_stop_at},
+    {"preserve", SET, offsetof(mon_run, preserve), 1, NULL},
+    {"deadlock-abort", SET, offsetof(mon_run, on_deadlock_abort), 1, NULL},
+    {"budget", FN, 0, 0, opt_budget},
+    {"help", FN, 0, 0, opt_help},
+    {"version", FN, 0, 0, opt_version},
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static int set_option(mon_run *run, const struct opt *o, const char *arg)
+{
+	char *field = (char *)run + o->off;
+
+	switch (o->kind) {
+	case SET:
+		*(int *)field = o->val;
+		break;
+	case U32:
+		*(uint32_t *)field = (uint32_t)atoi(arg);
+		break;
+	case U64:
+		*(uint64_t *)field = strtoull(arg, NULL, 10);
+		break;
+	case MS:
+		*(int64_t *)field = (int64_t)atoi(arg) * 1000000;
+		break;
+	case STR:
+		*(const char **)field = arg;
+		break;
+	case FN:
+		return o->fn(run, arg);
+	}
+	return GO_ON;
+}
+
+/* Sets the run from the command line (getopt_long over the table, whose index is each
+ * option's value) and what follows from it. GO_ON or the status to exit with. */
+static int parse_options(mon_run *run, int argc, char **argv)
+{
+	struct option lo[NOPTS + 1];
+	int c, rc;
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		int arg =
+		    opts[i].kind == SET || opts[i].fn == opt_help || opts[i].fn == opt_version;
+
+		lo[i] = (struct option){opts[i].name, arg ? no_argument : required_argument, NULL,
+		                        (int)i};
+	}
+	lo[NOPTS] = (struct option){NULL, 0, NULL, 0};
+	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (c < 0 || (size_t)c >= NOPTS) {
+			usage(stderr);
+			return 2;
+		}
+		if ((rc = set_option(run, &opts[c], optarg)) != GO_ON)
+			return rc;
+	}
+	if (!run->log_path || run->flush_ms == 0) {
+		usage(stderr);
+		return 2;
+	}
+	if (run->cp_procs && !strcmp(run->cp_procs, "auto")) {
+		/* The selection comes after a first phase (cpsearch.c). */
+		free(run->cp_procs);
+		run->cp_procs = NULL;
+		run->cp_auto = 1;
+	}
+	if (run->preserve && preserve__init(run) < 0) {
+		fprintf(stderr, "pvmmon-monitor: out of memory\n");
+		return 1;
+	}
+	if (run->cp_phase_ns <= 0)
+		run->cp_phase_ns = 2000000000LL;
+	if (run->cp_procs) {
+		/* Collection runs from the start: generation 1. */
+		run->cp_gen = 1;
+		run->cp_collecting = 1;
+		run->cp_to_ns = -1;
+	}
+	run->trace_events = run->trace_bytes / MON_TRACE_EVENT_XML_BYTES;
+	if (run->trace_bytes && !run->trace_events)
+		run->trace_events = 1;
+	return GO_ON;
+}
+
+/* Starts the run: signals, the clock, the first rule, enrolling in PVM and publishing
+ * the monitor in the VM's mailbox. GO_ON or the status to exit with. */
+static int start(mon_run *run)
+{
 	struct tm tm;
 	time_t now_wall;
 
-	/* The hooks library must stay out of the monitor even if it was preloaded. */
-	setenv("PVMMON_PASSIVE", "1", 1);
-	memset(&run, 0, sizeof(run));
-	run.rr_mode = 1; /* every run can be replayed unless told otherwise */
-	run.flush_ms = 1000;
-	run.linger_ns = 10000000000LL;
-	run.checkpoint_ns = 10000000000LL;
-	run.trace_cut = INT64_MAX;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			run.log_path = optarg;
-			break;
-		case 'a':
-			run.auto_mode = 1;
-			break;
-		case 'f':
-			run.flush_ms = (uint32_t)atoi(optarg);
-			break;
-		case 'L':
-			run.linger_ns = (int64_t)atoi(optarg) * 1000000;
-			break;
-		case 'c':
-			run.checkpoint_ns = (int64_t)atoi(optarg) * 1000000;
-			break;
-		case 'p':
-			run.program = optarg;
-			break;
-		case 't':
-			run.trace_bytes = strtoull(optarg, NULL, 10);
-			break;
-		case 'C':
-			free(run.cp_procs);
-			run.cp_procs = strdup(optarg);
-			break;
-		case 'X':
-			run.cp_exclusive = 1;
-			break;
-		case 'T':
-			run.cp_top_m = (uint32_t)atoi(optarg);
-			break;
-		case 'N':
-			run.rr_mode = 0;
-			break;
-		case 'O':
-			run.preserve = 1;
-			break;
-		case 'K':
-			run.on_deadlock_abort = 1;
-			break;
-		case 'B': {
-			char *end;
-
-			run.budget_pct = strtod(optarg, &end);
-			if (*end == '%')
-				end++;
-			if (*end || !(run.budget_pct > 0 && run.budget_pct <= 100)) {
-				fprintf(stderr, "pvmmon-monitor: --budget wants a percentage above 0 "
-						"and at most 100, not '%s'\n",
-					optarg);
-				return finish(&run, 2);
-			}
-			break;
-		}
-		case 'D':
-			run.rr_continue = !strcmp(optarg, "continue-recording");
-			break;
-		case 'S': {
-			char *colon = strrchr(optarg, ':');
-
-			if (!colon || !colon[1]) {
-				fprintf(stderr, "pvmmon-monitor: --stop-at wants TASK:EVENT\n");
-				return finish(&run, 2);
-			}
-			free(run.stop_lid);
-			run.stop_lid = strndup(optarg, (size_t)(colon - optarg));
-			run.stop_event = strtoull(colon + 1, NULL, 10);
-			break;
-		}
-		case 'R':
-			if (pvmmon_log_read(&run.replay_log, optarg) < 0) {
-				fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
-				return finish(&run, 2);
-			}
-			run.rr_mode = 2;
-			break;
-		case 'P':
-			run.cp_phase_ns = (int64_t)atoi(optarg) * 1000000;
-			break;
-		case 'A': {
-			char **a = realloc(run.args, (run.nargs + 1) * sizeof(*a));
-
-			if (!a)
-				return finish(&run, 1);
-			run.args = a;
-			run.args[run.nargs++] = optarg;
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			return finish(&run, 0);
-		case 'V':
-			printf("pvmmon-monitor %s\n", PVMMON_VERSION);
-			return finish(&run, 0);
-		default:
-			usage(stderr);
-			return finish(&run, 2);
-		}
-	}
-	if (!run.log_path || run.flush_ms == 0) {
-		usage(stderr);
-		return finish(&run, 2);
-	}
-	if (run.cp_procs && !strcmp(run.cp_procs, "auto")) {
-		/* The selection comes after a first phase (cpsearch.c). */
-		free(run.cp_procs);
-		run.cp_procs = NULL;
-		run.cp_auto = 1;
-	}
-	if (run.preserve && mon_pr_init(&run) < 0) {
-		fprintf(stderr, "pvmmon-monitor: out of memory\n");
-		return finish(&run, 1);
-	}
-	if (run.cp_phase_ns <= 0)
-		run.cp_phase_ns = 2000000000LL;
-	if (run.cp_procs) {
-		/* Collection runs from the start: generation 1. */
-		run.cp_gen = 1;
-		run.cp_collecting = 1;
-		run.cp_to_ns = -1;
-	}
-	run.trace_events = run.trace_bytes / MON_TRACE_EVENT_XML_BYTES;
-	if (run.trace_bytes && !run.trace_events)
-		run.trace_events = 1;
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGPIPE, SIG_IGN);
@@ -411,83 +350,149 @@ int main(int argc, char **argv)
 	 * the monitor in the middle of the write and leaving the temporary file behind. */
 	signal(SIGXFSZ, SIG_IGN);
 
-	run.t_start = pvmmon_clock_now();
-	if (mon_cost_start(&run) < 0) {
+	run->t_start = pvmmon_clock_now();
+	if (cost__start(run) < 0) {
 		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
-		return finish(&run, 1);
+		return 1;
 	}
-	run.token = new_token();
+	run->token = new_token();
 	now_wall = time(NULL);
 	gmtime_r(&now_wall, &tm);
-	strftime(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	run.mytid = pvm_mytid();
-	if (run.mytid < 0) {
-		fprintf(stderr, "pvmmon-monitor: cannot enroll in PVM (%d)\n", run.mytid);
-		return finish(&run, 1);
+	strftime(run->started, sizeof(run->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	run->mytid = pvm_mytid();
+	if (run->mytid < 0) {
+		fprintf(stderr, "pvmmon-monitor: cannot enroll in PVM (%d)\n", run->mytid);
+		return 1;
 	}
+	run->myhost = pvm_tidtohost(run->mytid);
 	pvm_setopt(PvmAutoErr, 0);
-	run.ctx = pvm_newcontext();
-	if (publish(&run) < 0) {
+	run->ctx = pvm_newcontext();
+	if (publish(run) < 0) {
 		fprintf(stderr, "pvmmon-monitor: another monitor is published in this VM\n");
 		pvm_exit();
-		return finish(&run, 1);
+		return 1;
 	}
-	pvm_setcontext(run.ctx);
-	if (!run.auto_mode) {
-		printf("ready %d %016llx\n", run.mytid, (unsigned long long)run.token);
+	pvm_setcontext(run->ctx);
+	if (!run->auto_mode) {
+		printf("ready %d %016llx\n", run->mytid, (unsigned long long)run->token);
 		fflush(stdout);
 	}
-	last_checkpoint = run.t_start;
-	run.t_last_change = run.t_start;
+	run->t_last_change = run->t_start;
+	return GO_ON;
+}
+
+/* Takes one received message to its handler: TASKEXIT's tid is packed by the pvmd,
+ * every other message is pvmmon's bytes. */
+static void receive(mon_run *run, int bufid)
+{
+	int bytes = 0, tag = 0, src = 0, tid = 0;
+	uint8_t *data = NULL;
+	size_t len = 0;
+
+	if (pvm_bufinfo(bufid, &bytes, &tag, &src) < 0 || !run__admitted(run, src, tag))
+		return;
+	if (tag == WIRE_TAG_TASKEXIT) {
+		pvm_upkint(&tid, 1, 1);
+		run__task_exit(run, tid);
+		return;
+	}
+	if (pvmio_unpack(bufid, &data, &len, NULL, NULL) != 0) {
+		run->bad_messages++;
+		return;
+	}
+	run__dispatch(run, src, tag, data, len);
+	free(data);
+}
+
+/* When the next checkpoint is due: the first after a second, then at doubling
+ * intervals up to the period, so that short runs have one and long ones do not pay for
+ * many. */
+typedef struct checkpoints {
+	int64_t last, next;
+	int failing;
+} checkpoints;
+
+/* A checkpoint keeps a valid log on disk should the monitor die. */
+static void checkpoint(mon_run *run, checkpoints *cp, int64_t now)
+{
+	if (run->checkpoint_ns <= 0 || now - cp->last <= cp->next)
+		return;
+	if (logbuild__write(run) < 0) {
+		/* Said at the first of consecutive failures, not at each (a full disk fails
+		 * them all); the run goes on, and the final write is tried all the same. */
+		if (!cp->failing)
+			fprintf(stderr, "pvmmon-monitor: checkpoint not written: %s\n",
+			        pvmmon_error_last());
+		cp->failing = 1;
+	} else {
+		cp->failing = 0;
+	}
+	cp->last = now;
+	cp->next = cp->next * 2 < run->checkpoint_ns ? cp->next * 2 : run->checkpoint_ns;
+}
+
+/* The main loop: messages, `pvmmon run`'s control, timeouts and checkpoints, until the
+ * run is finished. */
+static void loop(mon_run *run)
+{
+	checkpoints cp = {run->t_start, 1000000000LL, 0};
 
 	for (;;) {
 		/* Waiting requests may need asking soon (preserve.c, ASK_DELAY_NS). */
-		struct timeval tv = {0, mon_pr_busy(&run) ? 1000 : POLL_MS * 1000};
+		struct timeval tv = {0, preserve__busy(run) ? 1000 : POLL_MS * 1000};
 		int b = pvm_trecv(-1, -1, &tv);
 		int64_t now;
 
 		if (b > 0)
-			handle(&run, b);
-		read_control(&run);
+			receive(run, b);
+		read_control(run);
 		now = pvmmon_clock_now();
-		mon_pending_timeout(&run, now);
-		mon_cp_tick(&run, now);
+		registry__pending_timeout(run, now);
+		cpsearch__tick(run, now);
 		/* A deadlock is told once nothing has moved for a while. */
-		if (run.pr)
-			mon_pr_evaluate(&run);
-		if (finished(&run, now))
+		if (run->pr)
+			preserve__evaluate(run);
+		if (finished(run, now))
 			break;
-		if (run.checkpoint_ns > 0 && now - last_checkpoint > next_checkpoint) {
-			/* A checkpoint keeps a valid log on disk should the monitor die: the
-			 * first after a second, then at doubling intervals up to the period,
-			 * so that short runs have one and long ones do not pay for many. */
-			if (mon_write_log(&run) < 0) {
-				/* Said at the first of consecutive failures, not at each (a full
-				 * disk fails them all); the run goes on, and the final write is
-				 * tried all the same. */
-				if (!checkpoint_failing)
-					fprintf(stderr, "pvmmon-monitor: checkpoint not written: %s\n",
-						pvmmon_error_last());
-				checkpoint_failing = 1;
-			} else {
-				checkpoint_failing = 0;
-			}
-			last_checkpoint = now;
-			next_checkpoint = next_checkpoint * 2 < run.checkpoint_ns ? next_checkpoint * 2
-										   : run.checkpoint_ns;
-		}
+		checkpoint(run, &cp, now);
 	}
-	mon_rr_end(&run);
+}
+
+/* Ends the run: the replay's last check, the final log. The status to exit with. */
+static int end(mon_run *run)
+{
+	int rc = 1;
+
+	rrmon__end(run);
 	/* Unpublish first so a new program does not find a monitor that is leaving. */
 	pvm_delinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
-	if (mon_write_log(&run) < 0) {
+	if (logbuild__write(run) < 0) {
 		fprintf(stderr, "pvmmon-monitor: %s\n", pvmmon_error_last());
 		goto out;
 	}
 	/* A replay that diverged says so in its status (pvmmon replay exits 3), and so does
 	 * a deadlock that stopped the run (4). */
-	rc = run.diverged ? 3 : run.deadlocked ? 4 : 0;
+	rc = run->diverged ? 3 : run->deadlocked ? 4 : 0;
 out:
 	pvm_exit();
-	return finish(&run, rc);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	mon_run run;
+	int rc;
+
+	/* The hooks library must stay out of the monitor even if it was preloaded. */
+	setenv("PVMMON_PASSIVE", "1", 1);
+	run__init(&run, &pvm_io);
+	rc = parse_options(&run, argc, argv);
+	if (rc == GO_ON)
+		rc = start(&run);
+	if (rc == GO_ON) {
+		loop(&run);
+		rc = end(&run);
+	}
+	run__free(&run);
+	return rc;
 }

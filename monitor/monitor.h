@@ -1,4 +1,6 @@
-/* Private to pvmmon-monitor: the registry of tasks and the state of one monitored run. */
+/* Private to pvmmon-monitor: the types of one monitored run (its tasks, hosts, rules and
+ * settings) and the transport it talks to tasks through; each module's functions are in
+ * its own header. */
 #ifndef PVMMON_MONITOR_H
 #define PVMMON_MONITOR_H
 
@@ -6,29 +8,29 @@
 #include <stdint.h>
 
 #include "../common/clockmodel.h"
-#include "pvmmon/log.h"
 #include "../common/resource.h"
 #include "../common/wire.h"
+#include "pvmmon/log.h"
 
 /* A task's cost and probe sites as the monitor follows them (cost.c). */
 struct mon_cost;
 
 typedef struct mon_task {
-	pvmmon_log_task rec; /* identity fields plus the latest flushed records */
-	uint32_t index;      /* the monitor's number for the task (piggyback sender) */
-	int32_t dtid;        /* its host's pvmd */
-	int64_t rt_start;    /* real start, the task's own clock */
-	int welcomed;        /* registration answered */
-	int final;           /* the final flush arrived */
-	int gone;            /* pvmd reported its exit */
-	int64_t pending_since; /* waiting for the parent's spawn report (real time), or 0 */
-	size_t cap_events;   /* room in rec.events */
+	pvmmon_log_task rec;     /* identity fields plus the latest flushed records */
+	uint32_t index;          /* the monitor's number for the task (piggyback sender) */
+	int32_t dtid;            /* its host's pvmd */
+	int64_t rt_start;        /* real start, the task's own clock */
+	int welcomed;            /* registration answered */
+	int final;               /* the final flush arrived */
+	int gone;                /* pvmd reported its exit */
+	int64_t pending_since;   /* waiting for the parent's spawn report (real time), or 0 */
+	size_t cap_events;       /* room in rec.events */
 	uint64_t trace_received; /* events the task sent, kept or not */
-	wire_cp cp;          /* its latest critical-path sample */
-	wire_buf record;     /* its replay record so far (tids as senders), when recording */
-	int replayed;        /* a replay sent it its record */
+	wire_cp cp;              /* its latest critical-path sample */
+	wire_buf record;         /* its replay record so far (tids as senders), when recording */
+	int replayed;            /* a replay sent it its record */
 	/* Every real or virtual time the task reports is on its own clock; the monitor puts
-	 * it on its own with the host's clock model (mon_to_monitor) once the task's first
+	 * it on its own with the host's clock model (clocks__to_monitor) once the task's first
 	 * CLOCK report came, which is before any message that carries times, PVM keeping
 	 * order per pair. */
 	int clock_done;
@@ -63,8 +65,8 @@ typedef struct mon_host_clock {
 typedef struct mon_spawn {
 	int32_t parent, child;
 	uint32_t index;
-	int64_t rt;  /* the parent's real time at the spawn's end */
-	wire_cp cp;  /* the parent's critical-path tuple then, for the child to start from */
+	int64_t rt; /* the parent's real time at the spawn's end */
+	wire_cp cp; /* the parent's critical-path tuple then, for the child to start from */
 } mon_spawn;
 
 /* A task waiting to learn the tid of a logical id that has not registered yet. */
@@ -73,10 +75,26 @@ typedef struct mon_lid_wait {
 	char *lid;
 } mon_lid_wait;
 
+/*
+ * How the monitor reaches tasks: main sets the real one (PVM, run.c's run__pvm_io);
+ * unit tests set a fake that captures what is sent. Every module sends through
+ * run->io, passed with the run.
+ */
+typedef struct mon_io {
+	/* Sends len bytes to tid with tag in PVM context ctx: 0 or a negative PVMMON_E*. */
+	int (*send)(int ctx, int tid, int tag, const void *data, size_t len);
+	/* Has the pvmd report tid's exit to the monitor (a TASKEXIT message). */
+	int (*notify_exit)(int32_t tid);
+} mon_io;
+
+/* Bytes one event takes in the XML log, on average: converts the user's trace size
+ * into events (measured on traced logs; see doc/architecture.md). */
+#define MON_TRACE_EVENT_XML_BYTES 150
+
 typedef struct mon_run {
 	/* Settings. */
 	const char *log_path;
-	int auto_mode;     /* started by a task (console), not by `pvmmon run` */
+	int auto_mode; /* started by a task (console), not by `pvmmon run` */
 	uint32_t flush_ms;
 	int64_t linger_ns; /* how long to wait for tasks after the program ended */
 	int64_t checkpoint_ns;
@@ -89,7 +107,7 @@ typedef struct mon_run {
 	uint32_t cp_gen;
 	int cp_collecting;
 	int64_t cp_from_ns, cp_to_ns;
-	uint64_t cp_samples;   /* critical-path samples of this generation received */
+	uint64_t cp_samples; /* critical-path samples of this generation received */
 	/* Choosing the selection while the program runs (cpsearch.c): --cp=auto, or the
 	 * top-m search; phase length, when the current phase began, the candidates left,
 	 * phases run, and the procedures the search found (heap, comma-separated). */
@@ -107,13 +125,13 @@ typedef struct mon_run {
 	/* Preserve mode (preserve.c); its state is the monitor's own (struct mon_pr). */
 	int preserve;
 	int on_deadlock_abort;
-	int deadlocked;    /* a deadlock was reported and --on-deadlock=abort stops the run */
+	int deadlocked; /* a deadlock was reported and --on-deadlock=abort stops the run */
 	struct mon_pr *pr;
 	pvmmon_log *replay_log;
 	int diverged;
-	int rr_continue;       /* --on-divergence=continue-recording */
-	uint64_t divergences;  /* said and gone past (continue-recording) */
-	char *stop_lid;        /* --stop-at LID:EVENT */
+	int rr_continue;      /* --on-divergence=continue-recording */
+	uint64_t divergences; /* said and gone past (continue-recording) */
+	char *stop_lid;       /* --stop-at LID:EVENT */
 	uint64_t stop_event;
 	mon_lid_wait *pending_lids;
 	size_t npending_lids;
@@ -123,17 +141,19 @@ typedef struct mon_run {
 	size_t nargs;
 	char **args;
 	/* State. */
+	mon_io io; /* the transport, set once at the start */
 	int mytid, ctx;
-	int64_t t_start;   /* monitor's real start */
-	char started[32];  /* ISO 8601 */
-	int ended;         /* `pvmmon run` said the program ended */
+	int32_t myhost;   /* the monitor's own host (its pvmd's tid) */
+	int64_t t_start;  /* monitor's real start */
+	char started[32]; /* ISO 8601 */
+	int ended;        /* `pvmmon run` said the program ended */
 	int64_t t_ended;
 	int exit_code;
 	int64_t t_last_change;
-	mon_task *tasks;
-	size_t ntasks, cap_tasks;
-	mon_spawn *spawns;
-	size_t nspawns, cap_spawns;
+	/* The task table and the spawn reports (tasks.c; reached only through its
+	 * functions). */
+	struct mon_tasks *tab;
+	/* The host clock models (clocks.c). */
 	mon_host_clock *clocks;
 	size_t nclocks;
 	int32_t stopped_tid; /* a replayed task stopped for a debugger (--stop-at), or 0 */
@@ -155,111 +175,5 @@ typedef struct mon_run {
 	pvmmon_log_switch *switches;
 	size_t nswitches;
 } mon_run;
-
-/* Registry (registry.c). */
-mon_task *mon_find(mon_run *run, int32_t tid);
-/* Handles a REGISTER message from src; answers it unless the task must wait for its
- * parent's spawn report. Returns -1 (and does nothing) when it lacks the run's token. */
-int mon_register(mon_run *run, int src, const uint8_t *data, size_t len);
-void mon_spawned(mon_run *run, int src, const uint8_t *data, size_t len);
-void mon_query(mon_run *run, int src, const uint8_t *data, size_t len);
-/* Sends command c to every task that is registered and running, but except (0: none). */
-void mon_tell_tasks(mon_run *run, const wire_ctl *c, int32_t except);
-/* A task's clock offset estimate (CLOCK): the first of each task is answered with the
- * model its host uses; a keeper's later ones refit the model, sent to the whole host. */
-void mon_clock(mon_run *run, int src, const uint8_t *data, size_t len);
-/* The clock model of host dtid, NULL when there is none yet. */
-const mon_host_clock *mon_host_clock_of(const mon_run *run, int32_t dtid);
-/* A time task t reported on its own clock, on the monitor's (unchanged before the
- * task's first CLOCK report). */
-int64_t mon_to_monitor(const mon_run *run, const mon_task *t, int64_t time);
-/* Task t has gone: another task of its host takes over as keeper. */
-void mon_clock_task_gone(mon_run *run, const mon_task *t);
-void mon_clocks_free(mon_run *run);
-void mon_records(mon_run *run, int src, const uint8_t *data, size_t len);
-void mon_task_exit(mon_run *run, int32_t tid);
-/*
- * Handles a TRACE chunk. The trace kept is always a prefix in time of the whole run:
- * events are dropped from the end (the latest start first, across all tasks) so that
- * every task's events before the cut are there, whatever order chunks arrive in.
- */
-void mon_trace(mon_run *run, int src, const uint8_t *data, size_t len);
-/* Handles a CPSAMPLE: keeps the task's latest critical-path tuple. */
-void mon_cp_sample(mon_run *run, int src, const uint8_t *data, size_t len);
-/* Starts critical-path collection with selection procs (a new generation: earlier
- * samples are dropped) or stops it, and tells every running task. */
-void mon_cp_start(mon_run *run, const char *procs, int exclusive);
-void mon_cp_stop(mon_run *run);
-/* Drives --cp=auto and the top-m search: called as time passes (real time now). */
-void mon_cp_tick(mon_run *run, int64_t now);
-/* Handles a STATUS request of a pvmmon command: carries out its command and answers
- * with a snapshot of the run (log XML without the trace). Returns -1 (and does
- * nothing) when the request lacks the run's token. */
-int mon_status(mon_run *run, int src, const uint8_t *data, size_t len);
-/* Cuts the kept trace to at most trace_events events (the earliest ones). */
-void mon_trace_limit(mon_run *run);
-/* Resolves registrations that waited too long for a spawn report. */
-void mon_pending_timeout(mon_run *run, int64_t now);
-/* Whether every registered task has ended (exited or crashed). */
-int mon_all_done(const mon_run *run);
-void mon_free(mon_run *run);
-
-/* Bytes one event takes in the XML log, on average: converts the user's trace size
- * into events (measured on traced logs; see doc/architecture.md). */
-#define MON_TRACE_EVENT_XML_BYTES 150
-
-/* Record and replay (rrmon.c). */
-void mon_rr_record(mon_run *run, int src, const uint8_t *data, size_t len);
-/* After t's welcome: in a replay, sends t its record and answers tasks waiting for
- * its tid. */
-void mon_rr_welcomed(mon_run *run, mon_task *t);
-void mon_rr_answer_lid(mon_run *run, int asker, int32_t tid);
-void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len);
-void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len);
-void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len);
-/* At the end of a replay: recorded tasks that never started are a divergence. */
-void mon_rr_end(mon_run *run);
-/* Fills out's record fields from t's record (senders as logical ids); the fields then
- * belong to out. */
-int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out);
-
-/* Dynamic instrumentation and cost (cost.c). */
-/* Switches the sites named by spec on or off in every task it names, now and for
- * tasks that register later, and logs the switch (by the budget, with its reason, or
- * by the user). PVMMON_EINVAL when spec is no resource. */
-int mon_switch(mon_run *run, int on, const char *spec, int budget, const char *reason);
-/* The rules as the welcome carries them ("+spec;-spec"; heap, caller frees). */
-char *mon_rules_text(const mon_run *run);
-/* At the start of a run with a budget: its first rule. */
-int mon_cost_start(mon_run *run);
-/* After a flush of t's records: its predicted cost, and the budget's decisions. */
-void mon_cost_records(mon_run *run, mon_task *t);
-void mon_cost_free(mon_task *t);
-void mon_rules_free(mon_run *run);
-
-/* Switches statements' records on or off in t as the rules say (the monitor resolves
- * statements to lines; tasks know only call sites). */
-void mon_cost_stmts(mon_run *run, mon_task *t);
-
-/* Log (logbuild.c): builds the log of the run so far and writes it atomically. */
-int mon_write_log(mon_run *run);
-/* Resolves a statement's call site to file, line and function (once; the results stay
- * with the record). */
-void mon_resolve_stmt(pvmmon_log_stmt *s);
-/* The log of the run so far, without its trace, as XML text in *out (caller frees). */
-int mon_snapshot(mon_run *run, char **out, size_t *len);
-
-/* Preserve mode (preserve.c). */
-int mon_pr_init(mon_run *run);
-/* Handles a PWAIT: a task's request, blocked receive or state report. */
-void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len);
-/* Decides what can be decided now, asks for fresher reports, and reports a deadlock of
- * the program once nothing has moved for a while. */
-void mon_pr_evaluate(mon_run *run);
-/* The log's settings of preserve mode, through add(ctx, key, value). */
-void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char *), void *ctx);
-void mon_pr_free(mon_run *run);
-/* Whether requests wait for a decision (the monitor then looks again within 1 ms). */
-int mon_pr_busy(const mon_run *run);
 
 #endif

@@ -8,14 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
-
-#include "pvmmon/errors.h"
 #include "../common/clock.h"
-#include "../common/pvmio.h"
 #include "../common/symbols.h"
-#include "monitor.h"
+#include "clocks.h"
 #include "order.h"
+#include "preserve.h"
+#include "pvmmon/errors.h"
+#include "tasks.h"
 
 /* A decision that must wait asks the tasks holding it back for fresher reports only
  * after this long: in the common case their news (a report as they block, or the
@@ -26,20 +25,20 @@
  * race with each other settle well within it. */
 #define DEADLOCK_GRACE_NS 300000000LL
 
-/* What the monitor knows of one task (same index as run->tasks). */
+/* What the monitor knows of one task (same index as the task table). */
 typedef struct pr_task {
-	int kind;           /* wire_pw_kind of its last report, -1 before any */
-	uint32_t req;       /* its pending request, 0 when none */
-	int32_t src, tag;   /* what it waits for */
+	int kind;         /* wire_pw_kind of its last report, -1 before any */
+	uint32_t req;     /* its pending request, 0 when none */
+	int32_t src, tag; /* what it waits for */
 	int64_t vt, deadline;
-	char *module;       /* the call site it waits at */
+	char *module; /* the call site it waits at */
 	uint64_t offset;
 	wire_pcand *cand;
 	uint32_t ncand;
-	int asked;          /* a PASK is on its way and unanswered */
-	int64_t t_req;      /* real time its pending request arrived */
-	uint32_t msgs;      /* control messages spent on its pending request */
-	int64_t t_change;   /* real time its request last changed */
+	int asked;        /* a PASK is on its way and unanswered */
+	int64_t t_req;    /* real time its pending request arrived */
+	uint32_t msgs;    /* control messages spent on its pending request */
+	int64_t t_change; /* real time its request last changed */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
@@ -104,7 +103,8 @@ static pr_pair *pair_get(struct mon_pr *p, uint64_t key, int create)
 	}
 	if (!p->cap_pairs)
 		return NULL;
-	for (i = hash64(key) & (p->cap_pairs - 1); p->pairs[i].key; i = (i + 1) & (p->cap_pairs - 1))
+	for (i = hash64(key) & (p->cap_pairs - 1); p->pairs[i].key;
+	     i = (i + 1) & (p->cap_pairs - 1))
 		if (p->pairs[i].key == key)
 			return &p->pairs[i];
 	if (!create)
@@ -120,10 +120,7 @@ static uint64_t pair_key(int32_t src, int32_t dst)
 }
 
 /* Pairs towards dst with unseen messages are counted under this key. */
-static uint64_t pend_key(int32_t dst)
-{
-	return 1ULL << 63 | (uint32_t)dst;
-}
+static uint64_t pend_key(int32_t dst) { return 1ULL << 63 | (uint32_t)dst; }
 
 static int pending(struct mon_pr *p, int32_t src, int32_t dst)
 {
@@ -163,7 +160,7 @@ static void pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, uint3
 static int reserve(mon_run *run)
 {
 	struct mon_pr *p = run->pr;
-	size_t n = run->ntasks + run->nspawns + 1;
+	size_t n = tasks__count(run) + tasks__spawn_count(run) + 1;
 
 	if (n > p->cap) {
 		pr_task *t = realloc(p->t, n * sizeof(*t));
@@ -192,7 +189,7 @@ static int reserve(mon_run *run)
 	return 0;
 }
 
-int mon_pr_init(mon_run *run)
+int preserve__init(mon_run *run)
 {
 	run->pr = calloc(1, sizeof(*run->pr));
 	if (!run->pr)
@@ -205,8 +202,7 @@ int mon_pr_init(mon_run *run)
 
 static void send_to(mon_run *run, int tid, int tag, const wire_buf *b)
 {
-	if (!b->failed && pvmio_send(&(pvmio_fns){pvm_send, pvm_recv, pvm_trecv}, run->ctx, tid, tag,
-				     b->data, b->len) == 0)
+	if (tasks__send(run, tid, tag, b) == 0)
 		run->pr->msgs_out++;
 }
 
@@ -215,11 +211,11 @@ static void ask(mon_run *run, size_t i)
 	struct mon_pr *p = run->pr;
 	wire_buf b;
 
-	if (p->t[i].asked || i >= run->ntasks)
+	if (p->t[i].asked || i >= tasks__count(run))
 		return;
 	wire_buf_init(&b);
 	wire_put_u32(&b, WIRE_VERSION);
-	send_to(run, run->tasks[i].rec.tid, WIRE_TAG_PASK, &b);
+	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PASK, &b);
 	wire_buf_free(&b);
 	p->t[i].asked = 1;
 	p->asks++;
@@ -237,7 +233,7 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	wire_put_u8(&b, (uint8_t)verdict);
 	wire_put_u32(&b, (uint32_t)src);
 	wire_put_u32(&b, (uint32_t)tag);
-	send_to(run, run->tasks[i].rec.tid, WIRE_TAG_PGRANT, &b);
+	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PGRANT, &b);
 	wire_buf_free(&b);
 	t->msgs++;
 	if (t->msgs > p->max_msgs_per_receive)
@@ -254,13 +250,13 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 static int32_t index_of(mon_run *run, int32_t tid)
 {
 	struct mon_pr *p = run->pr;
-	mon_task *t = mon_find(run, tid);
+	mon_task *t = tasks__find(run, tid);
 
 	if (t)
-		return (int32_t)(t - run->tasks);
+		return (int32_t)t->index;
 	for (size_t k = 0; k < p->nextra; k++)
 		if (p->extra_tid[k] == tid)
-			return (int32_t)(run->ntasks + k);
+			return (int32_t)(tasks__count(run) + k);
 	return -1;
 }
 
@@ -271,14 +267,14 @@ static void build(mon_run *run)
 	size_t i;
 
 	p->nextra = 0;
-	for (i = 0; i < run->nspawns; i++) {
-		int32_t child = run->spawns[i].child;
+	for (i = 0; i < tasks__spawn_count(run); i++) {
+		int32_t child = tasks__spawn_at(run, i)->child;
 
-		if (!mon_find(run, child))
+		if (!tasks__find(run, child))
 			p->extra_tid[p->nextra++] = child;
 	}
-	for (i = 0; i < run->ntasks; i++) {
-		mon_task *mt = &run->tasks[i];
+	for (i = 0; i < tasks__count(run); i++) {
+		mon_task *mt = tasks__at(run, i);
 		pr_task *t = &p->t[i];
 		order_task *o = &p->ot[i];
 
@@ -298,7 +294,8 @@ static void build(mon_run *run)
 			continue;
 		}
 		o->state = ORDER_BLOCKED;
-		o->incoming = t->src == -1 ? pending_in(p, mt->rec.tid) : pending(p, t->src, mt->rec.tid);
+		o->incoming =
+		    t->src == -1 ? pending_in(p, mt->rec.tid) : pending(p, t->src, mt->rec.tid);
 		for (uint32_t k = 0; k < t->ncand; k++)
 			if (t->cand[k].va < o->cand_va)
 				o->cand_va = t->cand[k].va;
@@ -307,11 +304,11 @@ static void build(mon_run *run)
 			o->cand_va = t->deadline;
 	}
 	/* wait_src needs the extra tasks' indices too. */
-	for (i = 0; i < run->ntasks; i++)
+	for (i = 0; i < tasks__count(run); i++)
 		if (p->ot[i].state == ORDER_BLOCKED && p->t[i].src != -1)
 			p->ot[i].wait_src = index_of(run, p->t[i].src);
 	for (i = 0; i < p->nextra; i++) {
-		order_task *o = &p->ot[run->ntasks + i];
+		order_task *o = &p->ot[tasks__count(run) + i];
 
 		o->state = ORDER_RUNNING;
 		o->vt = 0;
@@ -326,8 +323,8 @@ static void decide(mon_run *run, size_t i)
 {
 	struct mon_pr *p = run->pr;
 	pr_task *t = &p->t[i];
-	size_t n = run->ntasks + p->nextra, nc = 0, best = 0, k;
-	int32_t tid = run->tasks[i].rec.tid, src;
+	size_t n = tasks__count(run) + p->nextra, nc = 0, best = 0, k;
+	int32_t tid = tasks__at(run, i)->rec.tid, src;
 	int inflight;
 	order_verdict v;
 	int64_t t0 = pvmmon_clock_now(), d;
@@ -343,11 +340,11 @@ static void decide(mon_run *run, size_t i)
 	for (k = 0; k < t->ncand; k++) {
 		int32_t s = index_of(run, t->cand[k].src);
 
-		if (s < 0 || (size_t)s >= run->ntasks)
+		if (s < 0 || (size_t)s >= tasks__count(run))
 			continue;
 		p->oc[nc].src = s;
 		p->oc[nc].va = t->cand[k].va;
-		p->oc[nc].key = run->tasks[s].rec.lid;
+		p->oc[nc].key = tasks__at(run, (size_t)s)->rec.lid;
 		p->oc[nc].seq = t->cand[k].seq;
 		nc++;
 	}
@@ -369,9 +366,9 @@ static void decide(mon_run *run, size_t i)
 		int32_t ctag = 0;
 
 		for (k = 0; k < t->ncand; k++)
-			if (t->cand[k].src == run->tasks[c->src].rec.tid)
+			if (t->cand[k].src == tasks__at(run, (size_t)c->src)->rec.tid)
 				ctag = t->cand[k].tag;
-		grant(run, i, WIRE_PG_TAKE, run->tasks[c->src].rec.tid, ctag);
+		grant(run, i, WIRE_PG_TAKE, tasks__at(run, (size_t)c->src)->rec.tid, ctag);
 		t->vt = c->va > t->vt ? c->va : t->vt;
 		break;
 	}
@@ -385,8 +382,9 @@ static void decide(mon_run *run, size_t i)
 		 * no deadline, only more messages can help, and they wake the request. */
 		p->waiting++;
 		if ((nc || t->deadline != ORDER_NEVER) && t0 - t->t_change >= ASK_DELAY_NS)
-			for (k = 0; k < run->ntasks; k++)
-				if (p->s.low[k] && (p->ot[k].state == ORDER_RUNNING || p->ot[k].incoming) &&
+			for (k = 0; k < tasks__count(run); k++)
+				if (p->s.low[k] &&
+				    (p->ot[k].state == ORDER_RUNNING || p->ot[k].incoming) &&
 				    !p->t[k].asked) {
 					ask(run, k);
 					t->msgs += 2;
@@ -408,7 +406,7 @@ static int all_stuck(mon_run *run)
 
 	if (p->nextra)
 		return 0;
-	for (i = 0; i < run->ntasks; i++) {
+	for (i = 0; i < tasks__count(run); i++) {
 		const order_task *o = &p->ot[i];
 
 		if (o->state == ORDER_EXITED)
@@ -424,7 +422,7 @@ static int all_stuck(mon_run *run)
 static void describe(mon_run *run, size_t i, char *buf, size_t size)
 {
 	pr_task *t = &run->pr->t[i];
-	mon_task *src = t->src == -1 ? NULL : mon_find(run, t->src);
+	mon_task *src = t->src == -1 ? NULL : tasks__find(run, t->src);
 	char from[96], tag[32], where[600] = "";
 	char *file = NULL, *function = NULL;
 	int32_t line = 0;
@@ -433,8 +431,8 @@ static void describe(mon_run *run, size_t i, char *buf, size_t size)
 	if (t->src == -1)
 		snprintf(from, sizeof(from), "any task");
 	else
-		snprintf(from, sizeof(from), "task %s (t%x)", src && src->rec.lid ? src->rec.lid : "?",
-			 (unsigned)t->src);
+		snprintf(from, sizeof(from), "task %s (t%x)",
+		         src && src->rec.lid ? src->rec.lid : "?", (unsigned)t->src);
 	if (t->tag == -1)
 		snprintf(tag, sizeof(tag), "any tag");
 	else
@@ -445,12 +443,12 @@ static void describe(mon_run *run, size_t i, char *buf, size_t size)
 	}
 	if (file)
 		snprintf(where, sizeof(where), " at %s:%d%s%s", file, (int)line,
-			 function ? " in " : "", function ? function : "");
+		         function ? " in " : "", function ? function : "");
 	else if (t->module)
 		snprintf(where, sizeof(where), " at %s+0x%" PRIx64, t->module, t->offset);
 	snprintf(buf, size, "task %s (t%x) waits for a message from %s with %s%s",
-		 run->tasks[i].rec.lid ? run->tasks[i].rec.lid : "?", (unsigned)run->tasks[i].rec.tid,
-		 from, tag, where);
+	         tasks__at(run, i)->rec.lid ? tasks__at(run, i)->rec.lid : "?",
+	         (unsigned)tasks__at(run, i)->rec.tid, from, tag, where);
 	free(file);
 	free(function);
 }
@@ -458,7 +456,7 @@ static void describe(mon_run *run, size_t i, char *buf, size_t size)
 static void report_deadlock(mon_run *run)
 {
 	struct mon_pr *p = run->pr;
-	size_t i, n = run->ntasks, cur = n, steps;
+	size_t i, n = tasks__count(run), cur = n, steps;
 	char line[1024];
 	char *text = NULL;
 	size_t len = 0;
@@ -473,9 +471,9 @@ static void report_deadlock(mon_run *run)
 		return;
 	}
 	fprintf(f,
-		"deadlock: every task of the program waits and no message can come (said %" PRId64
-		" ms after the last task blocked)\n",
-		(pvmmon_clock_now() - p->last_blocked) / 1000000);
+	        "deadlock: every task of the program waits and no message can come (said %" PRId64
+	        " ms after the last task blocked)\n",
+	        (pvmmon_clock_now() - p->last_blocked) / 1000000);
 	for (i = 0; i < n; i++) {
 		if (p->ot[i].state != ORDER_BLOCKED)
 			continue;
@@ -508,7 +506,8 @@ static void report_deadlock(mon_run *run)
 	if (cur < n && on[cur]) {
 		size_t start = cur;
 
-		fprintf(f, "  cycle: %s", run->tasks[start].rec.lid ? run->tasks[start].rec.lid : "?");
+		fprintf(f, "  cycle: %s",
+		        tasks__at(run, start)->rec.lid ? tasks__at(run, start)->rec.lid : "?");
 		do {
 			int32_t next = p->ot[cur].wait_src;
 
@@ -521,7 +520,8 @@ static void report_deadlock(mon_run *run)
 					}
 			}
 			cur = (size_t)next;
-			fprintf(f, " -> %s", run->tasks[cur].rec.lid ? run->tasks[cur].rec.lid : "?");
+			fprintf(f, " -> %s",
+			        tasks__at(run, cur)->rec.lid ? tasks__at(run, cur)->rec.lid : "?");
 		} while (cur != start);
 		fprintf(f, "\n");
 	}
@@ -533,7 +533,7 @@ static void report_deadlock(mon_run *run)
 	free(on);
 }
 
-void mon_pr_evaluate(mon_run *run)
+void preserve__evaluate(mon_run *run)
 {
 	struct mon_pr *p = run->pr;
 	int64_t now;
@@ -542,7 +542,7 @@ void mon_pr_evaluate(mon_run *run)
 		return;
 	build(run);
 	p->waiting = 0;
-	for (size_t i = 0; i < run->ntasks; i++)
+	for (size_t i = 0; i < tasks__count(run); i++)
 		if (p->t[i].req && p->ot[i].state == ORDER_BLOCKED)
 			decide(run, i);
 	now = pvmmon_clock_now();
@@ -560,10 +560,10 @@ void mon_pr_evaluate(mon_run *run)
 	}
 }
 
-void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len)
+void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	struct mon_pr *p = run->pr;
-	mon_task *mt = mon_find(run, src);
+	mon_task *mt = tasks__find(run, src);
 	wire_pwait w;
 	pr_task *t;
 	uint32_t k;
@@ -573,14 +573,14 @@ void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len)
 		return;
 	}
 	p->msgs_in++;
-	t = &p->t[mt - run->tasks];
+	t = &p->t[mt->index];
 	/* Virtual times of tasks on different hosts compare on the monitor's clock. */
-	w.vt = mon_to_monitor(run, mt, w.vt);
+	w.vt = clocks__to_monitor(run, mt, w.vt);
 	if (w.deadline != INT64_MAX)
-		w.deadline = mon_to_monitor(run, mt, w.deadline);
+		w.deadline = clocks__to_monitor(run, mt, w.deadline);
 	for (k = 0; k < w.ncand; k++) {
-		w.cand[k].va = mon_to_monitor(run, mt, w.cand[k].va);
-		w.cand[k].vs = mon_to_monitor(run, mt, w.cand[k].vs);
+		w.cand[k].va = clocks__to_monitor(run, mt, w.cand[k].va);
+		w.cand[k].vs = clocks__to_monitor(run, mt, w.cand[k].vs);
 	}
 	for (k = 0; k < w.nsent; k++)
 		pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n);
@@ -625,10 +625,10 @@ void mon_pr_message(mon_run *run, int src, const uint8_t *data, size_t len)
 		}
 	}
 	wire_pwait_clear(&w);
-	mon_pr_evaluate(run);
+	preserve__evaluate(run);
 }
 
-void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char *), void *ctx)
+void preserve__settings(mon_run *run, void (*add)(void *, const char *, const char *), void *ctx)
 {
 	struct mon_pr *p = run->pr;
 	char num[64];
@@ -641,7 +641,7 @@ void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char 
 	snprintf(num, sizeof(num), "%" PRIu64, p->msgs_in + p->msgs_out);
 	add(ctx, "preserve-control-messages", num);
 	snprintf(num, sizeof(num), "%.2f",
-		 p->decisions ? (double)(p->msgs_in + p->msgs_out) / (double)p->decisions : 0.0);
+	         p->decisions ? (double)(p->msgs_in + p->msgs_out) / (double)p->decisions : 0.0);
 	add(ctx, "preserve-control-messages-per-decision", num);
 	snprintf(num, sizeof(num), "%" PRIu64, p->max_msgs_per_receive);
 	add(ctx, "preserve-control-messages-max", num);
@@ -652,18 +652,15 @@ void mon_pr_settings(mon_run *run, void (*add)(void *, const char *, const char 
 	snprintf(num, sizeof(num), "%" PRId64, p->eval_ns_max);
 	add(ctx, "preserve-evaluation-ns-max", num);
 	snprintf(num, sizeof(num), "%" PRId64,
-		 p->decisions ? p->wait_ns_sum / (int64_t)p->decisions : 0);
+	         p->decisions ? p->wait_ns_sum / (int64_t)p->decisions : 0);
 	add(ctx, "preserve-decision-wait-ns-mean", num);
 	if (p->deadlock_text)
 		add(ctx, "deadlock", p->deadlock_text);
 }
 
-int mon_pr_busy(const mon_run *run)
-{
-	return run->pr && run->pr->waiting;
-}
+int preserve__busy(const mon_run *run) { return run->pr && run->pr->waiting; }
 
-void mon_pr_free(mon_run *run)
+void preserve__free(mon_run *run)
 {
 	struct mon_pr *p = run->pr;
 

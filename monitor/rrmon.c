@@ -10,20 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <pvm3.h>
-
-#include "pvmmon/errors.h"
 #include "../common/clock.h"
-#include "../common/pvmio.h"
 #include "../common/replay.h"
 #include "../common/symbols.h"
-#include "monitor.h"
+#include "pvmmon/errors.h"
+#include "rrmon.h"
+#include "tasks.h"
 
-static const pvmio_fns io = {pvm_send, pvm_recv, pvm_trecv};
-
-void mon_rr_record(mon_run *run, int src, const uint8_t *data, size_t len)
+void rrmon__record(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	mon_task *t = mon_find(run, src);
+	mon_task *t = tasks__find(run, src);
 	wire_in in;
 
 	wire_in_init(&in, data, len);
@@ -70,7 +66,17 @@ static void divergence(mon_run *run, const char *fmt, ...)
 	fputs(run->rr_continue ? " (going on, recording)\n" : "\n", stderr);
 }
 
-void mon_rr_welcomed(mon_run *run, mon_task *t)
+static void answer_lid(mon_run *run, int asker, int32_t tid)
+{
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_put_u32(&b, (uint32_t)tid);
+	tasks__send(run, asker, WIRE_TAG_LIDTID, &b);
+	wire_buf_free(&b);
+}
+
+void rrmon__welcomed(mon_run *run, mon_task *t)
 {
 	const pvmmon_log_task *r;
 	wire_buf b;
@@ -81,11 +87,11 @@ void mon_rr_welcomed(mon_run *run, mon_task *t)
 	wire_buf_init(&b);
 	wire_put_u8(&b, run->rr_continue ? 1 : 0);
 	wire_put_u64(&b, run->stop_lid && t->rec.lid && !strcmp(run->stop_lid, t->rec.lid)
-				 ? run->stop_event
-				 : 0);
+	                     ? run->stop_event
+	                     : 0);
 	if (!r) {
 		divergence(run, "task %s (t%x, %s) was not in the recorded run", t->rec.lid,
-			   (unsigned)t->rec.tid, t->rec.program ? t->rec.program : "?");
+		           (unsigned)t->rec.tid, t->rec.program ? t->rec.program : "?");
 		wire_put_u32(&b, 0);
 	} else {
 		wire_put_u32(&b, (uint32_t)r->record_nsenders);
@@ -95,15 +101,14 @@ void mon_rr_welcomed(mon_run *run, mon_task *t)
 			wire_put_u8(&b, r->record[i]);
 		t->replayed = 1;
 	}
-	if (!b.failed)
-		pvmio_send(&io, run->ctx, t->rec.tid, WIRE_TAG_REPLAYDATA, b.data, b.len);
+	tasks__send(run, t->rec.tid, WIRE_TAG_REPLAYDATA, &b);
 	wire_buf_free(&b);
 	/* Tasks waiting to learn this task's tid can go on. */
 	for (size_t i = 0; i < run->npending_lids;) {
 		mon_lid_wait *w = &run->pending_lids[i];
 
 		if (!strcmp(w->lid, t->rec.lid)) {
-			mon_rr_answer_lid(run, w->asker, t->rec.tid);
+			answer_lid(run, w->asker, t->rec.tid);
 			free(w->lid);
 			*w = run->pending_lids[--run->npending_lids];
 		} else {
@@ -112,22 +117,12 @@ void mon_rr_welcomed(mon_run *run, mon_task *t)
 	}
 }
 
-void mon_rr_answer_lid(mon_run *run, int asker, int32_t tid)
-{
-	wire_buf b;
-
-	wire_buf_init(&b);
-	wire_put_u32(&b, (uint32_t)tid);
-	if (!b.failed)
-		pvmio_send(&io, run->ctx, asker, WIRE_TAG_LIDTID, b.data, b.len);
-	wire_buf_free(&b);
-}
-
-void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len)
+void rrmon__lid(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	char *lid;
 	mon_lid_wait *w;
+	const mon_task *t;
 
 	wire_in_init(&in, data, len);
 	lid = wire_get_str(&in, 256);
@@ -136,13 +131,11 @@ void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
-	for (size_t i = 0; i < run->ntasks; i++)
-		if (run->tasks[i].welcomed && run->tasks[i].rec.lid &&
-		    !strcmp(run->tasks[i].rec.lid, lid)) {
-			mon_rr_answer_lid(run, src, run->tasks[i].rec.tid);
-			free(lid);
-			return;
-		}
+	if ((t = tasks__find_lid(run, lid))) {
+		answer_lid(run, src, t->rec.tid);
+		free(lid);
+		return;
+	}
 	/* Not registered yet: answered when it is. */
 	w = realloc(run->pending_lids, (run->npending_lids + 1) * sizeof(*w));
 	if (!w) {
@@ -153,9 +146,9 @@ void mon_rr_lid(mon_run *run, int src, const uint8_t *data, size_t len)
 	w[run->npending_lids++] = (mon_lid_wait){src, lid};
 }
 
-void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len)
+void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	mon_task *t = mon_find(run, src);
+	mon_task *t = tasks__find(run, src);
 	wire_in in;
 	uint64_t index, offset;
 	char *module, *op, *expected, *observed, *file = NULL, *function = NULL;
@@ -181,13 +174,13 @@ void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 		}
 		if (file)
 			snprintf(where, sizeof(where), " at %s:%d%s%s (%s)", file, (int)line,
-				 function ? " in " : "", function ? function : "", op ? op : "?");
+			         function ? " in " : "", function ? function : "", op ? op : "?");
 		else if (module)
 			snprintf(where, sizeof(where), " at %s+0x%" PRIx64 " (%s)", module, offset,
-				 op ? op : "?");
+			         op ? op : "?");
 		divergence(run, "task %s (t%x), event %" PRIu64 "%s: expected %s; observed %s",
-			   t->rec.lid ? t->rec.lid : "?", (unsigned)src, index, where,
-			   expected ? expected : "?", observed ? observed : "?");
+		           t->rec.lid ? t->rec.lid : "?", (unsigned)src, index, where,
+		           expected ? expected : "?", observed ? observed : "?");
 	} else {
 		run->bad_messages++;
 	}
@@ -202,7 +195,7 @@ void mon_rr_diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 /* Says what a STOPPED message tells, and has the other tasks hold at their next receive
  * while a task is stopped for a debugger, and go on when it goes on. */
 static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, uint32_t pid,
-		    const char *file, int32_t line)
+                    const char *file, int32_t line)
 {
 	const char *lid = t->rec.lid ? t->rec.lid : "?";
 	unsigned tid = (unsigned)t->rec.tid;
@@ -211,28 +204,29 @@ static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, u
 	switch (kind) {
 	case WIRE_STOP_STOPPED:
 		fprintf(stderr,
-			"pvmmon: task %s (t%x) is stopped before event %" PRIu64 " at %s:%d: pid %u; "
-			"attach a debugger (gdb -p %u), and let it go on with kill -CONT %u; the "
-			"other tasks hold at their next receive\n",
-			lid, tid, event, file ? file : "?", (int)line, pid, pid, pid);
+		        "pvmmon: task %s (t%x) is stopped before event %" PRIu64
+		        " at %s:%d: pid %u; "
+		        "attach a debugger (gdb -p %u), and let it go on with kill -CONT %u; the "
+		        "other tasks hold at their next receive\n",
+		        lid, tid, event, file ? file : "?", (int)line, pid, pid, pid);
 		/* The run waits for it, however long the debugging takes. */
 		run->linger_ns = INT64_MAX / 2;
 		run->stopped_tid = t->rec.tid;
-		mon_tell_tasks(run, &c, t->rec.tid);
+		tasks__tell(run, &c, t->rec.tid);
 		break;
 	case WIRE_STOP_CONTINUED:
 		fprintf(stderr, "pvmmon: task %s (t%x) goes on; so do the others\n", lid, tid);
 		run->stopped_tid = 0;
 		c.cmd = WIRE_CTL_RELEASE;
-		mon_tell_tasks(run, &c, t->rec.tid);
+		tasks__tell(run, &c, t->rec.tid);
 		break;
 	case WIRE_STOP_HOLDING:
-		fprintf(stderr, "pvmmon: task %s (t%x) holds before event %" PRIu64 " at %s:%d\n", lid,
-			tid, event, file ? file : "?", (int)line);
+		fprintf(stderr, "pvmmon: task %s (t%x) holds before event %" PRIu64 " at %s:%d\n",
+		        lid, tid, event, file ? file : "?", (int)line);
 		/* The stopped task went on before this one heard of it. */
 		if (!run->stopped_tid) {
 			c.cmd = WIRE_CTL_RELEASE;
-			mon_tell_tasks(run, &c, 0);
+			tasks__tell(run, &c, 0);
 		}
 		break;
 	default:
@@ -240,9 +234,9 @@ static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, u
 	}
 }
 
-void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len)
+void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	mon_task *t = mon_find(run, src);
+	mon_task *t = tasks__find(run, src);
 	wire_in in;
 	uint64_t event, offset;
 	uint32_t pid;
@@ -275,7 +269,7 @@ void mon_rr_stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 	free(function);
 }
 
-void mon_rr_end(mon_run *run)
+void rrmon__end(mon_run *run)
 {
 	if (run->rr_mode != 2 || run->diverged || !run->replay_log)
 		return;
@@ -284,11 +278,14 @@ void mon_rr_end(mon_run *run)
 		const pvmmon_log_task *r = &run->replay_log->tasks[i];
 		int seen = 0;
 
-		for (size_t j = 0; j < run->ntasks && !seen; j++)
-			seen = run->tasks[j].rec.lid && r->lid && !strcmp(run->tasks[j].rec.lid, r->lid);
+		for (size_t j = 0; j < tasks__count(run) && !seen; j++) {
+			const char *lid = tasks__at(run, j)->rec.lid;
+
+			seen = lid && r->lid && !strcmp(lid, r->lid);
+		}
 		if (!seen) {
 			divergence(run, "task %s (%s) of the recorded run did not start", r->lid,
-				   r->program ? r->program : "?");
+			           r->program ? r->program : "?");
 			return;
 		}
 	}
@@ -313,7 +310,7 @@ static int32_t to_index(void *ctx, int32_t tid)
 	for (size_t i = 0; i < m->n; i++)
 		if (m->tids[i] == tid)
 			return (int32_t)i;
-	t = mon_find(m->run, tid);
+	t = tasks__find(m->run, tid);
 	if (t && t->rec.lid) {
 		name = strdup(t->rec.lid);
 	} else {
@@ -334,7 +331,7 @@ static int32_t to_index(void *ctx, int32_t tid)
 	return (int32_t)m->n++;
 }
 
-int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out)
+int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 {
 	lid_map m = {run, NULL, NULL, 0};
 	wire_buf b;
@@ -361,4 +358,17 @@ int mon_rr_fill(mon_run *run, mon_task *t, pvmmon_log_task *out)
 	free(m.names);
 	free(m.tids);
 	return rc;
+}
+
+void rrmon__free(mon_run *run)
+{
+	for (size_t i = 0; i < tasks__count(run); i++)
+		wire_buf_free(&tasks__at(run, i)->record);
+	for (size_t i = 0; i < run->npending_lids; i++)
+		free(run->pending_lids[i].lid);
+	free(run->pending_lids);
+	run->pending_lids = NULL;
+	run->npending_lids = 0;
+	pvmmon_log_free(run->replay_log);
+	run->replay_log = NULL;
 }

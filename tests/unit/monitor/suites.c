@@ -2,8 +2,10 @@
 #include "../unit.h"
 
 extern CU_TestInfo test_order_tests[];
+extern CU_TestInfo test_registry_tests[];
 
 CU_SuiteInfo unit_monitor_suites[] = {
     {"order", NULL, NULL, NULL, NULL, test_order_tests},
+    {"registry", NULL, NULL, NULL, NULL, test_registry_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -1,0 +1,175 @@
+/* The monitor's task table: the registered tasks in registration order, the parents'
+ * spawn reports, lookups by tid, index and logical id, and sending to tasks through the
+ * run's transport. It calls no other module of the monitor. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/symbols.h"
+#include "pvmmon/errors.h"
+#include "tasks.h"
+
+struct mon_tasks {
+	mon_task *tasks;
+	size_t ntasks, cap_tasks;
+	mon_spawn *spawns;
+	size_t nspawns, cap_spawns;
+};
+
+/* Statement call sites resolve through one symbol cache for the whole run. */
+static pvmmon_symbols *syms;
+
+/* Grows *a (of *cap elements of size) to hold n + 1; 0 or PVMMON_ENOMEM. */
+static int reserve(void **a, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *g;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 16;
+	g = realloc(*a, ncap * size);
+	if (!g)
+		return PVMMON_ENOMEM;
+	*a = g;
+	*cap = ncap;
+	return 0;
+}
+
+int tasks__add(mon_task **out, mon_run *run, int32_t tid)
+{
+	struct mon_tasks *tab = run->tab;
+	mon_task *t;
+
+	*out = tasks__find(run, tid);
+	if (*out)
+		return 0;
+	if (!tab && !(tab = run->tab = calloc(1, sizeof(*tab))))
+		return PVMMON_ENOMEM;
+	if (reserve((void **)&tab->tasks, &tab->cap_tasks, tab->ntasks, sizeof(*tab->tasks)) < 0)
+		return PVMMON_ENOMEM;
+	t = &tab->tasks[tab->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->index = (uint32_t)tab->ntasks++;
+	t->rec.tid = tid;
+	*out = t;
+	return 0;
+}
+
+mon_task *tasks__find(const mon_run *run, int32_t tid)
+{
+	for (size_t i = 0; run->tab && i < run->tab->ntasks; i++)
+		if (run->tab->tasks[i].rec.tid == tid)
+			return &run->tab->tasks[i];
+	return NULL;
+}
+
+mon_task *tasks__find_lid(const mon_run *run, const char *lid)
+{
+	for (size_t i = 0; run->tab && lid && i < run->tab->ntasks; i++) {
+		mon_task *t = &run->tab->tasks[i];
+
+		if (t->welcomed && t->rec.lid && !strcmp(t->rec.lid, lid))
+			return t;
+	}
+	return NULL;
+}
+
+size_t tasks__count(const mon_run *run) { return run->tab ? run->tab->ntasks : 0; }
+
+mon_task *tasks__at(const mon_run *run, size_t index)
+{
+	return run->tab && index < run->tab->ntasks ? &run->tab->tasks[index] : NULL;
+}
+
+int tasks__running(const mon_task *t) { return t->welcomed && !t->gone; }
+
+void tasks__gone(mon_task *t)
+{
+	t->gone = 1;
+	/* Without a final flush the task died without saying goodbye. The final flush is
+	 * sent before pvm_exit, so it is already here when the exit is. */
+	t->rec.status = t->final ? PVMMON_TASK_EXITED : PVMMON_TASK_CRASHED;
+}
+
+int tasks__all_done(const mon_run *run)
+{
+	for (size_t i = 0; i < tasks__count(run); i++)
+		if (!run->tab->tasks[i].gone)
+			return 0;
+	return 1;
+}
+
+int tasks__spawn_add(mon_run *run, const mon_spawn *sp)
+{
+	struct mon_tasks *tab = run->tab;
+
+	if (!tab && !(tab = run->tab = calloc(1, sizeof(*tab))))
+		return PVMMON_ENOMEM;
+	if (reserve((void **)&tab->spawns, &tab->cap_spawns, tab->nspawns, sizeof(*sp)) < 0)
+		return PVMMON_ENOMEM;
+	tab->spawns[tab->nspawns++] = *sp;
+	return 0;
+}
+
+const mon_spawn *tasks__spawn_of(const mon_run *run, const mon_task *t)
+{
+	for (size_t i = 0; i < tasks__spawn_count(run); i++) {
+		const mon_spawn *sp = &run->tab->spawns[i];
+
+		if (sp->child == t->rec.tid && sp->parent == t->rec.parent_tid)
+			return sp;
+	}
+	return NULL;
+}
+
+size_t tasks__spawn_count(const mon_run *run) { return run->tab ? run->tab->nspawns : 0; }
+
+const mon_spawn *tasks__spawn_at(const mon_run *run, size_t i)
+{
+	return run->tab && i < run->tab->nspawns ? &run->tab->spawns[i] : NULL;
+}
+
+int tasks__send(const mon_run *run, int32_t tid, int tag, const wire_buf *b)
+{
+	if (b->failed)
+		return PVMMON_ENOMEM;
+	return run->io.send(run->ctx, tid, tag, b->data, b->len);
+}
+
+void tasks__tell(const mon_run *run, const wire_ctl *c, int32_t except)
+{
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_ctl_encode(&b, c);
+	for (size_t i = 0; i < tasks__count(run) && !b.failed; i++) {
+		const mon_task *t = &run->tab->tasks[i];
+
+		if (tasks__running(t) && t->rec.tid != except)
+			tasks__send(run, t->rec.tid, WIRE_TAG_CTL, &b);
+	}
+	wire_buf_free(&b);
+}
+
+void tasks__resolve_stmt(pvmmon_log_stmt *s)
+{
+	if (s->file || s->function || !s->module)
+		return;
+	if (!syms && pvmmon_symbols_new(&syms) != 0)
+		return;
+	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
+}
+
+void tasks__free(mon_run *run)
+{
+	struct mon_tasks *tab = run->tab;
+
+	if (!tab)
+		return;
+	for (size_t i = 0; i < tab->ntasks; i++)
+		wire_task_clear(&tab->tasks[i].rec);
+	free(tab->tasks);
+	free(tab->spawns);
+	free(tab);
+	run->tab = NULL;
+}

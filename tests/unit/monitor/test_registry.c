@@ -1,0 +1,158 @@
+/* Unit tests for monitor/tasks.c and monitor/registry.c against a fake transport:
+ * registration answers a WELCOME with the task's index and logical id, children wait
+ * for their parent's spawn report, tokens are checked, exits set the status. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../monitor/registry.h"
+#include "../../../monitor/run.h"
+#include "../../../monitor/tasks.h"
+#include "fakeio.h"
+#include "pvmmon/errors.h"
+
+#define HOST 0x40000
+
+/* Registers tid (parent 0: a root) with token, through the run's dispatch table. */
+static void reg(mon_run *run, int32_t tid, int32_t parent, uint64_t token)
+{
+	wire_register r = {tid, parent, 100, HOST, "prog", 1000, token};
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_register_encode(&b, &r);
+	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+/* The index and logical id a WELCOME carries (lid heap, caller frees). */
+static int welcome_of(const fake_msg *m, uint32_t *index, char **lid)
+{
+	wire_in in;
+
+	wire_in_init(&in, m->data, m->len);
+	if (wire_get_u32(&in) != WIRE_VERSION)
+		return -1;
+	*index = wire_get_u32(&in);
+	*lid = wire_get_str(&in, 256);
+	return in.failed ? -1 : 0;
+}
+
+static void test_register_welcomes_with_index(void)
+{
+	mon_run run;
+	uint32_t index = 99;
+	char *lid = NULL;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	reg(&run, 0x40002, 0, run.token);
+	CU_ASSERT_EQUAL(tasks__count(&run), 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fake_find(0x40002, WIRE_TAG_WELCOME, 0));
+	CU_ASSERT_EQUAL(welcome_of(fake_find(0x40002, WIRE_TAG_WELCOME, 0), &index, &lid), 0);
+	CU_ASSERT_EQUAL(index, 1);
+	CU_ASSERT_STRING_EQUAL(lid, "1");
+	free(lid);
+	CU_ASSERT_EQUAL(fake_nnotified, 2);
+	CU_ASSERT_EQUAL(fake_notified[1], 0x40002);
+	CU_ASSERT_PTR_EQUAL(tasks__find_lid(&run, "1"), tasks__find(&run, 0x40002));
+	CU_ASSERT_EQUAL(tasks__at(&run, 1)->index, 1);
+	CU_ASSERT_TRUE(tasks__running(tasks__at(&run, 0)));
+	fake_done(&run);
+}
+
+static void test_wrong_token_refused(void)
+{
+	mon_run run;
+	wire_register r = {0x40001, 0, 100, HOST, "prog", 1000, 0x999};
+	wire_buf b;
+
+	fake_run(&run, HOST);
+	wire_buf_init(&b);
+	wire_register_encode(&b, &r);
+	CU_ASSERT_EQUAL(registry__register(&run, 0x40001, b.data, b.len), PVMMON_EINVAL);
+	wire_buf_free(&b);
+	reg(&run, 0x40001, 0, 0x999);
+	CU_ASSERT_EQUAL(run.refused, 1);
+	CU_ASSERT_EQUAL(tasks__count(&run), 0);
+	CU_ASSERT_EQUAL(fake_nsent, 0);
+	/* Only registered tasks may send anything else. */
+	CU_ASSERT_FALSE(run__admitted(&run, 0x40001, WIRE_TAG_RECORDS));
+	fake_done(&run);
+}
+
+/* A child that registers before its parent's spawn report waits for it: its logical
+ * id is its place among the parent's spawns. */
+static void test_child_waits_for_spawn_report(void)
+{
+	mon_run run;
+	static const wire_cp none;
+	uint32_t index = 99;
+	char *lid = NULL;
+	wire_buf b;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	reg(&run, 0x40003, 0x40001, run.token);
+	CU_ASSERT_PTR_NULL(fake_find(0x40003, WIRE_TAG_WELCOME, 0));
+	CU_ASSERT_FALSE(tasks__find(&run, 0x40003)->welcomed);
+	wire_buf_init(&b);
+	wire_put_u32(&b, 2); /* base */
+	wire_put_u32(&b, 1);
+	wire_put_u32(&b, 0x40003);
+	wire_put_u64(&b, 0);
+	wire_cp_put(&b, &none);
+	run__dispatch(&run, 0x40001, WIRE_TAG_SPAWNED, b.data, b.len);
+	wire_buf_free(&b);
+	CU_ASSERT_EQUAL(tasks__spawn_count(&run), 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fake_find(0x40003, WIRE_TAG_WELCOME, 0));
+	CU_ASSERT_EQUAL(welcome_of(fake_find(0x40003, WIRE_TAG_WELCOME, 0), &index, &lid), 0);
+	CU_ASSERT_EQUAL(index, 1);
+	CU_ASSERT_STRING_EQUAL(lid, "0.2");
+	free(lid);
+	fake_done(&run);
+}
+
+static void test_exit_without_final_flush_is_a_crash(void)
+{
+	mon_run run;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	CU_ASSERT_FALSE(tasks__all_done(&run));
+	run__task_exit(&run, 0x40001);
+	CU_ASSERT_EQUAL(tasks__find(&run, 0x40001)->rec.status, PVMMON_TASK_CRASHED);
+	CU_ASSERT_TRUE(tasks__all_done(&run));
+	fake_done(&run);
+}
+
+static void test_query_answers_whether_a_task(void)
+{
+	mon_run run;
+	const fake_msg *m;
+	wire_in in;
+	wire_buf b;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	wire_buf_init(&b);
+	wire_put_u32(&b, 0x40001);
+	run__dispatch(&run, 0x40001, WIRE_TAG_QUERY, b.data, b.len);
+	wire_buf_free(&b);
+	m = fake_find(0x40001, WIRE_TAG_ANSWER, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	wire_in_init(&in, m->data, m->len);
+	CU_ASSERT_EQUAL(wire_get_u32(&in), 0x40001);
+	CU_ASSERT_EQUAL(wire_get_u8(&in), 1);
+	fake_done(&run);
+}
+
+CU_TestInfo test_registry_tests[] = {
+    {"register welcomes with index", test_register_welcomes_with_index},
+    {"wrong token refused", test_wrong_token_refused},
+    {"child waits for spawn report", test_child_waits_for_spawn_report},
+    {"exit without final flush is a crash", test_exit_without_final_flush_is_a_crash},
+    {"query answers whether a task", test_query_answers_whether_a_task},
+    CU_TEST_INFO_NULL,
+};
