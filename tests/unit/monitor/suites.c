@@ -3,9 +3,15 @@
 
 extern CU_TestInfo test_order_tests[];
 extern CU_TestInfo test_registry_tests[];
+extern CU_TestInfo test_clocks_tests[];
+extern CU_TestInfo test_rrmon_tests[];
+extern CU_TestInfo test_cost_tests[];
 
 CU_SuiteInfo unit_monitor_suites[] = {
     {"order", NULL, NULL, NULL, NULL, test_order_tests},
     {"registry", NULL, NULL, NULL, NULL, test_registry_tests},
+    {"clocks", NULL, NULL, NULL, NULL, test_clocks_tests},
+    {"rrmon", NULL, NULL, NULL, NULL, test_rrmon_tests},
+    {"cost", NULL, NULL, NULL, NULL, test_cost_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -183,8 +183,10 @@ static void test_other_requester_and_wildcard_waiters(void)
 }
 
 CU_TestInfo test_order_tests[] = {
-    {"Figure 4: a cycle through the requester does not hold it", test_figure4_cycle_through_requester},
-    {"a running task holds until its report passes the arrival", test_running_task_holds_until_past},
+    {"Figure 4: a cycle through the requester does not hold it",
+     test_figure4_cycle_through_requester},
+    {"a running task holds until its report passes the arrival",
+     test_running_task_holds_until_past},
     {"a chain of blocked tasks to a running one holds", test_chain_to_running_task},
     {"a closed cycle of blocked tasks sends nothing", test_closed_cycle_is_infinite},
     {"exited tasks, stuck receives, messages on their way", test_exited_and_stuck},
