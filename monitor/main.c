@@ -222,8 +222,9 @@ static int opt_version(mon_run *run, const char *arg)
 }
 
 /* How an option sets the run: a field (at off) set to val, a number, milliseconds
- * kept in ns, the argument itself, or a setter. */
-enum opt_kind { SET, U32, U64, MS, STR, FN };
+ * kept in ns, the argument itself, a setter of the argument, or an action without
+ * one. */
+enum opt_kind { SET, U32, U64, MS, STR, FN, ACT };
 
 static const struct opt {
 	const char *name;
@@ -251,8 +252,8 @@ static const struct opt {
     {"preserve", SET, offsetof(mon_run, preserve), 1, NULL},
     {"deadlock-abort", SET, offsetof(mon_run, on_deadlock_abort), 1, NULL},
     {"budget", FN, 0, 0, opt_budget},
-    {"help", FN, 0, 0, opt_help},
-    {"version", FN, 0, 0, opt_version},
+    {"help", ACT, 0, 0, opt_help},
+    {"version", ACT, 0, 0, opt_version},
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -278,6 +279,7 @@ static int set_option(mon_run *run, const struct opt *o, const char *arg)
 		*(const char **)field = arg;
 		break;
 	case FN:
+	case ACT:
 		return o->fn(run, arg);
 	}
 	return GO_ON;
