@@ -7,13 +7,13 @@ APPS_BINS  := $(APPS_PROGS:%=$(BIN)/%) $(BIN)/matmul-linked
 
 $(BIN)/%: $(BUILD)/apps/%.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< $(PVM_LIBS)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< $(PVM_LIBS)
 
 # The hooks library comes before -lpvm3 so its wrappers are the definitions the program
 # binds to; the rpath finds it beside the program in the build tree.
 $(BIN)/matmul-linked: $(BUILD)/apps/matmul.o $(HOOKS_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks $(PVM_LIBS)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks $(PVM_LIBS)
 
 ALL_TARGETS += $(APPS_BINS)
 # The demo programs are not installed: their short names would clash with system tools.
@@ -21,6 +21,6 @@ ALL_TARGETS += $(APPS_BINS)
 # groups uses dynamic groups: libgpvm3 (and, at run time, the group server pvmgs).
 $(BIN)/groups: $(BUILD)/apps/groups.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
 
 ALL_TARGETS += $(BIN)/groups

@@ -5,7 +5,7 @@ CLI_BIN  := $(BIN)/pvmmon
 
 $(CLI_BIN): $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) \
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) \
 	    $(GVC_LIBS) $(PVM_LIBS)
 
 ALL_TARGETS += $(CLI_BIN)

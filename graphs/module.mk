@@ -7,7 +7,7 @@ $(GRAPHS_LIB): $(GRAPHS_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(GRAPHS_OBJS): CPPFLAGS += $(GVC_CFLAGS)
+$(GRAPHS_OBJS): PVMMON_CPPFLAGS += $(GVC_CFLAGS)
 
 ALL_TARGETS += $(GRAPHS_LIB)
 UNIT_EXTRA_LIBS += $(GVC_LIBS)

@@ -7,7 +7,7 @@ HOOKS_CORE := $(LIB)/libpvmhooks-core.a
 
 $(HOOKS_SO): $(HOOKS_OBJS) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -shared -Wl,-soname,libpvmhooks.so -Wl,-z,defs -o $@ \
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpvmhooks.so -Wl,-z,defs -o $@ \
 	    $(HOOKS_OBJS) $(COMMON_LIB) $(PVM_LIBS) -ldl
 
 $(HOOKS_CORE): $(HOOKS_OBJS)

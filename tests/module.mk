@@ -5,7 +5,7 @@ UNIT_BIN  := $(BUILD)/tests/unit-tests
 
 $(UNIT_BIN): $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB) \
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB) \
 	    -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) $(UNIT_EXTRA_LIBS) -ldl -lm
 
 INTEG_SRCS := $(wildcard tests/integration/*.c)
@@ -14,7 +14,7 @@ INTEG_BIN  := $(BUILD)/tests/integration-tests
 
 $(INTEG_BIN): $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(GVC_LIBS) $(PVM_LIBS) -lm
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(GVC_LIBS) $(PVM_LIBS) -lm
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)

@@ -37,7 +37,7 @@ static pvmmon_log *new_log(size_t ntasks, const char *const *names, size_t nname
 	log->ntasks = ntasks;
 	log->tasks = calloc(ntasks, sizeof(*log->tasks));
 	for (size_t i = 0; i < ntasks; i++) {
-		char lid[16];
+		char lid[24]; /* room for any size_t */
 
 		snprintf(lid, sizeof(lid), "%zu", i);
 		log->tasks[i].tid = (int32_t)i + 1;
