@@ -27,9 +27,9 @@ $(BENCH_BIN)/callheavy-cc: apps/callheavy.c $(BIN)/pvmmon-cc $(HOOKS_SO)
 	$(BIN)/pvmmon-cc -O2 -o $@ apps/callheavy.c -lpvm3
 
 # A synthetic log of a large run (64 tasks, 500 statements) for the report benchmark.
-$(BENCH_BIN)/biglog: bench/biglog.c $(COMMON_LIB)
+$(BENCH_BIN)/biglog: bench/biglog.c $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(PVMMON_CPPFLAGS) $(CPPFLAGS) $(PVMMON_CFLAGS) $(CFLAGS) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS)
+	$(CC) $(PVMMON_CPPFLAGS) $(CPPFLAGS) $(PVMMON_CFLAGS) $(CFLAGS) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< $(COMMON_LINK) $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS)
 
 # The critical-path overhead load, built with pvmmon-cc so its procedure has a probe.
 $(BENCH_BIN)/cprate: bench/cprate.c apps/apputil.h $(BIN)/pvmmon-cc $(HOOKS_SO)

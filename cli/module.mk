@@ -3,9 +3,9 @@ CLI_SRCS := $(wildcard cli/*.c)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 CLI_BIN  := $(BIN)/pvmmon
 
-$(CLI_BIN): $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
+$(CLI_BIN): $(CLI_OBJS) $(GRAPHS_LIB) $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) $(XML_LIBS) $(DW_LIBS) \
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(GRAPHS_LIB) $(COMMON_LINK) $(XML_LIBS) $(DW_LIBS) \
 	    $(GVC_LIBS) $(PVM_LIBS)
 
 ALL_TARGETS += $(CLI_BIN)

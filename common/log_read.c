@@ -13,7 +13,7 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "replay.h"
+#include "../replay/replay.h"
 
 /* The first libxml2 error of an operation, kept so the user sees one precise line. */
 typedef struct first_error {
@@ -396,7 +396,7 @@ static int load_record(pvmmon_log_task *t, xmlNodePtr c, const char *path)
 		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
 			text[k++] = *p;
 	text[k] = '\0';
-	rc = replay_b64_decode(text, &t->record, &t->record_len);
+	rc = replay__b64_decode(text, &t->record, &t->record_len);
 	if (rc == PVMMON_ENOMEM)
 		goto out;
 	if (rc < 0)
@@ -404,9 +404,9 @@ static int load_record(pvmmon_log_task *t, xmlNodePtr c, const char *path)
 	else if (t->record_len != want_bytes)
 		what = "byte count mismatch";
 	else if (!hash_text ||
-		 strtoull((const char *)hash_text, NULL, 16) != replay_hash(t->record, t->record_len))
+		 strtoull((const char *)hash_text, NULL, 16) != replay__hash(t->record, t->record_len))
 		what = "hash mismatch";
-	else if (replay_check(t->record, t->record_len, t->record_nsenders, &entries) < 0)
+	else if (replay__check(t->record, t->record_len, t->record_nsenders, &entries) < 0)
 		what = "undecodable";
 	else if (entries != t->record_entries)
 		what = "entry count mismatch";

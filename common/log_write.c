@@ -13,7 +13,7 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "replay.h"
+#include "../replay/replay.h"
 
 /* Counts libxml2 writer failures so that one check at the end covers every call. */
 typedef struct writer {
@@ -133,7 +133,7 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
  * sender indices point into. */
 static void write_record(writer *wr, const pvmmon_log_task *t)
 {
-	char *text = replay_b64_encode(t->record, t->record_len);
+	char *text = replay__b64_encode(t->record, t->record_len);
 	char *senders = NULL;
 	size_t n = 0, i;
 
@@ -156,7 +156,7 @@ static void write_record(writer *wr, const pvmmon_log_task *t)
 	start(wr, "record");
 	attr_u64(wr, "entries", t->record_entries);
 	attr_u64(wr, "bytes", (uint64_t)t->record_len);
-	attr(wr, "hash", "%016" PRIx64, replay_hash(t->record, t->record_len));
+	attr(wr, "hash", "%016" PRIx64, replay__hash(t->record, t->record_len));
 	attr_str(wr, "senders", senders);
 	if (xmlTextWriterWriteString(wr->w, BAD_CAST text) < 0)
 		wr->failed++;

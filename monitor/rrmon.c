@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../common/clock.h"
-#include "../common/replay.h"
+#include "../replay/replay.h"
 #include "../common/symbols.h"
 #include "pvmmon/errors.h"
 #include "rrmon.h"
@@ -341,7 +341,7 @@ int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 	if (!t->record.len)
 		return 0;
 	wire_buf_init(&b);
-	rc = replay_remap(t->record.data, t->record.len, to_index, &m, &b, &n);
+	rc = replay__remap(t->record.data, t->record.len, to_index, &m, &b, &n);
 	if (rc == 0 && !b.failed) {
 		out->record = b.data;
 		out->record_len = b.len;

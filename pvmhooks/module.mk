@@ -5,10 +5,10 @@ HOOKS_SO   := $(LIB)/libpvmhooks.so
 # The same objects as an archive, so unit tests link only the pieces they exercise.
 HOOKS_CORE := $(LIB)/libpvmhooks-core.a
 
-$(HOOKS_SO): $(HOOKS_OBJS) $(COMMON_LIB)
+$(HOOKS_SO): $(HOOKS_OBJS) $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpvmhooks.so -Wl,-z,defs -o $@ \
-	    $(HOOKS_OBJS) $(COMMON_LIB) $(PVM_LIBS) -ldl
+	    $(HOOKS_OBJS) $(COMMON_LINK) $(PVM_LIBS) -ldl
 
 $(HOOKS_CORE): $(HOOKS_OBJS)
 	@mkdir -p $(dir $@)

@@ -3,7 +3,7 @@
  * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
  * whether pvm_trecv timed out, how many children pvm_spawn started, which task a pvmd
  * notify message names, which message a pvm_addmhf handler took during which call) is
- * appended to a compact stream (common/replay.c) that goes to the monitor with each
+ * appended to a compact stream (replay/) that goes to the monitor with each
  * flush. A replay
  * takes the task's recorded stream from the monitor and forces each outcome: a
  * recorded message is received from exactly its sender and tag (blocking until it is
@@ -24,7 +24,7 @@
 #include "mhf.h"
 #include "rr.h"
 #include "trace.h"
-#include "../common/replay.h"
+#include "../replay/replay.h"
 
 /* How long a forced receive waits between looks at whether it can still come. */
 #define WAIT_STEP_MS 200
@@ -422,7 +422,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 		return 0;
 	/* A replay records too: what it observed is a record of its own, complete even
 	 * when it goes on past a divergence. */
-	replay_enc_init(&enc);
+	replay__enc_init(&enc);
 	wire_buf_init(&chunk);
 	if (mode != HOOKS_RR_REPLAY)
 		return 0;
@@ -450,8 +450,8 @@ int hooks__rr_init(hooks_rr_mode mode)
 		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
 		goto out;
 	}
-	replay_dec_init(&dec, data, dlen);
-	while ((rc = replay_dec_next(&dec, &e)) == 1) {
+	replay__dec_init(&dec, data, dlen);
+	while ((rc = replay__dec_next(&dec, &e)) == 1) {
 		int h = e.kind == REPLAY_HANDLED;
 		replay_entry **v = h ? &hrec : &rec;
 		uint64_t **no = h ? &hrec_no : &rec_no;
@@ -472,7 +472,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 		(*v)[*n] = e;
 		(*no)[(*n)++] = nrec + nhrec + 1;
 	}
-	replay_dec_free(&dec);
+	replay__dec_free(&dec);
 	if (rc < 0) {
 		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
 		goto out;
@@ -612,7 +612,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		/* An error is no outcome of timing. */
 		return;
 	}
-	replay_enc_add(&enc, &e);
+	replay__enc_add(&enc, &e);
 	if (hooks__rr == HOOKS_RR_RECORD)
 		return;
 	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
@@ -650,7 +650,7 @@ void hooks__rr_flush(int final)
 		wire_buf_reset(&chunk);
 		wire_put_u32(&chunk, WIRE_VERSION);
 		wire_put_u32(&chunk, (uint32_t)hooks__st.mytid);
-		replay_enc_take(&enc, &chunk);
+		replay__enc_take(&enc, &chunk);
 		if (!chunk.failed && chunk.len > 8)
 			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
 	}
@@ -698,7 +698,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	e.tag = tag;
 	e.seq_delta = (int32_t)seq;
 	e.value = (int32_t)pos;
-	replay_enc_add(&enc, &e);
+	replay__enc_add(&enc, &e);
 	if (hooks__rr == HOOKS_RR_RECORD)
 		return;
 	if (hnext >= nhrec) {

@@ -3,18 +3,18 @@ UNIT_SRCS := tests/unit/main.c $(wildcard tests/unit/*/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 
-$(UNIT_BIN): $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB)
+$(UNIT_BIN): $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LIB) \
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJS) $(UNIT_LINK_LIBS) $(COMMON_LINK) \
 	    -lcunit $(XML_LIBS) $(DW_LIBS) $(PVM_LIBS) $(UNIT_EXTRA_LIBS) -ldl -lm
 
 INTEG_SRCS := $(wildcard tests/integration/*.c)
 INTEG_OBJS := $(INTEG_SRCS:%.c=$(BUILD)/%.o)
 INTEG_BIN  := $(BUILD)/tests/integration-tests
 
-$(INTEG_BIN): $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB)
+$(INTEG_BIN): $(INTEG_OBJS) $(GRAPHS_LIB) $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LIB) -lcunit $(XML_LIBS) $(DW_LIBS) $(GVC_LIBS) $(PVM_LIBS) -lm
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $(INTEG_OBJS) $(GRAPHS_LIB) $(COMMON_LINK) -lcunit $(XML_LIBS) $(DW_LIBS) $(GVC_LIBS) $(PVM_LIBS) -lm
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)

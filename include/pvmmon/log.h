@@ -266,7 +266,7 @@ typedef struct pvmmon_log_task {
 	size_t nevents;
 	pvmmon_log_event *events;
 	/* The task's replay record (record/replay), empty when the run kept none: the
-	 * encoded outcomes (common/replay.c stream, senders as indices into senders[]),
+	 * encoded outcomes (replay/ stream, senders as indices into senders[]),
 	 * how many, and the senders' logical ids ("0.1", or "t40000" style for senders
 	 * that were not monitored tasks). */
 	uint8_t *record;

@@ -4,16 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/replay.h"
+#include "../../replay/replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A stream of a few bytes may repeat an entry 2^32 times, so a consumer that walks
- * entries one by one is bounded here; replay_check and replay_remap must bound
+ * entries one by one is bounded here; replay__check and replay__remap must bound
  * themselves. */
 #define MAX_ENTRIES 100000
 
-/* Sender maps for replay_remap: a spread that changes every id, and the identity. */
+/* Sender maps for replay__remap: a spread that changes every id, and the identity. */
 static int32_t spread(void *ctx, int32_t id)
 {
 	(void)ctx;
@@ -26,15 +26,15 @@ static int32_t same(void *ctx, int32_t id)
 	return id;
 }
 
-/* The monitor rewrites each task's stream with replay_remap; what it writes must
+/* The monitor rewrites each task's stream with replay__remap; what it writes must
  * decode again to as many entries. */
 static void remap(const uint8_t *data, size_t size)
 {
 	wire_buf out, again;
 	uint64_t n = 0, m = 0;
 
-	if (replay_remap(data, size, spread, NULL, &out, &n) == 0) {
-		if (replay_remap(out.data, out.len, same, NULL, &again, &m) != 0 || m != n)
+	if (replay__remap(data, size, spread, NULL, &out, &n) == 0) {
+		if (replay__remap(out.data, out.len, same, NULL, &again, &m) != 0 || m != n)
 			abort();
 		wire_buf_free(&again);
 	}
@@ -49,15 +49,15 @@ static void walk(const uint8_t *data, size_t size)
 	uint64_t n;
 	long k = 0;
 
-	replay_dec_init(&d, data, size);
-	while (k < MAX_ENTRIES && replay_dec_next(&d, &e) == 1) {
+	replay__dec_init(&d, data, size);
+	while (k < MAX_ENTRIES && replay__dec_next(&d, &e) == 1) {
 		if (e.kind < REPLAY_MSG || e.kind > REPLAY_NOTIFY)
 			abort();
 		k++;
 	}
-	replay_dec_free(&d);
+	replay__dec_free(&d);
 	for (size_t i = 0; i < sizeof(nsenders) / sizeof(nsenders[0]); i++)
-		replay_check(data, size, nsenders[i], &n);
+		replay__check(data, size, nsenders[i], &n);
 	remap(data, size);
 }
 
@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (replay_b64_decode(text, &bin, &len) == 0) {
+	if (replay__b64_decode(text, &bin, &len) == 0) {
 		if (!bin || len > size / 4 * 3)
 			abort();
 		walk(bin, len);

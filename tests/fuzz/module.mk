@@ -1,7 +1,7 @@
 # tests/fuzz/: libFuzzer targets for every reader of untrusted bytes (make fuzz).
 #
 # Everything is built with clang into build-fuzz/, apart from the gcc build in $(BUILD):
-# the common/ sources are compiled again with the fuzzer's coverage and the sanitizers,
+# the common/ and replay/ sources are compiled again with the fuzzer's coverage and the sanitizers,
 # because a finding in an uninstrumented library would go unseen.
 FUZZ_CC      ?= clang
 FUZZ_DIR     := build-fuzz
@@ -13,8 +13,10 @@ FUZZ_CFLAGS  := $(FUZZ_SAN) -fno-sanitize-recover=undefined -fno-omit-frame-poin
                 -std=gnu11 -Wall -Wextra
 FUZZ_CPPFLAGS := -Iinclude $(shell pkg-config --cflags libxml-2.0) \
                  -DPVMMON_VERSION='"$(VERSION)"' -D_GNU_SOURCE
-# vm.c and symbols.c need PVM and libdw; an archive links only what a target uses.
-FUZZ_COMMON_OBJS := $(COMMON_SRCS:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/common/schema.o
+# vm.c and symbols.c need PVM and libdw; an archive links only what a target uses. It
+# holds replay/ too, whose record the log reader checks (one archive, no link group).
+FUZZ_COMMON_OBJS := $(COMMON_SRCS:%.c=$(FUZZ_DIR)/%.o) $(REPLAY_SRCS:%.c=$(FUZZ_DIR)/%.o) \
+                    $(FUZZ_DIR)/common/schema.o
 FUZZ_COMMON_LIB  := $(FUZZ_DIR)/lib/libpvmmon-common.a
 # The option reader of pvmmon run and the error line it prints with, for fuzz_cli and
 # the seed generator (which checks that its command lines read).

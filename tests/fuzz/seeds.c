@@ -10,7 +10,7 @@
 #include "../../cli/runopts.h"
 #include "../../common/resource.h"
 #include "../../common/hostfile.h"
-#include "../../common/replay.h"
+#include "../../replay/replay.h"
 #include "../../common/wire.h"
 
 /* Usage: seeds ROOT; the seeds go to ROOT/<target>/seed-<name>. */
@@ -247,16 +247,16 @@ static void replay_stream(wire_buf *out, uint64_t *n)
 	replay_enc e;
 
 	*n = 0;
-	replay_enc_init(&e);
+	replay__enc_init(&e);
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		/* Runs of each entry, one of them long enough for a counted repeat. */
 		for (int k = 0; k < (i == 4 ? 100 : i == 2 ? 3 : 1); k++, (*n)++)
-			replay_enc_add(&e, &v[i]);
+			replay__enc_add(&e, &v[i]);
 		if (i == 3)
-			replay_enc_take(&e, out); /* a chunk boundary, as a task sends them */
+			replay__enc_take(&e, out); /* a chunk boundary, as a task sends them */
 	}
-	replay_enc_take(&e, out);
-	replay_enc_free(&e);
+	replay__enc_take(&e, out);
+	replay__enc_free(&e);
 }
 
 static void replays(void)
@@ -268,7 +268,7 @@ static void replays(void)
 	wire_buf_init(&b);
 	replay_stream(&b, &n);
 	save("fuzz_replay", "stream", b.data, b.len);
-	text = replay_b64_encode(b.data, b.len);
+	text = replay__b64_encode(b.data, b.len);
 	if (!text)
 		exit(1);
 	save("fuzz_replay", "base64", text, strlen(text));

@@ -6,6 +6,7 @@
 
 /* One table per folder under tests/unit/, each ending with CU_SUITE_INFO_NULL. */
 extern CU_SuiteInfo unit_common_suites[];
+extern CU_SuiteInfo unit_replay_suites[];
 extern CU_SuiteInfo unit_graphs_suites[];
 extern CU_SuiteInfo unit_pvmhooks_suites[];
 extern CU_SuiteInfo unit_instrument_suites[];

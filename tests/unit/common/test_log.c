@@ -10,7 +10,7 @@
 #include <CUnit/CUnit.h>
 #include <libxml/xmlmemory.h>
 
-#include "../../../common/replay.h"
+#include "../../../replay/replay.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 
@@ -211,12 +211,12 @@ static void fill_record(pvmmon_log_task *t)
 	replay_enc e;
 	wire_buf b;
 
-	replay_enc_init(&e);
+	replay__enc_init(&e);
 	wire_buf_init(&b);
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
-		CU_ASSERT_EQUAL(replay_enc_add(&e, &in[i]), 0);
-	CU_ASSERT_EQUAL(replay_enc_take(&e, &b), 0);
-	replay_enc_free(&e);
+		CU_ASSERT_EQUAL(replay__enc_add(&e, &in[i]), 0);
+	CU_ASSERT_EQUAL(replay__enc_take(&e, &b), 0);
+	replay__enc_free(&e);
 	t->record = b.data;
 	t->record_len = b.len;
 	t->record_entries = sizeof(in) / sizeof(in[0]);

@@ -1,15 +1,15 @@
 /*
  * Private to pvmmon: the compact streaming encoding of a task's replay record, the
  * outcomes of its nondeterministic PVM calls in call order (record and replay). The
- * encoding itself is described at the top of common/replay.c.
+ * encoding itself is described in replay/codec.h.
  */
-#ifndef PVMMON_COMMON_REPLAY_H
-#define PVMMON_COMMON_REPLAY_H
+#ifndef PVMMON_REPLAY_REPLAY_H
+#define PVMMON_REPLAY_REPLAY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wire.h"
+#include "../common/wire.h"
 
 /* The most distinct senders, tags and outcomes a stream's tables may hold; a stream
  * that defines more is damaged (the encoder falls back to literal entries instead). */
@@ -21,9 +21,9 @@ typedef enum replay_kind {
 	REPLAY_TIMEOUT, /* pvm_trecv timed out */
 	REPLAY_SPAWN,   /* pvm_spawn started `value` children */
 	REPLAY_HANDLED, /* a pvm_addmhf handler took a message (sender, tag, seq_delta) when
-			 * the task had begun `value` wrapped calls; op is the call it was in */
+	                 * the task had begun `value` wrapped calls; op is the call it was in */
 	REPLAY_NOTIFY,  /* the call delivered a pvmd notify message (from sender, with tag)
-			 * whose first integer, a tid, is `value` (an id like sender) */
+	                 * whose first integer, a tid, is `value` (an id like sender) */
 } replay_kind;
 
 /*
@@ -32,20 +32,20 @@ typedef enum replay_kind {
  * REPLAY_SPAWN, REPLAY_HANDLED and REPLAY_NOTIFY) are not encoded and decode as 0.
  */
 typedef struct replay_entry {
-	uint8_t op;        /* the call, as a pvmmon_event_op value: PVMMON_EV_RECV, NRECV,
-			    * TRECV, PRECV, PROBE (MSG, NONE, TIMEOUT) or SPAWN (SPAWN) */
+	uint8_t op; /* the call, as a pvmmon_event_op value: PVMMON_EV_RECV, NRECV,
+	             * TRECV, PRECV, PROBE (MSG, NONE, TIMEOUT) or SPAWN (SPAWN) */
 	replay_kind kind;
 	int32_t sender;    /* REPLAY_MSG: who sent it, an id chosen by the caller (a tid when
-			    * a task records; an index into the log's sender table in a log) */
+	                    * a task records; an index into the log's sender table in a log) */
 	int32_t tag;       /* REPLAY_MSG: its tag */
 	int32_t seq_delta; /* REPLAY_MSG: its per-pair sequence number minus the one expected
-			    * next from that sender; 0 in the common case */
+	                    * next from that sender; 0 in the common case */
 	int32_t value;     /* REPLAY_SPAWN: children started (negative: a PVM error code);
-			    * REPLAY_HANDLED: the position (wrapped calls begun); REPLAY_NOTIFY:
-			    * the task the notify names, an id like sender */
+	                    * REPLAY_HANDLED: the position (wrapped calls begun); REPLAY_NOTIFY:
+	                    * the task the notify names, an id like sender */
 } replay_entry;
 
-/* Maps 64-bit keys to table indices (open addressing); private to replay.c. */
+/* Maps 64-bit keys to table indices (open addressing); private to replay/encode.c. */
 typedef struct replay_map {
 	uint64_t *keys;
 	uint32_t *vals; /* index + 1; 0 marks an empty slot */
@@ -54,28 +54,31 @@ typedef struct replay_map {
 
 /* The streaming encoder. Its tables and its last entry persist across chunks. */
 typedef struct replay_enc {
-	wire_buf out;         /* bytes encoded since the last replay_enc_take() */
-	replay_map senders;   /* sender id -> index in the stream's sender table */
-	replay_map tags;      /* tag -> index in the stream's tag table */
-	replay_map outcomes;  /* (op, kind, sender index, tag index | value) -> index */
+	wire_buf out;        /* bytes encoded since the last replay__enc_take() */
+	replay_map senders;  /* sender id -> index in the stream's sender table */
+	replay_map tags;     /* tag -> index in the stream's tag table */
+	replay_map outcomes; /* (op, kind, sender index, tag index | value) -> index */
 	uint32_t nsenders, ntags, noutcomes;
-	replay_entry prev;    /* the last entry added (valid when have_prev) */
+	replay_entry prev; /* the last entry added (valid when have_prev) */
 	int have_prev;
-	uint32_t pending;     /* repeats of prev not yet written */
-	int failed;           /* an allocation failed: the stream is lost */
+	uint32_t pending; /* repeats of prev not yet written */
+	int failed;       /* an allocation failed: the stream is lost */
 } replay_enc;
 
-void replay_enc_init(replay_enc *e);
-void replay_enc_free(replay_enc *e);
+void replay__enc_init(replay_enc *e);
+void replay__enc_free(replay_enc *e);
 /* Appends an entry; PVMMON_EINVAL for an entry no stream can hold (bad op or kind),
  * PVMMON_ENOMEM when an allocation failed (the encoder is then unusable). */
-int replay_enc_add(replay_enc *e, const replay_entry *ent);
+int replay__enc_add(replay_enc *e, const replay_entry *ent);
+/* Adds n more repeats of the entry added last (PVMMON_EINVAL when there is none), as
+ * n calls of replay__enc_add() with it would, without walking them one by one. */
+int replay__enc_repeat(replay_enc *e, uint64_t n);
 /*
  * Moves the bytes encoded so far (a chunk) out to b (appended), keeping the state, so
  * that chunks concatenated in order decode as one stream; flushes a pending repeat
  * first. PVMMON_ENOMEM (and b->failed set) when the encoder or b ran out of memory.
  */
-int replay_enc_take(replay_enc *e, wire_buf *b);
+int replay__enc_take(replay_enc *e, wire_buf *b);
 
 /* A decoder over a whole stream it does not own. */
 typedef struct replay_dec {
@@ -91,38 +94,38 @@ typedef struct replay_dec {
 	int failed;       /* the error code once the stream was found damaged */
 } replay_dec;
 
-void replay_dec_init(replay_dec *d, const uint8_t *data, size_t len);
+void replay__dec_init(replay_dec *d, const uint8_t *data, size_t len);
 /*
  * The next entry into *out: 1, 0 at the end, or PVMMON_EPARSE (with a message naming
  * the byte offset) when the stream is damaged, and PVMMON_ENOMEM; an error is sticky.
  * Never reads out of bounds; the tables grow only with definitions actually read.
  */
-int replay_dec_next(replay_dec *d, replay_entry *out);
-void replay_dec_free(replay_dec *d);
+int replay__dec_next(replay_dec *d, replay_entry *out);
+void replay__dec_free(replay_dec *d);
 
 /*
  * Rewrites a stream, mapping each sender id (and each notify's named task) through
- * map(ctx, id) (e.g. tid -> index into a table of logical ids); the new stream goes into *out (initialised here, the
- * caller frees it, also on failure) and the entry count into *nentries.
+ * map(ctx, id) (e.g. tid -> index into a table of logical ids); the new stream goes into *out
+ * (initialised here, the caller frees it, also on failure) and the entry count into *nentries.
  */
-int replay_remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int32_t id),
-		 void *ctx, wire_buf *out, uint64_t *nentries);
+int replay__remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int32_t id), void *ctx,
+                  wire_buf *out, uint64_t *nentries);
 
 /*
  * Decodes a whole stream to count its entries into *nentries; PVMMON_EPARSE when it is
  * damaged or a message's sender (or a notify's named task) is not an index below
  * nsenders (a log's sender table).
  */
-int replay_check(const uint8_t *data, size_t len, size_t nsenders, uint64_t *nentries);
+int replay__check(const uint8_t *data, size_t len, size_t nsenders, uint64_t *nentries);
 
 /* Base64 (RFC 4648 with padding, no line breaks), for the XML log; NULL when out of
  * memory. The caller frees the result. */
-char *replay_b64_encode(const uint8_t *data, size_t len);
+char *replay__b64_encode(const uint8_t *data, size_t len);
 /* Decodes text into *out (heap, caller frees; non-NULL even when empty) and *len;
  * PVMMON_EPARSE on a bad character, padding or length. */
-int replay_b64_decode(const char *text, uint8_t **out, size_t *len);
+int replay__b64_decode(const char *text, uint8_t **out, size_t *len);
 
 /* A 64-bit FNV-1a hash of the stream, to detect a damaged or swapped record. */
-uint64_t replay_hash(const uint8_t *data, size_t len);
+uint64_t replay__hash(const uint8_t *data, size_t len);
 
 #endif

@@ -1,0 +1,285 @@
+/* The replay record's decoder: reads a stream item by item, growing its tables only
+ * with definitions actually read, and reports damage with the byte offset. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "pvmmon/errors.h"
+
+/* ---- Decoding. ---- */
+
+void replay__dec_init(replay_dec *d, const uint8_t *data, size_t len)
+{
+	memset(d, 0, sizeof(*d));
+	d->data = data;
+	d->len = data ? len : 0;
+}
+
+void replay__dec_free(replay_dec *d)
+{
+	free(d->outcomes);
+	free(d->senders);
+	free(d->tags);
+	memset(d, 0, sizeof(*d));
+}
+
+static int damaged(replay_dec *d, size_t at, const char *what)
+{
+	d->failed = PVMMON_EPARSE;
+	return pvmmon_error_set(PVMMON_EPARSE, "replay record damaged at byte %zu: %s", at, what);
+}
+
+/* Reads a varint; 0, or -1 (truncated) or -2 (longer than 32 bits). */
+static int get_varint(replay_dec *d, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	for (int shift = 0; shift < 35; shift += 7) {
+		uint8_t c;
+
+		if (d->pos >= d->len)
+			return -1;
+		c = d->data[d->pos++];
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			if (x > UINT32_MAX)
+				return -2;
+			*v = (uint32_t)x;
+			return 0;
+		}
+	}
+	return -2;
+}
+
+static int get_u8(replay_dec *d, uint8_t *v)
+{
+	if (d->pos >= d->len)
+		return -1;
+	*v = d->data[d->pos++];
+	return 0;
+}
+
+/* Grows a table to hold one more item of size bytes; the table never exceeds
+ * REPLAY_TABLE_MAX items, and only definitions read make it grow. */
+static int grow(void **table, uint32_t *cap, uint32_t n, size_t size)
+{
+	uint32_t want;
+	void *t;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : 16;
+	if (want > REPLAY_TABLE_MAX)
+		want = REPLAY_TABLE_MAX;
+	t = realloc(*table, (size_t)want * size);
+	if (!t)
+		return -1;
+	*table = t;
+	*cap = want;
+	return 0;
+}
+
+/* Reads a table reference into *value, appending a new value to the table. */
+static int get_ref(replay_dec *d, size_t at, int32_t **table, uint32_t *n, uint32_t *cap,
+                   int32_t *value, const char *what)
+{
+	uint32_t r, raw;
+	int rc = get_varint(d, &r);
+
+	if (rc < 0)
+		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	if (r > 0) {
+		if (r - 1 >= *n)
+			return damaged(d, at, what);
+		*value = (*table)[r - 1];
+		return 0;
+	}
+	rc = get_varint(d, &raw);
+	if (rc < 0)
+		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	if (*n >= REPLAY_TABLE_MAX)
+		return damaged(d, at, "too many distinct values");
+	if (grow((void **)table, cap, *n, sizeof(**table)) < 0) {
+		d->failed = PVMMON_ENOMEM;
+		return pvmmon_error_set(PVMMON_ENOMEM, "replay record: out of memory");
+	}
+	*value = unzigzag(raw);
+	(*table)[(*n)++] = *value;
+	return 0;
+}
+
+/* Reads op, kind and what the kind carries: table references (def) or literal
+ * values (!def). */
+static int get_outcome(replay_dec *d, size_t at, int def, replay_entry *ent)
+{
+	uint8_t op, kind;
+	uint32_t u;
+	int rc;
+
+	memset(ent, 0, sizeof(*ent));
+	if (get_u8(d, &op) < 0 || get_u8(d, &kind) < 0)
+		return damaged(d, at, "truncated");
+	if (!replay__valid(op, kind) || (def && (kind == REPLAY_HANDLED || kind == REPLAY_NOTIFY)))
+		return damaged(d, at, "impossible outcome");
+	ent->op = op;
+	ent->kind = (replay_kind)kind;
+	if (kind == REPLAY_MSG && def) {
+		rc = get_ref(d, at, &d->senders, &d->nsenders, &d->cap_senders, &ent->sender,
+		             "undefined sender");
+		if (rc == 0)
+			rc = get_ref(d, at, &d->tags, &d->ntags, &d->cap_tags, &ent->tag,
+			             "undefined tag");
+		return rc;
+	}
+	for (int k = 0; k < (kind == REPLAY_MSG       ? 3
+	                     : kind == REPLAY_SPAWN   ? 1
+	                     : kind >= REPLAY_HANDLED ? 4
+	                                              : 0);
+	     k++) {
+		rc = get_varint(d, &u);
+		if (rc < 0)
+			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		if (kind == REPLAY_SPAWN)
+			ent->value = unzigzag(u);
+		else
+			*(k == 0   ? &ent->sender
+			  : k == 1 ? &ent->tag
+			  : k == 2 ? &ent->seq_delta
+			           : &ent->value) = unzigzag(u);
+	}
+	if (kind == REPLAY_NOTIFY && ent->seq_delta)
+		return damaged(d, at, "sequence delta without a message");
+	return 0;
+}
+
+/* Reads a HANDLED or NOTIFY item after its head byte. */
+static int get_extended(replay_dec *d, size_t at, replay_entry *ent)
+{
+	uint8_t op, kind;
+	uint32_t v, dl;
+	int rc;
+
+	memset(ent, 0, sizeof(*ent));
+	if (get_u8(d, &op) < 0 || get_u8(d, &kind) < 0)
+		return damaged(d, at, "truncated");
+	if ((kind != REPLAY_HANDLED && kind != REPLAY_NOTIFY) || !replay__valid(op, kind))
+		return damaged(d, at, "impossible outcome");
+	ent->op = op;
+	ent->kind = (replay_kind)kind;
+	rc = get_ref(d, at, &d->senders, &d->nsenders, &d->cap_senders, &ent->sender,
+	             "undefined sender");
+	if (rc == 0)
+		rc = get_ref(d, at, &d->tags, &d->ntags, &d->cap_tags, &ent->tag, "undefined tag");
+	if (rc < 0)
+		return rc;
+	rc = get_varint(d, &v);
+	if (rc == 0)
+		rc = get_varint(d, &dl);
+	if (rc < 0)
+		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	ent->value = unzigzag(v);
+	ent->seq_delta = unzigzag(dl);
+	if (kind == REPLAY_NOTIFY && ent->seq_delta)
+		return damaged(d, at, "sequence delta without a message");
+	return 0;
+}
+
+int replay__dec_next(replay_dec *d, replay_entry *out)
+{
+	replay_entry ent;
+	uint32_t index = 0, u;
+	int32_t delta = 0;
+	size_t at;
+	uint8_t h;
+	int rc;
+
+	if (d->failed)
+		return d->failed;
+	if (d->pending) {
+		d->pending--;
+		*out = d->prev;
+		return 1;
+	}
+	if (d->pos >= d->len)
+		return 0;
+	at = d->pos;
+	h = d->data[d->pos++];
+	if (h <= H_OUTCOME_MAX) {
+		index = h;
+		goto outcome;
+	}
+	if (h <= H_REPEAT_N) {
+		if (h == H_REPEAT_N) {
+			rc = get_varint(d, &u);
+			if (rc < 0)
+				return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+			if (u == 0)
+				return damaged(d, at, "empty repeat");
+		} else {
+			u = (uint32_t)(h - H_REPEAT_MIN + 1);
+		}
+		if (!d->have_prev)
+			return damaged(d, at, "repeat with nothing before it");
+		d->pending = u - 1;
+		*out = d->prev;
+		return 1;
+	}
+	switch (h) {
+	case H_OUTCOME:
+	case H_OUTCOME_DELTA:
+		rc = get_varint(d, &index);
+		if (rc == 0 && h == H_OUTCOME_DELTA) {
+			rc = get_varint(d, &u);
+			delta = unzigzag(u);
+		}
+		if (rc < 0)
+			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		goto outcome;
+	case H_DEFINE:
+	case H_DEFINE_DELTA:
+		rc = get_outcome(d, at, 1, &ent);
+		if (rc < 0)
+			return rc;
+		if (d->noutcomes >= REPLAY_TABLE_MAX)
+			return damaged(d, at, "too many distinct outcomes");
+		if (grow((void **)&d->outcomes, &d->cap_outcomes, d->noutcomes,
+		         sizeof(*d->outcomes)) < 0) {
+			d->failed = PVMMON_ENOMEM;
+			return pvmmon_error_set(PVMMON_ENOMEM, "replay record: out of memory");
+		}
+		d->outcomes[d->noutcomes++] = ent;
+		if (h == H_DEFINE_DELTA) {
+			rc = get_varint(d, &u);
+			if (rc < 0)
+				return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+			if (ent.kind != REPLAY_MSG)
+				return damaged(d, at, "sequence delta without a message");
+			ent.seq_delta = unzigzag(u);
+		}
+		goto deliver;
+	case H_LITERAL:
+		rc = get_outcome(d, at, 0, &ent);
+		if (rc < 0)
+			return rc;
+		goto deliver;
+	case H_EXTENDED:
+		rc = get_extended(d, at, &ent);
+		if (rc < 0)
+			return rc;
+		goto deliver;
+	default:
+		return damaged(d, at, "unknown item");
+	}
+outcome:
+	if (index >= d->noutcomes)
+		return damaged(d, at, "undefined outcome");
+	ent = d->outcomes[index];
+	if (delta && ent.kind != REPLAY_MSG)
+		return damaged(d, at, "sequence delta without a message");
+	ent.seq_delta = delta;
+deliver:
+	d->prev = ent;
+	d->have_prev = 1;
+	*out = ent;
+	return 1;
+}
