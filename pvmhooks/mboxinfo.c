@@ -3,6 +3,7 @@
 
 #include <pvm3.h>
 
+#include "pvmmon/common.h"
 #include "hooks.h"
 
 typedef int (*getmboxinfo_fn)(char *, int *, struct pvmmboxinfo **);
@@ -18,7 +19,7 @@ static int is_ours(const char *name)
  * moved behind the ones returned rather than dropped: libpvm frees the array by its own
  * count on the next call, so every entry must stay in it. The result code is PVM's.
  */
-int pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes)
+PVMMON_EXTERN int pvm_getmboxinfo(char *pattern, int *nclasses, struct pvmmboxinfo **classes)
 {
 	static getmboxinfo_fn real;
 	struct pvmmboxinfo *all;

@@ -5,9 +5,11 @@ HOOKS_SO   := $(LIB)/libpvmhooks.so
 # The same objects as an archive, so unit tests link only the pieces they exercise.
 HOOKS_CORE := $(LIB)/libpvmhooks-core.a
 
+# --exclude-libs: the archives' public functions (errors, log model) stay internal; the
+# library exports only the PVM wrappers and the probe API.
 $(HOOKS_SO): $(HOOKS_OBJS) $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpvmhooks.so -Wl,-z,defs -o $@ \
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -shared -Wl,-soname,libpvmhooks.so -Wl,-z,defs -Wl,--exclude-libs,ALL -o $@ \
 	    $(HOOKS_OBJS) $(COMMON_LINK) $(PVM_LIBS) -ldl
 
 $(HOOKS_CORE): $(HOOKS_OBJS)

@@ -3,9 +3,12 @@
  * libpvm3's definition, passes straight through when re-entered or unmonitored, and
  * otherwise runs the call's pre and post hooks (calls.c) around the real call and
  * returns the real call's result unchanged. In a replay the pre hook may have done the
- * call's work itself (call.skip; see rr.c).
+ * call's work itself (call.skip; see rr.c). The wrappers and the probe API are the
+ * library's only exports (PVMMON_EXTERN; everything else is compiled hidden).
  */
 #include <pvm3.h>
+
+#include "pvmmon/common.h"
 
 #include "hooks.h"
 #include "calls.h"
@@ -20,7 +23,7 @@
 #define PVMMON_WRAP(RET, NAME, PARAMS, ARGS)                                                  \
 	typedef RET(*NAME##_fn) PARAMS;                                                       \
 	static NAME##_fn real_##NAME;                                                         \
-	RET NAME PARAMS                                                                       \
+	PVMMON_EXTERN RET NAME PARAMS                                                         \
 	{                                                                                     \
 		hooks_call call;                                                              \
 		RET rc;                                                                       \

@@ -27,7 +27,13 @@ TEST_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL
 check-integration: all $(INTEG_BIN)
 	$(TEST_ENV) PVMMON_BUILD=$(BUILD) $(INTEG_BIN)
 
-check: check-unit check-integration
+# make install into a fresh prefix, then a program built against it with pkg-config
+# alone, and the shared libraries' exports (tests/install/check.sh).
+check-install: all
+	@d=$$(mktemp -d) && $(MAKE) --no-print-directory install PREFIX=$$d >/dev/null && \
+	tests/install/check.sh $$d; status=$$?; rm -rf $$d; exit $$status
+
+check: check-unit check-integration check-install
 
 # make check-asan: the unit and the integration tests built with ASan and UBSan
 # (SANITIZE=1, into build-asan/), the integration tests running the sanitized pvmmon,

@@ -11,6 +11,8 @@
 #ifndef PVMMON_CALLGRAPH_H
 #define PVMMON_CALLGRAPH_H
 
+#include "pvmmon/common.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,13 +58,13 @@ typedef struct pvmmon_callgraph {
 } pvmmon_callgraph;
 
 /* Builds the call graph of task's proc records into *out (caller frees). */
-int pvmmon_callgraph_build(pvmmon_callgraph **out, const pvmmon_log_task *task);
+PVMMON_EXTERN int pvmmon_callgraph_build(pvmmon_callgraph **out, const pvmmon_log_task *task);
 
 /* The index of the node holding procedure name, or PVMMON_CG_ROOT when none does. */
-size_t pvmmon_callgraph_find(const pvmmon_callgraph *cg, const char *name);
+PVMMON_EXTERN size_t pvmmon_callgraph_find(const pvmmon_callgraph *cg, const char *name);
 
 /* Frees cg and everything it owns; NULL is allowed. */
-void pvmmon_callgraph_free(pvmmon_callgraph *cg);
+PVMMON_EXTERN void pvmmon_callgraph_free(pvmmon_callgraph *cg);
 
 #ifdef __cplusplus
 }

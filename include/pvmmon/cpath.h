@@ -13,6 +13,8 @@
 #ifndef PVMMON_CPATH_H
 #define PVMMON_CPATH_H
 
+#include "pvmmon/common.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,10 +87,10 @@ typedef struct pvmmon_cpath {
  * never collected the selection have no part. A trace without CPSTART events is taken
  * as collected whole, which only a selection made at the run's start can be.
  */
-int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out);
+PVMMON_EXTERN int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out);
 
 /* Frees cp; NULL is allowed. */
-void pvmmon_cpath_free(pvmmon_cpath *cp);
+PVMMON_EXTERN void pvmmon_cpath_free(pvmmon_cpath *cp);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
 #ifndef PVMMON_ERRORS_H
 #define PVMMON_ERRORS_H
 
+#include "pvmmon/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,21 +26,22 @@ enum {
 };
 
 /* Returns a static one-line description of code. */
-const char *pvmmon_strerror(int code);
+PVMMON_EXTERN const char *pvmmon_strerror(int code);
 
 /*
  * Records code and a printf-style detail as this thread's last error and returns
  * code, so that callers can write `return pvmmon_error_set(PVMMON_EIO, "...")`.
  */
-int pvmmon_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+PVMMON_EXTERN int pvmmon_error_set(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The detail of this thread's last error, or pvmmon_strerror() of it if none was given. */
-const char *pvmmon_error_last(void);
+PVMMON_EXTERN const char *pvmmon_error_last(void);
 
 /* The code of this thread's last error (0 if none). */
-int pvmmon_error_code(void);
+PVMMON_EXTERN int pvmmon_error_code(void);
 
-void pvmmon_error_clear(void);
+PVMMON_EXTERN void pvmmon_error_clear(void);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@
 #ifndef PVMMON_LOG_H
 #define PVMMON_LOG_H
 
+#include "pvmmon/common.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -353,44 +355,45 @@ typedef struct pvmmon_log {
 } pvmmon_log;
 
 /* Allocates an empty log (version fields set) into *out; the caller frees it. */
-int pvmmon_log_new(pvmmon_log **out);
+PVMMON_EXTERN int pvmmon_log_new(pvmmon_log **out);
 
 /* Frees log and everything it owns; NULL is allowed. */
-void pvmmon_log_free(pvmmon_log *log);
+PVMMON_EXTERN void pvmmon_log_free(pvmmon_log *log);
 
 /*
  * Writes log to path atomically: a temporary file in the same folder, fsync, rename.
  * A symlink at path is never followed. On failure the previous file at path is intact.
  */
-int pvmmon_log_write(const pvmmon_log *log, const char *path);
+PVMMON_EXTERN int pvmmon_log_write(const pvmmon_log *log, const char *path);
 
 /*
  * Parses path, validates it against the log schema and loads it into *out (caller
  * frees). On failure returns a negative code and pvmmon_error_last() is one line that
  * names the file and what is wrong.
  */
-int pvmmon_log_read(pvmmon_log **out, const char *path);
+PVMMON_EXTERN int pvmmon_log_read(pvmmon_log **out, const char *path);
 
 /* The XML of log in *out (heap, NUL-terminated, caller frees) and its length. */
-int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len);
+PVMMON_EXTERN int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len);
 
 /* As pvmmon_log_read(), from len bytes of XML at data; name stands for the file in
  * error messages. */
-int pvmmon_log_parse(pvmmon_log **out, const char *data, size_t len, const char *name);
+PVMMON_EXTERN int pvmmon_log_parse(pvmmon_log **out, const char *data, size_t len,
+                                   const char *name);
 
 /* Validates path against the schema (same messages as pvmmon_log_read()). */
-int pvmmon_log_validate(const char *path);
+PVMMON_EXTERN int pvmmon_log_validate(const char *path);
 
 /* The RelaxNG schema text built into the library, NUL-terminated. */
-const char *pvmmon_log_schema(void);
+PVMMON_EXTERN const char *pvmmon_log_schema(void);
 
-const char *pvmmon_task_status_name(pvmmon_task_status s);
+PVMMON_EXTERN const char *pvmmon_task_status_name(pvmmon_task_status s);
 
 /* "parallel", "local", "none"; NULL outside the enum. */
-const char *pvmmon_comp_name(pvmmon_comp c);
+PVMMON_EXTERN const char *pvmmon_comp_name(pvmmon_comp c);
 
 /* The compensation named by name into *out; 0, or PVMMON_EINVAL for another name. */
-int pvmmon_comp_parse(const char *name, pvmmon_comp *out);
+PVMMON_EXTERN int pvmmon_comp_parse(const char *name, pvmmon_comp *out);
 
 /*
  * Makes the procs' incl_ns/excl_ns and loops' time_ns of log hold the times of
@@ -399,29 +402,29 @@ int pvmmon_comp_parse(const char *name, pvmmon_comp *out);
  * a task with procedure or loop records lacks raw and local times (a log before 1.2);
  * PVMMON_ESTATE when log's times were already changed.
  */
-int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c);
+PVMMON_EXTERN int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c);
 
 /* Task t's whole time on the clock of log->comp: virtual, local or real (virtual when
  * the task has no other). */
-int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t);
+PVMMON_EXTERN int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t);
 
 /* "proc", "loop", "com", "call"; NULL for anything else. */
-const char *pvmmon_static_kind_name(pvmmon_static_kind k);
+PVMMON_EXTERN const char *pvmmon_static_kind_name(pvmmon_static_kind k);
 
 /* The kind named by name, or 0 when name is none of them. */
-pvmmon_static_kind pvmmon_static_kind_parse(const char *name);
+PVMMON_EXTERN pvmmon_static_kind pvmmon_static_kind_parse(const char *name);
 
 /* "pvm_send", "pvm_recv", ..., "other", "enter", "exit"; NULL outside the enum. */
-const char *pvmmon_event_op_name(pvmmon_event_op op);
+PVMMON_EXTERN const char *pvmmon_event_op_name(pvmmon_event_op op);
 
 /* The op named by name, or 0 when name is none of them. */
-pvmmon_event_op pvmmon_event_op_parse(const char *name);
+PVMMON_EXTERN pvmmon_event_op pvmmon_event_op_parse(const char *name);
 
 /* Whether op sends a message (send, psend, mcast). */
-int pvmmon_event_op_sends(pvmmon_event_op op);
+PVMMON_EXTERN int pvmmon_event_op_sends(pvmmon_event_op op);
 
 /* Whether op may deliver a message (recv, nrecv, trecv, precv; not probe). */
-int pvmmon_event_op_receives(pvmmon_event_op op);
+PVMMON_EXTERN int pvmmon_event_op_receives(pvmmon_event_op op);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,8 @@
 #ifndef PVMMON_PROBE_H
 #define PVMMON_PROBE_H
 
+#include "pvmmon/common.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,17 +39,17 @@ typedef struct pvmmon_probe_site {
 
 #define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0, 0}
 
-void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
+PVMMON_EXTERN void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 
 /*
  * The source line of the call statement being made, which the next procedure entry
  * takes (and clears) to key its proc record by call site. pvmmon-cc writes a call
  * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.
  */
-extern int pvmmon_call_line;
-void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
-void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
-void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
+PVMMON_EXTERN extern int pvmmon_call_line;
+PVMMON_EXTERN void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
+PVMMON_EXTERN void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
+PVMMON_EXTERN void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
 
 /* Hand instrumentation: PVMMON_PROC_ENTER("solve"); ... PVMMON_PROC_EXIT(); in the
  * same scope, and likewise for loops. */
@@ -78,7 +80,8 @@ typedef struct pvmmon_static_entry {
 	unsigned long *count;
 } pvmmon_static_entry;
 
-void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries, int n);
+PVMMON_EXTERN void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries,
+                                          int n);
 
 /*
  * Scoped probes, as pvmmon-cc inserts them: the exit probe runs when the enclosing

@@ -2,6 +2,8 @@
 #ifndef PVMMON_REPORT_H
 #define PVMMON_REPORT_H
 
+#include "pvmmon/common.h"
+
 #include <stdio.h>
 
 #include "pvmmon/cpath.h"
@@ -17,14 +19,15 @@ extern "C" {
  * with synchronisation delay and transmission split out, then procedures and loops when
  * present. Returns 0 or PVMMON_EIO.
  */
-int pvmmon_report_text(const pvmmon_log *log, FILE *out);
+PVMMON_EXTERN int pvmmon_report_text(const pvmmon_log *log, FILE *out);
 
 /*
  * The programs of a run: *out gets one task per distinct program (the first task that
  * ran it, in log order) and *n their number. The array belongs to the caller (free());
  * the tasks belong to log.
  */
-int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, size_t *n);
+PVMMON_EXTERN int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out,
+                                         size_t *n);
 
 /*
  * Writes the Graphviz source of the program graph of t's program (seed 000 Figure 7),
@@ -33,12 +36,13 @@ int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, 
  * less than prune (a fraction, 0.01 = 1%) of the program's time are folded into "N more"
  * nodes. The output has no timestamps and a stable order.
  */
-int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
-			      FILE *out);
+PVMMON_EXTERN int pvmmon_report_dot_program(const pvmmon_log *log, const pvmmon_log_task *t,
+                                            double prune, FILE *out);
 
 /* Writes the Graphviz source of the call graph of t's program: one node per procedure
  * (mutually recursive ones as one), one edge per call site, the hot path in red. */
-int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out);
+PVMMON_EXTERN int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t,
+                                          FILE *out);
 
 /* The time axis of a space-time diagram. */
 typedef enum pvmmon_timebase { PVMMON_TIME_VIRTUAL = 0, PVMMON_TIME_REAL } pvmmon_timebase;
@@ -54,7 +58,7 @@ typedef enum pvmmon_timebase { PVMMON_TIME_VIRTUAL = 0, PVMMON_TIME_REAL } pvmmo
  * in real time no lane is drawn past the cut. The output has no timestamps and a stable
  * order. Returns PVMMON_EINVAL when the run was not traced or no task has events.
  */
-int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE *out);
+PVMMON_EXTERN int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE *out);
 
 /*
  * The same diagram with the critical path cp (pvmmon_cpath_compute() of the same log)
@@ -62,8 +66,8 @@ int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE 
  * arrows and its spawns as dashed lines; the label gives its length. With cp NULL it
  * is pvmmon_report_dot_spacetime().
  */
-int pvmmon_report_dot_spacetime_cp(const pvmmon_log *log, pvmmon_timebase tb,
-				   const pvmmon_cpath *cp, FILE *out);
+PVMMON_EXTERN int pvmmon_report_dot_spacetime_cp(const pvmmon_log *log, pvmmon_timebase tb,
+                                                 const pvmmon_cpath *cp, FILE *out);
 
 /*
  * Writes the live view of a running program to out (`pvmmon top`): tasks and their
@@ -71,7 +75,7 @@ int pvmmon_report_dot_spacetime_cp(const pvmmon_log *log, pvmmon_timebase tb,
  * from a snapshot of the run (a log as the monitor has it now). Returns 0 or a
  * negative code.
  */
-int pvmmon_report_top(const pvmmon_log *log, FILE *out);
+PVMMON_EXTERN int pvmmon_report_top(const pvmmon_log *log, FILE *out);
 
 /* Options of the HTML report; zero values take the defaults. */
 typedef struct pvmmon_report_opts {
@@ -93,7 +97,8 @@ typedef struct pvmmon_report_opts {
  * and rendered with Graphviz. Works offline and without JavaScript. Each file is written
  * to a temporary name and renamed, so a failure leaves older files whole.
  */
-int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_report_opts *opts);
+PVMMON_EXTERN int pvmmon_report_html(const pvmmon_log *log, const char *dir,
+                                     const pvmmon_report_opts *opts);
 
 #ifdef __cplusplus
 }
