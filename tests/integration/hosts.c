@@ -22,11 +22,12 @@
 #define MAX_EXTRA 8
 
 typedef struct ns_host {
-	pid_t holder;  /* our child: it made the namespaces and waits for init */
-	pid_t init;    /* pid 1 of the host's pid namespace, as seen from here */
+	pid_t holder; /* our child: it made the namespaces and waits for init */
+	pid_t init;   /* pid 1 of the host's pid namespace, as seen from here */
 	char addr[32];
 	long long clock_offset_ns; /* the shift of its clock (PVMMON_TEST_CLOCK_OFFSET_NS) */
 	long long clock_drift_ppb; /* its clock's drift (PVMMON_TEST_CLOCK_DRIFT_PPB) */
+	char tmp[PATH_MAX + 16];   /* its private tmpfs, the parent of its pvmds' PVM_TMP */
 } ns_host;
 
 struct test_hosts {
@@ -152,10 +153,7 @@ static void tell(int fd, const char *fmt, ...)
 		_exit(1);
 }
 
-static void on_chld(int sig)
-{
-	(void)sig;
-}
+static void on_chld(int sig) { (void)sig; }
 
 /*
  * Pid 1 of a host: reaps the orphans of its namespace (the pvmds that detach from the
@@ -183,8 +181,11 @@ static void init_loop(void)
 
 /*
  * Starts the holder of a host: it unshares network, mount and pid namespaces, and its
- * child, pid 1 there, mounts a private /tmp (and a /proc of its own) and stays. The
- * holder reports "pid P" (pid 1 as seen from here) and the child "ok" or "err ...".
+ * child, pid 1 there, mounts a private tmpfs on h->tmp (and a /proc of its own) and
+ * stays. The holder reports "pid P" (pid 1 as seen from here) and the child "ok" or
+ * "err ...". The tmpfs is not on /tmp: the hosts share every other folder with this
+ * one, as machines share a network file system, so that a build anywhere (under /tmp
+ * too) runs on all of them.
  */
 static int start_host(ns_host *h, char *why, size_t len)
 {
@@ -203,12 +204,13 @@ static int start_host(ns_host *h, char *why, size_t len)
 		close(p[0]);
 		die_with_parent(me);
 		if (unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID) < 0) {
-			tell(p[1], "err the kernel refused new network, mount and pid namespaces "
-				   "(unshare: %s; it needs CAP_SYS_ADMIN and CAP_NET_ADMIN)\n",
+			tell(p[1],
+			     "err the kernel refused new network, mount and pid namespaces "
+			     "(unshare: %s; it needs CAP_SYS_ADMIN and CAP_NET_ADMIN)\n",
 			     strerror(errno));
 			_exit(1);
 		}
-		/* Mounts made for this host must not propagate back to the real /tmp. */
+		/* Mounts made for this host must not propagate back to the real folders. */
 		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 			tell(p[1], "err cannot make the mounts private: %s\n", strerror(errno));
 			_exit(1);
@@ -216,8 +218,9 @@ static int start_host(ns_host *h, char *why, size_t len)
 		init = fork();
 		if (init == 0) {
 			die_with_parent(0);
-			if (mount("tmpfs", "/tmp", "tmpfs", 0, "mode=1777") < 0) {
-				tell(p[1], "err cannot mount a private /tmp: %s\n", strerror(errno));
+			if (mount("tmpfs", h->tmp, "tmpfs", 0, "mode=1777") < 0) {
+				tell(p[1], "err cannot mount a private tmpfs on %s: %s\n", h->tmp,
+				     strerror(errno));
 				_exit(1);
 			}
 			/* A /proc of this pid namespace, for nsenter and for anyone looking. */
@@ -277,8 +280,9 @@ static pid_t start_switch(char *why, size_t len)
 		close(p[0]);
 		die_with_parent(me);
 		if (unshare(CLONE_NEWNET) < 0) {
-			tell(p[1], "err the kernel refused a new network namespace (unshare: %s; it "
-				   "needs CAP_SYS_ADMIN and CAP_NET_ADMIN)\n",
+			tell(p[1],
+			     "err the kernel refused a new network namespace (unshare: %s; it "
+			     "needs CAP_SYS_ADMIN and CAP_NET_ADMIN)\n",
 			     strerror(errno));
 			_exit(1);
 		}
@@ -327,8 +331,8 @@ static int claim_subnet(test_hosts *h, char *why, size_t len)
 			continue;
 		snprintf(h->root_if, sizeof(h->root_if), "pvmmon%dh0", n);
 		{
-			char *const argv[] = {"ip", "link", "add", h->root_if, "type", "veth", "peer",
-					      "name", "s0", "netns", sw, NULL};
+			char *const argv[] = {"ip",   "link", "add", h->root_if, "type", "veth",
+			                      "peer", "name", "s0",  "netns",    sw,     NULL};
 			int rc = run(err, sizeof(err), argv);
 
 			if (rc == 0) {
@@ -364,7 +368,7 @@ static int write_file(const char *path, const char *text, int exec)
  * The rsh stand-in. pvmd runs `$PVM_RSH HOST [-l USER] [-n] COMMAND...`; the script
  * enters that host's namespaces and runs COMMAND with the environment a user's login
  * there would give: PVM_ROOT, root's permission when root, and a new PVM_TMP in the
- * host's private /tmp for each pvmd, so that a pvmd left over from an earlier run in the
+ * host's private tmpfs for each pvmd, so that a pvmd left over from an earlier run in the
  * same namespaces can never be mistaken for the new one. The host's clock shift goes into
  * the pvmd's environment, so every process of the host (tasks the pvmd starts, the group
  * server) sees the same shifted clock, as the processes of another machine would.
@@ -376,29 +380,30 @@ static int write_rsh(test_hosts *h)
 	int rc;
 
 	for (int i = 0; i < h->n; i++) {
-		if (asprintf(&tmp, "%s%s) pid=%d; off=%lld; drift=%lld ;;\n", cases ? cases : "",
-			     h->host[i].addr, (int)h->host[i].init, h->host[i].clock_offset_ns,
-			     h->host[i].clock_drift_ppb) < 0)
+		if (asprintf(&tmp, "%s%s) pid=%d; off=%lld; drift=%lld; tmp='%s' ;;\n",
+		             cases ? cases : "", h->host[i].addr, (int)h->host[i].init,
+		             h->host[i].clock_offset_ns, h->host[i].clock_drift_ppb,
+		             h->host[i].tmp) < 0)
 			return -1;
 		free(cases);
 		cases = tmp;
 	}
 	if (asprintf(&text,
-		     "#!/bin/sh\n"
-		     "# PVM_RSH for the integration tests: starts COMMAND on a namespace host.\n"
-		     "echo \"$*\" >> '%s'\n"
-		     "host=$1; shift\n"
-		     "case $host in\n%s"
-		     "*) echo \"rsh stand-in: no host $host\" >&2; exit 255 ;;\n"
-		     "esac\n"
-		     "while :; do case $1 in -l) shift 2 ;; -n) shift ;; *) break ;; esac; done\n"
-		     "exec nsenter -t $pid -n -m -p -- env -u LD_PRELOAD "
-		     "PVMMON_TEST_CLOCK_OFFSET_NS=$off PVMMON_TEST_CLOCK_DRIFT_PPB=$drift "
-		     "PVMMON_TEST_CLOCK_EPOCH_NS=%lld PVM_ROOT='%s' %s "
-		     "sh -c 'PVM_TMP=$(mktemp -d /tmp/pvm.XXXXXX) && export PVM_TMP && "
-		     "exec '\"$*\"\n",
-		     h->calls, cases ? cases : "", h->epoch, root && *root ? root : "/usr/lib/pvm3",
-		     geteuid() == 0 ? "PVM_ALLOW_ROOT=1" : "") < 0) {
+	             "#!/bin/sh\n"
+	             "# PVM_RSH for the integration tests: starts COMMAND on a namespace host.\n"
+	             "echo \"$*\" >> '%s'\n"
+	             "host=$1; shift\n"
+	             "case $host in\n%s"
+	             "*) echo \"rsh stand-in: no host $host\" >&2; exit 255 ;;\n"
+	             "esac\n"
+	             "while :; do case $1 in -l) shift 2 ;; -n) shift ;; *) break ;; esac; done\n"
+	             "exec nsenter -t $pid -n -m -p -- env -u LD_PRELOAD "
+	             "PVMMON_TEST_CLOCK_OFFSET_NS=$off PVMMON_TEST_CLOCK_DRIFT_PPB=$drift "
+	             "PVMMON_TEST_CLOCK_EPOCH_NS=%lld PVM_ROOT='%s' %s HOST_TMP=\"$tmp\" "
+	             "sh -c 'PVM_TMP=$(mktemp -d \"$HOST_TMP/pvm.XXXXXX\") && export PVM_TMP && "
+	             "exec '\"$*\"\n",
+	             h->calls, cases ? cases : "", h->epoch, root && *root ? root : "/usr/lib/pvm3",
+	             geteuid() == 0 ? "PVM_ALLOW_ROOT=1" : "") < 0) {
 		free(cases);
 		return -1;
 	}
@@ -406,6 +411,26 @@ static int write_rsh(test_hosts *h)
 	free(text);
 	free(cases);
 	return rc;
+}
+
+int test_hosts_possible(char *why, size_t len)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID) < 0 ? errno : 0);
+	if (pid < 0)
+		return 1; /* no fork is no answer: the caller's failure stands */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 1;
+	say(why, len,
+	    "the kernel refuses new network, mount and pid namespaces (unshare: %s; it needs "
+	    "CAP_SYS_ADMIN and CAP_NET_ADMIN)",
+	    WIFEXITED(status) ? strerror(WEXITSTATUS(status)) : "the probe died");
+	return 0;
 }
 
 test_hosts *test_hosts_create(int nextra, char *why, size_t len)
@@ -420,15 +445,23 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t len)
 		return NULL;
 	}
 	h->n = nextra;
-	/* Each host mounts a private /tmp, where a build under /tmp is not to be seen: its
-	 * pvmds could start no task there. */
-	if (!strncmp(harness_build(), "/tmp/", 5)) {
-		say(why, len,
-		    "the build folder %s is under /tmp, which every namespace host replaces "
-		    "with a private one; build in a folder outside /tmp",
-		    harness_build());
-		free(h);
-		return NULL;
+	/* The scratch folder lives beside the build, on the file system all hosts share;
+	 * it holds the mount points of the hosts' private tmpfs too. */
+	snprintf(h->dir, sizeof(h->dir), "%s/hosts-test.XXXXXX", harness_build());
+	if (!mkdtemp(h->dir)) {
+		say(why, len, "%s: %s", h->dir, strerror(errno));
+		h->dir[0] = '\0';
+		goto fail;
+	}
+	snprintf(h->hostfile, sizeof(h->hostfile), "%s/hostfile", h->dir);
+	snprintf(h->rsh, sizeof(h->rsh), "%s/rsh", h->dir);
+	snprintf(h->calls, sizeof(h->calls), "%s/rsh.calls", h->dir);
+	for (int i = 0; i < nextra; i++) {
+		snprintf(h->host[i].tmp, sizeof(h->host[i].tmp), "%s/host%d.tmp", h->dir, i + 1);
+		if (mkdir(h->host[i].tmp, 0700) < 0) {
+			say(why, len, "%s: %s", h->host[i].tmp, strerror(errno));
+			goto fail;
+		}
 	}
 	{
 		struct timespec ts;
@@ -447,9 +480,11 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t len)
 	snprintf(sw, sizeof(sw), "%d", (int)h->sw);
 	snprintf(h->master, sizeof(h->master), "10.77.%d.1", h->net);
 	/* The switch: a bridge that every host's veth pair ends on. */
-	if (run_in(h->sw, err, sizeof(err), "ip", "link", "add", "br0", "type", "bridge", NULL) != 0 ||
+	if (run_in(h->sw, err, sizeof(err), "ip", "link", "add", "br0", "type", "bridge", NULL) !=
+	        0 ||
 	    run_in(h->sw, err, sizeof(err), "ip", "link", "set", "br0", "up", NULL) != 0 ||
-	    run_in(h->sw, err, sizeof(err), "ip", "link", "set", "s0", "master", "br0", "up", NULL) != 0) {
+	    run_in(h->sw, err, sizeof(err), "ip", "link", "set", "s0", "master", "br0", "up",
+	           NULL) != 0) {
 		say(why, len, "cannot set up the switch: %s", err);
 		goto fail;
 	}
@@ -473,34 +508,27 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t len)
 		snprintf(pid, sizeof(pid), "%d", (int)x->init);
 		{
 			/* Made here and moved, so that the name is checked against ours. */
-			char *const add[] = {"ip", "link", "add", ifname, "type", "veth", "peer",
-					     "name", peer, "netns", sw, NULL};
+			char *const add[] = {"ip",   "link", "add", ifname,  "type", "veth",
+			                     "peer", "name", peer,  "netns", sw,     NULL};
 			char *const mv[] = {"ip", "link", "set", ifname, "netns", pid, NULL};
 
 			if (run(err, sizeof(err), add) != 0 || run(err, sizeof(err), mv) != 0) {
-				say(why, len, "cannot make the veth pair of host %d: %s", i + 1, err);
+				say(why, len, "cannot make the veth pair of host %d: %s", i + 1,
+				    err);
 				goto fail;
 			}
 		}
-		if (run_in(h->sw, err, sizeof(err), "ip", "link", "set", peer, "master", "br0", "up",
-			   NULL) != 0 ||
-		    run_in(x->init, err, sizeof(err), "ip", "addr", "add", cidr, "dev", ifname, NULL) != 0 ||
-		    run_in(x->init, err, sizeof(err), "ip", "link", "set", ifname, "up", NULL) != 0 ||
+		if (run_in(h->sw, err, sizeof(err), "ip", "link", "set", peer, "master", "br0",
+		           "up", NULL) != 0 ||
+		    run_in(x->init, err, sizeof(err), "ip", "addr", "add", cidr, "dev", ifname,
+		           NULL) != 0 ||
+		    run_in(x->init, err, sizeof(err), "ip", "link", "set", ifname, "up", NULL) !=
+		        0 ||
 		    run_in(x->init, err, sizeof(err), "ip", "link", "set", "lo", "up", NULL) != 0) {
 			say(why, len, "cannot set up host %d's network: %s", i + 1, err);
 			goto fail;
 		}
 	}
-	/* The scratch folder lives beside the build, on the file system all hosts share. */
-	snprintf(h->dir, sizeof(h->dir), "%s/hosts-test.XXXXXX", harness_build());
-	if (!mkdtemp(h->dir)) {
-		say(why, len, "%s: %s", h->dir, strerror(errno));
-		h->dir[0] = '\0';
-		goto fail;
-	}
-	snprintf(h->hostfile, sizeof(h->hostfile), "%s/hostfile", h->dir);
-	snprintf(h->rsh, sizeof(h->rsh), "%s/rsh", h->dir);
-	snprintf(h->calls, sizeof(h->calls), "%s/rsh.calls", h->dir);
 	if (asprintf(&text, "# the master first, on its end of the veth pair\n%s\n", h->master) < 0)
 		goto fail;
 	for (int i = 0; i < nextra; i++) {
@@ -523,10 +551,7 @@ fail:
 	return NULL;
 }
 
-const char *test_hosts_hostfile(const test_hosts *h)
-{
-	return h->hostfile;
-}
+const char *test_hosts_hostfile(const test_hosts *h) { return h->hostfile; }
 
 int test_hosts_set_clock_offset(test_hosts *h, int i, long long ns)
 {
@@ -544,15 +569,9 @@ int test_hosts_set_clock_drift(test_hosts *h, int i, long long ppb)
 	return write_rsh(h);
 }
 
-const char *test_hosts_rsh(const test_hosts *h)
-{
-	return h->rsh;
-}
+const char *test_hosts_rsh(const test_hosts *h) { return h->rsh; }
 
-const char *test_hosts_dir(const test_hosts *h)
-{
-	return h->dir;
-}
+const char *test_hosts_dir(const test_hosts *h) { return h->dir; }
 
 const char *test_hosts_address(const test_hosts *h, int i)
 {

@@ -1,7 +1,9 @@
 /*
  * Private to the integration tests: a virtual machine of several "hosts" on one
  * machine. Each extra host is a process holding its own network, mount and pid
- * namespaces, with a private /tmp; all hosts meet on a bridge in a private switch
+ * namespaces, with a private tmpfs for its pvmds' PVM_TMP (mounted in the scratch folder,
+ * not on /tmp: the hosts share every folder, as machines share a network file system,
+ * so the build may be anywhere); all hosts meet on a bridge in a private switch
  * namespace (10.77.N.0/24, N unique to this test run); a PVM_RSH stand-in script
  * starts a remote pvmd by entering the right namespaces with nsenter.
  */
@@ -21,6 +23,10 @@ typedef struct test_hosts test_hosts;
  */
 test_hosts *test_hosts_create(int nextra, char *why, size_t whylen);
 
+/* Whether this machine lets a process make a host's namespaces at all: 1, or 0 with
+ * the kernel's refusal in why (no CAP_SYS_ADMIN, as in an unprivileged container). */
+int test_hosts_possible(char *why, size_t whylen);
+
 /* The hostfile listing all hosts by address, the master first. */
 const char *test_hosts_hostfile(const test_hosts *h);
 
@@ -39,8 +45,8 @@ int test_hosts_set_clock_drift(test_hosts *h, int i, long long ppb);
 /* The rsh stand-in to put in PVM_RSH. */
 const char *test_hosts_rsh(const test_hosts *h);
 
-/* A scratch folder on the shared file system (outside /tmp, which each host has of its
- * own), usable as the tasks' working folder on every host. */
+/* A scratch folder beside the build, on the file system all hosts share, usable as the
+ * tasks' working folder on every host. */
 const char *test_hosts_dir(const test_hosts *h);
 
 /* The address of host i (0 is the master) in dotted form. */

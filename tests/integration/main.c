@@ -55,8 +55,9 @@ int main(int argc, char **argv)
 	if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(suites) != CUE_SUCCESS)
 		return 2;
 	CU_basic_set_mode(CU_BRM_VERBOSE);
-	/* A suite that cannot run here (hosts without namespaces) makes its tests inactive
-	 * and says why: the summary counts them as inactive, not as failed. */
+	/* A suite that cannot run here (hosts on a machine without namespaces) makes its
+	 * tests inactive and says why: the summary counts them as inactive, not as failed.
+	 * A suite whose set-up fails otherwise counts as a failure (suites failed). */
 	CU_set_fail_on_inactive(CU_FALSE);
 	if (argc == 3 && CU_get_suite(argv[1]) && !CU_get_suite(argv[2])) {
 		/* SUITE TEST: one test of a suite, by its name. */
@@ -64,13 +65,15 @@ int main(int argc, char **argv)
 		CU_pTest t = CU_get_test(s, argv[2]);
 
 		if (!t) {
-			fprintf(stderr, "integration: no test named '%s' in '%s'\n", argv[2], argv[1]);
+			fprintf(stderr, "integration: no test named '%s' in '%s'\n", argv[2],
+			        argv[1]);
 			CU_cleanup_registry();
 			harness_cleanup();
 			return 2;
 		}
 		CU_basic_run_test(s, t);
-		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
+		           CU_get_number_of_suites_failed();
 	} else if (argc > 1) {
 		/* Only the suites named, in the order given (make check-valgrind). */
 		failures = 0;
@@ -85,11 +88,13 @@ int main(int argc, char **argv)
 			}
 			CU_basic_run_suite(s);
 			/* CUnit counts each run on its own. */
-			failures += CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+			failures += CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
+			            CU_get_number_of_suites_failed();
 		}
 	} else {
 		CU_basic_run_tests();
-		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
+		           CU_get_number_of_suites_failed();
 	}
 	printf("\n");
 	CU_cleanup_registry();
