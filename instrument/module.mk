@@ -15,8 +15,6 @@ endif
 CLANG_CFLAGS := -I$(CLANG_PREFIX)/include
 CLANG_LIBS   := -L$(CLANG_PREFIX)/lib -Wl,-rpath,$(CLANG_PREFIX)/lib -lclang
 
-INSTR_SRCS := $(wildcard instrument/*.c)
-INSTR_OBJS := $(INSTR_SRCS:%.c=$(BUILD)/%.o)
 INSTR_CORE := $(LIB)/libpvmmon-instrument.a
 
 $(BUILD)/instrument/%.o: CPPFLAGS += $(CLANG_CFLAGS)
