@@ -1,0 +1,128 @@
+/*
+ * Private to pvmmon: the framing every message between tasks, the monitor and pvmmon
+ * commands shares: the tags (generated from common/wire_tags.def), the version header,
+ * the byte buffer and cursor the codecs write and read, and the critical-path tuple
+ * several messages carry. Everything is little-endian with explicit widths, so a
+ * message means the same on every host, and every decoder checks bounds so that a
+ * damaged message is rejected, never trusted.
+ */
+#ifndef PVMMON_COMMON_WIRE_BUF_H
+#define PVMMON_COMMON_WIRE_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Version of the encodings. Every message starts with it as a u32 (the piggyback, which
+ * trails user messages, in its own header): a task and a monitor of different builds
+ * refuse each other's messages instead of misreading them. 7: every message has it.
+ */
+#define WIRE_VERSION 7
+/* Bytes of the header every tagged message starts with. */
+#define WIRE_HEAD 4
+
+/* Message tags in the private context between tasks and the monitor. They sit far
+ * above the tags programs use, and the monitor never sends user messages, so a
+ * piggyback (same tag as its user message, from the user task) cannot be confused
+ * with a control message (from or to the monitor). */
+enum {
+#define WIRE_TAG(name, value, from, to, codec, family) WIRE_TAG_##name = value,
+#include "wire_tags.def"
+#undef WIRE_TAG
+};
+
+/* Each kind's dense index, for tables indexed by kind (wire__tag_kind). */
+typedef enum wire_kind {
+#define WIRE_TAG(name, value, from, to, codec, family) WIRE_KIND_##name,
+#include "wire_tags.def"
+#undef WIRE_TAG
+	WIRE_NKINDS
+} wire_kind;
+
+/* Who sends a kind, and who receives it. */
+typedef enum wire_party {
+	WIRE_PARTY_TASK,
+	WIRE_PARTY_MONITOR,
+	WIRE_PARTY_CLI,
+	WIRE_PARTY_PVMD,
+} wire_party;
+
+/* The kind of a tag, or -1 for a tag that is none of pvmmon's. */
+int wire__tag_kind(int tag);
+/* The tag of a kind (0 for an index out of range). */
+int wire__kind_tag(int kind);
+/* "REGISTER", ..., or "an unknown tag". */
+const char *wire__tag_name(int tag);
+/* The sender of a tag's messages; -1 for an unknown tag. */
+int wire__tag_from(int tag);
+/*
+ * Decodes a message of tag and frees what the decoding made: 0 when it is well formed,
+ * else a negative PVMMON_E* code (PVMMON_EINVAL for an unknown tag; 0 for pvmd's
+ * messages, which pvmd packs). The table from tag to decoder, for tests and fuzzing.
+ */
+int wire__tag_check(int tag, const uint8_t *data, size_t len);
+
+/* A growable output buffer. */
+typedef struct wire_buf {
+	uint8_t *data;
+	size_t len, cap;
+	int failed; /* set when an allocation failed; later puts do nothing */
+} wire_buf;
+
+/* A bounds-checked input cursor over bytes it does not own. */
+typedef struct wire_in {
+	const uint8_t *p;
+	size_t left;
+	int failed; /* set on the first read past the end */
+} wire_in;
+
+void wire_buf_init(wire_buf *b);
+void wire_buf_reset(wire_buf *b);
+void wire_buf_free(wire_buf *b);
+void wire_put_u8(wire_buf *b, uint8_t v);
+void wire_put_u32(wire_buf *b, uint32_t v);
+void wire_put_u64(wire_buf *b, uint64_t v);
+void wire_put_bytes(wire_buf *b, const void *data, size_t n);
+/* Strings travel as u32 length (0xffffffff for NULL) and bytes. */
+void wire_put_str(wire_buf *b, const char *s);
+
+void wire_in_init(wire_in *in, const void *data, size_t len);
+uint8_t wire_get_u8(wire_in *in);
+uint32_t wire_get_u32(wire_in *in);
+uint64_t wire_get_u64(wire_in *in);
+/* Returns a heap copy (caller frees) or NULL for a NULL string or on error (then
+ * in->failed is set, except for a genuine NULL). Strings longer than max fail. */
+char *wire_get_str(wire_in *in, size_t max);
+
+/* The header of every tagged message (WIRE_VERSION). */
+void wire_head_put(wire_buf *b);
+/* Reads the header: 0, PVMMON_EPARSE when too short, PVMMON_EVERSION when another
+ * build's; what names the message in the error. */
+int wire_head_get(wire_in *in, const char *what);
+
+/*
+ * A task's critical-path tuple (seed 003 Figures 3 and 5) for n selected procedures,
+ * in virtual ns: the longest path ending at the task's last event and each procedure's
+ * share of it, and for critical-path zeroing, per procedure k, the path whose length
+ * minus k's share is longest (zlong[k]) with k's share of that path (zshare[k]).
+ */
+#define WIRE_CP_MAX 32
+typedef struct wire_cp {
+	int on;       /* the sender collects critical-path data; the rest is valid */
+	uint32_t gen; /* the selection it was collected for */
+	uint32_t n;   /* selected procedures */
+	int64_t longest;
+	int64_t share[WIRE_CP_MAX];
+	int64_t zlong[WIRE_CP_MAX];
+	int64_t zshare[WIRE_CP_MAX];
+} wire_cp;
+
+/* The largest tuple's encoding. */
+#define WIRE_PB_CP_MAX (1 + 4 + 4 + 8 + 24 * WIRE_CP_MAX)
+/* Bytes of the encoding of a tuple with n procedures (1 when it is off). */
+size_t wire_cp_size(const wire_cp *cp);
+void wire_cp_put(wire_buf *b, const wire_cp *cp);
+/* Reads a tuple; on damage in->failed is set and *cp is off. */
+void wire_cp_get(wire_in *in, wire_cp *cp);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * Private to pvmmon: the control messages: the monitor's commands to tasks (CTL), the
+ * requests of pvmmon commands to the monitor (STATUS) and its answer (SNAPSHOT).
+ */
+#ifndef PVMMON_COMMON_WIRE_CONTROL_H
+#define PVMMON_COMMON_WIRE_CONTROL_H
+
+#include "wire_buf.h"
+
+/* Commands from the monitor to tasks, and requests of pvmmon commands to the monitor. */
+typedef enum wire_ctl_cmd {
+	WIRE_CTL_CP_START = 1, /* start critical-path collection with a selection */
+	WIRE_CTL_CP_STOP = 2,  /* stop it (and send a last sample) */
+	WIRE_CTL_SNAPSHOT = 3, /* (request) the run so far, as log XML */
+	WIRE_CTL_ENABLE = 4,   /* switch on the probe sites of the resource in procs */
+	WIRE_CTL_DISABLE = 5,  /* switch them off */
+	WIRE_CTL_STMT = 6,     /* switch the records of statement `gen` on (exclusive 1)
+	                        * or off (0): the monitor resolves statements to lines */
+	WIRE_CTL_HOLD = 7,     /* replay: hold at the next receive (a task is stopped for a
+	                        * debugger, --stop-at) */
+	WIRE_CTL_RELEASE = 8,  /* go on (the stopped task was continued) */
+} wire_ctl_cmd;
+
+typedef struct wire_ctl {
+	wire_ctl_cmd cmd;
+	uint32_t gen;   /* CP_START: the selection's generation (tuples of another one are
+	                 * not merged) */
+	int exclusive;  /* CP_START */
+	char *procs;    /* CP_START: comma-separated selection (heap after decode);
+	                 * ENABLE, DISABLE: the resource (common/resource.h) */
+	uint64_t token; /* requests of pvmmon commands: the run's token (from LOG.run) */
+} wire_ctl;
+
+/* CTL and STATUS. */
+void wire_ctl_encode(wire_buf *b, const wire_ctl *c);
+/* Decodes into *c (its procs is the caller's: wire_ctl_clear). */
+int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len);
+void wire_ctl_clear(wire_ctl *c);
+
+/* SNAPSHOT: the run so far as log XML (doc/pvmmon-log.rng), not NUL-terminated. */
+typedef struct wire_snapshot {
+	const char *xml; /* after decode: points into the message */
+	size_t len;
+} wire_snapshot;
+
+void wire_snapshot_encode(wire_buf *b, const wire_snapshot *s);
+int wire_snapshot_decode(wire_snapshot *s, const uint8_t *data, size_t len);
+
+#endif

@@ -1,0 +1,491 @@
+/* The codecs of what tasks tell the monitor of their measurements: the piggyback,
+ * record flushes (RECORDS), traced events (TRACE) and critical-path samples (CPSAMPLE). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/errors.h"
+#include "wire_impl.h"
+
+size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp)
+{
+	return WIRE_PB_HEADER + (size_t)ndests * 8 + ncp;
+}
+
+size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
+{
+	uint32_t i;
+	uint8_t *p = out;
+
+	p[0] = (uint8_t)WIRE_PB_MAGIC;
+	p[1] = (uint8_t)(WIRE_PB_MAGIC >> 8);
+	p[2] = WIRE_VERSION;
+	p[3] = 0;
+	wire__store32(p + 4, pb->sender_index);
+	wire__store32(p + 8, (uint32_t)pb->sender_tid);
+	wire__store32(p + 12, pb->bytes);
+	wire__store64(p + 16, (uint64_t)pb->vt_send);
+	wire__store64(p + 24, (uint64_t)pb->rt_send);
+	wire__store64(p + 32, (uint64_t)pb->delay);
+	wire__store32(p + 40, pb->cp.on ? (uint32_t)wire_cp_size(&pb->cp) : 0);
+	wire__store32(p + 44, pb->ndests);
+	wire__store64(p + 48, pb->token);
+	p += WIRE_PB_HEADER;
+	for (i = 0; i < pb->ndests; i++, p += 8) {
+		wire__store32(p, (uint32_t)pb->dest_tid[i]);
+		wire__store32(p + 4, pb->seq[i]);
+	}
+	if (pb->cp.on)
+		p = wire__cp_store(p, &pb->cp);
+	return (size_t)(p - out);
+}
+
+int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid)
+{
+	uint32_t i;
+
+	memset(pb, 0, sizeof(*pb));
+	pb->my_seq = -1;
+	if (len < WIRE_PB_HEADER || (data[0] | data[1] << 8) != WIRE_PB_MAGIC)
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: bad size or magic");
+	if (data[2] != WIRE_VERSION)
+		return pvmmon_error_set(PVMMON_EVERSION, "piggyback: version %u", data[2]);
+	pb->sender_index = wire__load32(data + 4);
+	pb->sender_tid = (int32_t)wire__load32(data + 8);
+	pb->bytes = wire__load32(data + 12);
+	pb->vt_send = (int64_t)wire__load64(data + 16);
+	pb->rt_send = (int64_t)wire__load64(data + 24);
+	pb->delay = (int64_t)wire__load64(data + 32);
+	pb->ncp = wire__load32(data + 40);
+	pb->ndests = wire__load32(data + 44);
+	pb->token = wire__load64(data + 48);
+	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
+	    len != wire_piggyback_size(pb->ndests, pb->ncp))
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
+		                        pb->ndests, len);
+	if (pb->ncp && wire__cp_load(data + len - pb->ncp, pb->ncp, &pb->cp) != pb->ncp) {
+		memset(&pb->cp, 0, sizeof(pb->cp));
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: damaged critical-path tuple");
+	}
+	for (i = 0; i < pb->ndests; i++) {
+		const uint8_t *e = data + WIRE_PB_HEADER + (size_t)i * 8;
+
+		if ((int32_t)wire__load32(e) == my_tid) {
+			pb->my_seq = wire__load32(e + 4);
+			break;
+		}
+	}
+	return 0;
+}
+
+static void put_com(wire_buf *b, const pvmmon_log_com *c)
+{
+	wire_put_u32(b, (uint32_t)c->partner_tid);
+	wire_put_u64(b, c->count);
+	wire_put_u64(b, c->bytes);
+	wire__put_i64(b, c->trans_ns);
+	wire__put_i64(b, c->sync_ns);
+}
+
+static void put_stmt(wire_buf *b, const pvmmon_log_stmt *s)
+{
+	wire_put_u32(b, s->id);
+	wire_put_str(b, s->op);
+	wire_put_str(b, s->module);
+	wire_put_u64(b, s->offset);
+	wire_put_str(b, s->file);
+	wire_put_u32(b, (uint32_t)s->line);
+	wire_put_str(b, s->function);
+	wire_put_u64(b, s->count);
+	wire__put_i64(b, s->time_ns);
+	wire__put_i64(b, s->sync_ns);
+	wire__put_i64(b, s->trans_ns);
+	wire_put_u64(b, s->bytes);
+	wire_put_u64(b, s->unmonitored);
+	wire_put_u64(b, s->reordered);
+	wire__put_i64(b, s->held_ns);
+	wire_put_u8(b, s->disabled ? 1 : 0);
+	wire_put_u32(b, (uint32_t)s->ncom);
+	for (size_t j = 0; j < s->ncom; j++)
+		put_com(b, &s->com[j]);
+}
+
+static void put_proc(wire_buf *b, const pvmmon_log_proc *p)
+{
+	wire_put_str(b, p->name);
+	wire_put_str(b, p->file);
+	wire_put_u32(b, (uint32_t)p->line);
+	wire_put_str(b, p->caller);
+	wire_put_u32(b, (uint32_t)p->call_line);
+	wire_put_u64(b, p->count);
+	wire__put_i64(b, p->incl_ns);
+	wire__put_i64(b, p->excl_ns);
+	wire__put_i64(b, p->raw_incl_ns);
+	wire__put_i64(b, p->raw_excl_ns);
+	wire__put_i64(b, p->local_incl_ns);
+	wire__put_i64(b, p->local_excl_ns);
+	/* Bit 0: counted, not timed; bit 1: switched off. */
+	wire_put_u8(b, (uint8_t)((p->counted != 0) | (p->disabled ? 2 : 0)));
+}
+
+static void put_loop(wire_buf *b, const pvmmon_log_loop *l)
+{
+	wire_put_str(b, l->name);
+	wire_put_str(b, l->file);
+	wire_put_u32(b, (uint32_t)l->line);
+	wire_put_str(b, l->proc);
+	wire_put_u64(b, l->count);
+	wire__put_i64(b, l->time_ns);
+	wire__put_i64(b, l->raw_ns);
+	wire__put_i64(b, l->local_ns);
+	wire_put_u8(b, l->disabled ? 1 : 0);
+}
+
+static void put_static(wire_buf *b, const pvmmon_log_static *e)
+{
+	wire_put_u32(b, (uint32_t)e->kind);
+	wire_put_str(b, e->name);
+	wire_put_str(b, e->file);
+	wire_put_u32(b, (uint32_t)e->line);
+	wire_put_u32(b, (uint32_t)e->parent);
+}
+
+static void put_cost(wire_buf *b, const pvmmon_log_cost *c)
+{
+	wire_put_u8(b, c->known ? 1 : 0);
+	wire__put_i64(b, c->proc_pair_ns);
+	wire__put_i64(b, c->loop_pair_ns);
+	wire__put_i64(b, c->wrapper_ns);
+	wire__put_i64(b, c->pb_send_ns);
+	wire__put_i64(b, c->pb_recv_ns);
+	wire_put_u64(b, c->wrapped_calls);
+	wire__put_i64(b, c->observed_ns);
+	wire__put_i64(b, c->predicted_ns);
+	wire__put_i64(b, c->site_on_ps);
+	wire__put_i64(b, c->site_off_ps);
+}
+
+void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
+{
+	size_t i;
+
+	wire_head_put(b);
+	wire_put_u8(b, final ? 1 : 0);
+	wire_put_u32(b, (uint32_t)t->tid);
+	wire__put_i64(b, t->virtual_ns);
+	wire__put_i64(b, t->intrusion_ns);
+	wire__put_i64(b, t->raw_ns);
+	wire__put_i64(b, t->local_ns);
+	wire__put_i64(b, t->end_ns);
+	wire_put_u64(b, t->msgs_sent);
+	wire_put_u64(b, t->msgs_recv);
+	wire_put_u64(b, t->bytes_sent);
+	wire_put_u64(b, t->bytes_recv);
+	wire_put_u64(b, t->unmonitored_recv);
+	wire_put_u64(b, t->bad_piggybacks);
+	wire_put_u32(b, (uint32_t)t->nstmts);
+	for (i = 0; i < t->nstmts; i++)
+		put_stmt(b, &t->stmts[i]);
+	wire_put_u32(b, (uint32_t)t->nprocs);
+	for (i = 0; i < t->nprocs; i++)
+		put_proc(b, &t->procs[i]);
+	wire_put_u32(b, (uint32_t)t->nloops);
+	for (i = 0; i < t->nloops; i++)
+		put_loop(b, &t->loops[i]);
+	wire_put_u32(b, (uint32_t)t->nstatics);
+	for (i = 0; i < t->nstatics; i++)
+		put_static(b, &t->statics[i]);
+	put_cost(b, &t->cost);
+}
+
+/* Each item of a record array takes at least this many encoded bytes. */
+#define MIN_ITEM 8
+
+static void get_stmt(wire_in *in, pvmmon_log_stmt *s)
+{
+	s->id = wire_get_u32(in);
+	s->op = wire_get_str(in, WIRE_MAX_STR);
+	s->module = wire_get_str(in, WIRE_MAX_STR);
+	s->offset = wire_get_u64(in);
+	s->file = wire_get_str(in, WIRE_MAX_STR);
+	s->line = (int32_t)wire_get_u32(in);
+	s->function = wire_get_str(in, WIRE_MAX_STR);
+	s->count = wire_get_u64(in);
+	s->time_ns = wire__get_i64(in);
+	s->sync_ns = wire__get_i64(in);
+	s->trans_ns = wire__get_i64(in);
+	s->bytes = wire_get_u64(in);
+	s->unmonitored = wire_get_u64(in);
+	s->reordered = wire_get_u64(in);
+	s->held_ns = wire__get_i64(in);
+	s->disabled = wire__get_flag(in);
+	s->com = wire__get_array(in, &s->ncom, sizeof(*s->com), MIN_ITEM);
+	for (size_t j = 0; j < s->ncom && !in->failed; j++) {
+		pvmmon_log_com *c = &s->com[j];
+
+		c->partner_tid = (int32_t)wire_get_u32(in);
+		c->count = wire_get_u64(in);
+		c->bytes = wire_get_u64(in);
+		c->trans_ns = wire__get_i64(in);
+		c->sync_ns = wire__get_i64(in);
+	}
+}
+
+static void get_proc(wire_in *in, pvmmon_log_proc *p)
+{
+	uint8_t f;
+
+	p->name = wire_get_str(in, WIRE_MAX_STR);
+	p->file = wire_get_str(in, WIRE_MAX_STR);
+	p->line = (int32_t)wire_get_u32(in);
+	p->caller = wire_get_str(in, WIRE_MAX_STR);
+	p->call_line = (int32_t)wire_get_u32(in);
+	p->count = wire_get_u64(in);
+	p->incl_ns = wire__get_i64(in);
+	p->excl_ns = wire__get_i64(in);
+	p->raw_incl_ns = wire__get_i64(in);
+	p->raw_excl_ns = wire__get_i64(in);
+	p->local_incl_ns = wire__get_i64(in);
+	p->local_excl_ns = wire__get_i64(in);
+	f = wire_get_u8(in);
+	p->counted = f & 1;
+	p->disabled = (f & 2) != 0;
+	if (f > 3)
+		in->failed = 1;
+}
+
+static void get_loop(wire_in *in, pvmmon_log_loop *l)
+{
+	l->name = wire_get_str(in, WIRE_MAX_STR);
+	l->file = wire_get_str(in, WIRE_MAX_STR);
+	l->line = (int32_t)wire_get_u32(in);
+	l->proc = wire_get_str(in, WIRE_MAX_STR);
+	l->count = wire_get_u64(in);
+	l->time_ns = wire__get_i64(in);
+	l->raw_ns = wire__get_i64(in);
+	l->local_ns = wire__get_i64(in);
+	l->disabled = wire__get_flag(in);
+}
+
+/* The i-th static entry: a parent must come before its child, so the table is a
+ * forest. */
+static void get_static(wire_in *in, pvmmon_log_static *e, size_t i)
+{
+	e->kind = (pvmmon_static_kind)wire_get_u32(in);
+	e->name = wire_get_str(in, WIRE_MAX_STR);
+	e->file = wire_get_str(in, WIRE_MAX_STR);
+	e->line = (int32_t)wire_get_u32(in);
+	e->parent = (int32_t)wire_get_u32(in);
+	if (!pvmmon_static_kind_name(e->kind) || e->parent < -1 || e->parent >= (int32_t)i)
+		in->failed = 1;
+}
+
+static void get_cost(wire_in *in, pvmmon_log_cost *c)
+{
+	c->known = wire__get_flag(in);
+	c->proc_pair_ns = wire__get_i64(in);
+	c->loop_pair_ns = wire__get_i64(in);
+	c->wrapper_ns = wire__get_i64(in);
+	c->pb_send_ns = wire__get_i64(in);
+	c->pb_recv_ns = wire__get_i64(in);
+	c->wrapped_calls = wire_get_u64(in);
+	c->observed_ns = wire__get_i64(in);
+	c->predicted_ns = wire__get_i64(in);
+	c->site_on_ps = wire__get_i64(in);
+	c->site_off_ps = wire__get_i64(in);
+}
+
+/* The task's own fields, before its record arrays. */
+static void get_task_head(wire_in *in, pvmmon_log_task *t)
+{
+	t->tid = (int32_t)wire_get_u32(in);
+	t->virtual_ns = wire__get_i64(in);
+	t->intrusion_ns = wire__get_i64(in);
+	t->raw_ns = wire__get_i64(in);
+	t->local_ns = wire__get_i64(in);
+	/* Tasks of this wire version always measure all three clocks. */
+	t->has_raw = 1;
+	t->end_ns = wire__get_i64(in);
+	t->msgs_sent = wire_get_u64(in);
+	t->msgs_recv = wire_get_u64(in);
+	t->bytes_sent = wire_get_u64(in);
+	t->bytes_recv = wire_get_u64(in);
+	t->unmonitored_recv = wire_get_u64(in);
+	t->bad_piggybacks = wire_get_u64(in);
+}
+
+int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	size_t i;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	*final = 0;
+	wire_in_init(&in, data, len);
+	rc = wire_head_get(&in, "records");
+	if (rc < 0)
+		return rc;
+	*final = wire_get_u8(&in);
+	get_task_head(&in, t);
+	t->stmts = wire__get_array(&in, &t->nstmts, sizeof(*t->stmts), MIN_ITEM);
+	for (i = 0; i < t->nstmts && !in.failed; i++)
+		get_stmt(&in, &t->stmts[i]);
+	t->procs = wire__get_array(&in, &t->nprocs, sizeof(*t->procs), MIN_ITEM);
+	for (i = 0; i < t->nprocs && !in.failed; i++)
+		get_proc(&in, &t->procs[i]);
+	t->loops = wire__get_array(&in, &t->nloops, sizeof(*t->loops), MIN_ITEM);
+	for (i = 0; i < t->nloops && !in.failed; i++)
+		get_loop(&in, &t->loops[i]);
+	t->statics = wire__get_array(&in, &t->nstatics, sizeof(*t->statics), MIN_ITEM);
+	for (i = 0; i < t->nstatics && !in.failed; i++)
+		get_static(&in, &t->statics[i], i);
+	get_cost(&in, &t->cost);
+	rc = wire__done(&in, "records");
+	if (rc < 0)
+		wire_task_clear(t);
+	return rc;
+}
+
+void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n)
+{
+	size_t i;
+
+	wire_head_put(b);
+	wire_put_u32(b, (uint32_t)tid);
+	wire_put_u32(b, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		const pvmmon_log_event *e = &ev[i];
+
+		wire_put_u8(b, (uint8_t)e->op);
+		wire_put_u32(b, (uint32_t)e->peer);
+		wire_put_u32(b, (uint32_t)e->tag);
+		wire_put_u32(b, e->bytes);
+		wire_put_u64(b, (uint64_t)e->seq);
+		wire_put_u32(b, e->stmt);
+		for (int k = 0; k < 4; k++)
+			wire_put_u64(b, (uint64_t)e->rt[k]);
+		wire_put_u64(b, (uint64_t)e->vt0);
+		wire_put_u64(b, (uint64_t)e->vt1);
+		wire_put_u64(b, (uint64_t)e->sync);
+		wire_put_u64(b, (uint64_t)e->trans);
+	}
+}
+
+int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
+                      size_t len)
+{
+	pvmmon_log_event *out = NULL;
+	wire_in in;
+	uint32_t count, i;
+	int rc;
+
+	*ev = NULL;
+	*n = 0;
+	wire_in_init(&in, data, len);
+	rc = wire_head_get(&in, "trace");
+	if (rc < 0)
+		return rc;
+	*tid = (int32_t)wire_get_u32(&in);
+	count = wire_get_u32(&in);
+	/* The count must match the bytes that follow exactly: no allocation on trust. */
+	if (in.failed || in.left != (size_t)count * WIRE_TRACE_EVENT_SIZE)
+		return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged message");
+	if (count == 0)
+		return 0;
+	out = calloc(count, sizeof(*out));
+	if (!out)
+		return pvmmon_error_set(PVMMON_ENOMEM, "trace: out of memory");
+	for (i = 0; i < count; i++) {
+		pvmmon_log_event *e = &out[i];
+
+		e->op = (pvmmon_event_op)wire_get_u8(&in);
+		e->peer = (int32_t)wire_get_u32(&in);
+		e->tag = (int32_t)wire_get_u32(&in);
+		e->bytes = wire_get_u32(&in);
+		e->seq = (int64_t)wire_get_u64(&in);
+		e->stmt = wire_get_u32(&in);
+		for (int k = 0; k < 4; k++)
+			e->rt[k] = (int64_t)wire_get_u64(&in);
+		e->vt0 = (int64_t)wire_get_u64(&in);
+		e->vt1 = (int64_t)wire_get_u64(&in);
+		e->sync = (int64_t)wire_get_u64(&in);
+		e->trans = (int64_t)wire_get_u64(&in);
+		if (!pvmmon_event_op_name(e->op) || e->seq < -1) {
+			free(out);
+			return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged event %u", i);
+		}
+	}
+	*ev = out;
+	*n = count;
+	return 0;
+}
+
+void wire_task_clear(pvmmon_log_task *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->nstmts; i++) {
+		pvmmon_log_stmt *s = &t->stmts[i];
+
+		free(s->op);
+		free(s->module);
+		free(s->file);
+		free(s->function);
+		for (j = 0; j < s->ncom; j++)
+			free(s->com[j].partner_lid);
+		free(s->com);
+	}
+	free(t->stmts);
+	for (i = 0; i < t->nprocs; i++) {
+		free(t->procs[i].name);
+		free(t->procs[i].file);
+		free(t->procs[i].caller);
+	}
+	free(t->procs);
+	for (i = 0; i < t->nloops; i++) {
+		free(t->loops[i].name);
+		free(t->loops[i].file);
+		free(t->loops[i].proc);
+	}
+	free(t->loops);
+	for (i = 0; i < t->nstatics; i++) {
+		free(t->statics[i].name);
+		free(t->statics[i].file);
+	}
+	free(t->statics);
+	free(t->events);
+	free(t->record);
+	for (i = 0; i < t->record_nsenders; i++)
+		free(t->record_senders[i]);
+	free(t->record_senders);
+	free(t->lid);
+	free(t->host);
+	free(t->program);
+	memset(t, 0, sizeof(*t));
+}
+
+void wire_cpsample_encode(wire_buf *b, const wire_cpsample *s)
+{
+	wire_head_put(b);
+	wire_put_u32(b, (uint32_t)s->tid);
+	wire_put_u8(b, s->final ? 1 : 0);
+	wire__put_i64(b, s->vt);
+	wire_cp_put(b, &s->cp);
+}
+
+int wire_cpsample_decode(wire_cpsample *s, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	wire_in_init(&in, data, len);
+	rc = wire_head_get(&in, "critical-path sample");
+	if (rc < 0)
+		return rc;
+	s->tid = (int32_t)wire_get_u32(&in);
+	s->final = wire__get_flag(&in);
+	s->vt = wire__get_i64(&in);
+	wire_cp_get(&in, &s->cp);
+	return wire__done(&in, "critical-path sample");
+}

@@ -1,0 +1,84 @@
+/*
+ * Private to pvmmon: what tasks tell the monitor of their measurements: the piggyback
+ * that trails every user message, record flushes (RECORDS), chunks of traced events
+ * (TRACE) and critical-path samples (CPSAMPLE).
+ */
+#ifndef PVMMON_COMMON_WIRE_RECORDS_H
+#define PVMMON_COMMON_WIRE_RECORDS_H
+
+#include "pvmmon/log.h"
+#include "wire_buf.h"
+
+/* The trailing piggyback record that follows every user message. */
+#define WIRE_PB_MAGIC 0x504du /* "PM" */
+#define WIRE_PB_MAX_DESTS 65536
+#define WIRE_PB_HEADER 56
+
+typedef struct wire_piggyback {
+	uint32_t sender_index; /* the monitor's number for the sending task */
+	int32_t sender_tid;
+	int64_t vt_send; /* sender's virtual time at the send, ns */
+	int64_t rt_send; /* sender's real clock at the send, ns */
+	int64_t delay;   /* sender's accumulated intrusion at the send, ns */
+	uint32_t bytes;  /* size of the user message */
+	uint32_t ncp;    /* bytes of the critical-path tuple that follows the
+	                  * destinations (0: none) */
+	uint64_t token;  /* the run's token: a receiver ignores a piggyback without
+	                  * its own run's (a foreign or stale sender's) */
+	wire_cp cp;      /* the sender's tuple (encode: written when cp.on) */
+	/*
+	 * Per-pair sequence numbers: one destination for a send, one per destination for
+	 * a mcast. Encoding reads ndests pairs from dest_tid/seq; decoding leaves the
+	 * arrays NULL and finds the entry of the receiving task (my_seq, -1 if absent).
+	 */
+	uint32_t ndests;
+	const int32_t *dest_tid;
+	const uint32_t *seq;
+	int64_t my_seq;
+} wire_piggyback;
+
+/* Size of the encoding of a piggyback with ndests destinations and ncp bytes of
+ * critical-path tuple. */
+size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp);
+/* WIRE_PB_CP_MAX (wire_buf.h): what a stack buffer must add for the largest tuple. */
+/* Encodes pb into out (at least wire_piggyback_size(pb->ndests, wire_cp_size(&pb->cp))
+ * bytes when pb->cp.on, else (pb->ndests, 0)); returns size. */
+size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out);
+/* Decodes len bytes into *pb for receiver my_tid; PVMMON_EPARSE or PVMMON_EVERSION
+ * when damaged. */
+int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid);
+
+/*
+ * A flush of one task's records: the task's fields and its statement, proc and loop
+ * records, as the log model holds them (file/line/function are resolved later by the
+ * monitor and travel as NULL). final is 1 for the flush at exit.
+ */
+void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
+/* Decodes into *t (zeroed first; caller releases it with wire_task_clear()). */
+int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len);
+/*
+ * A chunk of one task's traced events (times are the task's raw clock readings). The
+ * encoding is fixed-size per event, so a chunk's size is known before it is filled.
+ */
+#define WIRE_TRACE_EVENT_SIZE 89
+#define WIRE_TRACE_HEADER 12
+void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n);
+/* Decodes into *ev (a heap array the caller frees) and *n; the sender's tid in *tid. */
+int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
+                      size_t len);
+
+/* Frees what a pvmmon_log_task owns, leaving it zeroed. */
+void wire_task_clear(pvmmon_log_task *t);
+
+/* CPSAMPLE: a task's critical-path tuple, sent when it changes and at the end. */
+typedef struct wire_cpsample {
+	int32_t tid;
+	uint8_t final; /* the task's last one (its final records say so too) */
+	int64_t vt;    /* the sample's virtual time */
+	wire_cp cp;
+} wire_cpsample;
+
+void wire_cpsample_encode(wire_buf *b, const wire_cpsample *s);
+int wire_cpsample_decode(wire_cpsample *s, const uint8_t *data, size_t len);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * Private to pvmmon: a task's life with the monitor: how it finds the monitor (the
+ * mailbox entry), registers (REGISTER, WELCOME), reports its children (SPAWNED), asks
+ * whether a tid is monitored (QUERY, ANSWER, also the round trips of the clock
+ * estimate) and agrees on its host's clock offset (CLOCK, CLOCKSET).
+ */
+#ifndef PVMMON_COMMON_WIRE_TASK_H
+#define PVMMON_COMMON_WIRE_TASK_H
+
+#include "wire_buf.h"
+
+/* The monitor's mailbox entry: how tasks find it. */
+#define WIRE_MAILBOX_NAME "pvmmon"
+#define WIRE_LOCK_NAME "pvmmon.lock"
+
+typedef struct wire_mailbox {
+	int32_t monitor_tid;
+	int32_t ctx;           /* the private context of piggybacks and control messages */
+	uint32_t flush_ms;     /* how often tasks flush their records */
+	uint64_t trace_events; /* 0: no trace; else the most events one task may send */
+	uint64_t token;        /* the run's token: registrations must carry it */
+} wire_mailbox;
+
+void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);
+int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);
+
+/* Registration of a task with the monitor. */
+typedef struct wire_register {
+	int32_t tid, parent_tid, pid, dtid;
+	char *program; /* heap, owned by the struct after decode */
+	uint64_t rt_start;
+	uint64_t token; /* the run's token, from the mailbox entry */
+} wire_register;
+
+void wire_register_encode(wire_buf *b, const wire_register *r);
+int wire_register_decode(wire_register *r, const uint8_t *data, size_t len);
+void wire_register_clear(wire_register *r);
+
+/* WELCOME: the monitor's answer to a registration, what the task needs to start. */
+typedef struct wire_welcome {
+	uint32_t index;     /* the monitor's number for the task */
+	char *lid;          /* its logical id (heap after decode) */
+	int64_t spawn_rt;   /* its parent's spawn time on the monitor's clock (0: none) */
+	wire_cp from;       /* where its critical path starts: its parent's at the spawn */
+	uint32_t cp_gen;    /* the run's critical-path selection as it is now */
+	uint8_t collecting; /* 1: the selection is being collected */
+	uint8_t exclusive;
+	char *procs;      /* the selected procedures (heap after decode, may be NULL) */
+	uint8_t rr;       /* 0: neither, 1: record, 2: replay (REPLAYDATA follows) */
+	uint8_t preserve; /* 1: preserve mode */
+	char *rules;      /* the rules of dynamic instrumentation so far (heap) */
+	uint32_t budget;  /* the budget in hundredths of a percent (0: none) */
+} wire_welcome;
+
+void wire_welcome_encode(wire_buf *b, const wire_welcome *w);
+int wire_welcome_decode(wire_welcome *w, const uint8_t *data, size_t len);
+void wire_welcome_clear(wire_welcome *w);
+
+/* SPAWNED: the children of one pvm_spawn, numbered from base on. */
+#define WIRE_SPAWNED_MAX 65536
+typedef struct wire_spawned {
+	uint32_t base; /* the first child's spawn number */
+	uint32_t n;
+	int32_t *tids; /* n children (heap after decode) */
+	int64_t rt;    /* the parent's clock at the spawn */
+	wire_cp cp;    /* the parent's critical-path tuple at the spawn */
+} wire_spawned;
+
+void wire_spawned_encode(wire_buf *b, const wire_spawned *s);
+int wire_spawned_decode(wire_spawned *s, const uint8_t *data, size_t len);
+void wire_spawned_clear(wire_spawned *s);
+
+/* QUERY: is tid monitored? A task asks it of itself for its clock's round trips. */
+typedef struct wire_query {
+	int32_t tid;
+} wire_query;
+
+void wire_query_encode(wire_buf *b, const wire_query *q);
+int wire_query_decode(wire_query *q, const uint8_t *data, size_t len);
+
+/* ANSWER: the monitor's, with its clock when it took the question and when it
+ * answered (the asker's clock offset sample). */
+typedef struct wire_answer {
+	int32_t tid;
+	uint8_t monitored;
+	int64_t m_recv, m_send;
+} wire_answer;
+
+void wire_answer_encode(wire_buf *b, const wire_answer *a);
+int wire_answer_decode(wire_answer *a, const uint8_t *data, size_t len);
+
+/* A task's estimate of its clock's offset from the monitor's (CLOCK), from samples
+ * round trips (vclock_offset_estimate); the monitor decides its host's offset. */
+typedef struct wire_clock {
+	int32_t tid;         /* the sender: the monitor takes it only from that task */
+	int64_t offset;      /* monitor time minus task time, ns */
+	int64_t uncertainty; /* the true offset lies within this of offset, ns (>= 0) */
+	int64_t rtt;         /* the least round trip seen, ns (>= 0) */
+	int64_t at;          /* the task's time in the middle of the best round trip */
+	uint32_t samples;
+} wire_clock;
+
+/* The monitor's answer (CLOCKSET), also sent unasked when the host's estimate changes:
+ * the host's clock model (common/clockmodel.h) every task of the host uses from now on. */
+typedef struct wire_clockset {
+	int64_t offset;
+	int64_t uncertainty; /* >= 0 */
+	int64_t tref;        /* host time the offset is for */
+	int64_t rate_ppt;    /* drift, parts per trillion (|rate| at most 10^9, 0.1%) */
+	uint8_t keeper;      /* 1: this task re-estimates the host's offset periodically */
+} wire_clockset;
+
+void wire_clock_encode(wire_buf *b, const wire_clock *c);
+int wire_clock_decode(wire_clock *c, const uint8_t *data, size_t len);
+void wire_clockset_encode(wire_buf *b, const wire_clockset *c);
+int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len);
+
+#endif
