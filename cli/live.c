@@ -148,8 +148,13 @@ static int request(pvmmon_log **snap, int mon, int ctx, const wire_ctl *c)
 	wire_buf_free(&b);
 	if (rc == 0)
 		rc = pvmio_recv(&io, ctx, mon, WIRE_TAG_SNAPSHOT, ANSWER_MS, &d, &len, NULL, NULL);
-	if (rc == 0)
-		rc = pvmmon_log_parse(snap, (const char *)d, len, "monitor snapshot");
+	if (rc == 0) {
+		wire_snapshot s;
+
+		rc = wire_snapshot_decode(&s, d, len);
+		if (rc == 0)
+			rc = pvmmon_log_parse(snap, s.xml, s.len, "monitor snapshot");
+	}
 	free(d);
 	return rc;
 }

@@ -66,7 +66,7 @@ void wire_put_u64(wire_buf *b, uint64_t v)
 		wire__store64(p, v);
 }
 
-void wire_put_bytes(wire_buf *b, const void *data, size_t n)
+void wire_buf_append(wire_buf *b, const void *data, size_t n)
 {
 	uint8_t *p = n ? reserve(b, n) : NULL;
 

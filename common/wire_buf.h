@@ -82,7 +82,7 @@ void wire_buf_free(wire_buf *b);
 void wire_put_u8(wire_buf *b, uint8_t v);
 void wire_put_u32(wire_buf *b, uint32_t v);
 void wire_put_u64(wire_buf *b, uint64_t v);
-void wire_put_bytes(wire_buf *b, const void *data, size_t n);
+void wire_buf_append(wire_buf *b, const void *data, size_t n);
 /* Strings travel as u32 length (0xffffffff for NULL) and bytes. */
 void wire_put_str(wire_buf *b, const char *s);
 

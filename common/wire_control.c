@@ -48,7 +48,7 @@ void wire_ctl_clear(wire_ctl *c)
 void wire_snapshot_encode(wire_buf *b, const wire_snapshot *s)
 {
 	wire_head_put(b);
-	wire_put_bytes(b, s->xml, s->len);
+	wire_buf_append(b, s->xml, s->len);
 }
 
 int wire_snapshot_decode(wire_snapshot *s, const uint8_t *data, size_t len)

@@ -14,7 +14,7 @@ void wire_rchunk_encode(wire_buf *b, const wire_rchunk *c)
 {
 	wire_head_put(b);
 	wire_put_u32(b, (uint32_t)c->tid);
-	wire_put_bytes(b, c->data, c->len);
+	wire_buf_append(b, c->data, c->len);
 }
 
 int wire_rchunk_decode(wire_rchunk *c, const uint8_t *data, size_t len)
@@ -44,7 +44,7 @@ void wire_replaydata_encode(wire_buf *b, const wire_replaydata *r)
 	wire_put_u32(b, r->nsenders);
 	for (uint32_t i = 0; i < r->nsenders; i++)
 		wire_put_str(b, r->senders[i]);
-	wire_put_bytes(b, r->record, r->record_len);
+	wire_buf_append(b, r->record, r->record_len);
 }
 
 void wire_replaydata_clear(wire_replaydata *r)

@@ -10,23 +10,15 @@
 void critpath__sample(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
-	wire_in in;
+	wire_cpsample s;
 	wire_cp cp;
-	int32_t tid;
 
-	wire_in_init(&in, data, len);
-	if (wire_get_u32(&in) != WIRE_VERSION) {
+	/* Its final flag and virtual time go unused: the task's final records say so too. */
+	if (wire_cpsample_decode(&s, data, len) < 0 || !t || s.tid != src) {
 		run->bad_messages++;
 		return;
 	}
-	tid = (int32_t)wire_get_u32(&in);
-	wire_get_u8(&in);  /* final: the task's final records say so too */
-	wire_get_u64(&in); /* the sample's virtual time */
-	wire_cp_get(&in, &cp);
-	if (in.failed || in.left || !t || tid != src) {
-		run->bad_messages++;
-		return;
-	}
+	cp = s.cp;
 	/* A sample of an earlier selection belongs to a collection that is over. */
 	if (!cp.on || cp.gen != run->cp_gen)
 		return;

@@ -214,7 +214,7 @@ static void ask(mon_run *run, size_t i)
 	if (p->t[i].asked || i >= tasks__count(run))
 		return;
 	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
+	wire_pask_encode(&b);
 	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PASK, &b);
 	wire_buf_free(&b);
 	p->t[i].asked = 1;
@@ -228,11 +228,7 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	wire_buf b;
 
 	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u32(&b, t->req);
-	wire_put_u8(&b, (uint8_t)verdict);
-	wire_put_u32(&b, (uint32_t)src);
-	wire_put_u32(&b, (uint32_t)tag);
+	wire_pgrant_encode(&b, &(wire_pgrant){t->req, (uint8_t)verdict, src, tag});
 	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PGRANT, &b);
 	wire_buf_free(&b);
 	t->msgs++;

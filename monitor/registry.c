@@ -20,36 +20,32 @@
 static void welcome(mon_run *run, mon_task *t)
 {
 	const mon_spawn *sp = tasks__spawn_of(run, t);
-	static const wire_cp none;
+	/* Where the child's critical path starts: its parent's at the spawn; the
+	 * critical-path selection as it is now (tasks started later join it); record,
+	 * replay (the record follows) or neither; the rules of dynamic instrumentation so
+	 * far and the budget, in hundredths of a percent (0: none). */
+	wire_welcome w = {t->index,
+	                  t->rec.lid,
+	                  sp ? sp->rt : 0,
+	                  {0},
+	                  run->cp_gen,
+	                  run->cp_collecting ? 1 : 0,
+	                  run->cp_exclusive ? 1 : 0,
+	                  run->cp_procs,
+	                  (uint8_t)run->rr_mode,
+	                  run->preserve ? 1 : 0,
+	                  NULL,
+	                  (uint32_t)(run->budget_pct * 100 + 0.5)};
 	wire_buf b;
 
+	if (sp)
+		w.from = sp->cp;
 	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u32(&b, t->index);
-	wire_put_str(&b, t->rec.lid);
-	/* Where the child's critical path starts: its parent's at the spawn. */
-	wire_put_u64(&b, sp ? (uint64_t)sp->rt : 0);
-	wire_cp_put(&b, sp ? &sp->cp : &none);
-	/* The critical-path selection as it is now (tasks started later join it). */
-	wire_put_u32(&b, run->cp_gen);
-	wire_put_u8(&b, run->cp_collecting ? 1 : 0);
-	wire_put_u8(&b, run->cp_exclusive ? 1 : 0);
-	wire_put_str(&b, run->cp_procs);
-	/* Record, replay (the record follows), or neither. */
-	wire_put_u8(&b, (uint8_t)run->rr_mode);
-	wire_put_u8(&b, (uint8_t)(run->preserve ? 1 : 0));
-	/* The rules of dynamic instrumentation so far. */
-	{
-		char *rules = NULL;
-
-		if (cost__rules_text(&rules, run) < 0)
-			b.failed = 1;
-		wire_put_str(&b, rules ? rules : "");
-		free(rules);
-		/* The budget, in hundredths of a percent (0: none). */
-		wire_put_u32(&b, (uint32_t)(run->budget_pct * 100 + 0.5));
-	}
+	if (cost__rules_text(&w.rules, run) < 0)
+		b.failed = 1;
+	wire_welcome_encode(&b, &w);
 	tasks__send(run, t->rec.tid, WIRE_TAG_WELCOME, &b);
+	free(w.rules);
 	wire_buf_free(&b);
 	t->welcomed = 1;
 	t->pending_since = 0;
@@ -120,27 +116,16 @@ int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 
 void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	wire_in in, tail;
-	uint32_t base, n, i;
+	wire_spawned s;
+	uint32_t i;
 	size_t k;
 	int64_t rt;
-	wire_cp cp;
 
-	wire_in_init(&in, data, len);
-	base = wire_get_u32(&in);
-	n = wire_get_u32(&in);
-	if (in.failed || (size_t)n * 4 > in.left) {
+	if (wire_spawned_decode(&s, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
-	/* After the tids: the parent's spawn time and critical-path tuple. */
-	wire_in_init(&tail, in.p + (size_t)n * 4, in.left - (size_t)n * 4);
-	rt = (int64_t)wire_get_u64(&tail);
-	wire_cp_get(&tail, &cp);
-	if (tail.failed || tail.left) {
-		run->bad_messages++;
-		return;
-	}
+	rt = s.rt;
 	/* The spawn time goes to the children on the monitor's clock; each takes its own
 	 * host's offset off. */
 	{
@@ -149,14 +134,15 @@ void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 		if (parent && rt)
 			rt = clocks__to_monitor(run, parent, rt);
 	}
-	for (i = 0; i < n; i++) {
-		int32_t child = (int32_t)wire_get_u32(&in);
+	for (i = 0; i < s.n; i++) {
+		mon_spawn sp = {src, s.tids[i], s.base + i, rt, s.cp};
 
-		mon_spawn sp = {src, child, base + i, rt, cp};
-
-		if (tasks__spawn_add(run, &sp) < 0)
+		if (tasks__spawn_add(run, &sp) < 0) {
+			wire_spawned_clear(&s);
 			return;
+		}
 	}
+	wire_spawned_clear(&s);
 	/* Children that registered before this report can be welcomed now. */
 	for (k = 0; k < tasks__count(run); k++) {
 		mon_task *t = tasks__at(run, k);
@@ -184,27 +170,21 @@ void registry__pending_timeout(mon_run *run, int64_t now)
 
 void registry__query(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	wire_in in;
+	wire_query q;
+	wire_answer a;
 	wire_buf b;
-	int32_t tid;
-	mon_task *t;
 
 	int64_t m_recv = pvmmon_clock_now();
 
-	wire_in_init(&in, data, len);
-	tid = (int32_t)wire_get_u32(&in);
-	if (in.failed) {
+	if (wire_query_decode(&q, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
-	t = tasks__find(run, tid);
-	wire_buf_init(&b);
-	wire_put_u32(&b, (uint32_t)tid);
-	wire_put_u8(&b, t ? 1 : 0);
 	/* The monitor's clock when it took the question and when it answers: the asker's
-	 * clock offset sample (older readers stop after the flag). */
-	wire_put_u64(&b, (uint64_t)m_recv);
-	wire_put_u64(&b, (uint64_t)pvmmon_clock_now());
+	 * clock offset sample. */
+	a = (wire_answer){q.tid, tasks__find(run, q.tid) ? 1 : 0, m_recv, pvmmon_clock_now()};
+	wire_buf_init(&b);
+	wire_answer_encode(&b, &a);
 	tasks__send(run, src, WIRE_TAG_ANSWER, &b);
 	wire_buf_free(&b);
 }

@@ -20,19 +20,16 @@
 void rrmon__record(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
-	wire_in in;
+	wire_rchunk c;
 
-	wire_in_init(&in, data, len);
-	if (!t || wire_get_u32(&in) != WIRE_VERSION || (int32_t)wire_get_u32(&in) != src ||
-	    in.failed) {
+	if (!t || wire_rchunk_decode(&c, data, len) < 0 || c.tid != src) {
 		run->bad_messages++;
 		return;
 	}
 	/* Chunks are pieces of one stream: they only need to be kept in order. */
 	if (!t->record.data)
 		wire_buf_init(&t->record);
-	for (size_t i = 0; i < in.left; i++)
-		wire_put_u8(&t->record, in.p[i]);
+	wire_buf_append(&t->record, c.data, c.len);
 }
 
 /* The recorded task with logical id lid, or NULL. */
@@ -71,7 +68,7 @@ static void answer_lid(mon_run *run, int asker, int32_t tid)
 	wire_buf b;
 
 	wire_buf_init(&b);
-	wire_put_u32(&b, (uint32_t)tid);
+	wire_lidtid_encode(&b, &(wire_lidtid){tid});
 	tasks__send(run, asker, WIRE_TAG_LIDTID, &b);
 	wire_buf_free(&b);
 }
@@ -79,28 +76,27 @@ static void answer_lid(mon_run *run, int asker, int32_t tid)
 void rrmon__welcomed(mon_run *run, mon_task *t)
 {
 	const pvmmon_log_task *r;
+	wire_replaydata d = {0};
 	wire_buf b;
 
 	if (run->rr_mode != 2)
 		return;
 	r = recorded_task(run, t->rec.lid);
-	wire_buf_init(&b);
-	wire_put_u8(&b, run->rr_continue ? 1 : 0);
-	wire_put_u64(&b, run->stop_lid && t->rec.lid && !strcmp(run->stop_lid, t->rec.lid)
-	                     ? run->stop_event
-	                     : 0);
+	d.keep_going = run->rr_continue ? 1 : 0;
+	d.stop_at =
+	    run->stop_lid && t->rec.lid && !strcmp(run->stop_lid, t->rec.lid) ? run->stop_event : 0;
 	if (!r) {
 		divergence(run, "task %s (t%x, %s) was not in the recorded run", t->rec.lid,
 		           (unsigned)t->rec.tid, t->rec.program ? t->rec.program : "?");
-		wire_put_u32(&b, 0);
 	} else {
-		wire_put_u32(&b, (uint32_t)r->record_nsenders);
-		for (size_t i = 0; i < r->record_nsenders; i++)
-			wire_put_str(&b, r->record_senders[i]);
-		for (size_t i = 0; i < r->record_len; i++)
-			wire_put_u8(&b, r->record[i]);
+		d.nsenders = (uint32_t)r->record_nsenders;
+		d.senders = r->record_senders;
+		d.record = r->record;
+		d.record_len = r->record_len;
 		t->replayed = 1;
 	}
+	wire_buf_init(&b);
+	wire_replaydata_encode(&b, &d);
 	tasks__send(run, t->rec.tid, WIRE_TAG_REPLAYDATA, &b);
 	wire_buf_free(&b);
 	/* Tasks waiting to learn this task's tid can go on. */
@@ -119,18 +115,16 @@ void rrmon__welcomed(mon_run *run, mon_task *t)
 
 void rrmon__lid(mon_run *run, int src, const uint8_t *data, size_t len)
 {
-	wire_in in;
+	wire_lid l;
 	char *lid;
 	mon_lid_wait *w;
 	const mon_task *t;
 
-	wire_in_init(&in, data, len);
-	lid = wire_get_str(&in, 256);
-	if (!lid || in.failed || in.left) {
-		free(lid);
+	if (wire_lid_decode(&l, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
+	lid = l.lid;
 	if ((t = tasks__find_lid(run, lid))) {
 		answer_lid(run, src, t->rec.tid);
 		free(lid);
@@ -149,45 +143,35 @@ void rrmon__lid(mon_run *run, int src, const uint8_t *data, size_t len)
 void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
-	wire_in in;
-	uint64_t index, offset;
-	char *module, *op, *expected, *observed, *file = NULL, *function = NULL;
+	wire_diverged d;
+	char *file = NULL, *function = NULL;
 	int32_t line = 0;
 	pvmmon_symbols *syms = NULL;
 	char where[512] = "";
 
-	wire_in_init(&in, data, len);
-	if (wire_get_u32(&in) != WIRE_VERSION) {
+	if (wire_diverged_decode(&d, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
-	index = wire_get_u64(&in);
-	module = wire_get_str(&in, 4096);
-	offset = wire_get_u64(&in);
-	op = wire_get_str(&in, 64);
-	expected = wire_get_str(&in, 1024);
-	observed = wire_get_str(&in, 1024);
-	if (!in.failed && t) {
-		if (module && pvmmon_symbols_new(&syms) == 0) {
-			pvmmon_symbols_resolve(syms, module, offset, &file, &line, &function);
+	if (t) {
+		if (d.module && pvmmon_symbols_new(&syms) == 0) {
+			pvmmon_symbols_resolve(syms, d.module, d.offset, &file, &line, &function);
 			pvmmon_symbols_free(syms);
 		}
 		if (file)
 			snprintf(where, sizeof(where), " at %s:%d%s%s (%s)", file, (int)line,
-			         function ? " in " : "", function ? function : "", op ? op : "?");
-		else if (module)
-			snprintf(where, sizeof(where), " at %s+0x%" PRIx64 " (%s)", module, offset,
-			         op ? op : "?");
+			         function ? " in " : "", function ? function : "",
+			         d.op ? d.op : "?");
+		else if (d.module)
+			snprintf(where, sizeof(where), " at %s+0x%" PRIx64 " (%s)", d.module,
+			         d.offset, d.op ? d.op : "?");
 		divergence(run, "task %s (t%x), event %" PRIu64 "%s: expected %s; observed %s",
-		           t->rec.lid ? t->rec.lid : "?", (unsigned)src, index, where,
-		           expected ? expected : "?", observed ? observed : "?");
+		           t->rec.lid ? t->rec.lid : "?", (unsigned)src, d.index, where,
+		           d.expected ? d.expected : "?", d.observed ? d.observed : "?");
 	} else {
 		run->bad_messages++;
 	}
-	free(module);
-	free(op);
-	free(expected);
-	free(observed);
+	wire_diverged_clear(&d);
 	free(file);
 	free(function);
 }
@@ -237,34 +221,23 @@ static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, u
 void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
-	wire_in in;
-	uint64_t event, offset;
-	uint32_t pid;
-	int kind;
-	char *module, *file = NULL, *function = NULL;
+	wire_stopped s;
+	char *file = NULL, *function = NULL;
 	int32_t line = 0;
 	pvmmon_symbols *syms = NULL;
 
-	wire_in_init(&in, data, len);
-	if (wire_get_u32(&in) != WIRE_VERSION || !t) {
+	/* What happened: stopped, continued, or another task holding at a receive while
+	 * one is stopped. */
+	if (!t || wire_stopped_decode(&s, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
-	event = wire_get_u64(&in);
-	pid = wire_get_u32(&in);
-	module = wire_get_str(&in, 4096);
-	offset = wire_get_u64(&in);
-	/* What happened: stopped (older tasks send nothing more), continued, or another
-	 * task holding at a receive while one is stopped. */
-	kind = in.left ? wire_get_u8(&in) : WIRE_STOP_STOPPED;
-	if (!in.failed) {
-		if (module && pvmmon_symbols_new(&syms) == 0) {
-			pvmmon_symbols_resolve(syms, module, offset, &file, &line, &function);
-			pvmmon_symbols_free(syms);
-		}
-		stopped(run, t, kind, event, pid, file, line);
+	if (s.module && pvmmon_symbols_new(&syms) == 0) {
+		pvmmon_symbols_resolve(syms, s.module, s.offset, &file, &line, &function);
+		pvmmon_symbols_free(syms);
 	}
-	free(module);
+	stopped(run, t, s.kind, s.event, s.pid, file, line);
+	wire_stopped_clear(&s);
 	free(file);
 	free(function);
 }

@@ -29,18 +29,6 @@ void run__init(mon_run *run, const mon_io *io)
 	run->trace_cut = INT64_MAX;
 }
 
-static const char *tag_name(int tag)
-{
-	static const char *const names[] = {
-	    "REGISTER", "WELCOME",    "SPAWNED",  "QUERY",  "ANSWER",   "RECORDS",
-	    "TASKEXIT", "TRACE",      "CPSAMPLE", "CTL",    "STATUS",   "SNAPSHOT",
-	    "RECORD",   "REPLAYDATA", "LID",      "LIDTID", "DIVERGED", "STOPPED",
-	    "MONLOST",  "PWAIT",      "PGRANT",   "PASK",   "CLOCK",    "CLOCKSET"};
-	unsigned i = (unsigned)tag - (unsigned)WIRE_TAG_REGISTER;
-
-	return i < sizeof(names) / sizeof(names[0]) ? names[i] : "an unknown tag";
-}
-
 /* Counts and says a refused control message (once per sender, so that a flood does not
  * flood stderr too). */
 static void refuse(mon_run *run, int src, int tag, const char *why)
@@ -50,7 +38,7 @@ static void refuse(mon_run *run, int src, int tag, const char *why)
 	run->refused++;
 	if (src != last_src)
 		fprintf(stderr, "pvmmon-monitor: refused a control message (%s) from t%x: %s\n",
-		        tag_name(tag), (unsigned)src, why);
+		        wire__tag_name(tag), (unsigned)src, why);
 	last_src = src;
 }
 
@@ -75,33 +63,36 @@ typedef void (*handler)(mon_run *run, int src, const uint8_t *data, size_t len);
 /* A handler that checks the run's token: PVMMON_EINVAL when it is wrong. */
 typedef int (*token_handler)(mon_run *run, int src, const uint8_t *data, size_t len);
 
-/* Who handles each tag the monitor receives; the token handlers' senders need not be
- * tasks of the run. */
+/* Who handles each kind of message the monitor receives (common/wire_tags.def); the
+ * token handlers' senders need not be tasks of the run. */
 static const struct {
-	int tag;
 	handler fn;
 	token_handler checked;
-} handlers[] = {
-    {WIRE_TAG_REGISTER, NULL, registry__register}, {WIRE_TAG_SPAWNED, registry__spawned, NULL},
-    {WIRE_TAG_QUERY, registry__query, NULL},       {WIRE_TAG_CLOCK, clocks__estimate, NULL},
-    {WIRE_TAG_RECORDS, registry__records, NULL},   {WIRE_TAG_TRACE, trace__chunk, NULL},
-    {WIRE_TAG_CPSAMPLE, critpath__sample, NULL},   {WIRE_TAG_STATUS, NULL, status__request},
-    {WIRE_TAG_RECORD, rrmon__record, NULL},        {WIRE_TAG_LID, rrmon__lid, NULL},
-    {WIRE_TAG_DIVERGED, rrmon__diverged, NULL},    {WIRE_TAG_STOPPED, rrmon__stopped, NULL},
-    {WIRE_TAG_PWAIT, preserve__message, NULL},
+} handlers[WIRE_NKINDS] = {
+    [WIRE_KIND_REGISTER] = {NULL, registry__register},
+    [WIRE_KIND_SPAWNED] = {registry__spawned, NULL},
+    [WIRE_KIND_QUERY] = {registry__query, NULL},
+    [WIRE_KIND_CLOCK] = {clocks__estimate, NULL},
+    [WIRE_KIND_RECORDS] = {registry__records, NULL},
+    [WIRE_KIND_TRACE] = {trace__chunk, NULL},
+    [WIRE_KIND_CPSAMPLE] = {critpath__sample, NULL},
+    [WIRE_KIND_STATUS] = {NULL, status__request},
+    [WIRE_KIND_RECORD] = {rrmon__record, NULL},
+    [WIRE_KIND_LID] = {rrmon__lid, NULL},
+    [WIRE_KIND_DIVERGED] = {rrmon__diverged, NULL},
+    [WIRE_KIND_STOPPED] = {rrmon__stopped, NULL},
+    [WIRE_KIND_PWAIT] = {preserve__message, NULL},
 };
 
 void run__dispatch(mon_run *run, int src, int tag, const uint8_t *data, size_t len)
 {
-	size_t i, n = sizeof(handlers) / sizeof(handlers[0]);
+	int k = wire__tag_kind(tag);
 
-	for (i = 0; i < n && handlers[i].tag != tag; i++)
-		;
-	if (i == n)
+	if (k < 0 || (!handlers[k].fn && !handlers[k].checked))
 		run->bad_messages++;
-	else if (handlers[i].fn)
-		handlers[i].fn(run, src, data, len);
-	else if (handlers[i].checked(run, src, data, len) < 0)
+	else if (handlers[k].fn)
+		handlers[k].fn(run, src, data, len);
+	else if (handlers[k].checked(run, src, data, len) < 0)
 		refuse(run, src, tag, "wrong token");
 	/* Registrations, exits and flushes change what preserve mode may decide. */
 	if (run->pr && tag != WIRE_TAG_PWAIT)

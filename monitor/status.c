@@ -30,8 +30,15 @@ int status__request(mon_run *run, int src, const uint8_t *data, size_t len)
 	         cost__switch(run, c.cmd == WIRE_CTL_ENABLE, c.procs, 0, NULL) < 0)
 		run->bad_messages++;
 	free(c.procs);
-	if (logbuild__snapshot(&xml, &n, run) == 0)
-		run->io.send(run->ctx, src, WIRE_TAG_SNAPSHOT, xml, n);
+	if (logbuild__snapshot(&xml, &n, run) == 0) {
+		wire_buf b;
+
+		wire_buf_init(&b);
+		wire_snapshot_encode(&b, &(wire_snapshot){xml, n});
+		if (!b.failed)
+			run->io.send(run->ctx, src, WIRE_TAG_SNAPSHOT, b.data, b.len);
+		wire_buf_free(&b);
+	}
 	free(xml);
 	return 0;
 }

@@ -138,17 +138,15 @@ void hooks__cp_control(const wire_ctl *c, int64_t v)
 
 void hooks__cp_sample(int64_t v, int final)
 {
+	wire_cpsample s;
 	wire_buf b;
 
 	if (!hooks__st.cp_selected)
 		return;
 	cp_advance(&hooks__st.cp, v);
+	s = (wire_cpsample){hooks__st.mytid, final ? 1 : 0, v, hooks__st.cp.t};
 	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
-	wire_put_u8(&b, final ? 1 : 0);
-	wire_put_u64(&b, (uint64_t)v);
-	wire_cp_put(&b, &hooks__st.cp.t);
+	wire_cpsample_encode(&b, &s);
 	if (!b.failed)
 		hooks__send_control(WIRE_TAG_CPSAMPLE, b.data, b.len);
 	wire_buf_free(&b);

@@ -315,28 +315,23 @@ static void from_monitor(int tag)
 {
 	uint8_t *d = NULL;
 	size_t len = 0;
-	wire_in in;
+	wire_pgrant g;
 	wire_ctl c;
 
 	if (pvmio_unpack(pvm_getrbuf(), &d, &len, NULL, NULL) != 0)
 		return;
-	wire_in_init(&in, d, len);
 	switch (tag) {
 	case WIRE_TAG_PGRANT:
-		if (wire_get_u32(&in) == WIRE_VERSION) {
-			uint32_t req = wire_get_u32(&in);
-			uint8_t v = wire_get_u8(&in);
-			int32_t s = (int32_t)wire_get_u32(&in), t = (int32_t)wire_get_u32(&in);
-
-			if (!in.failed && req == cur.req) {
-				grant.req = req;
-				grant.verdict = v;
-				grant.src = s;
-				grant.tag = t;
-			}
+		if (wire_pgrant_decode(&g, d, len) == 0 && g.req == cur.req) {
+			grant.req = g.req;
+			grant.verdict = g.verdict;
+			grant.src = g.src;
+			grant.tag = g.tag;
 		}
 		break;
 	case WIRE_TAG_PASK:
+		if (wire_pask_decode(d, len) < 0)
+			break;
 		/* The answer is the state now: a waiting task repeats its request with what
 		 * has arrived since; a running one gives its virtual time. */
 		if (cur.kind == WIRE_PW_RUNNING)

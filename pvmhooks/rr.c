@@ -155,6 +155,7 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
  */
 static void diverge(const hooks_call *call, const char *expected, const char *observed)
 {
+	wire_diverged d;
 	wire_buf b;
 	Dl_info info;
 	uint64_t off = 0;
@@ -167,18 +168,19 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 		module = info.dli_fname;
 		off = (uint64_t)((char *)call->site - (char *)info.dli_fbase);
 	}
+	/* Events are counted from 1, as the user reads them. Calls without an event op of
+	 * their own (pvm_delmhf, pvm_exit) go by their name. */
+	d = (wire_diverged){at_event,
+			    (char *)module,
+			    off,
+			    (char *)(!call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
+				     : hooks__event_op(call->op)
+					 ? pvmmon_event_op_name(hooks__event_op(call->op))
+					 : hooks__op_names[call->op]),
+			    (char *)expected,
+			    (char *)observed};
 	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	/* Events are counted from 1, as the user reads them. */
-	wire_put_u64(&b, at_event);
-	wire_put_str(&b, module);
-	wire_put_u64(&b, off);
-	/* Calls without an event op of their own (pvm_delmhf, pvm_exit) by their name. */
-	wire_put_str(&b, !call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
-		     : hooks__event_op(call->op) ? pvmmon_event_op_name(hooks__event_op(call->op))
-						 : hooks__op_names[call->op]);
-	wire_put_str(&b, expected);
-	wire_put_str(&b, observed);
+	wire_diverged_encode(&b, &d);
 	if (!b.failed)
 		hooks__send_control(WIRE_TAG_DIVERGED, b.data, b.len);
 	wire_buf_free(&b);
@@ -199,7 +201,7 @@ static int32_t tid_of(int32_t k)
 	uint8_t *ans = NULL;
 	size_t len;
 	wire_buf b;
-	wire_in in;
+	wire_lidtid lt;
 	int32_t tid = 0;
 
 	if (k < 0 || (size_t)k >= nlids)
@@ -214,14 +216,11 @@ static int32_t tid_of(int32_t k)
 		return lid_tids[k];
 	}
 	wire_buf_init(&b);
-	wire_put_str(&b, lids[k]);
+	wire_lid_encode(&b, &(wire_lid){lids[k]});
 	if (!b.failed && hooks__send_control(WIRE_TAG_LID, b.data, b.len) == 0 &&
-	    hooks__recv_control(WIRE_TAG_LIDTID, LID_TIMEOUT_MS, &ans, &len) == 0) {
-		wire_in_init(&in, ans, len);
-		tid = (int32_t)wire_get_u32(&in);
-		if (in.failed)
-			tid = 0;
-	}
+	    hooks__recv_control(WIRE_TAG_LIDTID, LID_TIMEOUT_MS, &ans, &len) == 0 &&
+	    wire_lidtid_decode(&lt, ans, len) == 0)
+		tid = lt.tid;
 	free(ans);
 	wire_buf_free(&b);
 	lid_tids[k] = tid;
@@ -358,21 +357,17 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
  * the call before the next recorded event. */
 static void send_stopped(const hooks_call *call, int kind)
 {
+	wire_stopped s = {next < nrec ? rec_no[next] : nrec + nhrec + 1, (uint32_t)getpid(), NULL,
+			  0, (uint8_t)kind};
 	wire_buf b;
 	Dl_info info;
 
-	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u64(&b, next < nrec ? rec_no[next] : nrec + nhrec + 1);
-	wire_put_u32(&b, (uint32_t)getpid());
 	if (dladdr(call->site, &info) && info.dli_fname) {
-		wire_put_str(&b, info.dli_fname);
-		wire_put_u64(&b, (uint64_t)((char *)call->site - (char *)info.dli_fbase));
-	} else {
-		wire_put_str(&b, NULL);
-		wire_put_u64(&b, 0);
+		s.module = (char *)info.dli_fname;
+		s.offset = (uint64_t)((char *)call->site - (char *)info.dli_fbase);
 	}
-	wire_put_u8(&b, (uint8_t)kind);
+	wire_buf_init(&b);
+	wire_stopped_encode(&b, &s);
 	if (!b.failed)
 		hooks__send_control(WIRE_TAG_STOPPED, b.data, b.len);
 	wire_buf_free(&b);
@@ -409,12 +404,11 @@ void hooks__rr_hold_point(hooks_call *call)
 
 int hooks__rr_init(hooks_rr_mode mode)
 {
-	uint8_t *d = NULL, *data = NULL;
-	size_t len, dlen;
-	wire_in in;
+	uint8_t *d = NULL;
+	size_t len;
+	wire_replaydata rd = {0};
 	replay_dec dec;
 	replay_entry e;
-	uint32_t n, i;
 	int rc = -1;
 
 	hooks__rr = mode;
@@ -431,26 +425,18 @@ int hooks__rr_init(hooks_rr_mode mode)
 		fprintf(stderr, "pvmmon: replay: the monitor sent no record for this task\n");
 		goto out;
 	}
-	wire_in_init(&in, d, len);
-	keep_going = wire_get_u8(&in) & 1;
-	stop_at = wire_get_u64(&in);
-	n = wire_get_u32(&in);
-	if (in.failed || n > in.left) {
+	if (wire_replaydata_decode(&rd, d, len) < 0 ||
+	    !(lid_tids = calloc(rd.nsenders ? rd.nsenders : 1, sizeof(*lid_tids)))) {
 		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
 		goto out;
 	}
-	lids = calloc(n ? n : 1, sizeof(*lids));
-	lid_tids = calloc(n ? n : 1, sizeof(*lid_tids));
-	for (i = 0; lids && lid_tids && i < n; i++)
-		lids[i] = wire_get_str(&in, 256);
-	nlids = n;
-	dlen = in.left;
-	data = (uint8_t *)in.p;
-	if (in.failed || !lids || !lid_tids) {
-		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
-		goto out;
-	}
-	replay__dec_init(&dec, data, dlen);
+	keep_going = rd.keep_going;
+	stop_at = rd.stop_at;
+	/* The senders' ids are this task's from now on. */
+	lids = rd.senders;
+	nlids = rd.nsenders;
+	rd.senders = NULL;
+	replay__dec_init(&dec, rd.record, rd.record_len);
 	while ((rc = replay__dec_next(&dec, &e)) == 1) {
 		int h = e.kind == REPLAY_HANDLED;
 		replay_entry **v = h ? &hrec : &rec;
@@ -479,6 +465,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 	}
 	rc = 0;
 out:
+	wire_replaydata_clear(&rd);
 	free(d);
 	if (rc < 0)
 		hooks__rr = HOOKS_RR_OFF;
@@ -647,11 +634,11 @@ static void left_over(const replay_entry *e, const uint64_t *no, size_t *pos, si
 void hooks__rr_flush(int final)
 {
 	if (hooks__rr != HOOKS_RR_OFF) {
+		/* The chunk's header, then the stream's new bytes. */
 		wire_buf_reset(&chunk);
-		wire_put_u32(&chunk, WIRE_VERSION);
-		wire_put_u32(&chunk, (uint32_t)hooks__st.mytid);
+		wire_rchunk_encode(&chunk, &(wire_rchunk){hooks__st.mytid, NULL, 0});
 		replay__enc_take(&enc, &chunk);
-		if (!chunk.failed && chunk.len > 8)
+		if (!chunk.failed && chunk.len > WIRE_RCHUNK_HEAD)
 			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
 	}
 	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec)

@@ -272,9 +272,9 @@ static int clock_estimate(int count, wire_clock *est)
 	if (count > CLOCK_SAMPLES_REMOTE)
 		count = CLOCK_SAMPLES_REMOTE;
 	wire_buf_init(&b);
-	wire_put_u32(&b, (uint32_t)hooks__st.mytid);
+	wire_query_encode(&b, &(wire_query){hooks__st.mytid});
 	for (i = 0; i < count && !b.failed; i++) {
-		wire_in in;
+		wire_answer a;
 		int64_t t0 = pvmmon_clock_now(), t1;
 
 		if (pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY, b.data,
@@ -283,15 +283,13 @@ static int clock_estimate(int count, wire_clock *est)
 			       ANSWER_TIMEOUT_MS, &ans, &len, NULL, NULL) != 0)
 			break;
 		t1 = pvmmon_clock_now();
-		wire_in_init(&in, ans, len);
-		wire_get_u32(&in);
-		wire_get_u8(&in);
 		s[n].t_send = t0;
-		s[n].m_recv = (int64_t)wire_get_u64(&in);
-		s[n].m_send = (int64_t)wire_get_u64(&in);
 		s[n].t_recv = t1;
-		if (!in.failed)
+		if (wire_answer_decode(&a, ans, len) == 0) {
+			s[n].m_recv = a.m_recv;
+			s[n].m_send = a.m_send;
 			n++;
+		}
 		free(ans);
 		ans = NULL;
 	}
@@ -444,53 +442,39 @@ void hooks__init(void)
 	/* The clock offset first: the welcome's spawn time is on the monitor's clock. */
 	clock_sync();
 	{
-		wire_in in;
-		wire_cp from;
-		int64_t spawn_rt;
-		uint32_t gen;
-		int collecting, exclusive, rr;
-		char *procs, *rules;
+		wire_welcome w;
+		int rc = wire_welcome_decode(&w, ans, len);
 
-		wire_in_init(&in, ans, len);
-		if (wire_get_u32(&in) == WIRE_VERSION)
-			hooks__st.index = wire_get_u32(&in);
-		free(hooks__st.lid);
-		hooks__st.lid = wire_get_str(&in, 4096);
-		spawn_rt = (int64_t)wire_get_u64(&in);
-		wire_cp_get(&in, &from);
-		/* The run's critical-path selection as it is now. */
-		gen = wire_get_u32(&in);
-		collecting = wire_get_u8(&in);
-		exclusive = wire_get_u8(&in);
-		procs = wire_get_str(&in, 4096);
-		/* Record, replay, or neither; preserve mode or not. */
-		rr = wire_get_u8(&in);
-		hooks__preserve = wire_get_u8(&in) == 1;
-		/* The switching rules so far (dynamic instrumentation). */
-		rules = wire_get_str(&in, 1 << 20);
-		hooks__dyn_budget = wire_get_u32(&in) / 10000.0;
 		free(ans);
-		if (in.failed) {
-			free(procs);
-			free(rules);
+		if (rc < 0) {
 			warn("the monitor's welcome is damaged");
 			return;
 		}
+		hooks__st.index = w.index;
+		free(hooks__st.lid);
+		hooks__st.lid = w.lid;
+		w.lid = NULL;
+		/* Preserve mode or not; the switching rules so far (dynamic instrumentation). */
+		hooks__preserve = w.preserve == 1;
+		hooks__dyn_budget = w.budget / 10000.0;
 		hooks__test_delay_init();
-		hooks__dyn_rules(rules);
-		free(rules);
-		hooks__cp_configure(procs, exclusive, gen);
-		free(procs);
-		if (hooks__rr_init((hooks_rr_mode)rr) < 0) {
+		hooks__dyn_rules(w.rules);
+		/* The run's critical-path selection as it is now. */
+		hooks__cp_configure(w.procs, w.exclusive, w.cp_gen);
+		/* Record, replay, or neither. */
+		rc = hooks__rr_init((hooks_rr_mode)w.rr);
+		/* A spawned task's path continues its parent's, over the time the spawn
+		 * took to start it; a root's starts here. */
+		if (rc == 0 && w.collecting)
+			hooks__cp_begin(
+			    t_start, &w.from,
+			    w.from.on && w.spawn_rt ? t_start - hooks__from_common(w.spawn_rt) : 0,
+			    1);
+		wire_welcome_clear(&w);
+		if (rc < 0) {
 			warn("the replay cannot start");
 			return;
 		}
-		/* A spawned task's path continues its parent's, over the time the spawn
-		 * took to start it; a root's starts here. */
-		if (collecting)
-			hooks__cp_begin(t_start, &from,
-					from.on && spawn_rt ? t_start - hooks__from_common(spawn_rt) : 0,
-					1);
 	}
 	/* pvmd tells this task when the monitor ends, so that a monitor that dies leaves
 	 * the program running, unmonitored (hooks__poll). */
@@ -732,17 +716,16 @@ int hooks__is_monitored(int tid)
 	if (hooks__st.monitor_lost)
 		return 0;
 	wire_buf_init(&b);
-	wire_put_u32(&b, (uint32_t)tid);
+	wire_query_encode(&b, &(wire_query){tid});
 	/* A matcher the program installed must not pick the answer (it could take a
 	 * piggyback for it). */
 	if (!b.failed && pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_QUERY,
 				    b.data, b.len) == 0 &&
 	    hooks__recv_control(WIRE_TAG_ANSWER, ANSWER_TIMEOUT_MS, &ans, &len) == 0) {
-		wire_in in;
+		wire_answer a;
 
-		wire_in_init(&in, ans, len);
-		if ((int)wire_get_u32(&in) == tid)
-			monitored = wire_get_u8(&in) ? 1 : 0;
+		if (wire_answer_decode(&a, ans, len) == 0 && a.tid == tid)
+			monitored = a.monitored ? 1 : 0;
 		free(ans);
 	}
 	wire_buf_free(&b);
@@ -773,16 +756,11 @@ int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len)
 
 void hooks__report_spawn(const int *tids, int n, int64_t rt)
 {
+	wire_spawned s = {hooks__st.spawn_index, (uint32_t)n, (int32_t *)tids, rt, hooks__st.cp.t};
 	wire_buf b;
-	int i;
 
 	wire_buf_init(&b);
-	wire_put_u32(&b, hooks__st.spawn_index);
-	wire_put_u32(&b, (uint32_t)n);
-	for (i = 0; i < n; i++)
-		wire_put_u32(&b, (uint32_t)tids[i]);
-	wire_put_u64(&b, (uint64_t)rt);
-	wire_cp_put(&b, &hooks__st.cp.t);
+	wire_spawned_encode(&b, &s);
 	hooks__st.spawn_index += (uint32_t)n;
 	if (!b.failed)
 		pvmio_send(&io, hooks__st.ctx, hooks__st.monitor_tid, WIRE_TAG_SPAWNED, b.data,

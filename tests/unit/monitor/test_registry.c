@@ -29,14 +29,15 @@ static void reg(mon_run *run, int32_t tid, int32_t parent, uint64_t token)
 /* The index and logical id a WELCOME carries (lid heap, caller frees). */
 static int welcome_of(const fake_msg *m, uint32_t *index, char **lid)
 {
-	wire_in in;
+	wire_welcome w;
 
-	wire_in_init(&in, m->data, m->len);
-	if (wire_get_u32(&in) != WIRE_VERSION)
+	if (wire_welcome_decode(&w, m->data, m->len) < 0)
 		return -1;
-	*index = wire_get_u32(&in);
-	*lid = wire_get_str(&in, 256);
-	return in.failed ? -1 : 0;
+	*index = w.index;
+	*lid = w.lid;
+	w.lid = NULL;
+	wire_welcome_clear(&w);
+	return 0;
 }
 
 static void test_register_welcomes_with_index(void)
@@ -87,7 +88,8 @@ static void test_wrong_token_refused(void)
 static void test_child_waits_for_spawn_report(void)
 {
 	mon_run run;
-	static const wire_cp none;
+	int32_t child = 0x40003;
+	wire_spawned s = {2, 1, &child, 0, {0}}; /* base 2 */
 	uint32_t index = 99;
 	char *lid = NULL;
 	wire_buf b;
@@ -98,11 +100,7 @@ static void test_child_waits_for_spawn_report(void)
 	CU_ASSERT_PTR_NULL(fake_find(0x40003, WIRE_TAG_WELCOME, 0));
 	CU_ASSERT_FALSE(tasks__find(&run, 0x40003)->welcomed);
 	wire_buf_init(&b);
-	wire_put_u32(&b, 2); /* base */
-	wire_put_u32(&b, 1);
-	wire_put_u32(&b, 0x40003);
-	wire_put_u64(&b, 0);
-	wire_cp_put(&b, &none);
+	wire_spawned_encode(&b, &s);
 	run__dispatch(&run, 0x40001, WIRE_TAG_SPAWNED, b.data, b.len);
 	wire_buf_free(&b);
 	CU_ASSERT_EQUAL(tasks__spawn_count(&run), 1);
@@ -131,20 +129,20 @@ static void test_query_answers_whether_a_task(void)
 {
 	mon_run run;
 	const fake_msg *m;
-	wire_in in;
+	wire_answer a;
 	wire_buf b;
 
 	fake_run(&run, HOST);
 	reg(&run, 0x40001, 0, run.token);
 	wire_buf_init(&b);
-	wire_put_u32(&b, 0x40001);
+	wire_query_encode(&b, &(wire_query){0x40001});
 	run__dispatch(&run, 0x40001, WIRE_TAG_QUERY, b.data, b.len);
 	wire_buf_free(&b);
 	m = fake_find(0x40001, WIRE_TAG_ANSWER, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	wire_in_init(&in, m->data, m->len);
-	CU_ASSERT_EQUAL(wire_get_u32(&in), 0x40001);
-	CU_ASSERT_EQUAL(wire_get_u8(&in), 1);
+	CU_ASSERT_EQUAL_FATAL(wire_answer_decode(&a, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(a.tid, 0x40001);
+	CU_ASSERT_EQUAL(a.monitored, 1);
 	fake_done(&run);
 }
 

@@ -54,8 +54,7 @@ static void test_replay_data_for_lid(void)
 	static const char *const lids[] = {"0"};
 	mon_run run;
 	const fake_msg *m;
-	wire_in in;
-	char *sender;
+	wire_replaydata d;
 
 	replay_of(&run, lids, 1);
 	run.stop_lid = strdup("0");
@@ -63,15 +62,14 @@ static void test_replay_data_for_lid(void)
 	reg(&run, 0x40001);
 	m = fake_find(0x40001, WIRE_TAG_REPLAYDATA, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	wire_in_init(&in, m->data, m->len);
-	CU_ASSERT_EQUAL(wire_get_u8(&in), 0);  /* stop at a divergence */
-	CU_ASSERT_EQUAL(wire_get_u64(&in), 7); /* --stop-at's event */
-	CU_ASSERT_EQUAL(wire_get_u32(&in), 1);
-	sender = wire_get_str(&in, 64);
-	CU_ASSERT_STRING_EQUAL(sender, "0.1");
-	free(sender);
-	CU_ASSERT_EQUAL(in.left, 3);
-	CU_ASSERT_EQUAL(memcmp(in.p, (uint8_t[]){1, 2, 3}, 3), 0);
+	CU_ASSERT_EQUAL_FATAL(wire_replaydata_decode(&d, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(d.keep_going, 0); /* stop at a divergence */
+	CU_ASSERT_EQUAL(d.stop_at, 7);    /* --stop-at's event */
+	CU_ASSERT_EQUAL_FATAL(d.nsenders, 1);
+	CU_ASSERT_STRING_EQUAL(d.senders[0], "0.1");
+	CU_ASSERT_EQUAL(d.record_len, 3);
+	CU_ASSERT_EQUAL(memcmp(d.record, (uint8_t[]){1, 2, 3}, 3), 0);
+	wire_replaydata_clear(&d);
 	CU_ASSERT_TRUE(tasks__find(&run, 0x40001)->replayed);
 	CU_ASSERT_EQUAL(run.diverged, 0);
 	fake_done(&run);
@@ -109,21 +107,21 @@ static void test_lid_answered_when_registered(void)
 	static const char *const lids[] = {"0", "1"};
 	mon_run run;
 	const fake_msg *m;
-	wire_in in;
+	wire_lidtid lt;
 	wire_buf b;
 
 	replay_of(&run, lids, 2);
 	reg(&run, 0x40001);
 	wire_buf_init(&b);
-	wire_put_str(&b, "1");
+	wire_lid_encode(&b, &(wire_lid){"1"});
 	run__dispatch(&run, 0x40001, WIRE_TAG_LID, b.data, b.len);
 	wire_buf_free(&b);
 	CU_ASSERT_EQUAL(fake_count(0x40001, WIRE_TAG_LIDTID), 0);
 	reg(&run, 0x40002);
 	m = fake_find(0x40001, WIRE_TAG_LIDTID, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	wire_in_init(&in, m->data, m->len);
-	CU_ASSERT_EQUAL(wire_get_u32(&in), 0x40002);
+	CU_ASSERT_EQUAL_FATAL(wire_lidtid_decode(&lt, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(lt.tid, 0x40002);
 	CU_ASSERT_EQUAL(run.npending_lids, 0);
 	fake_done(&run);
 }
@@ -139,10 +137,7 @@ static void test_record_chunks_kept_in_order(void)
 		wire_buf b;
 
 		wire_buf_init(&b);
-		wire_put_u32(&b, WIRE_VERSION);
-		wire_put_u32(&b, 0x40001);
-		wire_put_u8(&b, (uint8_t)(10 + k));
-		wire_put_u8(&b, (uint8_t)(20 + k));
+		wire_rchunk_encode(&b, &(wire_rchunk){0x40001, (uint8_t[]){10 + k, 20 + k}, 2});
 		run__dispatch(&run, 0x40001, WIRE_TAG_RECORD, b.data, b.len);
 		wire_buf_free(&b);
 	}
