@@ -9,6 +9,10 @@ int test_log_cleanup(void);
 extern CU_TestInfo test_resource_tests[];
 extern CU_TestInfo test_symbols_tests[];
 extern CU_TestInfo test_wire_tests[];
+extern CU_TestInfo test_wire_preserve_tests[];
+extern CU_TestInfo test_wire_replay_tests[];
+extern CU_TestInfo test_wire_tags_tests[];
+extern CU_TestInfo test_wire_task_tests[];
 
 CU_SuiteInfo unit_common_suites[] = {
     {"clockmodel", NULL, NULL, NULL, NULL, test_clockmodel_tests},
@@ -18,5 +22,9 @@ CU_SuiteInfo unit_common_suites[] = {
     {"resource", NULL, NULL, NULL, NULL, test_resource_tests},
     {"symbols", NULL, NULL, NULL, NULL, test_symbols_tests},
     {"wire", NULL, NULL, NULL, NULL, test_wire_tests},
+    {"wire_preserve", NULL, NULL, NULL, NULL, test_wire_preserve_tests},
+    {"wire_replay", NULL, NULL, NULL, NULL, test_wire_replay_tests},
+    {"wire_tags", NULL, NULL, NULL, NULL, test_wire_tags_tests},
+    {"wire_task", NULL, NULL, NULL, NULL, test_wire_task_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -1,0 +1,92 @@
+/* Unit tests for common/wire_preserve.c and common/wire_control.c's snapshot: preserve
+ * mode's requests, decisions and state requests. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../common/wire.h"
+#include "pvmmon/errors.h"
+
+static void test_pwait_round_trip(void)
+{
+	wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
+	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
+	wire_pwait w = {3, WIRE_PW_TRECV, -1,   5,   2500000, 9000000, "/bin/prog", 0x1234, 2, 1,
+	                1, sent,          seen, cand};
+	wire_pwait out;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire_pwait_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.req, 3);
+	CU_ASSERT_EQUAL(out.kind, WIRE_PW_TRECV);
+	CU_ASSERT_EQUAL(out.src, -1);
+	CU_ASSERT_EQUAL(out.tag, 5);
+	CU_ASSERT_EQUAL(out.vt, 2500000);
+	CU_ASSERT_EQUAL(out.deadline, 9000000);
+	CU_ASSERT_STRING_EQUAL(out.module, "/bin/prog");
+	CU_ASSERT_EQUAL(out.offset, 0x1234);
+	CU_ASSERT_EQUAL_FATAL(out.nsent, 2);
+	CU_ASSERT_EQUAL(out.sent[1].tid, 0x40004);
+	CU_ASSERT_EQUAL_FATAL(out.nseen, 1);
+	CU_ASSERT_EQUAL(out.seen[0].n, 5);
+	CU_ASSERT_EQUAL_FATAL(out.ncand, 1);
+	CU_ASSERT_EQUAL(out.cand[0].va, 3000000);
+	CU_ASSERT_EQUAL(out.cand[0].vs, 2900000);
+	CU_ASSERT_EQUAL(out.cand[0].seq, 4);
+	wire_pwait_clear(&out);
+	/* A kind beyond the known ones is damage. */
+	w.kind = WIRE_PW_TRECV + 1;
+	wire_buf_reset(&b);
+	wire_pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire_pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NULL(out.sent);
+	wire_buf_free(&b);
+}
+
+static void test_pgrant_pask(void)
+{
+	wire_pgrant g;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_pgrant_encode(&b, &(wire_pgrant){9, WIRE_PG_NONE, -1, 77});
+	CU_ASSERT_EQUAL_FATAL(wire_pgrant_decode(&g, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(g.req, 9);
+	CU_ASSERT_EQUAL(g.verdict, WIRE_PG_NONE);
+	CU_ASSERT_EQUAL(g.src, -1);
+	CU_ASSERT_EQUAL(g.tag, 77);
+	b.data[8] = WIRE_PG_NONE + 1;
+	CU_ASSERT_EQUAL(wire_pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
+	wire_buf_reset(&b);
+	wire_pask_encode(&b);
+	CU_ASSERT_EQUAL(b.len, WIRE_HEAD);
+	CU_ASSERT_EQUAL(wire_pask_decode(b.data, b.len), 0);
+	CU_ASSERT_EQUAL(wire_pask_decode(b.data, 0), PVMMON_EPARSE);
+	wire_buf_free(&b);
+}
+
+static void test_snapshot_round_trip(void)
+{
+	static const char xml[] = "<pvmmon-log/>";
+	wire_snapshot s;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_snapshot_encode(&b, &(wire_snapshot){xml, sizeof(xml) - 1});
+	CU_ASSERT_EQUAL_FATAL(wire_snapshot_decode(&s, b.data, b.len), 0);
+	CU_ASSERT_EQUAL_FATAL(s.len, sizeof(xml) - 1);
+	CU_ASSERT(!memcmp(s.xml, xml, s.len));
+	b.data[0]++;
+	CU_ASSERT_EQUAL(wire_snapshot_decode(&s, b.data, b.len), PVMMON_EVERSION);
+	wire_buf_free(&b);
+}
+
+CU_TestInfo test_wire_preserve_tests[] = {
+    {"preserve request round trip and damage", test_pwait_round_trip},
+    {"decision and state request", test_pgrant_pask},
+    {"snapshot round trip", test_snapshot_round_trip},
+    CU_TEST_INFO_NULL,
+};

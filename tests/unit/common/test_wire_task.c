@@ -1,0 +1,118 @@
+/* Unit tests for common/wire_task.c: welcome, spawn reports, queries and answers (the
+ * registration, mailbox and clock messages are in test_wire.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../common/wire.h"
+#include "pvmmon/errors.h"
+
+static void test_welcome_round_trip(void)
+{
+	wire_welcome w = {7, "0.2", 98765, {0}, 3, 1, 1, "main,work", 2, 1, "off work\n", 250};
+	wire_welcome out;
+	wire_buf b;
+
+	w.from.on = 1;
+	w.from.gen = 3;
+	w.from.n = 1;
+	w.from.longest = 4242;
+	w.from.share[0] = 42;
+	wire_buf_init(&b);
+	wire_welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire_welcome_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.index, 7);
+	CU_ASSERT_STRING_EQUAL(out.lid, "0.2");
+	CU_ASSERT_EQUAL(out.spawn_rt, 98765);
+	CU_ASSERT_EQUAL(out.from.on, 1);
+	CU_ASSERT_EQUAL(out.from.longest, 4242);
+	CU_ASSERT_EQUAL(out.from.share[0], 42);
+	CU_ASSERT_EQUAL(out.cp_gen, 3);
+	CU_ASSERT_EQUAL(out.collecting, 1);
+	CU_ASSERT_EQUAL(out.exclusive, 1);
+	CU_ASSERT_STRING_EQUAL(out.procs, "main,work");
+	CU_ASSERT_EQUAL(out.rr, 2);
+	CU_ASSERT_EQUAL(out.preserve, 1);
+	CU_ASSERT_STRING_EQUAL(out.rules, "off work\n");
+	CU_ASSERT_EQUAL(out.budget, 250);
+	wire_welcome_clear(&out);
+	CU_ASSERT_PTR_NULL(out.lid);
+	/* No selection, no tuple: NULL strings stay NULL. */
+	w.procs = NULL;
+	w.from.on = 0;
+	wire_buf_reset(&b);
+	wire_welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire_welcome_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_PTR_NULL(out.procs);
+	CU_ASSERT_EQUAL(out.from.on, 0);
+	wire_welcome_clear(&out);
+	/* A record/replay mode that is none of the three is damage. */
+	w.rr = 3;
+	wire_buf_reset(&b);
+	wire_welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire_welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NULL(out.rules);
+	wire_buf_free(&b);
+}
+
+static void test_spawned_round_trip(void)
+{
+	int32_t tids[2] = {0x40002, 0x80003};
+	wire_spawned s = {5, 2, tids, 123456789, {0}}, out;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_spawned_encode(&b, &s);
+	CU_ASSERT_EQUAL_FATAL(wire_spawned_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.base, 5);
+	CU_ASSERT_EQUAL_FATAL(out.n, 2);
+	CU_ASSERT_EQUAL(out.tids[0], 0x40002);
+	CU_ASSERT_EQUAL(out.tids[1], 0x80003);
+	CU_ASSERT_EQUAL(out.rt, 123456789);
+	CU_ASSERT_EQUAL(out.cp.on, 0);
+	wire_spawned_clear(&out);
+	/* A count beyond the bytes that follow allocates nothing on trust. */
+	b.data[8] = 0xff;
+	b.data[9] = 0xff;
+	CU_ASSERT_EQUAL(wire_spawned_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NULL(out.tids);
+	/* A spawn of no task is still a report. */
+	s.n = 0;
+	wire_buf_reset(&b);
+	wire_spawned_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire_spawned_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.n, 0);
+	wire_spawned_clear(&out);
+	wire_buf_free(&b);
+}
+
+static void test_query_answer_round_trip(void)
+{
+	wire_query q;
+	wire_answer a = {0x40003, 1, -5, 1000500}, aout;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_query_encode(&b, &(wire_query){0x40003});
+	CU_ASSERT_EQUAL(wire_query_decode(&q, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(q.tid, 0x40003);
+	wire_buf_reset(&b);
+	wire_answer_encode(&b, &a);
+	CU_ASSERT_EQUAL(wire_answer_decode(&aout, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(aout.tid, 0x40003);
+	CU_ASSERT_EQUAL(aout.monitored, 1);
+	CU_ASSERT_EQUAL(aout.m_recv, -5);
+	CU_ASSERT_EQUAL(aout.m_send, 1000500);
+	/* The flag is 0 or 1. */
+	b.data[8] = 2;
+	CU_ASSERT_EQUAL(wire_answer_decode(&aout, b.data, b.len), PVMMON_EPARSE);
+	wire_buf_free(&b);
+}
+
+CU_TestInfo test_wire_task_tests[] = {
+    {"welcome round trip and damage", test_welcome_round_trip},
+    {"spawn report round trip and damage", test_spawned_round_trip},
+    {"query and answer round trip", test_query_answer_round_trip},
+    CU_TEST_INFO_NULL,
+};
