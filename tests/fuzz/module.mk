@@ -7,7 +7,7 @@ FUZZ_CC      ?= clang
 FUZZ_DIR     := build-fuzz
 FUZZ_SECONDS ?= 20
 FUZZ_TARGETS := fuzz_log fuzz_piggyback fuzz_records fuzz_control fuzz_replay fuzz_hostfile \
-                fuzz_cli fuzz_resource
+                fuzz_cli fuzz_resource fuzz_wire
 FUZZ_SAN     := -fsanitize=fuzzer,address,undefined
 FUZZ_CFLAGS  := $(FUZZ_SAN) -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1 \
                 -std=gnu11 -Wall -Wextra
@@ -21,6 +21,8 @@ FUZZ_COMMON_LIB  := $(FUZZ_DIR)/lib/libpvmmon-common.a
 # The option reader of pvmmon run and the error line it prints with, for fuzz_cli and
 # the seed generator (which checks that its command lines read).
 FUZZ_CLI_OBJS := $(FUZZ_DIR)/cli/runopts.o $(FUZZ_DIR)/cli/error.o
+# A valid message of every kind, shared with the unit tests, for fuzz_wire's seeds.
+FUZZ_SAMPLE_OBJS := $(FUZZ_DIR)/tests/unit/common/wire_samples.o
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/bin/%)
 FUZZ_SEEDS   := $(FUZZ_DIR)/bin/seeds
 FUZZ_CORPUS  := $(FUZZ_DIR)/corpus
@@ -49,10 +51,11 @@ $(FUZZ_DIR)/bin/fuzz_cli: $(FUZZ_DIR)/tests/fuzz/fuzz_cli.o $(FUZZ_CLI_OBJS) $(F
 
 # The seed generator has its own main, so it links without libFuzzer's; the coverage
 # hooks of the instrumented objects then fall back to the sanitizer runtime's.
-$(FUZZ_SEEDS): $(FUZZ_DIR)/tests/fuzz/seeds.o $(FUZZ_CLI_OBJS) $(FUZZ_COMMON_LIB)
+$(FUZZ_SEEDS): $(FUZZ_DIR)/tests/fuzz/seeds.o $(FUZZ_CLI_OBJS) $(FUZZ_SAMPLE_OBJS) \
+               $(FUZZ_COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -fsanitize=address,undefined -o $@ $< $(FUZZ_CLI_OBJS) $(FUZZ_COMMON_LIB) \
-	    $(XML_LIBS) -lm
+	$(FUZZ_CC) -fsanitize=address,undefined -o $@ $< $(FUZZ_CLI_OBJS) $(FUZZ_SAMPLE_OBJS) \
+	    $(FUZZ_COMMON_LIB) $(XML_LIBS) -lm
 
 # The seed corpora: the fixture logs, and small valid encodings of every message kind,
 # hostfiles and command lines.

@@ -12,6 +12,7 @@
 #include "../../common/hostfile.h"
 #include "../../replay/replay.h"
 #include "../../common/wire.h"
+#include "../unit/common/wire_samples.h"
 
 /* Usage: seeds ROOT; the seeds go to ROOT/<target>/seed-<name>. */
 static const char *root;
@@ -45,6 +46,27 @@ static void save_control(const char *name, uint8_t selector, const wire_buf *b)
 	memcpy(d + 1, b->data, b->len);
 	save("fuzz_control", name, d, b->len + 1);
 	free(d);
+}
+
+/* fuzz_wire: a valid message of every kind, after the byte that picks it. */
+static void messages(void)
+{
+	wire_buf b;
+	uint8_t *d;
+
+	wire_buf_init(&b);
+	for (int k = 0; k < WIRE_NKINDS; k++) {
+		if (wire_sample_encode(&b, k) < 0)
+			continue;
+		d = malloc(b.len + 1);
+		if (!d || b.failed)
+			exit(1);
+		d[0] = (uint8_t)k;
+		memcpy(d + 1, b.data, b.len);
+		save("fuzz_wire", wire__tag_name(wire__kind_tag(k)), d, b.len + 1);
+		free(d);
+	}
+	wire_buf_free(&b);
 }
 
 static wire_cp tuple(uint32_t n)
@@ -473,6 +495,7 @@ int main(int argc, char **argv)
 	piggybacks();
 	records();
 	controls();
+	messages();
 	replays();
 	logs();
 	hostfiles();
