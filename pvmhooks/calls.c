@@ -9,10 +9,22 @@
 #include <pvm3.h>
 
 #include "calls.h"
+#include "clocksync.h"
+#include "critpath.h"
 #include "mhf.h"
 #include "preserve.h"
+#include "pvmmon/errors.h"
+#include "records.h"
 #include "rr.h"
+#include "sched.h"
+#include "spawnenv.h"
 #include "trace.h"
+
+/* The per-pair sequence numbers: destination tid -> next one to send, source tid ->
+ * next one expected. */
+static tidmap send_seq, recv_seq;
+/* Children spawned so far, for logical ids. */
+static uint32_t spawn_index;
 
 /* Piggybacks are small; one stack buffer covers a send or a mcast to 64 tasks. */
 #define PB_STACK_DESTS 64
@@ -36,7 +48,7 @@ void hooks__jitter(void)
 
 /* Sends the trailing piggyback message to tids in the private context with the user's
  * tag, leaving the user's send buffer and context as they were. */
-void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
+int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
 {
 	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
 	int32_t stack_tids[PB_STACK_DESTS];
@@ -46,7 +58,7 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 	uint32_t *seq = stack_seq;
 	wire_piggyback pb;
 	size_t len;
-	int i, sbuf, oldbuf, oldctx;
+	int i, rc = PVMMON_ENOMEM;
 
 	if (n > PB_STACK_DESTS) {
 		enc = malloc(wire_piggyback_size((uint32_t)n, WIRE_PB_CP_MAX));
@@ -56,61 +68,39 @@ void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, in
 			goto out;
 	}
 	for (i = 0; i < n; i++) {
-		int64_t *s = tidmap_get(&hooks__st.send_seq, tids[i], 0);
+		int64_t *s = tidmap__get(&send_seq, tids[i], 0);
 
 		dt[i] = tids[i];
 		seq[i] = s ? (uint32_t)(*s)++ : 0;
-		if (hooks__preserve)
+		if (hooks__pr_on())
 			hooks__pr_sent(tids[i]);
-		if (hooks__tracing)
+		if (hooks__trace_on())
 			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
 					 seq[i], 0, 0);
 	}
 	memset(&pb, 0, sizeof(pb));
-	pb.sender_index = hooks__st.index;
-	pb.sender_tid = hooks__st.mytid;
-	pb.vt_send = hooks__to_common(vclock_virtual(&hooks__st.clock, call->t1));
+	pb.sender_index = hooks__index();
+	pb.sender_tid = hooks__mytid();
+	pb.vt_send = hooks__to_common(vclock__virtual(hooks__clock(), call->t1));
 	pb.rt_send = hooks__to_common(call->t1);
-	pb.delay = hooks__st.clock.intrusion;
+	pb.delay = vclock__intrusion(hooks__clock());
 	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
 	pb.ndests = (uint32_t)n;
-	pb.token = hooks__st.token;
+	pb.token = hooks__token();
 	pb.dest_tid = dt;
 	pb.seq = seq;
 	/* The message carries the longest path up to the send's start. */
-	if (hooks__st.cp.t.on) {
-		cp_advance(&hooks__st.cp, call->v0);
-		pb.cp = hooks__st.cp.t;
-	}
+	if (!hooks__cp_tuple(&pb.cp, call->v0))
+		memset(&pb.cp, 0, sizeof(pb.cp));
 	len = wire_piggyback_encode(&pb, enc);
-
-	sbuf = pvm_mkbuf(PvmDataRaw);
-	oldbuf = pvm_setsbuf(sbuf);
-	oldctx = pvm_setcontext(hooks__st.ctx);
-	pvm_pkbyte((char *)enc, (int)len, 1);
-	if (n == 1)
-		hooks__pvm.send(tids[0], tag);
-	else
-		hooks__pvm.mcast((int *)tids, n, tag);
-	pvm_setcontext(oldctx);
-	pvm_setsbuf(oldbuf);
-	pvm_freebuf(sbuf);
+	rc = channel__pb_send(tids, n, tag, enc, len);
 out:
 	if (enc != stack) {
 		free(enc);
 		free(dt);
 		free(seq);
 	}
-}
-
-/* Size of the user's current send buffer (what the next send will carry). */
-static int send_bytes(void)
-{
-	int bytes = 0, tag, src, sb = pvm_getsbuf();
-
-	if (sb > 0 && pvm_bufinfo(sb, &bytes, &tag, &src) < 0)
-		bytes = 0;
-	return bytes;
+	return rc;
 }
 
 /* Records one send of `bytes` to each of tids from the statement of call. */
@@ -119,8 +109,7 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
 	int i;
 
-	hooks__st.counts.msgs_sent += (uint64_t)n;
-	hooks__st.counts.bytes_sent += (uint64_t)bytes * (uint64_t)n;
+	hooks__count_sent(n, bytes);
 	if (!st)
 		return;
 	st->count++;
@@ -137,80 +126,36 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 }
 
 /*
- * Waits for the piggyback of a monitored sender. A sender killed right after its user
- * message may never send it (and pvmd may drop what a dying task had not yet handed
- * over), so the wait gives up once the sender is gone and nothing more is queued.
- */
-static int await_piggyback(int src, int tag)
-{
-	struct timeval tv = {0, 200000};
-	int b;
-
-	for (;;) {
-		b = hooks__pvm.trecv(src, tag, &tv);
-		if (b != 0)
-			return b;
-		if (pvm_pstat(src) != PvmOk)
-			return hooks__pvm.nrecv(src, tag);
-	}
-}
-
-/*
  * Takes the trailing piggyback of the message just consumed from src with tag into *pb
- * (from the preserve-mode stash, the private context's queue, or waiting for it when
- * the sender is monitored); 1 when there was a valid one. The user's receive buffer
- * and context are restored; *arrived is when a stashed one was taken off the queue.
+ * (from the preserve-mode stash, or through the channel, which waits for it when the
+ * sender is monitored); 1 when there was a valid one. *arrived is when a stashed one
+ * was taken off the queue.
  */
 static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrived)
 {
-	int rb, oldctx, pbuf, len = 0, ptag, psrc;
 	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
-	uint8_t *big = NULL;
-	int have_pb = 0;
-	hooks_matcher matcher;
-	uint8_t *stashed = NULL;
-	size_t slen = 0;
-	int from_stash = 0;
+	uint8_t *big = NULL, *p = enc;
+	size_t len = 0;
+	int rc, have_pb = 0;
 
-	/* The trailing piggyback is usually queued already; only when it is not do we
-	 * need to know whether the sender sends one at all. */
 	/* In preserve mode it may have been taken off the queue already (the stash). */
-	if (hooks__preserve && hooks__pr_take(src, tag, &stashed, &slen, arrived)) {
-		from_stash = 1;
-		if (wire_piggyback_decode(pb, stashed, slen, hooks__st.mytid) == 0 &&
-		    pb->token == hooks__st.token)
-			have_pb = 1;
-		else
-			hooks__st.counts.pb_bad++;
-		free(stashed);
+	if (hooks__pr_on() && hooks__pr_take(&big, &len, arrived, src, tag)) {
+		p = big;
+		rc = 1;
+	} else {
+		rc = channel__pb_take(&big, &len, src, tag, enc, sizeof(enc));
+		if (big)
+			p = big;
 	}
-	rb = pvm_setrbuf(0);
-	oldctx = pvm_setcontext(hooks__st.ctx);
-	matcher = hooks__matcher_default();
-	pbuf = from_stash ? 0 : hooks__pvm.nrecv(src, tag);
-	if (!from_stash && pbuf == 0 && hooks__is_monitored(src))
-		pbuf = await_piggyback(src, tag);
-	hooks__matcher_restore(matcher);
-	if (pbuf > 0 && pvm_bufinfo(pbuf, &len, &ptag, &psrc) >= 0 && len > 0) {
-		uint8_t *p = enc;
-
-		if ((size_t)len > sizeof(enc))
-			p = big = malloc((size_t)len);
-		/* A piggyback of another run (or forged without the run's token) is counted
-		 * and ignored: its message counts as from an unmonitored sender. */
-		if (p && pvm_upkbyte((char *)p, len, 1) >= 0 &&
-		    wire_piggyback_decode(pb, p, (size_t)len, hooks__st.mytid) == 0 &&
-		    pb->token == hooks__st.token)
+	/* A piggyback of another run (or forged without the run's token) is counted and
+	 * ignored: its message counts as from an unmonitored sender. */
+	if (rc == 1 && wire_piggyback_decode(pb, p, len, hooks__mytid()) == 0 &&
+	    pb->token == hooks__token())
 			have_pb = 1;
-		else
-			hooks__st.counts.pb_bad++;
-	}
-	if (pbuf > 0)
-		pvm_freebuf(pbuf);
-	pvm_setcontext(oldctx);
-	pvm_setrbuf(rb);
+	else if (rc != 0)
+		hooks__count_bad();
 	free(big);
-	if (have_pb && hooks__preserve && pb->my_seq >= 0)
+	if (have_pb && hooks__pr_on() && pb->my_seq >= 0)
 		hooks__pr_seen(src, pb->my_seq + 1);
 	return have_pb;
 }
@@ -245,7 +190,7 @@ static int take_ahead(int src, int64_t seq)
  */
 static int64_t take_sequence(int src, const wire_piggyback *pb)
 {
-	int64_t *exp = tidmap_get(&hooks__st.recv_seq, src, 0), gap;
+	int64_t *exp = tidmap__get(&recv_seq, src, 0), gap;
 	int held;
 
 	if (!exp)
@@ -267,7 +212,7 @@ resync:
 	/* A sequence number other than the expected one means pairing went wrong (or, in
 	 * a replay, that the run diverged: the record keeps the difference). */
 	if (gap != 0)
-		hooks__st.counts.pb_bad++;
+		hooks__count_bad();
 	*exp = pb->my_seq + 1;
 	while (nahead && take_ahead(src, *exp))
 		++*exp;
@@ -279,10 +224,9 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes)
 	wire_piggyback pb;
 	int64_t arrived = 0;
 
-	hooks__st.counts.msgs_recv++;
-	hooks__st.counts.bytes_recv += (uint64_t)bytes;
+	hooks__count_recv(bytes);
 	if (!fetch_piggyback(src, tag, &pb, &arrived)) {
-		hooks__st.counts.unmonitored_recv++;
+		hooks__count_unmonitored();
 		return -1;
 	}
 	return take_sequence(src, &pb);
@@ -302,8 +246,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	int have_pb;
 	int64_t arrived = 0;
 
-	hooks__st.counts.msgs_recv++;
-	hooks__st.counts.bytes_recv += (uint64_t)bytes;
+	hooks__count_recv(bytes);
 	have_pb = fetch_piggyback(src, tag, &pb, &arrived);
 
 	st = hooks__stmt(call->site, call->op);
@@ -313,9 +256,9 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	}
 	if (!have_pb) {
 		call->seq_delta = -1;
-		if (hooks__tracing)
+		if (hooks__trace_on())
 			hooks__trace_msg(call, src, tag, (uint32_t)bytes, -1, 0, 0);
-		hooks__st.counts.unmonitored_recv++;
+		hooks__count_unmonitored();
 		if (st) {
 			st->unmonitored++;
 			st->time_ns += call->t2 - call->t1;
@@ -324,19 +267,18 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	}
 	call->seq_delta = take_sequence(src, &pb);
 	/* In preserve mode a receive may have waited before its real call, and the
-	 * message's arrival is known from its piggyback's (see vclock_receive_seen). */
-	vclock_receive_seen(&hooks__st.clock, call->t0, call->t_wait, call->t1, call->t2,
+	 * message's arrival is known from its piggyback's (see vclock__receive_seen). */
+	vclock__receive_seen(hooks__clock(), call->t0, call->t_wait, call->t1, call->t2,
 			    pvmmon_clock_now(), hooks__from_common(pb.vt_send),
 			    hooks__from_common(pb.rt_send), arrived, (uint64_t)bytes, &r);
 	call->clock_done = 1;
 	/* A tuple of a selection this task has not heard of: the monitor's command for it
 	 * is on its way (the sender had it), so take it now and start at this receive,
 	 * with the sender's data (section 2.3, case 3). */
-	if (pb.cp.on && pb.cp.gen > hooks__st.cp.t.gen)
+	if (pb.cp.on && pb.cp.gen > hooks__cp_gen())
 		hooks__await_control(call->v0);
-	if (hooks__st.cp_selected)
-		cp_receive(&hooks__st.cp, call->v0, r.sync, r.trans, &pb.cp);
-	if (hooks__tracing)
+	hooks__cp_receive(call->v0, r.sync, r.trans, &pb.cp);
+	if (hooks__trace_on())
 		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
 	if (!st)
 		return;
@@ -389,7 +331,7 @@ void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag)
 
 	if (rc < 0)
 		return;
-	bytes = send_bytes();
+	bytes = channel__send_size();
 	hooks__send_piggyback(call, &tid, 1, tag, bytes);
 	record_send(call, &tid, 1, bytes);
 }
@@ -446,7 +388,7 @@ void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int t
 
 	if (rc < 0 || ntask <= 0 || !tids)
 		return;
-	bytes = send_bytes();
+	bytes = channel__send_size();
 	hooks__send_piggyback(call, tids, ntask, tag, bytes);
 	record_send(call, tids, ntask, bytes);
 }
@@ -457,9 +399,9 @@ static void before_receive(hooks_call *call, int tid, int tag, int nonblock,
 			   const struct timeval *tmout)
 {
 	call->nondet = nonblock || tmout || tid == -1 || tag == -1;
-	if (call->nondet && hooks__rr == HOOKS_RR_REPLAY)
+	if (call->nondet && hooks__rr_mode() == HOOKS_RR_REPLAY)
 		hooks__rr_before(call, tid, tag);
-	else if (hooks__preserve)
+	else if (hooks__pr_on())
 		hooks__pr_before(call, tid, tag, nonblock, tmout);
 }
 
@@ -468,7 +410,7 @@ static void after_receive(hooks_call *call, int rc)
 {
 	int bytes = 0, rtag = 0, src = 0;
 
-	if (rc > 0 && pvm_bufinfo(rc, &bytes, &rtag, &src) >= 0)
+	if (rc > 0 && channel__buf_info(rc, &bytes, &rtag, &src) == 0)
 		complete_receive(call, src, rtag, bytes);
 	else
 		record_nothing(call);
@@ -568,9 +510,27 @@ void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
 	 * receive that will. */
 	record_nothing(call);
 	if (rc > 0)
-		pvm_bufinfo(rc, &bytes, &rtag, &src);
+		channel__buf_info(rc, &bytes, &rtag, &src);
 	hooks__rr_after(call, rc, src, rtag);
 	hooks__pr_after(call);
+}
+
+/* Tells the monitor of spawned children, with this task's critical-path tuple at the
+ * spawn (real time rt, virtual v) for them to start from. */
+static int report_spawn(const int *tids, int n, int64_t rt, int64_t v)
+{
+	wire_spawned s = {spawn_index, (uint32_t)n, (int32_t *)tids, rt, {0}};
+	wire_buf b;
+	int rc = PVMMON_ENOMEM;
+
+	hooks__cp_tuple(&s.cp, v);
+	wire_buf_init(&b);
+	wire_spawned_encode(&b, &s);
+	spawn_index += (uint32_t)n;
+	if (!b.failed)
+		rc = channel__send(WIRE_TAG_SPAWNED, b.data, b.len);
+	wire_buf_free(&b);
+	return rc;
 }
 
 void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,
@@ -583,7 +543,7 @@ void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, c
 	(void)ntask;
 	(void)tids;
 	call->nondet = 1;
-	if (hooks__rr == HOOKS_RR_REPLAY)
+	if (hooks__rr_mode() == HOOKS_RR_REPLAY)
 		hooks__rr_before(call, 0, 0);
 	hooks__spawn_env_begin(file);
 }
@@ -599,11 +559,10 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 	hooks__spawn_env_end();
 	if (rc > 0 && tids) {
 		/* The children's paths start from this task's at the spawn's end. */
-		cp_advance(&hooks__st.cp, vclock_virtual(&hooks__st.clock, call->t2));
-		if (hooks__tracing)
+		if (hooks__trace_on())
 			for (int i = 0; i < rc; i++)
-				hooks__trace_msg(call, tids[i], 0, 0, hooks__st.spawn_index + i, 0, 0);
-		hooks__report_spawn(tids, rc, call->t2);
+				hooks__trace_msg(call, tids[i], 0, 0, spawn_index + i, 0, 0);
+		report_spawn(tids, rc, call->t2, vclock__virtual(hooks__clock(), call->t2));
 	}
 	record_nothing(call);
 	hooks__rr_after(call, rc, 0, 0);
@@ -620,14 +579,14 @@ void hooks__post_pvm_exit(hooks_call *call, int rc)
 {
 	(void)call;
 	(void)rc;
-	hooks__st.state = HOOKS_DONE;
+	hooks__set_state(HOOKS_DONE);
 }
 
 void hooks__pre_pvm_joingroup(hooks_call *call, char *group)
 {
 	/* The instance number depends on who joins first. */
 	call->nondet = 1;
-	if (hooks__rr == HOOKS_RR_REPLAY) {
+	if (hooks__rr_mode() == HOOKS_RR_REPLAY) {
 		hooks__rr_before(call, 0, 0);
 		hooks__rr_join_turn(call, group);
 	}

@@ -3,7 +3,7 @@
 
 #include "cp.h"
 
-void cp_init(cp_state *s, uint32_t n, int exclusive, uint32_t gen)
+void cp__init(cp_state *s, uint32_t n, int exclusive, uint32_t gen)
 {
 	memset(s, 0, sizeof(*s));
 	s->t.n = n > WIRE_CP_MAX ? WIRE_CP_MAX : n;
@@ -39,7 +39,7 @@ static void add(cp_state *s, int64_t d)
 	}
 }
 
-void cp_start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const int *open,
+void cp__start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const int *open,
 	      int nopen)
 {
 	uint32_t n = s->t.n, gen = s->t.gen, k;
@@ -79,13 +79,13 @@ void cp_start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const in
 	s->last = v;
 }
 
-void cp_stop(cp_state *s)
+void cp__stop(cp_state *s)
 {
 	s->t.on = 0;
 	s->stopped = 1;
 }
 
-void cp_advance(cp_state *s, int64_t v)
+void cp__advance(cp_state *s, int64_t v)
 {
 	if (!s->t.on)
 		return;
@@ -95,25 +95,25 @@ void cp_advance(cp_state *s, int64_t v)
 	}
 }
 
-void cp_enter(cp_state *s, int k, int64_t v)
+void cp__enter(cp_state *s, int k, int64_t v)
 {
-	cp_advance(s, v);
+	cp__advance(s, v);
 	if (k >= 0 && (uint32_t)k < s->t.n)
 		s->depth[k]++;
 	if (s->nstack < CP_STACK_MAX)
 		s->stack[s->nstack++] = k;
 }
 
-void cp_exit(cp_state *s, int k, int64_t v)
+void cp__exit(cp_state *s, int k, int64_t v)
 {
-	cp_advance(s, v);
+	cp__advance(s, v);
 	if (k >= 0 && (uint32_t)k < s->t.n && s->depth[k] > 0)
 		s->depth[k]--;
 	if (s->nstack > 0)
 		s->nstack--;
 }
 
-void cp_receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire_cp *remote)
+void cp__receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire_cp *remote)
 {
 	int has = same_selection(s, remote);
 	uint32_t k;
@@ -131,7 +131,7 @@ void cp_receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire
 		memset(s->t.zshare, 0, sizeof(s->t.zshare));
 		s->last = v0;
 	}
-	cp_advance(s, v0);
+	cp__advance(s, v0);
 	if (has) {
 		int64_t r = remote->longest + trans;
 

@@ -35,27 +35,27 @@ typedef struct cp_state {
 /* Sets up s for n selected procedures of selection generation gen (collection off).
  * Tuples of another generation are never merged: they were collected for another
  * selection. */
-void cp_init(cp_state *s, uint32_t n, int exclusive, uint32_t gen);
+void cp__init(cp_state *s, uint32_t n, int exclusive, uint32_t gen);
 
 /*
  * Starts collecting at virtual time v: with from (a spawning parent's tuple) extended
  * by arc, else from an empty path. open[] lists the selected index (or -1) of each
  * procedure open now, outermost first; with open NULL the procedures reported through
- * cp_enter()/cp_exit() so far stand.
+ * cp__enter()/cp__exit() so far stand.
  */
-void cp_start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const int *open,
+void cp__start(cp_state *s, int64_t v, const wire_cp *from, int64_t arc, const int *open,
 	      int nopen);
 
 /* Stops collecting; the tuple keeps its last values. */
-void cp_stop(cp_state *s);
+void cp__stop(cp_state *s);
 
 /* Accounts the time from the last event to v as work on the path. */
-void cp_advance(cp_state *s, int64_t v);
+void cp__advance(cp_state *s, int64_t v);
 
 /* Entry to and exit from a procedure at v; k is its selected index or -1. In
  * inclusive mode only selected procedures need to be reported. */
-void cp_enter(cp_state *s, int k, int64_t v);
-void cp_exit(cp_state *s, int k, int64_t v);
+void cp__enter(cp_state *s, int k, int64_t v);
+void cp__exit(cp_state *s, int k, int64_t v);
 
 /*
  * A receive that started at v0, waited sync for its message and got remote (the
@@ -65,6 +65,6 @@ void cp_exit(cp_state *s, int k, int64_t v);
  * (case 3 of section 2.3); a message without one reaching a task that collects changes
  * nothing (case 4).
  */
-void cp_receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire_cp *remote);
+void cp__receive(cp_state *s, int64_t v0, int64_t sync, int64_t trans, const wire_cp *remote);
 
 #endif

@@ -6,11 +6,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "records.h"
+#include "clocksync.h"
+#include "critpath.h"
 #include "trace.h"
+#include "pvmmon/errors.h"
 
 static char *names[WIRE_CP_MAX];
 static uint32_t nnames;
+static int selected; /* procedures are selected for critical-path profiling */
+static int paused;   /* calibration runs: its probes are no part of the program */
+static cp_state cp;  /* this task's critical-path tuple */
+
+int hooks__cp_selected(void) { return selected && !paused; }
+
+void hooks__cp_pause(int p) { paused = p; }
+
+uint32_t hooks__cp_gen(void) { return cp.t.gen; }
+
+int hooks__cp_tuple(wire_cp *out, int64_t v)
+{
+	if (!cp.t.on) {
+		*out = cp.t;
+		return 0;
+	}
+	cp__advance(&cp, v);
+	*out = cp.t;
+	return 1;
+}
+
+void hooks__cp_receive(int64_t v0, int64_t sync, int64_t trans, const wire_cp *remote)
+{
+	if (hooks__cp_selected())
+		cp__receive(&cp, v0, sync, trans, remote);
+}
 
 void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 {
@@ -20,8 +48,8 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 	for (k = 0; k < nnames; k++)
 		free(names[k]);
 	nnames = 0;
-	hooks__st.cp_selected = 0;
-	memset(&hooks__st.cp, 0, sizeof(hooks__st.cp));
+	selected = 0;
+	memset(&cp, 0, sizeof(cp));
 	while (p && *p && nnames < WIRE_CP_MAX) {
 		const char *e = strchr(p, ',');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
@@ -30,12 +58,10 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 			nnames++;
 		p += len + (e ? 1 : 0);
 	}
-	/* Procedures entered before (main, and any open now) already have records. */
-	hooks__records_cp_refresh();
 	if (!nnames)
 		return;
-	cp_init(&hooks__st.cp, nnames, exclusive, gen);
-	hooks__st.cp_selected = 1;
+	cp__init(&cp, nnames, exclusive, gen);
+	selected = 1;
 }
 
 /* Whether name is one of the '+'-separated members of group (top-m search buckets). */
@@ -66,88 +92,85 @@ int hooks__cp_index(const char *name)
 
 /* Starts the path at the process's start (v) and replays the procedure entries and
  * exits made before registration; 0 when it could (they were all kept). */
-static int begin_at_start(int64_t v, const wire_cp *from, int64_t arc)
+static int begin_at_start(int64_t v, const wire_cp *from, int64_t arc,
+			  const hooks_pre_event *pre, size_t n)
 {
-	size_t n, i;
-	const hooks_pre_event *pre = hooks__records_pre_events(&n);
+	size_t i;
 
 	if (!pre)
 		return -1;
-	cp_start(&hooks__st.cp, v, from, arc, (const int[1]){0}, 0);
-	if (hooks__tracing)
-		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)hooks__st.cp.t.gen, v, v);
+	cp__start(&cp, v, from, arc, (const int[1]){0}, 0);
+	if (hooks__trace_on())
+		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)cp.t.gen, v, v);
 	for (i = 0; i < n; i++)
 		hooks__cp_proc(pre[i].enter, hooks__cp_index(pre[i].site->name), pre[i].v);
 	return 0;
 }
 
-void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start)
+void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start,
+		     const hooks_pre_event *pre, size_t npre, const int *open, int n)
 {
-	int open[CP_STACK_MAX];
-	int n;
-
-	if (!hooks__st.cp_selected || (at_start && begin_at_start(v, from, arc) == 0))
+	if (!hooks__cp_selected() || (at_start && begin_at_start(v, from, arc, pre, npre) == 0))
 		return;
 	if (at_start) {
 		/* Too much happened before registration to replay: the path starts now. */
-		int64_t now = vclock_virtual(&hooks__st.clock, pvmmon_clock_now());
+		int64_t now = vclock__virtual(hooks__clock(), pvmmon_clock_now());
 
 		arc += now - v;
 		v = now;
 	}
-	n = hooks__records_open_cp(open, CP_STACK_MAX);
-	cp_start(&hooks__st.cp, v, from, arc, open, n);
-	if (hooks__tracing)
-		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)hooks__st.cp.t.gen,
-				   v + hooks__st.clock.intrusion, v);
+	cp__start(&cp, v, from, arc, open, n);
+	if (hooks__trace_on())
+		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)cp.t.gen,
+				   v + vclock__intrusion(hooks__clock()), v);
 	/* The trace shows the procedures already open as entered here, so that an
 	 * offline computation from it knows them. */
-	for (int i = 0; hooks__tracing && i < n; i++)
-		if (open[i] >= 0 || hooks__st.cp.exclusive)
-			hooks__trace_point(PVMMON_EV_ENTER, open[i], v + hooks__st.clock.intrusion, v);
+	for (int i = 0; hooks__trace_on() && i < n; i++)
+		if (open[i] >= 0 || cp.exclusive)
+			hooks__trace_point(PVMMON_EV_ENTER, open[i],
+					   v + vclock__intrusion(hooks__clock()), v);
 }
 
 void hooks__cp_proc(int enter, int k, int64_t v)
 {
 	/* In inclusive mode only the selected procedures change what counts. */
-	if (k < 0 && !hooks__st.cp.exclusive)
+	if (k < 0 && !cp.exclusive)
 		return;
 	if (enter)
-		cp_enter(&hooks__st.cp, k, v);
+		cp__enter(&cp, k, v);
 	else
-		cp_exit(&hooks__st.cp, k, v);
-	if (hooks__tracing)
+		cp__exit(&cp, k, v);
+	if (hooks__trace_on())
 		hooks__trace_point(enter ? PVMMON_EV_ENTER : PVMMON_EV_EXIT, k,
-				   v + hooks__st.clock.intrusion, v);
+				   v + vclock__intrusion(hooks__clock()), v);
 }
 
-void hooks__cp_control(const wire_ctl *c, int64_t v)
+void hooks__cp_stop(int64_t v)
 {
-	if (c->cmd == WIRE_CTL_CP_START) {
-		hooks__cp_configure(c->procs, c->exclusive, c->gen);
-		hooks__cp_begin(v, NULL, 0, 0);
-	} else if (c->cmd == WIRE_CTL_CP_STOP && hooks__st.cp.t.on) {
+	if (cp.t.on) {
 		/* The last sample of the interval, then nothing more is carried. */
 		hooks__cp_sample(v, 0);
-		cp_stop(&hooks__st.cp);
-		if (hooks__tracing)
-			hooks__trace_point(PVMMON_EV_CPSTOP, (int32_t)hooks__st.cp.t.gen,
-					   v + hooks__st.clock.intrusion, v);
+		cp__stop(&cp);
+		if (hooks__trace_on())
+			hooks__trace_point(PVMMON_EV_CPSTOP, (int32_t)cp.t.gen,
+					   v + vclock__intrusion(hooks__clock()), v);
 	}
 }
 
-void hooks__cp_sample(int64_t v, int final)
+int hooks__cp_sample(int64_t v, int final)
 {
 	wire_cpsample s;
 	wire_buf b;
+	int rc = PVMMON_ENOMEM;
 
-	if (!hooks__st.cp_selected)
-		return;
-	cp_advance(&hooks__st.cp, v);
-	s = (wire_cpsample){hooks__st.mytid, final ? 1 : 0, v, hooks__st.cp.t};
+	if (!hooks__cp_selected())
+		return 0;
+	cp__advance(&cp, v);
+	s = (wire_cpsample){hooks__mytid(), final ? 1 : 0, v, cp.t};
 	wire_buf_init(&b);
 	wire_cpsample_encode(&b, &s);
 	if (!b.failed)
-		hooks__send_control(WIRE_TAG_CPSAMPLE, b.data, b.len);
+		rc = channel__send(WIRE_TAG_CPSAMPLE, b.data, b.len);
 	wire_buf_free(&b);
+	return rc;
 }

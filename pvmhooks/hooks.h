@@ -1,7 +1,8 @@
 /*
- * Private to libpvmhooks: the in-task runtime's state and the functions its files share.
- * One task is one process and PVM is not thread-safe, so the state is one global; only
- * the re-entry guard is per thread.
+ * Private to libpvmhooks: the wrapped calls, the task's core state (behind functions;
+ * task.c owns it) and the call's entry and exit, which every feature shares. One
+ * task is one process and PVM is not thread-safe; only the re-entry guard is per
+ * thread.
  */
 #ifndef PVMMON_HOOKS_H
 #define PVMMON_HOOKS_H
@@ -10,12 +11,11 @@
 #include <stdint.h>
 #include <sys/time.h>
 
+#include "../common/clock.h"
+#include "../common/wire.h"
+#include "channel.h"
 #include "pvmmon/log.h"
 #include "pvmmon/probe.h"
-#include "../common/clock.h"
-#include "../common/clockmodel.h"
-#include "../common/wire.h"
-#include "cp.h"
 #include "tidmap.h"
 #include "vclock.h"
 
@@ -72,6 +72,14 @@ typedef enum hooks_state_kind {
 	HOOKS_DONE,       /* after pvm_exit */
 } hooks_state_kind;
 
+/* A procedure entry or exit seen before the task registered (records.c keeps them:
+ * critical-path collection starts at the process's start, so it replays them). */
+typedef struct hooks_pre_event {
+	pvmmon_probe_site *site;
+	int enter;
+	int64_t v;
+} hooks_pre_event;
+
 /* Counters a task keeps about itself. */
 typedef struct hooks_counts {
 	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv, unmonitored_recv;
@@ -79,67 +87,53 @@ typedef struct hooks_counts {
 	uint64_t flushes;
 } hooks_counts;
 
-typedef struct hooks_state {
-	hooks_state_kind state;
-	int mytid;
-	int ctx;         /* the monitor's private context */
-	int monitor_tid;
-	uint64_t token;  /* the run's token (mailbox): piggybacks carry it */
-	uint32_t index;  /* the monitor's number for this task */
-	int64_t flush_period_ns;
-	int64_t last_flush;
-	int64_t last_poll;   /* real time the monitor's commands were last looked for */
-	vclock clock;
-	hooks_counts counts;
-	tidmap send_seq;   /* destination tid -> next sequence number */
-	tidmap recv_seq;   /* source tid -> next expected sequence number */
-	tidmap monitored;  /* tid -> 1 monitored, 0 not (answers from the monitor) */
-	uint32_t spawn_index; /* children spawned so far, for logical ids */
-	int64_t records_start; /* real time of initialisation: the task's time origin */
-	wire_buf out;      /* reused encoding buffer */
-	int monitor_lost;  /* the monitor has gone: nothing more is sent to it */
-	int cp_selected;   /* procedures are selected for critical-path profiling */
-	cp_state cp;       /* this task's critical-path tuple */
-	char *lid;         /* its logical id, from the welcome (heap) */
-	int64_t test_delay_ns; /* PVMMON_TEST_PROBE_DELAY for this task (tests only) */
-	/* The monitor's clock minus this host's, as a line over time (the host's model,
-	 * which every task of the host shares; 0 on the monitor's host), its uncertainty,
-	 * whether this task keeps the host's estimate up to date, and when it last did. */
-	clockmodel clock_model;
-	int64_t clock_uncertainty;
-	int clock_keeper;
-	int clock_remote; /* on another host than the monitor's: models may change */
-	int64_t last_clock_sync;
-	/* Wrapped calls begun so far (nested ones, made by message handlers, included)
-	 * and the op of the last one: where a message handler's delivery happened. */
-	uint64_t ncalls;
-	hooks_op cur_op;
-} hooks_state;
+/*
+ * The task's core state (task.c owns it): its identity, as the monitor's welcome
+ * gave it, its lifecycle state, its virtual clock and its counters. Features read it
+ * through these functions; each feature's own state is static in the feature's file.
+ */
+hooks_state_kind hooks__state(void) __attribute__((pure));
+/* Moves the task to state (HOOKS_DONE after pvm_exit; tests set others). */
+void hooks__set_state(hooks_state_kind state);
+int hooks__mytid(void);
+uint32_t hooks__index(void);  /* the monitor's number for this task */
+uint64_t hooks__token(void);  /* the run's token (mailbox): piggybacks carry it */
+const char *hooks__lid(void); /* its logical id, from the welcome (NULL before) */
+int64_t hooks__start(void);   /* real time of initialisation: the task's time origin */
+/* The task's virtual clock: changed only through vclock.h's functions. */
+vclock *hooks__clock(void) __attribute__((const));
+/* Takes the task's tid and the run's token (from the mailbox). */
+void hooks__set_task(int mytid, uint64_t token);
+/* Takes the task's number and logical id (heap; owned from now on) from the welcome. */
+void hooks__set_identity(uint32_t index, char *lid);
 
-extern hooks_state hooks__st;
+/* The counters: a piggyback (or a monitor's message) that failed to decode or had a
+ * wrong sequence number; messages sent and received; a flush. */
+void hooks__count_bad(void);
+void hooks__count_sent(int n, int bytes);
+void hooks__count_recv(int bytes);
+void hooks__count_unmonitored(void);
+void hooks__count_flush(void);
+const hooks_counts *hooks__counts(void);
 
-/* Times that cross hosts (piggybacks) travel on the monitor's clock: a sender adds
- * its host's offset, the receiver takes its own off. On one host the two cancel. */
-static inline int64_t hooks__to_common(int64_t t)
-{
-	return clockmodel_to_common(&hooks__st.clock_model, t);
-}
-static inline int64_t hooks__from_common(int64_t t)
-{
-	return clockmodel_from_common(&hooks__st.clock_model, t);
-}
+/* Wrapped calls begun so far (nested ones, made by message handlers, included) and
+ * the op of the last one: where a message handler's delivery happened. */
+uint64_t hooks__ncalls(void);
+hooks_op hooks__cur_op(void);
+void hooks__set_cur_op(hooks_op op);
+/* A wrapped call of op begins. */
+void hooks__count_call(hooks_op op);
+/* The task's time origin (real time), set at registration. */
+void hooks__set_start(int64_t t);
 
 /* Grows *arr (of *cap items of size, the new ones zeroed, doubling) to hold n items;
  * 0, or -1 when memory is short (*arr is then unchanged). */
 int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size);
 
-/* Takes the monitor's CLOCKSET: the host's clock model from now on. */
-void hooks__clock_set(const uint8_t *data, size_t len);
+/* Set while pvmmon's own code runs in this thread: the wrappers then pass straight
+ * through (libpvm3 calls its own entry points through the PLT). The one global the
+ * wrappers read inline. */
 extern __thread int hooks__guard;
-
-/* Looks up the next definition of a PVM function (libpvm3's), aborting with a clear
- * message if there is none: without it no wrapper can work. */
-void *hooks__real(const char *name);
 
 /* Registers this task with the monitor on first use (outside any wrapper); returns 1
  * when the task is monitored. For PVM calls that enroll a task without being wrapped. */
@@ -153,108 +147,22 @@ int hooks__activate(void);
 int hooks__begin(hooks_call *call, hooks_op op, void *site);
 
 /* Ends a wrapped call: accounts the wrapper's own time as intrusion (unless a receive
- * hook already reset the clock), flushes records when the period is over, clears the
+ * hook already reset the clock), runs the scheduler's periodic work, clears the
  * guard. */
 void hooks__end(hooks_call *call);
 
 /* Initialisation: finds or starts the monitor and registers; sets state. */
-void hooks__init(void);
-
-/* Looks for commands from the monitor and carries them out (real time now). */
-void hooks__poll(int64_t now);
-/* Waits (a bounded time) for the monitor's next command and carries it out at virtual
- * time v. */
-void hooks__await_control(int64_t v);
-
-/* Whether tid is a monitored task (asks the monitor once per tid, then cached). */
-int hooks__is_monitored(int tid);
-
-/* The monitor has gone (pvmd told): warn once, go on unmonitored. */
-void hooks__monitor_gone(void);
-/* Whether the program installed its own matcher with pvm_recvf(). */
-int hooks__user_matcher(void);
-
-/* Sends a control message (data of len bytes with tag) to the monitor; 0 when sent. */
-int hooks__send_control(int tag, const void *data, size_t len);
-/* Receives the monitor's next message with tag within timeout_ms into *data (heap,
- * the caller frees) and *len; 0 when one came. */
-int hooks__recv_control(int tag, int timeout_ms, uint8_t **data, size_t *len);
+int hooks__init(void);
 
 /* The trace's and the record's name for a wrapped call (0 for calls that have none). */
 pvmmon_event_op hooks__event_op(hooks_op op);
 
-/*
- * libpvm3's own message matcher around pvmmon's own receives (piggybacks, commands,
- * forced receives of a replay): a matcher the program installed with pvm_recvf() must
- * not decide those. Returns the matcher to put back with hooks__matcher_restore().
- */
-typedef int (*hooks_matcher)(int, int, int);
-hooks_matcher hooks__matcher_default(void);
-void hooks__matcher_restore(hooks_matcher m);
-
 /* A random delay before a send when PVMMON_TEST_JITTER asks for one (tests only). */
 void hooks__jitter(void);
-/* PVMMON_TEST_PROBE_DELAY=US:LID,LID,... (tests only): every probe of the tasks with
- * those logical ids busy-waits US microseconds, as seed 000's experiments slowed
- * chosen processes; read once the task knows its logical id. */
-void hooks__test_delay_init(void);
 
-/* Tells the monitor of spawned children, with this task's critical-path tuple at the
- * spawn (real time rt) for them to start from. */
-void hooks__report_spawn(const int *tids, int n, int64_t rt);
-
-/* Critical-path glue (critpath.c). The selection: comma-separated procedure names, or
- * groups of names joined by '+' that count as one (NULL or empty: none), the share
- * mode and the selection's generation; any earlier selection is dropped. */
-void hooks__cp_configure(const char *names, int exclusive, uint32_t gen);
-/* The selection index of procedure name, -1 when it is not selected. */
-int hooks__cp_index(const char *name);
-/* Carries out a monitor command about critical-path collection at virtual time v. */
-void hooks__cp_control(const wire_ctl *c, int64_t v);
-/* Starts the task's collection at virtual time v from a parent's tuple extended by arc
- * (or from none). at_start: v is the process's start, and the procedure entries and
- * exits before registration are replayed from there. */
-void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start);
-/* A procedure entry (enter 1) or exit at virtual time v; k its selection index. */
-void hooks__cp_proc(int enter, int k, int64_t v);
-/* Sends the tuple, accounted up to virtual time v, to the monitor. */
-void hooks__cp_sample(int64_t v, int final);
-
-/* Sends the records to the monitor (final at exit). */
-void hooks__flush(int final);
-
-/* Around a real pvm_spawn of file: make children inherit the preload and the PVMMON_
- * settings through PVM_EXPORT (or, for PVM's group server and pvmmon's monitor, make
- * sure they do not), then restore the environment. */
-void hooks__spawn_env_begin(const char *file);
-void hooks__spawn_env_end(void);
-
-/* The real PVM functions the runtime itself uses (never the wrappers). */
-typedef struct hooks_real {
-	int (*send)(int, int);
-	int (*mcast)(int *, int, int);
-	int (*recv)(int, int);
-	int (*nrecv)(int, int);
-	int (*trecv)(int, int, struct timeval *);
-	int (*spawn)(char *, char **, int, char *, int, int *);
-	int (*exit)(void);
-	int (*mytid)(void);
-	int (*probe)(int, int);
-} hooks_real;
-
-extern hooks_real hooks__pvm;
-
-/* Records (records.c). */
-void hooks__records_init(void);
-/* The statement record of a call site, created on first use (NULL if out of memory). */
-pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op);
-/* The com record of stmt for partner tid, created on first use. */
-pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
-/* The task's records as a log task (borrowed: valid until the next record change). */
-pvmmon_log_task *hooks__records_task(void);
-
-/* Piggyback (calls.c): sends the trailing record after a user send or mcast. */
-void hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
+/* Piggyback (calls.c): sends the trailing record after a user send or mcast; 0, or a
+ * negative code. */
+int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
 /* Takes the trailing piggyback of a message of `bytes` from src with tag that a message
  * handler took (counting the message as received); returns its sequence number minus
  * the expected one, -1 when the sender sent none. */

@@ -30,8 +30,8 @@
 
 typedef int (*handler_fn)(int);
 
-int hooks__in_handler;
-size_t hooks__mhf_held;
+static int in_handler; /* a program's handler runs (calls it makes must not receive) */
+static size_t held;    /* messages handlers took that are not settled yet */
 
 /* The program's handlers by slot, with the id PVM gave each. */
 static struct {
@@ -63,7 +63,7 @@ static int settling; /* hooks__mhf_settle is running (it calls handlers, which c
  * from (OTHER for calls without an event op). */
 static int current_op(void)
 {
-	pvmmon_event_op op = hooks__event_op(hooks__st.cur_op);
+	pvmmon_event_op op = hooks__event_op(hooks__cur_op());
 
 	return op ? (int)op : (int)PVMMON_EV_OTHER;
 }
@@ -76,19 +76,19 @@ static int current_op(void)
 static void run_handler(handler_fn user, int buf, int own, uint64_t *pos, int *op)
 {
 	int guard = hooks__guard, rb = 0, cur;
-	hooks_op saved = hooks__st.cur_op;
+	hooks_op saved = hooks__cur_op();
 
-	*pos = hooks__st.ncalls;
+	*pos = hooks__ncalls();
 	*op = current_op();
 	if (own)
 		rb = pvm_setrbuf(buf);
 	hooks__guard = 0;
-	hooks__in_handler++;
+	in_handler++;
 	if (user)
 		user(buf);
-	hooks__in_handler--;
+	in_handler--;
 	hooks__guard = guard;
-	hooks__st.cur_op = saved;
+	hooks__set_cur_op(saved);
 	if (own) {
 		cur = pvm_setrbuf(rb);
 		if (cur > 0)
@@ -103,26 +103,26 @@ static int trampoline(int k, int mid)
 	uint64_t pos;
 	int op;
 
-	if (hooks__st.state != HOOKS_ACTIVE || pvm_bufinfo(mid, &bytes, &tag, &src) < 0)
+	if (hooks__state() != HOOKS_ACTIVE || pvm_bufinfo(mid, &bytes, &tag, &src) < 0)
 		return user ? user(mid) : 0;
 	/* In a replay the message waits for its recorded position. Otherwise the handler
 	 * runs now, as without pvmmon, even in the middle of a wrapped receive: the
 	 * receive may wait for a message that only the handler's own send brings about
 	 * (a request answered by the handler), so holding it to the call's end could
 	 * hang the program. Its piggyback is taken when the call ends. */
-	if (hooks__rr == HOOKS_RR_REPLAY) {
+	if (hooks__rr_mode() == HOOKS_RR_REPLAY) {
 		/* Detached, the message outlives the handler's return (libpvm3 frees the
 		 * active receive buffer then, and there is none). */
 		if (hooks__ensure((void **)&kept, &capkept, nkept + 1, sizeof(*kept)) < 0)
 			return user ? user(mid) : 0;
 		kept[nkept++] = (kept_msg){pvm_setrbuf(0), src, tag, bytes, user};
-		hooks__mhf_held++;
+		held++;
 		return 0;
 	}
 	run_handler(user, mid, 0, &pos, &op);
 	if (hooks__ensure((void **)&pending, &cappending, npending + 1, sizeof(*pending)) == 0) {
 		pending[npending++] = (unsettled){src, tag, bytes, op, pos};
-		hooks__mhf_held++;
+		held++;
 	}
 	return 0;
 }
@@ -214,7 +214,7 @@ static void deliver(hooks_call *call, size_t i)
 
 	memmove(&kept[i], &kept[i + 1], (nkept - i - 1) * sizeof(*kept));
 	nkept--;
-	hooks__mhf_held--;
+	held--;
 	run_handler(m.user, m.buf, 1, &pos, &op);
 	seq = hooks__absorb_piggyback(m.src, m.tag, m.bytes);
 	hooks__rr_handled(call, op, m.src, m.tag, seq, pos);
@@ -248,7 +248,7 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 			fprintf(stderr,
 				"pvmmon: replay: task %s has waited %d s for the recorded message from "
 				"t%x (tag %d) for its message handler, which still runs; waiting on\n",
-				hooks__st.lid ? hooks__st.lid : "?", NOTE_STEPS / 1000, (unsigned)src, tag);
+				hooks__lid() ? hooks__lid() : "?", NOTE_STEPS / 1000, (unsigned)src, tag);
 		read_in();
 		if (find_kept(src, tag) >= 0)
 			continue;
@@ -275,9 +275,9 @@ void hooks__mhf_settle(hooks_call *call)
 {
 	int src, tag;
 
-	if (hooks__in_handler || settling)
+	if (in_handler || settling)
 		return;
-	if (hooks__st.state == HOOKS_DONE) {
+	if (hooks__state() == HOOKS_DONE) {
 		/* After pvm_exit: nothing is recorded any more, but what a handler took
 		 * still reaches it. */
 		while (nkept) {
@@ -287,13 +287,13 @@ void hooks__mhf_settle(hooks_call *call)
 
 			memmove(&kept[0], &kept[1], (nkept - 1) * sizeof(*kept));
 			nkept--;
-			hooks__mhf_held--;
+			held--;
 			if (pvm_bufinfo(m.buf, &bytes, &t, &s) >= 0)
 				run_handler(m.user, m.buf, 1, &pos, &op);
 		}
 		return;
 	}
-	if (hooks__st.state != HOOKS_ACTIVE)
+	if (hooks__state() != HOOKS_ACTIVE)
 		return;
 	settling = 1;
 	for (;;) {
@@ -303,14 +303,14 @@ void hooks__mhf_settle(hooks_call *call)
 
 			memmove(&pending[0], &pending[1], (npending - 1) * sizeof(*pending));
 			npending--;
-			hooks__mhf_held--;
+			held--;
 			seq = hooks__absorb_piggyback(u.src, u.tag, u.bytes);
 			hooks__rr_handled(call, u.op, u.src, u.tag, seq, u.pos);
 			continue;
 		}
-		if (hooks__rr == HOOKS_RR_REPLAY) {
+		if (hooks__rr_mode() == HOOKS_RR_REPLAY) {
 			/* Messages no recorded delivery asks for stay kept: the end says so. */
-			if (!hooks__rr_handler_due(hooks__st.ncalls, &src, &tag))
+			if (!hooks__rr_handler_due(&src, &tag, hooks__ncalls()))
 				break;
 			deliver_recorded(call, src, tag);
 			continue;
@@ -340,4 +340,15 @@ int hooks__mhf_unexpected(int *src, int *tag)
 	*src = kept[0].src;
 	*tag = kept[0].tag;
 	return 1;
+}
+
+int hooks__mhf_in_handler(void)
+{
+	return in_handler;
+}
+
+void hooks__mhf_settle_due(hooks_call *call)
+{
+	if (__builtin_expect(held != 0 || hooks__rr_mode() == HOOKS_RR_REPLAY, 0))
+		hooks__mhf_settle(call);
 }

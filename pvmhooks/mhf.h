@@ -12,7 +12,7 @@
 
 /* Set while a program's handler runs: the wrappers it calls do no polling, flushing or
  * delivering of their own (libpvm3 may be reading messages in underneath). */
-extern int hooks__in_handler;
+int hooks__mhf_in_handler(void);
 
 /* The trampoline of slot k, which libpvm3 gets in place of the program's handler. */
 int (*hooks__mhf_trampoline(int k))(int);
@@ -35,16 +35,10 @@ void hooks__mhf_deleted(int mhid);
  */
 void hooks__mhf_settle(hooks_call *call);
 
-/* Messages handlers took that are not settled yet (kept, or piggyback not taken). */
-extern size_t hooks__mhf_held;
-
 /* hooks__mhf_settle where it can have work: every wrapped call passes here twice, and
- * outside a replay with no handler message held there is none. */
-static inline void hooks__mhf_settle_due(hooks_call *call)
-{
-	if (__builtin_expect(hooks__mhf_held != 0 || hooks__rr == HOOKS_RR_REPLAY, 0))
-		hooks__mhf_settle(call);
-}
+ * outside a replay with no handler message held (kept, or piggyback not taken) there
+ * is none. */
+void hooks__mhf_settle_due(hooks_call *call);
 
 /* How many messages from src handlers took whose piggybacks are not yet taken. */
 int hooks__mhf_unsettled_from(int src);

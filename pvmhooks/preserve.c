@@ -9,11 +9,17 @@
 
 #include <pvm3.h>
 
+#include "clocksync.h"
 #include "preserve.h"
 #include "records.h"
-#include "../common/pvmio.h"
+#include "sched.h"
+#include "pvmmon/errors.h"
 
-int hooks__preserve;
+static int on; /* preserve mode (from the welcome) */
+
+int hooks__pr_on(void) { return on; }
+
+void hooks__pr_enable(int enable) { on = enable; }
 
 /* How long one wait for the monitor or a message lasts before the task looks at its
  * user queue again (messages from unmonitored senders bring no piggyback to wake it). */
@@ -37,6 +43,8 @@ static uint64_t stash_serial; /* grows with every piggyback stashed */
 /* Messages seen (stashed or received) per source, and the partners whose counts
  * changed since the last report. */
 static tidmap seen;
+/* Messages sent per destination (the sender's sequence numbers so far). */
+static tidmap sent_to;
 static int32_t *dirty_sent, *dirty_seen;
 static size_t ndirty_sent, ndirty_seen, cap_dirty_sent, cap_dirty_seen;
 
@@ -125,12 +133,16 @@ static void mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 
 void hooks__pr_sent(int tid)
 {
+	int64_t *n = tidmap__get(&sent_to, tid, 0);
+
+	if (n)
+		++*n;
 	mark(&dirty_sent, &ndirty_sent, &cap_dirty_sent, tid);
 }
 
 void hooks__pr_seen(int src, int64_t next)
 {
-	int64_t *s = tidmap_get(&seen, src, 0);
+	int64_t *s = tidmap__get(&seen, src, 0);
 
 	if (s && next > *s) {
 		*s = next;
@@ -172,31 +184,30 @@ static const stash_entry *first_match(int src, int tag)
 	return NULL;
 }
 
-static void stash_add(int src, int tag)
+/* Stashes the piggyback d (len bytes, heap: the stash takes it) from src with tag. */
+static void stash_add(int src, int tag, uint8_t *d, size_t len)
 {
-	int len = 0, t, s;
-	uint8_t *d;
 	wire_piggyback pb;
 
-	if (pvm_bufinfo(pvm_getrbuf(), &len, &t, &s) < 0 || len <= 0)
+	if (len == 0) {
+		free(d);
 		return;
+	}
 	if (nstash == cap_stash) {
 		size_t nc = cap_stash ? cap_stash * 2 : 32;
 		stash_entry *n = realloc(stash, nc * sizeof(*n));
 
-		if (!n)
+		if (!n) {
+			free(d);
 			return;
+		}
 		stash = n;
 		cap_stash = nc;
 	}
-	d = malloc((size_t)len);
-	if (!d)
-		return;
-	if (pvm_upkbyte((char *)d, len, 1) < 0 ||
-	    wire_piggyback_decode(&pb, d, (size_t)len, hooks__st.mytid) != 0 || pb.my_seq < 0 ||
-	    pb.token != hooks__st.token) {
+	if (wire_piggyback_decode(&pb, d, len, hooks__mytid()) != 0 || pb.my_seq < 0 ||
+	    pb.token != hooks__token()) {
 		/* Damaged: the receive that pairs it will count it. */
-		hooks__st.counts.pb_bad++;
+		hooks__count_bad();
 		free(d);
 		return;
 	}
@@ -206,14 +217,14 @@ static void stash_add(int src, int tag)
 	stash[nstash].vs = hooks__from_common(pb.vt_send);
 	stash[nstash].bytes = pb.bytes;
 	stash[nstash].data = d;
-	stash[nstash].len = (size_t)len;
+	stash[nstash].len = len;
 	stash[nstash].arrived = pvmmon_clock_now();
 	nstash++;
 	stash_serial++;
 	hooks__pr_seen(src, pb.my_seq + 1);
 }
 
-int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len, int64_t *arrived)
+int hooks__pr_take(uint8_t **data, size_t *len, int64_t *arrived, int src, int tag)
 {
 	for (size_t i = 0; i < nstash; i++) {
 		if (stash[i].src != src || stash[i].tag != tag)
@@ -229,13 +240,14 @@ int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len, int64_t *arriv
 }
 
 /* Sends a request (req > 0), a blocked receive's report or a running report. */
-static void send_report(uint32_t req, int kind, int64_t vt)
+static int send_report(uint32_t req, int kind, int64_t vt)
 {
 	wire_pwait w;
 	wire_pcount *sent = NULL, *sn = NULL;
 	wire_pcand *cand = NULL;
 	wire_buf b;
 	size_t i;
+	int rc = PVMMON_ENOMEM;
 
 	memset(&w, 0, sizeof(w));
 	w.req = req;
@@ -253,13 +265,13 @@ static void send_report(uint32_t req, int kind, int64_t vt)
 	if (!sent || !sn)
 		goto out;
 	for (i = 0; i < ndirty_sent; i++) {
-		int64_t *s = tidmap_find(&hooks__st.send_seq, dirty_sent[i]);
+		int64_t *s = tidmap__find(&sent_to, dirty_sent[i]);
 
 		sent[w.nsent].tid = dirty_sent[i];
 		sent[w.nsent++].n = s ? (uint32_t)*s : 0;
 	}
 	for (i = 0; i < ndirty_seen; i++) {
-		int64_t *s = tidmap_find(&seen, dirty_seen[i]);
+		int64_t *s = tidmap__find(&seen, dirty_seen[i]);
 
 		sn[w.nseen].tid = dirty_seen[i];
 		sn[w.nseen++].n = s ? (uint32_t)*s : 0;
@@ -286,7 +298,7 @@ static void send_report(uint32_t req, int kind, int64_t vt)
 				continue;
 			cand[w.ncand].src = e->src;
 			cand[w.ncand].tag = e->tag;
-			cand[w.ncand].va = e->vs + vclock_trans_estimate(&hooks__st.clock, e->bytes);
+			cand[w.ncand].va = e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
 			cand[w.ncand].vs = e->vs;
 			cand[w.ncand++].seq = e->seq;
 		}
@@ -294,32 +306,30 @@ static void send_report(uint32_t req, int kind, int64_t vt)
 	}
 	wire_buf_init(&b);
 	wire_pwait_encode(&b, &w);
-	if (!b.failed && hooks__send_control(WIRE_TAG_PWAIT, b.data, b.len) == 0)
+	rc = b.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_PWAIT, b.data, b.len);
+	if (rc == 0)
 		ndirty_sent = ndirty_seen = 0;
 	wire_buf_free(&b);
 out:
 	free(sent);
 	free(sn);
 	free(cand);
+	return rc;
 }
 
-void hooks__pr_report(void)
+int hooks__pr_report(void)
 {
-	if (hooks__preserve && !hooks__st.monitor_lost)
-		send_report(0, WIRE_PW_RUNNING,
-			    vclock_virtual(&hooks__st.clock, pvmmon_clock_now()));
+	if (!on || channel__lost())
+		return 0;
+	return send_report(0, WIRE_PW_RUNNING, vclock__virtual(hooks__clock(), pvmmon_clock_now()));
 }
 
-/* A message from the monitor, the active receive buffer. */
-static void from_monitor(int tag)
+/* A message from the monitor with tag (d of len bytes). */
+static void from_monitor(int tag, const uint8_t *d, size_t len)
 {
-	uint8_t *d = NULL;
-	size_t len = 0;
 	wire_pgrant g;
 	wire_ctl c;
 
-	if (pvmio_unpack(pvm_getrbuf(), &d, &len, NULL, NULL) != 0)
-		return;
 	switch (tag) {
 	case WIRE_TAG_PGRANT:
 		if (wire_pgrant_decode(&g, d, len) == 0 && g.req == cur.req) {
@@ -341,55 +351,44 @@ static void from_monitor(int tag)
 		break;
 	case WIRE_TAG_CTL:
 		if (wire_ctl_decode(&c, d, len) == 0) {
-			hooks__cp_control(&c, vclock_virtual(&hooks__st.clock, pvmmon_clock_now()));
+			sched__control(&c, vclock__virtual(hooks__clock(), pvmmon_clock_now()));
 			free(c.procs);
 		}
 		break;
 	case WIRE_TAG_CLOCKSET:
-		hooks__clock_set(d, len);
+		clocksync__set(d, len);
 		break;
 	default:
-		hooks__st.counts.pb_bad++;
+		hooks__count_bad();
 	}
-	free(d);
 }
 
 /* Takes everything queued in the private context, waiting up to wait_us for the
  * first message; returns how many came. */
 static int drain(long wait_us)
 {
-	int rb, oc, b, n = 0, len, tag, src;
-	hooks_matcher m;
+	uint8_t *d;
+	size_t len;
+	int n = 0, tag, src, rc;
 
-	if (hooks__st.monitor_lost)
-		return 0;
-	rb = pvm_setrbuf(0);
-	oc = pvm_setcontext(hooks__st.ctx);
-	m = hooks__matcher_default();
-	for (;;) {
-		if (n == 0 && wait_us > 0) {
-			struct timeval tv = {wait_us / 1000000, wait_us % 1000000};
-
-			b = hooks__pvm.trecv(-1, -1, &tv);
-		} else {
-			b = hooks__pvm.nrecv(-1, -1);
-		}
-		if (b <= 0 || pvm_bufinfo(b, &len, &tag, &src) < 0)
+	while (!channel__lost()) {
+		d = NULL;
+		rc = channel__take_any(&d, &len, &src, &tag, n == 0 ? wait_us : 0);
+		if (rc == 0)
 			break;
 		n++;
-		if (src == hooks__st.monitor_tid)
-			from_monitor(tag);
+		if (rc < 0)
+			continue;
+		if (src == channel__monitor_tid())
+			from_monitor(tag, d, len);
 		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
-			hooks__monitor_gone();
-		else
-			stash_add(src, tag);
-		pvm_freebuf(b);
-		if (hooks__st.monitor_lost)
-			break;
+			channel__gone();
+		else {
+			stash_add(src, tag, d, len);
+			continue;
+		}
+		free(d);
 	}
-	hooks__matcher_restore(m);
-	pvm_setcontext(oc);
-	pvm_setrbuf(rb);
 	return n;
 }
 
@@ -407,7 +406,7 @@ static int unmonitored_first(int tid, int tag, int *found)
 	*found = b > 0;
 	if (b <= 0 || pvm_bufinfo(b, &len, &t, &s) < 0)
 		return 0;
-	return !hooks__is_monitored(s);
+	return !channel__is_monitored(s);
 }
 
 static void set_site(hooks_call *call)
@@ -427,7 +426,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.kind = WIRE_PW_BLOCKED;
 	send_report(0, WIRE_PW_BLOCKED, cur.vt);
 	call->t_wait = pvmmon_clock_now();
-	while (!hooks__st.monitor_lost) {
+	while (!channel__lost()) {
 		drain(WAIT_STEP_US);
 		unmonitored_first(tid, tag, &found);
 		if (found)
@@ -446,7 +445,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 	const stash_entry *plain;
 	hooks_matcher matcher;
 
-	if (!hooks__preserve || hooks__st.monitor_lost)
+	if (!on || channel__lost())
 		return;
 	/* Under the program's own matcher, the matcher decides what a receive accepts:
 	 * the monitor is told "any source, any tag" and the candidates are what the
@@ -492,7 +491,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 	while (grant.req != cur.req) {
 		int n = drain(WAIT_STEP_US);
 
-		if (hooks__st.monitor_lost) {
+		if (channel__lost()) {
 			cur.kind = WIRE_PW_RUNNING;
 			return;
 		}
@@ -571,7 +570,7 @@ void hooks__pr_after(hooks_call *call)
 	if (call->pr_timeout_vt) {
 		int64_t i = pvmmon_clock_now() - call->pr_timeout_vt;
 
-		hooks__st.clock.intrusion = i > 0 ? i : 0;
+		vclock__set_intrusion(hooks__clock(), i);
 		call->clock_done = 1;
 	}
 }

@@ -13,7 +13,9 @@
 #include "hooks.h"
 
 /* Set at registration when the run is in preserve mode. */
-extern int hooks__preserve;
+/* Whether the task runs in preserve mode; set from the welcome. */
+int hooks__pr_on(void);
+void hooks__pr_enable(int on);
 
 /*
  * Before a receive-like call: when its outcome can differ from the uninstrumented
@@ -29,7 +31,7 @@ void hooks__pr_after(hooks_call *call);
 /* Takes the piggyback stashed for the first message from src with tag: 1 and *data
  * (heap, the caller frees) and the real time it was taken off the queue, when there is
  * one. */
-int hooks__pr_take(int src, int tag, uint8_t **data, size_t *len, int64_t *arrived);
+int hooks__pr_take(uint8_t **data, size_t *len, int64_t *arrived, int src, int tag);
 /* A message from src with per-pair sequence number next-1 was consumed. */
 void hooks__pr_seen(int src, int64_t next);
 /* A message went to tid: its count is new to the monitor. */
@@ -38,6 +40,6 @@ void hooks__pr_sent(int tid);
  * questions: at every wrapped call in preserve mode. */
 void hooks__pr_poll(void);
 /* Tells the monitor what was sent since the last report (before the final flush). */
-void hooks__pr_report(void);
+int hooks__pr_report(void);
 
 #endif

@@ -4,7 +4,20 @@
 
 #include "dyninst.h"
 #include "hooks.h"
+#include "probes.h"
 #include "records.h"
+#include "sched.h"
+
+/* Real time at which the next probe runs the scheduler (INT64_MAX until the task is
+ * registered; the scheduler sets it): one compare in every probe. */
+static int64_t next_tick = INT64_MAX;
+
+/* PVMMON_TEST_PROBE_DELAY for this task (tests only). */
+static int64_t test_delay_ns;
+
+void hooks__probe_tick_at(int64_t t) { next_tick = t; }
+
+int64_t hooks__probe_test_delay(void) { return test_delay_ns; }
 
 /*
  * What one probe costs, charged to intrusion. Calibration at registration measures a
@@ -31,11 +44,11 @@ static void charge(int64_t t0)
 	int64_t d;
 
 	if (probe_cost >= 0) {
-		vclock_intrude(&hooks__st.clock, probe_cost);
+		vclock__intrude(hooks__clock(), probe_cost);
 		return;
 	}
 	d = pvmmon_clock_now() - t0;
-	vclock_intrude(&hooks__st.clock, d);
+	vclock__intrude(hooks__clock(), d);
 	samples[nsamples++] = d;
 	if (nsamples == PROBE_SAMPLES) {
 		qsort(samples, PROBE_SAMPLES, sizeof(*samples), cmp_i64);
@@ -51,32 +64,29 @@ void hooks__probe_cost_set(int64_t ns)
 
 /* Charges what a probe took from t0, measured: for the rare probes that do more than
  * usual (a site's first entry, a new record). */
-static void charge_measured(int64_t t0)
-{
-	vclock_intrude(&hooks__st.clock, pvmmon_clock_now() - t0);
-}
+static void charge_measured(int64_t t0) { vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0); }
 
 /* Busy-waits the test delay, from t0 (the probe's start). */
 static void test_delay(int64_t t0)
 {
-	while (pvmmon_clock_now() - t0 < hooks__st.test_delay_ns)
+	while (pvmmon_clock_now() - t0 < test_delay_ns)
 		;
 }
 
 void hooks__test_delay_init(void)
 {
-	const char *d = getenv("PVMMON_TEST_PROBE_DELAY"), *colon, *p;
+	const char *d = getenv("PVMMON_TEST_PROBE_DELAY"), *colon, *p, *lid = hooks__lid();
 	size_t n;
 
-	hooks__st.test_delay_ns = 0;
-	if (!d || !hooks__st.lid || !(colon = strchr(d, ':')))
+	test_delay_ns = 0;
+	if (!d || !lid || !(colon = strchr(d, ':')))
 		return;
-	n = strlen(hooks__st.lid);
+	n = strlen(lid);
 	for (p = colon + 1; *p;) {
 		size_t len = strcspn(p, ",");
 
-		if (len == n && strncmp(p, hooks__st.lid, n) == 0) {
-			hooks__st.test_delay_ns = atol(d) * 1000;
+		if (len == n && strncmp(p, lid, n) == 0) {
+			test_delay_ns = atol(d) * 1000;
 			return;
 		}
 		p += len + (p[len] == ',');
@@ -101,47 +111,47 @@ static void switch_off(pvmmon_probe_site *site)
 #define PROBE(site, fn, entry)                                                            \
 	do {                                                                              \
 		int64_t t0;                                                               \
-		unsigned made;                                                            \
-		if ((hooks__st.state != HOOKS_ACTIVE && hooks__st.state != HOOKS_UNINIT) || \
-		    hooks__guard) {                                                       \
+		hooks_state_kind state = hooks__state();                                           \
+		if ((state != HOOKS_ACTIVE && state != HOOKS_UNINIT) || hooks__guard) {            \
 			/* Unmonitored for good: the site's inline test skips the call. */ \
-			if ((entry) && hooks__st.state == HOOKS_PASSIVE)                    \
+			if ((entry) && state == HOOKS_PASSIVE)                                     \
 				switch_off(site);                                         \
 			return;                                                           \
 		}                                                                         \
 		if ((entry) && !(site)->enabled)                                          \
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
-		made = hooks__records_made;                                               \
 		if ((entry) && __builtin_expect(!(site)->seen, 0) && !hooks__dyn_first(site)) { \
 			charge_measured(t0);                                              \
 			return;                                                           \
 		}                                                                         \
-		fn((site), vclock_virtual(&hooks__st.clock, t0));                         \
-		if (hooks__st.test_delay_ns)                                              \
-			test_delay(t0);                                                   \
 		/* A probe that made a record (malloc, strdup) costs far more than the  \
 		 * calibrated probe: it is timed. */                                      \
-		if (__builtin_expect(made != hooks__records_made, 0))                     \
+		if (__builtin_expect(fn((site), vclock__virtual(hooks__clock(), t0)), 0)) {         \
+			if (test_delay_ns)                                                         \
+				test_delay(t0);                                                    \
 			charge_measured(t0);                                              \
-		else                                                                      \
+		} else {                                                                           \
+			if (test_delay_ns)                                                         \
+				test_delay(t0);                                                    \
 			charge(t0);                                                       \
+		}                                                                                  \
 		/* The tick charges its own time from now: the probe's is charged. */   \
-		if (__builtin_expect(t0 >= hooks__dyn_next_tick, 0))                      \
-			hooks__dyn_tick(pvmmon_clock_now());                              \
+		if (__builtin_expect(t0 >= next_tick, 0))                                          \
+			next_tick = sched__tick(pvmmon_clock_now());                                           \
 	} while (0)
 
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
 int pvmmon_call_line;
 
-static void proc_enter(pvmmon_probe_site *site, int64_t v)
+static int proc_enter(pvmmon_probe_site *site, int64_t v)
 {
 	/* The line is consumed so that a procedure entered later from code that sets no
 	 * line (an uninstrumented library calling back) does not inherit it. */
 	int32_t line = pvmmon_call_line;
 
 	pvmmon_call_line = 0;
-	hooks__proc_enter(site, line, v);
+	return hooks__proc_enter(site, line, v);
 }
 
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site)

@@ -11,14 +11,14 @@ static size_t slot_of(const void *key, size_t cap)
 	return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & (cap - 1);
 }
 
-void ptrmap_free(ptrmap *m)
+void ptrmap__free(ptrmap *m)
 {
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = m->used = 0;
 }
 
-size_t *ptrmap_find(ptrmap *m, const void *key)
+size_t *ptrmap__find(ptrmap *m, const void *key)
 {
 	size_t i;
 
@@ -50,7 +50,7 @@ static int grow(ptrmap *m)
 	return 0;
 }
 
-size_t *ptrmap_put(ptrmap *m, const void *key, size_t value)
+size_t *ptrmap__put(ptrmap *m, const void *key, size_t value)
 {
 	size_t i;
 

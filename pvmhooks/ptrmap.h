@@ -14,9 +14,9 @@ typedef struct ptrmap {
 	size_t cap, used;
 } ptrmap;
 
-void ptrmap_free(ptrmap *m);
-size_t *ptrmap_find(ptrmap *m, const void *key);
+void ptrmap__free(ptrmap *m);
+size_t *ptrmap__find(ptrmap *m, const void *key);
 /* Inserts key with value (key must be absent and non-NULL); NULL when out of memory. */
-size_t *ptrmap_put(ptrmap *m, const void *key, size_t value);
+size_t *ptrmap__put(ptrmap *m, const void *key, size_t value);
 
 #endif

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "critpath.h"
 #include "hooks.h"
+#include "pvmmon/errors.h"
 #include "records.h"
 
 const char *const hooks__op_names[HOOKS_OP_COUNT] = {
@@ -46,7 +48,7 @@ typedef struct frame {
 	int64_t child_ns, child_raw, child_local;
 	int cp;            /* critical-path selection index of the procedure, -1 if none */
 } frame;
-unsigned hooks__records_made;
+static unsigned made; /* records made so far: probes that make one are timed */
 
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
@@ -55,15 +57,9 @@ static pvmmon_probe_site **loop_sites;
 
 /* The real and local times of the moment whose virtual time is v: probes pass the
  * virtual time of their start, and the clock has not moved since. */
-static int64_t real_of(int64_t v)
-{
-	return v + hooks__st.clock.intrusion;
-}
+static int64_t real_of(int64_t v) { return v + vclock__intrusion(hooks__clock()); }
 
-static int64_t local_of(int64_t v)
-{
-	return vclock_local(&hooks__st.clock, real_of(v));
-}
+static int64_t local_of(int64_t v) { return vclock__local(hooks__clock(), real_of(v)); }
 
 /* Procedure entries and exits before registration, kept for critical-path collection;
  * a program that makes that many calls before its first PVM call starts its path at
@@ -75,7 +71,7 @@ static int pre_overflow;
 
 static void note_pre(pvmmon_probe_site *site, int enter, int64_t v)
 {
-	if (hooks__st.state != HOOKS_UNINIT)
+	if (hooks__state() != HOOKS_UNINIT)
 		return;
 	if (npre == PRE_MAX) {
 		pre_overflow = 1;
@@ -156,7 +152,7 @@ void hooks__records_stmt_switch(uint32_t id, int on)
 
 pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 {
-	size_t *idx = ptrmap_find(&stmt_index, site);
+	size_t *idx = ptrmap__find(&stmt_index, site);
 	pvmmon_log_stmt *s;
 	Dl_info info;
 
@@ -165,7 +161,7 @@ pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 								    : &rec.stmts[*idx];
 	if (hooks__ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
 		return NULL;
-	idx = ptrmap_put(&stmt_index, site, rec.nstmts);
+	idx = ptrmap__put(&stmt_index, site, rec.nstmts);
 	if (!idx)
 		return NULL;
 	s = &rec.stmts[rec.nstmts];
@@ -265,7 +261,7 @@ static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller, in
 	proc_keys[rec.nprocs].call_line = call_line;
 	proc_keys[rec.nprocs].cp = hooks__cp_index(p->name);
 	site->slot = (int)rec.nprocs;
-	hooks__records_made++;
+	made++;
 	return rec.nprocs++;
 }
 
@@ -299,11 +295,11 @@ static size_t loop_record(pvmmon_probe_site *site)
 		      ? strdup(proc_stack[proc_depth - 1].site->name)
 		      : NULL;
 	site->slot = (int32_t)rec.nloops;
-	hooks__records_made++;
+	made++;
 	return rec.nloops++;
 }
 
-void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
+static void proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 {
 	pvmmon_probe_site *caller = proc_depth > 0 ? proc_stack[proc_depth - 1].site : NULL;
 	size_t r;
@@ -323,11 +319,19 @@ void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	proc_stack[proc_depth].child_local = 0;
 	proc_stack[proc_depth].cp = r != (size_t)-1 ? proc_keys[r].cp : -1;
 	proc_depth++;
-	if (hooks__st.cp_selected)
+	if (hooks__cp_selected())
 		hooks__cp_proc(1, proc_stack[proc_depth - 1].cp, v);
 }
 
-void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
+int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
+{
+	unsigned before = made;
+
+	proc_enter(site, call_line, v);
+	return made != before;
+}
+
+static void proc_exit(pvmmon_probe_site *site, int64_t v)
 {
 	frame *f;
 	int64_t incl, raw, local;
@@ -339,14 +343,14 @@ void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	/* Unwind frames whose exit was skipped (longjmp, or an exit probe missing). */
 	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
 		proc_depth--;
-		if (hooks__st.cp_selected)
+		if (hooks__cp_selected())
 			hooks__cp_proc(0, proc_stack[proc_depth].cp, v);
 	}
 	if (proc_depth == 0)
 		return;
 	note_pre(site, 0, v);
 	f = &proc_stack[--proc_depth];
-	if (hooks__st.cp_selected)
+	if (hooks__cp_selected())
 		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
 	raw = real_of(v) - f->r_enter;
@@ -373,6 +377,14 @@ void hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	}
 }
 
+int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
+{
+	unsigned before = made;
+
+	proc_exit(site, v);
+	return made != before;
+}
+
 int hooks__proc_active(pvmmon_probe_site *site)
 {
 	int i;
@@ -383,7 +395,7 @@ int hooks__proc_active(pvmmon_probe_site *site)
 	return 0;
 }
 
-void hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
+static void loop_enter(pvmmon_probe_site *site, int64_t v)
 {
 	if (loop_depth >= STACK_MAX)
 		return;
@@ -395,7 +407,15 @@ void hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
 	loop_depth++;
 }
 
-void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
+int hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
+{
+	unsigned before = made;
+
+	loop_enter(site, v);
+	return made != before;
+}
+
+static void loop_exit(pvmmon_probe_site *site, int64_t v)
 {
 	frame *f;
 	int i;
@@ -414,6 +434,14 @@ void hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 		rec.loops[f->record].raw_ns += real_of(v) - f->r_enter;
 		rec.loops[f->record].local_ns += local_of(v) - f->l_enter;
 	}
+}
+
+int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
+{
+	unsigned before = made;
+
+	loop_exit(site, v);
+	return made != before;
 }
 
 /* The static tables registered by instrumented translation units, in load order. */
@@ -618,7 +646,7 @@ void hooks__records_reset(void)
 	free(scratch.com);
 	memset(&scratch, 0, sizeof(scratch));
 	wire_task_clear(&rec);
-	ptrmap_free(&stmt_index);
+	ptrmap__free(&stmt_index);
 	free(counted_entry);
 	free(counted_proc);
 	counted_entry = NULL;
@@ -630,4 +658,39 @@ void hooks__records_reset(void)
 	loop_sites = NULL;
 	stmt_cap = proc_cap = loop_cap = 0;
 	proc_depth = loop_depth = 0;
+}
+
+void hooks__records_prepare(int final, int64_t v)
+{
+	if (final)
+		hooks__records_close_open(v);
+	hooks__records_add_statics();
+	hooks__records_update_counts();
+}
+
+int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
+{
+	static wire_buf out; /* reused encoding buffer */
+	const hooks_counts *n = hooks__counts();
+	const vclock *c = hooks__clock();
+	pvmmon_log_task *t = &rec;
+	int64_t start = hooks__start();
+
+	t->tid = hooks__mytid();
+	t->end_ns = now;
+	t->virtual_ns = vclock__virtual(c, now) - start;
+	t->intrusion_ns = vclock__intrusion(c);
+	t->raw_ns = now - start;
+	t->local_ns = vclock__local(c, now) - start;
+	t->has_raw = 1;
+	t->msgs_sent = n->msgs_sent;
+	t->msgs_recv = n->msgs_recv;
+	t->bytes_sent = n->bytes_sent;
+	t->bytes_recv = n->bytes_recv;
+	t->unmonitored_recv = n->unmonitored_recv;
+	t->bad_piggybacks = n->pb_bad;
+	t->cost = *cost;
+	wire_buf_reset(&out);
+	wire_records_encode(&out, t, final);
+	return out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_RECORDS, out.data, out.len);
 }

@@ -5,16 +5,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pvmmon/probe.h"
+#include "hooks.h"
 #include "ptrmap.h"
+#include "pvmmon/probe.h"
 
-/* Procedure and loop probes at virtual time v. */
-void hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
-void hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
+/* Procedure and loop probes at virtual time v; each returns 1 when it made a record
+ * (malloc, strdup): such a probe is timed, not charged the calibrated cost. */
+int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
+int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
 /* Whether site is on the procedure stack (recursion). */
 int hooks__proc_active(pvmmon_probe_site *site);
-void hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
-void hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
+int hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
+int hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
 
 /* Ends every open procedure and loop at virtual time v, as if their exit probes ran:
  * the final flush happens inside main, whose own exit comes too late to be sent. */
@@ -34,14 +36,6 @@ void hooks__records_cp_refresh(void);
  * most max); returns how many. */
 int hooks__records_open_cp(int *out, int max);
 
-/* A procedure entry or exit seen before the task registered (critical-path collection
- * starts at the process's start, so it replays them). */
-typedef struct hooks_pre_event {
-	pvmmon_probe_site *site;
-	int enter;
-	int64_t v;
-} hooks_pre_event;
-
 /* The entries and exits before registration, in order; *n of them. Returns NULL when
  * there were more than could be kept. */
 const hooks_pre_event *hooks__records_pre_events(size_t *n);
@@ -49,10 +43,6 @@ const hooks_pre_event *hooks__records_pre_events(size_t *n);
 /* Switches the records of statement id on or off (the monitor's command): while off,
  * hooks__stmt() gives a scratch record, so its counts stay as they were. */
 void hooks__records_stmt_switch(uint32_t id, int on);
-
-/* Counts the proc and loop records made: a probe that made one is timed, not charged
- * the calibrated cost. */
-extern unsigned hooks__records_made;
 
 /* The innermost open procedure's name (NULL when none). */
 const char *hooks__records_top_proc(void);
@@ -66,5 +56,20 @@ void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n);
 
 /* Drops every record (tests). */
 void hooks__records_reset(void);
+
+/* The records as a log task (borrowed: valid until the next record change). */
+pvmmon_log_task *hooks__records_task(void);
+/* Starts the records (kept from probes made before registration). */
+void hooks__records_init(void);
+/* The statement record of a call site, created on first use (NULL if out of memory). */
+pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op);
+/* The com record of stmt for partner tid, created on first use. */
+pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
+/* A flush's first step, at virtual time v: at the final one the open procedures and
+ * loops are closed; the static tables' counts are taken. */
+void hooks__records_prepare(int final, int64_t v);
+/* A flush's last step: the task's records, with its totals at real time now and its
+ * cost record, to the monitor. 0, or a negative code. */
+int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost);
 
 #endif

@@ -23,7 +23,9 @@
 
 #include "mhf.h"
 #include "rr.h"
+#include "sched.h"
 #include "trace.h"
+#include "pvmmon/errors.h"
 #include "../replay/replay.h"
 
 /* How long a forced receive waits between looks at whether it can still come. */
@@ -52,7 +54,12 @@ static int note_ms(void)
 #define WAIT_LIMIT_MS 30000
 #define LID_TIMEOUT_MS 30000
 
-hooks_rr_mode hooks__rr;
+static hooks_rr_mode mode_now;
+
+hooks_rr_mode hooks__rr_mode(void)
+{
+	return mode_now;
+}
 
 static replay_enc enc;
 static wire_buf chunk;
@@ -182,11 +189,11 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	wire_buf_init(&b);
 	wire_diverged_encode(&b, &d);
 	if (!b.failed)
-		hooks__send_control(WIRE_TAG_DIVERGED, b.data, b.len);
+		channel__send(WIRE_TAG_DIVERGED, b.data, b.len);
 	wire_buf_free(&b);
 	if (keep_going) {
 		/* The rest of the run is a new recording (it has been recording all along). */
-		hooks__rr = HOOKS_RR_RECORD;
+		mode_now = HOOKS_RR_RECORD;
 		return;
 	}
 	/* The monitor ends the run; a task left waiting that long ends itself. */
@@ -217,8 +224,8 @@ static int32_t tid_of(int32_t k)
 	}
 	wire_buf_init(&b);
 	wire_lid_encode(&b, &(wire_lid){lids[k]});
-	if (!b.failed && hooks__send_control(WIRE_TAG_LID, b.data, b.len) == 0 &&
-	    hooks__recv_control(WIRE_TAG_LIDTID, LID_TIMEOUT_MS, &ans, &len) == 0 &&
+	if (!b.failed && channel__send(WIRE_TAG_LID, b.data, b.len) == 0 &&
+	    channel__recv(&ans, &len, WIRE_TAG_LIDTID, LID_TIMEOUT_MS) == 0 &&
 	    wire_lidtid_decode(&lt, ans, len) == 0)
 		tid = lt.tid;
 	free(ans);
@@ -253,7 +260,7 @@ static int wait_message(hooks_call *call, int src, int tag)
 			fprintf(stderr,
 				"pvmmon: replay: task %s has waited %.1f s at event %" PRIu64 " for the "
 				"recorded message from %s (tag %d), which still runs; waiting on\n",
-				hooks__st.lid ? hooks__st.lid : "?", note_ms() / 1000.0, at_event, who,
+				hooks__lid() ? hooks__lid() : "?", note_ms() / 1000.0, at_event, who,
 				tag);
 		}
 	}
@@ -261,7 +268,7 @@ static int wait_message(hooks_call *call, int src, int tag)
 	if (b != 0)
 		return b;
 	describe(exp, sizeof(exp), &cur, 0);
-	b = pvm_probe(src, -1);
+	b = hooks__pvm.probe(src, -1);
 	if (b > 0) {
 		int bytes = 0, otag = 0, osrc = 0;
 
@@ -369,7 +376,7 @@ static void send_stopped(const hooks_call *call, int kind)
 	wire_buf_init(&b);
 	wire_stopped_encode(&b, &s);
 	if (!b.failed)
-		hooks__send_control(WIRE_TAG_STOPPED, b.data, b.len);
+		channel__send(WIRE_TAG_STOPPED, b.data, b.len);
 	wire_buf_free(&b);
 }
 
@@ -386,7 +393,7 @@ static int hold;
 
 void hooks__rr_hold(int on)
 {
-	hold = hooks__rr == HOOKS_RR_REPLAY && on;
+	hold = mode_now == HOOKS_RR_REPLAY && on;
 }
 
 void hooks__rr_hold_point(hooks_call *call)
@@ -396,7 +403,7 @@ void hooks__rr_hold_point(hooks_call *call)
 	if (!hold || diverged)
 		return;
 	send_stopped(call, WIRE_STOP_HOLDING);
-	while (hold && !hooks__st.monitor_lost) {
+	while (hold && !channel__lost()) {
 		usleep(5000);
 		hooks__poll(pvmmon_clock_now());
 	}
@@ -411,7 +418,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 	replay_entry e;
 	int rc = -1;
 
-	hooks__rr = mode;
+	mode_now = mode;
 	if (mode == HOOKS_RR_OFF)
 		return 0;
 	/* A replay records too: what it observed is a record of its own, complete even
@@ -421,7 +428,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 	if (mode != HOOKS_RR_REPLAY)
 		return 0;
 	/* The record of this task follows the welcome. */
-	if (hooks__recv_control(WIRE_TAG_REPLAYDATA, 30000, &d, &len) != 0) {
+	if (channel__recv(&d, &len, WIRE_TAG_REPLAYDATA, 30000) != 0) {
 		fprintf(stderr, "pvmmon: replay: the monitor sent no record for this task\n");
 		goto out;
 	}
@@ -468,7 +475,7 @@ out:
 	wire_replaydata_clear(&rd);
 	free(d);
 	if (rc < 0)
-		hooks__rr = HOOKS_RR_OFF;
+		mode_now = HOOKS_RR_OFF;
 	return rc;
 }
 
@@ -480,7 +487,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 
 	(void)src;
 	(void)tag;
-	if (hooks__rr != HOOKS_RR_REPLAY || diverged)
+	if (mode_now != HOOKS_RR_REPLAY || diverged)
 		return;
 	if (next >= nrec) {
 		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
@@ -510,7 +517,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 			int b;
 
 			/* A probe consumes nothing: wait until the message is there. */
-			while ((b = pvm_probe(s, cur.tag)) == 0 && pvm_pstat(s) == PvmOk)
+			while ((b = hooks__pvm.probe(s, cur.tag)) == 0 && pvm_pstat(s) == PvmOk)
 				usleep(1000);
 			call->skip = 1;
 			call->skip_rc = b;
@@ -541,7 +548,7 @@ void hooks__rr_join_turn(hooks_call *call, const char *group)
 	char exp[512], obs[512];
 	int n = -1, waited;
 
-	if (hooks__rr != HOOKS_RR_REPLAY || diverged || cur.op != PVMMON_EV_JOINGROUP ||
+	if (mode_now != HOOKS_RR_REPLAY || diverged || cur.op != PVMMON_EV_JOINGROUP ||
 	    cur.value < 0 || !gsize || !group)
 		return;
 	/* The group server numbers members in the order they join: the one recorded with
@@ -568,7 +575,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	int delivered;
 
 	/* After a divergence that goes on, recording goes on too. */
-	if (hooks__rr == HOOKS_RR_OFF || (diverged && hooks__rr != HOOKS_RR_RECORD))
+	if (mode_now == HOOKS_RR_OFF || (diverged && mode_now != HOOKS_RR_RECORD))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
@@ -600,7 +607,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		return;
 	}
 	replay__enc_add(&enc, &e);
-	if (hooks__rr == HOOKS_RR_RECORD)
+	if (mode_now == HOOKS_RR_RECORD)
 		return;
 	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
 	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
@@ -631,22 +638,26 @@ static void left_over(const replay_entry *e, const uint64_t *no, size_t *pos, si
 	diverge(NULL, exp, obs);
 }
 
-void hooks__rr_flush(int final)
+int hooks__rr_flush(int final)
 {
-	if (hooks__rr != HOOKS_RR_OFF) {
+	int rc = 0;
+
+	if (mode_now != HOOKS_RR_OFF) {
 		/* The chunk's header, then the stream's new bytes. */
 		wire_buf_reset(&chunk);
-		wire_rchunk_encode(&chunk, &(wire_rchunk){hooks__st.mytid, NULL, 0});
+		wire_rchunk_encode(&chunk, &(wire_rchunk){hooks__mytid(), NULL, 0});
 		replay__enc_take(&enc, &chunk);
-		if (!chunk.failed && chunk.len > WIRE_RCHUNK_HEAD)
-			hooks__send_control(WIRE_TAG_RECORD, chunk.data, chunk.len);
+		if (chunk.failed)
+			rc = PVMMON_ENOMEM;
+		else if (chunk.len > WIRE_RCHUNK_HEAD)
+			rc = channel__send(WIRE_TAG_RECORD, chunk.data, chunk.len);
 	}
-	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && next < nrec)
+	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && next < nrec)
 		left_over(rec, rec_no, &next, nrec, "recorded event", "recorded events");
-	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec)
+	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec)
 		left_over(hrec, hrec_no, &hnext, nhrec, "recorded handler delivery",
 			  "recorded handler deliveries");
-	if (hooks__rr == HOOKS_RR_REPLAY && final && !diverged) {
+	if (mode_now == HOOKS_RR_REPLAY && final && !diverged) {
 		int src, tag;
 		char who[128], obs[400];
 
@@ -659,11 +670,12 @@ void hooks__rr_flush(int final)
 			diverge(NULL, "no more handler deliveries", obs);
 		}
 	}
+	return rc;
 }
 
-int hooks__rr_handler_due(uint64_t pos, int *src, int *tag)
+int hooks__rr_handler_due(int *src, int *tag, uint64_t pos)
 {
-	if (hooks__rr != HOOKS_RR_REPLAY || diverged || hnext >= nhrec ||
+	if (mode_now != HOOKS_RR_REPLAY || diverged || hnext >= nhrec ||
 	    (uint64_t)hrec[hnext].value > pos)
 		return 0;
 	*src = tid_of(hrec[hnext].sender);
@@ -676,7 +688,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	replay_entry e, x;
 	char exp[512], obs[512];
 
-	if (hooks__rr == HOOKS_RR_OFF || (diverged && hooks__rr != HOOKS_RR_RECORD))
+	if (mode_now == HOOKS_RR_OFF || (diverged && mode_now != HOOKS_RR_RECORD))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
@@ -686,7 +698,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	e.seq_delta = (int32_t)seq;
 	e.value = (int32_t)pos;
 	replay__enc_add(&enc, &e);
-	if (hooks__rr == HOOKS_RR_RECORD)
+	if (mode_now == HOOKS_RR_RECORD)
 		return;
 	if (hnext >= nhrec) {
 		/* mhf.c delivers only what is due: this cannot be, but say so if it is. */
@@ -709,7 +721,7 @@ void hooks__rr_handler_missing(hooks_call *call, const char *observed)
 {
 	char exp[512];
 
-	if (hooks__rr != HOOKS_RR_REPLAY || diverged || hnext >= nhrec)
+	if (mode_now != HOOKS_RR_REPLAY || diverged || hnext >= nhrec)
 		return;
 	describe(exp, sizeof(exp), &hrec[hnext], 0);
 	at_event = hrec_no[hnext++];

@@ -17,7 +17,9 @@ typedef enum hooks_rr_mode {
 	HOOKS_RR_REPLAY,
 } hooks_rr_mode;
 
-extern hooks_rr_mode hooks__rr;
+/* Record, replay, or neither (from the welcome; a divergence that goes on makes a
+ * replay a recording). */
+hooks_rr_mode hooks__rr_mode(void);
 
 /* Sets the mode (from the monitor's welcome); in a replay, receives the task's record
  * from the monitor. Returns 0, or -1 when the replay cannot start (said on stderr). */
@@ -45,7 +47,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag);
  * Message handlers (mhf.c). In a replay, whether the next recorded handler delivery is
  * due once pos wrapped calls have begun, with its sender's tid in this run and its tag.
  */
-int hooks__rr_handler_due(uint64_t pos, int *src, int *tag);
+int hooks__rr_handler_due(int *src, int *tag, uint64_t pos);
 /* A handler took a message from src with tag (sequence delta seq) at position pos
  * during a call of op: recorded, and in a replay checked against the due delivery. */
 void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, uint64_t pos);
@@ -54,7 +56,7 @@ void hooks__rr_handler_missing(hooks_call *call, const char *observed);
 
 /* Sends what was recorded since the last flush to the monitor (at flushes); at the
  * final one, in a replay, also says whether the record was used up. */
-void hooks__rr_flush(int final);
+int hooks__rr_flush(int final);
 
 /* WIRE_CTL_HOLD (on) and WIRE_CTL_RELEASE (off), in a replay: another task is stopped
  * for a debugger (--stop-at), and this one is to hold at its next receive. */

@@ -10,14 +10,14 @@ static size_t slot_of(int32_t tid, size_t cap)
 	return (size_t)(((uint32_t)tid * 2654435761u) >> 7) & (cap - 1);
 }
 
-void tidmap_free(tidmap *m)
+void tidmap__free(tidmap *m)
 {
 	free(m->slots);
 	m->slots = NULL;
 	m->cap = m->used = 0;
 }
 
-int64_t *tidmap_find(tidmap *m, int32_t tid)
+int64_t *tidmap__find(tidmap *m, int32_t tid)
 {
 	size_t i;
 
@@ -53,9 +53,9 @@ static int grow(tidmap *m)
 	return 0;
 }
 
-int64_t *tidmap_get(tidmap *m, int32_t tid, int64_t initial)
+int64_t *tidmap__get(tidmap *m, int32_t tid, int64_t initial)
 {
-	int64_t *v = tidmap_find(m, tid);
+	int64_t *v = tidmap__find(m, tid);
 	size_t i;
 
 	if (v || tid == 0)

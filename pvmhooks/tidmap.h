@@ -15,10 +15,10 @@ typedef struct tidmap {
 	size_t cap, used;
 } tidmap;
 
-void tidmap_free(tidmap *m);
+void tidmap__free(tidmap *m);
 /* The value stored for tid, or NULL. */
-int64_t *tidmap_find(tidmap *m, int32_t tid);
+int64_t *tidmap__find(tidmap *m, int32_t tid);
 /* The value of tid, inserted with `initial` when absent; NULL only when out of memory. */
-int64_t *tidmap_get(tidmap *m, int32_t tid, int64_t initial);
+int64_t *tidmap__get(tidmap *m, int32_t tid, int64_t initial);
 
 #endif

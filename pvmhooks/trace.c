@@ -2,10 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
 #include "../common/pvmio.h"
+#include "trace.h"
+#include "pvmmon/errors.h"
 
-int hooks__tracing;
+static int tracing; /* events are recorded (off for good once the limit is reached) */
+static int paused;  /* calibration runs: its probes are no part of the program */
 
 static pvmmon_log_event *buf;
 static size_t nbuf, capbuf;
@@ -26,10 +28,18 @@ pvmmon_event_op hooks__event_op(hooks_op op)
 	return op < HOOKS_OP_COUNT ? op_of[op] : (pvmmon_event_op)0;
 }
 
+int hooks__trace_on(void)
+{
+	/* Without the monitor nothing more goes out: the events would only pile up. */
+	return tracing && !paused && !channel__lost();
+}
+
+void hooks__trace_pause(int p) { paused = p; }
+
 void hooks__trace_init(uint64_t max_events)
 {
 	left = max_events;
-	hooks__tracing = max_events > 0;
+	tracing = max_events > 0;
 	wire_buf_init(&chunk);
 }
 
@@ -37,7 +47,7 @@ void hooks__trace_init(uint64_t max_events)
 static pvmmon_log_event *next_slot(void)
 {
 	if (left == 0) {
-		hooks__tracing = 0;
+		tracing = 0;
 		return NULL;
 	}
 	if (nbuf == capbuf) {
@@ -47,7 +57,7 @@ static pvmmon_log_event *next_slot(void)
 		pvmmon_log_event *b = realloc(buf, cap * sizeof(*b));
 
 		if (!b) {
-			hooks__tracing = 0;
+			tracing = 0;
 			return NULL;
 		}
 		buf = b;
@@ -57,14 +67,22 @@ static pvmmon_log_event *next_slot(void)
 	return &buf[nbuf++];
 }
 
+/* The records' id of a call's statement (set by features.c: the records are above the
+ * trace, whose events they name). */
+static uint32_t (*stmt_id)(void *site, hooks_op op);
+
+void hooks__trace_set_stmt_id(uint32_t (*fn)(void *site, hooks_op op))
+{
+	stmt_id = fn;
+}
+
 static void begin_event(hooks_call *call, pvmmon_log_event *e)
 {
-	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
 
 	if (call->trace_first < 0)
 		call->trace_first = (int)(e - buf);
 	e->op = op_of[call->op];
-	e->stmt = st ? st->id : 0;
+	e->stmt = stmt_id ? stmt_id(call->site, call->op) : 0;
 	e->rt[0] = call->t0;
 	e->rt[1] = call->t1;
 	e->rt[2] = call->t2;
@@ -82,7 +100,7 @@ void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t byte
 {
 	pvmmon_log_event *e;
 
-	if (!hooks__tracing || !op_of[call->op] || !(e = next_slot()))
+	if (!hooks__trace_on() || !op_of[call->op] || !(e = next_slot()))
 		return;
 	begin_event(call, e);
 	e->peer = peer;
@@ -97,7 +115,7 @@ void hooks__trace_point(pvmmon_event_op op, int32_t tag, int64_t rt, int64_t v)
 {
 	pvmmon_log_event *e;
 
-	if (!hooks__tracing || !(e = next_slot()))
+	if (!hooks__trace_on() || !(e = next_slot()))
 		return;
 	memset(e, 0, sizeof(*e));
 	e->op = op;
@@ -109,13 +127,13 @@ void hooks__trace_point(pvmmon_event_op op, int32_t tag, int64_t rt, int64_t v)
 
 void hooks__trace_end(hooks_call *call, int64_t t3)
 {
-	int64_t vt1 = vclock_virtual(&hooks__st.clock, t3);
+	int64_t vt1 = vclock__virtual(hooks__clock(), t3);
 	size_t i;
 
 	if (!op_of[call->op])
 		return;
 	if (call->trace_first < 0) {
-		pvmmon_log_event *e = hooks__tracing ? next_slot() : NULL;
+		pvmmon_log_event *e = hooks__trace_on() ? next_slot() : NULL;
 
 		if (!e)
 			return;
@@ -129,13 +147,16 @@ void hooks__trace_end(hooks_call *call, int64_t t3)
 		hooks__trace_flush();
 }
 
-void hooks__trace_flush(void)
+int hooks__trace_flush(void)
 {
-	if (nbuf == 0 || hooks__st.state != HOOKS_ACTIVE)
-		return;
+	int rc = PVMMON_ENOMEM;
+
+	if (nbuf == 0 || hooks__state() != HOOKS_ACTIVE)
+		return 0;
 	wire_buf_reset(&chunk);
-	wire_trace_encode(&chunk, hooks__st.mytid, buf, nbuf);
+	wire_trace_encode(&chunk, hooks__mytid(), buf, nbuf);
 	if (!chunk.failed)
-		hooks__send_control(WIRE_TAG_TRACE, chunk.data, chunk.len);
+		rc = channel__send(WIRE_TAG_TRACE, chunk.data, chunk.len);
 	nbuf = 0;
+	return rc;
 }

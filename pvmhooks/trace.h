@@ -17,8 +17,15 @@
 /* Turns tracing on for at most max_events events (0: off). */
 void hooks__trace_init(uint64_t max_events);
 
-/* Whether this task is still tracing: one load, for the wrappers' hot path. */
-extern int hooks__tracing;
+/* How the trace names a call's statement (the records' id of the statement at site for
+ * op); without it events name none. */
+void hooks__trace_set_stmt_id(uint32_t (*fn)(void *site, hooks_op op));
+
+/* Whether events are recorded now. */
+int hooks__trace_on(void);
+/* Suspends recording (paused 1) or resumes it: calibration's probes are no part of the
+ * program. */
+void hooks__trace_pause(int paused);
 
 /*
  * Adds an event for a message call sent (to peer) or delivered (from peer); seq is
@@ -38,6 +45,6 @@ void hooks__trace_point(pvmmon_event_op op, int32_t tag, int64_t rt, int64_t v);
 void hooks__trace_end(hooks_call *call, int64_t t3);
 
 /* Sends the buffered events to the monitor (at flushes, before the records). */
-void hooks__trace_flush(void);
+int hooks__trace_flush(void);
 
 #endif

@@ -2,15 +2,31 @@
  * at monitored receives. */
 #include <string.h>
 
-#include "vclock.h"
 #include "pvmmon/errors.h"
+#include "vclock.h"
 
-void vclock_init(vclock *c)
+void vclock__init(vclock *c) { memset(c, 0, sizeof(*c)); }
+
+void vclock__restart(vclock *c)
 {
-	memset(c, 0, sizeof(*c));
+	int64_t i = c->intrusion, l = c->local;
+
+	vclock__init(c);
+	vclock__set_charges(c, i, l);
 }
 
-int vclock_size_class(uint64_t bytes)
+void vclock__set_charges(vclock *c, int64_t intrusion, int64_t local)
+{
+	c->intrusion = intrusion;
+	c->local = local;
+}
+
+void vclock__set_intrusion(vclock *c, int64_t intrusion)
+{
+	c->intrusion = intrusion > 0 ? intrusion : 0;
+}
+
+int vclock__size_class(uint64_t bytes)
 {
 	int k = 0;
 
@@ -31,11 +47,11 @@ static int64_t keep_min(int64_t *slot, int64_t sample)
 	return *slot;
 }
 
-void vclock_seed(vclock *c, int64_t trans, uint64_t max_bytes)
+void vclock__seed(vclock *c, int64_t trans, uint64_t max_bytes)
 {
 	if (trans > 0 && (c->seed == 0 || trans < c->seed)) {
 		c->seed = trans;
-		c->seed_class = vclock_size_class(max_bytes);
+		c->seed_class = vclock__size_class(max_bytes);
 	}
 }
 
@@ -76,24 +92,24 @@ static int64_t bound_trans(const vclock *c, int k, int64_t t)
 	return t;
 }
 
-int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes)
+int64_t vclock__trans_estimate(const vclock *c, uint64_t bytes)
 {
-	int k = vclock_size_class(bytes);
+	int k = vclock__size_class(bytes);
 
 	return bound_trans(c, k, c->min_delivery[k]);
 }
 
-void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
-		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out)
+void vclock__receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end, int64_t vs,
+                    int64_t rs, uint64_t bytes, vclock_recv *out)
 {
-	vclock_receive_seen(c, t_start, 0, t1, t2, t_end, vs, rs, 0, bytes, out);
+	vclock__receive_seen(c, t_start, 0, t1, t2, t_end, vs, rs, 0, bytes, out);
 }
 
-void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
+void vclock__receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
 			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
 			 vclock_recv *out)
 {
-	int k = vclock_size_class(bytes);
+	int k = vclock__size_class(bytes);
 	int64_t seen = arrived ? arrived : t2;
 	int64_t own = ((t_wait ? t_wait : t1) - t_start) + (t_end - t2);
 
@@ -127,8 +143,8 @@ void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1,
 	}
 }
 
-int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
-                           int64_t *uncertainty, int64_t *rtt, int64_t *at)
+int vclock__offset_estimate(int64_t *offset, int64_t *uncertainty, int64_t *rtt, int64_t *at,
+			    const vclock_sync_sample *s, int n)
 {
 	int best = -1;
 	int64_t best_delay = 0, min_rtt = 0;

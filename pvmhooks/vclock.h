@@ -65,22 +65,33 @@ typedef struct vclock_recv {
 	int64_t vt;    /* virtual time after the receive */
 } vclock_recv;
 
-void vclock_init(vclock *c);
+void vclock__init(vclock *c);
+
+/* Starts c afresh but keeps what monitoring already charged (I and L): probes that
+ * ran before registration keep their cost, so virtual time does not jump. */
+void vclock__restart(vclock *c);
+
+/* Sets the charges outright: a measurement that charges itself as one (calibration)
+ * puts back I and L as they were plus its own duration. */
+void vclock__set_charges(vclock *c, int64_t intrusion, int64_t local);
+
+/* Sets I alone (a held receive's intrusion, never negative; L is unchanged). */
+void vclock__set_intrusion(vclock *c, int64_t intrusion);
+
+/* I: the monitoring intrusion accumulated (the delay a piggyback carries). */
+static inline int64_t vclock__intrusion(const vclock *c) { return c->intrusion; }
+
+/* L: the task's own monitoring time. */
+static inline int64_t vclock__own(const vclock *c) { return c->local; }
 
 /* vt = rt - I. */
-static inline int64_t vclock_virtual(const vclock *c, int64_t rt)
-{
-	return rt - c->intrusion;
-}
+static inline int64_t vclock__virtual(const vclock *c, int64_t rt) { return rt - c->intrusion; }
 
 /* lt = rt - L: the local clock. */
-static inline int64_t vclock_local(const vclock *c, int64_t rt)
-{
-	return rt - c->local;
-}
+static inline int64_t vclock__local(const vclock *c, int64_t rt) { return rt - c->local; }
 
 /* Adds measured monitoring time to I and to L: it is the task's own. */
-static inline void vclock_intrude(vclock *c, int64_t d)
+static inline void vclock__intrude(vclock *c, int64_t d)
 {
 	if (d > 0) {
 		c->intrusion += d;
@@ -88,18 +99,18 @@ static inline void vclock_intrude(vclock *c, int64_t d)
 	}
 }
 
-int vclock_size_class(uint64_t bytes);
+int vclock__size_class(uint64_t bytes);
 
 /*
  * A first transmission estimate for messages up to max_bytes, from a measured round
  * trip (half of it): until a message of a size class arrives while its receiver waits,
  * its estimate is at most this, not the queueing that a first message may show.
  */
-void vclock_seed(vclock *c, int64_t trans, uint64_t max_bytes);
+void vclock__seed(vclock *c, int64_t trans, uint64_t max_bytes);
 
 /* The transmission time a message of `bytes` would be given now (0 before any
  * sample), without taking a sample: for comparing queued messages' arrivals. */
-int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes);
+int64_t vclock__trans_estimate(const vclock *c, uint64_t bytes);
 
 /*
  * Applies a monitored receive: started at real t_start (virtual v0 = t_start - I), the
@@ -109,8 +120,8 @@ int64_t vclock_trans_estimate(const vclock *c, uint64_t bytes);
  * program would not have had becomes intrusion, not synchronisation delay. L gains
  * only the wrapper's own time, (t1 - t_start) + (t_end - t2).
  */
-void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end,
-		    int64_t vs, int64_t rs, uint64_t bytes, vclock_recv *out);
+void vclock__receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end, int64_t vs,
+                    int64_t rs, uint64_t bytes, vclock_recv *out);
 
 /*
  * The same when more is known (preserve mode): the task began waiting for the message
@@ -120,7 +131,7 @@ void vclock_receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t 
  * message was sent during the wait. L then gains (t_wait - t_start) + (t_end - t2):
  * the wait for the monitor's permission is waiting, not the task's own work.
  */
-void vclock_receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
+void vclock__receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
 			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
 			 vclock_recv *out);
 
@@ -143,7 +154,7 @@ typedef struct vclock_sync_sample {
  * winning round trip (the moment the estimate is for, when clocks drift). Returns 0, or
  * PVMMON_EINVAL when no sample is usable.
  */
-int vclock_offset_estimate(const vclock_sync_sample *s, int n, int64_t *offset,
-                           int64_t *uncertainty, int64_t *rtt, int64_t *at);
+int vclock__offset_estimate(int64_t *offset, int64_t *uncertainty, int64_t *rtt, int64_t *at,
+			    const vclock_sync_sample *s, int n);
 
 #endif

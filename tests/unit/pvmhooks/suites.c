@@ -6,6 +6,10 @@ extern CU_TestInfo test_tidmap_tests[];
 extern CU_TestInfo test_records_tests[];
 extern CU_TestInfo test_cp_tests[];
 extern CU_TestInfo test_dyninst_tests[];
+extern CU_TestInfo test_calls_tests[];
+extern CU_TestInfo test_sched_tests[];
+extern CU_TestInfo test_rr_tests[];
+extern CU_TestInfo test_preserve_tests[];
 
 CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"vclock", NULL, NULL, NULL, NULL, test_vclock_tests},
@@ -13,5 +17,9 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"records", NULL, NULL, NULL, NULL, test_records_tests},
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     {"dyninst", NULL, NULL, NULL, NULL, test_dyninst_tests},
+    {"calls", NULL, NULL, NULL, NULL, test_calls_tests},
+    {"sched", NULL, NULL, NULL, NULL, test_sched_tests},
+    {"rr", NULL, NULL, NULL, NULL, test_rr_tests},
+    {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     CU_SUITE_INFO_NULL,
 };

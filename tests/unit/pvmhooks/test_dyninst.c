@@ -31,7 +31,7 @@ static void test_rules_decide_sites_last_match_wins(void)
 	static char lid[] = "0.1";
 
 	hooks__records_reset();
-	hooks__st.lid = lid;
+	hooks__set_identity(0, strdup(lid));
 	/* Loops off, then one loop back on; a rule for another task changes nothing. */
 	hooks__dyn_rules("-kind=loop;+task=0.1,loop=app.c:35;-task=0.2,proc=main");
 	CU_ASSERT_EQUAL(first(&p_main), 1);
@@ -60,7 +60,7 @@ static void test_rules_decide_sites_last_match_wins(void)
 	hooks__dyn_switch(0, "task=0.2");
 	CU_ASSERT_EQUAL(p_main.enabled, 1);
 	hooks__records_reset();
-	hooks__st.lid = NULL;
+	hooks__set_identity(0, NULL);
 }
 
 /* An exit whose entry was not taken (the site was switched on in between) ends
@@ -131,10 +131,10 @@ static void test_split_procedure_loops_switch_with_it(void)
 	    {"quiet", "/src/app.c", 70, PVMMON_PROBE_PROC, 1, -1, 0, 1},
 	    {"for@72", "/src/app.c", 72, PVMMON_PROBE_LOOP, 1, -1, 0, 0},
 	};
-	hooks_state_kind state = hooks__st.state;
+	hooks_state_kind state = hooks__state();
 
 	hooks__records_reset();
-	hooks__st.lid = lid;
+	hooks__set_identity(0, strdup(lid));
 	hooks__dyn_rules("-kind=loop");
 	CU_ASSERT_EQUAL(first(&sp[0]), 1);
 	CU_ASSERT(sp[1].seen && sp[2].seen);
@@ -150,14 +150,14 @@ static void test_split_procedure_loops_switch_with_it(void)
 	CU_ASSERT(!sp[0].enabled && !sp[1].enabled && !sp[2].enabled);
 	/* Unmonitored for good: the first entry switches the procedure and its loops off,
 	 * so its calls take the plain copy. */
-	hooks__st.state = HOOKS_PASSIVE;
+	hooks__set_state(HOOKS_PASSIVE);
 	pvmmon_probe_proc_enter(&quiet[0]);
 	CU_ASSERT_EQUAL(quiet[0].enabled, 0);
 	CU_ASSERT_EQUAL(quiet[1].enabled, 0);
-	hooks__st.state = state;
+	hooks__set_state(state);
 	hooks__dyn_switch(1, "all");
 	hooks__records_reset();
-	hooks__st.lid = NULL;
+	hooks__set_identity(0, NULL);
 }
 
 CU_TestInfo test_dyninst_tests[] = {

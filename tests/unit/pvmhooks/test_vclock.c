@@ -9,11 +9,11 @@ static void test_virtual_is_real_minus_intrusion(void)
 {
 	vclock c;
 
-	vclock_init(&c);
-	vclock_intrude(&c, 300);
-	vclock_intrude(&c, -5); /* negative measurements never reduce intrusion */
+	vclock__init(&c);
+	vclock__intrude(&c, 300);
+	vclock__intrude(&c, -5); /* negative measurements never reduce intrusion */
 	CU_ASSERT_EQUAL(c.intrusion, 300);
-	CU_ASSERT_EQUAL(vclock_virtual(&c, 1000), 700);
+	CU_ASSERT_EQUAL(vclock__virtual(&c, 1000), 700);
 }
 
 /* The receiver was early: it waits in virtual time for the message (sync delay). */
@@ -22,11 +22,11 @@ static void test_early_receiver_has_sync_delay(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
+	vclock__init(&c);
 	c.intrusion = 100;
 	/* Receive starts at real 1000 (virtual 900); sender sent at virtual 1500, real
 	 * 1600; the message arrives at real 1700 (transmission 100). */
-	vclock_receive(&c, 1000, 1010, 1720, 1750, 1500, 1600, 8, &r);
+	vclock__receive(&c, 1000, 1010, 1720, 1750, 1500, 1600, 8, &r);
 	CU_ASSERT_EQUAL(r.v0, 900);
 	CU_ASSERT_EQUAL(r.trans, 120);
 	CU_ASSERT_EQUAL(r.va, 1620);
@@ -46,12 +46,12 @@ static void test_late_message_no_sync(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
+	vclock__init(&c);
 	/* Calibrate the estimators with a blocked receive: delivery 50, cost 5. */
-	c.min_delivery[vclock_size_class(8)] = 50;
-	c.min_recv_cost[vclock_size_class(8)] = 5;
+	c.min_delivery[vclock__size_class(8)] = 50;
+	c.min_recv_cost[vclock__size_class(8)] = 5;
 	c.intrusion = 1000;
-	vclock_receive(&c, 10000, 10010, 10020, 10030, 2000, 2500, 8, &r);
+	vclock__receive(&c, 10000, 10010, 10020, 10030, 2000, 2500, 8, &r);
 	CU_ASSERT_EQUAL(r.v0, 9000);
 	CU_ASSERT_EQUAL(r.trans, 50); /* queued for long: the minimum is kept */
 	CU_ASSERT_EQUAL(r.sync, 0);
@@ -66,13 +66,13 @@ static void test_wait_caused_by_sender_intrusion_is_intrusion(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
-	c.min_delivery[vclock_size_class(8)] = 100;
-	c.min_recv_cost[vclock_size_class(8)] = 10;
+	vclock__init(&c);
+	c.min_delivery[vclock__size_class(8)] = 100;
+	c.min_recv_cost[vclock__size_class(8)] = 10;
 	/* Receiver starts at virtual 5000 (no intrusion). The sender sent at virtual
 	 * 4000 but real 9000 (5000 of its own intrusion); the receiver waited real
 	 * 5000..9110. Uninstrumented, the message was there at 4100: no waiting. */
-	vclock_receive(&c, 5000, 5001, 9110, 9120, 4000, 9000, 8, &r);
+	vclock__receive(&c, 5000, 5001, 9110, 9120, 4000, 9000, 8, &r);
 	CU_ASSERT_EQUAL(r.sync, 0);
 	CU_ASSERT_EQUAL(r.vt, 5010);
 	CU_ASSERT_EQUAL(c.intrusion, 9120 - 5010);
@@ -88,26 +88,26 @@ static void test_queued_message_uses_measured_transmission(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
+	vclock__init(&c);
 	/* A 64 KiB message sent while the receiver waited: transmission 300. */
-	vclock_receive(&c, 1000, 1000, 1400, 1400, 1000, 1100, 65536, &r);
+	vclock__receive(&c, 1000, 1000, 1400, 1400, 1000, 1100, 65536, &r);
 	CU_ASSERT_EQUAL(r.trans, 300);
-	CU_ASSERT_EQUAL(c.waited_est[vclock_size_class(65536)], 300);
+	CU_ASSERT_EQUAL(c.waited_est[vclock__size_class(65536)], 300);
 	/* A 1 KiB message that sat in the queue 50000 before the receive: the larger
 	 * transfer bounds it, so no transmission of 50000 is invented. */
-	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
+	vclock__receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
 	CU_ASSERT_EQUAL(r.trans, 300);
 	CU_ASSERT_EQUAL(r.sync, 0);
 	/* Once 1 KiB messages have a measured transmission of their own, it is theirs. */
-	vclock_receive(&c, 70000, 70000, 70501, 70501, 70001, 70001, 1024, &r);
+	vclock__receive(&c, 70000, 70000, 70501, 70501, 70001, 70001, 1024, &r);
 	CU_ASSERT_EQUAL(r.trans, 500);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 1024), 500);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 512), 300);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 1024), 500);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 512), 300);
 	/* Without any measured transfer of its size or larger, the bound is all there is. */
-	vclock_init(&c);
-	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
+	vclock__init(&c);
+	vclock__receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 1024, &r);
 	CU_ASSERT_EQUAL(r.trans, 50010);
-	CU_ASSERT_EQUAL(c.waited_est[vclock_size_class(1024)], 0);
+	CU_ASSERT_EQUAL(c.waited_est[vclock__size_class(1024)], 0);
 }
 
 /* A round trip at registration seeds the estimate of small messages: the first one,
@@ -119,27 +119,27 @@ static void test_seeded_transmission(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
-	vclock_seed(&c, 200, 1024);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 200);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 1024), 200);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 4096), 0);
+	vclock__init(&c);
+	vclock__seed(&c, 200, 1024);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 12), 200);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 1024), 200);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 4096), 0);
 	/* A 12-byte message sent at 10000, taken at 60000 by a receiver that started late. */
-	vclock_receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 12, &r);
+	vclock__receive(&c, 60000, 60000, 60010, 60010, 9000, 10000, 12, &r);
 	CU_ASSERT_EQUAL(r.trans, 200);
 	/* One that arrived while the receiver waited shows 120: it replaces the seed. */
-	vclock_receive_seen(&c, 70000, 70000, 80000, 80010, 80010, 75000, 75000, 75120, 12, &r);
+	vclock__receive_seen(&c, 70000, 70000, 80000, 80010, 80010, 75000, 75000, 75120, 12, &r);
 	CU_ASSERT_EQUAL(r.trans, 120);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 12), 120);
 	/* A seed of nothing (a failed round trip) changes nothing. */
-	vclock_seed(&c, 0, 1024);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 12), 120);
+	vclock__seed(&c, 0, 1024);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 12), 120);
 	/* A class whose own messages take longer than the seed (their receiver slept, say)
 	 * keeps its own measurement; a class without one still has the seed. */
-	vclock_receive_seen(&c, 90000, 90000, 91000, 91300, 91300, 90500, 90500, 90800, 300, &r);
+	vclock__receive_seen(&c, 90000, 90000, 91000, 91300, 91300, 90500, 90500, 90800, 300, &r);
 	CU_ASSERT_EQUAL(r.trans, 300);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 300), 300);
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 40), 200);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 300), 300);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 40), 200);
 }
 
 /* A class's transmission is the lower quartile of its latest 32 measured ones: the
@@ -150,35 +150,35 @@ static void test_transmission_quartile(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
+	vclock__init(&c);
 	/* 32 transmissions of 100, 200, ... 3200 (in a scrambled order), each sent
 	 * after its receive began. */
 	for (int i = 0; i < 32; i++) {
 		int64_t t0 = 1000000 * (i + 1), d = 100 * (((i * 13) % 32) + 1);
 
-		vclock_receive(&c, t0, t0, t0 + 10 + d, t0 + 10 + d, t0 + 10, t0 + 10, 8, &r);
-		CU_ASSERT_EQUAL(r.trans, c.waited_est[vclock_size_class(8)]);
+		vclock__receive(&c, t0, t0, t0 + 10 + d, t0 + 10 + d, t0 + 10, t0 + 10, 8, &r);
+		CU_ASSERT_EQUAL(r.trans, c.waited_est[vclock__size_class(8)]);
 	}
 	/* Index 7 of the 32 sorted: 800. */
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 8), 800);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 8), 800);
 	/* 32 newer ones of 5000 each push all of those out. */
 	for (int i = 0; i < 32; i++) {
 		int64_t t0 = 100000000 + 1000000 * i;
 
-		vclock_receive(&c, t0, t0, t0 + 5010, t0 + 5010, t0 + 10, t0 + 10, 8, &r);
+		vclock__receive(&c, t0, t0, t0 + 5010, t0 + 5010, t0 + 10, t0 + 10, 8, &r);
 	}
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 8), 5000);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 8), 5000);
 	/* A smaller class without samples of its own is bounded by it. */
-	CU_ASSERT_EQUAL(vclock_trans_estimate(&c, 2), 5000);
+	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 2), 5000);
 }
 
 static void test_size_classes(void)
 {
-	CU_ASSERT_EQUAL(vclock_size_class(0), 0);
-	CU_ASSERT_EQUAL(vclock_size_class(1), 0);
-	CU_ASSERT_EQUAL(vclock_size_class(8), 3);
-	CU_ASSERT_EQUAL(vclock_size_class(1024), 10);
-	CU_ASSERT_EQUAL(vclock_size_class(UINT64_MAX), VCLOCK_SIZE_CLASSES - 1);
+	CU_ASSERT_EQUAL(vclock__size_class(0), 0);
+	CU_ASSERT_EQUAL(vclock__size_class(1), 0);
+	CU_ASSERT_EQUAL(vclock__size_class(8), 3);
+	CU_ASSERT_EQUAL(vclock__size_class(1024), 10);
+	CU_ASSERT_EQUAL(vclock__size_class(UINT64_MAX), VCLOCK_SIZE_CLASSES - 1);
 }
 
 static void test_virtual_never_ahead_of_real(void)
@@ -186,9 +186,9 @@ static void test_virtual_never_ahead_of_real(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
+	vclock__init(&c);
 	/* A sender whose virtual send time is later than our real end (clock skew). */
-	vclock_receive(&c, 100, 110, 120, 130, 1000, 50, 8, &r);
+	vclock__receive(&c, 100, 110, 120, 130, 1000, 50, 8, &r);
 	CU_ASSERT_EQUAL(c.intrusion, 0);
 	CU_ASSERT_EQUAL(r.vt, 130);
 }
@@ -213,7 +213,7 @@ static void test_offset_symmetric_is_exact(void)
 	vclock_sync_sample s[1] = {trip(1000, 5000000, 40000, 7000, 40000)};
 	int64_t off = 0, unc = 0, rtt = 0;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 1, &off, &unc, &rtt, NULL), 0);
+	CU_ASSERT_EQUAL(vclock__offset_estimate(&off, &unc, &rtt, NULL, s, 1), 0);
 	CU_ASSERT_EQUAL(off, 5000000);
 	CU_ASSERT_EQUAL(unc, 40000);
 	CU_ASSERT_EQUAL(rtt, 87000);
@@ -231,7 +231,7 @@ static void test_offset_least_delay_wins(void)
 	};
 	int64_t off = 0, unc = 0, rtt = 0, at = 0;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 4, &off, &unc, &rtt, &at), 0);
+	CU_ASSERT_EQUAL(vclock__offset_estimate(&off, &unc, &rtt, &at, s, 4), 0);
 	/* The best round trip's middle on the task's clock: 2 ms + (30 + 2000 + 10) / 2 us. */
 	CU_ASSERT_EQUAL(at, 2000000 + 1020000);
 	/* The second: delay 40 us, midpoint error (30 - 10) / 2 = 10 us. */
@@ -248,7 +248,7 @@ static void test_offset_same_clock(void)
 				   trip(90000, 0, 19999, 3, 20001)};
 	int64_t off = 1, unc = 0, rtt = 0;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 3, &off, &unc, &rtt, NULL), 0);
+	CU_ASSERT_EQUAL(vclock__offset_estimate(&off, &unc, &rtt, NULL, s, 3), 0);
 	CU_ASSERT(off >= -1 && off <= 1);
 	CU_ASSERT_EQUAL(unc, 20000);
 }
@@ -259,11 +259,11 @@ static void test_offset_bad_samples(void)
 	vclock_sync_sample s[2] = {{100, 500, 400, 200}, {100, 500, 600, 50}};
 	int64_t off = 7, unc = 7, rtt = 7;
 
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt, NULL), PVMMON_EINVAL);
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 0, &off, &unc, &rtt, NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(vclock__offset_estimate(&off, &unc, &rtt, NULL, s, 2), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(vclock__offset_estimate(&off, &unc, &rtt, NULL, s, 0), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(off, 7);
 	s[1].t_recv = 700;
-	CU_ASSERT_EQUAL(vclock_offset_estimate(s, 2, &off, &unc, &rtt, NULL), 0);
+	CU_ASSERT_EQUAL(vclock__offset_estimate(&off, &unc, &rtt, NULL, s, 2), 0);
 	/* round 600, held 100: delay 500; offset (400 + (-100)) / 2. */
 	CU_ASSERT_EQUAL(off, 200 + (-50));
 	CU_ASSERT_EQUAL(unc, 250);
@@ -275,13 +275,13 @@ static void test_local_follows_intrusion(void)
 {
 	vclock c;
 
-	vclock_init(&c);
-	vclock_intrude(&c, 300);
-	vclock_intrude(&c, -5);
-	vclock_intrude(&c, 20);
+	vclock__init(&c);
+	vclock__intrude(&c, 300);
+	vclock__intrude(&c, -5);
+	vclock__intrude(&c, 20);
 	CU_ASSERT_EQUAL(c.local, 320);
-	CU_ASSERT_EQUAL(vclock_local(&c, 1000), 680);
-	CU_ASSERT_EQUAL(vclock_local(&c, 1000), vclock_virtual(&c, 1000));
+	CU_ASSERT_EQUAL(vclock__local(&c, 1000), 680);
+	CU_ASSERT_EQUAL(vclock__local(&c, 1000), vclock__virtual(&c, 1000));
 }
 
 /*
@@ -295,20 +295,20 @@ static void test_local_keeps_waiting_for_sender_intrusion(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
-	vclock_intrude(&c, 100);
+	vclock__init(&c);
+	vclock__intrude(&c, 100);
 	/* The wrapper starts at real 1000, the real receive runs 1010..5020 (the worker
 	 * sent at real 5000 after 3000 of its own intrusion: virtual 2000), the wrapper
 	 * ends at 5030. */
-	vclock_receive(&c, 1000, 1010, 5020, 5030, 2000, 5000, 8, &r);
+	vclock__receive(&c, 1000, 1010, 5020, 5030, 2000, 5000, 8, &r);
 	CU_ASSERT_EQUAL(r.va, 2020);
 	CU_ASSERT_EQUAL(r.vt, 2020);
 	CU_ASSERT_EQUAL(c.intrusion, 5030 - 2020);
 	/* The wrapper's own 10 + 10 only. */
 	CU_ASSERT_EQUAL(c.local, 100 + 20);
-	CU_ASSERT_EQUAL(vclock_local(&c, 5030), 5030 - 120);
+	CU_ASSERT_EQUAL(vclock__local(&c, 5030), 5030 - 120);
 	/* Later intrusion is added to both. */
-	vclock_intrude(&c, 7);
+	vclock__intrude(&c, 7);
 	CU_ASSERT_EQUAL(c.local, 127);
 	CU_ASSERT_EQUAL(c.intrusion, 5030 - 2020 + 7);
 }
@@ -320,8 +320,8 @@ static void test_local_preserve_wait_is_waiting(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
-	vclock_receive_seen(&c, 1000, 1004, 1900, 1910, 1915, 500, 600, 700, 8, &r);
+	vclock__init(&c);
+	vclock__receive_seen(&c, 1000, 1004, 1900, 1910, 1915, 500, 600, 700, 8, &r);
 	CU_ASSERT_EQUAL(c.local, 4 + 5);
 }
 
@@ -332,11 +332,11 @@ static void test_local_is_never_reset(void)
 	vclock c;
 	vclock_recv r;
 
-	vclock_init(&c);
-	vclock_intrude(&c, 5000);
+	vclock__init(&c);
+	vclock__intrude(&c, 5000);
 	/* The sender's virtual send time is late: the receiver waits in virtual time and
 	 * I becomes small, while L keeps its 5000. */
-	vclock_receive(&c, 10000, 10001, 10100, 10102, 9900, 10050, 8, &r);
+	vclock__receive(&c, 10000, 10001, 10100, 10102, 9900, 10050, 8, &r);
 	CU_ASSERT(c.intrusion < 5000);
 	CU_ASSERT_EQUAL(c.local, 5000 + 1 + 2);
 }

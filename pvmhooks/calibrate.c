@@ -1,0 +1,328 @@
+/* What monitoring costs in this task (pvmhooks/dyninst.h): the calibration of probes,
+ * wrappers and piggybacks at registration, the cost record and the budget. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "calsites.h"
+#include "critpath.h"
+#include "dyninst.h"
+#include "hooks.h"
+#include "probes.h"
+#include "ptrmap.h"
+#include "records.h"
+#include "trace.h"
+
+/* The run's cost budget as a fraction (0: none). */
+static double budget;
+
+/* The shortest interval between two flushes that the budget asks for: the monitor
+ * measures rates over at least this (monitor/cost.c, MIN_INTERVAL_NS). */
+#define BUDGET_FLUSH_NS 10000000LL
+
+/* The observed monitoring time at the last flush. */
+static int64_t own_at_flush;
+
+/* Calibrated costs and observed totals. */
+static pvmmon_log_cost cal;
+
+void hooks__dyn_set_budget(double b) { budget = b; }
+
+int hooks__dyn_flush_due(int64_t now, int64_t last_flush)
+{
+	return budget > 0 && now - last_flush >= BUDGET_FLUSH_NS &&
+	       (double)(vclock__own(hooks__clock()) - own_at_flush) >
+		   budget * (double)(now - last_flush);
+}
+
+void hooks__dyn_wrapped(void) { cal.wrapped_calls++; }
+
+/* Calibration: each measurement is repeated CAL_REPS times and the median kept; one
+ * repetition runs at most CAL_PAIRS pairs or CAL_REP_NS, so that a host whose probes
+ * are slow (or a test's probe delay) does not hold the task up. */
+#define CAL_REPS 5
+#define CAL_PAIRS 1000
+#define CAL_REP_NS 2000000LL
+#define CAL_PB_REPS 9
+#define CAL_TAG 0x7e5a00f0
+/* A sanitized library's own copy of the scopes carries the sanitizer's checks (the
+ * scope variables' addresses are taken, so they get redzones), which a program built
+ * without it does not pay: there the loop calibration is kept. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CAL_PLACE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CAL_PLACE 0
+#endif
+#endif
+#ifndef CAL_PLACE
+#define CAL_PLACE 1
+#endif
+/* Calls per repetition and repetitions of the in-place measurements (about 1 ms and,
+ * under a budget, 27 ms more). */
+#define CAL_PLACE_ON_CALLS 500
+#define CAL_PLACE_ON_REPS 8
+#define CAL_PLACE_OFF_CALLS 10000
+#define CAL_PLACE_OFF_REPS 32
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int64_t median(int64_t *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
+	return v[n / 2];
+}
+
+/* The probe sites calibration runs on; their records are dropped after it. */
+static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0};
+static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1, 0};
+
+/* The cost of one entry and exit pair of site's kind, through the public probes.
+ * Slow probes (a test's probe delay) end it after one repetition past CAL_TOTAL_NS. */
+#define CAL_TOTAL_NS 10000000LL
+static int64_t pair_cost(pvmmon_probe_site *site)
+{
+	int64_t per[CAL_REPS], start = pvmmon_clock_now();
+	int r;
+
+	for (r = 0; r < CAL_REPS && (r == 0 || pvmmon_clock_now() - start < CAL_TOTAL_NS); r++) {
+		int64_t t0 = pvmmon_clock_now(), t;
+		int n = 0;
+
+		/* After the first 16 pairs the clock is read every 16 pairs only: its own
+		 * cost is a large part of a fast pair's. */
+		do {
+			if (site->kind == PVMMON_PROBE_PROC) {
+				pvmmon_probe_proc_enter(site);
+				pvmmon_probe_proc_exit(site);
+			} else {
+				pvmmon_probe_loop_enter(site);
+				pvmmon_probe_loop_exit(site);
+			}
+			n++;
+			t = (n > 16 && (n & 15)) ? t0 : pvmmon_clock_now();
+		} while (n < CAL_PAIRS && ((n > 16 && (n & 15)) || t - t0 < CAL_REP_NS));
+		t = pvmmon_clock_now();
+		per[r] = (t - t0) / n;
+	}
+	return median(per, r);
+}
+
+/*
+ * The cost of an instrumented call in place, in picoseconds per call (0 when none is
+ * found): the caller's and callee's code of calsites.c timed with its probes on or
+ * off (sites_on) against the same code plain, over reps repetitions of n calls
+ * (how the differences make one cost is said below).
+ * Probes cost more among a program's own code than in a loop of nothing but probes
+ * (the caller's call-line store, its open procedure's bookkeeping, the scopes' saved
+ * registers), and a switched-off site still costs its tests and frame: only code like
+ * the program's shows either. A repetition that takes over CAL_REP_NS ends the
+ * measurement (probes made slow by a test delay).
+ */
+#define CAL_PLACE_REPS_MAX 32
+static volatile unsigned place_sink;
+static int64_t place_cost(int sites_on, long n, int reps)
+{
+	int64_t per[CAL_PLACE_REPS_MAX];
+	unsigned sink = 0;
+	int r, i;
+
+	for (i = 0; i < CALSITES_N; i++)
+		calsites__site(i)->enabled = sites_on;
+	/* A first pass makes the records and warms the code; it is not counted. */
+	sink += calsites__plain(1, 64) + calsites__probed(1, 64);
+	for (r = 0; r < reps && r < CAL_PLACE_REPS_MAX; r++) {
+		int64_t t0 = pvmmon_clock_now(), t1, t2, plain, probed;
+
+		/* The order alternates, so that a drift of the machine's speed during the
+		 * measurement does not favour either. */
+		sink +=
+		    (r & 1) ? calsites__probed((unsigned)r, n) : calsites__plain((unsigned)r, n);
+		t1 = pvmmon_clock_now();
+		sink +=
+		    (r & 1) ? calsites__plain((unsigned)r, n) : calsites__probed((unsigned)r, n);
+		t2 = pvmmon_clock_now();
+		plain = (r & 1) ? t2 - t1 : t1 - t0;
+		probed = (r & 1) ? t1 - t0 : t2 - t1;
+		per[r] = (probed - plain) * 1000 / n;
+		if (t2 - t0 > CAL_REP_NS) {
+			r++;
+			break;
+		}
+	}
+	place_sink = sink;
+	/* Whichever runs first in a repetition pays for warming the caches and branch
+	 * history: each repetition's difference leans one way, the next one's the other.
+	 * The pairs' means cancel that. With the probes on, a disturbance (another process
+	 * taking the CPU, an interrupt) lands more often in the longer, instrumented half
+	 * and makes a pair too dear, so the cost is the pairs' lower quartile; with them
+	 * off both halves are as long, and the median it is. */
+	if (r >= 2) {
+		int pairs = r / 2;
+
+		for (i = 0; i < pairs; i++)
+			per[i] = (per[2 * i] + per[2 * i + 1]) / 2;
+		r = pairs;
+	}
+	qsort(per, (size_t)r, sizeof(*per), cmp_i64);
+	r = (r - 1) / (sites_on ? 4 : 2);
+	return per[r] > 0 ? per[r] : 0;
+}
+
+/* A piggyback's send and receive, timed on messages to this task itself in the
+ * private context (encoding, packing, the pvmd round and decoding, as for a real
+ * one). */
+static void pb_costs(void)
+{
+	int64_t snd[CAL_PB_REPS], rcv[CAL_PB_REPS];
+	uint8_t enc[WIRE_PB_HEADER + 16], got[WIRE_PB_HEADER + 16];
+	int32_t dest = hooks__mytid();
+	uint32_t seq = 0;
+	wire_piggyback pb;
+	int r, n = 0;
+
+	memset(&pb, 0, sizeof(pb));
+	pb.sender_tid = hooks__mytid();
+	pb.token = hooks__token();
+	pb.ndests = 1;
+	pb.dest_tid = &dest;
+	pb.seq = &seq;
+	for (r = 0; r < CAL_PB_REPS; r++) {
+		int sbuf, oldbuf, oldctx, rbuf, oldrbuf, bytes = 0, tag = 0, src = 0;
+		int64_t t0, t1, t2;
+		size_t len;
+		wire_piggyback in;
+
+		t0 = pvmmon_clock_now();
+		pb.vt_send = t0;
+		len = wire_piggyback_encode(&pb, enc);
+		sbuf = pvm_mkbuf(PvmDataRaw);
+		oldbuf = pvm_setsbuf(sbuf);
+		oldctx = pvm_setcontext(channel__ctx());
+		pvm_pkbyte((char *)enc, (int)len, 1);
+		hooks__pvm.send(hooks__mytid(), CAL_TAG);
+		pvm_setsbuf(oldbuf);
+		pvm_freebuf(sbuf);
+		t1 = pvmmon_clock_now();
+		oldrbuf = pvm_setrbuf(0);
+		rbuf = hooks__pvm.recv(hooks__mytid(), CAL_TAG);
+		if (rbuf > 0 && pvm_bufinfo(rbuf, &bytes, &tag, &src) >= 0 && bytes > 0 &&
+		    (size_t)bytes <= sizeof(got)) {
+			pvm_upkbyte((char *)got, bytes, 1);
+			wire_piggyback_decode(&in, got, (size_t)bytes, hooks__mytid());
+		}
+		if (rbuf > 0)
+			pvm_freebuf(rbuf);
+		pvm_setrbuf(oldrbuf);
+		pvm_setcontext(oldctx);
+		t2 = pvmmon_clock_now();
+		if (rbuf > 0) {
+			snd[n] = t1 - t0;
+			rcv[n++] = t2 - t1;
+		}
+	}
+	if (n > 0) {
+		cal.pb_send_ns = median(snd, n);
+		cal.pb_recv_ns = median(rcv, n);
+	}
+}
+
+/* A wrapper's own bookkeeping without its piggyback: four clock reads and a lookup
+ * of the statement's record by call site, as hooks__begin and hooks__end do them. */
+static int64_t wrapper_cost(void)
+{
+	int64_t per[CAL_REPS];
+	ptrmap m = {0};
+	int r, i;
+
+	if (!ptrmap__put(&m, (const void *)pair_cost, 1))
+		return 0;
+	for (r = 0; r < CAL_REPS; r++) {
+		int64_t t0 = pvmmon_clock_now(), sink = 0;
+
+		for (i = 0; i < CAL_PAIRS; i++) {
+			size_t *v;
+
+			sink += pvmmon_clock_now() - pvmmon_clock_now();
+			sink += pvmmon_clock_now() - pvmmon_clock_now();
+			v = ptrmap__find(&m, (const void *)pair_cost);
+			sink += v ? (int64_t)*v : 0;
+		}
+		per[r] = (pvmmon_clock_now() - t0 + (sink & 1)) / CAL_PAIRS;
+	}
+	ptrmap__free(&m);
+	return median(per, CAL_REPS);
+}
+
+void hooks__dyn_calibrate(void)
+{
+	vclock *c = hooks__clock();
+	int64_t t0, i0, l0;
+
+	if (hooks__state() != HOOKS_ACTIVE || cal.known)
+		return;
+	/* The whole calibration is monitoring time: charged as one, below, in place of
+	 * what its probes charge themselves (which misses part of their cost: a
+	 * procedure around the calibration would keep it as its own time). */
+	i0 = vclock__intrusion(c);
+	l0 = vclock__own(c);
+	t0 = pvmmon_clock_now();
+	/* The calibration's probes are no part of the program: no critical path, no
+	 * trace events. */
+	hooks__cp_pause(1);
+	hooks__trace_pause(1);
+	hooks__records_calibration_begin();
+	cal.proc_pair_ns = pair_cost(&cal_proc);
+	cal.loop_pair_ns = pair_cost(&cal_loop);
+	/* A probe is charged half a pair, procedures' and loops' alike. */
+	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
+	/* In place, as probes really run; the probes are charged from it (the loop's
+	 * measurement stays for the pair costs' split). A test's probe delay would make
+	 * the in-place code take milliseconds: the loop's measurement then stays. */
+	if (CAL_PLACE && !hooks__probe_test_delay()) {
+		cal.site_on_ps = place_cost(1, CAL_PLACE_ON_CALLS, CAL_PLACE_ON_REPS);
+		if (cal.site_on_ps > 0)
+			hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);
+		/* What a switched-off site costs matters to the budget only (it cannot be
+		 * switched off); it is a few percent of a small procedure's time, so it
+		 * takes more calls to measure. */
+		if (budget > 0)
+			cal.site_off_ps = place_cost(0, CAL_PLACE_OFF_CALLS, CAL_PLACE_OFF_REPS);
+	}
+	cal.wrapper_ns = wrapper_cost();
+	{
+		pvmmon_probe_site *const used[] = {&cal_proc,         &cal_loop,
+						   calsites__site(0), calsites__site(1),
+						   calsites__site(2), calsites__site(3)};
+
+		hooks__records_calibration_end(used, sizeof(used) / sizeof(used[0]));
+	}
+	hooks__cp_pause(0);
+	hooks__trace_pause(0);
+	pb_costs();
+	cal.known = 1;
+	t0 = pvmmon_clock_now() - t0;
+	vclock__set_charges(c, i0 + t0, l0 + t0);
+}
+
+int hooks__dyn_start(void)
+{
+	/* Calibration charges its own time. */
+	hooks__dyn_calibrate();
+	/* Under a budget the monitor gets the task's cost at once, as the start of the
+	 * interval its first rates are measured over. */
+	return budget > 0;
+}
+
+void hooks__dyn_cost(pvmmon_log_cost *cost)
+{
+	*cost = cal;
+	cost->observed_ns = own_at_flush = vclock__own(hooks__clock());
+	cost->predicted_ns = 0;
+}

@@ -1,0 +1,370 @@
+/*
+ * The channel (pvmhooks/channel.h): libpvm3's entry points and matcher, control
+ * messages to and from the monitor, piggybacks in the private context, the
+ * monitored-task cache and the monitor's loss. It uses no feature of libpvmhooks.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "../common/pvmio.h"
+#include "../common/wire.h"
+#include "channel.h"
+#include "pvmmon/errors.h"
+#include "tidmap.h"
+
+hooks_real hooks__pvm;
+
+/* Control answers normally take well under a millisecond; this bounds a dead monitor. */
+#define ANSWER_TIMEOUT_MS 5000
+
+/* The channel's state: whom it talks to, for which task, and what it learned. */
+static struct {
+	pvmio_fns io;
+	int mytid, monitor_tid, ctx;
+	int lost;                  /* the monitor has gone: nothing more is sent to it */
+	tidmap monitored;          /* tid -> 1 monitored, 0 not (answers from the monitor) */
+	hooks_matcher std_matcher; /* libpvm3's matcher, captured at resolution */
+} ch;
+
+static const hooks_channel real_channel;
+static const hooks_channel *ops = &real_channel;
+
+void *hooks__real(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+
+	if (!f) {
+		fprintf(stderr, "pvmmon: %s not found after libpvmhooks (is -lpvm3 linked?)\n",
+			name);
+		abort();
+	}
+	return f;
+}
+
+const char *channel__program(void)
+{
+	return program_invocation_short_name ? program_invocation_short_name : "task";
+}
+
+/* Matches nothing: only ever installed for the instant it takes to read back the
+ * matcher it replaced. */
+static int match_none(int mid, int tid, int tag)
+{
+	(void)mid;
+	(void)tid;
+	(void)tag;
+	return 0;
+}
+
+/* pvm3.h declares pvm_recvf's result as a pointer to a function taking a matcher; it
+ * is the previous matcher itself (PVM's source), hence the casts through void *. */
+static hooks_matcher set_matcher(hooks_matcher m) { return (hooks_matcher)(void *)pvm_recvf(m); }
+
+hooks_matcher hooks__matcher_default(void)
+{
+	return ch.std_matcher ? set_matcher(ch.std_matcher) : NULL;
+}
+
+void hooks__matcher_restore(hooks_matcher m)
+{
+	if (m)
+		set_matcher(m);
+}
+
+int hooks__user_matcher(void)
+{
+	hooks_matcher m = hooks__matcher_default();
+
+	hooks__matcher_restore(m);
+	return m && m != ch.std_matcher;
+}
+
+void channel__resolve(void)
+{
+	hooks__pvm.send = hooks__real("pvm_send");
+	hooks__pvm.mcast = hooks__real("pvm_mcast");
+	hooks__pvm.recv = hooks__real("pvm_recv");
+	hooks__pvm.nrecv = hooks__real("pvm_nrecv");
+	hooks__pvm.trecv = hooks__real("pvm_trecv");
+	hooks__pvm.spawn = hooks__real("pvm_spawn");
+	hooks__pvm.exit = hooks__real("pvm_exit");
+	hooks__pvm.mytid = hooks__real("pvm_mytid");
+	hooks__pvm.probe = hooks__real("pvm_probe");
+	ch.io.send = hooks__pvm.send;
+	ch.io.recv = hooks__pvm.recv;
+	ch.io.trecv = hooks__pvm.trecv;
+	/* pvm_recvf() returns the matcher it replaces: read libpvm3's own that way (a
+	 * program that installed its own before its first PVM call keeps pvmmon on it). */
+	ch.std_matcher = set_matcher(match_none);
+	set_matcher(ch.std_matcher);
+}
+
+void channel__open(int mytid, int monitor_tid, int ctx)
+{
+	ch.mytid = mytid;
+	ch.monitor_tid = monitor_tid;
+	ch.ctx = ctx;
+	ch.lost = 0;
+	tidmap__free(&ch.monitored);
+}
+
+void channel__watch(void)
+{
+	int oc;
+
+	/* pvmd tells this task when the monitor ends, so that a monitor that dies leaves
+	 * the program running, unmonitored (channel__check_lost). */
+	oc = pvm_setcontext(ch.ctx);
+	pvm_notify(PvmTaskExit, WIRE_TAG_MONLOST, 1, &ch.monitor_tid);
+	pvm_setcontext(oc);
+}
+
+void channel__use(const hooks_channel *fake) { ops = fake ? fake : &real_channel; }
+
+int channel__monitor_tid(void) { return ch.monitor_tid; }
+
+int channel__ctx(void) { return ch.ctx; }
+
+int channel__lost(void) { return ch.lost; }
+
+void channel__gone(void)
+{
+	if (ch.lost)
+		return;
+	ch.lost = 1;
+	fprintf(stderr, "pvmmon: the monitor has gone; %s goes on unmonitored\n",
+		channel__program());
+}
+
+int channel__check_lost(void)
+{
+	if (ch.lost)
+		return 1;
+	if (ops->monitor_ended())
+		channel__gone();
+	return ch.lost;
+}
+
+int channel__send(int tag, const void *data, size_t len)
+{
+	if (ch.lost)
+		return PVMMON_ENOTFOUND;
+	return ops->send(tag, data, len);
+}
+
+int channel__recv(uint8_t **out, size_t *len, int tag, int timeout_ms)
+{
+	if (ch.lost)
+		return PVMMON_ENOTFOUND;
+	return ops->recv(out, len, tag, timeout_ms);
+}
+
+int channel__is_monitored(int tid) { return ops->is_monitored(tid); }
+
+int channel__pb_send(const int *tids, int n, int tag, const void *data, size_t len)
+{
+	return ops->pb_send(tids, n, tag, data, len);
+}
+
+int channel__pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *buf, size_t cap)
+{
+	return ops->pb_take(heap, len, src, tag, buf, cap);
+}
+
+int channel__take_any(uint8_t **out, size_t *len, int *src, int *tag, long wait_us)
+{
+	return ops->take_any(out, len, src, tag, wait_us);
+}
+
+int channel__send_size(void) { return ops->send_size(); }
+
+int channel__buf_info(int bufid, int *bytes, int *tag, int *src)
+{
+	return ops->buf_info(bufid, bytes, tag, src);
+}
+
+/* The real channel's entries. */
+
+static int real_send(int tag, const void *data, size_t len)
+{
+	return pvmio_send(&ch.io, ch.ctx, ch.monitor_tid, tag, data, len);
+}
+
+static int real_recv(uint8_t **out, size_t *len, int tag, int timeout_ms)
+{
+	/* A matcher the program installed must not pick the answer (it could take a
+	 * piggyback for it). */
+	hooks_matcher m = hooks__matcher_default();
+	int rc = pvmio_recv(&ch.io, ch.ctx, ch.monitor_tid, tag, timeout_ms, out, len, NULL, NULL);
+
+	hooks__matcher_restore(m);
+	return rc;
+}
+
+static int real_is_monitored(int tid)
+{
+	int64_t *known;
+	wire_buf b;
+	uint8_t *ans = NULL;
+	size_t len;
+	int monitored = 0;
+
+	if (tid == ch.mytid)
+		return 1;
+	/* pvmd and multicast addresses have the high bits set; they send no piggyback. */
+	if (tid <= 0 || tid == ch.monitor_tid)
+		return 0;
+	known = tidmap__find(&ch.monitored, tid);
+	if (known)
+		return (int)*known;
+	/* Without a monitor to ask, a task not met before counts as unmonitored: a task
+	 * started after the monitor's end sends no piggybacks, and waiting for one from
+	 * it would never end. */
+	if (ch.lost)
+		return 0;
+	wire_buf_init(&b);
+	wire_query_encode(&b, &(wire_query){tid});
+	if (!b.failed && real_send(WIRE_TAG_QUERY, b.data, b.len) == 0 &&
+	    real_recv(&ans, &len, WIRE_TAG_ANSWER, ANSWER_TIMEOUT_MS) == 0) {
+		wire_answer a;
+
+		if (wire_answer_decode(&a, ans, len) == 0 && a.tid == tid)
+			monitored = a.monitored ? 1 : 0;
+		free(ans);
+	}
+	wire_buf_free(&b);
+	tidmap__get(&ch.monitored, tid, monitored);
+	return monitored;
+}
+
+static int real_pb_send(const int *tids, int n, int tag, const void *data, size_t len)
+{
+	int sbuf = pvm_mkbuf(PvmDataRaw), oldbuf = pvm_setsbuf(sbuf);
+	int oldctx = pvm_setcontext(ch.ctx), rc;
+
+	pvm_pkbyte((char *)data, (int)len, 1);
+	if (n == 1)
+		rc = hooks__pvm.send(tids[0], tag);
+	else
+		rc = hooks__pvm.mcast((int *)tids, n, tag);
+	pvm_setcontext(oldctx);
+	pvm_setsbuf(oldbuf);
+	pvm_freebuf(sbuf);
+	return rc < 0 ? PVMMON_EPVM : 0;
+}
+
+/*
+ * Waits for the piggyback of a monitored sender. A sender killed right after its user
+ * message may never send it (and pvmd may drop what a dying task had not yet handed
+ * over), so the wait gives up once the sender is gone and nothing more is queued.
+ */
+static int await_piggyback(int src, int tag)
+{
+	struct timeval tv = {0, 200000};
+	int b;
+
+	for (;;) {
+		b = hooks__pvm.trecv(src, tag, &tv);
+		if (b != 0)
+			return b;
+		if (pvm_pstat(src) != PvmOk)
+			return hooks__pvm.nrecv(src, tag);
+	}
+}
+
+static int real_pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *buf, size_t cap)
+{
+	int rb, oldctx, pbuf, n = 0, ptag, psrc, rc = 0;
+	hooks_matcher matcher;
+
+	*heap = NULL;
+	*len = 0;
+	rb = pvm_setrbuf(0);
+	oldctx = pvm_setcontext(ch.ctx);
+	matcher = hooks__matcher_default();
+	/* The trailing piggyback is usually queued already; only when it is not do we
+	 * need to know whether the sender sends one at all. */
+	pbuf = hooks__pvm.nrecv(src, tag);
+	if (pbuf == 0 && ops->is_monitored(src))
+		pbuf = await_piggyback(src, tag);
+	hooks__matcher_restore(matcher);
+	if (pbuf > 0 && pvm_bufinfo(pbuf, &n, &ptag, &psrc) >= 0 && n > 0) {
+		uint8_t *p = buf;
+
+		if ((size_t)n > cap)
+			p = *heap = malloc((size_t)n);
+		rc = p && pvm_upkbyte((char *)p, n, 1) >= 0 ? 1 : PVMMON_EPARSE;
+		*len = (size_t)n;
+	}
+	if (pbuf > 0)
+		pvm_freebuf(pbuf);
+	pvm_setcontext(oldctx);
+	pvm_setrbuf(rb);
+	return rc;
+}
+
+static int real_take_any(uint8_t **out, size_t *len, int *src, int *tag, long wait_us)
+{
+	int rb = pvm_setrbuf(0), oc = pvm_setcontext(ch.ctx), b, n, rc = 0;
+	hooks_matcher m = hooks__matcher_default();
+
+	if (wait_us > 0) {
+		struct timeval tv = {wait_us / 1000000, wait_us % 1000000};
+
+		b = hooks__pvm.trecv(-1, -1, &tv);
+	} else {
+		b = hooks__pvm.nrecv(-1, -1);
+	}
+	if (b > 0 && pvm_bufinfo(b, &n, tag, src) >= 0)
+		rc = pvmio_unpack(b, out, len, NULL, NULL) == 0 ? 1 : PVMMON_EPVM;
+	if (b > 0)
+		pvm_freebuf(b);
+	hooks__matcher_restore(m);
+	pvm_setcontext(oc);
+	pvm_setrbuf(rb);
+	return rc;
+}
+
+static int real_send_size(void)
+{
+	int bytes = 0, tag, src, sb = pvm_getsbuf();
+
+	if (sb > 0 && pvm_bufinfo(sb, &bytes, &tag, &src) < 0)
+		bytes = 0;
+	return bytes;
+}
+
+static int real_buf_info(int bufid, int *bytes, int *tag, int *src)
+{
+	return pvm_bufinfo(bufid, bytes, tag, src) < 0 ? PVMMON_EPVM : 0;
+}
+
+static int real_monitor_ended(void)
+{
+	uint8_t *d = NULL;
+	size_t len;
+	/* libpvm3's matcher: one the program installed could take a piggyback here. */
+	hooks_matcher m = hooks__matcher_default();
+	int ended = pvmio_recv(&ch.io, ch.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL, NULL) == 0;
+
+	hooks__matcher_restore(m);
+	free(d);
+	return ended;
+}
+
+static const hooks_channel real_channel = {
+    .send = real_send,
+    .recv = real_recv,
+    .is_monitored = real_is_monitored,
+    .pb_send = real_pb_send,
+    .pb_take = real_pb_take,
+    .take_any = real_take_any,
+    .send_size = real_send_size,
+    .buf_info = real_buf_info,
+    .monitor_ended = real_monitor_ended,
+};

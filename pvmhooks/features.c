@@ -1,0 +1,281 @@
+/*
+ * The features of libpvmhooks and the order they run in (pvmhooks/features.h): the
+ * adapters from each feature's own functions to the scheduler's table, the table, and
+ * the monitor's welcome decoded and given to each feature.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clocksync.h"
+#include "critpath.h"
+#include "dyninst.h"
+#include "features.h"
+#include "preserve.h"
+#include "probes.h"
+#include "pvmmon/errors.h"
+#include "records.h"
+#include "rr.h"
+#include "sched.h"
+#include "trace.h"
+
+/* Adapters from the features' own functions to the table's entries. */
+
+static int probes_welcome(const hooks_welcome *w)
+{
+	(void)w;
+	hooks__test_delay_init();
+	return 0;
+}
+
+static int dyn_welcome(const hooks_welcome *w)
+{
+	hooks__dyn_rules(w->rules);
+	hooks__dyn_set_budget(w->budget);
+	return 0;
+}
+
+static int dyn_control(const wire_ctl *c, int64_t v)
+{
+	(void)v;
+	if (c->cmd != WIRE_CTL_ENABLE && c->cmd != WIRE_CTL_DISABLE)
+		return 0;
+	hooks__dyn_switch(c->cmd == WIRE_CTL_ENABLE, c->procs);
+	return 1;
+}
+
+static void dyn_call_end(hooks_call *call, int64_t now)
+{
+	(void)call;
+	(void)now;
+	hooks__dyn_wrapped();
+}
+
+static int records_control(const wire_ctl *c, int64_t v)
+{
+	(void)v;
+	if (c->cmd != WIRE_CTL_STMT)
+		return 0;
+	hooks__records_stmt_switch(c->gen, c->exclusive);
+	return 1;
+}
+
+static int records_prepare(int final, int64_t now)
+{
+	hooks__records_prepare(final, vclock__virtual(hooks__clock(), now));
+	return 0;
+}
+
+static int records_send(int final, int64_t now)
+{
+	pvmmon_log_cost cost;
+
+	hooks__dyn_cost(&cost);
+	return hooks__records_send(final, now, &cost);
+}
+
+static void trace_call_end(hooks_call *call, int64_t now)
+{
+	if (hooks__trace_on() || call->trace_first >= 0)
+		hooks__trace_end(call, now);
+}
+
+static int trace_flush(int final, int64_t now)
+{
+	(void)final;
+	(void)now;
+	return hooks__trace_flush();
+}
+
+static int rr_welcome(const hooks_welcome *w) { return hooks__rr_init((hooks_rr_mode)w->rr); }
+
+static int rr_control(const wire_ctl *c, int64_t v)
+{
+	(void)v;
+	if (c->cmd != WIRE_CTL_HOLD && c->cmd != WIRE_CTL_RELEASE)
+		return 0;
+	hooks__rr_hold(c->cmd == WIRE_CTL_HOLD);
+	return 1;
+}
+
+static int rr_flush(int final, int64_t now)
+{
+	(void)now;
+	return hooks__rr_flush(final);
+}
+
+static int pr_welcome(const hooks_welcome *w)
+{
+	hooks__pr_enable(w->preserve);
+	return 0;
+}
+
+static void pr_poll(int64_t now)
+{
+	(void)now;
+	if (hooks__pr_on())
+		hooks__pr_poll();
+}
+
+static int pr_flush(int final, int64_t now)
+{
+	(void)now;
+	/* The monitor must know every message sent before it counts the task as ended. */
+	return final ? hooks__pr_report() : 0;
+}
+
+/* Starts the critical path at virtual time v with what the records know: the
+ * procedure entries before registration and the procedures open now. */
+static void cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start)
+{
+	int open[CP_STACK_MAX], n;
+	size_t npre;
+	const hooks_pre_event *pre = hooks__records_pre_events(&npre);
+
+	n = hooks__records_open_cp(open, CP_STACK_MAX);
+	hooks__cp_begin(v, from, arc, at_start, pre, npre, open, n);
+}
+
+/* A new selection: procedures entered before (main, and any open now) already have
+ * records, whose selection indices change. */
+static void cp_select(const char *procs, int exclusive, uint32_t gen)
+{
+	hooks__cp_configure(procs, exclusive, gen);
+	hooks__records_cp_refresh();
+}
+
+static int cp_welcome(const hooks_welcome *w)
+{
+	int64_t t = w->t_start;
+
+	cp_select(w->cp_procs, w->cp_exclusive, w->cp_gen);
+	/* A spawned task's path continues its parent's, over the time the spawn took to
+	 * start it; a root's starts here. */
+	if (w->cp_collecting)
+		cp_begin(t, &w->from,
+			 w->from.on && w->spawn_rt ? t - hooks__from_common(w->spawn_rt) : 0, 1);
+	return 0;
+}
+
+static int cp_control(const wire_ctl *c, int64_t v)
+{
+	if (c->cmd == WIRE_CTL_CP_START) {
+		cp_select(c->procs, c->exclusive, c->gen);
+		cp_begin(v, NULL, 0, 0);
+		return 1;
+	}
+	if (c->cmd != WIRE_CTL_CP_STOP)
+		return 0;
+	hooks__cp_stop(v);
+	return 1;
+}
+
+static int cp_flush(int final, int64_t now)
+{
+	return hooks__cp_sample(vclock__virtual(hooks__clock(), now), final);
+}
+
+/*
+ * The features, in the order every step runs them:
+ * - records first: at the final flush it closes the open procedures, whose exits the
+ *   critical path still takes; it takes the statement switches (STMT).
+ * - the critical path samples its tuple next, with those exits in it; it takes its
+ *   own START and STOP commands, and its welcome starts its path (after probes and
+ *   records exist, before any message).
+ * - the trace's events and the replay record go to the monitor before the task's
+ *   records, so that the monitor has them whole once the final records arrive; the
+ *   replay client takes HOLD and RELEASE, and its welcome may fail (no replay data),
+ *   which leaves the task unmonitored.
+ * - preserve mode answers the monitor at every call's end (poll) and, at the final
+ *   flush, reports every message sent before the monitor counts the task as ended.
+ * - probes take their test delay, and dynamic instrumentation its rules and budget,
+ *   from the welcome; calibration (start) runs once everything else is set up, and
+ *   the budget may ask for an early flush.
+ * - the clock's keeper resynchronises at the tick, before the commands are read.
+ * - the task's records message goes last of all, with the cost record.
+ */
+static const hooks_feature features[] = {
+    {.name = "records", .control = records_control, .flush = records_prepare},
+    {.name = "critpath", .welcome = cp_welcome, .control = cp_control, .flush = cp_flush},
+    {.name = "trace", .call_end = trace_call_end, .flush = trace_flush},
+    {.name = "rr", .welcome = rr_welcome, .control = rr_control, .flush = rr_flush},
+    {.name = "preserve", .welcome = pr_welcome, .poll = pr_poll, .flush = pr_flush},
+    {.name = "probes", .welcome = probes_welcome},
+    {.name = "dyninst",
+     .welcome = dyn_welcome,
+     .start = hooks__dyn_start,
+     .control = dyn_control,
+     .flush_due = hooks__dyn_flush_due,
+     .call_end = dyn_call_end},
+    {.name = "clock", .tick = clocksync__tick},
+    {.name = "task", .flush = records_send},
+};
+#define NFEATURES (sizeof(features) / sizeof(features[0]))
+
+/* Decodes the welcome: the task's number and logical id, the spawn, the run's
+ * critical-path selection, record/replay and preserve mode, the switching rules and
+ * the budget. 0, or PVMMON_EPARSE. */
+static int welcome_decode(hooks_welcome *w, const uint8_t *data, size_t len)
+{
+	wire_welcome m;
+	int rc = wire_welcome_decode(&m, data, len);
+
+	memset(w, 0, sizeof(*w));
+	if (rc < 0) {
+		wire_welcome_clear(&m);
+		return rc;
+	}
+	/* The strings are w's from now on. */
+	*w = (hooks_welcome){.index = m.index,
+			     .lid = m.lid,
+			     .spawn_rt = m.spawn_rt,
+			     .from = m.from,
+			     .cp_gen = m.cp_gen,
+			     .cp_collecting = m.collecting,
+			     .cp_exclusive = m.exclusive,
+			     .cp_procs = m.procs,
+			     .rr = m.rr,
+			     .preserve = m.preserve == 1,
+			     .rules = m.rules,
+			     .budget = m.budget / 10000.0};
+	return 0;
+}
+
+int features__welcome(const uint8_t *data, size_t len, int64_t t_start)
+{
+	hooks_welcome w;
+	size_t i;
+	int rc = welcome_decode(&w, data, len);
+
+	w.t_start = t_start;
+	hooks__set_identity(w.index, w.lid);
+	w.lid = NULL;
+	if (rc != 0) {
+		fprintf(stderr, "pvmmon: the monitor's welcome is damaged; this task runs "
+				"unmonitored\n");
+		goto out;
+	}
+	for (i = 0; i < NFEATURES && rc == 0; i++)
+		if (features[i].welcome)
+			rc = features[i].welcome(&w);
+	if (rc != 0)
+		fprintf(stderr, "pvmmon: the replay cannot start; this task runs unmonitored\n");
+out:
+	free(w.cp_procs);
+	free(w.rules);
+	return rc;
+}
+
+/* The trace names statements by the records' ids. */
+static uint32_t stmt_id(void *site, hooks_op op)
+{
+	pvmmon_log_stmt *st = hooks__stmt(site, op);
+
+	return st ? st->id : 0;
+}
+
+void features__install(void)
+{
+	hooks__trace_set_stmt_id(stmt_id);
+	sched__init(features, NFEATURES);
+}

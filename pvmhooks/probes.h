@@ -1,0 +1,24 @@
+/*
+ * Private to libpvmhooks: what the rest of the library tells the public probes
+ * (probes.c, include/pvmmon/probe.h): when to run the scheduler, what one probe costs,
+ * and the tests' probe delay.
+ */
+#ifndef PVMMON_HOOKS_PROBES_H
+#define PVMMON_HOOKS_PROBES_H
+
+#include <stdint.h>
+
+/* The first probe at or after real time t runs the scheduler (sched__tick). */
+void hooks__probe_tick_at(int64_t t);
+
+/* Charges ns for each probe from now on: what one probe costs, calibrated. */
+void hooks__probe_cost_set(int64_t ns);
+
+/* PVMMON_TEST_PROBE_DELAY=US:LID,LID,... (tests only): every probe of the tasks with
+ * those logical ids busy-waits US microseconds, as seed 000's experiments slowed
+ * chosen processes; read once the task knows its logical id. */
+void hooks__test_delay_init(void);
+/* That delay for this task, in ns (0: none). */
+int64_t hooks__probe_test_delay(void);
+
+#endif

@@ -1,0 +1,172 @@
+/*
+ * The scheduler (pvmhooks/sched.h): the monitor's commands, the periodic work (from
+ * wrapped calls' ends and from probes) and the flush of every feature's records, run
+ * over the table of features it is given (features.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/errors.h"
+#include "sched.h"
+
+/* How often the monitor's commands are looked for: a command reaches a task at its
+ * first PVM call (or probe) at least this long after the last look. */
+#define POLL_NS 10000000LL
+
+/* Control answers normally take well under a millisecond; this bounds a dead monitor. */
+#define ANSWER_TIMEOUT_MS 5000
+
+static struct {
+	int64_t period_ns;  /* records are flushed this often */
+	int64_t last_flush; /* real time of the last flush */
+	int64_t last_poll;  /* real time the monitor's commands were last looked for */
+} sc;
+
+static int flush_at(int final, int64_t now);
+
+/* The features, in order (features.c explains it). */
+static const hooks_feature *features;
+static size_t nfeatures;
+
+void sched__init(const hooks_feature *table, size_t n)
+{
+	features = table;
+	nfeatures = n;
+}
+
+void sched__begin(int64_t period_ns)
+{
+	sc.period_ns = period_ns;
+	sc.last_flush = sc.last_poll = pvmmon_clock_now();
+}
+
+void sched__start(void)
+{
+	int64_t t0;
+	int flush = 0;
+
+	for (size_t i = 0; i < nfeatures; i++)
+		if (features[i].start && features[i].start())
+			flush = 1;
+	if (flush) {
+		hooks__guard = 1;
+		t0 = pvmmon_clock_now();
+		hooks__flush(0);
+		vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0);
+		hooks__guard = 0;
+	}
+}
+
+void sched__call_end(hooks_call *call, int64_t now)
+{
+	for (size_t i = 0; i < nfeatures; i++)
+		if (features[i].call_end)
+			features[i].call_end(call, now);
+}
+
+void sched__control(const wire_ctl *c, int64_t v)
+{
+	for (size_t i = 0; i < nfeatures; i++)
+		if (features[i].control && features[i].control(c, v))
+			return;
+}
+
+void hooks__poll(int64_t now)
+{
+	uint8_t *d = NULL;
+	size_t len;
+	wire_ctl c;
+
+	sc.last_poll = now;
+	if (hooks__state() != HOOKS_ACTIVE || channel__lost())
+		return;
+	/* The monitor's end, told by pvmd: warn once and go on unmonitored (piggybacks
+	 * still go out and are still taken, so that pairing stays right). */
+	if (channel__check_lost())
+		return;
+	for (size_t i = 0; i < nfeatures; i++)
+		if (features[i].tick)
+			features[i].tick(now);
+	while (channel__recv(&d, &len, WIRE_TAG_CTL, 0) == 0) {
+		if (wire_ctl_decode(&c, d, len) == 0) {
+			sched__control(&c, vclock__virtual(hooks__clock(), now));
+			free(c.procs);
+		} else {
+			hooks__count_bad();
+		}
+		free(d);
+		d = NULL;
+	}
+}
+
+void hooks__await_control(int64_t v)
+{
+	uint8_t *d = NULL;
+	size_t len;
+	wire_ctl c;
+
+	if (channel__recv(&d, &len, WIRE_TAG_CTL, ANSWER_TIMEOUT_MS) != 0)
+		return;
+	if (wire_ctl_decode(&c, d, len) == 0) {
+		sched__control(&c, v);
+		free(c.procs);
+	}
+	free(d);
+}
+
+/* Whether the period is over, or a feature wants a flush sooner. */
+static int flush_due(int64_t now)
+{
+	if (now - sc.last_flush >= sc.period_ns)
+		return 1;
+	for (size_t i = 0; i < nfeatures; i++)
+		if (features[i].flush_due && features[i].flush_due(now, sc.last_flush))
+			return 1;
+	return 0;
+}
+
+void sched__run(int64_t now)
+{
+	int64_t t0 = now;
+	size_t i;
+
+	for (i = 0; i < nfeatures; i++)
+		if (features[i].poll)
+			features[i].poll(now);
+	if (now - sc.last_poll >= POLL_NS)
+		hooks__poll(now);
+	if (hooks__state() == HOOKS_ACTIVE && flush_due(now))
+		flush_at(0, now);
+	/* What the periodic work took is monitoring time. */
+	vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0);
+}
+
+int64_t sched__tick(int64_t now)
+{
+	if (hooks__state() != HOOKS_ACTIVE || hooks__guard || channel__lost())
+		return now + POLL_NS;
+	hooks__guard = 1;
+	sched__run(now);
+	hooks__guard = 0;
+	return now + POLL_NS;
+}
+
+/* Sends every feature's records at real time now. */
+static int flush_at(int final, int64_t now)
+{
+	int rc = 0, r;
+
+	if (hooks__state() != HOOKS_ACTIVE || channel__lost())
+		return PVMMON_ESTATE;
+	for (size_t i = 0; i < nfeatures; i++) {
+		r = features[i].flush ? features[i].flush(final, now) : 0;
+		if (r < 0 && rc == 0)
+			rc = r;
+	}
+	hooks__count_flush();
+	sc.last_flush = now;
+	return rc;
+}
+
+int hooks__flush(int final) { return flush_at(final, pvmmon_clock_now()); }

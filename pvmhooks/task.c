@@ -1,0 +1,88 @@
+/*
+ * The task's core state (pvmhooks/hooks.h): its lifecycle state, identity, time origin,
+ * virtual clock and counters, owned here and read and changed through these functions.
+ */
+#include <stdlib.h>
+
+#include "hooks.h"
+
+/* The task's core state; each feature's own is static in the feature's file. */
+static struct {
+	hooks_state_kind state;
+	int mytid;
+	uint64_t token; /* the run's token (mailbox): piggybacks carry it */
+	uint32_t index; /* the monitor's number for this task */
+	char *lid;      /* its logical id, from the welcome (heap) */
+	int64_t start;  /* real time of initialisation: the task's time origin */
+	vclock clock;
+	hooks_counts counts;
+	/* Wrapped calls begun so far (nested ones, made by message handlers, included)
+	 * and the op of the last one: where a message handler's delivery happened. */
+	uint64_t ncalls;
+	hooks_op cur_op;
+} st;
+
+hooks_state_kind hooks__state(void) { return st.state; }
+
+void hooks__set_state(hooks_state_kind state) { st.state = state; }
+
+int hooks__mytid(void) { return st.mytid; }
+
+uint32_t hooks__index(void) { return st.index; }
+
+uint64_t hooks__token(void) { return st.token; }
+
+const char *hooks__lid(void) { return st.lid; }
+
+int64_t hooks__start(void) { return st.start; }
+
+vclock *hooks__clock(void) { return &st.clock; }
+
+void hooks__set_task(int mytid, uint64_t token)
+{
+	st.mytid = mytid;
+	st.token = token;
+}
+
+void hooks__set_identity(uint32_t index, char *lid)
+{
+	st.index = index;
+	free(st.lid);
+	st.lid = lid;
+}
+
+void hooks__count_bad(void) { st.counts.pb_bad++; }
+
+void hooks__count_sent(int n, int bytes)
+{
+	st.counts.msgs_sent += (uint64_t)n;
+	st.counts.bytes_sent += (uint64_t)bytes * (uint64_t)n;
+}
+
+void hooks__count_recv(int bytes)
+{
+	st.counts.msgs_recv++;
+	st.counts.bytes_recv += (uint64_t)bytes;
+}
+
+void hooks__count_unmonitored(void) { st.counts.unmonitored_recv++; }
+
+void hooks__count_flush(void) { st.counts.flushes++; }
+
+const hooks_counts *hooks__counts(void) { return &st.counts; }
+
+uint64_t hooks__ncalls(void) { return st.ncalls; }
+
+hooks_op hooks__cur_op(void) { return st.cur_op; }
+
+void hooks__count_call(hooks_op op)
+{
+	st.ncalls++;
+	st.cur_op = op;
+}
+
+void hooks__set_start(int64_t t) { st.start = t; }
+
+void hooks__set_cur_op(hooks_op op) { st.cur_op = op; }
+
+__thread int hooks__guard;
