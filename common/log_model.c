@@ -1,4 +1,6 @@
 /* Creating and freeing the in-memory log model, and the small lookups around it. */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,8 +77,44 @@ const char *pvmmon_task_status_name(pvmmon_task_status s)
 		return "exited";
 	case PVMMON_TASK_CRASHED:
 		return "crashed";
+	case PVMMON_TASK_KILLED:
+		return "killed";
+	case PVMMON_TASK_STOPPED:
+		return "stopped";
 	}
 	return "unknown";
+}
+
+/* The signals a task may end of, by name; others are written as numbers. */
+static const struct {
+	int sig;
+	const char *name;
+} signals[] = {{SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
+	       {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
+	       {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"},
+	       {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+	       {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+	       {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"}};
+
+const char *pvmmon_signal_name(int sig)
+{
+	static char num[16];
+
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		if (signals[i].sig == sig)
+			return signals[i].name;
+	snprintf(num, sizeof(num), "%d", sig);
+	return num;
+}
+
+int pvmmon_signal_number(const char *name)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		if (strcmp(signals[i].name, name) == 0)
+			return signals[i].sig;
+	return atoi(name);
 }
 
 const char *pvmmon_static_kind_name(pvmmon_static_kind k)

@@ -274,6 +274,10 @@ static pvmmon_task_status status_of(xmlNodePtr n)
 		s = PVMMON_TASK_EXITED;
 	else if (v && !xmlStrcmp(v, BAD_CAST "crashed"))
 		s = PVMMON_TASK_CRASHED;
+	else if (v && !xmlStrcmp(v, BAD_CAST "killed"))
+		s = PVMMON_TASK_KILLED;
+	else if (v && !xmlStrcmp(v, BAD_CAST "stopped"))
+		s = PVMMON_TASK_STOPPED;
 	xmlFree(v);
 	return s;
 }
@@ -432,6 +436,14 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 	t->pid = (int32_t)i64_attr(n, "pid");
 	t->program = str_attr(n, "program");
 	t->status = status_of(n);
+	{
+		char *sig = str_attr(n, "signal");
+
+		t->signal = pvmmon_signal_number(sig);
+		free(sig);
+	}
+	t->last_stmt = (uint32_t)u64_attr(n, "last-stmt");
+	t->ended = str_attr(n, "ended");
 	t->start_ns = i64_attr(n, "start-ns");
 	t->end_ns = i64_attr(n, "end-ns");
 	t->virtual_ns = i64_attr(n, "virtual-ns");

@@ -178,6 +178,11 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	attr(wr, "pid", "%d", (int)t->pid);
 	attr_str(wr, "program", t->program);
 	attr_str(wr, "status", pvmmon_task_status_name(t->status));
+	if (t->signal)
+		attr_str(wr, "signal", pvmmon_signal_name(t->signal));
+	if (t->last_stmt)
+		attr(wr, "last-stmt", "%u", (unsigned)t->last_stmt);
+	attr_str(wr, "ended", t->ended);
 	attr_i64(wr, "start-ns", t->start_ns);
 	attr_i64(wr, "end-ns", t->end_ns);
 	attr_i64(wr, "virtual-ns", t->virtual_ns);

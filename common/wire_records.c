@@ -461,6 +461,7 @@ void wire_task_clear(pvmmon_log_task *t)
 	free(t->lid);
 	free(t->host);
 	free(t->program);
+	free(t->ended);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -79,6 +79,7 @@ CHECK(pwait, wire_pwait, wire_pwait_clear)
 CHECK(pgrant, wire_pgrant, nothing)
 CHECK(clock, wire_clock, nothing)
 CHECK(clockset, wire_clockset, nothing)
+CHECK(fatal, wire_fatal, nothing)
 
 static int check_records(const uint8_t *d, size_t n)
 {

@@ -288,3 +288,35 @@ int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len)
 		in.failed = 1;
 	return wire__done(&in, "clock offset");
 }
+
+void wire_fatal_encode(wire_buf *b, const wire_fatal *f)
+{
+	wire_head_put(b);
+	wire_put_u32(b, (uint32_t)f->sig);
+	wire_put_u32(b, f->stmt);
+	wire_put_u8(b, f->where);
+	wire_put_u8(b, f->records);
+}
+
+int wire_fatal_decode(wire_fatal *f, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	wire_in_init(&in, data, len);
+	rc = wire_head_get(&in, "fatal report");
+	if (rc < 0)
+		return rc;
+	f->sig = (int32_t)wire_get_u32(&in);
+	f->stmt = wire_get_u32(&in);
+	f->where = wire_get_u8(&in);
+	f->records = wire_get_u8(&in);
+	/* Signal numbers are small and positive on every system PVM runs on. */
+	if (f->sig <= 0 || f->sig > 128 || f->where > WIRE_FATAL_HOOKS || f->records > 1)
+		in.failed = 1;
+	rc = wire__done(&in, "fatal report");
+	if (rc < 0)
+		memset(f, 0, sizeof(*f));
+	return rc;
+}

@@ -2,7 +2,8 @@
  * Private to pvmmon: a task's life with the monitor: how it finds the monitor (the
  * mailbox entry), registers (REGISTER, WELCOME), reports its children (SPAWNED), asks
  * whether a tid is monitored (QUERY, ANSWER, also the round trips of the clock
- * estimate) and agrees on its host's clock offset (CLOCK, CLOCKSET).
+ * estimate), agrees on its host's clock offset (CLOCK, CLOCKSET) and, dying of a
+ * fatal signal, says how it ended (FATAL).
  */
 #ifndef PVMMON_COMMON_WIRE_TASK_H
 #define PVMMON_COMMON_WIRE_TASK_H
@@ -114,5 +115,25 @@ void wire_clock_encode(wire_buf *b, const wire_clock *c);
 int wire_clock_decode(wire_clock *c, const uint8_t *data, size_t len);
 void wire_clockset_encode(wire_buf *b, const wire_clockset *c);
 int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len);
+
+/* Where a fatal signal found the task (wire_fatal.where). */
+enum {
+	WIRE_FATAL_PROGRAM = 0, /* in the program's own code */
+	WIRE_FATAL_PVM = 1,     /* inside a wrapped PVM call (libpvm3's code) */
+	WIRE_FATAL_HOOKS = 2,   /* inside pvmmon's own code: its records may be mid-change */
+};
+
+/* FATAL: the task dies of signal sig (it is re-raised after this message). stmt is its
+ * last wrapped call's statement id plus one (0: it made none); records says whether a
+ * final flush of its records went just before. */
+typedef struct wire_fatal {
+	int32_t sig;
+	uint32_t stmt;
+	uint8_t where;   /* WIRE_FATAL_* */
+	uint8_t records; /* 1: the records were flushed before this message */
+} wire_fatal;
+
+void wire_fatal_encode(wire_buf *b, const wire_fatal *f);
+int wire_fatal_decode(wire_fatal *f, const uint8_t *data, size_t len);
 
 #endif

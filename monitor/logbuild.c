@@ -8,6 +8,7 @@
 
 #include "../common/clock.h"
 #include "clocks.h"
+#include "ending.h"
 #include "logbuild.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
@@ -262,6 +263,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 					s->com[k].partner_lid = strdup(p->rec.lid);
 			}
 		}
+		ending__describe(run, t);
 		log->tasks[i] = t->rec;
 		/* The record is made for the log (senders as logical ids) and is its own. */
 		if (with_events && run->rr_mode != 0)

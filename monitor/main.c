@@ -22,6 +22,7 @@
 #include "preserve.h"
 #include "pvmmon/errors.h"
 #include "registry.h"
+#include "ending.h"
 #include "rrmon.h"
 #include "run.h"
 #include "tasks.h"
@@ -95,8 +96,13 @@ static int finished(mon_run *run, int64_t now)
 {
 	/* A replay that diverged stops at once, and so does a deadlock with
 	 * --on-deadlock=abort. */
-	if (stop_requested || run->diverged || run->deadlocked)
+	if (run->diverged || run->deadlocked)
 		return 1;
+	/* Stopped: the tasks' last records come first (ending.c). */
+	if (stop_requested) {
+		ending__stop(run, now);
+		return ending__stop_done(run, now);
+	}
 	if (run->auto_mode)
 		return tasks__count(run) > 0 && tasks__all_done(run) &&
 		       now - run->t_last_change > AUTO_GRACE_NS;
@@ -135,7 +141,9 @@ static int pvm_exit_notify(int32_t tid)
 	return pvm_notify(PvmTaskExit, WIRE_TAG_TASKEXIT, 1, &t);
 }
 
-static const mon_io pvm_io = {pvm_bytes_send, pvm_exit_notify};
+static int pvm_signal_task(int32_t tid, int sig) { return pvm_sendsig(tid, sig) < 0 ? PVMMON_EPVM : 0; }
+
+static const mon_io pvm_io = {pvm_bytes_send, pvm_exit_notify, pvm_signal_task};
 
 /* An option's setter says GO_ON, or the status the monitor then exits with. */
 #define GO_ON -1

@@ -23,6 +23,8 @@ typedef struct mon_task {
 	int welcomed;            /* registration answered */
 	int final;               /* the final flush arrived */
 	int gone;                /* pvmd reported its exit */
+	int64_t gone_at;         /* when (the monitor's real time) */
+	int fatal_where;         /* where a fatal signal found it (WIRE_FATAL_*) */
 	int64_t pending_since;   /* waiting for the parent's spawn report (real time), or 0 */
 	size_t cap_events;       /* room in rec.events */
 	uint64_t trace_received; /* events the task sent, kept or not */
@@ -85,6 +87,8 @@ typedef struct mon_io {
 	int (*send)(int ctx, int tid, int tag, const void *data, size_t len);
 	/* Has the pvmd report tid's exit to the monitor (a TASKEXIT message). */
 	int (*notify_exit)(int32_t tid);
+	/* Sends signal sig to task tid (NULL: the transport cannot). */
+	int (*kill)(int32_t tid, int sig);
 } mon_io;
 
 /* Bytes one event takes in the XML log, on average: converts the user's trace size
@@ -150,6 +154,7 @@ typedef struct mon_run {
 	int64_t t_ended;
 	int exit_code;
 	int64_t t_last_change;
+	int64_t t_stopped; /* real time the run's stop began (ending.c), 0 while it runs */
 	/* The task table and the spawn reports (tasks.c; reached only through its
 	 * functions). */
 	struct mon_tasks *tab;

@@ -232,7 +232,8 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.flushes++;
 	if (final) {
 		t->final = 1;
-		t->rec.status = PVMMON_TASK_EXITED;
+		if (!t->rec.signal)
+			t->rec.status = PVMMON_TASK_EXITED;
 	}
 	cost__records(run, t);
 	run->t_last_change = pvmmon_clock_now();

@@ -9,6 +9,7 @@
 #include "cost.h"
 #include "cpsearch.h"
 #include "critpath.h"
+#include "ending.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
 #include "registry.h"
@@ -82,6 +83,7 @@ static const struct {
     [WIRE_KIND_DIVERGED] = {rrmon__diverged, NULL},
     [WIRE_KIND_STOPPED] = {rrmon__stopped, NULL},
     [WIRE_KIND_PWAIT] = {preserve__message, NULL},
+    [WIRE_KIND_FATAL] = {ending__fatal, NULL},
 };
 
 void run__dispatch(mon_run *run, int src, int tag, const uint8_t *data, size_t len)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/clock.h"
 #include "../common/symbols.h"
 #include "pvmmon/errors.h"
 #include "tasks.h"
@@ -86,9 +87,14 @@ int tasks__running(const mon_task *t) { return t->welcomed && !t->gone; }
 void tasks__gone(mon_task *t)
 {
 	t->gone = 1;
-	/* Without a final flush the task died without saying goodbye. The final flush is
-	 * sent before pvm_exit, so it is already here when the exit is. */
-	t->rec.status = t->final ? PVMMON_TASK_EXITED : PVMMON_TASK_CRASHED;
+	t->gone_at = pvmmon_clock_now();
+	/* A task a signal ended said so (FATAL, before its exit). Without a final flush the
+	 * task died without saying goodbye. The final flush is sent before pvm_exit, so it
+	 * is already here when the exit is. */
+	if (t->rec.signal)
+		t->rec.status = PVMMON_TASK_KILLED;
+	else
+		t->rec.status = t->final ? PVMMON_TASK_EXITED : PVMMON_TASK_CRASHED;
 }
 
 int tasks__all_done(const mon_run *run)

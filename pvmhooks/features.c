@@ -10,6 +10,7 @@
 #include "clocksync.h"
 #include "critpath.h"
 #include "dyninst.h"
+#include "fatal.h"
 #include "features.h"
 #include "preserve.h"
 #include "probes.h"
@@ -193,6 +194,8 @@ static int cp_flush(int final, int64_t now)
  *   the budget may ask for an early flush.
  * - the clock's keeper resynchronises at the tick, before the commands are read.
  * - the task's records message goes last of all, with the cost record.
+ * - the fatal-signal handlers are installed last, once the task is registered and
+ *   every other feature has started: from then on a fatal signal flushes them all.
  */
 static const hooks_feature features[] = {
     {.name = "records", .control = records_control, .flush = records_prepare},
@@ -209,6 +212,7 @@ static const hooks_feature features[] = {
      .call_end = dyn_call_end},
     {.name = "clock", .tick = clocksync__tick},
     {.name = "task", .flush = records_send},
+    {.name = "fatal", .start = hooks__fatal_install},
 };
 #define NFEATURES (sizeof(features) / sizeof(features[0]))
 

@@ -121,8 +121,9 @@ const hooks_counts *hooks__counts(void);
 uint64_t hooks__ncalls(void);
 hooks_op hooks__cur_op(void);
 void hooks__set_cur_op(hooks_op op);
-/* A wrapped call of op begins. */
-void hooks__count_call(hooks_op op);
+/* A wrapped call of op begins at site; the site of the last one begun (NULL: none). */
+void hooks__count_call(hooks_op op, void *site);
+void *hooks__cur_site(void);
 /* The task's time origin (real time), set at registration. */
 void hooks__set_start(int64_t t);
 
@@ -134,6 +135,9 @@ int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size);
  * through (libpvm3 calls its own entry points through the PLT). The one global the
  * wrappers read inline. */
 extern __thread int hooks__guard;
+/* Set while a wrapped call runs the real PVM call (under the guard): a fatal signal
+ * that comes then found pvmmon's records whole (fatal.c). */
+extern __thread int hooks__in_pvm;
 
 /* Registers this task with the monitor on first use (outside any wrapper); returns 1
  * when the task is monitored. For PVM calls that enroll a task without being wrapped. */

@@ -178,6 +178,13 @@ pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 	return s;
 }
 
+int64_t hooks__records_stmt_id(const void *site)
+{
+	size_t *idx = ptrmap__find(&stmt_index, site);
+
+	return idx ? (int64_t)*idx : -1;
+}
+
 pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
 {
 	size_t i;

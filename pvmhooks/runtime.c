@@ -293,7 +293,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	/* Messages handlers took since the last wrapped call (in an unwrapped one, or
 	 * before the first) are settled at the position they came at. */
 	hooks__mhf_settle_due(call);
-	hooks__count_call(op);
+	hooks__count_call(op, site);
 	/* A replay gives a blocking receive the handler deliveries recorded in it before
 	 * it waits: what it waits for may come only in answer to the handler's sends. */
 	if (hooks__rr_mode() == HOOKS_RR_REPLAY) {

@@ -20,6 +20,7 @@ static struct {
 	 * and the op of the last one: where a message handler's delivery happened. */
 	uint64_t ncalls;
 	hooks_op cur_op;
+	void *cur_site; /* the last wrapped call's site: where a fatal signal found it */
 } st;
 
 hooks_state_kind hooks__state(void) { return st.state; }
@@ -75,14 +76,18 @@ uint64_t hooks__ncalls(void) { return st.ncalls; }
 
 hooks_op hooks__cur_op(void) { return st.cur_op; }
 
-void hooks__count_call(hooks_op op)
+void hooks__count_call(hooks_op op, void *site)
 {
 	st.ncalls++;
 	st.cur_op = op;
+	st.cur_site = site;
 }
+
+void *hooks__cur_site(void) { return st.cur_site; }
 
 void hooks__set_start(int64_t t) { st.start = t; }
 
 void hooks__set_cur_op(hooks_op op) { st.cur_op = op; }
 
 __thread int hooks__guard;
+__thread int hooks__in_pvm;

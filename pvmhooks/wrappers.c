@@ -37,7 +37,9 @@
 			return real_##NAME ARGS;                                              \
 		HOOKS_APPLY_ARGS(hooks__pre_##NAME, &call, ARGS);                             \
 		call.t1 = pvmmon_clock_now();                                                 \
+		hooks__in_pvm = 1;                                                            \
 		rc = call.skip ? (RET)call.skip_rc : real_##NAME ARGS;                       \
+		hooks__in_pvm = 0;                                                            \
 		call.t2 = pvmmon_clock_now();                                                 \
 		HOOKS_APPLY2_ARGS(hooks__post_##NAME, &call, rc, ARGS);                       \
 		hooks__end(&call);                                                            \

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 2
+#define PVMMON_LOG_VERSION_MINOR 3
 
 /* One com record (seed 000 Figure 10): a communication statement and one partner. */
 typedef struct pvmmon_log_com {
@@ -206,7 +206,10 @@ typedef struct pvmmon_log_cp {
 typedef enum pvmmon_task_status {
 	PVMMON_TASK_RUNNING = 0, /* still running when the log was written */
 	PVMMON_TASK_EXITED,      /* called pvm_exit (or returned from main) normally */
-	PVMMON_TASK_CRASHED,     /* vanished without saying goodbye (signal, kill) */
+	PVMMON_TASK_CRASHED,     /* vanished without saying goodbye (SIGKILL, a lost host) */
+	/* Since 1.3: */
+	PVMMON_TASK_KILLED,      /* a signal ended it, and it said which (signal) */
+	PVMMON_TASK_STOPPED,     /* running when the user (or pvmmon) stopped the run */
 } pvmmon_task_status;
 
 /*
@@ -240,6 +243,12 @@ typedef struct pvmmon_log_task {
 	int32_t pid;
 	char *program;
 	pvmmon_task_status status;
+	/* Since 1.3: the signal that ended it (0: none known), its last statement's id
+	 * plus one (0: unknown), and how it ended in words ("killed by SIGSEGV at
+	 * worker.c:31", "running when the run was stopped"; NULL: nothing to add). */
+	int32_t signal;
+	uint32_t last_stmt;
+	char *ended;
 	int64_t start_ns;     /* real time of registration, relative to the run start */
 	int64_t end_ns;       /* real time of exit or of the last flush */
 	int64_t virtual_ns;   /* the task's virtual time at its last flush */
@@ -388,6 +397,10 @@ PVMMON_EXTERN int pvmmon_log_validate(const char *path);
 PVMMON_EXTERN const char *pvmmon_log_schema(void);
 
 PVMMON_EXTERN const char *pvmmon_task_status_name(pvmmon_task_status s);
+/* A signal's name ("SIGSEGV"; a number in words for one without a name) in a static
+ * buffer for unnamed ones, and back (0 for NULL or an unknown name). */
+PVMMON_EXTERN const char *pvmmon_signal_name(int sig);
+PVMMON_EXTERN int pvmmon_signal_number(const char *name);
 
 /* "parallel", "local", "none"; NULL outside the enum. */
 PVMMON_EXTERN const char *pvmmon_comp_name(pvmmon_comp c);

@@ -11,7 +11,7 @@
 
 static void test_tables(void)
 {
-	CU_ASSERT_EQUAL(WIRE_NKINDS, 24);
+	CU_ASSERT_EQUAL(WIRE_NKINDS, 25);
 	for (int k = 0; k < WIRE_NKINDS; k++) {
 		int tag = wire__kind_tag(k);
 
@@ -24,6 +24,7 @@ static void test_tables(void)
 	/* The values are the protocol's: they never move. */
 	CU_ASSERT_EQUAL(WIRE_TAG_REGISTER, 0x7e5a0001);
 	CU_ASSERT_EQUAL(WIRE_TAG_CLOCKSET, 0x7e5a0018);
+	CU_ASSERT_EQUAL(WIRE_TAG_FATAL, 0x7e5a0030);
 	CU_ASSERT_STRING_EQUAL(wire__tag_name(WIRE_TAG_LIDTID), "LIDTID");
 	CU_ASSERT_STRING_EQUAL(wire__tag_name(WIRE_TAG_PASK), "PASK");
 	CU_ASSERT_EQUAL(wire__tag_from(WIRE_TAG_TASKEXIT), WIRE_PARTY_PVMD);

@@ -110,7 +110,36 @@ static void test_query_answer_round_trip(void)
 	wire_buf_free(&b);
 }
 
+static void test_fatal_round_trip(void)
+{
+	wire_fatal f = {11, 7, WIRE_FATAL_PVM, 1}, out;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_fatal_encode(&b, &f);
+	CU_ASSERT_EQUAL_FATAL(wire_fatal_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.sig, 11);
+	CU_ASSERT_EQUAL(out.stmt, 7);
+	CU_ASSERT_EQUAL(out.where, WIRE_FATAL_PVM);
+	CU_ASSERT_EQUAL(out.records, 1);
+	/* Where is one of three places, and the records flag is 0 or 1. */
+	b.data[b.len - 2] = 3;
+	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	b.data[b.len - 2] = WIRE_FATAL_HOOKS;
+	b.data[b.len - 1] = 2;
+	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	/* No signal 0, and nothing cut short. */
+	wire_buf_reset(&b);
+	wire_fatal_encode(&b, &(wire_fatal){0, 0, 0, 0});
+	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire_buf_reset(&b);
+	wire_fatal_encode(&b, &f);
+	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
+	wire_buf_free(&b);
+}
+
 CU_TestInfo test_wire_task_tests[] = {
+    {"fatal report round trip and damage", test_fatal_round_trip},
     {"welcome round trip and damage", test_welcome_round_trip},
     {"spawn report round trip and damage", test_spawned_round_trip},
     {"query and answer round trip", test_query_answer_round_trip},

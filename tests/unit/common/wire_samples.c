@@ -95,6 +95,9 @@ static int task(wire_buf *b, int kind)
 	case WIRE_KIND_CLOCKSET:
 		wire_clockset_encode(b, &cs);
 		return 0;
+	case WIRE_KIND_FATAL:
+		wire_fatal_encode(b, &(wire_fatal){11, 4, WIRE_FATAL_PROGRAM, 1});
+		return 0;
 	}
 	return -1;
 }

@@ -34,7 +34,7 @@ static int notify_exit(int32_t tid)
 	return 0;
 }
 
-static const mon_io fake_io = {send_bytes, notify_exit};
+static const mon_io fake_io = {send_bytes, notify_exit, NULL};
 
 void fake_reset(void)
 {

@@ -1,0 +1,125 @@
+/*
+ * How each task ended (monitor/ending.h): a task a signal ends says so (FATAL, from
+ * pvmhooks/fatal.c) with its last statement; a run the user stops has every task
+ * send its records before the log is written; and the log says in words how each task
+ * ended, never "crashed" for a task pvmmon's own stop ended.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/clock.h"
+#include "ending.h"
+#include "tasks.h"
+
+/* How long a stop waits for the tasks' last records: each task's handler is bounded
+ * to 2 s (pvmhooks/fatal.c, BOUND_S), and its messages need a few milliseconds more
+ * to come, even from another host. */
+#define STOP_WAIT_NS 3000000000LL
+
+void ending__fatal(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	mon_task *t = tasks__find(run, src);
+	wire_fatal f;
+
+	if (!t || wire_fatal_decode(&f, data, len) != 0) {
+		run->bad_messages++;
+		return;
+	}
+	t->rec.signal = f.sig;
+	t->rec.last_stmt = f.stmt;
+	t->fatal_where = f.where;
+	t->rec.status = PVMMON_TASK_KILLED;
+	run->t_last_change = pvmmon_clock_now();
+}
+
+void ending__stop(mon_run *run, int64_t now)
+{
+	if (run->t_stopped)
+		return;
+	run->t_stopped = now;
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		mon_task *t = tasks__at(run, i);
+
+		if (tasks__running(t) && run->io.kill)
+			run->io.kill(t->rec.tid, SIGTERM);
+	}
+}
+
+int ending__stop_done(mon_run *run, int64_t now)
+{
+	if (!run->t_stopped)
+		return 0;
+	return tasks__all_done(run) || now - run->t_stopped > STOP_WAIT_NS;
+}
+
+/* What a task was doing when the run was stopped, in words after "when the run was
+ * stopped" would not fit ("waiting at worker.c:12 for a message from 0.1 (tag 3)"):
+ * 0 with buf filled, or -1 when nothing more is known than that it was running.
+ * Filled in by the wait reports (the hang diagnoses) when they know it. */
+static int waiting_words(const mon_run *run, const mon_task *t, char *buf, size_t n)
+{
+	(void)run;
+	(void)t;
+	(void)buf;
+	(void)n;
+	return -1;
+}
+
+/* " at FILE:LINE" (or " in FUNCTION", or nothing) for the task's statement id + 1. */
+static void at_words(char *buf, size_t n, mon_task *t, uint32_t stmt)
+{
+	pvmmon_log_stmt *s = stmt && stmt <= t->rec.nstmts ? &t->rec.stmts[stmt - 1] : NULL;
+
+	buf[0] = '\0';
+	if (!s)
+		return;
+	tasks__resolve_stmt(s);
+	if (s->file && s->line > 0)
+		snprintf(buf, n, " at %s:%d", s->file, (int)s->line);
+	else if (s->function)
+		snprintf(buf, n, " in %s (%s)", s->function, s->op ? s->op : "?");
+	else if (s->op)
+		snprintf(buf, n, " at a %s call", s->op);
+}
+
+static int stop_signal(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
+
+void ending__describe(mon_run *run, mon_task *t)
+{
+	char at[512], words[768], wait[512];
+	const char *name = pvmmon_signal_name(t->rec.signal);
+	/* A task that ended after the stop began, without a signal of its own, was ended
+	 * by the stop (pvmd's halt, or pvmmon run's interrupt). */
+	int by_stop = run->t_stopped && (!t->gone || t->gone_at >= run->t_stopped);
+
+	at_words(at, sizeof(at), t, t->rec.last_stmt);
+	words[0] = '\0';
+	if (t->rec.signal && run->t_stopped && stop_signal(t->rec.signal)) {
+		t->rec.status = PVMMON_TASK_STOPPED;
+		snprintf(words, sizeof(words),
+		         "stopped by %s when the run was stopped, last seen%s", name,
+		         at[0] ? at : " before any PVM call");
+	} else if (t->rec.signal) {
+		t->rec.status = PVMMON_TASK_KILLED;
+		snprintf(
+		    words, sizeof(words), "killed by %s%s%s", name, at,
+		    t->fatal_where == WIRE_FATAL_HOOKS
+		        ? " (inside pvmmon's own code: its records are those of its last flush)"
+		        : "");
+	} else if (t->rec.status == PVMMON_TASK_EXITED) {
+		return;
+	} else if (by_stop) {
+		t->rec.status = PVMMON_TASK_STOPPED;
+		if (waiting_words(run, t, wait, sizeof(wait)) == 0)
+			snprintf(words, sizeof(words), "%s when the run was stopped", wait);
+		else
+			snprintf(words, sizeof(words), "running when the run was stopped");
+	} else if (t->rec.status == PVMMON_TASK_CRASHED) {
+		snprintf(words, sizeof(words),
+		         "ended without its final records (SIGKILL, or its host was lost)");
+	}
+	free(t->rec.ended);
+	t->rec.ended = words[0] ? strdup(words) : NULL;
+}
