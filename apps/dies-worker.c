@@ -30,7 +30,7 @@ int main(void)
 	}
 	/* The master's answer says pvmd has taken every send: a task that dies with
 	 * messages still in its socket loses them (PVM's own behaviour). */
-	if (msg[1] != DIES_WAIT)
+	if (msg[1] != DIES_WAIT && msg[1] != DIES_POLL)
 		pvm_recv(parent, DIES_TAG_ACK);
 	switch (msg[1]) {
 	case DIES_SEGV: {
@@ -46,7 +46,8 @@ int main(void)
 		raise(SIGKILL);
 		break;
 	case DIES_WAIT:
-		pvm_recv(parent, DIES_TAG_NEVER);
+	case DIES_POLL:
+		dies_wait_forever(parent, msg[1] == DIES_POLL);
 		break;
 	}
 out:

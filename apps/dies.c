@@ -11,18 +11,18 @@
 
 static void usage(FILE *f)
 {
-	fprintf(
-	    f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|exit] [-p]\n"
-	       "Starts one dies-worker, which sends SENDS messages to the master (paced to\n"
-	       "one a millisecond with -p) and then faults (segv), calls abort(), kills\n"
-	       "itself with SIGKILL, or waits for a message that never comes (wait: the\n"
-	       "master then waits for ever too); the master receives every message and\n"
-	       "ends when pvmd tells it that the worker has ended (defaults: -n 10000 -s segv).\n");
+	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit] [-p]\n"
+	           "Starts one dies-worker, which sends SENDS messages to the master (paced to\n"
+	           "one a millisecond with -p) and then faults (segv), calls abort(), kills\n"
+	           "itself with SIGKILL, or waits for a message that never comes, blocked in\n"
+	           "pvm_recv (wait) or polling with pvm_trecv (poll), and the master waits for\n"
+	           "ever too; otherwise the master receives every message and ends when pvmd\n"
+	           "tells it that the worker has ended (defaults: -n 10000 -s segv).\n");
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const hows[] = {"segv", "abort", "kill", "wait", "exit"};
+	static const char *const hows[] = {"segv", "abort", "kill", "wait", "poll", "exit"};
 	int msg[3] = {10000, DIES_SEGV, 0}, opt, tid, i, got = 0;
 
 	while ((opt = getopt(argc, argv, "n:s:ph")) != -1) {
@@ -31,9 +31,9 @@ int main(int argc, char **argv)
 			msg[0] = atoi(optarg);
 			break;
 		case 's':
-			for (msg[1] = 0; msg[1] < 5 && strcmp(optarg, hows[msg[1]]); msg[1]++)
+			for (msg[1] = 0; msg[1] < 6 && strcmp(optarg, hows[msg[1]]); msg[1]++)
 				;
-			if (msg[1] == 5) {
+			if (msg[1] == 6) {
 				usage(stderr);
 				return 2;
 			}
@@ -67,8 +67,8 @@ int main(int argc, char **argv)
 			got++;
 	printf("dies: received %d\n", got);
 	fflush(stdout);
-	if (msg[1] == DIES_WAIT) {
-		pvm_recv(tid, DIES_TAG_NEVER);
+	if (msg[1] == DIES_WAIT || msg[1] == DIES_POLL) {
+		dies_wait_forever(tid, msg[1] == DIES_POLL);
 	} else {
 		pvm_initsend(PvmDataDefault);
 		pvm_send(tid, DIES_TAG_ACK);

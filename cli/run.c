@@ -23,6 +23,8 @@
 #include "runopts.h"
 
 static volatile sig_atomic_t got_signal;
+/* How often an interrupted run passes the signal on again to a program that goes on. */
+#define STOP_REPEAT_S 5
 
 static void on_signal(int sig) { got_signal = sig; }
 
@@ -431,8 +433,9 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
                        pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
-	int status = -1;
+	int status = -1, told = 0;
 	char flush[16];
+	struct timespec told_at = {0, 0}, now;
 
 	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
 	pid = fork();
@@ -477,6 +480,11 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			 * finish, unmonitored. */
 			if (waitpid(*monitor, monitor_status, WNOHANG) == *monitor) {
 				*monitor = -1;
+				/* Stopped by us (below): its log is written; the program ends. */
+				if (got_signal) {
+					monitor = NULL;
+					continue;
+				}
 				if (WIFEXITED(*monitor_status) &&
 				    (WEXITSTATUS(*monitor_status) == 3 ||
 				     WEXITSTATUS(*monitor_status) == 4)) {
@@ -493,9 +501,18 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			usleep(20000);
 		}
 		/* Ctrl-C reaches the program through the terminal; a signal sent to pvmmon
-		 * alone is passed on so the run ends either way. */
-		if (got_signal)
+		 * alone is passed on so the run ends either way. The monitor is told first:
+		 * it stops every task and takes their last records (monitor/ending.c). The
+		 * signal goes once, then again every STOP_REPEAT_S while the program runs: a
+		 * second one at once would end a task before its handler sends its records. */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (got_signal && (!told || now.tv_sec - told_at.tv_sec >= STOP_REPEAT_S)) {
+			if (!told && monitor && *monitor > 0)
+				kill(*monitor, SIGTERM);
 			kill(pid, got_signal);
+			told = 1;
+			told_at = now;
+		}
 	}
 	return status;
 }
@@ -581,11 +598,17 @@ static int finish_run(monitor_proc *mon, const pvmmon_vm *vm, const cli_run_opts
 	char line[32];
 
 	if (mon->pid < 0) {
-		/* The monitor ended first: a replay that diverged (it said how), or a monitor
-		 * that died, whose last checkpoint is all the log there is. */
+		/* The monitor ended first: a replay that diverged (it said how), a run we
+		 * stopped (its log is written), or a monitor that died, whose last
+		 * checkpoint is all the log there is. */
 		show_task_output(vm, o->quiet);
 		if (WIFEXITED(mstatus) && (WEXITSTATUS(mstatus) == 3 || WEXITSTATUS(mstatus) == 4))
 			return WEXITSTATUS(mstatus);
+		if (got_signal && WIFEXITED(mstatus) && WEXITSTATUS(mstatus) == 0) {
+			if (!o->quiet)
+				fprintf(stderr, "pvmmon: log written to %s\n", log);
+			return exit_status(status);
+		}
 		cli__error("run: the log is the monitor's last checkpoint, if it wrote one: %s",
 		           log);
 		return exit_status(status);

@@ -18,10 +18,17 @@
  *
  * Records that may be mid-change: the wrappers keep pvmmon's guard set while they run,
  * and hooks__in_pvm while the real PVM call runs under it. A signal outside the guard
- * (the program's own code) or inside the real call (libpvm3, a blocked receive) finds
- * the records whole: they are sent. A signal inside pvmmon's own code (a wrapper's
- * bookkeeping, a probe, a flush) may find them half updated: they are not sent, only
- * the FATAL message is (records = 0), and the monitor keeps the last flush.
+ * (the program's own code) finds the records whole: they are sent at once. Inside the
+ * guard, two things stand in the way: pvmmon's records may be half updated (a
+ * wrapper's bookkeeping, a probe, a flush), and libpvm3 cannot be re-entered (a send
+ * made while it runs only waits in its queue, and a receive with a timeout fails with
+ * PvmNotImpl). So a signal sent from outside (kill, pvm_sendsig, Ctrl-C: SIGTERM and
+ * SIGINT above all) that comes inside the guard is deferred: the handler only notes
+ * it, and the call's end (hooks__fatal_settle, from the wrapper, the probe tick and
+ * any slice of a long wait) reports it and ends the task, with its records whole. A
+ * wait that never ends is bounded by an alarm of DEFER_S seconds: the task then ends
+ * with the signal and keeps its last flush. A fault inside the guard (a real SIGSEGV
+ * in libpvm3 or in pvmmon) cannot wait: only FATAL is tried (records = 0).
  *
  * The program's own handlers: a signal whose handler the program installed before
  * the task registered (or ignored) keeps it. For a handled signal ours runs first,
@@ -45,6 +52,9 @@
 /* How long the report may take before the process dies anyway: a flush is a few
  * local sends (milliseconds); this only bounds a deadlock inside malloc or libpvm3. */
 #define BOUND_S 2
+/* How long a signal deferred inside a PVM call waits for the call's end: longer than
+ * a slice of a long receive's wait, shorter than the monitor's wait for a stop. */
+#define DEFER_S 2
 /* The handler runs on its own stack: a stack overflow is a SIGSEGV too. PVM's send
  * path and the records' encoding need far less than this. */
 #define ALT_STACK_SIZE (256 * 1024)
@@ -62,7 +72,9 @@ static const struct {
 static struct sigaction prior[NHANDLED]; /* the program's dispositions at install */
 static int installed[NHANDLED];
 static volatile sig_atomic_t dying; /* the signal being reported, 0 when none */
-static wire_buf out;                /* the FATAL message, its room reserved at install */
+/* A signal deferred to the end of the PVM call it came in, and where it came. */
+static volatile sig_atomic_t deferred, deferred_where;
+static wire_buf out; /* the FATAL message, its room reserved at install */
 
 static int slot_of(int sig)
 {
@@ -125,10 +137,10 @@ static void await_monitor(void)
 }
 
 /* Sends the records (final when the task dies now) and, when it dies, FATAL; waits
- * until the monitor has them. */
-static void report(int sig, int final)
+ * until the monitor has them. where: where the signal found the task. */
+static void report(int sig, int final, int where)
 {
-	int where = where_now(), records = 0;
+	int records = 0;
 	void *site = hooks__cur_site();
 	int64_t id;
 
@@ -158,14 +170,27 @@ static void report(int sig, int final)
 	hooks__set_state(HOOKS_DONE);
 }
 
+/* Whether sig was sent from outside (kill, raise, the terminal) rather than raised by
+ * the instruction that faulted; abort() goes on to end the process once the handler
+ * returns, so it cannot wait. */
+static int sent(int sig, const siginfo_t *si)
+{
+	return sig != SIGABRT && (si->si_code <= 0 || si->si_code == SI_KERNEL);
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
-	int i = slot_of(sig), saved = errno, chained;
+	int i = slot_of(sig), saved = errno, chained, where = where_now();
 	struct sigaction al, old_al;
 	unsigned left;
 
-	(void)si;
 	(void)uc;
+	/* Another stop while one waits for its call's end (the monitor's stop and pvmmon
+	 * run's interrupt come together): the first one settles. */
+	if (deferred && i >= 0 && sent(sig, si)) {
+		errno = saved;
+		return;
+	}
 	/* A signal during the report (a fault inside it): the first one ends the task. */
 	if (dying || i < 0)
 		die_of(dying ? dying : sig);
@@ -174,8 +199,16 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	memset(&al, 0, sizeof(al));
 	al.sa_handler = on_alarm;
 	sigaction(SIGALRM, &al, &old_al);
+	if (where != WIRE_FATAL_PROGRAM && !chained && sent(sig, si)) {
+		/* Settled at the call's end (hooks__fatal_settle), or by the alarm. */
+		deferred_where = where;
+		deferred = sig;
+		alarm(DEFER_S);
+		errno = saved;
+		return;
+	}
 	left = alarm(BOUND_S);
-	report(sig, !chained);
+	report(sig, !chained, where);
 	if (!chained)
 		die_of(sig);
 	/* The program handles this signal: it gets it as if we were not there. */
@@ -190,6 +223,18 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	/* Pending until this handler returns (sig is blocked in it), then the program's. */
 	raise(sig);
 	errno = saved;
+}
+
+void hooks__fatal_settle(void)
+{
+	int sig = deferred;
+
+	if (!sig)
+		return;
+	deferred = 0;
+	alarm(BOUND_S);
+	report(sig, 1, deferred_where);
+	die_of(sig);
 }
 
 int hooks__fatal_install(void)

@@ -15,6 +15,7 @@
 
 #include "../common/pvmio.h"
 #include "clocksync.h"
+#include "fatal.h"
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
@@ -22,8 +23,8 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 #include "rr.h"
-#include "spawnenv.h"
 #include "sched.h"
+#include "spawnenv.h"
 #include "trace.h"
 
 /* Control answers normally take well under a millisecond; these bound a dead monitor. */
@@ -116,7 +117,7 @@ static int start_monitor(wire_mailbox *mb)
 			if (!getcwd(cwd, sizeof(cwd)))
 				strcpy(cwd, "/tmp");
 			snprintf(logbuf, sizeof(logbuf), "%s/%s.pvmmon.xml", cwd,
-				 channel__program());
+			         channel__program());
 			log = logbuf;
 		}
 		argv[0] = "--auto";
@@ -321,6 +322,8 @@ void hooks__end(hooks_call *call)
 {
 	int64_t now = pvmmon_clock_now();
 
+	/* A signal that came during the call ends the task here, its records whole. */
+	hooks__fatal_settle();
 	if (!call->clock_done)
 		vclock__intrude(hooks__clock(), (call->t1 - call->t0) + (now - call->t2));
 	sched__call_end(call, now);
