@@ -11,21 +11,22 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit] [-p]\n"
+	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit] [-p] [-x]\n"
 	           "Starts one dies-worker, which sends SENDS messages to the master (paced to\n"
 	           "one a millisecond with -p) and then faults (segv), calls abort(), kills\n"
 	           "itself with SIGKILL, or waits for a message that never comes, blocked in\n"
 	           "pvm_recv (wait) or polling with pvm_trecv (poll), and the master waits for\n"
 	           "ever too; otherwise the master receives every message and ends when pvmd\n"
-	           "tells it that the worker has ended (defaults: -n 10000 -s segv).\n");
+	           "tells it that the worker has ended (defaults: -n 10000 -s segv). With -x\n"
+	           "the master itself faults once it has answered the worker.\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const hows[] = {"segv", "abort", "kill", "wait", "poll", "exit"};
-	int msg[3] = {10000, DIES_SEGV, 0}, opt, tid, i, got = 0;
+	int msg[3] = {10000, DIES_SEGV, 0}, opt, tid, i, got = 0, fault = 0;
 
-	while ((opt = getopt(argc, argv, "n:s:ph")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:pxh")) != -1) {
 		switch (opt) {
 		case 'n':
 			msg[0] = atoi(optarg);
@@ -37,6 +38,9 @@ int main(int argc, char **argv)
 				usage(stderr);
 				return 2;
 			}
+			break;
+		case 'x':
+			fault = 1;
 			break;
 		case 'p':
 			msg[2] = 1;
@@ -72,6 +76,12 @@ int main(int argc, char **argv)
 	} else {
 		pvm_initsend(PvmDataDefault);
 		pvm_send(tid, DIES_TAG_ACK);
+	}
+	if (fault) {
+		/* The master itself faults: its exit status is the signal's. */
+		volatile int *nowhere = NULL;
+
+		*nowhere = 1;
 	}
 	pvm_recv(-1, DIES_TAG_EXIT);
 	printf("dies: the worker has ended\n");

@@ -18,6 +18,7 @@ extern CU_TestInfo test_trace_tests[];
 extern CU_TestInfo test_cp_tests[];
 extern CU_TestInfo test_replay_tests[];
 extern CU_TestInfo test_faults_tests[];
+extern CU_TestInfo test_fatal_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_load_tests[];
 extern CU_TestInfo test_hosts_tests[];
@@ -38,6 +39,7 @@ static CU_SuiteInfo suites[] = {
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
     {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
+    {"fatal", NULL, NULL, NULL, NULL, test_fatal_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"load", NULL, NULL, NULL, NULL, test_load_tests},
     {"dyninst", NULL, NULL, NULL, NULL, test_dyninst_tests},
