@@ -83,6 +83,8 @@ static void report_tasks(const pvmmon_log *log, FILE *out)
 		if (t->status == PVMMON_TASK_CRASHED)
 			fprintf(out, "  %-8s crashed: records as of its last flush (%" PRIu64 " flush%s)\n",
 				"", t->flushes, t->flushes == 1 ? "" : "es");
+		else if (t->ended)
+			fprintf(out, "  %-8s %s\n", "", t->ended);
 	}
 }
 

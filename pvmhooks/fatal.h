@@ -11,8 +11,8 @@ int hooks__fatal_install(void);
 
 /* Ends the task now if a signal came inside a PVM call or pvmmon's own code and was
  * deferred to the call's end: reports it with the records and lets it end the task.
- * Called (under the guard) at every wrapped call's end and probe tick, and between
- * the slices of a long wait. Nothing when no signal is deferred. */
+ * Called at every wrapped call's end (runtime.c) and probe tick (probes.c), and
+ * between the slices of a long wait. Nothing when no signal is deferred. */
 void hooks__fatal_settle(void);
 
 #endif

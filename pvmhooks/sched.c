@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fatal.h"
 #include "pvmmon/errors.h"
 #include "sched.h"
 
@@ -149,7 +148,6 @@ int64_t sched__tick(int64_t now)
 		return now + POLL_NS;
 	hooks__guard = 1;
 	sched__run(now);
-	hooks__fatal_settle();
 	hooks__guard = 0;
 	return now + POLL_NS;
 }
