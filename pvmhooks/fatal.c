@@ -144,7 +144,8 @@ static void report(int sig, int final, int where)
 	void *site = hooks__cur_site();
 	int64_t id;
 
-	if (hooks__state() != HOOKS_ACTIVE || channel__lost())
+	/* A monitor that has gone (pvmd said so) would never answer. */
+	if (hooks__state() != HOOKS_ACTIVE || channel__lost() || channel__check_lost())
 		return;
 	/* The flush's own PVM calls must pass through the wrappers. */
 	hooks__guard = 1;
