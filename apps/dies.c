@@ -11,22 +11,24 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit] [-p] [-x]\n"
+	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit] [-p] [-x] [-H HOST]\n"
 	           "Starts one dies-worker, which sends SENDS messages to the master (paced to\n"
 	           "one a millisecond with -p) and then faults (segv), calls abort(), kills\n"
 	           "itself with SIGKILL, or waits for a message that never comes, blocked in\n"
 	           "pvm_recv (wait) or polling with pvm_trecv (poll), and the master waits for\n"
 	           "ever too; otherwise the master receives every message and ends when pvmd\n"
 	           "tells it that the worker has ended (defaults: -n 10000 -s segv). With -x\n"
-	           "the master itself faults once it has answered the worker.\n");
+	           "the master itself faults once it has answered the worker. -H starts the\n"
+	           "worker on HOST.\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const hows[] = {"segv", "abort", "kill", "wait", "poll", "exit"};
 	int msg[3] = {10000, DIES_SEGV, 0}, opt, tid, i, got = 0, fault = 0;
+	char *where = NULL;
 
-	while ((opt = getopt(argc, argv, "n:s:pxh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:pxH:h")) != -1) {
 		switch (opt) {
 		case 'n':
 			msg[0] = atoi(optarg);
@@ -38,6 +40,9 @@ int main(int argc, char **argv)
 				usage(stderr);
 				return 2;
 			}
+			break;
+		case 'H':
+			where = optarg;
 			break;
 		case 'x':
 			fault = 1;
@@ -57,7 +62,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dies: cannot join PVM (is a pvmd running?)\n");
 		return 1;
 	}
-	if (pvm_spawn("dies-worker", NULL, PvmTaskDefault, "", 1, &tid) != 1) {
+	if (pvm_spawn("dies-worker", NULL, where ? PvmTaskHost : PvmTaskDefault, where ? where : "",
+		      1, &tid) != 1) {
 		fprintf(stderr, "dies: cannot start dies-worker\n");
 		pvm_exit();
 		return 1;

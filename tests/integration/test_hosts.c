@@ -676,6 +676,41 @@ static void test_preserve_across_hosts(void)
 /* The remote pvmds were started through the rsh stand-in, two a run. */
 static void test_rsh_used(void) { CU_ASSERT(test_hosts_rsh_calls(hosts) >= EXTRA_HOSTS); }
 
+/* A worker on another host makes 10^4 sends and dies of SIGSEGV: the log has all of
+ * them, its host, the signal and its last statement, as on the monitor's host
+ * (test_fatal.c). */
+static void test_fatal_on_other_host(void)
+{
+	cmd_result r;
+	char cmd[1024];
+	pvmmon_log *log = NULL;
+	const pvmmon_log_task *w = NULL, *m = NULL;
+
+	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o fatal.xml -- %s/dies -n 10000 -H %s",
+	         test_hosts_hostfile(hosts), harness_bin(), test_hosts_address(hosts, 1));
+	pvmmon(&r, 0, cmd);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "dies: received 10000"));
+	snprintf(cmd, sizeof(cmd), "%s/fatal.xml", test_hosts_dir(hosts));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, cmd), 0);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		if (!strcmp(log->tasks[i].program, "dies-worker"))
+			w = &log->tasks[i];
+		else if (!strcmp(log->tasks[i].program, "dies"))
+			m = &log->tasks[i];
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_STRING_NOT_EQUAL(w->host, m->host);
+	CU_ASSERT_EQUAL(w->status, PVMMON_TASK_KILLED);
+	CU_ASSERT_EQUAL(w->signal, 11);
+	CU_ASSERT_EQUAL(w->msgs_sent, 10000);
+	CU_ASSERT_PTR_NOT_NULL(w->ended ? strstr(w->ended, "killed by SIGSEGV at ") : NULL);
+	fprintf(stderr, "\n  on %s: %s ", w->host, w->ended ? w->ended : "(no words)");
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_hosts_tests[] = {
     {"matmul on three hosts gives the unmonitored result", test_matmul},
     {"Monte Carlo pi on three hosts gives the unmonitored result", test_mcpi},
@@ -688,6 +723,7 @@ CU_TestInfo test_hosts_tests[] = {
     {"a host's clock drifting 100 ppm: followed by periodic estimates", test_clock_drift},
     {"preserve mode keeps the unmonitored order across hosts with shifted clocks",
      test_preserve_across_hosts},
+    {"a worker dying of SIGSEGV on another host keeps every record", test_fatal_on_other_host},
     CU_TEST_INFO_NULL,
 };
 
