@@ -70,8 +70,8 @@ static const struct {
 #define NHANDLED (sizeof(handled) / sizeof(handled[0]))
 
 static struct sigaction prior[NHANDLED]; /* the program's dispositions at install */
-static int installed[NHANDLED];
-static volatile sig_atomic_t dying; /* the signal being reported, 0 when none */
+static struct sigaction ours;            /* our handler, as installed */
+static volatile sig_atomic_t dying;      /* the signal being reported, 0 when none */
 /* A signal deferred to the end of the PVM call it came in, and where it came. */
 static volatile sig_atomic_t deferred, deferred_where;
 static wire_buf out; /* the FATAL message, its room reserved at install */
@@ -182,6 +182,7 @@ static int sent(int sig, const siginfo_t *si)
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int i = slot_of(sig), saved = errno, chained, where = where_now();
+	int guard = hooks__guard, in_pvm = hooks__in_pvm;
 	struct sigaction al, old_al;
 	unsigned left;
 
@@ -205,6 +206,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		deferred_where = where;
 		deferred = sig;
 		alarm(DEFER_S);
+		/* The same signal again (pvmmon run's and the monitor's SIGTERM) must find
+		 * us, not the default the handler was reset to. */
+		sigaction(sig, &ours, NULL);
 		errno = saved;
 		return;
 	}
@@ -218,9 +222,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	if (left)
 		alarm(left);
 	sigaction(sig, &prior[i], NULL);
-	installed[i] = 0;
 	dying = 0;
-	hooks__guard = 0;
+	hooks__guard = guard;
+	hooks__in_pvm = in_pvm;
 	/* Pending until this handler returns (sig is blocked in it), then the program's. */
 	raise(sig);
 	errno = saved;
@@ -271,7 +275,8 @@ int hooks__fatal_install(void)
 		if (handled[i].stop && is_handler(&cur))
 			continue;
 		prior[i] = cur;
-		installed[i] = sigaction(handled[i].sig, &sa, NULL) == 0;
+		sigaction(handled[i].sig, &sa, NULL);
 	}
+	ours = sa;
 	return 0;
 }

@@ -147,11 +147,11 @@ static void test_sigkill_loses_at_most_one_period(void)
 	cmd_result_free(&r);
 }
 
-/* SIGINT to pvmmon run while both tasks wait for a message that never comes: the run
+/* SIGINT (or SIGTERM) to pvmmon run while both tasks wait for a message that never comes: the run
  * ends, the log is valid and every task is "stopped", never "crashed". Tasks that
  * wait in slices (pvm_trecv, how) end at the slice's end with every record; a task
  * blocked in pvm_recv keeps what its flushes sent while it waited. */
-static void check_interrupted(const char *how, int whole)
+static void check_interrupted(const char *how, int whole, const char *sig)
 {
 	const char *dir = harness_tmpdir();
 	cmd_result r;
@@ -161,10 +161,10 @@ static void check_interrupted(const char *how, int whole)
 	           "cd '%s' && rm -f i.xml && { %s/pvmmon run -q -o i.xml -- %s/dies -n 1000 -s %s "
 	           ">i.out 2>i.err & } && i=0; while ! grep -q received i.out 2>/dev/null && "
 	           "[ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; sleep 0.3; "
-	           "pid=$(sed -n 's/^pid=//p' i.xml.run); kill -INT $pid; i=0; "
+	           "pid=$(sed -n 's/^pid=//p' i.xml.run); kill -%s $pid; i=0; "
 	           "while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); "
 	           "done; kill -0 $pid 2>/dev/null && echo STILL-RUNNING; cat i.err >&2",
-	           dir, harness_bin(), harness_bin(), how);
+	           dir, harness_bin(), harness_bin(), how, sig);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NULL(strstr(r.out, "STILL-RUNNING"));
 	log = read_log(dir, "i.xml");
@@ -186,9 +186,14 @@ static void check_interrupted(const char *how, int whole)
 	cmd_result_free(&r);
 }
 
-static void test_interrupted_polling_run(void) { check_interrupted("poll", 1); }
+/* SIGTERM too: pvmmon run's and the monitor's SIGTERM then reach the master both. */
+static void test_interrupted_polling_run(void)
+{
+	check_interrupted("poll", 1, "INT");
+	check_interrupted("poll", 1, "TERM");
+}
 
-static void test_interrupted_blocked_run(void) { check_interrupted("wait", 0); }
+static void test_interrupted_blocked_run(void) { check_interrupted("wait", 0, "INT"); }
 
 CU_TestInfo test_fatal_tests[] = {
     {"SIGSEGV keeps every record, names the signal and statement", test_segv_keeps_every_record},
