@@ -9,6 +9,9 @@ fake_msg fake_sent[FAKE_MAX];
 size_t fake_nsent;
 int32_t fake_notified[FAKE_MAX];
 size_t fake_nnotified;
+int32_t fake_killed[FAKE_MAX];
+int fake_killed_sig[FAKE_MAX];
+size_t fake_nkilled;
 
 static int send_bytes(int ctx, int tid, int tag, const void *data, size_t len)
 {
@@ -34,7 +37,16 @@ static int notify_exit(int32_t tid)
 	return 0;
 }
 
-static const mon_io fake_io = {send_bytes, notify_exit, NULL};
+static int kill_task(int32_t tid, int sig)
+{
+	if (fake_nkilled < FAKE_MAX) {
+		fake_killed[fake_nkilled] = tid;
+		fake_killed_sig[fake_nkilled++] = sig;
+	}
+	return 0;
+}
+
+static const mon_io fake_io = {send_bytes, notify_exit, kill_task};
 
 void fake_reset(void)
 {
@@ -42,6 +54,7 @@ void fake_reset(void)
 		free(fake_sent[i].data);
 	fake_nsent = 0;
 	fake_nnotified = 0;
+	fake_nkilled = 0;
 }
 
 void fake_run(mon_run *run, int32_t myhost)

@@ -1,5 +1,5 @@
 /* A fake transport for the monitor's unit tests: captures what the monitor sends (tid,
- * tag, bytes) and the exits it asks to be told of, with no pvmd. */
+ * tag, bytes), the exits it asks to be told of and the signals it sends, with no pvmd. */
 #ifndef PVMMON_TESTS_MONITOR_FAKEIO_H
 #define PVMMON_TESTS_MONITOR_FAKEIO_H
 
@@ -17,6 +17,10 @@ extern fake_msg fake_sent[FAKE_MAX];
 extern size_t fake_nsent;
 extern int32_t fake_notified[FAKE_MAX];
 extern size_t fake_nnotified;
+/* The signals the monitor sent, to whom. */
+extern int32_t fake_killed[FAKE_MAX];
+extern int fake_killed_sig[FAKE_MAX];
+extern size_t fake_nkilled;
 
 /* A run (its defaults) on the fake transport, the monitor on host myhost; what was
  * captured before is forgotten. */

@@ -6,6 +6,7 @@ extern CU_TestInfo test_registry_tests[];
 extern CU_TestInfo test_clocks_tests[];
 extern CU_TestInfo test_rrmon_tests[];
 extern CU_TestInfo test_cost_tests[];
+extern CU_TestInfo test_ending_tests[];
 
 CU_SuiteInfo unit_monitor_suites[] = {
     {"order", NULL, NULL, NULL, NULL, test_order_tests},
@@ -13,5 +14,6 @@ CU_SuiteInfo unit_monitor_suites[] = {
     {"clocks", NULL, NULL, NULL, NULL, test_clocks_tests},
     {"rrmon", NULL, NULL, NULL, NULL, test_rrmon_tests},
     {"cost", NULL, NULL, NULL, NULL, test_cost_tests},
+    {"ending", NULL, NULL, NULL, NULL, test_ending_tests},
     CU_SUITE_INFO_NULL,
 };
