@@ -29,7 +29,7 @@ void ending__fatal(mon_run *run, int src, const uint8_t *data, size_t len)
 	}
 	t->rec.signal = f.sig;
 	t->rec.last_stmt = f.stmt;
-	t->fatal_where = f.where;
+	t->fatal_records = f.records;
 	t->rec.status = PVMMON_TASK_KILLED;
 	run->t_last_change = pvmmon_clock_now();
 }
@@ -103,11 +103,8 @@ void ending__describe(mon_run *run, mon_task *t)
 		         at[0] ? at : " before any PVM call");
 	} else if (t->rec.signal) {
 		t->rec.status = PVMMON_TASK_KILLED;
-		snprintf(
-		    words, sizeof(words), "killed by %s%s%s", name, at,
-		    t->fatal_where == WIRE_FATAL_HOOKS
-		        ? " (inside pvmmon's own code: its records are those of its last flush)"
-		        : "");
+		snprintf(words, sizeof(words), "killed by %s%s%s", name, at,
+		         t->fatal_records ? "" : " (its records are those of its last flush)");
 	} else if (t->rec.status == PVMMON_TASK_EXITED) {
 		return;
 	} else if (by_stop) {

@@ -24,7 +24,7 @@ typedef struct mon_task {
 	int final;               /* the final flush arrived */
 	int gone;                /* pvmd reported its exit */
 	int64_t gone_at;         /* when (the monitor's real time) */
-	int fatal_where;         /* where a fatal signal found it (WIRE_FATAL_*) */
+	int fatal_records;       /* a fatal signal's report came after its records */
 	int64_t pending_since;   /* waiting for the parent's spawn report (real time), or 0 */
 	size_t cap_events;       /* room in rec.events */
 	uint64_t trace_received; /* events the task sent, kept or not */

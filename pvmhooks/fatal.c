@@ -137,8 +137,10 @@ static void await_monitor(void)
 }
 
 /* Sends the records (final when the task dies now) and, when it dies, FATAL; waits
- * until the monitor has them. where: where the signal found the task. */
-static void report(int sig, int final, int where)
+ * until the monitor has them. where: where the signal found the task; whole: whether
+ * the records are whole now (not when it came inside pvmmon's code and was not
+ * deferred). */
+static void report(int sig, int final, int where, int whole)
 {
 	int records = 0;
 	void *site = hooks__cur_site();
@@ -150,7 +152,7 @@ static void report(int sig, int final, int where)
 	/* The flush's own PVM calls must pass through the wrappers. */
 	hooks__guard = 1;
 	hooks__in_pvm = 0;
-	if (where != WIRE_FATAL_HOOKS) {
+	if (whole) {
 		/* A call that died inside PVM at its statement's first use has no record
 		 * yet: make it, so that the monitor can name where the task was. */
 		if (where == WIRE_FATAL_PVM && site && hooks__event_op(hooks__cur_op()) != 0)
@@ -213,7 +215,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	left = alarm(BOUND_S);
-	report(sig, !chained, where);
+	report(sig, !chained, where, where != WIRE_FATAL_HOOKS);
 	if (!chained)
 		die_of(sig);
 	/* The program handles this signal: it gets it as if we were not there. */
@@ -238,7 +240,7 @@ void hooks__fatal_settle(void)
 		return;
 	deferred = 0;
 	alarm(BOUND_S);
-	report(sig, 1, deferred_where);
+	report(sig, 1, deferred_where, 1);
 	die_of(sig);
 }
 
