@@ -184,7 +184,13 @@ static void tasks_table(const pvmmon_log *log, FILE *out)
 		put_html(out, t->lid ? t->lid : "?");
 		fprintf(out, "</td><td>t%x</td><td>", (unsigned)t->tid);
 		put_html(out, graphs__base_name(t->program ? t->program : "?"));
-		fprintf(out, "</td><td>%s</td>", pvmmon_task_status_name(t->status));
+		fprintf(out, "</td><td>%s", pvmmon_task_status_name(t->status));
+		/* How it ended, in words ("killed by SIGSEGV at worker.c:31"). */
+		if (t->ended) {
+			fputs(": ", out);
+			put_html(out, t->ended);
+		}
+		fputs("</td>", out);
 		td_time(out, t->virtual_ns);
 		td_time(out, t->intrusion_ns);
 		td_count(out, t->msgs_sent);
