@@ -1,17 +1,34 @@
 /* Worker of the dies demo: makes its sends to the master, then ends as it is told:
- * a fault (SIGSEGV), abort() (SIGABRT), SIGKILL, a wait for ever, or pvm_exit. */
+ * a fault (SIGSEGV), abort() (SIGABRT), SIGKILL, a wait for ever, pvm_exit, or a
+ * fault its own SIGSEGV handler (installed first thing, argument "handled") takes. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <pvm3.h>
 
 #include "dies.h"
 
-int main(void)
+/* The program's own handler: says so and exits 3. */
+static void own_handler(int sig)
 {
-	int parent = pvm_parent(), msg[3], i;
+	static const char say[] = "dies-worker: its own SIGSEGV handler ran\n";
+
+	(void)sig;
+	if (write(2, say, sizeof(say) - 1) < 0)
+		_exit(4);
+	_exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	int parent, msg[3], i;
+
+	if (argc > 1 && !strcmp(argv[1], "handled"))
+		signal(SIGSEGV, own_handler);
+	parent = pvm_parent();
 
 	if (pvm_mytid() < 0 || parent < 0) {
 		fprintf(stderr, "dies-worker: must be spawned by dies\n");
@@ -33,7 +50,8 @@ int main(void)
 	if (msg[1] != DIES_WAIT && msg[1] != DIES_POLL)
 		pvm_recv(parent, DIES_TAG_ACK);
 	switch (msg[1]) {
-	case DIES_SEGV: {
+	case DIES_SEGV:
+	case DIES_HANDLED: {
 		/* A real fault, not a signal sent: a write through a null pointer. */
 		volatile int *nowhere = NULL;
 

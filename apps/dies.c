@@ -11,9 +11,11 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit] [-p] [-x] [-H HOST]\n"
+	fprintf(f, "usage: dies [-n SENDS] [-s segv|abort|kill|wait|poll|exit|handled] [-p] [-x]\n"
+	           "            [-H HOST]\n"
 	           "Starts one dies-worker, which sends SENDS messages to the master (paced to\n"
-	           "one a millisecond with -p) and then faults (segv), calls abort(), kills\n"
+	           "one a millisecond with -p) and then faults (segv; handled: with its own\n"
+	           "SIGSEGV handler, which exits 3), calls abort(), kills\n"
 	           "itself with SIGKILL, or waits for a message that never comes, blocked in\n"
 	           "pvm_recv (wait) or polling with pvm_trecv (poll), and the master waits for\n"
 	           "ever too; otherwise the master receives every message and ends when pvmd\n"
@@ -24,9 +26,10 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	static const char *const hows[] = {"segv", "abort", "kill", "wait", "poll", "exit"};
+	static const char *const hows[] = {"segv", "abort", "kill",   "wait",
+	                                   "poll", "exit",  "handled"};
 	int msg[3] = {10000, DIES_SEGV, 0}, opt, tid, i, got = 0, fault = 0;
-	char *where = NULL;
+	char *where = NULL, *handled[] = {"handled", NULL};
 
 	while ((opt = getopt(argc, argv, "n:s:pxH:h")) != -1) {
 		switch (opt) {
@@ -34,9 +37,9 @@ int main(int argc, char **argv)
 			msg[0] = atoi(optarg);
 			break;
 		case 's':
-			for (msg[1] = 0; msg[1] < 6 && strcmp(optarg, hows[msg[1]]); msg[1]++)
+			for (msg[1] = 0; msg[1] < 7 && strcmp(optarg, hows[msg[1]]); msg[1]++)
 				;
-			if (msg[1] == 6) {
+			if (msg[1] == 7) {
 				usage(stderr);
 				return 2;
 			}
@@ -62,8 +65,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dies: cannot join PVM (is a pvmd running?)\n");
 		return 1;
 	}
-	if (pvm_spawn("dies-worker", NULL, where ? PvmTaskHost : PvmTaskDefault, where ? where : "",
-		      1, &tid) != 1) {
+	if (pvm_spawn("dies-worker", msg[1] == DIES_HANDLED ? handled : NULL,
+	              where ? PvmTaskHost : PvmTaskDefault, where ? where : "", 1, &tid) != 1) {
 		fprintf(stderr, "dies: cannot start dies-worker\n");
 		pvm_exit();
 		return 1;

@@ -13,7 +13,7 @@
 #define DIES_TAG_ACK 55   /* master -> worker: every send arrived */
 
 /* How the worker ends after its sends. */
-enum { DIES_SEGV, DIES_ABORT, DIES_KILL, DIES_WAIT, DIES_POLL, DIES_EXIT };
+enum { DIES_SEGV, DIES_ABORT, DIES_KILL, DIES_WAIT, DIES_POLL, DIES_EXIT, DIES_HANDLED };
 
 /* Waits for ever for a message that never comes: blocked in pvm_recv, or polling with
  * pvm_trecv (poll). */

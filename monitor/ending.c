@@ -115,7 +115,8 @@ void ending__describe(mon_run *run, mon_task *t)
 			snprintf(words, sizeof(words), "running when the run was stopped");
 	} else if (t->rec.status == PVMMON_TASK_CRASHED) {
 		snprintf(words, sizeof(words),
-		         "ended without its final records (SIGKILL, or its host was lost)");
+		         "ended without its final flush (SIGKILL, an exit from its own signal "
+		         "handler, or a lost host): its records are those of its last flush");
 	}
 	free(t->rec.ended);
 	t->rec.ended = words[0] ? strdup(words) : NULL;

@@ -123,6 +123,26 @@ static void test_exit_status_unchanged(void)
 	cmd_result_free(&raw);
 }
 
+/* A SIGSEGV handler the program installed before its first PVM call still runs (it
+ * exits 3): pvmmon's runs first and sends the records (not as the final flush: the
+ * program may survive), so the task is "crashed" but its 10^4 sends are there. */
+static void test_program_handler_still_runs(void)
+{
+	cmd_result r;
+	pvmmon_log *log = run_dies(&r, "-n 10000 -s handled", 1000);
+	const pvmmon_log_task *w;
+
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "its own SIGSEGV handler ran"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	w = task_of(log, "dies-worker");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_EQUAL(w->status, PVMMON_TASK_CRASHED);
+	CU_ASSERT_EQUAL(w->msgs_sent, 10000);
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
+}
+
 /* SIGKILL cannot be caught: the worker keeps what its last periodic flush sent. Its
  * sends are paced to at least a millisecond each and records are flushed at the first
  * call after each 100 ms period, so fewer than 100 sends (and the one in progress)
@@ -199,6 +219,8 @@ CU_TestInfo test_fatal_tests[] = {
     {"SIGSEGV keeps every record, names the signal and statement", test_segv_keeps_every_record},
     {"SIGABRT keeps every record, names the signal and statement", test_abort_keeps_every_record},
     {"a fatal signal leaves the exit status unchanged", test_exit_status_unchanged},
+    {"a handler the program installed still runs, after the records",
+     test_program_handler_still_runs},
     {"SIGKILL loses at most one flush period", test_sigkill_loses_at_most_one_period},
     {"an interrupted run: polling tasks stopped, records whole", test_interrupted_polling_run},
     {"an interrupted run: blocked tasks stopped, never crashed", test_interrupted_blocked_run},
