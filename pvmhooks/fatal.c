@@ -24,8 +24,9 @@
  * made while it runs only waits in its queue, and a receive with a timeout fails with
  * PvmNotImpl). So a signal sent from outside (kill, pvm_sendsig, Ctrl-C: SIGTERM and
  * SIGINT above all) that comes inside the guard is deferred: the handler only notes
- * it, and the call's end (hooks__fatal_settle, from the wrapper, the probe tick and
- * any slice of a long wait) reports it and ends the task, with its records whole. A
+ * it, and the call's end (hooks__fatal_settle, the feature's poll: every wrapped
+ * call's end, probe tick and slice of a long wait that runs the scheduler) reports it
+ * and ends the task, with its records whole. A
  * wait that never ends is bounded by an alarm of DEFER_S seconds: the task then ends
  * with the signal and keeps its last flush. A fault inside the guard (a real SIGSEGV
  * in libpvm3 or in pvmmon) cannot wait: only FATAL is tried (records = 0).

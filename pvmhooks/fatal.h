@@ -11,8 +11,9 @@ int hooks__fatal_install(void);
 
 /* Ends the task now if a signal came inside a PVM call or pvmmon's own code and was
  * deferred to the call's end: reports it with the records and lets it end the task.
- * Called at every wrapped call's end (runtime.c) and probe tick (probes.c), and
- * between the slices of a long wait. Nothing when no signal is deferred. */
+ * Called from the feature's poll (features.c): every wrapped call's end, probe tick
+ * and whatever else runs the scheduler's periodic work (sched__run). Nothing when no signal is
+ * deferred. */
 void hooks__fatal_settle(void);
 
 #endif

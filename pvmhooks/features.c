@@ -125,6 +125,12 @@ static int pr_flush(int final, int64_t now)
 	return final ? hooks__pr_report() : 0;
 }
 
+static void fatal_poll(int64_t now)
+{
+	(void)now;
+	hooks__fatal_settle();
+}
+
 /* Starts the critical path at virtual time v with what the records know: the
  * procedure entries before registration and the procedures open now. */
 static void cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start)
@@ -195,7 +201,9 @@ static int cp_flush(int final, int64_t now)
  * - the clock's keeper resynchronises at the tick, before the commands are read.
  * - the task's records message goes last of all, with the cost record.
  * - the fatal-signal handlers are installed last, once the task is registered and
- *   every other feature has started: from then on a fatal signal flushes them all.
+ *   every other feature has started: from then on a fatal signal flushes them all. A
+ *   signal that came inside a PVM call (or pvmmon's code) ends the task at the next
+ *   poll, which every call's end, probe tick and slice of a long wait runs.
  */
 static const hooks_feature features[] = {
     {.name = "records", .control = records_control, .flush = records_prepare},
@@ -212,7 +220,7 @@ static const hooks_feature features[] = {
      .call_end = dyn_call_end},
     {.name = "clock", .tick = clocksync__tick},
     {.name = "task", .flush = records_send},
-    {.name = "fatal", .start = hooks__fatal_install},
+    {.name = "fatal", .start = hooks__fatal_install, .poll = fatal_poll},
 };
 #define NFEATURES (sizeof(features) / sizeof(features[0]))
 

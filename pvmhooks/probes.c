@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "dyninst.h"
-#include "fatal.h"
 #include "hooks.h"
 #include "probes.h"
 #include "records.h"
@@ -138,11 +137,8 @@ static void switch_off(pvmmon_probe_site *site)
 			charge(t0);                                                       \
 		}                                                                                  \
 		/* The tick charges its own time from now: the probe's is charged. */   \
-		/* A signal deferred inside pvmmon's code ends the task at the tick too. */   \
-		if (__builtin_expect(t0 >= next_tick, 0)) {                                        \
-			next_tick = sched__tick(pvmmon_clock_now());                               \
-			hooks__fatal_settle();                                                     \
-		}                                                                                  \
+		if (__builtin_expect(t0 >= next_tick, 0))                                          \
+			next_tick = sched__tick(pvmmon_clock_now());                                           \
 	} while (0)
 
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */

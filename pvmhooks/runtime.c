@@ -15,7 +15,6 @@
 
 #include "../common/pvmio.h"
 #include "clocksync.h"
-#include "fatal.h"
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
@@ -322,8 +321,6 @@ void hooks__end(hooks_call *call)
 {
 	int64_t now = pvmmon_clock_now();
 
-	/* A signal that came during the call ends the task here, its records whole. */
-	hooks__fatal_settle();
 	if (!call->clock_done)
 		vclock__intrude(hooks__clock(), (call->t1 - call->t0) + (now - call->t2));
 	sched__call_end(call, now);
