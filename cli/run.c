@@ -456,10 +456,17 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		}
 		setenv("LD_PRELOAD", hooks, 1);
 		setenv("PVMMON_FLUSH_MS", flush, 1);
+		if (o->wait_ms > 0) {
+			char wait[32];
+
+			snprintf(wait, sizeof(wait), "%d", o->wait_ms);
+			setenv("PVMMON_WAIT_MS", wait, 1);
+		}
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
-		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART",
-		             old ? old : "", old && *old ? ":" : "") >= 0)
+		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART%s",
+		             old ? old : "", old && *old ? ":" : "",
+		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "") >= 0)
 			setenv("PVM_EXPORT", exp, 1);
 		execv(program, o->prog_argv);
 		fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));

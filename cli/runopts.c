@@ -306,15 +306,33 @@ static const run_opt run_opts[] = {
              "                       source, pvm_nrecv, pvm_probe, pvm_trecv timeouts) takes\n"
              "                       the message the unmonitored program would have taken,\n"
              "                       judged by virtual time\n"},
-    {.name = "on-deadlock",
+    {.name = "on-hang",
      .has_arg = required_argument,
      .set = set_choice,
      .field = FIELD(deadlock_abort),
      .what = "run",
      .words = {"report", "abort"},
-     .help = "      --on-deadlock=report|abort  in preserve mode, when the program deadlocks:\n"
-             "                       say which tasks wait for what and keep waiting (report,\n"
-             "                       the default) or also stop the run (abort, exit status 4)\n"},
+     .help = "      --on-hang=report|abort  when tasks wait for what can never come (a\n"
+             "                       deadlock, a task that has ended, a message with another\n"
+             "                       tag): say which tasks wait for what, where, and keep\n"
+             "                       waiting (report, the default) or also stop the run and\n"
+             "                       write the log (abort, exit status 4)\n"},
+    /* The older name of --on-hang (preserve mode's deadlocks came first). */
+    {.name = "on-deadlock",
+     .has_arg = required_argument,
+     .set = set_choice,
+     .field = FIELD(deadlock_abort),
+     .what = "run",
+     .words = {"report", "abort"}},
+    {.name = "wait-threshold",
+     .has_arg = required_argument,
+     .set = set_ms,
+     .field = FIELD(wait_ms),
+     .min = 1,
+     .max = 3600000,
+     .what = "a number of milliseconds from 1 to 3600000",
+     .help = "      --wait-threshold=MS  a receive that has waited this long tells the\n"
+             "                       monitor what it waits for (default 100)\n"},
     /* Options of pvmmon replay, described in its own help (cli/run.c). */
     {.name = "on-divergence",
      .has_arg = required_argument,
@@ -406,10 +424,6 @@ static int check_together(cli_run_opts *o, const char *replay)
 	if (replay && o->preserve) {
 		cli__error("replay: --mode=preserve cannot be combined with a replay (the record "
 		           "already fixes every nondeterministic outcome)");
-		return PVMMON_EINVAL;
-	}
-	if (o->deadlock_abort && !o->preserve) {
-		cli__error("run: --on-deadlock is an option of --mode=preserve");
 		return PVMMON_EINVAL;
 	}
 	return 0;

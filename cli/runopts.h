@@ -32,7 +32,8 @@ typedef struct cli_run_opts {
 	const char *stop_at; /* replay: --stop-at TASK:EVENT */
 	const char *replay;  /* the log of the run to replay, or NULL */
 	int preserve;        /* --mode=preserve */
-	int deadlock_abort;  /* --on-deadlock=abort */
+	int deadlock_abort;  /* --on-hang=abort (or its alias --on-deadlock=abort) */
+	int wait_ms;         /* --wait-threshold, 0 for the tasks' default */
 	const char *budget;  /* --budget=PCT, as given, or NULL */
 	int flush_given;     /* --flush-ms was given */
 	char **prog_argv;    /* PROGRAM and its arguments */

@@ -9,6 +9,7 @@
 
 #include "wire_buf.h"
 #include "wire_control.h"
+#include "wire_hang.h"
 #include "wire_preserve.h"
 #include "wire_records.h"
 #include "wire_replay.h"

@@ -80,6 +80,8 @@ CHECK(pgrant, wire_pgrant, nothing)
 CHECK(clock, wire_clock, nothing)
 CHECK(clockset, wire_clockset, nothing)
 CHECK(fatal, wire_fatal, nothing)
+CHECK(wait, wire_wait, wire_wait_clear)
+CHECK(waitend, wire_waitend, nothing)
 
 static int check_records(const uint8_t *d, size_t n)
 {

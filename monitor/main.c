@@ -18,6 +18,7 @@
 #include "../common/wire.h"
 #include "cost.h"
 #include "cpsearch.h"
+#include "hang.h"
 #include "logbuild.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
@@ -462,6 +463,8 @@ static void loop(mon_run *run)
 		/* A deadlock is told once nothing has moved for a while. */
 		if (run->pr)
 			preserve__evaluate(run);
+		/* The program's end and crash graces make hangs certain too. */
+		hang__evaluate(run);
 		if (finished(run, now))
 			break;
 		checkpoint(run, &cp, now);

@@ -131,6 +131,7 @@ typedef struct mon_run {
 	int on_deadlock_abort;
 	int deadlocked; /* a deadlock was reported and --on-deadlock=abort stops the run */
 	struct mon_pr *pr;
+	struct mon_hang *hang; /* wait states and diagnoses (hang.c) */
 	pvmmon_log *replay_log;
 	int diverged;
 	int rr_continue;      /* --on-divergence=continue-recording */

@@ -10,6 +10,7 @@
 #include "cpsearch.h"
 #include "critpath.h"
 #include "ending.h"
+#include "hang.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
 #include "registry.h"
@@ -84,6 +85,8 @@ static const struct {
     [WIRE_KIND_STOPPED] = {rrmon__stopped, NULL},
     [WIRE_KIND_PWAIT] = {preserve__message, NULL},
     [WIRE_KIND_FATAL] = {ending__fatal, NULL},
+    [WIRE_KIND_WAIT] = {hang__wait, NULL},
+    [WIRE_KIND_WAITEND] = {hang__waitend, NULL},
 };
 
 void run__dispatch(mon_run *run, int src, int tag, const uint8_t *data, size_t len)
@@ -104,6 +107,7 @@ void run__dispatch(mon_run *run, int src, int tag, const uint8_t *data, size_t l
 void run__task_exit(mon_run *run, int32_t tid)
 {
 	registry__task_exit(run, tid);
+	hang__evaluate(run);
 	if (run->pr)
 		preserve__evaluate(run);
 }
@@ -111,6 +115,7 @@ void run__task_exit(mon_run *run, int32_t tid)
 void run__free(mon_run *run)
 {
 	preserve__free(run);
+	hang__free(run);
 	cost__free(run);
 	rrmon__free(run);
 	clocks__free(run);

@@ -19,6 +19,7 @@
 #include "sched.h"
 #include "spawnenv.h"
 #include "trace.h"
+#include "waits.h"
 
 /* The per-pair sequence numbers: destination tid -> next one to send, source tid ->
  * next one expected. */
@@ -101,6 +102,35 @@ out:
 		free(seq);
 	}
 	return rc;
+}
+
+/* Adds (or finds) tid in peers (n of them, room for cap); NULL when full. */
+static wire_wpeer *peer_of(wire_wpeer *peers, size_t *n, size_t cap, int32_t tid)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (peers[i].tid == tid)
+			return &peers[i];
+	if (*n == cap)
+		return NULL;
+	peers[*n] = (wire_wpeer){tid, 0, 0};
+	return &peers[(*n)++];
+}
+
+size_t hooks__pair_counts(wire_wpeer **out)
+{
+	size_t cap = send_seq.used + recv_seq.used, n = 0;
+	wire_wpeer *p = cap ? calloc(cap, sizeof(*p)) : NULL, *e;
+
+	*out = p;
+	if (!p)
+		return 0;
+	for (size_t i = 0; i < send_seq.cap; i++)
+		if (send_seq.slots[i].tid && (e = peer_of(p, &n, cap, send_seq.slots[i].tid)))
+			e->sent = (uint32_t)send_seq.slots[i].value;
+	for (size_t i = 0; i < recv_seq.cap; i++)
+		if (recv_seq.slots[i].tid && (e = peer_of(p, &n, cap, recv_seq.slots[i].tid)))
+			e->recv = (uint32_t)recv_seq.slots[i].value;
+	return n;
 }
 
 /* Records one send of `bytes` to each of tids from the statement of call. */
@@ -419,9 +449,18 @@ static void after_receive(hooks_call *call, int rc)
 	hooks__pr_after(call);
 }
 
+/* A blocking receive waits in slices and reports a long wait (waits.c); preserve mode
+ * has its own waiting, and a message handler's calls never wait. */
+static void blocking_wait(hooks_call *call, int tid, int tag, const struct timeval *tmout)
+{
+	if (!hooks__pr_on() && !hooks__mhf_in_handler())
+		waits__receive(call, tid, tag, tmout);
+}
+
 void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
 {
 	before_receive(call, tid, tag, 0, NULL);
+	blocking_wait(call, tid, tag, NULL);
 }
 
 void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
@@ -450,6 +489,8 @@ void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tm
 	int zero = tmout && tmout->tv_sec == 0 && tmout->tv_usec == 0;
 
 	before_receive(call, tid, tag, zero, zero ? NULL : tmout);
+	if (!zero)
+		blocking_wait(call, tid, tag, tmout);
 }
 
 void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct timeval *tmout)

@@ -95,6 +95,7 @@ void channel__resolve(void)
 	hooks__pvm.exit = hooks__real("pvm_exit");
 	hooks__pvm.mytid = hooks__real("pvm_mytid");
 	hooks__pvm.probe = hooks__real("pvm_probe");
+	hooks__pvm.getcontext = hooks__real("pvm_getcontext");
 	ch.io.send = hooks__pvm.send;
 	ch.io.recv = hooks__pvm.recv;
 	ch.io.trecv = hooks__pvm.trecv;
@@ -357,6 +358,47 @@ static int real_monitor_ended(void)
 	return ended;
 }
 
+/* The queue walk of real_queued: libpvm3 offers each queued message, in every context,
+ * to the matcher; this one notes those it is after and accepts none. */
+static struct {
+	wire_wqueued *out;
+	int max, n, src;
+} walk;
+
+static int note_queued(int mid, int tid, int tag)
+{
+	struct pvmminfo mi;
+
+	(void)tid;
+	(void)tag;
+	if (walk.n >= walk.max || pvm_getminfo(mid, &mi) < 0 || mi.ctx == ch.ctx ||
+	    (walk.src != -1 && mi.src != walk.src))
+		return 0;
+	walk.out[walk.n++] = (wire_wqueued){mi.src, mi.tag, mi.ctx, (uint32_t)mi.len};
+	return 0;
+}
+
+static int real_queued(wire_wqueued *out, int max, int src)
+{
+	int rb = pvm_setrbuf(0);
+	hooks_matcher m = set_matcher(note_queued);
+
+	walk.out = out;
+	walk.max = max;
+	walk.n = 0;
+	walk.src = src;
+	/* Nothing matches, so this takes nothing: it only walks the queue. */
+	hooks__pvm.nrecv(-1, -1);
+	set_matcher(m);
+	pvm_setrbuf(rb);
+	return walk.n;
+}
+
+int channel__queued(wire_wqueued *out, int max, int src)
+{
+	return ops->queued ? ops->queued(out, max, src) : 0;
+}
+
 static const hooks_channel real_channel = {
     .send = real_send,
     .recv = real_recv,
@@ -367,4 +409,5 @@ static const hooks_channel real_channel = {
     .send_size = real_send_size,
     .buf_info = real_buf_info,
     .monitor_ended = real_monitor_ended,
+    .queued = real_queued,
 };

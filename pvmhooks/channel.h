@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/time.h>
 
+#include "../common/wire_hang.h"
+
 /* The real PVM functions the runtime itself uses (never the wrappers). */
 typedef struct hooks_real {
 	int (*send)(int, int);
@@ -25,6 +27,7 @@ typedef struct hooks_real {
 	int (*exit)(void);
 	int (*mytid)(void);
 	int (*probe)(int, int);
+	int (*getcontext)(void);
 } hooks_real;
 
 /* libpvm3's definitions, resolved by channel__resolve (tests may point them at fakes). */
@@ -58,6 +61,10 @@ typedef struct hooks_channel {
 	int (*buf_info)(int bufid, int *bytes, int *tag, int *src);
 	/* Whether pvmd has said (without waiting) that the monitor has ended. */
 	int (*monitor_ended)(void);
+	/* Lists (up to max, into out) the messages queued at this task from src (-1: any
+	 * source) in the program's contexts (never the private one), in queue order,
+	 * taking none of them; returns how many. */
+	int (*queued)(wire_wqueued *out, int max, int src);
 } hooks_channel;
 
 /* Looks up the next definition of a PVM function (libpvm3's), aborting with a clear
@@ -90,6 +97,7 @@ int channel__pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *buf
 int channel__take_any(uint8_t **out, size_t *len, int *src, int *tag, long wait_us);
 int channel__send_size(void);
 int channel__buf_info(int bufid, int *bytes, int *tag, int *src);
+int channel__queued(wire_wqueued *out, int max, int src);
 
 /* Looks (without waiting) for pvmd's word that the monitor has ended; 1 when it has
  * (the channel is then lost). */

@@ -19,6 +19,7 @@
 #include "rr.h"
 #include "sched.h"
 #include "trace.h"
+#include "waits.h"
 
 /* Adapters from the features' own functions to the table's entries. */
 
@@ -182,6 +183,13 @@ static int cp_flush(int final, int64_t now)
 	return hooks__cp_sample(vclock__virtual(hooks__clock(), now), final);
 }
 
+static int waits_welcome(const hooks_welcome *w)
+{
+	(void)w;
+	waits__threshold();
+	return 0;
+}
+
 /*
  * The features, in the order every step runs them:
  * - records first: at the final flush it closes the open procedures, whose exits the
@@ -199,6 +207,8 @@ static int cp_flush(int final, int64_t now)
  *   from the welcome; calibration (start) runs once everything else is set up, and
  *   the budget may ask for an early flush.
  * - the clock's keeper resynchronises at the tick, before the commands are read.
+ * - wait reports read their threshold at the welcome; they run inside blocking
+ *   receives (calls.c), through the scheduler's waiting work.
  * - the task's records message goes last of all, with the cost record.
  * - the fatal-signal handlers are installed last, once the task is registered and
  *   every other feature has started: from then on a fatal signal flushes them all. A
@@ -219,6 +229,7 @@ static const hooks_feature features[] = {
      .flush_due = hooks__dyn_flush_due,
      .call_end = dyn_call_end},
     {.name = "clock", .tick = clocksync__tick},
+    {.name = "waits", .welcome = waits_welcome},
     {.name = "task", .flush = records_send},
     {.name = "fatal", .start = hooks__fatal_install, .poll = fatal_poll},
 };
@@ -289,5 +300,6 @@ static uint32_t stmt_id(void *site, hooks_op op)
 void features__install(void)
 {
 	hooks__trace_set_stmt_id(stmt_id);
+	waits__set_stmt(hooks__stmt);
 	sched__init(features, NFEATURES);
 }

@@ -53,6 +53,9 @@ typedef struct hooks_call {
 	 * returns skip_rc without the real call) or may narrow its source and tag (ovr). */
 	int nondet;
 	int skip, skip_rc;
+	/* A pre hook that did the real call itself (waits.c) gives its stamps here: the
+	 * wrapper then takes them as t1 and t2 (0: it stamps its own). */
+	int64_t skip_t1, skip_t2;
 	int ovr, ovr_tid, ovr_tag;
 	int64_t seq_delta; /* a delivered message's sequence number minus the expected one,
 			    * -1 when the sender sent no piggyback */
@@ -171,5 +174,8 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
  * handler took (counting the message as received); returns its sequence number minus
  * the expected one, -1 when the sender sent none. */
 int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
+/* The user messages sent to and received from each partner so far (the per-pair
+ * sequence numbers) into *out (heap, the caller frees); returns how many partners. */
+size_t hooks__pair_counts(wire_wpeer **out);
 
 #endif

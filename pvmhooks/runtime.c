@@ -311,6 +311,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->nondet = call->skip = call->ovr = 0;
 	call->seq_delta = 0;
 	call->t_wait = call->pr_held = call->pr_timeout_vt = 0;
+	call->skip_t1 = call->skip_t2 = 0;
 	call->pr_reordered = 0;
 	call->t0 = pvmmon_clock_now();
 	call->v0 = vclock__virtual(hooks__clock(), call->t0);

@@ -142,6 +142,13 @@ void sched__run(int64_t now)
 	vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0);
 }
 
+void sched__waiting(int64_t now)
+{
+	hooks__poll(now);
+	if (hooks__state() == HOOKS_ACTIVE && flush_due(now))
+		flush_at(0, now);
+}
+
 int64_t sched__tick(int64_t now)
 {
 	if (hooks__state() != HOOKS_ACTIVE || hooks__guard || channel__lost())

@@ -55,6 +55,11 @@ void sched__call_end(hooks_call *call, int64_t now);
  * its time is charged to the clock as intrusion. */
 void sched__run(int64_t now);
 
+/* The periodic work while a receive waits (waits.c; the guard is set): the monitor's
+ * commands and the flush when due. Nothing is charged to the clock: the receive's
+ * end accounts for the wait. */
+void sched__waiting(int64_t now);
+
 /* The same from a probe (outside any wrapper); returns the real time of the next
  * tick. */
 int64_t sched__tick(int64_t now);

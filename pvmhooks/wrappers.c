@@ -41,6 +41,10 @@
 		rc = call.skip ? (RET)call.skip_rc : real_##NAME ARGS;                       \
 		hooks__in_pvm = 0;                                                            \
 		call.t2 = pvmmon_clock_now();                                                 \
+		if (call.skip_t1) {                                                           \
+			call.t1 = call.skip_t1;                                               \
+			call.t2 = call.skip_t2;                                               \
+		}                                                                             \
 		HOOKS_APPLY2_ARGS(hooks__post_##NAME, &call, rc, ARGS);                       \
 		hooks__end(&call);                                                            \
 		return rc;                                                                    \

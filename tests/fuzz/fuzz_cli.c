@@ -78,8 +78,9 @@ static void check(const cli_run_opts *o, int argc, char **argv, const char *repl
 	if ((o->attach && o->hostfile) || (o->cp_top && o->cp) ||
 	    (o->cp_exclusive && !o->cp && !o->cp_top))
 		abort();
-	if ((!replay && (o->keep_going || o->stop_at)) || (replay && o->preserve) ||
-	    (o->deadlock_abort && !o->preserve))
+	if ((!replay && (o->keep_going || o->stop_at)) || (replay && o->preserve))
+		abort();
+	if (o->wait_ms && (o->wait_ms < 1 || o->wait_ms > 3600000))
 		abort();
 	if ((o->output && !in_words(o->output, argv, argc)) ||
 	    (o->hostfile && !in_words(o->hostfile, argv, argc)) ||

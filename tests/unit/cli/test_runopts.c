@@ -172,7 +172,15 @@ static void test_combinations(void)
 	CU_ASSERT_EQUAL(parse(&o, NULL, "--mode=preserve", "--on-deadlock=abort", "prog", NULL), 0);
 	CU_ASSERT(o.preserve);
 	CU_ASSERT(o.deadlock_abort);
-	CU_ASSERT_EQUAL(parse(&o, NULL, "--on-deadlock=abort", "prog", NULL), PVMMON_EINVAL);
+	/* --on-hang (and its alias) goes with every mode. */
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--on-deadlock=abort", "prog", NULL), 0);
+	CU_ASSERT(o.deadlock_abort);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--on-hang=abort", "--wait-threshold=250", "prog", NULL),
+			0);
+	CU_ASSERT(o.deadlock_abort);
+	CU_ASSERT_EQUAL(o.wait_ms, 250);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--on-hang=never", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--wait-threshold=0", "prog", NULL), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(parse(&o, NULL, "--mode=fast", "prog", NULL), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(parse(&o, NULL, "--stop-at", "0.1:3", "prog", NULL), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(parse(&o, "r.xml", "--stop-at", "0.1:3", "prog", NULL), 0);

@@ -84,7 +84,54 @@ static void test_snapshot_round_trip(void)
 	wire_buf_free(&b);
 }
 
+/* Wait reports (common/wire_hang.c) round trip; a report listing more queued messages
+ * than any task sends is damage. */
+static void test_wait_round_trip(void)
+{
+	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
+	wire_wqueued queued[1] = {{0x40003, 9, 0, 16}};
+	wire_wait w = {2,       WIRE_WAIT_TRECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
+	               5000000, 4000000,         9000000, 2, 1, peers,        queued};
+	wire_wait out;
+	wire_waitend e;
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_wait_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire_wait_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.seq, 2);
+	CU_ASSERT_EQUAL(out.op, WIRE_WAIT_TRECV);
+	CU_ASSERT_EQUAL(out.src, 0x40003);
+	CU_ASSERT_EQUAL(out.tag, 5);
+	CU_ASSERT_EQUAL(out.stmt, 7);
+	CU_ASSERT_STRING_EQUAL(out.module, "/bin/prog");
+	CU_ASSERT_EQUAL(out.offset, 0x1234);
+	CU_ASSERT_EQUAL(out.rt_start, 5000000);
+	CU_ASSERT_EQUAL(out.vt_start, 4000000);
+	CU_ASSERT_EQUAL(out.deadline, 9000000);
+	CU_ASSERT_EQUAL_FATAL(out.npeers, 2);
+	CU_ASSERT_EQUAL(out.peers[0].sent, 4);
+	CU_ASSERT_EQUAL(out.peers[0].recv, 3);
+	CU_ASSERT_EQUAL(out.peers[1].tid, 0x40004);
+	CU_ASSERT_EQUAL_FATAL(out.nqueued, 1);
+	CU_ASSERT_EQUAL(out.queued[0].tag, 9);
+	CU_ASSERT_EQUAL(out.queued[0].len, 16);
+	wire_wait_clear(&out);
+	w.op = WIRE_WAIT_POLL + 1;
+	wire_buf_reset(&b);
+	wire_wait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire_wait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NULL(out.peers);
+	wire_buf_reset(&b);
+	wire_waitend_encode(&b, &(wire_waitend){2, 7000000});
+	CU_ASSERT_EQUAL_FATAL(wire_waitend_decode(&e, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(e.seq, 2);
+	CU_ASSERT_EQUAL(e.rt_end, 7000000);
+	wire_buf_free(&b);
+}
+
 CU_TestInfo test_wire_preserve_tests[] = {
+    {"wait report round trip and damage", test_wait_round_trip},
     {"preserve request round trip and damage", test_pwait_round_trip},
     {"decision and state request", test_pgrant_pask},
     {"snapshot round trip", test_snapshot_round_trip},

@@ -146,6 +146,10 @@ int wire_sample_encode(wire_buf *b, int kind)
 	                1, sent,         seen, cand};
 	wire_cpsample cps = {0x40001, 1, 4000000, {0}};
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
+	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
+	wire_wqueued queued[1] = {{0x40003, 9, 0, 16}};
+	wire_wait wt = {2,       WIRE_WAIT_RECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
+	                5000000, 4000000,        0,       2, 1, peers,        queued};
 
 	wire_buf_reset(b);
 	sample_cp(&cps.cp);
@@ -174,6 +178,12 @@ int wire_sample_encode(wire_buf *b, int kind)
 		return 0;
 	case WIRE_KIND_PASK:
 		wire_pask_encode(b);
+		return 0;
+	case WIRE_KIND_WAIT:
+		wire_wait_encode(b, &wt);
+		return 0;
+	case WIRE_KIND_WAITEND:
+		wire_waitend_encode(b, &(wire_waitend){2, 7000000});
 		return 0;
 	case WIRE_KIND_TASKEXIT:
 	case WIRE_KIND_MONLOST:

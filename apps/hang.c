@@ -1,0 +1,133 @@
+/*
+ * Programs that hang, and programs that only look as if they might, for the tests of
+ * hang diagnoses: `hang MODE` spawns its workers (itself, as `hang worker MODE INDEX`),
+ * gives them each other's tids and waits for each one's word that it is done.
+ *   cycle2    workers 0 and 1 each wait for the other
+ *   cycle3    workers 0, 1, 2 each wait for the next
+ *   mismatch  worker 0 sends the master tag 3, then waits for it; the master waits
+ *             for tag 2 from worker 0
+ *   ended     the master waits for tag 2 from worker 0, which exits without sending
+ *   partial   workers 0 and 1 wait for each other; workers 2 and 3 compute 2 s more
+ *   trecv     the master waits 3 s for tag 2 from worker 0 with pvm_trecv, then goes on
+ *   compute   worker 0 computes 3 s, then answers the master, which waits for it
+ *   big       worker 0 sends the master 16 MiB
+ * The lines the tests look for carry a comment naming them (HANG-...).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pvm3.h>
+
+#define TAG_TIDS 100
+#define TAG_DONE 99
+#define MAXW 4
+
+static void compute(double seconds)
+{
+	struct timespec a, b;
+	volatile unsigned long x = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 < seconds);
+}
+
+static int workers_of(const char *mode)
+{
+	if (!strcmp(mode, "cycle3"))
+		return 3;
+	if (!strcmp(mode, "partial"))
+		return 4;
+	if (!strcmp(mode, "cycle2"))
+		return 2;
+	return 1;
+}
+
+static void worker(const char *mode, int me)
+{
+	int tids[MAXW], n = workers_of(mode), master = pvm_parent(), v = me;
+
+	pvm_recv(master, TAG_TIDS);
+	pvm_upkint(tids, n, 1);
+	if (!strcmp(mode, "cycle2") || (!strcmp(mode, "partial") && me < 2)) {
+		pvm_recv(tids[1 - me], 1 + (1 - me)); /* HANG-CYCLE2 */
+	} else if (!strcmp(mode, "cycle3")) {
+		pvm_recv(tids[(me + 1) % 3], 1); /* HANG-CYCLE3 */
+	} else if (!strcmp(mode, "mismatch")) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&v, 1, 1);
+		pvm_send(master, 3);
+		pvm_recv(master, 5); /* HANG-MISMATCH-W */
+	} else if (!strcmp(mode, "ended")) {
+		pvm_exit(); /* HANG-ENDED-W */
+		return;
+	} else if (!strcmp(mode, "partial") || !strcmp(mode, "compute")) {
+		compute(!strcmp(mode, "partial") ? 2.0 : 3.0);
+	} else if (!strcmp(mode, "trecv")) {
+		compute(0.2);
+	}
+	if (!strcmp(mode, "compute") || !strcmp(mode, "big")) {
+		size_t len = !strcmp(mode, "big") ? 16u << 20 : 4;
+		char *buf = calloc(1, len);
+
+		pvm_initsend(PvmDataRaw);
+		pvm_pkbyte(buf, (int)len, 1);
+		pvm_send(master, 2);
+		free(buf);
+	}
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&v, 1, 1);
+	pvm_send(master, TAG_DONE);
+	pvm_exit();
+}
+
+int main(int argc, char **argv)
+{
+	int tids[MAXW], n, i;
+	const char *mode;
+
+	if (argc == 4 && !strcmp(argv[1], "worker")) {
+		worker(argv[2], atoi(argv[3]));
+		return 0;
+	}
+	if (argc != 2 || (n = workers_of(argv[1])) < 1) {
+		fprintf(stderr,
+		        "usage: hang cycle2|cycle3|mismatch|ended|partial|trecv|compute|big\n");
+		return 2;
+	}
+	mode = argv[1];
+	if (pvm_mytid() < 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		char idx[16], *wargv[] = {"worker", (char *)mode, idx, NULL};
+
+		snprintf(idx, sizeof(idx), "%d", i);
+		if (pvm_spawn("hang", wargv, PvmTaskDefault, "", 1, &tids[i]) != 1) {
+			fprintf(stderr, "hang: cannot start worker %d\n", i);
+			pvm_exit();
+			return 1;
+		}
+	}
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(tids, n, 1);
+	pvm_mcast(tids, n, TAG_TIDS);
+	if (!strcmp(mode, "mismatch") || !strcmp(mode, "ended") || !strcmp(mode, "compute") ||
+	    !strcmp(mode, "big")) {
+		pvm_recv(tids[0], 2); /* HANG-MASTER */
+	} else if (!strcmp(mode, "trecv")) {
+		struct timeval tv = {3, 0};
+
+		pvm_trecv(tids[0], 2, &tv);
+	}
+	for (i = 0; i < n; i++)
+		if (strcmp(mode, "ended"))
+			pvm_recv(-1, TAG_DONE);
+	printf("hang: %s done\n", mode);
+	pvm_exit();
+	return 0;
+}

@@ -1,0 +1,496 @@
+/*
+ * Hangs (monitor/hang.h): the monitor keeps each task's latest wait report and decides
+ * only what is certain. A task is stuck when it waits in a blocking receive without a
+ * deadline and nothing it waits for can come: its source (every other task, for a
+ * wildcard source) is stuck too or has ended, and every message that source sent it
+ * has been received or sits in its queue unmatched (the sent counts in the sources'
+ * frozen wait reports, or an ended task's final records, against the waiter's received
+ * counts and queue). The stuck set is the largest one that satisfies this (a fixed
+ * point from the waiting tasks down), so a task that computes, a pvm_trecv with a
+ * deadline and a message in flight keep everyone that depends on them out of it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/clock.h"
+#include "hang.h"
+#include "tasks.h"
+
+/* A task that ended without its final flush may have sent after its last records:
+ * what it sent is on its way for at most this long after pvmd reported its exit. */
+#define CRASH_GRACE_NS 500000000LL
+
+typedef struct hang_task {
+	int32_t tid;
+	int waiting;     /* a WAIT came and no WAITEND for it yet */
+	wire_wait w;     /* the latest report */
+	int64_t t_gone;  /* when the monitor first saw it ended (0: not yet) */
+	char where[600]; /* the latest report's statement, resolved */
+	int stuck;       /* in the stuck set of the last evaluation */
+} hang_task;
+
+struct mon_hang {
+	hang_task *t;
+	size_t n, cap;
+	char **keys; /* conditions said so far */
+	size_t nkeys;
+	char **kinds, **texts;
+	size_t ndiag;
+	int any_wait; /* some task has reported a wait */
+};
+
+static struct mon_hang *state(mon_run *run)
+{
+	if (!run->hang)
+		run->hang = calloc(1, sizeof(*run->hang));
+	return run->hang;
+}
+
+static hang_task *find(struct mon_hang *h, int32_t tid, int add)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (h->t[i].tid == tid)
+			return &h->t[i];
+	if (!add)
+		return NULL;
+	if (h->n == h->cap) {
+		size_t nc = h->cap ? h->cap * 2 : 16;
+		hang_task *t = realloc(h->t, nc * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		h->t = t;
+		h->cap = nc;
+	}
+	memset(&h->t[h->n], 0, sizeof(*h->t));
+	h->t[h->n].tid = tid;
+	return &h->t[h->n++];
+}
+
+/* The statement of t's report as file:line (or module+offset). */
+static void resolve_where(hang_task *t)
+{
+	pvmmon_log_stmt s;
+	const char *base;
+
+	memset(&s, 0, sizeof(s));
+	s.module = t->w.module;
+	s.offset = t->w.offset;
+	tasks__resolve_stmt(&s);
+	if (s.file) {
+		base = strrchr(s.file, '/');
+		snprintf(t->where, sizeof(t->where), "%s:%d", base ? base + 1 : s.file,
+		         (int)s.line);
+	} else if (s.module) {
+		snprintf(t->where, sizeof(t->where), "%s+0x%" PRIx64, s.module, s.offset);
+	} else {
+		snprintf(t->where, sizeof(t->where), "an unknown statement");
+	}
+	free(s.file);
+	free(s.function);
+}
+
+void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	struct mon_hang *h = state(run);
+	hang_task *t = h ? find(h, src, 1) : NULL;
+	wire_wait w;
+
+	if (wire_wait_decode(&w, data, len) < 0) {
+		run->bad_messages++;
+		return;
+	}
+	if (!t) {
+		wire_wait_clear(&w);
+		return;
+	}
+	/* A repeat of the same wait (its queue changed) keeps the statement. */
+	if (!t->waiting || t->w.seq != w.seq || !t->where[0]) {
+		wire_wait_clear(&t->w);
+		t->w = w;
+		resolve_where(t);
+	} else {
+		wire_wait_clear(&t->w);
+		t->w = w;
+	}
+	t->waiting = 1;
+	h->any_wait = 1;
+	hang__evaluate(run);
+}
+
+void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	struct mon_hang *h = state(run);
+	hang_task *t = h ? find(h, src, 0) : NULL;
+	wire_waitend e;
+
+	if (wire_waitend_decode(&e, data, len) < 0) {
+		run->bad_messages++;
+		return;
+	}
+	if (t && t->w.seq == e.seq)
+		t->waiting = 0;
+}
+
+/* Messages task s sent to tid p: from s's wait report while it waits, from its final
+ * records once it has ended; -1 when unknown. */
+static int64_t sent_to(const mon_task *s, const hang_task *hs, int32_t p)
+{
+	int64_t n = 0;
+
+	if (hs && hs->waiting && !s->gone) {
+		for (uint32_t i = 0; i < hs->w.npeers; i++)
+			if (hs->w.peers[i].tid == p)
+				return hs->w.peers[i].sent;
+		return 0;
+	}
+	if (!s->gone)
+		return -1;
+	for (size_t i = 0; i < s->rec.nstmts; i++) {
+		const pvmmon_log_stmt *st = &s->rec.stmts[i];
+
+		if (!st->op || (strcmp(st->op, "pvm_send") && strcmp(st->op, "pvm_psend") &&
+		                strcmp(st->op, "pvm_mcast")))
+			continue;
+		for (size_t k = 0; k < st->ncom; k++)
+			if (st->com[k].partner_tid == p)
+				n += (int64_t)st->com[k].count;
+	}
+	return n;
+}
+
+/* Whether nothing from s to waiter p is on its way: what s sent p was received or is
+ * queued at p, unmatched. */
+static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p)
+{
+	int64_t sent = sent_to(s, hs, p->tid), got = 0;
+
+	if (sent < 0 || p->w.nqueued >= WIRE_WAIT_MAX_QUEUED)
+		return 0;
+	for (uint32_t i = 0; i < p->w.npeers; i++)
+		if (p->w.peers[i].tid == s->rec.tid)
+			got = p->w.peers[i].recv;
+	for (uint32_t i = 0; i < p->w.nqueued; i++)
+		if (p->w.queued[i].src == s->rec.tid)
+			got++;
+	/* A task that ended without its final flush may have sent more than its last
+	 * records say: what came is then at least what they say. */
+	if (!s->final && s->gone)
+		return sent <= got;
+	return sent == got;
+}
+
+/* Whether task s can no longer send: it ended (long enough ago, when it crashed) or it
+ * is a candidate of the stuck set. */
+static int silent(const mon_task *s, const hang_task *hs, int64_t now)
+{
+	if (s->gone)
+		return s->final || (hs && hs->t_gone && now - hs->t_gone >= CRASH_GRACE_NS);
+	return hs && hs->stuck;
+}
+
+/* Whether a new task may still join the run: the program still runs (or, started from
+ * the console, may start more), or a spawned child has not registered. */
+static int may_join(const mon_run *run)
+{
+	if (run->auto_mode || !run->ended)
+		return 1;
+	for (size_t i = 0; i < tasks__spawn_count(run); i++)
+		if (!tasks__find(run, tasks__spawn_at(run, i)->child))
+			return 1;
+	return 0;
+}
+
+/* Whether p, a candidate, stays in the stuck set. */
+static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
+{
+	if (p->w.src != -1) {
+		const mon_task *s = tasks__find(run, p->w.src);
+		hang_task *hs = find(h, p->w.src, 0);
+
+		return s && silent(s, hs, now) && quiet(s, hs, p);
+	}
+	if (may_join(run))
+		return 0;
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *s = tasks__at(run, i);
+		hang_task *hs = find(h, s->rec.tid, 0);
+
+		if (s->rec.tid != p->tid && (!silent(s, hs, now) || !quiet(s, hs, p)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Marks the largest stuck set; returns its size. */
+static size_t stuck_set(mon_run *run, struct mon_hang *h, int64_t now)
+{
+	size_t n = 0;
+	int changed = 1;
+
+	for (size_t i = 0; i < h->n; i++) {
+		const mon_task *t = tasks__find(run, h->t[i].tid);
+
+		if (t && t->gone && !h->t[i].t_gone)
+			h->t[i].t_gone = now;
+		h->t[i].stuck = h->t[i].waiting && h->t[i].w.op == WIRE_WAIT_RECV && t && !t->gone;
+	}
+	while (changed) {
+		changed = 0;
+		for (size_t i = 0; i < h->n; i++)
+			if (h->t[i].stuck && !stays(run, h, &h->t[i], now)) {
+				h->t[i].stuck = 0;
+				changed = 1;
+			}
+	}
+	for (size_t i = 0; i < h->n; i++)
+		n += (size_t)h->t[i].stuck;
+	return n;
+}
+
+static const char *lid_of(const mon_run *run, int32_t tid)
+{
+	const mon_task *t = tasks__find(run, tid);
+
+	return t && t->rec.lid ? t->rec.lid : "?";
+}
+
+/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" */
+static void describe(const mon_run *run, const hang_task *t, char *buf, size_t size)
+{
+	char tag[32], from[64];
+
+	if (t->w.tag == -1)
+		snprintf(tag, sizeof(tag), "any tag");
+	else
+		snprintf(tag, sizeof(tag), "tag %d", (int)t->w.tag);
+	if (t->w.src == -1)
+		snprintf(from, sizeof(from), "any task");
+	else
+		snprintf(from, sizeof(from), "%s", lid_of(run, t->w.src));
+	snprintf(buf, size, "task %s waits at %s for %s from %s", lid_of(run, t->tid), t->where,
+	         tag, from);
+}
+
+/* Whether the condition named key was said before (it is remembered now). */
+static int said(struct mon_hang *h, const char *key)
+{
+	char **k;
+
+	for (size_t i = 0; i < h->nkeys; i++)
+		if (!strcmp(h->keys[i], key))
+			return 1;
+	k = realloc(h->keys, (h->nkeys + 1) * sizeof(*k));
+	if (!k)
+		return 1;
+	h->keys = k;
+	h->keys[h->nkeys++] = strdup(key);
+	return 0;
+}
+
+/* Says a diagnosis on stderr and keeps it for the log; with --on-hang=abort the run
+ * stops. */
+static void say(mon_run *run, struct mon_hang *h, const char *kind, const char *text)
+{
+	char **k = realloc(h->kinds, (h->ndiag + 1) * sizeof(*k));
+	char **t = k ? realloc(h->texts, (h->ndiag + 1) * sizeof(*t)) : NULL;
+
+	fprintf(stderr, "pvmmon: %s: %s\n", kind, text);
+	fflush(stderr);
+	if (k)
+		h->kinds = k;
+	if (t) {
+		h->texts = t;
+		h->kinds[h->ndiag] = strdup(kind);
+		h->texts[h->ndiag++] = strdup(text);
+	}
+	if (run->on_deadlock_abort)
+		run->deadlocked = 1;
+}
+
+/* Appends to a growing text (a memstream). */
+static void key_add(FILE *f, const hang_task *t)
+{
+	fprintf(f, "%x:%u;", (unsigned)t->tid, t->w.seq);
+}
+
+/* The cycle through stuck task p's sources, if p is on one: said once. */
+static void cycle_from(mon_run *run, struct mon_hang *h, size_t p)
+{
+	size_t path[64], len = 0, start, lo;
+	hang_task *cur = &h->t[p];
+	char *key = NULL, *text = NULL, line[800];
+	size_t klen, tlen;
+	FILE *kf, *tf;
+
+	while (cur && cur->stuck && cur->w.src != -1 && len < 64) {
+		size_t idx = (size_t)(cur - h->t);
+
+		for (size_t i = 0; i < len; i++)
+			if (path[i] == idx)
+				goto found;
+		path[len++] = idx;
+		cur = find(h, cur->w.src, 0);
+	}
+	return;
+found:
+	start = (size_t)(cur - h->t);
+	/* The cycle is path[i..len) from where cur is; start it at its lowest tid. */
+	for (lo = 0; path[lo] != start; lo++)
+		;
+	start = lo;
+	for (size_t i = start; i < len; i++)
+		if (h->t[path[i]].tid < h->t[path[lo]].tid)
+			lo = i;
+	kf = open_memstream(&key, &klen);
+	tf = open_memstream(&text, &tlen);
+	if (!kf || !tf) {
+		if (kf)
+			fclose(kf);
+		if (tf)
+			fclose(tf);
+		free(key);
+		free(text);
+		return;
+	}
+	fprintf(kf, "cycle:");
+	for (size_t i = 0; i < len - start; i++) {
+		const hang_task *t = &h->t[path[start + (lo - start + i) % (len - start)]];
+
+		key_add(kf, t);
+		describe(run, t, line, sizeof(line));
+		fprintf(tf, "%s%s", i ? "; " : "", line);
+	}
+	fclose(kf);
+	fclose(tf);
+	if (!said(h, key))
+		say(run, h, "deadlock", text);
+	free(key);
+	free(text);
+}
+
+/* A stuck task whose source has ended, or that has the source's messages queued with
+ * another tag or context. */
+static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
+{
+	const mon_task *s = tasks__find(run, p->w.src);
+	const hang_task *hs = find(h, p->w.src, 0);
+	char key[64], line[800], text[2000];
+	size_t n;
+
+	describe(run, p, line, sizeof(line));
+	if (s && s->gone) {
+		snprintf(key, sizeof(key), "ended:%x:%u", (unsigned)p->tid, p->w.seq);
+		n = (size_t)snprintf(
+		    text, sizeof(text), "%s, which has ended (%s)", line,
+		    s->final ? "it exited" : "without its final flush: it crashed or was killed");
+		if (hs && hs->where[0] && n < sizeof(text))
+			snprintf(text + n, sizeof(text) - n, "; its last wait was at %s",
+			         hs->where);
+		if (!said(h, key))
+			say(run, h, "wait for an ended task", text);
+	}
+	for (uint32_t i = 0; i < p->w.nqueued; i++) {
+		const wire_wqueued *q = &p->w.queued[i];
+
+		if (q->src != p->w.src)
+			continue;
+		snprintf(key, sizeof(key), "mismatch:%x:%u", (unsigned)p->tid, p->w.seq);
+		snprintf(text, sizeof(text),
+		         "%s; a message from %s with tag %d%s waits unreceived in its queue", line,
+		         lid_of(run, q->src), (int)q->tag,
+		         q->ctx != p->w.ctx ? " in another context" : "");
+		if (!said(h, key))
+			say(run, h, "tag mismatch", text);
+		break;
+	}
+}
+
+/* Every task that has not ended is stuck and none can join: said once. */
+static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
+{
+	size_t alive = 0;
+	char *key = NULL, *text = NULL, line[800];
+	size_t klen, tlen;
+	FILE *kf, *tf;
+
+	for (size_t i = 0; i < tasks__count(run); i++)
+		alive += !tasks__at(run, i)->gone;
+	if (alive != nstuck || may_join(run))
+		return;
+	kf = open_memstream(&key, &klen);
+	tf = open_memstream(&text, &tlen);
+	if (kf && tf) {
+		fprintf(kf, "all:");
+		fprintf(tf,
+		        "every task that has not ended waits and nothing it waits for can come");
+		for (size_t i = 0; i < h->n; i++)
+			if (h->t[i].stuck) {
+				key_add(kf, &h->t[i]);
+				describe(run, &h->t[i], line, sizeof(line));
+				fprintf(tf, "; %s", line);
+			}
+	}
+	if (kf)
+		fclose(kf);
+	if (tf)
+		fclose(tf);
+	if (key && text && !said(h, key))
+		say(run, h, "the program is stuck", text);
+	free(key);
+	free(text);
+}
+
+void hang__evaluate(mon_run *run)
+{
+	struct mon_hang *h = run->hang;
+	int64_t now = pvmmon_clock_now();
+	size_t nstuck;
+
+	if (!h || !h->any_wait)
+		return;
+	/* An ended task's time of ending starts its grace (CRASH_GRACE_NS). */
+	for (size_t i = 0; i < tasks__count(run); i++)
+		if (tasks__at(run, i)->gone)
+			find(h, tasks__at(run, i)->rec.tid, 1);
+	nstuck = stuck_set(run, h, now);
+	if (!nstuck)
+		return;
+	for (size_t i = 0; i < h->n; i++) {
+		if (!h->t[i].stuck || h->t[i].w.src == -1)
+			continue;
+		cycle_from(run, h, i);
+		about_source(run, h, &h->t[i]);
+	}
+	quiescent(run, h, nstuck);
+}
+
+size_t hang__count(const mon_run *run) { return run->hang ? run->hang->ndiag : 0; }
+
+const char *hang__kind(const mon_run *run, size_t i) { return run->hang->kinds[i]; }
+
+const char *hang__text(const mon_run *run, size_t i) { return run->hang->texts[i]; }
+
+void hang__free(mon_run *run)
+{
+	struct mon_hang *h = run->hang;
+
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->n; i++)
+		wire_wait_clear(&h->t[i].w);
+	for (size_t i = 0; i < h->nkeys; i++)
+		free(h->keys[i]);
+	for (size_t i = 0; i < h->ndiag; i++) {
+		free(h->kinds[i]);
+		free(h->texts[i]);
+	}
+	free(h->t);
+	free(h->keys);
+	free(h->kinds);
+	free(h->texts);
+	free(h);
+	run->hang = NULL;
+}

@@ -1,0 +1,26 @@
+/* Private to pvmmon-monitor: hangs (hang.c). Each task's wait state from its WAIT and
+ * WAITEND reports and the tasks' ends; diagnoses of what can never go on (a deadlock
+ * cycle, a wait for a task that has ended, a message queued with another tag, the
+ * whole program quiescent), each said once on stderr and kept for the log. */
+#ifndef PVMMON_MONITOR_HANG_H
+#define PVMMON_MONITOR_HANG_H
+
+#include "monitor.h"
+
+/* The WAIT and WAITEND handlers (run.c's table). */
+void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len);
+void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len);
+
+/* Looks for conditions that have become certain and reports each new one. Cheap when
+ * nothing waits; called after every message, exit and the program's end. */
+void hang__evaluate(mon_run *run);
+
+/* The diagnoses so far (kind and text), for the log; NULL when none. */
+size_t hang__count(const mon_run *run);
+const char *hang__kind(const mon_run *run, size_t i);
+const char *hang__text(const mon_run *run, size_t i);
+
+/* Frees the module's state. */
+void hang__free(mon_run *run);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * Wait reports (pvmhooks/waits.h): a blocking receive waits in slices of the real
+ * pvm_trecv. The first slice is the threshold; a message in it costs nothing more than
+ * the plain call. After it the task sends WAIT (what it waits for, at which
+ * statement, what it sent to and received from each partner, what is queued from the
+ * awaited source that the receive does not take), then waits on in slices, flushing its
+ * records when due and taking the monitor's commands, re-sending WAIT when the queue
+ * changes, and sends WAITEND when the receive completes. A slice that times out is
+ * invisible to the program: pvm_trecv, like pvm_recv, frees the current receive buffer
+ * at its start and uses the current matcher, and the last slice's result is returned.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clocksync.h"
+#include "pvmmon/errors.h"
+#include "sched.h"
+#include "waits.h"
+
+#define DEFAULT_THRESHOLD_NS 100000000LL
+/* Slices after the first: short enough that a message the awaited source queues with
+ * another tag is reported well within the monitor's second, long enough to cost
+ * nothing measurable. */
+#define SLICE_NS 100000000LL
+
+static struct {
+	int64_t threshold; /* -1: not read yet */
+	uint32_t seq;      /* waits reported */
+	uint64_t reports;  /* WAIT and WAITEND sent */
+	pvmmon_log_stmt *(*stmt)(void *site, hooks_op op);
+} ws = {.threshold = -1};
+
+void waits__configure(int64_t threshold_ns) { ws.threshold = threshold_ns; }
+
+int64_t waits__threshold(void)
+{
+	if (ws.threshold < 0) {
+		const char *e = getenv("PVMMON_WAIT_MS");
+
+		ws.threshold = e && *e ? atoll(e) * 1000000LL : DEFAULT_THRESHOLD_NS;
+		if (ws.threshold < 0)
+			ws.threshold = DEFAULT_THRESHOLD_NS;
+	}
+	return ws.threshold;
+}
+
+void waits__set_stmt(pvmmon_log_stmt *(*stmt)(void *site, hooks_op op)) { ws.stmt = stmt; }
+
+uint64_t waits__reports(void) { return ws.reports; }
+
+/* The wait being reported: its report, as sent last. */
+typedef struct wait_state {
+	wire_wait w;
+	wire_wqueued queued[WIRE_WAIT_MAX_QUEUED];
+	int sent; /* a WAIT went out */
+} wait_state;
+
+static int send_wait(wait_state *st)
+{
+	wire_buf b;
+	int rc = PVMMON_ENOMEM;
+
+	wire_buf_init(&b);
+	wire_wait_encode(&b, &st->w);
+	if (!b.failed)
+		rc = channel__send(WIRE_TAG_WAIT, b.data, b.len);
+	wire_buf_free(&b);
+	if (rc == 0)
+		ws.reports++;
+	return rc;
+}
+
+/* Looks at what is queued from the awaited source; 1 when it differs from the last
+ * report's. */
+static int look_at_queue(wait_state *st)
+{
+	wire_wqueued q[WIRE_WAIT_MAX_QUEUED];
+	int n = channel__queued(q, WIRE_WAIT_MAX_QUEUED, st->w.src);
+
+	if (n < 0)
+		n = 0;
+	if ((uint32_t)n == st->w.nqueued && !memcmp(q, st->queued, sizeof(*q) * (size_t)n))
+		return 0;
+	memcpy(st->queued, q, sizeof(*q) * (size_t)n);
+	st->w.nqueued = (uint32_t)n;
+	return 1;
+}
+
+/* The report of the wait that began at t_start: the statement, the counts, the
+ * queue. The records go first, so that the monitor has the statement and everything
+ * the task did up to its wait. */
+static void first_report(wait_state *st, hooks_call *call, int tid, int tag, int64_t t_start,
+                         int64_t deadline)
+{
+	pvmmon_log_stmt *s = ws.stmt ? ws.stmt(call->site, call->op) : NULL;
+
+	hooks__flush(0);
+	st->w.seq = ++ws.seq;
+	st->w.op = deadline ? WIRE_WAIT_TRECV : WIRE_WAIT_RECV;
+	st->w.src = tid;
+	st->w.tag = tag;
+	st->w.ctx = hooks__pvm.getcontext ? hooks__pvm.getcontext() : 0;
+	st->w.stmt = s ? s->id : 0;
+	st->w.module = s ? s->module : NULL;
+	st->w.offset = s ? s->offset : 0;
+	st->w.rt_start = hooks__to_common(t_start);
+	st->w.vt_start = call->v0;
+	st->w.deadline = deadline ? hooks__to_common(deadline) : 0;
+	st->w.npeers = (uint32_t)hooks__pair_counts(&st->w.peers);
+	st->w.queued = st->queued;
+	look_at_queue(st);
+	st->sent = send_wait(st) == 0;
+}
+
+static int slice(int tid, int tag, int64_t ns)
+{
+	struct timeval tv = {(time_t)(ns / 1000000000LL), (suseconds_t)(ns % 1000000000LL / 1000)};
+
+	return hooks__pvm.trecv(tid, tag, &tv);
+}
+
+int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmout)
+{
+	int64_t thr = waits__threshold(), t_start, deadline = 0, s1, s2, len;
+	wait_state st;
+	int rc;
+
+	if (thr <= 0 || call->skip || hooks__state() != HOOKS_ACTIVE || channel__lost())
+		return 0;
+	t_start = pvmmon_clock_now();
+	if (tmout) {
+		int64_t ns = (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000;
+
+		if (ns <= thr)
+			return 0;
+		deadline = t_start + ns;
+	}
+	memset(&st, 0, sizeof(st));
+	len = thr;
+	for (;;) {
+		s1 = pvmmon_clock_now();
+		if (deadline && deadline - s1 < len)
+			len = deadline - s1 > 0 ? deadline - s1 : 0;
+		rc = slice(tid, tag, len);
+		s2 = pvmmon_clock_now();
+		if (rc != 0 || (deadline && s2 >= deadline))
+			break;
+		if (!st.w.seq) {
+			first_report(&st, call, tid, tag, t_start, deadline);
+		} else {
+			sched__waiting(s2);
+			if (look_at_queue(&st) && st.sent)
+				send_wait(&st);
+		}
+		len = SLICE_NS;
+	}
+	if (st.sent) {
+		wire_buf b;
+
+		wire_buf_init(&b);
+		wire_waitend_encode(&b, &(wire_waitend){st.w.seq, hooks__to_common(s2)});
+		if (!b.failed && channel__send(WIRE_TAG_WAITEND, b.data, b.len) == 0)
+			ws.reports++;
+		wire_buf_free(&b);
+	}
+	free(st.w.peers);
+	call->skip = 1;
+	call->skip_rc = rc;
+	/* The wait began at the first slice; a message is received by the last slice (its
+	 * stamps are the receive's own), nothing by the whole wait. */
+	call->t_wait = t_start;
+	call->skip_t1 = rc > 0 ? s1 : t_start;
+	call->skip_t2 = s2;
+	return 1;
+}
