@@ -117,6 +117,16 @@ static int f_buf_info(int bufid, int *bytes, int *tag, int *src)
 
 static int f_monitor_ended(void) { return fake.monitor_ended; }
 
+static int f_queued(wire_wqueued *out, int max, int src)
+{
+	int n = 0;
+
+	for (int i = 0; i < fake.nqueued && n < max; i++)
+		if (src == -1 || fake.queued[i].src == src)
+			out[n++] = fake.queued[i];
+	return n;
+}
+
 static const hooks_channel fake_ops = {
     .send = f_send,
     .recv = f_recv,
@@ -127,6 +137,7 @@ static const hooks_channel fake_ops = {
     .send_size = f_send_size,
     .buf_info = f_buf_info,
     .monitor_ended = f_monitor_ended,
+    .queued = f_queued,
 };
 
 static void clear(void)

@@ -39,6 +39,9 @@ typedef struct fake_channel {
 	int send_size;
 	int buf_id, buf_bytes, buf_tag, buf_src;
 	int monitor_ended; /* pvmd's word that the monitor has ended has come */
+	/* The messages queued at the task in the program's contexts (queued). */
+	wire_wqueued queued[4];
+	int nqueued;
 	/* Called when take_any finds nothing (a test's monitor answers there). */
 	void (*on_idle)(struct fake_channel *f);
 } fake_channel;

@@ -1,0 +1,177 @@
+/* Unit tests for pvmhooks/waits.c against the fake channel and a fake pvm_trecv: a
+ * receive within the threshold sends nothing; a longer one reports WAIT (with its
+ * statement, counts and queue), flushes, re-reports when the queue changes and ends
+ * with WAITEND; the program gets exactly the real call's result. */
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../pvmhooks/hooks.h"
+#include "../../../pvmhooks/records.h"
+#include "../../../pvmhooks/waits.h"
+#include "fake_channel.h"
+
+#define ME 0x40001
+#define MONITOR 0x40000
+#define PEER 0x40002
+
+/* The fake pvm_trecv: `empty` slices find nothing (each sleeps its timeout, as the
+ * real one does), then it returns `result`; on_empty runs after each empty slice. */
+static struct {
+	int calls, empty, result;
+	void (*on_empty)(int n);
+} ft;
+
+static int fake_trecv(int tid, int tag, struct timeval *tv)
+{
+	(void)tid;
+	(void)tag;
+	ft.calls++;
+	if (ft.calls > ft.empty)
+		return ft.result;
+	usleep((useconds_t)(tv->tv_sec * 1000000 + tv->tv_usec));
+	if (ft.on_empty)
+		ft.on_empty(ft.calls);
+	return 0;
+}
+
+static int (*saved_trecv)(int, int, struct timeval *);
+
+static void begin(int empty, int result)
+{
+	fake_begin(ME, MONITOR);
+	hooks__records_reset();
+	memset(&ft, 0, sizeof(ft));
+	ft.empty = empty;
+	ft.result = result;
+	saved_trecv = hooks__pvm.trecv;
+	hooks__pvm.trecv = fake_trecv;
+	waits__configure(2000000); /* 2 ms: the tests stay fast */
+}
+
+static void end(void)
+{
+	hooks__pvm.trecv = saved_trecv;
+	waits__configure(-1);
+	hooks__records_reset();
+	fake_end();
+}
+
+static void start_call(hooks_call *call, hooks_op op, void *site)
+{
+	memset(call, 0, sizeof(*call));
+	call->op = op;
+	call->site = site;
+	call->trace_first = -1;
+	call->t0 = pvmmon_clock_now();
+	call->v0 = vclock__virtual(hooks__clock(), call->t0);
+}
+
+static void test_within_threshold_costs_nothing(void)
+{
+	hooks_call call;
+	uint64_t before;
+
+	begin(0, 7);
+	before = waits__reports();
+	start_call(&call, HOOKS_OP_pvm_recv, (void *)test_within_threshold_costs_nothing);
+	CU_ASSERT_EQUAL(waits__receive(&call, PEER, 4, NULL), 1);
+	CU_ASSERT_EQUAL(call.skip, 1);
+	CU_ASSERT_EQUAL(call.skip_rc, 7);
+	CU_ASSERT_EQUAL(ft.calls, 1);
+	/* No control message at all: no report, no flush. */
+	CU_ASSERT_EQUAL(fake.nsent, 0);
+	CU_ASSERT_EQUAL(waits__reports(), before);
+	/* The stamps are the one real call's. */
+	CU_ASSERT(call.skip_t1 >= call.t0 && call.skip_t2 >= call.skip_t1);
+	/* An error of the real call is returned as it is. */
+	ft.calls = 0;
+	ft.result = -2;
+	start_call(&call, HOOKS_OP_pvm_recv, (void *)test_within_threshold_costs_nothing);
+	waits__receive(&call, PEER, 4, NULL);
+	CU_ASSERT_EQUAL(call.skip_rc, -2);
+	CU_ASSERT_EQUAL(fake.nsent, 0);
+	/* A pvm_trecv whose timeout is within the threshold is the wrapper's. */
+	start_call(&call, HOOKS_OP_pvm_trecv, (void *)test_within_threshold_costs_nothing);
+	CU_ASSERT_EQUAL(waits__receive(&call, PEER, 4, &(struct timeval){0, 1000}), 0);
+	CU_ASSERT_EQUAL(call.skip, 0);
+	end();
+}
+
+/* Worker 0x40003's message with tag 9 comes into the queue after the second slice. */
+static void queue_other_tag(int n)
+{
+	if (n == 2) {
+		fake.queued[0] = (wire_wqueued){PEER, 9, 0, 16};
+		fake.nqueued = 1;
+	}
+}
+
+static void test_long_wait_reports(void)
+{
+	hooks_call call;
+	wire_wait w;
+	wire_waitend e;
+	const fake_msg *m;
+
+	begin(4, 5);
+	ft.on_empty = queue_other_tag;
+	start_call(&call, HOOKS_OP_pvm_recv, (void *)test_long_wait_reports);
+	CU_ASSERT_EQUAL(waits__receive(&call, PEER, 4, NULL), 1);
+	CU_ASSERT_EQUAL(call.skip_rc, 5);
+	CU_ASSERT_EQUAL(ft.calls, 5);
+	/* The records went first, then WAIT; the queue changed once: a second WAIT. */
+	CU_ASSERT(fake_count_sent(WIRE_TAG_RECORDS) >= 1);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAIT), 2);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
+	CU_ASSERT_EQUAL(fake.sent[0].tag, WIRE_TAG_RECORDS);
+	m = fake_last_sent(WIRE_TAG_WAIT);
+	CU_ASSERT_EQUAL_FATAL(wire_wait_decode(&w, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(w.op, WIRE_WAIT_RECV);
+	CU_ASSERT_EQUAL(w.src, PEER);
+	CU_ASSERT_EQUAL(w.tag, 4);
+	CU_ASSERT_EQUAL(w.deadline, 0);
+	CU_ASSERT_EQUAL(w.stmt, hooks__stmt((void *)test_long_wait_reports, HOOKS_OP_pvm_recv)->id);
+	CU_ASSERT_EQUAL_FATAL(w.nqueued, 1);
+	CU_ASSERT_EQUAL(w.queued[0].tag, 9);
+	m = fake_last_sent(WIRE_TAG_WAITEND);
+	CU_ASSERT_EQUAL_FATAL(wire_waitend_decode(&e, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(e.seq, w.seq);
+	/* The receive's own stamps are the last slice's; the wait began at the first. */
+	CU_ASSERT(call.t_wait > 0 && call.t_wait < call.skip_t1);
+	wire_wait_clear(&w);
+	end();
+}
+
+static void test_trecv_deadline(void)
+{
+	hooks_call call;
+	wire_wait w;
+	const fake_msg *m;
+
+	/* Nothing ever comes: the wait ends at the timeout, 30 ms, with 0 as pvm_trecv's. */
+	begin(1000, 5);
+	start_call(&call, HOOKS_OP_pvm_trecv, (void *)test_trecv_deadline);
+	CU_ASSERT_EQUAL(waits__receive(&call, PEER, 4, &(struct timeval){0, 30000}), 1);
+	CU_ASSERT_EQUAL(call.skip_rc, 0);
+	CU_ASSERT(call.skip_t2 - call.t_wait >= 30000000);
+	CU_ASSERT_EQUAL(call.skip_t1, call.t_wait);
+	m = fake_last_sent(WIRE_TAG_WAIT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(wire_wait_decode(&w, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(w.op, WIRE_WAIT_TRECV);
+	CU_ASSERT(w.deadline > w.rt_start);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
+	wire_wait_clear(&w);
+	end();
+}
+
+CU_TestInfo test_waits_tests[] = {
+    {"a receive within the threshold sends nothing; errors pass",
+     test_within_threshold_costs_nothing},
+    {"a long wait: records, WAIT, a new WAIT when the queue changes, WAITEND",
+     test_long_wait_reports},
+    {"a pvm_trecv's deadline ends the wait with 0", test_trecv_deadline},
+    CU_TEST_INFO_NULL,
+};
