@@ -60,6 +60,11 @@ void pvmmon_log_free(pvmmon_log *log)
 		free(log->switches[i].reason);
 	}
 	free(log->switches);
+	for (i = 0; i < log->nhangs; i++) {
+		free(log->hangs[i].kind);
+		free(log->hangs[i].text);
+	}
+	free(log->hangs);
 	free(log);
 }
 

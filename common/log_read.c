@@ -662,6 +662,15 @@ static int load(pvmmon_log *log, xmlNodePtr root, const char *path)
 					w->by = str_attr(c, "by");
 					w->reason = str_attr(c, "reason");
 				}
+		} else if (is(n, "hangs")) {
+			rc = alloc_for((void **)&log->hangs, &log->nhangs, sizeof(*log->hangs), n,
+				       "hang");
+			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
+				if (is(c, "hang")) {
+					log->hangs[k].kind = str_attr(c, "kind");
+					log->hangs[k].text = str_attr(c, "text");
+					log->hangs[k++].delay_ns = i64_attr(c, "delay-ns");
+				}
 		} else if (is(n, "trace")) {
 			log->trace.enabled = 1;
 			log->trace.limit_bytes = u64_attr(n, "limit-bytes");

@@ -385,6 +385,18 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		end(wr);
 	}
 
+	if (log->nhangs) {
+		start(wr, "hangs");
+		for (i = 0; i < log->nhangs; i++) {
+			start(wr, "hang");
+			attr_str(wr, "kind", log->hangs[i].kind ? log->hangs[i].kind : "deadlock");
+			attr_str(wr, "text", log->hangs[i].text ? log->hangs[i].text : "");
+			attr_i64(wr, "delay-ns", log->hangs[i].delay_ns);
+			end(wr);
+		}
+		end(wr);
+	}
+
 	if (log->trace.enabled) {
 		start(wr, "trace");
 		attr_u64(wr, "limit-bytes", log->trace.limit_bytes);

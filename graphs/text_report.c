@@ -460,6 +460,19 @@ static void report_cost(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* Hangs: each diagnosis as the monitor said it while the run lasted. */
+static void report_hangs(const pvmmon_log *log, FILE *out)
+{
+	if (!log->nhangs)
+		return;
+	fprintf(out, "\nHangs: %zu\n", log->nhangs);
+	for (size_t i = 0; i < log->nhangs; i++)
+		fprintf(out, "  %s: %s (%lld ms after the last block)\n",
+			log->hangs[i].kind ? log->hangs[i].kind : "?",
+			log->hangs[i].text ? log->hangs[i].text : "",
+			(long long)(log->hangs[i].delay_ns / 1000000));
+}
+
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
 	int rc;
@@ -467,6 +480,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (!log || !out)
 		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no output");
 	report_run(log, out);
+	report_hangs(log, out);
 	report_hosts(log, out);
 	report_tasks(log, out);
 	rc = report_statements(log, out);

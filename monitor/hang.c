@@ -37,6 +37,7 @@ struct mon_hang {
 	char **keys; /* conditions said so far */
 	size_t nkeys;
 	char **kinds, **texts;
+	int64_t *delays; /* from the last block to the diagnosis, ns */
 	size_t ndiag;
 	int any_wait; /* some task has reported a wait */
 };
@@ -292,17 +293,24 @@ static int said(struct mon_hang *h, const char *key)
 
 /* Says a diagnosis on stderr and keeps it for the log; with --on-hang=abort the run
  * stops. */
-static void say(mon_run *run, struct mon_hang *h, const char *kind, const char *text)
+static void say(mon_run *run, struct mon_hang *h, const char *kind, const char *label,
+                const char *text, int64_t since)
 {
 	char **k = realloc(h->kinds, (h->ndiag + 1) * sizeof(*k));
 	char **t = k ? realloc(h->texts, (h->ndiag + 1) * sizeof(*t)) : NULL;
+	int64_t *d = t ? realloc(h->delays, (h->ndiag + 1) * sizeof(*d)) : NULL;
+	int64_t delay = since > 0 ? pvmmon_clock_now() - since : 0;
 
-	fprintf(stderr, "pvmmon: %s: %s\n", kind, text);
+	fprintf(stderr, "pvmmon: %s: %s (said %" PRId64 " ms after the last task blocked)\n", label,
+	        text, delay / 1000000);
 	fflush(stderr);
 	if (k)
 		h->kinds = k;
-	if (t) {
+	if (t)
 		h->texts = t;
+	if (d) {
+		h->delays = d;
+		h->delays[h->ndiag] = delay;
 		h->kinds[h->ndiag] = strdup(kind);
 		h->texts[h->ndiag++] = strdup(text);
 	}
@@ -320,6 +328,7 @@ static void key_add(FILE *f, const hang_task *t)
 static void cycle_from(mon_run *run, struct mon_hang *h, size_t p)
 {
 	size_t path[64], len = 0, start, lo;
+	int64_t since = 0;
 	hang_task *cur = &h->t[p];
 	char *key = NULL, *text = NULL, line[800];
 	size_t klen, tlen;
@@ -359,6 +368,8 @@ found:
 	for (size_t i = 0; i < len - start; i++) {
 		const hang_task *t = &h->t[path[start + (lo - start + i) % (len - start)]];
 
+		if (t->w.rt_start > since)
+			since = t->w.rt_start;
 		key_add(kf, t);
 		describe(run, t, line, sizeof(line));
 		fprintf(tf, "%s%s", i ? "; " : "", line);
@@ -366,7 +377,7 @@ found:
 	fclose(kf);
 	fclose(tf);
 	if (!said(h, key))
-		say(run, h, "deadlock", text);
+		say(run, h, "deadlock", "deadlock", text, since);
 	free(key);
 	free(text);
 }
@@ -390,7 +401,7 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 			snprintf(text + n, sizeof(text) - n, "; its last wait was at %s",
 			         hs->where);
 		if (!said(h, key))
-			say(run, h, "wait for an ended task", text);
+			say(run, h, "ended", "wait for an ended task", text, p->w.rt_start);
 	}
 	for (uint32_t i = 0; i < p->w.nqueued; i++) {
 		const wire_wqueued *q = &p->w.queued[i];
@@ -403,7 +414,7 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 		         lid_of(run, q->src), (int)q->tag,
 		         q->ctx != p->w.ctx ? " in another context" : "");
 		if (!said(h, key))
-			say(run, h, "tag mismatch", text);
+			say(run, h, "mismatch", "tag mismatch", text, p->w.rt_start);
 		break;
 	}
 }
@@ -422,12 +433,16 @@ static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 		return;
 	kf = open_memstream(&key, &klen);
 	tf = open_memstream(&text, &tlen);
+	int64_t since = 0;
+
 	if (kf && tf) {
 		fprintf(kf, "all:");
 		fprintf(tf,
 		        "every task that has not ended waits and nothing it waits for can come");
 		for (size_t i = 0; i < h->n; i++)
 			if (h->t[i].stuck) {
+				if (h->t[i].w.rt_start > since)
+					since = h->t[i].w.rt_start;
 				key_add(kf, &h->t[i]);
 				describe(run, &h->t[i], line, sizeof(line));
 				fprintf(tf, "; %s", line);
@@ -438,7 +453,7 @@ static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 	if (tf)
 		fclose(tf);
 	if (key && text && !said(h, key))
-		say(run, h, "the program is stuck", text);
+		say(run, h, "quiescent", "the program is stuck", text, since);
 	free(key);
 	free(text);
 }
@@ -473,6 +488,8 @@ const char *hang__kind(const mon_run *run, size_t i) { return run->hang->kinds[i
 
 const char *hang__text(const mon_run *run, size_t i) { return run->hang->texts[i]; }
 
+int64_t hang__delay(const mon_run *run, size_t i) { return run->hang->delays[i]; }
+
 void hang__free(mon_run *run)
 {
 	struct mon_hang *h = run->hang;
@@ -491,6 +508,7 @@ void hang__free(mon_run *run)
 	free(h->keys);
 	free(h->kinds);
 	free(h->texts);
+	free(h->delays);
 	free(h);
 	run->hang = NULL;
 }

@@ -15,10 +15,13 @@ void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len);
  * nothing waits; called after every message, exit and the program's end. */
 void hang__evaluate(mon_run *run);
 
-/* The diagnoses so far (kind and text), for the log; NULL when none. */
+/* The diagnoses so far, for the log: kind (deadlock, ended, mismatch, quiescent) and
+ * text. */
 size_t hang__count(const mon_run *run);
 const char *hang__kind(const mon_run *run, size_t i);
 const char *hang__text(const mon_run *run, size_t i);
+/* The time from the last block of the tasks involved to the diagnosis, ns. */
+int64_t hang__delay(const mon_run *run, size_t i);
 
 /* Frees the module's state. */
 void hang__free(mon_run *run);

@@ -9,6 +9,7 @@
 #include "../common/clock.h"
 #include "clocks.h"
 #include "ending.h"
+#include "hang.h"
 #include "logbuild.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
@@ -234,6 +235,16 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 			log->switches[i].reason = dup_or_null(w->reason);
 		}
 		log->nswitches = log->switches ? run->nswitches : 0;
+	}
+	/* The hangs said so far (hang.c), copied. */
+	if (hang__count(run)) {
+		log->hangs = calloc(hang__count(run), sizeof(*log->hangs));
+		for (i = 0; log->hangs && i < hang__count(run); i++) {
+			log->hangs[i].kind = dup_or_null(hang__kind(run, i));
+			log->hangs[i].text = dup_or_null(hang__text(run, i));
+			log->hangs[i].delay_ns = hang__delay(run, i);
+		}
+		log->nhangs = log->hangs ? hang__count(run) : 0;
 	}
 	if (run->cp_top_m) {
 		log->cp.top_m = run->cp_top_m;

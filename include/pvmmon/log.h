@@ -325,6 +325,19 @@ typedef struct pvmmon_log_switch {
 } pvmmon_log_switch;
 
 /*
+ * A hang the monitor diagnosed while the run lasted (log version 1.3): its kind
+ * ("deadlock", "ended": a wait for a task that has ended, "mismatch": the awaited
+ * partner's message queued with another tag or context, "quiescent": every task waits
+ * and nothing can come), the diagnosis as said on stderr, and the time from the last
+ * block of the tasks involved to the diagnosis.
+ */
+typedef struct pvmmon_log_hang {
+	char *kind;
+	char *text;
+	int64_t delay_ns;
+} pvmmon_log_hang;
+
+/*
  * Which overhead compensation a log's procedure and loop times show (seed 002):
  * parallel is the virtual clock (as logged in incl-ns, excl-ns, time-ns), local takes
  * out each task's own monitoring only, none is real time.
@@ -358,6 +371,8 @@ typedef struct pvmmon_log {
 	double budget_pct;  /* the cost budget (`pvmmon run --budget`), 0 for none */
 	size_t nswitches;
 	pvmmon_log_switch *switches; /* in time order */
+	size_t nhangs;
+	pvmmon_log_hang *hangs; /* in the order they were said */
 	/* What the procs' incl_ns and excl_ns and the loops' time_ns hold: parallel as
 	 * read, another after pvmmon_log_use_times(). Never written to the file. */
 	pvmmon_comp comp;

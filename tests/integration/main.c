@@ -24,6 +24,7 @@ extern CU_TestInfo test_load_tests[];
 extern CU_TestInfo test_hosts_tests[];
 extern CU_TestInfo test_dyninst_tests[];
 extern CU_TestInfo test_comp_tests[];
+extern CU_TestInfo test_hangs_tests[];
 int test_hosts_init(void);
 int test_hosts_cleanup(void);
 
@@ -44,6 +45,7 @@ static CU_SuiteInfo suites[] = {
     {"load", NULL, NULL, NULL, NULL, test_load_tests},
     {"dyninst", NULL, NULL, NULL, NULL, test_dyninst_tests},
     {"comp", NULL, NULL, NULL, NULL, test_comp_tests},
+    {"hangs", NULL, NULL, NULL, NULL, test_hangs_tests},
     {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };

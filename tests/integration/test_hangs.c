@@ -1,0 +1,192 @@
+/*
+ * Integration tests of hang diagnoses in plain mode (apps/hang): deadlock cycles of two
+ * and three tasks, a tag mismatch, a wait for a task that has ended and a partial hang
+ * are each said on stderr with every task and statement, soon after the last block;
+ * a pvm_trecv with a timeout, a long computation and a 16 MiB message are not. Hung
+ * runs end with --on-hang=abort (exit status 4, the log written); each run has its own
+ * private VM, which pvmmon run halts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+#define RUN_TIMEOUT 60
+
+/* The line of apps/hang.c that carries the comment HANG-marker. */
+static int line_of(const char *marker)
+{
+	char path[4096], *src, *p;
+	int line = 1;
+
+	snprintf(path, sizeof(path), "%s/../apps/hang.c", harness_build());
+	src = harness_slurp(path, NULL);
+	if (!src)
+		return -1;
+	p = strstr(src, marker);
+	for (char *q = src; p && q < p; q++)
+		line += *q == '\n';
+	free(src);
+	return p ? line : -1;
+}
+
+/* Runs `hang MODE` with opts in a new folder; the result in *r, the folder returned. */
+static const char *run_hang(cmd_result *r, const char *opts, const char *mode)
+{
+	const char *dir = harness_tmpdir();
+
+	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q %s -o h.xml -- %s/hang %s", dir,
+	           harness_bin(), opts, harness_bin(), mode);
+	return dir;
+}
+
+/* The delay the diagnosis of kind states ("said N ms after the last task blocked"). */
+static long said_after(const char *err, const char *kind)
+{
+	const char *p = strstr(err, kind), *s = p ? strstr(p, "(said ") : NULL;
+
+	return s ? atol(s + 6) : -1;
+}
+
+/*
+ * The time from the last block to the report: the waiting task reports after the
+ * threshold (100 ms) and the monitor decides at once; 1 s leaves room for a busy
+ * 2-CPU machine (scheduling delays of a few hundred ms at worst).
+ */
+static void check_soon(const char *err, const char *kind)
+{
+	long ms = said_after(err, kind);
+
+	CU_ASSERT(ms >= 0 && ms <= 1000);
+	if (ms < 0 || ms > 1000)
+		fprintf(stderr, "\n%s\n", err);
+}
+
+static void test_two_task_cycle(void)
+{
+	cmd_result r;
+	char want[512], path[4200], *log;
+	int l = line_of("HANG-CYCLE2");
+	const char *dir = run_hang(&r, "--on-hang=abort", "cycle2");
+
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
+	         "waits at hang.c:%d for tag 1 from 0.0",
+	         l, l);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	CU_ASSERT_EQUAL(harness_count(r.err, "pvmmon: deadlock:"), 1);
+	check_soon(r.err, "deadlock:");
+	snprintf(path, sizeof(path), "%s/h.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(log);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "<hang kind=\"deadlock\"") : NULL);
+	free(log);
+	cmd_result_free(&r);
+}
+
+static void test_three_task_cycle(void)
+{
+	cmd_result r;
+	char want[512];
+	int l = line_of("HANG-CYCLE3");
+
+	run_hang(&r, "--on-hang=abort", "cycle3");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 1 from 0.1; task 0.1 "
+	         "waits at hang.c:%d for tag 1 from 0.2; task 0.2 waits at hang.c:%d for tag 1 "
+	         "from 0.0",
+	         l, l, l);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	check_soon(r.err, "deadlock:");
+	cmd_result_free(&r);
+}
+
+static void test_tag_mismatch(void)
+{
+	cmd_result r;
+	char want[512];
+
+	run_hang(&r, "--on-hang=abort", "mismatch");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: tag mismatch: task 0 waits at hang.c:%d for tag 2 from 0.0; a message "
+	         "from 0.0 with tag 3 waits unreceived in its queue",
+	         line_of("HANG-MASTER"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	if (!strstr(r.err, want))
+		fprintf(stderr, "\n%s\n", r.err);
+	cmd_result_free(&r);
+}
+
+static void test_wait_for_ended_task(void)
+{
+	cmd_result r;
+	char want[512];
+
+	run_hang(&r, "--on-hang=abort", "ended");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: wait for an ended task: task 0 waits at hang.c:%d for tag 2 from 0.0, "
+	         "which has ended (it exited)",
+	         line_of("HANG-MASTER"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	check_soon(r.err, "wait for an ended task:");
+	cmd_result_free(&r);
+}
+
+/* Workers 0 and 1 wait for each other while 2 and 3 compute 2 s more: the cycle is
+ * said while they still compute (the run is stopped by --on-hang=abort well before
+ * their 2 s are over; the run's whole time shows it). */
+static void test_partial_hang(void)
+{
+	cmd_result r;
+	int l = line_of("HANG-CYCLE2");
+	char want[512];
+
+	run_hang(&r, "--on-hang=abort", "partial");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
+	         "waits at hang.c:%d for tag 1 from 0.0",
+	         l, l);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	check_soon(r.err, "deadlock:");
+	/* Said before the computing workers were done: none of them is in it. */
+	CU_ASSERT_PTR_NULL(strstr(r.err, "0.2 waits"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "partial done"));
+	cmd_result_free(&r);
+}
+
+/* Long waits that end: no diagnosis, the program's own result, exit 0. */
+static void test_no_false_alarms(void)
+{
+	static const char *const modes[] = {"trecv", "compute", "big"};
+	cmd_result r;
+	char done[64];
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		run_hang(&r, "--on-hang=abort", modes[i]);
+		CU_ASSERT_EQUAL(r.status, 0);
+		snprintf(done, sizeof(done), "hang: %s done", modes[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, done));
+		CU_ASSERT_PTR_NULL(strstr(r.err, "after the last task blocked"));
+		if (r.status != 0 || strstr(r.err, "after the last task blocked"))
+			fprintf(stderr, "\n%s: %s\n", modes[i], r.err);
+		cmd_result_free(&r);
+	}
+}
+
+CU_TestInfo test_hangs_tests[] = {
+    {"a two-task cycle is said with both statements, soon, once; in the log", test_two_task_cycle},
+    {"a three-task cycle", test_three_task_cycle},
+    {"a tag mismatch names both tags and both tasks", test_tag_mismatch},
+    {"a wait for a task that has ended", test_wait_for_ended_task},
+    {"a partial hang is said while the others compute", test_partial_hang},
+    {"pvm_trecv with a timeout, a long computation, 16 MiB: no report", test_no_false_alarms},
+    CU_TEST_INFO_NULL,
+};
