@@ -7,6 +7,7 @@ extern CU_TestInfo test_clocks_tests[];
 extern CU_TestInfo test_rrmon_tests[];
 extern CU_TestInfo test_cost_tests[];
 extern CU_TestInfo test_ending_tests[];
+extern CU_TestInfo test_hang_tests[];
 
 CU_SuiteInfo unit_monitor_suites[] = {
     {"order", NULL, NULL, NULL, NULL, test_order_tests},
@@ -15,5 +16,6 @@ CU_SuiteInfo unit_monitor_suites[] = {
     {"rrmon", NULL, NULL, NULL, NULL, test_rrmon_tests},
     {"cost", NULL, NULL, NULL, NULL, test_cost_tests},
     {"ending", NULL, NULL, NULL, NULL, test_ending_tests},
+    {"hang", NULL, NULL, NULL, NULL, test_hang_tests},
     CU_SUITE_INFO_NULL,
 };

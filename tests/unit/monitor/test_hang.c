@@ -1,0 +1,160 @@
+/* Unit tests for monitor/hang.c through the run's dispatch table: a cycle is said once
+ * both tasks wait with nothing in flight, never while a message is on its way, a task
+ * computes or a wait has a deadline; a wait for an ended task; a wildcard wait only
+ * once no task can join. */
+#include <stdio.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../monitor/hang.h"
+#include "../../../monitor/run.h"
+#include "../../../monitor/tasks.h"
+#include "fakeio.h"
+
+#define HOST 0x40000
+#define A 0x40001
+#define B 0x40002
+#define C 0x40003
+
+static void reg(mon_run *run, int32_t tid)
+{
+	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token};
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_register_encode(&b, &r);
+	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+/* Task tid's wait number seq for tag from src (op), having sent `sent` to src and
+ * received `recv` from it. */
+static void wait_for(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t src, int tag,
+                     uint32_t sent, uint32_t recv)
+{
+	wire_wpeer peer = {src, sent, recv};
+	wire_wait w = {seq,
+	               (uint8_t)op,
+	               src,
+	               tag,
+	               0,
+	               0,
+	               NULL,
+	               0,
+	               1000,
+	               1000,
+	               op == WIRE_WAIT_TRECV ? 5000000000LL : 0,
+	               src == -1 ? 0 : 1,
+	               0,
+	               &peer,
+	               NULL};
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_wait_encode(&b, &w);
+	run__dispatch(run, tid, WIRE_TAG_WAIT, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+static void wait_end(mon_run *run, int32_t tid, uint32_t seq)
+{
+	wire_buf b;
+
+	wire_buf_init(&b);
+	wire_waitend_encode(&b, &(wire_waitend){seq, 2000});
+	run__dispatch(run, tid, WIRE_TAG_WAITEND, b.data, b.len);
+	wire_buf_free(&b);
+}
+
+static void start(mon_run *run)
+{
+	fake_run(run, HOST);
+	reg(run, A);
+	reg(run, B);
+	reg(run, C);
+}
+
+static void test_cycle(void)
+{
+	mon_run run;
+
+	start(&run);
+	wait_for(&run, A, 1, WIRE_WAIT_RECV, B, 2, 1, 1);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* B has sent A two messages; A has received one: one is on its way. */
+	wait_for(&run, B, 1, WIRE_WAIT_RECV, A, 1, 2, 1);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* B's report as it is: nothing in flight either way. */
+	wait_for(&run, B, 2, WIRE_WAIT_RECV, A, 1, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "deadlock");
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "task 0 waits at"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "for tag 1 from 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "for tag 2 from 1"));
+	/* Said once, whatever else comes. */
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 1);
+	fake_done(&run);
+}
+
+static void test_no_false_alarms(void)
+{
+	mon_run run;
+
+	start(&run);
+	/* A pvm_trecv with a deadline is never a hang. */
+	wait_for(&run, A, 1, WIRE_WAIT_RECV, B, 2, 0, 0);
+	wait_for(&run, B, 1, WIRE_WAIT_TRECV, A, 1, 0, 0);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* B's wait ended: it computes now. */
+	wait_end(&run, B, 1);
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* A waits for anyone while the program may still start tasks: no report. */
+	wait_for(&run, C, 1, WIRE_WAIT_RECV, -1, 3, 0, 0);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	fake_done(&run);
+}
+
+static void test_ended_partner(void)
+{
+	mon_run run;
+
+	start(&run);
+	wait_for(&run, A, 1, WIRE_WAIT_RECV, C, 2, 0, 0);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* C exits after its final flush, having sent A nothing. */
+	tasks__find(&run, C)->final = 1;
+	run__task_exit(&run, C);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "ended");
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "which has ended (it exited)"));
+	fake_done(&run);
+}
+
+/* Everyone waits for anyone once the program ended and no task can join: quiescent. */
+static void test_quiescent(void)
+{
+	mon_run run;
+
+	start(&run);
+	tasks__find(&run, C)->final = 1;
+	run__task_exit(&run, C);
+	wait_for(&run, A, 1, WIRE_WAIT_RECV, -1, 2, 0, 0);
+	wait_for(&run, B, 1, WIRE_WAIT_RECV, -1, 2, 0, 0);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	run.ended = 1;
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "quiescent");
+	fake_done(&run);
+}
+
+CU_TestInfo test_hang_tests[] = {
+    {"a cycle is said once nothing is in flight, once", test_cycle},
+    {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
+    {"a wait for a task that has ended", test_ended_partner},
+    {"every task waits for anyone after the program's end", test_quiescent},
+    CU_TEST_INFO_NULL,
+};
