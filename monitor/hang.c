@@ -39,7 +39,8 @@ struct mon_hang {
 	char **kinds, **texts;
 	int64_t *delays; /* from the last block to the diagnosis, ns */
 	size_t ndiag;
-	int any_wait; /* some task has reported a wait */
+	int any_wait;     /* some task has reported a wait */
+	uint64_t reports; /* WAIT and WAITEND messages received */
 };
 
 static struct mon_hang *state(mon_run *run)
@@ -103,6 +104,8 @@ void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
+	if (h)
+		h->reports++;
 	if (!t) {
 		wire_wait_clear(&w);
 		return;
@@ -131,6 +134,8 @@ void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
+	if (h)
+		h->reports++;
 	if (t && t->w.seq == e.seq)
 		t->waiting = 0;
 }
@@ -481,6 +486,8 @@ void hang__evaluate(mon_run *run)
 	}
 	quiescent(run, h, nstuck);
 }
+
+uint64_t hang__reports(const mon_run *run) { return run->hang ? run->hang->reports : 0; }
 
 size_t hang__count(const mon_run *run) { return run->hang ? run->hang->ndiag : 0; }
 

@@ -23,6 +23,9 @@ const char *hang__text(const mon_run *run, size_t i);
 /* The time from the last block of the tasks involved to the diagnosis, ns. */
 int64_t hang__delay(const mon_run *run, size_t i);
 
+/* WAIT and WAITEND messages received (the log's wait-reports setting). */
+uint64_t hang__reports(const mon_run *run);
+
 /* Frees the module's state. */
 void hang__free(mon_run *run);
 

@@ -212,6 +212,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)run->trace_bytes);
 		add_setting(log, "trace-bytes", num);
 	}
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)hang__reports(run));
+	add_setting(log, "wait-reports", num);
 	if (run->pr)
 		preserve__settings(run, setting_cb, log);
 	add_hosts(log, run);
