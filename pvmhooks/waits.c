@@ -52,7 +52,8 @@ uint64_t waits__reports(void) { return ws.reports; }
 typedef struct wait_state {
 	wire_wait w;
 	wire_wqueued queued[WIRE_WAIT_MAX_QUEUED];
-	int sent; /* a WAIT went out */
+	int sent;          /* a WAIT went out */
+	uint64_t nsent_at; /* the task's messages sent when its counts were taken */
 } wait_state;
 
 static int send_wait(wait_state *st)
@@ -107,6 +108,7 @@ static void first_report(wait_state *st, hooks_call *call, int tid, int tag, int
 	st->w.vt_start = call->v0;
 	st->w.deadline = deadline ? hooks__to_common(deadline) : 0;
 	st->w.npeers = (uint32_t)hooks__pair_counts(&st->w.peers);
+	st->nsent_at = hooks__counts()->msgs_sent;
 	st->w.queued = st->queued;
 	look_at_queue(st);
 	st->sent = send_wait(st) == 0;
@@ -148,8 +150,19 @@ int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmo
 		if (!st.w.seq) {
 			first_report(&st, call, tid, tag, t_start, deadline);
 		} else {
+			int changed;
+
 			sched__waiting(s2);
-			if (look_at_queue(&st) && st.sent)
+			changed = look_at_queue(&st);
+			/* A message handler may have sent while the task waits: the monitor
+			 * must have the counts as they are. */
+			if (hooks__counts()->msgs_sent != st.nsent_at) {
+				free(st.w.peers);
+				st.w.npeers = (uint32_t)hooks__pair_counts(&st.w.peers);
+				st.nsent_at = hooks__counts()->msgs_sent;
+				changed = 1;
+			}
+			if (changed && st.sent)
 				send_wait(&st);
 		}
 		len = SLICE_NS;
