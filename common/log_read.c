@@ -460,6 +460,7 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 	t->bytes_recv = u64_attr(n, "bytes-recv");
 	t->unmonitored_recv = u64_attr(n, "unmonitored-recv");
 	t->bad_piggybacks = u64_attr(n, "bad-piggybacks");
+	t->waiting = str_attr(n, "waiting");
 	if ((rc = alloc_for((void **)&t->statics, &t->nstatics, sizeof(*t->statics), n,
 			    "static")) < 0 ||
 	    (rc = alloc_for((void **)&t->stmts, &t->nstmts, sizeof(*t->stmts), n, "stmt")) < 0 ||

@@ -424,6 +424,8 @@ void wire_task_clear(pvmmon_log_task *t)
 {
 	size_t i, j;
 
+	free(t->waiting);
+
 	for (i = 0; i < t->nstmts; i++) {
 		pvmmon_log_stmt *s = &t->stmts[i];
 

@@ -463,14 +463,26 @@ static void report_cost(const pvmmon_log *log, FILE *out)
 /* Hangs: each diagnosis as the monitor said it while the run lasted. */
 static void report_hangs(const pvmmon_log *log, FILE *out)
 {
-	if (!log->nhangs)
-		return;
-	fprintf(out, "\nHangs: %zu\n", log->nhangs);
+	int head = 0;
+
+	if (log->nhangs)
+		fprintf(out, "\nHangs: %zu\n", log->nhangs);
 	for (size_t i = 0; i < log->nhangs; i++)
 		fprintf(out, "  %s: %s (%lld ms after the last block)\n",
 			log->hangs[i].kind ? log->hangs[i].kind : "?",
 			log->hangs[i].text ? log->hangs[i].text : "",
 			(long long)(log->hangs[i].delay_ns / 1000000));
+	/* Where tasks waited when the log was written (or when they ended). */
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (!t->waiting)
+			continue;
+		if (!head++)
+			fprintf(out, "\nWaiting in a receive when the run ended\n");
+		fprintf(out, "  task %s (%s) waiting %s\n", t->lid ? t->lid : "?",
+			pvmmon_task_status_name(t->status), t->waiting);
+	}
 }
 
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)

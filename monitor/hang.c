@@ -24,11 +24,12 @@
 
 typedef struct hang_task {
 	int32_t tid;
-	int waiting;     /* a WAIT came and no WAITEND for it yet */
-	wire_wait w;     /* the latest report */
-	int64_t t_gone;  /* when the monitor first saw it ended (0: not yet) */
-	char where[600]; /* the latest report's statement, resolved */
-	int stuck;       /* in the stuck set of the last evaluation */
+	int waiting;      /* a WAIT came and no WAITEND for it yet */
+	wire_wait w;      /* the latest report */
+	int64_t t_gone;   /* when the monitor first saw it ended (0: not yet) */
+	char where[600];  /* the latest report's statement, resolved */
+	char status[800]; /* hang__waiting's answer */
+	int stuck;        /* in the stuck set of the last evaluation */
 } hang_task;
 
 struct mon_hang {
@@ -485,6 +486,23 @@ void hang__evaluate(mon_run *run)
 		about_source(run, h, &h->t[i]);
 	}
 	quiescent(run, h, nstuck);
+}
+
+const char *hang__waiting(mon_run *run, int32_t tid)
+{
+	hang_task *t = run->hang ? find(run->hang, tid, 0) : NULL;
+	char tag[32];
+
+	if (!t || !t->waiting)
+		return NULL;
+	if (t->w.tag == -1)
+		snprintf(tag, sizeof(tag), "any tag");
+	else
+		snprintf(tag, sizeof(tag), "tag %d", (int)t->w.tag);
+	snprintf(t->status, sizeof(t->status), "at %s for %s from %s%s", t->where, tag,
+	         t->w.src == -1 ? "any task" : lid_of(run, t->w.src),
+	         t->w.op == WIRE_WAIT_TRECV ? " (with a timeout)" : "");
+	return t->status;
 }
 
 uint64_t hang__reports(const mon_run *run) { return run->hang ? run->hang->reports : 0; }

@@ -23,6 +23,10 @@ const char *hang__text(const mon_run *run, size_t i);
 /* The time from the last block of the tasks involved to the diagnosis, ns. */
 int64_t hang__delay(const mon_run *run, size_t i);
 
+/* Where and for what task tid waits now, or waited when it ended ("at f.c:42 for tag
+ * 2 from 0.1"; the module's, valid until the next report); NULL when it does not. */
+const char *hang__waiting(mon_run *run, int32_t tid);
+
 /* WAIT and WAITEND messages received (the log's wait-reports setting). */
 uint64_t hang__reports(const mon_run *run);
 

@@ -278,6 +278,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		}
 		ending__describe(run, t);
 		log->tasks[i] = t->rec;
+		/* Lent by hang.c like the rest. */
+		log->tasks[i].waiting = (char *)hang__waiting(run, t->rec.tid);
 		/* The record is made for the log (senders as logical ids) and is its own. */
 		if (with_events && run->rr_mode != 0)
 			rrmon__fill(&log->tasks[i], run, t);

@@ -285,6 +285,10 @@ typedef struct pvmmon_log_task {
 	uint64_t record_entries;
 	char **record_senders;
 	size_t record_nsenders;
+	/* Since 1.3: where the task waited in a receive, and for what, when the log was
+	 * written or when it ended ("at f.c:42 for tag 2 from 0.1"); NULL when it was not
+	 * waiting (or reported no wait). */
+	char *waiting;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {

@@ -13,6 +13,7 @@
 #include <CUnit/CUnit.h>
 
 #include "harness.h"
+#include "pvmmon/log.h"
 
 #define RUN_TIMEOUT 60
 
@@ -181,7 +182,48 @@ static void test_no_false_alarms(void)
 	}
 }
 
+/* A hung run stopped by Ctrl-C: the log has every task's records up to its wait
+ * (flushed while it waited) and where each waited. timeout(1) sends SIGINT after 3 s,
+ * well after the cycle formed (the tasks block within about 0.5 s of the start). */
+static void test_interrupted_run_keeps_waits(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200], want[256];
+	pvmmon_log *log = NULL;
+	cmd_result r;
+	int l = line_of("HANG-CYCLE2");
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && timeout -s INT 3 %s/pvmmon run -q -o h.xml -- %s/hang cycle2", dir,
+	           harness_bin(), harness_bin());
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: deadlock:"));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/h.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL(log->ntasks, 3);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		CU_ASSERT_PTR_NOT_NULL(t->waiting);
+		if (!t->lid || !strcmp(t->lid, "0")) {
+			/* The master spawned two workers and sent each the tids (mcast). */
+			CU_ASSERT_EQUAL(t->msgs_sent, 2);
+			continue;
+		}
+		/* Each worker received the tids and sent nothing before it blocked. */
+		CU_ASSERT_EQUAL(t->msgs_recv, 1);
+		CU_ASSERT_EQUAL(t->msgs_sent, 0);
+		CU_ASSERT(t->flushes >= 1);
+		snprintf(want, sizeof(want), "at hang.c:%d for tag %d from %s", l,
+		         !strcmp(t->lid, "0.0") ? 2 : 1, !strcmp(t->lid, "0.0") ? "0.1" : "0.0");
+		CU_ASSERT_STRING_EQUAL(t->waiting ? t->waiting : "", want);
+	}
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_hangs_tests[] = {
+    {"an interrupted hung run: records up to each wait, and where each waited",
+     test_interrupted_run_keeps_waits},
     {"a two-task cycle is said with both statements, soon, once; in the log", test_two_task_cycle},
     {"a three-task cycle", test_three_task_cycle},
     {"a tag mismatch names both tags and both tasks", test_tag_mismatch},
