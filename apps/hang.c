@@ -11,6 +11,9 @@
  *   trecv     the master waits 3 s for tag 2 from worker 0 with pvm_trecv, then goes on
  *   compute   worker 0 computes 3 s, then answers the master, which waits for it
  *   big       worker 0 sends the master 16 MiB
+ *   pcycle    cycle2 with pvm_precv
+ *   precv     worker 0 computes 0.5 s, then sends the master 42 with pvm_psend; the
+ *             master takes it with pvm_precv and prints it
  * The lines the tests look for carry a comment naming them (HANG-...).
  */
 #include <stdio.h>
@@ -43,7 +46,7 @@ static int workers_of(const char *mode)
 		return 3;
 	if (!strcmp(mode, "partial"))
 		return 4;
-	if (!strcmp(mode, "cycle2"))
+	if (!strcmp(mode, "cycle2") || !strcmp(mode, "pcycle"))
 		return 2;
 	return 1;
 }
@@ -56,6 +59,16 @@ static void worker(const char *mode, int me)
 	pvm_upkint(tids, n, 1);
 	if (!strcmp(mode, "cycle2") || (!strcmp(mode, "partial") && me < 2)) {
 		pvm_recv(tids[1 - me], 1 + (1 - me)); /* HANG-CYCLE2 */
+	} else if (!strcmp(mode, "pcycle")) {
+		int got, rtid, rtag, rlen;
+
+		pvm_precv(tids[1 - me], 1 + (1 - me), &got, 1, PVM_INT, &rtid, &rtag,
+		          &rlen); /* HANG-PCYCLE */
+	} else if (!strcmp(mode, "precv")) {
+		int answer = 42;
+
+		compute(0.5);
+		pvm_psend(master, 2, &answer, 1, PVM_INT);
 	} else if (!strcmp(mode, "cycle3")) {
 		pvm_recv(tids[(me + 1) % 3], 1); /* HANG-CYCLE3 */
 	} else if (!strcmp(mode, "mismatch")) {
@@ -97,7 +110,8 @@ int main(int argc, char **argv)
 	}
 	if (argc != 2 || (n = workers_of(argv[1])) < 1) {
 		fprintf(stderr,
-		        "usage: hang cycle2|cycle3|mismatch|ended|partial|trecv|compute|big\n");
+		        "usage: hang "
+		        "cycle2|cycle3|mismatch|ended|partial|trecv|compute|big|pcycle|precv\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -119,6 +133,12 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "mismatch") || !strcmp(mode, "ended") || !strcmp(mode, "compute") ||
 	    !strcmp(mode, "big")) {
 		pvm_recv(tids[0], 2); /* HANG-MASTER */
+	} else if (!strcmp(mode, "precv")) {
+		int got = 0, rtid, rtag, rlen;
+
+		pvm_precv(tids[0], 2, &got, 1, PVM_INT, &rtid, &rtag, &rlen);
+		printf("hang: precv got %d with tag %d, %d bytes, from worker %s\n", got, rtag,
+		       rlen, rtid == tids[0] ? "0" : "?");
 	} else if (!strcmp(mode, "trecv")) {
 		struct timeval tv = {3, 0};
 

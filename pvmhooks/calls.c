@@ -505,6 +505,8 @@ void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len
 			  int *rtid, int *rtag, int *rlen)
 {
 	before_receive(call, tid, tag, 0, NULL);
+	if (!hooks__pr_on() && !hooks__mhf_in_handler())
+		waits__precv(call, tid, tag);
 	(void)buf;
 	(void)len;
 	(void)type;
@@ -521,6 +523,7 @@ void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf
 	(void)buf;
 	(void)len;
 	(void)type;
+	waits__precv_end();
 	/* pvm_precv has already freed its buffer: source and tag come from its outputs. */
 	if (rc < 0 || !rtid || !rtag) {
 		record_nothing(call);

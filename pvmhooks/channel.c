@@ -96,6 +96,8 @@ void channel__resolve(void)
 	hooks__pvm.mytid = hooks__real("pvm_mytid");
 	hooks__pvm.probe = hooks__real("pvm_probe");
 	hooks__pvm.getcontext = hooks__real("pvm_getcontext");
+	hooks__pvm.setrbuf = hooks__real("pvm_setrbuf");
+	hooks__pvm.freebuf = hooks__real("pvm_freebuf");
 	ch.io.send = hooks__pvm.send;
 	ch.io.recv = hooks__pvm.recv;
 	ch.io.trecv = hooks__pvm.trecv;

@@ -28,6 +28,8 @@ typedef struct hooks_real {
 	int (*mytid)(void);
 	int (*probe)(int, int);
 	int (*getcontext)(void);
+	int (*setrbuf)(int);
+	int (*freebuf)(int);
 } hooks_real;
 
 /* libpvm3's definitions, resolved by channel__resolve (tests may point them at fakes). */

@@ -142,11 +142,13 @@ void sched__run(int64_t now)
 	vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0);
 }
 
-void sched__waiting(int64_t now)
+void sched__waiting(int64_t now, int64_t at, int force)
 {
 	hooks__poll(now);
-	if (hooks__state() == HOOKS_ACTIVE && flush_due(now))
-		flush_at(0, now);
+	if (hooks__state() == HOOKS_ACTIVE && (force || flush_due(now))) {
+		flush_at(0, at);
+		sc.last_flush = now;
+	}
 }
 
 int64_t sched__tick(int64_t now)

@@ -55,10 +55,12 @@ void sched__call_end(hooks_call *call, int64_t now);
  * its time is charged to the clock as intrusion. */
 void sched__run(int64_t now);
 
-/* The periodic work while a receive waits (waits.c; the guard is set): the monitor's
- * commands and the flush when due. Nothing is charged to the clock: the receive's
- * end accounts for the wait. */
-void sched__waiting(int64_t now);
+/* The periodic work at real time now while a receive that began at real time `at`
+ * waits (waits.c; the guard is set): the monitor's commands, and the flush when due
+ * (or forced), as of the wait's start: the wait is no procedure's work, and the
+ * receive's end accounts for it (the critical path, the virtual clock). Nothing is
+ * charged to the clock. */
+void sched__waiting(int64_t now, int64_t at, int force);
 
 /* The same from a probe (outside any wrapper); returns the real time of the next
  * tick. */

@@ -9,6 +9,8 @@
  * invisible to the program: pvm_trecv, like pvm_recv, frees the current receive buffer
  * at its start and uses the current matcher, and the last slice's result is returned.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +97,7 @@ static void first_report(wait_state *st, hooks_call *call, int tid, int tag, int
 {
 	pvmmon_log_stmt *s = ws.stmt ? ws.stmt(call->site, call->op) : NULL;
 
-	hooks__flush(0);
+	sched__waiting(pvmmon_clock_now(), call->t0, 1);
 	st->w.seq = ++ws.seq;
 	st->w.op = deadline ? WIRE_WAIT_TRECV : WIRE_WAIT_RECV;
 	st->w.src = tid;
@@ -121,62 +123,85 @@ static int slice(int tid, int tag, int64_t ns)
 	return hooks__pvm.trecv(tid, tag, &tv);
 }
 
-int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmout)
+/* Each slice after the first: the monitor's commands, the flush when due, and a new
+ * report when the queue or the task's sent counts changed. */
+static void between_slices(wait_state *st, const hooks_call *call, int64_t now)
 {
-	int64_t thr = waits__threshold(), t_start, deadline = 0, s1, s2, len;
+	int changed;
+
+	sched__waiting(now, call->t0, 0);
+	changed = look_at_queue(st);
+	/* A message handler may have sent while the task waits: the monitor must have the
+	 * counts as they are. */
+	if (hooks__counts()->msgs_sent != st->nsent_at) {
+		free(st->w.peers);
+		st->w.npeers = (uint32_t)hooks__pair_counts(&st->w.peers);
+		st->nsent_at = hooks__counts()->msgs_sent;
+		changed = 1;
+	}
+	if (changed && st->sent)
+		send_wait(st);
+}
+
+/* The sliced wait from t_start (until deadline, 0: none): the last slice's result, and
+ * its stamps in *s1, *s2. */
+static int wait_slices(hooks_call *call, int tid, int tag, int64_t t_start, int64_t deadline,
+                       int64_t *s1, int64_t *s2)
+{
+	int64_t len = waits__threshold();
 	wait_state st;
 	int rc;
 
-	if (thr <= 0 || call->skip || hooks__state() != HOOKS_ACTIVE || channel__lost())
-		return 0;
-	t_start = pvmmon_clock_now();
-	if (tmout) {
-		int64_t ns = (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000;
-
-		if (ns <= thr)
-			return 0;
-		deadline = t_start + ns;
-	}
 	memset(&st, 0, sizeof(st));
-	len = thr;
 	for (;;) {
-		s1 = pvmmon_clock_now();
-		if (deadline && deadline - s1 < len)
-			len = deadline - s1 > 0 ? deadline - s1 : 0;
+		*s1 = pvmmon_clock_now();
+		if (deadline && deadline - *s1 < len)
+			len = deadline - *s1 > 0 ? deadline - *s1 : 0;
 		rc = slice(tid, tag, len);
-		s2 = pvmmon_clock_now();
-		if (rc != 0 || (deadline && s2 >= deadline))
+		*s2 = pvmmon_clock_now();
+		if (rc != 0 || (deadline && *s2 >= deadline))
 			break;
-		if (!st.w.seq) {
+		if (!st.w.seq)
 			first_report(&st, call, tid, tag, t_start, deadline);
-		} else {
-			int changed;
-
-			sched__waiting(s2);
-			changed = look_at_queue(&st);
-			/* A message handler may have sent while the task waits: the monitor
-			 * must have the counts as they are. */
-			if (hooks__counts()->msgs_sent != st.nsent_at) {
-				free(st.w.peers);
-				st.w.npeers = (uint32_t)hooks__pair_counts(&st.w.peers);
-				st.nsent_at = hooks__counts()->msgs_sent;
-				changed = 1;
-			}
-			if (changed && st.sent)
-				send_wait(&st);
-		}
+		else
+			between_slices(&st, call, *s2);
 		len = SLICE_NS;
 	}
 	if (st.sent) {
 		wire_buf b;
 
 		wire_buf_init(&b);
-		wire_waitend_encode(&b, &(wire_waitend){st.w.seq, hooks__to_common(s2)});
+		wire_waitend_encode(&b, &(wire_waitend){st.w.seq, hooks__to_common(*s2)});
 		if (!b.failed && channel__send(WIRE_TAG_WAITEND, b.data, b.len) == 0)
 			ws.reports++;
 		wire_buf_free(&b);
 	}
 	free(st.w.peers);
+	return rc;
+}
+
+static int may_wait(const hooks_call *call)
+{
+	return waits__threshold() > 0 && !call->skip && !call->ovr &&
+	       hooks__state() == HOOKS_ACTIVE && !channel__lost();
+}
+
+int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmout)
+{
+	int64_t t_start, deadline = 0, s1, s2;
+	int rc;
+
+	if (!may_wait(call))
+		return 0;
+	t_start = pvmmon_clock_now();
+	if (tmout) {
+		int64_t ns = (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000;
+
+		if (ns <= waits__threshold())
+			return 0;
+		deadline = t_start + ns;
+	}
+	rc = wait_slices(call, tid, tag, t_start, deadline, &s1, &s2);
 	call->skip = 1;
 	call->skip_rc = rc;
 	/* The wait began at the first slice; a message is received by the last slice (its
@@ -185,4 +210,76 @@ int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmo
 	call->skip_t1 = rc > 0 ? s1 : t_start;
 	call->skip_t2 = s2;
 	return 1;
+}
+
+/*
+ * pvm_precv: libpvm3's pvm_precv keeps the program's receive buffer and takes the
+ * message with its own pvm_recv, which reaches the wrapper re-entered. The wait takes
+ * the message first, with the program's buffer set aside as pvm_precv sets it, and
+ * hands it to that pvm_recv (waits__handoff).
+ */
+int waits__pending;
+static struct {
+	int tid, tag, rc;
+} handoff;
+
+int waits__precv(hooks_call *call, int tid, int tag)
+{
+	int64_t t_start, s1, s2;
+	int rb, rc;
+
+	if (!may_wait(call) || !hooks__pvm.setrbuf)
+		return 0;
+	t_start = pvmmon_clock_now();
+	rb = hooks__pvm.setrbuf(0);
+	rc = wait_slices(call, tid, tag, t_start, 0, &s1, &s2);
+	/* The message's buffer stays, inactive, for pvm_precv's own receive. */
+	hooks__pvm.setrbuf(rb);
+	handoff.tid = tid;
+	handoff.tag = tag;
+	handoff.rc = rc;
+	waits__pending = 1;
+	call->t_wait = t_start;
+	return 1;
+}
+
+int waits__handoff(int op, ...)
+{
+	va_list ap;
+	int tid, tag, old;
+
+	if (op != HOOKS_OP_pvm_recv || !waits__pending)
+		return WAITS_NO_HANDOFF;
+	va_start(ap, op);
+	tid = va_arg(ap, int);
+	tag = va_arg(ap, int);
+	va_end(ap);
+	if (tid != handoff.tid || tag != handoff.tag)
+		return WAITS_NO_HANDOFF;
+	waits__pending = 0;
+	if (handoff.rc > 0) {
+		/* As pvm_recv does: the message's buffer becomes the receive buffer, and the
+		 * one before it (pvm_precv has set none) is freed. */
+		old = hooks__pvm.setrbuf(handoff.rc);
+		if (old > 0 && hooks__pvm.freebuf)
+			hooks__pvm.freebuf(old);
+	}
+	return handoff.rc;
+}
+
+void waits__precv_end(void)
+{
+	/* pvm_precv returned without receiving (its arguments refused): the message it
+	 * would have taken is freed, which the program cannot tell from a message never
+	 * taken only if it receives again; said once. */
+	if (waits__pending) {
+		static int said;
+
+		waits__pending = 0;
+		if (handoff.rc > 0 && hooks__pvm.freebuf)
+			hooks__pvm.freebuf(handoff.rc);
+		if (!said++)
+			fprintf(stderr, "pvmmon: pvm_precv returned without taking the message "
+			                "pvmmon waited for\n");
+	}
 }

@@ -28,6 +28,24 @@ void waits__set_stmt(pvmmon_log_stmt *(*stmt)(void *site, hooks_op op));
  */
 int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmout);
 
+/*
+ * pvm_precv from tid with tag, before its real call: waits as waits__receive does, with
+ * the program's receive buffer set aside, and leaves the message for pvm_precv's own
+ * pvm_recv (waits__handoff). Returns 1 when it did, 0 when it did not wait.
+ */
+int waits__precv(hooks_call *call, int tid, int tag);
+/* After the real pvm_precv: a message it did not take is freed (said once). */
+void waits__precv_end(void);
+
+/* Set while a message waits for pvm_precv's own pvm_recv (read inline by the
+ * wrappers' re-entered path). */
+extern int waits__pending;
+#define WAITS_NO_HANDOFF (-0x7fffffff)
+/* A re-entered wrapped call op with its arguments: pvm_precv's own pvm_recv(tid, tag)
+ * gets the message the wait received (or the wait's error); anything else gets
+ * WAITS_NO_HANDOFF and goes to libpvm3. */
+int waits__handoff(int op, ...);
+
 /* Control messages the feature sent (WAIT and WAITEND), for tests and benchmarks. */
 uint64_t waits__reports(void);
 

@@ -13,6 +13,7 @@
 #include "hooks.h"
 #include "calls.h"
 #include "mhf.h"
+#include "waits.h"
 
 #define HOOKS_EXPAND(...) __VA_ARGS__
 #define HOOKS_APPLY(f, first, ...) f(first __VA_OPT__(, ) __VA_ARGS__)
@@ -32,8 +33,16 @@
 		call.ovr = 0;                                                                 \
 		if (__builtin_expect(real_##NAME == NULL, 0))                                 \
 			real_##NAME = (NAME##_fn)hooks__real(#NAME);                          \
-		if (hooks__guard ||                                                           \
-		    !hooks__begin(&call, HOOKS_OP_##NAME, __builtin_return_address(0)))       \
+		if (hooks__guard) {                                                           \
+			/* pvm_precv's own pvm_recv takes what the wait received (waits.c). */ \
+			if (__builtin_expect(waits__pending, 0)) {                             \
+				int h_ = HOOKS_APPLY_ARGS(waits__handoff, HOOKS_OP_##NAME, ARGS); \
+				if (h_ != WAITS_NO_HANDOFF)                                    \
+					return (RET)h_;                                        \
+			}                                                                     \
+			return real_##NAME ARGS;                                              \
+		}                                                                             \
+		if (!hooks__begin(&call, HOOKS_OP_##NAME, __builtin_return_address(0)))       \
 			return real_##NAME ARGS;                                              \
 		HOOKS_APPLY_ARGS(hooks__pre_##NAME, &call, ARGS);                             \
 		call.t1 = pvmmon_clock_now();                                                 \

@@ -166,7 +166,7 @@ static void test_partial_hang(void)
 /* Long waits that end: no diagnosis, the program's own result, exit 0. */
 static void test_no_false_alarms(void)
 {
-	static const char *const modes[] = {"trecv", "compute", "big"};
+	static const char *const modes[] = {"trecv", "compute", "big", "precv"};
 	cmd_result r;
 	char done[64];
 
@@ -221,7 +221,31 @@ static void test_interrupted_run_keeps_waits(void)
 	pvmmon_log_free(log);
 }
 
+/* pvm_precv waits the same way: its cycle is said; a pvm_precv that waits 0.5 s gets
+ * its message and value as it would unmonitored (test_no_false_alarms). */
+static void test_precv_cycle(void)
+{
+	cmd_result r;
+	int l = line_of("HANG-PCYCLE");
+	char want[512];
+
+	run_hang(&r, "--on-hang=abort", "pcycle");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
+	         "waits at hang.c:%d for tag 1 from 0.0",
+	         l, l);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	cmd_result_free(&r);
+	run_hang(&r, "", "precv");
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(r.out, "hang: precv got 42 with tag 2, 4 bytes, from worker 0"));
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_hangs_tests[] = {
+    {"pvm_precv: a cycle is said; a long pvm_precv gets its message", test_precv_cycle},
     {"an interrupted hung run: records up to each wait, and where each waited",
      test_interrupted_run_keeps_waits},
     {"a two-task cycle is said with both statements, soon, once; in the log", test_two_task_cycle},

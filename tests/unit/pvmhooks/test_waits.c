@@ -167,7 +167,56 @@ static void test_trecv_deadline(void)
 	end();
 }
 
+/* The fake receive buffer switch: the active buffer. */
+static int active_rbuf = 4, freed;
+static int fake_setrbuf(int b)
+{
+	int old = active_rbuf;
+
+	active_rbuf = b;
+	return old;
+}
+static int fake_freebuf(int b)
+{
+	freed = b;
+	return 0;
+}
+
+static void test_precv_handoff(void)
+{
+	hooks_call call;
+	int (*saved_set)(int) = hooks__pvm.setrbuf, (*saved_free)(int) = hooks__pvm.freebuf;
+
+	begin(3, 9);
+	hooks__pvm.setrbuf = fake_setrbuf;
+	hooks__pvm.freebuf = fake_freebuf;
+	active_rbuf = 4;
+	start_call(&call, HOOKS_OP_pvm_precv, (void *)test_precv_handoff);
+	CU_ASSERT_EQUAL(waits__precv(&call, PEER, 4), 1);
+	/* The program's buffer is active again; the wait reported and ended. */
+	CU_ASSERT_EQUAL(active_rbuf, 4);
+	CU_ASSERT_EQUAL(call.skip, 0);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAIT), 1);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
+	CU_ASSERT_EQUAL(waits__pending, 1);
+	/* Another call, or a receive of another pattern, goes to libpvm3. */
+	CU_ASSERT_EQUAL(waits__handoff(HOOKS_OP_pvm_send, PEER, 4), WAITS_NO_HANDOFF);
+	CU_ASSERT_EQUAL(waits__handoff(HOOKS_OP_pvm_recv, PEER, 5), WAITS_NO_HANDOFF);
+	/* pvm_precv's own receive (with the program's buffer set aside) gets it, active. */
+	fake_setrbuf(0);
+	CU_ASSERT_EQUAL(waits__handoff(HOOKS_OP_pvm_recv, PEER, 4), 9);
+	CU_ASSERT_EQUAL(active_rbuf, 9);
+	CU_ASSERT_EQUAL(waits__pending, 0);
+	freed = 0;
+	waits__precv_end();
+	CU_ASSERT_EQUAL(freed, 0);
+	hooks__pvm.setrbuf = saved_set;
+	hooks__pvm.freebuf = saved_free;
+	end();
+}
+
 CU_TestInfo test_waits_tests[] = {
+    {"pvm_precv: its own pvm_recv takes what the wait received", test_precv_handoff},
     {"a receive within the threshold sends nothing; errors pass",
      test_within_threshold_costs_nothing},
     {"a long wait: records, WAIT, a new WAIT when the queue changes, WAITEND",
