@@ -90,14 +90,16 @@ static int look_at_queue(wait_state *st)
 }
 
 /* The report of the wait that began at t_start: the statement, the counts, the
- * queue. The records go first, so that the monitor has the statement and everything
- * the task did up to its wait. */
+ * queue. The report names the call site itself, so no flush is forced here: the
+ * records go at the flush period, while the task waits too. Whatever runs between
+ * slices delays a message that arrives meanwhile, which the virtual clock would take
+ * for transmission, so it is kept to the commands, a queue walk and the report. */
 static void first_report(wait_state *st, hooks_call *call, int tid, int tag, int64_t t_start,
                          int64_t deadline)
 {
 	pvmmon_log_stmt *s = ws.stmt ? ws.stmt(call->site, call->op) : NULL;
 
-	sched__waiting(pvmmon_clock_now(), call->t0, 1);
+	sched__waiting(pvmmon_clock_now(), call->t0, 0);
 	st->w.seq = ++ws.seq;
 	st->w.op = deadline ? WIRE_WAIT_TRECV : WIRE_WAIT_RECV;
 	st->w.src = tid;
