@@ -60,10 +60,9 @@ static void worker(const char *mode, int me)
 	if (!strcmp(mode, "cycle2") || (!strcmp(mode, "partial") && me < 2)) {
 		pvm_recv(tids[1 - me], 1 + (1 - me)); /* HANG-CYCLE2 */
 	} else if (!strcmp(mode, "pcycle")) {
-		int got, rtid, rtag, rlen;
+		int got, t, g, n, peer = tids[1 - me];
 
-		pvm_precv(tids[1 - me], 1 + (1 - me), &got, 1, PVM_INT, &rtid, &rtag,
-		          &rlen); /* HANG-PCYCLE */
+		pvm_precv(peer, 2 - me, &got, 1, PVM_INT, &t, &g, &n); /* HANG-PCYCLE */
 	} else if (!strcmp(mode, "precv")) {
 		int answer = 42;
 
