@@ -284,6 +284,22 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	end(wr);
 }
 
+/* The hangs the monitor said (version 1.3), when there were any. */
+static void write_hangs(writer *wr, const pvmmon_log *log)
+{
+	if (!log->nhangs)
+		return;
+	start(wr, "hangs");
+	for (size_t i = 0; i < log->nhangs; i++) {
+		start(wr, "hang");
+		attr_str(wr, "kind", log->hangs[i].kind ? log->hangs[i].kind : "deadlock");
+		attr_str(wr, "text", log->hangs[i].text ? log->hangs[i].text : "");
+		attr_i64(wr, "delay-ns", log->hangs[i].delay_ns);
+		end(wr);
+	}
+	end(wr);
+}
+
 static void write_log(writer *wr, const pvmmon_log *log)
 {
 	size_t i;
@@ -386,18 +402,7 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		end(wr);
 	}
 
-	if (log->nhangs) {
-		start(wr, "hangs");
-		for (i = 0; i < log->nhangs; i++) {
-			start(wr, "hang");
-			attr_str(wr, "kind", log->hangs[i].kind ? log->hangs[i].kind : "deadlock");
-			attr_str(wr, "text", log->hangs[i].text ? log->hangs[i].text : "");
-			attr_i64(wr, "delay-ns", log->hangs[i].delay_ns);
-			end(wr);
-		}
-		end(wr);
-	}
-
+	write_hangs(wr, log);
 	if (log->trace.enabled) {
 		start(wr, "trace");
 		attr_u64(wr, "limit-bytes", log->trace.limit_bytes);

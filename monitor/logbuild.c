@@ -160,6 +160,22 @@ static void cp_results(const mon_run *run, pvmmon_log *log)
  * records stay the monitor's): release() takes them back before the log is freed.
  * Without with_events the tasks' traces are left out.
  */
+/* The hangs said so far (hang.c), copied: the log frees what it holds. */
+static void add_hangs(mon_run *run, pvmmon_log *log)
+{
+	size_t n = hang__count(run);
+
+	if (!n)
+		return;
+	log->hangs = calloc(n, sizeof(*log->hangs));
+	for (size_t i = 0; log->hangs && i < n; i++) {
+		log->hangs[i].kind = dup_or_null(hang__kind(run, i));
+		log->hangs[i].text = dup_or_null(hang__text(run, i));
+		log->hangs[i].delay_ns = hang__delay(run, i);
+	}
+	log->nhangs = log->hangs ? n : 0;
+}
+
 static int build(mon_run *run, int with_events, pvmmon_log **out)
 {
 	pvmmon_log *log = NULL;
@@ -238,16 +254,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		}
 		log->nswitches = log->switches ? run->nswitches : 0;
 	}
-	/* The hangs said so far (hang.c), copied. */
-	if (hang__count(run)) {
-		log->hangs = calloc(hang__count(run), sizeof(*log->hangs));
-		for (i = 0; log->hangs && i < hang__count(run); i++) {
-			log->hangs[i].kind = dup_or_null(hang__kind(run, i));
-			log->hangs[i].text = dup_or_null(hang__text(run, i));
-			log->hangs[i].delay_ns = hang__delay(run, i);
-		}
-		log->nhangs = log->hangs ? hang__count(run) : 0;
-	}
+	add_hangs(run, log);
 	if (run->cp_top_m) {
 		log->cp.top_m = run->cp_top_m;
 		log->cp.phases = run->cp_phases;
