@@ -247,6 +247,13 @@ static pvmmon_log *full_log(void)
 	log->settings = calloc(1, sizeof(*log->settings));
 	log->settings[0].key = strdup("flush-ms");
 	log->settings[0].value = strdup("1000");
+	/* A hang the monitor said (1.3). */
+	log->nhangs = 1;
+	log->hangs = calloc(1, sizeof(*log->hangs));
+	log->hangs[0].kind = strdup("deadlock");
+	log->hangs[0].text = strdup("task 0.0 waits at c.c:4 for tag 2 from 0.1; task 0.1 "
+				    "waits at c.c:9 for tag 1 from 0.0");
+	log->hangs[0].delay_ns = 100000000;
 	log->nhosts = 2;
 	log->hosts = calloc(2, sizeof(*log->hosts));
 	log->hosts[0].name = strdup("node1");
@@ -271,6 +278,7 @@ static pvmmon_log *full_log(void)
 	t->pid = 4242;
 	t->program = strdup("matmul");
 	t->status = PVMMON_TASK_EXITED;
+	t->waiting = strdup("at m.c:12 for tag 7 from any task");
 	t->start_ns = 5;
 	t->end_ns = 6000000000LL;
 	t->virtual_ns = 5900000000LL;
@@ -421,7 +429,12 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->exit_code, 3);
 	CU_ASSERT_EQUAL_FATAL(b->nsettings, 1);
 	SAME_STR(a->settings[0].value, b->settings[0].value);
-	CU_ASSERT_EQUAL_FATAL(b->nhosts, 2);
+	CU_ASSERT_EQUAL_FATAL(b->nhangs, 1);
+	SAME_STR(a->hangs[0].kind, b->hangs[0].kind);
+	SAME_STR(a->hangs[0].text, b->hangs[0].text);
+	CU_ASSERT_EQUAL(b->hangs[0].delay_ns, 100000000);
+	SAME_STR(a->tasks[0].waiting, b->tasks[0].waiting);
+	CU_ASSERT_PTR_NOT_NULL(b->tasks[0].waiting);
 	SAME_STR(a->hosts[0].arch, b->hosts[0].arch);
 	CU_ASSERT_EQUAL(b->hosts[0].dtid, 0x40000);
 	/* Clock offsets are optional per host: absent stays unknown. */
