@@ -41,6 +41,18 @@ static void tasks(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* Where tasks wait longer than the threshold, and the hangs said so far. */
+static void waits(const pvmmon_log *log, FILE *out)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].waiting && log->tasks[i].status == PVMMON_TASK_RUNNING)
+			fprintf(out, "task %s waiting %s\n", log->tasks[i].lid ? log->tasks[i].lid : "?",
+				log->tasks[i].waiting);
+	for (size_t i = 0; i < log->nhangs; i++)
+		fprintf(out, "hang: %s: %s\n", log->hangs[i].kind ? log->hangs[i].kind : "?",
+			log->hangs[i].text ? log->hangs[i].text : "");
+}
+
 static int hottest(const pvmmon_log *log, FILE *out)
 {
 	size_t n = 0, k = 0;
@@ -160,6 +172,7 @@ int pvmmon_report_top(const pvmmon_log *log, FILE *out)
 		graphs__fmt_time(t1, sizeof(t1), vsum + isum), graphs__percent(isum, vsum + isum));
 	cost(log, out);
 	tasks(log, out);
+	waits(log, out);
 	rc = hottest(log, out);
 	critical_path(log, out);
 	if (rc == 0 && ferror(out))
