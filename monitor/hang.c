@@ -100,6 +100,7 @@ void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
 	struct mon_hang *h = state(run);
 	hang_task *t = h ? find(h, src, 1) : NULL;
 	wire_wait w;
+	int same;
 
 	if (wire_wait_decode(&w, data, len) < 0) {
 		run->bad_messages++;
@@ -111,15 +112,15 @@ void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
 		wire_wait_clear(&w);
 		return;
 	}
-	/* A repeat of the same wait (its queue changed) keeps the statement. */
-	if (!t->waiting || t->w.seq != w.seq || !t->where[0]) {
-		wire_wait_clear(&t->w);
-		t->w = w;
+	/* Resolving a call site reads debug information: a wait at the statement of the
+	 * task's last wait (a loop's receive, or a repeat) keeps what was found. */
+	same = t->where[0] && w.offset == t->w.offset &&
+	       ((!w.module && !t->w.module) ||
+	        (w.module && t->w.module && !strcmp(w.module, t->w.module)));
+	wire_wait_clear(&t->w);
+	t->w = w;
+	if (!same)
 		resolve_where(t);
-	} else {
-		wire_wait_clear(&t->w);
-		t->w = w;
-	}
 	t->waiting = 1;
 	h->any_wait = 1;
 	hang__evaluate(run);
