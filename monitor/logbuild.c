@@ -160,10 +160,15 @@ static void cp_results(const mon_run *run, pvmmon_log *log)
  * records stay the monitor's): release() takes them back before the log is freed.
  * Without with_events the tasks' traces are left out.
  */
-/* The hangs said so far (hang.c), copied: the log frees what it holds. */
+/* The wait reports received and the hangs said so far (hang.c), copied: the log frees
+ * what it holds. */
 static void add_hangs(mon_run *run, pvmmon_log *log)
 {
 	size_t n = hang__count(run);
+	char num[32];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)hang__reports(run));
+	add_setting(log, "wait-reports", num);
 
 	if (!n)
 		return;
@@ -228,8 +233,6 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)run->trace_bytes);
 		add_setting(log, "trace-bytes", num);
 	}
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)hang__reports(run));
-	add_setting(log, "wait-reports", num);
 	if (run->pr)
 		preserve__settings(run, setting_cb, log);
 	add_hosts(log, run);
