@@ -603,6 +603,7 @@ static int finish_run(monitor_proc *mon, const pvmmon_vm *vm, const cli_run_opts
                       const char *log, int status, int mstatus)
 {
 	char line[32];
+	int lost = 0;
 
 	if (mon->pid < 0) {
 		/* The monitor ended first: a replay that diverged (it said how), a run we
@@ -627,9 +628,13 @@ static int finish_run(monitor_proc *mon, const pvmmon_vm *vm, const cli_run_opts
 		mstatus = wait_for(mon->pid, 10000);
 	} else {
 		snprintf(line, sizeof(line), "end %d\n", exit_status(status));
-		if (write(mon->ctl, line, strlen(line)) < 0)
-			cli__error("run: lost contact with the monitor");
+		lost = write(mon->ctl, line, strlen(line)) < 0;
 		mstatus = wait_for(mon->pid, o->linger_ms + 30000);
+		/* A monitor that stopped the run itself (a hang with --on-hang=abort, whose
+		 * stop ended the program too) has gone before the program's end was told. */
+		if (lost && !(mstatus >= 0 && WIFEXITED(mstatus) &&
+		              (WEXITSTATUS(mstatus) == 3 || WEXITSTATUS(mstatus) == 4)))
+			cli__error("run: lost contact with the monitor");
 	}
 	if (mstatus < 0) {
 		/* A monitor that does not finish is told to write what it has. */
@@ -645,6 +650,14 @@ static int finish_run(monitor_proc *mon, const pvmmon_vm *vm, const cli_run_opts
 	if (!pvmmon_vm_alive(vm))
 		cli__error("run: the virtual machine's pvmd died during the run; its tasks could "
 		           "not reach it any more (what they reported before is in the log)");
+	/* The monitor stopped the run and wrote the log: a replay that diverged (3), a
+	 * hang with --on-hang=abort (4). */
+	if (mstatus >= 0 && WIFEXITED(mstatus) &&
+	    (WEXITSTATUS(mstatus) == 3 || WEXITSTATUS(mstatus) == 4)) {
+		if (!o->quiet)
+			fprintf(stderr, "pvmmon: log written to %s\n", log);
+		return WEXITSTATUS(mstatus);
+	}
 	if (mstatus < 0 || !WIFEXITED(mstatus) || WEXITSTATUS(mstatus) != 0) {
 		/* The monitor replaces the log atomically, so a failed write leaves whatever
 		 * was there before, never part of a log. */

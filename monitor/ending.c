@@ -11,6 +11,7 @@
 
 #include "../common/clock.h"
 #include "ending.h"
+#include "hang.h"
 #include "tasks.h"
 
 /* How long a stop waits for the tasks' last records: each task's handler is bounded
@@ -58,13 +59,14 @@ int ending__stop_done(mon_run *run, int64_t now)
  * stopped" would not fit ("waiting at worker.c:12 for a message from 0.1 (tag 3)"):
  * 0 with buf filled, or -1 when nothing more is known than that it was running.
  * Filled in by the wait reports (the hang diagnoses) when they know it. */
-static int waiting_words(const mon_run *run, const mon_task *t, char *buf, size_t n)
+static int waiting_words(mon_run *run, const mon_task *t, char *buf, size_t n)
 {
-	(void)run;
-	(void)t;
-	(void)buf;
-	(void)n;
-	return -1;
+	const char *w = hang__waiting(run, t->rec.tid);
+
+	if (!w)
+		return -1;
+	snprintf(buf, n, "waiting %s", w);
+	return 0;
 }
 
 /* " at FILE:LINE" (or " in FUNCTION", or nothing) for the task's statement id + 1. */
@@ -98,9 +100,13 @@ void ending__describe(mon_run *run, mon_task *t)
 	words[0] = '\0';
 	if (t->rec.signal && run->t_stopped && stop_signal(t->rec.signal)) {
 		t->rec.status = PVMMON_TASK_STOPPED;
-		snprintf(words, sizeof(words),
-		         "stopped by %s when the run was stopped, last seen%s", name,
-		         at[0] ? at : " before any PVM call");
+		if (waiting_words(run, t, wait, sizeof(wait)) == 0)
+			snprintf(words, sizeof(words), "stopped by %s when the run was stopped, %s",
+			         name, wait);
+		else
+			snprintf(words, sizeof(words),
+			         "stopped by %s when the run was stopped, last seen%s", name,
+			         at[0] ? at : " before any PVM call");
 	} else if (t->rec.signal) {
 		t->rec.status = PVMMON_TASK_KILLED;
 		snprintf(words, sizeof(words), "killed by %s%s%s", name, at,

@@ -95,12 +95,12 @@ static uint64_t new_token(void)
 
 static int finished(mon_run *run, int64_t now)
 {
-	/* A replay that diverged stops at once, and so does a deadlock with
-	 * --on-deadlock=abort. */
-	if (run->diverged || run->deadlocked)
+	/* A replay that diverged stops at once. */
+	if (run->diverged)
 		return 1;
-	/* Stopped: the tasks' last records come first (ending.c). */
-	if (stop_requested) {
+	/* Stopped, or a hang with --on-hang=abort: the tasks' last records come first
+	 * (ending.c). */
+	if (stop_requested || run->deadlocked) {
 		ending__stop(run, now);
 		return ending__stop_done(run, now);
 	}

@@ -85,6 +85,13 @@ static void test_two_task_cycle(void)
 	log = harness_slurp(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL(log);
 	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "<hang kind=\"deadlock\"") : NULL);
+	/* The abort stops the tasks (their last records come first) and says where each
+	 * waited. */
+	snprintf(want, sizeof(want),
+	         "ended=\"waiting at hang.c:%d for tag 2 from 0.1 when the run was stopped\"", l);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, want) : NULL);
+	CU_ASSERT_PTR_NULL(log ? strstr(log, "status=\"crashed\"") : NULL);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "the monitor failed"));
 	free(log);
 	cmd_result_free(&r);
 }
