@@ -117,8 +117,8 @@ static int attach(int *mon, int *ctx, uint64_t *token, const char *runfile)
 	}
 	rb = pvm_setrbuf(0);
 	b = pvm_recvinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
-	if (b > 0 && pvmio_unpack(b, &d, &len, NULL, NULL) == 0 &&
-	    wire_mailbox_decode(&mb, d, len) == 0) {
+	if (b > 0 && pvmio__unpack(b, &d, &len, NULL, NULL) == 0 &&
+	    wire__mailbox_decode(&mb, d, len) == 0) {
 		*mon = mb.monitor_tid;
 		*ctx = mb.ctx;
 		rc = 0;
@@ -141,17 +141,17 @@ static int request(pvmmon_log **snap, int mon, int ctx, const wire_ctl *c)
 	size_t len = 0;
 	int rc;
 
-	wire_buf_init(&b);
-	wire_ctl_encode(&b, c);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, c);
 	rc = b.failed ? pvmmon_error_set(PVMMON_ENOMEM, NULL)
-	              : pvmio_send(&io, ctx, mon, WIRE_TAG_STATUS, b.data, b.len);
-	wire_buf_free(&b);
+	              : pvmio__send(&io, ctx, mon, WIRE_TAG_STATUS, b.data, b.len);
+	wire__buf_free(&b);
 	if (rc == 0)
-		rc = pvmio_recv(&io, ctx, mon, WIRE_TAG_SNAPSHOT, ANSWER_MS, &d, &len, NULL, NULL);
+		rc = pvmio__recv(&io, ctx, mon, WIRE_TAG_SNAPSHOT, ANSWER_MS, &d, &len, NULL, NULL);
 	if (rc == 0) {
 		wire_snapshot s;
 
-		rc = wire_snapshot_decode(&s, d, len);
+		rc = wire__snapshot_decode(&s, d, len);
 		if (rc == 0)
 			rc = pvmmon_log_parse(snap, s.xml, s.len, "monitor snapshot");
 	}

@@ -3,7 +3,7 @@
 
 #include "pvmmon/errors.h"
 
-int clockmodel_fit(const clockmodel_point *p, size_t n, int64_t min_span_ns, clockmodel *out,
+int clockmodel__fit(const clockmodel_point *p, size_t n, int64_t min_span_ns, clockmodel *out,
 		   int64_t *uncertainty_out)
 {
 	size_t best = 0, last = 0;

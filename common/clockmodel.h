@@ -25,13 +25,13 @@ typedef struct clockmodel_point {
 } clockmodel_point;
 
 /* A host time t on the monitor's clock. */
-static inline int64_t clockmodel_to_common(const clockmodel *m, int64_t t)
+static inline int64_t clockmodel__to_common(const clockmodel *m, int64_t t)
 {
 	return t + m->offset + (int64_t)((double)(t - m->tref) * m->rate);
 }
 
 /* A monitor time c on the host's clock (the inverse, to a nanosecond). */
-static inline int64_t clockmodel_from_common(const clockmodel *m, int64_t c)
+static inline int64_t clockmodel__from_common(const clockmodel *m, int64_t c)
 {
 	int64_t d = c - m->offset - m->tref;
 
@@ -48,7 +48,7 @@ static inline int64_t clockmodel_from_common(const clockmodel *m, int64_t c)
  * point's plus how far the line passes from it at tref. Returns 0, or PVMMON_EINVAL
  * when n is 0.
  */
-int clockmodel_fit(const clockmodel_point *p, size_t n, int64_t min_span_ns, clockmodel *out,
+int clockmodel__fit(const clockmodel_point *p, size_t n, int64_t min_span_ns, clockmodel *out,
 		   int64_t *uncertainty_out);
 
 #endif

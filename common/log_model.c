@@ -48,7 +48,7 @@ void pvmmon_log_free(pvmmon_log *log)
 	free(log->hosts);
 	/* A task's records are freed by the same code that frees decoded wire records. */
 	for (i = 0; i < log->ntasks; i++)
-		wire_task_clear(&log->tasks[i]);
+		wire__task_clear(&log->tasks[i]);
 	free(log->tasks);
 	for (i = 0; i < log->cp.nprocs; i++)
 		free(log->cp.procs[i].name);

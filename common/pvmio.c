@@ -6,7 +6,7 @@
 #include "pvmmon/errors.h"
 #include "pvmio.h"
 
-int pvmio_send(const pvmio_fns *f, int ctx, int tid, int tag, const void *data, size_t len)
+int pvmio__send(const pvmio_fns *f, int ctx, int tid, int tag, const void *data, size_t len)
 {
 	int sbuf = pvm_mkbuf(PvmDataRaw), oldbuf, oldctx, rc;
 
@@ -25,7 +25,7 @@ int pvmio_send(const pvmio_fns *f, int ctx, int tid, int tag, const void *data, 
 	return 0;
 }
 
-int pvmio_unpack(int bufid, uint8_t **out, size_t *len, int *src, int *rtag)
+int pvmio__unpack(int bufid, uint8_t **out, size_t *len, int *src, int *rtag)
 {
 	int bytes = 0, tag = 0, from = 0;
 	uint8_t *d;
@@ -48,7 +48,7 @@ int pvmio_unpack(int bufid, uint8_t **out, size_t *len, int *src, int *rtag)
 	return 0;
 }
 
-int pvmio_recv(const pvmio_fns *f, int ctx, int tid, int tag, int timeout_ms, uint8_t **out,
+int pvmio__recv(const pvmio_fns *f, int ctx, int tid, int tag, int timeout_ms, uint8_t **out,
 	       size_t *len, int *src, int *rtag)
 {
 	int rb = pvm_setrbuf(0), oldctx = pvm_setcontext(ctx), b, rc;
@@ -61,7 +61,7 @@ int pvmio_recv(const pvmio_fns *f, int ctx, int tid, int tag, int timeout_ms, ui
 		b = f->trecv(tid, tag, &tv);
 	}
 	if (b > 0) {
-		rc = pvmio_unpack(b, out, len, src, rtag);
+		rc = pvmio__unpack(b, out, len, src, rtag);
 		pvm_freebuf(b);
 	} else if (b == 0) {
 		rc = pvmmon_error_set(PVMMON_ETIMEOUT, "no message from t%x within %d ms", tid,

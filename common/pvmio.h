@@ -18,7 +18,7 @@ typedef struct pvmio_fns {
 } pvmio_fns;
 
 /* Sends len bytes to tid with tag in context ctx. Returns 0 or PVMMON_EPVM. */
-int pvmio_send(const pvmio_fns *f, int ctx, int tid, int tag, const void *data, size_t len);
+int pvmio__send(const pvmio_fns *f, int ctx, int tid, int tag, const void *data, size_t len);
 
 /*
  * Receives one message from tid (-1: any) with tag (-1: any) in ctx, waiting at most
@@ -26,10 +26,10 @@ int pvmio_send(const pvmio_fns *f, int ctx, int tid, int tag, const void *data, 
  * the bytes, *src and *rtag (either may be NULL) the sender and tag. Returns 0,
  * PVMMON_ETIMEOUT or PVMMON_EPVM.
  */
-int pvmio_recv(const pvmio_fns *f, int ctx, int tid, int tag, int timeout_ms, uint8_t **out,
+int pvmio__recv(const pvmio_fns *f, int ctx, int tid, int tag, int timeout_ms, uint8_t **out,
 	       size_t *len, int *src, int *rtag);
 
 /* Unpacks the bytes of the active receive buffer bufid (all of it) into a heap copy. */
-int pvmio_unpack(int bufid, uint8_t **out, size_t *len, int *src, int *rtag);
+int pvmio__unpack(int bufid, uint8_t **out, size_t *len, int *src, int *rtag);
 
 #endif

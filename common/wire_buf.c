@@ -6,15 +6,15 @@
 #include "pvmmon/errors.h"
 #include "wire_impl.h"
 
-void wire_buf_init(wire_buf *b) { memset(b, 0, sizeof(*b)); }
+void wire__buf_init(wire_buf *b) { memset(b, 0, sizeof(*b)); }
 
-void wire_buf_reset(wire_buf *b)
+void wire__buf_reset(wire_buf *b)
 {
 	b->len = 0;
 	b->failed = 0;
 }
 
-void wire_buf_free(wire_buf *b)
+void wire__buf_free(wire_buf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));
@@ -42,7 +42,7 @@ static uint8_t *reserve(wire_buf *b, size_t n)
 	return b->data + b->len - n;
 }
 
-void wire_put_u8(wire_buf *b, uint8_t v)
+void wire__put_u8(wire_buf *b, uint8_t v)
 {
 	uint8_t *p = reserve(b, 1);
 
@@ -50,7 +50,7 @@ void wire_put_u8(wire_buf *b, uint8_t v)
 		*p = v;
 }
 
-void wire_put_u32(wire_buf *b, uint32_t v)
+void wire__put_u32(wire_buf *b, uint32_t v)
 {
 	uint8_t *p = reserve(b, 4);
 
@@ -58,7 +58,7 @@ void wire_put_u32(wire_buf *b, uint32_t v)
 		wire__store32(p, v);
 }
 
-void wire_put_u64(wire_buf *b, uint64_t v)
+void wire__put_u64(wire_buf *b, uint64_t v)
 {
 	uint8_t *p = reserve(b, 8);
 
@@ -66,7 +66,7 @@ void wire_put_u64(wire_buf *b, uint64_t v)
 		wire__store64(p, v);
 }
 
-void wire_buf_append(wire_buf *b, const void *data, size_t n)
+void wire__buf_append(wire_buf *b, const void *data, size_t n)
 {
 	uint8_t *p = n ? reserve(b, n) : NULL;
 
@@ -74,25 +74,25 @@ void wire_buf_append(wire_buf *b, const void *data, size_t n)
 		memcpy(p, data, n);
 }
 
-void wire_put_str(wire_buf *b, const char *s)
+void wire__put_str(wire_buf *b, const char *s)
 {
 	size_t n;
 	uint8_t *p;
 
 	if (!s) {
-		wire_put_u32(b, 0xffffffffu);
+		wire__put_u32(b, 0xffffffffu);
 		return;
 	}
 	n = strlen(s);
 	if (n > WIRE_MAX_STR)
 		n = WIRE_MAX_STR;
-	wire_put_u32(b, (uint32_t)n);
+	wire__put_u32(b, (uint32_t)n);
 	p = reserve(b, n);
 	if (p)
 		memcpy(p, s, n);
 }
 
-void wire_in_init(wire_in *in, const void *data, size_t len)
+void wire__in_init(wire_in *in, const void *data, size_t len)
 {
 	in->p = data;
 	in->left = len;
@@ -113,30 +113,30 @@ static const uint8_t *take(wire_in *in, size_t n)
 	return p;
 }
 
-uint8_t wire_get_u8(wire_in *in)
+uint8_t wire__get_u8(wire_in *in)
 {
 	const uint8_t *p = take(in, 1);
 
 	return p ? *p : 0;
 }
 
-uint32_t wire_get_u32(wire_in *in)
+uint32_t wire__get_u32(wire_in *in)
 {
 	const uint8_t *p = take(in, 4);
 
 	return p ? wire__load32(p) : 0;
 }
 
-uint64_t wire_get_u64(wire_in *in)
+uint64_t wire__get_u64(wire_in *in)
 {
 	const uint8_t *p = take(in, 8);
 
 	return p ? wire__load64(p) : 0;
 }
 
-char *wire_get_str(wire_in *in, size_t max)
+char *wire__get_str(wire_in *in, size_t max)
 {
-	uint32_t n = wire_get_u32(in);
+	uint32_t n = wire__get_u32(in);
 	const uint8_t *p;
 	char *s;
 
@@ -165,11 +165,11 @@ char *wire_get_str(wire_in *in, size_t max)
 	return s;
 }
 
-void wire_head_put(wire_buf *b) { wire_put_u32(b, WIRE_VERSION); }
+void wire__head_put(wire_buf *b) { wire__put_u32(b, WIRE_VERSION); }
 
-int wire_head_get(wire_in *in, const char *what)
+int wire__head_get(wire_in *in, const char *what)
 {
-	uint32_t v = wire_get_u32(in);
+	uint32_t v = wire__get_u32(in);
 
 	if (in->failed)
 		return pvmmon_error_set(PVMMON_EPARSE, "%s: no header", what);
@@ -187,7 +187,7 @@ int wire__done(const wire_in *in, const char *what)
 
 void *wire__get_array(wire_in *in, size_t *n, size_t size, size_t min)
 {
-	uint32_t count = wire_get_u32(in);
+	uint32_t count = wire__get_u32(in);
 	void *a;
 
 	*n = 0;
@@ -208,7 +208,7 @@ void *wire__get_array(wire_in *in, size_t *n, size_t size, size_t min)
 	return a;
 }
 
-size_t wire_cp_size(const wire_cp *cp) { return cp->on ? 1 + 4 + 4 + 8 + 24 * (size_t)cp->n : 1; }
+size_t wire__cp_size(const wire_cp *cp) { return cp->on ? 1 + 4 + 4 + 8 + 24 * (size_t)cp->n : 1; }
 
 uint8_t *wire__cp_store(uint8_t *p, const wire_cp *cp)
 {
@@ -255,15 +255,15 @@ size_t wire__cp_load(const uint8_t *p, size_t len, wire_cp *cp)
 	return 17 + 24 * (size_t)cp->n;
 }
 
-void wire_cp_put(wire_buf *b, const wire_cp *cp)
+void wire__cp_put(wire_buf *b, const wire_cp *cp)
 {
-	uint8_t *p = reserve(b, wire_cp_size(cp));
+	uint8_t *p = reserve(b, wire__cp_size(cp));
 
 	if (p)
 		wire__cp_store(p, cp);
 }
 
-void wire_cp_get(wire_in *in, wire_cp *cp)
+void wire__cp_get(wire_in *in, wire_cp *cp)
 {
 	size_t used = in->failed ? 0 : wire__cp_load(in->p, in->left, cp);
 

@@ -76,29 +76,29 @@ typedef struct wire_in {
 	int failed; /* set on the first read past the end */
 } wire_in;
 
-void wire_buf_init(wire_buf *b);
-void wire_buf_reset(wire_buf *b);
-void wire_buf_free(wire_buf *b);
-void wire_put_u8(wire_buf *b, uint8_t v);
-void wire_put_u32(wire_buf *b, uint32_t v);
-void wire_put_u64(wire_buf *b, uint64_t v);
-void wire_buf_append(wire_buf *b, const void *data, size_t n);
+void wire__buf_init(wire_buf *b);
+void wire__buf_reset(wire_buf *b);
+void wire__buf_free(wire_buf *b);
+void wire__put_u8(wire_buf *b, uint8_t v);
+void wire__put_u32(wire_buf *b, uint32_t v);
+void wire__put_u64(wire_buf *b, uint64_t v);
+void wire__buf_append(wire_buf *b, const void *data, size_t n);
 /* Strings travel as u32 length (0xffffffff for NULL) and bytes. */
-void wire_put_str(wire_buf *b, const char *s);
+void wire__put_str(wire_buf *b, const char *s);
 
-void wire_in_init(wire_in *in, const void *data, size_t len);
-uint8_t wire_get_u8(wire_in *in);
-uint32_t wire_get_u32(wire_in *in);
-uint64_t wire_get_u64(wire_in *in);
+void wire__in_init(wire_in *in, const void *data, size_t len);
+uint8_t wire__get_u8(wire_in *in);
+uint32_t wire__get_u32(wire_in *in);
+uint64_t wire__get_u64(wire_in *in);
 /* Returns a heap copy (caller frees) or NULL for a NULL string or on error (then
  * in->failed is set, except for a genuine NULL). Strings longer than max fail. */
-char *wire_get_str(wire_in *in, size_t max);
+char *wire__get_str(wire_in *in, size_t max);
 
 /* The header of every tagged message (WIRE_VERSION). */
-void wire_head_put(wire_buf *b);
+void wire__head_put(wire_buf *b);
 /* Reads the header: 0, PVMMON_EPARSE when too short, PVMMON_EVERSION when another
  * build's; what names the message in the error. */
-int wire_head_get(wire_in *in, const char *what);
+int wire__head_get(wire_in *in, const char *what);
 
 /*
  * A task's critical-path tuple (seed 003 Figures 3 and 5) for n selected procedures,
@@ -120,9 +120,9 @@ typedef struct wire_cp {
 /* The largest tuple's encoding. */
 #define WIRE_PB_CP_MAX (1 + 4 + 4 + 8 + 24 * WIRE_CP_MAX)
 /* Bytes of the encoding of a tuple with n procedures (1 when it is off). */
-size_t wire_cp_size(const wire_cp *cp);
-void wire_cp_put(wire_buf *b, const wire_cp *cp);
+size_t wire__cp_size(const wire_cp *cp);
+void wire__cp_put(wire_buf *b, const wire_cp *cp);
 /* Reads a tuple; on damage in->failed is set and *cp is off. */
-void wire_cp_get(wire_in *in, wire_cp *cp);
+void wire__cp_get(wire_in *in, wire_cp *cp);
 
 #endif

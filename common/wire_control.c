@@ -6,59 +6,59 @@
 #include "pvmmon/errors.h"
 #include "wire_impl.h"
 
-void wire_ctl_encode(wire_buf *b, const wire_ctl *c)
+void wire__ctl_encode(wire_buf *b, const wire_ctl *c)
 {
-	wire_head_put(b);
-	wire_put_u8(b, (uint8_t)c->cmd);
-	wire_put_u32(b, c->gen);
-	wire_put_u8(b, c->exclusive ? 1 : 0);
-	wire_put_str(b, c->procs);
-	wire_put_u64(b, c->token);
+	wire__head_put(b);
+	wire__put_u8(b, (uint8_t)c->cmd);
+	wire__put_u32(b, c->gen);
+	wire__put_u8(b, c->exclusive ? 1 : 0);
+	wire__put_str(b, c->procs);
+	wire__put_u64(b, c->token);
 }
 
-int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
+int wire__ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "command");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "command");
 	if (rc < 0)
 		return rc;
-	c->cmd = (wire_ctl_cmd)wire_get_u8(&in);
-	c->gen = wire_get_u32(&in);
-	c->exclusive = wire_get_u8(&in);
-	c->procs = wire_get_str(&in, WIRE_MAX_STR);
-	c->token = wire_get_u64(&in);
+	c->cmd = (wire_ctl_cmd)wire__get_u8(&in);
+	c->gen = wire__get_u32(&in);
+	c->exclusive = wire__get_u8(&in);
+	c->procs = wire__get_str(&in, WIRE_MAX_STR);
+	c->token = wire__get_u64(&in);
 	if (c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_RELEASE)
 		in.failed = 1;
 	rc = wire__done(&in, "command");
 	if (rc < 0)
-		wire_ctl_clear(c);
+		wire__ctl_clear(c);
 	return rc;
 }
 
-void wire_ctl_clear(wire_ctl *c)
+void wire__ctl_clear(wire_ctl *c)
 {
 	free(c->procs);
 	memset(c, 0, sizeof(*c));
 }
 
-void wire_snapshot_encode(wire_buf *b, const wire_snapshot *s)
+void wire__snapshot_encode(wire_buf *b, const wire_snapshot *s)
 {
-	wire_head_put(b);
-	wire_buf_append(b, s->xml, s->len);
+	wire__head_put(b);
+	wire__buf_append(b, s->xml, s->len);
 }
 
-int wire_snapshot_decode(wire_snapshot *s, const uint8_t *data, size_t len)
+int wire__snapshot_decode(wire_snapshot *s, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "snapshot");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "snapshot");
 	if (rc < 0)
 		return rc;
 	/* The log reader checks the XML. */

@@ -32,10 +32,10 @@ typedef struct wire_ctl {
 } wire_ctl;
 
 /* CTL and STATUS. */
-void wire_ctl_encode(wire_buf *b, const wire_ctl *c);
-/* Decodes into *c (its procs is the caller's: wire_ctl_clear). */
-int wire_ctl_decode(wire_ctl *c, const uint8_t *data, size_t len);
-void wire_ctl_clear(wire_ctl *c);
+void wire__ctl_encode(wire_buf *b, const wire_ctl *c);
+/* Decodes into *c (its procs is the caller's: wire__ctl_clear). */
+int wire__ctl_decode(wire_ctl *c, const uint8_t *data, size_t len);
+void wire__ctl_clear(wire_ctl *c);
 
 /* SNAPSHOT: the run so far as log XML (doc/pvmmon-log.rng), not NUL-terminated. */
 typedef struct wire_snapshot {
@@ -43,7 +43,7 @@ typedef struct wire_snapshot {
 	size_t len;
 } wire_snapshot;
 
-void wire_snapshot_encode(wire_buf *b, const wire_snapshot *s);
-int wire_snapshot_decode(wire_snapshot *s, const uint8_t *data, size_t len);
+void wire__snapshot_encode(wire_buf *b, const wire_snapshot *s);
+int wire__snapshot_decode(wire_snapshot *s, const uint8_t *data, size_t len);
 
 #endif

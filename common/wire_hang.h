@@ -45,10 +45,10 @@ typedef struct wire_wait {
 	wire_wqueued *queued;
 } wire_wait;
 
-void wire_wait_encode(wire_buf *b, const wire_wait *w);
-/* Decodes into *w; its arrays and module are the caller's (wire_wait_clear). */
-int wire_wait_decode(wire_wait *w, const uint8_t *data, size_t len);
-void wire_wait_clear(wire_wait *w);
+void wire__wait_encode(wire_buf *b, const wire_wait *w);
+/* Decodes into *w; its arrays and module are the caller's (wire__wait_clear). */
+int wire__wait_decode(wire_wait *w, const uint8_t *data, size_t len);
+void wire__wait_clear(wire_wait *w);
 
 /* WAITEND: wait seq is over (the receive returned at rt_end, the task's clock). */
 typedef struct wire_waitend {
@@ -56,7 +56,7 @@ typedef struct wire_waitend {
 	int64_t rt_end;
 } wire_waitend;
 
-void wire_waitend_encode(wire_buf *b, const wire_waitend *e);
-int wire_waitend_decode(wire_waitend *e, const uint8_t *data, size_t len);
+void wire__waitend_encode(wire_buf *b, const wire_waitend *e);
+int wire__waitend_decode(wire_waitend *e, const uint8_t *data, size_t len);
 
 #endif

@@ -35,14 +35,14 @@ static inline uint64_t wire__load64(const uint8_t *p)
 	return (uint64_t)wire__load32(p) | (uint64_t)wire__load32(p + 4) << 32;
 }
 
-static inline void wire__put_i64(wire_buf *b, int64_t v) { wire_put_u64(b, (uint64_t)v); }
+static inline void wire__put_i64(wire_buf *b, int64_t v) { wire__put_u64(b, (uint64_t)v); }
 
-static inline int64_t wire__get_i64(wire_in *in) { return (int64_t)wire_get_u64(in); }
+static inline int64_t wire__get_i64(wire_in *in) { return (int64_t)wire__get_u64(in); }
 
 /* A u8 that must be 0 or 1 (a flag): anything else marks the input damaged. */
 static inline uint8_t wire__get_flag(wire_in *in)
 {
-	uint8_t v = wire_get_u8(in);
+	uint8_t v = wire__get_u8(in);
 
 	if (v > 1)
 		in->failed = 1;
@@ -54,7 +54,7 @@ static inline uint8_t wire__get_flag(wire_in *in)
  * gives NULL without failure. */
 void *wire__get_array(wire_in *in, size_t *n, size_t size, size_t min);
 
-/* The tuple's bytes into p (wire_cp_size(cp) of them); returns the end. */
+/* The tuple's bytes into p (wire__cp_size(cp) of them); returns the end. */
 uint8_t *wire__cp_store(uint8_t *p, const wire_cp *cp);
 /* Reads a tuple from len bytes at p; the bytes used, or 0 when damaged. */
 size_t wire__cp_load(const uint8_t *p, size_t len, wire_cp *cp);

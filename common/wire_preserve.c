@@ -6,40 +6,40 @@
 #include "pvmmon/errors.h"
 #include "wire_impl.h"
 
-void wire_pwait_encode(wire_buf *b, const wire_pwait *w)
+void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 {
 	uint32_t i;
 
-	wire_head_put(b);
-	wire_put_u32(b, w->req);
-	wire_put_u8(b, w->kind);
-	wire_put_u32(b, (uint32_t)w->src);
-	wire_put_u32(b, (uint32_t)w->tag);
+	wire__head_put(b);
+	wire__put_u32(b, w->req);
+	wire__put_u8(b, w->kind);
+	wire__put_u32(b, (uint32_t)w->src);
+	wire__put_u32(b, (uint32_t)w->tag);
 	wire__put_i64(b, w->vt);
 	wire__put_i64(b, w->deadline);
-	wire_put_str(b, w->module);
-	wire_put_u64(b, w->offset);
-	wire_put_u32(b, w->nsent);
+	wire__put_str(b, w->module);
+	wire__put_u64(b, w->offset);
+	wire__put_u32(b, w->nsent);
 	for (i = 0; i < w->nsent; i++) {
-		wire_put_u32(b, (uint32_t)w->sent[i].tid);
-		wire_put_u32(b, w->sent[i].n);
+		wire__put_u32(b, (uint32_t)w->sent[i].tid);
+		wire__put_u32(b, w->sent[i].n);
 	}
-	wire_put_u32(b, w->nseen);
+	wire__put_u32(b, w->nseen);
 	for (i = 0; i < w->nseen; i++) {
-		wire_put_u32(b, (uint32_t)w->seen[i].tid);
-		wire_put_u32(b, w->seen[i].n);
+		wire__put_u32(b, (uint32_t)w->seen[i].tid);
+		wire__put_u32(b, w->seen[i].n);
 	}
-	wire_put_u32(b, w->ncand);
+	wire__put_u32(b, w->ncand);
 	for (i = 0; i < w->ncand; i++) {
-		wire_put_u32(b, (uint32_t)w->cand[i].src);
-		wire_put_u32(b, (uint32_t)w->cand[i].tag);
+		wire__put_u32(b, (uint32_t)w->cand[i].src);
+		wire__put_u32(b, (uint32_t)w->cand[i].tag);
 		wire__put_i64(b, w->cand[i].va);
 		wire__put_i64(b, w->cand[i].vs);
-		wire_put_u32(b, w->cand[i].seq);
+		wire__put_u32(b, w->cand[i].seq);
 	}
 }
 
-void wire_pwait_clear(wire_pwait *w)
+void wire__pwait_clear(wire_pwait *w)
 {
 	free(w->module);
 	free(w->sent);
@@ -55,85 +55,85 @@ static void get_counts(wire_in *in, wire_pcount **a, uint32_t *n)
 	*a = wire__get_array(in, &count, sizeof(**a), 8);
 	*n = (uint32_t)count;
 	for (size_t i = 0; i < count && !in->failed; i++) {
-		(*a)[i].tid = (int32_t)wire_get_u32(in);
-		(*a)[i].n = wire_get_u32(in);
+		(*a)[i].tid = (int32_t)wire__get_u32(in);
+		(*a)[i].n = wire__get_u32(in);
 	}
 }
 
-int wire_pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
+int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	size_t count;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "preserve request");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "preserve request");
 	if (rc < 0)
 		return rc;
-	w->req = wire_get_u32(&in);
-	w->kind = wire_get_u8(&in);
-	w->src = (int32_t)wire_get_u32(&in);
-	w->tag = (int32_t)wire_get_u32(&in);
+	w->req = wire__get_u32(&in);
+	w->kind = wire__get_u8(&in);
+	w->src = (int32_t)wire__get_u32(&in);
+	w->tag = (int32_t)wire__get_u32(&in);
 	w->vt = wire__get_i64(&in);
 	w->deadline = wire__get_i64(&in);
-	w->module = wire_get_str(&in, WIRE_MAX_STR);
-	w->offset = wire_get_u64(&in);
+	w->module = wire__get_str(&in, WIRE_MAX_STR);
+	w->offset = wire__get_u64(&in);
 	get_counts(&in, &w->sent, &w->nsent);
 	get_counts(&in, &w->seen, &w->nseen);
 	w->cand = wire__get_array(&in, &count, sizeof(*w->cand), 8);
 	w->ncand = (uint32_t)count;
 	for (size_t i = 0; i < count && !in.failed; i++) {
-		w->cand[i].src = (int32_t)wire_get_u32(&in);
-		w->cand[i].tag = (int32_t)wire_get_u32(&in);
+		w->cand[i].src = (int32_t)wire__get_u32(&in);
+		w->cand[i].tag = (int32_t)wire__get_u32(&in);
 		w->cand[i].va = wire__get_i64(&in);
 		w->cand[i].vs = wire__get_i64(&in);
-		w->cand[i].seq = wire_get_u32(&in);
+		w->cand[i].seq = wire__get_u32(&in);
 	}
 	if (w->kind > WIRE_PW_TRECV)
 		in.failed = 1;
 	rc = wire__done(&in, "preserve request");
 	if (rc < 0)
-		wire_pwait_clear(w);
+		wire__pwait_clear(w);
 	return rc;
 }
 
-void wire_pgrant_encode(wire_buf *b, const wire_pgrant *g)
+void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g)
 {
-	wire_head_put(b);
-	wire_put_u32(b, g->req);
-	wire_put_u8(b, g->verdict);
-	wire_put_u32(b, (uint32_t)g->src);
-	wire_put_u32(b, (uint32_t)g->tag);
+	wire__head_put(b);
+	wire__put_u32(b, g->req);
+	wire__put_u8(b, g->verdict);
+	wire__put_u32(b, (uint32_t)g->src);
+	wire__put_u32(b, (uint32_t)g->tag);
 }
 
-int wire_pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
+int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "preserve decision");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "preserve decision");
 	if (rc < 0)
 		return rc;
-	g->req = wire_get_u32(&in);
-	g->verdict = wire_get_u8(&in);
-	g->src = (int32_t)wire_get_u32(&in);
-	g->tag = (int32_t)wire_get_u32(&in);
+	g->req = wire__get_u32(&in);
+	g->verdict = wire__get_u8(&in);
+	g->src = (int32_t)wire__get_u32(&in);
+	g->tag = (int32_t)wire__get_u32(&in);
 	if (g->verdict > WIRE_PG_NONE)
 		in.failed = 1;
 	return wire__done(&in, "preserve decision");
 }
 
-void wire_pask_encode(wire_buf *b) { wire_head_put(b); }
+void wire__pask_encode(wire_buf *b) { wire__head_put(b); }
 
-int wire_pask_decode(const uint8_t *data, size_t len)
+int wire__pask_decode(const uint8_t *data, size_t len)
 {
 	wire_in in;
 	int rc;
 
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "preserve state request");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "preserve state request");
 	return rc < 0 ? rc : wire__done(&in, "preserve state request");
 }

@@ -55,10 +55,10 @@ typedef enum wire_pg_verdict {
 	WIRE_PG_NONE = 1, /* find nothing (a miss, or the timeout) */
 } wire_pg_verdict;
 
-void wire_pwait_encode(wire_buf *b, const wire_pwait *w);
-/* Decodes into *w; its arrays and module are the caller's (wire_pwait_clear). */
-int wire_pwait_decode(wire_pwait *w, const uint8_t *data, size_t len);
-void wire_pwait_clear(wire_pwait *w);
+void wire__pwait_encode(wire_buf *b, const wire_pwait *w);
+/* Decodes into *w; its arrays and module are the caller's (wire__pwait_clear). */
+int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len);
+void wire__pwait_clear(wire_pwait *w);
 
 /* PGRANT: the decision on request req. */
 typedef struct wire_pgrant {
@@ -67,11 +67,11 @@ typedef struct wire_pgrant {
 	int32_t src, tag; /* TAKE: the message to receive */
 } wire_pgrant;
 
-void wire_pgrant_encode(wire_buf *b, const wire_pgrant *g);
-int wire_pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len);
+void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g);
+int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len);
 
 /* PASK carries nothing but the header. */
-void wire_pask_encode(wire_buf *b);
-int wire_pask_decode(const uint8_t *data, size_t len);
+void wire__pask_encode(wire_buf *b);
+int wire__pask_decode(const uint8_t *data, size_t len);
 
 #endif

@@ -6,12 +6,12 @@
 #include "pvmmon/errors.h"
 #include "wire_impl.h"
 
-size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp)
+size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp)
 {
 	return WIRE_PB_HEADER + (size_t)ndests * 8 + ncp;
 }
 
-size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
+size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 {
 	uint32_t i;
 	uint8_t *p = out;
@@ -26,7 +26,7 @@ size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	wire__store64(p + 16, (uint64_t)pb->vt_send);
 	wire__store64(p + 24, (uint64_t)pb->rt_send);
 	wire__store64(p + 32, (uint64_t)pb->delay);
-	wire__store32(p + 40, pb->cp.on ? (uint32_t)wire_cp_size(&pb->cp) : 0);
+	wire__store32(p + 40, pb->cp.on ? (uint32_t)wire__cp_size(&pb->cp) : 0);
 	wire__store32(p + 44, pb->ndests);
 	wire__store64(p + 48, pb->token);
 	p += WIRE_PB_HEADER;
@@ -39,7 +39,7 @@ size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	return (size_t)(p - out);
 }
 
-int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid)
+int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid)
 {
 	uint32_t i;
 
@@ -59,7 +59,7 @@ int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, i
 	pb->ndests = wire__load32(data + 44);
 	pb->token = wire__load64(data + 48);
 	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
-	    len != wire_piggyback_size(pb->ndests, pb->ncp))
+	    len != wire__piggyback_size(pb->ndests, pb->ncp))
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
 		                        pb->ndests, len);
 	if (pb->ncp && wire__cp_load(data + len - pb->ncp, pb->ncp, &pb->cp) != pb->ncp) {
@@ -79,44 +79,44 @@ int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, i
 
 static void put_com(wire_buf *b, const pvmmon_log_com *c)
 {
-	wire_put_u32(b, (uint32_t)c->partner_tid);
-	wire_put_u64(b, c->count);
-	wire_put_u64(b, c->bytes);
+	wire__put_u32(b, (uint32_t)c->partner_tid);
+	wire__put_u64(b, c->count);
+	wire__put_u64(b, c->bytes);
 	wire__put_i64(b, c->trans_ns);
 	wire__put_i64(b, c->sync_ns);
 }
 
 static void put_stmt(wire_buf *b, const pvmmon_log_stmt *s)
 {
-	wire_put_u32(b, s->id);
-	wire_put_str(b, s->op);
-	wire_put_str(b, s->module);
-	wire_put_u64(b, s->offset);
-	wire_put_str(b, s->file);
-	wire_put_u32(b, (uint32_t)s->line);
-	wire_put_str(b, s->function);
-	wire_put_u64(b, s->count);
+	wire__put_u32(b, s->id);
+	wire__put_str(b, s->op);
+	wire__put_str(b, s->module);
+	wire__put_u64(b, s->offset);
+	wire__put_str(b, s->file);
+	wire__put_u32(b, (uint32_t)s->line);
+	wire__put_str(b, s->function);
+	wire__put_u64(b, s->count);
 	wire__put_i64(b, s->time_ns);
 	wire__put_i64(b, s->sync_ns);
 	wire__put_i64(b, s->trans_ns);
-	wire_put_u64(b, s->bytes);
-	wire_put_u64(b, s->unmonitored);
-	wire_put_u64(b, s->reordered);
+	wire__put_u64(b, s->bytes);
+	wire__put_u64(b, s->unmonitored);
+	wire__put_u64(b, s->reordered);
 	wire__put_i64(b, s->held_ns);
-	wire_put_u8(b, s->disabled ? 1 : 0);
-	wire_put_u32(b, (uint32_t)s->ncom);
+	wire__put_u8(b, s->disabled ? 1 : 0);
+	wire__put_u32(b, (uint32_t)s->ncom);
 	for (size_t j = 0; j < s->ncom; j++)
 		put_com(b, &s->com[j]);
 }
 
 static void put_proc(wire_buf *b, const pvmmon_log_proc *p)
 {
-	wire_put_str(b, p->name);
-	wire_put_str(b, p->file);
-	wire_put_u32(b, (uint32_t)p->line);
-	wire_put_str(b, p->caller);
-	wire_put_u32(b, (uint32_t)p->call_line);
-	wire_put_u64(b, p->count);
+	wire__put_str(b, p->name);
+	wire__put_str(b, p->file);
+	wire__put_u32(b, (uint32_t)p->line);
+	wire__put_str(b, p->caller);
+	wire__put_u32(b, (uint32_t)p->call_line);
+	wire__put_u64(b, p->count);
 	wire__put_i64(b, p->incl_ns);
 	wire__put_i64(b, p->excl_ns);
 	wire__put_i64(b, p->raw_incl_ns);
@@ -124,74 +124,74 @@ static void put_proc(wire_buf *b, const pvmmon_log_proc *p)
 	wire__put_i64(b, p->local_incl_ns);
 	wire__put_i64(b, p->local_excl_ns);
 	/* Bit 0: counted, not timed; bit 1: switched off. */
-	wire_put_u8(b, (uint8_t)((p->counted != 0) | (p->disabled ? 2 : 0)));
+	wire__put_u8(b, (uint8_t)((p->counted != 0) | (p->disabled ? 2 : 0)));
 }
 
 static void put_loop(wire_buf *b, const pvmmon_log_loop *l)
 {
-	wire_put_str(b, l->name);
-	wire_put_str(b, l->file);
-	wire_put_u32(b, (uint32_t)l->line);
-	wire_put_str(b, l->proc);
-	wire_put_u64(b, l->count);
+	wire__put_str(b, l->name);
+	wire__put_str(b, l->file);
+	wire__put_u32(b, (uint32_t)l->line);
+	wire__put_str(b, l->proc);
+	wire__put_u64(b, l->count);
 	wire__put_i64(b, l->time_ns);
 	wire__put_i64(b, l->raw_ns);
 	wire__put_i64(b, l->local_ns);
-	wire_put_u8(b, l->disabled ? 1 : 0);
+	wire__put_u8(b, l->disabled ? 1 : 0);
 }
 
 static void put_static(wire_buf *b, const pvmmon_log_static *e)
 {
-	wire_put_u32(b, (uint32_t)e->kind);
-	wire_put_str(b, e->name);
-	wire_put_str(b, e->file);
-	wire_put_u32(b, (uint32_t)e->line);
-	wire_put_u32(b, (uint32_t)e->parent);
+	wire__put_u32(b, (uint32_t)e->kind);
+	wire__put_str(b, e->name);
+	wire__put_str(b, e->file);
+	wire__put_u32(b, (uint32_t)e->line);
+	wire__put_u32(b, (uint32_t)e->parent);
 }
 
 static void put_cost(wire_buf *b, const pvmmon_log_cost *c)
 {
-	wire_put_u8(b, c->known ? 1 : 0);
+	wire__put_u8(b, c->known ? 1 : 0);
 	wire__put_i64(b, c->proc_pair_ns);
 	wire__put_i64(b, c->loop_pair_ns);
 	wire__put_i64(b, c->wrapper_ns);
 	wire__put_i64(b, c->pb_send_ns);
 	wire__put_i64(b, c->pb_recv_ns);
-	wire_put_u64(b, c->wrapped_calls);
+	wire__put_u64(b, c->wrapped_calls);
 	wire__put_i64(b, c->observed_ns);
 	wire__put_i64(b, c->predicted_ns);
 	wire__put_i64(b, c->site_on_ps);
 	wire__put_i64(b, c->site_off_ps);
 }
 
-void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
+void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 {
 	size_t i;
 
-	wire_head_put(b);
-	wire_put_u8(b, final ? 1 : 0);
-	wire_put_u32(b, (uint32_t)t->tid);
+	wire__head_put(b);
+	wire__put_u8(b, final ? 1 : 0);
+	wire__put_u32(b, (uint32_t)t->tid);
 	wire__put_i64(b, t->virtual_ns);
 	wire__put_i64(b, t->intrusion_ns);
 	wire__put_i64(b, t->raw_ns);
 	wire__put_i64(b, t->local_ns);
 	wire__put_i64(b, t->end_ns);
-	wire_put_u64(b, t->msgs_sent);
-	wire_put_u64(b, t->msgs_recv);
-	wire_put_u64(b, t->bytes_sent);
-	wire_put_u64(b, t->bytes_recv);
-	wire_put_u64(b, t->unmonitored_recv);
-	wire_put_u64(b, t->bad_piggybacks);
-	wire_put_u32(b, (uint32_t)t->nstmts);
+	wire__put_u64(b, t->msgs_sent);
+	wire__put_u64(b, t->msgs_recv);
+	wire__put_u64(b, t->bytes_sent);
+	wire__put_u64(b, t->bytes_recv);
+	wire__put_u64(b, t->unmonitored_recv);
+	wire__put_u64(b, t->bad_piggybacks);
+	wire__put_u32(b, (uint32_t)t->nstmts);
 	for (i = 0; i < t->nstmts; i++)
 		put_stmt(b, &t->stmts[i]);
-	wire_put_u32(b, (uint32_t)t->nprocs);
+	wire__put_u32(b, (uint32_t)t->nprocs);
 	for (i = 0; i < t->nprocs; i++)
 		put_proc(b, &t->procs[i]);
-	wire_put_u32(b, (uint32_t)t->nloops);
+	wire__put_u32(b, (uint32_t)t->nloops);
 	for (i = 0; i < t->nloops; i++)
 		put_loop(b, &t->loops[i]);
-	wire_put_u32(b, (uint32_t)t->nstatics);
+	wire__put_u32(b, (uint32_t)t->nstatics);
 	for (i = 0; i < t->nstatics; i++)
 		put_static(b, &t->statics[i]);
 	put_cost(b, &t->cost);
@@ -202,29 +202,29 @@ void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 
 static void get_stmt(wire_in *in, pvmmon_log_stmt *s)
 {
-	s->id = wire_get_u32(in);
-	s->op = wire_get_str(in, WIRE_MAX_STR);
-	s->module = wire_get_str(in, WIRE_MAX_STR);
-	s->offset = wire_get_u64(in);
-	s->file = wire_get_str(in, WIRE_MAX_STR);
-	s->line = (int32_t)wire_get_u32(in);
-	s->function = wire_get_str(in, WIRE_MAX_STR);
-	s->count = wire_get_u64(in);
+	s->id = wire__get_u32(in);
+	s->op = wire__get_str(in, WIRE_MAX_STR);
+	s->module = wire__get_str(in, WIRE_MAX_STR);
+	s->offset = wire__get_u64(in);
+	s->file = wire__get_str(in, WIRE_MAX_STR);
+	s->line = (int32_t)wire__get_u32(in);
+	s->function = wire__get_str(in, WIRE_MAX_STR);
+	s->count = wire__get_u64(in);
 	s->time_ns = wire__get_i64(in);
 	s->sync_ns = wire__get_i64(in);
 	s->trans_ns = wire__get_i64(in);
-	s->bytes = wire_get_u64(in);
-	s->unmonitored = wire_get_u64(in);
-	s->reordered = wire_get_u64(in);
+	s->bytes = wire__get_u64(in);
+	s->unmonitored = wire__get_u64(in);
+	s->reordered = wire__get_u64(in);
 	s->held_ns = wire__get_i64(in);
 	s->disabled = wire__get_flag(in);
 	s->com = wire__get_array(in, &s->ncom, sizeof(*s->com), MIN_ITEM);
 	for (size_t j = 0; j < s->ncom && !in->failed; j++) {
 		pvmmon_log_com *c = &s->com[j];
 
-		c->partner_tid = (int32_t)wire_get_u32(in);
-		c->count = wire_get_u64(in);
-		c->bytes = wire_get_u64(in);
+		c->partner_tid = (int32_t)wire__get_u32(in);
+		c->count = wire__get_u64(in);
+		c->bytes = wire__get_u64(in);
 		c->trans_ns = wire__get_i64(in);
 		c->sync_ns = wire__get_i64(in);
 	}
@@ -234,19 +234,19 @@ static void get_proc(wire_in *in, pvmmon_log_proc *p)
 {
 	uint8_t f;
 
-	p->name = wire_get_str(in, WIRE_MAX_STR);
-	p->file = wire_get_str(in, WIRE_MAX_STR);
-	p->line = (int32_t)wire_get_u32(in);
-	p->caller = wire_get_str(in, WIRE_MAX_STR);
-	p->call_line = (int32_t)wire_get_u32(in);
-	p->count = wire_get_u64(in);
+	p->name = wire__get_str(in, WIRE_MAX_STR);
+	p->file = wire__get_str(in, WIRE_MAX_STR);
+	p->line = (int32_t)wire__get_u32(in);
+	p->caller = wire__get_str(in, WIRE_MAX_STR);
+	p->call_line = (int32_t)wire__get_u32(in);
+	p->count = wire__get_u64(in);
 	p->incl_ns = wire__get_i64(in);
 	p->excl_ns = wire__get_i64(in);
 	p->raw_incl_ns = wire__get_i64(in);
 	p->raw_excl_ns = wire__get_i64(in);
 	p->local_incl_ns = wire__get_i64(in);
 	p->local_excl_ns = wire__get_i64(in);
-	f = wire_get_u8(in);
+	f = wire__get_u8(in);
 	p->counted = f & 1;
 	p->disabled = (f & 2) != 0;
 	if (f > 3)
@@ -255,11 +255,11 @@ static void get_proc(wire_in *in, pvmmon_log_proc *p)
 
 static void get_loop(wire_in *in, pvmmon_log_loop *l)
 {
-	l->name = wire_get_str(in, WIRE_MAX_STR);
-	l->file = wire_get_str(in, WIRE_MAX_STR);
-	l->line = (int32_t)wire_get_u32(in);
-	l->proc = wire_get_str(in, WIRE_MAX_STR);
-	l->count = wire_get_u64(in);
+	l->name = wire__get_str(in, WIRE_MAX_STR);
+	l->file = wire__get_str(in, WIRE_MAX_STR);
+	l->line = (int32_t)wire__get_u32(in);
+	l->proc = wire__get_str(in, WIRE_MAX_STR);
+	l->count = wire__get_u64(in);
 	l->time_ns = wire__get_i64(in);
 	l->raw_ns = wire__get_i64(in);
 	l->local_ns = wire__get_i64(in);
@@ -270,11 +270,11 @@ static void get_loop(wire_in *in, pvmmon_log_loop *l)
  * forest. */
 static void get_static(wire_in *in, pvmmon_log_static *e, size_t i)
 {
-	e->kind = (pvmmon_static_kind)wire_get_u32(in);
-	e->name = wire_get_str(in, WIRE_MAX_STR);
-	e->file = wire_get_str(in, WIRE_MAX_STR);
-	e->line = (int32_t)wire_get_u32(in);
-	e->parent = (int32_t)wire_get_u32(in);
+	e->kind = (pvmmon_static_kind)wire__get_u32(in);
+	e->name = wire__get_str(in, WIRE_MAX_STR);
+	e->file = wire__get_str(in, WIRE_MAX_STR);
+	e->line = (int32_t)wire__get_u32(in);
+	e->parent = (int32_t)wire__get_u32(in);
 	if (!pvmmon_static_kind_name(e->kind) || e->parent < -1 || e->parent >= (int32_t)i)
 		in->failed = 1;
 }
@@ -287,7 +287,7 @@ static void get_cost(wire_in *in, pvmmon_log_cost *c)
 	c->wrapper_ns = wire__get_i64(in);
 	c->pb_send_ns = wire__get_i64(in);
 	c->pb_recv_ns = wire__get_i64(in);
-	c->wrapped_calls = wire_get_u64(in);
+	c->wrapped_calls = wire__get_u64(in);
 	c->observed_ns = wire__get_i64(in);
 	c->predicted_ns = wire__get_i64(in);
 	c->site_on_ps = wire__get_i64(in);
@@ -297,7 +297,7 @@ static void get_cost(wire_in *in, pvmmon_log_cost *c)
 /* The task's own fields, before its record arrays. */
 static void get_task_head(wire_in *in, pvmmon_log_task *t)
 {
-	t->tid = (int32_t)wire_get_u32(in);
+	t->tid = (int32_t)wire__get_u32(in);
 	t->virtual_ns = wire__get_i64(in);
 	t->intrusion_ns = wire__get_i64(in);
 	t->raw_ns = wire__get_i64(in);
@@ -305,15 +305,15 @@ static void get_task_head(wire_in *in, pvmmon_log_task *t)
 	/* Tasks of this wire version always measure all three clocks. */
 	t->has_raw = 1;
 	t->end_ns = wire__get_i64(in);
-	t->msgs_sent = wire_get_u64(in);
-	t->msgs_recv = wire_get_u64(in);
-	t->bytes_sent = wire_get_u64(in);
-	t->bytes_recv = wire_get_u64(in);
-	t->unmonitored_recv = wire_get_u64(in);
-	t->bad_piggybacks = wire_get_u64(in);
+	t->msgs_sent = wire__get_u64(in);
+	t->msgs_recv = wire__get_u64(in);
+	t->bytes_sent = wire__get_u64(in);
+	t->bytes_recv = wire__get_u64(in);
+	t->unmonitored_recv = wire__get_u64(in);
+	t->bad_piggybacks = wire__get_u64(in);
 }
 
-int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)
+int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	size_t i;
@@ -321,11 +321,11 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 
 	memset(t, 0, sizeof(*t));
 	*final = 0;
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "records");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "records");
 	if (rc < 0)
 		return rc;
-	*final = wire_get_u8(&in);
+	*final = wire__get_u8(&in);
 	get_task_head(&in, t);
 	t->stmts = wire__get_array(&in, &t->nstmts, sizeof(*t->stmts), MIN_ITEM);
 	for (i = 0; i < t->nstmts && !in.failed; i++)
@@ -342,37 +342,37 @@ int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, siz
 	get_cost(&in, &t->cost);
 	rc = wire__done(&in, "records");
 	if (rc < 0)
-		wire_task_clear(t);
+		wire__task_clear(t);
 	return rc;
 }
 
-void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n)
+void wire__trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n)
 {
 	size_t i;
 
-	wire_head_put(b);
-	wire_put_u32(b, (uint32_t)tid);
-	wire_put_u32(b, (uint32_t)n);
+	wire__head_put(b);
+	wire__put_u32(b, (uint32_t)tid);
+	wire__put_u32(b, (uint32_t)n);
 	for (i = 0; i < n; i++) {
 		const pvmmon_log_event *e = &ev[i];
 
-		wire_put_u8(b, (uint8_t)e->op);
-		wire_put_u32(b, (uint32_t)e->peer);
-		wire_put_u32(b, (uint32_t)e->tag);
-		wire_put_u32(b, e->bytes);
-		wire_put_u64(b, (uint64_t)e->seq);
-		wire_put_u32(b, e->stmt);
+		wire__put_u8(b, (uint8_t)e->op);
+		wire__put_u32(b, (uint32_t)e->peer);
+		wire__put_u32(b, (uint32_t)e->tag);
+		wire__put_u32(b, e->bytes);
+		wire__put_u64(b, (uint64_t)e->seq);
+		wire__put_u32(b, e->stmt);
 		for (int k = 0; k < 4; k++)
-			wire_put_u64(b, (uint64_t)e->rt[k]);
-		wire_put_u64(b, (uint64_t)e->vt0);
-		wire_put_u64(b, (uint64_t)e->vt1);
-		wire_put_u64(b, (uint64_t)e->sync);
-		wire_put_u64(b, (uint64_t)e->trans);
+			wire__put_u64(b, (uint64_t)e->rt[k]);
+		wire__put_u64(b, (uint64_t)e->vt0);
+		wire__put_u64(b, (uint64_t)e->vt1);
+		wire__put_u64(b, (uint64_t)e->sync);
+		wire__put_u64(b, (uint64_t)e->trans);
 	}
 }
 
-int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
-                      size_t len)
+int wire__trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
+                       size_t len)
 {
 	pvmmon_log_event *out = NULL;
 	wire_in in;
@@ -381,12 +381,12 @@ int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint
 
 	*ev = NULL;
 	*n = 0;
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "trace");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "trace");
 	if (rc < 0)
 		return rc;
-	*tid = (int32_t)wire_get_u32(&in);
-	count = wire_get_u32(&in);
+	*tid = (int32_t)wire__get_u32(&in);
+	count = wire__get_u32(&in);
 	/* The count must match the bytes that follow exactly: no allocation on trust. */
 	if (in.failed || in.left != (size_t)count * WIRE_TRACE_EVENT_SIZE)
 		return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged message");
@@ -398,18 +398,18 @@ int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint
 	for (i = 0; i < count; i++) {
 		pvmmon_log_event *e = &out[i];
 
-		e->op = (pvmmon_event_op)wire_get_u8(&in);
-		e->peer = (int32_t)wire_get_u32(&in);
-		e->tag = (int32_t)wire_get_u32(&in);
-		e->bytes = wire_get_u32(&in);
-		e->seq = (int64_t)wire_get_u64(&in);
-		e->stmt = wire_get_u32(&in);
+		e->op = (pvmmon_event_op)wire__get_u8(&in);
+		e->peer = (int32_t)wire__get_u32(&in);
+		e->tag = (int32_t)wire__get_u32(&in);
+		e->bytes = wire__get_u32(&in);
+		e->seq = (int64_t)wire__get_u64(&in);
+		e->stmt = wire__get_u32(&in);
 		for (int k = 0; k < 4; k++)
-			e->rt[k] = (int64_t)wire_get_u64(&in);
-		e->vt0 = (int64_t)wire_get_u64(&in);
-		e->vt1 = (int64_t)wire_get_u64(&in);
-		e->sync = (int64_t)wire_get_u64(&in);
-		e->trans = (int64_t)wire_get_u64(&in);
+			e->rt[k] = (int64_t)wire__get_u64(&in);
+		e->vt0 = (int64_t)wire__get_u64(&in);
+		e->vt1 = (int64_t)wire__get_u64(&in);
+		e->sync = (int64_t)wire__get_u64(&in);
+		e->trans = (int64_t)wire__get_u64(&in);
 		if (!pvmmon_event_op_name(e->op) || e->seq < -1) {
 			free(out);
 			return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged event %u", i);
@@ -420,7 +420,7 @@ int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint
 	return 0;
 }
 
-void wire_task_clear(pvmmon_log_task *t)
+void wire__task_clear(pvmmon_log_task *t)
 {
 	size_t i, j;
 
@@ -467,28 +467,28 @@ void wire_task_clear(pvmmon_log_task *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void wire_cpsample_encode(wire_buf *b, const wire_cpsample *s)
+void wire__cpsample_encode(wire_buf *b, const wire_cpsample *s)
 {
-	wire_head_put(b);
-	wire_put_u32(b, (uint32_t)s->tid);
-	wire_put_u8(b, s->final ? 1 : 0);
+	wire__head_put(b);
+	wire__put_u32(b, (uint32_t)s->tid);
+	wire__put_u8(b, s->final ? 1 : 0);
 	wire__put_i64(b, s->vt);
-	wire_cp_put(b, &s->cp);
+	wire__cp_put(b, &s->cp);
 }
 
-int wire_cpsample_decode(wire_cpsample *s, const uint8_t *data, size_t len)
+int wire__cpsample_decode(wire_cpsample *s, const uint8_t *data, size_t len)
 {
 	wire_in in;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
-	wire_in_init(&in, data, len);
-	rc = wire_head_get(&in, "critical-path sample");
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "critical-path sample");
 	if (rc < 0)
 		return rc;
-	s->tid = (int32_t)wire_get_u32(&in);
+	s->tid = (int32_t)wire__get_u32(&in);
 	s->final = wire__get_flag(&in);
 	s->vt = wire__get_i64(&in);
-	wire_cp_get(&in, &s->cp);
+	wire__cp_get(&in, &s->cp);
 	return wire__done(&in, "critical-path sample");
 }

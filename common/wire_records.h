@@ -39,36 +39,36 @@ typedef struct wire_piggyback {
 
 /* Size of the encoding of a piggyback with ndests destinations and ncp bytes of
  * critical-path tuple. */
-size_t wire_piggyback_size(uint32_t ndests, uint32_t ncp);
+size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp);
 /* WIRE_PB_CP_MAX (wire_buf.h): what a stack buffer must add for the largest tuple. */
-/* Encodes pb into out (at least wire_piggyback_size(pb->ndests, wire_cp_size(&pb->cp))
+/* Encodes pb into out (at least wire__piggyback_size(pb->ndests, wire__cp_size(&pb->cp))
  * bytes when pb->cp.on, else (pb->ndests, 0)); returns size. */
-size_t wire_piggyback_encode(const wire_piggyback *pb, uint8_t *out);
+size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out);
 /* Decodes len bytes into *pb for receiver my_tid; PVMMON_EPARSE or PVMMON_EVERSION
  * when damaged. */
-int wire_piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid);
+int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid);
 
 /*
  * A flush of one task's records: the task's fields and its statement, proc and loop
  * records, as the log model holds them (file/line/function are resolved later by the
  * monitor and travel as NULL). final is 1 for the flush at exit.
  */
-void wire_records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
-/* Decodes into *t (zeroed first; caller releases it with wire_task_clear()). */
-int wire_records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len);
+void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
+/* Decodes into *t (zeroed first; caller releases it with wire__task_clear()). */
+int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len);
 /*
  * A chunk of one task's traced events (times are the task's raw clock readings). The
  * encoding is fixed-size per event, so a chunk's size is known before it is filled.
  */
 #define WIRE_TRACE_EVENT_SIZE 89
 #define WIRE_TRACE_HEADER 12
-void wire_trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n);
+void wire__trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n);
 /* Decodes into *ev (a heap array the caller frees) and *n; the sender's tid in *tid. */
-int wire_trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
-                      size_t len);
+int wire__trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
+                       size_t len);
 
 /* Frees what a pvmmon_log_task owns, leaving it zeroed. */
-void wire_task_clear(pvmmon_log_task *t);
+void wire__task_clear(pvmmon_log_task *t);
 
 /* CPSAMPLE: a task's critical-path tuple, sent when it changes and at the end. */
 typedef struct wire_cpsample {
@@ -78,7 +78,7 @@ typedef struct wire_cpsample {
 	wire_cp cp;
 } wire_cpsample;
 
-void wire_cpsample_encode(wire_buf *b, const wire_cpsample *s);
-int wire_cpsample_decode(wire_cpsample *s, const uint8_t *data, size_t len);
+void wire__cpsample_encode(wire_buf *b, const wire_cpsample *s);
+int wire__cpsample_decode(wire_cpsample *s, const uint8_t *data, size_t len);
 
 #endif

@@ -19,8 +19,8 @@ typedef struct wire_rchunk {
 
 /* Bytes of a chunk before its data. */
 #define WIRE_RCHUNK_HEAD (WIRE_HEAD + 4)
-void wire_rchunk_encode(wire_buf *b, const wire_rchunk *c);
-int wire_rchunk_decode(wire_rchunk *c, const uint8_t *data, size_t len);
+void wire__rchunk_encode(wire_buf *b, const wire_rchunk *c);
+int wire__rchunk_decode(wire_rchunk *c, const uint8_t *data, size_t len);
 
 /* REPLAYDATA: a replayed task's record, after its welcome. */
 #define WIRE_LID_MAX 256
@@ -33,25 +33,25 @@ typedef struct wire_replaydata {
 	size_t record_len;
 } wire_replaydata;
 
-void wire_replaydata_encode(wire_buf *b, const wire_replaydata *r);
-int wire_replaydata_decode(wire_replaydata *r, const uint8_t *data, size_t len);
-void wire_replaydata_clear(wire_replaydata *r);
+void wire__replaydata_encode(wire_buf *b, const wire_replaydata *r);
+int wire__replaydata_decode(wire_replaydata *r, const uint8_t *data, size_t len);
+void wire__replaydata_clear(wire_replaydata *r);
 
 /* LID: the tid in this run of a logical id? LIDTID answers once it registered. */
 typedef struct wire_lid {
 	char *lid; /* heap after decode, never NULL */
 } wire_lid;
 
-void wire_lid_encode(wire_buf *b, const wire_lid *l);
-int wire_lid_decode(wire_lid *l, const uint8_t *data, size_t len);
-void wire_lid_clear(wire_lid *l);
+void wire__lid_encode(wire_buf *b, const wire_lid *l);
+int wire__lid_decode(wire_lid *l, const uint8_t *data, size_t len);
+void wire__lid_clear(wire_lid *l);
 
 typedef struct wire_lidtid {
 	int32_t tid;
 } wire_lidtid;
 
-void wire_lidtid_encode(wire_buf *b, const wire_lidtid *l);
-int wire_lidtid_decode(wire_lidtid *l, const uint8_t *data, size_t len);
+void wire__lidtid_encode(wire_buf *b, const wire_lidtid *l);
+int wire__lidtid_decode(wire_lidtid *l, const uint8_t *data, size_t len);
 
 /* DIVERGED: the replay's first difference, at event index of the record. */
 typedef struct wire_diverged {
@@ -63,9 +63,9 @@ typedef struct wire_diverged {
 	char *observed; /* what the replay did */
 } wire_diverged;
 
-void wire_diverged_encode(wire_buf *b, const wire_diverged *d);
-int wire_diverged_decode(wire_diverged *d, const uint8_t *data, size_t len);
-void wire_diverged_clear(wire_diverged *d);
+void wire__diverged_encode(wire_buf *b, const wire_diverged *d);
+int wire__diverged_decode(wire_diverged *d, const uint8_t *data, size_t len);
+void wire__diverged_clear(wire_diverged *d);
 
 /* What a STOPPED message (task -> monitor, replay --stop-at) tells, its last byte. */
 enum {
@@ -83,8 +83,8 @@ typedef struct wire_stopped {
 	uint8_t kind; /* WIRE_STOP_* */
 } wire_stopped;
 
-void wire_stopped_encode(wire_buf *b, const wire_stopped *s);
-int wire_stopped_decode(wire_stopped *s, const uint8_t *data, size_t len);
-void wire_stopped_clear(wire_stopped *s);
+void wire__stopped_encode(wire_buf *b, const wire_stopped *s);
+int wire__stopped_decode(wire_stopped *s, const uint8_t *data, size_t len);
+void wire__stopped_clear(wire_stopped *s);
 
 #endif

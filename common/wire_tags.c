@@ -52,7 +52,7 @@ int wire__tag_from(int tag)
 	static int check_##codec(const uint8_t *d, size_t n)                                       \
 	{                                                                                          \
 		type m;                                                                            \
-		int rc = wire_##codec##_decode(&m, d, n);                                          \
+		int rc = wire__##codec##_decode(&m, d, n);                                         \
                                                                                                    \
 		if (rc == 0)                                                                       \
 			clear(&m);                                                                 \
@@ -61,35 +61,35 @@ int wire__tag_from(int tag)
 
 static void nothing(const void *m) { (void)m; }
 
-CHECK(register, wire_register, wire_register_clear)
-CHECK(welcome, wire_welcome, wire_welcome_clear)
-CHECK(spawned, wire_spawned, wire_spawned_clear)
+CHECK(register, wire_register, wire__register_clear)
+CHECK(welcome, wire_welcome, wire__welcome_clear)
+CHECK(spawned, wire_spawned, wire__spawned_clear)
 CHECK(query, wire_query, nothing)
 CHECK(answer, wire_answer, nothing)
 CHECK(cpsample, wire_cpsample, nothing)
-CHECK(ctl, wire_ctl, wire_ctl_clear)
+CHECK(ctl, wire_ctl, wire__ctl_clear)
 CHECK(snapshot, wire_snapshot, nothing)
 CHECK(rchunk, wire_rchunk, nothing)
-CHECK(replaydata, wire_replaydata, wire_replaydata_clear)
-CHECK(lid, wire_lid, wire_lid_clear)
+CHECK(replaydata, wire_replaydata, wire__replaydata_clear)
+CHECK(lid, wire_lid, wire__lid_clear)
 CHECK(lidtid, wire_lidtid, nothing)
-CHECK(diverged, wire_diverged, wire_diverged_clear)
-CHECK(stopped, wire_stopped, wire_stopped_clear)
-CHECK(pwait, wire_pwait, wire_pwait_clear)
+CHECK(diverged, wire_diverged, wire__diverged_clear)
+CHECK(stopped, wire_stopped, wire__stopped_clear)
+CHECK(pwait, wire_pwait, wire__pwait_clear)
 CHECK(pgrant, wire_pgrant, nothing)
 CHECK(clock, wire_clock, nothing)
 CHECK(clockset, wire_clockset, nothing)
 CHECK(fatal, wire_fatal, nothing)
-CHECK(wait, wire_wait, wire_wait_clear)
+CHECK(wait, wire_wait, wire__wait_clear)
 CHECK(waitend, wire_waitend, nothing)
 
 static int check_records(const uint8_t *d, size_t n)
 {
 	pvmmon_log_task t;
-	int final, rc = wire_records_decode(&t, &final, d, n);
+	int final, rc = wire__records_decode(&t, &final, d, n);
 
 	if (rc == 0)
-		wire_task_clear(&t);
+		wire__task_clear(&t);
 	return rc;
 }
 
@@ -98,13 +98,13 @@ static int check_trace(const uint8_t *d, size_t n)
 	pvmmon_log_event *ev = NULL;
 	size_t count = 0;
 	int32_t tid;
-	int rc = wire_trace_decode(&tid, &ev, &count, d, n);
+	int rc = wire__trace_decode(&tid, &ev, &count, d, n);
 
 	free(ev);
 	return rc;
 }
 
-static int check_pask(const uint8_t *d, size_t n) { return wire_pask_decode(d, n); }
+static int check_pask(const uint8_t *d, size_t n) { return wire__pask_decode(d, n); }
 
 /* pvmd packs its notify messages itself (pvm_upkint reads them). */
 static int check_pvmd(const uint8_t *d, size_t n)

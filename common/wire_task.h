@@ -22,8 +22,8 @@ typedef struct wire_mailbox {
 	uint64_t token;        /* the run's token: registrations must carry it */
 } wire_mailbox;
 
-void wire_mailbox_encode(wire_buf *b, const wire_mailbox *m);
-int wire_mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);
+void wire__mailbox_encode(wire_buf *b, const wire_mailbox *m);
+int wire__mailbox_decode(wire_mailbox *m, const uint8_t *data, size_t len);
 
 /* Registration of a task with the monitor. */
 typedef struct wire_register {
@@ -33,9 +33,9 @@ typedef struct wire_register {
 	uint64_t token; /* the run's token, from the mailbox entry */
 } wire_register;
 
-void wire_register_encode(wire_buf *b, const wire_register *r);
-int wire_register_decode(wire_register *r, const uint8_t *data, size_t len);
-void wire_register_clear(wire_register *r);
+void wire__register_encode(wire_buf *b, const wire_register *r);
+int wire__register_decode(wire_register *r, const uint8_t *data, size_t len);
+void wire__register_clear(wire_register *r);
 
 /* WELCOME: the monitor's answer to a registration, what the task needs to start. */
 typedef struct wire_welcome {
@@ -53,9 +53,9 @@ typedef struct wire_welcome {
 	uint32_t budget;  /* the budget in hundredths of a percent (0: none) */
 } wire_welcome;
 
-void wire_welcome_encode(wire_buf *b, const wire_welcome *w);
-int wire_welcome_decode(wire_welcome *w, const uint8_t *data, size_t len);
-void wire_welcome_clear(wire_welcome *w);
+void wire__welcome_encode(wire_buf *b, const wire_welcome *w);
+int wire__welcome_decode(wire_welcome *w, const uint8_t *data, size_t len);
+void wire__welcome_clear(wire_welcome *w);
 
 /* SPAWNED: the children of one pvm_spawn, numbered from base on. */
 #define WIRE_SPAWNED_MAX 65536
@@ -67,17 +67,17 @@ typedef struct wire_spawned {
 	wire_cp cp;    /* the parent's critical-path tuple at the spawn */
 } wire_spawned;
 
-void wire_spawned_encode(wire_buf *b, const wire_spawned *s);
-int wire_spawned_decode(wire_spawned *s, const uint8_t *data, size_t len);
-void wire_spawned_clear(wire_spawned *s);
+void wire__spawned_encode(wire_buf *b, const wire_spawned *s);
+int wire__spawned_decode(wire_spawned *s, const uint8_t *data, size_t len);
+void wire__spawned_clear(wire_spawned *s);
 
 /* QUERY: is tid monitored? A task asks it of itself for its clock's round trips. */
 typedef struct wire_query {
 	int32_t tid;
 } wire_query;
 
-void wire_query_encode(wire_buf *b, const wire_query *q);
-int wire_query_decode(wire_query *q, const uint8_t *data, size_t len);
+void wire__query_encode(wire_buf *b, const wire_query *q);
+int wire__query_decode(wire_query *q, const uint8_t *data, size_t len);
 
 /* ANSWER: the monitor's, with its clock when it took the question and when it
  * answered (the asker's clock offset sample). */
@@ -87,8 +87,8 @@ typedef struct wire_answer {
 	int64_t m_recv, m_send;
 } wire_answer;
 
-void wire_answer_encode(wire_buf *b, const wire_answer *a);
-int wire_answer_decode(wire_answer *a, const uint8_t *data, size_t len);
+void wire__answer_encode(wire_buf *b, const wire_answer *a);
+int wire__answer_decode(wire_answer *a, const uint8_t *data, size_t len);
 
 /* A task's estimate of its clock's offset from the monitor's (CLOCK), from samples
  * round trips (vclock_offset_estimate); the monitor decides its host's offset. */
@@ -111,10 +111,10 @@ typedef struct wire_clockset {
 	uint8_t keeper;      /* 1: this task re-estimates the host's offset periodically */
 } wire_clockset;
 
-void wire_clock_encode(wire_buf *b, const wire_clock *c);
-int wire_clock_decode(wire_clock *c, const uint8_t *data, size_t len);
-void wire_clockset_encode(wire_buf *b, const wire_clockset *c);
-int wire_clockset_decode(wire_clockset *c, const uint8_t *data, size_t len);
+void wire__clock_encode(wire_buf *b, const wire_clock *c);
+int wire__clock_decode(wire_clock *c, const uint8_t *data, size_t len);
+void wire__clockset_encode(wire_buf *b, const wire_clockset *c);
+int wire__clockset_decode(wire_clockset *c, const uint8_t *data, size_t len);
 
 /* Where a fatal signal found the task (wire_fatal.where). */
 enum {
@@ -133,7 +133,7 @@ typedef struct wire_fatal {
 	uint8_t records; /* 1: the records were flushed before this message */
 } wire_fatal;
 
-void wire_fatal_encode(wire_buf *b, const wire_fatal *f);
-int wire_fatal_decode(wire_fatal *f, const uint8_t *data, size_t len);
+void wire__fatal_encode(wire_buf *b, const wire_fatal *f);
+int wire__fatal_decode(wire_fatal *f, const uint8_t *data, size_t len);
 
 #endif

@@ -25,7 +25,7 @@ int64_t clocks__to_monitor(const mon_run *run, const mon_task *t, int64_t time)
 
 	if (!t->clock_done || !(h = clocks__host(run, t->dtid)))
 		return time;
-	return clockmodel_to_common(&h->model, time);
+	return clockmodel__to_common(&h->model, time);
 }
 
 static void send_model(mon_run *run, const mon_host_clock *h, int32_t tid)
@@ -38,10 +38,10 @@ static void send_model(mon_run *run, const mon_host_clock *h, int32_t tid)
 	set.tref = h->model.tref;
 	set.rate_ppt = (int64_t)(h->model.rate * 1e12);
 	set.keeper = h->keeper == tid;
-	wire_buf_init(&b);
-	wire_clockset_encode(&b, &set);
+	wire__buf_init(&b);
+	wire__clockset_encode(&b, &set);
 	tasks__send(run, tid, WIRE_TAG_CLOCKSET, &b);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void add_point(mon_host_clock *h, const wire_clock *c)
@@ -90,7 +90,7 @@ static void refit(mon_run *run, mon_host_clock *h, const wire_clock *c)
 
 	add_point(h, c);
 	n = h->npts < MON_CLOCK_POINTS ? h->npts : MON_CLOCK_POINTS;
-	if (clockmodel_fit(h->pts, n, FIT_MIN_SPAN_NS, &h->model, &h->uncertainty) != 0)
+	if (clockmodel__fit(h->pts, n, FIT_MIN_SPAN_NS, &h->model, &h->uncertainty) != 0)
 		return;
 	for (size_t i = 0; i < tasks__count(run); i++) {
 		const mon_task *o = tasks__at(run, i);
@@ -107,7 +107,7 @@ void clocks__estimate(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_clock c;
 	int64_t shift;
 
-	if (wire_clock_decode(&c, data, len) != 0 || c.tid != src || !t) {
+	if (wire__clock_decode(&c, data, len) != 0 || c.tid != src || !t) {
 		run->bad_messages++;
 		return;
 	}
@@ -125,7 +125,7 @@ void clocks__estimate(mon_run *run, int src, const uint8_t *data, size_t len)
 		return;
 	/* The task's start, reported at registration, moves onto the monitor's clock. */
 	t->clock_done = 1;
-	shift = clockmodel_to_common(&h->model, t->rt_start) - t->rt_start;
+	shift = clockmodel__to_common(&h->model, t->rt_start) - t->rt_start;
 	t->rt_start += shift;
 	t->rec.start_ns += shift;
 	t->rec.end_ns += shift;

@@ -124,8 +124,8 @@ int cost__switch(mon_run *run, int on, const char *spec, int budget, const char 
 	run->nrules++;
 	log_switch(run, on, spec, budget, reason);
 	/* Tasks that register later get the rules with their welcome. */
-	wire_buf_init(&b);
-	wire_ctl_encode(&b, &c);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, &c);
 	for (i = 0; i < tasks__count(run); i++) {
 		mon_task *t = tasks__at(run, i);
 
@@ -134,7 +134,7 @@ int cost__switch(mon_run *run, int on, const char *spec, int budget, const char 
 		tasks__send(run, t->rec.tid, WIRE_TAG_CTL, &b);
 		cost__stmts(run, t);
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	return 0;
 }
 
@@ -193,10 +193,10 @@ void cost__stmts(mon_run *run, mon_task *t)
 			wire_ctl c = {WIRE_CTL_STMT, s->id, want, NULL, 0};
 			wire_buf b;
 
-			wire_buf_init(&b);
-			wire_ctl_encode(&b, &c);
+			wire__buf_init(&b);
+			wire__ctl_encode(&b, &c);
 			tasks__send(run, rec->tid, WIRE_TAG_CTL, &b);
-			wire_buf_free(&b);
+			wire__buf_free(&b);
 			t->cost->stmt_told[s->id] = want ? 1 : 2;
 		}
 	}

@@ -14,7 +14,7 @@ void critpath__sample(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_cp cp;
 
 	/* Its final flag and virtual time go unused: the task's final records say so too. */
-	if (wire_cpsample_decode(&s, data, len) < 0 || !t || s.tid != src) {
+	if (wire__cpsample_decode(&s, data, len) < 0 || !t || s.tid != src) {
 		run->bad_messages++;
 		return;
 	}

@@ -24,7 +24,7 @@ void ending__fatal(mon_run *run, int src, const uint8_t *data, size_t len)
 	mon_task *t = tasks__find(run, src);
 	wire_fatal f;
 
-	if (!t || wire_fatal_decode(&f, data, len) != 0) {
+	if (!t || wire__fatal_decode(&f, data, len) != 0) {
 		run->bad_messages++;
 		return;
 	}

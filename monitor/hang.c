@@ -102,14 +102,14 @@ void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_wait w;
 	int same;
 
-	if (wire_wait_decode(&w, data, len) < 0) {
+	if (wire__wait_decode(&w, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
 	if (h)
 		h->reports++;
 	if (!t) {
-		wire_wait_clear(&w);
+		wire__wait_clear(&w);
 		return;
 	}
 	/* Resolving a call site reads debug information: a wait at the statement of the
@@ -117,7 +117,7 @@ void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
 	same = t->where[0] && w.offset == t->w.offset &&
 	       ((!w.module && !t->w.module) ||
 	        (w.module && t->w.module && !strcmp(w.module, t->w.module)));
-	wire_wait_clear(&t->w);
+	wire__wait_clear(&t->w);
 	t->w = w;
 	if (!same)
 		resolve_where(t);
@@ -132,7 +132,7 @@ void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len)
 	hang_task *t = h ? find(h, src, 0) : NULL;
 	wire_waitend e;
 
-	if (wire_waitend_decode(&e, data, len) < 0) {
+	if (wire__waitend_decode(&e, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
@@ -523,7 +523,7 @@ void hang__free(mon_run *run)
 	if (!h)
 		return;
 	for (size_t i = 0; i < h->n; i++)
-		wire_wait_clear(&h->t[i].w);
+		wire__wait_clear(&h->t[i].w);
 	for (size_t i = 0; i < h->nkeys; i++)
 		free(h->keys[i]);
 	for (size_t i = 0; i < h->ndiag; i++) {

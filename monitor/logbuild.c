@@ -49,7 +49,7 @@ static void add_hosts(pvmmon_log *log, const mon_run *run)
 				log->hosts[i].clock_drift_ppb = (int64_t)(c->model.rate * 1e9);
 				if (c->npts)
 					log->hosts[i].clock_at_ns =
-					    clockmodel_to_common(&c->model, c->model.tref) -
+					    clockmodel__to_common(&c->model, c->model.tref) -
 					    run->t_start;
 			}
 		}

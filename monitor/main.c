@@ -118,12 +118,12 @@ static int publish(mon_run *run)
 	wire_buf b;
 	int sb, rc;
 
-	wire_buf_init(&b);
-	wire_mailbox_encode(&b, &mb);
+	wire__buf_init(&b);
+	wire__mailbox_encode(&b, &mb);
 	sb = pvm_initsend(PvmDataRaw);
 	pvm_pkbyte((char *)b.data, (int)b.len, 1);
 	rc = pvm_putinfo(WIRE_MAILBOX_NAME, sb, PvmMboxDefault);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	return rc;
 }
 
@@ -132,7 +132,7 @@ static int pvm_bytes_send(int ctx, int tid, int tag, const void *data, size_t le
 {
 	static const pvmio_fns fns = {pvm_send, pvm_recv, pvm_trecv};
 
-	return pvmio_send(&fns, ctx, tid, tag, data, len);
+	return pvmio__send(&fns, ctx, tid, tag, data, len);
 }
 
 static int pvm_exit_notify(int32_t tid)
@@ -407,7 +407,7 @@ static void receive(mon_run *run, int bufid)
 		run__task_exit(run, tid);
 		return;
 	}
-	if (pvmio_unpack(bufid, &data, &len, NULL, NULL) != 0) {
+	if (pvmio__unpack(bufid, &data, &len, NULL, NULL) != 0) {
 		run->bad_messages++;
 		return;
 	}

@@ -5,7 +5,7 @@
 
 #include "order.h"
 
-void order_scratch_free(order_scratch *s)
+void order__scratch_free(order_scratch *s)
 {
 	free(s->low);
 	free(s->head);
@@ -47,7 +47,7 @@ static int about_to_run(const order_task *b, int64_t x)
 	return b->incoming || b->cand_va < x;
 }
 
-long order_low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s)
+long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s)
 {
 	size_t i, qh = 0, qt = 0, nw = 0;
 	long marked = 0;
@@ -114,7 +114,7 @@ long order_low(const order_task *t, size_t n, size_t req, int64_t x, order_scrat
 	return marked;
 }
 
-int order_cand_before(const order_cand *a, const order_cand *b)
+int order__cand_before(const order_cand *a, const order_cand *b)
 {
 	int k;
 
@@ -126,7 +126,7 @@ int order_cand_before(const order_cand *a, const order_cand *b)
 	return a->seq < b->seq;
 }
 
-order_verdict order_decide(const order_task *t, size_t n, size_t req, int32_t src,
+order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
 			   const order_cand *c, size_t nc, int64_t deadline, int inflight,
 			   order_scratch *s, size_t *best)
 {
@@ -135,11 +135,11 @@ order_verdict order_decide(const order_task *t, size_t n, size_t req, int32_t sr
 	int held = 0;
 
 	for (i = 1; i < nc; i++)
-		if (order_cand_before(&c[i], &c[b]))
+		if (order__cand_before(&c[i], &c[b]))
 			b = i;
 	if (nc && c[b].va < x)
 		x = c[b].va;
-	if (order_low(t, n, req, x, s) < 0)
+	if (order__low(t, n, req, x, s) < 0)
 		return ORDER_WAIT;
 	if (src >= 0)
 		held = (size_t)src < n && s->low[src];

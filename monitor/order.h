@@ -56,7 +56,7 @@ typedef struct order_scratch {
 	int naive;
 } order_scratch;
 
-void order_scratch_free(order_scratch *s);
+void order__scratch_free(order_scratch *s);
 
 /*
  * Marks in s->low (n entries) every task other than req whose next send can come
@@ -67,7 +67,7 @@ void order_scratch_free(order_scratch *s);
  * blocked tasks that reaches no running task: this replaces null messages. O(n).
  * Returns the number of tasks marked, or -1 when out of memory.
  */
-long order_low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s);
+long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s);
 
 /*
  * The decision for requester req (a task in state ORDER_BLOCKED) that accepts
@@ -78,12 +78,12 @@ long order_low(const order_task *t, size_t n, size_t req, int64_t x, order_scrat
  * is the candidate's index; on ORDER_WAIT, s->low names the tasks that hold the
  * decision back.
  */
-order_verdict order_decide(const order_task *t, size_t n, size_t req, int32_t src,
+order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
 			   const order_cand *c, size_t nc, int64_t deadline, int inflight,
 			   order_scratch *s, size_t *best);
 
 /* Whether candidate a comes before b: virtual arrival, then the sender's logical id,
  * then the sequence number, so that equal times are broken the same way in every run. */
-int order_cand_before(const order_cand *a, const order_cand *b);
+int order__cand_before(const order_cand *a, const order_cand *b);
 
 #endif

@@ -213,10 +213,10 @@ static void ask(mon_run *run, size_t i)
 
 	if (p->t[i].asked || i >= tasks__count(run))
 		return;
-	wire_buf_init(&b);
-	wire_pask_encode(&b);
+	wire__buf_init(&b);
+	wire__pask_encode(&b);
 	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PASK, &b);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	p->t[i].asked = 1;
 	p->asks++;
 }
@@ -227,10 +227,10 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	pr_task *t = &p->t[i];
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_pgrant_encode(&b, &(wire_pgrant){t->req, (uint8_t)verdict, src, tag});
+	wire__buf_init(&b);
+	wire__pgrant_encode(&b, &(wire_pgrant){t->req, (uint8_t)verdict, src, tag});
 	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PGRANT, &b);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	t->msgs++;
 	if (t->msgs > p->max_msgs_per_receive)
 		p->max_msgs_per_receive = t->msgs;
@@ -350,7 +350,7 @@ static void decide(mon_run *run, size_t i)
 		/* It waits on a task that is no task of the run: only that task can answer. */
 		return;
 	}
-	v = order_decide(p->ot, n, i, src, p->oc, nc, t->deadline, inflight, &p->s, &best);
+	v = order__decide(p->ot, n, i, src, p->oc, nc, t->deadline, inflight, &p->s, &best);
 	d = pvmmon_clock_now() - t0;
 	p->evals++;
 	p->eval_ns_sum += d;
@@ -564,7 +564,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	pr_task *t;
 	uint32_t k;
 
-	if (!p || !mt || reserve(run) < 0 || wire_pwait_decode(&w, data, len) != 0) {
+	if (!p || !mt || reserve(run) < 0 || wire__pwait_decode(&w, data, len) != 0) {
 		run->bad_messages++;
 		return;
 	}
@@ -620,7 +620,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 			 * may wake earlier than the candidate (so the bound stays the report's). */
 		}
 	}
-	wire_pwait_clear(&w);
+	wire__pwait_clear(&w);
 	preserve__evaluate(run);
 }
 
@@ -671,7 +671,7 @@ void preserve__free(mon_run *run)
 	free(p->ot);
 	free(p->oc);
 	free(p->extra_tid);
-	order_scratch_free(&p->s);
+	order__scratch_free(&p->s);
 	free(p->deadlock_text);
 	free(p);
 	run->pr = NULL;

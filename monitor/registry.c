@@ -40,13 +40,13 @@ static void welcome(mon_run *run, mon_task *t)
 
 	if (sp)
 		w.from = sp->cp;
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	if (cost__rules_text(&w.rules, run) < 0)
 		b.failed = 1;
-	wire_welcome_encode(&b, &w);
+	wire__welcome_encode(&b, &w);
 	tasks__send(run, t->rec.tid, WIRE_TAG_WELCOME, &b);
 	free(w.rules);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	t->welcomed = 1;
 	t->pending_since = 0;
 	rrmon__welcomed(run, t);
@@ -82,7 +82,7 @@ int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_register r;
 	mon_task *t;
 
-	if (wire_register_decode(&r, data, len) != 0 || r.tid != src) {
+	if (wire__register_decode(&r, data, len) != 0 || r.tid != src) {
 		run->bad_messages++;
 		free(r.program);
 		return 0;
@@ -121,7 +121,7 @@ void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 	size_t k;
 	int64_t rt;
 
-	if (wire_spawned_decode(&s, data, len) < 0) {
+	if (wire__spawned_decode(&s, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
@@ -138,11 +138,11 @@ void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 		mon_spawn sp = {src, s.tids[i], s.base + i, rt, s.cp};
 
 		if (tasks__spawn_add(run, &sp) < 0) {
-			wire_spawned_clear(&s);
+			wire__spawned_clear(&s);
 			return;
 		}
 	}
-	wire_spawned_clear(&s);
+	wire__spawned_clear(&s);
 	/* Children that registered before this report can be welcomed now. */
 	for (k = 0; k < tasks__count(run); k++) {
 		mon_task *t = tasks__at(run, k);
@@ -176,17 +176,17 @@ void registry__query(mon_run *run, int src, const uint8_t *data, size_t len)
 
 	int64_t m_recv = pvmmon_clock_now();
 
-	if (wire_query_decode(&q, data, len) < 0) {
+	if (wire__query_decode(&q, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
 	/* The monitor's clock when it took the question and when it answers: the asker's
 	 * clock offset sample. */
 	a = (wire_answer){q.tid, tasks__find(run, q.tid) ? 1 : 0, m_recv, pvmmon_clock_now()};
-	wire_buf_init(&b);
-	wire_answer_encode(&b, &a);
+	wire__buf_init(&b);
+	wire__answer_encode(&b, &a);
 	tasks__send(run, src, WIRE_TAG_ANSWER, &b);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
@@ -195,19 +195,19 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	pvmmon_log_task fresh;
 	int final = 0;
 
-	if (!t || wire_records_decode(&fresh, &final, data, len) != 0 || fresh.tid != src) {
+	if (!t || wire__records_decode(&fresh, &final, data, len) != 0 || fresh.tid != src) {
 		run->bad_messages++;
 		return;
 	}
 	/* A flush replaces the previous one: records are cumulative in the task. */
-	wire_task_clear(&(pvmmon_log_task){.stmts = t->rec.stmts,
-	                                   .nstmts = t->rec.nstmts,
-	                                   .procs = t->rec.procs,
-	                                   .nprocs = t->rec.nprocs,
-	                                   .loops = t->rec.loops,
-	                                   .nloops = t->rec.nloops,
-	                                   .statics = t->rec.statics,
-	                                   .nstatics = t->rec.nstatics});
+	wire__task_clear(&(pvmmon_log_task){.stmts = t->rec.stmts,
+	                                    .nstmts = t->rec.nstmts,
+	                                    .procs = t->rec.procs,
+	                                    .nprocs = t->rec.nprocs,
+	                                    .loops = t->rec.loops,
+	                                    .nloops = t->rec.nloops,
+	                                    .statics = t->rec.statics,
+	                                    .nstatics = t->rec.nstatics});
 	t->rec.statics = fresh.statics;
 	t->rec.nstatics = fresh.nstatics;
 	t->rec.stmts = fresh.stmts;

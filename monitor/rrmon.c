@@ -22,14 +22,14 @@ void rrmon__record(mon_run *run, int src, const uint8_t *data, size_t len)
 	mon_task *t = tasks__find(run, src);
 	wire_rchunk c;
 
-	if (!t || wire_rchunk_decode(&c, data, len) < 0 || c.tid != src) {
+	if (!t || wire__rchunk_decode(&c, data, len) < 0 || c.tid != src) {
 		run->bad_messages++;
 		return;
 	}
 	/* Chunks are pieces of one stream: they only need to be kept in order. */
 	if (!t->record.data)
-		wire_buf_init(&t->record);
-	wire_buf_append(&t->record, c.data, c.len);
+		wire__buf_init(&t->record);
+	wire__buf_append(&t->record, c.data, c.len);
 }
 
 /* The recorded task with logical id lid, or NULL. */
@@ -67,10 +67,10 @@ static void answer_lid(mon_run *run, int asker, int32_t tid)
 {
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_lidtid_encode(&b, &(wire_lidtid){tid});
+	wire__buf_init(&b);
+	wire__lidtid_encode(&b, &(wire_lidtid){tid});
 	tasks__send(run, asker, WIRE_TAG_LIDTID, &b);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 void rrmon__welcomed(mon_run *run, mon_task *t)
@@ -95,10 +95,10 @@ void rrmon__welcomed(mon_run *run, mon_task *t)
 		d.record_len = r->record_len;
 		t->replayed = 1;
 	}
-	wire_buf_init(&b);
-	wire_replaydata_encode(&b, &d);
+	wire__buf_init(&b);
+	wire__replaydata_encode(&b, &d);
 	tasks__send(run, t->rec.tid, WIRE_TAG_REPLAYDATA, &b);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	/* Tasks waiting to learn this task's tid can go on. */
 	for (size_t i = 0; i < run->npending_lids;) {
 		mon_lid_wait *w = &run->pending_lids[i];
@@ -120,7 +120,7 @@ void rrmon__lid(mon_run *run, int src, const uint8_t *data, size_t len)
 	mon_lid_wait *w;
 	const mon_task *t;
 
-	if (wire_lid_decode(&l, data, len) < 0) {
+	if (wire__lid_decode(&l, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
@@ -149,7 +149,7 @@ void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 	pvmmon_symbols *syms = NULL;
 	char where[512] = "";
 
-	if (wire_diverged_decode(&d, data, len) < 0) {
+	if (wire__diverged_decode(&d, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
@@ -171,7 +171,7 @@ void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 	} else {
 		run->bad_messages++;
 	}
-	wire_diverged_clear(&d);
+	wire__diverged_clear(&d);
 	free(file);
 	free(function);
 }
@@ -228,7 +228,7 @@ void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 
 	/* What happened: stopped, continued, or another task holding at a receive while
 	 * one is stopped. */
-	if (!t || wire_stopped_decode(&s, data, len) < 0) {
+	if (!t || wire__stopped_decode(&s, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
@@ -237,7 +237,7 @@ void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 		pvmmon_symbols_free(syms);
 	}
 	stopped(run, t, s.kind, s.event, s.pid, file, line);
-	wire_stopped_clear(&s);
+	wire__stopped_clear(&s);
 	free(file);
 	free(function);
 }
@@ -313,7 +313,7 @@ int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 
 	if (!t->record.len)
 		return 0;
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	rc = replay__remap(t->record.data, t->record.len, to_index, &m, &b, &n);
 	if (rc == 0 && !b.failed) {
 		out->record = b.data;
@@ -324,7 +324,7 @@ int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 		m.names = NULL;
 		m.n = 0;
 	} else {
-		wire_buf_free(&b);
+		wire__buf_free(&b);
 	}
 	for (size_t i = 0; i < m.n; i++)
 		free(m.names[i]);
@@ -336,7 +336,7 @@ int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 void rrmon__free(mon_run *run)
 {
 	for (size_t i = 0; i < tasks__count(run); i++)
-		wire_buf_free(&tasks__at(run, i)->record);
+		wire__buf_free(&tasks__at(run, i)->record);
 	for (size_t i = 0; i < run->npending_lids; i++)
 		free(run->pending_lids[i].lid);
 	free(run->pending_lids);

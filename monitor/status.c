@@ -14,7 +14,7 @@ int status__request(mon_run *run, int src, const uint8_t *data, size_t len)
 	char *xml = NULL;
 	size_t n = 0;
 
-	if (wire_ctl_decode(&c, data, len) != 0) {
+	if (wire__ctl_decode(&c, data, len) != 0) {
 		run->bad_messages++;
 		return 0;
 	}
@@ -33,11 +33,11 @@ int status__request(mon_run *run, int src, const uint8_t *data, size_t len)
 	if (logbuild__snapshot(&xml, &n, run) == 0) {
 		wire_buf b;
 
-		wire_buf_init(&b);
-		wire_snapshot_encode(&b, &(wire_snapshot){xml, n});
+		wire__buf_init(&b);
+		wire__snapshot_encode(&b, &(wire_snapshot){xml, n});
 		if (!b.failed)
 			run->io.send(run->ctx, src, WIRE_TAG_SNAPSHOT, b.data, b.len);
-		wire_buf_free(&b);
+		wire__buf_free(&b);
 	}
 	free(xml);
 	return 0;

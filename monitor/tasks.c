@@ -146,15 +146,15 @@ void tasks__tell(const mon_run *run, const wire_ctl *c, int32_t except)
 {
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_ctl_encode(&b, c);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, c);
 	for (size_t i = 0; i < tasks__count(run) && !b.failed; i++) {
 		const mon_task *t = &run->tab->tasks[i];
 
 		if (tasks__running(t) && t->rec.tid != except)
 			tasks__send(run, t->rec.tid, WIRE_TAG_CTL, &b);
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 void tasks__resolve_stmt(pvmmon_log_stmt *s)
@@ -173,7 +173,7 @@ void tasks__free(mon_run *run)
 	if (!tab)
 		return;
 	for (size_t i = 0; i < tab->ntasks; i++)
-		wire_task_clear(&tab->tasks[i].rec);
+		wire__task_clear(&tab->tasks[i].rec);
 	free(tab->tasks);
 	free(tab->spawns);
 	free(tab);

@@ -66,7 +66,7 @@ void trace__chunk(mon_run *run, int src, const uint8_t *data, size_t len)
 	int32_t tid = 0;
 	size_t n = 0, i;
 
-	if (!t || wire_trace_decode(&tid, &ev, &n, data, len) != 0 || tid != src) {
+	if (!t || wire__trace_decode(&tid, &ev, &n, data, len) != 0 || tid != src) {
 		free(ev);
 		run->bad_messages++;
 		return;

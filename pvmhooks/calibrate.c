@@ -201,7 +201,7 @@ static void pb_costs(void)
 
 		t0 = pvmmon_clock_now();
 		pb.vt_send = t0;
-		len = wire_piggyback_encode(&pb, enc);
+		len = wire__piggyback_encode(&pb, enc);
 		sbuf = pvm_mkbuf(PvmDataRaw);
 		oldbuf = pvm_setsbuf(sbuf);
 		oldctx = pvm_setcontext(channel__ctx());
@@ -215,7 +215,7 @@ static void pb_costs(void)
 		if (rbuf > 0 && pvm_bufinfo(rbuf, &bytes, &tag, &src) >= 0 && bytes > 0 &&
 		    (size_t)bytes <= sizeof(got)) {
 			pvm_upkbyte((char *)got, bytes, 1);
-			wire_piggyback_decode(&in, got, (size_t)bytes, hooks__mytid());
+			wire__piggyback_decode(&in, got, (size_t)bytes, hooks__mytid());
 		}
 		if (rbuf > 0)
 			pvm_freebuf(rbuf);

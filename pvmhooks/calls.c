@@ -62,7 +62,7 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	int i, rc = PVMMON_ENOMEM;
 
 	if (n > PB_STACK_DESTS) {
-		enc = malloc(wire_piggyback_size((uint32_t)n, WIRE_PB_CP_MAX));
+		enc = malloc(wire__piggyback_size((uint32_t)n, WIRE_PB_CP_MAX));
 		dt = malloc(sizeof(*dt) * (size_t)n);
 		seq = malloc(sizeof(*seq) * (size_t)n);
 		if (!enc || !dt || !seq)
@@ -93,7 +93,7 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	/* The message carries the longest path up to the send's start. */
 	if (!hooks__cp_tuple(&pb.cp, call->v0))
 		memset(&pb.cp, 0, sizeof(pb.cp));
-	len = wire_piggyback_encode(&pb, enc);
+	len = wire__piggyback_encode(&pb, enc);
 	rc = channel__pb_send(tids, n, tag, enc, len);
 out:
 	if (enc != stack) {
@@ -179,7 +179,7 @@ static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrive
 	}
 	/* A piggyback of another run (or forged without the run's token) is counted and
 	 * ignored: its message counts as from an unmonitored sender. */
-	if (rc == 1 && wire_piggyback_decode(pb, p, len, hooks__mytid()) == 0 &&
+	if (rc == 1 && wire__piggyback_decode(pb, p, len, hooks__mytid()) == 0 &&
 	    pb->token == hooks__token())
 			have_pb = 1;
 	else if (rc != 0)
@@ -568,12 +568,12 @@ static int report_spawn(const int *tids, int n, int64_t rt, int64_t v)
 	int rc = PVMMON_ENOMEM;
 
 	hooks__cp_tuple(&s.cp, v);
-	wire_buf_init(&b);
-	wire_spawned_encode(&b, &s);
+	wire__buf_init(&b);
+	wire__spawned_encode(&b, &s);
 	spawn_index += (uint32_t)n;
 	if (!b.failed)
 		rc = channel__send(WIRE_TAG_SPAWNED, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	return rc;
 }
 

@@ -195,7 +195,7 @@ int channel__buf_info(int bufid, int *bytes, int *tag, int *src)
 
 static int real_send(int tag, const void *data, size_t len)
 {
-	return pvmio_send(&ch.io, ch.ctx, ch.monitor_tid, tag, data, len);
+	return pvmio__send(&ch.io, ch.ctx, ch.monitor_tid, tag, data, len);
 }
 
 static int real_recv(uint8_t **out, size_t *len, int tag, int timeout_ms)
@@ -203,7 +203,7 @@ static int real_recv(uint8_t **out, size_t *len, int tag, int timeout_ms)
 	/* A matcher the program installed must not pick the answer (it could take a
 	 * piggyback for it). */
 	hooks_matcher m = hooks__matcher_default();
-	int rc = pvmio_recv(&ch.io, ch.ctx, ch.monitor_tid, tag, timeout_ms, out, len, NULL, NULL);
+	int rc = pvmio__recv(&ch.io, ch.ctx, ch.monitor_tid, tag, timeout_ms, out, len, NULL, NULL);
 
 	hooks__matcher_restore(m);
 	return rc;
@@ -230,17 +230,17 @@ static int real_is_monitored(int tid)
 	 * it would never end. */
 	if (ch.lost)
 		return 0;
-	wire_buf_init(&b);
-	wire_query_encode(&b, &(wire_query){tid});
+	wire__buf_init(&b);
+	wire__query_encode(&b, &(wire_query){tid});
 	if (!b.failed && real_send(WIRE_TAG_QUERY, b.data, b.len) == 0 &&
 	    real_recv(&ans, &len, WIRE_TAG_ANSWER, ANSWER_TIMEOUT_MS) == 0) {
 		wire_answer a;
 
-		if (wire_answer_decode(&a, ans, len) == 0 && a.tid == tid)
+		if (wire__answer_decode(&a, ans, len) == 0 && a.tid == tid)
 			monitored = a.monitored ? 1 : 0;
 		free(ans);
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	tidmap__get(&ch.monitored, tid, monitored);
 	return monitored;
 }
@@ -324,7 +324,7 @@ static int real_take_any(uint8_t **out, size_t *len, int *src, int *tag, long wa
 		b = hooks__pvm.nrecv(-1, -1);
 	}
 	if (b > 0 && pvm_bufinfo(b, &n, tag, src) >= 0)
-		rc = pvmio_unpack(b, out, len, NULL, NULL) == 0 ? 1 : PVMMON_EPVM;
+		rc = pvmio__unpack(b, out, len, NULL, NULL) == 0 ? 1 : PVMMON_EPVM;
 	if (b > 0)
 		pvm_freebuf(b);
 	hooks__matcher_restore(m);
@@ -353,7 +353,7 @@ static int real_monitor_ended(void)
 	size_t len;
 	/* libpvm3's matcher: one the program installed could take a piggyback here. */
 	hooks_matcher m = hooks__matcher_default();
-	int ended = pvmio_recv(&ch.io, ch.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL, NULL) == 0;
+	int ended = pvmio__recv(&ch.io, ch.ctx, -1, WIRE_TAG_MONLOST, 0, &d, &len, NULL, NULL) == 0;
 
 	hooks__matcher_restore(m);
 	free(d);

@@ -27,9 +27,9 @@ static struct {
 	int64_t last_sync;
 } cs;
 
-int64_t hooks__to_common(int64_t t) { return clockmodel_to_common(&cs.model, t); }
+int64_t hooks__to_common(int64_t t) { return clockmodel__to_common(&cs.model, t); }
 
-int64_t hooks__from_common(int64_t t) { return clockmodel_from_common(&cs.model, t); }
+int64_t hooks__from_common(int64_t t) { return clockmodel__from_common(&cs.model, t); }
 
 /* Messages up to this size get the round trip's estimate (latency dominates them). */
 #define SEED_MAX_BYTES 1024
@@ -63,8 +63,8 @@ static int clock_estimate(int count, wire_clock *est)
 
 	if (count > CLOCK_SAMPLES_REMOTE)
 		count = CLOCK_SAMPLES_REMOTE;
-	wire_buf_init(&b);
-	wire_query_encode(&b, &(wire_query){hooks__mytid()});
+	wire__buf_init(&b);
+	wire__query_encode(&b, &(wire_query){hooks__mytid()});
 	for (i = 0; i < count && !b.failed; i++) {
 		wire_answer a;
 		int64_t t0 = pvmmon_clock_now(), t1;
@@ -75,7 +75,7 @@ static int clock_estimate(int count, wire_clock *est)
 		t1 = pvmmon_clock_now();
 		s[n].t_send = t0;
 		s[n].t_recv = t1;
-		if (wire_answer_decode(&a, ans, len) == 0) {
+		if (wire__answer_decode(&a, ans, len) == 0) {
 			s[n].m_recv = a.m_recv;
 			s[n].m_send = a.m_send;
 			n++;
@@ -83,7 +83,7 @@ static int clock_estimate(int count, wire_clock *est)
 		free(ans);
 		ans = NULL;
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	memset(est, 0, sizeof(*est));
 	rc = vclock__offset_estimate(&est->offset, &est->uncertainty, &est->rtt, &est->at, s, n);
 	est->tid = hooks__mytid();
@@ -96,11 +96,11 @@ static int clock_send(const wire_clock *est)
 	wire_buf b;
 	int rc = PVMMON_ENOMEM;
 
-	wire_buf_init(&b);
-	wire_clock_encode(&b, est);
+	wire__buf_init(&b);
+	wire__clock_encode(&b, est);
 	if (!b.failed)
 		rc = channel__send(WIRE_TAG_CLOCK, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	return rc;
 }
 
@@ -108,7 +108,7 @@ int clocksync__set(const uint8_t *data, size_t len)
 {
 	wire_clockset set;
 
-	if (wire_clockset_decode(&set, data, len) != 0) {
+	if (wire__clockset_decode(&set, data, len) != 0) {
 		hooks__count_bad();
 		return PVMMON_EPARSE;
 	}

@@ -167,10 +167,10 @@ int hooks__cp_sample(int64_t v, int final)
 		return 0;
 	cp__advance(&cp, v);
 	s = (wire_cpsample){hooks__mytid(), final ? 1 : 0, v, cp.t};
-	wire_buf_init(&b);
-	wire_cpsample_encode(&b, &s);
+	wire__buf_init(&b);
+	wire__cpsample_encode(&b, &s);
 	if (!b.failed)
 		rc = channel__send(WIRE_TAG_CPSAMPLE, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	return rc;
 }

@@ -130,8 +130,8 @@ static void await_monitor(void)
 	uint8_t *ans = NULL;
 	size_t len;
 
-	wire_buf_reset(&out);
-	wire_query_encode(&out, &(wire_query){hooks__mytid()});
+	wire__buf_reset(&out);
+	wire__query_encode(&out, &(wire_query){hooks__mytid()});
 	if (!out.failed && channel__send(WIRE_TAG_QUERY, out.data, out.len) == 0 &&
 	    channel__recv(&ans, &len, WIRE_TAG_ANSWER, BOUND_S * 1000) == 0)
 		free(ans);
@@ -166,9 +166,9 @@ static void report(int sig, int final, int where, int whole)
 		return;
 	}
 	id = site ? hooks__records_stmt_id(site) : -1;
-	wire_buf_reset(&out);
-	wire_fatal_encode(&out, &(wire_fatal){sig, id >= 0 ? (uint32_t)id + 1 : 0, (uint8_t)where,
-	                                      (uint8_t)records});
+	wire__buf_reset(&out);
+	wire__fatal_encode(&out, &(wire_fatal){sig, id >= 0 ? (uint32_t)id + 1 : 0, (uint8_t)where,
+	                                       (uint8_t)records});
 	if (!out.failed && channel__send(WIRE_TAG_FATAL, out.data, out.len) == 0)
 		await_monitor();
 	hooks__set_state(HOOKS_DONE);
@@ -253,8 +253,8 @@ int hooks__fatal_install(void)
 	if (getenv("PVMMON_NO_SIGNALS"))
 		return 0;
 	/* Reserve the message's room now: the handler then needs no allocation for it. */
-	wire_buf_init(&out);
-	wire_fatal_encode(&out, &(wire_fatal){1, 1, 0, 0});
+	wire__buf_init(&out);
+	wire__fatal_encode(&out, &(wire_fatal){1, 1, 0, 0});
 	if (sigaltstack(NULL, &st) == 0 && (st.ss_flags & SS_DISABLE)) {
 		st.ss_sp = malloc(ALT_STACK_SIZE);
 		st.ss_size = ALT_STACK_SIZE;

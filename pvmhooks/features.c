@@ -241,11 +241,11 @@ static const hooks_feature features[] = {
 static int welcome_decode(hooks_welcome *w, const uint8_t *data, size_t len)
 {
 	wire_welcome m;
-	int rc = wire_welcome_decode(&m, data, len);
+	int rc = wire__welcome_decode(&m, data, len);
 
 	memset(w, 0, sizeof(*w));
 	if (rc < 0) {
-		wire_welcome_clear(&m);
+		wire__welcome_clear(&m);
 		return rc;
 	}
 	/* The strings are w's from now on. */

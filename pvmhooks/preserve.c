@@ -204,7 +204,7 @@ static void stash_add(int src, int tag, uint8_t *d, size_t len)
 		stash = n;
 		cap_stash = nc;
 	}
-	if (wire_piggyback_decode(&pb, d, len, hooks__mytid()) != 0 || pb.my_seq < 0 ||
+	if (wire__piggyback_decode(&pb, d, len, hooks__mytid()) != 0 || pb.my_seq < 0 ||
 	    pb.token != hooks__token()) {
 		/* Damaged: the receive that pairs it will count it. */
 		hooks__count_bad();
@@ -304,12 +304,12 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 		}
 		w.cand = cand;
 	}
-	wire_buf_init(&b);
-	wire_pwait_encode(&b, &w);
+	wire__buf_init(&b);
+	wire__pwait_encode(&b, &w);
 	rc = b.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_PWAIT, b.data, b.len);
 	if (rc == 0)
 		ndirty_sent = ndirty_seen = 0;
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 out:
 	free(sent);
 	free(sn);
@@ -332,7 +332,7 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 
 	switch (tag) {
 	case WIRE_TAG_PGRANT:
-		if (wire_pgrant_decode(&g, d, len) == 0 && g.req == cur.req) {
+		if (wire__pgrant_decode(&g, d, len) == 0 && g.req == cur.req) {
 			grant.req = g.req;
 			grant.verdict = g.verdict;
 			grant.src = g.src;
@@ -340,7 +340,7 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 		}
 		break;
 	case WIRE_TAG_PASK:
-		if (wire_pask_decode(d, len) < 0)
+		if (wire__pask_decode(d, len) < 0)
 			break;
 		/* The answer is the state now: a waiting task repeats its request with what
 		 * has arrived since; a running one gives its virtual time. */
@@ -350,7 +350,7 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 			send_report(cur.kind == WIRE_PW_BLOCKED ? 0 : cur.req, cur.kind, cur.vt);
 		break;
 	case WIRE_TAG_CTL:
-		if (wire_ctl_decode(&c, d, len) == 0) {
+		if (wire__ctl_decode(&c, d, len) == 0) {
 			sched__control(&c, vclock__virtual(hooks__clock(), pvmmon_clock_now()));
 			free(c.procs);
 		}

@@ -652,7 +652,7 @@ void hooks__records_reset(void)
 {
 	free(scratch.com);
 	memset(&scratch, 0, sizeof(scratch));
-	wire_task_clear(&rec);
+	wire__task_clear(&rec);
 	ptrmap__free(&stmt_index);
 	free(counted_entry);
 	free(counted_proc);
@@ -697,7 +697,7 @@ int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
 	t->unmonitored_recv = n->unmonitored_recv;
 	t->bad_piggybacks = n->pb_bad;
 	t->cost = *cost;
-	wire_buf_reset(&out);
-	wire_records_encode(&out, t, final);
+	wire__buf_reset(&out);
+	wire__records_encode(&out, t, final);
 	return out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_RECORDS, out.data, out.len);
 }

@@ -186,11 +186,11 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 					 : hooks__op_names[call->op]),
 			    (char *)expected,
 			    (char *)observed};
-	wire_buf_init(&b);
-	wire_diverged_encode(&b, &d);
+	wire__buf_init(&b);
+	wire__diverged_encode(&b, &d);
 	if (!b.failed)
 		channel__send(WIRE_TAG_DIVERGED, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	if (keep_going) {
 		/* The rest of the run is a new recording (it has been recording all along). */
 		mode_now = HOOKS_RR_RECORD;
@@ -222,14 +222,14 @@ static int32_t tid_of(int32_t k)
 		lid_tids[k] = (int32_t)strtoul(lids[k] + 1, NULL, 16);
 		return lid_tids[k];
 	}
-	wire_buf_init(&b);
-	wire_lid_encode(&b, &(wire_lid){lids[k]});
+	wire__buf_init(&b);
+	wire__lid_encode(&b, &(wire_lid){lids[k]});
 	if (!b.failed && channel__send(WIRE_TAG_LID, b.data, b.len) == 0 &&
 	    channel__recv(&ans, &len, WIRE_TAG_LIDTID, LID_TIMEOUT_MS) == 0 &&
-	    wire_lidtid_decode(&lt, ans, len) == 0)
+	    wire__lidtid_decode(&lt, ans, len) == 0)
 		tid = lt.tid;
 	free(ans);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	lid_tids[k] = tid;
 	return tid;
 }
@@ -373,11 +373,11 @@ static void send_stopped(const hooks_call *call, int kind)
 		s.module = (char *)info.dli_fname;
 		s.offset = (uint64_t)((char *)call->site - (char *)info.dli_fbase);
 	}
-	wire_buf_init(&b);
-	wire_stopped_encode(&b, &s);
+	wire__buf_init(&b);
+	wire__stopped_encode(&b, &s);
 	if (!b.failed)
 		channel__send(WIRE_TAG_STOPPED, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void stop_here(const hooks_call *call)
@@ -424,7 +424,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 	/* A replay records too: what it observed is a record of its own, complete even
 	 * when it goes on past a divergence. */
 	replay__enc_init(&enc);
-	wire_buf_init(&chunk);
+	wire__buf_init(&chunk);
 	if (mode != HOOKS_RR_REPLAY)
 		return 0;
 	/* The record of this task follows the welcome. */
@@ -432,7 +432,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 		fprintf(stderr, "pvmmon: replay: the monitor sent no record for this task\n");
 		goto out;
 	}
-	if (wire_replaydata_decode(&rd, d, len) < 0 ||
+	if (wire__replaydata_decode(&rd, d, len) < 0 ||
 	    !(lid_tids = calloc(rd.nsenders ? rd.nsenders : 1, sizeof(*lid_tids)))) {
 		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
 		goto out;
@@ -472,7 +472,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 	}
 	rc = 0;
 out:
-	wire_replaydata_clear(&rd);
+	wire__replaydata_clear(&rd);
 	free(d);
 	if (rc < 0)
 		mode_now = HOOKS_RR_OFF;
@@ -644,8 +644,8 @@ int hooks__rr_flush(int final)
 
 	if (mode_now != HOOKS_RR_OFF) {
 		/* The chunk's header, then the stream's new bytes. */
-		wire_buf_reset(&chunk);
-		wire_rchunk_encode(&chunk, &(wire_rchunk){hooks__mytid(), NULL, 0});
+		wire__buf_reset(&chunk);
+		wire__rchunk_encode(&chunk, &(wire_rchunk){hooks__mytid(), NULL, 0});
 		replay__enc_take(&enc, &chunk);
 		if (chunk.failed)
 			rc = PVMMON_ENOMEM;

@@ -50,8 +50,8 @@ static int read_mailbox(wire_mailbox *mb)
 
 	b = pvm_recvinfo(WIRE_MAILBOX_NAME, 0, PvmMboxDefault);
 	if (b > 0) {
-		if (pvmio_unpack(b, &d, &len, NULL, NULL) == 0)
-			rc = wire_mailbox_decode(mb, d, len);
+		if (pvmio__unpack(b, &d, &len, NULL, NULL) == 0)
+			rc = wire__mailbox_decode(mb, d, len);
 		free(d);
 		pvm_freebuf(b);
 	}
@@ -182,10 +182,10 @@ static int register_task(uint8_t **ans, size_t *len, const wire_mailbox *mb, int
 	reg.program = (char *)channel__program();
 	reg.rt_start = (uint64_t)t_start;
 	reg.token = mb->token;
-	wire_buf_init(&out);
-	wire_register_encode(&out, &reg);
+	wire__buf_init(&out);
+	wire__register_encode(&out, &reg);
 	rc = out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_REGISTER, out.data, out.len);
-	wire_buf_free(&out);
+	wire__buf_free(&out);
 	if (rc != 0) {
 		warn("cannot register with the monitor");
 		return rc;

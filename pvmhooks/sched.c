@@ -89,7 +89,7 @@ void hooks__poll(int64_t now)
 		if (features[i].tick)
 			features[i].tick(now);
 	while (channel__recv(&d, &len, WIRE_TAG_CTL, 0) == 0) {
-		if (wire_ctl_decode(&c, d, len) == 0) {
+		if (wire__ctl_decode(&c, d, len) == 0) {
 			sched__control(&c, vclock__virtual(hooks__clock(), now));
 			free(c.procs);
 		} else {
@@ -108,7 +108,7 @@ void hooks__await_control(int64_t v)
 
 	if (channel__recv(&d, &len, WIRE_TAG_CTL, ANSWER_TIMEOUT_MS) != 0)
 		return;
-	if (wire_ctl_decode(&c, d, len) == 0) {
+	if (wire__ctl_decode(&c, d, len) == 0) {
 		sched__control(&c, v);
 		free(c.procs);
 	}

@@ -40,7 +40,7 @@ void hooks__trace_init(uint64_t max_events)
 {
 	left = max_events;
 	tracing = max_events > 0;
-	wire_buf_init(&chunk);
+	wire__buf_init(&chunk);
 }
 
 /* A new event slot, or NULL when the limit is reached or memory is out. */
@@ -153,8 +153,8 @@ int hooks__trace_flush(void)
 
 	if (nbuf == 0 || hooks__state() != HOOKS_ACTIVE)
 		return 0;
-	wire_buf_reset(&chunk);
-	wire_trace_encode(&chunk, hooks__mytid(), buf, nbuf);
+	wire__buf_reset(&chunk);
+	wire__trace_encode(&chunk, hooks__mytid(), buf, nbuf);
 	if (!chunk.failed)
 		rc = channel__send(WIRE_TAG_TRACE, chunk.data, chunk.len);
 	nbuf = 0;

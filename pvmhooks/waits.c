@@ -63,11 +63,11 @@ static int send_wait(wait_state *st)
 	wire_buf b;
 	int rc = PVMMON_ENOMEM;
 
-	wire_buf_init(&b);
-	wire_wait_encode(&b, &st->w);
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &st->w);
 	if (!b.failed)
 		rc = channel__send(WIRE_TAG_WAIT, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	if (rc == 0)
 		ws.reports++;
 	return rc;
@@ -172,11 +172,11 @@ static int wait_slices(hooks_call *call, int tid, int tag, int64_t t_start, int6
 	if (st.sent) {
 		wire_buf b;
 
-		wire_buf_init(&b);
-		wire_waitend_encode(&b, &(wire_waitend){st.w.seq, hooks__to_common(*s2)});
+		wire__buf_init(&b);
+		wire__waitend_encode(&b, &(wire_waitend){st.w.seq, hooks__to_common(*s2)});
 		if (!b.failed && channel__send(WIRE_TAG_WAITEND, b.data, b.len) == 0)
 			ws.reports++;
-		wire_buf_free(&b);
+		wire__buf_free(&b);
 	}
 	free(st.w.peers);
 	return rc;

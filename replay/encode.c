@@ -176,12 +176,12 @@ static void put_varint(wire_buf *b, uint32_t v)
 void replay__enc_init(replay_enc *e)
 {
 	memset(e, 0, sizeof(*e));
-	wire_buf_init(&e->out);
+	wire__buf_init(&e->out);
 }
 
 void replay__enc_free(replay_enc *e)
 {
-	wire_buf_free(&e->out);
+	wire__buf_free(&e->out);
 	map_free(&e->senders);
 	map_free(&e->tags);
 	map_free(&e->outcomes);
@@ -374,7 +374,7 @@ int replay__enc_take(replay_enc *e, wire_buf *b)
 		e->failed = 1;
 	if (!e->failed)
 		put_bytes(b, e->out.data, e->out.len);
-	wire_buf_reset(&e->out);
+	wire__buf_reset(&e->out);
 	if (e->failed || b->failed) {
 		/* A lost chunk would shift every later definition: the stream is gone. */
 		e->failed = 1;

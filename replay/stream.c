@@ -16,7 +16,7 @@ int replay__remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int
 	uint64_t n = 0;
 	int rc;
 
-	wire_buf_init(out);
+	wire__buf_init(out);
 	*nentries = 0;
 	replay__dec_init(&d, data, len);
 	replay__enc_init(&e);

@@ -15,9 +15,9 @@ static void tuples(const uint8_t *data, size_t size)
 	wire_in in;
 	wire_cp cp;
 
-	wire_in_init(&in, data, size);
+	wire__in_init(&in, data, size);
 	while (!in.failed && in.left) {
-		wire_cp_get(&in, &cp);
+		wire__cp_get(&in, &cp);
 		if (!in.failed && (cp.n > WIRE_CP_MAX || (!cp.on && cp.n)))
 			abort();
 	}
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 0: {
 		wire_register r;
 
-		if (wire_register_decode(&r, copy, size - 1) == 0)
+		if (wire__register_decode(&r, copy, size - 1) == 0)
 			free(r.program);
 		break;
 	}
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pvmmon_log_event *ev = NULL;
 		size_t n = 0;
 
-		if (wire_trace_decode(&tid, &ev, &n, copy, size - 1) == 0 && n && !ev)
+		if (wire__trace_decode(&tid, &ev, &n, copy, size - 1) == 0 && n && !ev)
 			abort();
 		free(ev);
 		break;
@@ -56,32 +56,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2: {
 		wire_ctl c;
 
-		if (wire_ctl_decode(&c, copy, size - 1) == 0)
+		if (wire__ctl_decode(&c, copy, size - 1) == 0)
 			free(c.procs);
 		break;
 	}
 	case 3: {
 		wire_mailbox m;
 
-		wire_mailbox_decode(&m, copy, size - 1);
+		wire__mailbox_decode(&m, copy, size - 1);
 		break;
 	}
 	case 5: {
 		wire_pwait w, again;
 		wire_buf b;
 
-		if (wire_pwait_decode(&w, copy, size - 1) == 0) {
+		if (wire__pwait_decode(&w, copy, size - 1) == 0) {
 			/* What decodes encodes again to a message that decodes the same. */
-			wire_buf_init(&b);
-			wire_pwait_encode(&b, &w);
-			if (b.failed || wire_pwait_decode(&again, b.data, b.len) != 0 ||
+			wire__buf_init(&b);
+			wire__pwait_encode(&b, &w);
+			if (b.failed || wire__pwait_decode(&again, b.data, b.len) != 0 ||
 			    again.nsent != w.nsent || again.nseen != w.nseen || again.ncand != w.ncand ||
 			    again.kind != w.kind || again.vt != w.vt ||
 			    (w.ncand && again.cand[w.ncand - 1].va != w.cand[w.ncand - 1].va))
 				abort();
-			wire_pwait_clear(&again);
-			wire_buf_free(&b);
-			wire_pwait_clear(&w);
+			wire__pwait_clear(&again);
+			wire__buf_free(&b);
+			wire__pwait_clear(&w);
 		}
 		break;
 	}
@@ -89,18 +89,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wire_clock c, again;
 		wire_buf b;
 
-		if (wire_clock_decode(&c, copy, size - 1) == 0) {
+		if (wire__clock_decode(&c, copy, size - 1) == 0) {
 			/* The monitor takes the spread and round trip as durations. */
 			if (c.uncertainty < 0 || c.rtt < 0)
 				abort();
-			wire_buf_init(&b);
-			wire_clock_encode(&b, &c);
-			if (b.failed || b.len != size - 1 || wire_clock_decode(&again, b.data, b.len) != 0 ||
+			wire__buf_init(&b);
+			wire__clock_encode(&b, &c);
+			if (b.failed || b.len != size - 1 || wire__clock_decode(&again, b.data, b.len) != 0 ||
 			    again.tid != c.tid || again.offset != c.offset ||
 			    again.uncertainty != c.uncertainty || again.rtt != c.rtt ||
 			    again.at != c.at || again.samples != c.samples)
 				abort();
-			wire_buf_free(&b);
+			wire__buf_free(&b);
 		}
 		break;
 	}
@@ -108,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wire_clockset c;
 
 		/* Tasks take the rate into every conversion: it must be a clock's. */
-		if (wire_clockset_decode(&c, copy, size - 1) == 0 &&
+		if (wire__clockset_decode(&c, copy, size - 1) == 0 &&
 		    (c.uncertainty < 0 || c.keeper > 1 || c.rate_ppt > 1000000000 ||
 		     c.rate_ppt < -1000000000))
 			abort();

@@ -27,10 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!copy)
 			return 0;
 		memcpy(copy, data, size);
-		if (wire_piggyback_decode(&pb, copy, size, tids[k]) == 0) {
+		if (wire__piggyback_decode(&pb, copy, size, tids[k]) == 0) {
 			/* What a decoder accepts must satisfy what the receiver relies on. */
 			if (pb.ndests > WIRE_PB_MAX_DESTS || pb.cp.n > WIRE_CP_MAX ||
-			    (pb.my_seq < -1) || size != wire_piggyback_size(pb.ndests, pb.ncp))
+			    (pb.my_seq < -1) || size != wire__piggyback_size(pb.ndests, pb.ncp))
 				abort();
 		}
 		free(copy);

@@ -13,20 +13,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int final = 0;
 	wire_buf b;
 
-	if (wire_records_decode(&t, &final, data, size) != 0)
+	if (wire__records_decode(&t, &final, data, size) != 0)
 		return 0;
 	/* What was accepted must encode into a message that is accepted again with the
 	 * same shape: the monitor re-sends nothing, but the log writer trusts the model. */
-	wire_buf_init(&b);
-	wire_records_encode(&b, &t, final);
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, final);
 	if (!b.failed) {
-		if (wire_records_decode(&again, &final, b.data, b.len) != 0 ||
+		if (wire__records_decode(&again, &final, b.data, b.len) != 0 ||
 		    again.nstmts != t.nstmts || again.nprocs != t.nprocs ||
 		    again.nloops != t.nloops || again.nstatics != t.nstatics)
 			abort();
-		wire_task_clear(&again);
+		wire__task_clear(&again);
 	}
-	wire_buf_free(&b);
-	wire_task_clear(&t);
+	wire__buf_free(&b);
+	wire__task_clear(&t);
 	return 0;
 }

@@ -36,9 +36,9 @@ static void remap(const uint8_t *data, size_t size)
 	if (replay__remap(data, size, spread, NULL, &out, &n) == 0) {
 		if (replay__remap(out.data, out.len, same, NULL, &again, &m) != 0 || m != n)
 			abort();
-		wire_buf_free(&again);
+		wire__buf_free(&again);
 	}
-	wire_buf_free(&out);
+	wire__buf_free(&out);
 }
 
 static void walk(const uint8_t *data, size_t size)

@@ -54,7 +54,7 @@ static void messages(void)
 	wire_buf b;
 	uint8_t *d;
 
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	for (int k = 0; k < WIRE_NKINDS; k++) {
 		if (wire_sample_encode(&b, k) < 0)
 			continue;
@@ -66,7 +66,7 @@ static void messages(void)
 		save("fuzz_wire", wire__tag_name(wire__kind_tag(k)), d, b.len + 1);
 		free(d);
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static wire_cp tuple(uint32_t n)
@@ -103,14 +103,14 @@ static void piggybacks(void)
 	pb.ndests = 1;
 	pb.dest_tid = tids;
 	pb.seq = seq;
-	save("fuzz_piggyback", "send", buf, wire_piggyback_encode(&pb, buf));
+	save("fuzz_piggyback", "send", buf, wire__piggyback_encode(&pb, buf));
 	pb.ndests = 3;
-	save("fuzz_piggyback", "mcast", buf, wire_piggyback_encode(&pb, buf));
+	save("fuzz_piggyback", "mcast", buf, wire__piggyback_encode(&pb, buf));
 	pb.cp = tuple(3);
-	save("fuzz_piggyback", "mcast-cp", buf, wire_piggyback_encode(&pb, buf));
+	save("fuzz_piggyback", "mcast-cp", buf, wire__piggyback_encode(&pb, buf));
 	pb.ndests = 0;
 	pb.cp.on = 0;
-	save("fuzz_piggyback", "none", buf, wire_piggyback_encode(&pb, buf));
+	save("fuzz_piggyback", "none", buf, wire__piggyback_encode(&pb, buf));
 }
 
 /* A task with one record of every kind, the shape of a real flush. */
@@ -166,19 +166,19 @@ static void records(void)
 	pvmmon_log_task t;
 	wire_buf b;
 
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	sample_task(&t);
-	wire_records_encode(&b, &t, 0);
+	wire__records_encode(&b, &t, 0);
 	save("fuzz_records", "task", b.data, b.len);
-	wire_buf_reset(&b);
-	wire_records_encode(&b, &t, 1);
+	wire__buf_reset(&b);
+	wire__records_encode(&b, &t, 1);
 	save("fuzz_records", "final", b.data, b.len);
-	wire_buf_reset(&b);
+	wire__buf_reset(&b);
 	memset(&t, 0, sizeof(t));
 	t.tid = 0x40002;
-	wire_records_encode(&b, &t, 1);
+	wire__records_encode(&b, &t, 1);
 	save("fuzz_records", "empty", b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void sample_events(pvmmon_log_event ev[3])
@@ -201,54 +201,54 @@ static void controls(void)
 	wire_cp cp;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	save_control("register", 0, &b);
-	wire_buf_reset(&b);
+	wire__buf_reset(&b);
 	sample_events(ev);
-	wire_trace_encode(&b, 0x40001, ev, 3);
+	wire__trace_encode(&b, 0x40001, ev, 3);
 	save_control("trace", 1, &b);
-	wire_buf_reset(&b);
-	wire_ctl_encode(&b, &c);
+	wire__buf_reset(&b);
+	wire__ctl_encode(&b, &c);
 	save_control("ctl-start", 2, &b);
-	wire_buf_reset(&b);
+	wire__buf_reset(&b);
 	c.cmd = WIRE_CTL_SNAPSHOT;
 	c.procs = NULL;
-	wire_ctl_encode(&b, &c);
+	wire__ctl_encode(&b, &c);
 	save_control("ctl-snapshot", 2, &b);
-	wire_buf_reset(&b);
-	wire_mailbox_encode(&b, &m);
+	wire__buf_reset(&b);
+	wire__mailbox_encode(&b, &m);
 	save_control("mailbox", 3, &b);
-	wire_buf_reset(&b);
+	wire__buf_reset(&b);
 	cp = tuple(2);
-	wire_cp_put(&b, &cp);
+	wire__cp_put(&b, &cp);
 	cp.on = 0;
-	wire_cp_put(&b, &cp);
+	wire__cp_put(&b, &cp);
 	cp = tuple(WIRE_CP_MAX);
-	wire_cp_put(&b, &cp);
+	wire__cp_put(&b, &cp);
 	save_control("tuples", 4, &b);
-	wire_buf_reset(&b);
+	wire__buf_reset(&b);
 	{
 		wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
 		wire_pcand cand[2] = {{0x40003, 5, 3000000, 2900000, 4}, {0x40005, -1, 3100000, 3000000, 0}};
 		wire_pwait w = {3, WIRE_PW_RECV, -1, 5, 2500000, INT64_MAX, "/bin/prog", 0x1234,
 				2, 1, 2, sent, seen, cand};
 
-		wire_pwait_encode(&b, &w);
+		wire__pwait_encode(&b, &w);
 		save_control("pwait", 5, &b);
 	}
-	wire_buf_reset(&b);
+	wire__buf_reset(&b);
 	{
 		wire_clock est = {0x40001, -1234567890123LL, 4500, 9000, 98765432100LL, 5};
 		wire_clockset set = {-1234567890123LL, 4500, 98765432100LL, -40000000, 1};
 
-		wire_clock_encode(&b, &est);
+		wire__clock_encode(&b, &est);
 		save_control("clock", 6, &b);
-		wire_buf_reset(&b);
-		wire_clockset_encode(&b, &set);
+		wire__buf_reset(&b);
+		wire__clockset_encode(&b, &set);
 		save_control("clockset", 7, &b);
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* A stream with every item kind: definitions, references, deltas, repeats, spawns,
@@ -287,7 +287,7 @@ static void replays(void)
 	uint64_t n;
 	char *text;
 
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	replay_stream(&b, &n);
 	save("fuzz_replay", "stream", b.data, b.len);
 	text = replay__b64_encode(b.data, b.len);
@@ -295,7 +295,7 @@ static void replays(void)
 		exit(1);
 	save("fuzz_replay", "base64", text, strlen(text));
 	free(text);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* A log with what the fixtures lack: a replay record, statics and a critical path. */
@@ -344,7 +344,7 @@ static void logs(void)
 	sample_events(ev);
 	t.nevents = 3;
 	t.events = ev;
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	replay_stream(&b, &t.record_entries);
 	t.record = b.data;
 	t.record_len = b.len;
@@ -365,7 +365,7 @@ static void logs(void)
 	pvmmon_log_free(back);
 	save("fuzz_log", "record", xml, len);
 	free(xml);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* Hostfiles as users write them: the user guide's, every option and mark, the

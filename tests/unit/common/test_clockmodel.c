@@ -22,7 +22,7 @@ static void test_fit_drift(void)
 		p[i].offset = -5000000 - (int64_t)i * 200000 + err[i];
 		p[i].uncertainty = 40000;
 	}
-	CU_ASSERT_EQUAL_FATAL(clockmodel_fit(p, 11, 2000000000, &m, &unc), 0);
+	CU_ASSERT_EQUAL_FATAL(clockmodel__fit(p, 11, 2000000000, &m, &unc), 0);
 	CU_ASSERT(fabs(m.rate + 200e-6) < 1e-6);
 	CU_ASSERT_EQUAL(m.tref, p[10].at);
 	CU_ASSERT(llabs(m.offset - (-7000000)) <= 3000);
@@ -31,7 +31,7 @@ static void test_fit_drift(void)
 	CU_ASSERT(unc >= 40000 && unc <= 43000);
 	CU_ASSERT(llabs(m.offset - (-7000000)) <= unc);
 	for (int64_t t = p[0].at; t <= p[10].at + 60000000000LL; t += 7000000000LL) {
-		int64_t back = clockmodel_from_common(&m, clockmodel_to_common(&m, t));
+		int64_t back = clockmodel__from_common(&m, clockmodel__to_common(&m, t));
 
 		CU_ASSERT(llabs(back - t) <= 1);
 	}
@@ -45,14 +45,14 @@ static void test_fit_too_little(void)
 	clockmodel m;
 	int64_t unc = 0;
 
-	CU_ASSERT_EQUAL(clockmodel_fit(p, 3, 1000000, &m, &unc), 0);
+	CU_ASSERT_EQUAL(clockmodel__fit(p, 3, 1000000, &m, &unc), 0);
 	CU_ASSERT_EQUAL(m.rate, 0);
 	CU_ASSERT_EQUAL(m.offset, -480);
 	CU_ASSERT_EQUAL(m.tref, 2000);
 	CU_ASSERT_EQUAL(unc, 300);
-	CU_ASSERT_EQUAL(clockmodel_fit(p, 2, 0, &m, &unc), 0);
+	CU_ASSERT_EQUAL(clockmodel__fit(p, 2, 0, &m, &unc), 0);
 	CU_ASSERT_EQUAL(m.rate, 0);
-	CU_ASSERT_EQUAL(clockmodel_fit(p, 0, 0, &m, &unc), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(clockmodel__fit(p, 0, 0, &m, &unc), PVMMON_EINVAL);
 }
 
 /* An estimate made while the network was busy (large uncertainty, far off) barely moves
@@ -70,14 +70,14 @@ static void test_fit_weights(void)
 	}
 	p[3].offset = 7400000;
 	p[3].uncertainty = 500000;
-	CU_ASSERT_EQUAL_FATAL(clockmodel_fit(p, 6, 0, &m, &unc), 0);
+	CU_ASSERT_EQUAL_FATAL(clockmodel__fit(p, 6, 0, &m, &unc), 0);
 	CU_ASSERT(fabs(m.rate) < 0.5e-6);
 	CU_ASSERT(llabs(m.offset - 7000000) < 1000);
 	/* Without the model (rate 0, offset 0) times pass unchanged. */
 	m.offset = 0;
 	m.rate = 0;
-	CU_ASSERT_EQUAL(clockmodel_to_common(&m, 123456789), 123456789);
-	CU_ASSERT_EQUAL(clockmodel_from_common(&m, 123456789), 123456789);
+	CU_ASSERT_EQUAL(clockmodel__to_common(&m, 123456789), 123456789);
+	CU_ASSERT_EQUAL(clockmodel__from_common(&m, 123456789), 123456789);
 }
 
 CU_TestInfo test_clockmodel_tests[] = {

@@ -212,7 +212,7 @@ static void fill_record(pvmmon_log_task *t)
 	wire_buf b;
 
 	replay__enc_init(&e);
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
 		CU_ASSERT_EQUAL(replay__enc_add(&e, &in[i]), 0);
 	CU_ASSERT_EQUAL(replay__enc_take(&e, &b), 0);

@@ -23,8 +23,8 @@ static void test_piggyback_round_trip(void)
 	pb.ndests = 3;
 	pb.dest_tid = tids;
 	pb.seq = seq;
-	CU_ASSERT_EQUAL(wire_piggyback_encode(&pb, buf), sizeof(buf));
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 0x80003), 0);
+	CU_ASSERT_EQUAL(wire__piggyback_encode(&pb, buf), sizeof(buf));
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 0x80003), 0);
 	CU_ASSERT_EQUAL(out.sender_index, 5);
 	CU_ASSERT_EQUAL(out.sender_tid, 0x40009);
 	CU_ASSERT_EQUAL(out.vt_send, 123456789012345LL);
@@ -34,7 +34,7 @@ static void test_piggyback_round_trip(void)
 	CU_ASSERT_EQUAL(out.ndests, 3);
 	CU_ASSERT_EQUAL(out.my_seq, 123456);
 	/* A receiver not in the list finds no sequence number. */
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 0x12345), 0);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 0x12345), 0);
 	CU_ASSERT_EQUAL(out.my_seq, -1);
 }
 
@@ -63,35 +63,35 @@ static void test_piggyback_cp_tuple(void)
 		pb.cp.zlong[k] = 4000000 + k;
 		pb.cp.zshare[k] = 10 * k;
 	}
-	len = wire_piggyback_encode(&pb, buf);
-	CU_ASSERT_EQUAL(len, wire_piggyback_size(1, (uint32_t)wire_cp_size(&pb.cp)));
-	CU_ASSERT_EQUAL_FATAL(wire_piggyback_decode(&out, buf, len, tid), 0);
+	len = wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(len, wire__piggyback_size(1, (uint32_t)wire__cp_size(&pb.cp)));
+	CU_ASSERT_EQUAL_FATAL(wire__piggyback_decode(&out, buf, len, tid), 0);
 	CU_ASSERT_EQUAL(out.my_seq, 9);
 	CU_ASSERT(out.cp.on && out.cp.n == 3 && out.cp.longest == 5000000 && out.cp.gen == 7);
 	CU_ASSERT_EQUAL(out.cp.share[2], 3000);
 	CU_ASSERT_EQUAL(out.cp.zlong[1], 4000001);
 	CU_ASSERT_EQUAL(out.cp.zshare[2], 20);
 	/* Too many procedures in the tuple is damage, not an overrun. */
-	buf[len - wire_cp_size(&pb.cp) + 5] = 200;
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, len, tid), PVMMON_EPARSE);
+	buf[len - wire__cp_size(&pb.cp) + 5] = 200;
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, len, tid), PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(out.cp.on, 0);
 	/* Without a tuple the piggyback is as before and decodes as off. */
 	pb.cp.on = 0;
-	len = wire_piggyback_encode(&pb, buf);
-	CU_ASSERT_EQUAL(len, wire_piggyback_size(1, 0));
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, len, tid), 0);
+	len = wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(len, wire__piggyback_size(1, 0));
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, len, tid), 0);
 	CU_ASSERT_EQUAL(out.cp.on, 0);
 	/* In a control message. */
 	pb.cp.on = 1;
-	wire_buf_init(&b);
-	wire_cp_put(&b, &pb.cp);
-	wire_in_init(&in, b.data, b.len);
-	wire_cp_get(&in, &c);
+	wire__buf_init(&b);
+	wire__cp_put(&b, &pb.cp);
+	wire__in_init(&in, b.data, b.len);
+	wire__cp_get(&in, &c);
 	CU_ASSERT(!in.failed && in.left == 0 && c.on && c.n == 3 && c.share[0] == 1000);
-	wire_in_init(&in, b.data, b.len - 1);
-	wire_cp_get(&in, &c);
+	wire__in_init(&in, b.data, b.len - 1);
+	wire__cp_get(&in, &c);
 	CU_ASSERT(in.failed && !c.on);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_ctl_round_trip(void)
@@ -99,29 +99,29 @@ static void test_ctl_round_trip(void)
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "create_seq,do_rank", 0x1122334455667788ull}, out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_ctl_encode(&b, &c);
-	CU_ASSERT_EQUAL_FATAL(wire_ctl_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, &c);
+	CU_ASSERT_EQUAL_FATAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT(out.cmd == WIRE_CTL_CP_START && out.gen == 3 && out.exclusive == 1);
 	CU_ASSERT(out.token == 0x1122334455667788ull);
 	CU_ASSERT_STRING_EQUAL(out.procs, "create_seq,do_rank");
 	free(out.procs);
-	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
 	b.data[4] = 99; /* an unknown command */
-	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.procs);
 	/* The replay's hold and release are the last commands; the one after is unknown. */
 	b.data[4] = WIRE_CTL_HOLD;
-	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HOLD);
 	free(out.procs);
 	b.data[4] = WIRE_CTL_RELEASE;
-	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_RELEASE);
 	free(out.procs);
 	b.data[4] = WIRE_CTL_RELEASE + 1;
-	CU_ASSERT_EQUAL(wire_ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_free(&b);
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 static void test_piggyback_rejects_damage(void)
@@ -134,18 +134,18 @@ static void test_piggyback_rejects_damage(void)
 	pb.ndests = 1;
 	pb.dest_tid = &tid;
 	pb.seq = &seq;
-	wire_piggyback_encode(&pb, buf);
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf) - 1, 1), PVMMON_EPARSE);
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, 10, 1), PVMMON_EPARSE);
+	wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf) - 1, 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, 10, 1), PVMMON_EPARSE);
 	buf[2] = WIRE_VERSION + 1;
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EVERSION);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EVERSION);
 	buf[2] = WIRE_VERSION;
 	buf[0] ^= 0xff;
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
 	buf[0] ^= 0xff;
 	/* A destination count that does not match the size is damage. */
 	buf[44] = 2;
-	CU_ASSERT_EQUAL(wire_piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
 }
 
 static void test_register_round_trip(void)
@@ -153,10 +153,10 @@ static void test_register_round_trip(void)
 	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99, 0xfeedull}, out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	CU_ASSERT_FALSE(b.failed);
-	CU_ASSERT_EQUAL(wire_register_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(wire__register_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.tid, 0x40001);
 	CU_ASSERT_EQUAL(out.pid, 1234);
 	CU_ASSERT_EQUAL(out.rt_start, 99);
@@ -165,8 +165,8 @@ static void test_register_round_trip(void)
 	free(out.program);
 	/* Every truncation fails cleanly. */
 	for (size_t n = 0; n < b.len; n++)
-		CU_ASSERT_NOT_EQUAL(wire_register_decode(&out, b.data, n), 0);
-	wire_buf_free(&b);
+		CU_ASSERT_NOT_EQUAL(wire__register_decode(&out, b.data, n), 0);
+	wire__buf_free(&b);
 }
 
 static void test_records_round_trip(void)
@@ -209,9 +209,9 @@ static void test_records_round_trip(void)
 	t.nloops = 1;
 	t.loops = &loop;
 	t.cost = (pvmmon_log_cost){1, 60, 55, 120, 9000, 7000, 42, 123456, 100000, 140500, 1650, 0};
-	wire_buf_init(&b);
-	wire_records_encode(&b, &t, 1);
-	CU_ASSERT_EQUAL_FATAL(wire_records_decode(&out, &final, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, 1);
+	CU_ASSERT_EQUAL_FATAL(wire__records_decode(&out, &final, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(final, 1);
 	CU_ASSERT_EQUAL(out.tid, 0x40001);
 	CU_ASSERT_EQUAL(out.virtual_ns, 1000000);
@@ -253,13 +253,13 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.loops[0].time_ns, 500);
 	CU_ASSERT_EQUAL(out.loops[0].raw_ns, 800);
 	CU_ASSERT_EQUAL(out.loops[0].local_ns, 650);
-	wire_task_clear(&out);
+	wire__task_clear(&out);
 	/* Truncated or extended records are refused, never half-used. */
-	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len - 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__records_decode(&out, &final, b.data, b.len - 1), PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(out.nstmts, 0);
-	wire_put_u8(&b, 0);
-	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_free(&b);
+	wire__put_u8(&b, 0);
+	CU_ASSERT_EQUAL(wire__records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 static void test_huge_counts_are_refused(void)
@@ -268,14 +268,14 @@ static void test_huge_counts_are_refused(void)
 	pvmmon_log_task out;
 	int final;
 
-	wire_buf_init(&b);
-	wire_put_u32(&b, WIRE_VERSION);
-	wire_put_u8(&b, 0);
+	wire__buf_init(&b);
+	wire__put_u32(&b, WIRE_VERSION);
+	wire__put_u8(&b, 0);
 	for (int i = 0; i < 9; i++)
-		wire_put_u64(&b, 0);
-	wire_put_u32(&b, 0xffffffffu); /* statements */
-	CU_ASSERT_EQUAL(wire_records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_free(&b);
+		wire__put_u64(&b, 0);
+	wire__put_u32(&b, 0xffffffffu); /* statements */
+	CU_ASSERT_EQUAL(wire__records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 static void test_mailbox_round_trip(void)
@@ -283,16 +283,16 @@ static void test_mailbox_round_trip(void)
 	wire_mailbox m = {0x40005, 77, 250, 12345, 0xabcdef0123ull}, out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_mailbox_encode(&b, &m);
-	CU_ASSERT_EQUAL(wire_mailbox_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__mailbox_encode(&b, &m);
+	CU_ASSERT_EQUAL(wire__mailbox_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.monitor_tid, 0x40005);
 	CU_ASSERT_EQUAL(out.ctx, 77);
 	CU_ASSERT_EQUAL(out.flush_ms, 250);
 	CU_ASSERT_EQUAL(out.trace_events, 12345);
 	CU_ASSERT(out.token == 0xabcdef0123ull);
-	CU_ASSERT_NOT_EQUAL(wire_mailbox_decode(&out, b.data, b.len - 1), 0);
-	wire_buf_free(&b);
+	CU_ASSERT_NOT_EQUAL(wire__mailbox_decode(&out, b.data, b.len - 1), 0);
+	wire__buf_free(&b);
 }
 
 /* A task's clock estimate and the monitor's answer: round trips, every truncation and a
@@ -303,9 +303,9 @@ static void test_clock_round_trip(void)
 	wire_clockset s = {-98765, 4500, 123456789, -250000000, 1}, sout;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_clock_encode(&b, &c);
-	CU_ASSERT_EQUAL(wire_clock_decode(&cout, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__clock_encode(&b, &c);
+	CU_ASSERT_EQUAL(wire__clock_decode(&cout, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(cout.tid, 0x40007);
 	CU_ASSERT_EQUAL(cout.offset, -123456789012LL);
 	CU_ASSERT_EQUAL(cout.uncertainty, 4500);
@@ -313,50 +313,50 @@ static void test_clock_round_trip(void)
 	CU_ASSERT_EQUAL(cout.at, 777000111222LL);
 	CU_ASSERT_EQUAL(cout.samples, 5);
 	for (size_t n = 0; n < b.len; n++)
-		CU_ASSERT_NOT_EQUAL(wire_clock_decode(&cout, b.data, n), 0);
-	wire_put_u8(&b, 0);
-	CU_ASSERT_EQUAL(wire_clock_decode(&cout, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_reset(&b);
+		CU_ASSERT_NOT_EQUAL(wire__clock_decode(&cout, b.data, n), 0);
+	wire__put_u8(&b, 0);
+	CU_ASSERT_EQUAL(wire__clock_decode(&cout, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
 	c.uncertainty = -1;
-	wire_clock_encode(&b, &c);
-	CU_ASSERT_EQUAL(wire_clock_decode(&cout, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_reset(&b);
+	wire__clock_encode(&b, &c);
+	CU_ASSERT_EQUAL(wire__clock_decode(&cout, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
 	c.uncertainty = 0;
 	c.rtt = -5;
-	wire_clock_encode(&b, &c);
-	CU_ASSERT_EQUAL(wire_clock_decode(&cout, b.data, b.len), PVMMON_EPARSE);
+	wire__clock_encode(&b, &c);
+	CU_ASSERT_EQUAL(wire__clock_decode(&cout, b.data, b.len), PVMMON_EPARSE);
 	/* The version comes first: another build's estimate is refused as such. */
 	b.data[0] ^= 0xff;
-	CU_ASSERT_EQUAL(wire_clock_decode(&cout, b.data, b.len), PVMMON_EVERSION);
+	CU_ASSERT_EQUAL(wire__clock_decode(&cout, b.data, b.len), PVMMON_EVERSION);
 
-	wire_buf_reset(&b);
-	wire_clockset_encode(&b, &s);
-	CU_ASSERT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), 0);
+	wire__buf_reset(&b);
+	wire__clockset_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire__clockset_decode(&sout, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(sout.offset, -98765);
 	CU_ASSERT_EQUAL(sout.uncertainty, 4500);
 	CU_ASSERT_EQUAL(sout.tref, 123456789);
 	CU_ASSERT_EQUAL(sout.rate_ppt, -250000000);
 	CU_ASSERT_EQUAL(sout.keeper, 1);
 	for (size_t n = 0; n < b.len; n++)
-		CU_ASSERT_NOT_EQUAL(wire_clockset_decode(&sout, b.data, n), 0);
-	wire_put_u8(&b, 0);
-	CU_ASSERT_NOT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), 0);
-	wire_buf_reset(&b);
+		CU_ASSERT_NOT_EQUAL(wire__clockset_decode(&sout, b.data, n), 0);
+	wire__put_u8(&b, 0);
+	CU_ASSERT_NOT_EQUAL(wire__clockset_decode(&sout, b.data, b.len), 0);
+	wire__buf_reset(&b);
 	s.uncertainty = -1;
-	wire_clockset_encode(&b, &s);
-	CU_ASSERT_NOT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), 0);
+	wire__clockset_encode(&b, &s);
+	CU_ASSERT_NOT_EQUAL(wire__clockset_decode(&sout, b.data, b.len), 0);
 	/* A drift beyond a thousandth, or a keeper flag other than 0 or 1, is damage. */
 	s.uncertainty = 0;
 	s.rate_ppt = 1000000001;
-	wire_buf_reset(&b);
-	wire_clockset_encode(&b, &s);
-	CU_ASSERT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__clockset_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire__clockset_decode(&sout, b.data, b.len), PVMMON_EPARSE);
 	s.rate_ppt = 0;
 	s.keeper = 2;
-	wire_buf_reset(&b);
-	wire_clockset_encode(&b, &s);
-	CU_ASSERT_EQUAL(wire_clockset_decode(&sout, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_free(&b);
+	wire__buf_reset(&b);
+	wire__clockset_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire__clockset_decode(&sout, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 /* Events compared field by field: struct padding is not part of the value. */
@@ -379,25 +379,25 @@ static void test_trace_round_trip(void)
 	size_t n = 0;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_trace_encode(&b, 0x40001, ev, 3);
+	wire__buf_init(&b);
+	wire__trace_encode(&b, 0x40001, ev, 3);
 	CU_ASSERT_EQUAL(b.len, WIRE_TRACE_HEADER + 3 * WIRE_TRACE_EVENT_SIZE);
-	CU_ASSERT_EQUAL_FATAL(wire_trace_decode(&tid, &out, &n, b.data, b.len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__trace_decode(&tid, &out, &n, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(tid, 0x40001);
 	CU_ASSERT_EQUAL_FATAL(n, 3);
 	for (size_t i = 0; i < 3; i++)
 		CU_ASSERT(same_event(&out[i], &ev[i]));
 	free(out);
 	/* A count that does not match the bytes, a cut chunk and an unknown op fail. */
-	CU_ASSERT_EQUAL(wire_trace_decode(&tid, &out, &n, b.data, b.len - 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__trace_decode(&tid, &out, &n, b.data, b.len - 1), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out);
 	b.data[8] = 4;
-	CU_ASSERT_EQUAL(wire_trace_decode(&tid, &out, &n, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__trace_decode(&tid, &out, &n, b.data, b.len), PVMMON_EPARSE);
 	b.data[8] = 3;
 	b.data[WIRE_TRACE_HEADER] = 99;
-	CU_ASSERT_EQUAL(wire_trace_decode(&tid, &out, &n, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__trace_decode(&tid, &out, &n, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(n, 0);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 CU_TestInfo test_wire_tests[] = {

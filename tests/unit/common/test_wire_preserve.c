@@ -17,9 +17,9 @@ static void test_pwait_round_trip(void)
 	wire_pwait out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_pwait_encode(&b, &w);
-	CU_ASSERT_EQUAL_FATAL(wire_pwait_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__pwait_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.req, 3);
 	CU_ASSERT_EQUAL(out.kind, WIRE_PW_TRECV);
 	CU_ASSERT_EQUAL(out.src, -1);
@@ -36,14 +36,14 @@ static void test_pwait_round_trip(void)
 	CU_ASSERT_EQUAL(out.cand[0].va, 3000000);
 	CU_ASSERT_EQUAL(out.cand[0].vs, 2900000);
 	CU_ASSERT_EQUAL(out.cand[0].seq, 4);
-	wire_pwait_clear(&out);
+	wire__pwait_clear(&out);
 	/* A kind beyond the known ones is damage. */
 	w.kind = WIRE_PW_TRECV + 1;
-	wire_buf_reset(&b);
-	wire_pwait_encode(&b, &w);
-	CU_ASSERT_EQUAL(wire_pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.sent);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_pgrant_pask(void)
@@ -51,21 +51,21 @@ static void test_pgrant_pask(void)
 	wire_pgrant g;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_pgrant_encode(&b, &(wire_pgrant){9, WIRE_PG_NONE, -1, 77});
-	CU_ASSERT_EQUAL_FATAL(wire_pgrant_decode(&g, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__pgrant_encode(&b, &(wire_pgrant){9, WIRE_PG_NONE, -1, 77});
+	CU_ASSERT_EQUAL_FATAL(wire__pgrant_decode(&g, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(g.req, 9);
 	CU_ASSERT_EQUAL(g.verdict, WIRE_PG_NONE);
 	CU_ASSERT_EQUAL(g.src, -1);
 	CU_ASSERT_EQUAL(g.tag, 77);
 	b.data[8] = WIRE_PG_NONE + 1;
-	CU_ASSERT_EQUAL(wire_pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_reset(&b);
-	wire_pask_encode(&b);
+	CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__pask_encode(&b);
 	CU_ASSERT_EQUAL(b.len, WIRE_HEAD);
-	CU_ASSERT_EQUAL(wire_pask_decode(b.data, b.len), 0);
-	CU_ASSERT_EQUAL(wire_pask_decode(b.data, 0), PVMMON_EPARSE);
-	wire_buf_free(&b);
+	CU_ASSERT_EQUAL(wire__pask_decode(b.data, b.len), 0);
+	CU_ASSERT_EQUAL(wire__pask_decode(b.data, 0), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 static void test_snapshot_round_trip(void)
@@ -74,14 +74,14 @@ static void test_snapshot_round_trip(void)
 	wire_snapshot s;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_snapshot_encode(&b, &(wire_snapshot){xml, sizeof(xml) - 1});
-	CU_ASSERT_EQUAL_FATAL(wire_snapshot_decode(&s, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__snapshot_encode(&b, &(wire_snapshot){xml, sizeof(xml) - 1});
+	CU_ASSERT_EQUAL_FATAL(wire__snapshot_decode(&s, b.data, b.len), 0);
 	CU_ASSERT_EQUAL_FATAL(s.len, sizeof(xml) - 1);
 	CU_ASSERT(!memcmp(s.xml, xml, s.len));
 	b.data[0]++;
-	CU_ASSERT_EQUAL(wire_snapshot_decode(&s, b.data, b.len), PVMMON_EVERSION);
-	wire_buf_free(&b);
+	CU_ASSERT_EQUAL(wire__snapshot_decode(&s, b.data, b.len), PVMMON_EVERSION);
+	wire__buf_free(&b);
 }
 
 /* Wait reports (common/wire_hang.c) round trip; a report listing more queued messages
@@ -96,9 +96,9 @@ static void test_wait_round_trip(void)
 	wire_waitend e;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_wait_encode(&b, &w);
-	CU_ASSERT_EQUAL_FATAL(wire_wait_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.seq, 2);
 	CU_ASSERT_EQUAL(out.op, WIRE_WAIT_TRECV);
 	CU_ASSERT_EQUAL(out.src, 0x40003);
@@ -116,18 +116,18 @@ static void test_wait_round_trip(void)
 	CU_ASSERT_EQUAL_FATAL(out.nqueued, 1);
 	CU_ASSERT_EQUAL(out.queued[0].tag, 9);
 	CU_ASSERT_EQUAL(out.queued[0].len, 16);
-	wire_wait_clear(&out);
+	wire__wait_clear(&out);
 	w.op = WIRE_WAIT_POLL + 1;
-	wire_buf_reset(&b);
-	wire_wait_encode(&b, &w);
-	CU_ASSERT_EQUAL(wire_wait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__wait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__wait_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.peers);
-	wire_buf_reset(&b);
-	wire_waitend_encode(&b, &(wire_waitend){2, 7000000});
-	CU_ASSERT_EQUAL_FATAL(wire_waitend_decode(&e, b.data, b.len), 0);
+	wire__buf_reset(&b);
+	wire__waitend_encode(&b, &(wire_waitend){2, 7000000});
+	CU_ASSERT_EQUAL_FATAL(wire__waitend_decode(&e, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(e.seq, 2);
 	CU_ASSERT_EQUAL(e.rt_end, 7000000);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 CU_TestInfo test_wire_preserve_tests[] = {

@@ -14,20 +14,20 @@ static void test_rchunk_round_trip(void)
 	wire_rchunk c;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_rchunk_encode(&b, &(wire_rchunk){0x40001, bytes, sizeof(bytes)});
+	wire__buf_init(&b);
+	wire__rchunk_encode(&b, &(wire_rchunk){0x40001, bytes, sizeof(bytes)});
 	CU_ASSERT_EQUAL(b.len, WIRE_RCHUNK_HEAD + sizeof(bytes));
-	CU_ASSERT_EQUAL_FATAL(wire_rchunk_decode(&c, b.data, b.len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__rchunk_decode(&c, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(c.tid, 0x40001);
 	CU_ASSERT_EQUAL_FATAL(c.len, sizeof(bytes));
 	CU_ASSERT(!memcmp(c.data, bytes, sizeof(bytes)));
 	/* The stream's bytes can follow a header encoded alone. */
-	wire_buf_reset(&b);
-	wire_rchunk_encode(&b, &(wire_rchunk){0x40001, NULL, 0});
-	wire_buf_append(&b, bytes, sizeof(bytes));
-	CU_ASSERT_EQUAL_FATAL(wire_rchunk_decode(&c, b.data, b.len), 0);
+	wire__buf_reset(&b);
+	wire__rchunk_encode(&b, &(wire_rchunk){0x40001, NULL, 0});
+	wire__buf_append(&b, bytes, sizeof(bytes));
+	CU_ASSERT_EQUAL_FATAL(wire__rchunk_decode(&c, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(c.len, sizeof(bytes));
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_replaydata_round_trip(void)
@@ -37,9 +37,9 @@ static void test_replaydata_round_trip(void)
 	wire_replaydata r = {1, 17, 2, senders, record, sizeof(record)}, out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_replaydata_encode(&b, &r);
-	CU_ASSERT_EQUAL_FATAL(wire_replaydata_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__replaydata_encode(&b, &r);
+	CU_ASSERT_EQUAL_FATAL(wire__replaydata_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.keep_going, 1);
 	CU_ASSERT_EQUAL(out.stop_at, 17);
 	CU_ASSERT_EQUAL_FATAL(out.nsenders, 2);
@@ -47,16 +47,16 @@ static void test_replaydata_round_trip(void)
 	CU_ASSERT_STRING_EQUAL(out.senders[1], "t80000000");
 	CU_ASSERT_EQUAL_FATAL(out.record_len, sizeof(record));
 	CU_ASSERT(!memcmp(out.record, record, sizeof(record)));
-	wire_replaydata_clear(&out);
+	wire__replaydata_clear(&out);
 	CU_ASSERT_PTR_NULL(out.senders);
 	/* A sender without a name is damage: tasks read its first byte. */
 	senders[1] = NULL;
-	wire_buf_reset(&b);
-	wire_replaydata_encode(&b, &r);
+	wire__buf_reset(&b);
+	wire__replaydata_encode(&b, &r);
 	senders[1] = "t80000000";
-	CU_ASSERT_EQUAL(wire_replaydata_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__replaydata_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.senders);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_lid_round_trip(void)
@@ -65,21 +65,21 @@ static void test_lid_round_trip(void)
 	wire_lidtid t;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_lid_encode(&b, &(wire_lid){"0.1.2"});
-	CU_ASSERT_EQUAL_FATAL(wire_lid_decode(&l, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__lid_encode(&b, &(wire_lid){"0.1.2"});
+	CU_ASSERT_EQUAL_FATAL(wire__lid_decode(&l, b.data, b.len), 0);
 	CU_ASSERT_STRING_EQUAL(l.lid, "0.1.2");
-	wire_lid_clear(&l);
-	wire_buf_reset(&b);
-	wire_lid_encode(&b, &(wire_lid){NULL});
-	CU_ASSERT_EQUAL(wire_lid_decode(&l, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_reset(&b);
-	wire_lidtid_encode(&b, &(wire_lidtid){0x40005});
-	CU_ASSERT_EQUAL(wire_lidtid_decode(&t, b.data, b.len), 0);
+	wire__lid_clear(&l);
+	wire__buf_reset(&b);
+	wire__lid_encode(&b, &(wire_lid){NULL});
+	CU_ASSERT_EQUAL(wire__lid_decode(&l, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__lidtid_encode(&b, &(wire_lidtid){0x40005});
+	CU_ASSERT_EQUAL(wire__lidtid_decode(&t, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(t.tid, 0x40005);
-	CU_ASSERT_EQUAL(wire_lidtid_decode(&t, b.data, b.len - 1), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__lidtid_decode(&t, b.data, b.len - 1), PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(t.tid, 0);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_diverged_stopped_round_trip(void)
@@ -88,29 +88,29 @@ static void test_diverged_stopped_round_trip(void)
 	wire_stopped s = {17, 4242, "/bin/app", 0x1234, WIRE_STOP_CONTINUED}, sout;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_diverged_encode(&b, &d);
-	CU_ASSERT_EQUAL_FATAL(wire_diverged_decode(&dout, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__diverged_encode(&b, &d);
+	CU_ASSERT_EQUAL_FATAL(wire__diverged_decode(&dout, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(dout.index, 17);
 	CU_ASSERT_PTR_NULL(dout.module);
 	CU_ASSERT_STRING_EQUAL(dout.op, "pvm_recv");
 	CU_ASSERT_STRING_EQUAL(dout.expected, "expected this");
 	CU_ASSERT_STRING_EQUAL(dout.observed, "observed that");
-	wire_diverged_clear(&dout);
-	wire_buf_reset(&b);
-	wire_stopped_encode(&b, &s);
-	CU_ASSERT_EQUAL_FATAL(wire_stopped_decode(&sout, b.data, b.len), 0);
+	wire__diverged_clear(&dout);
+	wire__buf_reset(&b);
+	wire__stopped_encode(&b, &s);
+	CU_ASSERT_EQUAL_FATAL(wire__stopped_decode(&sout, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(sout.event, 17);
 	CU_ASSERT_EQUAL(sout.pid, 4242);
 	CU_ASSERT_STRING_EQUAL(sout.module, "/bin/app");
 	CU_ASSERT_EQUAL(sout.offset, 0x1234);
 	CU_ASSERT_EQUAL(sout.kind, WIRE_STOP_CONTINUED);
-	wire_stopped_clear(&sout);
+	wire__stopped_clear(&sout);
 	/* What a stop report tells is one of three. */
 	b.data[b.len - 1] = WIRE_STOP_HOLDING + 1;
-	CU_ASSERT_EQUAL(wire_stopped_decode(&sout, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__stopped_decode(&sout, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(sout.module);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 CU_TestInfo test_wire_replay_tests[] = {

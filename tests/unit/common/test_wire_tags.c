@@ -43,7 +43,7 @@ static void test_every_kind_framed(void)
 {
 	wire_buf b;
 
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	for (int k = 0; k < WIRE_NKINDS; k++) {
 		int tag = wire__kind_tag(k), open = wire_sample_encode(&b, k);
 
@@ -61,12 +61,12 @@ static void test_every_kind_framed(void)
 				CU_FAIL("a cut message decoded");
 			free(cut);
 		}
-		wire_put_u8(&b, 0);
+		wire__put_u8(&b, 0);
 		CU_ASSERT_EQUAL(wire__tag_check(tag, b.data, b.len) == 0, open);
 		b.data[0] ^= 0x40;
 		CU_ASSERT_EQUAL(wire__tag_check(tag, b.data, b.len), PVMMON_EVERSION);
 	}
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* pvmd packs its notify messages: they have no codec to check. */
@@ -74,10 +74,10 @@ static void test_pvmd_kinds(void)
 {
 	wire_buf b;
 
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	CU_ASSERT_EQUAL(wire_sample_encode(&b, WIRE_KIND_TASKEXIT), -1);
 	CU_ASSERT_EQUAL(wire__tag_check(WIRE_TAG_MONLOST, NULL, 0), 0);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 CU_TestInfo test_wire_tags_tests[] = {

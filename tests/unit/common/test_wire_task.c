@@ -19,9 +19,9 @@ static void test_welcome_round_trip(void)
 	w.from.n = 1;
 	w.from.longest = 4242;
 	w.from.share[0] = 42;
-	wire_buf_init(&b);
-	wire_welcome_encode(&b, &w);
-	CU_ASSERT_EQUAL_FATAL(wire_welcome_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__welcome_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.index, 7);
 	CU_ASSERT_STRING_EQUAL(out.lid, "0.2");
 	CU_ASSERT_EQUAL(out.spawn_rt, 98765);
@@ -36,24 +36,24 @@ static void test_welcome_round_trip(void)
 	CU_ASSERT_EQUAL(out.preserve, 1);
 	CU_ASSERT_STRING_EQUAL(out.rules, "off work\n");
 	CU_ASSERT_EQUAL(out.budget, 250);
-	wire_welcome_clear(&out);
+	wire__welcome_clear(&out);
 	CU_ASSERT_PTR_NULL(out.lid);
 	/* No selection, no tuple: NULL strings stay NULL. */
 	w.procs = NULL;
 	w.from.on = 0;
-	wire_buf_reset(&b);
-	wire_welcome_encode(&b, &w);
-	CU_ASSERT_EQUAL_FATAL(wire_welcome_decode(&out, b.data, b.len), 0);
+	wire__buf_reset(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__welcome_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_PTR_NULL(out.procs);
 	CU_ASSERT_EQUAL(out.from.on, 0);
-	wire_welcome_clear(&out);
+	wire__welcome_clear(&out);
 	/* A record/replay mode that is none of the three is damage. */
 	w.rr = 3;
-	wire_buf_reset(&b);
-	wire_welcome_encode(&b, &w);
-	CU_ASSERT_EQUAL(wire_welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.rules);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_spawned_round_trip(void)
@@ -62,29 +62,29 @@ static void test_spawned_round_trip(void)
 	wire_spawned s = {5, 2, tids, 123456789, {0}}, out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_spawned_encode(&b, &s);
-	CU_ASSERT_EQUAL_FATAL(wire_spawned_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__spawned_encode(&b, &s);
+	CU_ASSERT_EQUAL_FATAL(wire__spawned_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.base, 5);
 	CU_ASSERT_EQUAL_FATAL(out.n, 2);
 	CU_ASSERT_EQUAL(out.tids[0], 0x40002);
 	CU_ASSERT_EQUAL(out.tids[1], 0x80003);
 	CU_ASSERT_EQUAL(out.rt, 123456789);
 	CU_ASSERT_EQUAL(out.cp.on, 0);
-	wire_spawned_clear(&out);
+	wire__spawned_clear(&out);
 	/* A count beyond the bytes that follow allocates nothing on trust. */
 	b.data[8] = 0xff;
 	b.data[9] = 0xff;
-	CU_ASSERT_EQUAL(wire_spawned_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__spawned_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.tids);
 	/* A spawn of no task is still a report. */
 	s.n = 0;
-	wire_buf_reset(&b);
-	wire_spawned_encode(&b, &s);
-	CU_ASSERT_EQUAL(wire_spawned_decode(&out, b.data, b.len), 0);
+	wire__buf_reset(&b);
+	wire__spawned_encode(&b, &s);
+	CU_ASSERT_EQUAL(wire__spawned_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.n, 0);
-	wire_spawned_clear(&out);
-	wire_buf_free(&b);
+	wire__spawned_clear(&out);
+	wire__buf_free(&b);
 }
 
 static void test_query_answer_round_trip(void)
@@ -93,21 +93,21 @@ static void test_query_answer_round_trip(void)
 	wire_answer a = {0x40003, 1, -5, 1000500}, aout;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_query_encode(&b, &(wire_query){0x40003});
-	CU_ASSERT_EQUAL(wire_query_decode(&q, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__query_encode(&b, &(wire_query){0x40003});
+	CU_ASSERT_EQUAL(wire__query_decode(&q, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(q.tid, 0x40003);
-	wire_buf_reset(&b);
-	wire_answer_encode(&b, &a);
-	CU_ASSERT_EQUAL(wire_answer_decode(&aout, b.data, b.len), 0);
+	wire__buf_reset(&b);
+	wire__answer_encode(&b, &a);
+	CU_ASSERT_EQUAL(wire__answer_decode(&aout, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(aout.tid, 0x40003);
 	CU_ASSERT_EQUAL(aout.monitored, 1);
 	CU_ASSERT_EQUAL(aout.m_recv, -5);
 	CU_ASSERT_EQUAL(aout.m_send, 1000500);
 	/* The flag is 0 or 1. */
 	b.data[8] = 2;
-	CU_ASSERT_EQUAL(wire_answer_decode(&aout, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_free(&b);
+	CU_ASSERT_EQUAL(wire__answer_decode(&aout, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 static void test_fatal_round_trip(void)
@@ -115,27 +115,27 @@ static void test_fatal_round_trip(void)
 	wire_fatal f = {11, 7, WIRE_FATAL_PVM, 1}, out;
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_fatal_encode(&b, &f);
-	CU_ASSERT_EQUAL_FATAL(wire_fatal_decode(&out, b.data, b.len), 0);
+	wire__buf_init(&b);
+	wire__fatal_encode(&b, &f);
+	CU_ASSERT_EQUAL_FATAL(wire__fatal_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.sig, 11);
 	CU_ASSERT_EQUAL(out.stmt, 7);
 	CU_ASSERT_EQUAL(out.where, WIRE_FATAL_PVM);
 	CU_ASSERT_EQUAL(out.records, 1);
 	/* Where is one of three places, and the records flag is 0 or 1. */
 	b.data[b.len - 2] = 3;
-	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	b.data[b.len - 2] = WIRE_FATAL_HOOKS;
 	b.data[b.len - 1] = 2;
-	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	/* No signal 0, and nothing cut short. */
-	wire_buf_reset(&b);
-	wire_fatal_encode(&b, &(wire_fatal){0, 0, 0, 0});
-	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
-	wire_buf_reset(&b);
-	wire_fatal_encode(&b, &f);
-	CU_ASSERT_EQUAL(wire_fatal_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
-	wire_buf_free(&b);
+	wire__buf_reset(&b);
+	wire__fatal_encode(&b, &(wire_fatal){0, 0, 0, 0});
+	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_reset(&b);
+	wire__fatal_encode(&b, &f);
+	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len - 1), PVMMON_EPARSE);
+	wire__buf_free(&b);
 }
 
 CU_TestInfo test_wire_task_tests[] = {

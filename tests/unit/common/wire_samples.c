@@ -42,7 +42,7 @@ static void records(wire_buf *b)
 	t.loops = loop;
 	t.nstatics = 1;
 	t.statics = stat;
-	wire_records_encode(b, &t, 1);
+	wire__records_encode(b, &t, 1);
 }
 
 static void trace(wire_buf *b)
@@ -52,7 +52,7 @@ static void trace(wire_buf *b)
 	    {PVMMON_EV_RECV, 0x40002, 8, 8, 0, 0, {20, 21, 29, 30}, 15, 22, 5, 2},
 	};
 
-	wire_trace_encode(b, 0x40001, ev, 2);
+	wire__trace_encode(b, 0x40001, ev, 2);
 }
 
 /* The kinds of a task's life with the monitor. */
@@ -75,28 +75,28 @@ static int task(wire_buf *b, int kind)
 	sample_cp(&s.cp);
 	switch (kind) {
 	case WIRE_KIND_REGISTER:
-		wire_register_encode(b, &r);
+		wire__register_encode(b, &r);
 		return 0;
 	case WIRE_KIND_WELCOME:
-		wire_welcome_encode(b, &w);
+		wire__welcome_encode(b, &w);
 		return 0;
 	case WIRE_KIND_SPAWNED:
-		wire_spawned_encode(b, &s);
+		wire__spawned_encode(b, &s);
 		return 0;
 	case WIRE_KIND_QUERY:
-		wire_query_encode(b, &(wire_query){0x40003});
+		wire__query_encode(b, &(wire_query){0x40003});
 		return 0;
 	case WIRE_KIND_ANSWER:
-		wire_answer_encode(b, &(wire_answer){0x40003, 1, 1000000, 1000500});
+		wire__answer_encode(b, &(wire_answer){0x40003, 1, 1000000, 1000500});
 		return 0;
 	case WIRE_KIND_CLOCK:
-		wire_clock_encode(b, &c);
+		wire__clock_encode(b, &c);
 		return 0;
 	case WIRE_KIND_CLOCKSET:
-		wire_clockset_encode(b, &cs);
+		wire__clockset_encode(b, &cs);
 		return 0;
 	case WIRE_KIND_FATAL:
-		wire_fatal_encode(b, &(wire_fatal){11, 4, WIRE_FATAL_PROGRAM, 1});
+		wire__fatal_encode(b, &(wire_fatal){11, 4, WIRE_FATAL_PROGRAM, 1});
 		return 0;
 	}
 	return -1;
@@ -117,22 +117,22 @@ static int replay(wire_buf *b, int kind)
 
 	switch (kind) {
 	case WIRE_KIND_RECORD:
-		wire_rchunk_encode(b, &(wire_rchunk){0x40001, NULL, 0});
+		wire__rchunk_encode(b, &(wire_rchunk){0x40001, NULL, 0});
 		return 1;
 	case WIRE_KIND_REPLAYDATA:
-		wire_replaydata_encode(b, &rd);
+		wire__replaydata_encode(b, &rd);
 		return 1;
 	case WIRE_KIND_LID:
-		wire_lid_encode(b, &(wire_lid){"0.1"});
+		wire__lid_encode(b, &(wire_lid){"0.1"});
 		return 0;
 	case WIRE_KIND_LIDTID:
-		wire_lidtid_encode(b, &(wire_lidtid){0x40003});
+		wire__lidtid_encode(b, &(wire_lidtid){0x40003});
 		return 0;
 	case WIRE_KIND_DIVERGED:
-		wire_diverged_encode(b, &d);
+		wire__diverged_encode(b, &d);
 		return 0;
 	case WIRE_KIND_STOPPED:
-		wire_stopped_encode(b, &s);
+		wire__stopped_encode(b, &s);
 		return 0;
 	}
 	return -1;
@@ -151,7 +151,7 @@ int wire_sample_encode(wire_buf *b, int kind)
 	wire_wait wt = {2,       WIRE_WAIT_RECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
 	                5000000, 4000000,        0,       2, 1, peers,        queued};
 
-	wire_buf_reset(b);
+	wire__buf_reset(b);
 	sample_cp(&cps.cp);
 	switch (kind) {
 	case WIRE_KIND_RECORDS:
@@ -161,29 +161,29 @@ int wire_sample_encode(wire_buf *b, int kind)
 		trace(b);
 		return 0;
 	case WIRE_KIND_CPSAMPLE:
-		wire_cpsample_encode(b, &cps);
+		wire__cpsample_encode(b, &cps);
 		return 0;
 	case WIRE_KIND_CTL:
 	case WIRE_KIND_STATUS:
-		wire_ctl_encode(b, &c);
+		wire__ctl_encode(b, &c);
 		return 0;
 	case WIRE_KIND_SNAPSHOT:
-		wire_snapshot_encode(b, &(wire_snapshot){"", 0});
+		wire__snapshot_encode(b, &(wire_snapshot){"", 0});
 		return 1;
 	case WIRE_KIND_PWAIT:
-		wire_pwait_encode(b, &w);
+		wire__pwait_encode(b, &w);
 		return 0;
 	case WIRE_KIND_PGRANT:
-		wire_pgrant_encode(b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5});
+		wire__pgrant_encode(b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5});
 		return 0;
 	case WIRE_KIND_PASK:
-		wire_pask_encode(b);
+		wire__pask_encode(b);
 		return 0;
 	case WIRE_KIND_WAIT:
-		wire_wait_encode(b, &wt);
+		wire__wait_encode(b, &wt);
 		return 0;
 	case WIRE_KIND_WAITEND:
-		wire_waitend_encode(b, &(wire_waitend){2, 7000000});
+		wire__waitend_encode(b, &(wire_waitend){2, 7000000});
 		return 0;
 	case WIRE_KIND_TASKEXIT:
 	case WIRE_KIND_MONLOST:

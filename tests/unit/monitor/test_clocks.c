@@ -26,10 +26,10 @@ static void estimate(mon_run *run, int32_t tid, int64_t offset, int64_t at)
 	wire_clock c = {tid, offset, 100, 1000, at, 8};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_clock_encode(&b, &c);
+	wire__buf_init(&b);
+	wire__clock_encode(&b, &c);
 	run__dispatch(run, tid, WIRE_TAG_CLOCK, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* The model of the n-th CLOCKSET sent to tid. */
@@ -37,7 +37,7 @@ static int clockset(wire_clockset *set, int32_t tid, size_t n)
 {
 	const fake_msg *m = fake_find(tid, WIRE_TAG_CLOCKSET, n);
 
-	return m ? wire_clockset_decode(set, m->data, m->len) : -1;
+	return m ? wire__clockset_decode(set, m->data, m->len) : -1;
 }
 
 static void test_remote_estimate_answered_with_model(void)

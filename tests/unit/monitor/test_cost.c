@@ -19,10 +19,10 @@ static void reg(mon_run *run, int32_t tid)
 	wire_register r = {tid, 0, 100, HOST, "prog", 0, run->token};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* The command of the n-th CTL sent to tid (procs heap, caller frees). */
@@ -30,7 +30,7 @@ static int ctl(wire_ctl *c, int32_t tid, size_t n)
 {
 	const fake_msg *m = fake_find(tid, WIRE_TAG_CTL, n);
 
-	return m ? wire_ctl_decode(c, m->data, m->len) : -1;
+	return m ? wire__ctl_decode(c, m->data, m->len) : -1;
 }
 
 static void test_switch_told_to_named_tasks(void)
@@ -78,10 +78,10 @@ static void flush(mon_run *run, int32_t tid, int64_t end_ns, uint64_t count, int
 	t.cost.proc_pair_ns = 100;
 	t.cost.loop_pair_ns = 100;
 	t.cost.observed_ns = observed_ns;
-	wire_buf_init(&b);
-	wire_records_encode(&b, &t, 0);
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, 0);
 	run__dispatch(run, tid, WIRE_TAG_RECORDS, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_budget_switches_site_off(void)

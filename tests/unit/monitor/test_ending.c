@@ -21,10 +21,10 @@ static void reg(mon_run *run, int32_t tid)
 	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* A flush of tid's records with one statement at w.c:31 (resolved already). */
@@ -39,20 +39,20 @@ static void flush(mon_run *run, int32_t tid, int final)
 	t.msgs_sent = 7;
 	t.nstmts = 1;
 	t.stmts = &st;
-	wire_buf_init(&b);
-	wire_records_encode(&b, &t, final);
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, final);
 	run__dispatch(run, tid, WIRE_TAG_RECORDS, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void fatal(mon_run *run, int32_t tid, int sig, uint32_t stmt)
 {
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_fatal_encode(&b, &(wire_fatal){sig, stmt, WIRE_FATAL_PROGRAM, 1});
+	wire__buf_init(&b);
+	wire__fatal_encode(&b, &(wire_fatal){sig, stmt, WIRE_FATAL_PROGRAM, 1});
 	run__dispatch(run, tid, WIRE_TAG_FATAL, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_fatal_makes_killed(void)

@@ -22,10 +22,10 @@ static void reg(mon_run *run, int32_t tid)
 	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* Task tid's wait number seq for tag from src (op), having sent `sent` to src and
@@ -51,20 +51,20 @@ static void wait_for(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t sr
 	               NULL};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_wait_encode(&b, &w);
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &w);
 	run__dispatch(run, tid, WIRE_TAG_WAIT, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void wait_end(mon_run *run, int32_t tid, uint32_t seq)
 {
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_waitend_encode(&b, &(wire_waitend){seq, 2000});
+	wire__buf_init(&b);
+	wire__waitend_encode(&b, &(wire_waitend){seq, 2000});
 	run__dispatch(run, tid, WIRE_TAG_WAITEND, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void start(mon_run *run)

@@ -34,12 +34,12 @@ static void test_figure4_cycle_through_requester(void)
 	order_scratch s = {0};
 	size_t best = 99;
 
-	CU_ASSERT_EQUAL(order_decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 0);
 	s.naive = 1;
-	CU_ASSERT_EQUAL(order_decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[3]);
-	order_scratch_free(&s);
+	order__scratch_free(&s);
 }
 
 /* A running task still before the candidate's arrival holds the decision back; once
@@ -51,12 +51,12 @@ static void test_running_task_holds_until_past(void)
 	order_scratch s = {0};
 	size_t best = 99;
 
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[1]);
 	CU_ASSERT_FALSE(s.low[2]);
 	t[1].vt = 30;
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	order_scratch_free(&s);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	order__scratch_free(&s);
 }
 
 /* A chain of blocked tasks that ends in a running task early in virtual time: every
@@ -68,17 +68,17 @@ static void test_chain_to_running_task(void)
 	order_scratch s = {0};
 	size_t best;
 
-	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[1] && s.low[2] && s.low[3]);
 	/* A blocked task already past the candidate cannot send before it, whatever it
 	 * waits on. */
 	t[2].vt = 60;
-	CU_ASSERT_EQUAL(order_decide(t, 5, 0, 4, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 5, 0, 4, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_FALSE(s.low[1]);
 	CU_ASSERT_FALSE(s.low[2]);
 	CU_ASSERT_TRUE(s.low[3]);
-	order_scratch_free(&s);
+	order__scratch_free(&s);
 }
 
 /* A cycle of blocked tasks that reaches no running task sends nothing, ever. */
@@ -89,13 +89,13 @@ static void test_closed_cycle_is_infinite(void)
 	order_scratch s = {0};
 	size_t best;
 
-	CU_ASSERT_EQUAL(order_low(t, 4, 0, 40, &s), 0);
-	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__low(t, 4, 0, 40, &s), 0);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
 	/* An incoming message wakes one of them: the whole cycle may move. */
 	t[2].incoming = 1;
-	CU_ASSERT_EQUAL(order_low(t, 4, 0, 40, &s), 2);
-	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
-	order_scratch_free(&s);
+	CU_ASSERT_EQUAL(order__low(t, 4, 0, 40, &s), 2);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	order__scratch_free(&s);
 }
 
 /* Exited tasks never hold; with no candidate and nobody left a blocking receive is
@@ -106,11 +106,11 @@ static void test_exited_and_stuck(void)
 	order_scratch s = {0};
 	size_t best;
 
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, NULL, 0, N, 0, &s, &best), ORDER_STUCK);
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, NULL, 0, 100, 0, &s, &best), ORDER_NONE);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, NULL, 0, N, 0, &s, &best), ORDER_STUCK);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, NULL, 0, 100, 0, &s, &best), ORDER_NONE);
 	/* A message still on its way is no deadlock. */
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, NULL, 0, N, 1, &s, &best), ORDER_WAIT);
-	order_scratch_free(&s);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, NULL, 0, N, 1, &s, &best), ORDER_WAIT);
+	order__scratch_free(&s);
 }
 
 /* pvm_nrecv at virtual time 20: a message arriving at 30 was not there yet; one
@@ -122,12 +122,12 @@ static void test_nonblocking_deadline(void)
 	order_scratch s = {0};
 	size_t best = 99;
 
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &late, 1, 20, 0, &s, &best), ORDER_NONE);
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &early, 1, 20, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &late, 1, 20, 0, &s, &best), ORDER_NONE);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &early, 1, 20, 0, &s, &best), ORDER_TAKE);
 	/* The running task at 15 could still send before 20. */
 	t[1].vt = 15;
-	CU_ASSERT_EQUAL(order_decide(t, 3, 0, -1, &late, 1, 20, 0, &s, &best), ORDER_WAIT);
-	order_scratch_free(&s);
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &late, 1, 20, 0, &s, &best), ORDER_WAIT);
+	order__scratch_free(&s);
 }
 
 /* Equal arrivals are broken by the senders' logical ids, then by sequence numbers,
@@ -140,11 +140,11 @@ static void test_ties_are_deterministic(void)
 	order_scratch s = {0};
 	size_t best = 99;
 
-	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, c, 3, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, c, 3, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 2);
-	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, d, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, d, 2, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 1);
-	order_scratch_free(&s);
+	order__scratch_free(&s);
 }
 
 /* A task spawned mid-run that has not registered yet counts as running from its
@@ -156,11 +156,11 @@ static void test_spawned_mid_run_and_specific_source(void)
 	order_scratch s = {0};
 	size_t best;
 
-	CU_ASSERT_EQUAL(order_decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[3]);
 	CU_ASSERT_FALSE(s.low[2]);
-	CU_ASSERT_EQUAL(order_decide(t, 4, 0, 1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	order_scratch_free(&s);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, 1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	order__scratch_free(&s);
 }
 
 /* Another requester's candidate before x makes it about to run; a wildcard waiter is
@@ -172,14 +172,14 @@ static void test_other_requester_and_wildcard_waiters(void)
 	order_scratch s = {0};
 	size_t best;
 
-	CU_ASSERT_EQUAL(order_low(t, 5, 0, 40, &s), 0);
+	CU_ASSERT_EQUAL(order__low(t, 5, 0, 40, &s), 0);
 	t[1].cand_va = 20;
-	CU_ASSERT_EQUAL(order_low(t, 5, 0, 40, &s), 2);
+	CU_ASSERT_EQUAL(order__low(t, 5, 0, 40, &s), 2);
 	CU_ASSERT_TRUE(s.low[1] && s.low[2]);
-	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	t[1].cand_va = 45;
-	CU_ASSERT_EQUAL(order_decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	order_scratch_free(&s);
+	CU_ASSERT_EQUAL(order__decide(t, 5, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	order__scratch_free(&s);
 }
 
 CU_TestInfo test_order_tests[] = {

@@ -20,10 +20,10 @@ static void reg(mon_run *run, int32_t tid, int32_t parent, uint64_t token)
 	wire_register r = {tid, parent, 100, HOST, "prog", 1000, token};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* The index and logical id a WELCOME carries (lid heap, caller frees). */
@@ -31,12 +31,12 @@ static int welcome_of(const fake_msg *m, uint32_t *index, char **lid)
 {
 	wire_welcome w;
 
-	if (wire_welcome_decode(&w, m->data, m->len) < 0)
+	if (wire__welcome_decode(&w, m->data, m->len) < 0)
 		return -1;
 	*index = w.index;
 	*lid = w.lid;
 	w.lid = NULL;
-	wire_welcome_clear(&w);
+	wire__welcome_clear(&w);
 	return 0;
 }
 
@@ -70,10 +70,10 @@ static void test_wrong_token_refused(void)
 	wire_buf b;
 
 	fake_run(&run, HOST);
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	CU_ASSERT_EQUAL(registry__register(&run, 0x40001, b.data, b.len), PVMMON_EINVAL);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	reg(&run, 0x40001, 0, 0x999);
 	CU_ASSERT_EQUAL(run.refused, 1);
 	CU_ASSERT_EQUAL(tasks__count(&run), 0);
@@ -99,10 +99,10 @@ static void test_child_waits_for_spawn_report(void)
 	reg(&run, 0x40003, 0x40001, run.token);
 	CU_ASSERT_PTR_NULL(fake_find(0x40003, WIRE_TAG_WELCOME, 0));
 	CU_ASSERT_FALSE(tasks__find(&run, 0x40003)->welcomed);
-	wire_buf_init(&b);
-	wire_spawned_encode(&b, &s);
+	wire__buf_init(&b);
+	wire__spawned_encode(&b, &s);
 	run__dispatch(&run, 0x40001, WIRE_TAG_SPAWNED, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	CU_ASSERT_EQUAL(tasks__spawn_count(&run), 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(fake_find(0x40003, WIRE_TAG_WELCOME, 0));
 	CU_ASSERT_EQUAL(welcome_of(fake_find(0x40003, WIRE_TAG_WELCOME, 0), &index, &lid), 0);
@@ -134,13 +134,13 @@ static void test_query_answers_whether_a_task(void)
 
 	fake_run(&run, HOST);
 	reg(&run, 0x40001, 0, run.token);
-	wire_buf_init(&b);
-	wire_query_encode(&b, &(wire_query){0x40001});
+	wire__buf_init(&b);
+	wire__query_encode(&b, &(wire_query){0x40001});
 	run__dispatch(&run, 0x40001, WIRE_TAG_QUERY, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	m = fake_find(0x40001, WIRE_TAG_ANSWER, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(wire_answer_decode(&a, m->data, m->len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__answer_decode(&a, m->data, m->len), 0);
 	CU_ASSERT_EQUAL(a.tid, 0x40001);
 	CU_ASSERT_EQUAL(a.monitored, 1);
 	fake_done(&run);

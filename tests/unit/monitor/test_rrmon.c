@@ -43,10 +43,10 @@ static void reg(mon_run *run, int32_t tid)
 	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token};
 	wire_buf b;
 
-	wire_buf_init(&b);
-	wire_register_encode(&b, &r);
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
 	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_replay_data_for_lid(void)
@@ -62,14 +62,14 @@ static void test_replay_data_for_lid(void)
 	reg(&run, 0x40001);
 	m = fake_find(0x40001, WIRE_TAG_REPLAYDATA, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(wire_replaydata_decode(&d, m->data, m->len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__replaydata_decode(&d, m->data, m->len), 0);
 	CU_ASSERT_EQUAL(d.keep_going, 0); /* stop at a divergence */
 	CU_ASSERT_EQUAL(d.stop_at, 7);    /* --stop-at's event */
 	CU_ASSERT_EQUAL_FATAL(d.nsenders, 1);
 	CU_ASSERT_STRING_EQUAL(d.senders[0], "0.1");
 	CU_ASSERT_EQUAL(d.record_len, 3);
 	CU_ASSERT_EQUAL(memcmp(d.record, (uint8_t[]){1, 2, 3}, 3), 0);
-	wire_replaydata_clear(&d);
+	wire__replaydata_clear(&d);
 	CU_ASSERT_TRUE(tasks__find(&run, 0x40001)->replayed);
 	CU_ASSERT_EQUAL(run.diverged, 0);
 	fake_done(&run);
@@ -112,15 +112,15 @@ static void test_lid_answered_when_registered(void)
 
 	replay_of(&run, lids, 2);
 	reg(&run, 0x40001);
-	wire_buf_init(&b);
-	wire_lid_encode(&b, &(wire_lid){"1"});
+	wire__buf_init(&b);
+	wire__lid_encode(&b, &(wire_lid){"1"});
 	run__dispatch(&run, 0x40001, WIRE_TAG_LID, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	CU_ASSERT_EQUAL(fake_count(0x40001, WIRE_TAG_LIDTID), 0);
 	reg(&run, 0x40002);
 	m = fake_find(0x40001, WIRE_TAG_LIDTID, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(wire_lidtid_decode(&lt, m->data, m->len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__lidtid_decode(&lt, m->data, m->len), 0);
 	CU_ASSERT_EQUAL(lt.tid, 0x40002);
 	CU_ASSERT_EQUAL(run.npending_lids, 0);
 	fake_done(&run);
@@ -136,10 +136,10 @@ static void test_record_chunks_kept_in_order(void)
 	for (uint8_t k = 0; k < 2; k++) {
 		wire_buf b;
 
-		wire_buf_init(&b);
-		wire_rchunk_encode(&b, &(wire_rchunk){0x40001, (uint8_t[]){10 + k, 20 + k}, 2});
+		wire__buf_init(&b);
+		wire__rchunk_encode(&b, &(wire_rchunk){0x40001, (uint8_t[]){10 + k, 20 + k}, 2});
 		run__dispatch(&run, 0x40001, WIRE_TAG_RECORD, b.data, b.len);
-		wire_buf_free(&b);
+		wire__buf_free(&b);
 	}
 	t = tasks__find(&run, 0x40001);
 	CU_ASSERT_EQUAL_FATAL(t->record.len, 4);

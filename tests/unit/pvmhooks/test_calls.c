@@ -25,7 +25,7 @@ static void start_call(hooks_call *call, hooks_op op, void *site)
 /* Decodes the piggyback sent to `to` in fake.pbs[i]. */
 static int sent_pb(int i, int to, wire_piggyback *pb)
 {
-	return wire_piggyback_decode(pb, fake.pbs[i].data, fake.pbs[i].len, to);
+	return wire__piggyback_decode(pb, fake.pbs[i].data, fake.pbs[i].len, to);
 }
 
 static void test_send_piggyback_sequence(void)
@@ -102,7 +102,7 @@ static void queue_pb(int tag, uint32_t seq, int64_t vs, int64_t rs, uint32_t byt
 	pb.ndests = 1;
 	pb.dest_tid = &dest;
 	pb.seq = &seq;
-	fake_piggyback(PEER, tag, enc, wire_piggyback_encode(&pb, enc));
+	fake_piggyback(PEER, tag, enc, wire__piggyback_encode(&pb, enc));
 }
 
 static void test_receive_pairs_piggyback(void)

@@ -29,13 +29,13 @@ static void monitor_answers(fake_channel *f)
 	(void)f;
 	if (!m)
 		return;
-	wire_pwait_clear(&asked);
-	if (wire_pwait_decode(&asked, m->data, m->len) != 0 || asked.req == 0)
+	wire__pwait_clear(&asked);
+	if (wire__pwait_decode(&asked, m->data, m->len) != 0 || asked.req == 0)
 		return;
-	wire_buf_init(&b);
-	wire_pgrant_encode(&b, &(wire_pgrant){asked.req, verdict, grant_src, grant_tag});
+	wire__buf_init(&b);
+	wire__pgrant_encode(&b, &(wire_pgrant){asked.req, verdict, grant_src, grant_tag});
 	fake_any(MONITOR, WIRE_TAG_PGRANT, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* libpvm3's calls as the client makes them: nothing from an unmonitored sender is
@@ -70,7 +70,7 @@ static void arrive(int src, int tag)
 	pb.ndests = 1;
 	pb.dest_tid = &dest;
 	pb.seq = &seq;
-	fake_any(src, tag, enc, wire_piggyback_encode(&pb, enc));
+	fake_any(src, tag, enc, wire__piggyback_encode(&pb, enc));
 }
 
 static void begin(hooks_real *saved)
@@ -95,7 +95,7 @@ static void end(const hooks_real *saved)
 		free(d);
 	hooks__pr_enable(0);
 	hooks__records_reset();
-	wire_pwait_clear(&asked);
+	wire__pwait_clear(&asked);
 	fake_end();
 	hooks__pvm = *saved;
 }

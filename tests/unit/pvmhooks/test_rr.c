@@ -21,7 +21,7 @@ static void queue_record(const replay_entry *e, int n)
 	replay_enc enc;
 	wire_buf rec, b;
 
-	wire_buf_init(&rec);
+	wire__buf_init(&rec);
 	replay__enc_init(&enc);
 	for (int i = 0; i < n; i++)
 		replay__enc_add(&enc, &e[i]);
@@ -29,11 +29,11 @@ static void queue_record(const replay_entry *e, int n)
 	replay__enc_free(&enc);
 	rd.record = rec.data;
 	rd.record_len = rec.len;
-	wire_buf_init(&b);
-	wire_replaydata_encode(&b, &rd);
+	wire__buf_init(&b);
+	wire__replaydata_encode(&b, &rd);
 	fake_from_monitor(WIRE_TAG_REPLAYDATA, b.data, b.len);
-	wire_buf_free(&b);
-	wire_buf_free(&rec);
+	wire__buf_free(&b);
+	wire__buf_free(&rec);
 }
 
 static int trecv_src, trecv_tag;

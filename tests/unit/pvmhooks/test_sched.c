@@ -24,10 +24,10 @@ static void queue_cp_start(char *procs)
 	c.cmd = WIRE_CTL_CP_START;
 	c.gen = 1;
 	c.procs = procs;
-	wire_buf_init(&b);
-	wire_ctl_encode(&b, &c);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, &c);
 	fake_from_monitor(WIRE_TAG_CTL, b.data, b.len);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static int polls(void)

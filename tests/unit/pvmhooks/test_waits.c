@@ -129,7 +129,7 @@ static void test_long_wait_reports(void)
 	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
 	CU_ASSERT(fake_count_sent(WIRE_TAG_RECORDS) >= 1);
 	m = fake_last_sent(WIRE_TAG_WAIT);
-	CU_ASSERT_EQUAL_FATAL(wire_wait_decode(&w, m->data, m->len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&w, m->data, m->len), 0);
 	CU_ASSERT_EQUAL(w.op, WIRE_WAIT_RECV);
 	CU_ASSERT_EQUAL(w.src, PEER);
 	CU_ASSERT_EQUAL(w.tag, 4);
@@ -138,11 +138,11 @@ static void test_long_wait_reports(void)
 	CU_ASSERT_EQUAL_FATAL(w.nqueued, 1);
 	CU_ASSERT_EQUAL(w.queued[0].tag, 9);
 	m = fake_last_sent(WIRE_TAG_WAITEND);
-	CU_ASSERT_EQUAL_FATAL(wire_waitend_decode(&e, m->data, m->len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__waitend_decode(&e, m->data, m->len), 0);
 	CU_ASSERT_EQUAL(e.seq, w.seq);
 	/* The receive's own stamps are the last slice's; the wait began at the first. */
 	CU_ASSERT(call.t_wait > 0 && call.t_wait < call.skip_t1);
-	wire_wait_clear(&w);
+	wire__wait_clear(&w);
 	end();
 }
 
@@ -161,11 +161,11 @@ static void test_trecv_deadline(void)
 	CU_ASSERT_EQUAL(call.skip_t1, call.t_wait);
 	m = fake_last_sent(WIRE_TAG_WAIT);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(wire_wait_decode(&w, m->data, m->len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&w, m->data, m->len), 0);
 	CU_ASSERT_EQUAL(w.op, WIRE_WAIT_TRECV);
 	CU_ASSERT(w.deadline > w.rt_start);
 	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
-	wire_wait_clear(&w);
+	wire__wait_clear(&w);
 	end();
 }
 

@@ -95,7 +95,7 @@ void unit_encode_chunked(const replay_entry *v, size_t n, wire_buf *out)
 	replay_enc e;
 
 	replay__enc_init(&e);
-	wire_buf_init(out);
+	wire__buf_init(out);
 	for (size_t i = 0; i < n; i++) {
 		CU_ASSERT_EQUAL_FATAL(replay__enc_add(&e, &v[i]), 0);
 		if (unit_rng() % 997 == 0)

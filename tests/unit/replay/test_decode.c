@@ -53,7 +53,7 @@ static void test_truncation(void)
 	}
 	CU_ASSERT_EQUAL(bad, 0);
 	free(v);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 static void test_byte_flips(void)
@@ -81,7 +81,7 @@ static void test_byte_flips(void)
 	CU_ASSERT(parse_errors > 0);
 	CU_ASSERT_EQUAL(other_errors, 0);
 	free(v);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* Specific damage gives EPARSE naming the offset, and the error sticks. */

@@ -20,7 +20,7 @@ static void round_trip(uint64_t seed, size_t n, uint32_t nsenders, uint32_t ntag
 	unit_encode_chunked(v, n, &b);
 	CU_ASSERT_FALSE(b.failed);
 	unit_expect_stream(b.data, b.len, v, n);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	free(v);
 }
 
@@ -32,13 +32,13 @@ static size_t encoded_size(const replay_entry *v, size_t n)
 	size_t len;
 
 	replay__enc_init(&e);
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	for (size_t i = 0; i < n; i++)
 		replay__enc_add(&e, &v[i]);
 	replay__enc_take(&e, &b);
 	unit_expect_stream(b.data, b.len, v, n);
 	len = b.len;
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	replay__enc_free(&e);
 	return len;
 }
@@ -87,8 +87,8 @@ static void test_handled_and_notify(void)
 		                             : v[i].value);
 	}
 	replay__dec_free(&d);
-	wire_buf_free(&out);
-	wire_buf_free(&b);
+	wire__buf_free(&out);
+	wire__buf_free(&b);
 	replay__dec_init(&d, old, sizeof(old));
 	CU_ASSERT_EQUAL(replay__dec_next(&d, &e), 1);
 	CU_ASSERT(e.kind == REPLAY_MSG && e.sender == 0x40001 && e.tag == 5 && e.seq_delta == 0);
@@ -125,7 +125,7 @@ static void test_table_overflow(void)
 	unit_rng_seed(5);
 	unit_encode_chunked(v, n, &b);
 	unit_expect_stream(b.data, b.len, v, n);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	free(v);
 }
 
@@ -178,7 +178,7 @@ static void test_spawn_values(void)
 	unit_rng_seed(7);
 	unit_encode_chunked(v, n, &b);
 	unit_expect_stream(b.data, b.len, v, n);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 }
 
 /* Fields a kind does not use are dropped; impossible entries are refused. */
@@ -201,14 +201,14 @@ static void test_normalise_and_refuse(void)
 	wire_buf b;
 
 	replay__enc_init(&e);
-	wire_buf_init(&b);
+	wire__buf_init(&b);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CU_ASSERT_EQUAL(replay__enc_add(&e, &bad[i]), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(replay__enc_add(&e, &in[0]), 0);
 	CU_ASSERT_EQUAL(replay__enc_add(&e, &in[1]), 0);
 	CU_ASSERT_EQUAL(replay__enc_take(&e, &b), 0);
 	unit_expect_stream(b.data, b.len, want, 2);
-	wire_buf_free(&b);
+	wire__buf_free(&b);
 	replay__enc_free(&e);
 }
 

@@ -39,14 +39,14 @@ static void test_remap(void)
 	CU_ASSERT_EQUAL(replay__check(out.data, out.len, 101, &count), 0);
 	CU_ASSERT_EQUAL(count, n);
 	CU_ASSERT_EQUAL(replay__check(out.data, out.len, 100, &count), PVMMON_EPARSE);
-	wire_buf_free(&out);
+	wire__buf_free(&out);
 	/* A damaged stream is refused and leaves no output behind. */
 	b.data[b.len - 1] = 0xff;
 	CU_ASSERT_EQUAL(replay__remap(b.data, b.len, unit_tid_to_index, NULL, &out, &count),
 	                PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(count, 0);
-	wire_buf_free(&out);
-	wire_buf_free(&b);
+	wire__buf_free(&out);
+	wire__buf_free(&b);
 	free(v);
 }
 
@@ -80,7 +80,7 @@ static void test_huge_repeats(void)
 	n = 0;
 	CU_ASSERT_EQUAL(replay__check(out.data, out.len, 0, &n), 0);
 	CU_ASSERT_EQUAL(n, want);
-	wire_buf_free(&out);
+	wire__buf_free(&out);
 }
 
 static void test_base64(void)
