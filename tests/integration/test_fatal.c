@@ -94,7 +94,26 @@ static void check_fatal(const char *how, int sig)
 	cmd_result_free(&r);
 }
 
-static void test_segv_keeps_every_record(void) { check_fatal("segv", 11); }
+/* Under the sanitizers (make check-asan) a write through a null pointer is UBSan's
+ * finding and a SIGSEGV is ASan's: each reports and ends the process its own way before
+ * pvmmon's handler or the default action could, and any report fails check-asan. So
+ * the tests of a real fault run unsanitized only; SIGABRT's test (which neither
+ * sanitizer takes) covers the handler under them. Returns 1 when the test is skipped. */
+static int skip_fault_sanitized(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	fprintf(stderr, "\n  skipped under ASan/UBSan: the sanitizers take a real fault first ");
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+static void test_segv_keeps_every_record(void)
+{
+	if (!skip_fault_sanitized())
+		check_fatal("segv", 11);
+}
 
 static void test_abort_keeps_every_record(void) { check_fatal("abort", 6); }
 
@@ -106,6 +125,8 @@ static void test_exit_status_unchanged(void)
 	pvmmon_log *log;
 	const pvmmon_log_task *m;
 
+	if (skip_fault_sanitized())
+		return;
 	harness_sh(&raw, RUN_TIMEOUT,
 	           "cd '%s' && %s/pvmmon run --raw -q -- %s/dies -n 100 -s exit -x",
 	           harness_tmpdir(), harness_bin(), harness_bin());
@@ -129,8 +150,12 @@ static void test_exit_status_unchanged(void)
 static void test_program_handler_still_runs(void)
 {
 	cmd_result r;
-	pvmmon_log *log = run_dies(&r, "-n 10000 -s handled", 1000);
+	pvmmon_log *log;
 	const pvmmon_log_task *w;
+
+	if (skip_fault_sanitized())
+		return;
+	log = run_dies(&r, "-n 10000 -s handled", 1000);
 
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "its own SIGSEGV handler ran"));
