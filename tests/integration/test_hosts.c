@@ -686,6 +686,11 @@ static void test_fatal_on_other_host(void)
 	pvmmon_log *log = NULL;
 	const pvmmon_log_task *w = NULL, *m = NULL;
 
+#ifdef __SANITIZE_ADDRESS__
+	/* Under ASan/UBSan the sanitizers take the fault first (test_fatal.c says why). */
+	fprintf(stderr, "\n  skipped under ASan/UBSan: the sanitizers take a real fault first ");
+	return;
+#endif
 	snprintf(cmd, sizeof(cmd), "run -q --hostfile '%s' -o fatal.xml -- %s/dies -n 10000 -H %s",
 	         test_hosts_hostfile(hosts), harness_bin(), test_hosts_address(hosts, 1));
 	pvmmon(&r, 0, cmd);
