@@ -202,6 +202,11 @@ static void check_interrupted(const char *how, int whole, const char *sig)
 	cmd_result r;
 	pvmmon_log *log;
 
+	/* The loops wait for conditions ("received" printed, pvmmon gone). The one fixed
+	 * 0.3 s only makes it likely that the tasks have entered their poll or wait before
+	 * the signal; it cannot make the test fail on a busy machine: "received" means
+	 * every send is done, and a task stopped before or in its wait is "stopped" with
+	 * the same records either way. */
 	harness_sh(&r, RUN_TIMEOUT,
 	           "cd '%s' && rm -f i.xml && { %s/pvmmon run -q -o i.xml -- %s/dies -n 1000 -s %s "
 	           ">i.out 2>i.err & } && i=0; while ! grep -q received i.out 2>/dev/null && "
