@@ -103,4 +103,7 @@ void graphs__sort_receives(graphs_recv_key *keys, size_t n);
 size_t graphs__find_receive(const graphs_recv_key *keys, size_t n, int32_t to, int32_t from,
 			    int64_t seq);
 
+/* Whether log has anything for a wait-for graph: a task's wait or a hang said. */
+int graphs__has_waits(const pvmmon_log *log);
+
 #endif

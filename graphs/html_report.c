@@ -77,6 +77,15 @@ static int gen_spacetime_real(const pvmmon_log *log, const pvmmon_log_task *t, d
 	return pvmmon_report_dot_spacetime_cp(log, PVMMON_TIME_REAL, cp, out);
 }
 
+static int gen_waits(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+		     const pvmmon_cpath *cp, FILE *out)
+{
+	(void)t;
+	(void)prune;
+	(void)cp;
+	return pvmmon_report_dot_waits(log, out);
+}
+
 /* Whether the run was traced and any task has events to draw. */
 static int has_trace(const pvmmon_log *log)
 {
@@ -390,6 +399,52 @@ static void put_picture(FILE *out, const char *stem, const char *format, const c
 	fputs("\"></a></p>\n", out);
 }
 
+/*
+ * The hangs section, when a task waited or a hang was said: each diagnosis as the
+ * monitor said it while the run lasted, where each task waited when the log was
+ * written, and the wait-for graph.
+ */
+static void hangs(const pvmmon_log *log, const pvmmon_report_opts *o, FILE *out)
+{
+	char t[32];
+
+	if (!graphs__has_waits(log))
+		return;
+	fputs("<h2 id=hangs>Hangs</h2>\n", out);
+	if (log->nhangs) {
+		fputs("<p>Diagnosed while the run lasted, each with the time from the last block "
+		      "of the tasks involved to the diagnosis:</p>\n<ul>\n",
+		      out);
+		for (size_t i = 0; i < log->nhangs; i++) {
+			fputs("<li><b>", out);
+			put_html(out, log->hangs[i].kind ? log->hangs[i].kind : "?");
+			fputs("</b>: ", out);
+			put_html(out, log->hangs[i].text ? log->hangs[i].text : "");
+			fprintf(out, " <span class=note>(said %s after the last block)</span></li>\n",
+				graphs__fmt_time(t, sizeof(t), log->hangs[i].delay_ns));
+		}
+		fputs("</ul>\n", out);
+	} else {
+		fputs("<p>No hang was diagnosed.</p>\n", out);
+	}
+	fputs("<p>Where tasks waited in a receive when the log was written:</p>\n<ul>\n", out);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		if (!log->tasks[i].waiting)
+			continue;
+		fputs("<li>task ", out);
+		put_html(out, log->tasks[i].lid ? log->tasks[i].lid : "?");
+		fprintf(out, " (%s) waiting ", pvmmon_task_status_name(log->tasks[i].status));
+		put_html(out, log->tasks[i].waiting);
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n<p>In the wait-for graph an arrow goes from a waiting task to the task it "
+	      "waits for, labelled with the tag it waits for; a deadlock cycle is drawn in red, "
+	      "a task that has ended in grey with how it ended, and a message queued that the "
+	      "receive does not match as a dotted arrow from its sender.</p>\n",
+	      out);
+	put_picture(out, "waits", o->format, "wait-for graph");
+}
+
 /* The space-time section: the diagrams asked for, or why there are none. */
 static void space_time(const pvmmon_log *log, const pvmmon_report_opts *o, FILE *out)
 {
@@ -511,13 +566,14 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
 	fprintf(out, "</title><style>%s</style></head><body>\n<h1>pvmmon report: ", style);
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
-	fputs("</h1>\n<p><a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
+	fprintf(out, "</h1>\n<p><a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
 	      "&middot; <a href=\"#statements\">statements</a> &middot; <a href=\"#procedures\">"
 	      "procedures</a> &middot; <a href=\"#matrix\">message matrix</a> &middot; <a "
 	      "href=\"#critical-path\">critical path</a> &middot; <a href=\"#space-time\">"
-	      "space-time</a></p>\n",
-	      out);
+	      "space-time</a>%s</p>\n",
+	      graphs__has_waits(log) ? " &middot; <a href=\"#hangs\">hangs</a>" : "");
 	run_summary(log, out);
+	hangs(log, o, out);
 	fputs("<h2 id=graphs>Program and call graphs</h2>\n<p>Nodes are coloured by their share of "
 	      "the program's virtual time (white: none, red: all of it); statements below the "
 	      "pruning threshold are folded into &ldquo;N more&rdquo; nodes.</p>\n",
@@ -626,6 +682,8 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 		rc = make_graph(log, NULL, gen_spacetime_virtual, cp, dir, "spacetime-virtual", &o);
 	if (rc == 0 && has_trace(log) && (o.time_axes & PVMMON_REPORT_REAL))
 		rc = make_graph(log, NULL, gen_spacetime_real, cp, dir, "spacetime-real", &o);
+	if (rc == 0 && graphs__has_waits(log))
+		rc = make_graph(log, NULL, gen_waits, NULL, dir, "waits", &o);
 	if (rc == 0)
 		rc = write_index(log, progs, nprogs, dir, &o, cp, why);
 	pvmmon_cpath_free(cp);

@@ -70,6 +70,18 @@ PVMMON_EXTERN int pvmmon_report_dot_spacetime_cp(const pvmmon_log *log, pvmmon_t
                                                  const pvmmon_cpath *cp, FILE *out);
 
 /*
+ * Writes the Graphviz source of log's wait-for graph: one node per task that waits in a
+ * receive or is waited for (its state, how it ended, where it waits as file:line), one
+ * arrow per wait from the waiting task to the task it waits for (or to "any task"),
+ * labelled with the tag; the arrows of each deadlock cycle the monitor said in red, a
+ * message queued that the receive does not match as a dotted arrow from its sender.
+ * Read from the tasks' `waiting` attributes and the <hangs> diagnoses (log 1.3). The
+ * output has no timestamps and a stable order. Returns PVMMON_EINVAL when no task
+ * waited and no hang was said.
+ */
+PVMMON_EXTERN int pvmmon_report_dot_waits(const pvmmon_log *log, FILE *out);
+
+/*
  * Writes the live view of a running program to out (`pvmmon top`): tasks and their
  * states, the hottest statements, the critical path so far and the monitoring cost,
  * from a snapshot of the run (a log as the monitor has it now). Returns 0 or a
@@ -92,7 +104,8 @@ typedef struct pvmmon_report_opts {
 
 /*
  * Writes the HTML report of log into folder dir (created if missing): index.html with
- * the run summary, tables of tasks, statements and procedures, the message matrix, and
+ * the run summary, tables of tasks, statements and procedures, the message matrix, the
+ * hangs with the wait-for graph (waits, when any task waited or a hang was said), and
  * one picture per graph (program-N and calls-N for each program N of the run), laid out
  * and rendered with Graphviz. Works offline and without JavaScript. Each file is written
  * to a temporary name and renamed, so a failure leaves older files whole.

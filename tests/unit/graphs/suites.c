@@ -6,6 +6,7 @@ extern CU_TestInfo test_cpath_tests[];
 extern CU_TestInfo test_dot_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
+extern CU_TestInfo test_waitfor_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"callgraph", NULL, NULL, NULL, NULL, test_callgraph_tests},
@@ -13,5 +14,6 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"dot", NULL, NULL, NULL, NULL, test_dot_tests},
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
+    {"waitfor", NULL, NULL, NULL, NULL, test_waitfor_tests},
     CU_SUITE_INFO_NULL,
 };
