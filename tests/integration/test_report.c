@@ -1,7 +1,8 @@
 /*
  * Integration tests of `pvmmon report -o DIR`: the HTML report opened in headless
- * Chromium (Debian's chromium) renders its graphs with no console error, and bad input
- * gets the validation error without touching the output folder.
+ * Chromium (Debian's chromium) renders its graphs with no console error (among them the
+ * wait-for graph of hung runs' deadlock cycles), and bad input gets the validation error
+ * without touching the output folder.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,23 +48,18 @@ static int write_file(const char *dir, const char *name, const char *text)
 }
 
 /*
- * Writes the report of fixture (with extra report options) and opens it in headless
- * Chromium: nimages images, each drawn with a size, a screenshot, and no console
+ * Opens the report in dir/rep in headless Chromium: nimages images, each drawn with a
+ * size (the one named must, when given, among them), a screenshot, and no console
  * message; a broken control page shows the check can fail.
  */
-static void check_in_chromium(const char *fixture, const char *options, int nimages)
+static void check_report_dir(const char *dir, int nimages, const char *must)
 {
-	const char *dir = harness_tmpdir();
 	char shot[4000];
-	cmd_result r, dom, con, bad;
+	cmd_result dom, con, bad;
 	const char *images, *p;
 	int n = 0, sized = 0;
 
 	CU_ASSERT_EQUAL_FATAL(access(CHROMIUM, X_OK), 0);
-	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/%s -o '%s/rep' %s", harness_bin(),
-		   harness_build(), fixture, dir, options);
-	CU_ASSERT_EQUAL_FATAL(r.status, 0);
-	cmd_result_free(&r);
 	snprintf(shot, sizeof(shot), "%s/rep", dir);
 	CU_ASSERT_EQUAL_FATAL(write_file(shot, "check.html", check_page), 0);
 	CU_ASSERT_EQUAL_FATAL(write_file(shot, "broken.html",
@@ -89,6 +85,14 @@ static void check_in_chromium(const char *fixture, const char *options, int nima
 	if (sized != n)
 		fprintf(stderr, "\n  %.300s ", images);
 	CU_ASSERT_EQUAL(sized, nimages);
+	if (must) {
+		unsigned nw = 0, nh = 0;
+
+		snprintf(shot, sizeof(shot), " %s=", must);
+		p = strstr(images, shot);
+		CU_ASSERT_PTR_NOT_NULL(p);
+		CU_ASSERT(p && sscanf(p + strlen(shot), "%ux%u", &nw, &nh) == 2 && nw > 0 && nh > 0);
+	}
 
 	/* The report itself: a screenshot, and no console message (a missing image or a
 	 * script error would log one). */
@@ -108,6 +112,19 @@ static void check_in_chromium(const char *fixture, const char *options, int nima
 	cmd_result_free(&bad);
 }
 
+/* Writes the report of fixture (with extra report options) and checks it in Chromium. */
+static void check_in_chromium(const char *fixture, const char *options, int nimages)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/%s -o '%s/rep' %s", harness_bin(),
+		   harness_build(), fixture, dir, options);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	check_report_dir(dir, nimages, NULL);
+}
+
 static void test_report_renders_in_chromium(void)
 {
 	check_in_chromium("report-proctest.xml", "", 2);
@@ -117,6 +134,52 @@ static void test_report_renders_in_chromium(void)
 static void test_traced_report_renders_in_chromium(void)
 {
 	check_in_chromium("report-trace.xml", "--time both", 4);
+}
+
+/*
+ * A hung run of apps/hang (mode: a deadlock cycle of ncycle tasks) stopped with
+ * --on-hang=abort, then its report: the cycle said with each statement, its arrows red in
+ * the wait-for graph, which Chromium draws beside the program graph with no console
+ * message. Each run has its own private VM, which pvmmon run halts.
+ */
+static void check_hang_report(const char *mode, int ncycle)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200], *dot;
+	cmd_result r;
+	int red = 0;
+
+	harness_sh(&r, 60, "cd '%s' && %s/pvmmon run -q --on-hang=abort -o h.xml -- %s/hang %s", dir,
+		   harness_bin(), harness_bin(), mode);
+	CU_ASSERT_EQUAL(r.status, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: deadlock: task 0.0 waits at hang.c:"));
+	cmd_result_free(&r);
+	harness_sh(&r, 60, "%s/pvmmon report '%s/h.xml' -o '%s/rep' --dot", harness_bin(), dir, dir);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/rep/waits.dot", dir);
+	dot = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dot);
+	for (const char *p = strstr(dot, "penwidth=2.5"); p; p = strstr(p + 1, "penwidth=2.5"))
+		red++;
+	CU_ASSERT_EQUAL(red, ncycle);
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "waits at hang.c:"));
+	free(dot);
+	snprintf(path, sizeof(path), "%s/rep/index.html", dir);
+	dot = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(dot ? strstr(dot, "<li><b>deadlock</b>: task 0.0 waits at hang.c:") : NULL);
+	free(dot);
+	check_report_dir(dir, 2, "waits.svg");
+}
+
+static void test_two_task_cycle_report(void)
+{
+	check_hang_report("cycle2", 2);
+}
+
+static void test_three_task_cycle_report(void)
+{
+	check_hang_report("cycle3", 3);
 }
 
 static void test_report_bad_input(void)
@@ -167,6 +230,10 @@ CU_TestInfo test_report_tests[] = {
      test_report_renders_in_chromium},
     {"traced run's report with space-time diagrams in headless Chromium",
      test_traced_report_renders_in_chromium},
+    {"two-task cycle: wait-for graph in the HTML report, in headless Chromium",
+     test_two_task_cycle_report},
+    {"three-task cycle: wait-for graph in the HTML report, in headless Chromium",
+     test_three_task_cycle_report},
     {"report: bad input and options, preloaded logs", test_report_bad_input},
     CU_TEST_INFO_NULL,
 };
