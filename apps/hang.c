@@ -7,6 +7,7 @@
  *   mismatch  worker 0 sends the master tag 3, then waits for it; the master waits
  *             for tag 2 from worker 0
  *   ended     the master waits for tag 2 from worker 0, which exits without sending
+ *   crash     the master waits for tag 2 from worker 0, which dies of SIGSEGV first
  *   partial   workers 0 and 1 wait for each other; workers 2 and 3 compute 2 s more
  *   trecv     the master waits 3 s for tag 2 from worker 0 with pvm_trecv, then goes on
  *   compute   worker 0 computes 3 s, then answers the master, which waits for it
@@ -16,6 +17,7 @@
  *             master takes it with pvm_precv and prints it
  * The lines the tests look for carry a comment naming them (HANG-...).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,9 @@ static void worker(const char *mode, int me)
 	} else if (!strcmp(mode, "ended")) {
 		pvm_exit(); /* HANG-ENDED-W */
 		return;
+	} else if (!strcmp(mode, "crash")) {
+		raise(SIGSEGV); /* HANG-CRASH-W */
+		return;
 	} else if (!strcmp(mode, "partial") || !strcmp(mode, "compute")) {
 		compute(!strcmp(mode, "partial") ? 2.0 : 3.0);
 	} else if (!strcmp(mode, "trecv")) {
@@ -110,7 +115,7 @@ int main(int argc, char **argv)
 	if (argc != 2 || (n = workers_of(argv[1])) < 1) {
 		fprintf(stderr,
 		        "usage: hang "
-		        "cycle2|cycle3|mismatch|ended|partial|trecv|compute|big|pcycle|precv\n");
+		        "cycle2|cycle3|mismatch|ended|crash|partial|trecv|compute|big|pcycle|precv\n");
 		return 2;
 	}
 	mode = argv[1];
@@ -129,8 +134,8 @@ int main(int argc, char **argv)
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(tids, n, 1);
 	pvm_mcast(tids, n, TAG_TIDS);
-	if (!strcmp(mode, "mismatch") || !strcmp(mode, "ended") || !strcmp(mode, "compute") ||
-	    !strcmp(mode, "big")) {
+	if (!strcmp(mode, "mismatch") || !strcmp(mode, "ended") || !strcmp(mode, "crash") ||
+	    !strcmp(mode, "compute") || !strcmp(mode, "big")) {
 		pvm_recv(tids[0], 2); /* HANG-MASTER */
 	} else if (!strcmp(mode, "precv")) {
 		int got = 0, rtid, rtag, rlen;
@@ -144,7 +149,7 @@ int main(int argc, char **argv)
 		pvm_trecv(tids[0], 2, &tv);
 	}
 	for (i = 0; i < n; i++)
-		if (strcmp(mode, "ended"))
+		if (strcmp(mode, "ended") && strcmp(mode, "crash"))
 			pvm_recv(-1, TAG_DONE);
 	printf("hang: %s done\n", mode);
 	pvm_exit();

@@ -395,15 +395,21 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 {
 	const mon_task *s = tasks__find(run, p->w.src);
 	const hang_task *hs = find(h, p->w.src, 0);
-	char key[64], line[800], text[2000];
+	char key[64], line[800], text[2000], how[64];
 	size_t n;
 
 	describe(run, p, line, sizeof(line));
 	if (s && s->gone) {
+		/* A signal the task reported (FATAL) says how it ended, flush or not. */
+		if (s->rec.signal)
+			snprintf(how, sizeof(how), "killed by %s",
+			         pvmmon_signal_name(s->rec.signal));
+		else
+			snprintf(how, sizeof(how), "%s",
+			         s->final ? "it exited"
+			                  : "without its final flush: it crashed or was killed");
 		snprintf(key, sizeof(key), "ended:%x:%u", (unsigned)p->tid, p->w.seq);
-		n = (size_t)snprintf(
-		    text, sizeof(text), "%s, which has ended (%s)", line,
-		    s->final ? "it exited" : "without its final flush: it crashed or was killed");
+		n = (size_t)snprintf(text, sizeof(text), "%s, which has ended (%s)", line, how);
 		if (hs && hs->where[0] && n < sizeof(text))
 			snprintf(text + n, sizeof(text) - n, "; its last wait was at %s",
 			         hs->where);

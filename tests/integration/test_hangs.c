@@ -147,6 +147,30 @@ static void test_wait_for_ended_task(void)
 	cmd_result_free(&r);
 }
 
+/* The master waits for a worker that dies of SIGSEGV: the diagnosis names the signal. */
+static void test_wait_for_crashed_task(void)
+{
+	cmd_result r;
+	char want[512];
+
+#ifdef __SANITIZE_ADDRESS__
+	/* Under ASan/UBSan the sanitizers take the fault first (test_fatal.c says why). */
+	fprintf(stderr, "\n  skipped under ASan/UBSan: the sanitizers take a real fault first ");
+	return;
+#endif
+	run_hang(&r, "--on-hang=abort", "crash");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: wait for an ended task: task 0 waits at hang.c:%d for tag 2 from 0.0, "
+	         "which has ended (killed by SIGSEGV)",
+	         line_of("HANG-MASTER"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	if (!strstr(r.err, want))
+		fprintf(stderr, "\n%s\n", r.err);
+	check_soon(r.err, "wait for an ended task:");
+	cmd_result_free(&r);
+}
+
 /* Workers 0 and 1 wait for each other while 2 and 3 compute 2 s more: the cycle is
  * said while they still compute (the run is stopped by --on-hang=abort well before
  * their 2 s are over; the run's whole time shows it). */
@@ -259,6 +283,7 @@ CU_TestInfo test_hangs_tests[] = {
     {"a three-task cycle", test_three_task_cycle},
     {"a tag mismatch names both tags and both tasks", test_tag_mismatch},
     {"a wait for a task that has ended", test_wait_for_ended_task},
+    {"a wait for a task killed by SIGSEGV names the signal", test_wait_for_crashed_task},
     {"a partial hang is said while the others compute", test_partial_hang},
     {"pvm_trecv with a timeout, a long computation, 16 MiB: no report", test_no_false_alarms},
     CU_TEST_INFO_NULL,

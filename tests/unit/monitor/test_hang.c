@@ -133,6 +133,21 @@ static void test_ended_partner(void)
 	fake_done(&run);
 }
 
+/* A partner a signal ended (its FATAL report came) is named with the signal. */
+static void test_killed_partner(void)
+{
+	mon_run run;
+
+	start(&run);
+	wait_for(&run, A, 1, WIRE_WAIT_RECV, C, 2, 0, 0);
+	tasks__find(&run, C)->final = 1;
+	tasks__find(&run, C)->rec.signal = 11;
+	run__task_exit(&run, C);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "which has ended (killed by SIGSEGV)"));
+	fake_done(&run);
+}
+
 /* Everyone waits for anyone once the program ended and no task can join: quiescent. */
 static void test_quiescent(void)
 {
@@ -155,6 +170,7 @@ CU_TestInfo test_hang_tests[] = {
     {"a cycle is said once nothing is in flight, once", test_cycle},
     {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
     {"a wait for a task that has ended", test_ended_partner},
+    {"a wait for a task a signal ended names the signal", test_killed_partner},
     {"every task waits for anyone after the program's end", test_quiescent},
     CU_TEST_INFO_NULL,
 };
