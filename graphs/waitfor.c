@@ -18,6 +18,7 @@
 typedef struct wf_edge {
 	char from[64], to[64];
 	char what[128];
+	char ctx[48]; /* "context 262145", "any context"; empty for the base context */
 	char where[256];
 	int cycle;   /* on a deadlock cycle the monitor said */
 	int timeout; /* a pvm_trecv: it ends by itself */
@@ -49,14 +50,16 @@ static const char *last(const char *s, const char *needle)
 
 /*
  * Reads a wait as the monitor words it (monitor/hang.c, the task's `waiting` attribute):
- * "at WHERE for WHAT from SOURCE", then " (with a timeout)" for a pvm_trecv; a source
- * that has ended is followed by ", which has ended (...)" in a diagnosis. Returns 1 and
- * fills e's where, what, to and timeout, or 0 when s says something else.
+ * "at WHERE for WHAT from SOURCE", then " in context N" (or " in any context") when it
+ * is not the base context, then " (with a timeout)" for a pvm_trecv; a source that has
+ * ended is followed by ", which has ended (...)" in a diagnosis. Returns 1 and fills
+ * e's where, what, to, ctx and timeout, or 0 when s says something else.
  */
 static int parse_wait(const char *s, wf_edge *e)
 {
 	static const char timeout[] = " (with a timeout)";
 	const char *f, *fr, *src, *end;
+	char *in;
 	size_t len;
 
 	if (strncmp(s, "at ", 3) != 0)
@@ -77,6 +80,12 @@ static int parse_wait(const char *s, wf_edge *e)
 	if (e->timeout)
 		len -= sizeof(timeout) - 1;
 	copy(e->to, sizeof(e->to), src, len);
+	/* A context other than the base one follows the source: " in context N". */
+	in = strstr(e->to, " in ");
+	if (in) {
+		snprintf(e->ctx, sizeof(e->ctx), "%s", in + 4);
+		*in = '\0';
+	}
 	return e->to[0] != '\0';
 }
 
@@ -264,6 +273,10 @@ static void put_edge(FILE *out, const wf_edge *e)
 	put_id(out, e->to);
 	fputs(" [label=\"", out);
 	graphs__put_escaped(out, e->what);
+	if (e->ctx[0]) {
+		fputs("\\nin ", out);
+		graphs__put_escaped(out, e->ctx);
+	}
 	if (e->timeout)
 		fputs("\\n(with a timeout)", out);
 	fputs("\"", out);

@@ -265,10 +265,22 @@ static const char *lid_of(const mon_run *run, int32_t tid)
 	return t && t->rec.lid ? t->rec.lid : "?";
 }
 
-/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" */
+/* A wait's context in words: none for the base context (0), which almost every
+ * program receives in; " in context N" for one the program made (pvm_newcontext). */
+static const char *ctx_words(char *buf, size_t size, int32_t ctx)
+{
+	buf[0] = '\0';
+	if (ctx == -1)
+		snprintf(buf, size, " in any context");
+	else if (ctx != 0)
+		snprintf(buf, size, " in context %d", (int)ctx);
+	return buf;
+}
+
+/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" (then its context, when not the base) */
 static void describe(const mon_run *run, const hang_task *t, char *buf, size_t size)
 {
-	char tag[32], from[64];
+	char tag[32], from[64], ctx[48];
 
 	if (t->w.tag == -1)
 		snprintf(tag, sizeof(tag), "any tag");
@@ -278,8 +290,8 @@ static void describe(const mon_run *run, const hang_task *t, char *buf, size_t s
 		snprintf(from, sizeof(from), "any task");
 	else
 		snprintf(from, sizeof(from), "%s", lid_of(run, t->w.src));
-	snprintf(buf, size, "task %s waits at %s for %s from %s", lid_of(run, t->tid), t->where,
-	         tag, from);
+	snprintf(buf, size, "task %s waits at %s for %s from %s%s", lid_of(run, t->tid), t->where,
+	         tag, from, ctx_words(ctx, sizeof(ctx), t->w.ctx));
 }
 
 /* Whether the condition named key was said before (it is remembered now). */
@@ -498,7 +510,7 @@ void hang__evaluate(mon_run *run)
 const char *hang__waiting(mon_run *run, int32_t tid)
 {
 	hang_task *t = run->hang ? find(run->hang, tid, 0) : NULL;
-	char tag[32];
+	char tag[32], ctx[48];
 
 	if (!t || !t->waiting)
 		return NULL;
@@ -506,8 +518,9 @@ const char *hang__waiting(mon_run *run, int32_t tid)
 		snprintf(tag, sizeof(tag), "any tag");
 	else
 		snprintf(tag, sizeof(tag), "tag %d", (int)t->w.tag);
-	snprintf(t->status, sizeof(t->status), "at %s for %s from %s%s", t->where, tag,
+	snprintf(t->status, sizeof(t->status), "at %s for %s from %s%s%s", t->where, tag,
 	         t->w.src == -1 ? "any task" : lid_of(run, t->w.src),
+	         ctx_words(ctx, sizeof(ctx), t->w.ctx),
 	         t->w.op == WIRE_WAIT_TRECV ? " (with a timeout)" : "");
 	return t->status;
 }

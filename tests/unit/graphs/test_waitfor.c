@@ -55,7 +55,8 @@ static void test_cycle_and_styles(void)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(text, "\"w:0.2\" -> \"w:0.0\" [label=\"tag 1\", color=\"#b00000\""));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"w:0.4\" -> \"w:0.3\" [label=\"tag 4\"];"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "\"w:0.4\" -> \"w:0.3\" [label=\"tag 4\\nin context 262145\"];"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "killed by SIGSEGV at hang.c:90"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"w:0.1\" -> \"w:0.4\" [label=\"tag 7 queued, not "
 	                                    "matched (another context)\", style=dotted"));
@@ -139,7 +140,7 @@ static void test_html_hangs_section(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<li><b>deadlock</b>: task 0.0 waits at hang.c:72 "
 	                                     "for tag 1 from 0.1;"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<li>task 0.4 (running) waiting at hang.c:80 for "
-	                                     "tag 4 from 0.3</li>"));
+	                                     "tag 4 from 0.3 in context 262145</li>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"waits.svg\""));
 	free(index);
 	snprintf(path, sizeof(path), "%s/waits.svg", dir);

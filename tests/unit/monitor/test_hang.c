@@ -28,17 +28,17 @@ static void reg(mon_run *run, int32_t tid)
 	wire__buf_free(&b);
 }
 
-/* Task tid's wait number seq for tag from src (op), having sent `sent` to src and
- * received `recv` from it. */
-static void wait_for(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t src, int tag,
-                     uint32_t sent, uint32_t recv)
+/* Task tid's wait number seq for tag from src (op) in context ctx, having sent `sent`
+ * to src and received `recv` from it. */
+static void wait_ctx(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t src, int tag,
+                     int32_t ctx, uint32_t sent, uint32_t recv)
 {
 	wire_wpeer peer = {src, sent, recv};
 	wire_wait w = {seq,
 	               (uint8_t)op,
 	               src,
 	               tag,
-	               0,
+	               ctx,
 	               0,
 	               NULL,
 	               0,
@@ -55,6 +55,13 @@ static void wait_for(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t sr
 	wire__wait_encode(&b, &w);
 	run__dispatch(run, tid, WIRE_TAG_WAIT, b.data, b.len);
 	wire__buf_free(&b);
+}
+
+/* The same in the base context (0), where almost every program receives. */
+static void wait_for(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t src, int tag,
+                     uint32_t sent, uint32_t recv)
+{
+	wait_ctx(run, tid, seq, op, src, tag, 0, sent, recv);
 }
 
 static void wait_end(mon_run *run, int32_t tid, uint32_t seq)
@@ -148,6 +155,27 @@ static void test_killed_partner(void)
 	fake_done(&run);
 }
 
+/* A cycle in a context the program made: each wait says its context (the base one is
+ * left unsaid, as the other tests show). */
+static void test_cycle_in_private_context(void)
+{
+	mon_run run;
+
+	start(&run);
+	wait_ctx(&run, A, 1, WIRE_WAIT_RECV, B, 2, 262145, 0, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__waiting(&run, A), " in context 262145"));
+	wait_ctx(&run, B, 1, WIRE_WAIT_RECV, A, 1, 262145, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	{
+		const char *p = hang__text(&run, 0), *q = strstr(p, " in context 262145");
+
+		/* Both tasks of the cycle. */
+		CU_ASSERT_PTR_NOT_NULL(q);
+		CU_ASSERT_PTR_NOT_NULL(q ? strstr(q + 1, " in context 262145") : NULL);
+	}
+	fake_done(&run);
+}
+
 /* Everyone waits for anyone once the program ended and no task can join: quiescent. */
 static void test_quiescent(void)
 {
@@ -171,6 +199,7 @@ CU_TestInfo test_hang_tests[] = {
     {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
     {"a wait for a task that has ended", test_ended_partner},
     {"a wait for a task a signal ended names the signal", test_killed_partner},
+    {"a cycle in a private context says the context", test_cycle_in_private_context},
     {"every task waits for anyone after the program's end", test_quiescent},
     CU_TEST_INFO_NULL,
 };
