@@ -67,7 +67,7 @@ static int parse_wait(const char *s, wf_edge *e)
 	/* A statement named by its module's path may hold " for ": the last one starts
 	 * what is awaited, and a tag is a number, so it holds none. */
 	f = last(s, " for ");
-	fr = f ? strstr(f + 5, " from ") : NULL;
+	fr = f && f > s + 3 ? strstr(f + 5, " from ") : NULL;
 	if (!fr)
 		return 0;
 	copy(e->where, sizeof(e->where), s + 3, (size_t)(f - s - 3));

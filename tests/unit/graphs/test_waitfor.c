@@ -92,10 +92,16 @@ static void test_odd_input(void)
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
 	memset(tasks, 0, sizeof(tasks));
 	tasks[0].lid = "a";
-	tasks[0].waiting = "somewhere else";
 	tasks[1].lid = "b";
 	log->tasks = tasks;
 	log->ntasks = 2;
+	/* No statement between "at " and " for ", and no "at " at all. */
+	tasks[0].waiting = "at  for tag 1 from b";
+	text = dot_of(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NULL(strstr(text, "->"));
+	free(text);
+	tasks[0].waiting = "somewhere else";
 	text = dot_of(log, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_PTR_NULL(strstr(text, "->"));
