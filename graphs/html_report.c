@@ -566,12 +566,12 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
 	fprintf(out, "</title><style>%s</style></head><body>\n<h1>pvmmon report: ", style);
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
-	fprintf(out, "</h1>\n<p><a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
+	fprintf(out, "</h1>\n<p>%s<a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
 	      "&middot; <a href=\"#statements\">statements</a> &middot; <a href=\"#procedures\">"
 	      "procedures</a> &middot; <a href=\"#matrix\">message matrix</a> &middot; <a "
 	      "href=\"#critical-path\">critical path</a> &middot; <a href=\"#space-time\">"
-	      "space-time</a>%s</p>\n",
-	      graphs__has_waits(log) ? " &middot; <a href=\"#hangs\">hangs</a>" : "");
+	      "space-time</a></p>\n",
+	      graphs__has_waits(log) ? "<a href=\"#hangs\">hangs</a> &middot; " : "");
 	run_summary(log, out);
 	hangs(log, o, out);
 	fputs("<h2 id=graphs>Program and call graphs</h2>\n<p>Nodes are coloured by their share of "
