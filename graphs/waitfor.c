@@ -137,8 +137,8 @@ static int add_hang(wf_graph *g, const pvmmon_log_hang *h)
 		memset(&e, 0, sizeof(e));
 		copy(part, sizeof(part), s, len);
 		s = semi ? semi + 2 : NULL;
-		w = strstr(part, " waits at ");
-		if (!strncmp(part, "task ", 5) && w && parse_wait(w + 7, &e)) {
+		w = strncmp(part, "task ", 5) ? NULL : strstr(part + 5, " waits at ");
+		if (w && w > part + 5 && parse_wait(w + 7, &e)) {
 			copy(e.from, sizeof(e.from), part + 5, (size_t)(w - part - 5));
 			snprintf(waiter, sizeof(waiter), "%s", e.from);
 			e.cycle = h->kind && !strcmp(h->kind, "deadlock");
