@@ -170,10 +170,52 @@ static void test_html_hangs_section(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/* Every prefix of real phrases (a log cut or edited by hand) gives a graph, never a
+ * read out of bounds (the sanitizer build checks that). */
+static void test_every_prefix(void)
+{
+	static const char wait[] = "at hang.c:72 for tag 1 from 0.1 in context 5 (with a timeout)";
+	static const char text[] =
+	    "task 0.4 waits at hang.c:80 for tag 4 from 0.3 in context 262145; a message from "
+	    "0.1 with tag 7 in another context waits unreceived in its queue";
+	char w[sizeof(wait)], t[sizeof(text)];
+	pvmmon_log *log = NULL;
+	pvmmon_log_task task;
+	pvmmon_log_hang hang = {"deadlock", t, 0};
+	int ok = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
+	memset(&task, 0, sizeof(task));
+	task.lid = "0.4";
+	task.waiting = w;
+	log->tasks = &task;
+	log->ntasks = 1;
+	log->hangs = &hang;
+	log->nhangs = 1;
+	for (size_t n = 0; n < sizeof(text); n++) {
+		char *dot;
+		int rc;
+
+		snprintf(w, sizeof(w), "%.*s", (int)(n < sizeof(wait) ? n : sizeof(wait) - 1),
+		         wait);
+		snprintf(t, sizeof(t), "%.*s", (int)n, text);
+		dot = dot_of(log, &rc);
+		ok += rc == 0 && dot && strstr(dot, "}\n");
+		free(dot);
+	}
+	CU_ASSERT_EQUAL(ok, (int)sizeof(text));
+	log->tasks = NULL;
+	log->ntasks = 0;
+	log->hangs = NULL;
+	log->nhangs = 0;
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waitfor_tests[] = {
     {"wait-for graph of a deadlock, an ended source, a mismatch (golden)", test_golden},
     {"wait-for graph: cycle arrows red once, other styles", test_cycle_and_styles},
     {"wait-for graph: unreadable phrases left out, diagnoses alone, no waits", test_odd_input},
+    {"wait-for graph: every prefix of real phrases", test_every_prefix},
     {"HTML report: hangs section with the wait-for graph", test_html_hangs_section},
     CU_TEST_INFO_NULL,
 };
