@@ -115,7 +115,9 @@ static void report_partners(const pvmmon_log_stmt *s, FILE *out)
 		const pvmmon_log_com *c = &s->com[k];
 		char who[48];
 
-		if (c->partner_lid)
+		if (c->partner_lid && !strcmp(c->partner_lid, PVMMON_LOG_GROUP_SERVER))
+			snprintf(who, sizeof(who), "the %s", c->partner_lid);
+		else if (c->partner_lid)
 			snprintf(who, sizeof(who), "task %s", c->partner_lid);
 		else
 			snprintf(who, sizeof(who), "t%x (unmonitored)", (unsigned)c->partner_tid);

@@ -57,6 +57,41 @@ static void add_hosts(pvmmon_log *log, const mon_run *run)
 	log->nhosts = (size_t)nhost;
 }
 
+/* The group server's tid (libgpvm3's pvmgs, an unmonitored PVM task), from the entry
+ * it keeps in PVM's mailbox; 0 when there is none. Read when the log is built, so the
+ * receive buffer the monitor holds is set aside and put back. */
+static int group_server_tid(void)
+{
+	int rb = pvm_setrbuf(0), b, tid = 0;
+
+	b = pvm_recvinfo("pvmgs", 0, PvmMboxDefault);
+	if (b > 0) {
+		pvm_setrbuf(b);
+		if (pvm_upkint(&tid, 1, 1) < 0 || tid <= 0)
+			tid = 0;
+		pvm_freebuf(b);
+	}
+	pvm_setrbuf(rb);
+	return tid;
+}
+
+/* Names each statement's partners: a task by its logical id, the group server as
+ * such. */
+static void name_partners(mon_run *run, pvmmon_log_stmt *s, int gs)
+{
+	for (size_t k = 0; k < s->ncom; k++) {
+		pvmmon_log_com *c = &s->com[k];
+		mon_task *p = tasks__find(run, c->partner_tid);
+
+		if (c->partner_lid)
+			continue;
+		if (p && p->rec.lid)
+			c->partner_lid = strdup(p->rec.lid);
+		else if (gs && c->partner_tid == gs)
+			c->partner_lid = strdup(PVMMON_LOG_GROUP_SERVER);
+	}
+}
+
 static const char *host_of(const pvmmon_log *log, int32_t dtid)
 {
 	size_t i;
@@ -185,8 +220,8 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 {
 	pvmmon_log *log = NULL;
 	char num[32];
-	size_t i, j, k;
-	int rc;
+	size_t i, j;
+	int rc, gs;
 
 	rc = pvmmon_log_new(&log);
 	if (rc < 0)
@@ -268,6 +303,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		pvmmon_log_free(log);
 		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
 	}
+	gs = group_server_tid();
 	for (i = 0; i < tasks__count(run); i++) {
 		mon_task *t = tasks__at(run, i);
 
@@ -279,12 +315,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 			pvmmon_log_stmt *s = &t->rec.stmts[j];
 
 			tasks__resolve_stmt(s);
-			for (k = 0; k < s->ncom; k++) {
-				mon_task *p = tasks__find(run, s->com[k].partner_tid);
-
-				if (p && p->rec.lid && !s->com[k].partner_lid)
-					s->com[k].partner_lid = strdup(p->rec.lid);
-			}
+			name_partners(run, s, gs);
 		}
 		ending__describe(run, t);
 		log->tasks[i] = t->rec;

@@ -133,6 +133,30 @@ size_t hooks__pair_counts(wire_wpeer **out)
 	return n;
 }
 
+/*
+ * Sends the piggyback of a send to tids. Inside a group call libgpvm3 also sends to
+ * the group server, which is not monitored and would never take it: only monitored
+ * destinations get one there.
+ */
+static void piggyback_after_send(hooks_call *call, const int *tids, int n, int tag, int bytes)
+{
+	int stack[PB_STACK_DESTS], *to = stack, m = 0;
+
+	if (!call->inner) {
+		hooks__send_piggyback(call, tids, n, tag, bytes);
+		return;
+	}
+	if (n > PB_STACK_DESTS && !(to = malloc(sizeof(*to) * (size_t)n)))
+		return;
+	for (int i = 0; i < n; i++)
+		if (channel__is_monitored(tids[i]))
+			to[m++] = tids[i];
+	if (m)
+		hooks__send_piggyback(call, to, m, tag, bytes);
+	if (to != stack)
+		free(to);
+}
+
 /* Records one send of `bytes` to each of tids from the statement of call. */
 static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 {
@@ -142,8 +166,11 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 	hooks__count_sent(n, bytes);
 	if (!st)
 		return;
-	st->count++;
-	st->time_ns += call->t2 - call->t1;
+	/* Inside a group call its statement counts the call and its time (groups.c). */
+	if (!call->inner) {
+		st->count++;
+		st->time_ns += call->t2 - call->t1;
+	}
 	st->bytes += (uint64_t)bytes * (uint64_t)n;
 	for (i = 0; i < n; i++) {
 		pvmmon_log_com *c = hooks__com(st, tids[i]);
@@ -263,6 +290,25 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes)
 }
 
 /*
+ * A message of the group server's, received by call inside a group call of statement
+ * st. The server sends no piggyback, so the receive's real wait stands for its sync
+ * delay: what a barrier waits for is the other members, whose arrival the server
+ * answers.
+ */
+static void group_server_message(hooks_call *call, pvmmon_log_stmt *st, int src, int bytes)
+{
+	pvmmon_log_com *c = st ? hooks__com(st, src) : NULL;
+	int64_t wait = call->t2 - call->t1;
+
+	if (!c)
+		return;
+	c->count++;
+	c->bytes += (uint64_t)bytes;
+	c->sync_ns += wait;
+	st->sync_ns += wait;
+}
+
+/*
  * Completes a receive that delivered a message of `bytes` from src with tag: receives
  * the sender's trailing piggyback (if it is monitored), applies the virtual clock and
  * records the statement. The user's receive buffer and context are restored.
@@ -281,13 +327,24 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 
 	st = hooks__stmt(call->site, call->op);
 	if (st) {
-		st->count++;
+		st->count += !call->inner;
 		st->bytes += (uint64_t)bytes;
 	}
 	if (!have_pb) {
+		/* A long wait's slices before the last (waits.c) are the program's waiting
+		 * too, not the wrapper's time: with no piggyback to set the clock, they
+		 * would count as intrusion. */
+		if (call->t_wait && call->t_wait < call->t1 && !hooks__pr_on())
+			call->t1 = call->t_wait;
 		call->seq_delta = -1;
 		if (hooks__trace_on())
 			hooks__trace_msg(call, src, tag, (uint32_t)bytes, -1, 0, 0);
+		if (call->inner) {
+			/* Inside a group call, the unmonitored sender is the group server: its
+			 * answers count with it as partner (the monitor names it). */
+			group_server_message(call, st, src, bytes);
+			return;
+		}
 		hooks__count_unmonitored();
 		if (st) {
 			st->unmonitored++;
@@ -312,7 +369,8 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
 	if (!st)
 		return;
-	st->time_ns += r.vt - r.v0;
+	if (!call->inner)
+		st->time_ns += r.vt - r.v0;
 	st->sync_ns += r.sync;
 	st->trans_ns += r.trans;
 	c = hooks__com(st, src);
@@ -328,7 +386,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
  * probe): its count and its real duration, which the program spends too. */
 static void record_nothing(hooks_call *call)
 {
-	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
+	pvmmon_log_stmt *st = call->inner ? NULL : hooks__stmt(call->site, call->op);
 
 	if (st) {
 		st->count++;
@@ -362,7 +420,7 @@ void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag)
 	if (rc < 0)
 		return;
 	bytes = channel__send_size();
-	hooks__send_piggyback(call, &tid, 1, tag, bytes);
+	piggyback_after_send(call, &tid, 1, tag, bytes);
 	record_send(call, &tid, 1, bytes);
 }
 
@@ -399,7 +457,7 @@ void hooks__post_pvm_psend(hooks_call *call, int rc, int tid, int tag, void *buf
 	(void)buf;
 	if (rc < 0)
 		return;
-	hooks__send_piggyback(call, &tid, 1, tag, bytes);
+	piggyback_after_send(call, &tid, 1, tag, bytes);
 	record_send(call, &tid, 1, bytes);
 }
 
@@ -419,7 +477,7 @@ void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int t
 	if (rc < 0 || ntask <= 0 || !tids)
 		return;
 	bytes = channel__send_size();
-	hooks__send_piggyback(call, tids, ntask, tag, bytes);
+	piggyback_after_send(call, tids, ntask, tag, bytes);
 	record_send(call, tids, ntask, bytes);
 }
 

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "callsite.h"
 #include "fatal.h"
 #include "hooks.h"
 #include "records.h"
@@ -116,8 +117,10 @@ static void on_alarm(int a)
  * pvmmon's own code. */
 static int where_now(void)
 {
+	/* The guard is off during a group call (groups.c), where libgpvm3 may be inside
+	 * libpvm3: the program's code only when no group call runs. */
 	if (!hooks__guard)
-		return WIRE_FATAL_PROGRAM;
+		return callsite__grouped() ? WIRE_FATAL_PVM : WIRE_FATAL_PROGRAM;
 	return hooks__in_pvm ? WIRE_FATAL_PVM : WIRE_FATAL_HOOKS;
 }
 

@@ -14,6 +14,7 @@
 #include <pvm3.h>
 
 #include "../common/pvmio.h"
+#include "callsite.h"
 #include "clocksync.h"
 #include "features.h"
 #include "hooks.h"
@@ -285,11 +286,18 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	if (__builtin_expect(op == HOOKS_OP_pvm_addmhf || op == HOOKS_OP_pvm_delmhf, 0) &&
 	    in_libpvm(site))
 		return 0;
+	/* libgpvm3 starts the group server when it finds none: that spawn is PVM's own. */
+	if (__builtin_expect(op == HOOKS_OP_pvm_spawn, 0) && callsite__grouped())
+		return 0;
 	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !hooks__activate())
 		return 0;
 	hooks__guard = 1;
 	call->op = op;
-	call->site = site;
+	/* A program's message handler runs inside any call, a group call's too: its calls
+	 * are its own statements. */
+	call->inner = callsite__grouped() && !hooks__mhf_in_handler();
+	call->site = call->inner ? callsite__group_site() : callsite__user(site);
+	site = call->site;
 	/* Messages handlers took since the last wrapped call (in an unwrapped one, or
 	 * before the first) are settled at the position they came at. */
 	hooks__mhf_settle_due(call);

@@ -27,10 +27,15 @@ extern "C" {
 #define PVMMON_LOG_VERSION_MAJOR 1
 #define PVMMON_LOG_VERSION_MINOR 3
 
+/* The partner-lid of a com record with the group server (pvmgs), which is no task of
+ * the program: its traffic is that of the group calls (pvm_barrier and the like). */
+#define PVMMON_LOG_GROUP_SERVER "group server"
+
 /* One com record (seed 000 Figure 10): a communication statement and one partner. */
 typedef struct pvmmon_log_com {
 	int32_t partner_tid;  /* the other task's tid (destination or source) */
-	char *partner_lid;    /* its logical id, or NULL if the partner was not monitored */
+	char *partner_lid;    /* its logical id; PVMMON_LOG_GROUP_SERVER for libgpvm3's group
+			       * server; NULL for another unmonitored partner */
 	uint64_t count;       /* messages */
 	uint64_t bytes;       /* user payload bytes */
 	int64_t trans_ns;     /* accumulated transmission time (receives only) */
