@@ -56,7 +56,7 @@ static int f_recv(uint8_t **out, size_t *len, int tag, int timeout_ms)
 	return 0;
 }
 
-static int f_is_monitored(int tid) { return tid > 0; }
+static int f_is_monitored(int tid) { return tid > 0 && tid != fake.unmonitored; }
 
 static int f_pb_send(const int *tids, int n, int tag, const void *data, size_t len)
 {

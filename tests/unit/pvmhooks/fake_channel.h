@@ -39,6 +39,7 @@ typedef struct fake_channel {
 	int send_size;
 	int buf_id, buf_bytes, buf_tag, buf_src;
 	int monitor_ended; /* pvmd's word that the monitor has ended has come */
+	int unmonitored;   /* a positive tid that is no monitored task (every other is) */
 	/* The messages queued at the task in the program's contexts (queued). */
 	wire_wqueued queued[4];
 	int nqueued;

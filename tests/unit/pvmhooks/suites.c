@@ -11,6 +11,7 @@ extern CU_TestInfo test_sched_tests[];
 extern CU_TestInfo test_rr_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_waits_tests[];
+extern CU_TestInfo test_groups_tests[];
 
 CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"vclock", NULL, NULL, NULL, NULL, test_vclock_tests},
@@ -23,5 +24,6 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"rr", NULL, NULL, NULL, NULL, test_rr_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"waits", NULL, NULL, NULL, NULL, test_waits_tests},
+    {"groups", NULL, NULL, NULL, NULL, test_groups_tests},
     CU_SUITE_INFO_NULL,
 };
