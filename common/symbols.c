@@ -1,4 +1,6 @@
 /* Resolving call sites (module + offset) to file, line and function with elfutils libdw. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +118,35 @@ static sym_module *open_module(pvmmon_symbols *syms, const char *path)
 	return m;
 }
 
+/*
+ * The Fortran routine holding addr, by its source name, when addr is Fortran code:
+ * gfortran names the main program MAIN__ and a subroutine work as work_ in the symbol
+ * table, but the program's own names are master1 and work. NULL for other languages,
+ * whose symbol names are their source names.
+ */
+static const char *fortran_routine(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
+	const char *name = NULL;
+	int n, lang;
+
+	if (!cu)
+		return NULL;
+	lang = dwarf_srclang(cu);
+	if (lang != DW_LANG_Fortran77 && lang != DW_LANG_Fortran90 && lang != DW_LANG_Fortran95 &&
+	    lang != DW_LANG_Fortran03 && lang != DW_LANG_Fortran08)
+		return NULL;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	/* Innermost first: the last subprogram is the routine (a contained procedure's
+	 * host would come later still, so take the first one found). */
+	for (int i = 0; i < n && !name; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			name = dwarf_diename(&scopes[i]);
+	free(scopes);
+	return name;
+}
+
 int pvmmon_symbols_resolve(pvmmon_symbols *syms, const char *module, uint64_t offset,
 			   char **file, int *line, char **func)
 {
@@ -148,7 +179,9 @@ int pvmmon_symbols_resolve(pvmmon_symbols *syms, const char *module, uint64_t of
 			found = 1;
 		}
 	}
-	name = dwfl_module_addrname(m->mod, addr);
+	name = fortran_routine(m->mod, addr);
+	if (!name)
+		name = dwfl_module_addrname(m->mod, addr);
 	if (name) {
 		*func = strdup(name);
 		found = 1;
