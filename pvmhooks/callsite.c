@@ -212,12 +212,6 @@ void callsite__group_leave(void)
 		group_site = NULL;
 }
 
-int callsite__grouped(void)
-{
-	return group_depth > 0;
-}
+int callsite__grouped(void) { return group_depth > 0; }
 
-void *callsite__group_site(void)
-{
-	return group_site;
-}
+void *callsite__group_site(void) { return group_site; }

@@ -42,8 +42,8 @@ static void group_post(hooks_call *call)
 	st->time_ns += dt > 0 ? dt : 0;
 }
 
-#define GROUP_DEFINE(NAME, ...)                                                          \
-	void hooks__pre_##NAME(hooks_call *call, __VA_ARGS__) { group_pre(call); }         \
+#define GROUP_DEFINE(NAME, ...)                                                                    \
+	void hooks__pre_##NAME(hooks_call *call, __VA_ARGS__) { group_pre(call); }                 \
 	void hooks__post_##NAME(hooks_call *call, int rc, __VA_ARGS__) { group_post(call); }
 HOOKS_GROUP_OPS(GROUP_DEFINE)
 #undef GROUP_DEFINE

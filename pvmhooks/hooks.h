@@ -20,12 +20,12 @@
 #include "vclock.h"
 
 /* The wrapped calls, in wrappers.def order. */
-#define HOOKS_OPS(X)                                                                            \
-	X(pvm_mytid) X(pvm_send) X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) \
-	    X(pvm_precv) X(pvm_probe) X(pvm_spawn) X(pvm_exit) X(pvm_joingroup) X(pvm_addmhf)    \
-		X(pvm_delmhf) X(pvm_lvgroup) X(pvm_barrier) X(pvm_bcast) X(pvm_reduce)          \
-		    X(pvm_gather) X(pvm_scatter) X(pvm_gettid) X(pvm_getinst) X(pvm_gsize)      \
-			X(pvm_freezegroup)
+#define HOOKS_OPS(X)                                                                               \
+	X(pvm_mytid)                                                                               \
+	X(pvm_send) X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) X(pvm_precv)   \
+	    X(pvm_probe) X(pvm_spawn) X(pvm_exit) X(pvm_joingroup) X(pvm_addmhf) X(pvm_delmhf)     \
+	        X(pvm_lvgroup) X(pvm_barrier) X(pvm_bcast) X(pvm_reduce) X(pvm_gather)             \
+	            X(pvm_scatter) X(pvm_gettid) X(pvm_getinst) X(pvm_gsize) X(pvm_freezegroup)
 
 typedef enum hooks_op {
 #define HOOKS_OP_ENUM(name) HOOKS_OP_##name,
@@ -40,7 +40,7 @@ extern const char *const hooks__op_names[HOOKS_OP_COUNT];
 /* What one wrapped call carries from its entry to its end. */
 typedef struct hooks_call {
 	hooks_op op;
-	void *site;  /* the communication statement: the program's call site (callsite.h) */
+	void *site; /* the communication statement: the program's call site (callsite.h) */
 	/* Made inside a group operation of libgpvm3: the message it sends or receives
 	 * counts under the group call's statement (site), which counts the call itself. */
 	int inner;

@@ -35,7 +35,7 @@ extern "C" {
 typedef struct pvmmon_log_com {
 	int32_t partner_tid;  /* the other task's tid (destination or source) */
 	char *partner_lid;    /* its logical id; PVMMON_LOG_GROUP_SERVER for libgpvm3's group
-			       * server; NULL for another unmonitored partner */
+	                       * server; NULL for another unmonitored partner */
 	uint64_t count;       /* messages */
 	uint64_t bytes;       /* user payload bytes */
 	int64_t trans_ns;     /* accumulated transmission time (receives only) */

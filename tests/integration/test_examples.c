@@ -130,13 +130,14 @@ static void test_pvm_examples_build_and_run_unchanged(void)
  */
 static int build_fortran_and_groups(const char *dir, cmd_result *r)
 {
-	return harness_sh(r, 600,
-			  "cd '%s' && mkdir -p f && cd f && tar xzf " EXAMPLES_TAR " && "
-			  "mkdir -p include build && ln -sf /usr/include/fpvm3.h include/ && cd build && "
-			  "make -f ../examples/Makefile.aimk SDIR=../examples PVMDIR=/usr/lib/pvm3 "
-			  "BDIR=\"$PWD/bin\" XDIR=\"$PWD/bin\" PVM_ARCH=LINUX64 FC=gfortran CC=gcc "
-			  "fmaster1 fslave1 fspmd fgexample gexample",
-			  dir);
+	return harness_sh(
+	    r, 600,
+	    "cd '%s' && mkdir -p f && cd f && tar xzf " EXAMPLES_TAR " && "
+	    "mkdir -p include build && ln -sf /usr/include/fpvm3.h include/ && cd build && "
+	    "make -f ../examples/Makefile.aimk SDIR=../examples PVMDIR=/usr/lib/pvm3 "
+	    "BDIR=\"$PWD/bin\" XDIR=\"$PWD/bin\" PVM_ARCH=LINUX64 FC=gfortran CC=gcc "
+	    "fmaster1 fslave1 fspmd fgexample gexample",
+	    dir);
 }
 
 /* Whether s ends with suffix. */
@@ -163,14 +164,14 @@ static size_t check_own_lines(const char *path, const char *suffix, pvmmon_log *
 		for (size_t k = 0; k < l->tasks[t].nstmts; k++) {
 			const pvmmon_log_stmt *s = &l->tasks[t].stmts[k];
 			int own = ends_with(s->file, suffix) && s->line > 0 && s->function &&
-				  strncmp(s->function, "pvmf", 4) != 0 &&
-				  !strstr(s->module ? s->module : "", "libgpvm3");
+			          strncmp(s->function, "pvmf", 4) != 0 &&
+			          !strstr(s->module ? s->module : "", "libgpvm3");
 
 			if (!own)
-				fprintf(stderr, "\n  %s: %s at %s:%d in %s (%s+0x%llx) ", path, s->op,
-					s->file ? s->file : "?", s->line,
-					s->function ? s->function : "?", s->module ? s->module : "?",
-					(unsigned long long)s->offset);
+				fprintf(stderr, "\n  %s: %s at %s:%d in %s (%s+0x%llx) ", path,
+				        s->op, s->file ? s->file : "?", s->line,
+				        s->function ? s->function : "?",
+				        s->module ? s->module : "?", (unsigned long long)s->offset);
 			CU_ASSERT(own);
 			n++;
 		}
@@ -206,7 +207,7 @@ static int group_server_named(const pvmmon_log *l)
 				return 0;
 			for (size_t c = 0; c < s->ncom; c++)
 				named |= s->com[c].partner_lid &&
-					 !strcmp(s->com[c].partner_lid, PVMMON_LOG_GROUP_SERVER);
+				         !strcmp(s->com[c].partner_lid, PVMMON_LOG_GROUP_SERVER);
 		}
 	return named;
 }
@@ -214,15 +215,18 @@ static int group_server_named(const pvmmon_log *l)
 /* Runs bin/prog of the build in dir plainly and monitored (log at log) with the same
  * input; the two outputs must match. */
 static void same_output(const char *dir, const char *prog, const char *input, int sort,
-			const char *log)
+                        const char *log)
 {
 	const char *post = sort ? " | sort" : "";
 	cmd_result a, b;
 
-	harness_sh(&a, 120, "cd '%s' && printf '%s' | %s/pvmmon run --raw -q -- ./bin/%s | " NORMALIZE "%s",
-		   dir, input, harness_bin(), prog, post);
-	harness_sh(&b, 120, "cd '%s' && printf '%s' | %s/pvmmon run -q -o '%s' -- ./bin/%s | " NORMALIZE "%s",
-		   dir, input, harness_bin(), log, prog, post);
+	harness_sh(&a, 120,
+	           "cd '%s' && printf '%s' | %s/pvmmon run --raw -q -- ./bin/%s | " NORMALIZE "%s",
+	           dir, input, harness_bin(), prog, post);
+	harness_sh(&b, 120,
+	           "cd '%s' && printf '%s' | %s/pvmmon run -q -o '%s' -- ./bin/%s | " NORMALIZE
+	           "%s",
+	           dir, input, harness_bin(), log, prog, post);
 	if (strcmp(a.out, b.out) != 0)
 		fprintf(stderr, "\n  %s: plain:\n%s  monitored:\n%s", prog, a.out, b.out);
 	CU_ASSERT(a.out[0] != '\0');

@@ -146,7 +146,7 @@ static void test_fortran_binding_skipped(void)
 	/* The statement is the call in the binding's caller, not the binding's call. */
 	CU_ASSERT(!callsite__in_binding(site));
 	CU_ASSERT((char *)site > (char *)fortran_caller &&
-		  (char *)site < (char *)fortran_caller + 256);
+	          (char *)site < (char *)fortran_caller + 256);
 	/* Any other call is its own return address. */
 	CU_ASSERT((char *)plain > (char *)c_caller && (char *)plain < (char *)c_caller + 256);
 }
