@@ -5,12 +5,12 @@
  * The Fortran binding (libfpvm3) is a static archive on Debian, so its routines are
  * functions of the program itself, with no dynamic symbols: they are recognised by
  * the names in the program's symbol table (pvmf*_), read once per module. A call
- * through them is the only case that unwinds (glibc's backtrace, from the binding's
- * unwind tables): every other site is its wrapper's return address, as before.
+ * through them is the only case that unwinds (libgcc's unwinder, from the binding's
+ * unwind tables, stopping at the binding's caller): every other site is its wrapper's
+ * return address, as before.
  */
 #include <dlfcn.h>
 #include <elf.h>
-#include <execinfo.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #include "callsite.h"
 #include "ptrmap.h"
@@ -179,18 +180,40 @@ static size_t kind_of(const void *pc)
 	return k ? *k : SITE_USER;
 }
 
+/* The walk up the stack from past_binding: the wrapper's return address, whether it
+ * has been passed, the answer, and frames left to look at. */
+typedef struct walk {
+	void *ret;
+	int past;
+	void *found;
+	int left;
+} walk;
+
+static _Unwind_Reason_Code walk_frame(struct _Unwind_Context *ctx, void *arg)
+{
+	walk *w = arg;
+	void *pc = (void *)_Unwind_GetIP(ctx);
+
+	if (--w->left < 0 || !pc)
+		return _URC_END_OF_STACK;
+	if (!w->past) {
+		w->past = pc == w->ret;
+		return _URC_NO_REASON;
+	}
+	if (kind_of(pc) == SITE_BINDING)
+		return _URC_NO_REASON;
+	/* The first frame above the binding: stop here, not at main. */
+	w->found = pc;
+	return _URC_END_OF_STACK;
+}
+
 /* The first return address above ret's frame that is not the binding's. */
 static void *past_binding(void *ret)
 {
-	void *frames[MAX_FRAMES];
-	int n = backtrace(frames, MAX_FRAMES), i = 0;
+	walk w = {ret, 0, NULL, MAX_FRAMES};
 
-	while (i < n && frames[i] != ret)
-		i++;
-	for (i++; i < n; i++)
-		if (kind_of(frames[i]) == SITE_USER)
-			return frames[i];
-	return ret;
+	_Unwind_Backtrace(walk_frame, &w);
+	return w.found ? w.found : ret;
 }
 
 void *callsite__user(void *ret)

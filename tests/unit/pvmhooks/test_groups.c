@@ -98,14 +98,21 @@ static void test_nested_group_calls(void)
 	CU_ASSERT(!callsite__grouped());
 }
 
-/* A stand-in for a wrapper: where its call's statement is. */
-static volatile void *sink;
+/* Keeps r in a register through an empty asm: the call before it is then no tail call
+ * (the frames stay as a wrapper's, the binding's and its caller's are). */
+#define KEEP(r) __asm__ volatile("" : "+r"(r))
 
+/* The wrapper's return address of the last call of wrapper_like. */
+static void *last_ret;
+
+/* A stand-in for a wrapper: where its call's statement is. */
 __attribute__((noinline)) static void *wrapper_like(void)
 {
-	void *r = callsite__user(__builtin_return_address(0));
+	void *r;
 
-	sink = r;
+	last_ret = __builtin_return_address(0);
+	r = callsite__user(last_ret);
+	KEEP(r);
 	return r;
 }
 
@@ -116,7 +123,7 @@ __attribute__((noinline)) void *pvmftest_(void)
 {
 	void *r = wrapper_like();
 
-	sink = r;
+	KEEP(r);
 	return r;
 }
 
@@ -124,7 +131,7 @@ __attribute__((noinline)) static void *fortran_caller(void)
 {
 	void *r = pvmftest_();
 
-	sink = r;
+	KEEP(r);
 	return r;
 }
 
@@ -132,22 +139,26 @@ __attribute__((noinline)) static void *c_caller(void)
 {
 	void *r = wrapper_like();
 
-	sink = r;
+	KEEP(r);
 	return r;
 }
 
 static void test_fortran_binding_skipped(void)
 {
-	void *site = fortran_caller(), *plain = c_caller();
+	void *site = fortran_caller(), *ret = last_ret, *plain;
 
-	/* The binding's code is recognised by its name; the program's is not. */
-	CU_ASSERT(callsite__in_binding((char *)pvmftest_ + 1));
-	CU_ASSERT(!callsite__in_binding((char *)fortran_caller + 1));
-	/* The statement is the call in the binding's caller, not the binding's call. */
+	/* The wrapper was called from the binding (no tail call hid its frame)... */
+	CU_ASSERT(callsite__in_binding(ret));
+	CU_ASSERT((char *)ret > (char *)pvmftest_ && (char *)ret < (char *)pvmftest_ + 256);
+	/* ...but the statement is the call in the binding's caller. */
 	CU_ASSERT(!callsite__in_binding(site));
 	CU_ASSERT((char *)site > (char *)fortran_caller &&
-	          (char *)site < (char *)fortran_caller + 256);
-	/* Any other call is its own return address. */
+		  (char *)site < (char *)fortran_caller + 256);
+	/* The program's own code is not the binding's, and any other call is its own
+	 * return address. */
+	CU_ASSERT(!callsite__in_binding((char *)fortran_caller + 1));
+	plain = c_caller();
+	CU_ASSERT_PTR_EQUAL(plain, last_ret);
 	CU_ASSERT((char *)plain > (char *)c_caller && (char *)plain < (char *)c_caller + 256);
 }
 
