@@ -6,6 +6,11 @@ $(BENCH_BIN)/probecost: bench/probecost.c $(HOOKS_SO)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Iinclude -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks -lpvm3
 
+# What finding a call's statement costs, past the Fortran binding and not.
+$(BENCH_BIN)/callsite: bench/callsite.c $(HOOKS_CORE)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -D_GNU_SOURCE -o $@ $< $(HOOKS_CORE)
+
 # The call-heavy program four ways: plain, gprof, empty -finstrument-functions hooks,
 # and pvmmon-cc.
 $(BENCH_BIN)/calls-plain: bench/calls.c
@@ -37,7 +42,8 @@ $(BENCH_BIN)/cprate: bench/cprate.c apps/apputil.h $(BIN)/pvmmon-cc $(HOOKS_SO)
 	$(BIN)/pvmmon-cc -O2 -o $@ bench/cprate.c -lpvm3
 
 BENCH_PROGS := $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
-               $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc
+               $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc \
+               $(BENCH_BIN)/callsite
 
 bench: all $(BENCH_PROGS)
 	PVMMON_BUILD=$(BUILD) bench/run.sh $(BENCH_REPEATS)
