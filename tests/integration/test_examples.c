@@ -193,6 +193,17 @@ static int has_stmt(const pvmmon_log *l, const char *op, const char *file, int l
 	return 0;
 }
 
+/* Whether some statement of l is in the routine named name. */
+static int has_routine(const pvmmon_log *l, const char *name)
+{
+	for (size_t t = 0; t < l->ntasks; t++)
+		for (size_t k = 0; k < l->tasks[t].nstmts; k++)
+			if (l->tasks[t].stmts[k].function &&
+			    !strcmp(l->tasks[t].stmts[k].function, name))
+				return 1;
+	return 0;
+}
+
 /* Whether a statement of l talks with the group server, and none counts an
  * unmonitored sender. */
 static int group_server_named(const pvmmon_log *l)
@@ -260,6 +271,9 @@ static void test_fortran_and_group_statements(void)
 		CU_ASSERT(has_stmt(l, "pvm_mcast", "master1.f", 62));
 		CU_ASSERT(has_stmt(l, "pvm_send", "slave1.f", 0));
 		CU_ASSERT(has_stmt(l, "pvm_recv", "slave1.f", 0));
+		/* Routines by their Fortran names (gfortran's symbols are MAIN__, work_). */
+		CU_ASSERT(has_routine(l, "master1"));
+		CU_ASSERT(has_routine(l, "work"));
 	}
 	pvmmon_log_free(l);
 
