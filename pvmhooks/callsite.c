@@ -6,8 +6,9 @@
  * functions of the program itself, with no dynamic symbols: they are recognised by
  * the names in the program's symbol table (pvmf*_), read once per module. A call
  * through them is the only case that unwinds (libgcc's unwinder, from the binding's
- * unwind tables, stopping at the binding's caller): every other site is its wrapper's
- * return address, as before.
+ * unwind tables, stopping at the binding's caller), and once per binding address and
+ * caller: later calls read the caller from the stack slot the unwind found. Every
+ * other site is its wrapper's return address, as before.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -26,7 +27,7 @@
 /* Frames looked at above the wrapper: the binding is one or two deep. */
 #define MAX_FRAMES 32
 
-enum { SITE_USER = 1, SITE_BINDING = 2 };
+enum { SITE_USER = 1, SITE_BINDING = 2, SITE_CALLER = 3 };
 
 /* The binding's routines in one loaded module: [lo, hi) address ranges. */
 typedef struct binding_module {
@@ -35,7 +36,10 @@ typedef struct binding_module {
 	size_t n;
 } binding_module;
 
-static ptrmap kinds; /* code address -> SITE_USER or SITE_BINDING */
+static ptrmap kinds; /* code address -> SITE_USER, SITE_BINDING or SITE_CALLER */
+/* A return address in the binding -> where its caller's return address lies on the
+ * stack, from callsite__user's CFA (see past_binding). */
+static ptrmap slots;
 static binding_module *mods;
 static size_t nmods;
 
@@ -169,7 +173,8 @@ int callsite__in_binding(const void *pc)
 	return 0;
 }
 
-/* The kind of code address pc, classified at its first sight. */
+/* The kind of code address pc, classified at its first sight. SITE_CALLER is a
+ * program's address where it called the binding, seen by an unwind. */
 static size_t kind_of(const void *pc)
 {
 	size_t *k = ptrmap__find(&kinds, pc);
@@ -181,11 +186,13 @@ static size_t kind_of(const void *pc)
 }
 
 /* The walk up the stack from past_binding: the wrapper's return address, whether it
- * has been passed, the answer, and frames left to look at. */
+ * has been passed, the answer, the CFA of the frame that called the answer's, and
+ * frames left. */
 typedef struct walk {
 	void *ret;
 	int past;
 	void *found;
+	uintptr_t cfa;
 	int left;
 } walk;
 
@@ -196,31 +203,70 @@ static _Unwind_Reason_Code walk_frame(struct _Unwind_Context *ctx, void *arg)
 
 	if (--w->left < 0 || !pc)
 		return _URC_END_OF_STACK;
-	if (!w->past) {
-		w->past = pc == w->ret;
+	if (!w->past && pc != w->ret)
 		return _URC_NO_REASON;
+	if (w->past && kind_of(pc) != SITE_BINDING) {
+		/* The first frame above the binding: stop here, not at main. Its context's
+		 * CFA is that of the binding frame below it (where pc was pushed). */
+		w->found = pc;
+		w->cfa = _Unwind_GetCFA(ctx);
+		return _URC_END_OF_STACK;
 	}
-	if (kind_of(pc) == SITE_BINDING)
-		return _URC_NO_REASON;
-	/* The first frame above the binding: stop here, not at main. */
-	w->found = pc;
-	return _URC_END_OF_STACK;
+	/* ret's frame, or a binding routine's above it. */
+	w->past = 1;
+	return _URC_NO_REASON;
 }
 
-/* The first return address above ret's frame that is not the binding's. */
-static void *past_binding(void *ret)
+/*
+ * The first return address above ret's frame that is not the binding's, by unwinding
+ * from here (my_cfa: callsite__user's frame). On x86-64 it lies just below the last
+ * binding frame's CFA; where that slot lies from callsite__user's frame is the same
+ * for every call from ret (the wrapper, hooks__begin and the binding routines have
+ * frames of fixed size), so it is kept for ret and the caller is marked as found.
+ */
+static void *past_binding(void *ret, uintptr_t my_cfa)
 {
-	walk w = {ret, 0, NULL, MAX_FRAMES};
+	walk w = {ret, 0, NULL, 0, MAX_FRAMES};
+	size_t *k;
 
 	_Unwind_Backtrace(walk_frame, &w);
-	return w.found ? w.found : ret;
+	if (!w.found)
+		return ret;
+#if defined(__x86_64__)
+	if (w.cfa > my_cfa && *(void **)(w.cfa - 8) == w.found &&
+	    (k = ptrmap__find(&slots, ret)) == NULL)
+		ptrmap__put(&slots, ret, w.cfa - 8 - my_cfa);
+#endif
+	if ((k = ptrmap__find(&kinds, w.found)) != NULL)
+		*k = SITE_CALLER;
+	else
+		ptrmap__put(&kinds, w.found, SITE_CALLER);
+	return w.found;
 }
 
-void *callsite__user(void *ret)
+__attribute__((noinline)) void *callsite__user(void *ret)
 {
-	if (__builtin_expect(kind_of(ret) == SITE_USER, 1))
+	uintptr_t my_cfa;
+	size_t kind = kind_of(ret), *slot;
+
+	if (__builtin_expect(kind != SITE_BINDING, 1))
 		return ret;
-	return past_binding(ret);
+	my_cfa = (uintptr_t)__builtin_dwarf_cfa();
+	/*
+	 * The fast way: the word at ret's slot, taken when it is a caller of the binding
+	 * an unwind found before. A stale word of another call (were a binding routine's
+	 * frame of variable size) would have to be such a caller too, and the slot lies
+	 * in this thread's stack, above this frame: reading it is safe.
+	 */
+	slot = ptrmap__find(&slots, ret);
+	if (slot) {
+		void *cand = *(void **)(my_cfa + *slot);
+		size_t *k = ptrmap__find(&kinds, cand);
+
+		if (k && *k == SITE_CALLER)
+			return cand;
+	}
+	return past_binding(ret, my_cfa);
 }
 
 void callsite__group_enter(void *site)

@@ -135,6 +135,23 @@ __attribute__((noinline)) static void *fortran_caller(void)
 	return r;
 }
 
+/* Another caller of the binding, one frame deeper. */
+__attribute__((noinline)) static void *other_caller(void)
+{
+	void *r = pvmftest_();
+
+	KEEP(r);
+	return r;
+}
+
+__attribute__((noinline)) static void *deeper(void)
+{
+	void *r = other_caller();
+
+	KEEP(r);
+	return r;
+}
+
 __attribute__((noinline)) static void *c_caller(void)
 {
 	void *r = wrapper_like();
@@ -160,6 +177,15 @@ static void test_fortran_binding_skipped(void)
 	plain = c_caller();
 	CU_ASSERT_PTR_EQUAL(plain, last_ret);
 	CU_ASSERT((char *)plain > (char *)c_caller && (char *)plain < (char *)c_caller + 256);
+	/* Later calls read the caller from the stack slot the first unwind found: the
+	 * same caller again, another caller (unwound, then read too), and again. */
+	for (int i = 0; i < 3; i++) {
+		void *again = fortran_caller(), *other = deeper();
+
+		CU_ASSERT_PTR_EQUAL(again, site);
+		CU_ASSERT((char *)other > (char *)other_caller &&
+			  (char *)other < (char *)other_caller + 256);
+	}
 }
 
 CU_TestInfo test_groups_tests[] = {
