@@ -10,11 +10,17 @@
  *   crash     the master waits for tag 2 from worker 0, which dies of SIGSEGV first
  *   partial   workers 0 and 1 wait for each other; workers 2 and 3 compute 2 s more
  *   trecv     the master waits 3 s for tag 2 from worker 0 with pvm_trecv, then goes on
- *   compute   worker 0 computes 3 s, then answers the master, which waits for it
+ *   compute [S]  worker 0 computes S seconds (3), then answers the master, which
+ *             waits for it
  *   big       worker 0 sends the master 16 MiB
  *   pcycle    cycle2 with pvm_precv
  *   precv     worker 0 computes 0.5 s, then sends the master 42 with pvm_psend; the
  *             master takes it with pvm_precv and prints it
+ *   barrier [S]  both join a group; the master reaches its barrier at once, worker 0
+ *             after S seconds (3) of computing (libgpvm3's pvm_barrier)
+ * Tasks that are no PVM children of each other, as a script starts them:
+ *   listen FILE  writes its tid to FILE, then waits for tag 7 from any task
+ *   tell FILE    sends tag 7 to the tid in FILE
  * The lines the tests look for carry a comment naming them (HANG-...).
  */
 #include <signal.h>
@@ -22,8 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <pvm3.h>
+
+#define GROUP "hang-barrier"
 
 #define TAG_TIDS 100
 #define TAG_DONE 99
@@ -52,6 +61,9 @@ static int workers_of(const char *mode)
 		return 2;
 	return 1;
 }
+
+/* How long worker 0 computes in modes compute and barrier (seconds). */
+static double compute_s = 3.0;
 
 static void worker(const char *mode, int me)
 {
@@ -84,7 +96,12 @@ static void worker(const char *mode, int me)
 		raise(SIGSEGV); /* HANG-CRASH-W */
 		return;
 	} else if (!strcmp(mode, "partial") || !strcmp(mode, "compute")) {
-		compute(!strcmp(mode, "partial") ? 2.0 : 3.0);
+		compute(!strcmp(mode, "partial") ? 2.0 : compute_s);
+	} else if (!strcmp(mode, "barrier")) {
+		pvm_joingroup(GROUP);
+		compute(compute_s);
+		pvm_barrier(GROUP, 2);
+		pvm_lvgroup(GROUP);
 	} else if (!strcmp(mode, "trecv")) {
 		compute(0.2);
 	}
@@ -103,28 +120,82 @@ static void worker(const char *mode, int me)
 	pvm_exit();
 }
 
+/* listen FILE: the tid goes to FILE (whole, by a rename), then a wait for anyone. */
+static int listen_on(const char *file)
+{
+	char tmp[4200];
+	FILE *f;
+	int me = pvm_mytid();
+
+	if (me < 0)
+		return 1;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "%d\n", me) < 0 || fclose(f) != 0 || rename(tmp, file) != 0) {
+		perror(file);
+		pvm_exit();
+		return 1;
+	}
+	pvm_recv(-1, 7); /* HANG-LISTEN */
+	printf("hang: listen done\n");
+	pvm_exit();
+	return 0;
+}
+
+/* tell FILE: waits for FILE, then sends tag 7 to the tid in it. */
+static int tell(const char *file)
+{
+	int tid = 0, v = 7;
+	FILE *f;
+
+	while (!(f = fopen(file, "r")))
+		usleep(20000);
+	if (fscanf(f, "%d", &tid) != 1 || pvm_mytid() < 0) {
+		fclose(f);
+		return 1;
+	}
+	fclose(f);
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&v, 1, 1);
+	pvm_send(tid, 7);
+	printf("hang: tell done\n");
+	pvm_exit();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int tids[MAXW], n, i;
 	const char *mode;
 
-	if (argc == 4 && !strcmp(argv[1], "worker")) {
+	if (argc >= 4 && !strcmp(argv[1], "worker")) {
+		if (argc == 5)
+			compute_s = atof(argv[4]);
 		worker(argv[2], atoi(argv[3]));
 		return 0;
 	}
-	if (argc != 2 || (n = workers_of(argv[1])) < 1) {
-		fprintf(stderr,
-		        "usage: hang "
-		        "cycle2|cycle3|mismatch|ended|crash|partial|trecv|compute|big|pcycle|precv\n");
+	if (argc == 3 && !strcmp(argv[1], "listen"))
+		return listen_on(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "tell"))
+		return tell(argv[2]);
+	if (argc == 3 && (!strcmp(argv[1], "compute") || !strcmp(argv[1], "barrier")))
+		compute_s = atof(argv[2]);
+	if (argc < 2 || argc > 3 ||
+	    (argc == 3 && strcmp(argv[1], "compute") && strcmp(argv[1], "barrier")) ||
+	    (n = workers_of(argv[1])) < 1) {
+		fprintf(stderr, "usage: hang cycle2|cycle3|mismatch|ended|crash|partial|trecv|compute "
+		                "[S]|big|pcycle|precv|barrier [S]\n"
+		                "       hang listen FILE | hang tell FILE\n");
 		return 2;
 	}
 	mode = argv[1];
 	if (pvm_mytid() < 0)
 		return 1;
 	for (i = 0; i < n; i++) {
-		char idx[16], *wargv[] = {"worker", (char *)mode, idx, NULL};
+		char idx[16], secs[32], *wargv[] = {"worker", (char *)mode, idx, secs, NULL};
 
 		snprintf(idx, sizeof(idx), "%d", i);
+		snprintf(secs, sizeof(secs), "%g", compute_s);
 		if (pvm_spawn("hang", wargv, PvmTaskDefault, "", 1, &tids[i]) != 1) {
 			fprintf(stderr, "hang: cannot start worker %d\n", i);
 			pvm_exit();
@@ -147,6 +218,10 @@ int main(int argc, char **argv)
 		struct timeval tv = {3, 0};
 
 		pvm_trecv(tids[0], 2, &tv);
+	} else if (!strcmp(mode, "barrier")) {
+		pvm_joingroup(GROUP);
+		pvm_barrier(GROUP, 2); /* HANG-BARRIER */
+		pvm_lvgroup(GROUP);
 	}
 	for (i = 0; i < n; i++)
 		if (strcmp(mode, "ended") && strcmp(mode, "crash"))

@@ -2,7 +2,7 @@
 # and the benchmarks. matmul-linked is matmul with libpvmhooks linked before -lpvm3.
 APPS_PROGS := matmul matmul-worker mcpi mcpi-worker pingpong pingpong-echo crash crash-worker pbcheck race \
               pipeline pipeline-stage ring ring-node issort issort-worker order fig4 flood flood-worker \
-              callheavy mhf notify dies dies-worker hang
+              callheavy mhf notify dies dies-worker
 APPS_BINS  := $(APPS_PROGS:%=$(BIN)/%) $(BIN)/matmul-linked
 
 $(BIN)/%: $(BUILD)/apps/%.o
@@ -24,3 +24,10 @@ $(BIN)/groups: $(BUILD)/apps/groups.o
 	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
 
 ALL_TARGETS += $(BIN)/groups
+
+# hang's barrier mode uses libgpvm3's pvm_barrier.
+$(BIN)/hang: $(BUILD)/apps/hang.o
+	@mkdir -p $(dir $@)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
+
+ALL_TARGETS += $(BIN)/hang

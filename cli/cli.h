@@ -6,6 +6,8 @@
 #ifndef PVMMON_CLI_H
 #define PVMMON_CLI_H
 
+#include <sys/types.h>
+
 int cli__run(int argc, char **argv);
 int cli__validate(int argc, char **argv);
 int cli__report(int argc, char **argv);
@@ -27,6 +29,19 @@ int cli__check_cp_list(const char *what, const char *list);
 int cli__run_file_write(const char *log, const char *pvm_tmp, long monitor_pid, long pvmd_pid,
                         unsigned long long token);
 void cli__run_file_remove(const char *log);
+
+/* The launched program's process group (progroup.c). In the child before exec:
+ * enter a group of its own. In pvmmon run: adopt it (and the group's orphans). */
+void cli__group_enter(void);
+void cli__group_adopt(pid_t pid);
+/* Reaps what has ended of group pid without waiting (the program's own status in
+ * *status, *main_done set once it ended); 1 when the program and every process of its
+ * group have ended. */
+int cli__group_reap(pid_t pid, int *status, int *main_done);
+/* Signals every process of the group. */
+void cli__group_signal(pid_t pid, int sig);
+/* Stops the group (SIGTERM, SIGKILL after a grace) and reaps it. */
+void cli__group_end(pid_t pid, int *status, int *main_done);
 
 /* Prints "pvmmon: <message>" on stderr. */
 void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -272,6 +272,11 @@ static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, rc;
 	char num[5][32], **argv = NULL;
 
+	/* Preserve mode's waits go to the hang rules after the tasks' threshold. */
+	if (o->wait_ms > 0) {
+		snprintf(num[0], sizeof(num[0]), "%d", o->wait_ms);
+		setenv("PVMMON_WAIT_MS", num[0], 1);
+	}
 	rc = cli__sibling(&mon, cand);
 	if (rc < 0) {
 		cli__error("run: pvmmon-monitor is not installed beside pvmmon");
@@ -433,7 +438,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
                        pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
-	int status = -1, told = 0;
+	int status = -1, told = 0, main_done = 0;
 	char flush[16];
 	struct timespec told_at = {0, 0}, now;
 
@@ -441,6 +446,8 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 	pid = fork();
 	if (pid == 0) {
 		const char *old = getenv("PVM_EXPORT");
+
+		cli__group_enter();
 		char *exp = NULL;
 
 		if (!hooks) {
@@ -474,17 +481,14 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 	}
 	if (pid < 0)
 		return -1;
-	for (;;) {
-		pid_t r = waitpid(pid, &status, monitor && *monitor > 0 ? WNOHANG : 0);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (r == 0) {
-			/* A replay that diverged (status 3) or a deadlock with --on-deadlock=abort
-			 * (4) stops the run; a monitor that died otherwise leaves the program to
-			 * finish, unmonitored. */
+	cli__group_adopt(pid);
+	/* The run lasts while any process of the program's group does: a script's
+	 * background jobs may still start tasks after the script has exited. */
+	while (!cli__group_reap(pid, &status, &main_done)) {
+		if (monitor && *monitor > 0) {
+			/* A replay that diverged (status 3) or a hang with --on-hang=abort (4)
+			 * stops the run, the whole group; a monitor that died otherwise leaves the
+			 * program to finish, unmonitored. */
 			if (waitpid(*monitor, monitor_status, WNOHANG) == *monitor) {
 				*monitor = -1;
 				/* Stopped by us (below): its log is written; the program ends. */
@@ -495,8 +499,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 				if (WIFEXITED(*monitor_status) &&
 				    (WEXITSTATUS(*monitor_status) == 3 ||
 				     WEXITSTATUS(*monitor_status) == 4)) {
-					kill(pid, SIGTERM);
-					waitpid(pid, &status, 0);
+					cli__group_end(pid, &status, &main_done);
 					break;
 				}
 				cli__error(
@@ -505,21 +508,22 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 				monitor = NULL;
 				continue;
 			}
-			usleep(20000);
 		}
-		/* Ctrl-C reaches the program through the terminal; a signal sent to pvmmon
-		 * alone is passed on so the run ends either way. The monitor is told first:
-		 * it stops every task and takes their last records (monitor/ending.c). The
-		 * signal goes once, then again every STOP_REPEAT_S while the program runs: a
-		 * second one at once would end a task before its handler sends its records. */
+		/* Ctrl-C reaches pvmmon, and a signal sent to pvmmon alone as well: either is
+		 * passed on to the program's group so the run ends either way. The monitor is
+		 * told first: it stops every task and takes their last records
+		 * (monitor/ending.c). The signal goes once, then again every STOP_REPEAT_S
+		 * while the program runs: a second one at once would end a task before its
+		 * handler sends its records. */
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (got_signal && (!told || now.tv_sec - told_at.tv_sec >= STOP_REPEAT_S)) {
 			if (!told && monitor && *monitor > 0)
 				kill(*monitor, SIGTERM);
-			kill(pid, got_signal);
+			cli__group_signal(pid, got_signal);
 			told = 1;
 			told_at = now;
 		}
+		usleep(20000);
 	}
 	return status;
 }

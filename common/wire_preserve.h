@@ -38,7 +38,8 @@ typedef struct wire_pcand {
 } wire_pcand;
 
 typedef struct wire_pwait {
-	uint32_t req;     /* the task's request number (from 1), 0 in a report */
+	uint32_t req;     /* the task's request number (from 1); in a blocked receive's
+	                   * report, its block number (from 1); 0 in a running report */
 	uint8_t kind;     /* wire_pw_kind */
 	int32_t src, tag; /* the receive's patterns, -1 for any */
 	int64_t vt;       /* virtual time: the receive's start, or now when running */
@@ -47,6 +48,8 @@ typedef struct wire_pwait {
 	uint64_t offset;
 	uint32_t nsent, nseen, ncand;
 	wire_pcount *sent, *seen;
+	/* A request's candidates; in a blocked receive's report, what its source has queued
+	 * that it does not take (at most WIRE_WAIT_MAX_QUEUED). */
 	wire_pcand *cand;
 } wire_pwait;
 

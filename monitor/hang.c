@@ -95,35 +95,53 @@ static void resolve_where(hang_task *t)
 	free(s.function);
 }
 
-void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
+/* Takes report w (its arrays and module become the module's) as task tid's wait. */
+static void take(mon_run *run, int32_t tid, wire_wait *w)
 {
 	struct mon_hang *h = state(run);
-	hang_task *t = h ? find(h, src, 1) : NULL;
-	wire_wait w;
+	hang_task *t = h ? find(h, tid, 1) : NULL;
 	int same;
 
-	if (wire__wait_decode(&w, data, len) < 0) {
-		run->bad_messages++;
-		return;
-	}
-	if (h)
-		h->reports++;
 	if (!t) {
-		wire__wait_clear(&w);
+		wire__wait_clear(w);
 		return;
 	}
 	/* Resolving a call site reads debug information: a wait at the statement of the
 	 * task's last wait (a loop's receive, or a repeat) keeps what was found. */
-	same = t->where[0] && w.offset == t->w.offset &&
-	       ((!w.module && !t->w.module) ||
-	        (w.module && t->w.module && !strcmp(w.module, t->w.module)));
+	same = t->where[0] && w->offset == t->w.offset &&
+	       ((!w->module && !t->w.module) ||
+	        (w->module && t->w.module && !strcmp(w->module, t->w.module)));
 	wire__wait_clear(&t->w);
-	t->w = w;
+	t->w = *w;
+	memset(w, 0, sizeof(*w));
 	if (!same)
 		resolve_where(t);
 	t->waiting = 1;
 	h->any_wait = 1;
 	hang__evaluate(run);
+}
+
+void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len)
+{
+	wire_wait w;
+
+	if (wire__wait_decode(&w, data, len) < 0) {
+		run->bad_messages++;
+		return;
+	}
+	if (state(run))
+		run->hang->reports++;
+	take(run, src, &w);
+}
+
+void hang__set(mon_run *run, int32_t tid, wire_wait *w) { take(run, tid, w); }
+
+void hang__unset(mon_run *run, int32_t tid)
+{
+	hang_task *t = run->hang ? find(run->hang, tid, 0) : NULL;
+
+	if (t)
+		t->waiting = 0;
 }
 
 void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len)

@@ -11,6 +11,11 @@
 void hang__wait(mon_run *run, int src, const uint8_t *data, size_t len);
 void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len);
 
+/* Preserve mode's waits (preserve.c, from its reports): task tid waits as w says (w's
+ * arrays and module become the module's, *w is zeroed), or waits no longer. */
+void hang__set(mon_run *run, int32_t tid, wire_wait *w);
+void hang__unset(mon_run *run, int32_t tid);
+
 /* Looks for conditions that have become certain and reports each new one. Cheap when
  * nothing waits; called after every message, exit and the program's end. */
 void hang__evaluate(mon_run *run);

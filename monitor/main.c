@@ -49,7 +49,7 @@ static void usage(FILE *f)
 	           "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
 	           "                      [--on-divergence stop|continue-recording]\n"
 	           "                      [--stop-at TASK:EVENT]]\n"
-	           "                      [--preserve [--deadlock-abort]] [--budget PCT]\n"
+	           "                      [--preserve] [--deadlock-abort] [--budget PCT]\n"
 	           "                      [--program P [--arg A]...]\n"
 	           "Started by `pvmmon run` (which controls it through standard input) or, with\n"
 	           "--auto, by the first monitored task of a program that found no monitor.\n");
@@ -460,7 +460,8 @@ static void loop(mon_run *run)
 		now = pvmmon_clock_now();
 		registry__pending_timeout(run, now);
 		cpsearch__tick(run, now);
-		/* A deadlock is told once nothing has moved for a while. */
+		/* Decisions that wait, and waits that have lasted the threshold (for the hang
+		 * rules). */
 		if (run->pr)
 			preserve__evaluate(run);
 		/* The program's end and crash graces make hangs certain too. */

@@ -1,7 +1,8 @@
 /*
  * The monitor's side of preserve mode: the tasks' states and message counts, the
  * decisions on nondeterministic receives (order.c's rule), questions to the tasks
- * that hold a decision back, and the report of a program's own deadlock.
+ * that hold a decision back, and the tasks' waits, which hang.c judges as it judges
+ * plain mode's wait reports (one diagnosis for every mode).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,8 +10,8 @@
 #include <string.h>
 
 #include "../common/clock.h"
-#include "../common/symbols.h"
 #include "clocks.h"
+#include "hang.h"
 #include "order.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
@@ -21,9 +22,9 @@
  * message they were about to send) is already on its way. */
 #define ASK_DELAY_NS 2000000LL
 
-/* A program is called deadlocked when nothing could move for this long: reports that
- * race with each other settle well within it. */
-#define DEADLOCK_GRACE_NS 300000000LL
+/* A wait is handed to hang.c once it has lasted this long, as a task in plain mode
+ * reports its wait after the threshold (PVMMON_WAIT_MS): short waits cost nothing. */
+#define WAIT_DEFAULT_NS 100000000LL
 
 /* What the monitor knows of one task (same index as the task table). */
 typedef struct pr_task {
@@ -35,10 +36,16 @@ typedef struct pr_task {
 	uint64_t offset;
 	wire_pcand *cand;
 	uint32_t ncand;
-	int asked;        /* a PASK is on its way and unanswered */
-	int64_t t_req;    /* real time its pending request arrived */
-	uint32_t msgs;    /* control messages spent on its pending request */
-	int64_t t_change; /* real time its request last changed */
+	int asked;          /* a PASK is on its way and unanswered */
+	int64_t t_req;      /* real time its pending request arrived */
+	uint32_t msgs;      /* control messages spent on its pending request */
+	int64_t t_change;   /* real time its request last changed */
+	int64_t t_block;    /* real time its current wait began, 0 when it does not wait */
+	uint32_t wseq;      /* its waits so far (hang.c's wait numbers) */
+	uint32_t block;     /* the task's number of its current blocked receive */
+	wire_pcand *queued; /* blocked: what its source has queued that it does not take */
+	uint32_t nqueued;
+	int told; /* hang.c has its current wait */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
@@ -63,11 +70,8 @@ struct mon_pr {
 	uint64_t decisions, asks, msgs_in, msgs_out, max_msgs_per_receive;
 	int64_t eval_ns_sum, eval_ns_max, wait_ns_sum;
 	uint64_t evals;
-	size_t waiting; /* requests left waiting by the last evaluation */
-	int64_t deadlock_since;
-	int64_t last_blocked; /* real time the last report of a blocked receive came */
-	int deadlock_reported;
-	char *deadlock_text;
+	size_t waiting;  /* requests left waiting by the last evaluation */
+	int64_t wait_ns; /* how long a wait lasts before hang.c is told */
 };
 
 static uint64_t hash64(uint64_t k)
@@ -197,6 +201,11 @@ int preserve__init(mon_run *run)
 	/* Tests only: decide without the wait-dependency rule, to show the deadlocks the
 	 * rule prevents (seed 000, Figure 4). */
 	run->pr->s.naive = getenv("PVMMON_TEST_NO_WAITDEP") != NULL;
+	{
+		const char *e = getenv("PVMMON_WAIT_MS");
+
+		run->pr->wait_ns = e && *e && atoll(e) > 0 ? atoll(e) * 1000000LL : WAIT_DEFAULT_NS;
+	}
 	return 0;
 }
 
@@ -240,6 +249,7 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	t->msgs = 0;
 	t->ncand = 0;
 	t->kind = WIRE_PW_RUNNING;
+	t->t_block = 0;
 }
 
 /* The index of tid among the tasks the rule sees, -1 when it is none of them. */
@@ -393,140 +403,98 @@ static void decide(mon_run *run, size_t i)
 	p->ot[i].vt = t->vt;
 }
 
-/* Every task blocked, none about to run, no message on its way: the program itself is
- * deadlocked (its uninstrumented run would wait forever too). */
-static int all_stuck(mon_run *run)
+/* What task i's wait is, as hang.c sees waits: a blocking receive (from one source, or
+ * a request with no candidate yet) or a pvm_trecv with a timeout. A request with a
+ * candidate waits for the monitor's decision, not for a message: no wait. */
+static int wait_op(const pr_task *t)
 {
-	struct mon_pr *p = run->pr;
-	size_t i, blocked = 0;
-
-	if (p->nextra)
-		return 0;
-	for (i = 0; i < tasks__count(run); i++) {
-		const order_task *o = &p->ot[i];
-
-		if (o->state == ORDER_EXITED)
-			continue;
-		if (o->state != ORDER_BLOCKED || o->incoming || o->cand_va != ORDER_NEVER ||
-		    p->t[i].ncand)
-			return 0;
-		blocked++;
-	}
-	return blocked > 0;
+	if (t->kind == WIRE_PW_BLOCKED || (t->kind == WIRE_PW_RECV && !t->ncand))
+		return WIRE_WAIT_RECV;
+	if (t->kind == WIRE_PW_TRECV && !t->ncand)
+		return WIRE_WAIT_TRECV;
+	return -1;
 }
 
-static void describe(mon_run *run, size_t i, char *buf, size_t size)
-{
-	pr_task *t = &run->pr->t[i];
-	mon_task *src = t->src == -1 ? NULL : tasks__find(run, t->src);
-	char from[96], tag[32], where[600] = "";
-	char *file = NULL, *function = NULL;
-	int32_t line = 0;
-	pvmmon_symbols *syms = NULL;
-
-	if (t->src == -1)
-		snprintf(from, sizeof(from), "any task");
-	else
-		snprintf(from, sizeof(from), "task %s (t%x)",
-		         src && src->rec.lid ? src->rec.lid : "?", (unsigned)t->src);
-	if (t->tag == -1)
-		snprintf(tag, sizeof(tag), "any tag");
-	else
-		snprintf(tag, sizeof(tag), "tag %d", (int)t->tag);
-	if (t->module && pvmmon_symbols_new(&syms) == 0) {
-		pvmmon_symbols_resolve(syms, t->module, t->offset, &file, &line, &function);
-		pvmmon_symbols_free(syms);
-	}
-	if (file)
-		snprintf(where, sizeof(where), " at %s:%d%s%s", file, (int)line,
-		         function ? " in " : "", function ? function : "");
-	else if (t->module)
-		snprintf(where, sizeof(where), " at %s+0x%" PRIx64, t->module, t->offset);
-	snprintf(buf, size, "task %s (t%x) waits for a message from %s with %s%s",
-	         tasks__at(run, i)->rec.lid ? tasks__at(run, i)->rec.lid : "?",
-	         (unsigned)tasks__at(run, i)->rec.tid, from, tag, where);
-	free(file);
-	free(function);
-}
-
-static void report_deadlock(mon_run *run)
+/* Task i's wait for hang.c: what it waits for, where, and its counts with every
+ * partner (sent from the pair table; received = seen, the piggybacks it has taken off
+ * its queue, so a message queued and not taken counts as received, which is what
+ * hang.c's rule asks of a message that cannot match). */
+static void tell(mon_run *run, size_t i, int op)
 {
 	struct mon_pr *p = run->pr;
-	size_t i, n = tasks__count(run), cur = n, steps;
-	char line[1024];
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	uint8_t *on = calloc(n ? n : 1, 1);
+	pr_task *t = &p->t[i];
+	int32_t tid = tasks__at(run, i)->rec.tid;
+	wire_wait w;
+	size_t n = 0;
 
-	if (!f || !on) {
-		if (f)
-			fclose(f);
-		free(text);
-		free(on);
+	memset(&w, 0, sizeof(w));
+	w.seq = t->wseq;
+	w.op = (uint8_t)op;
+	w.src = t->src;
+	w.tag = t->tag;
+	w.module = t->module ? strdup(t->module) : NULL;
+	w.offset = t->offset;
+	w.rt_start = t->t_block;
+	w.peers = calloc(p->npairs ? p->npairs : 1, sizeof(*w.peers));
+	/* Without its counts the wait would look as if nothing were on its way: withdrawn
+	 * rather than told. */
+	if (!w.peers) {
+		wire__wait_clear(&w);
+		hang__unset(run, tid);
+		t->told = 0;
 		return;
 	}
-	fprintf(f,
-	        "deadlock: every task of the program waits and no message can come (said %" PRId64
-	        " ms after the last task blocked)\n",
-	        (pvmmon_clock_now() - p->last_blocked) / 1000000);
-	for (i = 0; i < n; i++) {
-		if (p->ot[i].state != ORDER_BLOCKED)
+	for (size_t k = 0; k < p->cap_pairs; k++) {
+		const pr_pair *e = &p->pairs[k];
+		int32_t a = (int32_t)(uint32_t)(e->key >> 32), b = (int32_t)(uint32_t)e->key;
+		int32_t other = a == tid ? b : a;
+		size_t j;
+
+		if (!e->key || (e->key >> 63) || (a != tid && b != tid) || n >= p->npairs)
 			continue;
-		if (cur == n)
-			cur = i;
-		describe(run, i, line, sizeof(line));
-		fprintf(f, "  %s\n", line);
-	}
-	/* The wait-for cycle: follow what each task waits on (for a task that waits on
-	 * anyone, the next blocked task) until a task comes round again. */
-	for (steps = 0; cur < n && !on[cur] && steps <= n; steps++) {
-		int32_t next = p->ot[cur].wait_src;
-
-		on[cur] = 1;
-		if (next < 0 || (size_t)next >= n || p->ot[next].state != ORDER_BLOCKED) {
-			next = -1;
-			for (i = 1; i <= n; i++) {
-				size_t j = (cur + i) % n;
-
-				if (j != cur && p->ot[j].state == ORDER_BLOCKED) {
-					next = (int32_t)j;
-					break;
-				}
-			}
+		for (j = 0; j < n && w.peers[j].tid != other; j++)
+			;
+		if (j == n) {
+			w.peers[n].tid = other;
+			n++;
 		}
-		if (next < 0)
-			break;
-		cur = (size_t)next;
+		if (a == tid)
+			w.peers[j].sent = e->sent;
+		if (b == tid)
+			w.peers[j].recv = e->seen;
 	}
-	if (cur < n && on[cur]) {
-		size_t start = cur;
-
-		fprintf(f, "  cycle: %s",
-		        tasks__at(run, start)->rec.lid ? tasks__at(run, start)->rec.lid : "?");
-		do {
-			int32_t next = p->ot[cur].wait_src;
-
-			if (next < 0 || (size_t)next >= n || p->ot[next].state != ORDER_BLOCKED) {
-				for (i = 1; i <= n; i++)
-					if (p->ot[(cur + i) % n].state == ORDER_BLOCKED &&
-					    (cur + i) % n != cur) {
-						next = (int32_t)((cur + i) % n);
-						break;
-					}
-			}
-			cur = (size_t)next;
-			fprintf(f, " -> %s",
-			        tasks__at(run, cur)->rec.lid ? tasks__at(run, cur)->rec.lid : "?");
-		} while (cur != start);
-		fprintf(f, "\n");
+	w.npeers = (uint32_t)n;
+	/* Seen counts what is queued too; hang.c counts queued messages on their own. */
+	if (t->kind == WIRE_PW_BLOCKED && t->nqueued) {
+		w.queued = calloc(t->nqueued, sizeof(*w.queued));
+		for (uint32_t q = 0; w.queued && q < t->nqueued; q++) {
+			w.queued[w.nqueued].src = t->queued[q].src;
+			w.queued[w.nqueued++].tag = t->queued[q].tag;
+			for (size_t j = 0; j < n; j++)
+				if (w.peers[j].tid == t->queued[q].src && w.peers[j].recv)
+					w.peers[j].recv--;
+		}
 	}
-	fclose(f);
-	fprintf(stderr, "pvmmon: %s", text);
-	fflush(stderr);
-	free(p->deadlock_text);
-	p->deadlock_text = text;
-	free(on);
+	hang__set(run, tid, &w);
+	wire__wait_clear(&w);
+	t->told = 1;
+}
+
+/* Keeps hang.c's view of task i's wait current: told once the wait has lasted the
+ * threshold, again when its counts or candidates change, withdrawn when it ends. */
+static void follow(mon_run *run, size_t i, int64_t now, int changed)
+{
+	pr_task *t = &run->pr->t[i];
+	int op = wait_op(t);
+
+	if (op < 0 || !t->t_block) {
+		if (t->told)
+			hang__unset(run, tasks__at(run, i)->rec.tid);
+		t->told = 0;
+		return;
+	}
+	if ((!t->told || changed) && now - t->t_block >= run->pr->wait_ns)
+		tell(run, i, op);
 }
 
 void preserve__evaluate(mon_run *run)
@@ -542,18 +510,9 @@ void preserve__evaluate(mon_run *run)
 		if (p->t[i].req && p->ot[i].state == ORDER_BLOCKED)
 			decide(run, i);
 	now = pvmmon_clock_now();
-	if (!all_stuck(run)) {
-		p->deadlock_since = 0;
-		return;
-	}
-	if (!p->deadlock_since)
-		p->deadlock_since = now;
-	else if (!p->deadlock_reported && now - p->deadlock_since >= DEADLOCK_GRACE_NS) {
-		p->deadlock_reported = 1;
-		report_deadlock(run);
-		if (run->on_deadlock_abort)
-			run->deadlocked = 1;
-	}
+	for (size_t i = 0; i < tasks__count(run); i++)
+		if (p->t[i].t_block || p->t[i].told)
+			follow(run, i, now, 0);
 }
 
 void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
@@ -563,6 +522,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire_pwait w;
 	pr_task *t;
 	uint32_t k;
+	int was, fresh;
 
 	if (!p || !mt || reserve(run) < 0 || wire__pwait_decode(&w, data, len) != 0) {
 		run->bad_messages++;
@@ -584,6 +544,14 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n);
 	t->asked = 0;
 	t->vt = w.vt;
+	was = t->t_block ? t->kind : -1;
+	/* A new wait: a request or a blocked receive of its own number (a question's
+	 * answer, or a report of what arrived meanwhile, repeats the wait it is in). */
+	fresh = w.kind == WIRE_PW_BLOCKED
+	            ? was != WIRE_PW_BLOCKED || w.req != t->block
+	            : w.kind != WIRE_PW_RUNNING && (was < 0 || w.req != t->req);
+	if (w.kind == WIRE_PW_BLOCKED)
+		t->block = w.req;
 	t->kind = w.kind;
 	if (w.kind == WIRE_PW_RUNNING) {
 		/* Also how a task withdraws a request it no longer waits on. */
@@ -599,10 +567,13 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 			w.module = NULL;
 		}
 		t->offset = w.offset;
-		p->last_blocked = pvmmon_clock_now();
 		if (w.kind == WIRE_PW_BLOCKED) {
 			t->req = 0;
 			t->ncand = 0;
+			free(t->queued);
+			t->queued = w.cand;
+			t->nqueued = w.ncand;
+			w.cand = NULL;
 		} else {
 			if (w.req != t->req) {
 				t->req = w.req;
@@ -621,6 +592,13 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		}
 	}
 	wire__pwait_clear(&w);
+	if (wait_op(t) < 0)
+		t->t_block = 0;
+	else if (fresh || !t->t_block) {
+		t->t_block = pvmmon_clock_now();
+		t->wseq++;
+	}
+	follow(run, mt->index, pvmmon_clock_now(), 1);
 	preserve__evaluate(run);
 }
 
@@ -650,8 +628,6 @@ void preserve__settings(mon_run *run, void (*add)(void *, const char *, const ch
 	snprintf(num, sizeof(num), "%" PRId64,
 	         p->decisions ? p->wait_ns_sum / (int64_t)p->decisions : 0);
 	add(ctx, "preserve-decision-wait-ns-mean", num);
-	if (p->deadlock_text)
-		add(ctx, "deadlock", p->deadlock_text);
 }
 
 int preserve__busy(const mon_run *run) { return run->pr && run->pr->waiting; }
@@ -665,6 +641,7 @@ void preserve__free(mon_run *run)
 	for (size_t i = 0; i < p->cap; i++) {
 		free(p->t[i].module);
 		free(p->t[i].cand);
+		free(p->t[i].queued);
 	}
 	free(p->t);
 	free(p->pairs);
@@ -672,7 +649,6 @@ void preserve__free(mon_run *run)
 	free(p->oc);
 	free(p->extra_tid);
 	order__scratch_free(&p->s);
-	free(p->deadlock_text);
 	free(p);
 	run->pr = NULL;
 }

@@ -11,9 +11,9 @@
 
 #include "clocksync.h"
 #include "preserve.h"
+#include "pvmmon/errors.h"
 #include "records.h"
 #include "sched.h"
-#include "pvmmon/errors.h"
 
 static int on; /* preserve mode (from the welcome) */
 
@@ -28,10 +28,10 @@ void hooks__pr_enable(int enable) { on = enable; }
 /* A piggyback taken off the private context before its message was received. */
 typedef struct stash_entry {
 	int32_t src, tag;
-	uint32_t seq;    /* the sender's sequence number for this pair */
-	int64_t vs;      /* the sender's virtual send time */
-	uint64_t bytes;  /* the user message's size */
-	uint8_t *data;   /* the encoded piggyback, for the receive that pairs it */
+	uint32_t seq;   /* the sender's sequence number for this pair */
+	int64_t vs;     /* the sender's virtual send time */
+	uint64_t bytes; /* the user message's size */
+	uint8_t *data;  /* the encoded piggyback, for the receive that pairs it */
 	size_t len;
 	int64_t arrived; /* real time it was taken off the queue: when it arrived, or later */
 } stash_entry;
@@ -51,13 +51,14 @@ static size_t ndirty_sent, ndirty_seen, cap_dirty_sent, cap_dirty_seen;
 /* The request in progress (if any), so that the monitor's questions during the wait
  * get the same answer, and the decision on it. */
 static struct {
-	uint32_t req;     /* last request number */
-	int kind;         /* wire_pw_kind while waiting, WIRE_PW_RUNNING otherwise */
+	uint32_t req;   /* last request number */
+	uint32_t block; /* last blocked receive's number */
+	int kind;       /* wire_pw_kind while waiting, WIRE_PW_RUNNING otherwise */
 	int32_t src, tag;
 	int64_t vt, deadline;
 	const char *module;
 	uint64_t offset;
-	int spy;          /* the program's own matcher decides (see spy_queue) */
+	int spy;            /* the program's own matcher decides (see spy_queue) */
 	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
 } cur;
 
@@ -287,7 +288,8 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 		if (cur.spy)
 			spy_queue();
 		for (i = 0; i < (cur.spy ? nhits : nstash); i++) {
-			const stash_entry *e = cur.spy ? first_of(hits[i].src, hits[i].tag) : &stash[i];
+			const stash_entry *e =
+			    cur.spy ? first_of(hits[i].src, hits[i].tag) : &stash[i];
 			uint32_t k;
 
 			if (!e || (!cur.spy && !matches(e, cur.src, cur.tag)))
@@ -301,6 +303,23 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 			cand[w.ncand].va = e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
 			cand[w.ncand].vs = e->vs;
 			cand[w.ncand++].seq = e->seq;
+		}
+		w.cand = cand;
+	}
+	/* A blocked receive lists what its source has queued that it does not take (the
+	 * hang rules' tag mismatch), up to what a wait report lists. */
+	if (kind == WIRE_PW_BLOCKED && nstash) {
+		cand = calloc(nstash, sizeof(*cand));
+		if (!cand)
+			goto out;
+		for (i = 0; i < nstash && w.ncand < WIRE_WAIT_MAX_QUEUED; i++) {
+			if (stash[i].src != cur.src)
+				continue;
+			cand[w.ncand].src = stash[i].src;
+			cand[w.ncand].tag = stash[i].tag;
+			cand[w.ncand].vs = stash[i].vs;
+			cand[w.ncand].va = stash[i].vs;
+			cand[w.ncand++].seq = stash[i].seq;
 		}
 		w.cand = cand;
 	}
@@ -347,7 +366,8 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 		if (cur.kind == WIRE_PW_RUNNING)
 			hooks__pr_report();
 		else
-			send_report(cur.kind == WIRE_PW_BLOCKED ? 0 : cur.req, cur.kind, cur.vt);
+			send_report(cur.kind == WIRE_PW_BLOCKED ? cur.block : cur.req, cur.kind,
+			            cur.vt);
 		break;
 	case WIRE_TAG_CTL:
 		if (wire__ctl_decode(&c, d, len) == 0) {
@@ -392,10 +412,7 @@ static int drain(long wait_us)
 	return n;
 }
 
-void hooks__pr_poll(void)
-{
-	drain(0);
-}
+void hooks__pr_poll(void) { drain(0); }
 
 /* The first message the user's queue holds for the patterns is from an unmonitored
  * sender: the monitor cannot order it, so the receive goes its plain way. */
@@ -417,27 +434,42 @@ static void set_site(hooks_call *call)
 	cur.offset = st ? st->offset : 0;
 }
 
+/* A blocked receive reports what arrived meanwhile (messages it does not take) at
+ * most this often: the monitor's hang rule needs them counted, not each at once. */
+#define REREPORT_NS 100000000LL
+
 /* A deterministic receive with nothing queued: say so, and wait (answering the
  * monitor) until its message is there. */
 static void wait_blocked(hooks_call *call, int tid, int tag)
 {
 	int found;
+	uint64_t serial = stash_serial;
+	int64_t last;
 
 	cur.kind = WIRE_PW_BLOCKED;
-	send_report(0, WIRE_PW_BLOCKED, cur.vt);
-	call->t_wait = pvmmon_clock_now();
+	send_report(++cur.block, WIRE_PW_BLOCKED, cur.vt);
+	call->t_wait = last = pvmmon_clock_now();
 	while (!channel__lost()) {
+		int64_t now;
+
 		drain(WAIT_STEP_US);
+		now = pvmmon_clock_now();
+		/* The records go at the flush period while the task waits, as in plain mode
+		 * (waits.c): a hung or interrupted run's log has what it did before. */
+		sched__waiting(now, call->t0, 0);
 		unmonitored_first(tid, tag, &found);
 		if (found)
 			break;
+		if (stash_serial != serial && now - last >= REREPORT_NS) {
+			serial = stash_serial;
+			last = now;
+			send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
+		}
 	}
 	cur.kind = WIRE_PW_RUNNING;
-	(void)call;
 }
 
-void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
-		      const struct timeval *tmout)
+void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const struct timeval *tmout)
 {
 	int kind, found;
 	uint64_t serial;
@@ -470,8 +502,8 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 		cur.deadline = call->v0;
 	} else if (tmout) {
 		kind = WIRE_PW_TRECV;
-		cur.deadline = call->v0 + (int64_t)tmout->tv_sec * 1000000000 +
-			       (int64_t)tmout->tv_usec * 1000;
+		cur.deadline =
+		    call->v0 + (int64_t)tmout->tv_sec * 1000000000 + (int64_t)tmout->tv_usec * 1000;
 	} else if (tid != -1) {
 		/* Messages of one sender come in its order: a blocking receive from one source
 		 * takes the same message in every run. It only has to say when it blocks. */
@@ -499,6 +531,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock,
 			break;
 		if (!first_at && first_match(tid, tag))
 			first_at = pvmmon_clock_now();
+		sched__waiting(pvmmon_clock_now(), call->t0, 0);
 		/* New messages are new candidates, or show that one on its way has come. */
 		if (stash_serial != serial) {
 			serial = stash_serial;

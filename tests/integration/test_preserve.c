@@ -11,8 +11,8 @@
 
 #include <CUnit/CUnit.h>
 
-#include "pvmmon/log.h"
 #include "harness.h"
+#include "pvmmon/log.h"
 
 #define RUN_TIMEOUT 120
 #define PRESERVE_RUNS 20
@@ -50,7 +50,7 @@ static char *run_order(const char *dir, const char *opts, const char *env, int *
 	char *out;
 
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s %s/pvmmon run -q %s -- ./order " ORDER_ARGS, dir,
-		   env, harness_bin(), opts);
+	           env, harness_bin(), opts);
 	*status = r.status;
 	if (r.status)
 		fprintf(stderr, "\norder (%s %s): %d\n%s%s\n", env, opts, r.status, r.out, r.err);
@@ -155,14 +155,15 @@ static void test_preserve_keeps_unmonitored_order(void)
 		for (i = 0; i < PRESERVE_RUNS; i++) {
 			int reordered = 0;
 
-			snprintf(opts, sizeof(opts), "--mode=preserve --no-record -o pres%d.xml", i);
+			snprintf(opts, sizeof(opts), "--mode=preserve --no-record -o pres%d.xml",
+			         i);
 			out = run_order(dir, opts, env, &st);
 			line = harness_order_line(out);
 			if (st == 0 && line && !strcmp(line, want))
 				kept++;
 			else
-				fprintf(stderr, "\n  delay %d us, preserve run %d: %s", delays_us[d], i,
-					line ? line : "(no order)");
+				fprintf(stderr, "\n  delay %d us, preserve run %d: %s",
+				        delays_us[d], i, line ? line : "(no order)");
 			free(line);
 			free(out);
 			snprintf(opts, sizeof(opts), "%s/pres%d.xml", dir, i);
@@ -177,7 +178,7 @@ static void test_preserve_keeps_unmonitored_order(void)
 			}
 		}
 		fprintf(stderr, "\n  delay %d us: %d of %d preserve runs in the unmonitored order",
-			delays_us[d], kept, PRESERVE_RUNS);
+		        delays_us[d], kept, PRESERVE_RUNS);
 		CU_ASSERT_EQUAL(kept, PRESERVE_RUNS);
 		if (d != 1)
 			continue;
@@ -188,16 +189,20 @@ static void test_preserve_keeps_unmonitored_order(void)
 			long raw = median(raw_compute[k], raws), vt = median(pr_compute[k], n);
 			double err = raw > 0 ? (double)(vt - raw) / (double)raw : 1.0;
 
-			fprintf(stderr, "\n  worker %d compute: unmonitored %ld us, preserve virtual %ld us (%+.1f%%)",
-				k, raw, vt, 100 * err);
+			fprintf(stderr,
+			        "\n  worker %d compute: unmonitored %ld us, preserve virtual %ld "
+			        "us (%+.1f%%)",
+			        k, raw, vt, 100 * err);
 			CU_ASSERT(err < 0.05 && err > -0.05);
 		}
 		{
 			long raw = median(raw_wait, raws), vt = median(pr_wait, n);
 			double err = raw > 0 ? (double)(vt - raw) / (double)raw : 1.0;
 
-			fprintf(stderr, "\n  master wait: unmonitored %ld us, preserve virtual %ld us (%+.1f%%)",
-				raw, vt, 100 * err);
+			fprintf(stderr,
+			        "\n  master wait: unmonitored %ld us, preserve virtual %ld us "
+			        "(%+.1f%%)",
+			        raw, vt, 100 * err);
 			CU_ASSERT(err < 0.05 && err > -0.05);
 		}
 	}
@@ -211,8 +216,9 @@ static void test_figure4_needs_wait_dependencies(void)
 	const char *dir = harness_tmpdir();
 	cmd_result r;
 
-	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --mode=preserve -o f.xml -- %s/fig4",
-		   dir, harness_bin(), harness_bin());
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --mode=preserve -o f.xml -- %s/fig4", dir,
+	           harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "first from P0\nsecond from P3\n"));
 	cmd_result_free(&r);
@@ -223,21 +229,24 @@ static void test_figure4_needs_wait_dependencies(void)
 	 * after P0's send, and the naive rule finishes too. */
 	if (harness_slowed()) {
 		fprintf(stderr, "\n  the run without the rule skipped: under ASan or a "
-				"wrapped monitor tasks start too far apart for its 30 ms ");
+		                "wrapped monitor tasks start too far apart for its 30 ms ");
 		return;
 	}
 	/* SIGINT after 5 s: pvmmon run halts its VM and writes what it has. */
-	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && PVMMON_TEST_NO_WAITDEP=1 timeout -s INT 5 %s/pvmmon run -q --mode=preserve "
-		   "-o f2.xml -- %s/fig4",
-		   dir, harness_bin(), harness_bin());
+	harness_sh(
+	    &r, RUN_TIMEOUT,
+	    "cd '%s' && PVMMON_TEST_NO_WAITDEP=1 timeout -s INT 5 %s/pvmmon run -q --mode=preserve "
+	    "-o f2.xml -- %s/fig4",
+	    dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 124);
 	CU_ASSERT_PTR_NULL(strstr(r.out, "first from"));
 	cmd_result_free(&r);
 }
 
-/* A real deadlock: the cycle with statements, within 2 s of the last task blocking;
- * --on-deadlock=abort ends the run with status 4, report (the default) keeps waiting. */
+/* A real deadlock, judged by the hang rules of every mode (monitor/hang.c): the cycle
+ * with tasks, tags and statements, within 2 s of the last task blocking;
+ * --on-deadlock=abort (the old name of --on-hang=abort) ends the run with status 4,
+ * report (the default) keeps waiting. */
 static void test_real_deadlock_reported(void)
 {
 	const char *dir = harness_tmpdir();
@@ -247,28 +256,30 @@ static void test_real_deadlock_reported(void)
 	char *log;
 
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && %s/pvmmon run -q --mode=preserve --on-deadlock=abort -o d.xml -- %s/fig4 -d",
-		   dir, harness_bin(), harness_bin());
+	           "cd '%s' && %s/pvmmon run -q --mode=preserve --on-deadlock=abort -o d.xml -- "
+	           "%s/fig4 -d",
+	           dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 4);
 	/* "(said N ms after the last task blocked)" */
 	said = strstr(r.err, "(said ");
 	CU_ASSERT_PTR_NOT_NULL(said);
 	CU_ASSERT(said && strstr(said, " ms after the last task blocked") && atol(said + 6) < 2000);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "task 0 (t"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "task 0.0 (t"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "with tag 54 at apps/fig4.c:"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cycle: 0 -> 0.0 -> 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: deadlock: task 0 waits at fig4.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " for tag 54 from 0.0; task 0.0 waits at fig4.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, " for tag 54 from 0 (said "));
+	CU_ASSERT_EQUAL(harness_count(r.err, "pvmmon: deadlock:"), 1);
 	cmd_result_free(&r);
 	snprintf(path, sizeof(path), "%s/d.xml", dir);
 	log = harness_slurp(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL(log);
-	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "key=\"deadlock\"") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "<hang kind=\"deadlock\"") : NULL);
 	free(log);
-	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && timeout -s INT 4 %s/pvmmon run -q --mode=preserve -o d2.xml -- %s/fig4 -d",
-		   dir, harness_bin(), harness_bin());
+	harness_sh(
+	    &r, RUN_TIMEOUT,
+	    "cd '%s' && timeout -s INT 4 %s/pvmmon run -q --mode=preserve -o d2.xml -- %s/fig4 -d",
+	    dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 124);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cycle: 0 -> 0.0 -> 0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: deadlock: task 0 waits at fig4.c:"));
 	cmd_result_free(&r);
 }
 
@@ -289,15 +300,16 @@ static void test_nonblocking_receives(void)
 		 * then outlasts RUN_TIMEOUT. */
 		if (m == 1 && wrapper && *wrapper) {
 			fprintf(stderr, "\n  race -m nrecv skipped: its polls wait for a wrapped "
-					"monitor ");
+			                "monitor ");
 			continue;
 		}
-		harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/race -m %s", dir,
-			   harness_bin(), harness_bin(), modes[m]);
-		harness_sh(&r, RUN_TIMEOUT,
-			   "cd '%s' && %s/pvmmon run -q --mode=preserve -o r.xml -- %s/race -m %s && "
-			   "%s/pvmmon validate r.xml",
-			   dir, harness_bin(), harness_bin(), modes[m], harness_bin());
+		harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/race -m %s",
+		           dir, harness_bin(), harness_bin(), modes[m]);
+		harness_sh(
+		    &r, RUN_TIMEOUT,
+		    "cd '%s' && %s/pvmmon run -q --mode=preserve -o r.xml -- %s/race -m %s && "
+		    "%s/pvmmon validate r.xml",
+		    dir, harness_bin(), harness_bin(), modes[m], harness_bin());
 		CU_ASSERT_EQUAL(r.status, 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "race: mode="));
 		/* The same messages (in some order): the order strings have the same length. */
@@ -318,7 +330,8 @@ static void test_nonblocking_receives(void)
 			snprintf(path, sizeof(path), "%s/r.xml", dir);
 			log = harness_slurp(path, NULL);
 			d = log ? strstr(log, "key=\"preserve-decisions\" value=\"") : NULL;
-			CU_ASSERT(d && atoi(d + strlen("key=\"preserve-decisions\" value=\"")) >= 12);
+			CU_ASSERT(d &&
+			          atoi(d + strlen("key=\"preserve-decisions\" value=\"")) >= 12);
 			free(log);
 		}
 	}

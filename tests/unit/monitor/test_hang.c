@@ -3,11 +3,14 @@
  * computes or a wait has a deadline; a wait for an ended task; a wildcard wait only
  * once no task can join. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <CUnit/CUnit.h>
 
 #include "../../../monitor/hang.h"
+#include "../../../monitor/preserve.h"
 #include "../../../monitor/run.h"
 #include "../../../monitor/tasks.h"
 #include "fakeio.h"
@@ -194,7 +197,76 @@ static void test_quiescent(void)
 	fake_done(&run);
 }
 
+/* Preserve mode's report of task tid: kind (blocked or a request number req) waiting
+ * for src, with its sent count towards src and its seen count from it. */
+static void pwait(mon_run *run, int32_t tid, int kind, uint32_t req, int32_t src,
+                  uint32_t sent, uint32_t seen)
+{
+	wire_pcount s = {src, sent}, n = {src, seen};
+	wire_pwait w;
+	wire_buf b;
+
+	memset(&w, 0, sizeof(w));
+	w.req = req;
+	w.kind = (uint8_t)kind;
+	w.src = src;
+	w.tag = 5;
+	w.deadline = INT64_MAX;
+	w.nsent = src == -1 ? 0 : 1;
+	w.nseen = src == -1 ? 0 : 1;
+	w.sent = &s;
+	w.seen = &n;
+	wire__buf_init(&b);
+	wire__pwait_encode(&b, &w);
+	run__dispatch(run, tid, WIRE_TAG_PWAIT, b.data, b.len);
+	wire__buf_free(&b);
+}
+
+/* Past the wait threshold (1 ms here), preserve.c hands the waits to hang.c. */
+static void after_threshold(mon_run *run)
+{
+	struct timespec ts = {0, 3000000};
+
+	nanosleep(&ts, NULL);
+	preserve__evaluate(run);
+}
+
+/* Preserve mode's waits are judged by the same rules: a cycle once nothing is in
+ * flight; a wait for anyone never while the program may still start tasks. */
+static void test_preserve_waits(void)
+{
+	mon_run run;
+
+	setenv("PVMMON_WAIT_MS", "1", 1);
+	start(&run);
+	CU_ASSERT_EQUAL_FATAL(preserve__init(&run), 0);
+	/* A sent B one message that B has not seen yet: on its way. */
+	pwait(&run, A, WIRE_PW_BLOCKED, 1, B, 1, 0);
+	pwait(&run, B, WIRE_PW_BLOCKED, 1, A, 0, 0);
+	after_threshold(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	CU_ASSERT_PTR_NOT_NULL(hang__waiting(&run, A));
+	/* B's report of what arrived meanwhile (the same wait): it came, and did not match. */
+	pwait(&run, B, WIRE_PW_BLOCKED, 1, A, 0, 1);
+	after_threshold(&run);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "deadlock");
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "for tag 5 from 1"));
+	/* C waits for anyone (a request with no candidate): not while tasks may join. */
+	pwait(&run, C, WIRE_PW_RECV, 1, -1, 0, 0);
+	after_threshold(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 1);
+	CU_ASSERT_PTR_NOT_NULL(hang__waiting(&run, C));
+	/* Its running report withdraws the wait. */
+	pwait(&run, C, WIRE_PW_RUNNING, 0, -1, 0, 0);
+	CU_ASSERT_PTR_NULL(hang__waiting(&run, C));
+	preserve__free(&run);
+	fake_done(&run);
+	unsetenv("PVMMON_WAIT_MS");
+}
+
 CU_TestInfo test_hang_tests[] = {
+    {"preserve mode's waits, by the same rules", test_preserve_waits},
     {"a cycle is said once nothing is in flight, once", test_cycle},
     {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
     {"a wait for a task that has ended", test_ended_partner},
