@@ -199,8 +199,8 @@ static void test_quiescent(void)
 
 /* Preserve mode's report of task tid: kind (blocked or a request number req) waiting
  * for src, with its sent count towards src and its seen count from it. */
-static void pwait(mon_run *run, int32_t tid, int kind, uint32_t req, int32_t src,
-                  uint32_t sent, uint32_t seen)
+static void pwait(mon_run *run, int32_t tid, int kind, uint32_t req, int32_t src, uint32_t sent,
+                  uint32_t seen)
 {
 	wire_pcount s = {src, sent}, n = {src, seen};
 	wire_pwait w;
