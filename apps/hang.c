@@ -167,6 +167,7 @@ int main(int argc, char **argv)
 {
 	int tids[MAXW], n, i;
 	const char *mode;
+	char *self;
 
 	if (argc >= 4 && !strcmp(argv[1], "worker")) {
 		if (argc == 5)
@@ -183,12 +184,14 @@ int main(int argc, char **argv)
 	if (argc < 2 || argc > 3 ||
 	    (argc == 3 && strcmp(argv[1], "compute") && strcmp(argv[1], "barrier")) ||
 	    (n = workers_of(argv[1])) < 1) {
-		fprintf(stderr, "usage: hang cycle2|cycle3|mismatch|ended|crash|partial|trecv|compute "
-		                "[S]|big|pcycle|precv|barrier [S]\n"
-		                "       hang listen FILE | hang tell FILE\n");
+		fprintf(stderr,
+		        "usage: hang cycle2|cycle3|mismatch|ended|crash|partial|trecv|compute "
+		        "[S]|big|pcycle|precv|barrier [S]\n"
+		        "       hang listen FILE | hang tell FILE\n");
 		return 2;
 	}
 	mode = argv[1];
+	self = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (pvm_mytid() < 0)
 		return 1;
 	for (i = 0; i < n; i++) {
@@ -196,7 +199,9 @@ int main(int argc, char **argv)
 
 		snprintf(idx, sizeof(idx), "%d", i);
 		snprintf(secs, sizeof(secs), "%g", compute_s);
-		if (pvm_spawn("hang", wargv, PvmTaskDefault, "", 1, &tids[i]) != 1) {
+		/* Workers are this program under its own name: hang-linked spawns
+		 * hang-linked, monitored from the console too. */
+		if (pvm_spawn(self, wargv, PvmTaskDefault, "", 1, &tids[i]) != 1) {
 			fprintf(stderr, "hang: cannot start worker %d\n", i);
 			pvm_exit();
 			return 1;

@@ -30,4 +30,10 @@ $(BIN)/hang: $(BUILD)/apps/hang.o
 	@mkdir -p $(dir $@)
 	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
 
-ALL_TARGETS += $(BIN)/hang
+# hang-linked is hang with libpvmhooks linked before -lpvm3, for the console.
+$(BIN)/hang-linked: $(BUILD)/apps/hang.o $(HOOKS_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks \
+	    -lgpvm3 $(PVM_LIBS)
+
+ALL_TARGETS += $(BIN)/hang $(BIN)/hang-linked

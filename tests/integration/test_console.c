@@ -12,9 +12,9 @@
 #include <CUnit/CUnit.h>
 
 #include "../../common/vm.h"
+#include "harness.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "harness.h"
 
 /* Saves and restores the PVM variables apply_env() changes, so tests stay independent. */
 typedef struct saved_env {
@@ -71,10 +71,10 @@ static void test_console_spawn_linked_program(void)
 	/* The console stays up (it shows the task's output) until the monitor has written
 	 * the log, then quits; the VM itself is halted below. */
 	harness_sh(&r, 120,
-		   "cd '%s' && (echo 'spawn -> matmul-linked -n 60 -w 2 -i 2'; i=0; "
-		   "while [ ! -s '%s' ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done; "
-		   "sleep 0.5; echo quit) | env -u LD_PRELOAD pvm",
-		   dir, logpath);
+	           "cd '%s' && (echo 'spawn -> matmul-linked -n 60 -w 2 -i 2'; i=0; "
+	           "while [ ! -s '%s' ] && [ $i -lt 900 ]; do sleep 0.1; i=$((i+1)); done; "
+	           "sleep 0.5; echo quit) | env -u LD_PRELOAD pvm",
+	           dir, logpath);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checksum"));
 	rc = pvmmon_log_read(&log, logpath);
@@ -121,7 +121,7 @@ static void test_run_attach_leaves_vm_running(void)
 	pvmmon_vm_apply_env(vm);
 	snprintf(logpath, sizeof(logpath), "%s/attach.xml", dir);
 	harness_sh(&r, 120, "cd '%s' && %s/pvmmon run --attach -q -o '%s' -- %s/matmul -n 60 -w 2",
-		   dir, harness_bin(), logpath, harness_bin());
+	           dir, harness_bin(), logpath, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "checksum"));
 	CU_ASSERT_EQUAL(pvmmon_log_read(&log, logpath), 0);
@@ -135,7 +135,51 @@ static void test_run_attach_leaves_vm_running(void)
 	env_restore(&env);
 }
 
+/* A program spawned from the console that hangs (hang-linked cycle2): its tasks report
+ * their waits to the monitor the first task started, which says the cycle; its
+ * checkpoint log has it while the tasks still wait. The VM is halted after. */
+static void test_console_spawned_hang(void)
+{
+	const char *dir = harness_tmpdir();
+	const char *ep[] = {harness_bin()};
+	pvmmon_vm_opts opts = {0};
+	pvmmon_vm *vm = NULL;
+	saved_env env;
+	cmd_result r = {0};
+	char logpath[4096], *log;
+
+	opts.ep_dirs = ep;
+	opts.nep_dirs = 1;
+	opts.workdir = dir;
+	env_save(&env);
+	if (pvmmon_vm_start(&vm, &opts) < 0) {
+		CU_FAIL("private VM did not start");
+		env_restore(&env);
+		return;
+	}
+	pvmmon_vm_apply_env(vm);
+	snprintf(logpath, sizeof(logpath), "%s/hang-linked.pvmmon.xml", dir);
+	/* The monitor's first checkpoint comes a second into the run, the cycle about half
+	 * a second in: 60 s of looking leaves room for a loaded machine. */
+	harness_sh(&r, 120,
+	           "cd '%s' && (echo 'spawn -> hang-linked cycle2'; i=0; "
+	           "while ! grep -q '<hang kind=\"deadlock\"' '%s' 2>/dev/null && [ $i -lt 600 ]; "
+	           "do sleep 0.1; i=$((i+1)); done; echo quit) | env -u LD_PRELOAD pvm",
+	           dir, logpath);
+	log = harness_slurp(logpath, NULL);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "<hang kind=\"deadlock\"") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "task 0.0 waits at hang.c:") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "for tag 1 from 0.0") : NULL);
+	if (!log || !strstr(log, "<hang kind=\"deadlock\""))
+		fprintf(stderr, "\nconsole said: %s\n%s\n", r.out, r.err);
+	free(log);
+	cmd_result_free(&r);
+	CU_ASSERT_EQUAL(pvmmon_vm_halt(vm), 0);
+	env_restore(&env);
+}
+
 CU_TestInfo test_console_tests[] = {
+    {"console spawn: a hung program's cycle is said", test_console_spawned_hang},
     {"console spawn of a linked program writes a log", test_console_spawn_linked_program},
     {"run --attach uses a running VM and leaves it running", test_run_attach_leaves_vm_running},
     CU_TEST_INFO_NULL,
