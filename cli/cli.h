@@ -37,6 +37,10 @@ void cli__group_adopt(pid_t pid);
 /* Reaps what has ended of group pid without waiting (the program's own status in
  * *status, *main_done set once it ended); 1 when the program and every process of its
  * group have ended. */
+/* Gives the terminal to the program's group when pvmmon runs in its foreground; 1 if it
+ * did. cli__group_background(that) takes it back once the group has ended. */
+int cli__group_foreground(pid_t pid);
+void cli__group_background(int was_foreground);
 int cli__group_reap(pid_t pid, int *status, int *main_done);
 /* Signals every process of the group. */
 void cli__group_signal(pid_t pid, int sig);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -30,6 +31,37 @@ void cli__group_adopt(pid_t pid)
 	 * waited for (and no zombie of it keeps the group alive). */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
+}
+
+int cli__group_foreground(pid_t pid)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	int ok;
+
+	/* Only a run started from a terminal, in the terminal's foreground: the program then
+	 * reads the terminal, takes Ctrl-C and stops on Ctrl-Z as it would unmonitored,
+	 * instead of stopping on SIGTTIN in a background group. */
+	if (!isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp())
+		return 0;
+	/* The calling process is then in the background for a moment: tcsetpgrp from there
+	 * raises SIGTTOU, which must not stop pvmmon. */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGTTOU, &ign, &old);
+	ok = tcsetpgrp(STDIN_FILENO, pid) == 0;
+	sigaction(SIGTTOU, &old, NULL);
+	return ok;
+}
+
+void cli__group_background(int was_foreground)
+{
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+
+	if (!was_foreground)
+		return;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGTTOU, &ign, &old);
+	tcsetpgrp(STDIN_FILENO, getpgrp());
+	sigaction(SIGTTOU, &old, NULL);
 }
 
 int cli__group_reap(pid_t pid, int *status, int *main_done)

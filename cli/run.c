@@ -438,7 +438,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
                        pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
-	int status = -1, told = 0, main_done = 0;
+	int status = -1, told = 0, main_done = 0, tty;
 	char flush[16];
 	struct timespec told_at = {0, 0}, now;
 
@@ -482,6 +482,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 	if (pid < 0)
 		return -1;
 	cli__group_adopt(pid);
+	tty = cli__group_foreground(pid);
 	/* The run lasts while any process of the program's group does: a script's
 	 * background jobs may still start tasks after the script has exited. */
 	while (!cli__group_reap(pid, &status, &main_done)) {
@@ -525,6 +526,13 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		}
 		usleep(20000);
 	}
+	cli__group_background(tty);
+	/* A Ctrl-C at the terminal went to the program's group, not to pvmmon: tasks it
+	 * spawned (children of the pvmd) are stopped by the monitor as for a signal to
+	 * pvmmon. */
+	if (tty && !told && monitor && *monitor > 0 && WIFSIGNALED(status) &&
+	    WTERMSIG(status) == SIGINT)
+		kill(*monitor, SIGTERM);
 	return status;
 }
 

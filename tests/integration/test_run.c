@@ -10,25 +10,25 @@
 
 #include <CUnit/CUnit.h>
 
+#include "harness.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "harness.h"
 
 #define RUN_TIMEOUT 120
 
 /* Runs PROGRAM ARGS monitored into dir/name.xml; returns the loaded log or NULL. */
 static pvmmon_log *monitored(const char *dir, const char *name, const char *prog_args,
-			     cmd_result *r)
+                             cmd_result *r)
 {
 	char path[4096];
 	pvmmon_log *log = NULL;
 
 	snprintf(path, sizeof(path), "%s/%s.xml", dir, name);
 	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o '%s' -- %s", dir, harness_bin(),
-		   path, prog_args);
+	           path, prog_args);
 	if (r->status != 0)
 		fprintf(stderr, "\npvmmon run %s: status %d\nstdout: %s\nstderr: %s\n", prog_args,
-			r->status, r->out, r->err);
+		        r->status, r->out, r->err);
 	if (pvmmon_log_read(&log, path) < 0) {
 		fprintf(stderr, "\n%s\n", pvmmon_error_last());
 		return NULL;
@@ -39,7 +39,7 @@ static pvmmon_log *monitored(const char *dir, const char *name, const char *prog
 static void raw(const char *dir, const char *prog_args, cmd_result *r)
 {
 	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run --raw -q -- %s", dir, harness_bin(),
-		   prog_args);
+	           prog_args);
 }
 
 static const pvmmon_log_task *task_by_lid(const pvmmon_log *log, const char *lid)
@@ -197,7 +197,7 @@ static void test_pingpong_receive_variants(void)
 		pvmmon_log *log;
 
 		snprintf(args, sizeof(args), "%s/pingpong -n 200 -w 10 --sizes 8,4096,100000 %s",
-			 harness_bin(), modes[k]);
+		         harness_bin(), modes[k]);
 		snprintf(name, sizeof(name), "pp%zu", k);
 		log = monitored(dir, name, args, &m);
 		CU_ASSERT_EQUAL(m.status, 0);
@@ -290,9 +290,9 @@ static void test_log_size_independent_of_iterations(void)
 	snprintf(p1, sizeof(p1), "%s/i1.xml", dir);
 	snprintf(p10, sizeof(p10), "%s/i10.xml", dir);
 	harness_sh(&m1, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --no-record -o '%s' -- %s", dir,
-		   harness_bin(), p1, a1);
+	           harness_bin(), p1, a1);
 	harness_sh(&m10, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --no-record -o '%s' -- %s", dir,
-		   harness_bin(), p10, a10);
+	           harness_bin(), p10, a10);
 	l1 = l10 = NULL;
 	CU_ASSERT_EQUAL(pvmmon_log_read(&l1, p1), 0);
 	CU_ASSERT_EQUAL(pvmmon_log_read(&l10, p10), 0);
@@ -323,7 +323,8 @@ static char *sorted_lines(const char *s)
 	char *lines[1024];
 	size_t n = 0, len = 0, i;
 
-	for (line = strtok_r(copy, "\n", &save); line && n < 1024; line = strtok_r(NULL, "\n", &save))
+	for (line = strtok_r(copy, "\n", &save); line && n < 1024;
+	     line = strtok_r(NULL, "\n", &save))
 		lines[n++] = line;
 	qsort(lines, n, sizeof(*lines), cmp_lines);
 	for (i = 0; i < n; i++)
@@ -415,20 +416,50 @@ static void check_crash(const char *how)
 	cmd_result_free(&m);
 }
 
-static void test_killed_task_is_marked_crashed(void)
-{
-	check_crash("kill");
-}
+static void test_killed_task_is_marked_crashed(void) { check_crash("kill"); }
 
-static void test_faulting_task_is_marked_crashed(void)
-{
-	check_crash("segv");
-}
+static void test_faulting_task_is_marked_crashed(void) { check_crash("segv"); }
 
 /* A matcher the program installed with pvm_recvf (race -m recvf accepts any message
  * with the workers' tags, in any context) never decides pvmmon's own receives: no
  * piggyback is taken for a control message, so no receive counts as unmonitored and
  * the task does not think the monitor gone. */
+/*
+ * A program started from a terminal reads it as it would unmonitored: pvmmon run starts
+ * it in a process group of its own, which must then be the terminal's foreground group
+ * (a background group stops on SIGTTIN at its first read). script(1) gives the run a
+ * terminal; the line typed is already in the terminal's buffer when the program reads.
+ */
+static void test_program_reads_the_terminal(void)
+{
+	const char *dir = harness_tmpdir();
+	const char *modes[] = {"--raw", "-o t.xml"};
+	char prog[4096];
+	FILE *f;
+
+	snprintf(prog, sizeof(prog), "%s/readtty.sh", dir);
+	f = fopen(prog, "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fputs("#!/bin/sh\nread x\necho \"got:$x\"\n", f);
+	fclose(f);
+	chmod(prog, 0755);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		cmd_result r;
+
+		harness_sh(
+		    &r, RUN_TIMEOUT,
+		    "cd '%s' && printf 'hello\\n' | script -qec \"%s/pvmmon run -q %s -- %s\" "
+		    "/dev/null",
+		    dir, harness_bin(), modes[i], prog);
+		if (r.status != 0 || !strstr(r.out, "got:hello"))
+			fprintf(stderr, "\n%s: status %d\nstdout: %s\nstderr: %s\n", modes[i],
+			        r.status, r.out, r.err);
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "got:hello"));
+		cmd_result_free(&r);
+	}
+}
+
 static void test_program_matcher_keeps_pairing(void)
 {
 	const char *dir = harness_tmpdir();
@@ -437,8 +468,9 @@ static void test_program_matcher_keeps_pairing(void)
 	pvmmon_log *log = NULL;
 
 	for (int i = 0; i < 3; i++) {
-		harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o rf.xml -- %s/race -m recvf",
-			   dir, harness_bin(), harness_bin());
+		harness_sh(&r, RUN_TIMEOUT,
+		           "cd '%s' && %s/pvmmon run -q -o rf.xml -- %s/race -m recvf", dir,
+		           harness_bin(), harness_bin());
 		CU_ASSERT_EQUAL(r.status, 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "race: mode=recvf order="));
 		CU_ASSERT_PTR_NULL(strstr(r.err, "monitor has gone"));
@@ -453,7 +485,9 @@ static void test_program_matcher_keeps_pairing(void)
 
 CU_TestInfo test_run_tests[] = {
     {"what spawned tasks print is shown after the run", test_spawned_task_output_shown},
-    {"a program's own matcher (pvm_recvf) does not break pairing", test_program_matcher_keeps_pairing},
+    {"a program's own matcher (pvm_recvf) does not break pairing",
+     test_program_matcher_keeps_pairing},
+    {"a program started from a terminal reads it", test_program_reads_the_terminal},
     {"matmul: same output, complete log", test_matmul_same_output_and_log},
     {"mcpi: wildcards, psend/precv", test_mcpi_wildcards_psend_precv},
     {"pingpong: recv, nrecv, trecv, direct route", test_pingpong_receive_variants},
@@ -462,7 +496,8 @@ CU_TestInfo test_run_tests[] = {
     {"group calls (libgpvm3, pvmgs) keep working", test_group_calls_keep_working},
     {"log size independent of iterations", test_log_size_independent_of_iterations},
     {"unmodified pvm-examples master1 via preload", test_unmodified_pvm_example},
-    {"a task that faults (SIGSEGV) mid-run is marked crashed", test_faulting_task_is_marked_crashed},
+    {"a task that faults (SIGSEGV) mid-run is marked crashed",
+     test_faulting_task_is_marked_crashed},
     {"a task killed mid-run is marked crashed", test_killed_task_is_marked_crashed},
     CU_TEST_INFO_NULL,
 };
