@@ -19,6 +19,9 @@ typedef enum wire_ctl_cmd {
 	WIRE_CTL_HOLD = 7,     /* replay: hold at the next receive (a task is stopped for a
 	                        * debugger, --stop-at) */
 	WIRE_CTL_RELEASE = 8,  /* go on (the stopped task was continued) */
+	/* replay: the recorded message of the task's forced wait number `gen` can never
+	 * come; procs says why (what its sender does) */
+	WIRE_CTL_CANNOT_COME = 9,
 } wire_ctl_cmd;
 
 typedef struct wire_ctl {

@@ -82,7 +82,7 @@ int wire__wait_decode(wire_wait *w, const uint8_t *data, size_t len)
 		w->queued[i].ctx = (int32_t)wire__get_u32(&in);
 		w->queued[i].len = wire__get_u32(&in);
 	}
-	if (w->op > WIRE_WAIT_POLL || w->nqueued > WIRE_WAIT_MAX_QUEUED)
+	if (w->op > WIRE_WAIT_FORCED || w->nqueued > WIRE_WAIT_MAX_QUEUED)
 		in.failed = 1;
 	rc = wire__done(&in, "wait report");
 	if (rc < 0)

@@ -13,6 +13,9 @@ typedef enum wire_wait_op {
 	WIRE_WAIT_TRECV = 1, /* pvm_trecv with a timeout (deadline set): never a hang */
 	WIRE_WAIT_PRECV = 2,
 	WIRE_WAIT_POLL = 3, /* pvm_nrecv/pvm_probe polling with no result */
+	/* A replay's forced wait for a recorded message (a receive, a probe, a message
+	 * handler's delivery): src and tag are the recorded sender's; no deadline. */
+	WIRE_WAIT_FORCED = 4,
 } wire_wait_op;
 
 /* User messages this task has sent to and received from one partner (monitored ones:

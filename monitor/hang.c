@@ -41,6 +41,7 @@ struct mon_hang {
 	int64_t *delays; /* from the last block to the diagnosis, ns */
 	size_t ndiag;
 	int any_wait;     /* some task has reported a wait */
+	size_t verdicts;  /* replay waits told that their message cannot come */
 	uint64_t reports; /* WAIT and WAITEND messages received */
 };
 
@@ -261,7 +262,10 @@ static size_t stuck_set(mon_run *run, struct mon_hang *h, int64_t now)
 
 		if (t && t->gone && !h->t[i].t_gone)
 			h->t[i].t_gone = now;
-		h->t[i].stuck = h->t[i].waiting && h->t[i].w.op == WIRE_WAIT_RECV && t && !t->gone;
+		h->t[i].stuck =
+		    h->t[i].waiting &&
+		    (h->t[i].w.op == WIRE_WAIT_RECV || h->t[i].w.op == WIRE_WAIT_FORCED) && t &&
+		    !t->gone;
 	}
 	while (changed) {
 		changed = 0;
@@ -295,7 +299,20 @@ static const char *ctx_words(char *buf, size_t size, int32_t ctx)
 	return buf;
 }
 
-/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" (then its context, when not the base) */
+/* How task s, which has ended, ended: "it exited", "killed by SIGSEGV", ... */
+static const char *ended_how(const mon_task *s, char *buf, size_t size)
+{
+	if (s->rec.signal)
+		snprintf(buf, size, "killed by %s", pvmmon_signal_name(s->rec.signal));
+	else
+		snprintf(buf, size, "%s",
+		         s->final ? "it exited"
+		                  : "without its final flush: it crashed or was killed");
+	return buf;
+}
+
+/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" (then its context, when not the base,
+ * and whether it is a replay's forced wait) */
 static void describe(const mon_run *run, const hang_task *t, char *buf, size_t size)
 {
 	char tag[32], from[64], ctx[48];
@@ -308,8 +325,9 @@ static void describe(const mon_run *run, const hang_task *t, char *buf, size_t s
 		snprintf(from, sizeof(from), "any task");
 	else
 		snprintf(from, sizeof(from), "%s", lid_of(run, t->w.src));
-	snprintf(buf, size, "task %s waits at %s for %s from %s%s", lid_of(run, t->tid), t->where,
-	         tag, from, ctx_words(ctx, sizeof(ctx), t->w.ctx));
+	snprintf(buf, size, "task %s waits at %s for %s from %s%s%s", lid_of(run, t->tid), t->where,
+	         tag, from, ctx_words(ctx, sizeof(ctx), t->w.ctx),
+	         t->w.op == WIRE_WAIT_FORCED ? " (the replay's recorded message)" : "");
 }
 
 /* Whether the condition named key was said before (it is remembered now). */
@@ -351,7 +369,9 @@ static void say(mon_run *run, struct mon_hang *h, const char *kind, const char *
 		h->kinds[h->ndiag] = strdup(kind);
 		h->texts[h->ndiag++] = strdup(text);
 	}
-	if (run->on_deadlock_abort)
+	/* A replay told that its recorded message cannot come reports a divergence, which
+	 * ends the run (status 3) instead. */
+	if (run->on_deadlock_abort && !h->verdicts)
 		run->deadlocked = 1;
 }
 
@@ -425,19 +445,13 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 {
 	const mon_task *s = tasks__find(run, p->w.src);
 	const hang_task *hs = find(h, p->w.src, 0);
-	char key[64], line[800], text[2000], how[64];
+	char key[64], line[800], text[2000], how[128];
 	size_t n;
 
 	describe(run, p, line, sizeof(line));
 	if (s && s->gone) {
 		/* A signal the task reported (FATAL) says how it ended, flush or not. */
-		if (s->rec.signal)
-			snprintf(how, sizeof(how), "killed by %s",
-			         pvmmon_signal_name(s->rec.signal));
-		else
-			snprintf(how, sizeof(how), "%s",
-			         s->final ? "it exited"
-			                  : "without its final flush: it crashed or was killed");
+		ended_how(s, how, sizeof(how));
 		snprintf(key, sizeof(key), "ended:%x:%u", (unsigned)p->tid, p->w.seq);
 		n = (size_t)snprintf(text, sizeof(text), "%s, which has ended (%s)", line, how);
 		if (hs && hs->where[0] && n < sizeof(text))
@@ -501,6 +515,55 @@ static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 	free(text);
 }
 
+/*
+ * A replay's forced wait p that is stuck: its recorded message can never come. The task
+ * is told (CANNOT_COME, naming its wait), with what the sender does in words, and
+ * reports the divergence itself (it knows the event and what was expected). Once per
+ * wait.
+ */
+static void tell_cannot_come(mon_run *run, struct mon_hang *h, const hang_task *p)
+{
+	const mon_task *s = tasks__find(run, p->w.src);
+	const hang_task *hs = find(h, p->w.src, 0);
+	char key[64], text[1500], line[800];
+	size_t n = 0;
+	wire_buf b;
+
+	if (!s)
+		return;
+	if (s->gone) {
+		char how[128];
+
+		n = (size_t)snprintf(text, sizeof(text),
+		                     "task %s has ended (%s) and nothing it sent is on its way",
+		                     lid_of(run, s->rec.tid), ended_how(s, how, sizeof(how)));
+	} else if (hs && hs->waiting) {
+		describe(run, hs, line, sizeof(line));
+		n = (size_t)snprintf(text, sizeof(text), "%s, and nothing it waits for can come",
+		                     line);
+	} else {
+		return;
+	}
+	for (uint32_t i = 0; i < p->w.nqueued && n < sizeof(text); i++)
+		if (p->w.queued[i].src == p->w.src) {
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+			                      "; a message from it with tag %d%s is queued here, "
+			                      "unreceived",
+			                      (int)p->w.queued[i].tag,
+			                      p->w.queued[i].ctx != p->w.ctx ? " in another context"
+			                                                     : "");
+			break;
+		}
+	snprintf(key, sizeof(key), "forced:%x:%u", (unsigned)p->tid, p->w.seq);
+	if (said(h, key))
+		return;
+	h->verdicts++;
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, &(wire_ctl){WIRE_CTL_CANNOT_COME, p->w.seq, 0, text, 0});
+	tasks__send(run, p->tid, WIRE_TAG_CTL, &b);
+	wire__buf_free(&b);
+}
+
 void hang__evaluate(mon_run *run)
 {
 	struct mon_hang *h = run->hang;
@@ -516,6 +579,10 @@ void hang__evaluate(mon_run *run)
 	nstuck = stuck_set(run, h, now);
 	if (!nstuck)
 		return;
+	/* The replay's verdicts first: a hang that involves them ends as a divergence. */
+	for (size_t i = 0; i < h->n; i++)
+		if (h->t[i].stuck && h->t[i].w.op == WIRE_WAIT_FORCED)
+			tell_cannot_come(run, h, &h->t[i]);
 	for (size_t i = 0; i < h->n; i++) {
 		if (!h->t[i].stuck || h->t[i].w.src == -1)
 			continue;

@@ -98,6 +98,7 @@ void channel__resolve(void)
 	hooks__pvm.getcontext = hooks__real("pvm_getcontext");
 	hooks__pvm.setrbuf = hooks__real("pvm_setrbuf");
 	hooks__pvm.freebuf = hooks__real("pvm_freebuf");
+	hooks__pvm.pstat = hooks__real("pvm_pstat");
 	ch.io.send = hooks__pvm.send;
 	ch.io.recv = hooks__pvm.recv;
 	ch.io.trecv = hooks__pvm.trecv;

@@ -30,6 +30,7 @@ typedef struct hooks_real {
 	int (*getcontext)(void);
 	int (*setrbuf)(int);
 	int (*freebuf)(int);
+	int (*pstat)(int);
 } hooks_real;
 
 /* libpvm3's definitions, resolved by channel__resolve (tests may point them at fakes). */

@@ -190,6 +190,12 @@ static int waits_welcome(const hooks_welcome *w)
 	return 0;
 }
 
+static int waits_control(const wire_ctl *c, int64_t v)
+{
+	(void)v;
+	return waits__control(c);
+}
+
 /*
  * The features, in the order every step runs them:
  * - records first: at the final flush it closes the open procedures, whose exits the
@@ -208,7 +214,8 @@ static int waits_welcome(const hooks_welcome *w)
  *   the budget may ask for an early flush.
  * - the clock's keeper resynchronises at the tick, before the commands are read.
  * - wait reports read their threshold at the welcome; they run inside blocking
- *   receives (calls.c), through the scheduler's waiting work.
+ *   receives (calls.c) and a replay's forced waits, through the scheduler's waiting
+ *   work, and take the monitor's verdict that a forced wait's message cannot come.
  * - the task's records message goes last of all, with the cost record.
  * - the fatal-signal handlers are installed last, once the task is registered and
  *   every other feature has started: from then on a fatal signal flushes them all. A
@@ -229,7 +236,7 @@ static const hooks_feature features[] = {
      .flush_due = hooks__dyn_flush_due,
      .call_end = dyn_call_end},
     {.name = "clock", .tick = clocksync__tick},
-    {.name = "waits", .welcome = waits_welcome},
+    {.name = "waits", .welcome = waits_welcome, .control = waits_control},
     {.name = "task", .flush = records_send},
     {.name = "fatal", .start = hooks__fatal_install, .poll = fatal_poll},
 };

@@ -20,11 +20,13 @@
 
 #include "mhf.h"
 #include "rr.h"
+#include "waits.h"
 
 #define SLOTS 32
-/* A replay waits for a recorded handler message as long as its sender runs (as the
- * recorded run did), asking every PSTAT_EVERY 1 ms steps whether it still does, and
- * says once, after NOTE_STEPS, what it waits for. */
+/* A replay waits for a recorded handler message as long as it may come (as the
+ * recorded run did), asking every PSTAT_EVERY 1 ms steps whether its sender still runs
+ * and looking for the monitor's verdict that it cannot come, and says once, after
+ * NOTE_STEPS, what it waits for. */
 #define NOTE_STEPS 30000
 #define PSTAT_EVERY 200
 
@@ -229,45 +231,63 @@ static void read_in(void)
 	hooks__matcher_restore(m);
 }
 
-/* In a replay: delivers the recorded message from src with tag, waiting for it. */
+/* In a replay: delivers the recorded message from src with tag, waiting for it. It is
+ * reported as a forced wait (waits.c), so that the monitor can say when it cannot come
+ * (its sender waits for something that never comes itself, or has ended). */
 static void deliver_recorded(hooks_call *call, int src, int tag)
 {
-	char obs[256];
+	char obs[1024];
+	const char *why = NULL;
 	long i;
 	int b, gone = 0;
 
+	waits__forced_tick(call, src, tag);
 	for (int step = 0;; step++) {
 		i = find_kept(src, tag);
 		if (i >= 0) {
+			waits__forced_end();
 			deliver(call, (size_t)i);
 			return;
 		}
-		if (gone)
+		if (gone || why)
 			break;
 		if (step == NOTE_STEPS)
 			fprintf(stderr,
 				"pvmmon: replay: task %s has waited %d s for the recorded message from "
-				"t%x (tag %d) for its message handler, which still runs; waiting on\n",
-				hooks__lid() ? hooks__lid() : "?", NOTE_STEPS / 1000, (unsigned)src, tag);
+				"t%x (tag %d) for its message handler; t%x has not ended and nothing "
+				"shows yet that the message cannot come, so the replay waits for it\n",
+				hooks__lid() ? hooks__lid() : "?", NOTE_STEPS / 1000, (unsigned)src, tag,
+				(unsigned)src);
 		read_in();
 		if (find_kept(src, tag) >= 0)
 			continue;
 		/* Queued where a handler would have taken it: no handler matches it now. */
 		b = hooks__pvm.probe(src, tag);
 		if (b > 0) {
+			waits__forced_end();
 			snprintf(obs, sizeof(obs), "no handler took it: a message from t%x with tag %d "
 						   "is queued for a receive",
 				 (unsigned)src, tag);
 			hooks__rr_handler_missing(call, obs);
 			return;
 		}
+		waits__forced_tick(call, src, tag);
+		/* One more look after either: the message may have come meanwhile. */
+		if (waits__forced_verdict()) {
+			snprintf(obs, sizeof(obs), "no message from t%x with tag %d can come for a "
+						   "handler: %s",
+				 (unsigned)src, tag, waits__forced_verdict());
+			why = obs;
+		}
 		if (step % PSTAT_EVERY == 0 && pvm_pstat(src) != PvmOk)
-			gone = 1; /* one more look, then it cannot come */
+			gone = 1;
 		usleep(1000);
 	}
-	snprintf(obs, sizeof(obs), "no message with tag %d came from t%x for a handler (it has "
-				   "ended)",
-		 tag, (unsigned)src);
+	waits__forced_end();
+	if (!why)
+		snprintf(obs, sizeof(obs), "no message with tag %d came from t%x for a handler (it "
+					   "has ended)",
+			 tag, (unsigned)src);
 	hooks__rr_handler_missing(call, obs);
 }
 

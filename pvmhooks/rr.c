@@ -25,31 +25,10 @@
 #include "rr.h"
 #include "sched.h"
 #include "trace.h"
+#include "waits.h"
 #include "pvmmon/errors.h"
 #include "../replay/replay.h"
 
-/* How long a forced receive waits between looks at whether it can still come. */
-#define WAIT_STEP_MS 200
-/* A forced receive whose sender is gone, with nothing from it queued, has diverged.
- * One whose sender lives waits as long as it takes, as the recorded run did (a sender
- * may compute for hours before it sends); after this long it says once what it waits
- * for, so that a user can tell a long wait from a stuck replay. */
-#define WAIT_NOTE_MS 30000
-
-/* WAIT_NOTE_MS, or PVMMON_TEST_REPLAY_NOTE_MS (tests only, whole steps). */
-static int note_ms(void)
-{
-	static int ms;
-
-	if (!ms) {
-		const char *e = getenv("PVMMON_TEST_REPLAY_NOTE_MS");
-		int v = e && *e ? atoi(e) : 0;
-
-		ms = v <= 0 ? WAIT_NOTE_MS
-		     : v < WAIT_STEP_MS ? WAIT_STEP_MS : v / WAIT_STEP_MS * WAIT_STEP_MS;
-	}
-	return ms;
-}
 /* The group join waits for the members before it to join, up to this long. */
 #define WAIT_LIMIT_MS 30000
 #define LID_TIMEOUT_MS 30000
@@ -234,53 +213,51 @@ static int32_t tid_of(int32_t k)
 	return tid;
 }
 
-/* Receives the message from src with tag, or reports that it cannot come. */
-static int wait_message(hooks_call *call, int src, int tag)
+/* waits__forced for the recorded message from src with tag (at_event). */
+static int forced_wait(hooks_call *call, int src, int tag, int take, const char **why)
 {
-	struct timeval tv = {0, WAIT_STEP_MS * 1000};
-	char exp[512], obs[512];
-	int waited, b;
-	/* The recorded message is named by source and tag: a matcher the program installed
-	 * with pvm_recvf() must not pick another (what it picked then is what was
-	 * recorded). */
-	hooks_matcher m = hooks__matcher_default();
+	char who[64];
 
-	for (waited = 0;; waited += WAIT_STEP_MS) {
-		b = hooks__pvm.trecv(src, tag, &tv);
-		if (b != 0)
-			break;
-		if (pvm_pstat(src) != PvmOk) {
-			b = hooks__pvm.nrecv(src, tag);
-			break;
-		}
-		if (waited == note_ms()) {
-			char who[64];
+	name_of(who, sizeof(who), src, 1);
+	return waits__forced(call, src, tag, take, who, at_event, why);
+}
 
-			name_of(who, sizeof(who), src, 1);
-			fprintf(stderr,
-				"pvmmon: replay: task %s has waited %.1f s at event %" PRIu64 " for the "
-				"recorded message from %s (tag %d), which still runs; waiting on\n",
-				hooks__lid() ? hooks__lid() : "?", note_ms() / 1000.0, at_event, who,
-				tag);
-		}
-	}
-	hooks__matcher_restore(m);
-	if (b != 0)
-		return b;
+/* Reports that the recorded message from src with tag cannot come (why: the monitor's
+ * words, or NULL). */
+static void cannot_come(hooks_call *call, int src, int tag, const char *why)
+{
+	char exp[512], obs[1280], who[64];
+	int b;
+
 	describe(exp, sizeof(exp), &cur, 0);
-	b = hooks__pvm.probe(src, -1);
-	if (b > 0) {
+	name_of(who, sizeof(who), src, 1);
+	b = why ? 0 : hooks__pvm.probe(src, -1);
+	if (why) {
+		snprintf(obs, sizeof(obs), "no message from %s with tag %d can come: %s", who, tag,
+			 why);
+	} else if (b > 0) {
 		int bytes = 0, otag = 0, osrc = 0;
 
 		pvm_bufinfo(b, &bytes, &otag, &osrc);
-		snprintf(obs, sizeof(obs), "no message with tag %d came from t%x; one with tag %d "
-					   "is waiting",
-			 tag, (unsigned)src, otag);
+		snprintf(obs, sizeof(obs),
+			 "no message with tag %d came from %s, which has ended; one with tag %d "
+			 "is queued",
+			 tag, who, otag);
 	} else {
-		snprintf(obs, sizeof(obs), "no message came from t%x (%s)", (unsigned)src,
-			 pvm_pstat(src) == PvmOk ? "still running" : "it has ended");
+		snprintf(obs, sizeof(obs), "no message came from %s, which has ended", who);
 	}
 	diverge(call, exp, obs);
+}
+
+/* Receives the message from src with tag, or reports that it cannot come. */
+static int wait_message(hooks_call *call, int src, int tag)
+{
+	const char *why;
+	int b = forced_wait(call, src, tag, 1, &why);
+
+	if (b != 0)
+		return b;
+	cannot_come(call, src, tag, why);
 	return -1;
 }
 
@@ -510,15 +487,26 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	case REPLAY_MSG:
 		s = tid_of(cur.sender);
 		if (op == PVMMON_EV_PRECV) {
+			const char *why;
+
+			/* pvm_precv is narrowed to the recorded source and tag, and blocks in
+			 * libpvm3: it is made once the message is there. */
+			if (forced_wait(call, s, cur.tag, 0, &why) == 0) {
+				cannot_come(call, s, cur.tag, why);
+				call->skip = 1;
+				call->skip_rc = PvmSysErr;
+				break;
+			}
 			call->ovr = 1;
 			call->ovr_tid = s;
 			call->ovr_tag = cur.tag;
 		} else if (op == PVMMON_EV_PROBE) {
-			int b;
-
+			const char *why;
 			/* A probe consumes nothing: wait until the message is there. */
-			while ((b = hooks__pvm.probe(s, cur.tag)) == 0 && pvm_pstat(s) == PvmOk)
-				usleep(1000);
+			int b = forced_wait(call, s, cur.tag, 0, &why);
+
+			if (b == 0)
+				cannot_come(call, s, cur.tag, why);
 			call->skip = 1;
 			call->skip_rc = b;
 		} else {

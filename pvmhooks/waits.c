@@ -9,10 +9,14 @@
  * invisible to the program: pvm_trecv, like pvm_recv, frees the current receive buffer
  * at its start and uses the current matcher, and the last slice's result is returned.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <pvm3.h>
 
 #include "clocksync.h"
 #include "pvmmon/errors.h"
@@ -94,14 +98,14 @@ static int look_at_queue(wait_state *st)
  * records go at the flush period, while the task waits too. Whatever runs between
  * slices delays a message that arrives meanwhile, which the virtual clock would take
  * for transmission, so it is kept to the commands, a queue walk and the report. */
-static void first_report(wait_state *st, hooks_call *call, int tid, int tag, int64_t t_start,
-                         int64_t deadline)
+static void first_report(wait_state *st, hooks_call *call, int op, int tid, int tag,
+                         int64_t t_start, int64_t deadline)
 {
 	pvmmon_log_stmt *s = ws.stmt ? ws.stmt(call->site, call->op) : NULL;
 
 	sched__waiting(pvmmon_clock_now(), call->t0, 0);
 	st->w.seq = ++ws.seq;
-	st->w.op = deadline ? WIRE_WAIT_TRECV : WIRE_WAIT_RECV;
+	st->w.op = (uint8_t)op;
 	st->w.src = tid;
 	st->w.tag = tag;
 	st->w.ctx = hooks__pvm.getcontext ? hooks__pvm.getcontext() : 0;
@@ -145,6 +149,22 @@ static void between_slices(wait_state *st, const hooks_call *call, int64_t now)
 		send_wait(st);
 }
 
+/* The wait is over at real time t: WAITEND when a WAIT went. */
+static void wait_over(wait_state *st, int64_t t)
+{
+	if (st->sent) {
+		wire_buf b;
+
+		wire__buf_init(&b);
+		wire__waitend_encode(&b, &(wire_waitend){st->w.seq, hooks__to_common(t)});
+		if (!b.failed && channel__send(WIRE_TAG_WAITEND, b.data, b.len) == 0)
+			ws.reports++;
+		wire__buf_free(&b);
+	}
+	free(st->w.peers);
+	memset(st, 0, sizeof(*st));
+}
+
 /* The sliced wait from t_start (until deadline, 0: none): the last slice's result, and
  * its stamps in *s1, *s2. */
 static int wait_slices(hooks_call *call, int tid, int tag, int64_t t_start, int64_t deadline,
@@ -164,21 +184,13 @@ static int wait_slices(hooks_call *call, int tid, int tag, int64_t t_start, int6
 		if (rc != 0 || (deadline && *s2 >= deadline))
 			break;
 		if (!st.w.seq)
-			first_report(&st, call, tid, tag, t_start, deadline);
+			first_report(&st, call, deadline ? WIRE_WAIT_TRECV : WIRE_WAIT_RECV, tid,
+			             tag, t_start, deadline);
 		else
 			between_slices(&st, call, *s2);
 		len = SLICE_NS;
 	}
-	if (st.sent) {
-		wire_buf b;
-
-		wire__buf_init(&b);
-		wire__waitend_encode(&b, &(wire_waitend){st.w.seq, hooks__to_common(*s2)});
-		if (!b.failed && channel__send(WIRE_TAG_WAITEND, b.data, b.len) == 0)
-			ws.reports++;
-		wire__buf_free(&b);
-	}
-	free(st.w.peers);
+	wait_over(&st, *s2);
 	return rc;
 }
 
@@ -284,4 +296,163 @@ void waits__precv_end(void)
 			fprintf(stderr, "pvmmon: pvm_precv returned without taking the message "
 			                "pvmmon waited for\n");
 	}
+}
+
+/*
+ * A replay's forced waits (rr.c, mhf.c): one at a time (they never nest: a message
+ * handler cannot receive). Reported as a blocking receive is, so that the monitor, which
+ * sees every task's wait, can tell when the recorded message can never come
+ * (WIRE_CTL_CANNOT_COME, kept here as the verdict on this wait).
+ */
+
+/* A forced receive's step: a blocking receive's slice. */
+#define FORCED_STEP_MS 100
+/* A forced probe's look at the queue: short, a probe returns at once when the message
+ * is there. */
+#define PROBE_STEP_US 1000
+/* How long a forced wait whose sender has ended waits for the monitor's verdict, which
+ * names how it ended (the monitor decides as it learns of the end, and of a crash
+ * 500 ms after). */
+#define VERDICT_WAIT_NS 1000000000LL
+/* A forced wait whose sender has not ended, and whose message the monitor has not found
+ * impossible, waits as long as it takes, as the recorded run did (a sender may compute
+ * for hours before it sends); after this long it says once what it waits for, so that
+ * a user can tell a long wait from a stuck replay. */
+#define NOTE_MS 30000
+
+/* NOTE_MS, or PVMMON_TEST_REPLAY_NOTE_MS (tests only, whole steps). */
+static int note_ms(void)
+{
+	static int ms;
+
+	if (!ms) {
+		const char *e = getenv("PVMMON_TEST_REPLAY_NOTE_MS");
+		int v = e && *e ? atoi(e) : 0;
+
+		ms = v <= 0               ? NOTE_MS
+		     : v < FORCED_STEP_MS ? FORCED_STEP_MS
+		                          : v / FORCED_STEP_MS * FORCED_STEP_MS;
+	}
+	return ms;
+}
+
+static struct {
+	wait_state st;
+	int on;             /* a forced wait is under way */
+	int64_t t_start;    /* its start */
+	int64_t last;       /* its last look between steps */
+	uint32_t verdict;   /* the wait number the monitor's verdict names (0: none) */
+	char why[768];      /* the verdict's words */
+	char said_why[768]; /* the last finished wait's verdict, for its caller's report */
+} fw;
+
+void waits__forced_tick(hooks_call *call, int src, int tag)
+{
+	int64_t now = pvmmon_clock_now();
+
+	if (!fw.on) {
+		memset(&fw.st, 0, sizeof(fw.st));
+		fw.on = 1;
+		fw.verdict = 0;
+		fw.t_start = fw.last = now;
+		return;
+	}
+	if (waits__threshold() <= 0 || hooks__state() != HOOKS_ACTIVE || channel__lost())
+		return;
+	/* Callers look every millisecond (a handler's delivery, a probe) or every step of a
+	 * forced receive: the report and the commands go at the slices' pace. */
+	if (!fw.st.w.seq) {
+		if (now - fw.t_start >= waits__threshold()) {
+			first_report(&fw.st, call, WIRE_WAIT_FORCED, src, tag, fw.t_start, 0);
+			fw.last = now;
+		}
+	} else if (now - fw.last >= SLICE_NS) {
+		between_slices(&fw.st, call, now);
+		fw.last = now;
+	}
+}
+
+const char *waits__forced_verdict(void)
+{
+	return fw.on && fw.st.w.seq && fw.verdict == fw.st.w.seq ? fw.why : NULL;
+}
+
+void waits__forced_end(void)
+{
+	if (!fw.on)
+		return;
+	wait_over(&fw.st, pvmmon_clock_now());
+	fw.on = 0;
+	fw.verdict = 0;
+}
+
+int waits__control(const wire_ctl *c)
+{
+	if (c->cmd != WIRE_CTL_CANNOT_COME)
+		return 0;
+	/* A verdict on a wait that is over (its message came meanwhile) is stale. */
+	if (fw.on && fw.st.w.seq && c->gen == fw.st.w.seq) {
+		snprintf(fw.why, sizeof(fw.why), "%s", c->procs ? c->procs : "it cannot come");
+		fw.verdict = c->gen;
+	}
+	return 1;
+}
+
+/* Whether task src has ended (pvmd no longer knows it). */
+static int ended(int src) { return hooks__pvm.pstat && hooks__pvm.pstat(src) != PvmOk; }
+
+int waits__forced(hooks_call *call, int src, int tag, int take, const char *who, uint64_t event,
+                  const char **why)
+{
+	struct timeval tv = {0, FORCED_STEP_MS * 1000};
+	int64_t t0 = pvmmon_clock_now(), gone_at = 0, looked = t0, now;
+	int b = 0, noted = 0;
+	/* The recorded message is named by source and tag: a matcher the program installed
+	 * with pvm_recvf() must not pick another (what it picked then is what was
+	 * recorded). */
+	hooks_matcher m = hooks__matcher_default();
+
+	*why = NULL;
+	waits__forced_tick(call, src, tag);
+	for (;;) {
+		if (take)
+			b = hooks__pvm.trecv(src, tag, &tv);
+		else if ((b = hooks__pvm.probe(src, tag)) == 0)
+			usleep(PROBE_STEP_US);
+		if (b != 0)
+			break;
+		now = pvmmon_clock_now();
+		waits__forced_tick(call, src, tag);
+		if (waits__forced_verdict()) {
+			snprintf(fw.said_why, sizeof(fw.said_why), "%s", fw.why);
+			*why = fw.said_why;
+			break;
+		}
+		/* pvm_pstat asks pvmd: a probe's 1 ms steps look at a receive's pace. */
+		if (!gone_at && (take || now - looked >= FORCED_STEP_MS * 1000000LL)) {
+			looked = now;
+			if (ended(src))
+				gone_at = now;
+		}
+		/* A sender that has ended: when the monitor knows of this wait, a moment for
+		 * its verdict, which says how the sender ended; then one more look. */
+		if (gone_at && (!fw.st.sent || now - gone_at > VERDICT_WAIT_NS)) {
+			b = take ? hooks__pvm.nrecv(src, tag) : hooks__pvm.probe(src, tag);
+			break;
+		}
+		if (!noted && now - t0 >= (int64_t)note_ms() * 1000000) {
+			noted = 1;
+			fprintf(
+			    stderr,
+			    "pvmmon: replay: task %s has waited %.1f s at event %" PRIu64
+			    " for the recorded message from %s (tag %d); %s has not ended and "
+			    "nothing shows yet that the message cannot come, so the replay waits "
+			    "for it\n",
+			    hooks__lid() ? hooks__lid() : "?", note_ms() / 1000.0, event, who, tag,
+			    who);
+		}
+	}
+	hooks__matcher_restore(m);
+	waits__forced_end();
+	return b;
 }

@@ -46,6 +46,35 @@ extern int waits__pending;
  * WAITS_NO_HANDOFF and goes to libpvm3. */
 int waits__handoff(int op, ...);
 
+/*
+ * A replay's forced wait for the recorded message from src with tag (rr.c's forced
+ * receives and probes, mhf.c's handler deliveries): called at its start and after each
+ * look that found nothing. Once the wait is longer than the threshold it is reported
+ * (WAIT, op WIRE_WAIT_FORCED), the commands are taken and the records flushed, as in a
+ * blocking receive's slices.
+ */
+void waits__forced_tick(hooks_call *call, int src, int tag);
+/* The monitor's words when it found that the forced wait's message can never come
+ * (WIRE_CTL_CANNOT_COME: what its sender does), else NULL. */
+const char *waits__forced_verdict(void);
+/* The forced wait is over (WAITEND when it was reported). */
+void waits__forced_end(void);
+/*
+ * A replay's forced wait for the recorded message from src with tag (who names the
+ * sender, event the event, for the note a long wait gives): receives it (take) or waits
+ * until it is queued (a probe, or pvm_precv before its narrowed call). Returns the
+ * buffer id, or 0 when it cannot come: with *why set (the module's, valid until the
+ * next forced wait) when the monitor, which sees every task's wait, found that its
+ * sender waits for something that can never come itself or has ended with nothing of
+ * it on its way (its words say what the sender does); with *why NULL when the sender
+ * has ended with nothing of it queued here and no verdict came. A sender that
+ * computes, or whose message is on its way, is waited for as long as it takes.
+ */
+int waits__forced(hooks_call *call, int src, int tag, int take, const char *who, uint64_t event,
+                  const char **why);
+/* A command for the waits (CANNOT_COME): 1 when it was one. */
+int waits__control(const wire_ctl *c);
+
 /* Control messages the feature sent (WAIT and WAITEND), for tests and benchmarks. */
 uint64_t waits__reports(void);
 

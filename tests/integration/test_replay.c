@@ -3,7 +3,8 @@
  * order (wildcard receives, polling with pvm_nrecv, pvm_trecv timeouts, the calls a
  * pvm_addmhf handler's messages come during, pvmd's exit notifications) made to vary
  * by random send delays, recorded, and replayed to the same output under other
- * delays; divergence reports for changed programs; records rejected before anything
+ * delays; divergence reports for changed programs, also when a recorded message can
+ * never come (within 2 s, nothing left running); records rejected before anything
  * starts; a PVM example replayed.
  */
 #include <stdio.h>
@@ -152,10 +153,158 @@ static void test_long_wait_is_no_divergence(void)
 	CU_ASSERT_EQUAL(rep.status, 0);
 	CU_ASSERT_STRING_EQUAL(rep.out, rec.out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "has waited 0.4 s at event"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "which still runs; waiting on"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "has not ended and nothing shows yet that the "
+					       "message cannot come, so the replay waits for it\n"));
 	CU_ASSERT_PTR_NULL(strstr(rep.err, "diverge"));
 	cmd_result_free(&rec);
 	cmd_result_free(&rep);
+}
+
+/* The line of apps/rhang.c that carries the comment marker. */
+static int rhang_line(const char *marker)
+{
+	char path[4096], *src, *p;
+	int line = 1;
+
+	snprintf(path, sizeof(path), "%s/../apps/rhang.c", harness_build());
+	src = harness_slurp(path, NULL);
+	if (!src)
+		return -1;
+	p = strstr(src, marker);
+	for (char *q = src; p && q < p; q++)
+		line += *q == '\n';
+	free(src);
+	return p ? line : -1;
+}
+
+/* Whether process pid runs (exists and is no zombie left for its parent to reap). */
+static int runs(long pid)
+{
+	char path[64], *stat, *p;
+	int alive;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	stat = harness_slurp(path, NULL);
+	if (!stat)
+		return 0;
+	p = strrchr(stat, ')');
+	alive = p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+	free(stat);
+	return alive;
+}
+
+/* How many of the tasks in log path (their pids) still run; -1 when the log names
+ * none. */
+static int tasks_running(const char *path)
+{
+	char *log = harness_slurp(path, NULL), *p;
+	int n = 0, seen = 0;
+
+	for (p = log; p && (p = strstr(p, " pid=\"")); p += 6, seen++)
+		n += runs(atol(p + 6));
+	free(log);
+	return seen ? n : -1;
+}
+
+/* The time stamp (ns) of the first line of stamped output text that holds what. */
+static long long stamp_of(const char *text, const char *what)
+{
+	const char *p = strstr(text, what), *l = p;
+
+	while (l && l > text && l[-1] != '\n')
+		l--;
+	return l ? atoll(l) : -1;
+}
+
+/* The delay the first hang diagnosis in text states ("said N ms after the last task
+ * blocked"); -1 when there is none. */
+static long hang_said(const char *text)
+{
+	const char *e = strstr(text, " ms after the last task blocked"), *p = e;
+
+	while (p && p > text && p[-1] != '(' && p[-1] != '\n')
+		p--;
+	return p && p > text && p[-1] == '(' && !strncmp(p, "said ", 5) ? atol(p + 5) : -1;
+}
+
+/*
+ * Replays rhang MODE against dir's record (rhang same) and checks that it stops with a
+ * divergence at the master's forced receive, naming what the worker does (want), within
+ * 2 s of the hang, with the log written and no task left running.
+ */
+static void replay_cannot_come(const char *dir, const char *mode, const char *want)
+{
+	cmd_result r;
+	char path[4200], exp[512], at[64], *div;
+	long long t_div, t_hang;
+	long said;
+
+	/* Every line of pvmmon's stderr stamped as it comes (ns), then its status. */
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && { %s/pvmmon replay rec.xml -q -o %s.xml -- %s/rhang %s 2>&1 "
+		   ">/dev/null; echo \"status $?\"; } | while IFS= read -r l; do "
+		   "printf '%%s %%s\\n' \"$(date +%%s%%N)\" \"$l\"; done",
+		   dir, harness_bin(), mode, harness_bin(), mode);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "status 3\n"));
+	div = strstr(r.out, "pvmmon: replay diverged: task 0 (t");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(div);
+	snprintf(at, sizeof(at), "event 2 at apps/rhang.c:%d in main (pvm_recv)",
+		 rhang_line("RHANG-MASTER"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(div, at));
+	snprintf(exp, sizeof(exp), "expected pvm_recv took a message from task 0.0 with tag 1 "
+				   "(sequence +0); observed no message from task 0.0 with tag 1 "
+				   "can come: %s",
+		 want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(div, exp));
+	/*
+	 * The hang module's own line says how long after the last block it decided; the
+	 * divergence follows at the master's next look (a 100 ms step) and one message
+	 * to the monitor: about 0.3 s from the block in all. 2 s leaves well over a second
+	 * for the scheduling delays of a busy 2-CPU machine.
+	 */
+	t_div = stamp_of(r.out, "pvmmon: replay diverged");
+	t_hang = stamp_of(r.out, "after the last task blocked");
+	said = hang_said(r.out);
+	CU_ASSERT(t_hang > 0 && said >= 0);
+	CU_ASSERT(t_div - t_hang + said * 1000000LL <= 2000000000LL);
+	fprintf(stderr, "\n  rhang %s: divergence %lld ms after the block", mode,
+		(t_div - t_hang) / 1000000 + said);
+	/* The log is written, and names every task, none of which runs. */
+	snprintf(path, sizeof(path), "%s/%s.xml", dir, mode);
+	CU_ASSERT_EQUAL(tasks_running(path), 0);
+	if (!strstr(r.out, "status 3\n") || !strstr(div, exp))
+		fprintf(stderr, "\n%s\n", r.out);
+	cmd_result_free(&r);
+}
+
+/*
+ * A changed program whose recorded message can never come: the worker now sends
+ * another tag and waits for the master, which waits for the recorded tag; or the
+ * worker ends without sending (exits, or is killed by a signal). The replay stops at
+ * once with a divergence that says what the worker does (exit status 3, the log
+ * written, nothing left running), where it used to wait for ever.
+ */
+static void test_message_that_cannot_come(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	char want[256];
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o rec.xml -- %s/rhang same", dir,
+		   harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "rhang: tag 1 from the worker\n");
+	cmd_result_free(&r);
+	snprintf(want, sizeof(want),
+		 "task 0.0 waits at rhang.c:%d for tag 9 from 0, and nothing it waits for can "
+		 "come; a message from it with tag 2 is queued here, unreceived",
+		 rhang_line("RHANG-WORKER"));
+	replay_cannot_come(dir, "other", want);
+	replay_cannot_come(dir, "exit",
+			   "task 0.0 has ended (it exited) and nothing it sent is on its way");
+	replay_cannot_come(dir, "abort",
+			   "task 0.0 has ended (killed by SIGABRT) and nothing it sent is on its "
+			   "way");
 }
 
 /* A changed program stops where its handler deliveries first differ from the record:
@@ -464,6 +613,8 @@ CU_TestInfo test_replay_tests[] = {
     {"pvm_addmhf handler deliveries: runs vary, 20 of 20 replays identical",
      test_handler_deliveries},
     {"changed handler deliveries diverge with a report", test_handler_divergence},
+    {"a recorded message that cannot come: a divergence within 2 s, nothing left",
+     test_message_that_cannot_come},
     {"pvmd exit notifications (new tids each run): 20 of 20 replays identical",
      test_notify_messages},
     {"changed programs diverge with a precise report", test_divergence_reports},

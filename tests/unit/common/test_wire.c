@@ -110,7 +110,7 @@ static void test_ctl_round_trip(void)
 	b.data[4] = 99; /* an unknown command */
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.procs);
-	/* The replay's hold and release are the last commands; the one after is unknown. */
+	/* The replay's commands come last; the one after them is unknown. */
 	b.data[4] = WIRE_CTL_HOLD;
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HOLD);
@@ -119,7 +119,13 @@ static void test_ctl_round_trip(void)
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_RELEASE);
 	free(out.procs);
-	b.data[4] = WIRE_CTL_RELEASE + 1;
+	/* A replay's verdict that a forced wait's message cannot come is the last. */
+	b.data[4] = WIRE_CTL_CANNOT_COME;
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_CANNOT_COME);
+	CU_ASSERT_EQUAL(out.gen, 3);
+	free(out.procs);
+	b.data[4] = WIRE_CTL_CANNOT_COME + 1;
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_free(&b);
 }

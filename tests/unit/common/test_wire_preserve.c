@@ -117,7 +117,14 @@ static void test_wait_round_trip(void)
 	CU_ASSERT_EQUAL(out.queued[0].tag, 9);
 	CU_ASSERT_EQUAL(out.queued[0].len, 16);
 	wire__wait_clear(&out);
-	w.op = WIRE_WAIT_POLL + 1;
+	/* A replay's forced wait is the last kind of wait. */
+	w.op = WIRE_WAIT_FORCED;
+	wire__buf_reset(&b);
+	wire__wait_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.op, WIRE_WAIT_FORCED);
+	wire__wait_clear(&out);
+	w.op = WIRE_WAIT_FORCED + 1;
 	wire__buf_reset(&b);
 	wire__wait_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__wait_decode(&out, b.data, b.len), PVMMON_EPARSE);

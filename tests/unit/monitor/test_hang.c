@@ -1,7 +1,8 @@
 /* Unit tests for monitor/hang.c through the run's dispatch table: a cycle is said once
  * both tasks wait with nothing in flight, never while a message is on its way, a task
  * computes or a wait has a deadline; a wait for an ended task; a wildcard wait only
- * once no task can join. */
+ * once no task can join; a replay's forced wait whose message cannot come is told so. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,8 +266,135 @@ static void test_preserve_waits(void)
 	unsetenv("PVMMON_WAIT_MS");
 }
 
+/* A replay's forced wait (op FORCED) of tid for tag from src, with a message from src
+ * of qtag queued (qtag < 0: none). */
+static void forced_wait(mon_run *run, int32_t tid, uint32_t seq, int32_t src, int tag,
+                        uint32_t sent, uint32_t recv, int qtag)
+{
+	wire_wpeer peer = {src, sent, recv};
+	wire_wqueued q = {src, qtag, 0, 4};
+	wire_wait w = {seq, WIRE_WAIT_FORCED, src,   tag, 0, 0, NULL, 0, 1000, 1000, 0,
+	               1,   qtag < 0 ? 0 : 1, &peer, &q};
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &w);
+	run__dispatch(run, tid, WIRE_TAG_WAIT, b.data, b.len);
+	wire__buf_free(&b);
+}
+
+/* The verdicts sent to tid (CANNOT_COME): how many; the last one's wait number and
+ * words in *seq and *text (heap). */
+static size_t verdicts(int32_t tid, uint32_t *seq, char **text)
+{
+	size_t n = 0;
+	const fake_msg *m;
+	wire_ctl c;
+
+	*text = NULL;
+	for (size_t i = 0; (m = fake_find(tid, WIRE_TAG_CTL, i)); i++) {
+		if (wire__ctl_decode(&c, m->data, m->len) != 0 || c.cmd != WIRE_CTL_CANNOT_COME) {
+			wire__ctl_clear(&c);
+			continue;
+		}
+		n++;
+		*seq = c.gen;
+		free(*text);
+		*text = c.procs;
+		c.procs = NULL;
+	}
+	return n;
+}
+
+/* A replay's forced wait whose sender waits for it, with the sender's message of
+ * another tag queued: the waiting task is told, once, with what the sender does; not
+ * while the sender computes or its message is on its way. */
+static void test_replay_cannot_come(void)
+{
+	mon_run run;
+	uint32_t seq = 0;
+	char *text;
+
+	start(&run);
+	run.on_deadlock_abort = 1;
+	forced_wait(&run, A, 3, B, 1, 0, 0, 2);
+	/* B computes (no wait report): nothing. */
+	CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 0);
+	/* B waits for A, but says it sent A two messages: one is on its way. */
+	wait_for(&run, B, 1, WIRE_WAIT_RECV, A, 9, 2, 0);
+	CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 0);
+	/* As it is: A has the one message B sent queued, with tag 2. */
+	wait_for(&run, B, 2, WIRE_WAIT_RECV, A, 9, 1, 0);
+	CU_ASSERT_EQUAL_FATAL(verdicts(A, &seq, &text), 1);
+	CU_ASSERT_EQUAL(seq, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "task 1 waits at"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "for tag 9 from 0, and nothing it waits for can come"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "a message from it with tag 2 is queued here"));
+	free(text);
+	/* B is told nothing (its wait is no replay's); the run ends as a divergence (the
+	 * task reports it), not by --on-hang=abort. */
+	CU_ASSERT_EQUAL(verdicts(B, &seq, &text), 0);
+	CU_ASSERT_EQUAL(run.deadlocked, 0);
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 1);
+	free(text);
+	/* A new wait is a new question. */
+	wait_end(&run, A, 3);
+	forced_wait(&run, A, 4, B, 1, 0, 0, 2);
+	CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 2);
+	CU_ASSERT_EQUAL(seq, 4);
+	free(text);
+	fake_done(&run);
+}
+
+/* A replay's forced wait whose sender has ended: by a signal, or after its final flush
+ * with nothing sent to the waiter; not while what it sent is on its way. */
+static void test_replay_sender_ended(void)
+{
+	mon_run run;
+	uint32_t seq = 0;
+	char *text;
+
+	start(&run);
+	forced_wait(&run, A, 1, C, 5, 0, 0, -1);
+	tasks__find(&run, C)->final = 1;
+	tasks__find(&run, C)->rec.signal = SIGABRT;
+	run__task_exit(&run, C);
+	CU_ASSERT_EQUAL_FATAL(verdicts(A, &seq, &text), 1);
+	CU_ASSERT_EQUAL(seq, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "task 2 has ended (killed by SIGABRT) and nothing it "
+	                                    "sent is on its way"));
+	free(text);
+	fake_done(&run);
+	/* B exited after sending A a message A has not received yet. */
+	start(&run);
+	forced_wait(&run, A, 1, B, 5, 0, 0, -1);
+	tasks__find(&run, B)->final = 1;
+	{
+		pvmmon_log_task *r = &tasks__find(&run, B)->rec;
+		static pvmmon_log_com com;
+		static pvmmon_log_stmt st;
+
+		com.partner_tid = A;
+		com.count = 1;
+		st.op = "pvm_send";
+		st.com = &com;
+		st.ncom = 1;
+		r->stmts = &st;
+		r->nstmts = 1;
+		run__task_exit(&run, B);
+		CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 0);
+		r->stmts = NULL;
+		r->nstmts = 0;
+	}
+	fake_done(&run);
+}
+
 CU_TestInfo test_hang_tests[] = {
     {"preserve mode's waits, by the same rules", test_preserve_waits},
+    {"replay: a recorded message that cannot come is told to its waiter, once",
+     test_replay_cannot_come},
+    {"replay: a recorded sender that has ended", test_replay_sender_ended},
     {"a cycle is said once nothing is in flight, once", test_cycle},
     {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
     {"a wait for a task that has ended", test_ended_partner},

@@ -47,6 +47,14 @@ static int fake_trecv(int src, int tag, struct timeval *tv)
 	return 42;
 }
 
+/* libpvm3's pvm_probe as a forced pvm_precv calls it first: the message is queued. */
+static int fake_probe(int src, int tag)
+{
+	(void)src;
+	(void)tag;
+	return 41;
+}
+
 static void test_replay_forces_recorded_source(void)
 {
 	replay_entry e[2];
@@ -66,7 +74,9 @@ static void test_replay_forces_recorded_source(void)
 	queue_record(e, 2);
 	CU_ASSERT_EQUAL_FATAL(hooks__rr_init(HOOKS_RR_REPLAY), 0);
 	CU_ASSERT_EQUAL(hooks__rr_mode(), HOOKS_RR_REPLAY);
-	/* A wildcard pvm_precv is narrowed to the recorded sender and tag. */
+	/* A wildcard pvm_precv is narrowed to the recorded sender and tag, once the
+	 * message is there. */
+	hooks__pvm.probe = fake_probe;
 	memset(&call, 0, sizeof(call));
 	call.op = HOOKS_OP_pvm_precv;
 	hooks__rr_before(&call, -1, -1);

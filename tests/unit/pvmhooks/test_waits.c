@@ -1,11 +1,13 @@
 /* Unit tests for pvmhooks/waits.c against the fake channel and a fake pvm_trecv: a
  * receive within the threshold sends nothing; a longer one reports WAIT (with its
  * statement, counts and queue), flushes, re-reports when the queue changes and ends
- * with WAITEND; the program gets exactly the real call's result. */
+ * with WAITEND; the program gets exactly the real call's result; a replay's forced wait
+ * is reported as such and ends at the monitor's verdict that its message cannot come. */
 #include <string.h>
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
+#include <pvm3.h>
 
 #include "../../../pvmhooks/hooks.h"
 #include "../../../pvmhooks/records.h"
@@ -217,12 +219,118 @@ static void test_precv_handoff(void)
 	end();
 }
 
+/* A replay's forced waits (waits__forced): the sender is alive for pvm_pstat. */
+static int fake_pstat_alive(int tid)
+{
+	(void)tid;
+	return PvmOk;
+}
+
+static int fake_pstat_gone(int tid)
+{
+	(void)tid;
+	return PvmNoTask;
+}
+
+static int fake_nrecv_none(int tid, int tag)
+{
+	(void)tid;
+	(void)tag;
+	return 0;
+}
+
+/* The monitor's verdict on the forced wait it was told of (once its WAIT came). */
+static void verdict_after_wait(int n)
+{
+	const fake_msg *m = fake_last_sent(WIRE_TAG_WAIT);
+	wire_wait w;
+	wire_buf b;
+
+	(void)n;
+	if (!m || fake_count_sent(WIRE_TAG_WAIT) != 1 || ft.on_empty == NULL)
+		return;
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&w, m->data, m->len), 0);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, &(wire_ctl){WIRE_CTL_CANNOT_COME, w.seq, 0,
+	                                 "task 0.0 waits at w.c:3 for tag 9 from 0", 0});
+	fake_from_monitor(WIRE_TAG_CTL, b.data, b.len);
+	wire__buf_free(&b);
+	wire__wait_clear(&w);
+	ft.on_empty = NULL;
+}
+
+static void test_forced_wait_verdict(void)
+{
+	hooks_call call;
+	const char *why = "x";
+	wire_wait w;
+	int (*saved_pstat)(int) = hooks__pvm.pstat;
+
+	/* The message comes: its buffer, no verdict. */
+	begin(3, 42);
+	hooks__pvm.pstat = fake_pstat_alive;
+	start_call(&call, HOOKS_OP_pvm_recv, (void *)test_forced_wait_verdict);
+	CU_ASSERT_EQUAL(waits__forced(&call, PEER, 8, 1, "task 0.0", 5, &why), 42);
+	CU_ASSERT_PTR_NULL(why);
+	end();
+	/* It cannot come: reported as a forced wait for the recorded sender and tag, and
+	 * ended by the monitor's verdict, whose words are the answer. */
+	begin(1000, 42);
+	hooks__pvm.pstat = fake_pstat_alive;
+	ft.on_empty = verdict_after_wait;
+	start_call(&call, HOOKS_OP_pvm_recv, (void *)test_forced_wait_verdict);
+	CU_ASSERT_EQUAL(waits__forced(&call, PEER, 8, 1, "task 0.0", 5, &why), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+	CU_ASSERT_STRING_EQUAL(why, "task 0.0 waits at w.c:3 for tag 9 from 0");
+	CU_ASSERT(ft.calls < 1000);
+	CU_ASSERT_EQUAL_FATAL(fake_count_sent(WIRE_TAG_WAIT), 1);
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&w, fake_last_sent(WIRE_TAG_WAIT)->data,
+	                                        fake_last_sent(WIRE_TAG_WAIT)->len),
+	                      0);
+	CU_ASSERT_EQUAL(w.op, WIRE_WAIT_FORCED);
+	CU_ASSERT_EQUAL(w.src, PEER);
+	CU_ASSERT_EQUAL(w.tag, 8);
+	CU_ASSERT_EQUAL(w.deadline, 0);
+	wire__wait_clear(&w);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
+	/* A verdict is about one wait: the next one does not see it. */
+	CU_ASSERT_PTR_NULL(waits__forced_verdict());
+	end();
+	hooks__pvm.pstat = saved_pstat;
+}
+
+/* A sender that has ended, with reports off (the monitor cannot judge): one more look,
+ * then 0 with no verdict, at once. */
+static void test_forced_wait_sender_gone(void)
+{
+	hooks_call call;
+	const char *why = "x";
+	int (*saved_pstat)(int) = hooks__pvm.pstat, (*saved_nrecv)(int, int) = hooks__pvm.nrecv;
+	int64_t t0;
+
+	begin(1000, 42);
+	waits__configure(0);
+	hooks__pvm.pstat = fake_pstat_gone;
+	hooks__pvm.nrecv = fake_nrecv_none;
+	start_call(&call, HOOKS_OP_pvm_recv, (void *)test_forced_wait_sender_gone);
+	t0 = pvmmon_clock_now();
+	CU_ASSERT_EQUAL(waits__forced(&call, PEER, 8, 1, "task 0.0", 5, &why), 0);
+	CU_ASSERT_PTR_NULL(why);
+	/* One step of 100 ms, not the second that waits for a verdict. */
+	CU_ASSERT(pvmmon_clock_now() - t0 < 900000000LL);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAIT), 0);
+	hooks__pvm.pstat = saved_pstat;
+	hooks__pvm.nrecv = saved_nrecv;
+	end();
+}
+
 CU_TestInfo test_waits_tests[] = {
+    {"a replay's forced wait: reported, ended by the monitor's verdict", test_forced_wait_verdict},
+    {"a replay's forced wait: a sender that has ended", test_forced_wait_sender_gone},
     {"pvm_precv: its own pvm_recv takes what the wait received", test_precv_handoff},
     {"a receive within the threshold sends nothing; errors pass",
      test_within_threshold_costs_nothing},
-    {"a long wait: WAIT, a new WAIT when the queue changes, WAITEND",
-     test_long_wait_reports},
+    {"a long wait: WAIT, a new WAIT when the queue changes, WAITEND", test_long_wait_reports},
     {"a pvm_trecv's deadline ends the wait with 0", test_trecv_deadline},
     CU_TEST_INFO_NULL,
 };
