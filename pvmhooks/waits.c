@@ -21,6 +21,7 @@
 #include "clocksync.h"
 #include "pvmmon/errors.h"
 #include "sched.h"
+#include "vclock.h"
 #include "waits.h"
 
 #define DEFAULT_THRESHOLD_NS 100000000LL
@@ -60,6 +61,8 @@ typedef struct wait_state {
 	wire_wqueued queued[WIRE_WAIT_MAX_QUEUED];
 	int sent;          /* a WAIT went out */
 	uint64_t nsent_at; /* the task's messages sent when its counts were taken */
+	int64_t at, v0;    /* the call's start (real, virtual): flushes give the records
+	                    * as of then, the wait's virtual start */
 } wait_state;
 
 static int send_wait(wait_state *st)
@@ -103,7 +106,7 @@ static void first_report(wait_state *st, hooks_call *call, int op, int tid, int 
 {
 	pvmmon_log_stmt *s = ws.stmt ? ws.stmt(call->site, call->op) : NULL;
 
-	sched__waiting(pvmmon_clock_now(), call->t0, 0);
+	sched__waiting(pvmmon_clock_now(), st->at, 0);
 	st->w.seq = ++ws.seq;
 	st->w.op = (uint8_t)op;
 	st->w.src = tid;
@@ -113,7 +116,7 @@ static void first_report(wait_state *st, hooks_call *call, int op, int tid, int 
 	st->w.module = s ? s->module : NULL;
 	st->w.offset = s ? s->offset : 0;
 	st->w.rt_start = hooks__to_common(t_start);
-	st->w.vt_start = call->v0;
+	st->w.vt_start = st->v0;
 	st->w.deadline = deadline ? hooks__to_common(deadline) : 0;
 	st->w.npeers = (uint32_t)hooks__pair_counts(&st->w.peers);
 	st->nsent_at = hooks__counts()->msgs_sent;
@@ -131,11 +134,11 @@ static int slice(int tid, int tag, int64_t ns)
 
 /* Each slice after the first: the monitor's commands, the flush when due, and a new
  * report when the queue or the task's sent counts changed. */
-static void between_slices(wait_state *st, const hooks_call *call, int64_t now)
+static void between_slices(wait_state *st, int64_t now)
 {
 	int changed;
 
-	sched__waiting(now, call->t0, 0);
+	sched__waiting(now, st->at, 0);
 	changed = look_at_queue(st);
 	/* A message handler may have sent while the task waits: the monitor must have the
 	 * counts as they are. */
@@ -175,6 +178,8 @@ static int wait_slices(hooks_call *call, int tid, int tag, int64_t t_start, int6
 	int rc;
 
 	memset(&st, 0, sizeof(st));
+	st.at = call->t0;
+	st.v0 = call->v0;
 	for (;;) {
 		*s1 = pvmmon_clock_now();
 		if (deadline && deadline - *s1 < len)
@@ -187,7 +192,7 @@ static int wait_slices(hooks_call *call, int tid, int tag, int64_t t_start, int6
 			first_report(&st, call, deadline ? WIRE_WAIT_TRECV : WIRE_WAIT_RECV, tid,
 			             tag, t_start, deadline);
 		else
-			between_slices(&st, call, *s2);
+			between_slices(&st, *s2);
 		len = SLICE_NS;
 	}
 	wait_over(&st, *s2);
@@ -351,7 +356,11 @@ void waits__forced_tick(hooks_call *call, int src, int tag)
 	int64_t now = pvmmon_clock_now();
 
 	if (!fw.on) {
+		/* A handler delivery may wait at a call's very start, before its stamps: the
+		 * wait's own start stands for them. */
 		memset(&fw.st, 0, sizeof(fw.st));
+		fw.st.at = now;
+		fw.st.v0 = vclock__virtual(hooks__clock(), now);
 		fw.on = 1;
 		fw.verdict = 0;
 		fw.t_start = fw.last = now;
@@ -367,7 +376,7 @@ void waits__forced_tick(hooks_call *call, int src, int tag)
 			fw.last = now;
 		}
 	} else if (now - fw.last >= SLICE_NS) {
-		between_slices(&fw.st, call, now);
+		between_slices(&fw.st, now);
 		fw.last = now;
 	}
 }
