@@ -6,6 +6,8 @@
  *   same   the worker sends tag 1, then waits for the master's answer (the recording)
  *   other  the worker sends tag 2 instead, then waits for the answer: a replay of a
  *          `same` run waits for tag 1, which can never come
+ *   many   the worker sends 20 messages with tag 2 instead (more than a wait report
+ *          lists), then waits for the answer
  *   exit   the worker ends without sending
  *   abort  the worker ends by SIGABRT without sending
  * The lines the tests look for carry a comment naming them (RHANG-...).
@@ -32,9 +34,11 @@ static void worker(const char *mode)
 	}
 	if (!strcmp(mode, "abort"))
 		abort(); /* RHANG-ABORT */
-	pvm_initsend(PvmDataDefault);
-	pvm_pkint(&v, 1, 1);
-	pvm_send(master, !strcmp(mode, "other") ? 2 : 1);
+	for (int i = 0; i < (!strcmp(mode, "many") ? 20 : 1); i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&v, 1, 1);
+		pvm_send(master, !strcmp(mode, "same") ? 1 : 2);
+	}
 	pvm_recv(master, TAG_GO); /* RHANG-WORKER */
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(&v, 1, 1);
@@ -51,9 +55,10 @@ int main(int argc, char **argv)
 		worker(argv[2]);
 		return 0;
 	}
-	if (argc != 2 || (strcmp(argv[1], "same") && strcmp(argv[1], "other") &&
-	                  strcmp(argv[1], "exit") && strcmp(argv[1], "abort"))) {
-		fprintf(stderr, "usage: rhang same|other|exit|abort\n");
+	if (argc != 2 ||
+	    (strcmp(argv[1], "same") && strcmp(argv[1], "other") && strcmp(argv[1], "many") &&
+	     strcmp(argv[1], "exit") && strcmp(argv[1], "abort"))) {
+		fprintf(stderr, "usage: rhang same|other|many|exit|abort\n");
 		return 2;
 	}
 	if (pvm_mytid() < 0)

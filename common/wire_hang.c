@@ -35,6 +35,7 @@ void wire__wait_encode(wire_buf *b, const wire_wait *w)
 		wire__put_u32(b, (uint32_t)w->queued[i].ctx);
 		wire__put_u32(b, w->queued[i].len);
 	}
+	wire__put_u32(b, w->queued_total);
 }
 
 void wire__wait_clear(wire_wait *w)
@@ -82,7 +83,9 @@ int wire__wait_decode(wire_wait *w, const uint8_t *data, size_t len)
 		w->queued[i].ctx = (int32_t)wire__get_u32(&in);
 		w->queued[i].len = wire__get_u32(&in);
 	}
-	if (w->op > WIRE_WAIT_FORCED || w->nqueued > WIRE_WAIT_MAX_QUEUED)
+	w->queued_total = wire__get_u32(&in);
+	if (w->op > WIRE_WAIT_FORCED || w->nqueued > WIRE_WAIT_MAX_QUEUED ||
+	    w->queued_total < w->nqueued)
 		in.failed = 1;
 	rc = wire__done(&in, "wait report");
 	if (rc < 0)

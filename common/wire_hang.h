@@ -46,6 +46,9 @@ typedef struct wire_wait {
 	uint32_t npeers, nqueued;
 	wire_wpeer *peers;
 	wire_wqueued *queued;
+	/* Every message queued that the receive does not take (queued lists the first
+	 * WIRE_WAIT_MAX_QUEUED): of a specific source, all of them from it. */
+	uint32_t queued_total;
 } wire_wait;
 
 void wire__wait_encode(wire_buf *b, const wire_wait *w);

@@ -194,14 +194,19 @@ static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p)
 {
 	int64_t sent = sent_to(s, hs, p->tid), got = 0;
 
-	if (sent < 0 || p->w.nqueued >= WIRE_WAIT_MAX_QUEUED)
+	/* A wait for s counts everything queued from it; a wildcard's list names each
+	 * message's source, when it holds them all. */
+	if (sent < 0 || (p->w.src != s->rec.tid && p->w.nqueued >= WIRE_WAIT_MAX_QUEUED))
 		return 0;
 	for (uint32_t i = 0; i < p->w.npeers; i++)
 		if (p->w.peers[i].tid == s->rec.tid)
 			got = p->w.peers[i].recv;
-	for (uint32_t i = 0; i < p->w.nqueued; i++)
-		if (p->w.queued[i].src == s->rec.tid)
-			got++;
+	if (p->w.src == s->rec.tid)
+		got += p->w.queued_total;
+	else
+		for (uint32_t i = 0; i < p->w.nqueued; i++)
+			if (p->w.queued[i].src == s->rec.tid)
+				got++;
 	/* A task that ended without its final flush may have sent more than its last
 	 * records say: what came is then at least what they say. */
 	if (!s->final && s->gone)

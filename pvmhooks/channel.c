@@ -374,10 +374,13 @@ static int note_queued(int mid, int tid, int tag)
 
 	(void)tid;
 	(void)tag;
-	if (walk.n >= walk.max || pvm_getminfo(mid, &mi) < 0 || mi.ctx == ch.ctx ||
+	if (pvm_getminfo(mid, &mi) < 0 || mi.ctx == ch.ctx ||
 	    (walk.src != -1 && mi.src != walk.src))
 		return 0;
-	walk.out[walk.n++] = (wire_wqueued){mi.src, mi.tag, mi.ctx, (uint32_t)mi.len};
+	/* Every one is counted; the first max are listed. */
+	if (walk.n < walk.max)
+		walk.out[walk.n] = (wire_wqueued){mi.src, mi.tag, mi.ctx, (uint32_t)mi.len};
+	walk.n++;
 	return 0;
 }
 

@@ -66,7 +66,8 @@ typedef struct hooks_channel {
 	int (*monitor_ended)(void);
 	/* Lists (up to max, into out) the messages queued at this task from src (-1: any
 	 * source) in the program's contexts (never the private one), in queue order,
-	 * taking none of them; returns how many. */
+	 * taking none of them; returns how many there are (more than max when it listed
+	 * only the first max). */
 	int (*queued)(wire_wqueued *out, int max, int src);
 } hooks_channel;
 

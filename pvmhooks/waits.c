@@ -85,14 +85,17 @@ static int send_wait(wait_state *st)
 static int look_at_queue(wait_state *st)
 {
 	wire_wqueued q[WIRE_WAIT_MAX_QUEUED];
-	int n = channel__queued(q, WIRE_WAIT_MAX_QUEUED, st->w.src);
+	int total = channel__queued(q, WIRE_WAIT_MAX_QUEUED, st->w.src);
+	int n = total < 0 ? 0 : total > WIRE_WAIT_MAX_QUEUED ? WIRE_WAIT_MAX_QUEUED : total;
 
-	if (n < 0)
-		n = 0;
-	if ((uint32_t)n == st->w.nqueued && !memcmp(q, st->queued, sizeof(*q) * (size_t)n))
+	if (total < 0)
+		total = 0;
+	if ((uint32_t)n == st->w.nqueued && (uint32_t)total == st->w.queued_total &&
+	    !memcmp(q, st->queued, sizeof(*q) * (size_t)n))
 		return 0;
 	memcpy(st->queued, q, sizeof(*q) * (size_t)n);
 	st->w.nqueued = (uint32_t)n;
+	st->w.queued_total = (uint32_t)total;
 	return 1;
 }
 

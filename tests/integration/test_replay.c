@@ -279,7 +279,8 @@ static void replay_cannot_come(const char *dir, const char *mode, const char *wa
 
 /*
  * A changed program whose recorded message can never come: the worker now sends
- * another tag and waits for the master, which waits for the recorded tag; or the
+ * another tag (once, or 20 times) and waits for the master, which waits for the
+ * recorded tag; or the
  * worker ends without sending (exits, or is killed by a signal). The replay stops at
  * once with a divergence that says what the worker does (exit status 3, the log
  * written, nothing left running), where it used to wait for ever.
@@ -300,6 +301,8 @@ static void test_message_that_cannot_come(void)
 		 "come; a message from it with tag 2 is queued here, unreceived",
 		 rhang_line("RHANG-WORKER"));
 	replay_cannot_come(dir, "other", want);
+	/* 20 messages of the other tag: more than a wait report lists, all counted. */
+	replay_cannot_come(dir, "many", want);
 	replay_cannot_come(dir, "exit",
 			   "task 0.0 has ended (it exited) and nothing it sent is on its way");
 	replay_cannot_come(dir, "abort",

@@ -91,7 +91,7 @@ static void test_wait_round_trip(void)
 	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
 	wire_wqueued queued[1] = {{0x40003, 9, 0, 16}};
 	wire_wait w = {2,       WIRE_WAIT_TRECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
-	               5000000, 4000000,         9000000, 2, 1, peers,        queued};
+	               5000000, 4000000,         9000000, 2, 1, peers,        queued, 40};
 	wire_wait out;
 	wire_waitend e;
 	wire_buf b;
@@ -116,7 +116,14 @@ static void test_wait_round_trip(void)
 	CU_ASSERT_EQUAL_FATAL(out.nqueued, 1);
 	CU_ASSERT_EQUAL(out.queued[0].tag, 9);
 	CU_ASSERT_EQUAL(out.queued[0].len, 16);
+	CU_ASSERT_EQUAL(out.queued_total, 40);
 	wire__wait_clear(&out);
+	/* Fewer queued in all than listed is damage. */
+	w.queued_total = 0;
+	wire__buf_reset(&b);
+	wire__wait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__wait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.queued_total = 40;
 	/* A replay's forced wait is the last kind of wait. */
 	w.op = WIRE_WAIT_FORCED;
 	wire__buf_reset(&b);

@@ -149,7 +149,7 @@ int wire_sample_encode(wire_buf *b, int kind)
 	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
 	wire_wqueued queued[1] = {{0x40003, 9, 0, 16}};
 	wire_wait wt = {2,       WIRE_WAIT_RECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
-	                5000000, 4000000,        0,       2, 1, peers,        queued};
+	                5000000, 4000000,        0,       2, 1, peers,        queued, 3};
 
 	wire__buf_reset(b);
 	sample_cp(&cps.cp);

@@ -52,7 +52,8 @@ static void wait_ctx(mon_run *run, int32_t tid, uint32_t seq, int op, int32_t sr
 	               src == -1 ? 0 : 1,
 	               0,
 	               &peer,
-	               NULL};
+	               NULL,
+	               0};
 	wire_buf b;
 
 	wire__buf_init(&b);
@@ -266,21 +267,27 @@ static void test_preserve_waits(void)
 	unsetenv("PVMMON_WAIT_MS");
 }
 
-/* A replay's forced wait (op FORCED) of tid for tag from src, with a message from src
- * of qtag queued (qtag < 0: none). */
-static void forced_wait(mon_run *run, int32_t tid, uint32_t seq, int32_t src, int tag,
-                        uint32_t sent, uint32_t recv, int qtag)
+/* A replay's forced wait (op FORCED) of tid for tag from src, with nq messages from src
+ * of qtag queued (one listed). */
+static void forced_wait_n(mon_run *run, int32_t tid, uint32_t seq, int32_t src, int tag,
+                          uint32_t sent, uint32_t recv, int qtag, uint32_t nq)
 {
 	wire_wpeer peer = {src, sent, recv};
 	wire_wqueued q = {src, qtag, 0, 4};
 	wire_wait w = {seq, WIRE_WAIT_FORCED, src,   tag, 0, 0, NULL, 0, 1000, 1000, 0,
-	               1,   qtag < 0 ? 0 : 1, &peer, &q};
+	               1,   nq ? 1 : 0,       &peer, &q,  nq};
 	wire_buf b;
 
 	wire__buf_init(&b);
 	wire__wait_encode(&b, &w);
 	run__dispatch(run, tid, WIRE_TAG_WAIT, b.data, b.len);
 	wire__buf_free(&b);
+}
+
+static void forced_wait(mon_run *run, int32_t tid, uint32_t seq, int32_t src, int tag,
+                        uint32_t sent, uint32_t recv, int qtag)
+{
+	forced_wait_n(run, tid, seq, src, tag, sent, recv, qtag, qtag < 0 ? 0 : 1);
 }
 
 /* The verdicts sent to tid (CANNOT_COME): how many; the last one's wait number and
@@ -343,6 +350,16 @@ static void test_replay_cannot_come(void)
 	forced_wait(&run, A, 4, B, 1, 0, 0, 2);
 	CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 2);
 	CU_ASSERT_EQUAL(seq, 4);
+	free(text);
+	fake_done(&run);
+	/* More messages queued than a report lists: all of them are counted. */
+	start(&run);
+	wait_for(&run, B, 1, WIRE_WAIT_RECV, A, 9, 20, 0);
+	forced_wait_n(&run, A, 1, B, 1, 0, 0, 2, 19);
+	CU_ASSERT_EQUAL(verdicts(A, &seq, &text), 0);
+	forced_wait_n(&run, A, 2, B, 1, 0, 0, 2, 20);
+	CU_ASSERT_EQUAL_FATAL(verdicts(A, &seq, &text), 1);
+	CU_ASSERT_EQUAL(seq, 2);
 	free(text);
 	fake_done(&run);
 }

@@ -121,9 +121,12 @@ static int f_queued(wire_wqueued *out, int max, int src)
 {
 	int n = 0;
 
-	for (int i = 0; i < fake.nqueued && n < max; i++)
-		if (src == -1 || fake.queued[i].src == src)
-			out[n++] = fake.queued[i];
+	for (int i = 0; i < fake.nqueued; i++)
+		if (src == -1 || fake.queued[i].src == src) {
+			if (n < max)
+				out[n] = fake.queued[i];
+			n++;
+		}
 	return n;
 }
 
