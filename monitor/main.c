@@ -95,9 +95,14 @@ static uint64_t new_token(void)
 
 static int finished(mon_run *run, int64_t now)
 {
-	/* A replay that diverged stops at once. */
-	if (run->diverged)
+	/* A replay that diverged stops at once; its tasks are told to stop (SIGTERM, as
+	 * an interrupt does) without waiting for their last records: the divergence has
+	 * made the rest of the run of no use, and a task of the user's own virtual machine
+	 * must not be left running. */
+	if (run->diverged) {
+		ending__stop(run, now);
 		return 1;
+	}
 	/* Stopped, or a hang with --on-hang=abort: the tasks' last records come first
 	 * (ending.c). */
 	if (stop_requested || run->deadlocked) {

@@ -154,6 +154,13 @@ int channel__check_lost(void)
 	return ch.lost;
 }
 
+int channel__check_lost_quietly(void)
+{
+	if (!ch.lost && ops->monitor_ended())
+		ch.lost = 1;
+	return ch.lost;
+}
+
 int channel__send(int tag, const void *data, size_t len)
 {
 	if (ch.lost)

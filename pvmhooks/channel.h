@@ -106,6 +106,8 @@ int channel__queued(wire_wqueued *out, int max, int src);
 /* Looks (without waiting) for pvmd's word that the monitor has ended; 1 when it has
  * (the channel is then lost). */
 int channel__check_lost(void);
+/* channel__check_lost without the warning, for a task that ends anyway. */
+int channel__check_lost_quietly(void);
 /* The monitor has gone (pvmd told): warn once, go on unmonitored. */
 void channel__gone(void);
 /* Whether the monitor has gone: nothing more is sent to it. */

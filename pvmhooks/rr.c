@@ -175,8 +175,10 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 		mode_now = HOOKS_RR_RECORD;
 		return;
 	}
-	/* The monitor ends the run; a task left waiting that long ends itself. */
-	for (i = 0; i < 600; i++)
+	/* The monitor ends the run; a task left waiting that long, or told by pvmd that
+	 * the monitor has ended (it stops the tasks of a private virtual machine only),
+	 * ends itself. */
+	for (i = 0; i < 600 && !channel__check_lost_quietly(); i++)
 		usleep(100000);
 	_exit(3);
 }
