@@ -225,7 +225,8 @@ static int forced_wait(hooks_call *call, int src, int tag, int take, const char 
 }
 
 /* Reports that the recorded message from src with tag cannot come (why: the monitor's
- * words, or NULL). */
+ * words, or NULL). It returns only when the replay goes on past a divergence
+ * (continue-recording): the call is then the program's own. */
 static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 {
 	char exp[512], obs[1280], who[64];
@@ -494,9 +495,9 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 			/* pvm_precv is narrowed to the recorded source and tag, and blocks in
 			 * libpvm3: it is made once the message is there. */
 			if (forced_wait(call, s, cur.tag, 0, &why) == 0) {
+				/* Going on past it (continue-recording), the program's own
+				 * call is made. */
 				cannot_come(call, s, cur.tag, why);
-				call->skip = 1;
-				call->skip_rc = PvmSysErr;
 				break;
 			}
 			call->ovr = 1;
@@ -507,13 +508,22 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 			/* A probe consumes nothing: wait until the message is there. */
 			int b = forced_wait(call, s, cur.tag, 0, &why);
 
-			if (b == 0)
+			if (b == 0) {
 				cannot_come(call, s, cur.tag, why);
+				break;
+			}
 			call->skip = 1;
 			call->skip_rc = b;
 		} else {
+			const char *why;
+			int b = forced_wait(call, s, cur.tag, 1, &why);
+
+			if (b == 0) {
+				cannot_come(call, s, cur.tag, why);
+				break;
+			}
 			call->skip = 1;
-			call->skip_rc = wait_message(call, s, cur.tag);
+			call->skip_rc = b;
 		}
 		break;
 	case REPLAY_NOTIFY:

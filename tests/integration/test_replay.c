@@ -280,10 +280,10 @@ static void replay_cannot_come(const char *dir, const char *mode, const char *wa
 /*
  * A changed program whose recorded message can never come: the worker now sends
  * another tag (once, or 20 times) and waits for the master, which waits for the
- * recorded tag; or the
- * worker ends without sending (exits, or is killed by a signal). The replay stops at
- * once with a divergence that says what the worker does (exit status 3, the log
- * written, nothing left running), where it used to wait for ever.
+ * recorded tag; or the worker ends without sending (exits, or is killed by a signal).
+ * The replay stops at once with a divergence that says what the worker does (exit
+ * status 3, the log written, nothing left running), where it used to wait for ever;
+ * told to go on, it makes the program's own receive.
  */
 static void test_message_that_cannot_come(void)
 {
@@ -308,6 +308,16 @@ static void test_message_that_cannot_come(void)
 	replay_cannot_come(dir, "abort",
 			   "task 0.0 has ended (killed by SIGABRT) and nothing it sent is on its "
 			   "way");
+	/* Going on past it, the program's own receive takes what did come. */
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon replay rec.xml -q -o on.xml "
+		   "--on-divergence=continue-recording -- %s/rhang other",
+		   dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "rhang: tag 2 from the worker\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "can come: task 0.0 waits at rhang.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(going on, recording)"));
+	cmd_result_free(&r);
 }
 
 /* A changed program stops where its handler deliveries first differ from the record:
