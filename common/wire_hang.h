@@ -18,8 +18,8 @@ typedef enum wire_wait_op {
 	WIRE_WAIT_FORCED = 4,
 } wire_wait_op;
 
-/* User messages this task has sent to and received from one partner (monitored ones:
- * the piggybacks' per-pair sequence numbers). */
+/* User messages this task has sent to and received from one partner (monitored ones,
+ * counted by their piggybacks). */
 typedef struct wire_wpeer {
 	int32_t tid;
 	uint32_t sent, recv;

@@ -24,6 +24,10 @@
 /* The per-pair sequence numbers: destination tid -> next one to send, source tid ->
  * next one expected. */
 static tidmap send_seq, recv_seq;
+/* Messages received from each sender, counted: the expected sequence number is no
+ * count once a receive has overtaken messages of another tag (it moves past them, and
+ * back when they are received). */
+static tidmap recv_count;
 /* Children spawned so far, for logical ids. */
 static uint32_t spawn_index;
 
@@ -118,7 +122,7 @@ static wire_wpeer *peer_of(wire_wpeer *peers, size_t *n, size_t cap, int32_t tid
 
 size_t hooks__pair_counts(wire_wpeer **out)
 {
-	size_t cap = send_seq.used + recv_seq.used, n = 0;
+	size_t cap = send_seq.used + recv_count.used, n = 0;
 	wire_wpeer *p = cap ? calloc(cap, sizeof(*p)) : NULL, *e;
 
 	*out = p;
@@ -127,9 +131,9 @@ size_t hooks__pair_counts(wire_wpeer **out)
 	for (size_t i = 0; i < send_seq.cap; i++)
 		if (send_seq.slots[i].tid && (e = peer_of(p, &n, cap, send_seq.slots[i].tid)))
 			e->sent = (uint32_t)send_seq.slots[i].value;
-	for (size_t i = 0; i < recv_seq.cap; i++)
-		if (recv_seq.slots[i].tid && (e = peer_of(p, &n, cap, recv_seq.slots[i].tid)))
-			e->recv = (uint32_t)recv_seq.slots[i].value;
+	for (size_t i = 0; i < recv_count.cap; i++)
+		if (recv_count.slots[i].tid && (e = peer_of(p, &n, cap, recv_count.slots[i].tid)))
+			e->recv = (uint32_t)recv_count.slots[i].value;
 	return n;
 }
 
@@ -247,9 +251,12 @@ static int take_ahead(int src, int64_t seq)
  */
 static int64_t take_sequence(int src, const wire_piggyback *pb)
 {
-	int64_t *exp = tidmap__get(&recv_seq, src, 0), gap;
+	int64_t *exp = tidmap__get(&recv_seq, src, 0), *got = tidmap__get(&recv_count, src, 0);
+	int64_t gap;
 	int held;
 
+	if (got)
+		++*got;
 	if (!exp)
 		return 0;
 	if (pb->my_seq < 0) {

@@ -179,8 +179,9 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
  * handler took (counting the message as received); returns its sequence number minus
  * the expected one, -1 when the sender sent none. */
 int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
-/* The user messages sent to and received from each partner so far (the per-pair
- * sequence numbers) into *out (heap, the caller frees); returns how many partners. */
+/* The user messages sent to and received from each partner so far (counted; sent is
+ * the per-pair sequence number) into *out (heap, the caller frees); returns how many
+ * partners. */
 size_t hooks__pair_counts(wire_wpeer **out);
 
 #endif
