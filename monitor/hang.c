@@ -316,8 +316,8 @@ static const char *ended_how(const mon_task *s, char *buf, size_t size)
 	return buf;
 }
 
-/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" (then its context, when not the base,
- * and whether it is a replay's forced wait) */
+/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" (then its context, when not the base;
+ * graphs/waitfor.c reads it back) */
 static void describe(const mon_run *run, const hang_task *t, char *buf, size_t size)
 {
 	char tag[32], from[64], ctx[48];
@@ -330,9 +330,8 @@ static void describe(const mon_run *run, const hang_task *t, char *buf, size_t s
 		snprintf(from, sizeof(from), "any task");
 	else
 		snprintf(from, sizeof(from), "%s", lid_of(run, t->w.src));
-	snprintf(buf, size, "task %s waits at %s for %s from %s%s%s", lid_of(run, t->tid), t->where,
-	         tag, from, ctx_words(ctx, sizeof(ctx), t->w.ctx),
-	         t->w.op == WIRE_WAIT_FORCED ? " (the replay's recorded message)" : "");
+	snprintf(buf, size, "task %s waits at %s for %s from %s%s", lid_of(run, t->tid), t->where,
+	         tag, from, ctx_words(ctx, sizeof(ctx), t->w.ctx));
 }
 
 /* Whether the condition named key was said before (it is remembered now). */
