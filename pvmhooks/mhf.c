@@ -252,12 +252,13 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 		if (gone || why)
 			break;
 		if (step == NOTE_STEPS)
-			fprintf(stderr,
-				"pvmmon: replay: task %s has waited %d s for the recorded message from "
-				"t%x (tag %d) for its message handler; t%x has not ended and nothing "
-				"shows yet that the message cannot come, so the replay waits for it\n",
-				hooks__lid() ? hooks__lid() : "?", NOTE_STEPS / 1000, (unsigned)src, tag,
-				(unsigned)src);
+			fprintf(
+			    stderr,
+			    "pvmmon: replay: task %s has waited %d s for the recorded message from "
+			    "t%x (tag %d) for its message handler; t%x has not ended and nothing "
+			    "shows yet that the message cannot come, so the replay waits for it\n",
+			    hooks__lid() ? hooks__lid() : "?", NOTE_STEPS / 1000, (unsigned)src,
+			    tag, (unsigned)src);
 		read_in();
 		if (find_kept(src, tag) >= 0)
 			continue;
@@ -274,9 +275,10 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 		waits__forced_tick(call, src, tag);
 		/* One more look after either: the message may have come meanwhile. */
 		if (waits__forced_verdict()) {
-			snprintf(obs, sizeof(obs), "no message from t%x with tag %d can come for a "
-						   "handler: %s",
-				 (unsigned)src, tag, waits__forced_verdict());
+			snprintf(obs, sizeof(obs),
+			         "no message from t%x with tag %d can come for a "
+			         "handler: %s",
+			         (unsigned)src, tag, waits__forced_verdict());
 			why = obs;
 		}
 		if (step % PSTAT_EVERY == 0 && pvm_pstat(src) != PvmOk)
@@ -285,9 +287,10 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 	}
 	waits__forced_end();
 	if (!why)
-		snprintf(obs, sizeof(obs), "no message with tag %d came from t%x for a handler (it "
-					   "has ended)",
-			 tag, (unsigned)src);
+		snprintf(obs, sizeof(obs),
+		         "no message with tag %d came from t%x for a handler (it "
+		         "has ended)",
+		         tag, (unsigned)src);
 	hooks__rr_handler_missing(call, obs);
 }
 

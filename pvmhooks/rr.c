@@ -237,15 +237,15 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 	b = why ? 0 : hooks__pvm.probe(src, -1);
 	if (why) {
 		snprintf(obs, sizeof(obs), "no message from %s with tag %d can come: %s", who, tag,
-			 why);
+		         why);
 	} else if (b > 0) {
 		int bytes = 0, otag = 0, osrc = 0;
 
 		pvm_bufinfo(b, &bytes, &otag, &osrc);
 		snprintf(obs, sizeof(obs),
-			 "no message with tag %d came from %s, which has ended; one with tag %d "
-			 "is queued",
-			 tag, who, otag);
+		         "no message with tag %d came from %s, which has ended; one with tag %d "
+		         "is queued",
+		         tag, who, otag);
 	} else {
 		snprintf(obs, sizeof(obs), "no message came from %s, which has ended", who);
 	}

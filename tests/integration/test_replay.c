@@ -153,8 +153,9 @@ static void test_long_wait_is_no_divergence(void)
 	CU_ASSERT_EQUAL(rep.status, 0);
 	CU_ASSERT_STRING_EQUAL(rep.out, rec.out);
 	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "has waited 0.4 s at event"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err, "has not ended and nothing shows yet that the "
-					       "message cannot come, so the replay waits for it\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rep.err,
+	                              "has not ended and nothing shows yet that the "
+	                              "message cannot come, so the replay waits for it\n"));
 	CU_ASSERT_PTR_NULL(strstr(rep.err, "diverge"));
 	cmd_result_free(&rec);
 	cmd_result_free(&rep);
@@ -241,20 +242,21 @@ static void replay_cannot_come(const char *dir, const char *mode, const char *wa
 
 	/* Every line of pvmmon's stderr stamped as it comes (ns), then its status. */
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && { %s/pvmmon replay rec.xml -q -o %s.xml -- %s/rhang %s 2>&1 "
-		   ">/dev/null; echo \"status $?\"; } | while IFS= read -r l; do "
-		   "printf '%%s %%s\\n' \"$(date +%%s%%N)\" \"$l\"; done",
-		   dir, harness_bin(), mode, harness_bin(), mode);
+	           "cd '%s' && { %s/pvmmon replay rec.xml -q -o %s.xml -- %s/rhang %s 2>&1 "
+	           ">/dev/null; echo \"status $?\"; } | while IFS= read -r l; do "
+	           "printf '%%s %%s\\n' \"$(date +%%s%%N)\" \"$l\"; done",
+	           dir, harness_bin(), mode, harness_bin(), mode);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "status 3\n"));
 	div = strstr(r.out, "pvmmon: replay diverged: task 0 (t");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(div);
 	snprintf(at, sizeof(at), "event 2 at apps/rhang.c:%d in main (pvm_recv)",
-		 rhang_line("RHANG-MASTER"));
+	         rhang_line("RHANG-MASTER"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(div, at));
-	snprintf(exp, sizeof(exp), "expected pvm_recv took a message from task 0.0 with tag 1 "
-				   "(sequence +0); observed no message from task 0.0 with tag 1 "
-				   "can come: %s",
-		 want);
+	snprintf(exp, sizeof(exp),
+	         "expected pvm_recv took a message from task 0.0 with tag 1 "
+	         "(sequence +0); observed no message from task 0.0 with tag 1 "
+	         "can come: %s",
+	         want);
 	CU_ASSERT_PTR_NOT_NULL(strstr(div, exp));
 	/*
 	 * The hang module's own line says how long after the last block it decided; the
@@ -268,7 +270,7 @@ static void replay_cannot_come(const char *dir, const char *mode, const char *wa
 	CU_ASSERT(t_hang > 0 && said >= 0);
 	CU_ASSERT(t_div - t_hang + said * 1000000LL <= 2000000000LL);
 	fprintf(stderr, "\n  rhang %s: divergence %lld ms after the block", mode,
-		(t_div - t_hang) / 1000000 + said);
+	        (t_div - t_hang) / 1000000 + said);
 	/* The log is written, and names every task, none of which runs. */
 	snprintf(path, sizeof(path), "%s/%s.xml", dir, mode);
 	CU_ASSERT_EQUAL(tasks_running(path), 0);
@@ -292,27 +294,27 @@ static void test_message_that_cannot_come(void)
 	char want[256];
 
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o rec.xml -- %s/rhang same", dir,
-		   harness_bin(), harness_bin());
+	           harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	CU_ASSERT_STRING_EQUAL(r.out, "rhang: tag 1 from the worker\n");
 	cmd_result_free(&r);
 	snprintf(want, sizeof(want),
-		 "task 0.0 waits at rhang.c:%d for tag 9 from 0, and nothing it waits for can "
-		 "come; a message from it with tag 2 is queued here, unreceived",
-		 rhang_line("RHANG-WORKER"));
+	         "task 0.0 waits at rhang.c:%d for tag 9 from 0, and nothing it waits for can "
+	         "come; a message from it with tag 2 is queued here, unreceived",
+	         rhang_line("RHANG-WORKER"));
 	replay_cannot_come(dir, "other", want);
 	/* 20 messages of the other tag: more than a wait report lists, all counted. */
 	replay_cannot_come(dir, "many", want);
 	replay_cannot_come(dir, "exit",
-			   "task 0.0 has ended (it exited) and nothing it sent is on its way");
+	                   "task 0.0 has ended (it exited) and nothing it sent is on its way");
 	replay_cannot_come(dir, "abort",
-			   "task 0.0 has ended (killed by SIGABRT) and nothing it sent is on its "
-			   "way");
+	                   "task 0.0 has ended (killed by SIGABRT) and nothing it sent is on its "
+	                   "way");
 	/* Going on past it, the program's own receive takes what did come. */
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && %s/pvmmon replay rec.xml -q -o on.xml "
-		   "--on-divergence=continue-recording -- %s/rhang other",
-		   dir, harness_bin(), harness_bin());
+	           "cd '%s' && %s/pvmmon replay rec.xml -q -o on.xml "
+	           "--on-divergence=continue-recording -- %s/rhang other",
+	           dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_STRING_EQUAL(r.out, "rhang: tag 2 from the worker\n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "can come: task 0.0 waits at rhang.c:"));
