@@ -192,21 +192,22 @@ static int64_t sent_to(const mon_task *s, const hang_task *hs, int32_t p)
  * queued at p, unmatched. */
 static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p)
 {
-	int64_t sent = sent_to(s, hs, p->tid), got = 0;
+	int64_t sent = sent_to(s, hs, p->tid), got = 0, listed = 0;
 
-	/* A wait for s counts everything queued from it; a wildcard's list names each
+	/* A wait for s counts everything queued from it (a task's report gives the count
+	 * beyond its list; preserve mode's list is whole); a wildcard's list names each
 	 * message's source, when it holds them all. */
 	if (sent < 0 || (p->w.src != s->rec.tid && p->w.nqueued >= WIRE_WAIT_MAX_QUEUED))
 		return 0;
 	for (uint32_t i = 0; i < p->w.npeers; i++)
 		if (p->w.peers[i].tid == s->rec.tid)
 			got = p->w.peers[i].recv;
-	if (p->w.src == s->rec.tid)
+	for (uint32_t i = 0; i < p->w.nqueued; i++)
+		listed += p->w.queued[i].src == s->rec.tid;
+	if (p->w.src == s->rec.tid && p->w.queued_total > listed)
 		got += p->w.queued_total;
 	else
-		for (uint32_t i = 0; i < p->w.nqueued; i++)
-			if (p->w.queued[i].src == s->rec.tid)
-				got++;
+		got += listed;
 	/* A task that ended without its final flush may have sent more than its last
 	 * records say: what came is then at least what they say. */
 	if (!s->final && s->gone)
