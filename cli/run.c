@@ -747,6 +747,9 @@ static int run_main(int argc, char **argv, const char *replay)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A terminal that hangs up (a closed ssh session, script(1) ended) stops the run
+	 * as Ctrl-C does: the log is written and the private VM halted, not left behind. */
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (start_vm(&vm, &progdir, &o, program) < 0)
 		goto out;

@@ -1,7 +1,7 @@
 /*
  * What a task keeps when a signal ends it (pvmhooks/fatal.h, doc/reliability.md): on
- * SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT, and on SIGINT or SIGTERM left at their
- * default, a handler sends the task's records (a final flush) and a FATAL message
+ * SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT, and on SIGINT, SIGTERM or SIGHUP left at
+ * their default, a handler sends the task's records (a final flush) and a FATAL message
  * (the signal, the last statement, where the signal found the task) to the monitor,
  * then lets the same signal end the process, so that its parent sees the status it
  * would have seen unmonitored.
@@ -68,7 +68,7 @@ static const struct {
 	int sig;
 	int stop;
 } handled[] = {{SIGSEGV, 0}, {SIGBUS, 0}, {SIGFPE, 0}, {SIGILL, 0},
-               {SIGABRT, 0}, {SIGINT, 1}, {SIGTERM, 1}};
+               {SIGABRT, 0}, {SIGINT, 1}, {SIGTERM, 1}, {SIGHUP, 1}};
 #define NHANDLED (sizeof(handled) / sizeof(handled[0]))
 
 static struct sigaction prior[NHANDLED]; /* the program's dispositions at install */

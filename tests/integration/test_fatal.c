@@ -243,7 +243,12 @@ static void test_interrupted_polling_run(void)
 	check_interrupted("poll", 1, "TERM");
 }
 
-static void test_interrupted_blocked_run(void) { check_interrupted("wait", 0, "INT"); }
+/* SIGHUP too: a terminal that hangs up stops the run the same way. */
+static void test_interrupted_blocked_run(void)
+{
+	check_interrupted("wait", 0, "INT");
+	check_interrupted("wait", 0, "HUP");
+}
 
 CU_TestInfo test_fatal_tests[] = {
     {"SIGSEGV keeps every record, names the signal and statement", test_segv_keeps_every_record},
