@@ -1,4 +1,4 @@
-/* The pvmmon command: dispatches to run, validate, report, top, cp and ctl. */
+/* The pvmmon command: dispatches to run, validate, report, export, top, cp and ctl. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,8 @@ static void usage(FILE *f)
 	        "                 check logs against the log schema\n"
 	        "  report LOG [--text | -o DIR]\n"
 	        "                 print a top-down summary of a log, or write an HTML report\n"
+	        "  export LOG [--csv DIR] [--json FILE]\n"
+	        "                 write a log's tables as CSV files or one JSON document\n"
 	        "  top [--once] [LOG]\n"
 	        "                 watch a running program (tasks, hot statements, critical path)\n"
 	        "  cp start PROC,... | cp stop [LOG]\n"
@@ -82,6 +84,8 @@ int main(int argc, char **argv)
 		return cli__top(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cp"))
 		return cli__cp(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return cli__export(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ctl"))
 		return cli__ctl(argc - 1, argv + 1);
 	cli__error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);

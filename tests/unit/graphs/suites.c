@@ -4,6 +4,7 @@
 extern CU_TestInfo test_callgraph_tests[];
 extern CU_TestInfo test_cpath_tests[];
 extern CU_TestInfo test_dot_tests[];
+extern CU_TestInfo test_export_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
 extern CU_TestInfo test_waitfor_tests[];
@@ -12,6 +13,7 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"callgraph", NULL, NULL, NULL, NULL, test_callgraph_tests},
     {"cpath", NULL, NULL, NULL, NULL, test_cpath_tests},
     {"dot", NULL, NULL, NULL, NULL, test_dot_tests},
+    {"export", NULL, NULL, NULL, NULL, test_export_tests},
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
     {"waitfor", NULL, NULL, NULL, NULL, test_waitfor_tests},

@@ -1,0 +1,45 @@
+/*
+ * Exporting a run's log as tables for scripts and spreadsheets: one CSV file per table,
+ * or one JSON document holding every table (its schema is doc/pvmmon-export.schema.json).
+ *
+ * The tables: run, hosts, tasks, statements, statement_partners, messages (the message
+ * matrix: sender x receiver, messages and bytes), procedures (one row per call site),
+ * callgraph (recursion collapsed, as the reports show it), loops, critical_path (the
+ * selected procedures' shares), critical_path_nodes (the path recomputed from a whole
+ * trace), costs, switches and hangs. Every table has the same columns whatever the log
+ * holds; units are in the column names (`_ns` nanoseconds, `bytes`, `_ppb`, `_ps`).
+ * Times are those the log holds: virtual unless a column says real or local.
+ */
+#ifndef PVMMON_EXPORT_H
+#define PVMMON_EXPORT_H
+
+#include "pvmmon/common.h"
+
+#include <stdio.h>
+
+#include "pvmmon/log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The export format's version (the JSON document's "version"). */
+#define PVMMON_EXPORT_VERSION 1
+
+/*
+ * Writes one CSV file per table into folder dir (created if missing): NAME.csv with a
+ * header row, RFC 4180 quoting, empty fields for values the log lacks. Each file is
+ * written to a temporary name and renamed. Returns 0 or a negative code (the last error
+ * names the file).
+ */
+PVMMON_EXTERN int pvmmon_export_csv(const pvmmon_log *log, const char *dir);
+
+/* Writes every table as one JSON document to out: {"format": "pvmmon-export",
+ * "version": 1, "tables": {"tasks": [{column: value, ...}, ...], ...}}, null for values
+ * the log lacks. Returns 0 or a negative code. */
+PVMMON_EXTERN int pvmmon_export_json(const pvmmon_log *log, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Checks `pvmmon export` of one log against `pvmmon report --text` of the same log.
+
+Usage: export_check.py PVMMON LOG OUTDIR SCHEMA
+
+Exports LOG as CSV (OUTDIR/csv) and JSON (OUTDIR/export.json), loads the CSV files with
+the csv module, validates the JSON against SCHEMA with jsonschema, and checks that the
+tables hold the text report's figures: the run's summed virtual time and intrusion, each
+task's messages and times, each statement's count and time, each call-graph node's calls
+and times, each loop's entries and time, the message matrix's totals per sender, and the
+critical path's length and shares. Times are compared as the report prints them. Prints
+"export-check ok: ..." and exits 0, or says what differs and exits 1.
+"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def fmt_time(ns):
+    """graphs__fmt_time() of graphs/figures.c."""
+    ns = int(ns)
+    if ns < 0:
+        return "-"
+    if ns < 1000:
+        return "%d ns" % ns
+    if ns < 1000000:
+        return "%.1f us" % (ns / 1e3)
+    if ns < 1000000000:
+        return "%.2f ms" % (ns / 1e6)
+    return "%.3f s" % (ns / 1e9)
+
+
+def section(text, title):
+    """The lines of the report's section whose heading starts with title."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith(title):
+            out = [line]
+            for rest in lines[i + 1:]:
+                if not rest.strip():
+                    break
+                out.append(rest)
+            return out
+    return []
+
+
+def load(outdir, name):
+    with open(os.path.join(outdir, "csv", name + ".csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def main():
+    pvmmon, log, outdir, schema_path = sys.argv[1:5]
+    failures = []
+
+    def same(what, want, got):
+        if want != got:
+            failures.append("%s: report says %r, export %r" % (what, want, got))
+
+    subprocess.run([pvmmon, "export", log, "--csv", os.path.join(outdir, "csv"), "--json",
+                    os.path.join(outdir, "export.json")], check=True)
+    report = subprocess.run([pvmmon, "report", log, "--text"], check=True,
+                            capture_output=True, text=True).stdout
+
+    # The JSON document: valid against the schema, and the same rows as the CSV files.
+    with open(os.path.join(outdir, "export.json")) as f:
+        doc = json.load(f)
+    with open(schema_path) as f:
+        schema = json.load(f)
+    import jsonschema
+    jsonschema.validate(doc, schema)
+    for name, rows in doc["tables"].items():
+        same("rows of " + name, len(rows), len(load(outdir, name)))
+
+    run = load(outdir, "run")[0]
+    tasks = load(outdir, "tasks")
+    m = re.search(r"virtual time summed over tasks (.+?); monitoring intrusion (.+?) \(", report)
+    same("summed virtual time", m.group(1),
+         fmt_time(sum(int(t["virtual_time_ns"]) for t in tasks)))
+    same("run virtual time", m.group(1), fmt_time(run["virtual_time_ns"]))
+    same("summed intrusion", m.group(2), fmt_time(sum(int(t["intrusion_ns"]) for t in tasks)))
+
+    # Tasks: task tid status program virtual(2) intrusion(2) sent recv ...
+    rows = section(report, "Tasks")[2:]
+    reported = [r.split() for r in rows if re.match(r"  \S+\s+t[0-9a-f]+ ", r)]
+    same("tasks", len(reported), len(tasks))
+    for r, t in zip(reported, tasks):
+        same("task " + r[0], (r[0], r[4] + " " + r[5], r[6] + " " + r[7], int(r[8]), int(r[9])),
+             (t["task"], fmt_time(t["virtual_time_ns"]), fmt_time(t["intrusion_ns"]),
+              int(t["messages_sent"]), int(t["messages_recv"])))
+
+    # Statements: compared as a multiset of (task, call, count, time).
+    stmts = load(outdir, "statements")
+    want = []
+    for r in section(report, "Communication statements")[2:]:
+        m = re.match(r"  (\S+)\s+.{40} (pvm_\w+|\S+)\s+(\d+)\s+(\S+ \S+)\s+\S+%", r)
+        if m:
+            want.append((m.group(1), m.group(2), int(m.group(3)), m.group(4)))
+    got = [(s["task"], s["call"], int(s["count"]), fmt_time(s["time_ns"])) for s in stmts]
+    same("statements", sorted(want), sorted(got))
+
+    # Call-graph nodes of timed procedures: (task, node, calls, inclusive, exclusive).
+    want = []
+    for r in section(report, "Procedures")[2:]:
+        m = re.match(r"  (\S+)\s+(\S+)\s+\S+:\d+\s+(\d+)(?: \+\d+ rec)?\s+(\S+ \S+)\s+(\S+ \S+)\s+\S+%$",
+                     r)
+        if m:
+            want.append((m.group(1), m.group(2), int(m.group(3)), m.group(4), m.group(5)))
+    got = [(n["task"], n["node"], int(n["calls"]), fmt_time(n["inclusive_ns"]),
+            fmt_time(n["exclusive_ns"])) for n in load(outdir, "callgraph") if n["counted"] == "0"]
+    same("call graph", sorted(want), sorted(got))
+
+    want = []
+    for r in section(report, "Loops")[2:]:
+        p = r.split()
+        want.append((p[0], p[1], int(p[3]), p[4] + " " + p[5]))
+    got = [(l["task"], l["loop"], int(l["entries"]), fmt_time(l["time_ns"]))
+           for l in load(outdir, "loops")]
+    same("loops", sorted(want), sorted(got))
+
+    # The message matrix: what each task sent in all, as the report's sent column says
+    # (every send of these programs goes to a monitored task).
+    sent = {}
+    for m in load(outdir, "messages"):
+        sent[m["sender"]] = sent.get(m["sender"], 0) + int(m["messages"])
+    for t in tasks:
+        same("messages sent by " + t["task"], int(t["messages_sent"]), sent.get(t["task"], 0))
+
+    # The critical path: its length and each procedure's share.
+    cp = section(report, "Critical path")
+    rows = load(outdir, "critical_path")
+    if cp:
+        length = re.search(r"\): (\S+ \S+), ends", cp[0]).group(1)
+        same("critical path", length, fmt_time(run["critical_path_ns"]))
+        want = [(r.split()[0], r.split()[1] + " " + r.split()[2]) for r in cp[2:]
+                if not r.startswith("  (") and not r.startswith("  recomputed")]
+        same("critical path shares", want, [(r["procedure"], fmt_time(r["on_path_ns"])) for r in rows])
+        m = re.search(r"recomputed from the trace: (\S+ \S+)", "\n".join(cp))
+        nodes = load(outdir, "critical_path_nodes")
+        if m:
+            same("recomputed path", m.group(1), fmt_time(nodes[-1]["path_length_ns"]))
+    else:
+        same("critical path rows", 0, len(rows))
+
+    if failures:
+        print("\n".join(failures))
+        return 1
+    print("export-check ok: %d tasks, %d statements, %d call-graph nodes, %d loops, %d "
+          "critical-path procedures" % (len(tasks), len(stmts), len(load(outdir, "callgraph")),
+                                        len(load(outdir, "loops")), len(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+/*
+ * Integration tests of `pvmmon export`: traced runs of matmul and of Monte Carlo pi
+ * built with pvmmon-cc (procedures and loops) exported as CSV and JSON, loaded with
+ * python3's csv module and checked against `pvmmon report --text` of the same log
+ * (tests/integration/export_check.py), the JSON validated against
+ * doc/pvmmon-export.schema.json with jsonschema; logs with a critical path and hangs
+ * from the fixtures; bad input and options.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+/* Runs the checker on log (relative to the tree or absolute) into a new scratch folder;
+ * pvmmon is the command it runs (the real one, or a wrapper). */
+static void check_export(const char *pvmmon, const char *log)
+{
+	cmd_result r;
+
+	harness_sh(&r, 120,
+	           "python3 tests/integration/export_check.py '%s' '%s' '%s' "
+	           "doc/pvmmon-export.schema.json",
+	           pvmmon, log, harness_tmpdir());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "export-check ok"));
+	if (r.status)
+		fprintf(stderr, "\nexport check of %s: %s\n%s\n", log, r.out, r.err);
+	cmd_result_free(&r);
+}
+
+static void test_export_matmul(void)
+{
+	const char *dir = harness_tmpdir();
+	char pvmmon[4200], log[4200];
+	cmd_result r;
+
+	snprintf(pvmmon, sizeof(pvmmon), "%s/pvmmon", harness_bin());
+	snprintf(log, sizeof(log), "%s/m.xml", dir);
+	harness_sh(&r, 120, "%s run -q --trace -o '%s' -- %s/matmul -n 30 -w 2", pvmmon, log,
+	           harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	check_export(pvmmon, log);
+}
+
+/* mcpi built with pvmmon-cc: procedure and loop tables, and the critical path of main. */
+static void test_export_mcpi_cc(void)
+{
+	const char *dir = harness_tmpdir();
+	char pvmmon[4200];
+	cmd_result r;
+
+	snprintf(pvmmon, sizeof(pvmmon), "%s/pvmmon", harness_bin());
+	harness_sh(&r, 180,
+	           "cd '%s' && %s/pvmmon-cc -g -O2 -o mcpi %s/../apps/mcpi.c -lpvm3 && "
+	           "%s/pvmmon-cc -g -O2 -o mcpi-worker %s/../apps/mcpi-worker.c -lpvm3 && "
+	           "%s run -q --trace --cp=main -o m.xml -- ./mcpi -w 2 -c 20 -s 100000",
+	           dir, harness_bin(), harness_build(), harness_bin(), harness_build(), pvmmon);
+	if (r.status)
+		fprintf(stderr, "\n%s%s\n", r.out, r.err);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	{
+		char log[4200];
+
+		snprintf(log, sizeof(log), "%s/m.xml", dir);
+		check_export(pvmmon, log);
+	}
+}
+
+/* Logs that need no VM: a critical-path profile, recursion, hangs, a pvmmon-cc build. */
+static void test_export_fixtures(void)
+{
+	static const char *const logs[] = {"cp-issort", "report-proctest", "report-hangs",
+	                                   "report-matmul-cc", "report-trace-cut"};
+	char pvmmon[4200], log[256];
+
+	snprintf(pvmmon, sizeof(pvmmon), "%s/pvmmon", harness_bin());
+	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+		snprintf(log, sizeof(log), "tests/fixtures/%s.xml", logs[i]);
+		check_export(pvmmon, log);
+	}
+}
+
+/* The checker fails when an exported figure differs from the report's: a pvmmon whose
+ * export writes one task's sent count wrong. */
+static void test_export_check_can_fail(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(
+	    &r, 60,
+	    "cd '%s' && printf '#!/bin/sh\\n%s/pvmmon \"$@\" || exit $?\\n"
+	    "[ \"$1\" = export ] && sed -i \"2s/,12,6,/,13,6,/\" \"$4/tasks.csv\"\\nexit 0\\n' "
+	    "> bad && chmod +x bad && cd - >/dev/null && python3 "
+	    "tests/integration/export_check.py '%s/bad' tests/fixtures/report-matmul.xml "
+	    "'%s' doc/pvmmon-export.schema.json",
+	    dir, harness_bin(), dir, harness_tmpdir());
+	CU_ASSERT_NOT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "task 0"));
+	cmd_result_free(&r);
+}
+
+static void test_export_bad_input(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/not-xml.txt --csv '%s/out'",
+	           harness_bin(), dir);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not-xml.txt"));
+	cmd_result_free(&r);
+	harness_sh(&r, 30, "test ! -e '%s/out'", dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	cmd_result_free(&r);
+
+	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/truncated.xml --json '%s/x.json'",
+	           harness_bin(), dir);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "truncated.xml"));
+	cmd_result_free(&r);
+
+	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv DIR or --json FILE"));
+	cmd_result_free(&r);
+
+	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml --csv",
+	           harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv needs a value"));
+	cmd_result_free(&r);
+
+	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml --xml x",
+	           harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "unknown option '--xml'"));
+	cmd_result_free(&r);
+
+	/* A folder where a file is: the error names it. */
+	harness_sh(&r, 30,
+	           "touch '%s/file' && %s/pvmmon export tests/fixtures/report-matmul.xml "
+	           "--csv '%s/file'",
+	           dir, harness_bin(), dir);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "file is not a folder"));
+	cmd_result_free(&r);
+
+	harness_sh(&r, 30, "%s/pvmmon export --help", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "--json FILE"));
+	cmd_result_free(&r);
+
+	/* JSON to standard output. */
+	harness_sh(&r, 30,
+	           "%s/pvmmon export tests/fixtures/report-matmul.xml --json - | "
+	           "python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	           "print(len(d[\"tables\"][\"tasks\"]))'",
+	           harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "4\n");
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_export_tests[] = {
+    {"export: a traced matmul run matches the text report", test_export_matmul},
+    {"export: mcpi built with pvmmon-cc matches the text report", test_export_mcpi_cc},
+    {"export: fixture logs match the text report", test_export_fixtures},
+    {"export: the check fails on a wrong figure", test_export_check_can_fail},
+    {"export: bad logs and options", test_export_bad_input},
+    CU_TEST_INFO_NULL,
+};
