@@ -1,4 +1,4 @@
-/* The pvmmon command: dispatches to run, validate, report, export, top, cp and ctl. */
+/* The pvmmon command: dispatches to run, validate, report, export, diff, top, cp and ctl. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +24,8 @@ static void usage(FILE *f)
 	        "                 print a top-down summary of a log, or write an HTML report\n"
 	        "  export LOG [--csv DIR] [--json FILE]\n"
 	        "                 write a log's tables as CSV files or one JSON document\n"
+	        "  diff A B [--top N]\n"
+	        "                 compare two runs of a program, largest changes first\n"
 	        "  top [--once] [LOG]\n"
 	        "                 watch a running program (tasks, hot statements, critical path)\n"
 	        "  cp start PROC,... | cp stop [LOG]\n"
@@ -86,6 +88,8 @@ int main(int argc, char **argv)
 		return cli__cp(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "export"))
 		return cli__export(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "diff"))
+		return cli__diff(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ctl"))
 		return cli__ctl(argc - 1, argv + 1);
 	cli__error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);

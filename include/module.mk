@@ -1,5 +1,5 @@
 # include/: the public headers, and libpvmmon.so, the library that implements the ones
-# about logs and reports (log.h, errors.h, report.h, callgraph.h, cpath.h, export.h), with its
+# about logs and reports (log.h, errors.h, report.h, callgraph.h, cpath.h, export.h, diff.h), with its
 # pkg-config file. probe.h is implemented by libpvmhooks.so.
 LIBPVMMON_SONAME := libpvmmon.so.0
 LIBPVMMON_SO     := $(LIB)/$(LIBPVMMON_SONAME)

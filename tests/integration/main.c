@@ -27,6 +27,7 @@ extern CU_TestInfo test_comp_tests[];
 extern CU_TestInfo test_hangs_tests[];
 extern CU_TestInfo test_quiet_tests[];
 extern CU_TestInfo test_export_tests[];
+extern CU_TestInfo test_diff_tests[];
 int test_hosts_init(void);
 int test_hosts_cleanup(void);
 
@@ -50,6 +51,7 @@ static CU_SuiteInfo suites[] = {
     {"hangs", NULL, NULL, NULL, NULL, test_hangs_tests},
     {"quiet", NULL, NULL, NULL, NULL, test_quiet_tests},
     {"export", NULL, NULL, NULL, NULL, test_export_tests},
+    {"diff", NULL, NULL, NULL, NULL, test_diff_tests},
     {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };

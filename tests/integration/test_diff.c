@@ -1,0 +1,102 @@
+/*
+ * Integration tests of `pvmmon diff`: two runs of tests/fixtures/src/twospeed.c (built
+ * with pvmmon-cc) whose procedure scaled is twice as slow in the second, by its
+ * argument: scaled ranks first among procedures and loops; a run compared with itself
+ * changes nothing; bad input and options.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+/* The first row after the heading that starts with title in a diff's output: its second
+ * word (the item's name) into name. */
+static int first_item(const char *out, const char *title, char *name, size_t len)
+{
+	const char *p = strstr(out, title);
+	char task[32], item[256];
+
+	if (!p || !(p = strchr(p, '\n')) || !(p = strchr(p + 1, '\n')))
+		return -1;
+	if (sscanf(p + 1, "%31s %255s", task, item) != 2)
+		return -1;
+	snprintf(name, len, "%s", item);
+	return 0;
+}
+
+static void test_diff_slower_procedure_first(void)
+{
+	const char *dir = harness_tmpdir();
+	char name[256];
+	cmd_result r;
+
+	/* scaled(2) does 16 million more steps than scaled(1) (about 40 ms), steady the same
+	 * 4 million in both runs: on a loaded machine both stretch alike, so steady's change
+	 * (noise in a quarter of scaled's work) stays below scaled's. */
+	harness_sh(&r, 180,
+	           "cd '%s' && %s/pvmmon-cc -O1 -o twospeed %s/../tests/fixtures/src/twospeed.c "
+	           "-lpvm3 && %s/pvmmon run -q -o a.xml -- ./twospeed 1 && "
+	           "%s/pvmmon run -q -o b.xml -- ./twospeed 2 && %s/pvmmon diff a.xml b.xml",
+	           dir, harness_bin(), harness_build(), harness_bin(), harness_bin(),
+	           harness_bin());
+	if (r.status)
+		fprintf(stderr, "\n%s%s\n", r.out, r.err);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_EQUAL(first_item(r.out, "Procedures by change", name, sizeof(name)), 0);
+	CU_ASSERT_STRING_EQUAL(name, "scaled");
+	CU_ASSERT_EQUAL(first_item(r.out, "Loops by change", name, sizeof(name)), 0);
+	CU_ASSERT_STRING_EQUAL(name, "for@24:2");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "B: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "twospeed 2"));
+	cmd_result_free(&r);
+
+	/* The same run twice: every change is zero, nothing is new or gone. */
+	harness_sh(&r, 30, "cd '%s' && %s/pvmmon diff --top 0 a.xml a.xml", dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "+0 ns (+0.0%)"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, " new "));
+	CU_ASSERT_PTR_NULL(strstr(r.out, " gone "));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "ms (+"));
+	cmd_result_free(&r);
+}
+
+static void test_diff_bad_input(void)
+{
+	cmd_result r;
+
+	harness_sh(&r, 30, "%s/pvmmon diff tests/fixtures/report-matmul.xml", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "two logs are needed"));
+	cmd_result_free(&r);
+	harness_sh(&r, 30,
+	           "%s/pvmmon diff tests/fixtures/report-matmul.xml tests/fixtures/not-xml.txt",
+	           harness_bin());
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "not-xml.txt"));
+	cmd_result_free(&r);
+	harness_sh(&r, 30, "%s/pvmmon diff a b --top x", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--top wants"));
+	cmd_result_free(&r);
+	harness_sh(&r, 30, "%s/pvmmon diff --help", harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "largest changes"));
+	cmd_result_free(&r);
+	/* Different programs are compared item by item, and said to be different. */
+	harness_sh(
+	    &r, 30,
+	    "%s/pvmmon diff tests/fixtures/report-matmul.xml tests/fixtures/report-trace.xml",
+	    harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "different programs"));
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_diff_tests[] = {
+    {"diff: the procedure made twice as slow ranks first", test_diff_slower_procedure_first},
+    {"diff: bad logs and options", test_diff_bad_input},
+    CU_TEST_INFO_NULL,
+};
