@@ -108,7 +108,7 @@ static int collect(const pvmmon_log *log, int side, diff_table tables[4])
 		for (size_t j = 0; rc == 0 && j < t->nstmts; j++) {
 			const pvmmon_log_stmt *s = &t->stmts[j];
 
-			rc = row_of(&tables[1], lid, graphs__stmt_name(name, sizeof(name), s),
+			rc = row_of(&tables[1], lid, graphs__stmt_name(name, sizeof(name), t, s),
 			            s->op, &r);
 			if (rc < 0)
 				break;

@@ -81,7 +81,7 @@ static void com_sums(const pvmmon_log *log, const pvmmon_log_task *t, const pvmm
 		for (size_t j = 0; j < u->nstmts; j++) {
 			const pvmmon_log_stmt *s = &u->stmts[j];
 
-			if (graphs__stmt_is(s, e)) {
+			if (graphs__stmt_is(u, s, e)) {
 				f->sync += s->sync_ns;
 				f->trans += s->trans_ns;
 			}
@@ -275,7 +275,7 @@ static site_sum *sum_sites(const pvmmon_log *log, const pvmmon_log_task *t, size
 			char name[512];
 			size_t k;
 
-			graphs__stmt_name(name, sizeof(name), st);
+			graphs__stmt_name(name, sizeof(name), u, st);
 			for (k = 0;
 			     k < *n && (strcmp(sums[k].name, name) || strcmp(sums[k].op, op)); k++)
 				;

@@ -221,7 +221,7 @@ static int statements_table(const pvmmon_log *log, export_sink *k)
 			char id[16], name[512];
 			export_cell r[] = {cs(who(id, sizeof(id), t->lid, t->tid)),
 			                   cu(s->id),
-			                   cs(graphs__stmt_name(name, sizeof(name), s)),
+			                   cs(graphs__stmt_name(name, sizeof(name), t, s)),
 			                   cs(s->op),
 			                   cs(s->module),
 			                   cu(s->offset),

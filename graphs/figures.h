@@ -21,8 +21,24 @@ void graphs__put_escaped(FILE *out, const char *s);
 /* The last component of path (path itself if it has no slash; NULL stays NULL). */
 const char *graphs__base_name(const char *path);
 
-/* A statement named the way a user finds it: file:line, else module+offset. */
-const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_stmt *s);
+/*
+ * Statement s of task t named the way a user finds it: file:line (its own, from debug
+ * information, else from t's static table: see graphs__stmt_static(); several lines
+ * when the table has several calls it could be), else module+offset; then " in
+ * FUNCTION". t may be NULL (no static table).
+ */
+const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_task *t,
+                              const pvmmon_log_stmt *s);
+
+/*
+ * For statement s of task t without a source place of its own (a pvmmon-cc build
+ * without -g): the index of the communication entry of t's static table that it is, or
+ * -1. The candidates are the entries of the same PVM call in the same procedure (a
+ * symbol's compiler parts, "main.cold", count as the procedure); one candidate and one
+ * such statement are each other, and as many statements as candidates are paired in
+ * order, address order with source order. *ncand (may be NULL) gets the candidates.
+ */
+long graphs__stmt_static(const pvmmon_log_task *t, const pvmmon_log_stmt *s, size_t *ncand);
 
 /* What the log knows of host h's clock, one phrase: its offset from the monitor's clock
  * with the uncertainty, the drift and the number of estimates, into buf. */
@@ -57,9 +73,10 @@ int graphs__program_has_procs(const pvmmon_log *log, const pvmmon_log_task *t);
 int graphs__program_callgraph(const pvmmon_log *log, const pvmmon_log_task *t,
 			      pvmmon_callgraph **out);
 
-/* Whether statement record s is communication statement e of a static table (same
- * call, line and file name). */
-int graphs__stmt_is(const pvmmon_log_stmt *s, const pvmmon_log_static *e);
+/* Whether statement record s of task t is communication statement e of a static table
+ * (same call, line and file name; the line and file from t's static table when s has
+ * none, see graphs__stmt_static()). */
+int graphs__stmt_is(const pvmmon_log_task *t, const pvmmon_log_stmt *s, const pvmmon_log_static *e);
 
 /* The procedure that encloses entry i of t's static table, or NULL. */
 const char *graphs__enclosing_proc(const pvmmon_log_task *t, size_t i);

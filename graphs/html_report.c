@@ -252,7 +252,7 @@ static void statements_table(const pvmmon_log *log, FILE *out)
 			fputs("<tr><td>", out);
 			put_html(out, log->tasks[i].lid ? log->tasks[i].lid : "?");
 			fputs("</td><td>", out);
-			put_html(out, graphs__stmt_name(name, sizeof(name), s));
+			put_html(out, graphs__stmt_name(name, sizeof(name), &log->tasks[i], s));
 			fputs("</td><td>", out);
 			put_html(out, s->op ? s->op : "?");
 			fputs("</td>", out);

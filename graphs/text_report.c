@@ -157,11 +157,13 @@ static int report_statements(const pvmmon_log *log, FILE *out)
 		char name[512], t1[32], t2[32], t3[32], b1[32];
 
 		fprintf(out, "  %-6s %-40s %-10s %8" PRIu64 " %12s %6.1f%% %12s %12s %12s\n",
-			refs[i].task->lid ? refs[i].task->lid : "?", graphs__stmt_name(name, sizeof(name), s),
-			s->op ? s->op : "?", s->count, graphs__fmt_time(t1, sizeof(t1), s->time_ns),
-			graphs__percent(s->time_ns, refs[i].task->virtual_ns),
-			graphs__fmt_time(t2, sizeof(t2), s->sync_ns), graphs__fmt_time(t3, sizeof(t3), s->trans_ns),
-			graphs__fmt_bytes(b1, sizeof(b1), s->bytes));
+		        refs[i].task->lid ? refs[i].task->lid : "?",
+		        graphs__stmt_name(name, sizeof(name), refs[i].task, s), s->op ? s->op : "?",
+		        s->count, graphs__fmt_time(t1, sizeof(t1), s->time_ns),
+		        graphs__percent(s->time_ns, refs[i].task->virtual_ns),
+		        graphs__fmt_time(t2, sizeof(t2), s->sync_ns),
+		        graphs__fmt_time(t3, sizeof(t3), s->trans_ns),
+		        graphs__fmt_bytes(b1, sizeof(b1), s->bytes));
 		if (s->unmonitored)
 			fprintf(out, "  %-6s   %" PRIu64 " from unmonitored senders\n", "",
 				s->unmonitored);

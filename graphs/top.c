@@ -76,10 +76,10 @@ static int hottest(const pvmmon_log *log, FILE *out)
 		"time", "sync delay");
 	for (k = 0; k < n && k < TOP_STMTS; k++)
 		fprintf(out, "%-40.40s %-8s %10" PRIu64 " %12s %12s\n",
-			graphs__stmt_name(name, sizeof(name), h[k].stmt),
-			h[k].task->lid ? h[k].task->lid : "?", h[k].stmt->count,
-			graphs__fmt_time(t1, sizeof(t1), h[k].stmt->time_ns),
-			graphs__fmt_time(t2, sizeof(t2), h[k].stmt->sync_ns));
+		        graphs__stmt_name(name, sizeof(name), h[k].task, h[k].stmt),
+		        h[k].task->lid ? h[k].task->lid : "?", h[k].stmt->count,
+		        graphs__fmt_time(t1, sizeof(t1), h[k].stmt->time_ns),
+		        graphs__fmt_time(t2, sizeof(t2), h[k].stmt->sync_ns));
 	free(h);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * Integration tests of pvmmon-cc: apps built with it run monitored with the same output
- * and give procedure and loop records; invalid C gets the compiler's own diagnostics.
+ * and give procedure and loop records, and statements named by source without -g;
+ * invalid C gets the compiler's own diagnostics.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,12 +325,60 @@ static void test_make_with_cc_and_errors_at_user_lines(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * A build without -g (no line information for libdw): its communication statements are
+ * named by the static table's file:line in the text report, the HTML report, the
+ * export and `pvmmon top --once` on the running program, never as module+offset; the
+ * two pvm_send calls of main are told apart (the one in the loop ran more often).
+ */
+static void test_no_debug_info_statements_by_source(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	const char *top;
+
+	harness_sh(
+	    &r, 180,
+	    "cd '%s' && %s/pvmmon-cc -O2 -o twospeed %s/../tests/fixtures/src/twospeed.c -lpvm3 "
+	    "&& { %s/pvmmon run -q -o t.xml -- ./twospeed 1 stop >t.out 2>&1 & } && "
+	    "i=0; while [ ! -e t.xml.run ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
+	    "i=0; until %s/pvmmon top --once t.xml > top.txt 2>&1 && grep -q 'twospeed.c:52' "
+	    "top.txt || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done; touch stop; "
+	    "i=0; while [ -e t.xml.run ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; "
+	    "echo ==TOP; cat top.txt; echo ==REPORT; %s/pvmmon report t.xml; "
+	    "%s/pvmmon report t.xml -o rep >/dev/null && %s/pvmmon export t.xml --csv csv && "
+	    "echo ==HTML && grep -c '+0x' rep/index.html; echo ==CSV; cat csv/statements.csv",
+	    dir, harness_bin(), harness_build(), harness_bin(), harness_bin(), harness_bin(),
+	    harness_bin(), harness_bin());
+	top = strstr(r.out, "==TOP");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(top);
+	/* Without -g the log has no file for the statements: the names come from its
+	 * static tables. */
+	CU_ASSERT_PTR_NULL(strstr(r.out, "+0x"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(top, "twospeed.c:52 in main"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "==REPORT"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(strstr(r.out, "==REPORT") ? strstr(r.out, "==REPORT") : "",
+	           "twospeed.c:44 in main                    pvm_send          1 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "twospeed.c:51 in main"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "==HTML\n0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "twospeed.c:45 in main,pvm_recv,"));
+	/* The module+offset is still in the export, beside the name. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ",pvm_send,"));
+	if (strstr(r.out, "+0x") || !strstr(r.out, "==HTML\n0\n"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_cc_tests[] = {
     {"matmul built with pvmmon-cc: same output, proc and loop records",
      test_matmul_built_with_pvmmon_cc},
     {"recursion, goto, breaks, pointers: exact counts, times add up",
      test_recursion_counts_and_times},
-    {"invalid C gets the compiler's diagnostics, no output", test_invalid_c_gets_compiler_diagnostics},
+    {"invalid C gets the compiler's diagnostics, no output",
+     test_invalid_c_gets_compiler_diagnostics},
     {"CC=pvmmon-cc make; warnings at the user's lines", test_make_with_cc_and_errors_at_user_lines},
+    {"without -g, statements are named by source in every report and top",
+     test_no_debug_info_statements_by_source},
     CU_TEST_INFO_NULL,
 };

@@ -1,4 +1,7 @@
-/* Unit tests for graphs/export.c and export_tables.c: CSV quoting, JSON escaping, nulls. */
+/*
+ * Unit tests for graphs/export.c and export_tables.c (CSV quoting, JSON escaping, nulls),
+ * and for statements named from the static tables when the log has no line for them.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/export.h"
 #include "pvmmon/log.h"
+#include "pvmmon/report.h"
 
 /* A log of one task whose program name needs quoting and whose lid is missing. */
 static pvmmon_log *awkward_log(void)
@@ -98,9 +102,128 @@ static void test_export_errors(void)
 	pvmmon_log_free(log);
 }
 
+/* A task of a build without -g: its statements have a module and offset but no file;
+ * its static table has main with two pvm_send calls and one pvm_recv, and f with one
+ * pvm_send. */
+static pvmmon_log *nodebug_log(int sends_in_main)
+{
+	static const struct {
+		pvmmon_static_kind kind;
+		const char *name;
+		int line, parent;
+	} statics[] = {
+	    {PVMMON_STATIC_PROC, "f", 10, -1},       {PVMMON_STATIC_COM, "pvm_send", 12, 0},
+	    {PVMMON_STATIC_PROC, "main", 30, -1},    {PVMMON_STATIC_COM, "pvm_send", 40, 2},
+	    {PVMMON_STATIC_LOOP, "for@50:2", 50, 2}, {PVMMON_STATIC_COM, "pvm_send", 52, 4},
+	    {PVMMON_STATIC_COM, "pvm_recv", 53, 4}};
+	static const struct {
+		const char *op, *fn;
+		uint64_t offset, count;
+	} stmts[] = {{"pvm_send", "main", 0x200, 9},
+	             {"pvm_recv", "main.cold", 0x900, 1},
+	             {"pvm_send", "f", 0x80, 3},
+	             {"pvm_send", "main", 0x100, 1}};
+	pvmmon_log *log = NULL;
+	pvmmon_log_task *t;
+	size_t n = sizeof(stmts) / sizeof(stmts[0]);
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
+	log->tasks = calloc(1, sizeof(*log->tasks));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log->tasks);
+	log->ntasks = 1;
+	t = &log->tasks[0];
+	t->lid = strdup("0");
+	t->statics = calloc(7, sizeof(*t->statics));
+	t->nstatics = 7;
+	for (size_t i = 0; i < 7; i++)
+		t->statics[i] =
+		    (pvmmon_log_static){statics[i].kind, strdup(statics[i].name),
+		                        strdup("src/cpseq.c"), statics[i].line, statics[i].parent};
+	/* Without the first statement, main's sends are two candidates for one record. */
+	if (!sends_in_main)
+		n--;
+	t->stmts = calloc(n, sizeof(*t->stmts));
+	t->nstmts = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = sends_in_main ? i : i + 1;
+
+		t->stmts[i].id = (uint32_t)i;
+		t->stmts[i].op = strdup(stmts[k].op);
+		t->stmts[i].function = strdup(stmts[k].fn);
+		t->stmts[i].module = strdup("/bin/cpseq");
+		t->stmts[i].offset = stmts[k].offset;
+		t->stmts[i].count = stmts[k].count;
+		t->stmts[i].time_ns = 1000 * (int64_t)(10 - i);
+	}
+	return log;
+}
+
+static char *text_of(const pvmmon_log *log)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(pvmmon_report_text(log, f), 0);
+	fclose(f);
+	return text;
+}
+
+/* A send's row of the text report's statements: name, call and count as it prints them. */
+static const char *row(char *buf, size_t len, const char *name, int count)
+{
+	snprintf(buf, len, "%-40s %-10s %8d ", name, "pvm_send", count);
+	return buf;
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+static void test_statements_named_from_static_tables(void)
+{
+	pvmmon_log *log = nodebug_log(1);
+	char *text = text_of(log), line[128];
+
+	/* Each statement by its static entry: the only pvm_send of f, main's two in address
+	 * order (the one at the lower address is line 40), a compiler's part of main. */
+	CU_ASSERT_PTR_NULL(strstr(text, "+0x"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq.c:12 in f "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, row(line, sizeof(line), "cpseq.c:52 in main", 9)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, row(line, sizeof(line), "cpseq.c:40 in main", 1)));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq.c:53 in main.cold"));
+	/* The program structure joins the records to the static entries (only the
+	 * procedures and the loop, which have no records here, did not run). */
+	CU_ASSERT_EQUAL(count_of(text, "not run"), 3);
+	free(text);
+	pvmmon_log_free(log);
+
+	/* One record, two calls it could be: both lines, never a guess. */
+	log = nodebug_log(0);
+	text = text_of(log);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq.c:40,52 in main "));
+	CU_ASSERT_PTR_NULL(strstr(text, "+0x"));
+	free(text);
+	/* Without static tables, module+offset as before. */
+	log->tasks[0].nstatics = 0;
+	text = text_of(log);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq+0x100 in main"));
+	log->tasks[0].nstatics = 7;
+	free(text);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_export_tests[] = {
     {"csv: quoting, nulls, empty tables", test_csv_quoting_and_nulls},
     {"json: escaping and nulls", test_json_escaping},
     {"errors name the folder", test_export_errors},
+    {"statements named from the static tables without -g",
+     test_statements_named_from_static_tables},
     CU_TEST_INFO_NULL,
 };
