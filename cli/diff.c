@@ -9,17 +9,18 @@
 #include "pvmmon/log.h"
 
 static const char help[] =
-    "usage: pvmmon diff A.xml B.xml [--top N]\n"
+    "usage: pvmmon diff A.xml B.xml [--top N] [-o DIR]\n"
     "Compares two runs of a program (A before, B after): per task, communication\n"
     "statement, procedure and loop, the virtual time, counts and bytes in each run and\n"
     "the change, largest changes in time first (procedures by exclusive time), and the\n"
     "critical paths of both side by side when the runs were profiled with --cp.\n"
     "Items match by task (logical id) and by name: statements by file:line and call.\n"
-    "--top N shows the N largest changes of each section (default 20; 0 for all).\n";
+    "--top N shows the N largest changes of each section (default 20; 0 for all).\n"
+    "-o DIR writes the comparison as an HTML page, DIR/index.html, instead.\n";
 
 int cli__diff(int argc, char **argv)
 {
-	const char *paths[2] = {NULL, NULL};
+	const char *paths[2] = {NULL, NULL}, *dir = NULL;
 	pvmmon_log *logs[2] = {NULL, NULL};
 	size_t top = 20;
 	int n = 0, rc = 0;
@@ -47,6 +48,14 @@ int cli__diff(int argc, char **argv)
 			i++;
 			continue;
 		}
+		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 >= argc) {
+				cli__error("diff: %s needs a value", a);
+				return 2;
+			}
+			dir = argv[++i];
+			continue;
+		}
 		if (a[0] == '-' && a[1]) {
 			cli__error("diff: unknown option '%s' (see pvmmon diff --help)", a);
 			return 2;
@@ -65,8 +74,13 @@ int cli__diff(int argc, char **argv)
 	for (int i = 0; i < 2 && rc == 0; i++)
 		if (pvmmon_log_read(&logs[i], paths[i]) < 0)
 			rc = -1;
-	if (rc == 0)
+	if (rc == 0 && dir) {
+		rc = pvmmon_diff_html(logs[0], logs[1], top, dir);
+		if (rc == 0)
+			printf("pvmmon: comparison written to %s/index.html\n", dir);
+	} else if (rc == 0) {
 		rc = pvmmon_diff_text(logs[0], logs[1], top, stdout);
+	}
 	pvmmon_log_free(logs[0]);
 	pvmmon_log_free(logs[1]);
 	if (rc < 0) {

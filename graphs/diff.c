@@ -1,9 +1,12 @@
 /* `pvmmon diff`: what changed between two runs of a program, per task, statement, procedure and
  * loop. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "figures.h"
 #include "pvmmon/diff.h"
@@ -199,71 +202,120 @@ static const char *side_time(char *buf, size_t len, const diff_row *r, int side,
 	return graphs__fmt_time(buf, len, v);
 }
 
-/* One section: its rows by change, at most top (0: all). */
-static void print_table(FILE *out, const char *title, diff_table *t, int kind, size_t top)
+/* The columns of each section (kind 0 tasks, 1 statements, 2 procedures, 3 loops): their
+ * headings and, for text, their widths (negative: left-aligned). */
+#define NCOLS_MAX 10
+static const char *const headings[4][NCOLS_MAX] = {
+    {"task", "program", "A virtual", "B virtual", "change", "A msgs", "B msgs", "A bytes",
+     "B bytes"},
+    {"task", "statement", "call", "A time", "B time", "change", "A count", "B count", "A bytes",
+     "B bytes"},
+    {"task", "procedure", "A exclusive", "B exclusive", "change", "A inclusive", "B inclusive",
+     "A calls", "B calls"},
+    {"task", "loop", "A time", "B time", "change", "A entries", "B entries"},
+};
+static const int widths[4][NCOLS_MAX] = {
+    {-6, -24, 12, 12, -24, 10, 10, 12, 12},
+    {-6, -36, -10, 12, 12, -24, 10, 10, 12, 12},
+    {-6, -28, 12, 12, -24, 12, 12, 10, 10},
+    {-6, -36, 12, 12, -24, 10, 10},
+};
+
+/* Row r of a section of kind as text cells, into cells (each 64 bytes); the number of
+ * cells. */
+static int row_cells(const diff_row *r, int kind, char cells[][64])
+{
+	int n = 0;
+
+	snprintf(cells[n++], 64, "%s", r->task);
+	snprintf(cells[n++], 64, "%s", r->name);
+	if (kind == 1)
+		snprintf(cells[n++], 64, "%s", r->call ? r->call : "?");
+	snprintf(cells[n++], 64, "%s", "-");
+	snprintf(cells[n++], 64, "%s", "-");
+	side_time(cells[n - 2], 64, r, 0, r->time[0]);
+	side_time(cells[n - 1], 64, r, 1, r->time[1]);
+	change(cells[n++], 64, r, r->time[0], r->time[1]);
+	if (kind == 2) {
+		snprintf(cells[n++], 64, "%s", "-");
+		snprintf(cells[n++], 64, "%s", "-");
+		side_time(cells[n - 2], 64, r, 0, r->incl[0]);
+		side_time(cells[n - 1], 64, r, 1, r->incl[1]);
+	}
+	snprintf(cells[n++], 64, "%" PRIu64, r->count[0]);
+	snprintf(cells[n++], 64, "%" PRIu64, r->count[1]);
+	if (kind < 2) {
+		graphs__fmt_bytes(cells[n++], 64, r->bytes[0]);
+		graphs__fmt_bytes(cells[n++], 64, r->bytes[1]);
+	}
+	return n;
+}
+
+static void put_html(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", out);
+		else if (*s == '>')
+			fputs("&gt;", out);
+		else if (*s == '&')
+			fputs("&amp;", out);
+		else if (*s == '"')
+			fputs("&quot;", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* One section: its rows by change, at most top (0: all), as text or as an HTML table. */
+static void print_table(FILE *out, int html, const char *title, diff_table *t, int kind, size_t top)
 {
 	size_t n = t->n, shown;
+	int ncols = 0;
+	char cells[NCOLS_MAX][64];
 
 	qsort(t->rows, n, sizeof(*t->rows), by_change);
 	shown = top && top < n ? top : n;
-	fprintf(out, "\n%s", title);
+	while (ncols < NCOLS_MAX && headings[kind][ncols])
+		ncols++;
+	fprintf(out, html ? "<h2>%s</h2>\n" : "\n%s", title);
 	if (shown < n)
-		fprintf(out, " (the %zu largest of %zu; --top 0 for all)", shown, n);
-	fputc('\n', out);
+		fprintf(out,
+		        html ? "<p>The %zu largest of %zu (--top 0 for all).</p>\n"
+		             : " (the %zu largest of %zu; --top 0 for all)",
+		        shown, n);
+	if (!html)
+		fputc('\n', out);
 	if (!n) {
-		fprintf(out, "  (none in either run)\n");
+		fputs(html ? "<p>None in either run.</p>\n" : "  (none in either run)\n", out);
 		return;
 	}
-	if (kind == 0)
-		fprintf(out, "  %-6s %-24s %12s %12s %-24s %10s %10s %12s %12s\n", "task",
-		        "program", "A virtual", "B virtual", "change", "A msgs", "B msgs",
-		        "A bytes", "B bytes");
-	else if (kind == 1)
-		fprintf(out, "  %-6s %-36s %-10s %12s %12s %-24s %10s %10s %12s %12s\n", "task",
-		        "statement", "call", "A time", "B time", "change", "A count", "B count",
-		        "A bytes", "B bytes");
-	else if (kind == 2)
-		fprintf(out, "  %-6s %-28s %12s %12s %-24s %12s %12s %10s %10s\n", "task",
-		        "procedure", "A exclusive", "B exclusive", "change", "A inclusive",
-		        "B inclusive", "A calls", "B calls");
-	else
-		fprintf(out, "  %-6s %-36s %12s %12s %-24s %10s %10s\n", "task", "loop", "A time",
-		        "B time", "change", "A entries", "B entries");
-	for (size_t i = 0; i < shown; i++) {
-		const diff_row *r = &t->rows[i];
-		char a[32], b[32], c[64], ia[32], ib[32], ba[32], bb[32];
-
-		side_time(a, sizeof(a), r, 0, r->time[0]);
-		side_time(b, sizeof(b), r, 1, r->time[1]);
-		change(c, sizeof(c), r, r->time[0], r->time[1]);
-		graphs__fmt_bytes(ba, sizeof(ba), r->bytes[0]);
-		graphs__fmt_bytes(bb, sizeof(bb), r->bytes[1]);
-		if (kind == 0)
-			fprintf(out,
-			        "  %-6s %-24.24s %12s %12s %-24s %10" PRIu64 " %10" PRIu64
-			        " %12s %12s\n",
-			        r->task, r->name, r->in[0] ? a : "-", r->in[1] ? b : "-", c,
-			        r->count[0], r->count[1], ba, bb);
-		else if (kind == 1)
-			fprintf(out,
-			        "  %-6s %-36.36s %-10s %12s %12s %-24s %10" PRIu64 " %10" PRIu64
-			        " %12s %12s\n",
-			        r->task, r->name, r->call ? r->call : "?", r->in[0] ? a : "-",
-			        r->in[1] ? b : "-", c, r->count[0], r->count[1], ba, bb);
-		else if (kind == 2)
-			fprintf(out,
-			        "  %-6s %-28.28s %12s %12s %-24s %12s %12s %10" PRIu64 " %10" PRIu64
-			        "\n",
-			        r->task, r->name, r->in[0] ? a : "-", r->in[1] ? b : "-", c,
-			        r->in[0] ? graphs__fmt_time(ia, sizeof(ia), r->incl[0]) : "-",
-			        r->in[1] ? graphs__fmt_time(ib, sizeof(ib), r->incl[1]) : "-",
-			        r->count[0], r->count[1]);
+	fputs(html ? "<table><thead><tr>" : " ", out);
+	for (int c = 0; c < ncols; c++)
+		if (html)
+			fprintf(out, "<th>%s</th>", headings[kind][c]);
 		else
-			fprintf(out,
-			        "  %-6s %-36.36s %12s %12s %-24s %10" PRIu64 " %10" PRIu64 "\n",
-			        r->task, r->name, r->in[0] ? a : "-", r->in[1] ? b : "-", c,
-			        r->count[0], r->count[1]);
+			fprintf(out, " %*s", widths[kind][c], headings[kind][c]);
+	fputs(html ? "</tr></thead><tbody>\n" : "\n", out);
+	for (size_t i = 0; i < shown; i++) {
+		row_cells(&t->rows[i], kind, cells);
+		fputs(html ? "<tr>" : " ", out);
+		for (int c = 0; c < ncols; c++) {
+			if (html) {
+				fputs(widths[kind][c] < 0 ? "<td>" : "<td class=n>", out);
+				put_html(out, cells[c]);
+				fputs("</td>", out);
+			} else {
+				int w = widths[kind][c];
+
+				/* Names are cut to their column; figures are never cut. */
+				fprintf(out, " %*.*s", w, c == 1 ? -w : 63, cells[c]);
+			}
+		}
+		fputs(html ? "</tr>\n" : "\n", out);
 	}
+	if (html)
+		fputs("</tbody></table>\n", out);
 }
 
 static void print_run(FILE *out, const char *which, const pvmmon_log *log)
@@ -320,21 +372,13 @@ static int print_cp(FILE *out, const pvmmon_log *a, const pvmmon_log *b)
 	return rc;
 }
 
-int pvmmon_diff_text(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE *out)
+/* The runs' summary: programs, wall and summed virtual time, as text. */
+static void summary(FILE *out, const pvmmon_log *a, const pvmmon_log *b)
 {
-	diff_table tables[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
 	int64_t va = 0, vb = 0;
 	char t1[32], t2[32], c[64];
 	diff_row whole = {NULL, NULL, NULL, NULL, {1, 1}, {0, 0}, {0, 0}, {0, 0}, {0, 0}};
-	int rc;
 
-	if (!a || !b || !out)
-		return pvmmon_error_set(PVMMON_EINVAL, "diff: two logs and an output are needed");
-	rc = collect(a, 0, tables);
-	if (rc == 0)
-		rc = collect(b, 1, tables);
-	if (rc < 0)
-		goto out;
 	print_run(out, "A", a);
 	print_run(out, "B", b);
 	if (a->program && b->program &&
@@ -351,15 +395,112 @@ int pvmmon_diff_text(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE 
 	fprintf(out, "  virtual time summed over tasks %s -> %s %s\n",
 	        graphs__fmt_time(t1, sizeof(t1), va), graphs__fmt_time(t2, sizeof(t2), vb),
 	        change(c, sizeof(c), &whole, va, vb));
-	print_table(out, "Tasks by change in virtual time", &tables[0], 0, top);
-	print_table(out, "Communication statements by change in virtual time", &tables[1], 1, top);
-	print_table(out, "Procedures by change in exclusive virtual time", &tables[2], 2, top);
-	print_table(out, "Loops by change in virtual time", &tables[3], 3, top);
-	rc = print_cp(out, a, b);
+}
+
+/* The summary (or with_cp, the critical paths) as text inside a <pre> element. */
+static int put_pre(FILE *out, const pvmmon_log *a, const pvmmon_log *b, int with_cp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc = 0;
+
+	if (!m)
+		return pvmmon_error_set(PVMMON_ENOMEM, "diff: out of memory");
+	if (with_cp)
+		rc = print_cp(m, a, b);
+	else
+		summary(m, a, b);
+	fclose(m);
+	if (rc == 0 && len) {
+		fputs("<pre>", out);
+		put_html(out, text);
+		fputs("</pre>\n", out);
+	}
+	free(text);
+	return rc;
+}
+
+static const char *const titles[4] = {
+    "Tasks by change in virtual time",
+    "Communication statements by change in virtual time",
+    "Procedures by change in exclusive virtual time",
+    "Loops by change in virtual time",
+};
+
+/* The comparison of a and b to out, as text or as an HTML page. */
+static int write_diff(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE *out, int html)
+{
+	diff_table tables[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+	int rc;
+
+	rc = collect(a, 0, tables);
+	if (rc == 0)
+		rc = collect(b, 1, tables);
+	if (rc < 0)
+		goto out;
+	if (html) {
+		fputs(
+		    "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>pvmmon "
+		    "diff</title><style>body{font-family:sans-serif;margin:1.5em}"
+		    "table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #ccc;"
+		    "padding:2px 6px;font-size:13px}td.n{text-align:right}th{background:#eee}"
+		    "</style></head><body>\n<h1>pvmmon diff: A before, B after</h1>\n",
+		    out);
+		rc = put_pre(out, a, b, 0);
+	} else {
+		summary(out, a, b);
+	}
+	for (int k = 0; rc == 0 && k < 4; k++)
+		print_table(out, html, titles[k], &tables[k], k, top);
+	if (rc == 0 && html && (a->cp.enabled || b->cp.enabled)) {
+		fputs("<h2>Critical path</h2>\n", out);
+		rc = put_pre(out, a, b, 1);
+	} else if (rc == 0 && !html) {
+		rc = print_cp(out, a, b);
+	}
+	if (html)
+		fputs("</body></html>\n", out);
 	if (rc == 0 && (fflush(out) != 0 || ferror(out)))
 		rc = pvmmon_error_set(PVMMON_EIO, "diff: could not write the comparison");
 out:
 	for (int i = 0; i < 4; i++)
 		table_free(&tables[i]);
+	return rc;
+}
+
+int pvmmon_diff_text(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE *out)
+{
+	if (!a || !b || !out)
+		return pvmmon_error_set(PVMMON_EINVAL, "diff: two logs and an output are needed");
+	return write_diff(a, b, top, out, 0);
+}
+
+int pvmmon_diff_html(const pvmmon_log *a, const pvmmon_log *b, size_t top, const char *dir)
+{
+	char path[4096], tmp[4160];
+	FILE *f;
+	int rc;
+
+	if (!a || !b || !dir)
+		return pvmmon_error_set(PVMMON_EINVAL, "diff: two logs and a folder are needed");
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return pvmmon_error_set(PVMMON_EIO, "diff: cannot create %s: %s", dir,
+		                        strerror(errno));
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return pvmmon_error_set(PVMMON_EIO, "diff: cannot write %s: %s", path,
+		                        strerror(errno));
+	rc = write_diff(a, b, top, f, 1);
+	if (fclose(f) != 0 && rc == 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "diff: cannot write %s: %s", path,
+		                      strerror(errno));
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "diff: cannot write %s: %s", path,
+		                      strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
- * Comparing two runs of a program (`pvmmon diff A B`): per task, communication
- * statement, procedure and loop, the change in virtual time, counts and bytes, largest
- * changes first, and both runs' critical paths side by side.
+ * Comparing two runs of a program (`pvmmon diff A B [-o DIR]`), as text or HTML: per task,
+ * communication statement, procedure and loop, the change in virtual time, counts and bytes,
+ * largest changes first, and both runs' critical paths side by side.
  */
 #ifndef PVMMON_DIFF_H
 #define PVMMON_DIFF_H
@@ -28,6 +28,11 @@ extern "C" {
  * per section (0: all). Returns 0 or a negative code.
  */
 PVMMON_EXTERN int pvmmon_diff_text(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE *out);
+
+/* The same comparison as one offline HTML page, dir/index.html (dir created if missing;
+ * written to a temporary name and renamed). Returns 0 or a negative code. */
+PVMMON_EXTERN int pvmmon_diff_html(const pvmmon_log *a, const pvmmon_log *b, size_t top,
+                                   const char *dir);
 
 #ifdef __cplusplus
 }

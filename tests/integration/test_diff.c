@@ -2,7 +2,7 @@
  * Integration tests of `pvmmon diff`: two runs of tests/fixtures/src/twospeed.c (built
  * with pvmmon-cc) whose procedure scaled is twice as slow in the second, by its
  * argument: scaled ranks first among procedures and loops; a run compared with itself
- * changes nothing; bad input and options.
+ * changes nothing; the HTML page (-o DIR) ranks alike; bad input and options.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +12,19 @@
 
 #include "harness.h"
 
-/* The first row after the heading that starts with title in a diff's output: its second
- * word (the item's name) into name. */
-static int first_item(const char *out, const char *title, char *name, size_t len)
+/* The first row after the heading that starts with title in a diff's output, without
+ * its task column, into row. */
+static int first_item(const char *out, const char *title, char *row, size_t len)
 {
 	const char *p = strstr(out, title);
-	char task[32], item[256];
+	char task[32];
+	int skip = 0;
 
 	if (!p || !(p = strchr(p, '\n')) || !(p = strchr(p + 1, '\n')))
 		return -1;
-	if (sscanf(p + 1, "%31s %255s", task, item) != 2)
+	if (sscanf(p + 1, " %31s %n", task, &skip) != 1 || skip == 0)
 		return -1;
-	snprintf(name, len, "%s", item);
+	snprintf(row, len, "%.*s", (int)strcspn(p + 1 + skip, "\n"), p + 1 + skip);
 	return 0;
 }
 
@@ -46,11 +47,26 @@ static void test_diff_slower_procedure_first(void)
 		fprintf(stderr, "\n%s%s\n", r.out, r.err);
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	CU_ASSERT_EQUAL(first_item(r.out, "Procedures by change", name, sizeof(name)), 0);
-	CU_ASSERT_STRING_EQUAL(name, "scaled");
+	CU_ASSERT_EQUAL(strncmp(name, "scaled ", 7), 0);
 	CU_ASSERT_EQUAL(first_item(r.out, "Loops by change", name, sizeof(name)), 0);
-	CU_ASSERT_STRING_EQUAL(name, "for@24:2");
+	CU_ASSERT_EQUAL(strncmp(name, "for@", 4), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(name, " in scaled "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "B: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "twospeed 2"));
+	cmd_result_free(&r);
+
+	/* The same as a page: the procedures' table starts with scaled. */
+	harness_sh(&r, 30, "cd '%s' && %s/pvmmon diff a.xml b.xml -o page && cat page/index.html",
+	           dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(r.out, "<h2>Procedures by change in exclusive virtual time</h2>"));
+	{
+		const char *p = strstr(r.out, "<h2>Procedures");
+
+		CU_ASSERT_PTR_NOT_NULL(p ? strstr(p, "<tbody>\n<tr><td>0</td><td>scaled</td>")
+		                         : NULL);
+	}
 	cmd_result_free(&r);
 
 	/* The same run twice: every change is zero, nothing is new or gone. */
