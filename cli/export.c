@@ -3,20 +3,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../export/otf2.h"
 #include "cli.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/export.h"
 #include "pvmmon/log.h"
 
 static const char help[] =
-    "usage: pvmmon export LOG [--csv DIR] [--json FILE]\n"
+    "usage: pvmmon export LOG [--csv DIR] [--json FILE] [--otf2 DIR [--time virtual|real]]\n"
     "Writes the figures of a run's log as tables for scripts and spreadsheets:\n"
     "  --csv DIR    one CSV file per table in DIR (created if missing), each with a\n"
     "               header row\n"
     "  --json FILE  every table in one JSON document (FILE - for standard output),\n"
     "               valid against doc/pvmmon-export.schema.json\n"
+    "  --otf2 DIR   the event trace of a run recorded with --trace as an OTF2 archive\n"
+    "               (DIR/traces.otf2) for Vampir, Scalasca, otf2-print: a location per\n"
+    "               task on its host, enter and leave of each PVM call and traced\n"
+    "               procedure, messages as send and receive records; on the virtual\n"
+    "               clock (monitoring taken out) unless --time real\n"
     "The tables: run, hosts, tasks, statements, statement_partners, messages (the\n"
     "message matrix: sender, receiver, messages, bytes), procedures (one row per call\n"
     "site), callgraph (recursion collapsed), loops, critical_path, critical_path_nodes\n"
@@ -50,9 +57,38 @@ static int write_json(const pvmmon_log *log, const char *path)
 	return rc;
 }
 
+/* The OTF2 archive, and what it holds, said on standard error. */
+static int write_otf2(const pvmmon_log *log, const char *dir, int real)
+{
+	pvmmon_otf2_counts n;
+	int rc;
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return pvmmon_error_set(PVMMON_EIO, "export: cannot create %s: %s", dir,
+		                        strerror(errno));
+	rc = export__otf2(log, dir, real, &n);
+	if (rc < 0)
+		return rc;
+	if (!log->trace.enabled)
+		fprintf(stderr,
+		        "pvmmon: export: the run has no event trace, so %s/traces.otf2 holds "
+		        "its definitions only; record one with pvmmon run --trace\n",
+		        dir);
+	else
+		fprintf(stderr,
+		        "pvmmon: export: %s/traces.otf2: %llu enters, %llu leaves, %llu sends, "
+		        "%llu receives (%s time)%s\n",
+		        dir, (unsigned long long)n.enters, (unsigned long long)n.leaves,
+		        (unsigned long long)n.sends, (unsigned long long)n.recvs,
+		        real ? "real" : "virtual",
+		        log->trace.dropped ? "; the trace was cut at its limit" : "");
+	return 0;
+}
+
 int cli__export(int argc, char **argv)
 {
-	const char *path = NULL, *csv = NULL, *json = NULL;
+	const char *path = NULL, *csv = NULL, *json = NULL, *otf2 = NULL;
+	int real = 0;
 	pvmmon_log *log = NULL;
 	int rc = 0;
 
@@ -67,12 +103,22 @@ int cli__export(int argc, char **argv)
 			printf("pvmmon %s\n", PVMMON_VERSION);
 			return 0;
 		}
-		if (!strcmp(a, "--csv") || !strcmp(a, "--json")) {
+		if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--otf2") ||
+		    !strcmp(a, "--time")) {
 			if (i + 1 >= argc) {
 				cli__error("export: %s needs a value", a);
 				return 2;
 			}
-			*(a[2] == 'c' ? &csv : &json) = argv[++i];
+			if (a[2] == 't') {
+				real = !strcmp(argv[++i], "real");
+				if (!real && strcmp(argv[i], "virtual")) {
+					cli__error("export: --time wants virtual or real, not '%s'",
+					           argv[i]);
+					return 2;
+				}
+				continue;
+			}
+			*(a[2] == 'c' ? &csv : a[2] == 'j' ? &json : &otf2) = argv[++i];
 			continue;
 		}
 		if (a[0] == '-' && a[1]) {
@@ -85,8 +131,9 @@ int cli__export(int argc, char **argv)
 		}
 		path = a;
 	}
-	if (!path || (!csv && !json)) {
-		cli__error("export: %s", !path ? "no log given" : "say --csv DIR or --json FILE");
+	if (!path || (!csv && !json && !otf2)) {
+		cli__error("export: %s",
+		           !path ? "no log given" : "say --csv DIR, --json FILE or --otf2 DIR");
 		fputs(help, stderr);
 		return 2;
 	}
@@ -98,6 +145,8 @@ int cli__export(int argc, char **argv)
 		rc = pvmmon_export_csv(log, csv);
 	if (rc == 0 && json)
 		rc = write_json(log, json);
+	if (rc == 0 && otf2)
+		rc = write_otf2(log, otf2, real);
 	pvmmon_log_free(log);
 	if (rc < 0) {
 		cli__error("%s", pvmmon_error_last());

@@ -4,7 +4,8 @@
  * python3's csv module and checked against `pvmmon report --text` of the same log
  * (tests/integration/export_check.py), the JSON validated against
  * doc/pvmmon-export.schema.json with jsonschema; logs with a critical path and hangs
- * from the fixtures; bad input and options.
+ * from the fixtures; the same runs as OTF2 archives read by otf2-print and python3-otf2
+ * (tests/integration/otf2_check.py); bad input and options.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,22 @@ static void check_export(const char *pvmmon, const char *log)
 	cmd_result_free(&r);
 }
 
+/* Exports log as OTF2 into a new scratch folder and checks the archive with otf2-print
+ * and python3-otf2 against the log's trace (tests/integration/otf2_check.py; Debian's
+ * python3, which has the otf2 module). */
+static void check_otf2(const char *pvmmon, const char *log)
+{
+	cmd_result r;
+
+	harness_sh(&r, 120, "/usr/bin/python3 tests/integration/otf2_check.py '%s' '%s' '%s/otf2'",
+	           pvmmon, log, harness_tmpdir());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "otf2-check ok"));
+	if (r.status)
+		fprintf(stderr, "\nOTF2 check of %s: %s\n%s\n", log, r.out, r.err);
+	cmd_result_free(&r);
+}
+
 static void test_export_matmul(void)
 {
 	const char *dir = harness_tmpdir();
@@ -45,6 +62,7 @@ static void test_export_matmul(void)
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
 	check_export(pvmmon, log);
+	check_otf2(pvmmon, log);
 }
 
 /* mcpi built with pvmmon-cc: procedure and loop tables, and the critical path of main. */
@@ -69,6 +87,7 @@ static void test_export_mcpi_cc(void)
 
 		snprintf(log, sizeof(log), "%s/m.xml", dir);
 		check_export(pvmmon, log);
+		check_otf2(pvmmon, log);
 	}
 }
 
@@ -83,7 +102,40 @@ static void test_export_fixtures(void)
 	for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
 		snprintf(log, sizeof(log), "tests/fixtures/%s.xml", logs[i]);
 		check_export(pvmmon, log);
+		check_otf2(pvmmon, log);
 	}
+}
+
+/* OTF2 details: real time orders differently but reads as well; an archive is never
+ * overwritten; a run without a trace says how to get one. */
+static void test_export_otf2_options(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 60,
+	           "%s/pvmmon export tests/fixtures/report-trace.xml --otf2 '%s/o' --time real && "
+	           "otf2-print '%s/o/traces.otf2' | grep -c '^MPI_SEND'",
+	           harness_bin(), dir, dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "30\n");
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(real time)"));
+	cmd_result_free(&r);
+	harness_sh(&r, 60, "%s/pvmmon export tests/fixtures/report-trace.xml --otf2 '%s/o'",
+	           harness_bin(), dir);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "already holds an OTF2 archive"));
+	cmd_result_free(&r);
+	harness_sh(&r, 60, "%s/pvmmon export tests/fixtures/report-matmul.xml --otf2 '%s/p'",
+	           harness_bin(), dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon run --trace"));
+	cmd_result_free(&r);
+	harness_sh(&r, 60, "%s/pvmmon export tests/fixtures/report-trace.xml --otf2 x --time wall",
+	           harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--time wants virtual or real"));
+	cmd_result_free(&r);
 }
 
 /* The checker fails when an exported figure differs from the report's: a pvmmon whose
@@ -128,7 +180,7 @@ static void test_export_bad_input(void)
 
 	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml", harness_bin());
 	CU_ASSERT_EQUAL(r.status, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv DIR or --json FILE"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv DIR, --json FILE or --otf2 DIR"));
 	cmd_result_free(&r);
 
 	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml --csv",
@@ -173,6 +225,7 @@ CU_TestInfo test_export_tests[] = {
     {"export: mcpi built with pvmmon-cc matches the text report", test_export_mcpi_cc},
     {"export: fixture logs match the text report", test_export_fixtures},
     {"export: the check fails on a wrong figure", test_export_check_can_fail},
+    {"export: OTF2 in real time, no overwrite, a run without a trace", test_export_otf2_options},
     {"export: bad logs and options", test_export_bad_input},
     CU_TEST_INFO_NULL,
 };

@@ -1,0 +1,315 @@
+/* `pvmmon export --otf2`: a traced run as an OTF2 archive for Vampir, Scalasca and otf2-print. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <otf2/otf2.h>
+
+#include "otf2.h"
+#include "pvmmon/errors.h"
+
+/* Region ids (dense from 0, as readers want definitions in order): one per PVM call kind
+ * (the op's number less one), then one per selected procedure of the critical-path
+ * profile, then one for procedures outside it. */
+#define REGION_OPS (-1)
+#define REGION_PROCS PVMMON_EV_LAST
+
+/* String ids: fixed ones, then the hosts', the tasks', the procedures'. */
+enum {
+	S_EMPTY = 0,
+	S_MACHINE,
+	S_NODE,
+	S_MACHINE_NAME,
+	S_COMM,
+	S_LOCATIONS,
+	S_RANKS,
+	S_PROC_OTHER,
+	S_OPS,
+};
+
+static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+                                bool final)
+{
+	(void)data;
+	(void)type;
+	(void)loc;
+	(void)caller;
+	(void) final;
+	return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc)
+{
+	(void)data;
+	(void)type;
+	(void)loc;
+	return 0;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+/* The index of the task with tid, or -1 (an unmonitored partner). */
+static long rank_of(const pvmmon_log *log, int32_t tid)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].tid == tid)
+			return (long)i;
+	return -1;
+}
+
+/* The start and end of event e on the chosen clock. */
+static void span(const pvmmon_log_event *e, int real, int64_t *t0, int64_t *t1)
+{
+	*t0 = real ? e->rt[1] : e->vt0;
+	*t1 = real ? e->rt[2] : e->vt1;
+	if (*t1 < *t0)
+		*t1 = *t0;
+}
+
+/* Whether event e becomes records (an enter and a leave, with its message). */
+static int exported(const pvmmon_log_event *e)
+{
+	return e->op != PVMMON_EV_CPSTART && e->op != PVMMON_EV_CPSTOP && e->op >= 1 &&
+	       e->op <= PVMMON_EV_LAST;
+}
+
+static OTF2_RegionRef region_of(const pvmmon_log *log, const pvmmon_log_event *e)
+{
+	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT)
+		return e->tag >= 0 && (size_t)e->tag < log->cp.nprocs
+		           ? (OTF2_RegionRef)(REGION_PROCS + e->tag)
+		           : (OTF2_RegionRef)(REGION_PROCS + log->cp.nprocs);
+	return (OTF2_RegionRef)(REGION_OPS + e->op);
+}
+
+/* Writes task i's events to its location; *count gets the records written. */
+static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int real, int64_t base,
+                        uint64_t *count, pvmmon_otf2_counts *n)
+{
+	const pvmmon_log_task *t = &log->tasks[i];
+	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, i);
+	OTF2_ErrorCode err = OTF2_SUCCESS;
+	uint64_t last = 0;
+
+	*count = 0;
+	if (!w)
+		return pvmmon_error_set(PVMMON_EIO,
+		                        "export: OTF2 cannot open the events of task %zu", i);
+	for (size_t k = 0; k < t->nevents && err == OTF2_SUCCESS; k++) {
+		const pvmmon_log_event *e = &t->events[k];
+		int64_t t0, t1;
+		uint64_t a, b;
+		long peer = e->peer ? rank_of(log, e->peer) : -1;
+
+		if (!exported(e))
+			continue;
+		span(e, real, &t0, &t1);
+		/* OTF2 wants each location's times in order: a clock step back is held. */
+		a = (uint64_t)(t0 - base) < last ? last : (uint64_t)(t0 - base);
+		b = (uint64_t)(t1 - base) < a ? a : (uint64_t)(t1 - base);
+		last = b;
+		if (e->op == PVMMON_EV_EXIT) {
+			err = OTF2_EvtWriter_Leave(w, NULL, a, region_of(log, e));
+			n->leaves++;
+			(*count)++;
+			continue;
+		}
+		err = OTF2_EvtWriter_Enter(w, NULL, a, region_of(log, e));
+		n->enters++;
+		(*count)++;
+		if (e->op == PVMMON_EV_ENTER)
+			continue;
+		if (err == OTF2_SUCCESS && peer >= 0 && pvmmon_event_op_sends(e->op)) {
+			err = OTF2_EvtWriter_MpiSend(w, NULL, a, (uint32_t)peer, 0,
+			                             (uint32_t)e->tag, e->bytes);
+			n->sends++;
+			(*count)++;
+		} else if (err == OTF2_SUCCESS && peer >= 0 && pvmmon_event_op_receives(e->op) &&
+		           e->seq >= 0) {
+			err = OTF2_EvtWriter_MpiRecv(w, NULL, b, (uint32_t)peer, 0,
+			                             (uint32_t)e->tag, e->bytes);
+			n->recvs++;
+			(*count)++;
+		}
+		if (err == OTF2_SUCCESS) {
+			err = OTF2_EvtWriter_Leave(w, NULL, b, region_of(log, e));
+			n->leaves++;
+			(*count)++;
+		}
+	}
+	if (OTF2_Archive_CloseEvtWriter(ar, w) != OTF2_SUCCESS || err != OTF2_SUCCESS)
+		return pvmmon_error_set(PVMMON_EIO,
+		                        "export: OTF2 cannot write the events of task %zu: %s", i,
+		                        OTF2_Error_GetDescription(err));
+	return 0;
+}
+
+/* The host index of task t (its system-tree node after the machine), 0 when unknown. */
+static size_t host_of(const pvmmon_log *log, const pvmmon_log_task *t)
+{
+	for (size_t h = 0; h < log->nhosts; h++)
+		if (t->host && log->hosts[h].name && !strcmp(t->host, log->hosts[h].name))
+			return h;
+	return 0;
+}
+
+/* The global definitions: clock, strings, system tree (machine, hosts), one process
+ * and one location per task, regions, the communicator of all tasks. */
+static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
+                      const uint64_t *counts)
+{
+	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+	size_t nh = log->nhosts ? log->nhosts : 1, nt = log->ntasks;
+	uint32_t s_hosts = S_OPS + PVMMON_EV_LAST + 1, s_tasks = s_hosts + (uint32_t)nh;
+	uint32_t s_procs = s_tasks + (uint32_t)nt;
+	uint64_t *members = calloc(nt ? nt : 1, sizeof(*members));
+	OTF2_ErrorCode err;
+	char name[160];
+
+	if (!g || !members) {
+		free(members);
+		return pvmmon_error_set(PVMMON_EIO, "export: OTF2 cannot write the definitions");
+	}
+	err = OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, length + 1,
+	                                                OTF2_UNDEFINED_TIMESTAMP);
+	OTF2_GlobalDefWriter_WriteString(g, S_EMPTY, "");
+	OTF2_GlobalDefWriter_WriteString(g, S_MACHINE, "machine");
+	OTF2_GlobalDefWriter_WriteString(g, S_NODE, "node");
+	OTF2_GlobalDefWriter_WriteString(g, S_MACHINE_NAME, "PVM virtual machine");
+	OTF2_GlobalDefWriter_WriteString(g, S_COMM, "PVM tasks");
+	OTF2_GlobalDefWriter_WriteString(g, S_LOCATIONS, "tasks");
+	OTF2_GlobalDefWriter_WriteString(g, S_RANKS, "ranks");
+	OTF2_GlobalDefWriter_WriteString(g, S_PROC_OTHER, "procedure (not selected)");
+	for (int op = 0; op <= PVMMON_EV_LAST; op++) {
+		const char *nm = pvmmon_event_op_name((pvmmon_event_op)op);
+
+		OTF2_GlobalDefWriter_WriteString(g, S_OPS + (uint32_t)op, nm ? nm : "?");
+	}
+	for (size_t h = 0; h < nh; h++)
+		OTF2_GlobalDefWriter_WriteString(
+		    g, s_hosts + (uint32_t)h,
+		    log->nhosts && log->hosts[h].name ? log->hosts[h].name : "host");
+	for (size_t i = 0; i < nt; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		snprintf(name, sizeof(name), "task %s (t%x)", t->lid ? t->lid : "?",
+		         (unsigned)t->tid);
+		OTF2_GlobalDefWriter_WriteString(g, s_tasks + (uint32_t)i, name);
+	}
+	for (size_t p = 0; p < log->cp.nprocs; p++)
+		OTF2_GlobalDefWriter_WriteString(
+		    g, s_procs + (uint32_t)p, log->cp.procs[p].name ? log->cp.procs[p].name : "?");
+	/* Regions: the PVM calls, then the procedures of the critical-path selection. */
+	for (int op = 1; op <= PVMMON_EV_LAST; op++) {
+		int p2p = pvmmon_event_op_sends((pvmmon_event_op)op) ||
+		          pvmmon_event_op_receives((pvmmon_event_op)op);
+
+		OTF2_GlobalDefWriter_WriteRegion(
+		    g, REGION_OPS + (uint32_t)op, S_OPS + (uint32_t)op, S_OPS + (uint32_t)op,
+		    S_EMPTY, p2p ? OTF2_REGION_ROLE_POINT2POINT : OTF2_REGION_ROLE_FUNCTION,
+		    OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, S_EMPTY, 0, 0);
+	}
+	for (size_t p = 0; p <= log->cp.nprocs; p++)
+		OTF2_GlobalDefWriter_WriteRegion(
+		    g, REGION_PROCS + (uint32_t)p,
+		    p < log->cp.nprocs ? s_procs + (uint32_t)p : S_PROC_OTHER,
+		    p < log->cp.nprocs ? s_procs + (uint32_t)p : S_PROC_OTHER, S_EMPTY,
+		    OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, S_EMPTY,
+		    0, 0);
+	/* The system tree: the virtual machine, its hosts; a process per task on its host. */
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_MACHINE_NAME, S_MACHINE,
+	                                         OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	for (size_t h = 0; h < nh; h++)
+		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + (uint32_t)h, s_hosts + (uint32_t)h,
+		                                         S_NODE, 0);
+	for (size_t i = 0; i < nt; i++) {
+		OTF2_GlobalDefWriter_WriteLocationGroup(
+		    g, (uint32_t)i, s_tasks + (uint32_t)i, OTF2_LOCATION_GROUP_TYPE_PROCESS,
+		    1 + (uint32_t)host_of(log, &log->tasks[i]), OTF2_UNDEFINED_LOCATION_GROUP);
+		OTF2_GlobalDefWriter_WriteLocation(g, i, s_tasks + (uint32_t)i,
+		                                   OTF2_LOCATION_TYPE_CPU_THREAD, counts[i],
+		                                   (uint32_t)i);
+		members[i] = i;
+	}
+	/* The communicator: every task, its rank its index in the log (a message's
+	 * receiver or sender in the event records). */
+	OTF2_GlobalDefWriter_WriteGroup(g, 0, S_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+	                                OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nt,
+	                                members);
+	OTF2_GlobalDefWriter_WriteGroup(g, 1, S_RANKS, OTF2_GROUP_TYPE_COMM_GROUP,
+	                                OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nt,
+	                                members);
+	if (err == OTF2_SUCCESS)
+		err = OTF2_GlobalDefWriter_WriteComm(g, 0, S_COMM, 1, OTF2_UNDEFINED_COMM,
+		                                     OTF2_COMM_FLAG_NONE);
+	free(members);
+	if (err != OTF2_SUCCESS)
+		return pvmmon_error_set(PVMMON_EIO, "export: OTF2 cannot write the definitions: %s",
+		                        OTF2_Error_GetDescription(err));
+	return 0;
+}
+
+int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_counts *n)
+{
+	OTF2_Archive *ar = NULL;
+	uint64_t *counts = NULL;
+	int64_t base = 0, end = 0;
+	char anchor[4200];
+	struct stat st;
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
+	if (stat(anchor, &st) == 0)
+		return pvmmon_error_set(PVMMON_EEXISTS, "export: %s already holds an OTF2 archive",
+		                        dir);
+	/* Every time relative to the earliest so that none is negative. */
+	for (size_t i = 0; i < log->ntasks; i++)
+		for (size_t k = 0; k < log->tasks[i].nevents; k++) {
+			int64_t t0, t1;
+
+			span(&log->tasks[i].events[k], real, &t0, &t1);
+			base = t0 < base ? t0 : base;
+			end = t1 > end ? t1 : end;
+		}
+	counts = calloc(log->ntasks ? log->ntasks : 1, sizeof(*counts));
+	if (!counts)
+		return pvmmon_error_set(PVMMON_ENOMEM, "export: out of memory");
+	ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+	                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	if (!ar) {
+		free(counts);
+		return pvmmon_error_set(PVMMON_EIO, "export: cannot create an OTF2 archive in %s",
+		                        dir);
+	}
+	if (OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
+	    OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
+	    OTF2_Archive_OpenEvtFiles(ar) != OTF2_SUCCESS) {
+		rc = pvmmon_error_set(PVMMON_EIO, "export: cannot create an OTF2 archive in %s",
+		                      dir);
+		goto out;
+	}
+	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
+		rc = write_events(ar, log, i, real, base, &counts[i], n);
+	OTF2_Archive_CloseEvtFiles(ar);
+	if (rc == 0 && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS) {
+		/* Each location has its (empty) local definitions, as readers expect. */
+		for (size_t i = 0; i < log->ntasks; i++) {
+			OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, i);
+
+			if (d)
+				OTF2_Archive_CloseDefWriter(ar, d);
+		}
+		OTF2_Archive_CloseDefFiles(ar);
+	}
+	if (rc == 0)
+		rc = write_defs(ar, log, (uint64_t)(end - base), counts);
+out:
+	if (OTF2_Archive_Close(ar) != OTF2_SUCCESS && rc == 0)
+		rc = pvmmon_error_set(PVMMON_EIO, "export: cannot finish the OTF2 archive in %s",
+		                      dir);
+	free(counts);
+	return rc;
+}
