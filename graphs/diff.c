@@ -25,10 +25,58 @@ typedef struct diff_row {
 	uint64_t bytes[2];
 } diff_row;
 
+/* A section's rows, with a hash index by key (slots hold a row's index plus one; 0 is
+ * free) so that matching stays linear in the number of items. */
 typedef struct diff_table {
 	diff_row *rows;
 	size_t n, cap;
+	size_t *slots;
+	size_t nslots; /* a power of two, at least twice cap */
 } diff_table;
+
+static size_t hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of key: the one holding its row, or the free one where it goes. */
+static size_t slot_of(const diff_table *t, const char *key)
+{
+	size_t i = hash(key) & (t->nslots - 1);
+
+	while (t->slots[i] && strcmp(t->rows[t->slots[i] - 1].key, key))
+		i = (i + 1) & (t->nslots - 1);
+	return i;
+}
+
+/* Room for one more row: the rows and the index grown together. */
+static int grow(diff_table *t)
+{
+	size_t cap = t->cap * 2 + 16, nslots = 64;
+	diff_row *rows;
+	size_t *slots;
+
+	while (nslots < 2 * cap)
+		nslots *= 2;
+	rows = realloc(t->rows, cap * sizeof(*rows));
+	if (!rows)
+		return pvmmon_error_set(PVMMON_ENOMEM, "diff: out of memory");
+	t->rows = rows;
+	slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return pvmmon_error_set(PVMMON_ENOMEM, "diff: out of memory");
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	t->cap = cap;
+	for (size_t i = 0; i < t->n; i++)
+		t->slots[slot_of(t, t->rows[i].key)] = i + 1;
+	return 0;
+}
 
 static void table_free(diff_table *t)
 {
@@ -38,37 +86,33 @@ static void table_free(diff_table *t)
 		free(t->rows[i].name);
 	}
 	free(t->rows);
+	free(t->slots);
 	t->rows = NULL;
-	t->n = t->cap = 0;
+	t->slots = NULL;
+	t->n = t->cap = t->nslots = 0;
 }
 
 /* The row of key (made when missing) into *out. */
 static int row_of(diff_table *t, const char *task, const char *name, const char *call,
                   diff_row **out)
 {
-	size_t len = strlen(task) + strlen(name) + strlen(call ? call : "") + 3;
+	size_t len = strlen(task) + strlen(name) + strlen(call ? call : "") + 3, slot;
 	char *key = malloc(len);
 
 	if (!key)
 		return pvmmon_error_set(PVMMON_ENOMEM, "diff: out of memory");
 	snprintf(key, len, "%s\x1f%s\x1f%s", task, name, call ? call : "");
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->rows[i].key, key)) {
-			free(key);
-			*out = &t->rows[i];
-			return 0;
-		}
-	if (t->n == t->cap) {
-		size_t cap = t->cap * 2 + 16;
-		diff_row *grown = realloc(t->rows, cap * sizeof(*grown));
-
-		if (!grown) {
-			free(key);
-			return pvmmon_error_set(PVMMON_ENOMEM, "diff: out of memory");
-		}
-		t->rows = grown;
-		t->cap = cap;
+	if (t->n == t->cap && grow(t) < 0) {
+		free(key);
+		return PVMMON_ENOMEM;
 	}
+	slot = slot_of(t, key);
+	if (t->slots[slot]) {
+		free(key);
+		*out = &t->rows[t->slots[slot] - 1];
+		return 0;
+	}
+	t->slots[slot] = t->n + 1;
 	*out = &t->rows[t->n];
 	memset(*out, 0, sizeof(**out));
 	(*out)->key = key;
@@ -431,9 +475,10 @@ static const char *const titles[4] = {
 /* The comparison of a and b to out, as text or as an HTML page. */
 static int write_diff(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE *out, int html)
 {
-	diff_table tables[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+	diff_table tables[4];
 	int rc;
 
+	memset(tables, 0, sizeof(tables));
 	rc = collect(a, 0, tables);
 	if (rc == 0)
 		rc = collect(b, 1, tables);
