@@ -247,3 +247,151 @@ int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t)
 		return t->virtual_ns;
 	return log->comp == PVMMON_COMP_NONE ? t->raw_ns : t->local_ns;
 }
+
+/* The procedure that encloses entry i of t's static table, or NULL (also for a parent
+ * chain that loops, which a damaged table could hold). */
+static const char *enclosing_proc(const pvmmon_log_task *t, size_t i)
+{
+	int p = t->statics[i].parent;
+
+	for (size_t steps = 0; p >= 0 && (size_t)p < t->nstatics && steps < t->nstatics; steps++) {
+		if (t->statics[p].kind == PVMMON_STATIC_PROC)
+			return t->statics[p].name;
+		p = t->statics[p].parent;
+	}
+	return NULL;
+}
+
+/* Whether function name fn (a symbol: "main", or a compiler's part of it, "main.cold")
+ * is procedure proc. */
+static int same_function(const char *fn, const char *proc)
+{
+	size_t n;
+
+	if (!fn || !proc)
+		return !fn;
+	n = strcspn(fn, ".");
+	return strlen(proc) == n && !strncmp(fn, proc, n);
+}
+
+/* The base of a function symbol: its length up to a compiler's part suffix (".cold"). */
+static size_t base_len(const char *fn) { return strcspn(fn, "."); }
+
+/* Whether procedure entry p of t's static table is called from the procedure of
+ * function fn, directly or through other procedures (the calls the compiler may have
+ * inlined into it), marked in reach[] (by entry) as the search goes. */
+static void mark_callees(const pvmmon_log_task *t, const char *fn, unsigned char *reach)
+{
+	int changed = 1;
+
+	/* Until nothing changes: a call entry inside fn or inside a reached procedure
+	 * reaches the procedures of its callee's name. Bounded by the table's size. */
+	for (size_t round = 0; changed && round <= t->nstatics; round++) {
+		changed = 0;
+		for (size_t c = 0; c < t->nstatics; c++) {
+			const pvmmon_log_static *call = &t->statics[c];
+			const char *in;
+			int from = 0;
+
+			if (call->kind != PVMMON_STATIC_CALL || !call->name)
+				continue;
+			in = enclosing_proc(t, c);
+			if (!in)
+				continue;
+			from = same_function(fn, in);
+			for (size_t p = 0; !from && p < t->nstatics; p++)
+				from = reach[p] && t->statics[p].name &&
+				       !strcmp(t->statics[p].name, in);
+			for (size_t p = 0; from && p < t->nstatics; p++)
+				if (!reach[p] && t->statics[p].kind == PVMMON_STATIC_PROC &&
+				    t->statics[p].name && !strcmp(t->statics[p].name, call->name) &&
+				    !same_function(fn, call->name)) {
+					reach[p] = 1;
+					changed = 1;
+				}
+		}
+	}
+}
+
+/* Whether entry e is a call of s's routine in s's procedure (direct), or in a procedure
+ * that procedure calls (reached): 1 direct, 2 reached, 0 neither. */
+static int place_kind(const pvmmon_log_task *t, const pvmmon_log_stmt *s, size_t e,
+                      const unsigned char *reach)
+{
+	const pvmmon_log_static *st = &t->statics[e];
+	const char *in;
+
+	if (st->kind != PVMMON_STATIC_COM || !st->name || !s->op || strcmp(st->name, s->op))
+		return 0;
+	in = enclosing_proc(t, e);
+	if (same_function(s->function, in))
+		return 1;
+	for (size_t p = 0; reach && in && p < t->nstatics; p++)
+		if (reach[p] && t->statics[p].name && !strcmp(t->statics[p].name, in))
+			return 2;
+	return 0;
+}
+
+/* Statements of t without a source place, with the same call in the same function as s
+ * (any part of it). */
+static int peers(const pvmmon_log_stmt *s, const pvmmon_log_stmt *o)
+{
+	return !(o->file && o->line > 0) && o->op && !strcmp(o->op, s->op) &&
+	       (s->function ? o->function && base_len(o->function) == base_len(s->function) &&
+	                          !strncmp(o->function, s->function, base_len(s->function))
+	                    : !o->function);
+}
+
+size_t pvmmon_log_stmt_candidates(const pvmmon_log_task *t, const pvmmon_log_stmt *s, size_t *out,
+                                  size_t max, long *exact)
+{
+	unsigned char *reach;
+	size_t direct = 0, reached = 0, n = 0, npeers = 0, rank = 0, k = 0;
+	int one_part = 1;
+
+	*exact = -1;
+	if ((s->file && s->line > 0) || !s->op || !t->nstatics)
+		return 0;
+	reach = calloc(t->nstatics, 1);
+	if (!reach)
+		return 0;
+	if (s->function)
+		mark_callees(t, s->function, reach);
+	for (size_t e = 0; e < t->nstatics; e++) {
+		int kind = place_kind(t, s, e, reach);
+
+		direct += kind == 1;
+		reached += kind == 2;
+		if (kind && n < max)
+			out[n] = e;
+		n += kind != 0;
+	}
+	for (size_t j = 0; j < t->nstmts; j++)
+		if (peers(s, &t->stmts[j])) {
+			npeers++;
+			rank += t->stmts[j].offset < s->offset;
+			one_part &= !strcmp(t->stmts[j].function ? t->stmts[j].function : "",
+			                    s->function ? s->function : "");
+		}
+	/* One call of the routine in the procedure and one record: it. As many calls as
+	 * records: the n-th in address order is the n-th in source order (the table's).
+	 * Not when a called procedure has calls of the routine too (one inlined would be
+	 * counted here), nor across a function's parts (a cold part lies elsewhere). */
+	if (direct && !reached && direct == npeers && (npeers == 1 || one_part))
+		for (size_t e = 0; e < t->nstatics && *exact < 0; e++)
+			if (place_kind(t, s, e, NULL) == 1 && k++ == rank)
+				*exact = (long)e;
+	free(reach);
+	return n;
+}
+
+long pvmmon_log_stmt_static(const pvmmon_log_task *t, const pvmmon_log_stmt *s, size_t *ncand)
+{
+	size_t none[1], n;
+	long exact;
+
+	n = pvmmon_log_stmt_candidates(t, s, none, 0, &exact);
+	if (ncand)
+		*ncand = n;
+	return exact;
+}

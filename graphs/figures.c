@@ -99,60 +99,9 @@ const char *graphs__base_name(const char *path)
  * Names a statement the way a user finds it in the source: file:line when debug
  * information resolved it, otherwise the module and offset, with the function when known.
  */
-/* Whether function name fn (a symbol: "main", or a compiler's part of it, "main.cold")
- * is procedure proc. */
-static int same_function(const char *fn, const char *proc)
-{
-	size_t n;
-
-	if (!fn || !proc)
-		return !fn;
-	n = strcspn(fn, ".");
-	return strlen(proc) == n && !strncmp(fn, proc, n);
-}
-
-/* Whether statement s has no source place of its own but could be static entry e: the
- * same PVM call, in the same procedure. */
-static int could_be(const pvmmon_log_task *t, const pvmmon_log_stmt *s, size_t e)
-{
-	const pvmmon_log_static *st = &t->statics[e];
-
-	return st->kind == PVMMON_STATIC_COM && st->name && s->op && !strcmp(st->name, s->op) &&
-	       same_function(s->function, graphs__enclosing_proc(t, e));
-}
-
-/* Statements of t without a source place, with the same call in the same function as s. */
-static int peers(const pvmmon_log_stmt *s, const pvmmon_log_stmt *o)
-{
-	return !(o->file && o->line > 0) && o->op && !strcmp(o->op, s->op) &&
-	       (s->function ? o->function && !strcmp(o->function, s->function) : !o->function);
-}
-
 long graphs__stmt_static(const pvmmon_log_task *t, const pvmmon_log_stmt *s, size_t *ncand)
 {
-	size_t cands = 0, npeers = 0, rank = 0, k = 0;
-
-	if (ncand)
-		*ncand = 0;
-	if ((s->file && s->line > 0) || !s->op || !t || !t->nstatics)
-		return -1;
-	for (size_t e = 0; e < t->nstatics; e++)
-		cands += could_be(t, s, e);
-	for (size_t j = 0; j < t->nstmts; j++)
-		if (peers(s, &t->stmts[j])) {
-			npeers++;
-			rank += t->stmts[j].offset < s->offset;
-		}
-	if (ncand)
-		*ncand = cands;
-	/* One call of the routine in the procedure: it. Several, each with its record: the
-	 * n-th in address order is the n-th in source order (the static table's order). */
-	if (!cands || cands != npeers)
-		return -1;
-	for (size_t e = 0; e < t->nstatics; e++)
-		if (could_be(t, s, e) && k++ == rank)
-			return (long)e;
-	return -1;
+	return t ? pvmmon_log_stmt_static(t, s, ncand) : (ncand ? (*ncand = 0, -1) : -1);
 }
 
 const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_task *t,
@@ -171,20 +120,18 @@ const char *graphs__stmt_name(char *buf, size_t len, const pvmmon_log_task *t,
 		         (int)t->statics[e].line, fn);
 	} else if (ncand > 0) {
 		/* The static table has several calls it could be: all their lines. */
-		size_t used = 0;
+		size_t cands[32], n = pvmmon_log_stmt_candidates(t, s, cands, 32, &e), used = 0;
 
-		for (size_t k = 0; k < t->nstatics && used < len; k++)
-			if (could_be(t, s, k)) {
-				int w = used ? snprintf(buf + used, len - used, ",%d",
-				                        (int)t->statics[k].line)
-				             : snprintf(buf, len, "%s:%d",
-				                        graphs__base_name(t->statics[k].file),
-				                        (int)t->statics[k].line);
+		for (size_t k = 0; k < n && k < 32 && used < len; k++) {
+			const pvmmon_log_static *c = &t->statics[cands[k]];
+			int w = k ? snprintf(buf + used, len - used, ",%d", (int)c->line)
+			          : snprintf(buf, len, "%s:%d", graphs__base_name(c->file),
+			                     (int)c->line);
 
-				used += w > 0 ? (size_t)w : 0;
-			}
+			used += w > 0 ? (size_t)w : 0;
+		}
 		if (used < len)
-			snprintf(buf + used, len - used, "%s", fn);
+			snprintf(buf + used, len - used, "%s%s", n > 32 ? ",..." : "", fn);
 	} else if (s->module) {
 		snprintf(buf, len, "%s+0x%" PRIx64 "%s", graphs__base_name(s->module), s->offset, fn);
 	} else {

@@ -445,6 +445,30 @@ PVMMON_EXTERN int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c);
  * the task has no other). */
 PVMMON_EXTERN int64_t pvmmon_log_task_time(const pvmmon_log *log, const pvmmon_log_task *t);
 
+/*
+ * Where statement s of task t is in the source when the log has no file and line for it
+ * (a pvmmon-cc build without -g): the index of the communication entry of t's static
+ * table that it is, or -1 (s has its own place, or none can be said for sure). The
+ * candidates are the entries of the same PVM call in the same procedure (a symbol's
+ * compiler parts, "main.cold", count as the procedure): one candidate and one such
+ * statement are each other; as many such statements as candidates, all in one part of
+ * the function, are paired in order, address order with source order. Never when a
+ * procedure it calls has calls of the routine too: the compiler may have inlined one.
+ * *ncand (may be NULL) gets the number of candidates, those included.
+ */
+PVMMON_EXTERN long pvmmon_log_stmt_static(const pvmmon_log_task *t, const pvmmon_log_stmt *s,
+                                          size_t *ncand);
+
+/*
+ * The entries of t's static table that statement s (without file and line of its own)
+ * could be, into out (at most max of them, in table order): the calls of its PVM routine
+ * in its procedure, and in the procedures that procedure calls, directly or not (the
+ * compiler may have inlined them). Returns their number; *exact gets the one s is, as
+ * pvmmon_log_stmt_static() says, or -1.
+ */
+PVMMON_EXTERN size_t pvmmon_log_stmt_candidates(const pvmmon_log_task *t, const pvmmon_log_stmt *s,
+                                                size_t *out, size_t max, long *exact);
+
 /* "proc", "loop", "com", "call"; NULL for anything else. */
 PVMMON_EXTERN const char *pvmmon_static_kind_name(pvmmon_static_kind k);
 

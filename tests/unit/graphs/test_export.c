@@ -210,11 +210,30 @@ static void test_statements_named_from_static_tables(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq.c:40,52 in main "));
 	CU_ASSERT_PTR_NULL(strstr(text, "+0x"));
 	free(text);
+	/* A procedure main calls (g, at line 41) has a pvm_send too: a record in main may be
+	 * its call, inlined, so its line is among those said. */
+	{
+		pvmmon_log_task *t = &log->tasks[0];
+		pvmmon_log_static extra[] = {
+		    {PVMMON_STATIC_CALL, strdup("g"), strdup("src/cpseq.c"), 41, 2},
+		    {PVMMON_STATIC_PROC, strdup("g"), strdup("src/cpseq.c"), 58, -1},
+		    {PVMMON_STATIC_COM, strdup("pvm_send"), strdup("src/cpseq.c"), 60, 8}};
+		pvmmon_log_static *grown = realloc(t->statics, 10 * sizeof(*grown));
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(grown);
+		t->statics = grown;
+		memcpy(&t->statics[7], extra, sizeof(extra));
+		t->nstatics = 10;
+		text = text_of(log);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq.c:40,52,60 in main "));
+		CU_ASSERT_PTR_NULL(strstr(text, "+0x"));
+		free(text);
+	}
 	/* Without static tables, module+offset as before. */
 	log->tasks[0].nstatics = 0;
 	text = text_of(log);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "cpseq+0x100 in main"));
-	log->tasks[0].nstatics = 7;
+	log->tasks[0].nstatics = 10;
 	free(text);
 	pvmmon_log_free(log);
 }
