@@ -23,7 +23,7 @@ static void check_export(const char *pvmmon, const char *log)
 	cmd_result r;
 
 	harness_sh(&r, 120,
-	           "python3 tests/integration/export_check.py '%s' '%s' '%s' "
+	           "/usr/bin/python3 tests/integration/export_check.py '%s' '%s' '%s' "
 	           "doc/pvmmon-export.schema.json",
 	           pvmmon, log, harness_tmpdir());
 	CU_ASSERT_EQUAL(r.status, 0);
@@ -149,7 +149,7 @@ static void test_export_check_can_fail(void)
 	    &r, 60,
 	    "cd '%s' && printf '#!/bin/sh\\n%s/pvmmon \"$@\" || exit $?\\n"
 	    "[ \"$1\" = export ] && sed -i \"2s/,12,6,/,13,6,/\" \"$4/tasks.csv\"\\nexit 0\\n' "
-	    "> bad && chmod +x bad && cd - >/dev/null && python3 "
+	    "> bad && chmod +x bad && cd - >/dev/null && /usr/bin/python3 "
 	    "tests/integration/export_check.py '%s/bad' tests/fixtures/report-matmul.xml "
 	    "'%s' doc/pvmmon-export.schema.json",
 	    dir, harness_bin(), dir, harness_tmpdir());
@@ -212,7 +212,7 @@ static void test_export_bad_input(void)
 	/* JSON to standard output. */
 	harness_sh(&r, 30,
 	           "%s/pvmmon export tests/fixtures/report-matmul.xml --json - | "
-	           "python3 -c 'import json,sys; d=json.load(sys.stdin); "
+	           "/usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); "
 	           "print(len(d[\"tables\"][\"tasks\"]))'",
 	           harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
