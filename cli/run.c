@@ -527,9 +527,8 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		usleep(20000);
 	}
 	cli__group_background(tty);
-	/* A Ctrl-C at the terminal went to the program's group, not to pvmmon: tasks it
-	 * spawned (children of the pvmd) are stopped by the monitor as for a signal to
-	 * pvmmon. */
+	/* A Ctrl-C typed went to the program's group, not to pvmmon: the monitor stops the
+	 * tasks it spawned (children of the pvmd), as for a signal to pvmmon. */
 	if (tty && !told && monitor && *monitor > 0 && WIFSIGNALED(status) &&
 	    WTERMSIG(status) == SIGINT)
 		kill(*monitor, SIGTERM);
@@ -747,8 +746,7 @@ static int run_main(int argc, char **argv, const char *replay)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/* A terminal that hangs up (a closed ssh session, script(1) ended) stops the run
-	 * as Ctrl-C does: the log is written and the private VM halted, not left behind. */
+	/* A terminal that hangs up stops the run as Ctrl-C does (log written, VM halted). */
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	if (start_vm(&vm, &progdir, &o, program) < 0)
