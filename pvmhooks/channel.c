@@ -341,12 +341,58 @@ static int real_take_any(uint8_t **out, size_t *len, int *src, int *tag, long wa
 	return rc;
 }
 
+/* PVM's signature of a PvmDataInPlace buffer (pvm_getminfo's enc). */
+#define ENC_INPLACE 0x20000000
+/* Where libpvm3 3.4 keeps a message's id and body length in its message descriptor
+ * (struct pmsg: five pointers, m_ref, m_mid, m_len). */
+#define PMSG_MID_AT (5 * sizeof(void *) + sizeof(int))
+#define PMSG_LEN_AT (PMSG_MID_AT + sizeof(int))
+
+/*
+ * The body length of a PvmDataInPlace send buffer. libpvm3 keeps no length for one
+ * (pvm_bufinfo says 0: its data stays in the program's memory until sent), yet the
+ * receiver gets every byte. libpvm3's own pmsg_setlen() sums the fragments but also
+ * stores the sum in the descriptor, where the program's later pvm_bufinfo() would see
+ * it; so the stored length is put back as it was, and only when the descriptor is laid
+ * out as expected (its message id where PVM 3.4 has it). Without libpvm3's internals
+ * (a static libpvm3, another PVM) the length is 0, as before.
+ */
+static int inplace_size(int sb)
+{
+	static void *(*midtobuf)(int);
+	static int (*setlen)(void *);
+	static int resolved;
+	struct pvmminfo mi;
+	char *mp;
+	int len, *mid_at, *len_at;
+
+	if (!resolved) {
+		midtobuf = (void *(*)(int))dlsym(RTLD_NEXT, "midtobuf");
+		setlen = (int (*)(void *))dlsym(RTLD_NEXT, "pmsg_setlen");
+		resolved = 1;
+	}
+	if (!midtobuf || !setlen || pvm_getminfo(sb, &mi) < 0 || mi.enc != ENC_INPLACE)
+		return 0;
+	mp = midtobuf(sb);
+	if (!mp)
+		return 0;
+	mid_at = (int *)(mp + PMSG_MID_AT);
+	len_at = (int *)(mp + PMSG_LEN_AT);
+	if (*mid_at != sb || *len_at != mi.len)
+		return 0;
+	len = setlen(mp);
+	*len_at = mi.len;
+	return len > 0 ? len : 0;
+}
+
 static int real_send_size(void)
 {
 	int bytes = 0, tag, src, sb = pvm_getsbuf();
 
 	if (sb > 0 && pvm_bufinfo(sb, &bytes, &tag, &src) < 0)
 		bytes = 0;
+	if (sb > 0 && bytes == 0)
+		bytes = inplace_size(sb);
 	return bytes;
 }
 
