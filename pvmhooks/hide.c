@@ -1,11 +1,12 @@
-/* Hiding pvmmon's monitor task from what the program can list or ask about: pvm_tasks() and pvm_pstat(). */
+/* Hiding pvmmon's monitor task from what the program can list or ask about: pvm_tasks() and
+ * pvm_pstat(). */
 #include <string.h>
 
 #include <pvm3.h>
 
-#include "pvmmon/common.h"
 #include "channel.h"
 #include "hooks.h"
+#include "pvmmon/common.h"
 
 typedef int (*tasks_fn)(int, int *, struct pvmtaskinfo **);
 typedef int (*pstat_fn)(int);
