@@ -29,6 +29,7 @@ extern CU_TestInfo test_quiet_tests[];
 extern CU_TestInfo test_export_tests[];
 extern CU_TestInfo test_diff_tests[];
 extern CU_TestInfo test_transparency_tests[];
+extern CU_TestInfo test_real_tests[];
 int test_hosts_init(void);
 int test_hosts_cleanup(void);
 
@@ -54,6 +55,7 @@ static CU_SuiteInfo suites[] = {
     {"export", NULL, NULL, NULL, NULL, test_export_tests},
     {"diff", NULL, NULL, NULL, NULL, test_diff_tests},
     {"transparency", NULL, NULL, NULL, NULL, test_transparency_tests},
+    {"real", NULL, NULL, NULL, NULL, test_real_tests},
     {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };

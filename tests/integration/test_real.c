@@ -1,0 +1,168 @@
+/*
+ * Integration tests with real PVM programs nobody here wrote, as Debian ships them:
+ * NetPIPE's NPpvm (netpipe-pvm; two tasks started by hand, one of which counts the
+ * virtual machine's tasks) monitored, in preserve mode and replayed; tablix2 (tablix2,
+ * tablix2-doc) solving a sample problem monitored. scripts/setup.sh installs the
+ * packages; a test says so and does nothing only where one is truly absent.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "pvmmon/log.h"
+
+#include "harness.h"
+
+#define RUN_TIMEOUT 120
+#define NPPVM "/usr/bin/NPpvm"
+#define TABLIX "/usr/bin/tablix2"
+#define TABLIX_SAMPLE "/usr/share/doc/tablix2/examples/hint.xml"
+
+/*
+ * NPpvm as its man page says: the receiver first, then the transmitter with -h and the
+ * receiver's host, the same options on both. Small: sizes 1 B to 4 KiB with no
+ * perturbations (24 sizes) and 20 repeats each, so a run takes well under a second.
+ * "First" means enrolled: the transmitter lists the VM's tasks once, at its start,
+ * and gives up when the receiver is not among them (unmonitored too), so the
+ * transmitter starts once the receiver holds its socket to pvmd (it enrolls at its
+ * first PVM call). That also keeps the tasks' order of registration, by which a
+ * replay knows tasks started by hand, the recorded one.
+ */
+#define NP_OPTS "-u 4096 -p 0 -n 20"
+#define NP_SIZES 24
+#define NP_PAIR                                                                                    \
+	"sh -c 'NPpvm " NP_OPTS " -o r.out & r=$!; "                                               \
+	"until ls -l /proc/$r/fd 2>/dev/null | grep -q socket; do "                                \
+	"kill -0 $r || exit 1; sleep 0.01; done; "                                                 \
+	"NPpvm -h \"$(hostname)\" " NP_OPTS " -o t.out; wait'"
+
+static int absent(const char *path, const char *package)
+{
+	if (access(path, R_OK) == 0)
+		return 0;
+	fprintf(stderr,
+	        "\n  skipped: %s is not installed (package %s; scripts/setup.sh installs it) ",
+	        path, package);
+	return 1;
+}
+
+/* Checks the transmitter's output (one line per size) and the log: the two tasks,
+ * monitored, every message paired, and as many bytes received as the other sent. */
+static void check_np(const char *dir, const char *log)
+{
+	char path[4096], *out;
+	pvmmon_log *l = NULL;
+
+	snprintf(path, sizeof(path), "%s/t.out", dir);
+	out = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_EQUAL(harness_count(out, "\n"), NP_SIZES);
+	free(out);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s", dir, log);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT_EQUAL_FATAL(l->ntasks, 2);
+	for (int i = 0; i < 2; i++) {
+		const pvmmon_log_task *t = &l->tasks[i], *o = &l->tasks[1 - i];
+
+		CU_ASSERT(t->msgs_sent > NP_SIZES * 20);
+		CU_ASSERT_EQUAL(t->unmonitored_recv, 0);
+		CU_ASSERT_EQUAL(t->msgs_sent, o->msgs_recv);
+		CU_ASSERT_EQUAL(t->bytes_sent, o->bytes_recv);
+	}
+	pvmmon_log_free(l);
+}
+
+static void test_netpipe(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	if (absent(NPPVM, "netpipe-pvm"))
+		return;
+	/* Monitored by preload: it sees only its own two tasks and runs. */
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o np.xml -- " NP_PAIR, dir,
+	           harness_bin());
+	if (r.status != 0)
+		fprintf(stderr, "\n  NPpvm: status %d\n%s%s", r.status, r.out, r.err);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "too many processes"));
+	cmd_result_free(&r);
+	check_np(dir, "np.xml");
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --mode=preserve -o pr.xml -- " NP_PAIR, dir,
+	           harness_bin());
+	if (r.status != 0)
+		fprintf(stderr, "\n  NPpvm preserve: status %d\n%s", r.status, r.err);
+	CU_ASSERT_EQUAL(r.status, 0);
+	cmd_result_free(&r);
+	check_np(dir, "pr.xml");
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay np.xml -q -o rp.xml -- " NP_PAIR,
+	           dir, harness_bin());
+	if (r.status != 0)
+		fprintf(stderr, "\n  NPpvm replay: status %d\n%s", r.status, r.err);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NULL(strstr(r.err, "diverge"));
+	cmd_result_free(&r);
+	check_np(dir, "rp.xml");
+}
+
+static void test_tablix(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4096], *res;
+	cmd_result r;
+	pvmmon_log *l = NULL;
+
+	if (absent(TABLIX, "tablix2") || absent(TABLIX_SAMPLE, "tablix2-doc"))
+		return;
+	/* Two kernels (tablix2_kernel, spawned by tablix2) on the sample with hints; it
+	 * solves it in well under a second unmonitored. */
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && cp " TABLIX_SAMPLE
+	           " . && %s/pvmmon run -q -o tx.xml -- tablix2 -n 2 -d 1 "
+	           "-o hint- hint.xml",
+	           dir, harness_bin());
+	if (r.status != 0)
+		fprintf(stderr, "\n  tablix2: status %d\n%s%s", r.status, r.out, r.err);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	/* Each kernel's result: well-formed, with the fitness of its solution, and
+	 * readable by tablix2's own exporter, which lists the scheduled events. */
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/hint-result%d.xml", dir, k);
+		res = harness_slurp(path, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+		CU_ASSERT_PTR_NOT_NULL(strstr(res, "fitness=\""));
+		free(res);
+		harness_sh(&r, 30, "xmllint --noout '%s' && tablix2_output csv '%s'", path, path);
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"Fitness\","));
+		CU_ASSERT(harness_count(r.out, "\"Lecture") > 0);
+		cmd_result_free(&r);
+	}
+	/* tablix2 and its two kernels, all monitored: every message between them paired.
+	 * Only tablix2 receives unmonitored messages: pvmd's word that a kernel ended
+	 * (it asks with pvm_notify), at most one per kernel. */
+	snprintf(path, sizeof(path), "%s/tx.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT_EQUAL(l->ntasks, 3);
+	for (size_t i = 0; i < l->ntasks; i++) {
+		const pvmmon_log_task *t = &l->tasks[i];
+
+		CU_ASSERT(t->msgs_sent > 0 && t->msgs_recv > 0);
+		CU_ASSERT(t->unmonitored_recv <= (strcmp(t->lid, "0") ? 0u : 2u));
+	}
+	pvmmon_log_free(l);
+}
+
+CU_TestInfo test_real_tests[] = {
+    {"NetPIPE (NPpvm) monitored, in preserve mode and replayed", test_netpipe},
+    {"tablix2 solves a sample problem monitored; its results are valid", test_tablix},
+    CU_TEST_INFO_NULL,
+};
