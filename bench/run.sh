@@ -1,7 +1,7 @@
 #!/bin/sh
 # The benchmarks of doc/benchmarks.md: monitored vs raw PVM, measured side by side in
 # one run, interleaved, CPUs pinned, repeated, medians.
-# Usage: bench/run.sh [REPEATS]
+# Usage: bench/run.sh [REPEATS]   (BENCH_ONLY="1 15" runs only the sections named)
 #        bench/run.sh --compare OLD [--sections pingpong,probe,mcpi] [REPEATS]
 # --compare measures the sections named (all three by default) for OLD (another built
 # clone, or its build folder) and for this build, interleaved in each repetition, and
@@ -617,4 +617,49 @@ comp_row "mcpi $comp_mcpi (master)" "$cw/mcpi.ref" 1 "$cw/mcpi.m"
 comp_row "mcpi (workers, mean)" "$cw/mcpi.ref" 2 "$cw/mcpi.w"
 comp_row "pipeline $comp_pipe (source)" "$cw/pipe.ref" 1 "$cw/pipe.m"
 echo
+fi
+
+if want 15; then
+# 15. NetPIPE (Debian's netpipe-pvm, NPpvm), a benchmark nobody here wrote, started as
+# its man page says: the receiver, then (once it has enrolled) the transmitter with -h.
+# One sweep of 1 B .. 4 MiB (no perturbations, NetPIPE's own repeat counts) raw and
+# monitored by preload, interleaved (the order swapped every repetition); latency is
+# NetPIPE's half round trip (us) at 1 B and 1 KiB, bandwidth its Mbps at 64 KiB, 1 MiB
+# and 4 MiB; medians, and the ratio monitored/raw (latency) or raw/monitored
+# (bandwidth): how many times slower monitored.
+if ! command -v NPpvm >/dev/null; then
+	echo "NetPIPE: skipped, NPpvm is not installed (package netpipe-pvm; scripts/setup.sh)"
+	echo
+else
+nw="$work/np"; mkdir -p "$nw"
+np_sweep() { # mode: raw or mon
+	if [ "$1" = raw ]; then flag=--raw; else flag="-o $nw/np.xml"; fi
+	# shellcheck disable=SC2086,SC2016
+	(cd "$nw" && $PIN "$BIN/pvmmon" run -q $flag -- sh -c \
+		'o="-l 1 -u 4194304 -p 0"; NPpvm $o -o r.out & r=$!
+		until ls -l /proc/$r/fd 2>/dev/null | grep -q socket; do
+			kill -0 $r || exit 1; sleep 0.01; done
+		NPpvm -h "$(hostname)" $o -o t.out; wait' >/dev/null 2>&1)
+	awk -v m="$1" '{print m, $1, $2, $3 * 1e6}' "$nw/t.out" >>"$nw/all"
+	rm -f "$nw/t.out"
+}
+: >"$nw/all"
+for rep in $(seq "$REPS"); do
+	if [ $((rep % 2)) = 1 ]; then np_sweep raw; np_sweep mon; else np_sweep mon; np_sweep raw; fi
+done
+np_med() { # mode size column(3 Mbps, 4 us)
+	awk -v m="$1" -v s="$2" -v c="$3" '$1 == m && $2 == s {print $c}' "$nw/all" | median
+}
+echo "NetPIPE (NPpvm) raw vs monitored by preload ($REPS sweeps each, interleaved; medians)"
+printf '%-22s %12s %12s %8s\n' "" raw monitored ratio
+for s in 1 1024; do
+	r=$(np_med raw $s 4); m=$(np_med mon $s 4)
+	printf '%-22s %10.2f us %10.2f us %7.2fx\n' "latency $s B" "$r" "$m" "$(echo "$m $r" | awk '{print $1 / $2}')"
+done
+for s in 65536 1048576 4194304; do
+	r=$(np_med raw $s 3); m=$(np_med mon $s 3)
+	printf '%-22s %9.0f Mbps %9.0f Mbps %7.2fx\n' "bandwidth $s B" "$r" "$m" "$(echo "$r $m" | awk '{print $1 / $2}')"
+done
+echo
+fi
 fi
