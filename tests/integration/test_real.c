@@ -25,18 +25,23 @@
  * NPpvm as its man page says: the receiver first, then the transmitter with -h and the
  * receiver's host, the same options on both. Small: sizes 1 B to 4 KiB with no
  * perturbations (24 sizes) and 20 repeats each, so a run takes well under a second.
- * "First" means enrolled: the transmitter lists the VM's tasks once, at its start,
- * and gives up when the receiver is not among them (unmonitored too), so the
- * transmitter starts once the receiver holds its socket to pvmd (it enrolls at its
- * first PVM call). That also keeps the tasks' order of registration, by which a
- * replay knows tasks started by hand, the recorded one.
+ * "First" means registered: the transmitter lists the VM's tasks once, at its start,
+ * takes the one that is not itself for the receiver, and sends it the first message;
+ * unmonitored too, a receiver still connecting to pvmd shows there with tid 0 (or not
+ * at all), and the two then wait for each other for ever. So the transmitter starts
+ * once `pvmmon top` counts the receiver among the run's tasks: enrolled, with its tid,
+ * and registered. top runs without the preload, so that it is no task of the run; it
+ * is a PVM task only while it looks. That also keeps the order of registration, by
+ * which a replay knows tasks started by hand, the recorded one.
  */
 #define NP_OPTS "-u 4096 -p 0 -n 20"
 #define NP_SIZES 24
+/* The shell command for pvmmon run or replay writing log (a printf format's "%s/pvmmon"
+ * is the bin folder, the second "%s" the log). */
 #define NP_PAIR                                                                                    \
 	"sh -c 'NPpvm " NP_OPTS " -o r.out & r=$!; "                                               \
-	"until ls -l /proc/$r/fd 2>/dev/null | grep -q socket; do "                                \
-	"kill -0 $r || exit 1; sleep 0.01; done; "                                                 \
+	"until env -u LD_PRELOAD %s/pvmmon top --once %s 2>/dev/null | "                           \
+	"grep -q \", 1 task \"; do kill -0 $r || exit 1; sleep 0.05; done; "                       \
 	"NPpvm -h \"$(hostname)\" " NP_OPTS " -o t.out; wait'"
 
 static int absent(const char *path, const char *package)
@@ -85,7 +90,7 @@ static void test_netpipe(void)
 		return;
 	/* Monitored by preload: it sees only its own two tasks and runs. */
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o np.xml -- " NP_PAIR, dir,
-	           harness_bin());
+	           harness_bin(), harness_bin(), "np.xml");
 	if (r.status != 0)
 		fprintf(stderr, "\n  NPpvm: status %d\n%s%s", r.status, r.out, r.err);
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
@@ -95,7 +100,7 @@ static void test_netpipe(void)
 
 	harness_sh(&r, RUN_TIMEOUT,
 	           "cd '%s' && %s/pvmmon run -q --mode=preserve -o pr.xml -- " NP_PAIR, dir,
-	           harness_bin());
+	           harness_bin(), harness_bin(), "pr.xml");
 	if (r.status != 0)
 		fprintf(stderr, "\n  NPpvm preserve: status %d\n%s", r.status, r.err);
 	CU_ASSERT_EQUAL(r.status, 0);
@@ -103,7 +108,7 @@ static void test_netpipe(void)
 	check_np(dir, "pr.xml");
 
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon replay np.xml -q -o rp.xml -- " NP_PAIR,
-	           dir, harness_bin());
+	           dir, harness_bin(), harness_bin(), "rp.xml");
 	if (r.status != 0)
 		fprintf(stderr, "\n  NPpvm replay: status %d\n%s", r.status, r.err);
 	CU_ASSERT_EQUAL(r.status, 0);
