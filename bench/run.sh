@@ -627,7 +627,7 @@ if want 15; then
 # transmitter came too early ends at once and shows as missing sizes).
 # One sweep of 1 B .. 4 MiB (no perturbations, NetPIPE's own repeat counts) raw and
 # monitored by preload, interleaved (the order swapped every repetition); latency is
-# NetPIPE's half round trip (us) at 1 B and 1 KiB, bandwidth its Mbps at 64 KiB, 1 MiB
+# NetPIPE's half round trip (us) at 1 B, 8 B and 1 KiB, bandwidth its Mbps at 64 KiB, 1 MiB
 # and 4 MiB; medians, and the ratio monitored/raw (latency) or raw/monitored
 # (bandwidth): how many times slower monitored.
 if ! command -v NPpvm >/dev/null; then
@@ -655,9 +655,10 @@ done
 np_med() { # mode size column(3 Mbps, 4 us)
 	awk -v m="$1" -v s="$2" -v c="$3" '$1 == m && $2 == s {print $c}' "$nw/all" | median
 }
-echo "NetPIPE (NPpvm) raw vs monitored by preload ($REPS sweeps each, interleaved; medians)"
+nraw=$(awk '$1 == "raw" && $2 == 1' "$nw/all" | wc -l); nmon=$(awk '$1 == "mon" && $2 == 1' "$nw/all" | wc -l)
+echo "NetPIPE (NPpvm) raw vs monitored by preload ($nraw raw and $nmon monitored sweeps of $REPS completed, interleaved; medians)"
 printf '%-22s %12s %12s %8s\n' "" raw monitored ratio
-for s in 1 1024; do
+for s in 1 8 1024; do
 	r=$(np_med raw $s 4); m=$(np_med mon $s 4)
 	printf '%-22s %10.2f us %10.2f us %7.2fx\n' "latency $s B" "$r" "$m" "$(echo "$m $r" | awk '{print $1 / $2}')"
 done
