@@ -5,6 +5,7 @@
 #include <pvm3.h>
 
 #include "channel.h"
+#include "hide.h"
 #include "hooks.h"
 #include "pvmmon/common.h"
 
@@ -36,6 +37,24 @@ static int is_monitor(const struct pvmtaskinfo *t, int mon)
 	return !strcmp(base, MONITOR_NAME);
 }
 
+int hide__tasks(struct pvmtaskinfo *tasks, int n, int mon)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (is_monitor(&tasks[i], mon))
+			continue;
+		if (i != kept) {
+			struct pvmtaskinfo tmp = tasks[kept];
+
+			tasks[kept] = tasks[i];
+			tasks[i] = tmp;
+		}
+		kept++;
+	}
+	return kept;
+}
+
 /*
  * A program that counts the tasks of its virtual machine would count the monitor too
  * (NetPIPE refuses to run when it sees more than its own two). The array is libpvm3's
@@ -49,8 +68,7 @@ static int is_monitor(const struct pvmtaskinfo *t, int mon)
 PVMMON_EXTERN int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 {
 	static tasks_fn real;
-	struct pvmtaskinfo *all;
-	int rc, n, kept = 0, mon;
+	int rc, mon;
 
 	if (!real)
 		real = (tasks_fn)hooks__real("pvm_tasks");
@@ -60,20 +78,7 @@ PVMMON_EXTERN int pvm_tasks(int where, int *ntask, struct pvmtaskinfo **taskp)
 	rc = real(where, ntask, taskp);
 	if (rc < 0 || !ntask || !taskp || !*taskp)
 		return rc;
-	all = *taskp;
-	n = *ntask;
-	for (int i = 0; i < n; i++) {
-		if (is_monitor(&all[i], mon))
-			continue;
-		if (i != kept) {
-			struct pvmtaskinfo tmp = all[kept];
-
-			all[kept] = all[i];
-			all[i] = tmp;
-		}
-		kept++;
-	}
-	*ntask = kept;
+	*ntask = hide__tasks(*taskp, *ntask, mon);
 	return rc;
 }
 

@@ -12,6 +12,7 @@ extern CU_TestInfo test_rr_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_waits_tests[];
 extern CU_TestInfo test_groups_tests[];
+extern CU_TestInfo test_hide_tests[];
 
 CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"vclock", NULL, NULL, NULL, NULL, test_vclock_tests},
@@ -25,5 +26,6 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"waits", NULL, NULL, NULL, NULL, test_waits_tests},
     {"groups", NULL, NULL, NULL, NULL, test_groups_tests},
+    {"hide", NULL, NULL, NULL, NULL, test_hide_tests},
     CU_SUITE_INFO_NULL,
 };
