@@ -453,6 +453,9 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 	t->has_raw = xmlHasProp(n, BAD_CAST "raw-ns") != NULL;
 	t->raw_ns = i64_attr(n, "raw-ns");
 	t->local_ns = i64_attr(n, "local-ns");
+	/* Since 1.4; 0 (unknown) in older logs. */
+	t->uncertainty_ns = i64_attr(n, "uncertainty-ns");
+	t->clamped_ns = i64_attr(n, "clamped-ns");
 	t->flushes = u64_attr(n, "flushes");
 	t->msgs_sent = u64_attr(n, "msgs-sent");
 	t->msgs_recv = u64_attr(n, "msgs-recv");

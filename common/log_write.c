@@ -190,6 +190,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	if (t->has_raw) {
 		attr_i64(wr, "raw-ns", t->raw_ns);
 		attr_i64(wr, "local-ns", t->local_ns);
+		attr_i64(wr, "uncertainty-ns", t->uncertainty_ns);
+		attr_i64(wr, "clamped-ns", t->clamped_ns);
 	}
 	attr_u64(wr, "flushes", t->flushes);
 	attr_u64(wr, "msgs-sent", t->msgs_sent);

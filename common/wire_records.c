@@ -175,6 +175,8 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	wire__put_i64(b, t->intrusion_ns);
 	wire__put_i64(b, t->raw_ns);
 	wire__put_i64(b, t->local_ns);
+	wire__put_i64(b, t->uncertainty_ns);
+	wire__put_i64(b, t->clamped_ns);
 	wire__put_i64(b, t->end_ns);
 	wire__put_u64(b, t->msgs_sent);
 	wire__put_u64(b, t->msgs_recv);
@@ -302,6 +304,8 @@ static void get_task_head(wire_in *in, pvmmon_log_task *t)
 	t->intrusion_ns = wire__get_i64(in);
 	t->raw_ns = wire__get_i64(in);
 	t->local_ns = wire__get_i64(in);
+	t->uncertainty_ns = wire__get_i64(in);
+	t->clamped_ns = wire__get_i64(in);
 	/* Tasks of this wire version always measure all three clocks. */
 	t->has_raw = 1;
 	t->end_ns = wire__get_i64(in);

@@ -51,6 +51,17 @@ const char *graphs__host_clock(char *buf, size_t len, const pvmmon_log_host *h)
 	return buf;
 }
 
+const char *graphs__fmt_time_pm(char *buf, size_t len, int64_t ns, int64_t unc)
+{
+	char a[32], b[32];
+
+	if (unc < 1000 || unc * 20 <= ns)
+		return graphs__fmt_time(buf, len, ns);
+	snprintf(buf, len, "%s +- %s", graphs__fmt_time(a, sizeof(a), ns),
+		 graphs__fmt_time(b, sizeof(b), unc));
+	return buf;
+}
+
 size_t graphs__host_tasks(const pvmmon_log *log, const pvmmon_log_host *h)
 {
 	size_t n = 0;

@@ -12,6 +12,10 @@
 /* A duration with a unit that keeps three significant figures readable, into buf. */
 const char *graphs__fmt_time(char *buf, size_t len, int64_t ns);
 
+/* A duration with its uncertainty where that is large (over 5% of it and at least a
+ * microsecond): "5.20 ms +- 1.80 ms"; otherwise as graphs__fmt_time. */
+const char *graphs__fmt_time_pm(char *buf, size_t len, int64_t ns, int64_t unc);
+
 /* A byte count with binary units, into buf. */
 const char *graphs__fmt_bytes(char *buf, size_t len, uint64_t b);
 

@@ -27,6 +27,36 @@ static int cmp_stmt_ref(const void *a, const void *b)
 	return x->stmt->id < y->stmt->id ? -1 : x->stmt->id > y->stmt->id;
 }
 
+/*
+ * The compensation's quality per task (logs of version 1.4 and later): the share of the
+ * task's real time that was its own monitoring, which compensation removed, the
+ * virtual time's estimated error, and the charges its clock could not remove.
+ */
+static void report_quality(const pvmmon_log *log, FILE *out)
+{
+	char t1[32], t2[32];
+	int head = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (!t->has_raw || (log->version_major == 1 && log->version_minor < 4))
+			continue;
+		if (!head++)
+			fprintf(out, "  compensation quality (monitoring share of real time; "
+				     "estimated error of virtual time):\n");
+		fprintf(out, "    task %-6s monitoring %5.1f%%, virtual %s, error +- %s (%.1f%%)",
+			t->lid ? t->lid : "?", graphs__percent(t->raw_ns - t->local_ns, t->raw_ns),
+			graphs__fmt_time(t1, sizeof(t1), t->virtual_ns),
+			graphs__fmt_time(t2, sizeof(t2), t->uncertainty_ns),
+			graphs__percent(t->uncertainty_ns, t->virtual_ns));
+		if (t->clamped_ns)
+			fprintf(out, ", %s of charges not removable (clamped)",
+				graphs__fmt_time(t1, sizeof(t1), t->clamped_ns));
+		fprintf(out, "\n");
+	}
+}
+
 static void report_run(const pvmmon_log *log, FILE *out)
 {
 	char t1[32], t2[32];
@@ -54,11 +84,12 @@ static void report_run(const pvmmon_log *log, FILE *out)
 		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),
 		graphs__percent(isum, vsum + isum));
 	fprintf(out, "  %s\n", graphs__comp_sentence(log));
+	report_quality(log, out);
 }
 
 static void report_tasks(const pvmmon_log *log, FILE *out)
 {
-	char t1[32], t2[32], b1[32], b2[32];
+	char t1[80], t2[32], b1[32], b2[32];
 
 	fprintf(out, "\nTasks\n");
 	fprintf(out, "  %-8s %-10s %-8s %-22s %12s %12s %8s %8s %12s %12s\n", "task", "tid",
@@ -73,7 +104,7 @@ static void report_tasks(const pvmmon_log *log, FILE *out)
 			"  %-8s %-10s %-8s %-22.22s %12s %12s %8" PRIu64 " %8" PRIu64 " %12s %12s\n",
 			t->lid ? t->lid : "?", tid, pvmmon_task_status_name(t->status),
 			t->program ? graphs__base_name(t->program) : "?",
-			graphs__fmt_time(t1, sizeof(t1), t->virtual_ns),
+			graphs__fmt_time_pm(t1, sizeof(t1), t->virtual_ns, t->uncertainty_ns),
 			graphs__fmt_time(t2, sizeof(t2), t->intrusion_ns), t->msgs_sent, t->msgs_recv,
 			graphs__fmt_bytes(b1, sizeof(b1), t->bytes_sent),
 			graphs__fmt_bytes(b2, sizeof(b2), t->bytes_recv));

@@ -220,6 +220,8 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.intrusion_ns = fresh.intrusion_ns;
 	t->rec.raw_ns = fresh.raw_ns;
 	t->rec.local_ns = fresh.local_ns;
+	t->rec.uncertainty_ns = fresh.uncertainty_ns;
+	t->rec.clamped_ns = fresh.clamped_ns;
 	t->rec.has_raw = fresh.has_raw;
 	t->rec.end_ns = clocks__to_monitor(run, t, fresh.end_ns) - run->t_start;
 	t->rec.msgs_sent = fresh.msgs_sent;

@@ -307,8 +307,13 @@ void hooks__dyn_calibrate(void)
 	hooks__trace_pause(0);
 	pb_costs();
 	cal.known = 1;
-	t0 = pvmmon_clock_now() - t0;
-	vclock__set_charges(c, i0 + t0, l0 + t0);
+	{
+		int64_t now = pvmmon_clock_now();
+
+		/* Its probes' stamps are forgotten: they were calibration, not the program. */
+		t0 = now - t0;
+		vclock__set_charges(c, i0 + t0, l0 + t0, now);
+	}
 }
 
 int hooks__dyn_start(void)

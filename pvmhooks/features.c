@@ -64,7 +64,7 @@ static int records_control(const wire_ctl *c, int64_t v)
 
 static int records_prepare(int final, int64_t now)
 {
-	hooks__records_prepare(final, vclock__virtual(hooks__clock(), now));
+	hooks__records_prepare(final, vclock__stamp(hooks__clock(), now));
 	return 0;
 }
 

@@ -31,6 +31,10 @@ int64_t hooks__probe_test_delay(void) { return test_delay_ns; }
 static int64_t samples[PROBE_SAMPLES];
 static int nsamples;
 static int64_t probe_cost = -1;
+/* Probes charged the calibrated cost, for the virtual time's uncertainty. */
+static uint64_t charged;
+
+uint64_t hooks__probe_charged(void) { return charged; }
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -44,6 +48,7 @@ static void charge(int64_t t0)
 	int64_t d;
 
 	if (probe_cost >= 0) {
+		charged++;
 		vclock__intrude(hooks__clock(), probe_cost);
 		return;
 	}
@@ -127,7 +132,7 @@ static void switch_off(pvmmon_probe_site *site)
 		}                                                                         \
 		/* A probe that made a record (malloc, strdup) costs far more than the  \
 		 * calibrated probe: it is timed. */                                      \
-		if (__builtin_expect(fn((site), vclock__virtual(hooks__clock(), t0)), 0)) {         \
+		if (__builtin_expect(fn((site), vclock__stamp(hooks__clock(), t0)), 0)) {         \
 			if (test_delay_ns)                                                         \
 				test_delay(t0);                                                    \
 			charge_measured(t0);                                              \

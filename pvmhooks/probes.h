@@ -14,6 +14,9 @@ void hooks__probe_tick_at(int64_t t);
 /* Charges ns for each probe from now on: what one probe costs, calibrated. */
 void hooks__probe_cost_set(int64_t ns);
 
+/* How many probes were charged a calibrated cost (not measured one by one). */
+uint64_t hooks__probe_charged(void);
+
 /* PVMMON_TEST_PROBE_DELAY=US:LID,LID,... (tests only): every probe of the tasks with
  * those logical ids busy-waits US microseconds, as seed 000's experiments slowed
  * chosen processes; read once the task knows its logical id. */

@@ -75,4 +75,8 @@ void hooks__records_prepare(int final, int64_t v);
  * cost record, to the monitor. 0, or a negative code. */
 int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost);
 
+/* How far one probe's charge may be from its true cost (ns), from how far the two
+ * calibrations in cost disagree; 0 when the in-place one was not made. */
+int64_t hooks__records_probe_spread(const pvmmon_log_cost *cost);
+
 #endif

@@ -322,7 +322,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->skip_t1 = call->skip_t2 = 0;
 	call->pr_reordered = 0;
 	call->t0 = pvmmon_clock_now();
-	call->v0 = vclock__virtual(hooks__clock(), call->t0);
+	call->v0 = vclock__stamp(hooks__clock(), call->t0);
 	return 1;
 }
 

@@ -9,16 +9,61 @@ void vclock__init(vclock *c) { memset(c, 0, sizeof(*c)); }
 
 void vclock__restart(vclock *c)
 {
-	int64_t i = c->intrusion, l = c->local;
+	vclock keep = *c;
 
 	vclock__init(c);
-	vclock__set_charges(c, i, l);
+	vclock__set_charges(c, keep.intrusion, keep.local, 0);
+	c->last_v = keep.last_v;
+	c->last_l = keep.last_l;
+	c->last_rt = keep.last_rt;
+	c->clamped = keep.clamped;
+	c->clamped_real = keep.clamped_real;
+	c->nclamped = keep.nclamped;
 }
 
-void vclock__set_charges(vclock *c, int64_t intrusion, int64_t local)
+int64_t vclock__stamp(vclock *c, int64_t rt)
+{
+	int64_t v = rt - c->intrusion, l = rt - c->local;
+
+	/* The first stamp has nothing to be below. */
+	if (c->last_rt == 0) {
+		c->last_rt = rt;
+		c->last_v = v;
+		c->last_l = l;
+		return v;
+	}
+	if (v < c->last_v) {
+		c->intrusion -= c->last_v - v;
+		c->clamped += c->last_v - v;
+		c->clamped_real += rt > c->last_rt ? rt - c->last_rt : 0;
+		c->nclamped++;
+		v = c->last_v;
+	}
+	if (l < c->last_l) {
+		c->local -= c->last_l - l;
+		l = c->last_l;
+	}
+	c->last_v = v;
+	c->last_l = l;
+	if (rt > c->last_rt)
+		c->last_rt = rt;
+	return v;
+}
+
+int64_t vclock__uncertainty(const vclock *c, uint64_t nprobes, int64_t per_probe_ns)
+{
+	return c->clamped_real + (per_probe_ns > 0 ? (int64_t)nprobes * per_probe_ns : 0);
+}
+
+void vclock__set_charges(vclock *c, int64_t intrusion, int64_t local, int64_t rt)
 {
 	c->intrusion = intrusion;
 	c->local = local;
+	if (rt > 0 && c->last_rt) {
+		c->last_v = rt - intrusion;
+		c->last_l = rt - local;
+		c->last_rt = rt;
+	}
 }
 
 void vclock__set_intrusion(vclock *c, int64_t intrusion)
@@ -140,6 +185,22 @@ void vclock__receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1
 	if (c->intrusion < 0) {
 		c->intrusion = 0;
 		out->vt = t_end;
+	}
+	/* Nor does it go back past a stamp already handed out. */
+	if (c->last_rt && out->vt < c->last_v) {
+		c->clamped += c->last_v - out->vt;
+		c->nclamped++;
+		out->vt = c->last_v;
+		c->intrusion = t_end - out->vt;
+	}
+	if (c->last_rt) {
+		c->last_v = out->vt;
+		if (t_end - c->local > c->last_l)
+			c->last_l = t_end - c->local;
+		else
+			c->local = t_end - c->last_l;
+		if (t_end > c->last_rt)
+			c->last_rt = t_end;
 	}
 }
 

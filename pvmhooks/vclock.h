@@ -53,6 +53,18 @@ typedef struct vclock {
 	/* Minimum observed duration of the real receive call per size class: the cost the
 	 * uninstrumented receive would also have paid once the message was there. */
 	int64_t min_recv_cost[VCLOCK_SIZE_CLASSES];
+	/*
+	 * Clamping (vclock__stamp): the last virtual and local times handed out, which no
+	 * later stamp goes below, and the real time of the last stamp. Where a charge removed
+	 * more than the real time that passed since the last stamp (a calibrated probe cost
+	 * above what the probes really took there), the interval is 0 and the charge that
+	 * could not be removed is given back: clamped adds it up, clamped_real adds up the
+	 * real length of those intervals (their true unmonitored time lies between 0 and
+	 * that), nclamped counts them. They survive vclock__restart.
+	 */
+	int64_t last_v, last_l, last_rt;
+	int64_t clamped, clamped_real;
+	uint64_t nclamped;
 } vclock;
 
 /* What the clock concluded about one receive. */
@@ -72,8 +84,9 @@ void vclock__init(vclock *c);
 void vclock__restart(vclock *c);
 
 /* Sets the charges outright: a measurement that charges itself as one (calibration)
- * puts back I and L as they were plus its own duration. */
-void vclock__set_charges(vclock *c, int64_t intrusion, int64_t local);
+ * puts back I and L as they were plus its own duration. With rt > 0 (the real time
+ * now), the stamps its own probes made are forgotten: the last stamp is rt's. */
+void vclock__set_charges(vclock *c, int64_t intrusion, int64_t local, int64_t rt);
 
 /* Sets I alone (a held receive's intrusion, never negative; L is unchanged). */
 void vclock__set_intrusion(vclock *c, int64_t intrusion);
@@ -86,6 +99,24 @@ static inline int64_t vclock__own(const vclock *c) { return c->local; }
 
 /* vt = rt - I. */
 static inline int64_t vclock__virtual(const vclock *c, int64_t rt) { return rt - c->intrusion; }
+
+/*
+ * The virtual time of real time rt for a record (a probe, a wrapped call's start, a
+ * flush), never below the last one handed out: where I has grown by more than the real
+ * time since the last stamp, I gives the excess back (and L likewise on the local
+ * clock) and the clamp is counted. So no interval between two stamps is negative.
+ */
+int64_t vclock__stamp(vclock *c, int64_t rt);
+
+/* The local time of the last stamp (lt = rt - L, clamped as vclock__stamp clamps vt). */
+static inline int64_t vclock__last_local(const vclock *c) { return c->last_l; }
+
+/*
+ * The uncertainty of the task's virtual time: the real length of the clamped intervals
+ * (each one's true time lies between 0, what it was given, and its real length) plus
+ * nprobes times per_probe_ns (how far a probe's charge may be from its true cost).
+ */
+int64_t vclock__uncertainty(const vclock *c, uint64_t nprobes, int64_t per_probe_ns);
 
 /* lt = rt - L: the local clock. */
 static inline int64_t vclock__local(const vclock *c, int64_t rt) { return rt - c->local; }

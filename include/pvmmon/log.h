@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 3
+#define PVMMON_LOG_VERSION_MINOR 4
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -263,6 +263,10 @@ typedef struct pvmmon_log_task {
 	 * local times at all (logs before version 1.2 do not). */
 	int64_t raw_ns, local_ns;
 	int has_raw;
+	/* Since 1.4: the virtual time's uncertainty (ns: how far the true unmonitored time
+	 * may be from virtual_ns) and the charges the clock could not remove because they
+	 * exceeded the real time that passed (ns; clamped, never a negative interval). */
+	int64_t uncertainty_ns, clamped_ns;
 	uint64_t flushes;     /* how many record flushes reached the monitor */
 	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv;
 	uint64_t unmonitored_recv; /* messages received without a piggyback */

@@ -23,6 +23,7 @@ extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_load_tests[];
 extern CU_TestInfo test_hosts_tests[];
 extern CU_TestInfo test_dyninst_tests[];
+extern CU_TestInfo test_fidelity_tests[];
 extern CU_TestInfo test_comp_tests[];
 extern CU_TestInfo test_hangs_tests[];
 extern CU_TestInfo test_quiet_tests[];
@@ -49,6 +50,7 @@ static CU_SuiteInfo suites[] = {
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"load", NULL, NULL, NULL, NULL, test_load_tests},
     {"dyninst", NULL, NULL, NULL, NULL, test_dyninst_tests},
+    {"fidelity", NULL, NULL, NULL, NULL, test_fidelity_tests},
     {"comp", NULL, NULL, NULL, NULL, test_comp_tests},
     {"hangs", NULL, NULL, NULL, NULL, test_hangs_tests},
     {"quiet", NULL, NULL, NULL, NULL, test_quiet_tests},

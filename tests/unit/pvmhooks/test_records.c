@@ -190,7 +190,7 @@ static void test_loops(void)
 /* Moves the task's clock as probes and a receive would: real time rt, I and L. */
 static int64_t at(int64_t rt, int64_t intrusion, int64_t local)
 {
-	vclock__set_charges(hooks__clock(), intrusion, local);
+	vclock__set_charges(hooks__clock(), intrusion, local, 0);
 	return rt - intrusion;
 }
 

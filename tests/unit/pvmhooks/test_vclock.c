@@ -341,6 +341,56 @@ static void test_local_is_never_reset(void)
 	CU_ASSERT_EQUAL(c.local, 5000 + 1 + 2);
 }
 
+/* Probe charges above the real time that passed are clamped: virtual and local time
+ * never go back, the excess is given back and counted, and the real length of the
+ * clamped intervals is the uncertainty. */
+static void test_stamp_clamps(void)
+{
+	vclock c;
+	int64_t v1, v2, v3;
+
+	vclock__init(&c);
+	v1 = vclock__stamp(&c, 1000);
+	CU_ASSERT_EQUAL(v1, 1000);
+	vclock__intrude(&c, 80);      /* a probe charged 80 ns ... */
+	v2 = vclock__stamp(&c, 1050); /* ... where only 50 ns passed */
+	CU_ASSERT_EQUAL(v2, v1);
+	CU_ASSERT_EQUAL(c.clamped, 30);
+	CU_ASSERT_EQUAL(c.clamped_real, 50);
+	CU_ASSERT_EQUAL(c.nclamped, 1);
+	CU_ASSERT_EQUAL(c.intrusion, 50);
+	CU_ASSERT_EQUAL(c.local, 50);
+	CU_ASSERT_EQUAL(vclock__last_local(&c), 1000);
+	/* An interval the charge fits in is not clamped. */
+	vclock__intrude(&c, 80);
+	v3 = vclock__stamp(&c, 1200);
+	CU_ASSERT_EQUAL(v3, 1200 - 130);
+	CU_ASSERT_EQUAL(c.nclamped, 1);
+	CU_ASSERT_EQUAL(vclock__uncertainty(&c, 10, 3), 50 + 30);
+	CU_ASSERT_EQUAL(vclock__uncertainty(&c, 10, 0), 50);
+	/* Restart keeps what was clamped and the last stamp. */
+	vclock__restart(&c);
+	CU_ASSERT_EQUAL(c.clamped, 30);
+	CU_ASSERT_EQUAL(vclock__stamp(&c, 1201), v3 + 1);
+}
+
+/* A receive never ends before a stamp already handed out, even when its estimate says
+ * so (a sender whose virtual send time is far behind). */
+static void test_receive_after_stamp_is_clamped(void)
+{
+	vclock c;
+	vclock_recv r;
+
+	vclock__init(&c);
+	vclock__stamp(&c, 1000);
+	vclock__intrude(&c, 500);
+	CU_ASSERT_EQUAL(vclock__stamp(&c, 1600), 1100);
+	/* v0 = 1600 - 500 = 1100; the message arrived long ago. */
+	vclock__receive(&c, 1600, 1610, 1620, 1630, 10, 20, 8, &r);
+	CU_ASSERT(r.vt >= 1100);
+	CU_ASSERT(vclock__stamp(&c, 1631) >= r.vt);
+}
+
 CU_TestInfo test_vclock_tests[] = {
     {"offset: symmetric delays are exact", test_offset_symmetric_is_exact},
     {"offset: the least delay wins", test_offset_least_delay_wins},
@@ -360,5 +410,7 @@ CU_TestInfo test_vclock_tests[] = {
     {"transmission is the lower quartile of the latest", test_transmission_quartile},
     {"size classes", test_size_classes},
     {"virtual never ahead of real", test_virtual_never_ahead_of_real},
+    {"stamps clamp charges above the real time", test_stamp_clamps},
+    {"a receive never ends before a stamp", test_receive_after_stamp_is_clamped},
     CU_TEST_INFO_NULL,
 };

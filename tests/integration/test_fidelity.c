@@ -1,0 +1,116 @@
+/*
+ * Integration tests of the compensation's fidelity under heavy probes (issue 25): a
+ * worker whose probes cost far more than its tiny procedure (apps/fidelity.c, built
+ * with pvmmon-cc) never gets a negative or "-" time, its virtual time carries an
+ * uncertainty, and the report states the compensation's quality per task.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+#include "pvmmon/log.h"
+
+#define RUN_TIMEOUT 120
+
+/* Builds apps/fidelity with pvmmon-cc into dir; 1 when it did. */
+static int build_fidelity(const char *dir)
+{
+	cmd_result r;
+	int ok;
+
+	harness_sh(
+	    &r, 120,
+	    "cd '%s' && %s/pvmmon-cc -O2 -I%s/../apps -o fidelity %s/../apps/fidelity.c -lpvm3",
+	    dir, harness_bin(), harness_build(), harness_build());
+	ok = r.status == 0;
+	if (!ok)
+		fprintf(stderr, "\nbuild fidelity: %s%s\n", r.out, r.err);
+	cmd_result_free(&r);
+	return ok;
+}
+
+/* Every time of every task, proc and loop record is non-negative. */
+static void assert_no_negative_time(const pvmmon_log *log)
+{
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		CU_ASSERT(t->virtual_ns >= 0 && t->local_ns >= 0 && t->uncertainty_ns >= 0);
+		for (size_t k = 0; k < t->nprocs; k++) {
+			const pvmmon_log_proc *p = &t->procs[k];
+
+			CU_ASSERT(p->incl_ns >= 0 && p->excl_ns >= 0 && p->local_incl_ns >= 0 &&
+			          p->local_excl_ns >= 0);
+			if (p->incl_ns < 0 || p->excl_ns < 0)
+				fprintf(stderr, "\n%s: incl %lld excl %lld\n", p->name,
+				        (long long)p->incl_ns, (long long)p->excl_ns);
+		}
+		for (size_t k = 0; k < t->nloops; k++)
+			CU_ASSERT(t->loops[k].time_ns >= 0 && t->loops[k].local_ns >= 0);
+	}
+}
+
+/* Runs fidelity under pvmmon run with opts into dir/f.xml, reads the log into *log and
+ * the text report into *report (heap); 1 when all went well. */
+static int run_fidelity(const char *dir, const char *opts, pvmmon_log **log, char **report)
+{
+	char path[4200];
+	cmd_result r;
+	int ok;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q %s -o f.xml -- ./fidelity -n 300000", dir,
+	           harness_bin(), opts);
+	ok = r.status == 0 && strstr(r.out, "fidelity: order") != NULL;
+	if (!ok)
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+	if (!ok)
+		return 0;
+	snprintf(path, sizeof(path), "%s/f.xml", dir);
+	if (pvmmon_log_read(log, path) != 0)
+		return 0;
+	harness_sh(&r, 60, "cd '%s' && %s/pvmmon report --text f.xml", dir, harness_bin());
+	*report = r.status == 0 ? strdup(r.out) : NULL;
+	cmd_result_free(&r);
+	return *report != NULL;
+}
+
+/*
+ * With every probe timed (no throttling), the tiny procedure's probes cost far more
+ * than it: no time is negative, the report has no "-" for a time, and its summary
+ * gives each task's monitoring share and estimated error.
+ */
+static void test_heavy_probes_never_negative(void)
+{
+	const char *dir = harness_tmpdir();
+	pvmmon_log *log = NULL;
+	char *report = NULL;
+
+	CU_ASSERT_FATAL(build_fidelity(dir));
+	CU_ASSERT_FATAL(run_fidelity(dir, "", &log, &report));
+	CU_ASSERT_EQUAL(log->ntasks, 3);
+	assert_no_negative_time(log);
+	/* A time column of the task, statement, procedure and loop tables never shows "-"
+	 * (graphs__fmt_time's mark of a negative time); the cost table after them uses it
+	 * for "none". */
+	{
+		char *cost = strstr(report, "\nMonitoring cost");
+
+		if (cost)
+			*cost = '\0';
+		CU_ASSERT_PTR_NULL(strstr(report, "     - "));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "compensation quality"));
+	CU_ASSERT_EQUAL(harness_count(report, "    task "), 3);
+	pvmmon_log_free(log);
+	free(report);
+}
+
+CU_TestInfo test_fidelity_tests[] = {
+    {"heavy probes: no negative time, quality stated", test_heavy_probes_never_negative},
+    CU_TEST_INFO_NULL,
+};
