@@ -469,9 +469,12 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			snprintf(wait, sizeof(wait), "%d", o->wait_ms);
 			setenv("PVMMON_WAIT_MS", wait, 1);
 		}
+		/* The library reads the throttling threshold (0: none) itself. */
+		setenv("PVMMON_THROTTLE", o->no_throttle ? "0" : o->throttle ? o->throttle : "25",
+		       1);
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
-		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART%s",
+		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE%s",
 		             old ? old : "", old && *old ? ":" : "",
 		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "") >= 0)
 			setenv("PVM_EXPORT", exp, 1);

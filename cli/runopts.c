@@ -196,6 +196,31 @@ static int set_budget(cli_run_opts *o, const run_opt *d, const char *arg)
 	return 0;
 }
 
+/* --throttle=PCT: above 0 and at most 1000 (a probe pair may cost more than the
+ * procedure's time and still be wanted: 1000% demotes only procedures under a tenth of
+ * a pair). Kept without its '%' for PVMMON_THROTTLE. */
+static int set_throttle(cli_run_opts *o, const run_opt *d, const char *arg)
+{
+	static char num[32];
+	char *end;
+	double v = strtod(arg, &end);
+	size_t n = (size_t)(end - arg);
+
+	(void)d;
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || !(v > 0 && v <= 1000) || n >= sizeof(num)) {
+		cli__error("run: --throttle wants a percentage above 0 and at most 1000 (such as "
+			   "25%%), not '%s'",
+			   arg);
+		return PVMMON_EINVAL;
+	}
+	memcpy(num, arg, n);
+	num[n] = '\0';
+	o->throttle = num;
+	return 0;
+}
+
 static int set_stop_at(cli_run_opts *o, const run_opt *d, const char *arg)
 {
 	const char *colon = strrchr(arg, ':');
@@ -348,6 +373,17 @@ static const run_opt run_opts[] = {
              "                       (such as 5%): procedures first, loops while there is\n"
              "                       room; the most expensive sites are switched off when\n"
              "                       the cost goes over (the log lists every switch)\n"},
+    {.name = "throttle",
+     .has_arg = required_argument,
+     .set = set_throttle,
+     .help = "      --throttle=PCT   demote to counting only a procedure or loop whose probe\n"
+             "                       pair costs more than PCT percent of its own time a call,\n"
+             "                       once it has run 1024 times (default 25%)\n"},
+    {.name = "no-throttle",
+     .has_arg = no_argument,
+     .set = set_flag,
+     .field = FIELD(no_throttle),
+     .help = "      --no-throttle    keep every probe site fully timed\n"},
     {.name = "raw",
      .has_arg = no_argument,
      .set = set_flag,
@@ -412,6 +448,10 @@ static int check_together(cli_run_opts *o, const char *replay)
 	/* The budget is kept from what tasks report with their flushes: often. */
 	if (o->budget && !o->flush_given)
 		o->flush_ms = 100;
+	if (o->throttle && o->no_throttle) {
+		cli__error("run: --throttle and --no-throttle exclude each other");
+		return PVMMON_EINVAL;
+	}
 	if (o->budget && o->raw) {
 		cli__error("run: --budget and --raw exclude each other");
 		return PVMMON_EINVAL;

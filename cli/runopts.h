@@ -35,6 +35,8 @@ typedef struct cli_run_opts {
 	int deadlock_abort;  /* --on-hang=abort (or its alias --on-deadlock=abort) */
 	int wait_ms;         /* --wait-threshold, 0 for the tasks' default */
 	const char *budget;  /* --budget=PCT, as given, or NULL */
+	const char *throttle; /* --throttle=PCT, as given (number only), or NULL: default */
+	int no_throttle;     /* --no-throttle: every probe site stays fully timed */
 	int flush_given;     /* --flush-ms was given */
 	char **prog_argv;    /* PROGRAM and its arguments */
 } cli_run_opts;

@@ -493,6 +493,9 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			p->local_excl_ns = i64_attr(c, "local-excl-ns");
 			p->counted = xmlHasProp(c, BAD_CAST "timed") != NULL;
 			p->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
+			p->throttled_at_ns = i64_attr(c, "throttled-at-ns");
+			p->throttle_call_ns = i64_attr(c, "throttle-call-ns");
+			p->throttle_pair_ns = i64_attr(c, "throttle-pair-ns");
 		} else if (is(c, "cost")) {
 			t->cost.known = 1;
 			t->cost.proc_pair_ns = i64_attr(c, "proc-pair-ns");
@@ -535,6 +538,9 @@ static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
 			l->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
 			l->raw_ns = i64_attr(c, "raw-ns");
 			l->local_ns = i64_attr(c, "local-ns");
+			l->throttled_at_ns = i64_attr(c, "throttled-at-ns");
+			l->throttle_call_ns = i64_attr(c, "throttle-call-ns");
+			l->throttle_pair_ns = i64_attr(c, "throttle-pair-ns");
 		}
 	}
 	return 0;

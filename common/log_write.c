@@ -166,6 +166,17 @@ out:
 	free(senders);
 }
 
+/* A throttled proc's or loop's demotion (since 1.4): nothing when pair is 0. */
+static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
+{
+	if (pair <= 0)
+		return;
+	attr_i64(wr, "throttled-at-ns", at);
+	attr_i64(wr, "throttle-call-ns", call);
+	attr_i64(wr, "throttle-pair-ns", pair);
+}
+
+
 static void write_task(writer *wr, const pvmmon_log_task *t)
 {
 	size_t i;
@@ -245,6 +256,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 			attr_str(wr, "timed", "no");
 		if (p->disabled)
 			attr_str(wr, "enabled", "no");
+		attr_throttle(wr, p->throttled_at_ns, p->throttle_call_ns, p->throttle_pair_ns);
 		end(wr);
 	}
 	for (i = 0; i < t->nloops; i++) {
@@ -263,6 +275,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 			attr_i64(wr, "raw-ns", l->raw_ns);
 			attr_i64(wr, "local-ns", l->local_ns);
 		}
+		attr_throttle(wr, l->throttled_at_ns, l->throttle_call_ns, l->throttle_pair_ns);
 		end(wr);
 	}
 	for (i = 0; i < t->nstatics; i++) {

@@ -125,6 +125,9 @@ static void put_proc(wire_buf *b, const pvmmon_log_proc *p)
 	wire__put_i64(b, p->local_excl_ns);
 	/* Bit 0: counted, not timed; bit 1: switched off. */
 	wire__put_u8(b, (uint8_t)((p->counted != 0) | (p->disabled ? 2 : 0)));
+	wire__put_i64(b, p->throttled_at_ns);
+	wire__put_i64(b, p->throttle_call_ns);
+	wire__put_i64(b, p->throttle_pair_ns);
 }
 
 static void put_loop(wire_buf *b, const pvmmon_log_loop *l)
@@ -138,6 +141,9 @@ static void put_loop(wire_buf *b, const pvmmon_log_loop *l)
 	wire__put_i64(b, l->raw_ns);
 	wire__put_i64(b, l->local_ns);
 	wire__put_u8(b, l->disabled ? 1 : 0);
+	wire__put_i64(b, l->throttled_at_ns);
+	wire__put_i64(b, l->throttle_call_ns);
+	wire__put_i64(b, l->throttle_pair_ns);
 }
 
 static void put_static(wire_buf *b, const pvmmon_log_static *e)
@@ -253,6 +259,9 @@ static void get_proc(wire_in *in, pvmmon_log_proc *p)
 	p->disabled = (f & 2) != 0;
 	if (f > 3)
 		in->failed = 1;
+	p->throttled_at_ns = wire__get_i64(in);
+	p->throttle_call_ns = wire__get_i64(in);
+	p->throttle_pair_ns = wire__get_i64(in);
 }
 
 static void get_loop(wire_in *in, pvmmon_log_loop *l)
@@ -266,6 +275,9 @@ static void get_loop(wire_in *in, pvmmon_log_loop *l)
 	l->raw_ns = wire__get_i64(in);
 	l->local_ns = wire__get_i64(in);
 	l->disabled = wire__get_flag(in);
+	l->throttled_at_ns = wire__get_i64(in);
+	l->throttle_call_ns = wire__get_i64(in);
+	l->throttle_pair_ns = wire__get_i64(in);
 }
 
 /* The i-th static entry: a parent must come before its child, so the table is a

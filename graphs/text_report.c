@@ -520,6 +520,79 @@ static void report_hangs(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* The calls of throttled procedure p counted since its demotion (its counted record). */
+static uint64_t throttled_counted(const pvmmon_log_task *t, const pvmmon_log_proc *p)
+{
+	for (size_t k = 0; k < t->nprocs; k++) {
+		const pvmmon_log_proc *c = &t->procs[k];
+
+		if (c->counted && c->throttle_pair_ns > 0 && c->line == p->line && c->name &&
+		    p->name && !strcmp(c->name, p->name))
+			return c->count;
+	}
+	return 0;
+}
+
+/* One line for a throttled site: when, and why (its time a call against its pair). */
+static void throttled_line(FILE *out, const char *lid, const char *what, const char *name,
+			   const char *file, int line, int64_t at, int64_t call, int64_t pair,
+			   uint64_t counted)
+{
+	char t1[32], t2[32], t3[32];
+
+	fprintf(out, "  %-6s %s %s (%s:%d) at %s: probe pair %s against %s a call",
+		lid ? lid : "?", what, name ? name : "?", file ? graphs__base_name(file) : "?", line,
+		graphs__fmt_time(t1, sizeof(t1), at), graphs__fmt_time(t2, sizeof(t2), pair),
+		graphs__fmt_time(t3, sizeof(t3), call));
+	if (counted)
+		fprintf(out, "; %" PRIu64 " more counted, not timed", counted);
+	fprintf(out, "\n");
+}
+
+/* Sites demoted to counting only because their probes cost more than they measure. */
+static void report_throttled(const pvmmon_log *log, FILE *out)
+{
+	int head = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		for (size_t k = 0; k < t->nprocs; k++) {
+			const pvmmon_log_proc *p = &t->procs[k], *q;
+			size_t j;
+
+			if (p->counted || p->throttle_pair_ns <= 0)
+				continue;
+			/* One line per procedure, not per call site. */
+			for (j = 0; j < k; j++) {
+				q = &t->procs[j];
+				if (!q->counted && q->throttle_pair_ns > 0 && q->line == p->line &&
+				    q->name && p->name && !strcmp(q->name, p->name))
+					break;
+			}
+			if (j < k)
+				continue;
+			if (!head++)
+				fprintf(out, "\nThrottled (demoted to counting only: times stop, "
+					     "counts stay exact; --no-throttle keeps them timed)\n");
+			throttled_line(out, t->lid, "procedure", p->name, p->file, p->line,
+				       p->throttled_at_ns, p->throttle_call_ns, p->throttle_pair_ns,
+				       throttled_counted(t, p));
+		}
+		for (size_t k = 0; k < t->nloops; k++) {
+			const pvmmon_log_loop *l = &t->loops[k];
+
+			if (l->throttle_pair_ns <= 0)
+				continue;
+			if (!head++)
+				fprintf(out, "\nThrottled (demoted to counting only: times stop, "
+					     "counts stay exact; --no-throttle keeps them timed)\n");
+			throttled_line(out, t->lid, "loop", l->name, l->file, l->line,
+				       l->throttled_at_ns, l->throttle_call_ns, l->throttle_pair_ns, 0);
+		}
+	}
+}
+
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
 	int rc;
@@ -539,6 +612,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	rc = report_critical_path(log, out);
 	if (rc < 0)
 		return rc;
+	report_throttled(log, out);
 	report_cost(log, out);
 	report_structure(log, out);
 	/* A full disk or closed pipe must not pass for a complete report. */

@@ -277,6 +277,7 @@ void hooks__dyn_calibrate(void)
 	 * trace events. */
 	hooks__cp_pause(1);
 	hooks__trace_pause(1);
+	hooks__probe_throttle_pause(1);
 	hooks__records_calibration_begin();
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
@@ -305,6 +306,7 @@ void hooks__dyn_calibrate(void)
 	}
 	hooks__cp_pause(0);
 	hooks__trace_pause(0);
+	hooks__probe_throttle_pause(0);
 	pb_costs();
 	cal.known = 1;
 	{

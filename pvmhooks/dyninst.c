@@ -13,6 +13,7 @@
 typedef struct dyn_site {
 	pvmmon_probe_site *site;
 	const char *encl;
+	int throttled; /* demoted to counting only: "on" means enabled == 2 */
 } dyn_site;
 
 typedef struct dyn_rule {
@@ -58,6 +59,7 @@ static dyn_site *add_site(pvmmon_probe_site *site, const char *encl)
 	si = &sites[nsites++];
 	si->site = site;
 	si->encl = encl;
+	si->throttled = 0;
 	if (nrules)
 		site->enabled = decide(si);
 	return si;
@@ -86,7 +88,19 @@ static void apply(void)
 	size_t i;
 
 	for (i = 0; i < nsites; i++)
-		sites[i].site->enabled = decide(&sites[i]);
+		sites[i].site->enabled = decide(&sites[i]) ? (sites[i].throttled ? 2 : 1) : 0;
+}
+
+void hooks__dyn_throttle(pvmmon_probe_site *site)
+{
+	size_t i;
+
+	for (i = 0; i < nsites && sites[i].site != site; i++)
+		;
+	if (i < nsites)
+		sites[i].throttled = 1;
+	/* The rules may switch it off and on again; on, it counts only. */
+	site->enabled = 2;
 }
 
 /* Adds a rule (resource text spec), 0 or -1 when it does not parse. */

@@ -28,6 +28,13 @@ int hooks__dyn_first(pvmmon_probe_site *site);
  * match deciding (sites are on when no rule names them). NULL or "" for none. */
 void hooks__dyn_rules(const char *rules);
 
+/*
+ * Throttling: site's probe pair costs too much of its own time, so it is demoted to
+ * counting only (enabled == 2: its probes count and return). The budget's and the
+ * user's rules still switch it off and on; on again, it counts only.
+ */
+void hooks__dyn_throttle(pvmmon_probe_site *site);
+
 /* A command: switch the sites named by resource on or off. */
 void hooks__dyn_switch(int on, const char *resource);
 

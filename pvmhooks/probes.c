@@ -123,6 +123,12 @@ static void switch_off(pvmmon_probe_site *site)
 				switch_off(site);                                         \
 			return;                                                           \
 		}                                                                         \
+		/* Throttled: counted, never timed (no frame of it is open). */           \
+		if (__builtin_expect((site)->enabled == 2, 0)) {                          \
+			if (entry)                                                        \
+				hooks__records_count_only(site);                          \
+			return;                                                           \
+		}                                                                         \
 		if ((entry) && !(site)->enabled)                                          \
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
@@ -146,6 +152,58 @@ static void switch_off(pvmmon_probe_site *site)
 			next_tick = sched__tick(pvmmon_clock_now());                                           \
 	} while (0)
 
+/*
+ * Throttling (doc/architecture.md, "Dynamic instrumentation and cost"): a site whose
+ * probe pair costs more than this share of its own time a call (virtual, inclusive for
+ * a procedure, a whole entry for a loop) is demoted to counting only, once it has run
+ * THROTTLE_MIN times and at every power of two after (a mean over 1024 calls is
+ * steady, and the demotion's own cost, at most 1024 timed pairs a site, stays small).
+ * PVMMON_THROTTLE gives the percentage (pvmmon run sets it; 0: never); -1: not read.
+ */
+#define THROTTLE_MIN 1024
+#define THROTTLE_DEFAULT 0.25
+static double throttle_share = -1;
+static int throttle_paused;
+
+void hooks__probe_throttle_pause(int paused) { throttle_paused = paused; }
+
+void hooks__probe_throttle_set(double share) { throttle_share = share > 0 ? share : 0; }
+
+static double throttle_get(void)
+{
+	if (throttle_share < 0) {
+		const char *e = getenv("PVMMON_THROTTLE");
+		char *end;
+		double v = e ? strtod(e, &end) : THROTTLE_DEFAULT * 100;
+
+		throttle_share = e && (end == e || v < 0) ? THROTTLE_DEFAULT : v / 100;
+	}
+	return throttle_share;
+}
+
+/* After site's exit closed its record: demotes it when its probe pair costs too much
+ * of its time a call. A procedure active further up (recursion) waits for the next
+ * check, so that no frame of a counting-only site is ever open. */
+static void throttle_check(pvmmon_probe_site *site)
+{
+	uint64_t n;
+	int64_t t, pair, at = 0;
+
+	if (site->enabled != 1 || probe_cost <= 0 || throttle_paused || throttle_get() <= 0)
+		return;
+	if (!hooks__records_last_exit(site, &n, &t) || n < THROTTLE_MIN || (n & (n - 1)))
+		return;
+	pair = 2 * probe_cost;
+	if ((double)pair <= throttle_share * (double)(t > 0 ? t : 0) / (double)n)
+		return;
+	if (site->kind == PVMMON_PROBE_PROC && hooks__proc_active(site))
+		return;
+	if (hooks__start())
+		at = pvmmon_clock_now() - hooks__start();
+	hooks__dyn_throttle(site);
+	hooks__records_throttled(site, at > 0 ? at : 0, t > 0 ? t / (int64_t)n : 0, pair);
+}
+
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
 int pvmmon_call_line;
 
@@ -167,6 +225,7 @@ void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
 {
 	PROBE(site, hooks__proc_exit, 0);
+	throttle_check(site);
 }
 
 void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
@@ -177,4 +236,5 @@ void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
 void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
 {
 	PROBE(site, hooks__loop_exit, 0);
+	throttle_check(site);
 }

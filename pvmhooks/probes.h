@@ -14,6 +14,14 @@ void hooks__probe_tick_at(int64_t t);
 /* Charges ns for each probe from now on: what one probe costs, calibrated. */
 void hooks__probe_cost_set(int64_t ns);
 
+/* Sets the throttling threshold (a share of a site's time a call; 0: never), instead of
+ * PVMMON_THROTTLE's. */
+void hooks__probe_throttle_set(double share);
+
+/* Suspends throttling (calibration runs its sites thousands of times and must time
+ * every call). */
+void hooks__probe_throttle_pause(int paused);
+
 /* How many probes were charged a calibrated cost (not measured one by one). */
 uint64_t hooks__probe_charged(void);
 

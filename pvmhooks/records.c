@@ -50,6 +50,8 @@ typedef struct frame {
 	int cp;            /* critical-path selection index of the procedure, -1 if none */
 } frame;
 static unsigned made; /* records made so far: probes that make one are timed */
+/* The proc and loop records the last exits closed, for throttling ((size_t)-1: none). */
+static size_t last_proc = (size_t)-1, last_loop = (size_t)-1;
 
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
@@ -377,6 +379,7 @@ static void proc_exit(pvmmon_probe_site *site, int64_t v)
 		p->excl_ns += incl - f->child_ns;
 		p->raw_excl_ns += raw - f->child_raw;
 		p->local_excl_ns += local - f->child_local;
+		last_proc = f->record;
 	}
 	if (proc_depth > 0) {
 		proc_stack[proc_depth - 1].child_ns += incl;
@@ -441,6 +444,7 @@ static void loop_exit(pvmmon_probe_site *site, int64_t v)
 		rec.loops[f->record].time_ns += v - f->v_enter;
 		rec.loops[f->record].raw_ns += real_of(v) - f->r_enter;
 		rec.loops[f->record].local_ns += local_of(v) - f->l_enter;
+		last_loop = f->record;
 	}
 }
 
@@ -450,6 +454,72 @@ int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 
 	loop_exit(site, v);
 	return made != before;
+}
+
+int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time)
+{
+	if (site->kind == PVMMON_PROBE_LOOP) {
+		if (last_loop == (size_t)-1 || last_loop >= rec.nloops || loop_sites[last_loop] != site)
+			return 0;
+		*count = rec.loops[last_loop].count;
+		*time = rec.loops[last_loop].time_ns;
+		return 1;
+	}
+	if (last_proc == (size_t)-1 || last_proc >= rec.nprocs || proc_keys[last_proc].site != site)
+		return 0;
+	*count = rec.procs[last_proc].count;
+	*time = rec.procs[last_proc].incl_ns;
+	return 1;
+}
+
+/* The record that counts a throttled procedure's calls (caller unknown: the calls no
+ * longer reach the probe stack), made on first use; (size_t)-1 without memory. */
+static size_t count_only_record(pvmmon_probe_site *site)
+{
+	size_t r = proc_record(site, NULL, -2);
+
+	if (r != (size_t)-1) {
+		rec.procs[r].counted = 1;
+		rec.procs[r].call_line = 0;
+	}
+	return r;
+}
+
+void hooks__records_count_only(pvmmon_probe_site *site)
+{
+	size_t r;
+
+	if (site->kind == PVMMON_PROBE_LOOP) {
+		if (site->slot >= 0 && (size_t)site->slot < rec.nloops)
+			rec.loops[site->slot].count++;
+		return;
+	}
+	r = count_only_record(site);
+	if (r != (size_t)-1)
+		rec.procs[r].count++;
+}
+
+void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns, int64_t pair_ns)
+{
+	size_t i;
+
+	if (site->kind == PVMMON_PROBE_LOOP) {
+		if (site->slot >= 0 && (size_t)site->slot < rec.nloops) {
+			pvmmon_log_loop *l = &rec.loops[site->slot];
+
+			l->throttled_at_ns = at;
+			l->throttle_call_ns = call_ns;
+			l->throttle_pair_ns = pair_ns;
+		}
+		return;
+	}
+	count_only_record(site);
+	for (i = 0; i < rec.nprocs; i++)
+		if (proc_keys[i].site == site) {
+			rec.procs[i].throttled_at_ns = at;
+			rec.procs[i].throttle_call_ns = call_ns;
+			rec.procs[i].throttle_pair_ns = pair_ns;
+		}
 }
 
 /* The static tables registered by instrumented translation units, in load order. */

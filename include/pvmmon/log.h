@@ -86,6 +86,11 @@ typedef struct pvmmon_log_proc {
 	int counted;      /* a leaf counted instead of timed: no caller, no times */
 	int disabled;     /* its probes were switched off when the record was sent: the
 			   * counts and times are frozen at the switch */
+	/* Since 1.4: the procedure was throttled (demoted to counting only: its times are
+	 * frozen at the demotion, its calls since counted in a record with counted set),
+	 * at throttled_at_ns after the task's start (0: before it registered), its time a
+	 * call then and the probe pair's cost; throttle_pair_ns is 0 when not throttled. */
+	int64_t throttled_at_ns, throttle_call_ns, throttle_pair_ns;
 } pvmmon_log_proc;
 
 /* A loop record. */
@@ -99,6 +104,9 @@ typedef struct pvmmon_log_loop {
 	int disabled;     /* switched off when the record was sent (frozen) */
 	int64_t raw_ns;   /* real time inside the loop */
 	int64_t local_ns; /* local time inside the loop */
+	/* Since 1.4: throttled as procedures are (its count stays exact, its times are
+	 * frozen); throttle_pair_ns is 0 when not throttled. */
+	int64_t throttled_at_ns, throttle_call_ns, throttle_pair_ns;
 } pvmmon_log_loop;
 
 /* The kinds of static table entries (seed 000 Figure 9), as pvmmon-cc emits them. */

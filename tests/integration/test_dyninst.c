@@ -81,7 +81,7 @@ static void test_ctl_disable_then_enable(void)
 	ref = reference(dir, ARGS);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && { %s/pvmmon run -q --flush-ms 100 -o ch.xml -- ./callheavy %s "
+		   "cd '%s' && { %s/pvmmon run -q --no-throttle --flush-ms 100 -o ch.xml -- ./callheavy %s "
 		   ">ch.out 2>&1 & } && "
 		   "i=0; while [ ! -e ch.xml.run ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
 		   "sleep 0.6; %s/pvmmon ctl disable proc=mix ch.xml; echo rc=$?; sleep 1; "
@@ -141,7 +141,7 @@ static void test_ctl_disable_freezes_counts_and_cost_is_logged(void)
 
 	CU_ASSERT_FATAL(build_callheavy(dir));
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && { %s/pvmmon run -q --flush-ms 100 -o ch.xml -- ./callheavy %s "
+		   "cd '%s' && { %s/pvmmon run -q --no-throttle --flush-ms 100 -o ch.xml -- ./callheavy %s "
 		   ">ch.out 2>&1 & } && "
 		   "i=0; while [ ! -e ch.xml.run ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; "
 		   "sleep 0.6; %s/pvmmon ctl disable task=0,file=callheavy.c,line=34 ch.xml; "
@@ -302,7 +302,8 @@ static void test_ctl_errors(void)
  * --budget=5%. Loops start off (coarse first), the budget switches mix off (its probes
  * cost more than it does) and says why, and after that the task's cost stays under the
  * budget: its observed monitoring time over the run is a small fraction. The program
- * computes what it computes unmonitored.
+ * computes what it computes unmonitored. Throttling is off: it would demote mix before
+ * the budget saw it (the fidelity suite tests throttling).
  */
 static void test_budget_switches_off_expensive_sites(void)
 {
@@ -317,7 +318,8 @@ static void test_budget_switches_off_expensive_sites(void)
 	ref = reference(dir, "-n 600000000 -w 4");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(ref);
 	harness_sh(&r, RUN_TIMEOUT,
-		   "cd '%s' && %s/pvmmon run -q --budget=5%% -o b.xml -- ./callheavy -n 600000000 -w 4",
+		   "cd '%s' && %s/pvmmon run -q --no-throttle --budget=5%% -o b.xml -- "
+		   "./callheavy -n 600000000 -w 4",
 		   dir, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	got = checksum_line(r.out);

@@ -91,7 +91,7 @@ static void test_heavy_probes_never_negative(void)
 	char *report = NULL;
 
 	CU_ASSERT_FATAL(build_fidelity(dir));
-	CU_ASSERT_FATAL(run_fidelity(dir, "", &log, &report));
+	CU_ASSERT_FATAL(run_fidelity(dir, "--no-throttle", &log, &report));
 	CU_ASSERT_EQUAL(log->ntasks, 3);
 	assert_no_negative_time(log);
 	/* A time column of the task, statement, procedure and loop tables never shows "-"
@@ -106,11 +106,76 @@ static void test_heavy_probes_never_negative(void)
 	}
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "compensation quality"));
 	CU_ASSERT_EQUAL(harness_count(report, "    task "), 3);
+	CU_ASSERT_PTR_NULL(strstr(report, "\nThrottled"));
+	pvmmon_log_free(log);
+	free(report);
+}
+
+/* The task of log whose program ran the tiny procedure (it has proc records of outer). */
+static const pvmmon_log_task *calls_task(const pvmmon_log *log, uint64_t *timed, uint64_t *counted,
+                                         const pvmmon_log_proc **throttled)
+{
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		int found = 0;
+
+		*timed = *counted = 0;
+		*throttled = NULL;
+		for (size_t k = 0; k < t->nprocs; k++) {
+			const pvmmon_log_proc *p = &t->procs[k];
+
+			if (!p->name || strcmp(p->name, "outer"))
+				continue;
+			found = 1;
+			if (p->counted)
+				*counted += p->count;
+			else
+				*timed += p->count;
+			if (!p->counted && p->throttle_pair_ns > 0)
+				*throttled = p;
+		}
+		if (found)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * By default the tiny procedure, whose probe pair costs several times its work, is
+ * demoted to counting only after 1024 calls: its count stays exact (300000), the log
+ * says when and why, the report lists it, and no time is negative. The flat worker's
+ * loop runs once and is never demoted.
+ */
+static void test_default_throttles_tiny_procedure(void)
+{
+	const char *dir = harness_tmpdir();
+	pvmmon_log *log = NULL;
+	char *report = NULL;
+	const pvmmon_log_task *t;
+	const pvmmon_log_proc *th = NULL;
+	uint64_t timed = 0, counted = 0;
+
+	CU_ASSERT_FATAL(build_fidelity(dir));
+	CU_ASSERT_FATAL(run_fidelity(dir, "", &log, &report));
+	assert_no_negative_time(log);
+	t = calls_task(log, &timed, &counted, &th);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(timed + counted, 300000);
+	CU_ASSERT_EQUAL(timed, 1024);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(th);
+	/* Demoted because its pair cost over 25% of its time a call. */
+	CU_ASSERT(th->throttle_pair_ns * 4 > th->throttle_call_ns);
+	CU_ASSERT(th->throttled_at_ns >= 0 && th->throttled_at_ns <= t->end_ns - t->start_ns);
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "\nThrottled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "procedure outer (fidelity.c:"));
+	CU_ASSERT_PTR_NULL(strstr(report, "procedure work_flat"));
 	pvmmon_log_free(log);
 	free(report);
 }
 
 CU_TestInfo test_fidelity_tests[] = {
     {"heavy probes: no negative time, quality stated", test_heavy_probes_never_negative},
+    {"a tiny procedure is throttled by default, its count exact",
+     test_default_throttles_tiny_procedure},
     CU_TEST_INFO_NULL,
 };

@@ -196,6 +196,27 @@ static void test_combinations(void)
 	CU_ASSERT_EQUAL(parse(&o, "r.xml", "--stop-at", ":2", "prog", NULL), PVMMON_EINVAL);
 }
 
+/* --throttle=PCT (kept as a number for PVMMON_THROTTLE) and --no-throttle. */
+static void test_throttle(void)
+{
+	cli_run_opts o;
+
+	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "prog", NULL), 0);
+	CU_ASSERT_PTR_NULL(o.throttle);
+	CU_ASSERT_EQUAL(o.no_throttle, 0);
+	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--throttle=40%", "prog", NULL), 0);
+	CU_ASSERT_STRING_EQUAL(o.throttle, "40");
+	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--throttle=2.5", "prog", NULL), 0);
+	CU_ASSERT_STRING_EQUAL(o.throttle, "2.5");
+	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--no-throttle", "prog", NULL), 0);
+	CU_ASSERT_EQUAL(o.no_throttle, 1);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=0", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=x", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=2000%", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=5", "--no-throttle", "prog", NULL),
+			PVMMON_EINVAL);
+}
+
 CU_TestInfo test_runopts_tests[] = {
     {"defaults, the program's own options, help", test_defaults},
     {"each call reads its vector from the start", test_each_call_starts_afresh},
@@ -203,5 +224,6 @@ CU_TestInfo test_runopts_tests[] = {
     {"milliseconds and critical-path numbers", test_numbers},
     {"critical-path selections", test_cp_lists},
     {"options of run, of replay, of preserve mode", test_combinations},
+    {"--throttle and --no-throttle", test_throttle},
     CU_TEST_INFO_NULL,
 };

@@ -7,6 +7,7 @@
 
 #include "../../../pvmhooks/dyninst.h"
 #include "../../../pvmhooks/hooks.h"
+#include "../../../pvmhooks/probes.h"
 #include "../../../pvmhooks/records.h"
 
 /* Sites of two files; the loops sit in "solve". */
@@ -160,7 +161,102 @@ static void test_split_procedure_loops_switch_with_it(void)
 	hooks__set_identity(0, NULL);
 }
 
+/* n calls of tiny from inside outer, through the public probes. */
+static void run_calls(pvmmon_probe_site *outer, pvmmon_probe_site *tiny, int n)
+{
+	pvmmon_probe_proc_enter(outer);
+	for (int i = 0; i < n; i++) {
+		if (tiny->enabled)
+			pvmmon_probe_proc_enter(tiny);
+		pvmmon_probe_proc_exit(tiny);
+	}
+	pvmmon_probe_proc_exit(outer);
+}
+
+/* The record of site p with counted == counted, or NULL. */
+static const pvmmon_log_proc *record_of(const char *name, int counted)
+{
+	const pvmmon_log_task *t = hooks__records_task();
+
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (!strcmp(t->procs[i].name, name) && t->procs[i].counted == counted)
+			return &t->procs[i];
+	return NULL;
+}
+
+/*
+ * A procedure whose probe pair (2 us charged here) costs far more than its own time a
+ * call (its probes' clamped interval: about nothing) is demoted to counting only after
+ * 1024 calls: its count stays exact (timed calls plus counted ones), its records say
+ * when and why, its caller stays timed and never negative. With throttling off it
+ * stays timed; a cheap pair (2 ns) against the same procedure never demotes it.
+ */
+static void test_throttling_demotes_expensive_sites(void)
+{
+	static pvmmon_probe_site outer = PVMMON_PROBE_SITE_INIT("t_outer", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site tiny = PVMMON_PROBE_SITE_INIT("t_tiny", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site tiny2 = PVMMON_PROBE_SITE_INIT("t_tiny2", PVMMON_PROBE_PROC);
+	const pvmmon_log_proc *timed, *counted, *o;
+
+	hooks__records_reset();
+	hooks__probe_cost_set(1000);
+	hooks__probe_throttle_set(0.25);
+	run_calls(&outer, &tiny, 3000);
+	CU_ASSERT_EQUAL(tiny.enabled, 2);
+	CU_ASSERT_EQUAL(outer.enabled, 1);
+	timed = record_of("t_tiny", 0);
+	counted = record_of("t_tiny", 1);
+	o = record_of("t_outer", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(timed);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(counted);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_EQUAL(timed->count, 1024);
+	CU_ASSERT_EQUAL(timed->count + counted->count, 3000);
+	CU_ASSERT_EQUAL(timed->throttle_pair_ns, 2000);
+	CU_ASSERT_EQUAL(counted->throttle_pair_ns, 2000);
+	CU_ASSERT(timed->throttle_call_ns >= 0 && timed->throttle_call_ns < 500);
+	CU_ASSERT(timed->incl_ns >= 0 && timed->excl_ns >= 0);
+	CU_ASSERT_EQUAL(o->count, 1);
+	CU_ASSERT(o->incl_ns >= timed->incl_ns && o->excl_ns >= 0);
+	/* The rules switch it off and on again: on, it still counts only. */
+	hooks__dyn_switch(0, "proc=t_tiny");
+	CU_ASSERT_EQUAL(tiny.enabled, 0);
+	hooks__dyn_switch(1, "proc=t_tiny");
+	CU_ASSERT_EQUAL(tiny.enabled, 2);
+
+	/* Throttling off: every call timed. */
+	hooks__probe_throttle_set(0);
+	run_calls(&outer, &tiny2, 3000);
+	CU_ASSERT_EQUAL(tiny2.enabled, 1);
+	CU_ASSERT_PTR_NULL(record_of("t_tiny2", 1));
+	CU_ASSERT_EQUAL(record_of("t_tiny2", 0)->count, 3000);
+
+	hooks__records_reset();
+	hooks__dyn_rules("");
+	hooks__probe_throttle_set(0.25);
+}
+
+/* A cheap pair (2 ns charged) against the same procedure: its time a call (the probes'
+ * own real cost, tens of nanoseconds, of which 2 are removed) keeps it timed. */
+static void test_throttling_keeps_cheap_sites(void)
+{
+	static pvmmon_probe_site outer = PVMMON_PROBE_SITE_INIT("c_outer", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site tiny = PVMMON_PROBE_SITE_INIT("c_tiny", PVMMON_PROBE_PROC);
+
+	hooks__records_reset();
+	hooks__probe_cost_set(1);
+	hooks__probe_throttle_set(0.25);
+	run_calls(&outer, &tiny, 3000);
+	CU_ASSERT_EQUAL(tiny.enabled, 1);
+	CU_ASSERT_EQUAL(record_of("c_tiny", 0)->count, 3000);
+	CU_ASSERT_EQUAL(record_of("c_tiny", 0)->throttle_pair_ns, 0);
+	hooks__records_reset();
+}
+
 CU_TestInfo test_dyninst_tests[] = {
+    {"throttling demotes a site whose probes cost more than it",
+     test_throttling_demotes_expensive_sites},
+    {"throttling keeps a site whose probes are cheap", test_throttling_keeps_cheap_sites},
     {"a split procedure's loops switch with it", test_split_procedure_loops_switch_with_it},
     {"rules decide sites, the last match wins", test_rules_decide_sites_last_match_wins},
     {"an exit without its entry keeps the stack", test_exit_without_entry_keeps_the_stack},
