@@ -117,6 +117,10 @@ static void switch_off(pvmmon_probe_site *site)
 	do {                                                                              \
 		int64_t t0;                                                               \
 		hooks_state_kind state = hooks__state();                                           \
+		if (__builtin_expect(state == HOOKS_UNINIT, 0) && (entry)) {              \
+			hooks__probe_enrol();                                             \
+			state = hooks__state();                                           \
+		}                                                                         \
 		if ((state != HOOKS_ACTIVE && state != HOOKS_UNINIT) || hooks__guard) {            \
 			/* Unmonitored for good: the site's inline test skips the call. */ \
 			if ((entry) && state == HOOKS_PASSIVE)                                     \

@@ -244,6 +244,21 @@ int hooks__init(void)
 	return 0;
 }
 
+void hooks__probe_enrol(void)
+{
+	static int decided;
+
+	if (decided || hooks__state() != HOOKS_UNINIT || hooks__guard)
+		return;
+	decided = 1;
+	if (getenv("PVMMON_PASSIVE"))
+		hooks__set_state(HOOKS_PASSIVE);
+	else if (getenv("PVMMON_NO_AUTOSTART"))
+		hooks__activate();
+	else if (!getenv("PVMEPID"))
+		hooks__set_state(HOOKS_PASSIVE);
+}
+
 int hooks__activate(void)
 {
 	int64_t t0;

@@ -198,6 +198,10 @@ static void test_throttling_demotes_expensive_sites(void)
 	static pvmmon_probe_site tiny2 = PVMMON_PROBE_SITE_INIT("t_tiny2", PVMMON_PROBE_PROC);
 	const pvmmon_log_proc *timed, *counted, *o;
 
+	/* A process with no pvmmon environment goes passive at its first probe unless a
+	 * pvmd spawned it: look spawned, and undo an earlier test's decision. */
+	setenv("PVMEPID", "1", 1);
+	hooks__set_state(HOOKS_UNINIT);
 	hooks__records_reset();
 	hooks__probe_cost_set(1000);
 	hooks__probe_throttle_set(0.25);
@@ -243,6 +247,8 @@ static void test_throttling_keeps_cheap_sites(void)
 	static pvmmon_probe_site outer = PVMMON_PROBE_SITE_INIT("c_outer", PVMMON_PROBE_PROC);
 	static pvmmon_probe_site tiny = PVMMON_PROBE_SITE_INIT("c_tiny", PVMMON_PROBE_PROC);
 
+	setenv("PVMEPID", "1", 1);
+	hooks__set_state(HOOKS_UNINIT);
 	hooks__records_reset();
 	hooks__probe_cost_set(1);
 	hooks__probe_throttle_set(0.25);
