@@ -43,7 +43,7 @@ static enum CXChildVisitResult collect_loop(CXCursor c, CXCursor parent, CXClien
 	rw->loops[rw->nloops].split_id = w->split_id;
 	rw->loops[rw->nloops].index = w->n++;
 	rw->nloops++;
-	fprintf(w->init, ", {\"%s\", __FILE__, %u, PVMMON_PROBE_LOOP, 1, -1, 0, 0}", name, line);
+	fprintf(w->init, ", {\"%s\", __FILE__, %u, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}", name, line);
 	return CXChildVisit_Recurse;
 }
 
@@ -188,24 +188,25 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 		goto out;
 	fprintf(f,
 	        "static pvmmon_probe_site pvmmon_sites%d_[] = {{\"%s\", __FILE__, %u, "
-	        "PVMMON_PROBE_PROC, 1, -1, 0, %d}%s}; ",
+	        "PVMMON_PROBE_PROC, 1, -1, 0, %d, 0}%s}; ",
 	        sp->id, name, line, w.n - 1, init ? init : "");
 	for (i = 0; i < 2; i++) {
 		put_copy_specifiers(f, sp);
 		put_declarator(f, rw, sp, i ? "__pvmmon_off" : "__pvmmon_on", 1);
 		fputs("; ", f);
 	}
-	/* The dispatcher: the instrumented copy while any of the sites is on. */
+	/* The dispatcher: the instrumented copy while any of the sites is on; the plain
+	 * copy's calls are counted (a throttled procedure keeps an exact count). */
 	put_declarator(f, rw, sp, "", 1);
 	fputs(" { if (", f);
 	for (i = 0; i < (size_t)w.n; i++)
 		fprintf(f, "%spvmmon_sites%d_[%zu].enabled", i ? " | " : "", sp->id, i);
 	if (sp->is_void)
-		fprintf(f, ") { %s__pvmmon_on(%s); return; } %s__pvmmon_off(%s); } ", name, args,
-		        name, args);
+		fprintf(f, ") { %s__pvmmon_on(%s); return; } ++pvmmon_sites%d_[0].off; %s__pvmmon_off(%s); } ",
+		        name, args, sp->id, name, args);
 	else
-		fprintf(f, ") return %s__pvmmon_on(%s); return %s__pvmmon_off(%s); } ", name, args,
-		        name, args);
+		fprintf(f, ") return %s__pvmmon_on(%s); ++pvmmon_sites%d_[0].off; return %s__pvmmon_off(%s); } ",
+		        name, args, sp->id, name, args);
 	put_copy_specifiers(f, sp);
 	fclose(f);
 	ok = 1;

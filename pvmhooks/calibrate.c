@@ -80,8 +80,8 @@ static int64_t median(int64_t *v, int n)
 }
 
 /* The probe sites calibration runs on; their records are dropped after it. */
-static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0};
-static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1, 0};
+static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0, 0};
+static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1, 0, 0};
 
 /* The cost of one entry and exit pair of site's kind, through the public probes.
  * Slow probes (a test's probe delay) end it after one repetition past CAL_TOTAL_NS. */

@@ -4,10 +4,10 @@
 
 /* The sites are marked seen, so their first entry does not register them. */
 static pvmmon_probe_site sites[CALSITES_N] = {
-    {"(calibration caller)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0},
-    {"(calibration caller loop)", __FILE__, 2, PVMMON_PROBE_LOOP, 1, -1, 1, 0},
-    {"(calibration)", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 1, 0},
-    {"(calibration loop)", __FILE__, 4, PVMMON_PROBE_LOOP, 1, -1, 1, 0},
+    {"(calibration caller)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0, 0},
+    {"(calibration caller loop)", __FILE__, 2, PVMMON_PROBE_LOOP, 1, -1, 1, 0, 0},
+    {"(calibration)", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 1, 0, 0},
+    {"(calibration loop)", __FILE__, 4, PVMMON_PROBE_LOOP, 1, -1, 1, 0, 0},
 };
 
 pvmmon_probe_site *calsites__site(int i)

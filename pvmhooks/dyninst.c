@@ -13,7 +13,7 @@
 typedef struct dyn_site {
 	pvmmon_probe_site *site;
 	const char *encl;
-	int throttled; /* demoted to counting only: "on" means enabled == 2 */
+	int throttled; /* demoted to counting only: off whatever the rules say */
 } dyn_site;
 
 typedef struct dyn_rule {
@@ -88,7 +88,7 @@ static void apply(void)
 	size_t i;
 
 	for (i = 0; i < nsites; i++)
-		sites[i].site->enabled = decide(&sites[i]) ? (sites[i].throttled ? 2 : 1) : 0;
+		sites[i].site->enabled = !sites[i].throttled && decide(&sites[i]);
 }
 
 void hooks__dyn_throttle(pvmmon_probe_site *site)
@@ -99,8 +99,8 @@ void hooks__dyn_throttle(pvmmon_probe_site *site)
 		;
 	if (i < nsites)
 		sites[i].throttled = 1;
-	/* The rules may switch it off and on again; on, it counts only. */
-	site->enabled = 2;
+	/* Off for good: its calls are counted where its probes would have run. */
+	site->enabled = 0;
 }
 
 /* Adds a rule (resource text spec), 0 or -1 when it does not parse. */

@@ -30,8 +30,8 @@ void hooks__dyn_rules(const char *rules);
 
 /*
  * Throttling: site's probe pair costs too much of its own time, so it is demoted to
- * counting only (enabled == 2: its probes count and return). The budget's and the
- * user's rules still switch it off and on; on again, it counts only.
+ * counting only: switched off for good (whatever the rules say later), its calls
+ * counted by its scope test or dispatcher (pvmmon_probe_site.off).
  */
 void hooks__dyn_throttle(pvmmon_probe_site *site);
 

@@ -127,12 +127,6 @@ static void switch_off(pvmmon_probe_site *site)
 				switch_off(site);                                         \
 			return;                                                           \
 		}                                                                         \
-		/* Throttled: counted, never timed (no frame of it is open). */           \
-		if (__builtin_expect((site)->enabled == 2, 0)) {                          \
-			if (entry)                                                        \
-				hooks__records_count_only(site);                          \
-			return;                                                           \
-		}                                                                         \
 		if ((entry) && !(site)->enabled)                                          \
 			return;                                                           \
 		t0 = pvmmon_clock_now();                                                  \
@@ -163,6 +157,8 @@ static void switch_off(pvmmon_probe_site *site)
  * THROTTLE_MIN times and at every power of two after (a mean over 1024 calls is
  * steady, and the demotion's own cost, at most 1024 timed pairs a site, stays small).
  * PVMMON_THROTTLE gives the percentage (pvmmon run sets it; 0: never); -1: not read.
+ * A demoted site is switched off, and its calls are counted where its probes would
+ * have run (pvmmon/probe.h: the scope tests and the dispatcher count `off`).
  */
 #define THROTTLE_MIN 1024
 #define THROTTLE_DEFAULT 0.25
@@ -187,7 +183,7 @@ static double throttle_get(void)
 
 /* After site's exit closed its record: demotes it when its probe pair costs too much
  * of its time a call. A procedure active further up (recursion) waits for the next
- * check, so that no frame of a counting-only site is ever open. */
+ * check, so that its outer activations' times are whole. */
 static void throttle_check(pvmmon_probe_site *site)
 {
 	uint64_t n;

@@ -485,24 +485,47 @@ static size_t count_only_record(pvmmon_probe_site *site)
 	return r;
 }
 
-void hooks__records_count_only(pvmmon_probe_site *site)
-{
-	size_t r;
+/* Throttled sites: their off count at the demotion, the record that counts them (a
+ * procedure's counted record, a loop's own) and a loop's count then. */
+typedef struct throttled_site {
+	pvmmon_probe_site *site;
+	unsigned long base;
+	size_t record;
+	uint64_t timed;
+} throttled_site;
+static throttled_site *throttled;
+static size_t nthrottled;
 
-	if (site->kind == PVMMON_PROBE_LOOP) {
-		if (site->slot >= 0 && (size_t)site->slot < rec.nloops)
-			rec.loops[site->slot].count++;
-		return;
+/* Copies the throttled sites' counts since their demotion into their records. */
+static void update_throttled(void)
+{
+	for (size_t i = 0; i < nthrottled; i++) {
+		const throttled_site *t = &throttled[i];
+		uint64_t since = t->site->off - t->base;
+
+		if (t->site->kind == PVMMON_PROBE_LOOP && t->record < rec.nloops)
+			rec.loops[t->record].count = t->timed + since;
+		else if (t->site->kind == PVMMON_PROBE_PROC && t->record < rec.nprocs)
+			rec.procs[t->record].count = since;
 	}
-	r = count_only_record(site);
-	if (r != (size_t)-1)
-		rec.procs[r].count++;
 }
 
 void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns, int64_t pair_ns)
 {
-	size_t i;
+	size_t i, r = (size_t)-1;
+	throttled_site *n = realloc(throttled, (nthrottled + 1) * sizeof(*n));
 
+	if (n) {
+		throttled = n;
+		if (site->kind == PVMMON_PROBE_LOOP)
+			r = site->slot >= 0 ? (size_t)site->slot : (size_t)-1;
+		else
+			r = count_only_record(site);
+		if (r != (size_t)-1)
+			throttled[nthrottled++] = (throttled_site){
+			    site, site->off, r,
+			    site->kind == PVMMON_PROBE_LOOP && r < rec.nloops ? rec.loops[r].count : 0};
+	}
 	if (site->kind == PVMMON_PROBE_LOOP) {
 		if (site->slot >= 0 && (size_t)site->slot < rec.nloops) {
 			pvmmon_log_loop *l = &rec.loops[site->slot];
@@ -513,7 +536,6 @@ void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_
 		}
 		return;
 	}
-	count_only_record(site);
 	for (i = 0; i < rec.nprocs; i++)
 		if (proc_keys[i].site == site) {
 			rec.procs[i].throttled_at_ns = at;
@@ -641,15 +663,19 @@ static void mark_disabled(void)
 		if (!rec.procs[i].counted) {
 			const pvmmon_probe_site *s = proc_keys[i].site;
 
-			rec.procs[i].disabled = s && !s->enabled;
+			/* A throttled site is off but counts on. */
+			rec.procs[i].disabled =
+			    s && !s->enabled && rec.procs[i].throttle_pair_ns == 0;
 		}
 	for (i = 0; i < rec.nloops; i++)
-		rec.loops[i].disabled = loop_sites[i] && !loop_sites[i]->enabled;
+		rec.loops[i].disabled = loop_sites[i] && !loop_sites[i]->enabled &&
+					rec.loops[i].throttle_pair_ns == 0;
 }
 
 void hooks__records_update_counts(void)
 {
 	mark_disabled();
+	update_throttled();
 	for (size_t i = 0; i < ntables; i++)
 		for (int j = 0; j < tables[i].n; j++) {
 			const pvmmon_static_entry *e = &tables[i].entries[j];
@@ -734,6 +760,9 @@ void hooks__records_reset(void)
 	proc_keys = NULL;
 	free(loop_sites);
 	loop_sites = NULL;
+	free(throttled);
+	throttled = NULL;
+	nthrottled = 0;
 	stmt_cap = proc_cap = loop_cap = 0;
 	proc_depth = loop_depth = 0;
 }

@@ -20,12 +20,10 @@ int hooks__proc_active(pvmmon_probe_site *site);
  * exit just closed; 0 when that exit closed none of site's. */
 int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time);
 
-/* A throttled site's entry: counted, not timed (a procedure's in one record per site,
- * since its calls no longer reach the probe stack; a loop's in its record). */
-void hooks__records_count_only(pvmmon_probe_site *site);
-
 /* Marks site's records throttled at (ns after the task's start), when its time a call
- * was call_ns against a probe pair of pair_ns. */
+ * was call_ns against a probe pair of pair_ns; from then on each flush counts the
+ * site's calls made while off (pvmmon_probe_site.off) into a procedure's record of its
+ * own (counted, no caller: its calls no longer reach the probe stack) or the loop's. */
 void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns, int64_t pair_ns);
 int hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
 int hooks__loop_exit(pvmmon_probe_site *site, int64_t v);

@@ -35,9 +35,13 @@ typedef struct pvmmon_probe_site {
 	 * procedures): how many. The library then learns them with the procedure, so that
 	 * a loop never entered is switched with the rest. 0 otherwise. */
 	int group;
+	/* Calls made while the site was off: the inline scope tests and a split
+	 * procedure's dispatcher count them (an increment), so that a throttled site keeps
+	 * an exact count without its probes. */
+	unsigned long off;
 } pvmmon_probe_site;
 
-#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0, 0}
+#define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0, 0, 0}
 
 PVMMON_EXTERN void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 
@@ -106,20 +110,22 @@ static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 /* The enable flag is tested here, inline, so a disabled site costs a load and a branch. */
 #define PVMMON_PROC_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_PROC, 1, -1, 0, 0}; \
+							    PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}; \
 	PVMMON__PROC_SCOPE_AT(pvmmon_proc_scope_site_)
 #define PVMMON_LOOP_SCOPE(name, line)                                                     \
 	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_LOOP, 1, -1, 0, 0}; \
+							    PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}; \
 	PVMMON__LOOP_SCOPE_AT(pvmmon_loop_scope_site_)
 /* The scopes on a site declared elsewhere (the library's calibration times these, so
  * that it measures the very code pvmmon-cc inserts). */
 #define PVMMON__PROC_SCOPE_AT(site)                                                       \
 	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
-	    ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site)) : (pvmmon_probe_site *)0)
+	    ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site))                    \
+			    : (++(site).off, (pvmmon_probe_site *)0))
 #define PVMMON__LOOP_SCOPE_AT(site)                                                       \
 	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
-	    ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site)) : (pvmmon_probe_site *)0)
+	    ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site))                    \
+			    : (++(site).off, (pvmmon_probe_site *)0))
 
 /*
  * A leaf procedure (no calls, no loops: straight-line code that takes a few

@@ -105,10 +105,10 @@ static void test_procedures_and_loops(void)
 	 * f's own line, then the instrumented copy, then the plain one. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    text, "static pvmmon_probe_site pvmmon_sites0_[] = {{\"f\", __FILE__, 2, "
-		  "PVMMON_PROBE_PROC, 1, -1, 0, 0}}; __attribute__((noinline)) static int "
+		  "PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}}; __attribute__((noinline)) static int "
 		  "f__pvmmon_on(int n); __attribute__((noinline)) static int f__pvmmon_off(int n); "
 		  "static int f(int n) { if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
-		  "return f__pvmmon_off(n); } __attribute__((noinline)) static int f__pvmmon_on(int n) "
+		  "++pvmmon_sites0_[0].off; return f__pvmmon_off(n); } __attribute__((noinline)) static int f__pvmmon_on(int n) "
 		  "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
 		  "(pvmmon_call_line = 2, f(n - 1)) + 1; }\n#line 2 \""));
 	/* The plain copy keeps the call lines, and recursion goes through the dispatcher. */
@@ -117,13 +117,13 @@ static void test_procedures_and_loops(void)
 					    "f(n - 1)) + 1; }\n#line 2 \""));
 	/* g's loops have their sites in g's array, after g's, which counts them; g gains
 	 * the static of its copies. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{{\"g\", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 0, 3}, "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"for@6:2\", __FILE__, 6, PVMMON_PROBE_LOOP, 1, -1, 0, 0}, "
-					    "{\"while@7:2\", __FILE__, 7, PVMMON_PROBE_LOOP, 1, -1, 0, 0}, "
-					    "{\"do@8:2\", __FILE__, 8, PVMMON_PROBE_LOOP, 1, -1, 0, 0}}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{{\"g\", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 0, 3, 0}, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"for@6:2\", __FILE__, 6, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}, "
+					    "{\"while@7:2\", __FILE__, 7, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}, "
+					    "{\"do@8:2\", __FILE__, 8, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled | "
 					    "pvmmon_sites1_[2].enabled | pvmmon_sites1_[3].enabled) "
-					    "return g__pvmmon_on(n); return g__pvmmon_off(n); } "
+					    "return g__pvmmon_on(n); ++pvmmon_sites1_[0].off; return g__pvmmon_off(n); } "
 					    "__attribute__((noinline)) static int g__pvmmon_on(int n)\n"
 					    "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites1_[0]);\n"));
 	/* Each loop becomes a block that includes its closing semicolon. */
@@ -201,8 +201,8 @@ static void test_split_compiles(void)
 
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(st.split, 3);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ twice__pvmmon_on(out, n); return; } twice__pvmmon_off(out, n); }"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "return old__pvmmon_on(); return old__pvmmon_off(); }"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ twice__pvmmon_on(out, n); return; } ++pvmmon_sites"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "return old__pvmmon_on(); ++pvmmon_sites"));
 	write_c_file(path, text);
 	snprintf(cmd, sizeof(cmd),
 		 "cc -std=c99 -pedantic -Wall -Wextra -Werror -Wno-strict-prototypes -Iinclude "
