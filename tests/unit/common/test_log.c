@@ -138,9 +138,14 @@ static void fill_procs_loops_events(pvmmon_log_task *t)
 	t->procs[0].raw_excl_ns = 50;
 	t->procs[0].local_incl_ns = 45;
 	t->procs[0].local_excl_ns = 28;
+	t->procs[0].throttled_at_ns = 700;
+	t->procs[0].throttle_call_ns = 10;
+	t->procs[0].throttle_pair_ns = 66;
 	t->has_raw = 1;
 	t->raw_ns = 5000;
 	t->local_ns = 4000;
+	t->uncertainty_ns = 120;
+	t->clamped_ns = 12;
 	t->nloops = 1;
 	t->loops = calloc(1, sizeof(*t->loops));
 	t->loops[0].name = strdup("rows");
@@ -407,6 +412,12 @@ static void check_dynamic_and_raw(const pvmmon_log *a, const pvmmon_log *b)
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].raw_excl_ns, 50);
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_incl_ns, 45);
 	CU_ASSERT_EQUAL(b->tasks[0].procs[0].local_excl_ns, 28);
+	/* Since 1.4: the uncertainty, the clamped charges and a throttled procedure. */
+	CU_ASSERT_EQUAL(b->tasks[0].uncertainty_ns, 120);
+	CU_ASSERT_EQUAL(b->tasks[0].clamped_ns, 12);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].throttled_at_ns, 700);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].throttle_call_ns, 10);
+	CU_ASSERT_EQUAL(b->tasks[0].procs[0].throttle_pair_ns, 66);
 	CU_ASSERT_EQUAL(b->tasks[0].loops[0].raw_ns, 70);
 	CU_ASSERT_EQUAL(b->tasks[0].loops[0].local_ns, 33);
 }

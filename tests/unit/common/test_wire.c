@@ -183,10 +183,13 @@ static void test_records_round_trip(void)
 	pvmmon_log_proc proc = {.name = "solve", .file = "a.c", .line = 12, .caller = "main",
 				.call_line = 31, .count = 4, .incl_ns = 1000, .excl_ns = 600,
 				.raw_incl_ns = 1900, .raw_excl_ns = 1100, .local_incl_ns = 1300,
-				.local_excl_ns = 700, .counted = 1, .disabled = 1};
+				.local_excl_ns = 700, .counted = 1, .disabled = 1,
+				.throttled_at_ns = 7000, .throttle_call_ns = 9,
+				.throttle_pair_ns = 70};
 	pvmmon_log_loop loop = {.name = "rows", .file = "a.c", .line = 20, .proc = "solve",
 				.count = 2, .time_ns = 500, .raw_ns = 800, .local_ns = 650,
-				.disabled = 1};
+				.disabled = 1, .throttled_at_ns = 8000, .throttle_call_ns = 11,
+				.throttle_pair_ns = 60};
 	pvmmon_log_task t = {0}, out;
 	wire_buf b;
 	int final = 0;
@@ -207,6 +210,8 @@ static void test_records_round_trip(void)
 	t.intrusion_ns = 3000;
 	t.raw_ns = 1004000;
 	t.local_ns = 1002000;
+	t.uncertainty_ns = 3000;
+	t.clamped_ns = 400;
 	t.msgs_recv = 13;
 	t.nstmts = 1;
 	t.stmts = &st;
@@ -224,6 +229,8 @@ static void test_records_round_trip(void)
 	/* Raw and local times travel too, and say so. */
 	CU_ASSERT_EQUAL(out.raw_ns, 1004000);
 	CU_ASSERT_EQUAL(out.local_ns, 1002000);
+	CU_ASSERT_EQUAL(out.uncertainty_ns, 3000);
+	CU_ASSERT_EQUAL(out.clamped_ns, 400);
 	CU_ASSERT_EQUAL(out.has_raw, 1);
 	CU_ASSERT_EQUAL(out.msgs_recv, 13);
 	CU_ASSERT_EQUAL_FATAL(out.nstmts, 1);
@@ -243,6 +250,9 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.procs[0].raw_incl_ns, 1900);
 	CU_ASSERT_EQUAL(out.procs[0].raw_excl_ns, 1100);
 	CU_ASSERT_EQUAL(out.procs[0].local_incl_ns, 1300);
+	CU_ASSERT_EQUAL(out.procs[0].throttled_at_ns, 7000);
+	CU_ASSERT_EQUAL(out.procs[0].throttle_call_ns, 9);
+	CU_ASSERT_EQUAL(out.procs[0].throttle_pair_ns, 70);
 	CU_ASSERT_EQUAL(out.procs[0].local_excl_ns, 700);
 	CU_ASSERT_EQUAL(out.procs[0].counted, 1);
 	CU_ASSERT_EQUAL(out.procs[0].disabled, 1);
@@ -259,6 +269,8 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.loops[0].time_ns, 500);
 	CU_ASSERT_EQUAL(out.loops[0].raw_ns, 800);
 	CU_ASSERT_EQUAL(out.loops[0].local_ns, 650);
+	CU_ASSERT_EQUAL(out.loops[0].throttled_at_ns, 8000);
+	CU_ASSERT_EQUAL(out.loops[0].throttle_pair_ns, 60);
 	wire__task_clear(&out);
 	/* Truncated or extended records are refused, never half-used. */
 	CU_ASSERT_EQUAL(wire__records_decode(&out, &final, b.data, b.len - 1), PVMMON_EPARSE);
