@@ -278,6 +278,7 @@ void hooks__dyn_calibrate(void)
 	hooks__cp_pause(1);
 	hooks__trace_pause(1);
 	hooks__probe_throttle_pause(1);
+	vclock__pause_stamps(c, 1);
 	hooks__records_calibration_begin();
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
@@ -309,13 +310,10 @@ void hooks__dyn_calibrate(void)
 	hooks__probe_throttle_pause(0);
 	pb_costs();
 	cal.known = 1;
-	{
-		int64_t now = pvmmon_clock_now();
-
-		/* Its probes' stamps are forgotten: they were calibration, not the program. */
-		t0 = now - t0;
-		vclock__set_charges(c, i0 + t0, l0 + t0, now);
-	}
+	/* Its probes stamped nothing: they were calibration, not the program. */
+	vclock__pause_stamps(c, 0);
+	t0 = pvmmon_clock_now() - t0;
+	vclock__set_charges(c, i0 + t0, l0 + t0, 0);
 }
 
 int hooks__dyn_start(void)

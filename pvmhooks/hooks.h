@@ -152,13 +152,13 @@ extern __thread int hooks__in_pvm;
 int hooks__activate(void);
 
 /*
- * A probe's first run in a task that has not registered: decides whether anybody
- * monitors it. Under `pvmmon run` (PVMMON_NO_AUTOSTART in the environment) it enrols
- * now, so that a program that never calls PVM is monitored from its start; with
- * PVMMON_PASSIVE (--raw), or run directly (no pvmmon environment and not spawned by a
- * pvmd, which would set PVMEPID), it becomes passive: its probe sites switch off at
- * their first entry. A task spawned by a pvmd (the console) keeps registering at its
- * first PVM call, as before.
+ * A probe's entry in a task that has not registered. The first decides whether anybody
+ * monitors it: with PVMMON_PASSIVE (--raw), or run directly (no pvmmon environment and
+ * not spawned by a pvmd, which would set PVMEPID), it becomes passive: its probe sites
+ * switch off at their first entry. Under `pvmmon run` (PVMMON_NO_AUTOSTART in the
+ * environment) a task that has computed 10 ms without a PVM call enrols at its next
+ * probe, so that a program that never calls PVM is monitored all the same. A task
+ * spawned by a pvmd (the console) registers at its first PVM call, as before.
  */
 void hooks__probe_enrol(void);
 

@@ -620,19 +620,26 @@ void hooks__records_touch(pvmmon_probe_site *site)
 
 /* The callee time of the innermost open procedure, kept over calibration. */
 static int64_t cal_child_ns;
+static int64_t cal_child_raw, cal_child_local; /* the same on the other clocks */
 static size_t cal_nprocs, cal_nloops;
 
 void hooks__records_calibration_begin(void)
 {
 	cal_child_ns = proc_depth > 0 ? proc_stack[proc_depth - 1].child_ns : 0;
+	cal_child_raw = proc_depth > 0 ? proc_stack[proc_depth - 1].child_raw : 0;
+	cal_child_local = proc_depth > 0 ? proc_stack[proc_depth - 1].child_local : 0;
 	cal_nprocs = rec.nprocs;
 	cal_nloops = rec.nloops;
 }
 
 void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n)
 {
-	if (proc_depth > 0)
+	/* On every clock: the calibration's calls are none of the caller's callees. */
+	if (proc_depth > 0) {
 		proc_stack[proc_depth - 1].child_ns = cal_child_ns;
+		proc_stack[proc_depth - 1].child_raw = cal_child_raw;
+		proc_stack[proc_depth - 1].child_local = cal_child_local;
+	}
 	/* Calibration made only its own records, the last ones: drop them. */
 	while (rec.nprocs > cal_nprocs) {
 		pvmmon_log_proc *p = &rec.procs[--rec.nprocs];

@@ -65,6 +65,9 @@ typedef struct vclock {
 	int64_t last_v, last_l, last_rt;
 	int64_t clamped, clamped_real;
 	uint64_t nclamped;
+	/* While set (calibration), stamps are plain rt - I: its probes are no part of the
+	 * program's time and must not move the last stamp. */
+	int stamps_paused;
 } vclock;
 
 /* What the clock concluded about one receive. */
@@ -107,6 +110,9 @@ static inline int64_t vclock__virtual(const vclock *c, int64_t rt) { return rt -
  * clock) and the clamp is counted. So no interval between two stamps is negative.
  */
 int64_t vclock__stamp(vclock *c, int64_t rt);
+
+/* Pauses stamping (1) or resumes it (0): see stamps_paused. */
+static inline void vclock__pause_stamps(vclock *c, int paused) { c->stamps_paused = paused; }
 
 /* The local time of the last stamp (lt = rt - L, clamped as vclock__stamp clamps vt). */
 static inline int64_t vclock__last_local(const vclock *c) { return c->last_l; }
