@@ -11,7 +11,6 @@
 
 #include "critpath.h"
 #include "hooks.h"
-#include "probes.h"
 #include "pvmmon/errors.h"
 #include "records.h"
 
@@ -780,53 +779,4 @@ void hooks__records_prepare(int final, int64_t v)
 		hooks__records_close_open(v);
 	hooks__records_add_statics();
 	hooks__records_update_counts();
-}
-
-int64_t hooks__records_probe_spread(const pvmmon_log_cost *cost)
-{
-	/* Two calibrations measure one probe's cost: in place (a quarter of an
-	 * instrumented call) and in a loop of probes (half a pair). How far they disagree
-	 * is how far a probe's charge may be from its true cost. */
-	int64_t place, loop;
-
-	if (!cost || cost->site_on_ps <= 0 || cost->proc_pair_ns <= 0)
-		return 0;
-	place = cost->site_on_ps / 4000;
-	loop = cost->proc_pair_ns / 2;
-	return place > loop ? place - loop : loop - place;
-}
-
-int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
-{
-	static wire_buf out; /* reused encoding buffer */
-	const hooks_counts *n = hooks__counts();
-	const vclock *c = hooks__clock();
-	pvmmon_log_task *t = &rec;
-	int64_t start = hooks__start();
-
-	t->tid = hooks__mytid();
-	t->end_ns = now;
-	/* Stamped: never below a time already handed out, and never negative. */
-	t->virtual_ns = vclock__stamp(hooks__clock(), now) - start;
-	if (t->virtual_ns < 0)
-		t->virtual_ns = 0;
-	t->intrusion_ns = vclock__intrusion(c);
-	t->raw_ns = now - start;
-	t->local_ns = vclock__last_local(c) - start;
-	if (t->local_ns < 0)
-		t->local_ns = 0;
-	t->clamped_ns = c->clamped;
-	t->uncertainty_ns =
-	    vclock__uncertainty(c, hooks__probe_charged(), hooks__records_probe_spread(cost));
-	t->has_raw = 1;
-	t->msgs_sent = n->msgs_sent;
-	t->msgs_recv = n->msgs_recv;
-	t->bytes_sent = n->bytes_sent;
-	t->bytes_recv = n->bytes_recv;
-	t->unmonitored_recv = n->unmonitored_recv;
-	t->bad_piggybacks = n->pb_bad;
-	t->cost = *cost;
-	wire__buf_reset(&out);
-	wire__records_encode(&out, t, final);
-	return out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_RECORDS, out.data, out.len);
 }
