@@ -469,9 +469,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			snprintf(wait, sizeof(wait), "%d", o->wait_ms);
 			setenv("PVMMON_WAIT_MS", wait, 1);
 		}
-		/* The library reads the throttling threshold (0: none) itself. */
-		setenv("PVMMON_THROTTLE", o->no_throttle ? "0" : o->throttle ? o->throttle : "25",
-		       1);
+		setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
 		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE%s",

@@ -523,3 +523,8 @@ int cli__run_parse(int argc, char **argv, const char *replay, cli_run_opts *o)
 	o->prog_argv = argv + optind;
 	return 0;
 }
+
+const char *cli__run_throttle(const cli_run_opts *o)
+{
+	return o->no_throttle ? "0" : o->throttle ? o->throttle : "25";
+}

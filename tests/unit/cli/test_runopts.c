@@ -204,12 +204,15 @@ static void test_throttle(void)
 	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "prog", NULL), 0);
 	CU_ASSERT_PTR_NULL(o.throttle);
 	CU_ASSERT_EQUAL(o.no_throttle, 0);
+	CU_ASSERT_STRING_EQUAL(cli__run_throttle(&o), "25");
 	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--throttle=40%", "prog", NULL), 0);
 	CU_ASSERT_STRING_EQUAL(o.throttle, "40");
+	CU_ASSERT_STRING_EQUAL(cli__run_throttle(&o), "40");
 	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--throttle=2.5", "prog", NULL), 0);
 	CU_ASSERT_STRING_EQUAL(o.throttle, "2.5");
 	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--no-throttle", "prog", NULL), 0);
 	CU_ASSERT_EQUAL(o.no_throttle, 1);
+	CU_ASSERT_STRING_EQUAL(cli__run_throttle(&o), "0");
 	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=0", "prog", NULL), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=x", "prog", NULL), PVMMON_EINVAL);
 	CU_ASSERT_EQUAL(parse(&o, NULL, "--throttle=2000%", "prog", NULL), PVMMON_EINVAL);
