@@ -16,9 +16,10 @@
  * Version of the encodings. Every message starts with it as a u32 (the piggyback, which
  * trails user messages, in its own header): a task and a monitor of different builds
  * refuse each other's messages instead of misreading them. 7: every message has it. 8: a
- * wait report counts every message queued from its source.
+ * wait report counts every message queued from its source. 9: records carry the
+ * virtual time's uncertainty and what was clamped, sites their throttling.
  */
-#define WIRE_VERSION 8
+#define WIRE_VERSION 9
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 
