@@ -18,6 +18,9 @@
  *             master takes it with pvm_precv and prints it
  *   barrier [S]  both join a group; the master reaches its barrier at once, worker 0
  *             after S seconds (3) of computing (libgpvm3's pvm_barrier)
+ *   poll2     workers 0 and 1 each poll the other with pvm_nrecv (a polling cycle)
+ *   pollwait  the master polls worker 0 with pvm_nrecv; worker 0 computes 2 s, then
+ *             answers
  * Tasks that are no PVM children of each other, as a script starts them:
  *   listen FILE  writes its tid to FILE, then waits for tag 7 from any task
  *   tell FILE    sends tag 7 to the tid in FILE
@@ -57,7 +60,7 @@ static int workers_of(const char *mode)
 		return 3;
 	if (!strcmp(mode, "partial"))
 		return 4;
-	if (!strcmp(mode, "cycle2") || !strcmp(mode, "pcycle"))
+	if (!strcmp(mode, "cycle2") || !strcmp(mode, "pcycle") || !strcmp(mode, "poll2"))
 		return 2;
 	return 1;
 }
@@ -82,6 +85,10 @@ static void worker(const char *mode, int me)
 
 		compute(0.5);
 		pvm_psend(master, 2, &answer, 1, PVM_INT);
+	} else if (!strcmp(mode, "poll2")) {
+		/* Polls every millisecond, as a program that is polite to its CPU does. */
+		while (pvm_nrecv(tids[1 - me], 1 + (1 - me)) == 0) /* HANG-POLL2 */
+			usleep(1000);
 	} else if (!strcmp(mode, "cycle3")) {
 		pvm_recv(tids[(me + 1) % 3], 1); /* HANG-CYCLE3 */
 	} else if (!strcmp(mode, "mismatch")) {
@@ -95,8 +102,9 @@ static void worker(const char *mode, int me)
 	} else if (!strcmp(mode, "crash")) {
 		raise(SIGSEGV); /* HANG-CRASH-W */
 		return;
-	} else if (!strcmp(mode, "partial") || !strcmp(mode, "compute")) {
-		compute(!strcmp(mode, "partial") ? 2.0 : compute_s);
+	} else if (!strcmp(mode, "partial") || !strcmp(mode, "compute") ||
+	           !strcmp(mode, "pollwait")) {
+		compute(!strcmp(mode, "compute") ? compute_s : 2.0);
 	} else if (!strcmp(mode, "barrier")) {
 		pvm_joingroup(GROUP);
 		compute(compute_s);
@@ -105,7 +113,7 @@ static void worker(const char *mode, int me)
 	} else if (!strcmp(mode, "trecv")) {
 		compute(0.2);
 	}
-	if (!strcmp(mode, "compute") || !strcmp(mode, "big")) {
+	if (!strcmp(mode, "compute") || !strcmp(mode, "big") || !strcmp(mode, "pollwait")) {
 		size_t len = !strcmp(mode, "big") ? 16u << 20 : 4;
 		char *buf = calloc(1, len);
 
@@ -186,7 +194,7 @@ int main(int argc, char **argv)
 	    (n = workers_of(argv[1])) < 1) {
 		fprintf(stderr,
 		        "usage: hang cycle2|cycle3|mismatch|ended|crash|partial|trecv|compute "
-		        "[S]|big|pcycle|precv|barrier [S]\n"
+		        "[S]|big|pcycle|precv|barrier [S]|poll2|pollwait\n"
 		        "       hang listen FILE | hang tell FILE\n");
 		return 2;
 	}
@@ -219,6 +227,9 @@ int main(int argc, char **argv)
 		pvm_precv(tids[0], 2, &got, 1, PVM_INT, &rtid, &rtag, &rlen);
 		printf("hang: precv got %d with tag %d, %d bytes, from worker %s\n", got, rtag,
 		       rlen, rtid == tids[0] ? "0" : "?");
+	} else if (!strcmp(mode, "pollwait")) {
+		while (pvm_nrecv(tids[0], 2) == 0)
+			usleep(1000);
 	} else if (!strcmp(mode, "trecv")) {
 		struct timeval tv = {3, 0};
 

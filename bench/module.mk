@@ -11,6 +11,11 @@ $(BENCH_BIN)/callsite: bench/callsite.c $(HOOKS_CORE)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -D_GNU_SOURCE -o $@ $< $(HOOKS_CORE)
 
+# The cost of an empty poll (pvm_nrecv, pvm_probe), run raw and monitored.
+$(BENCH_BIN)/pollcost: bench/pollcost.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $< -lpvm3
+
 # The call-heavy program four ways: plain, gprof, empty -finstrument-functions hooks,
 # and pvmmon-cc.
 $(BENCH_BIN)/calls-plain: bench/calls.c
@@ -41,7 +46,7 @@ $(BENCH_BIN)/cprate: bench/cprate.c apps/apputil.h $(BIN)/pvmmon-cc $(HOOKS_SO)
 	@mkdir -p $(dir $@)
 	$(BIN)/pvmmon-cc -O2 -o $@ bench/cprate.c -lpvm3
 
-BENCH_PROGS := $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
+BENCH_PROGS := $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/pollcost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
                $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc \
                $(BENCH_BIN)/callsite
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The benchmarks of doc/benchmarks.md: monitored vs raw PVM, measured side by side in
 # one run, interleaved, CPUs pinned, repeated, medians.
-# Usage: bench/run.sh [REPEATS]   (BENCH_ONLY="1 15" runs only the sections named)
-#        bench/run.sh --compare OLD [--sections pingpong,probe,mcpi] [REPEATS]
-# --compare measures the sections named (all three by default) for OLD (another built
+# Usage: bench/run.sh [REPEATS]   (BENCH_ONLY="1 16" runs only the sections named)
+#        bench/run.sh --compare OLD [--sections pingpong,probe,mcpi,nrecv,poll] [REPEATS]
+# --compare measures the sections named (pingpong, probe and mcpi by default; nrecv is
+# ping-pong polling with pvm_nrecv, poll an empty poll's cost) for OLD (another built
 # clone, or its build folder) and for this build, interleaved in each repetition, and
 # prints both and the ratio of this build's figure to OLD's: before and after a change
 # in one run (see compare_builds below).
@@ -51,6 +52,7 @@ compare_builds() {
 			-Wl,-rpath,"$d/lib" -lpvmhooks -lpvm3
 	done
 	has() { case ",$SECTIONS," in *",$1,"*) ;; *) return 1 ;; esac; }
+	cc -O2 -o "$work/pollcost" bench/pollcost.c -lpvm3
 	echo "pvmmon before/after: A = $A, B = $B; $REPS repetitions, CPUs $CPUS," \
 		"$(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
@@ -66,6 +68,24 @@ compare_builds() {
 						$PIN "$b/pvmmon" run -q $flag -- "$b/pingpong" -n "$1" -w "$2" \
 							--timing --sizes "$3" >>"$work/pp.$s-$mode" 2>/dev/null
 					done
+				done
+			fi
+			if has poll; then
+				# An empty poll's cost, raw and monitored (pollcost uses only libpvm3:
+				# each build's pvmmon run puts its own libpvmhooks under it).
+				for mode in raw mon; do
+					if [ $mode = raw ]; then flag=--raw; else flag="-o $work/pc.xml"; fi
+					# shellcheck disable=SC2086
+					$PIN "$b/pvmmon" run -q $flag -- "$work/pollcost" 300000 >>"$work/pc.$s-$mode"
+				done
+			fi
+			if has nrecv; then
+				# Polling: a busy pvm_nrecv loop, many empty polls per message.
+				for mode in raw mon; do
+					if [ $mode = raw ]; then flag=--raw; else flag="-o $work/pn.xml"; fi
+					# shellcheck disable=SC2086
+					$PIN "$b/pvmmon" run -q $flag -- "$b/pingpong" -n 2000 -w 200 --nrecv \
+						--timing --sizes 8 >>"$work/pn.$s-$mode" 2>/dev/null
 				done
 			fi
 			if has probe; then
@@ -86,6 +106,24 @@ compare_builds() {
 			ar=$(col A-raw "$sz"); am=$(col A-mon "$sz"); br=$(col B-raw "$sz"); bm=$(col B-mon "$sz")
 			echo "$sz $ar $am $br $bm" | awk '{ra = $3 / $2; rb = $5 / $4
 				printf "%10s %9s %9s %8.3f %9s %9s %8.3f %8.3f\n", $1, $2, $3, ra, $4, $5, rb, rb / ra}'
+		done
+		echo
+	fi
+	if has nrecv; then
+		echo "Ping-pong 8 B polling with pvm_nrecv (median of per-run medians, us; ratio B/A of monitored/raw)"
+		pn() { awk '{sub("median_us=","",$3); print $3}' "$work/pn.$1" | median; }
+		echo "$(pn A-raw) $(pn A-mon) $(pn B-raw) $(pn B-mon)" | awk '{ra = $2 / $1; rb = $4 / $3
+			printf "A raw %s mon %s ratio %.3f;  B raw %s mon %s ratio %.3f;  B/A %.3f\n",
+				$1, $2, ra, $3, $4, rb, rb / ra}'
+		echo
+	fi
+	if has poll; then
+		echo "Empty poll, and pvm_mytid (median ns per call; ratio B/A of monitored/raw)"
+		for k in nrecv probe mytid; do
+			pc() { sed "s/.*${k}_ns=\([0-9.]*\).*/\1/" "$work/pc.$1" | median; }
+			echo "$k $(pc A-raw) $(pc A-mon) $(pc B-raw) $(pc B-mon)" | awk '{ra = $3 / $2; rb = $5 / $4
+				printf "%-6s A raw %s mon %s ratio %.3f;  B raw %s mon %s ratio %.3f;  B/A %.3f\n",
+					$1, $2, $3, ra, $4, $5, rb, rb / ra}'
 		done
 		echo
 	fi
@@ -668,4 +706,72 @@ for s in 65536 1048576 4194304; do
 done
 echo
 fi
+fi
+
+if want 16; then
+# 16. Hang detection (issue 21). The time from the last block to the report: a two-task
+# cycle, blocking (hang cycle2: pvm_recv) and polling (hang poll2: pvm_nrecv every
+# millisecond), HANG_RUNS runs each (20 by default, whatever REPEATS says), the default
+# threshold (100 ms), --on-hang=abort; the delay is the monitor's own "said N ms after
+# the last task blocked": from the entry of the receive that blocked last (or the first
+# empty poll of its run) to the line, on the one host's monotonic clock. Median and
+# maximum, and the runs whose report did not come. Then the control messages a receive
+# within the threshold costs: ping-pong, 2000 round trips of 8 B, receiving with
+# pvm_recv and polling with pvm_nrecv (a busy loop: many empty polls per message),
+# monitored: the log's wait-reports (WAIT and WAITEND received; the target is 0), and
+# the round trip raw and monitored, medians of REPEATS runs. Last, what an empty poll
+# costs (bench/pollcost: 300000 pvm_nrecv and pvm_probe that find nothing), raw and
+# monitored; the monitored run is a polling wait, reported once per loop; and
+# pvm_mytid, a wrapped call that does almost nothing (the wrapper's own cost).
+hang_delays() { # mode -> one delay (ms) per line, "none" when no report came
+	for i in $(seq "${HANG_RUNS:-20}"); do
+		hd=$(mktemp -d "$work/hang.XXXXXX")
+		(cd "$hd" && $PIN "$BIN/pvmmon" run -q --on-hang=abort -o h.xml -- "$BIN/hang" "$1" \
+			>/dev/null 2>err) || true
+		sed -n 's/^pvmmon: deadlock: .*(said \([0-9]*\) ms after the last task blocked)$/\1/p' \
+			"$hd/err" | head -n 1 | grep . || echo none
+	done
+}
+echo "Hang detection: from the last block to the report (${HANG_RUNS:-20} runs each, ms)"
+printf '%-28s %8s %8s %8s %10s\n' program median min max no-report
+for m in cycle2 poll2; do
+	hang_delays $m >"$work/hang.$m"
+	ok=$(grep -v none "$work/hang.$m" || true)
+	printf '%-28s %8s %8s %8s %10s\n' "hang $m" "$(echo "$ok" | median)" \
+		"$(echo "$ok" | sort -g | head -n 1)" "$(echo "$ok" | sort -g | tail -n 1)" \
+		"$(grep -c none "$work/hang.$m" || true)"
+done
+echo
+for rep in $(seq "$REPS"); do
+	for rm in recv nrecv; do
+		if [ $rm = nrecv ]; then rf=--nrecv; else rf=; fi
+		# shellcheck disable=SC2086
+		$PIN "$BIN/pvmmon" run -q --raw -- "$BIN/pingpong" -n 2000 -w 200 --timing --sizes 8 \
+			$rf >>"$work/pw.$rm-raw" 2>/dev/null
+		# shellcheck disable=SC2086
+		$PIN "$BIN/pvmmon" run -q -o "$work/pw.xml" -- "$BIN/pingpong" -n 2000 -w 200 \
+			--timing --sizes 8 $rf >>"$work/pw.$rm-mon" 2>/dev/null
+		sed -n 's/.*key="wait-reports" value="\([0-9]*\)".*/\1/p' "$work/pw.xml" >>"$work/pw.$rm-wr"
+	done
+	$PIN "$BIN/pvmmon" run -q --raw -- "$PB/pollcost" 300000 >>"$work/pc.raw"
+	$PIN "$BIN/pvmmon" run -q -o "$work/pc.xml" -- "$PB/pollcost" 300000 >>"$work/pc.mon"
+done
+echo "Receives within the threshold: ping-pong 8 B, 2000 round trips ($REPS runs)"
+printf '%-26s %14s %10s %10s %10s\n' receive wait-reports raw-us mon-us mon/raw
+for rm in recv nrecv; do
+	r=$(awk '{sub("median_us=","",$3); print $3}' "$work/pw.$rm-raw" | median)
+	m=$(awk '{sub("median_us=","",$3); print $3}' "$work/pw.$rm-mon" | median)
+	printf '%-26s %14s %10s %10s %10.3f\n' "pvm_$rm" \
+		"$(sort -g "$work/pw.$rm-wr" | uniq | tr '\n' ' ' | sed 's/ $//')" "$r" "$m" \
+		"$(echo "$m $r" | awk '{print $1/$2}')"
+done
+echo
+echo "Empty poll, and pvm_mytid (bench/pollcost, 300000 calls each; median ns per call)"
+for k in nrecv probe mytid; do
+	r=$(sed "s/.*${k}_ns=\([0-9.]*\).*/\1/" "$work/pc.raw" | median)
+	m=$(sed "s/.*${k}_ns=\([0-9.]*\).*/\1/" "$work/pc.mon" | median)
+	printf 'pvm_%-6s raw %8s  monitored %8s  monitored/raw %.3f\n' "$k" "$r" "$m" \
+		"$(echo "$m $r" | awk '{print $1/$2}')"
+done
+echo
 fi

@@ -57,7 +57,7 @@ static const char *last(const char *s, const char *needle)
  */
 static int parse_wait(const char *s, wf_edge *e)
 {
-	static const char timeout[] = " (with a timeout)";
+	static const char timeout[] = " (with a timeout)", polling[] = " (polling)";
 	const char *f, *fr, *src, *end;
 	char *in;
 	size_t len;
@@ -79,6 +79,10 @@ static int parse_wait(const char *s, wf_edge *e)
 	             !strncmp(src + len - (sizeof(timeout) - 1), timeout, sizeof(timeout) - 1);
 	if (e->timeout)
 		len -= sizeof(timeout) - 1;
+	/* A polling wait's mark is left out: the arrow is the same. */
+	if (len >= sizeof(polling) - 1 &&
+	    !strncmp(src + len - (sizeof(polling) - 1), polling, sizeof(polling) - 1))
+		len -= sizeof(polling) - 1;
 	copy(e->to, sizeof(e->to), src, len);
 	/* A context other than the base one follows the source: " in context N". */
 	in = strstr(e->to, " in ");
@@ -137,7 +141,10 @@ static int add_hang(wf_graph *g, const pvmmon_log_hang *h)
 		memset(&e, 0, sizeof(e));
 		copy(part, sizeof(part), s, len);
 		s = semi ? semi + 2 : NULL;
+		/* A polling wait says "polls at" (as long as "waits at"). */
 		w = strncmp(part, "task ", 5) ? NULL : strstr(part + 5, " waits at ");
+		if (!w && !strncmp(part, "task ", 5))
+			w = strstr(part + 5, " polls at ");
 		if (w && w > part + 5 && parse_wait(w + 7, &e)) {
 			copy(e.from, sizeof(e.from), part + 5, (size_t)(w - part - 5));
 			snprintf(waiter, sizeof(waiter), "%s", e.from);

@@ -5,7 +5,10 @@
  * wildcard source) is stuck too or has ended, and every message that source sent it
  * has been received or sits in its queue unmatched (the sent counts in the sources'
  * frozen wait reports, or an ended task's final records, against the waiter's received
- * counts and queue). The stuck set is the largest one that satisfies this (a fixed
+ * counts and queue). A task that polls (pvm_nrecv, pvm_probe, a short pvm_trecv) of one
+ * pattern from one statement, with no other PVM call between its polls, counts as
+ * waiting in a blocking receive (pvmhooks/waits.c says when it polls), and is said to
+ * poll. The stuck set is the largest one that satisfies this (a fixed
  * point from the waiting tasks down), so a task that computes, a pvm_trecv with a
  * deadline and a message in flight keep everyone that depends on them out of it.
  */
@@ -270,8 +273,9 @@ static size_t stuck_set(mon_run *run, struct mon_hang *h, int64_t now)
 			h->t[i].t_gone = now;
 		h->t[i].stuck =
 		    h->t[i].waiting &&
-		    (h->t[i].w.op == WIRE_WAIT_RECV || h->t[i].w.op == WIRE_WAIT_FORCED) && t &&
-		    !t->gone;
+		    (h->t[i].w.op == WIRE_WAIT_RECV || h->t[i].w.op == WIRE_WAIT_FORCED ||
+		     h->t[i].w.op == WIRE_WAIT_POLL) &&
+		    t && !t->gone;
 	}
 	while (changed) {
 		changed = 0;
@@ -317,8 +321,8 @@ static const char *ended_how(const mon_task *s, char *buf, size_t size)
 	return buf;
 }
 
-/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" (then its context, when not the base;
- * graphs/waitfor.c reads it back) */
+/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" ("polls" for a polling wait; then its
+ * context, when not the base; graphs/waitfor.c reads it back) */
 static void describe(const mon_run *run, const hang_task *t, char *buf, size_t size)
 {
 	char tag[32], from[64], ctx[48];
@@ -331,8 +335,9 @@ static void describe(const mon_run *run, const hang_task *t, char *buf, size_t s
 		snprintf(from, sizeof(from), "any task");
 	else
 		snprintf(from, sizeof(from), "%s", lid_of(run, t->w.src));
-	snprintf(buf, size, "task %s waits at %s for %s from %s%s", lid_of(run, t->tid), t->where,
-	         tag, from, ctx_words(ctx, sizeof(ctx), t->w.ctx));
+	snprintf(buf, size, "task %s %s at %s for %s from %s%s", lid_of(run, t->tid),
+	         t->w.op == WIRE_WAIT_POLL ? "polls" : "waits", t->where, tag, from,
+	         ctx_words(ctx, sizeof(ctx), t->w.ctx));
 }
 
 /* Whether the condition named key was said before (it is remembered now). */
@@ -575,7 +580,9 @@ void hang__evaluate(mon_run *run)
 	int64_t now = pvmmon_clock_now();
 	size_t nstuck;
 
-	if (!h || !h->any_wait)
+	/* Once the run is being stopped (an interrupt, or --on-hang=abort), tasks end by
+	 * pvmmon's SIGTERM: a wait for one of them says nothing of the program. */
+	if (!h || !h->any_wait || run->t_stopped || run->deadlocked)
 		return;
 	/* An ended task's time of ending starts its grace (CRASH_GRACE_NS). */
 	for (size_t i = 0; i < tasks__count(run); i++)
@@ -611,7 +618,9 @@ const char *hang__waiting(mon_run *run, int32_t tid)
 	snprintf(t->status, sizeof(t->status), "at %s for %s from %s%s%s", t->where, tag,
 	         t->w.src == -1 ? "any task" : lid_of(run, t->w.src),
 	         ctx_words(ctx, sizeof(ctx), t->w.ctx),
-	         t->w.op == WIRE_WAIT_TRECV ? " (with a timeout)" : "");
+	         t->w.op == WIRE_WAIT_TRECV  ? " (with a timeout)"
+	         : t->w.op == WIRE_WAIT_POLL ? " (polling)"
+	                                     : "");
 	return t->status;
 }
 

@@ -522,6 +522,14 @@ static void blocking_wait(hooks_call *call, int tid, int tag, const struct timev
 		waits__receive(call, tid, tag, tmout);
 }
 
+/* After a call that may poll (pvm_nrecv, pvm_probe, a short pvm_trecv): a run of
+ * empty polls is a polling wait (waits.c), under the same conditions. */
+static void polled(hooks_call *call, int rc, int tid, int tag)
+{
+	if (!hooks__pr_on() && !hooks__mhf_in_handler())
+		waits__poll(call, rc, tid, tag);
+}
+
 void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
 {
 	before_receive(call, tid, tag, 0, NULL);
@@ -542,9 +550,8 @@ void hooks__pre_pvm_nrecv(hooks_call *call, int tid, int tag)
 
 void hooks__post_pvm_nrecv(hooks_call *call, int rc, int tid, int tag)
 {
-	(void)tid;
-	(void)tag;
 	after_receive(call, rc);
+	polled(call, rc, tid, tag);
 }
 
 void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tmout)
@@ -560,10 +567,14 @@ void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tm
 
 void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct timeval *tmout)
 {
-	(void)tid;
-	(void)tag;
-	(void)tmout;
+	/* A timeout within the threshold polls (a longer one waited in slices, which
+	 * ended any polling wait). */
+	int64_t ns = tmout ? (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000
+			   : -1;
+
 	after_receive(call, rc);
+	if (ns >= 0 && ns <= waits__threshold())
+		polled(call, rc, tid, tag);
 }
 
 void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len, int type,
@@ -613,8 +624,6 @@ void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
 {
 	int bytes = 0, rtag = 0, src = 0;
 
-	(void)tid;
-	(void)tag;
 	/* A probe does not consume the message; its piggyback stays queued for the
 	 * receive that will. */
 	record_nothing(call);
@@ -622,6 +631,7 @@ void hooks__post_pvm_probe(hooks_call *call, int rc, int tid, int tag)
 		channel__buf_info(rc, &bytes, &rtag, &src);
 	hooks__rr_after(call, rc, src, rtag);
 	hooks__pr_after(call);
+	polled(call, rc, tid, tag);
 }
 
 /* Tells the monitor of spawned children, with this task's critical-path tuple at the

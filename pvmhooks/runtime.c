@@ -26,6 +26,7 @@
 #include "sched.h"
 #include "spawnenv.h"
 #include "trace.h"
+#include "waits.h"
 
 /* Control answers normally take well under a millisecond; these bound a dead monitor. */
 #define WELCOME_TIMEOUT_MS 10000
@@ -333,6 +334,11 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->inner = callsite__grouped() && !hooks__mhf_in_handler();
 	call->site = call->inner ? callsite__group_site() : callsite__user(site);
 	site = call->site;
+	/* A reported polling wait ends before any other call does anything: the monitor
+	 * must not take a task that sends for one that still polls. */
+	if (__builtin_expect(waits__polling, 0) && op != HOOKS_OP_pvm_nrecv &&
+	    op != HOOKS_OP_pvm_probe && op != HOOKS_OP_pvm_trecv)
+		waits__poll_end(pvmmon_clock_now());
 	/* Messages handlers took since the last wrapped call (in an unwrapped one, or
 	 * before the first) are settled at the position they came at. */
 	hooks__mhf_settle_due(call);

@@ -208,21 +208,99 @@ static int may_wait(const hooks_call *call)
 	       hooks__state() == HOOKS_ACTIVE && !channel__lost();
 }
 
+/*
+ * Polling waits. A task polls while its wrapped calls are empty polls (pvm_nrecv,
+ * pvm_probe, or pvm_trecv with a timeout within the threshold, finding nothing) of one
+ * statement with one source, tag and context, one right after the other: no other
+ * wrapped call between them (a message handler's included) and no gap between one
+ * poll's end and the next one's start longer than the threshold (a task that goes
+ * away for that long between polls is doing something else). Once such a run of
+ * polls has lasted longer than the threshold, the task sends WAIT (WIRE_WAIT_POLL);
+ * the next wrapped call of any other kind, before it does anything (hooks__begin), a
+ * poll that finds something or one of another pattern ends it with WAITEND. An empty
+ * poll costs a few comparisons and pvm_getcontext (no system call); the queue is
+ * looked at once per SLICE_NS while a reported poll goes on.
+ */
+int waits__polling;
+static struct {
+	int on;                   /* a run of empty polls is under way */
+	void *site;               /* its statement */
+	int tid, tag, ctx;        /* its pattern */
+	uint64_t ncalls;          /* the wrapped calls begun, as of its last poll */
+	int64_t t_start, v_start; /* its first poll's entry */
+	int64_t t_last;           /* its last poll's end */
+	int64_t t_look;           /* the last look at the queue */
+	wait_state st;            /* its report (st.w.seq: reported) */
+} polls;
+
+void waits__poll_end(int64_t now)
+{
+	wait_over(&polls.st, now);
+	memset(&polls, 0, sizeof(polls));
+	waits__polling = 0;
+}
+
+void waits__poll(hooks_call *call, int rc, int tid, int tag)
+{
+	int ctx;
+
+	if (rc != 0 || !may_wait(call)) {
+		if (polls.on)
+			waits__poll_end(call->t2);
+		return;
+	}
+	ctx = hooks__pvm.getcontext ? hooks__pvm.getcontext() : 0;
+	if (!polls.on || call->site != polls.site || tid != polls.tid || tag != polls.tag ||
+	    ctx != polls.ctx || hooks__ncalls() != polls.ncalls + 1 ||
+	    call->t0 - polls.t_last > waits__threshold()) {
+		if (polls.on)
+			waits__poll_end(call->t0);
+		polls.on = 1;
+		polls.site = call->site;
+		polls.tid = tid;
+		polls.tag = tag;
+		polls.ctx = ctx;
+		polls.t_start = call->t0;
+		polls.v_start = call->v0;
+	}
+	polls.ncalls = hooks__ncalls();
+	polls.t_last = call->t2;
+	if (!polls.st.w.seq) {
+		if (call->t2 - polls.t_start < waits__threshold())
+			return;
+		/* Records flushed meanwhile are as of this poll's start. */
+		polls.st.at = call->t0;
+		polls.st.v0 = polls.v_start;
+		first_report(&polls.st, call, WIRE_WAIT_POLL, tid, tag, polls.t_start, 0);
+		polls.t_look = call->t2;
+		waits__polling = polls.st.sent;
+	} else if (call->t2 - polls.t_look >= SLICE_NS) {
+		/* Only the queue can change while the task polls: a send would have ended
+		 * the run. */
+		polls.t_look = call->t2;
+		if (look_at_queue(&polls.st) && polls.st.sent)
+			send_wait(&polls.st);
+	}
+}
+
 int waits__receive(hooks_call *call, int tid, int tag, const struct timeval *tmout)
 {
-	int64_t t_start, deadline = 0, s1, s2;
+	int64_t t_start = pvmmon_clock_now(), deadline = 0, ns = 0, s1, s2;
 	int rc;
 
-	if (!may_wait(call))
-		return 0;
-	t_start = pvmmon_clock_now();
 	if (tmout) {
-		int64_t ns = (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000;
-
+		ns = (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000;
+		/* A pvm_trecv within the threshold is the wrapper's, and may be a poll. */
 		if (ns <= waits__threshold())
 			return 0;
-		deadline = t_start + ns;
 	}
+	/* A blocking receive is no poll, whether it waits in slices or not. */
+	if (polls.on)
+		waits__poll_end(t_start);
+	if (!may_wait(call))
+		return 0;
+	if (tmout)
+		deadline = t_start + ns;
 	rc = wait_slices(call, tid, tag, t_start, deadline, &s1, &s2);
 	call->skip = 1;
 	call->skip_rc = rc;
@@ -250,6 +328,8 @@ int waits__precv(hooks_call *call, int tid, int tag)
 	int64_t t_start, s1, s2;
 	int rb, rc;
 
+	if (polls.on)
+		waits__poll_end(pvmmon_clock_now());
 	if (!may_wait(call) || !hooks__pvm.setrbuf)
 		return 0;
 	t_start = pvmmon_clock_now();

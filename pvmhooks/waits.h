@@ -75,6 +75,20 @@ int waits__forced(hooks_call *call, int src, int tag, int take, const char *who,
 /* A command for the waits (CANNOT_COME): 1 when it was one. */
 int waits__control(const wire_ctl *c);
 
+/*
+ * Polling waits: after a wrapped pvm_nrecv, pvm_probe or pvm_trecv with a timeout within
+ * the threshold, from tid with tag, that returned rc. An empty poll (rc 0) continues
+ * the run of polls of its statement and pattern, or starts one; a run that has lasted
+ * longer than the threshold is reported (WAIT, WIRE_WAIT_POLL). A poll that found
+ * something, failed or cannot wait ends the run (WAITEND when it was reported).
+ */
+void waits__poll(hooks_call *call, int rc, int tid, int tag);
+/* Ends the run of polls at real time now (WAITEND when it was reported). */
+void waits__poll_end(int64_t now);
+/* Set while a reported polling wait goes on: the next wrapped call that is no poll
+ * ends it (hooks__begin reads it inline). */
+extern int waits__polling;
+
 /* Control messages the feature sent (WAIT and WAITEND), for tests and benchmarks. */
 uint64_t waits__reports(void);
 

@@ -1,10 +1,11 @@
 /*
  * Integration tests of hang diagnoses (apps/hang): deadlock cycles of two and three
  * tasks, a tag mismatch, a wait for a task that has ended and a partial hang are each
- * said on stderr with every task and statement, soon after the last block; a long
- * pvm_precv is not (the other waits that end: the quiet suite). Preserve mode says
- * the same by the same rules. Hung runs end with --on-hang=abort (exit status 4, the
- * log written); each run has its own private VM, which pvmmon run halts.
+ * said on stderr with every task and statement, soon after the last block; so is a
+ * cycle of tasks polling each other with pvm_nrecv; a long pvm_precv and polling for a
+ * partner that computes are not (the other waits that end: the quiet suite). Preserve
+ * mode says the same by the same rules. Hung runs end with --on-hang=abort (exit status
+ * 4, the log written); each run has its own private VM, which pvmmon run halts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,7 +199,7 @@ static void test_partial_hang(void)
  * other waits that end, in every mode: the quiet suite). */
 static void test_no_false_alarms(void)
 {
-	static const char *const modes[] = {"precv"};
+	static const char *const modes[] = {"precv", "pollwait"};
 	cmd_result r;
 	char done[64];
 
@@ -344,6 +345,28 @@ static void test_preserve_mode(void)
 	cmd_result_free(&r);
 }
 
+/* Two tasks that poll each other with pvm_nrecv: a cycle, said with both statements
+ * in words that say they poll, soon after the last one began to poll. (A poller whose
+ * partner computes 2 s before it answers is no hang: test_no_false_alarms.) */
+static void test_polling_cycle(void)
+{
+	cmd_result r;
+	int l = line_of("HANG-POLL2");
+	char want[512];
+
+	run_hang(&r, "--on-hang=abort", "poll2");
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "pvmmon: deadlock: task 0.0 polls at hang.c:%d for tag 2 from 0.1; task 0.1 "
+	         "polls at hang.c:%d for tag 1 from 0.0",
+	         l, l);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	check_soon(r.err, "deadlock:");
+	if (!strstr(r.err, want))
+		fprintf(stderr, "\n%s\n", r.err);
+	cmd_result_free(&r);
+}
+
 /* With --budget (probes switched off as the cost rises) the waits are reported all
  * the same: a cycle is said. */
 static void test_budget_mode(void)
@@ -370,6 +393,7 @@ CU_TestInfo test_hangs_tests[] = {
     {"a wait for a task killed by SIGSEGV names the signal", test_wait_for_crashed_task},
     {"pvmmon top shows each task's wait and the hang live", test_top_shows_waits},
     {"a partial hang is said while the others compute", test_partial_hang},
-    {"a long pvm_precv that ends: no report", test_no_false_alarms},
+    {"a long pvm_precv, polling for a partner that computes: no report", test_no_false_alarms},
+    {"two tasks polling each other: a cycle, said to poll", test_polling_cycle},
     CU_TEST_INFO_NULL,
 };

@@ -2,7 +2,8 @@
  * Unit tests for graphs/waitfor.c: the wait-for graph of a log with a three-task
  * deadlock, a wait for a task killed on another host, a queued mismatched message and a
  * wildcard wait with a timeout matches its golden file; odd phrases and logs without
- * waits are handled; the HTML report draws it in its Hangs section.
+ * waits are handled; a polling cycle is drawn as a blocking one; the HTML report draws
+ * it in its Hangs section.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,43 @@ static void test_odd_input(void)
 	pvmmon_log_free(log);
 }
 
+/* A polling cycle ("task A polls at ...", waits marked " (polling)") is drawn as a
+ * blocking one. */
+static void test_polling_cycle(void)
+{
+	pvmmon_log *log = NULL;
+	pvmmon_log_task tasks[2];
+	pvmmon_log_hang hang = {"deadlock",
+	                        "task a polls at hang.c:88 for tag 2 from b; task b polls at "
+	                        "hang.c:88 for tag 1 from a",
+	                        0};
+	char *text;
+	int rc;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_new(&log), 0);
+	memset(tasks, 0, sizeof(tasks));
+	tasks[0].lid = "a";
+	tasks[1].lid = "b";
+	tasks[0].waiting = "at hang.c:88 for tag 2 from b (polling)";
+	log->tasks = tasks;
+	log->ntasks = 2;
+	log->hangs = &hang;
+	log->nhangs = 1;
+	text = dot_of(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "\"w:a\" -> \"w:b\" [label=\"tag 2\", color=\"#b00000\""));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "\"w:b\" -> \"w:a\" [label=\"tag 1\", color=\"#b00000\""));
+	CU_ASSERT_PTR_NULL(strstr(text, "polling"));
+	free(text);
+	log->hangs = NULL;
+	log->nhangs = 0;
+	log->tasks = NULL;
+	log->ntasks = 0;
+	pvmmon_log_free(log);
+}
+
 /* The HTML report's Hangs section: the diagnoses, the waits and the picture; a log
  * without any has neither section nor picture. */
 static void test_html_hangs_section(void)
@@ -212,6 +250,7 @@ static void test_every_prefix(void)
 }
 
 CU_TestInfo test_waitfor_tests[] = {
+    {"a polling cycle is drawn as a blocking one", test_polling_cycle},
     {"wait-for graph of a deadlock, an ended source, a mismatch (golden)", test_golden},
     {"wait-for graph: cycle arrows red once, other styles", test_cycle_and_styles},
     {"wait-for graph: unreadable phrases left out, diagnoses alone, no waits", test_odd_input},

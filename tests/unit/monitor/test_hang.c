@@ -1,7 +1,8 @@
 /* Unit tests for monitor/hang.c through the run's dispatch table: a cycle is said once
  * both tasks wait with nothing in flight, never while a message is on its way, a task
  * computes or a wait has a deadline; a wait for an ended task; a wildcard wait only
- * once no task can join; a replay's forced wait whose message cannot come is told so. */
+ * once no task can join; a replay's forced wait whose message cannot come is told so; a
+ * polling task counts as waiting, in words of its own. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,6 +408,27 @@ static void test_replay_sender_ended(void)
 	fake_done(&run);
 }
 
+static void test_polling_cycle(void)
+{
+	mon_run run;
+
+	start(&run);
+	/* A polls B and B blocks on A: a cycle, said in words that tell the two apart. */
+	wait_for(&run, A, 1, WIRE_WAIT_POLL, B, 2, 1, 1);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__waiting(&run, A), "(polling)"));
+	/* A polling task that stopped (WAITEND: it sent, say) is no part of a hang. */
+	wait_end(&run, A, 1);
+	wait_for(&run, B, 1, WIRE_WAIT_RECV, A, 1, 1, 1);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	wait_for(&run, A, 2, WIRE_WAIT_POLL, B, 2, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "deadlock");
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "task 0 polls at"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "task 1 waits at"));
+	fake_done(&run);
+}
+
 CU_TestInfo test_hang_tests[] = {
     {"preserve mode's waits, by the same rules", test_preserve_waits},
     {"replay: a recorded message that cannot come is told to its waiter, once",
@@ -418,5 +440,6 @@ CU_TestInfo test_hang_tests[] = {
     {"a wait for a task a signal ended names the signal", test_killed_partner},
     {"a cycle in a private context says the context", test_cycle_in_private_context},
     {"every task waits for anyone after the program's end", test_quiescent},
+    {"a polling task in a cycle, said to poll; not once it stopped", test_polling_cycle},
     CU_TEST_INFO_NULL,
 };

@@ -2,7 +2,9 @@
  * receive within the threshold sends nothing; a longer one reports WAIT (with its
  * statement, counts and queue), flushes, re-reports when the queue changes and ends
  * with WAITEND; the program gets exactly the real call's result; a replay's forced wait
- * is reported as such and ends at the monitor's verdict that its message cannot come. */
+ * is reported as such and ends at the monitor's verdict that its message cannot come.
+ * Polling: empty polls of one pattern, one right after the other, for longer than the
+ * threshold report a polling wait; anything else in between starts over. */
 #include <string.h>
 #include <unistd.h>
 
@@ -55,6 +57,7 @@ static void begin(int empty, int result)
 
 static void end(void)
 {
+	waits__poll_end(pvmmon_clock_now());
 	hooks__pvm.trecv = saved_trecv;
 	waits__configure(-1);
 	hooks__records_reset();
@@ -324,6 +327,155 @@ static void test_forced_wait_sender_gone(void)
 	end();
 }
 
+/* The polling tests' threshold, 20 ms: their polls come about every 100 us; a gap
+ * longer than the threshold (a sleep overshooting 200-fold on a busy machine) starts
+ * a run over, so the tests that want a report poll until it comes (poll_for). */
+#define POLL_THRESHOLD 20000000
+
+/* One wrapped empty-or-not poll (op at site, from PEER with tag) as the wrapper makes
+ * it: counted as a call at its entry, stamped at its end. */
+static void poll_once(hooks_op op, void *site, int tag, int rc)
+{
+	hooks_call call;
+
+	start_call(&call, op, site);
+	hooks__count_call(op, site);
+	/* A short pvm_trecv goes through the blocking wait's entry first, which leaves it
+	 * to the wrapper (and its run of polls alone). */
+	if (op == HOOKS_OP_pvm_trecv)
+		CU_ASSERT_EQUAL(waits__receive(&call, PEER, tag, &(struct timeval){0, 100}), 0);
+	call.t1 = call.t2 = pvmmon_clock_now();
+	waits__poll(&call, rc, PEER, tag);
+}
+
+/* Polls every 100 us for at least ms milliseconds, or (until_reports > 0) until that
+ * many WAIT have gone, 2 s at most: a sleep that overshoots the threshold on a busy
+ * machine starts the run over, and the next run is reported. */
+static void poll_for(hooks_op op, void *site, int tag, int ms, int until_reports)
+{
+	int64_t until = pvmmon_clock_now() + (int64_t)(until_reports ? 2000 : ms) * 1000000;
+
+	while (pvmmon_clock_now() < until &&
+	       (!until_reports || fake_count_sent(WIRE_TAG_WAIT) < until_reports)) {
+		poll_once(op, site, tag, 0);
+		usleep(100);
+	}
+	/* A few more polls: the run goes on after its report, and says nothing more. */
+	for (int i = 0; until_reports && i < 50; i++)
+		poll_once(op, site, tag, 0);
+}
+
+static void test_polls_within_threshold_cost_nothing(void)
+{
+	void *site = (void *)test_polls_within_threshold_cost_nothing;
+
+	begin(0, 0);
+	/* A 1 s threshold (no sleep overshoots it): 10 ms of empty polls, then one that
+	 * finds a message: no control message. */
+	waits__configure(1000000000);
+	poll_for(HOOKS_OP_pvm_nrecv, site, 4, 10, 0);
+	poll_once(HOOKS_OP_pvm_nrecv, site, 4, 3);
+	CU_ASSERT_EQUAL(fake.nsent, 0);
+	CU_ASSERT_EQUAL(waits__polling, 0);
+	end();
+}
+
+static void test_polling_wait_reports(void)
+{
+	void *site = (void *)test_polling_wait_reports;
+	wire_wait w;
+	wire_waitend e;
+	const fake_msg *m;
+
+	begin(0, 0);
+	waits__configure(POLL_THRESHOLD);
+	/* Polling longer than the threshold is a polling wait, said once. */
+	poll_for(HOOKS_OP_pvm_probe, site, 4, 0, 1);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAIT), 1);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 0);
+	CU_ASSERT_EQUAL(waits__polling, 1);
+	m = fake_last_sent(WIRE_TAG_WAIT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(wire__wait_decode(&w, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(w.op, WIRE_WAIT_POLL);
+	CU_ASSERT_EQUAL(w.src, PEER);
+	CU_ASSERT_EQUAL(w.tag, 4);
+	CU_ASSERT_EQUAL(w.deadline, 0);
+	CU_ASSERT_EQUAL(w.stmt, hooks__stmt(site, HOOKS_OP_pvm_probe)->id);
+	/* The poll that finds something ends it. */
+	poll_once(HOOKS_OP_pvm_probe, site, 4, 6);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 1);
+	CU_ASSERT_EQUAL(waits__polling, 0);
+	m = fake_last_sent(WIRE_TAG_WAITEND);
+	CU_ASSERT_EQUAL_FATAL(wire__waitend_decode(&e, m->data, m->len), 0);
+	CU_ASSERT_EQUAL(e.seq, w.seq);
+	wire__wait_clear(&w);
+	/* Polling with a short pvm_trecv is polling too. */
+	poll_for(HOOKS_OP_pvm_trecv, site, 4, 0, 2);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAIT), 2);
+	CU_ASSERT_EQUAL(waits__polling, 1);
+	poll_once(HOOKS_OP_pvm_trecv, site, 4, 6);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 2);
+	/* Ended from outside (another call begins, hooks__begin): WAITEND at once. */
+	poll_for(HOOKS_OP_pvm_nrecv, site, 4, 0, 3);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAIT), 3);
+	waits__poll_end(pvmmon_clock_now());
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_WAITEND), 3);
+	CU_ASSERT_EQUAL(waits__polling, 0);
+	end();
+}
+
+/* Runs other(i) about every 100 us for ms milliseconds. */
+static void alternate(void (*other)(int i), int ms)
+{
+	int64_t until = pvmmon_clock_now() + (int64_t)ms * 1000000;
+
+	for (int i = 0; pvmmon_clock_now() < until; i++) {
+		other(i);
+		usleep(100);
+	}
+}
+
+static void other_call(int i)
+{
+	/* Every third call is some other wrapped call (a send, say). */
+	if (i % 3 == 2)
+		hooks__count_call(HOOKS_OP_pvm_send, (void *)other_call);
+	else
+		poll_once(HOOKS_OP_pvm_nrecv, (void *)other_call, 4, 0);
+}
+
+static void other_pattern(int i)
+{
+	/* Two statements, or two tags, in turn: not one poll repeated. */
+	poll_once(HOOKS_OP_pvm_nrecv, (void *)other_pattern, i % 2 ? 4 : 5, 0);
+	poll_once(HOOKS_OP_pvm_nrecv, (void *)other_call, 4, 0);
+}
+
+static void test_polls_broken_are_no_wait(void)
+{
+	begin(0, 0);
+	waits__configure(POLL_THRESHOLD);
+	alternate(other_call, 40);
+	alternate(other_pattern, 40);
+	CU_ASSERT_EQUAL(fake.nsent, 0);
+	/* A gap longer than the threshold between polls (work, or a sleep) starts over. */
+	for (int i = 0; i < 4; i++) {
+		poll_once(HOOKS_OP_pvm_nrecv, (void *)test_polls_broken_are_no_wait, 4, 0);
+		usleep(25000);
+	}
+	CU_ASSERT_EQUAL(fake.nsent, 0);
+	/* So do polls that fail (an error is not "nothing yet"). */
+	for (int i = 0; i < 100; i++) {
+		poll_once(HOOKS_OP_pvm_nrecv, (void *)test_polls_broken_are_no_wait, 4,
+		          i % 2 ? -2 : 0);
+		usleep(500);
+	}
+	CU_ASSERT_EQUAL(fake.nsent, 0);
+	CU_ASSERT_EQUAL(waits__polling, 0);
+	end();
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a replay's forced wait: reported, ended by the monitor's verdict", test_forced_wait_verdict},
     {"a replay's forced wait: a sender that has ended", test_forced_wait_sender_gone},
@@ -332,5 +484,9 @@ CU_TestInfo test_waits_tests[] = {
      test_within_threshold_costs_nothing},
     {"a long wait: WAIT, a new WAIT when the queue changes, WAITEND", test_long_wait_reports},
     {"a pvm_trecv's deadline ends the wait with 0", test_trecv_deadline},
+    {"polls within the threshold send nothing", test_polls_within_threshold_cost_nothing},
+    {"a long run of empty polls: WAIT (polling), WAITEND", test_polling_wait_reports},
+    {"polls with other calls, patterns or gaps between them are no wait",
+     test_polls_broken_are_no_wait},
     CU_TEST_INFO_NULL,
 };
