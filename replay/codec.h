@@ -28,10 +28,16 @@
  *                   (as in def), value v and seq_delta d (0 for NOTIFY). These entries
  *                   carry a value that differs from one to the next (a position, a
  *                   named task), so they never become table outcomes.
- *   0xE6-0xFF       reserved: damage
+ *   0xE6 src d      a SOURCE entry (log version 1.4): the program read source src (a
+ *                   replay_source) and got the source's previous reading in this stream
+ *                   (0 before the first) plus d, a zigzag 64-bit varint: successive clock
+ *                   readings differ by little, so a read is 3 to 5 bytes; equal readings
+ *                   in a row (a pid, time() within a second) are repeat items.
+ *   0xE7-0xFF       reserved: damage
  *
  * Streams written before HANDLED and NOTIFY existed never contain 0xE5 and decode
  * unchanged; a decoder of that time reports 0xE5 as damage rather than misreading it.
+ * The same holds for 0xE6 and decoders written before SOURCE entries.
  *
  * def is op (1 byte, a pvmmon_event_op), kind (1 byte, a replay_kind) and then, for
  * MSG, a sender reference and a tag reference, for SPAWN the value, for NONE and
@@ -63,6 +69,7 @@ enum {
 	H_DEFINE_DELTA = 0xe3,
 	H_LITERAL = 0xe4,
 	H_EXTENDED = 0xe5,
+	H_SOURCE = 0xe6,
 };
 #define REPEAT_SHORT (H_REPEAT_N - H_REPEAT_MIN) /* 31: the longest one-byte repeat */
 
@@ -72,5 +79,9 @@ int replay__valid(unsigned op, int kind);
 static inline uint32_t zigzag(int32_t v) { return ((uint32_t)v << 1) ^ (uint32_t)(v >> 31); }
 
 static inline int32_t unzigzag(uint32_t u) { return (int32_t)((u >> 1) ^ (0u - (u & 1))); }
+
+static inline uint64_t zigzag64(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+
+static inline int64_t unzigzag64(uint64_t u) { return (int64_t)((u >> 1) ^ (0ull - (u & 1))); }
 
 #endif

@@ -51,11 +51,56 @@ static int get_varint(replay_dec *d, uint32_t *v)
 	return -2;
 }
 
+/* Reads a 64-bit varint; 0, or -1 (truncated) or -2 (longer than 64 bits). */
+static int get_varint64(replay_dec *d, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (int shift = 0; shift < 70; shift += 7) {
+		uint8_t c;
+
+		if (d->pos >= d->len)
+			return -1;
+		c = d->data[d->pos++];
+		if (shift == 63 && (c & 0x7e))
+			return -2;
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+	}
+	return -2;
+}
+
 static int get_u8(replay_dec *d, uint8_t *v)
 {
 	if (d->pos >= d->len)
 		return -1;
 	*v = d->data[d->pos++];
+	return 0;
+}
+
+/* Reads a SOURCE item after its head byte: the source and the delta from its last
+ * reading. */
+static int get_source(replay_dec *d, size_t at, replay_entry *ent)
+{
+	uint8_t src;
+	uint64_t u;
+	int rc;
+
+	memset(ent, 0, sizeof(*ent));
+	if (get_u8(d, &src) < 0)
+		return damaged(d, at, "truncated");
+	if (!replay__valid(src, REPLAY_SOURCE))
+		return damaged(d, at, "unknown source");
+	rc = get_varint64(d, &u);
+	if (rc < 0)
+		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	ent->op = src;
+	ent->kind = REPLAY_SOURCE;
+	ent->reading = (int64_t)((uint64_t)d->last[src] + (uint64_t)unzigzag64(u));
+	d->last[src] = ent->reading;
 	return 0;
 }
 
@@ -119,7 +164,8 @@ static int get_outcome(replay_dec *d, size_t at, int def, replay_entry *ent)
 	memset(ent, 0, sizeof(*ent));
 	if (get_u8(d, &op) < 0 || get_u8(d, &kind) < 0)
 		return damaged(d, at, "truncated");
-	if (!replay__valid(op, kind) || (def && (kind == REPLAY_HANDLED || kind == REPLAY_NOTIFY)))
+	if (!replay__valid(op, kind) || kind == REPLAY_SOURCE ||
+	    (def && (kind == REPLAY_HANDLED || kind == REPLAY_NOTIFY)))
 		return damaged(d, at, "impossible outcome");
 	ent->op = op;
 	ent->kind = (replay_kind)kind;
@@ -264,6 +310,11 @@ int replay__dec_next(replay_dec *d, replay_entry *out)
 		goto deliver;
 	case H_EXTENDED:
 		rc = get_extended(d, at, &ent);
+		if (rc < 0)
+			return rc;
+		goto deliver;
+	case H_SOURCE:
+		rc = get_source(d, at, &ent);
 		if (rc < 0)
 			return rc;
 		goto deliver;

@@ -25,8 +25,45 @@ int replay__valid(unsigned op, int kind)
 		return (op >= PVMMON_EV_SEND && op <= PVMMON_EV_OTHER) || op == PVMMON_EV_JOINGROUP;
 	case REPLAY_NOTIFY:
 		return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV;
+	case REPLAY_SOURCE:
+		return op >= REPLAY_SRC_GETTIMEOFDAY && op <= REPLAY_SRC_GETPPID
+		           ? 1
+		           : op >= REPLAY_SRC_CLOCK && op < REPLAY_SRC_END;
 	}
 	return 0;
+}
+
+const char *replay__source_name(unsigned op)
+{
+	static const char *const clocks[REPLAY_SRC_END - REPLAY_SRC_CLOCK] = {
+	    "clock_gettime(CLOCK_REALTIME)",
+	    "clock_gettime(CLOCK_MONOTONIC)",
+	    "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)",
+	    "clock_gettime(CLOCK_THREAD_CPUTIME_ID)",
+	    "clock_gettime(CLOCK_MONOTONIC_RAW)",
+	    "clock_gettime(CLOCK_REALTIME_COARSE)",
+	    "clock_gettime(CLOCK_MONOTONIC_COARSE)",
+	    "clock_gettime(CLOCK_BOOTTIME)",
+	    "clock_gettime(CLOCK_REALTIME_ALARM)",
+	    "clock_gettime(CLOCK_BOOTTIME_ALARM)",
+	    "clock_gettime(clock 10)",
+	    "clock_gettime(CLOCK_TAI)",
+	    "clock_gettime(clock 12)",
+	    "clock_gettime(clock 13)",
+	    "clock_gettime(clock 14)",
+	    "clock_gettime(clock 15)"};
+
+	switch (op) {
+	case REPLAY_SRC_GETTIMEOFDAY:
+		return "gettimeofday";
+	case REPLAY_SRC_TIME:
+		return "time";
+	case REPLAY_SRC_GETPID:
+		return "getpid";
+	case REPLAY_SRC_GETPPID:
+		return "getppid";
+	}
+	return op >= REPLAY_SRC_CLOCK && op < REPLAY_SRC_END ? clocks[op - REPLAY_SRC_CLOCK] : "?";
 }
 
 /* The entry with the fields its kind does not use cleared, so that equal outcomes
@@ -46,13 +83,15 @@ static replay_entry normalise(const replay_entry *in)
 		n.seq_delta = in->seq_delta;
 	if (in->kind == REPLAY_SPAWN || in->kind == REPLAY_HANDLED || in->kind == REPLAY_NOTIFY)
 		n.value = in->value;
+	if (in->kind == REPLAY_SOURCE)
+		n.reading = in->reading;
 	return n;
 }
 
 static int same(const replay_entry *a, const replay_entry *b)
 {
 	return a->op == b->op && a->kind == b->kind && a->sender == b->sender && a->tag == b->tag &&
-	       a->seq_delta == b->seq_delta && a->value == b->value;
+	       a->seq_delta == b->seq_delta && a->value == b->value && a->reading == b->reading;
 }
 
 /* ---- The encoder's lookup tables: open addressing, at most half full. ---- */
@@ -173,6 +212,15 @@ static void put_varint(wire_buf *b, uint32_t v)
 	put_u8(b, (uint8_t)v);
 }
 
+static void put_varint64(wire_buf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		put_u8(b, (uint8_t)(v | 0x80));
+		v >>= 7;
+	}
+	put_u8(b, (uint8_t)v);
+}
+
 void replay__enc_init(replay_enc *e)
 {
 	memset(e, 0, sizeof(*e));
@@ -264,6 +312,16 @@ static void put_entry(replay_enc *e, const replay_entry *n)
 
 	if (n->kind == REPLAY_HANDLED || n->kind == REPLAY_NOTIFY) {
 		put_extended(e, n);
+		return;
+	}
+	if (n->kind == REPLAY_SOURCE) {
+		/* A delta from the source's last reading, in wrapping arithmetic so that any
+		 * two readings have one. */
+		put_u8(&e->out, H_SOURCE);
+		put_u8(&e->out, n->op);
+		put_varint64(&e->out,
+		             zigzag64((int64_t)((uint64_t)n->reading - (uint64_t)e->last[n->op])));
+		e->last[n->op] = n->reading;
 		return;
 	}
 	if (n->kind == REPLAY_MSG) {

@@ -24,7 +24,24 @@ typedef enum replay_kind {
 	                 * the task had begun `value` wrapped calls; op is the call it was in */
 	REPLAY_NOTIFY,  /* the call delivered a pvmd notify message (from sender, with tag)
 	                 * whose first integer, a tid, is `value` (an id like sender) */
+	REPLAY_SOURCE,  /* the program read a per-run value through the C library (a clock,
+	                 * its pid): op is a replay_source, the value is `reading` */
 } replay_kind;
+
+/* The per-run sources a REPLAY_SOURCE entry names in its op, with the unit of its
+ * reading. clock_gettime is REPLAY_SRC_CLOCK + the clock id (nanoseconds). */
+typedef enum replay_source {
+	REPLAY_SRC_GETTIMEOFDAY = 1, /* microseconds since the epoch */
+	REPLAY_SRC_TIME,             /* seconds since the epoch */
+	REPLAY_SRC_GETPID,
+	REPLAY_SRC_GETPPID,
+	REPLAY_SRC_CLOCK = 16, /* + clockid_t 0..15: nanoseconds of that clock */
+	REPLAY_SRC_END = 32,
+} replay_source;
+
+/* The C library call a source is read by, for reports ("clock_gettime(CLOCK_REALTIME)");
+ * "?" for no source. */
+const char *replay__source_name(unsigned op);
 
 /*
  * One recorded outcome. Fields a kind does not use (sender, tag and seq_delta outside
@@ -43,6 +60,7 @@ typedef struct replay_entry {
 	int32_t value;     /* REPLAY_SPAWN: children started (negative: a PVM error code);
 	                    * REPLAY_HANDLED: the position (wrapped calls begun); REPLAY_NOTIFY:
 	                    * the task the notify names, an id like sender */
+	int64_t reading;   /* REPLAY_SOURCE: what the call returned (its unit is the source's) */
 } replay_entry;
 
 /* Maps 64-bit keys to table indices (open addressing); private to replay/encode.c. */
@@ -61,8 +79,9 @@ typedef struct replay_enc {
 	uint32_t nsenders, ntags, noutcomes;
 	replay_entry prev; /* the last entry added (valid when have_prev) */
 	int have_prev;
-	uint32_t pending; /* repeats of prev not yet written */
-	int failed;       /* an allocation failed: the stream is lost */
+	uint32_t pending;             /* repeats of prev not yet written */
+	int failed;                   /* an allocation failed: the stream is lost */
+	int64_t last[REPLAY_SRC_END]; /* each source's last reading: the next is a delta */
 } replay_enc;
 
 void replay__enc_init(replay_enc *e);
@@ -90,8 +109,9 @@ typedef struct replay_dec {
 	uint32_t cap_outcomes, cap_senders, cap_tags;
 	replay_entry prev;
 	int have_prev;
-	uint64_t pending; /* repeats of prev still to deliver */
-	int failed;       /* the error code once the stream was found damaged */
+	uint64_t pending;             /* repeats of prev still to deliver */
+	int failed;                   /* the error code once the stream was found damaged */
+	int64_t last[REPLAY_SRC_END]; /* each source's last reading */
 } replay_dec;
 
 void replay__dec_init(replay_dec *d, const uint8_t *data, size_t len);

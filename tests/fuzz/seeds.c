@@ -252,19 +252,22 @@ static void controls(void)
 }
 
 /* A stream with every item kind: definitions, references, deltas, repeats, spawns,
- * handler deliveries and notify messages. */
+ * handler deliveries, notify messages and clock and pid reads. */
 static void replay_stream(wire_buf *out, uint64_t *n)
 {
 	replay_entry v[] = {
-	    {PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 4},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 2, 5, 0, 0},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 3, 0},
-	    {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
-	    {PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0},
-	    {PVMMON_EV_PROBE, REPLAY_MSG, 0, -1, -2, 0},
-	    {PVMMON_EV_SEND, REPLAY_HANDLED, 2, 7, 0, 40},
-	    {PVMMON_EV_RECV, REPLAY_NOTIFY, 3, 5, 0, 2},
+	    {PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 4, 0},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0, 0},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 2, 5, 0, 0, 0},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 3, 0, 0},
+	    {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0},
+	    {PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0, 0},
+	    {PVMMON_EV_PROBE, REPLAY_MSG, 0, -1, -2, 0, 0},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 2, 7, 0, 40, 0},
+	    {PVMMON_EV_RECV, REPLAY_NOTIFY, 3, 5, 0, 2, 0},
+	    {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SOURCE, 0, 0, 0, 0, 1763990000123456},
+	    {REPLAY_SRC_GETPID, REPLAY_SOURCE, 0, 0, 0, 0, 4242},
+	    {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SOURCE, 0, 0, 0, 0, 1763990000123556},
 	};
 	replay_enc e;
 

@@ -208,11 +208,11 @@ static void fill_run_extras(pvmmon_log *log)
 /* Task 0's replay record: receives from two senders, a polling run and a spawn. */
 static void fill_record(pvmmon_log_task *t)
 {
-	replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1},
-	                     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0},
-	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
-	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0},
-	                     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0}};
+	replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1, 0},
+	                     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0, 0},
+	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0},
+	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0},
+	                     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0, 0}};
 	replay_enc e;
 	wire_buf b;
 
@@ -257,7 +257,7 @@ static pvmmon_log *full_log(void)
 	log->hangs = calloc(1, sizeof(*log->hangs));
 	log->hangs[0].kind = strdup("deadlock");
 	log->hangs[0].text = strdup("task 0.0 waits at c.c:4 for tag 2 from 0.1; task 0.1 "
-				    "waits at c.c:9 for tag 1 from 0.0");
+	                            "waits at c.c:9 for tag 1 from 0.0");
 	log->hangs[0].delay_ns = 100000000;
 	log->nhosts = 2;
 	log->hosts = calloc(2, sizeof(*log->hosts));

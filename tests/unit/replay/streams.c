@@ -23,14 +23,14 @@ uint32_t unit_rng(void)
 
 replay_entry unit_msg(uint8_t op, int32_t sender, int32_t tag, int32_t delta)
 {
-	replay_entry e = {op, REPLAY_MSG, sender, tag, delta, 0};
+	replay_entry e = {op, REPLAY_MSG, sender, tag, delta, 0, 0};
 
 	return e;
 }
 
 replay_entry unit_other(uint8_t op, replay_kind kind, int32_t value)
 {
-	replay_entry e = {op, kind, 0, 0, 0, value};
+	replay_entry e = {op, kind, 0, 0, 0, value, 0};
 
 	return e;
 }
@@ -38,7 +38,7 @@ replay_entry unit_other(uint8_t op, replay_kind kind, int32_t value)
 int unit_same_entry(const replay_entry *a, const replay_entry *b)
 {
 	return a->op == b->op && a->kind == b->kind && a->sender == b->sender && a->tag == b->tag &&
-	       a->seq_delta == b->seq_delta && a->value == b->value;
+	       a->seq_delta == b->seq_delta && a->value == b->value && a->reading == b->reading;
 }
 
 /* A random mix of every kind, with runs, many senders and an occasional delta. */
@@ -77,6 +77,16 @@ replay_entry *unit_random_stream(size_t n, uint32_t nsenders, uint32_t ntags)
 			             unit_rng() % 10 == 0 ? -1 : 0);
 			e.kind = REPLAY_HANDLED;
 			e.value = (int32_t)(i * 3 + unit_rng() % 3);
+		} else if (r < 97) {
+			/* A clock or pid read: clocks that move on, a pid that stays. */
+			static const uint8_t src[] = {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SRC_TIME,
+			                              REPLAY_SRC_GETPID, REPLAY_SRC_CLOCK + 1};
+			static int64_t t = 1700000000000000;
+			e = unit_other(src[unit_rng() % 4], REPLAY_SOURCE, 0);
+			t += unit_rng() % 5000;
+			e.reading = e.op == REPLAY_SRC_GETPID ? 4242
+			            : e.op == REPLAY_SRC_TIME ? t / 1000000
+			                                      : t;
 		} else {
 			e = unit_msg(unit_rng() % 2 ? PVMMON_EV_RECV : PVMMON_EV_TRECV,
 			             (int32_t)0x80000000, (int32_t)(unit_rng() % ntags), 0);

@@ -91,7 +91,7 @@ static void test_damage_messages(void)
 	static const uint8_t repeat_first[] = {0xc3};
 	static const uint8_t undefined[] = {0x00};
 	static const uint8_t long_varint[] = {0xdf, 0xff, 0xff, 0xff, 0xff, 0x7f};
-	static const uint8_t bad_sender[] = {0xe2, PVMMON_EV_RECV, REPLAY_MSG, 0x05, 0x00, 0x02};
+	static const uint8_t bad_sender[] = {0xe2, PVMMON_EV_RECV, REPLAY_MSG, 0x05, 0x00, 0x02, 0};
 	static const uint8_t delta_none[] = {0xe3, PVMMON_EV_NRECV, REPLAY_NONE, 0x02};
 	replay_dec d;
 	replay_entry e;
