@@ -472,7 +472,10 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
-		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE%s",
+		/* Tasks that record or replay register at their first clock or pid read, which
+		 * may come before their first PVM call (pvmhooks/sources.c). */
+		setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
+		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE:PVMMON_RR%s",
 		             old ? old : "", old && *old ? ":" : "",
 		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "") >= 0)
 			setenv("PVM_EXPORT", exp, 1);

@@ -7,6 +7,7 @@ int64_t pvmmon__clock_offset;
 int pvmmon__clock_offset_ready;
 double pvmmon__clock_drift;
 int64_t pvmmon__clock_epoch;
+int (*pvmmon__clock_real)(clockid_t, struct timespec *);
 
 void pvmmon__clock_offset_init(void)
 {

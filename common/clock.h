@@ -18,6 +18,11 @@ extern double pvmmon__clock_drift;
 extern int64_t pvmmon__clock_epoch;
 void pvmmon__clock_offset_init(void);
 
+/* libc's clock_gettime, set by libpvmhooks (pvmhooks/sources.c), which interposes
+ * clock_gettime to record and replay the program's reads: pvmmon's own reads must
+ * never be recorded or replayed. NULL elsewhere: the plain call. */
+extern int (*pvmmon__clock_real)(clockid_t, struct timespec *);
+
 /*
  * Nanoseconds of CLOCK_MONOTONIC: shared by all processes on one host (so a sender's
  * and a receiver's stamps compare directly), never stepped, about 30 ns a call via vDSO.
@@ -29,7 +34,10 @@ static inline int64_t pvmmon_clock_now(void)
 	struct timespec ts;
 	int64_t t;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (pvmmon__clock_real)
+		pvmmon__clock_real(CLOCK_MONOTONIC, &ts);
+	else
+		clock_gettime(CLOCK_MONOTONIC, &ts);
 	if (__builtin_expect(!pvmmon__clock_offset_ready, 0))
 		pvmmon__clock_offset_init();
 	t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;

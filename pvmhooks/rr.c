@@ -23,6 +23,7 @@
 
 #include "mhf.h"
 #include "rr.h"
+#include "sources.h"
 #include "sched.h"
 #include "trace.h"
 #include "waits.h"
@@ -126,6 +127,9 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 	case REPLAY_TIMEOUT:
 		snprintf(buf, len, "%s timed out", op ? op : "?");
 		break;
+	case REPLAY_SOURCE:
+		snprintf(buf, len, "%s returned %" PRId64, replay__source_name(e->op), e->reading);
+		break;
 	case REPLAY_SPAWN:
 		if (e->op == PVMMON_EV_JOINGROUP)
 			snprintf(buf, len, "pvm_joingroup gave instance %d", (int)e->value);
@@ -139,7 +143,7 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
  * Reports the first difference to the monitor, which stops the run, and waits to be
  * stopped: going on would only add consequences of the difference.
  */
-static void diverge(const hooks_call *call, const char *expected, const char *observed)
+static void diverge_at(void *site, const char *op, const char *expected, const char *observed)
 {
 	wire_diverged d;
 	wire_buf b;
@@ -150,20 +154,11 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 
 	if (diverged++)
 		return;
-	if (call && dladdr(call->site, &info) && info.dli_fname) {
+	if (site && dladdr(site, &info) && info.dli_fname) {
 		module = info.dli_fname;
-		off = (uint64_t)((char *)call->site - (char *)info.dli_fbase);
+		off = (uint64_t)((char *)site - (char *)info.dli_fbase);
 	}
-	/* Events are counted from 1, as the user reads them. Calls without an event op of
-	 * their own (pvm_delmhf, pvm_exit) go by their name. */
-	d = (wire_diverged){at_event,
-			    (char *)module,
-			    off,
-			    (char *)(!call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
-				     : hooks__event_op(call->op)
-					 ? pvmmon_event_op_name(hooks__event_op(call->op))
-					 : hooks__op_names[call->op]),
-			    (char *)expected,
+	d = (wire_diverged){at_event, (char *)module, off, (char *)op, (char *)expected,
 			    (char *)observed};
 	wire__buf_init(&b);
 	wire__diverged_encode(&b, &d);
@@ -181,6 +176,37 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	for (i = 0; i < 600 && !channel__check_lost_quietly(); i++)
 		usleep(100000);
 	_exit(3);
+}
+
+static void diverge(const hooks_call *call, const char *expected, const char *observed)
+{
+	/* Events are counted from 1, as the user reads them. Calls without an event op of
+	 * their own (pvm_delmhf, pvm_exit) go by their name. */
+	diverge_at(call ? call->site : NULL,
+		   !call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
+		   : hooks__event_op(call->op) ? pvmmon_event_op_name(hooks__event_op(call->op))
+					       : hooks__op_names[call->op],
+		   expected, observed);
+}
+
+void hooks__rr_diverge_source(void *site, const char *call, uint64_t event, const replay_entry *exp,
+			      const char *observed)
+{
+	char e[512];
+
+	if (exp)
+		describe(e, sizeof(e), exp, 0);
+	else
+		snprintf(e, sizeof(e), "no more reads of clocks or process ids");
+	/* Reading past the record's end: the event after its last. */
+	at_event = event ? event : nrec + nhrec + hooks__src_count() + 1;
+	diverge_at(site, call, e, observed);
+}
+
+void hooks__rr_add(const replay_entry *e)
+{
+	if (mode_now != HOOKS_RR_OFF)
+		replay__enc_add(&enc, e);
 }
 
 /* The tid in this run of recorded sender index k (asking the monitor once). */
@@ -396,11 +422,13 @@ int hooks__rr_init(hooks_rr_mode mode)
 	wire_replaydata rd = {0};
 	replay_dec dec;
 	replay_entry e;
+	uint64_t nsrc = 0;
 	int rc = -1;
 
 	mode_now = mode;
 	if (mode == HOOKS_RR_OFF)
 		return 0;
+	hooks__src_arm();
 	/* A replay records too: what it observed is a record of its own, complete even
 	 * when it goes on past a divergence. */
 	replay__enc_init(&enc);
@@ -426,6 +454,15 @@ int hooks__rr_init(hooks_rr_mode mode)
 	replay__dec_init(&dec, rd.record, rd.record_len);
 	while ((rc = replay__dec_next(&dec, &e)) == 1) {
 		int h = e.kind == REPLAY_HANDLED;
+
+		/* Clock and pid reads are replayed by sources.c, apart. */
+		if (e.kind == REPLAY_SOURCE) {
+			if (hooks__src_load(&e, nrec + nhrec + ++nsrc) < 0) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
 		replay_entry **v = h ? &hrec : &rec;
 		uint64_t **no = h ? &hrec_no : &rec_no;
 		size_t *n = h ? &nhrec : &nrec;
@@ -443,7 +480,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 			*no = gn;
 		}
 		(*v)[*n] = e;
-		(*no)[(*n)++] = nrec + nhrec + 1;
+		(*no)[(*n)++] = nrec + nhrec + nsrc + 1;
 	}
 	replay__dec_free(&dec);
 	if (rc < 0) {
@@ -538,6 +575,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		break;
 	case REPLAY_SPAWN:
 	case REPLAY_HANDLED:
+	case REPLAY_SOURCE:
 		break;
 	}
 }
@@ -654,6 +692,8 @@ int hooks__rr_flush(int final)
 	}
 	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && next < nrec)
 		left_over(rec, rec_no, &next, nrec, "recorded event", "recorded events");
+	if (mode_now == HOOKS_RR_REPLAY && final && !diverged)
+		hooks__src_final();
 	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec)
 		left_over(hrec, hrec_no, &hnext, nhrec, "recorded handler delivery",
 			  "recorded handler deliveries");

@@ -65,4 +65,13 @@ void hooks__rr_hold(int on);
  * so to the monitor. */
 void hooks__rr_hold_point(hooks_call *call);
 
+struct replay_entry;
+/* Appends an entry the task observed (sources.c: a clock or pid read) to the record. */
+void hooks__rr_add(const struct replay_entry *e);
+/* Reports a divergence of a clock or pid read (sources.c) at event number event: call
+ * names the C library call, site its caller; exp is the recorded read (NULL and event 0:
+ * none left). */
+void hooks__rr_diverge_source(void *site, const char *call, uint64_t event,
+                              const struct replay_entry *exp, const char *observed);
+
 #endif

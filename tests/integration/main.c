@@ -17,6 +17,7 @@ extern CU_TestInfo test_cc_tests[];
 extern CU_TestInfo test_trace_tests[];
 extern CU_TestInfo test_cp_tests[];
 extern CU_TestInfo test_replay_tests[];
+extern CU_TestInfo test_sources_tests[];
 extern CU_TestInfo test_faults_tests[];
 extern CU_TestInfo test_fatal_tests[];
 extern CU_TestInfo test_preserve_tests[];
@@ -45,6 +46,7 @@ static CU_SuiteInfo suites[] = {
     {"trace", NULL, NULL, NULL, NULL, test_trace_tests},
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},
+    {"sources", NULL, NULL, NULL, NULL, test_sources_tests},
     {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
     {"fatal", NULL, NULL, NULL, NULL, test_fatal_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},

@@ -1,0 +1,102 @@
+/*
+ * Integration tests of record and replay of per-run sources (clocks, pids): apps/seeded
+ * seeds rand() from gettimeofday and getpid and chooses its messages from it; free runs
+ * differ, each replay prints its recording's hash, and a program that reads the clock
+ * once more diverges with a report naming the call and its statement.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+#define RUN_TIMEOUT 120
+
+/* Replays per test: 3 in CI; PVMMON_TEST_SOURCES_REPLAYS=20 for the reliability count
+ * (doc/reliability.md). */
+static int replays(void)
+{
+	const char *e = getenv("PVMMON_TEST_SOURCES_REPLAYS");
+
+	return e && atoi(e) > 0 ? atoi(e) : 3;
+}
+
+/* The test's folder (harness_tmpdir() makes a new one at each call). */
+static const char *dir;
+
+/* Runs `pvmmon ARGS -- seeded` in the test's folder; its output (heap) and status. */
+static char *seeded(int *status, const char *env, const char *args)
+{
+	cmd_result r;
+	char *out;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s %s/pvmmon %s -- %s/seeded -w 3 -k 8", dir, env,
+	           harness_bin(), args, harness_bin());
+	*status = r.status;
+	out = strdup(r.out);
+	if (r.status != 0)
+		fprintf(stderr, "\npvmmon %s: %d\n%s%s\n", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	return out;
+}
+
+static void test_seeded_replays(void)
+{
+	char *rec, *free1, *free2, *out;
+	int st, same = 0, n = replays();
+
+	dir = harness_tmpdir();
+	rec = seeded(&st, "", "run -q -o rec.xml");
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rec, "seeded: workers=3 messages=8 hash="));
+	/* Unrecorded runs take other courses: the pid alone differs from run to run. */
+	free1 = seeded(&st, "", "run -q --no-record -o free.xml");
+	CU_ASSERT_EQUAL(st, 0);
+	free2 = seeded(&st, "", "run -q --no-record -o free.xml");
+	CU_ASSERT_EQUAL(st, 0);
+	CU_ASSERT(strcmp(free1, rec) != 0 && strcmp(free2, rec) != 0 && strcmp(free1, free2) != 0);
+	for (int i = 0; i < n; i++) {
+		/* Delays change the order messages come in: the replay forces it anyway. */
+		out = seeded(&st, "PVMMON_TEST_JITTER=3000", "replay rec.xml -q -o rep.xml");
+		same += st == 0 && !strcmp(out, rec);
+		if (st != 0 || strcmp(out, rec))
+			fprintf(stderr, "\n  replay %d: %s (recorded: %s)", i, out, rec);
+		free(out);
+	}
+	CU_ASSERT_EQUAL(same, n);
+	fprintf(stderr, "\n  seeded: %d of %d replays identical ", same, n);
+	free(rec);
+	free(free1);
+	free(free2);
+}
+
+static void test_extra_read_diverges(void)
+{
+	cmd_result r;
+	int st;
+
+	dir = harness_tmpdir();
+	free(seeded(&st, "", "run -q -o rec.xml"));
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && SEEDED_EXTRA_READ=1 %s/pvmmon replay rec.xml -q -o x.xml -- "
+	           "%s/seeded -w 3 -k 8",
+	           dir, harness_bin(), harness_bin());
+	fprintf(stderr, "\n  %s", r.err);
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "replay diverged: task 0 (t"));
+	/* The call, its statement (seed() in seeded.c), what the record had left. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "seeded.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(gettimeofday)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no more reads of clocks or process ids"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "a call of gettimeofday"));
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_sources_tests[] = {
+    {"clock- and pid-seeded program: runs differ, replays identical", test_seeded_replays},
+    {"one more clock read diverges with a report", test_extra_read_diverges},
+    CU_TEST_INFO_NULL,
+};
