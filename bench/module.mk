@@ -46,7 +46,12 @@ $(BENCH_BIN)/cprate: bench/cprate.c apps/apputil.h $(BIN)/pvmmon-cc $(HOOKS_SO)
 	@mkdir -p $(dir $@)
 	$(BIN)/pvmmon-cc -O2 -o $@ bench/cprate.c -lpvm3
 
-BENCH_PROGS := $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/pollcost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
+# Clock reads, plain and interposed (record and replay of clock reads).
+$(BENCH_BIN)/clockread: bench/clockread.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -o $@ $< $(PVM_LIBS)
+
+BENCH_PROGS := $(BENCH_BIN)/clockread $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/pollcost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
                $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc \
                $(BENCH_BIN)/callsite
 

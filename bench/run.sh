@@ -775,3 +775,30 @@ for k in nrecv probe mytid; do
 done
 echo
 fi
+
+if want 17; then
+# 17. Clock reads (record and replay of clocks and pids): ns per gettimeofday and per
+# clock_gettime(CLOCK_REALTIME) in a task, 2*10^5 of each, raw (libc alone), monitored
+# without a record (the interposed call passes straight through), recorded, replayed;
+# medians. Timed by the task's CPU clock through the system call.
+cr() { # out-file pvmmon-arguments...
+	local out=$1
+	shift
+	PATH="$PB:$PATH" $PIN "$BIN/pvmmon" "$@" -- "$PB/clockread" 200000 2>/dev/null |
+		sed -n 's/^gettimeofday_ns=\([0-9.]*\) clock_gettime_ns=\([0-9.]*\)$/\1 \2/p' >>"$out"
+}
+: >"$work/cr.raw"; : >"$work/cr.norec"; : >"$work/cr.rec"; : >"$work/cr.rep"
+for rep in $(seq "$REPS"); do
+	cr "$work/cr.raw" run -q --raw
+	cr "$work/cr.norec" run -q --no-record -o "$work/cr-norec.xml"
+	cr "$work/cr.rec" run -q -o "$work/cr-rec.xml"
+	cr "$work/cr.rep" replay "$work/cr-rec.xml" -q -o "$work/cr-rep.xml"
+done
+echo "Clock reads (ns per call, median of $REPS)"
+printf '%-10s %14s %14s\n' mode gettimeofday clock_gettime
+for v in raw norec rec rep; do
+	printf '%-10s %14s %14s\n' "$v" "$(awk '{print $1}' "$work/cr.$v" | median)" \
+		"$(awk '{print $2}' "$work/cr.$v" | median)"
+done
+echo
+fi

@@ -67,6 +67,12 @@ static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
 static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
 
+/* The number of the event after the record's last (clock and pid reads included). */
+static uint64_t end_event(void)
+{
+	return nrec + nhrec + hooks__src_count() + 1;
+}
+
 /* The name of a task for a report: a recorded id (an index into the logical ids), or a
  * tid of this run (by_tid), by its logical id when the record knows it. */
 static void name_of(char *buf, size_t len, int32_t id, int by_tid)
@@ -199,7 +205,7 @@ void hooks__rr_diverge_source(void *site, const char *call, uint64_t event, cons
 	else
 		snprintf(e, sizeof(e), "no more reads of clocks or process ids");
 	/* Reading past the record's end: the event after its last. */
-	at_event = event ? event : nrec + nhrec + hooks__src_count() + 1;
+	at_event = event ? event : end_event();
 	diverge_at(site, call, e, observed);
 }
 
@@ -368,10 +374,15 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
  * the event, so that a debugger can attach to exactly this state. */
 /* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
  * the call before the next recorded event. */
+/* The event a stop at a clock or pid read (sources.c) is before, else 0. */
+static uint64_t stopping_at;
+
 static void send_stopped(const hooks_call *call, int kind)
 {
-	wire_stopped s = {next < nrec ? rec_no[next] : nrec + nhrec + 1, (uint32_t)getpid(), NULL,
-			  0, (uint8_t)kind};
+	wire_stopped s = {stopping_at     ? stopping_at
+			  : next < nrec ? rec_no[next]
+					: end_event(),
+			  (uint32_t)getpid(), NULL, 0, (uint8_t)kind};
 	wire_buf b;
 	Dl_info info;
 
@@ -392,6 +403,19 @@ static void stop_here(const hooks_call *call)
 	raise(SIGSTOP);
 	/* A debugger, or kill -CONT, let it go on: so do the others. */
 	send_stopped(call, WIRE_STOP_CONTINUED);
+}
+
+void hooks__rr_stop_source(void *site, uint64_t event)
+{
+	hooks_call c;
+
+	if (mode_now != HOOKS_RR_REPLAY || diverged || !stop_at || stop_at != event)
+		return;
+	memset(&c, 0, sizeof(c));
+	c.site = site;
+	stopping_at = event;
+	stop_here(&c);
+	stopping_at = 0;
 }
 
 /* Another task is stopped for a debugger (WIRE_CTL_HOLD came): set by hooks__poll. */
@@ -509,7 +533,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	if (next >= nrec) {
 		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
 			 pvmmon_event_op_name(op));
-		at_event = nrec + nhrec + 1;
+		at_event = end_event();
 		diverge(call, "the end of the recorded run", obs);
 		return;
 	}
@@ -706,7 +730,7 @@ int hooks__rr_flush(int final)
 			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
 						   "tag %d that the recorded run's handlers never took",
 				 who, tag);
-			at_event = nrec + nhrec + 1;
+			at_event = end_event();
 			diverge(NULL, "no more handler deliveries", obs);
 		}
 	}
@@ -743,7 +767,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	if (hnext >= nhrec) {
 		/* mhf.c delivers only what is due: this cannot be, but say so if it is. */
 		describe(obs, sizeof(obs), &e, 1);
-		at_event = nrec + nhrec + 1;
+		at_event = end_event();
 		diverge(call, "no more handler deliveries", obs);
 		return;
 	}

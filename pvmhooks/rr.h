@@ -65,6 +65,10 @@ void hooks__rr_hold(int on);
  * so to the monitor. */
 void hooks__rr_hold_point(hooks_call *call);
 
+/* --stop-at: stops before a clock or pid read (sources.c) when it is the event asked
+ * for; site is the read's caller. */
+void hooks__rr_stop_source(void *site, uint64_t event);
+
 struct replay_entry;
 /* Appends an entry the task observed (sources.c: a clock or pid read) to the record. */
 void hooks__rr_add(const struct replay_entry *e);

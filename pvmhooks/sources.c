@@ -185,6 +185,7 @@ static int64_t take(unsigned src, int64_t got, void *site)
 			if (next < nwant)
 				next++;
 		} else {
+			hooks__rr_stop_source(site, want_no[next]);
 			e.reading = want[next++].reading;
 		}
 	}
