@@ -13,6 +13,8 @@ int cli__validate(int argc, char **argv);
 int cli__report(int argc, char **argv);
 int cli__top(int argc, char **argv);
 int cli__replay(int argc, char **argv);
+/* Says on stderr which sources a replay does not replay the program imports. */
+void cli__note_unreplayed(const char *program);
 int cli__cp(int argc, char **argv);
 int cli__ctl(int argc, char **argv);
 int cli__export(int argc, char **argv);

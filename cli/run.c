@@ -739,6 +739,9 @@ static int run_main(int argc, char **argv, const char *replay)
 		free(program);
 		return EXIT_PVMMON;
 	}
+	/* Even with -q: it says why a replay may diverge. */
+	if (replay)
+		cli__note_unreplayed(program);
 	log = log_path(&o, program);
 	hooks = preload_list();
 	if (!log || !hooks) {

@@ -95,8 +95,34 @@ static void test_extra_read_diverges(void)
 	cmd_result_free(&r);
 }
 
+/* A program that calls getrandom and clock: pvmmon replay says it does not replay
+ * them, before the program starts. */
+static void test_unreplayed_noted(void)
+{
+	cmd_result r;
+
+	dir = harness_tmpdir();
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && printf '%%s\\n' '#include <pvm3.h>' '#include <stdio.h>' "
+	           "'#include <sys/random.h>' '#include <time.h>' "
+	           "'int main(void) { unsigned v = 0; getrandom(&v, sizeof(v), 0); "
+	           "printf(\"%%d\\n\", pvm_mytid() > 0 && clock() >= 0); pvm_exit(); "
+	           "return (int)(v & 0); }' >rnd.c && gcc -o rnd rnd.c -lpvm3 && "
+	           "%s/pvmmon run -q -o rnd.xml -- ./rnd && "
+	           "%s/pvmmon replay rnd.xml -q -o rnd2.xml -- ./rnd",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "calls getrandom (random bytes), which a replay does "
+	                                     "not replay"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "calls clock (CPU time)"));
+	if (r.status != 0 || !strstr(r.err, "getrandom"))
+		fprintf(stderr, "\n%s%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_sources_tests[] = {
     {"clock- and pid-seeded program: runs differ, replays identical", test_seeded_replays},
     {"one more clock read diverges with a report", test_extra_read_diverges},
+    {"pvmmon replay names the sources it does not replay", test_unreplayed_noted},
     CU_TEST_INFO_NULL,
 };
