@@ -51,7 +51,11 @@ static void walk(const uint8_t *data, size_t size)
 
 	replay__dec_init(&d, data, size);
 	while (k < MAX_ENTRIES && replay__dec_next(&d, &e) == 1) {
-		if (e.kind < REPLAY_MSG || e.kind > REPLAY_NOTIFY)
+		if (e.kind < REPLAY_MSG || e.kind > REPLAY_SOURCE)
+			abort();
+		/* A read names a source no other kind uses, and nothing else of it. */
+		if (e.kind == REPLAY_SOURCE &&
+		    (!strcmp(replay__source_name(e.op), "?") || e.sender || e.tag || e.value))
 			abort();
 		k++;
 	}
