@@ -472,8 +472,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
-		/* Tasks that record or replay register at their first clock or pid read, which
-		 * may come before their first PVM call (pvmhooks/sources.c). */
+		/* A task that records registers at its first clock read (pvmhooks/sources.c). */
 		setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
 		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE:PVMMON_RR%s",
 		             old ? old : "", old && *old ? ":" : "",
@@ -567,6 +566,8 @@ static int check_replay(const char *log_path, const char *program)
 	else
 		rc = 0;
 	pvmmon_log_free(log);
+	if (rc == 0) /* even with -q: it says why a replay may diverge */
+		cli__note_unreplayed(program);
 	return rc;
 }
 
@@ -739,9 +740,6 @@ static int run_main(int argc, char **argv, const char *replay)
 		free(program);
 		return EXIT_PVMMON;
 	}
-	/* Even with -q: it says why a replay may diverge. */
-	if (replay)
-		cli__note_unreplayed(program);
 	log = log_path(&o, program);
 	hooks = preload_list();
 	if (!log || !hooks) {
