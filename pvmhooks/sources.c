@@ -48,10 +48,11 @@ static replay_entry *want;
 static uint64_t *want_no;
 static size_t nwant, cap_want, cap_no, next;
 
-/* The code of PVM's own libraries (libpvm3, libgpvm3, libfpvm3): libpvm3 reads the
- * clock in calls the program makes unwrapped (and in as many as timing decides), so
- * its reads are PVM's, never the program's. */
-#define MAX_PVM_LIBS 4
+/* The code of PVM's own libraries (libpvm3, libgpvm3, libfpvm3) and of this one:
+ * libpvm3 reads the clock in calls the program makes unwrapped (and in as many as
+ * timing decides), so its reads are PVM's, never the program's; pvmmon's own are
+ * under the guard, and by their address too should one run outside it. */
+#define MAX_PVM_LIBS 5
 static struct {
 	uintptr_t lo, hi;
 } pvm_libs[MAX_PVM_LIBS];
@@ -67,7 +68,7 @@ static int find_pvm_lib(struct dl_phdr_info *info, size_t size, void *ctx)
 	base = base ? base + 1 : name;
 	if (!base || npvm_libs == MAX_PVM_LIBS ||
 	    (strncmp(base, "libpvm3.", 8) && strncmp(base, "libgpvm3.", 9) &&
-	     strncmp(base, "libfpvm3.", 9)))
+	     strncmp(base, "libfpvm3.", 9) && strncmp(base, "libpvmhooks", 11)))
 		return 0;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
