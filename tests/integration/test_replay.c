@@ -541,7 +541,8 @@ static void test_stop_at(void)
 }
 
 /* --stop-at stops the master of mcpi (two workers, chunks of about 150 ms) before its
- * third event (the first is the spawn), the second worker's first request: that
+ * fourth event (the first is its clock read, the second the spawn), the second
+ * worker's first request: that
  * worker waits for its chunk anyway, and the first, computing its chunk, finishes it and holds at its next receive
  * instead of running on (it says so, with its statement). When the master is
  * continued, all go on and the replay ends as recorded. */

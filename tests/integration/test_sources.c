@@ -96,6 +96,33 @@ static void test_extra_read_diverges(void)
 	cmd_result_free(&r);
 }
 
+/* --stop-at a read: the master stops before its getpid (event 2, after the
+ * gettimeofday of its seed), and, continued, the replay ends as recorded. */
+static void test_stop_at_read(void)
+{
+	cmd_result r;
+
+	dir = harness_tmpdir();
+	harness_sh(
+	    &r, RUN_TIMEOUT,
+	    "cd '%s' && P='%s/seeded -w 2 -k 4' && %s/pvmmon run -q -o rec.xml -- $P >rec.out "
+	    "&& { %s/pvmmon replay rec.xml -q -o rep.xml --stop-at 0:2 -- $P >rep.out "
+	    "2>rep.err & } && i=0; while ! grep -q 'pid [0-9]' rep.err 2>/dev/null && "
+	    "[ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done; "
+	    "pid=$(grep -o 'pid [0-9]*' rep.err | head -1 | cut -d' ' -f2); "
+	    "grep State /proc/$pid/status; kill -CONT $pid; "
+	    "i=0; while [ -e rep.xml.run ] || [ ! -s rep.out ]; do sleep 0.1; i=$((i+1)); "
+	    "[ $i -gt 300 ] && break; done; cat rep.err; cmp rec.out rep.out && echo SAME",
+	    dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "State:\tT (stopped)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 2 at apps/seeded.c:36"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
+	if (!strstr(r.out, "SAME") || !strstr(r.out, "event 2 at apps/seeded.c:36"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 /* A program that calls getrandom and clock: pvmmon replay says it does not replay
  * them, before the program starts. */
 static void test_unreplayed_noted(void)
@@ -164,6 +191,7 @@ static void test_tablix2_replays(void)
 CU_TestInfo test_sources_tests[] = {
     {"clock- and pid-seeded program: runs differ, replays identical", test_seeded_replays},
     {"one more clock read diverges with a report", test_extra_read_diverges},
+    {"--stop-at a clock or pid read", test_stop_at_read},
     {"pvmmon replay names the sources it does not replay", test_unreplayed_noted},
     {"tablix2 replays to byte-identical result files 5 of 5", test_tablix2_replays},
     CU_TEST_INFO_NULL,
