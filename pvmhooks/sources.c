@@ -57,6 +57,33 @@ static struct {
 	uintptr_t lo, hi;
 } pvm_libs[MAX_PVM_LIBS];
 static int npvm_libs, pvm_libs_found;
+/* Whether the executable links libpvm3 (or libpvmhooks, pvmmon-cc builds) itself:
+ * only a PVM program registers at a read before its first PVM call; a shell that
+ * pvmmon runs to start the program has libpvm3 loaded (libpvmhooks needs it) but must
+ * not enrol in PVM. */
+static int pvm_loaded;
+
+/* Whether the object's dynamic section names libpvm3 or libpvmhooks as needed. */
+static int needs_pvm(const struct dl_phdr_info *info)
+{
+	const ElfW(Dyn) *dyn = NULL;
+	const char *strtab = NULL;
+
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+	for (const ElfW(Dyn) *d = dyn; d && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_STRTAB)
+			/* ld.so relocated it in place (x86-64), unless it could not. */
+			strtab = (const char *)(d->d_un.d_ptr < info->dlpi_addr
+			                            ? info->dlpi_addr + d->d_un.d_ptr
+			                            : d->d_un.d_ptr);
+	for (const ElfW(Dyn) *d = dyn; strtab && d && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_NEEDED && (!strncmp(strtab + d->d_un.d_val, "libpvm3.", 8) ||
+		                              !strncmp(strtab + d->d_un.d_val, "libpvmhooks", 11)))
+			return 1;
+	return 0;
+}
 
 static int find_pvm_lib(struct dl_phdr_info *info, size_t size, void *ctx)
 {
@@ -65,6 +92,9 @@ static int find_pvm_lib(struct dl_phdr_info *info, size_t size, void *ctx)
 
 	(void)size;
 	(void)ctx;
+	/* The executable comes first, with no name. */
+	if (name && !*name && !pvm_libs_found++)
+		pvm_loaded = needs_pvm(info);
 	base = base ? base + 1 : name;
 	if (!base || npvm_libs == MAX_PVM_LIBS ||
 	    (strncmp(base, "libpvm3.", 8) && strncmp(base, "libgpvm3.", 9) &&
@@ -156,7 +186,7 @@ static int mine(void *site)
 {
 	if (hooks__guard || !main_thread || from_pvm(site))
 		return 0;
-	if (hooks__rr_mode() == HOOKS_RR_OFF && !hooks__activate())
+	if (hooks__rr_mode() == HOOKS_RR_OFF && (!pvm_loaded || !hooks__activate()))
 		return 0;
 	return hooks__rr_mode() != HOOKS_RR_OFF;
 }
