@@ -151,6 +151,12 @@ __attribute__((constructor)) static void sources_init(void)
 
 void hooks__src_arm(void) { armed = 1; }
 
+void hooks__src_disarm(void)
+{
+	armed = 0;
+	nwant = next = 0;
+}
+
 int hooks__src_load(const replay_entry *e, uint64_t no)
 {
 	if (hooks__ensure((void **)&want, &cap_want, nwant + 1, sizeof(*want)) < 0 ||

@@ -11,6 +11,8 @@
 /* From now on the interposed calls record (or replay) when the task does (rr.c, once
  * the welcome said so). */
 void hooks__src_arm(void);
+/* Back to passing every read straight through, with no recorded reads (tests). */
+void hooks__src_disarm(void);
 /* Appends a recorded read (a REPLAY_SOURCE entry, event number no) to those a replay
  * returns; 0, or PVMMON_ENOMEM. */
 int hooks__src_load(const replay_entry *e, uint64_t no);

@@ -9,6 +9,7 @@ extern CU_TestInfo test_dyninst_tests[];
 extern CU_TestInfo test_calls_tests[];
 extern CU_TestInfo test_sched_tests[];
 extern CU_TestInfo test_rr_tests[];
+extern CU_TestInfo test_src_reads_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_waits_tests[];
 extern CU_TestInfo test_groups_tests[];
@@ -23,6 +24,7 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"calls", NULL, NULL, NULL, NULL, test_calls_tests},
     {"sched", NULL, NULL, NULL, NULL, test_sched_tests},
     {"rr", NULL, NULL, NULL, NULL, test_rr_tests},
+    {"sources", NULL, NULL, NULL, NULL, test_src_reads_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"waits", NULL, NULL, NULL, NULL, test_waits_tests},
     {"groups", NULL, NULL, NULL, NULL, test_groups_tests},

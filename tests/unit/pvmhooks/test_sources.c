@@ -1,0 +1,95 @@
+/* Unit tests for pvmhooks/sources.c, the interposed clock and pid reads, in a replay
+ * against a fake channel: the recorded values in order, pvmmon's own clock untouched. */
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <CUnit/CUnit.h>
+
+#include "../../../common/clock.h"
+#include "../../../pvmhooks/rr.h"
+#include "../../../pvmhooks/sources.h"
+#include "../../../replay/replay.h"
+#include "fake_channel.h"
+
+#define ME 0x40001
+#define MONITOR 0x40009
+
+static void queue_reads(const replay_entry *e, int n)
+{
+	wire_replaydata rd = {0, 0, 0, NULL, NULL, 0};
+	replay_enc enc;
+	wire_buf rec, b;
+
+	wire__buf_init(&rec);
+	replay__enc_init(&enc);
+	for (int i = 0; i < n; i++)
+		replay__enc_add(&enc, &e[i]);
+	replay__enc_take(&enc, &rec);
+	replay__enc_free(&enc);
+	rd.record = rec.data;
+	rd.record_len = rec.len;
+	wire__buf_init(&b);
+	wire__replaydata_encode(&b, &rd);
+	fake_from_monitor(WIRE_TAG_REPLAYDATA, b.data, b.len);
+	wire__buf_free(&b);
+	wire__buf_free(&rec);
+}
+
+static replay_entry read_of(unsigned src, int64_t reading)
+{
+	replay_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.op = (uint8_t)src;
+	e.kind = REPLAY_SOURCE;
+	e.reading = reading;
+	return e;
+}
+
+static void test_replay_returns_recorded_reads(void)
+{
+	replay_entry e[] = {read_of(REPLAY_SRC_GETTIMEOFDAY, 1000000123456),
+	                    read_of(REPLAY_SRC_GETPID, 4242), read_of(REPLAY_SRC_GETPID, 4242),
+	                    read_of(REPLAY_SRC_CLOCK + CLOCK_MONOTONIC, 5000000007),
+	                    read_of(REPLAY_SRC_TIME, 77)};
+	struct timeval tv;
+	struct timespec ts;
+	time_t t = 0;
+	int64_t own;
+
+	fake_begin(ME, MONITOR);
+	queue_reads(e, 5);
+	CU_ASSERT_EQUAL_FATAL(hooks__rr_init(HOOKS_RR_REPLAY), 0);
+	CU_ASSERT_EQUAL(hooks__src_count(), 5);
+	/* pvmmon's own clock is the real one and takes no recorded read. */
+	own = pvmmon_clock_now();
+	CU_ASSERT(own > 5000000007 || own < 5000000007);
+	CU_ASSERT_EQUAL(gettimeofday(&tv, NULL), 0);
+	CU_ASSERT_EQUAL(tv.tv_sec, 1000000);
+	CU_ASSERT_EQUAL(tv.tv_usec, 123456);
+	CU_ASSERT_EQUAL(getpid(), 4242);
+	CU_ASSERT_EQUAL(getpid(), 4242);
+	/* The CPU-time clocks are not replayed: the real value, no read taken. */
+	CU_ASSERT_EQUAL(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts), 0);
+	CU_ASSERT_EQUAL(clock_gettime(CLOCK_MONOTONIC, &ts), 0);
+	CU_ASSERT_EQUAL(ts.tv_sec, 5);
+	CU_ASSERT_EQUAL(ts.tv_nsec, 7);
+	CU_ASSERT_EQUAL(time(&t), 77);
+	CU_ASSERT_EQUAL(t, 77);
+	/* Every read matched: no divergence, and none left for the end. */
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_DIVERGED), 0);
+	hooks__rr_init(HOOKS_RR_OFF);
+	hooks__src_disarm();
+	/* Disarmed, a read is the real one. */
+	CU_ASSERT_EQUAL(getpid(), (pid_t)syscall(SYS_getpid));
+	fake_end();
+}
+
+CU_TestInfo test_src_reads_tests[] = {
+    {"a replay returns the recorded reads; pvmmon's clock stays real",
+     test_replay_returns_recorded_reads},
+    CU_TEST_INFO_NULL,
+};
