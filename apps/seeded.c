@@ -7,12 +7,14 @@
  * its recording.
  *
  *   seeded [-w WORKERS] [-k MESSAGES]     (SEEDED_EXTRA_READ=1: read the clock once
- *                                          more at the end, a changed program)
+ *                                          more at the end, a changed program;
+ *                                          SEEDED_RANDOM=1: getrandom's bytes too)
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -32,8 +34,13 @@ static unsigned seed(void)
 {
 	struct timeval tv;
 
+	unsigned r = 0;
+
 	gettimeofday(&tv, NULL);
-	return (unsigned)(tv.tv_sec ^ tv.tv_usec ^ ((long)getpid() << 16));
+	/* SEEDED_RANDOM=1: random bytes from the kernel too. */
+	if (getenv("SEEDED_RANDOM") && getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		r = 0;
+	return (unsigned)(tv.tv_sec ^ tv.tv_usec ^ ((long)getpid() << 16)) ^ r;
 }
 
 static int index_of(const int *tids, int n, int tid)

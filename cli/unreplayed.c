@@ -1,6 +1,6 @@
 /* What `pvmmon replay` says about the sources of nondeterminism a program imports that
- * a replay does not replay (random bytes, CPU time, threads): read from the program's
- * dynamic symbol table before it starts. */
+ * a replay does not replay (random bytes other than getrandom's, CPU time, threads): read from the
+ * program's dynamic symbol table before it starts. */
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>

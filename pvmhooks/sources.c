@@ -1,6 +1,6 @@
 /*
  * Record and replay of the per-run values a program reads through the C library:
- * gettimeofday, time, clock_gettime and getpid / getppid are interposed here (the
+ * gettimeofday, time, clock_gettime, getpid / getppid and getrandom are interposed here (the
  * preloaded library and pvmmon-cc builds both come before libc), so that a program
  * that seeds rand() from the clock or its pid takes the recorded course in a replay.
  *
@@ -30,11 +30,13 @@ typedef int (*gtod_fn)(struct timeval *, void *);
 typedef time_t (*time_fn)(time_t *);
 typedef int (*cgt_fn)(clockid_t, struct timespec *);
 typedef pid_t (*pid_fn)(void);
+typedef ssize_t (*rnd_fn)(void *, size_t, unsigned);
 
 static gtod_fn real_gtod;
 static time_fn real_time;
 static cgt_fn real_cgt;
 static pid_fn real_getpid, real_getppid;
+static rnd_fn real_getrandom;
 
 /* Set when the interposed calls must look further: pvmmon run or replay said the task
  * records (PVMMON_RR, before it registers), or the welcome did. */
@@ -136,6 +138,7 @@ static void resolve(void)
 	real_cgt = (cgt_fn)dlsym(RTLD_NEXT, "clock_gettime");
 	real_getpid = (pid_fn)dlsym(RTLD_NEXT, "getpid");
 	real_getppid = (pid_fn)dlsym(RTLD_NEXT, "getppid");
+	real_getrandom = (rnd_fn)dlsym(RTLD_NEXT, "getrandom");
 	/* pvmmon's own clock reads go straight to libc from now on. */
 	pvmmon__clock_real = real_cgt;
 }
@@ -322,4 +325,49 @@ __attribute__((visibility("default"))) pid_t getppid(void)
 	if (__builtin_expect(!armed, 1))
 		return real_getppid();
 	return pid_slow(REPLAY_SRC_GETPPID, real_getppid(), __builtin_return_address(0));
+}
+
+/*
+ * getrandom: the count of bytes, then the bytes 8 at a time, each a read of its own. A
+ * replay gives the recorded bytes (a recorded count above what the caller asked for
+ * is a divergence, and the real bytes then).
+ */
+__attribute__((noinline)) static ssize_t rnd_slow(void *buf, size_t len, unsigned flags, void *site)
+{
+	ssize_t rc = real_getrandom(buf, len, flags);
+	int64_t n, chunk;
+
+	if (rc <= 0 || !mine(site))
+		return rc;
+	n = take(REPLAY_SRC_GETRANDOM, rc, site);
+	if (n < 0 || (size_t)n > len) {
+		char obs[160];
+
+		snprintf(obs, sizeof(obs), "getrandom asked for %zu bytes, fewer than recorded",
+		         len);
+		hooks__guard = 1;
+		hooks__rr_diverge_source(site, "getrandom", 0, NULL, obs);
+		hooks__guard = 0;
+		return rc;
+	}
+	for (int64_t i = 0; i < n; i += 8) {
+		size_t k = n - i < 8 ? (size_t)(n - i) : 8;
+
+		chunk = 0;
+		if (i < rc)
+			memcpy(&chunk, (char *)buf + i,
+			       i + (int64_t)k <= rc ? k : (size_t)(rc - i));
+		chunk = take(REPLAY_SRC_RANDOM_BYTES, chunk, site);
+		memcpy((char *)buf + i, &chunk, k);
+	}
+	return (ssize_t)n;
+}
+
+__attribute__((visibility("default"))) ssize_t getrandom(void *buf, size_t len, unsigned flags)
+{
+	if (__builtin_expect(!real_getrandom, 0))
+		resolve();
+	if (__builtin_expect(!armed, 1))
+		return real_getrandom(buf, len, flags);
+	return rnd_slow(buf, len, flags, __builtin_return_address(0));
 }

@@ -26,7 +26,7 @@ int replay__valid(unsigned op, int kind)
 	case REPLAY_NOTIFY:
 		return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV;
 	case REPLAY_SOURCE:
-		return op >= REPLAY_SRC_GETTIMEOFDAY && op <= REPLAY_SRC_GETPPID
+		return op >= REPLAY_SRC_GETTIMEOFDAY && op <= REPLAY_SRC_RANDOM_BYTES
 		           ? 1
 		           : op >= REPLAY_SRC_CLOCK && op < REPLAY_SRC_END;
 	}
@@ -62,6 +62,10 @@ const char *replay__source_name(unsigned op)
 		return "getpid";
 	case REPLAY_SRC_GETPPID:
 		return "getppid";
+	case REPLAY_SRC_GETRANDOM:
+		return "getrandom";
+	case REPLAY_SRC_RANDOM_BYTES:
+		return "getrandom's bytes";
 	}
 	return op >= REPLAY_SRC_CLOCK && op < REPLAY_SRC_END ? clocks[op - REPLAY_SRC_CLOCK] : "?";
 }

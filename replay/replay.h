@@ -35,7 +35,9 @@ typedef enum replay_source {
 	REPLAY_SRC_TIME,             /* seconds since the epoch */
 	REPLAY_SRC_GETPID,
 	REPLAY_SRC_GETPPID,
-	REPLAY_SRC_CLOCK = 16, /* + clockid_t 0..15: nanoseconds of that clock */
+	REPLAY_SRC_GETRANDOM,    /* the count of bytes getrandom gave; its bytes follow */
+	REPLAY_SRC_RANDOM_BYTES, /* 8 of those bytes (fewer at the end), little-endian */
+	REPLAY_SRC_CLOCK = 16,   /* + clockid_t 0..15: nanoseconds of that clock */
 	REPLAY_SRC_END = 32,
 } replay_source;
 

@@ -73,6 +73,26 @@ static void test_seeded_replays(void)
 	free(free2);
 }
 
+/* getrandom's bytes in the seeds too: recorded and given back. */
+static void test_getrandom_replays(void)
+{
+	char *rec, *out;
+	int st, same = 0, n = replays();
+
+	dir = harness_tmpdir();
+	rec = seeded(&st, "SEEDED_RANDOM=1", "run -q -o rec.xml");
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	for (int i = 0; i < n; i++) {
+		out = seeded(&st, "SEEDED_RANDOM=1 PVMMON_TEST_JITTER=3000",
+		             "replay rec.xml -q -o rep.xml");
+		same += st == 0 && !strcmp(out, rec);
+		free(out);
+	}
+	CU_ASSERT_EQUAL(same, n);
+	fprintf(stderr, "\n  seeded with getrandom: %d of %d replays identical ", same, n);
+	free(rec);
+}
+
 static void test_extra_read_diverges(void)
 {
 	cmd_result r;
@@ -116,14 +136,14 @@ static void test_stop_at_read(void)
 	    dir, harness_bin(), harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "State:\tT (stopped)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 2 at apps/seeded.c:36"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 2 at apps/seeded.c:43"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
-	if (!strstr(r.out, "SAME") || !strstr(r.out, "event 2 at apps/seeded.c:36"))
+	if (!strstr(r.out, "SAME") || !strstr(r.out, "event 2 at apps/seeded.c:43"))
 		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
 	cmd_result_free(&r);
 }
 
-/* A program that calls getrandom and clock: pvmmon replay says it does not replay
+/* A program that calls getentropy and clock: pvmmon replay says it does not replay
  * them, before the program starts. */
 static void test_unreplayed_noted(void)
 {
@@ -132,18 +152,18 @@ static void test_unreplayed_noted(void)
 	dir = harness_tmpdir();
 	harness_sh(&r, RUN_TIMEOUT,
 	           "cd '%s' && printf '%%s\\n' '#include <pvm3.h>' '#include <stdio.h>' "
-	           "'#include <sys/random.h>' '#include <time.h>' "
-	           "'int main(void) { unsigned v = 0; getrandom(&v, sizeof(v), 0); "
+	           "'#include <unistd.h>' '#include <time.h>' "
+	           "'int main(void) { unsigned v = 0; getentropy(&v, sizeof(v)); "
 	           "printf(\"%%d\\n\", pvm_mytid() > 0 && clock() >= 0); pvm_exit(); "
 	           "return (int)(v & 0); }' >rnd.c && gcc -o rnd rnd.c -lpvm3 && "
 	           "%s/pvmmon run -q -o rnd.xml -- ./rnd && "
 	           "%s/pvmmon replay rnd.xml -q -o rnd2.xml -- ./rnd",
 	           dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "calls getrandom (random bytes), which a replay does "
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "calls getentropy (random bytes), which a replay does "
 	                                     "not replay"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "calls clock (CPU time)"));
-	if (r.status != 0 || !strstr(r.err, "getrandom"))
+	if (r.status != 0 || !strstr(r.err, "getentropy"))
 		fprintf(stderr, "\n%s%s\n", r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -190,6 +210,7 @@ static void test_tablix2_replays(void)
 
 CU_TestInfo test_sources_tests[] = {
     {"clock- and pid-seeded program: runs differ, replays identical", test_seeded_replays},
+    {"getrandom-seeded program: replays identical", test_getrandom_replays},
     {"one more clock read diverges with a report", test_extra_read_diverges},
     {"--stop-at a clock or pid read", test_stop_at_read},
     {"pvmmon replay names the sources it does not replay", test_unreplayed_noted},

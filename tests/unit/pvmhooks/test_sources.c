@@ -1,6 +1,7 @@
 /* Unit tests for pvmhooks/sources.c, the interposed clock and pid reads, in a replay
  * against a fake channel: the recorded values in order, pvmmon's own clock untouched. */
 #include <string.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -52,18 +53,23 @@ static replay_entry read_of(unsigned src, int64_t reading)
 static void test_replay_returns_recorded_reads(void)
 {
 	replay_entry e[] = {read_of(REPLAY_SRC_GETTIMEOFDAY, 1000000123456),
-	                    read_of(REPLAY_SRC_GETPID, 4242), read_of(REPLAY_SRC_GETPID, 4242),
+	                    read_of(REPLAY_SRC_GETPID, 4242),
+	                    read_of(REPLAY_SRC_GETPID, 4242),
 	                    read_of(REPLAY_SRC_CLOCK + CLOCK_MONOTONIC, 5000000007),
-	                    read_of(REPLAY_SRC_TIME, 77)};
+	                    read_of(REPLAY_SRC_TIME, 77),
+	                    read_of(REPLAY_SRC_GETRANDOM, 10),
+	                    read_of(REPLAY_SRC_RANDOM_BYTES, 0x0807060504030201),
+	                    read_of(REPLAY_SRC_RANDOM_BYTES, 0x0a09)};
+	unsigned char rnd[16], want[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
 	struct timeval tv;
 	struct timespec ts;
 	time_t t = 0;
 	int64_t own;
 
 	fake_begin(ME, MONITOR);
-	queue_reads(e, 5);
+	queue_reads(e, 8);
 	CU_ASSERT_EQUAL_FATAL(hooks__rr_init(HOOKS_RR_REPLAY), 0);
-	CU_ASSERT_EQUAL(hooks__src_count(), 5);
+	CU_ASSERT_EQUAL(hooks__src_count(), 8);
 	/* pvmmon's own clock is the real one and takes no recorded read. */
 	own = pvmmon_clock_now();
 	CU_ASSERT(own > 5000000007 || own < 5000000007);
@@ -79,6 +85,11 @@ static void test_replay_returns_recorded_reads(void)
 	CU_ASSERT_EQUAL(ts.tv_nsec, 7);
 	CU_ASSERT_EQUAL(time(&t), 77);
 	CU_ASSERT_EQUAL(t, 77);
+	/* getrandom: the recorded count (10 of the 16 asked for) and bytes (past them the
+	 * buffer is unspecified, as after any short read). */
+	memset(rnd, 0xee, sizeof(rnd));
+	CU_ASSERT_EQUAL(getrandom(rnd, sizeof(rnd), 0), 10);
+	CU_ASSERT_EQUAL(memcmp(rnd, want, 10), 0);
 	/* Every read matched: no divergence, and none left for the end. */
 	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_DIVERGED), 0);
 	hooks__rr_init(HOOKS_RR_OFF);

@@ -117,7 +117,7 @@ static void test_damage(void)
 {
 	static const uint8_t bad[][12] = {
 	    {0xe6, 0x00, 0x02}, /* source 0 */
-	    {0xe6, 0x05, 0x02}, /* source 5: none */
+	    {0xe6, 0x07, 0x02}, /* source 7: none */
 	    {0xe6, 0x20, 0x02}, /* past the clocks */
 	    {0xe6, 0x01},       /* no delta */
 	    {0xe6, 0x01, 0x80}, /* a truncated delta */
