@@ -15,6 +15,9 @@ int cli__top(int argc, char **argv);
 int cli__replay(int argc, char **argv);
 /* Says on stderr which sources a replay does not replay the program imports. */
 void cli__note_unreplayed(const char *program);
+/* Checks that log can be replayed with program before anything starts (and notes the
+ * sources it does not replay); 0, or a negative code after saying why not. */
+int cli__check_replay(const char *log_path, const char *program);
 int cli__cp(int argc, char **argv);
 int cli__ctl(int argc, char **argv);
 int cli__export(int argc, char **argv);

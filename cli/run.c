@@ -538,39 +538,6 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 	return status;
 }
 
-/* Checks that log can be replayed with program before anything starts; 0, or a
- * negative code after saying why not. */
-static int check_replay(const char *log_path, const char *program)
-{
-	pvmmon_log *log = NULL;
-	const char *a, *b;
-	int rc = PVMMON_EINVAL;
-
-	rc = pvmmon_log_read(&log, log_path);
-	if (rc < 0) {
-		cli__error("replay: %s", pvmmon_error_last());
-		return rc;
-	}
-	rc = PVMMON_EINVAL;
-	a = log->program ? strrchr(log->program, '/') : NULL;
-	a = a ? a + 1 : log->program;
-	b = strrchr(program, '/');
-	b = b ? b + 1 : program;
-	if (!log->replayable)
-		cli__error(
-		    "replay: %s: the run kept no replay record (it was run with --no-record, "
-		    "or it is a replay itself)",
-		    log_path);
-	else if (!a || strcmp(a, b))
-		cli__error("replay: %s: the record is of %s, not of %s", log_path, a ? a : "?", b);
-	else
-		rc = 0;
-	pvmmon_log_free(log);
-	if (rc == 0) /* even with -q: it says why a replay may diverge */
-		cli__note_unreplayed(program);
-	return rc;
-}
-
 static int run_main(int argc, char **argv, const char *replay);
 
 int cli__run(int argc, char **argv) { return run_main(argc, argv, NULL); }
@@ -736,7 +703,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		           o.prog_argv[0]);
 		return EXIT_PVMMON;
 	}
-	if (replay && check_replay(replay, program) < 0) {
+	if (replay && cli__check_replay(replay, program) < 0) {
 		free(program);
 		return EXIT_PVMMON;
 	}

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/log.h"
 
 /* The C library functions whose results a replay does not reproduce, and what they are. */
 static const struct {
@@ -64,4 +66,37 @@ out:
 		elf_end(elf);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* Checks that log can be replayed with program before anything starts; 0, or a
+ * negative code after saying why not. */
+int cli__check_replay(const char *log_path, const char *program)
+{
+	pvmmon_log *log = NULL;
+	const char *a, *b;
+	int rc = PVMMON_EINVAL;
+
+	rc = pvmmon_log_read(&log, log_path);
+	if (rc < 0) {
+		cli__error("replay: %s", pvmmon_error_last());
+		return rc;
+	}
+	rc = PVMMON_EINVAL;
+	a = log->program ? strrchr(log->program, '/') : NULL;
+	a = a ? a + 1 : log->program;
+	b = strrchr(program, '/');
+	b = b ? b + 1 : program;
+	if (!log->replayable)
+		cli__error(
+		    "replay: %s: the run kept no replay record (it was run with --no-record, "
+		    "or it is a replay itself)",
+		    log_path);
+	else if (!a || strcmp(a, b))
+		cli__error("replay: %s: the record is of %s, not of %s", log_path, a ? a : "?", b);
+	else
+		rc = 0;
+	pvmmon_log_free(log);
+	if (rc == 0) /* even with -q: it says why a replay may diverge */
+		cli__note_unreplayed(program);
+	return rc;
 }
