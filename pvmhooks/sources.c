@@ -197,7 +197,9 @@ static int mine(void *site)
 		return 0;
 	if (hooks__rr_mode() == HOOKS_RR_OFF && (!pvm_loaded || !hooks__activate()))
 		return 0;
-	return hooks__rr_mode() != HOOKS_RR_OFF;
+	/* After pvm_exit (or its final flush at exit) nothing more reaches the record, so
+	 * neither run takes a read then. */
+	return hooks__rr_mode() != HOOKS_RR_OFF && hooks__state() == HOOKS_ACTIVE;
 }
 
 /*
