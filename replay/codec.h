@@ -28,7 +28,7 @@
  *                   (as in def), value v and seq_delta d (0 for NOTIFY). These entries
  *                   carry a value that differs from one to the next (a position, a
  *                   named task), so they never become table outcomes.
- *   0xE6 src d      a SOURCE entry (log version 1.4): the program read source src (a
+ *   0xE6 src d      a SOURCE entry (log version 1.5): the program read source src (a
  *                   replay_source) and got the source's previous reading in this stream
  *                   (0 before the first) plus d, a zigzag 64-bit varint: successive clock
  *                   readings differ by little, so a read is 3 to 5 bytes; equal readings
