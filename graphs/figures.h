@@ -8,6 +8,7 @@
 
 #include "pvmmon/callgraph.h"
 #include "pvmmon/log.h"
+#include "pvmmon/report.h"
 
 /* A duration with a unit that keeps three significant figures readable, into buf. */
 const char *graphs__fmt_time(char *buf, size_t len, int64_t ns);
@@ -50,6 +51,10 @@ const char *graphs__host_clock(char *buf, size_t len, const pvmmon_log_host *h);
 
 /* How many of the log's tasks ran on host h. */
 size_t graphs__host_tasks(const pvmmon_log *log, const pvmmon_log_host *h);
+
+/* The time the space-time diagram of log on axis tb spans (its time axis), 0 when it
+ * has nothing to draw. */
+int64_t graphs__spacetime_span(const pvmmon_log *log, pvmmon_timebase tb);
 
 /* 100 * part / whole, 0 when whole is not positive. */
 double graphs__percent(int64_t part, int64_t whole);

@@ -11,6 +11,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 #include "figures.h"
+#include "html_interact.h"
 #include "render.h"
 
 /* Writes s with HTML's special characters escaped. */
@@ -445,17 +446,40 @@ static void hangs(const pvmmon_log *log, const pvmmon_report_opts *o, FILE *out)
 	put_picture(out, "waits", o->format, "wait-for graph");
 }
 
+/*
+ * One space-time diagram: as SVG inlined in the page, where the script zooms, pans and
+ * shows details, with a link to the picture alone; other formats as a picture.
+ */
+static int put_diagram(FILE *out, const pvmmon_log *log, pvmmon_timebase tb, const char *dir,
+		       const char *stem, const char *format, const char *alt)
+{
+	char path[4200];
+	int rc;
+
+	if (strcmp(format, "svg")) {
+		put_picture(out, stem, format, alt);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s.svg", dir, stem);
+	rc = graphs__html_inline_svg(out, path, graphs__spacetime_span(log, tb), alt);
+	if (rc == 0)
+		fprintf(out, "<p class=note><a href=\"%s.svg\">The picture alone</a>.</p>\n", stem);
+	return rc;
+}
+
 /* The space-time section: the diagrams asked for, or why there are none. */
-static void space_time(const pvmmon_log *log, const pvmmon_report_opts *o, FILE *out)
+static int space_time(const pvmmon_log *log, const pvmmon_report_opts *o, const char *dir,
+		      FILE *out)
 {
 	char a[32], b[32];
+	int rc = 0;
 
 	fputs("<h2 id=space-time>Space-time diagram</h2>\n", out);
 	if (!has_trace(log)) {
 		fputs("<p class=note>This run has no event trace, so there is no space-time diagram "
 		      "(record one with <code>pvmmon run --trace</code>).</p>\n",
 		      out);
-		return;
+		return 0;
 	}
 	fputs("<p>One lane per task: computing (green), waiting in a receive (red), inside a PVM "
 	      "call (blue) and, in real time, monitoring overhead (orange); arrows are messages "
@@ -472,9 +496,12 @@ static void space_time(const pvmmon_log *log, const pvmmon_report_opts *o, FILE 
 			graphs__fmt_time(b, sizeof(b), log->trace.complete_until_ns));
 	fputs(".</p>\n", out);
 	if (o->time_axes & PVMMON_REPORT_VIRTUAL)
-		put_picture(out, "spacetime-virtual", o->format, "space-time diagram, virtual time");
-	if (o->time_axes & PVMMON_REPORT_REAL)
-		put_picture(out, "spacetime-real", o->format, "space-time diagram, real time");
+		rc = put_diagram(out, log, PVMMON_TIME_VIRTUAL, dir, "spacetime-virtual", o->format,
+				 "space-time diagram, virtual time");
+	if (rc == 0 && (o->time_axes & PVMMON_REPORT_REAL))
+		rc = put_diagram(out, log, PVMMON_TIME_REAL, dir, "spacetime-real", o->format,
+				 "space-time diagram, real time");
+	return rc;
 }
 
 /*
@@ -564,7 +591,8 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 		return pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
 	fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>pvmmon report: ", out);
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
-	fprintf(out, "</title><style>%s</style></head><body>\n<h1>pvmmon report: ", style);
+	fprintf(out, "</title><style>%s%s</style></head><body>\n<h1>pvmmon report: ", style,
+		graphs__html_interact_style);
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
 	fprintf(out, "</h1>\n<p>%s<a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
 	      "&middot; <a href=\"#statements\">statements</a> &middot; <a href=\"#procedures\">"
@@ -618,8 +646,10 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 		rc = message_matrix(log, out);
 	if (rc == 0)
 		rc = critical_path(log, cp, why, out);
-	space_time(log, o, out);
-	fprintf(out, "<script>%s</script>\n</body></html>\n", script);
+	if (rc == 0)
+		rc = space_time(log, o, dir, out);
+	fprintf(out, "<script>%s%s</script>\n</body></html>\n", script,
+		graphs__html_interact_script);
 	if (fclose(out) != 0 && rc == 0)
 		rc = pvmmon_error_set(PVMMON_EIO, "report: cannot write %s: %s", path, strerror(errno));
 	if (rc == 0 && rename(tmp, path) != 0)

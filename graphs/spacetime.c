@@ -181,10 +181,17 @@ static int column_state(const double *acc)
 	return best;
 }
 
+/* The time (from the plot's start) where column c begins. */
+static int64_t col_ns(const diagram *d, int c)
+{
+	return (int64_t)((double)c * (double)d->span / NCOLS + 0.5);
+}
+
 /* Writes task i's lane as runs of columns of one state, one box per run. */
 static void put_lane_boxes(diagram *d, size_t i)
 {
 	double y = y_of(d, i), h = d->pitch / 2;
+	const char *lid = d->log->tasks[i].lid;
 	int c = 0;
 
 	while (c < NCOLS) {
@@ -202,11 +209,16 @@ static void put_lane_boxes(diagram *d, size_t i)
 			share += d->acc[k][s];
 		fprintf(d->out,
 			"  b%zu [pos=\"%.1f,%.1f!\", width=%.4f, height=%.4f, fillcolor=\"%s\", "
-			"tooltip=\"%s %s\"];\n",
+			"tooltip=\"",
 			d->nboxes++, PLOT_X + (c + end) * COL_PT / 2, y, (end - c) * COL_PT / 72,
-			h / 72, states[s].colour, states[s].name,
+			h / 72, states[s].colour);
+		/* The tooltip the interactive report shows: task, state, time and stretch. */
+		graphs__put_escaped(d->out, lid ? lid : "?");
+		fprintf(d->out, ": %s %s", states[s].name,
 			graphs__fmt_time(t1, sizeof(t1),
 					 (int64_t)(share * (double)d->span / NCOLS + 0.5)));
+		fprintf(d->out, " from %s", graphs__fmt_time(t1, sizeof(t1), col_ns(d, c)));
+		fprintf(d->out, " to %s\"];\n", graphs__fmt_time(t1, sizeof(t1), col_ns(d, end)));
 		c = end;
 	}
 }
@@ -400,6 +412,19 @@ static size_t pick(size_t k, size_t n)
 	return lo + (size_t)(((uint32_t)k * 2654435761u) >> 8) % (hi - lo);
 }
 
+/* Writes what and the name of task t's statement with id (DOT-escaped), if it has one. */
+static void put_stmt(FILE *out, const char *what, const pvmmon_log_task *t, uint32_t id)
+{
+	char name[512];
+
+	for (size_t k = 0; k < t->nstmts; k++)
+		if (t->stmts[k].id == id) {
+			fputs(what, out);
+			graphs__put_escaped(out, graphs__stmt_name(name, sizeof(name), t, &t->stmts[k]));
+			return;
+		}
+}
+
 /* Writes arrow a: an invisible point at each end and the edge between them. */
 static void put_arrow(diagram *d, size_t id, const arrow *a)
 {
@@ -415,10 +440,17 @@ static void put_arrow(diagram *d, size_t id, const arrow *a)
 	graphs__put_escaped(d->out, s->lid ? s->lid : "?");
 	fprintf(d->out, " %s -> ", sop ? sop : "?");
 	graphs__put_escaped(d->out, r->lid ? r->lid : "?");
-	fprintf(d->out, " %s from t%x tag %d, %s, sync %s\"];\n", rop ? rop : "?",
-		(unsigned)s->tid, (int)se->tag,
-		graphs__fmt_bytes(b1, sizeof(b1), re->bytes),
+	fprintf(d->out, " %s from t%x tag %d, %s, sync %s", rop ? rop : "?", (unsigned)s->tid,
+		(int)se->tag, graphs__fmt_bytes(b1, sizeof(b1), re->bytes),
 		graphs__fmt_time(t1, sizeof(t1), re->sync > 0 ? re->sync : 0));
+	/* Times from the plot's start and both statements, for the interactive report. */
+	fprintf(d->out, "; sent at %s",
+		graphs__fmt_time(t1, sizeof(t1), send_point(d, se) - d->t0));
+	fprintf(d->out, ", arrived at %s",
+		graphs__fmt_time(t1, sizeof(t1), arrival_point(d, re) - d->t0));
+	put_stmt(d->out, "; send at ", s, se->stmt);
+	put_stmt(d->out, ", receive at ", r, re->stmt);
+	fputs("\"];\n", d->out);
 }
 
 /*
@@ -556,6 +588,26 @@ static void put_label(diagram *d, size_t shown, size_t matched, const pvmmon_cpa
 				: "?");
 	/* DOT's \l ends a left-justified line. */
 	fputs("\\l\"];\n", d->out);
+}
+
+int64_t graphs__spacetime_span(const pvmmon_log *log, pvmmon_timebase tb)
+{
+	int64_t t0 = 0, end = 0;
+	int any = 0;
+
+	/* As the diagram below: from the earliest drawn lane's start to the latest end. */
+	for (size_t i = 0; log && i < log->ntasks; i++) {
+		lane l = lane_of(log, &log->tasks[i], tb);
+
+		if (l.to <= l.from)
+			continue;
+		if (!any || l.from < t0)
+			t0 = l.from;
+		if (!any || l.to > end)
+			end = l.to;
+		any = 1;
+	}
+	return end - t0;
 }
 
 int pvmmon_report_dot_spacetime(const pvmmon_log *log, pvmmon_timebase tb, FILE *out)
