@@ -1,12 +1,12 @@
-/* The HTML report's interactive space-time diagram: the SVG inlined, with a small script that zooms, pans and shows details. */
+/* The HTML report's interactive space-time diagram: the SVG inlined, zoomed, panned, queried. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pvmmon/errors.h"
 #include "html_interact.h"
+#include "pvmmon/errors.h"
 
 /*
  * Self-written rather than a vendored library (d3-zoom, svg-pan-zoom): all it does is
@@ -88,7 +88,7 @@ int graphs__html_inline_svg(FILE *out, const char *path, int64_t span_ns, const 
 
 	if (!in)
 		return pvmmon_error_set(PVMMON_EIO, "report: cannot read %s: %s", path,
-					strerror(errno));
+		                        strerror(errno));
 	{
 		FILE *mem = open_memstream(&text, &len);
 		char buf[65536];
