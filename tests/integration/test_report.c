@@ -37,9 +37,10 @@ static const char check_page[] =
 /*
  * A page that loads the report in a frame and, once it has loaded, drives the first
  * space-time diagram as a user would: a wheel turn towards the screen at its centre, a
- * drag of 200 pixels to the left, a pointer over a message arrow. It writes the time
- * range in view after each (the diagram's data-from and data-to) and the tooltip shown
- * into the page, which --dump-dom then prints.
+ * drag of 200 pixels to the left, a pointer over a message arrow, then over a lane's
+ * first box (Graphviz names it b0). It writes the time range in view after each (the
+ * diagram's data-from and data-to) and the tooltips shown into the page, which
+ * --dump-dom then prints.
  */
 static const char interact_page[] =
     "<!DOCTYPE html><html><body><iframe id=f src=\"index.html\" "
@@ -55,6 +56,9 @@ static const char interact_page[] =
     "ev('mousemove','MouseEvent',w,-200);ev('mouseup','MouseEvent',w,-200);rg();"
     "ev('mouseover','MouseEvent',svg.querySelector('g.edge path'),0);"
     "var t=d.querySelector('div.st-tip');o.push('TIP '+t.style.display+' '+t.textContent);"
+    "var b=Array.from(svg.querySelectorAll('g.node')).filter(function(g){"
+    "return /^b[0-9]+$/.test(g.querySelector('title').textContent);})[0];"
+    "ev('mouseover','MouseEvent',b.querySelector('polygon'),0);o.push('STATE '+t.textContent);"
     "var p=document.createElement('pre');p.textContent=o.join(' | ')+' END';"
     "document.body.appendChild(p);});</script></body></html>\n";
 
@@ -164,7 +168,9 @@ static void test_traced_report_renders_in_chromium(void)
  * The traced run's report driven in headless Chromium: a wheel turn zooms in (the time
  * range in view shrinks), a drag pans (both ends move later by the same amount), a
  * message arrow hovered shows its tasks, tag, size, times and statements in a tooltip,
- * with no console message. The screenshot of that page is the one in doc/images.
+ * a lane hovered its task, state and times, with no console message.
+ * doc/images/report-interactive.png was taken of the same page, its frame cut to 330
+ * pixels high around the first diagram.
  */
 static void test_report_interactive_in_chromium(void)
 {
@@ -191,6 +197,8 @@ static void test_report_interactive_in_chromium(void)
 		   "--virtual-time-budget=10000 --screenshot='%s/interact.png' --dump-dom "
 		   "'file://%s/interact.html'", dir, rep, rep);
 	CU_ASSERT_EQUAL(r.status, 0);
+	snprintf(rep, sizeof(rep), "%s/rep/interact.png", dir);
+	CU_ASSERT(harness_file_size(rep) > 10000);
 	st = strstr(r.out, "<pre>ST | ");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(st);
 	CU_ASSERT_EQUAL(sscanf(st, "<pre>ST | %lf %lf | %lf %lf | %lf %lf", &f0, &t0, &f1, &t1,
@@ -206,6 +214,12 @@ static void test_report_interactive_in_chromium(void)
 	CU_ASSERT_PTR_NOT_NULL(tip ? strstr(tip, " tag ") : NULL);
 	CU_ASSERT_PTR_NOT_NULL(tip ? strstr(tip, "sent at ") : NULL);
 	CU_ASSERT_PTR_NOT_NULL(tip ? strstr(tip, "send at mcpi") : NULL);
+	/* A lane's box: its task, state and stretch of time. */
+	tip = strstr(st, " | STATE ");
+	CU_ASSERT_PTR_NOT_NULL(tip);
+	CU_ASSERT(tip && strstr(tip, "STATE 0: ") && strstr(tip, " from ") && strstr(tip, " to "));
+	CU_ASSERT(tip && (strstr(tip, ": computing ") || strstr(tip, ": waiting ") ||
+			  strstr(tip, ": communicating ")));
 	if (strstr(r.err, ":CONSOLE"))
 		fprintf(stderr, "\n%s", r.err);
 	CU_ASSERT_PTR_NULL(strstr(r.err, ":CONSOLE"));
