@@ -2,7 +2,7 @@
  * Unit tests for graphs/dot.c and graphs/html_report.c: the Graphviz sources of logs in
  * tests/fixtures/ match the golden files in tests/fixtures/golden/ byte for byte (set
  * PVMMON_UPDATE_GOLDEN=1 to rewrite them after a deliberate change), and the HTML report
- * renders real pictures with Graphviz.
+ * renders real pictures with Graphviz, the space-time diagram inlined in the page.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +179,23 @@ static void test_html_report_critical_path(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<td class=n data-v=\"21.8794\">21.9%</td>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "Recomputed offline from the event trace"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "0.00% from the online figure"));
+	/* The traced run's diagram is inlined for the script, spanning its time axis, with
+	 * neither Graphviz's XML prolog nor an address (the page stays offline). */
+	{
+		const char *st = strstr(index, "<div class=st data-span=\"");
+		char *svgfile;
+
+		CU_ASSERT_PTR_NOT_NULL(st);
+		CU_ASSERT(st && atoll(st + 26) > 0);
+		CU_ASSERT_PTR_NOT_NULL(st ? strstr(st, "<svg width=") : NULL);
+		CU_ASSERT_PTR_NULL(strstr(index, "<?xml"));
+		CU_ASSERT_PTR_NULL(strstr(index, "http"));
+		snprintf(path, sizeof(path), "%s/spacetime-virtual.svg", dir);
+		svgfile = unit_slurp(path);
+		CU_ASSERT_PTR_NOT_NULL(svgfile);
+		CU_ASSERT(svgfile && strstr(index, strstr(svgfile, "<g id=\"graph0\"")));
+		free(svgfile);
+	}
 	free(index);
 	snprintf(path, sizeof(path), "%s/spacetime-virtual.dot", dir);
 	dot = unit_slurp(path);
