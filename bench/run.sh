@@ -310,6 +310,21 @@ done
 echo "HTML report of 64 tasks / 500 statements: $(median <"$work/rep.default")s" \
 	"(--prune 0: $(median <"$work/rep.noprune")s;" \
 	"traced, $(stat -c %s "$work/bigtrace.xml") B log, space-time both axes: $(median <"$work/rep.traced")s)"
+# The traced report (the loop's last) opened in headless Chromium: a copy of its
+# index.html that, at the load event, writes the Paint and Navigation Timing entries
+# into the page for --dump-dom; first paint and load in ms.
+if [ -x /usr/bin/chromium ]; then
+	{ cat "$work/rep/index.html"; printf '%s\n' "<script>window.addEventListener('load',function(){var n=performance.getEntriesByType('navigation')[0],f=performance.getEntriesByType('paint')[0],x=document.createElement('pre');x.textContent='TIMING '+(f?f.startTime:NaN).toFixed(0)+' '+n.loadEventStart.toFixed(0)+' END';document.body.appendChild(x);});</script>"; } >"$work/rep/timing.html"
+	: >"$work/paint"; : >"$work/load"
+	for rep in $(seq "$REPS"); do
+		/usr/bin/chromium --headless --no-sandbox --disable-gpu --no-first-run \
+			--user-data-dir="$work/profile" --dump-dom "file://$work/rep/timing.html" \
+			2>/dev/null | sed -n 's/.*TIMING \([0-9]*\) \([0-9]*\) END.*/\1 \2/p' >"$work/t"
+		awk '{print $1}' "$work/t" >>"$work/paint"; awk '{print $2}' "$work/t" >>"$work/load"
+	done
+	echo "traced report ($(stat -c %s "$work/rep/index.html") B index.html) in Chromium:" \
+		"first paint $(median <"$work/paint") ms, load $(median <"$work/load") ms"
+fi
 echo
 fi
 
