@@ -179,9 +179,14 @@ int harness_sh(cmd_result *r, int timeout_s, const char *fmt, ...)
 		/* The command's whole process group goes, so nothing of it is left behind. */
 		fprintf(stderr, "harness: '%s' timed out after %d s\n", cmd, timeout_s);
 		kill(-pid, SIGTERM);
-		/* pvmmon run halts its VM on SIGTERM; give it the time to. */
-		for (waited = 0; waited < 1000 && waitpid(pid, &status, WNOHANG) == 0; waited++)
+		/* pvmmon run halts its VM on SIGTERM; give it the time to. The shell ends at
+		 * once, so wait for the whole group, not for the shell alone. */
+		for (waited = 0; waited < 1000; waited++) {
+			waitpid(pid, &status, WNOHANG);
+			if (kill(-pid, 0) < 0)
+				break;
 			usleep(10000);
+		}
 		kill(-pid, SIGKILL);
 		waitpid(pid, &status, WNOHANG);
 	}
