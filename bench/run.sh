@@ -817,3 +817,92 @@ for v in raw norec rec rep; do
 done
 echo
 fi
+
+if want 18; then
+# 18. Fidelity under heavy probes (issue 25): apps/fidelity built with pvmmon-cc (and
+# with gcc), FID_N calls of the tiny non-leaf procedure (8*10^6) against a flat loop of
+# FID_M steps (3*10^7), FID_RUNS runs (20 by default, whatever REPEATS says). Each run:
+# the calls worker alone, unmonitored (`fidelity calls N` under --raw, the gcc build and
+# the pvmmon-cc build: its process's wall time, from bash's EPOCHREALTIME around it:
+# exec, enrolment, the work, a failing send, pvm_exit), the master unmonitored (--raw,
+# the pvmmon-cc build: which result came first), then preserve mode throttled (default)
+# and --no-throttle. The probed worker is task 0.0 (spawned first). Its virtual time
+# against the median of the unmonitored pvmmon-cc runs (the same binary, probes off):
+# median and worst error, how often the printed uncertainty contains the unmonitored
+# time, and how often preserve mode took the unmonitored order (the order most --raw
+# runs took). Then the calibrations the logs hold: the loop calibration's pair
+# (`proc-pair-ns`) and the in-place one (`site-on-ps`, per call: two pairs, so the pair
+# is half of it), mean and spread over the runs and over the 3 tasks of one run.
+FN=${FID_N:-8000000} FM=${FID_M:-30000000} FR=${FID_RUNS:-20}
+fd="$work/fid"; mkdir -p "$fd/cc" "$fd/gcc"
+"$BIN/pvmmon-cc" -O2 -Iapps -o "$fd/cc/fidelity" apps/fidelity.c -lpvm3
+cc -O2 -Iapps -o "$fd/gcc/fidelity" apps/fidelity.c -lpvm3
+alone() { # folder -> the calls worker's wall time alone, unmonitored (ms)
+	# shellcheck disable=SC2016
+	$PIN "$BIN/pvmmon" run -q --raw -- bash -c 's=$EPOCHREALTIME; "$0" calls "$1" >/dev/null 2>&1
+		e=$EPOCHREALTIME; echo "$s $e" | awk "{printf \"%.3f\\n\", (\$2 - \$1) * 1000}"' \
+		"$1/fidelity" "$FN"
+}
+fid_mon() { # name options...: one monitored run in preserve mode, its log kept
+	local name=$1
+	shift
+	(cd "$fd" && PATH="$fd/cc:$PATH" $PIN "$BIN/pvmmon" run -q --mode=preserve "$@" \
+		-o "$fd/$name.xml" -- "$fd/cc/fidelity" -n "$FN" -m "$FM" 2>/dev/null |
+		sed -n 's/^fidelity: order \([a-z]*\)=.*/\1/p' >>"$fd/order.$name")
+	# The calls worker: virtual, uncertainty, clamped (ns); every task's pair costs.
+	sed -n 's/.* lid="0\.0" .* virtual-ns="\([0-9]*\)".* uncertainty-ns="\([0-9]*\)" clamped-ns="\([0-9]*\)".*/\1 \2 \3/p' \
+		"$fd/$name.xml" >>"$fd/vt.$name"
+	sed -n 's/.*<cost proc-pair-ns="\([0-9]*\)".* site-on-ps="\([0-9]*\)".*/\1 \2/p' "$fd/$name.xml" |
+		awk -v r="$name.$rep" '{print r, $1, $2}' >>"$fd/cal.$name"
+}
+: >"$fd/ref.gcc"; : >"$fd/ref.cc"; : >"$fd/order.raw"
+for rep in $(seq "$FR"); do
+	alone "$fd/gcc" >>"$fd/ref.gcc"
+	alone "$fd/cc" >>"$fd/ref.cc"
+	(cd "$fd" && PATH="$fd/cc:$PATH" $PIN "$BIN/pvmmon" run -q --raw -- "$fd/cc/fidelity" \
+		-n "$FN" -m "$FM" 2>/dev/null | sed -n 's/^fidelity: order \([a-z]*\)=.*/\1/p' >>"$fd/order.raw")
+	fid_mon thr
+	fid_mon nothr --no-throttle
+done
+refcc=$(median <"$fd/ref.cc"); refgcc=$(median <"$fd/ref.gcc")
+first=$(sort "$fd/order.raw" | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
+echo "Fidelity: fidelity -n $FN -m $FM, $FR runs; the calls worker alone unmonitored:" \
+	"pvmmon-cc build median $refcc ms ($(sort -g "$fd/ref.cc" | head -n 1) to $(sort -g "$fd/ref.cc" | tail -n 1))," \
+	"gcc build median $refgcc ms; unmonitored order: $first first in $(grep -c "^$first\$" "$fd/order.raw") of $FR"
+printf '%-14s %9s %9s %9s %9s %11s %9s %12s\n' preserve vt-med-ms unc-med-ms err-med err-worst unc-contains clamped order-kept
+for v in thr nothr; do
+	# Per run: error %, whether the uncertainty contains the unmonitored time, virtual
+	# and uncertainty (ms), whether anything was clamped.
+	awk -v ref="$refcc" '{v = $1 / 1e6; u = $2 / 1e6; d = v - ref; if (d < 0) d = -d
+		print (v - ref) / ref * 100, (d <= u ? 1 : 0), v, u, ($3 > 0 ? 1 : 0)}' \
+		"$fd/vt.$v" >"$fd/err.$v"
+	n=$(wc -l <"$fd/err.$v")
+	printf '%-14s %9.2f %9.2f %8.1f%% %8.1f%% %11s %9s %12s\n' \
+		"$([ $v = thr ] && echo default || echo --no-throttle)" \
+		"$(awk '{print $3}' "$fd/err.$v" | median)" "$(awk '{print $4}' "$fd/err.$v" | median)" \
+		"$(awk '{print $1}' "$fd/err.$v" | median)" \
+		"$(awk '{a = $1 < 0 ? -$1 : $1; if (a >= m) {m = a; w = $1}} END {print w + 0}' "$fd/err.$v")" \
+		"$(awk '$2' "$fd/err.$v" | wc -l)/$n" "$(awk '$5' "$fd/err.$v" | wc -l)/$n" \
+		"$(grep -c "^$first\$" "$fd/order.$v" || true)/$FR"
+done
+echo "(err: (virtual - unmonitored) / unmonitored, against the pvmmon-cc build's median;" \
+	"worst: the largest in magnitude; clamped: runs with clamped charges)"
+echo
+echo "Calibrated probe pair (ns): loop calibration proc-pair-ns, in place site-on-ps / 2000"
+printf '%-10s %8s %8s %8s %8s %12s %16s\n' pair mean sd min max sd-run-means within-run-range
+for k in 2 3; do
+	cat "$fd/cal.thr" "$fd/cal.nothr" | awk -v k="$k" '{v = k == 3 ? $3 / 2000 : $2; print $1, v}' >"$fd/calv"
+	# All tasks of all runs: mean, sd, min, max; within a run: max - min over its tasks,
+	# the median of those ranges.
+	awk '{s += $2; q += $2 * $2; n++; if (n == 1 || $2 < lo) lo = $2; if ($2 > hi) hi = $2}
+		END {m = s / n; printf "%8.1f %8.1f %8.1f %8.1f", m, sqrt(q / n - m * m), lo, hi}' "$fd/calv" >"$fd/calstat"
+	rng=$(awk '{if (!($1 in lo) || $2 < lo[$1]) lo[$1] = $2; if (!($1 in hi) || $2 > hi[$1]) hi[$1] = $2}
+		END {for (x in lo) print hi[x] - lo[x]}' "$fd/calv" | median)
+	# Over runs: the sd of the logs' means over their tasks.
+	rsd=$(awk '{s[$1] += $2; c[$1]++} END {for (x in s) {m = s[x] / c[x]; a += m; q += m * m; n++}
+		m = a / n; printf "%.1f", sqrt(q / n - m * m)}' "$fd/calv")
+	printf '%-10s %s %12s %16s\n' "$([ "$k" = 2 ] && echo loop || echo in-place)" "$(cat "$fd/calstat")" "$rsd" "$rng"
+done
+echo "(over $((2 * FR)) logs of 3 tasks each; sd over all tasks of all runs; sd-run-means: of each log's mean over its tasks; within-run-range: median over logs of max - min over its tasks)"
+echo
+fi
