@@ -42,12 +42,12 @@ static int reserve(order_scratch *s, size_t n)
 }
 
 /* A blocked task that could start running before x without anyone else moving. */
-static int about_to_run(const order_task *b, int64_t x)
-{
-	return b->incoming || b->cand_va < x;
-}
+static int about_to_run(const order_task *b, int64_t x) { return b->incoming || b->cand_va < x; }
 
-long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s)
+/* order__low, where a blocked task is about to run only with a candidate before xb
+ * (<= x): see order__decide's window for ties. */
+static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t xb,
+                   order_scratch *s)
 {
 	size_t i, qh = 0, qt = 0, nw = 0;
 	long marked = 0;
@@ -65,7 +65,7 @@ long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scra
 
 		if (i == req || q->state == ORDER_EXITED || q->vt >= x)
 			continue;
-		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, x)) {
+		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, xb)) {
 			s->low[i] = 1;
 			s->queue[qt++] = (int32_t)i;
 			marked++;
@@ -114,32 +114,92 @@ long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scra
 	return marked;
 }
 
-int order__cand_before(const order_cand *a, const order_cand *b)
+long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s)
 {
-	int k;
+	return low_at(t, n, req, x, x, s);
+}
 
-	if (a->va != b->va)
-		return a->va < b->va;
-	k = strcmp(a->key ? a->key : "", b->key ? b->key : "");
+int order__tie_before(const order_cand *a, const order_cand *b)
+{
+	int k = strcmp(a->key ? a->key : "", b->key ? b->key : "");
+
 	if (k != 0)
 		return k < 0;
 	return a->seq < b->seq;
 }
 
-order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
-			   const order_cand *c, size_t nc, int64_t deadline, int inflight,
-			   order_scratch *s, size_t *best)
+int order__cand_before(const order_cand *a, const order_cand *b)
 {
-	size_t i, b = 0;
-	int64_t x = deadline;
+	if (a->va != b->va)
+		return a->va < b->va;
+	return order__tie_before(a, b);
+}
+
+/* a + b, saturating at ORDER_NEVER (both non-negative or a ORDER_NEVER). */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return b > 0 && a > ORDER_NEVER - b ? ORDER_NEVER : a + b;
+}
+
+/* The uncertainty of sender src's times, 0 for an index out of range. */
+static int64_t unc_of(const order_task *t, size_t n, int32_t src)
+{
+	return src >= 0 && (size_t)src < n && t[src].unc > 0 ? t[src].unc : 0;
+}
+
+/*
+ * The tie of the earliest candidate c[e]: the candidate taken (*best) and the virtual
+ * time before which no task may still send (the end of the window in which a message
+ * could tie with c[e]). Why the least logical id: within the uncertainty either order
+ * is consistent with what was measured, and the point estimates flip from run to run
+ * with the noise; the logical id is the program's own (its spawn order), so a tie is
+ * decided the same way in every run.
+ */
+static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *c, size_t nc,
+                   size_t e, int64_t deadline, size_t *best)
+{
+	int64_t ue = unc_of(t, n, c[e].src), umax = 0, end;
+	size_t i, b = e;
+
+	for (i = 0; i < n; i++)
+		if (i != req && t[i].state != ORDER_EXITED && t[i].unc > umax)
+			umax = t[i].unc;
+	if (ue > umax)
+		umax = ue;
+	end = add_sat(c[e].va, ue);
+	for (i = 0; i < nc; i++) {
+		int64_t lo = c[i].va - unc_of(t, n, c[i].src);
+
+		if (i != b && c[i].va <= deadline && lo <= end && order__tie_before(&c[i], &c[b]))
+			b = i;
+	}
+	*best = b;
+	return add_sat(end, umax);
+}
+
+order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
+                            const order_cand *c, size_t nc, int64_t deadline, int inflight,
+                            order_scratch *s, size_t *best)
+{
+	size_t i, e = 0, b = 0;
+	int64_t x = deadline, xb;
 	int held = 0;
 
 	for (i = 1; i < nc; i++)
-		if (order__cand_before(&c[i], &c[b]))
-			b = i;
-	if (nc && c[b].va < x)
-		x = c[b].va;
-	if (order__low(t, n, req, x, s) < 0)
+		if (order__cand_before(&c[i], &c[e]))
+			e = i;
+	b = e;
+	if (nc && c[e].va <= deadline) {
+		int64_t w = tie(t, n, req, c, nc, e, deadline, &b);
+
+		x = w < deadline ? w : deadline;
+	} else if (nc && c[e].va < x) {
+		x = c[e].va;
+	}
+	/* Blocked tasks are waited for only up to the earliest candidate, as without ties:
+	 * two requests whose windows overlap would otherwise wait for each other. */
+	xb = nc && c[e].va < x ? c[e].va : x;
+	if (low_at(t, n, req, x, xb, s) < 0)
 		return ORDER_WAIT;
 	if (src >= 0)
 		held = (size_t)src < n && s->low[src];

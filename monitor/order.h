@@ -29,6 +29,9 @@ typedef struct order_task {
 	/* Blocked in a request: the virtual arrival of its earliest candidate (a message
 	 * already queued for it), ORDER_NEVER when it has none. */
 	int64_t cand_va;
+	/* The uncertainty of its virtual time (its last report's, ns; 0 when exact): its
+	 * messages' virtual arrivals are known to within that much (see order__decide). */
+	int64_t unc;
 } order_task;
 
 /* One message the requester could take. */
@@ -77,13 +80,28 @@ long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scra
  * it may accept is on its way and not yet among the candidates. On ORDER_TAKE, *best
  * is the candidate's index; on ORDER_WAIT, s->low names the tasks that hold the
  * decision back.
+ * Ties: the earliest candidate e (order__cand_before) ties with every candidate whose
+ * virtual arrival is within the two senders' uncertainties of e's (their intervals
+ * va +- unc overlap) and that is due by the deadline; of a tie, the sender with the
+ * least logical id, then the least sequence number, is taken (order__tie_before), so
+ * that the choice depends on the program, not on the measurement's noise. The
+ * decision waits until no task can send before e's arrival + e's uncertainty + the
+ * largest uncertainty of a task that can still send (a blocked task only up to e's
+ * arrival, as without ties, so that two requests whose windows overlap do not wait
+ * for each other): every message a running task could still send that could tie with
+ * e is then among the candidates. With no uncertainty this is the earliest
+ * candidate, as before.
  */
 order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
-			   const order_cand *c, size_t nc, int64_t deadline, int inflight,
-			   order_scratch *s, size_t *best);
+                            const order_cand *c, size_t nc, int64_t deadline, int inflight,
+                            order_scratch *s, size_t *best);
 
 /* Whether candidate a comes before b: virtual arrival, then the sender's logical id,
  * then the sequence number, so that equal times are broken the same way in every run. */
 int order__cand_before(const order_cand *a, const order_cand *b);
+
+/* Of two candidates that tie, whether a is taken before b: the sender's logical id, then
+ * the sequence number (no time). */
+int order__tie_before(const order_cand *a, const order_cand *b);
 
 #endif

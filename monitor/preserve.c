@@ -288,6 +288,8 @@ static void build(mon_run *run)
 		o->cand_va = ORDER_NEVER;
 		o->wait_src = -1;
 		o->vt = t->vt;
+		/* Its latest flush's: it only grows, so a later one is the safer side. */
+		o->unc = mt->rec.uncertainty_ns > 0 ? mt->rec.uncertainty_ns : 0;
 		if (mt->gone || mt->final) {
 			o->state = ORDER_EXITED;
 			continue;
@@ -321,6 +323,7 @@ static void build(mon_run *run)
 		o->wait_src = -1;
 		o->incoming = 0;
 		o->cand_va = ORDER_NEVER;
+		o->unc = 0;
 	}
 }
 

@@ -8,19 +8,19 @@
 
 static order_task running(int64_t vt)
 {
-	order_task t = {ORDER_RUNNING, vt, -1, 0, N};
+	order_task t = {ORDER_RUNNING, vt, -1, 0, N, 0};
 	return t;
 }
 
 static order_task blocked(int64_t vt, int32_t on)
 {
-	order_task t = {ORDER_BLOCKED, vt, on, 0, N};
+	order_task t = {ORDER_BLOCKED, vt, on, 0, N, 0};
 	return t;
 }
 
 static order_task exited(void)
 {
-	order_task t = {ORDER_EXITED, 0, -1, 0, N};
+	order_task t = {ORDER_EXITED, 0, -1, 0, N, 0};
 	return t;
 }
 
@@ -182,6 +182,74 @@ static void test_other_requester_and_wildcard_waiters(void)
 	order__scratch_free(&s);
 }
 
+/* Candidates whose virtual arrivals are within their senders' uncertainties tie: the
+ * least logical id is taken, whichever arrival is earlier; outside the uncertainties,
+ * or with none, the earliest arrival is. */
+static void test_uncertain_times_tie(void)
+{
+	order_task t[3] = {blocked(0, -1), exited(), exited()};
+	order_cand c[2] = {{1, 100, "0.1", 0}, {2, 120, "0.0", 0}};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	t[1].unc = 30; /* 100 +- 30 reaches 120 */
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 1);
+	t[1].unc = 10;
+	t[2].unc = 10; /* 100 +- 10 and 120 +- 10 touch */
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 1);
+	t[2].unc = 9; /* 110 < 111: apart */
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	/* A tied candidate due after a nonblocking receive's deadline is no candidate. */
+	t[1].unc = 30;
+	t[2].unc = 0;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, 110, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	order__scratch_free(&s);
+}
+
+/* A tie is decided once no running task can send a message that could join it: until
+ * the earliest arrival + its uncertainty + the largest uncertainty of a task that can
+ * still send. Two requests whose windows overlap do not wait for each other: a blocked
+ * task holds a decision only with a candidate before the earliest arrival. */
+static void test_tie_window(void)
+{
+	order_task t[4] = {blocked(0, -1), exited(), running(110), blocked(0, -1)};
+	order_cand c = {1, 100, "0.1", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	/* Without uncertainties, 110 is past 100: decided. */
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	/* With them, task 2 may still send by 100 + 30 + 30 = 160 a message that ties. */
+	t[1].unc = 30;
+	t[2].unc = 20;
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[2]);
+	t[2].vt = 159;
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	t[2].vt = 160;
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	/* Task 3 also requests, its earliest candidate at 120: inside task 0's window, but
+	 * after its earliest arrival, so task 0 goes on; task 3 waits for task 0. */
+	t[2] = exited();
+	t[3].cand_va = 120;
+	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	{
+		order_cand c3 = {1, 120, "0.1", 1};
+
+		t[0].cand_va = 100;
+		CU_ASSERT_EQUAL(order__decide(t, 4, 3, -1, &c3, 1, N, 0, &s, &best), ORDER_WAIT);
+		CU_ASSERT_TRUE(s.low[0]);
+	}
+	order__scratch_free(&s);
+}
+
 CU_TestInfo test_order_tests[] = {
     {"Figure 4: a cycle through the requester does not hold it",
      test_figure4_cycle_through_requester},
@@ -194,5 +262,7 @@ CU_TestInfo test_order_tests[] = {
     {"ties broken by logical id, then sequence", test_ties_are_deterministic},
     {"tasks spawned mid-run; specific sources", test_spawned_mid_run_and_specific_source},
     {"other requesters and wildcard waiters", test_other_requester_and_wildcard_waiters},
+    {"times within their uncertainties tie: least logical id", test_uncertain_times_tie},
+    {"a tie waits for what running tasks could still send", test_tie_window},
     CU_TEST_INFO_NULL,
 };
