@@ -33,7 +33,7 @@ int hooks__dyn_flush_due(int64_t now, int64_t last_flush)
 {
 	return budget > 0 && now - last_flush >= BUDGET_FLUSH_NS &&
 	       (double)(vclock__own(hooks__clock()) - own_at_flush) >
-		   budget * (double)(now - last_flush);
+	           budget * (double)(now - last_flush);
 }
 
 void hooks__dyn_wrapped(void) { cal.wrapped_calls++; }
@@ -80,8 +80,10 @@ static int64_t median(int64_t *v, int n)
 }
 
 /* The probe sites calibration runs on; their records are dropped after it. */
-static pvmmon_probe_site cal_proc = {"(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0, 0};
-static pvmmon_probe_site cal_loop = {"(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1, 0, 0};
+static pvmmon_probe_site cal_proc = {
+    "(calibration)", __FILE__, 1, PVMMON_PROBE_PROC, 1, -1, 1, 0, 0};
+static pvmmon_probe_site cal_loop = {
+    "(calibration)", __FILE__, 1, PVMMON_PROBE_LOOP, 1, -1, 1, 0, 0};
 
 /* The cost of one entry and exit pair of site's kind, through the public probes.
  * Slow probes (a test's probe delay) end it after one repetition past CAL_TOTAL_NS. */
@@ -114,6 +116,66 @@ static int64_t pair_cost(pvmmon_probe_site *site)
 	return median(per, r);
 }
 
+#define CAL_PLACE_REPS_MAX 32
+/* A half (plain or probed) of a repetition that took over this much (per mille) more
+ * than the least of its kind was disturbed; measuring again at most this many times. */
+#define CAL_PLACE_SLACK_PM 100
+#define CAL_PLACE_TRIES 3
+static volatile unsigned place_sink;
+
+/* One in-place measurement (see place_cost) into per[] (ps per call, a pair's mean
+ * each), leaving out the pairs with a disturbed half when reject; the pairs kept. */
+static int place_pairs(int sites_on, long n, int reps, int reject, int64_t *per)
+{
+	int64_t plain[CAL_PLACE_REPS_MAX], probed[CAL_PLACE_REPS_MAX], lp = 0, lq = 0;
+	unsigned sink = 0;
+	int r, i, kept = 0;
+
+	for (i = 0; i < CALSITES_N; i++)
+		calsites__site(i)->enabled = sites_on;
+	/* A first pass makes the records and warms the code; it is not counted. */
+	sink += calsites__plain(1, 64) + calsites__probed(1, 64);
+	for (r = 0; r < reps && r < CAL_PLACE_REPS_MAX; r++) {
+		int64_t t0 = pvmmon_clock_now(), t1, t2;
+
+		/* The order alternates, so that a drift of the machine's speed during the
+		 * measurement does not favour either. */
+		sink +=
+		    (r & 1) ? calsites__probed((unsigned)r, n) : calsites__plain((unsigned)r, n);
+		t1 = pvmmon_clock_now();
+		sink +=
+		    (r & 1) ? calsites__plain((unsigned)r, n) : calsites__probed((unsigned)r, n);
+		t2 = pvmmon_clock_now();
+		plain[r] = (r & 1) ? t2 - t1 : t1 - t0;
+		probed[r] = (r & 1) ? t1 - t0 : t2 - t1;
+		if (t2 - t0 > CAL_REP_NS) {
+			r++;
+			break;
+		}
+	}
+	place_sink = sink;
+	for (i = 0; i < r; i++) {
+		if (!i || plain[i] < lp)
+			lp = plain[i];
+		if (!i || probed[i] < lq)
+			lq = probed[i];
+	}
+	/* Whichever runs first in a repetition pays for warming the caches and branch
+	 * history: each repetition's difference leans one way, the next one's the other.
+	 * The pairs' means cancel that. An odd last repetition stands alone. */
+	for (i = 0; i < r; i += 2) {
+		int j = i + 1 < r ? i + 1 : i, k, bad = 0;
+
+		for (k = i; k <= j; k++)
+			bad |= plain[k] * 1000 > lp * (1000 + CAL_PLACE_SLACK_PM) ||
+			       probed[k] * 1000 > lq * (1000 + CAL_PLACE_SLACK_PM);
+		if (reject && bad)
+			continue;
+		per[kept++] = ((probed[i] - plain[i]) + (probed[j] - plain[j])) * 500 / n;
+	}
+	return kept;
+}
+
 /*
  * The cost of an instrumented call in place, in picoseconds per call (0 when none is
  * found): the caller's and callee's code of calsites.c timed with its probes on or
@@ -124,52 +186,24 @@ static int64_t pair_cost(pvmmon_probe_site *site)
  * registers), and a switched-off site still costs its tests and frame: only code like
  * the program's shows either. A repetition that takes over CAL_REP_NS ends the
  * measurement (probes made slow by a test delay).
+ * A disturbance (another process taking the CPU, an interrupt; the tasks of a run
+ * calibrate at once, on shared CPUs) lengthens the half it lands in: with the probes
+ * on, a half more than 10% over the least of its kind marks its pair disturbed, and
+ * the pair is left out; a measurement with fewer than 2 pairs left is taken again, up
+ * to 3 times, and then gives 0 (the loop calibration stays). The few disturbances
+ * that pass land more often in the longer, instrumented half and make a pair too
+ * dear, so the cost is the kept pairs' lower quartile; with the probes off both halves
+ * are as long, nothing is left out, and the median it is.
  */
-#define CAL_PLACE_REPS_MAX 32
-static volatile unsigned place_sink;
 static int64_t place_cost(int sites_on, long n, int reps)
 {
 	int64_t per[CAL_PLACE_REPS_MAX];
-	unsigned sink = 0;
-	int r, i;
+	int r = 0, tries;
 
-	for (i = 0; i < CALSITES_N; i++)
-		calsites__site(i)->enabled = sites_on;
-	/* A first pass makes the records and warms the code; it is not counted. */
-	sink += calsites__plain(1, 64) + calsites__probed(1, 64);
-	for (r = 0; r < reps && r < CAL_PLACE_REPS_MAX; r++) {
-		int64_t t0 = pvmmon_clock_now(), t1, t2, plain, probed;
-
-		/* The order alternates, so that a drift of the machine's speed during the
-		 * measurement does not favour either. */
-		sink +=
-		    (r & 1) ? calsites__probed((unsigned)r, n) : calsites__plain((unsigned)r, n);
-		t1 = pvmmon_clock_now();
-		sink +=
-		    (r & 1) ? calsites__plain((unsigned)r, n) : calsites__probed((unsigned)r, n);
-		t2 = pvmmon_clock_now();
-		plain = (r & 1) ? t2 - t1 : t1 - t0;
-		probed = (r & 1) ? t1 - t0 : t2 - t1;
-		per[r] = (probed - plain) * 1000 / n;
-		if (t2 - t0 > CAL_REP_NS) {
-			r++;
-			break;
-		}
-	}
-	place_sink = sink;
-	/* Whichever runs first in a repetition pays for warming the caches and branch
-	 * history: each repetition's difference leans one way, the next one's the other.
-	 * The pairs' means cancel that. With the probes on, a disturbance (another process
-	 * taking the CPU, an interrupt) lands more often in the longer, instrumented half
-	 * and makes a pair too dear, so the cost is the pairs' lower quartile; with them
-	 * off both halves are as long, and the median it is. */
-	if (r >= 2) {
-		int pairs = r / 2;
-
-		for (i = 0; i < pairs; i++)
-			per[i] = (per[2 * i] + per[2 * i + 1]) / 2;
-		r = pairs;
-	}
+	for (tries = 0; tries < (sites_on ? CAL_PLACE_TRIES : 1) && r < 2; tries++)
+		r = place_pairs(sites_on, n, reps, sites_on, per);
+	if (r < 1)
+		return 0;
 	qsort(per, (size_t)r, sizeof(*per), cmp_i64);
 	r = (r - 1) / (sites_on ? 4 : 2);
 	return per[r] > 0 ? per[r] : 0;
@@ -300,8 +334,8 @@ void hooks__dyn_calibrate(void)
 	cal.wrapper_ns = wrapper_cost();
 	{
 		pvmmon_probe_site *const used[] = {&cal_proc,         &cal_loop,
-						   calsites__site(0), calsites__site(1),
-						   calsites__site(2), calsites__site(3)};
+		                                   calsites__site(0), calsites__site(1),
+		                                   calsites__site(2), calsites__site(3)};
 
 		hooks__records_calibration_end(used, sizeof(used) / sizeof(used[0]));
 	}
