@@ -837,11 +837,11 @@ FN=${FID_N:-8000000} FM=${FID_M:-30000000} FR=${FID_RUNS:-20}
 fd="$work/fid"; mkdir -p "$fd/cc" "$fd/gcc"
 "$BIN/pvmmon-cc" -O2 -Iapps -o "$fd/cc/fidelity" apps/fidelity.c -lpvm3
 cc -O2 -Iapps -o "$fd/gcc/fidelity" apps/fidelity.c -lpvm3
-alone() { # folder -> the calls worker's wall time alone, unmonitored (ms)
+alone() { # folder [count] -> the calls worker's wall time alone, unmonitored (ms)
 	# shellcheck disable=SC2016
 	$PIN "$BIN/pvmmon" run -q --raw -- bash -c 's=$EPOCHREALTIME; "$0" calls "$1" >/dev/null 2>&1
 		e=$EPOCHREALTIME; echo "$s $e" | awk "{printf \"%.3f\\n\", (\$2 - \$1) * 1000}"' \
-		"$1/fidelity" "$FN"
+		"$1/fidelity" "${2:-$FN}"
 }
 fid_mon() { # name options...: one monitored run in preserve mode, its log kept
 	local name=$1
@@ -855,10 +855,11 @@ fid_mon() { # name options...: one monitored run in preserve mode, its log kept
 	sed -n 's/.*<cost proc-pair-ns="\([0-9]*\)".* site-on-ps="\([0-9]*\)".*/\1 \2/p' "$fd/$name.xml" |
 		awk -v r="$name.$rep" '{print r, $1, $2}' >>"$fd/cal.$name"
 }
-: >"$fd/ref.gcc"; : >"$fd/ref.cc"; : >"$fd/order.raw"
+: >"$fd/ref.gcc"; : >"$fd/ref.cc"; : >"$fd/ref.one"; : >"$fd/order.raw"
 for rep in $(seq "$FR"); do
 	alone "$fd/gcc" >>"$fd/ref.gcc"
 	alone "$fd/cc" >>"$fd/ref.cc"
+	alone "$fd/cc" 1 >>"$fd/ref.one"
 	(cd "$fd" && PATH="$fd/cc:$PATH" $PIN "$BIN/pvmmon" run -q --raw -- "$fd/cc/fidelity" \
 		-n "$FN" -m "$FM" 2>/dev/null | sed -n 's/^fidelity: order \([a-z]*\)=.*/\1/p' >>"$fd/order.raw")
 	fid_mon thr
@@ -868,7 +869,8 @@ refcc=$(median <"$fd/ref.cc"); refgcc=$(median <"$fd/ref.gcc")
 first=$(sort "$fd/order.raw" | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
 echo "Fidelity: fidelity -n $FN -m $FM, $FR runs; the calls worker alone unmonitored:" \
 	"pvmmon-cc build median $refcc ms ($(sort -g "$fd/ref.cc" | head -n 1) to $(sort -g "$fd/ref.cc" | tail -n 1))," \
-	"gcc build median $refgcc ms; unmonitored order: $first first in $(grep -c "^$first\$" "$fd/order.raw") of $FR"
+	"gcc build median $refgcc ms, with 1 call (start, enrolment, end) $(median <"$fd/ref.one") ms;" \
+	"unmonitored order: $first first in $(grep -c "^$first\$" "$fd/order.raw") of $FR"
 printf '%-14s %9s %9s %9s %9s %11s %9s %12s\n' preserve vt-med-ms unc-med-ms err-med err-worst unc-contains clamped order-kept
 for v in thr nothr; do
 	# Per run: error %, whether the uncertainty contains the unmonitored time, virtual
