@@ -47,7 +47,8 @@ const char *harness_tmpdir(void)
 	if (!root_tmp[0]) {
 		const char *t = getenv("TMPDIR");
 
-		snprintf(root_tmp, sizeof(root_tmp), "%s/pvmmon-itest.XXXXXX", t && *t ? t : "/tmp");
+		snprintf(root_tmp, sizeof(root_tmp), "%s/pvmmon-itest.XXXXXX",
+		         t && *t ? t : "/tmp");
 		if (!mkdtemp(root_tmp))
 			return NULL;
 	}
@@ -170,7 +171,8 @@ int harness_sh(cmd_result *r, int timeout_s, const char *fmt, ...)
 		pid_t w = waitpid(pid, &status, WNOHANG);
 
 		if (w == pid) {
-			r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+			r->status =
+			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 			break;
 		}
 		usleep(10000);
@@ -205,7 +207,7 @@ int harness_build_order(const char *dir)
 	int st;
 
 	harness_sh(&b, 120, "cd '%s' && %s/pvmmon-cc -g -O2 -o order %s/../apps/order.c -lpvm3",
-		   dir, harness_bin(), harness_build());
+	           dir, harness_bin(), harness_build());
 	st = b.status;
 	if (st != 0)
 		fprintf(stderr, "\npvmmon-cc: %s%s\n", b.out, b.err);
