@@ -3,9 +3,8 @@
  * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
  * whether pvm_trecv timed out, how many children pvm_spawn started, which task a pvmd
  * notify message names, which message a pvm_addmhf handler took during which call) is
- * appended to a compact stream (replay/) that goes to the monitor with each
- * flush. A replay
- * takes the task's recorded stream from the monitor and forces each outcome: a
+ * appended to a compact stream (replay/) that goes to the monitor with each flush. A
+ * replay takes the task's recorded stream from the monitor and forces each outcome: a
  * recorded message is received from exactly its sender and tag (blocking until it is
  * there), a recorded miss or timeout is answered without touching what has arrived
  * since; every outcome is checked, and the first difference stops the run with a
@@ -21,14 +20,14 @@
 
 #include <pvm3.h>
 
-#include "../replay/replay.h"
 #include "mhf.h"
-#include "pvmmon/errors.h"
 #include "rr.h"
-#include "sched.h"
 #include "sources.h"
+#include "sched.h"
 #include "trace.h"
 #include "waits.h"
+#include "pvmmon/errors.h"
+#include "../replay/replay.h"
 
 /* The group join waits for the members before it to join, up to this long. */
 #define WAIT_LIMIT_MS 30000
@@ -36,7 +35,10 @@
 
 static hooks_rr_mode mode_now;
 
-hooks_rr_mode hooks__rr_mode(void) { return mode_now; }
+hooks_rr_mode hooks__rr_mode(void)
+{
+	return mode_now;
+}
 
 static replay_enc enc;
 static wire_buf chunk;
@@ -61,11 +63,14 @@ static int32_t *lid_tids;
 static size_t nlids;
 static replay_entry cur; /* the entry the current call is replaying */
 static int diverged;
-static int keep_going;   /* on a divergence, go on recording instead of stopping */
-static uint64_t stop_at; /* stop (SIGSTOP) before this event, counted from 1; 0: no */
+static int keep_going;      /* on a divergence, go on recording instead of stopping */
+static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
 
 /* The number of the event after the record's last (clock and pid reads included). */
-static uint64_t end_event(void) { return nrec + nhrec + hooks__src_count() + 1; }
+static uint64_t end_event(void)
+{
+	return nrec + nhrec + hooks__src_count() + 1;
+}
 
 /* The name of a task for a report: a recorded id (an index into the logical ids), or a
  * tid of this run (by_tid), by its logical id when the record knows it. */
@@ -92,42 +97,34 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 	switch (e->kind) {
 	case REPLAY_HANDLED:
 		name_of(who, sizeof(who), e->sender, by_tid);
-		snprintf(buf, len,
-		         "a message handler took a message from %s with tag %d "
-		         "(sequence %+d) during %s, call %d",
-		         who, (int)e->tag, (int)e->seq_delta,
-		         e->op == PVMMON_EV_OTHER ? "another PVM call"
-		         : op                     ? op
-		                                  : "?",
-		         (int)e->value);
+		snprintf(buf, len, "a message handler took a message from %s with tag %d "
+				   "(sequence %+d) during %s, call %d",
+			 who, (int)e->tag, (int)e->seq_delta,
+			 e->op == PVMMON_EV_OTHER ? "another PVM call" : op ? op : "?", (int)e->value);
 		break;
 	case REPLAY_NOTIFY:
 		name_of(who, sizeof(who), e->sender, by_tid);
 		name_of(what, sizeof(what), e->value, by_tid);
 		snprintf(buf, len, "%s took a notify message from %s with tag %d about %s",
-		         op ? op : "?", who, (int)e->tag, what);
+			 op ? op : "?", who, (int)e->tag, what);
 		break;
 	case REPLAY_MSG:
 		if (by_tid) {
 			/* An observed sender by its logical id when the record knows it. */
 			for (size_t k = 0; k < nlids; k++)
 				if (lid_tids[k] && lid_tids[k] == e->sender) {
-					snprintf(buf, len,
-					         "%s took a message from task %s with tag %d "
-					         "(sequence %+d)",
-					         op ? op : "?", lids[k], (int)e->tag,
-					         (int)e->seq_delta);
+					snprintf(buf, len, "%s took a message from task %s with tag %d "
+							   "(sequence %+d)",
+						 op ? op : "?", lids[k], (int)e->tag, (int)e->seq_delta);
 					return;
 				}
 			snprintf(buf, len, "%s took a message from t%x with tag %d (sequence %+d)",
-			         op ? op : "?", (unsigned)e->sender, (int)e->tag,
-			         (int)e->seq_delta);
+				 op ? op : "?", (unsigned)e->sender, (int)e->tag, (int)e->seq_delta);
 		} else
-			snprintf(
-			    buf, len, "%s took a message from task %s with tag %d (sequence %+d)",
-			    op ? op : "?",
-			    e->sender >= 0 && (size_t)e->sender < nlids ? lids[e->sender] : "?",
-			    (int)e->tag, (int)e->seq_delta);
+			snprintf(buf, len, "%s took a message from task %s with tag %d (sequence %+d)",
+				 op ? op : "?",
+				 e->sender >= 0 && (size_t)e->sender < nlids ? lids[e->sender] : "?",
+				 (int)e->tag, (int)e->seq_delta);
 		break;
 	case REPLAY_NONE:
 		snprintf(buf, len, "%s found no message", op ? op : "?");
@@ -147,10 +144,8 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 	}
 }
 
-/*
- * Reports the first difference to the monitor, which stops the run, and waits to be
- * stopped: going on would only add consequences of the difference.
- */
+/* Reports the first difference to the monitor, which stops the run, and waits to be
+ * stopped: going on would only add consequences of the difference. */
 static void diverge_at(void *site, const char *op, const char *expected, const char *observed)
 {
 	wire_diverged d;
@@ -166,8 +161,8 @@ static void diverge_at(void *site, const char *op, const char *expected, const c
 		module = info.dli_fname;
 		off = (uint64_t)((char *)site - (char *)info.dli_fbase);
 	}
-	d = (wire_diverged){at_event,   (char *)module,   off,
-	                    (char *)op, (char *)expected, (char *)observed};
+	d = (wire_diverged){at_event, (char *)module, off, (char *)op, (char *)expected,
+			    (char *)observed};
 	wire__buf_init(&b);
 	wire__diverged_encode(&b, &d);
 	if (!b.failed)
@@ -191,14 +186,14 @@ static void diverge(const hooks_call *call, const char *expected, const char *ob
 	/* Events are counted from 1, as the user reads them. Calls without an event op of
 	 * their own (pvm_delmhf, pvm_exit) go by their name. */
 	diverge_at(call ? call->site : NULL,
-	           !call                       ? pvmmon_event_op_name(PVMMON_EV_OTHER)
-	           : hooks__event_op(call->op) ? pvmmon_event_op_name(hooks__event_op(call->op))
-	                                       : hooks__op_names[call->op],
-	           expected, observed);
+		   !call ? pvmmon_event_op_name(PVMMON_EV_OTHER)
+		   : hooks__event_op(call->op) ? pvmmon_event_op_name(hooks__event_op(call->op))
+					       : hooks__op_names[call->op],
+		   expected, observed);
 }
 
 void hooks__rr_diverge_source(void *site, const char *call, uint64_t event, const replay_entry *exp,
-                              const char *observed)
+			      const char *observed)
 {
 	char e[512];
 
@@ -298,10 +293,8 @@ static int wait_message(hooks_call *call, int src, int tag)
 	return -1;
 }
 
-/*
- * The first integer of message b (a notify message names a tid there), read from a
- * copy so that the program still unpacks b from its start; -1 when it has none.
- */
+/* The first integer of message b (a notify message names a tid there), read from a
+ * copy so that the program still unpacks b from its start; -1 when it has none. */
 static int first_int(int b, int32_t *v)
 {
 	int sb = pvm_mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
@@ -338,12 +331,9 @@ static int activate(int b)
 	return b;
 }
 
-/*
- * Receives the notify message from src (a pvmd) with tag that names task tid: pvmd
+/* Receives the notify message from src (a pvmd) with tag that names task tid: pvmd
  * queues the notify messages of one tag in the order the events happened in this run,
- * so the one the record has may come after others, which are kept for their own
- * receives.
- */
+ * so the one the record has may come after others, kept for their own receives. */
 static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 {
 	int32_t v;
@@ -354,7 +344,7 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 		    first_int(held_notes[i], &v) == 0 && v == tid) {
 			b = held_notes[i];
 			memmove(&held_notes[i], &held_notes[i + 1],
-			        (nheld_notes - i - 1) * sizeof(*held_notes));
+				(nheld_notes - i - 1) * sizeof(*held_notes));
 			nheld_notes--;
 			return activate(b);
 		}
@@ -365,7 +355,7 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 		if (first_int(b, &v) == 0 && v == tid)
 			return b;
 		if (hooks__ensure((void **)&held_notes, &cap_notes, nheld_notes + 1,
-		                  sizeof(*held_notes)) < 0)
+				  sizeof(*held_notes)) < 0)
 			return b;
 		/* Detached, it stays allocated until its own receive. */
 		held_notes[nheld_notes++] = pvm_setrbuf(0);
@@ -381,10 +371,10 @@ static uint64_t stopping_at;
 
 static void send_stopped(const hooks_call *call, int kind)
 {
-	wire_stopped s = {stopping_at   ? stopping_at
-	                  : next < nrec ? rec_no[next]
-	                                : end_event(),
-	                  (uint32_t)getpid(), NULL, 0, (uint8_t)kind};
+	wire_stopped s = {stopping_at     ? stopping_at
+			  : next < nrec ? rec_no[next]
+					: end_event(),
+			  (uint32_t)getpid(), NULL, 0, (uint8_t)kind};
 	wire_buf b;
 	Dl_info info;
 
@@ -423,7 +413,10 @@ void hooks__rr_stop_source(void *site, uint64_t event)
 /* Another task is stopped for a debugger (WIRE_CTL_HOLD came): set by hooks__poll. */
 static int hold;
 
-void hooks__rr_hold(int on) { hold = mode_now == HOOKS_RR_REPLAY && on; }
+void hooks__rr_hold(int on)
+{
+	hold = mode_now == HOOKS_RR_REPLAY && on;
+}
 
 void hooks__rr_hold_point(hooks_call *call)
 {
@@ -438,17 +431,15 @@ void hooks__rr_hold_point(hooks_call *call)
 	}
 }
 
-/* Drops the senders' ids of an earlier record: a new init (a test's next case) starts
- * from none. */
+/* Drops an earlier record's sender ids: a new init (a test's next case) starts anew. */
 static void forget_senders(void)
 {
-	for (size_t k = 0; k < nlids; k++)
-		free(lids[k]);
+	while (nlids)
+		free(lids[--nlids]);
 	free(lids);
 	free(lid_tids);
 	lids = NULL;
 	lid_tids = NULL;
-	nlids = 0;
 }
 
 int hooks__rr_init(hooks_rr_mode mode)
@@ -545,7 +536,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		return;
 	if (next >= nrec) {
 		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
-		         pvmmon_event_op_name(op));
+			 pvmmon_event_op_name(op));
 		at_event = end_event();
 		diverge(call, "the end of the recorded run", obs);
 		return;
@@ -638,7 +629,7 @@ void hooks__rr_join_turn(hooks_call *call, const char *group)
 		return;
 	describe(exp, sizeof(exp), &cur, 0);
 	snprintf(obs, sizeof(obs), "group %s has %d members, not %d, when this task joins", group,
-	         n, (int)cur.value);
+		 n, (int)cur.value);
 	diverge(call, exp, obs);
 }
 
@@ -660,8 +651,8 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		e.kind = REPLAY_SPAWN;
 		e.value = rc;
 	} else if (delivered && ((uint32_t)src & 0x80000000u) &&
-	           (op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV) &&
-	           first_int(rc, &e.value) == 0) {
+		   (op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV) &&
+		   first_int(rc, &e.value) == 0) {
 		/* From a pvmd (tids with the top bit set, PVM's TIDPVMD): a notify message,
 		 * whose first integer names the task (or host) it is about. Which one comes
 		 * first depends on timing, and the task's tid differs between runs: the
@@ -701,13 +692,13 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 /* At a replayed task's end, entries *pos..n - 1 of e (numbered by no) were never
  * replayed: the first is reported as the divergence. one/many name such entries. */
 static void left_over(const replay_entry *e, const uint64_t *no, size_t *pos, size_t n,
-                      const char *one, const char *many)
+		      const char *one, const char *many)
 {
 	char exp[512], obs[160];
 
 	describe(exp, sizeof(exp), &e[*pos], 0);
 	snprintf(obs, sizeof(obs), "the task ended with %zu %s left", n - *pos,
-	         n - *pos == 1 ? one : many);
+		 n - *pos == 1 ? one : many);
 	at_event = no[*pos];
 	++*pos;
 	diverge(NULL, exp, obs);
@@ -733,17 +724,16 @@ int hooks__rr_flush(int final)
 		hooks__src_final();
 	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec)
 		left_over(hrec, hrec_no, &hnext, nhrec, "recorded handler delivery",
-		          "recorded handler deliveries");
+			  "recorded handler deliveries");
 	if (mode_now == HOOKS_RR_REPLAY && final && !diverged) {
 		int src, tag;
 		char who[128], obs[400];
 
 		if (hooks__mhf_unexpected(&src, &tag)) {
 			name_of(who, sizeof(who), src, 1);
-			snprintf(obs, sizeof(obs),
-			         "a message handler took a message from %s with "
-			         "tag %d that the recorded run's handlers never took",
-			         who, tag);
+			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
+						   "tag %d that the recorded run's handlers never took",
+				 who, tag);
 			at_event = end_event();
 			diverge(NULL, "no more handler deliveries", obs);
 		}
@@ -787,8 +777,8 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	}
 	x = hrec[hnext];
 	at_event = hrec_no[hnext++];
-	if (tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta && x.op == e.op &&
-	    x.value == e.value)
+	if (tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
+	    x.op == e.op && x.value == e.value)
 		return;
 	describe(exp, sizeof(exp), &x, 0);
 	describe(obs, sizeof(obs), &e, 1);
