@@ -318,7 +318,8 @@ static void print_table(FILE *out, int html, const char *title, diff_table *t, i
 	int ncols = 0;
 	char cells[NCOLS_MAX][64];
 
-	qsort(t->rows, n, sizeof(*t->rows), by_change);
+	if (n > 1)
+		qsort(t->rows, n, sizeof(*t->rows), by_change);
 	shown = top && top < n ? top : n;
 	while (ncols < NCOLS_MAX && headings[kind][ncols])
 		ncols++;

@@ -546,6 +546,21 @@ static void test_stop_at(void)
  * worker waits for its chunk anyway, and the first, computing its chunk, finishes it and holds at its next receive
  * instead of running on (it says so, with its statement). When the master is
  * continued, all go on and the replay ends as recorded. */
+/* How many lines of out say that a worker holds at a statement of apps/mcpi-worker.c. */
+static int worker_holds(const char *out)
+{
+	int n = 0;
+
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *h = strstr(l, " holds before event "), *e = strchr(l, '\n');
+
+		if (h && (!e || h < e) && strstr(h, " at apps/mcpi-worker.c:") &&
+		    (!e || strstr(h, " at apps/mcpi-worker.c:") < e))
+			n++;
+	}
+	return n;
+}
+
 static void test_stop_at_holds_others(void)
 {
 	const char *dir = harness_tmpdir();
@@ -569,8 +584,9 @@ static void test_stop_at_holds_others(void)
 	/* Events count mcpi's clock read at its start (event 1) and the worker's. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "is stopped before event 4 at apps/mcpi.c:"));
 	/* The first worker holds; the second too when it had its chunk before the stop
-	 * (how the two requests interleave varies). */
-	CU_ASSERT(harness_count(r.out, " holds before event 2 at apps/mcpi-worker.c:") >= 1);
+	 * (how the two requests interleave varies). Its event number counts its clock
+	 * reads, which are not recorded under the sanitizers (pvmhooks/sources.c). */
+	CU_ASSERT(worker_holds(r.out) >= 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "goes on; so do the others"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "SAME"));
 	if (!strstr(r.out, "SAME") || harness_count(r.out, " holds before event") < 1)
