@@ -4,6 +4,8 @@
 
 #include "../../../pvmhooks/channel.h"
 #include "../../../pvmhooks/features.h"
+#include "../../../common/wire_replay.h"
+#include "../../../replay/replay.h"
 #include "fake_channel.h"
 #include "pvmmon/errors.h"
 
@@ -202,4 +204,25 @@ const fake_msg *fake_last_sent(int tag)
 		if (fake.sent[i].tag == tag)
 			return &fake.sent[i];
 	return NULL;
+}
+
+void fake_replaydata(char **senders, uint32_t nsenders, const replay_entry *e, int n)
+{
+	wire_replaydata rd = {0, 0, nsenders, senders, NULL, 0};
+	replay_enc enc;
+	wire_buf rec, b;
+
+	wire__buf_init(&rec);
+	replay__enc_init(&enc);
+	for (int i = 0; i < n; i++)
+		replay__enc_add(&enc, &e[i]);
+	replay__enc_take(&enc, &rec);
+	replay__enc_free(&enc);
+	rd.record = rec.data;
+	rd.record_len = rec.len;
+	wire__buf_init(&b);
+	wire__replaydata_encode(&b, &rd);
+	fake_from_monitor(WIRE_TAG_REPLAYDATA, b.data, b.len);
+	wire__buf_free(&b);
+	wire__buf_free(&rec);
 }

@@ -64,4 +64,9 @@ void fake_any(int src, int tag, const void *data, size_t len);
 int fake_count_sent(int tag);
 const fake_msg *fake_last_sent(int tag);
 
+struct replay_entry;
+/* Queues the monitor's REPLAYDATA for this task: no flags, no stop, the senders' logical
+ * ids and the entries encoded as a record stream. */
+void fake_replaydata(char **senders, uint32_t nsenders, const struct replay_entry *e, int n);
+
 #endif

@@ -17,23 +17,8 @@
 static void queue_record(const replay_entry *e, int n)
 {
 	char *senders[] = {"t40005"};
-	wire_replaydata rd = {0, 0, 1, senders, NULL, 0};
-	replay_enc enc;
-	wire_buf rec, b;
 
-	wire__buf_init(&rec);
-	replay__enc_init(&enc);
-	for (int i = 0; i < n; i++)
-		replay__enc_add(&enc, &e[i]);
-	replay__enc_take(&enc, &rec);
-	replay__enc_free(&enc);
-	rd.record = rec.data;
-	rd.record_len = rec.len;
-	wire__buf_init(&b);
-	wire__replaydata_encode(&b, &rd);
-	fake_from_monitor(WIRE_TAG_REPLAYDATA, b.data, b.len);
-	wire__buf_free(&b);
-	wire__buf_free(&rec);
+	fake_replaydata(senders, 1, e, n);
 }
 
 static int trecv_src, trecv_tag;

@@ -18,26 +18,7 @@
 #define ME 0x40001
 #define MONITOR 0x40009
 
-static void queue_reads(const replay_entry *e, int n)
-{
-	wire_replaydata rd = {0, 0, 0, NULL, NULL, 0};
-	replay_enc enc;
-	wire_buf rec, b;
-
-	wire__buf_init(&rec);
-	replay__enc_init(&enc);
-	for (int i = 0; i < n; i++)
-		replay__enc_add(&enc, &e[i]);
-	replay__enc_take(&enc, &rec);
-	replay__enc_free(&enc);
-	rd.record = rec.data;
-	rd.record_len = rec.len;
-	wire__buf_init(&b);
-	wire__replaydata_encode(&b, &rd);
-	fake_from_monitor(WIRE_TAG_REPLAYDATA, b.data, b.len);
-	wire__buf_free(&b);
-	wire__buf_free(&rec);
-}
+static void queue_reads(const replay_entry *e, int n) { fake_replaydata(NULL, 0, e, n); }
 
 static replay_entry read_of(unsigned src, int64_t reading)
 {
