@@ -65,13 +65,13 @@ void pvmmon_log_free(pvmmon_log *log)
 		free(log->hangs[i].text);
 	}
 	free(log->hangs);
+	for (i = 0; i < log->nhists; i++)
+		pvmmon_log_hist_clear(&log->hists[i]);
+	free(log->hists);
 	free(log);
 }
 
-const char *pvmmon_log_schema(void)
-{
-	return pvmmon__schema_text;
-}
+const char *pvmmon_log_schema(void) { return pvmmon__schema_text; }
 
 const char *pvmmon_task_status_name(pvmmon_task_status s)
 {
@@ -95,11 +95,11 @@ static const struct {
 	int sig;
 	const char *name;
 } signals[] = {{SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"},
-	       {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
-	       {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"},
-	       {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
-	       {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
-	       {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"}};
+               {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
+               {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},   {SIGKILL, "SIGKILL"},
+               {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
+               {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+               {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"}};
 
 const char *pvmmon_signal_name(int sig)
 {
@@ -146,13 +146,20 @@ pvmmon_static_kind pvmmon_static_kind_parse(const char *name)
 }
 
 static const char *const event_op_names[] = {
-    [PVMMON_EV_SEND] = "pvm_send",   [PVMMON_EV_PSEND] = "pvm_psend",
-    [PVMMON_EV_MCAST] = "pvm_mcast", [PVMMON_EV_RECV] = "pvm_recv",
-    [PVMMON_EV_NRECV] = "pvm_nrecv", [PVMMON_EV_TRECV] = "pvm_trecv",
-    [PVMMON_EV_PRECV] = "pvm_precv", [PVMMON_EV_PROBE] = "pvm_probe",
-    [PVMMON_EV_SPAWN] = "pvm_spawn", [PVMMON_EV_OTHER] = "other",
-    [PVMMON_EV_ENTER] = "enter",     [PVMMON_EV_EXIT] = "exit",
-    [PVMMON_EV_CPSTART] = "cp-start", [PVMMON_EV_CPSTOP] = "cp-stop",
+    [PVMMON_EV_SEND] = "pvm_send",
+    [PVMMON_EV_PSEND] = "pvm_psend",
+    [PVMMON_EV_MCAST] = "pvm_mcast",
+    [PVMMON_EV_RECV] = "pvm_recv",
+    [PVMMON_EV_NRECV] = "pvm_nrecv",
+    [PVMMON_EV_TRECV] = "pvm_trecv",
+    [PVMMON_EV_PRECV] = "pvm_precv",
+    [PVMMON_EV_PROBE] = "pvm_probe",
+    [PVMMON_EV_SPAWN] = "pvm_spawn",
+    [PVMMON_EV_OTHER] = "other",
+    [PVMMON_EV_ENTER] = "enter",
+    [PVMMON_EV_EXIT] = "exit",
+    [PVMMON_EV_CPSTART] = "cp-start",
+    [PVMMON_EV_CPSTOP] = "cp-stop",
     [PVMMON_EV_JOINGROUP] = "pvm_joingroup",
 };
 
@@ -182,12 +189,78 @@ int pvmmon_event_op_sends(pvmmon_event_op op)
 	return op == PVMMON_EV_SEND || op == PVMMON_EV_PSEND || op == PVMMON_EV_MCAST;
 }
 
+static const char *const hist_metric_names[] = {
+    [PVMMON_HIST_COMPUTE] = "compute",
+    [PVMMON_HIST_WAIT] = "wait",
+    [PVMMON_HIST_PVM] = "pvm",
+    [PVMMON_HIST_OVERHEAD] = "overhead",
+    [PVMMON_HIST_MSGS_SENT] = "msgs-sent",
+    [PVMMON_HIST_BYTES_SENT] = "bytes-sent",
+    [PVMMON_HIST_MSGS_RECV] = "msgs-recv",
+    [PVMMON_HIST_BYTES_RECV] = "bytes-recv",
+    [PVMMON_HIST_CALLS] = "calls",
+    [PVMMON_HIST_TIME] = "time",
+    [PVMMON_HIST_CP] = "cp",
+};
+
+const char *pvmmon_hist_metric_name(pvmmon_hist_metric m)
+{
+	if (m < PVMMON_HIST_COMPUTE || m > PVMMON_HIST_LAST)
+		return NULL;
+	return hist_metric_names[m];
+}
+
+pvmmon_hist_metric pvmmon_hist_metric_parse(const char *name)
+{
+	for (int k = PVMMON_HIST_COMPUTE; k <= PVMMON_HIST_LAST; k++)
+		if (name && !strcmp(name, hist_metric_names[k]))
+			return (pvmmon_hist_metric)k;
+	return (pvmmon_hist_metric)0;
+}
+
+int pvmmon_hist_metric_is_time(pvmmon_hist_metric m)
+{
+	return m == PVMMON_HIST_COMPUTE || m == PVMMON_HIST_WAIT || m == PVMMON_HIST_PVM ||
+	       m == PVMMON_HIST_OVERHEAD || m == PVMMON_HIST_TIME || m == PVMMON_HIST_CP;
+}
+
+static const char *const hist_focus_names[] = {
+    [PVMMON_FOCUS_PROGRAM] = "program", [PVMMON_FOCUS_HOST] = "host", [PVMMON_FOCUS_TASK] = "task",
+    [PVMMON_FOCUS_PROC] = "proc",       [PVMMON_FOCUS_LOOP] = "loop", [PVMMON_FOCUS_STMT] = "stmt",
+};
+
+const char *pvmmon_hist_focus_name(pvmmon_hist_focus f)
+{
+	if (f < PVMMON_FOCUS_PROGRAM || f > PVMMON_FOCUS_LAST)
+		return NULL;
+	return hist_focus_names[f];
+}
+
+pvmmon_hist_focus pvmmon_hist_focus_parse(const char *name)
+{
+	for (int k = PVMMON_FOCUS_PROGRAM; k <= PVMMON_FOCUS_LAST; k++)
+		if (name && !strcmp(name, hist_focus_names[k]))
+			return (pvmmon_hist_focus)k;
+	return (pvmmon_hist_focus)0;
+}
+
+void pvmmon_log_hist_clear(pvmmon_log_hist *h)
+{
+	free(h->name);
+	free(h->requested);
+	free(h->values);
+	memset(h, 0, sizeof(*h));
+}
+
 const char *pvmmon_comp_name(pvmmon_comp c)
 {
 	switch (c) {
-	case PVMMON_COMP_PARALLEL: return "parallel";
-	case PVMMON_COMP_LOCAL: return "local";
-	case PVMMON_COMP_NONE: return "none";
+	case PVMMON_COMP_PARALLEL:
+		return "parallel";
+	case PVMMON_COMP_LOCAL:
+		return "local";
+	case PVMMON_COMP_NONE:
+		return "none";
 	}
 	return NULL;
 }
@@ -200,8 +273,8 @@ int pvmmon_comp_parse(const char *name, pvmmon_comp *out)
 			return 0;
 		}
 	return pvmmon_error_set(PVMMON_EINVAL,
-				"compensation must be none, local or parallel, not '%s'",
-				name ? name : "");
+	                        "compensation must be none, local or parallel, not '%s'",
+	                        name ? name : "");
 }
 
 int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c)
@@ -216,9 +289,9 @@ int pvmmon_log_use_times(pvmmon_log *log, pvmmon_comp c)
 
 		if (!t->has_raw && (t->nprocs || t->nloops))
 			return pvmmon_error_set(PVMMON_ENOTFOUND,
-						"the log has no raw or local times (task %s; logs "
-						"before version 1.2 have virtual times only)",
-						t->lid ? t->lid : "?");
+			                        "the log has no raw or local times (task %s; logs "
+			                        "before version 1.2 have virtual times only)",
+			                        t->lid ? t->lid : "?");
 	}
 	for (size_t i = 0; i < log->ntasks; i++) {
 		pvmmon_log_task *t = &log->tasks[i];

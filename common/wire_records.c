@@ -480,6 +480,10 @@ void wire__task_clear(pvmmon_log_task *t)
 	free(t->host);
 	free(t->program);
 	free(t->ended);
+	for (i = 0; i < t->nhists; i++)
+		pvmmon_log_hist_clear(&t->hists[i]);
+	free(t->hists);
+	free(t->clock);
 	memset(t, 0, sizeof(*t));
 }
 

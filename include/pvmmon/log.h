@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 5
+#define PVMMON_LOG_VERSION_MINOR 6
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -215,6 +215,78 @@ typedef struct pvmmon_log_cp {
 	pvmmon_log_cp_proc *procs;
 } pvmmon_log_cp;
 
+/*
+ * Time histograms (seed 001 section 2.2; log version 1.6): the values of one metric
+ * over one focus for successive, equal intervals (buckets) of the run's time. A
+ * histogram has a fixed number of buckets; when the run outlasts them, the width
+ * doubles and the earlier values are re-bucketed (two into one), so a log's size does
+ * not grow with the run's length.
+ */
+typedef enum pvmmon_hist_metric {
+	PVMMON_HIST_COMPUTE = 1, /* virtual ns computing: outside PVM calls and monitoring */
+	PVMMON_HIST_WAIT,        /* virtual ns waiting in a receive (synchronisation delay) */
+	PVMMON_HIST_PVM,         /* virtual ns inside PVM calls, not waiting */
+	PVMMON_HIST_OVERHEAD,    /* real ns spent in monitoring code (intrusion) */
+	PVMMON_HIST_MSGS_SENT,   /* messages sent */
+	PVMMON_HIST_BYTES_SENT,  /* payload bytes sent */
+	PVMMON_HIST_MSGS_RECV,   /* messages received */
+	PVMMON_HIST_BYTES_RECV,  /* payload bytes received */
+	PVMMON_HIST_CALLS,       /* executions of the focus (statement, procedure, loop) */
+	PVMMON_HIST_TIME,        /* virtual ns in the focus (statement; procedure inclusive;
+				  * loop) */
+	PVMMON_HIST_CP,          /* virtual ns of the focus on the critical path */
+} pvmmon_hist_metric;
+#define PVMMON_HIST_LAST PVMMON_HIST_CP
+
+typedef enum pvmmon_hist_focus {
+	PVMMON_FOCUS_PROGRAM = 1, /* the whole program (merged by the monitor) */
+	PVMMON_FOCUS_HOST,        /* one host's tasks (merged by the monitor) */
+	PVMMON_FOCUS_TASK,        /* one task */
+	PVMMON_FOCUS_PROC,        /* one procedure of a task */
+	PVMMON_FOCUS_LOOP,        /* one loop of a task */
+	PVMMON_FOCUS_STMT,        /* one communication statement of a task */
+} pvmmon_hist_focus;
+#define PVMMON_FOCUS_LAST PVMMON_FOCUS_STMT
+
+/* Which time the buckets divide: virtual (monitoring removed) or real. */
+typedef enum pvmmon_hist_axis {
+	PVMMON_AXIS_VIRTUAL = 0,
+	PVMMON_AXIS_REAL,
+} pvmmon_hist_axis;
+
+typedef struct pvmmon_log_hist {
+	pvmmon_hist_metric metric;
+	pvmmon_hist_focus focus;
+	pvmmon_hist_axis axis;
+	/* The focus within its owner: the host's name (host), the procedure's or loop's
+	 * name (proc, loop); NULL for program, task and statement foci. */
+	char *name;
+	uint32_t stmt;     /* PVMMON_FOCUS_STMT: the statement's id in the owning task */
+	/* Bucket i covers [start_ns + i * width_ns, start_ns + (i + 1) * width_ns) on the
+	 * axis, in ns from the run's start (the run's common time axis: per-host clock
+	 * offsets removed). */
+	int64_t start_ns;
+	int64_t width_ns;  /* the width at the end: the initial width times 2^doublings */
+	uint32_t doublings;
+	/* When it collected, on its axis: from 0 and to -1 for the whole run; a histogram
+	 * asked for while the program ran starts at the request, one switched off ends. */
+	int64_t from_ns, to_ns;
+	/* Who asked for it: NULL for the default ones, "run" (`pvmmon run --histogram`),
+	 * "ctl" (`pvmmon ctl histogram`). */
+	char *requested;
+	size_t nbuckets;   /* buckets that follow (at most the run's bucket count) */
+	int64_t *values;   /* per bucket: ns for time metrics, a count for the others */
+} pvmmon_log_hist;
+
+/* The run's histogram settings (log version 1.6); enabled is 0 in older logs. */
+typedef struct pvmmon_log_histcfg {
+	int enabled;
+	uint32_t buckets;         /* the fixed bucket count (default 128) */
+	int64_t initial_width_ns; /* the first width (default 10 ms) */
+	uint32_t hottest;         /* statements and procedures given default histograms per
+				   * task (the hottest by time) */
+} pvmmon_log_histcfg;
+
 /* How a task ended. */
 typedef enum pvmmon_task_status {
 	PVMMON_TASK_RUNNING = 0, /* still running when the log was written */
@@ -306,6 +378,11 @@ typedef struct pvmmon_log_task {
 	 * written or when it ended ("at f.c:42 for tag 2 from 0.1"); NULL when it was not
 	 * waiting (or reported no wait). */
 	char *waiting;
+	/* Since 1.6: the task's time histograms (task, procedure, loop and statement
+	 * foci), and the clock its probes read ("tsc", "monotonic"; NULL: not said). */
+	size_t nhists;
+	pvmmon_log_hist *hists;
+	char *clock;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {
@@ -394,6 +471,11 @@ typedef struct pvmmon_log {
 	pvmmon_log_switch *switches; /* in time order */
 	size_t nhangs;
 	pvmmon_log_hang *hangs; /* in the order they were said */
+	/* Since 1.6: the histogram settings and the monitor's merged histograms (program
+	 * and host foci). */
+	pvmmon_log_histcfg hist;
+	size_t nhists;
+	pvmmon_log_hist *hists;
 	/* What the procs' incl_ns and excl_ns and the loops' time_ns hold: parallel as
 	 * read, another after pvmmon_log_use_times(). Never written to the file. */
 	pvmmon_comp comp;
@@ -492,6 +574,21 @@ PVMMON_EXTERN const char *pvmmon_event_op_name(pvmmon_event_op op);
 
 /* The op named by name, or 0 when name is none of them. */
 PVMMON_EXTERN pvmmon_event_op pvmmon_event_op_parse(const char *name);
+
+/* "compute", "wait", "pvm", "overhead", "msgs-sent", "bytes-sent", "msgs-recv",
+ * "bytes-recv", "calls", "time", "cp"; NULL outside the enum. */
+PVMMON_EXTERN const char *pvmmon_hist_metric_name(pvmmon_hist_metric m);
+PVMMON_EXTERN pvmmon_hist_metric pvmmon_hist_metric_parse(const char *name); /* 0: none */
+
+/* "program", "host", "task", "proc", "loop", "stmt"; NULL outside the enum. */
+PVMMON_EXTERN const char *pvmmon_hist_focus_name(pvmmon_hist_focus f);
+PVMMON_EXTERN pvmmon_hist_focus pvmmon_hist_focus_parse(const char *name); /* 0: none */
+
+/* Whether metric m's values are nanoseconds (else counts or bytes). */
+PVMMON_EXTERN int pvmmon_hist_metric_is_time(pvmmon_hist_metric m);
+
+/* Frees what h owns (not h itself) and zeroes it. */
+PVMMON_EXTERN void pvmmon_log_hist_clear(pvmmon_log_hist *h);
 
 /* Whether op sends a message (send, psend, mcast). */
 PVMMON_EXTERN int pvmmon_event_op_sends(pvmmon_event_op op);
