@@ -67,21 +67,66 @@ static void check_soon(const char *err, const char *kind)
 		fprintf(stderr, "\n%s\n", err);
 }
 
+/*
+ * Runs `hang MODE` with opts into *r and checks that it ended as --on-hang=abort ends
+ * a hung run (exit status 4) with want said on stderr (stderr printed when not); with
+ * kind, the diagnosis of that kind is said soon (check_soon). *r stays for more checks;
+ * the run's folder is returned.
+ */
+static const char *expect_said(cmd_result *r, const char *opts, const char *mode, const char *want,
+                               const char *kind)
+{
+	const char *dir = run_hang(r, opts, mode);
+
+	CU_ASSERT_EQUAL(r->status, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r->err, want));
+	if (!strstr(r->err, want))
+		fprintf(stderr, "\n%s: %s\n", mode, r->err);
+	if (kind)
+		check_soon(r->err, kind);
+	return dir;
+}
+
+/* The diagnosis of the two-task cycle at line l: each task waits (or polls) there for
+ * the other's message. */
+static const char *cycle2_said(char *buf, size_t n, const char *verb, int l)
+{
+	snprintf(buf, n,
+	         "pvmmon: deadlock: task 0.0 %s at hang.c:%d for tag 2 from 0.1; task 0.1 %s at "
+	         "hang.c:%d for tag 1 from 0.0",
+	         verb, l, verb, l);
+	return buf;
+}
+
+/* The diagnosis of the master's wait for tag 2 while worker 0.0's tag 3 is queued. */
+static const char *mismatch_said(char *buf, size_t n)
+{
+	snprintf(buf, n,
+	         "pvmmon: tag mismatch: task 0 waits at hang.c:%d for tag 2 from 0.0; a message "
+	         "from 0.0 with tag 3 waits unreceived in its queue",
+	         line_of("HANG-MASTER"));
+	return buf;
+}
+
+/* The diagnosis of the master's wait for worker 0.0, which ended as how says. */
+static const char *ended_said(char *buf, size_t n, const char *how)
+{
+	snprintf(buf, n,
+	         "pvmmon: wait for an ended task: task 0 waits at hang.c:%d for tag 2 from 0.0, "
+	         "which has ended (%s)",
+	         line_of("HANG-MASTER"), how);
+	return buf;
+}
+
 static void test_two_task_cycle(void)
 {
 	cmd_result r;
 	char want[512], path[4200], *log;
 	int l = line_of("HANG-CYCLE2");
-	const char *dir = run_hang(&r, "--on-hang=abort", "cycle2");
+	const char *dir = expect_said(&r, "--on-hang=abort", "cycle2",
+	                              cycle2_said(want, sizeof(want), "waits", l), "deadlock:");
 
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
-	         "waits at hang.c:%d for tag 1 from 0.0",
-	         l, l);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
 	CU_ASSERT_EQUAL(harness_count(r.err, "pvmmon: deadlock:"), 1);
-	check_soon(r.err, "deadlock:");
 	snprintf(path, sizeof(path), "%s/h.xml", dir);
 	log = harness_slurp(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL(log);
@@ -103,15 +148,12 @@ static void test_three_task_cycle(void)
 	char want[512];
 	int l = line_of("HANG-CYCLE3");
 
-	run_hang(&r, "--on-hang=abort", "cycle3");
-	CU_ASSERT_EQUAL(r.status, 4);
 	snprintf(want, sizeof(want),
 	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 1 from 0.1; task 0.1 "
 	         "waits at hang.c:%d for tag 1 from 0.2; task 0.2 waits at hang.c:%d for tag 1 "
 	         "from 0.0",
 	         l, l, l);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	check_soon(r.err, "deadlock:");
+	expect_said(&r, "--on-hang=abort", "cycle3", want, "deadlock:");
 	cmd_result_free(&r);
 }
 
@@ -120,15 +162,7 @@ static void test_tag_mismatch(void)
 	cmd_result r;
 	char want[512];
 
-	run_hang(&r, "--on-hang=abort", "mismatch");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: tag mismatch: task 0 waits at hang.c:%d for tag 2 from 0.0; a message "
-	         "from 0.0 with tag 3 waits unreceived in its queue",
-	         line_of("HANG-MASTER"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	if (!strstr(r.err, want))
-		fprintf(stderr, "\n%s\n", r.err);
+	expect_said(&r, "--on-hang=abort", "mismatch", mismatch_said(want, sizeof(want)), NULL);
 	cmd_result_free(&r);
 }
 
@@ -137,14 +171,8 @@ static void test_wait_for_ended_task(void)
 	cmd_result r;
 	char want[512];
 
-	run_hang(&r, "--on-hang=abort", "ended");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: wait for an ended task: task 0 waits at hang.c:%d for tag 2 from 0.0, "
-	         "which has ended (it exited)",
-	         line_of("HANG-MASTER"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	check_soon(r.err, "wait for an ended task:");
+	expect_said(&r, "--on-hang=abort", "ended", ended_said(want, sizeof(want), "it exited"),
+	            "wait for an ended task:");
 	cmd_result_free(&r);
 }
 
@@ -159,16 +187,8 @@ static void test_wait_for_crashed_task(void)
 	fprintf(stderr, "\n  skipped under ASan/UBSan: the sanitizers take a real fault first ");
 	return;
 #endif
-	run_hang(&r, "--on-hang=abort", "crash");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: wait for an ended task: task 0 waits at hang.c:%d for tag 2 from 0.0, "
-	         "which has ended (killed by SIGSEGV)",
-	         line_of("HANG-MASTER"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	if (!strstr(r.err, want))
-		fprintf(stderr, "\n%s\n", r.err);
-	check_soon(r.err, "wait for an ended task:");
+	expect_said(&r, "--on-hang=abort", "crash",
+	            ended_said(want, sizeof(want), "killed by SIGSEGV"), "wait for an ended task:");
 	cmd_result_free(&r);
 }
 
@@ -181,14 +201,8 @@ static void test_partial_hang(void)
 	int l = line_of("HANG-CYCLE2");
 	char want[512];
 
-	run_hang(&r, "--on-hang=abort", "partial");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
-	         "waits at hang.c:%d for tag 1 from 0.0",
-	         l, l);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	check_soon(r.err, "deadlock:");
+	expect_said(&r, "--on-hang=abort", "partial", cycle2_said(want, sizeof(want), "waits", l),
+	            "deadlock:");
 	/* Said before the computing workers were done: none of them is in it. */
 	CU_ASSERT_PTR_NULL(strstr(r.err, "0.2 waits"));
 	CU_ASSERT_PTR_NULL(strstr(r.out, "partial done"));
@@ -300,13 +314,8 @@ static void test_precv_cycle(void)
 	int l = line_of("HANG-PCYCLE");
 	char want[512];
 
-	run_hang(&r, "--on-hang=abort", "pcycle");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
-	         "waits at hang.c:%d for tag 1 from 0.0",
-	         l, l);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	expect_said(&r, "--on-hang=abort", "pcycle", cycle2_said(want, sizeof(want), "waits", l),
+	            NULL);
 	cmd_result_free(&r);
 	run_hang(&r, "", "precv");
 	CU_ASSERT_EQUAL(r.status, 0);
@@ -323,25 +332,12 @@ static void test_preserve_mode(void)
 	char want[512];
 	int l = line_of("HANG-CYCLE2");
 
-	run_hang(&r, "--mode=preserve --on-hang=abort", "cycle2");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: deadlock: task 0.0 waits at hang.c:%d for tag 2 from 0.1; task 0.1 "
-	         "waits at hang.c:%d for tag 1 from 0.0",
-	         l, l);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	expect_said(&r, "--mode=preserve --on-hang=abort", "cycle2",
+	            cycle2_said(want, sizeof(want), "waits", l), "deadlock:");
 	CU_ASSERT_EQUAL(harness_count(r.err, "pvmmon: deadlock:"), 1);
-	check_soon(r.err, "deadlock:");
 	cmd_result_free(&r);
-	run_hang(&r, "--mode=preserve --on-hang=abort", "mismatch");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: tag mismatch: task 0 waits at hang.c:%d for tag 2 from 0.0; a message "
-	         "from 0.0 with tag 3 waits unreceived in its queue",
-	         line_of("HANG-MASTER"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	if (!strstr(r.err, want))
-		fprintf(stderr, "\n%s\n", r.err);
+	expect_said(&r, "--mode=preserve --on-hang=abort", "mismatch",
+	            mismatch_said(want, sizeof(want)), NULL);
 	cmd_result_free(&r);
 }
 
@@ -354,16 +350,8 @@ static void test_polling_cycle(void)
 	int l = line_of("HANG-POLL2");
 	char want[512];
 
-	run_hang(&r, "--on-hang=abort", "poll2");
-	CU_ASSERT_EQUAL(r.status, 4);
-	snprintf(want, sizeof(want),
-	         "pvmmon: deadlock: task 0.0 polls at hang.c:%d for tag 2 from 0.1; task 0.1 "
-	         "polls at hang.c:%d for tag 1 from 0.0",
-	         l, l);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
-	check_soon(r.err, "deadlock:");
-	if (!strstr(r.err, want))
-		fprintf(stderr, "\n%s\n", r.err);
+	expect_said(&r, "--on-hang=abort", "poll2", cycle2_said(want, sizeof(want), "polls", l),
+	            "deadlock:");
 	cmd_result_free(&r);
 }
 
@@ -373,10 +361,8 @@ static void test_budget_mode(void)
 {
 	cmd_result r;
 
-	run_hang(&r, "--budget=5 --on-hang=abort", "cycle2");
-	CU_ASSERT_EQUAL(r.status, 4);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: deadlock: task 0.0 waits at hang.c:"));
-	check_soon(r.err, "deadlock:");
+	expect_said(&r, "--budget=5 --on-hang=abort", "cycle2",
+	            "pvmmon: deadlock: task 0.0 waits at hang.c:", "deadlock:");
 	cmd_result_free(&r);
 }
 
