@@ -250,5 +250,7 @@ void registry__task_exit(mon_run *run, int32_t tid)
 	/* gone first: the host's next keeper is chosen among the others. */
 	tasks__gone(t);
 	clocks__task_gone(run, t);
+	/* Its unspawned children can no longer come: a replay waiting for one goes on. */
+	rrmon__lids_unreachable(run);
 	run->t_last_change = pvmmon_clock_now();
 }

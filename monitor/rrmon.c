@@ -138,6 +138,57 @@ void rrmon__lid(mon_run *run, int src, const uint8_t *data, size_t len)
 	}
 	run->pending_lids = w;
 	w[run->npending_lids++] = (mon_lid_wait){src, lid};
+	rrmon__lids_unreachable(run);
+}
+
+/*
+ * Whether logical id lid ("0.2": the third child spawned by task 0), asked for by task
+ * asker, can no longer register: its parent reported no spawn of that index and can
+ * spawn no more, as it has ended or is the asker, blocked in the question. A task
+ * reports each spawn as it returns, before any later message of its own, so such a
+ * parent's reports are all in. A root id ("1": started from outside, by a script or
+ * the console) can always still come.
+ */
+static int lid_unreachable(const mon_run *run, const char *lid, int asker)
+{
+	const char *dot = strrchr(lid, '.');
+	char parent_lid[256];
+	const mon_task *parent;
+	unsigned long index;
+	char *end;
+
+	if (!dot || (size_t)(dot - lid) >= sizeof(parent_lid))
+		return 0;
+	index = strtoul(dot + 1, &end, 10);
+	if (end == dot + 1 || *end)
+		return 0;
+	memcpy(parent_lid, lid, (size_t)(dot - lid));
+	parent_lid[dot - lid] = '\0';
+	parent = tasks__find_lid(run, parent_lid);
+	if (!parent || !(parent->gone || parent->rec.tid == asker))
+		return 0;
+	for (size_t i = 0; i < tasks__spawn_count(run); i++) {
+		const mon_spawn *sp = tasks__spawn_at(run, i);
+
+		if (sp->parent == parent->rec.tid && sp->index == index)
+			return 0;
+	}
+	return 1;
+}
+
+void rrmon__lids_unreachable(mon_run *run)
+{
+	for (size_t i = 0; i < run->npending_lids;) {
+		mon_lid_wait *w = &run->pending_lids[i];
+
+		if (lid_unreachable(run, w->lid, w->asker)) {
+			answer_lid(run, w->asker, 0);
+			free(w->lid);
+			*w = run->pending_lids[--run->npending_lids];
+		} else {
+			i++;
+		}
+	}
 }
 
 void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)

@@ -11,6 +11,9 @@ void rrmon__record(mon_run *run, int src, const uint8_t *data, size_t len);
 void rrmon__welcomed(mon_run *run, mon_task *t);
 /* Handles a LID question: the tid of a logical id, now or once it registers. */
 void rrmon__lid(mon_run *run, int src, const uint8_t *data, size_t len);
+/* Answers "no such task" (tid 0) to the questions about logical ids that can no longer
+ * register: a child whose parent has ended, or asks itself, without having spawned it. */
+void rrmon__lids_unreachable(mon_run *run);
 void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len);
 void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len);
 /* At the end of a replay: recorded tasks that never started are a divergence. */

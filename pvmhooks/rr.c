@@ -35,17 +35,14 @@
 
 static hooks_rr_mode mode_now;
 
-hooks_rr_mode hooks__rr_mode(void)
-{
-	return mode_now;
-}
+hooks_rr_mode hooks__rr_mode(void) { return mode_now; }
 
 static replay_enc enc;
 static wire_buf chunk;
 
 /* The replay: the recorded entries, the next one, and the senders' logical ids with
  * the tids they have in this run (0 until asked). */
-static replay_entry *rec;
+static replay_entry *rec, cur; /* cur: the entry the current call is replaying */
 static size_t nrec, next;
 /* The record's handler deliveries apart (mhf.c makes them at their positions), the
  * next one, and each entry's number in the whole record (counted from 1), by which
@@ -61,7 +58,6 @@ static size_t nheld_notes, cap_notes;
 static char **lids;
 static int32_t *lid_tids;
 static size_t nlids;
-static replay_entry cur; /* the entry the current call is replaying */
 static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
 static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
@@ -263,8 +259,12 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 
 	describe(exp, sizeof(exp), &cur, 0);
 	name_of(who, sizeof(who), src, 1);
-	b = why ? 0 : hooks__pvm.probe(src, -1);
-	if (why) {
+	b = why || !src ? 0 : hooks__pvm.probe(src, -1);
+	if (!src) { /* tid_of() found no such task in this run */
+		name_of(who, sizeof(who), cur.sender, 0);
+		snprintf(obs, sizeof(obs), "%s, the recorded sender, is not in this run (its parent "
+		         "did not spawn it and no longer can, or it did not start in 30 s)", who);
+	} else if (why) {
 		snprintf(obs, sizeof(obs), "no message from %s with tag %d can come: %s", who, tag,
 		         why);
 	} else if (b > 0) {
@@ -553,7 +553,10 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	}
 	switch (cur.kind) {
 	case REPLAY_MSG:
-		s = tid_of(cur.sender);
+		if (!(s = tid_of(cur.sender))) {
+			cannot_come(call, 0, cur.tag, NULL);
+			break;
+		}
 		if (op == PVMMON_EV_PRECV) {
 			const char *why;
 
