@@ -94,6 +94,7 @@ int cli__report(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon report LOG [--text] [--compensation none|local|parallel]\n"
+	    "       pvmmon report LOG --between T0 T1\n"
 	    "       pvmmon report LOG -o DIR [--format svg|png|pdf] [--dot] [--prune PCT]\n"
 	    "                     [--time virtual|real|both] [--compensation none|local|parallel]\n"
 	    "Without -o, prints a top-down summary of a run: tasks, communication statements\n"
@@ -112,18 +113,42 @@ int cli__report(int argc, char **argv)
 	    "Procedure and loop times are compensated for monitoring overhead: parallel\n"
 	    "compensation (virtual time, the default) takes out every task's monitoring and\n"
 	    "the waiting it caused in others; --compensation=local takes out only each task's\n"
-	    "own monitoring; --compensation=none shows real time.\n";
+	    "own monitoring; --compensation=none shows real time.\n"
+	    "A run with time histograms (log 1.6) gets an overview timeline in the HTML report\n"
+	    "and its phases in the text summary. --between T0 T1 (times from the run's start\n"
+	    "such as 1.5s, 200ms, 30us) prints the tasks', statements', procedures' and loops'\n"
+	    "figures within that interval, computed from the histograms.\n";
 	const char *path = NULL, *dir = NULL;
 	pvmmon_report_opts opts = {"svg", 0, 0.01, PVMMON_REPORT_VIRTUAL};
 	pvmmon_log *log = NULL;
 	pvmmon_comp comp = PVMMON_COMP_PARALLEL;
-	int i, rc;
+	int i, rc, between = 0;
+	int64_t t0 = 0, t1 = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--text"))
 			continue;
+		if (!strcmp(a, "--between")) {
+			if (i + 2 >= argc) {
+				cli__error("report: --between needs two times (T0 T1, such as 1.5s 2s)");
+				return 2;
+			}
+			if (pvmmon_report_parse_time(argv[i + 1], &t0) < 0 ||
+			    pvmmon_report_parse_time(argv[i + 2], &t1) < 0) {
+				cli__error("report: --between: %s", pvmmon_error_last());
+				return 2;
+			}
+			if (t0 >= t1) {
+				cli__error("report: --between: T0 (%s) must come before T1 (%s)",
+					   argv[i + 1], argv[i + 2]);
+				return 2;
+			}
+			between = 1;
+			i += 2;
+			continue;
+		}
 		if (!strcmp(a, "--dot")) {
 			opts.write_dot = 1;
 			continue;
@@ -175,6 +200,10 @@ int cli__report(int argc, char **argv)
 		cli__error("report: --format, --dot, --prune and --time need -o DIR");
 		return 2;
 	}
+	if (dir && between) {
+		cli__error("report: --between is for the text report (no -o)");
+		return 2;
+	}
 	if (pvmmon_log_read(&log, path) < 0) {
 		cli__error("%s", pvmmon_error_last());
 		return 1;
@@ -188,10 +217,16 @@ int cli__report(int argc, char **argv)
 		rc = pvmmon_report_html(log, dir, &opts);
 		if (rc == 0)
 			printf("pvmmon: report written to %s/index.html\n", dir);
+	} else if (between) {
+		rc = pvmmon_report_text_between(log, t0, t1, stdout);
 	} else {
 		rc = pvmmon_report_text(log, stdout);
 	}
 	pvmmon_log_free(log);
+	if (rc < 0 && between) {
+		cli__error("%s: %s", path, pvmmon_error_last());
+		return 1;
+	}
 	if (rc < 0) {
 		cli__error("%s", pvmmon_error_last());
 		return 1;

@@ -11,6 +11,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 #include "figures.h"
+#include "histo.h"
 #include "html_interact.h"
 #include "render.h"
 
@@ -138,7 +139,8 @@ static const char style[] =
     "th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}"
     "img.graph{max-width:100%;border:1px solid #eee;margin:.5em 0}"
     ".note{color:#666;font-style:italic}dl.run dt{font-weight:bold;float:left;width:11em}"
-    "dl.run dd{margin-left:11em}";
+    "dl.run dd{margin-left:11em}div.tl-box{overflow:auto;max-height:80vh;border:1px solid #eee}"
+    "td.chart{padding:1px 4px}svg.spark{display:block}";
 
 /* Sorting by a click on a column header; the tables read the same without it. */
 static const char script[] =
@@ -237,15 +239,17 @@ static void hosts_table(const pvmmon_log *log, FILE *out)
 	fputs("</tbody></table>\n", out);
 }
 
-static void statements_table(const pvmmon_log *log, FILE *out)
+/* g: the histograms' grid, for a chart per statement; NULL when the log has none. */
+static void statements_table(const pvmmon_log *log, const graphs_grid *g, FILE *out)
 {
 	char b[32], name[512];
 	size_t n = 0;
 
 	fputs("<h2 id=statements>Communication statements</h2>\n<table class=sortable><thead><tr>"
 	      "<th>task</th><th>statement</th><th>call</th><th>count</th><th>time</th>"
-	      "<th>sync delay</th><th>transmission</th><th>bytes</th></tr></thead><tbody>\n",
+	      "<th>sync delay</th><th>transmission</th><th>bytes</th>",
 	      out);
+	fputs(g ? "<th>time per bucket</th></tr></thead><tbody>\n" : "</tr></thead><tbody>\n", out);
 	for (size_t i = 0; i < log->ntasks; i++)
 		for (size_t j = 0; j < log->tasks[i].nstmts; j++) {
 			const pvmmon_log_stmt *s = &log->tasks[i].stmts[j];
@@ -261,8 +265,11 @@ static void statements_table(const pvmmon_log *log, FILE *out)
 			td_time(out, s->time_ns);
 			td_time(out, s->sync_ns);
 			td_time(out, s->trans_ns);
-			fprintf(out, "<td class=n data-v=\"%" PRIu64 "\">%s</td></tr>\n", s->bytes,
+			fprintf(out, "<td class=n data-v=\"%" PRIu64 "\">%s</td>", s->bytes,
 				graphs__fmt_bytes(b, sizeof(b), s->bytes));
+			if (g)
+				graphs__spark_stmt(out, g, &log->tasks[i], s);
+			fputs("</tr>\n", out);
 			n++;
 		}
 	fputs("</tbody></table>\n", out);
@@ -271,7 +278,8 @@ static void statements_table(const pvmmon_log *log, FILE *out)
 }
 
 /* Procedures of one program as call-graph nodes (recursion collapsed). */
-static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
+static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, const graphs_grid *g,
+			    FILE *out)
 {
 	pvmmon_callgraph *cg = NULL;
 	int rc = graphs__program_callgraph(log, t, &cg);
@@ -279,8 +287,9 @@ static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 	if (rc < 0)
 		goto out;
 	fputs("<table class=sortable><thead><tr><th>procedure</th><th>defined at</th><th>calls</th>"
-	      "<th>recursive calls</th><th>inclusive</th><th>exclusive</th></tr></thead><tbody>\n",
+	      "<th>recursive calls</th><th>inclusive</th><th>exclusive</th>",
 	      out);
+	fputs(g ? "<th>time per bucket</th></tr></thead><tbody>\n" : "</tr></thead><tbody>\n", out);
 	for (size_t i = 0; i < cg->nnodes; i++) {
 		const pvmmon_cg_node *nd = &cg->nodes[i];
 
@@ -293,12 +302,14 @@ static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 		td_count(out, nd->inner_calls);
 		if (nd->counted) {
 			fputs("<td class=n data-v=\"-1\">counted</td><td class=n data-v=\"-1\">"
-			      "counted</td></tr>\n",
+			      "counted</td>",
 			      out);
-			continue;
+		} else {
+			td_time(out, nd->incl_ns);
+			td_time(out, nd->excl_ns);
 		}
-		td_time(out, nd->incl_ns);
-		td_time(out, nd->excl_ns);
+		if (g)
+			graphs__spark_proc(out, log, g, t, nd->name);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);
@@ -581,6 +592,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 		       const char *why)
 {
 	char path[4096], tmp[4200];
+	graphs_grid grid, *g = graphs__hist_grid(log, &grid) == 0 ? &grid : NULL;
 	FILE *out;
 	int rc = 0;
 
@@ -594,13 +606,14 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	fprintf(out, "</title><style>%s%s</style></head><body>\n<h1>pvmmon report: ", style,
 		graphs__html_interact_style);
 	put_html(out, graphs__base_name(log->program ? log->program : "?"));
-	fprintf(out, "</h1>\n<p>%s<a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
+	fprintf(out, "</h1>\n<p><a href=\"#overview\">overview</a> &middot; %s<a href=\"#graphs\">graphs</a> &middot; <a href=\"#tasks\">tasks</a> "
 	      "&middot; <a href=\"#statements\">statements</a> &middot; <a href=\"#procedures\">"
 	      "procedures</a> &middot; <a href=\"#matrix\">message matrix</a> &middot; <a "
 	      "href=\"#critical-path\">critical path</a> &middot; <a href=\"#space-time\">"
 	      "space-time</a></p>\n",
 	      graphs__has_waits(log) ? "<a href=\"#hangs\">hangs</a> &middot; " : "");
 	run_summary(log, out);
+	rc = graphs__html_overview(out, log, dir);
 	hangs(log, o, out);
 	fputs("<h2 id=graphs>Program and call graphs</h2>\n<p>Nodes are coloured by their share of "
 	      "the program's virtual time (white: none, red: all of it); statements below the "
@@ -624,7 +637,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	}
 	hosts_table(log, out);
 	tasks_table(log, out);
-	statements_table(log, out);
+	statements_table(log, g, out);
 	fputs("<h2 id=procedures>Procedures</h2>\n", out);
 	{
 		int any = 0;
@@ -635,7 +648,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 				fputs("<h3>", out);
 				put_html(out, graphs__base_name(progs[p]->program ? progs[p]->program : "?"));
 				fputs("</h3>\n", out);
-				rc = procedures_table(log, progs[p], out);
+				rc = procedures_table(log, progs[p], g, out);
 			}
 		if (!any)
 			fputs("<p class=note>No procedure probes: build the program with pvmmon-cc for "

@@ -8,6 +8,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 #include "figures.h"
+#include "histo.h"
 
 /* One communication statement together with the task it belongs to, for sorting. */
 typedef struct stmt_ref {
@@ -607,6 +608,9 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (rc < 0)
 		return rc;
 	rc = report_procs_and_loops(log, out);
+	if (rc < 0)
+		return rc;
+	rc = graphs__report_phases(log, out);
 	if (rc < 0)
 		return rc;
 	rc = report_critical_path(log, out);

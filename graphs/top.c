@@ -6,9 +6,68 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 #include "figures.h"
+#include "histo.h"
 
-/* How many statements the view lists. */
+/* How many statements the view lists, and buckets each task's sparkline shows. */
 #define TOP_STMTS 8
+#define SPARK 16
+
+/* Whether the terminal takes UTF-8 (the locale's variables say so), for block
+ * characters; else the sparkline is drawn in ASCII. */
+static int utf8(void)
+{
+	const char *v = getenv("LC_ALL");
+
+	if (!v || !*v)
+		v = getenv("LC_CTYPE");
+	if (!v || !*v)
+		v = getenv("LANG");
+	return v && (strcasestr(v, "UTF-8") || strcasestr(v, "utf8"));
+}
+
+/*
+ * Task t's share of time computing in each of its last SPARK buckets, one character
+ * each from low to high (blank: nothing), from its compute histogram on the virtual
+ * axis (else the real one). The last bucket is the one still filling. Nothing when the
+ * task has no histogram.
+ */
+static void spark(const pvmmon_log_task *t, FILE *out)
+{
+	static const char *const blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
+	                                     "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char ascii[] = " .:-=+*#@";
+	const pvmmon_log_hist *h =
+	    graphs__hist_find(t->hists, t->nhists, PVMMON_HIST_COMPUTE, PVMMON_FOCUS_TASK, NULL, 0,
+	                      PVMMON_AXIS_VIRTUAL);
+	int u = utf8();
+
+	if (!h)
+		h = graphs__hist_find(t->hists, t->nhists, PVMMON_HIST_COMPUTE, PVMMON_FOCUS_TASK,
+		                      NULL, 0, PVMMON_AXIS_REAL);
+	if (!h || h->width_ns <= 0)
+		return;
+	fputc(' ', out);
+	for (size_t i = h->nbuckets > SPARK ? h->nbuckets - SPARK : 0; i < h->nbuckets; i++) {
+		int64_t v = h->values[i] < 0 ? 0 : h->values[i];
+		int k = v >= h->width_ns ? 8 : (int)(v * 8 / h->width_ns);
+
+		/* Any computing at all shows, however little. */
+		if (k == 0 && v > 0)
+			k = 1;
+		if (u)
+			fputs(blocks[k], out);
+		else
+			fputc(ascii[k], out);
+	}
+}
+
+static int any_hists(const pvmmon_log *log)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].nhists)
+			return 1;
+	return 0;
+}
 
 typedef struct hot {
 	const pvmmon_log_task *task;
@@ -28,16 +87,21 @@ static void tasks(const pvmmon_log *log, FILE *out)
 {
 	char t1[32], t2[32];
 
-	fprintf(out, "%-10s %-9s %-8s %-16s %12s %12s %9s %9s\n", "task", "tid", "state",
-		"program", "virtual", "intrusion", "sent", "received");
+	int sp = any_hists(log);
+
+	fprintf(out, "%-10s %-9s %-8s %-16s %12s %12s %9s %9s%s\n", "task", "tid", "state",
+		"program", "virtual", "intrusion", "sent", "received",
+		sp ? " computing, last buckets" : "");
 	for (size_t i = 0; i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
 
-		fprintf(out, "%-10s t%-8x %-8s %-16.16s %12s %12s %9" PRIu64 " %9" PRIu64 "\n",
+		fprintf(out, "%-10s t%-8x %-8s %-16.16s %12s %12s %9" PRIu64 " %9" PRIu64,
 			t->lid ? t->lid : "?", (unsigned)t->tid, pvmmon_task_status_name(t->status),
 			graphs__base_name(t->program ? t->program : "?"),
 			graphs__fmt_time(t1, sizeof(t1), t->virtual_ns),
 			graphs__fmt_time(t2, sizeof(t2), t->intrusion_ns), t->msgs_sent, t->msgs_recv);
+		spark(t, out);
+		fputc('\n', out);
 	}
 }
 

@@ -89,6 +89,32 @@ PVMMON_EXTERN int pvmmon_report_dot_waits(const pvmmon_log *log, FILE *out);
  */
 PVMMON_EXTERN int pvmmon_report_top(const pvmmon_log *log, FILE *out);
 
+/*
+ * Writes the overview timeline of log as SVG (log version 1.6, without a trace): one
+ * lane per task, one column per bucket of the run's time histograms (on the virtual axis
+ * when the tasks have it, else the real one), each bucket's computing, waiting, PVM and
+ * monitoring time stacked in proportion to their shares, a tooltip per bucket with the
+ * shares and its time span, a legend and a time axis. Lanes shrink to fit with a minimum
+ * height, so at 128 tasks and more the picture grows and every k-th lane is labelled.
+ * Returns PVMMON_EINVAL when no task has state histograms.
+ */
+PVMMON_EXTERN int pvmmon_report_svg_timeline(const pvmmon_log *log, FILE *out);
+
+/*
+ * Writes log's profile tables restricted to [t0, t1) (ns from the run's start, on the
+ * histograms' axis): each task's states and messages, then statements, procedures and
+ * loops with their time and count in the interval, computed from the time histograms
+ * (a bucket the interval covers in part counts pro rata); items without a histogram are
+ * shown as n/a, and said so. PVMMON_EINVAL when t0 >= t1 or t0 < 0, PVMMON_ENOTFOUND
+ * when log has no time histograms.
+ */
+PVMMON_EXTERN int pvmmon_report_text_between(const pvmmon_log *log, int64_t t0, int64_t t1,
+                                             FILE *out);
+
+/* Parses a duration such as "1.5s", "200ms", "30us", "500ns" (or "0") into *ns; 0, or
+ * PVMMON_EINVAL with a message saying what a time looks like. */
+PVMMON_EXTERN int pvmmon_report_parse_time(const char *s, int64_t *ns);
+
 /* Options of the HTML report; zero values take the defaults. */
 typedef struct pvmmon_report_opts {
 	const char *format; /* picture format: "svg" (default), "png" or "pdf" */

@@ -1,21 +1,27 @@
 /* The table of unit-test suites for graphs/, one suite per module. */
 #include "../unit.h"
 
+extern CU_TestInfo test_between_tests[];
 extern CU_TestInfo test_callgraph_tests[];
 extern CU_TestInfo test_cpath_tests[];
 extern CU_TestInfo test_dot_tests[];
 extern CU_TestInfo test_export_tests[];
+extern CU_TestInfo test_phases_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
+extern CU_TestInfo test_timeline_tests[];
 extern CU_TestInfo test_waitfor_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
+    {"between", NULL, NULL, NULL, NULL, test_between_tests},
     {"callgraph", NULL, NULL, NULL, NULL, test_callgraph_tests},
     {"cpath", NULL, NULL, NULL, NULL, test_cpath_tests},
     {"dot", NULL, NULL, NULL, NULL, test_dot_tests},
     {"export", NULL, NULL, NULL, NULL, test_export_tests},
+    {"phases", NULL, NULL, NULL, NULL, test_phases_tests},
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
+    {"timeline", NULL, NULL, NULL, NULL, test_timeline_tests},
     {"waitfor", NULL, NULL, NULL, NULL, test_waitfor_tests},
     CU_SUITE_INFO_NULL,
 };
