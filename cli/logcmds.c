@@ -90,6 +90,65 @@ static int report_value(pvmmon_report_opts *opts, pvmmon_comp *comp, const char 
 	return PVMMON_EINVAL;
 }
 
+/* The two times after argv[i] (--between T0 T1) into *t0 and *t1; 0, or PVMMON_EINVAL
+ * after saying what is wrong. */
+static int between_value(int argc, char **argv, int i, int64_t *t0, int64_t *t1)
+{
+	if (i + 2 >= argc) {
+		cli__error("report: --between needs two times (T0 T1, such as 1.5s 2s)");
+		return PVMMON_EINVAL;
+	}
+	if (pvmmon_report_parse_time(argv[i + 1], t0) < 0 ||
+	    pvmmon_report_parse_time(argv[i + 2], t1) < 0) {
+		cli__error("report: --between: %s", pvmmon_error_last());
+		return PVMMON_EINVAL;
+	}
+	if (*t0 >= *t1) {
+		cli__error("report: --between: T0 (%s) must come before T1 (%s)", argv[i + 1],
+			   argv[i + 2]);
+		return PVMMON_EINVAL;
+	}
+	return 0;
+}
+
+/* Reads the log at path and writes its report: HTML into dir, or text, restricted to
+ * [t[0], t[1]) when t is not NULL. The command's exit status. */
+static int report_log(const char *path, const char *dir, const pvmmon_report_opts *opts,
+		      pvmmon_comp comp, const int64_t *t)
+{
+	pvmmon_log *log = NULL;
+	int rc;
+
+	if (pvmmon_log_read(&log, path) < 0) {
+		cli__error("%s", pvmmon_error_last());
+		return 1;
+	}
+	/* A log without raw and local times still has the virtual ones: say so and go on
+	 * with them. */
+	if (pvmmon_log_use_times(log, comp) < 0)
+		cli__error("%s: showing parallel compensation (virtual time) instead of %s",
+		           pvmmon_error_last(), pvmmon_comp_name(comp));
+	if (dir) {
+		rc = pvmmon_report_html(log, dir, opts);
+		if (rc == 0)
+			printf("pvmmon: report written to %s/index.html\n", dir);
+	} else if (t) {
+		rc = pvmmon_report_text_between(log, t[0], t[1], stdout);
+	} else {
+		rc = pvmmon_report_text(log, stdout);
+	}
+	pvmmon_log_free(log);
+	if (rc < 0 && t) {
+		cli__error("%s: %s", path, pvmmon_error_last());
+		return 1;
+	}
+	if (rc < 0) {
+		cli__error("%s", pvmmon_error_last());
+		return 1;
+	}
+	return 0;
+}
+
 int cli__report(int argc, char **argv)
 {
 	static const char help[] =
@@ -120,10 +179,9 @@ int cli__report(int argc, char **argv)
 	    "figures within that interval, computed from the histograms.\n";
 	const char *path = NULL, *dir = NULL;
 	pvmmon_report_opts opts = {"svg", 0, 0.01, PVMMON_REPORT_VIRTUAL};
-	pvmmon_log *log = NULL;
 	pvmmon_comp comp = PVMMON_COMP_PARALLEL;
-	int i, rc, between = 0;
-	int64_t t0 = 0, t1 = 0;
+	int i, between = 0;
+	int64_t t[2] = {0, 0};
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -131,20 +189,8 @@ int cli__report(int argc, char **argv)
 		if (!strcmp(a, "--text"))
 			continue;
 		if (!strcmp(a, "--between")) {
-			if (i + 2 >= argc) {
-				cli__error("report: --between needs two times (T0 T1, such as 1.5s 2s)");
+			if (between_value(argc, argv, i, &t[0], &t[1]) < 0)
 				return 2;
-			}
-			if (pvmmon_report_parse_time(argv[i + 1], &t0) < 0 ||
-			    pvmmon_report_parse_time(argv[i + 2], &t1) < 0) {
-				cli__error("report: --between: %s", pvmmon_error_last());
-				return 2;
-			}
-			if (t0 >= t1) {
-				cli__error("report: --between: T0 (%s) must come before T1 (%s)",
-					   argv[i + 1], argv[i + 2]);
-				return 2;
-			}
 			between = 1;
 			i += 2;
 			continue;
@@ -204,32 +250,5 @@ int cli__report(int argc, char **argv)
 		cli__error("report: --between is for the text report (no -o)");
 		return 2;
 	}
-	if (pvmmon_log_read(&log, path) < 0) {
-		cli__error("%s", pvmmon_error_last());
-		return 1;
-	}
-	/* A log without raw and local times still has the virtual ones: say so and go on
-	 * with them. */
-	if (pvmmon_log_use_times(log, comp) < 0)
-		cli__error("%s: showing parallel compensation (virtual time) instead of %s",
-		           pvmmon_error_last(), pvmmon_comp_name(comp));
-	if (dir) {
-		rc = pvmmon_report_html(log, dir, &opts);
-		if (rc == 0)
-			printf("pvmmon: report written to %s/index.html\n", dir);
-	} else if (between) {
-		rc = pvmmon_report_text_between(log, t0, t1, stdout);
-	} else {
-		rc = pvmmon_report_text(log, stdout);
-	}
-	pvmmon_log_free(log);
-	if (rc < 0 && between) {
-		cli__error("%s: %s", path, pvmmon_error_last());
-		return 1;
-	}
-	if (rc < 0) {
-		cli__error("%s", pvmmon_error_last());
-		return 1;
-	}
-	return 0;
+	return report_log(path, dir, &opts, comp, between ? t : NULL);
 }

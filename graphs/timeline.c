@@ -16,7 +16,7 @@
 #define LANE_MIN 4.0
 #define LANES_H 640.0 /* lanes shrink to fit this height, down to LANE_MIN */
 #define LABEL_W 64.0
-#define TOP 34.0
+#define TOP 44.0
 #define XMLNS " xmlns=\"http://www.w3.org/2000/svg\""
 #define LABEL_PX 11.0 /* a label's height: every k-th lane is labelled so they never touch */
 
@@ -46,14 +46,15 @@ static void put_xml(FILE *out, const char *s)
 	}
 }
 
-static void style_and_legend(FILE *out, double width)
+static void style_and_legend(FILE *out)
 {
 	static const char *const words[GRAPHS_NSTATES] = {"computing", "waiting in a receive",
 	                                                  "inside PVM", "monitoring"};
 	double x = LABEL_W;
 
 	fputs("<style>.tl text{font:11px Helvetica,Arial,sans-serif;fill:#222}"
-	      ".tl .lane{fill:#f2f2f2}",
+	      ".tl .lane{fill:#f2f2f2}.tl g.task rect[class^=s]{shape-rendering:crispEdges}"
+	      ".tl .phase{stroke:#333;stroke-dasharray:4 3;stroke-width:1}",
 	      out);
 	for (int k = 0; k < GRAPHS_NSTATES; k++)
 		fprintf(out, ".tl .s%d{fill:%s}", k, colours[k]);
@@ -63,17 +64,40 @@ static void style_and_legend(FILE *out, double width)
 		        "<rect class=\"s%d\" x=\"%.0f\" y=\"8\" width=\"12\" height=\"12\"/>"
 		        "<text x=\"%.0f\" y=\"18\">%s</text>",
 		        k, x, x + 16, words[k]);
-		x += 16 + 7.0 * (double)strlen(words[k]) + 18;
+		x += 16 + 6.2 * (double)strlen(words[k]) + 18;
 	}
 	fprintf(out,
 	        "<rect class=\"lane\" x=\"%.0f\" y=\"8\" width=\"12\" height=\"12\" "
 	        "stroke=\"#ccc\"/><text x=\"%.0f\" y=\"18\">not running</text></g>\n",
 	        x, x + 16);
-	(void)width;
 }
 
 /* One bucket of one lane: its states stacked bottom up, heights in proportion to their
  * share of the bucket's time, with a tooltip. */
+/* Below this drawn lane height four stacked states cannot be told apart: each bucket is
+ * then one box, its colour the states' colours mixed in proportion to their shares
+ * (and the lane's grey for the time the task did not run). */
+#define STACK_MIN 9.0
+
+/* The colour of a bucket in mixed mode: each state's colour weighted by its share. */
+static void mix(FILE *out, const double *v, double whole)
+{
+	static const unsigned rgb[GRAPHS_NSTATES + 1] = {0x4caf50, 0xe53935, 0x1e88e5, 0xfb8c00,
+	                                                 0xf2f2f2};
+	double c[3] = {0, 0, 0}, used = 0;
+
+	for (int k = 0; k <= GRAPHS_NSTATES; k++) {
+		double w = k < GRAPHS_NSTATES ? v[k] / whole : 1 - used;
+
+		if (k < GRAPHS_NSTATES)
+			used += w;
+		for (int j = 0; j < 3; j++)
+			c[j] += w * (double)((rgb[k] >> (16 - 8 * j)) & 0xff);
+	}
+	fprintf(out, "#%02x%02x%02x", (unsigned)(c[0] + 0.5), (unsigned)(c[1] + 0.5),
+	        (unsigned)(c[2] + 0.5));
+}
+
 static void bucket(FILE *out, const pvmmon_log_task *t, const graphs_grid *g, size_t c, double y,
                    double lane_h, double col_w)
 {
@@ -97,6 +121,15 @@ static void bucket(FILE *out, const pvmmon_log_task *t, const graphs_grid *g, si
 		fprintf(out, " %s %.1f%%%s", graphs__state_name(k), 100.0 * v[k] / whole,
 		        k + 1 < GRAPHS_NSTATES ? "," : "");
 	fputs("</title>", out);
+	if (lane_h < STACK_MIN) {
+		fprintf(out,
+		        "<rect class=\"mix\" x=\"%.2f\" y=\"%.3f\" width=\"%.2f\" height=\"%.3f\" "
+		        "fill=\"",
+		        LABEL_W + (double)c * col_w, y, col_w + 0.4, lane_h);
+		mix(out, v, whole);
+		fputs("\"/></g>\n", out);
+		return;
+	}
 	for (int k = 0; k < GRAPHS_NSTATES; k++) {
 		double h = lane_h * v[k] / whole;
 
@@ -107,6 +140,29 @@ static void bucket(FILE *out, const pvmmon_log_task *t, const graphs_grid *g, si
 		    out,
 		    "<rect class=\"s%d\" x=\"%.2f\" y=\"%.3f\" width=\"%.2f\" height=\"%.3f\"/>", k,
 		    LABEL_W + (double)c * col_w, base, col_w, h);
+	}
+	fputs("</g>\n", out);
+}
+
+/* The phases the text report finds, as dashed lines at their boundaries over every lane,
+ * each phase's number above its start. */
+static void phases(FILE *out, const pvmmon_log *log, double bottom, double col_w)
+{
+	graphs_phase ph[GRAPHS_MAX_PHASES];
+	size_t n = 0;
+
+	if (graphs__log_phases(log, ph, &n) < 0 || n < 2)
+		return;
+	fputs("<g class=\"phases\">", out);
+	for (size_t i = 0; i < n; i++) {
+		double x = LABEL_W + (double)ph[i].first * col_w;
+
+		if (i)
+			fprintf(out,
+			        "<line class=\"phase\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+			        "y2=\"%.1f\"/>",
+			        x, TOP - 12, x, bottom);
+		fprintf(out, "<text x=\"%.2f\" y=\"%.1f\">phase %zu</text>", x + 3, TOP - 4, i + 1);
 	}
 	fputs("</g>\n", out);
 }
@@ -160,13 +216,14 @@ int pvmmon_report_svg_timeline(const pvmmon_log *log, FILE *out)
 	every += (double)every * lane_h < LABEL_PX;
 	col_w = PLOT_W / (double)g.n;
 	width = LABEL_W + PLOT_W + 20;
-	height = TOP + lane_h * (double)log->ntasks + 44;
+	height = TOP + lane_h * (double)log->ntasks + 44 + (lane_h * 0.9 < STACK_MIN ? 14 : 0);
 	fprintf(out,
 	        "<svg" XMLNS " class=\"tl\" width=\"%.0f\" "
 	        "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-lanes=\"%zu\" data-cols=\"%zu\" "
-	        "data-width-ns=\"%" PRId64 "\" data-label-every=\"%zu\">\n",
-	        width, height, width, height, log->ntasks, g.n, g.width, every);
-	style_and_legend(out, width);
+	        "data-width-ns=\"%" PRId64 "\" data-label-every=\"%zu\" data-mode=\"%s\">\n",
+	        width, height, width, height, log->ntasks, g.n, g.width, every,
+	        lane_h * 0.9 < STACK_MIN ? "mix" : "stack");
+	style_and_legend(out);
 	for (size_t i = 0; i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
 		double y = TOP + lane_h * (double)i;
@@ -188,7 +245,14 @@ int pvmmon_report_svg_timeline(const pvmmon_log *log, FILE *out)
 			bucket(out, t, &g, c, y, lane_h * 0.9, col_w);
 		fputs("</g>\n", out);
 	}
+	phases(out, log, TOP + lane_h * (double)log->ntasks, col_w);
 	axis(out, &g, TOP + lane_h * (double)log->ntasks + 2, col_w);
+	if (lane_h * 0.9 < STACK_MIN)
+		fprintf(out,
+		        "<text x=\"%.0f\" y=\"%.0f\">Lanes too thin to stack the states: each "
+		        "bucket's colour is the states' colours mixed by their shares (hover for "
+		        "the numbers).</text>\n",
+		        LABEL_W, height - 4);
 	fputs("</svg>\n", out);
 	if (ferror(out))
 		return pvmmon_error_set(PVMMON_EIO, "timeline: cannot write");

@@ -13,6 +13,7 @@ extern CU_TestInfo test_cli_tests[];
 extern CU_TestInfo test_console_tests[];
 extern CU_TestInfo test_examples_tests[];
 extern CU_TestInfo test_report_tests[];
+extern CU_TestInfo test_report_hist_tests[];
 extern CU_TestInfo test_cc_tests[];
 extern CU_TestInfo test_trace_tests[];
 extern CU_TestInfo test_cp_tests[];
@@ -43,6 +44,7 @@ static CU_SuiteInfo suites[] = {
     {"cc", NULL, NULL, NULL, NULL, test_cc_tests},
     {"examples", NULL, NULL, NULL, NULL, test_examples_tests},
     {"report", NULL, NULL, NULL, NULL, test_report_tests},
+    {"report_hist", NULL, NULL, NULL, NULL, test_report_hist_tests},
     {"trace", NULL, NULL, NULL, NULL, test_trace_tests},
     {"cp", NULL, NULL, NULL, NULL, test_cp_tests},
     {"replay", NULL, NULL, NULL, NULL, test_replay_tests},

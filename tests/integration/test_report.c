@@ -12,14 +12,7 @@
 #include <CUnit/CUnit.h>
 
 #include "harness.h"
-
-#define CHROMIUM "/usr/bin/chromium"
-
-/* Headless Chromium with a private profile; what follows is the rest of its options. */
-#define CHROMIUM_RUN                                                                      \
-	CHROMIUM " --headless --no-sandbox --disable-gpu --no-first-run "                 \
-		 "--user-data-dir='%s/profile' --allow-file-access-from-files "           \
-		 "--enable-logging=stderr --v=0 "
+#include "report_check.h"
 
 /*
  * A page that loads the report in a frame and, once everything has loaded, writes each
@@ -62,7 +55,7 @@ static const char interact_page[] =
     "var p=document.createElement('pre');p.textContent=o.join(' | ')+' END';"
     "document.body.appendChild(p);});</script></body></html>\n";
 
-static int write_file(const char *dir, const char *name, const char *text)
+int report_write_file(const char *dir, const char *name, const char *text)
 {
 	char path[4200];
 	FILE *f;
@@ -80,7 +73,7 @@ static int write_file(const char *dir, const char *name, const char *text)
  * size (the one named must, when given, among them), a screenshot, and no console
  * message; a broken control page shows the check can fail.
  */
-static void check_report_dir(const char *dir, int nimages, const char *must)
+void report_check_dir(const char *dir, int nimages, const char *must)
 {
 	char shot[4000];
 	cmd_result dom, con, bad;
@@ -89,8 +82,8 @@ static void check_report_dir(const char *dir, int nimages, const char *must)
 
 	CU_ASSERT_EQUAL_FATAL(access(CHROMIUM, X_OK), 0);
 	snprintf(shot, sizeof(shot), "%s/rep", dir);
-	CU_ASSERT_EQUAL_FATAL(write_file(shot, "check.html", check_page), 0);
-	CU_ASSERT_EQUAL_FATAL(write_file(shot, "broken.html",
+	CU_ASSERT_EQUAL_FATAL(report_write_file(shot, "check.html", check_page), 0);
+	CU_ASSERT_EQUAL_FATAL(report_write_file(shot, "broken.html",
 					 "<!DOCTYPE html><html><body><script>nosuch();</script>"
 					 "</body></html>\n"),
 			      0);
@@ -150,7 +143,7 @@ static void check_in_chromium(const char *fixture, const char *options, int nima
 		   harness_build(), fixture, dir, options);
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
-	check_report_dir(dir, nimages, NULL);
+	report_check_dir(dir, nimages, NULL);
 }
 
 static void test_report_renders_in_chromium(void)
@@ -192,7 +185,7 @@ static void test_report_interactive_in_chromium(void)
 	CU_ASSERT_PTR_NULL(strstr(page, "http"));
 	free(page);
 	snprintf(rep, sizeof(rep), "%s/rep", dir);
-	CU_ASSERT_EQUAL_FATAL(write_file(rep, "interact.html", interact_page), 0);
+	CU_ASSERT_EQUAL_FATAL(report_write_file(rep, "interact.html", interact_page), 0);
 	harness_sh(&r, 120, CHROMIUM_RUN "--hide-scrollbars --window-size=1300,1100 "
 		   "--virtual-time-budget=10000 --screenshot='%s/interact.png' --dump-dom "
 		   "'file://%s/interact.html'", dir, rep, rep);
@@ -259,7 +252,7 @@ static void check_hang_report(const char *mode, int ncycle)
 	dot = harness_slurp(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL(dot ? strstr(dot, "<li><b>deadlock</b>: task 0.0 waits at hang.c:") : NULL);
 	free(dot);
-	check_report_dir(dir, 2, "waits.svg");
+	report_check_dir(dir, 2, "waits.svg");
 }
 
 static void test_two_task_cycle_report(void)

@@ -70,6 +70,9 @@ static void test_lanes(void)
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(svg, "virtual time from the run's start (buckets of 10.00 ms)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(svg, "xmlns=\"http://www.w3.org/2000/svg\""));
+	/* The three phases marked: two boundaries, three labels. */
+	CU_ASSERT_EQUAL(count(svg, "<line class=\"phase\""), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(svg, ">phase 3</text>"));
 	free(svg);
 	pvmmon_log_free(log);
 }
@@ -143,12 +146,50 @@ static void test_many_tasks(void)
 		/* The labels, and the axis's last tick. */
 		CU_ASSERT_EQUAL(count(svg, "text-anchor=\"end\">"),
 		                (ns[i] + every - 1) / every + 1);
-		CU_ASSERT_DOUBLE_EQUAL(attr(svg, "height"), 34 + lane * (double)ns[i] + 44, 1);
+		CU_ASSERT_DOUBLE_EQUAL(attr(svg, "height"), 44 + lane * (double)ns[i] + 44 + 14, 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "data-mode=\"mix\""));
+		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "Lanes too thin to stack"));
 		/* The last task's lane is there, and its label only when its turn comes. */
 		CU_ASSERT_PTR_NOT_NULL(strstr(svg, "<g><title>task 0.1, 0 ns to 10.00 ms:"));
 		free(svg);
 		pvmmon_log_free(log);
 	}
+}
+
+/* The colour of the mixed box after title in svg, as r, g, b. */
+static void fill(const char *svg, const char *title, unsigned c[3])
+{
+	const char *p = strstr(svg, title);
+
+	c[0] = c[1] = c[2] = 999;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	p = strstr(p, "<rect class=\"mix\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	p = strstr(p, "fill=\"#");
+	CU_ASSERT_EQUAL(sscanf(p + 7, "%2x%2x%2x", &c[0], &c[1], &c[2]), 3);
+}
+
+/* Lanes too thin to stack: each bucket's colour is the states' colours (green 4caf50, red
+ * e53935, blue 1e88e5, orange fb8c00, idle grey f2f2f2) mixed by their shares. */
+static void test_mixed_colours(void)
+{
+	pvmmon_log *log = hm_three_phase(130);
+	int rc;
+	char *svg = svg_of(log, &rc);
+	unsigned c[3];
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	/* The slow task in phase 3: 96% green, 2% blue, 1% orange, 1% idle. */
+	fill(svg, "<g><title>task 0.129, 300.00 ms to 310.00 ms:", c);
+	CU_ASSERT(c[0] >= 77 && c[0] <= 79 && c[1] >= 174 && c[1] <= 175 && c[2] >= 83 &&
+	          c[2] <= 85);
+	/* Another in phase 3: 45% green, 52% red, 2% blue, 1% orange. */
+	fill(svg, "<g><title>task 0.1, 300.00 ms to 310.00 ms:", c);
+	CU_ASSERT(c[0] >= 155 && c[0] <= 157); /* .45*76+.52*229+.02*30+.01*251 */
+	CU_ASSERT(c[1] >= 112 && c[1] <= 114); /* .45*175+.52*57+.02*136+.01*140 */
+	CU_ASSERT(c[2] >= 67 && c[2] <= 69);   /* .45*80+.52*53+.02*229 */
+	free(svg);
+	pvmmon_log_free(log);
 }
 
 /* A log without task state histograms has no timeline, and says why. */
@@ -246,6 +287,7 @@ CU_TestInfo test_timeline_tests[] = {
     {"one lane per task, labels, legend, axis", test_lanes},
     {"bucket colours in proportion to the state shares", test_colours_proportional},
     {"128+ tasks: lanes at a minimum height, every k-th labelled", test_many_tasks},
+    {"128+ tasks: bucket colours mixed in proportion to the shares", test_mixed_colours},
     {"no state histograms: no timeline, said why", test_no_histograms},
     {"HTML: overview inlined and in timeline.svg, charts per statement and procedure", test_html},
     {"HTML without histograms: the overview says why", test_html_without},
