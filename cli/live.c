@@ -20,6 +20,7 @@
 #include "../common/resource.h"
 #include "../common/wire.h"
 #include "cli.h"
+#include "tophist.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
@@ -183,6 +184,7 @@ static int top(int argc, char **argv)
 	char *runfile;
 	struct termios saved, raw;
 	wire_ctl c = {WIRE_CTL_SNAPSHOT, 0, 0, NULL, 0};
+	cli_tophist *hist = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--once"))
@@ -199,9 +201,14 @@ static int top(int argc, char **argv)
 		} else
 			log = argv[i];
 	}
+	if (cli__tophist_new(&hist) < 0) {
+		cli__error("top: %s", pvmmon_error_last());
+		return 1;
+	}
 	runfile = run_file(log);
 	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
 		free(runfile);
+		cli__tophist_free(hist);
 		return 1;
 	}
 	signal(SIGINT, on_signal);
@@ -229,6 +236,9 @@ static int top(int argc, char **argv)
 		}
 		if (!once && tty)
 			fputs("\033[H\033[2J", stdout);
+		/* Sparklines from top's own samples while the snapshots carry no histograms. */
+		if (cli__tophist_add(hist, snap) < 0)
+			cli__error("top: %s", pvmmon_error_last());
 		pvmmon_report_top(snap, stdout);
 		pvmmon_log_free(snap);
 		fflush(stdout);
@@ -248,6 +258,7 @@ static int top(int argc, char **argv)
 		tcsetattr(0, TCSANOW, &saved);
 	pvm_exit();
 	free(runfile);
+	cli__tophist_free(hist);
 	return rc;
 }
 

@@ -11,11 +11,11 @@ $(CLI_BIN): $(CLI_OBJS) $(EXPORT_LIB) $(GRAPHS_LIB) $(REPLAY_LIB) $(COMMON_LIB)
 ALL_TARGETS += $(CLI_BIN)
 INSTALL_BIN += $(CLI_BIN)
 
-# The option reader of pvmmon run and its error line as an archive, so that the unit
+# The option reader of pvmmon run, its error line and top's history as an archive, so that the unit
 # tests link them without the rest of the command (the fuzz target builds its own).
 CLI_CORE := $(LIB)/libpvmmon-cli-core.a
 
-$(CLI_CORE): $(BUILD)/cli/runopts.o $(BUILD)/cli/error.o
+$(CLI_CORE): $(BUILD)/cli/runopts.o $(BUILD)/cli/error.o $(BUILD)/cli/tophist.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -10,6 +10,7 @@ extern CU_TestInfo test_phases_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
 extern CU_TestInfo test_timeline_tests[];
+extern CU_TestInfo test_top_tests[];
 extern CU_TestInfo test_waitfor_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
@@ -22,6 +23,7 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
     {"timeline", NULL, NULL, NULL, NULL, test_timeline_tests},
+    {"top", NULL, NULL, NULL, NULL, test_top_tests},
     {"waitfor", NULL, NULL, NULL, NULL, test_waitfor_tests},
     CU_SUITE_INFO_NULL,
 };
