@@ -196,54 +196,88 @@ int graphs__log_phases(const pvmmon_log *log, graphs_phase *out, size_t *n)
 	return 0;
 }
 
-/* One statement's time in a phase, for the phase's top list. */
+/* One statement's time in a phase, for the phase's top list: the same statement (by
+ * name) of several tasks is one entry, with the number of tasks and the first's id. */
 typedef struct stmt_time {
-	const pvmmon_log_task *task;
-	const pvmmon_log_hist *hist;
+	char name[200];
+	const char *lid;
+	size_t tasks;
 	double ns;
 } stmt_time;
 
-static int cmp_stmt_time(const void *a, const void *b)
+static int cmp_name(const void *a, const void *b)
+{
+	const stmt_time *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_time(const void *a, const void *b)
 {
 	const stmt_time *x = a, *y = b;
 
 	if (x->ns != y->ns)
 		return x->ns > y->ns ? -1 : 1;
-	if (x->task != y->task)
-		return x->task < y->task ? -1 : 1;
-	return x->hist->stmt < y->hist->stmt ? -1 : x->hist->stmt > y->hist->stmt;
+	return strcmp(x->name, y->name);
 }
 
-/* The statements of a phase with the most time in it, from their histograms. */
+/* The statement histograms' time in phase ph into st (one per histogram, named). */
+static size_t stmt_times(const pvmmon_log *log, pvmmon_hist_axis axis, const graphs_phase *ph,
+                         stmt_time *st, size_t nst)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++)
+		for (size_t j = 0; j < log->tasks[i].nhists && k < nst; j++) {
+			const pvmmon_log_task *tk = &log->tasks[i];
+			const pvmmon_log_hist *h = &tk->hists[j];
+			const pvmmon_log_stmt *s = NULL;
+
+			if (h->focus != PVMMON_FOCUS_STMT || h->metric != PVMMON_HIST_TIME ||
+			    h->axis != axis)
+				continue;
+			for (size_t m = 0; m < tk->nstmts && !s; m++)
+				if (tk->stmts[m].id == h->stmt)
+					s = &tk->stmts[m];
+			if (s)
+				graphs__stmt_name(st[k].name, sizeof(st[k].name), tk, s);
+			else
+				snprintf(st[k].name, sizeof(st[k].name), "statement %u of task %s",
+				         (unsigned)h->stmt, tk->lid ? tk->lid : "?");
+			st[k].lid = tk->lid ? tk->lid : "?";
+			st[k].tasks = 1;
+			st[k].ns = graphs__hist_sum(h, ph->from_ns, ph->to_ns);
+			k++;
+		}
+	return k;
+}
+
+/* The statements with the most time in a phase, from their histograms; a statement of
+ * several tasks (the same file:line) summed over them, so that 128 workers waiting at
+ * one receive are one line. */
 static void top_statements(const pvmmon_log *log, pvmmon_hist_axis axis, const graphs_phase *ph,
                            stmt_time *st, size_t nst, FILE *out)
 {
-	char name[512], t[32];
-	size_t k = 0, shown = 0;
+	char t[32], who[64];
+	size_t k = stmt_times(log, axis, ph, st, nst), m = 0, shown = 0;
 
-	for (size_t i = 0; i < log->ntasks; i++)
-		for (size_t j = 0; j < log->tasks[i].nhists; j++) {
-			const pvmmon_log_hist *h = &log->tasks[i].hists[j];
-
-			if (h->focus != PVMMON_FOCUS_STMT || h->metric != PVMMON_HIST_TIME ||
-			    h->axis != axis || k >= nst)
-				continue;
-			st[k++] = (stmt_time){&log->tasks[i], h,
-			                      graphs__hist_sum(h, ph->from_ns, ph->to_ns)};
+	/* A stable sort is not needed: equal names are summed, whatever their order. */
+	qsort(st, k, sizeof(*st), cmp_name);
+	for (size_t i = 0; i < k; i++) {
+		if (m && !strcmp(st[m - 1].name, st[i].name)) {
+			st[m - 1].ns += st[i].ns;
+			st[m - 1].tasks++;
+			continue;
 		}
-	qsort(st, k, sizeof(*st), cmp_stmt_time);
-	for (size_t i = 0; i < k && shown < TOP_STMTS && st[i].ns >= 0.5; i++, shown++) {
-		const pvmmon_log_task *tk = st[i].task;
-		const pvmmon_log_stmt *s = NULL;
-
-		for (size_t j = 0; j < tk->nstmts && !s; j++)
-			if (tk->stmts[j].id == st[i].hist->stmt)
-				s = &tk->stmts[j];
-		if (s)
-			graphs__stmt_name(name, sizeof(name), tk, s);
+		st[m++] = st[i];
+	}
+	qsort(st, m, sizeof(*st), cmp_time);
+	for (size_t i = 0; i < m && shown < TOP_STMTS && st[i].ns >= 0.5; i++, shown++) {
+		if (st[i].tasks == 1)
+			snprintf(who, sizeof(who), "task %s", st[i].lid);
 		else
-			snprintf(name, sizeof(name), "statement %u", (unsigned)st[i].hist->stmt);
-		fprintf(out, "      %-44s task %-6s %12s\n", name, tk->lid ? tk->lid : "?",
+			snprintf(who, sizeof(who), "%zu tasks", st[i].tasks);
+		fprintf(out, "      %-44s %-12s %12s\n", st[i].name, who,
 		        graphs__fmt_time(t, sizeof(t), graphs__round(st[i].ns)));
 	}
 	if (!shown)

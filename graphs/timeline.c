@@ -376,6 +376,34 @@ static int timeline_file(const pvmmon_log *log, const char *dir, char **text)
 	return rc;
 }
 
+/* The phases under the overview: their spans and state shares. */
+static void phase_table(FILE *out, const pvmmon_log *log)
+{
+	graphs_phase ph[GRAPHS_MAX_PHASES];
+	size_t n = 0;
+	char a[32], b[32];
+
+	if (graphs__log_phases(log, ph, &n) < 0 || !n)
+		return;
+	fputs("<p>Phases: where the program's shares of the four states change most (the text "
+	      "report lists each one's top statements; <code>pvmmon report --between</code> "
+	      "gives its tables).</p>\n<table id=phases><thead><tr><th>phase</th><th>from</th>"
+	      "<th>to</th>",
+	      out);
+	for (int k = 0; k < GRAPHS_NSTATES; k++)
+		fprintf(out, "<th>%s</th>", graphs__state_name(k));
+	fputs("</tr></thead><tbody>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<tr><td>%zu</td><td class=n>%s</td><td class=n>%s</td>", i + 1,
+		        graphs__fmt_time(a, sizeof(a), ph[i].from_ns),
+		        graphs__fmt_time(b, sizeof(b), ph[i].to_ns));
+		for (int k = 0; k < GRAPHS_NSTATES; k++)
+			fprintf(out, "<td class=n>%.1f%%</td>", 100 * ph[i].share[k]);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody></table>\n", out);
+}
+
 int graphs__html_overview(FILE *out, const pvmmon_log *log, const char *dir)
 {
 	char *svg = NULL;
@@ -420,6 +448,7 @@ int graphs__html_overview(FILE *out, const pvmmon_log *log, const char *dir)
 		fputs(svg, out);
 		fputs("</div>\n<p class=note><a href=\"timeline.svg\">The picture alone</a>.</p>\n",
 		      out);
+		phase_table(out, log);
 	}
 	free(svg);
 	return rc;

@@ -244,6 +244,11 @@ static void test_html(void)
 	CU_ASSERT_PTR_NULL(strstr(page, "http"));
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(file, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tl\""));
+	/* The phases under it. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(page, "<table id=phases>"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(page, "<tr><td>3</td><td class=n>280.00 ms</td><td class=n>480.00 ms</td>"));
+	CU_ASSERT_PTR_NULL(strstr(page, "<tr><td>4</td><td class=n>"));
 	/* Four statements with histograms per task, the spawn without; work, exchange with
 	 * charts, main and helper without. */
 	CU_ASSERT_EQUAL(count(page, "<svg class=\"spark\""), 4 * 4 + 2);
