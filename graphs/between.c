@@ -47,11 +47,18 @@ int pvmmon_report_parse_time(const char *s, int64_t *ns)
 	    PVMMON_EINVAL, "'%s' is not a time (a number and a unit: 1.5s, 200ms, 30us, 500ns)", s);
 }
 
-/* A value cell: a time, a count, or "n/a" when the item has no histogram. */
-static void cell(FILE *out, const pvmmon_log_hist *h, int64_t t0, int64_t t1, int width)
+/* A value cell: a time, a count, or "n/a" when the item has no histogram; marked with a
+ * star (and *partial set) when the histogram collected over part of the interval only
+ * (asked for while the program ran, or switched off). */
+static void cell(FILE *out, const pvmmon_log_hist *h, int64_t t0, int64_t t1, int width,
+                 int *partial)
 {
 	char b[32];
 
+	if (h && (h->from_ns > t0 || (h->to_ns >= 0 && h->to_ns < t1))) {
+		*partial = 1;
+		width--;
+	}
 	if (!h)
 		fprintf(out, " %*s", width, "n/a");
 	else if (pvmmon_hist_metric_is_time(h->metric))
@@ -59,9 +66,12 @@ static void cell(FILE *out, const pvmmon_log_hist *h, int64_t t0, int64_t t1, in
 		        graphs__fmt_time(b, sizeof(b), graphs__round(graphs__hist_sum(h, t0, t1))));
 	else
 		fprintf(out, " %*.0f", width, graphs__hist_sum(h, t0, t1));
+	if (h && (h->from_ns > t0 || (h->to_ns >= 0 && h->to_ns < t1)))
+		fputc('*', out);
 }
 
-static void tasks(const pvmmon_log *log, const graphs_grid *g, int64_t t0, int64_t t1, FILE *out)
+static void tasks(const pvmmon_log *log, const graphs_grid *g, int64_t t0, int64_t t1, int *partial,
+                  FILE *out)
 {
 	static const pvmmon_hist_metric m[] = {PVMMON_HIST_COMPUTE,   PVMMON_HIST_WAIT,
 	                                       PVMMON_HIST_PVM,       PVMMON_HIST_OVERHEAD,
@@ -77,7 +87,7 @@ static void tasks(const pvmmon_log *log, const graphs_grid *g, int64_t t0, int64
 			cell(out,
 			     graphs__hist_find(t->hists, t->nhists, m[k], PVMMON_FOCUS_TASK, NULL,
 			                       0, g->axis),
-			     t0, t1, k < 4 ? 11 : 9);
+			     t0, t1, k < 4 ? 11 : 9, partial);
 		fputc('\n', out);
 	}
 }
@@ -153,7 +163,7 @@ static size_t collect(const pvmmon_log *log, const graphs_grid *g, pvmmon_hist_f
 }
 
 static void items(const pvmmon_log *log, const graphs_grid *g, pvmmon_hist_focus f, int64_t t0,
-                  int64_t t1, row *rows, FILE *out)
+                  int64_t t1, row *rows, int *partial, FILE *out)
 {
 	static const char *const title[] = {[PVMMON_FOCUS_STMT] = "Communication statements",
 	                                    [PVMMON_FOCUS_PROC] = "Procedures (inclusive time)",
@@ -174,8 +184,8 @@ static void items(const pvmmon_log *log, const graphs_grid *g, pvmmon_hist_focus
 		else
 			snprintf(name, sizeof(name), "%s", rows[i].name);
 		fprintf(out, "  %-44.44s %-8s", name, rows[i].task->lid ? rows[i].task->lid : "?");
-		cell(out, rows[i].time, t0, t1, 12);
-		cell(out, rows[i].calls, t0, t1, 10);
+		cell(out, rows[i].time, t0, t1, 12, partial);
+		cell(out, rows[i].calls, t0, t1, 10, partial);
 		fputc('\n', out);
 		na += !rows[i].time;
 	}
@@ -193,6 +203,7 @@ int pvmmon_report_text_between(const pvmmon_log *log, int64_t t0, int64_t t1, FI
 	row *rows;
 	size_t most = 1;
 	char a[32], b[32], c[32];
+	int partial = 0;
 
 	if (!log || !out)
 		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no output");
@@ -221,10 +232,14 @@ int pvmmon_report_text_between(const pvmmon_log *log, int64_t t0, int64_t t1, FI
 	if (t1 > (int64_t)g.n * g.width)
 		fprintf(out, "  the histograms end at %s: nothing is known after that\n",
 		        graphs__fmt_time(c, sizeof(c), (int64_t)g.n * g.width));
-	tasks(log, &g, t0, t1, out);
-	items(log, &g, PVMMON_FOCUS_STMT, t0, t1, rows, out);
-	items(log, &g, PVMMON_FOCUS_PROC, t0, t1, rows, out);
-	items(log, &g, PVMMON_FOCUS_LOOP, t0, t1, rows, out);
+	tasks(log, &g, t0, t1, &partial, out);
+	items(log, &g, PVMMON_FOCUS_STMT, t0, t1, rows, &partial, out);
+	items(log, &g, PVMMON_FOCUS_PROC, t0, t1, rows, &partial, out);
+	items(log, &g, PVMMON_FOCUS_LOOP, t0, t1, rows, &partial, out);
+	if (partial)
+		fprintf(out,
+		        "\n*: its histogram collected over part of the interval only (asked for "
+		        "while the program ran, or switched off): the figure is for that part\n");
 	free(rows);
 	if (fflush(out) != 0 || ferror(out))
 		return pvmmon_error_set(PVMMON_EIO, "report: could not write the summary");

@@ -126,6 +126,34 @@ static void test_whole_run(void)
 	pvmmon_log_free(log);
 }
 
+/* A histogram asked for while the program ran (from 200 ms) counts only its part of the
+ * interval, and says so with a star. */
+static void test_partial(void)
+{
+	pvmmon_log *log = hm_three_phase(2);
+	pvmmon_log_task *t = &log->tasks[0];
+	char *text;
+	const char *line;
+	int rc;
+
+	for (size_t j = 0; j < t->nhists; j++)
+		if (t->hists[j].focus == PVMMON_FOCUS_STMT && t->hists[j].stmt == 1 &&
+		    t->hists[j].metric == PVMMON_HIST_TIME)
+			t->hists[j].from_ns = 200000000;
+	text = between(log, 150000000, 250000000, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	line = strstr(text, "threephase.c:44 in exchange                  0 ");
+	CU_ASSERT(line && strstr(line, "ms*") && strstr(line, "ms*") < strchr(line, '\n'));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "\n*: its histogram collected over part of the interval"));
+	free(text);
+	/* An interval it covers whole: no star. */
+	text = between(log, 200000000, 250000000, &rc);
+	CU_ASSERT_PTR_NULL(strstr(text, "*:"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
 static void test_errors(void)
 {
 	pvmmon_log *log = hm_three_phase(2), *none = hm_log(2);
@@ -151,6 +179,7 @@ CU_TestInfo test_between_tests[] = {
     {"sums over an interval pro rata", test_pro_rata},
     {"tables restricted to an interval, n/a without histogram", test_interval},
     {"the whole run gives the profile totals", test_whole_run},
+    {"a histogram that collected over part of the interval is starred", test_partial},
     {"errors: empty interval, log without histograms", test_errors},
     CU_TEST_INFO_NULL,
 };
