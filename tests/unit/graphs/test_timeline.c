@@ -192,6 +192,38 @@ static void test_mixed_colours(void)
 	pvmmon_log_free(log);
 }
 
+/* Tasks whose histograms doubled a different number of times: the columns are the
+ * widest buckets, a finer task's buckets summed into them. */
+static void test_mixed_widths(void)
+{
+	pvmmon_log *log = hm_log(2);
+	int64_t fine[96], coarse[48];
+	pvmmon_log_hist *h;
+	int rc;
+	char *svg;
+
+	for (int b = 0; b < 96; b++)
+		fine[b] = b % 2 ? 10000000 : 0; /* every other 10 ms bucket: half of 20 ms */
+	for (int b = 0; b < 48; b++)
+		coarse[b] = 15000000;
+	hm_add(&log->tasks[0].hists, &log->tasks[0].nhists, PVMMON_HIST_COMPUTE, PVMMON_FOCUS_TASK,
+	       NULL, 0, fine, 96);
+	h = hm_add(&log->tasks[1].hists, &log->tasks[1].nhists, PVMMON_HIST_COMPUTE,
+	           PVMMON_FOCUS_TASK, NULL, 0, coarse, 48);
+	h->width_ns = 2 * HM_WIDTH;
+	h->doublings = 1;
+	svg = svg_of(log, &rc);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(attr(svg, "data-cols"), 48);
+	CU_ASSERT_EQUAL(attr(svg, "data-width-ns"), 2 * HM_WIDTH);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(svg, "<g><title>task 0, 20.00 ms to 40.00 ms: compute 50.0%,"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(svg, "<g><title>task 0.1, 20.00 ms to 40.00 ms: compute 75.0%,"));
+	free(svg);
+	pvmmon_log_free(log);
+}
+
 /* A log without task state histograms has no timeline, and says why. */
 static void test_no_histograms(void)
 {
@@ -293,6 +325,7 @@ CU_TestInfo test_timeline_tests[] = {
     {"bucket colours in proportion to the state shares", test_colours_proportional},
     {"128+ tasks: lanes at a minimum height, every k-th labelled", test_many_tasks},
     {"128+ tasks: bucket colours mixed in proportion to the shares", test_mixed_colours},
+    {"tasks of different bucket widths on the widest", test_mixed_widths},
     {"no state histograms: no timeline, said why", test_no_histograms},
     {"HTML: overview inlined and in timeline.svg, charts per statement and procedure", test_html},
     {"HTML without histograms: the overview says why", test_html_without},
