@@ -1,8 +1,8 @@
 /*
  * Unit tests for graphs/between.c (`pvmmon report --between`): times parsed with their
- * units, histogram sums over an interval pro rata for buckets covered in part, the
- * tables restricted to an interval with items without a histogram said n/a, and the
- * errors for an empty interval and a log without histograms.
+ * units, the tables restricted to an interval (pro rata at its ends) with items without
+ * a histogram said n/a, partial histograms starred, and the errors for an empty interval
+ * and a log without histograms.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,25 +31,6 @@ static void test_parse_time(void)
 		CU_ASSERT_EQUAL(pvmmon_report_parse_time(bad[i], &ns), PVMMON_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "200ms"));
 	}
-}
-
-/* Values 10, 20, 30 in buckets of 10 ns from 100: a part of a bucket counts for the
- * part of its width covered. */
-static void test_pro_rata(void)
-{
-	int64_t v[] = {10, 20, 30};
-	pvmmon_log_hist h = {.width_ns = 10, .start_ns = 100, .nbuckets = 3, .values = v};
-
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 100, 130), 60, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 105, 125), 5 + 20 + 15, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 111, 112), 2, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 0, 105), 5, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 125, 1000), 15, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 130, 1000), 0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 0, 100), 0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(&h, 120, 110), 0, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(graphs__hist_sum(NULL, 0, 100), 0, 1e-9);
-	CU_ASSERT_EQUAL(graphs__hist_end(&h), 130);
 }
 
 static char *between(const pvmmon_log *log, int64_t t0, int64_t t1, int *rc)
@@ -176,7 +157,6 @@ static void test_errors(void)
 
 CU_TestInfo test_between_tests[] = {
     {"times with units parsed, bad ones refused", test_parse_time},
-    {"sums over an interval pro rata", test_pro_rata},
     {"tables restricted to an interval, n/a without histogram", test_interval},
     {"the whole run gives the profile totals", test_whole_run},
     {"a histogram that collected over part of the interval is starred", test_partial},
