@@ -10,7 +10,6 @@
 
 #include <CUnit/CUnit.h>
 
-#include "../../../graphs/histo.h"
 #include "histmodel.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
