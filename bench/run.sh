@@ -23,7 +23,31 @@ REPS=${1:-7}
 CPUS=${BENCH_CPUS:-0-$(($(nproc) - 1))}
 PIN="taskset -c $CPUS"
 work=$(mktemp -d "${TMPDIR:-/tmp}/pvmmon-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+# The VMs this script starts itself (section 3; every other run has its own VM through
+# `pvmmon run`, which halts it), one "pid PVM_TMP" a line in $work/vms, are halted on
+# any exit: by their own pid, and only while that pid is still a pvmd of that PVM_TMP
+# (a pid is reused once its process is gone).
+own_pvmd() { # pid PVM_TMP: a live (not zombie) pvmd whose environment has PVM_TMP
+	awk '$2 != "(pvmd)" || $3 == "Z" {exit 1}' "/proc/$1/stat" 2>/dev/null &&
+		tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | grep -qx "PVM_TMP=$2"
+}
+halt_vms() {
+	[ -f "$work/vms" ] || return 0
+	while read -r pid tmp; do
+		own_pvmd "$pid" "$tmp" || continue
+		# SIGTERM: the pvmd cleans up (its files, its tasks) and exits.
+		kill -TERM "$pid" 2>/dev/null || continue
+		i=0
+		while own_pvmd "$pid" "$tmp" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		if own_pvmd "$pid" "$tmp"; then kill -KILL "$pid" 2>/dev/null || true; fi
+	done <"$work/vms"
+}
+trap 'halt_vms; rm -rf "$work"' EXIT
+# A signal ends the script (the EXIT trap then cleans up); a trap that did not exit
+# would let the script go on with the next command.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 col() { awk -v s="size=$2" '$1==s {sub("median_us=","",$3); print $3}' "$work/pp.$1" | median; }
@@ -222,6 +246,7 @@ pvm_trace_size() { # round-trips
 		export PVM_TMP="$vm/tmp" PVM_ROOT="${PVM_ROOT:-/usr/lib/pvm3}" PVM_ALLOW_ROOT=1
 		setsid "$PVM_ROOT/lib/pvmd" "$vm/hostfile" >"$vm/pvmd.out" 2>&1 </dev/null &
 		pvmd=$!
+		echo "$pvmd $vm/tmp" >>"$work/vms"
 		i=0; while [ ! -s "$vm/tmp/pvmd.$(id -u)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 		# The console stays until the trace file has stopped growing (the job is over).
 		(echo "spawn -@$vm/pp.trc -> pingpong -n $1 -w 0"

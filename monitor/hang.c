@@ -20,6 +20,7 @@
 #include "../common/clock.h"
 #include "hang.h"
 #include "tasks.h"
+#include "tidindex.h"
 
 /* A task that ended without its final flush may have sent after its last records:
  * what it sent is on its way for at most this long after pvmd reported its exit. */
@@ -29,7 +30,6 @@ typedef struct hang_task {
 	int32_t tid;
 	int waiting;      /* a WAIT came and no WAITEND for it yet */
 	wire_wait w;      /* the latest report */
-	int64_t t_gone;   /* when the monitor first saw it ended (0: not yet) */
 	char where[600];  /* the latest report's statement, resolved */
 	char status[800]; /* hang__waiting's answer */
 	int stuck;        /* in the stuck set of the last evaluation */
@@ -38,7 +38,8 @@ typedef struct hang_task {
 struct mon_hang {
 	hang_task *t;
 	size_t n, cap;
-	char **keys; /* conditions said so far */
+	tidindex by_tid; /* tid -> place in t */
+	char **keys;     /* conditions said so far */
 	size_t nkeys;
 	char **kinds, **texts;
 	int64_t *delays; /* from the last block to the diagnosis, ns */
@@ -57,9 +58,10 @@ static struct mon_hang *state(mon_run *run)
 
 static hang_task *find(struct mon_hang *h, int32_t tid, int add)
 {
-	for (size_t i = 0; i < h->n; i++)
-		if (h->t[i].tid == tid)
-			return &h->t[i];
+	long i = tidindex__find(&h->by_tid, tid);
+
+	if (i >= 0)
+		return &h->t[i];
 	if (!add)
 		return NULL;
 	if (h->n == h->cap) {
@@ -71,6 +73,8 @@ static hang_task *find(struct mon_hang *h, int32_t tid, int add)
 		h->t = t;
 		h->cap = nc;
 	}
+	if (tidindex__put(&h->by_tid, tid, h->n) < 0)
+		return NULL;
 	memset(&h->t[h->n], 0, sizeof(*h->t));
 	h->t[h->n].tid = tid;
 	return &h->t[h->n++];
@@ -223,7 +227,7 @@ static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p)
 static int silent(const mon_task *s, const hang_task *hs, int64_t now)
 {
 	if (s->gone)
-		return s->final || (hs && hs->t_gone && now - hs->t_gone >= CRASH_GRACE_NS);
+		return s->final || now - s->gone_at >= CRASH_GRACE_NS;
 	return hs && hs->stuck;
 }
 
@@ -269,8 +273,6 @@ static size_t stuck_set(mon_run *run, struct mon_hang *h, int64_t now)
 	for (size_t i = 0; i < h->n; i++) {
 		const mon_task *t = tasks__find(run, h->t[i].tid);
 
-		if (t && t->gone && !h->t[i].t_gone)
-			h->t[i].t_gone = now;
 		h->t[i].stuck =
 		    h->t[i].waiting &&
 		    (h->t[i].w.op == WIRE_WAIT_RECV || h->t[i].w.op == WIRE_WAIT_FORCED ||
@@ -584,10 +586,6 @@ void hang__evaluate(mon_run *run)
 	 * pvmmon's SIGTERM: a wait for one of them says nothing of the program. */
 	if (!h || !h->any_wait || run->t_stopped || run->deadlocked)
 		return;
-	/* An ended task's time of ending starts its grace (CRASH_GRACE_NS). */
-	for (size_t i = 0; i < tasks__count(run); i++)
-		if (tasks__at(run, i)->gone)
-			find(h, tasks__at(run, i)->rec.tid, 1);
 	nstuck = stuck_set(run, h, now);
 	if (!nstuck)
 		return;
@@ -649,6 +647,7 @@ void hang__free(mon_run *run)
 		free(h->texts[i]);
 	}
 	free(h->t);
+	tidindex__free(&h->by_tid);
 	free(h->keys);
 	free(h->kinds);
 	free(h->texts);

@@ -8,12 +8,14 @@
 #include "../common/symbols.h"
 #include "pvmmon/errors.h"
 #include "tasks.h"
+#include "tidindex.h"
 
 struct mon_tasks {
 	mon_task *tasks;
 	size_t ntasks, cap_tasks;
 	mon_spawn *spawns;
 	size_t nspawns, cap_spawns;
+	tidindex by_tid; /* tid -> place in tasks */
 };
 
 /* Statement call sites resolve through one symbol cache for the whole run. */
@@ -46,7 +48,8 @@ int tasks__add(mon_task **out, mon_run *run, int32_t tid)
 		return 0;
 	if (!tab && !(tab = run->tab = calloc(1, sizeof(*tab))))
 		return PVMMON_ENOMEM;
-	if (reserve((void **)&tab->tasks, &tab->cap_tasks, tab->ntasks, sizeof(*tab->tasks)) < 0)
+	if (reserve((void **)&tab->tasks, &tab->cap_tasks, tab->ntasks, sizeof(*tab->tasks)) < 0 ||
+	    tidindex__put(&tab->by_tid, tid, tab->ntasks) < 0)
 		return PVMMON_ENOMEM;
 	t = &tab->tasks[tab->ntasks];
 	memset(t, 0, sizeof(*t));
@@ -58,10 +61,9 @@ int tasks__add(mon_task **out, mon_run *run, int32_t tid)
 
 mon_task *tasks__find(const mon_run *run, int32_t tid)
 {
-	for (size_t i = 0; run->tab && i < run->tab->ntasks; i++)
-		if (run->tab->tasks[i].rec.tid == tid)
-			return &run->tab->tasks[i];
-	return NULL;
+	long i = run->tab ? tidindex__find(&run->tab->by_tid, tid) : -1;
+
+	return i >= 0 ? &run->tab->tasks[i] : NULL;
 }
 
 mon_task *tasks__find_lid(const mon_run *run, const char *lid)
@@ -176,6 +178,7 @@ void tasks__free(mon_run *run)
 		wire__task_clear(&tab->tasks[i].rec);
 	free(tab->tasks);
 	free(tab->spawns);
+	tidindex__free(&tab->by_tid);
 	free(tab);
 	run->tab = NULL;
 }

@@ -33,6 +33,7 @@ extern CU_TestInfo test_export_tests[];
 extern CU_TestInfo test_diff_tests[];
 extern CU_TestInfo test_transparency_tests[];
 extern CU_TestInfo test_real_tests[];
+extern CU_TestInfo test_bench_tests[];
 int test_hosts_init(void);
 int test_hosts_cleanup(void);
 
@@ -62,6 +63,7 @@ static CU_SuiteInfo suites[] = {
     {"diff", NULL, NULL, NULL, NULL, test_diff_tests},
     {"transparency", NULL, NULL, NULL, NULL, test_transparency_tests},
     {"real", NULL, NULL, NULL, NULL, test_real_tests},
+    {"bench", NULL, NULL, NULL, NULL, test_bench_tests},
     {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -8,6 +8,7 @@ extern CU_TestInfo test_rrmon_tests[];
 extern CU_TestInfo test_cost_tests[];
 extern CU_TestInfo test_ending_tests[];
 extern CU_TestInfo test_hang_tests[];
+extern CU_TestInfo test_tidindex_tests[];
 
 CU_SuiteInfo unit_monitor_suites[] = {
     {"order", NULL, NULL, NULL, NULL, test_order_tests},
@@ -17,5 +18,6 @@ CU_SuiteInfo unit_monitor_suites[] = {
     {"cost", NULL, NULL, NULL, NULL, test_cost_tests},
     {"ending", NULL, NULL, NULL, NULL, test_ending_tests},
     {"hang", NULL, NULL, NULL, NULL, test_hang_tests},
+    {"tidindex", NULL, NULL, NULL, NULL, test_tidindex_tests},
     CU_SUITE_INFO_NULL,
 };
