@@ -19,42 +19,89 @@
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
-/* Fills the hosts of the virtual machine, with the clock offset each host's tasks
- * used; tasks name their host through these. */
-static void add_hosts(pvmmon_log *log, const mon_run *run)
+/* The hosts of the virtual machine as the pvmd last listed them: a cache, so that a log
+ * written after the pvmd died (a pvmd that reached its descriptor limit) still names
+ * them; and how many of the task table's tasks have been checked against it. */
+static struct {
+	pvmmon_log_host *h;
+	size_t n, tasks_seen;
+} known;
+
+/* Reads the hosts from the pvmd into the cache; 0, or -1 when the pvmd cannot say. */
+static int read_hosts(void)
 {
 	struct pvmhostinfo *hosts;
-	int nhost = 0, narch = 0, i;
+	int nhost = 0, narch = 0;
+	pvmmon_log_host *h;
 
 	if (pvm_config(&nhost, &narch, &hosts) < 0 || nhost <= 0)
+		return -1;
+	h = calloc((size_t)nhost, sizeof(*h));
+	if (!h)
+		return -1;
+	for (int i = 0; i < nhost; i++) {
+		h[i].name = dup_or_null(hosts[i].hi_name);
+		h[i].arch = dup_or_null(hosts[i].hi_arch);
+		h[i].dtid = hosts[i].hi_tid;
+	}
+	for (size_t i = 0; i < known.n; i++) {
+		free(known.h[i].name);
+		free(known.h[i].arch);
+	}
+	free(known.h);
+	known.h = h;
+	known.n = (size_t)nhost;
+	return 0;
+}
+
+void logbuild__note_hosts(const mon_run *run)
+{
+	int fresh = 0;
+
+	for (; known.tasks_seen < tasks__count(run); known.tasks_seen++) {
+		const mon_task *t = tasks__at(run, known.tasks_seen);
+		size_t i;
+
+		for (i = 0; i < known.n && known.h[i].dtid != t->dtid; i++)
+			;
+		fresh |= i == known.n;
+	}
+	if (fresh)
+		read_hosts();
+}
+
+/* Fills the hosts of the virtual machine, with the clock offset each host's tasks
+ * used; tasks name their host through these. Without the pvmd, the hosts it listed
+ * last. */
+static void add_hosts(pvmmon_log *log, const mon_run *run)
+{
+	read_hosts();
+	if (!known.n)
 		return;
-	log->hosts = calloc((size_t)nhost, sizeof(*log->hosts));
+	log->hosts = calloc(known.n, sizeof(*log->hosts));
 	if (!log->hosts)
 		return;
-	for (i = 0; i < nhost; i++) {
-		log->hosts[i].name = dup_or_null(hosts[i].hi_name);
-		log->hosts[i].arch = dup_or_null(hosts[i].hi_arch);
-		log->hosts[i].dtid = hosts[i].hi_tid;
-		{
-			const mon_host_clock *c = clocks__host(run, hosts[i].hi_tid);
+	for (size_t i = 0; i < known.n; i++) {
+		const mon_host_clock *c = clocks__host(run, known.h[i].dtid);
 
-			/* The monitor's own host is the reference: offset 0 exactly. */
-			if (!c && hosts[i].hi_tid == run->myhost)
-				log->hosts[i].clock_known = 1;
-			if (c) {
-				log->hosts[i].clock_known = 1;
-				log->hosts[i].clock_offset_ns = c->model.offset;
-				log->hosts[i].clock_uncertainty_ns = c->uncertainty;
-				log->hosts[i].clock_estimates = (uint32_t)c->npts;
-				log->hosts[i].clock_drift_ppb = (int64_t)(c->model.rate * 1e9);
-				if (c->npts)
-					log->hosts[i].clock_at_ns =
-					    clockmodel__to_common(&c->model, c->model.tref) -
-					    run->t_start;
-			}
+		log->hosts[i].name = dup_or_null(known.h[i].name);
+		log->hosts[i].arch = dup_or_null(known.h[i].arch);
+		log->hosts[i].dtid = known.h[i].dtid;
+		/* The monitor's own host is the reference: offset 0 exactly. */
+		if (!c && known.h[i].dtid == run->myhost)
+			log->hosts[i].clock_known = 1;
+		if (c) {
+			log->hosts[i].clock_known = 1;
+			log->hosts[i].clock_offset_ns = c->model.offset;
+			log->hosts[i].clock_uncertainty_ns = c->uncertainty;
+			log->hosts[i].clock_estimates = (uint32_t)c->npts;
+			log->hosts[i].clock_drift_ppb = (int64_t)(c->model.rate * 1e9);
+			if (c->npts)
+				log->hosts[i].clock_at_ns =
+				    clockmodel__to_common(&c->model, c->model.tref) - run->t_start;
 		}
 	}
-	log->nhosts = (size_t)nhost;
+	log->nhosts = known.n;
 }
 
 /* The group server's tid (libgpvm3's pvmgs, an unmonitored PVM task), from the entry
@@ -270,6 +317,9 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 	}
 	if (run->pr)
 		preserve__settings(run, setting_cb, log);
+	/* The most tasks one host held at once (monitor/capacity.c). */
+	snprintf(num, sizeof(num), "%zu", run->host_tasks_peak);
+	add_setting(log, "host-tasks-peak", num);
 	add_hosts(log, run);
 
 	if (run->trace_bytes && with_events)

@@ -16,14 +16,15 @@
 #include "../common/clock.h"
 #include "../common/pvmio.h"
 #include "../common/wire.h"
+#include "capacity.h"
 #include "cost.h"
 #include "cpsearch.h"
+#include "ending.h"
 #include "hang.h"
 #include "logbuild.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
 #include "registry.h"
-#include "ending.h"
 #include "rrmon.h"
 #include "run.h"
 #include "tasks.h"
@@ -114,7 +115,8 @@ static int finished(mon_run *run, int64_t now)
 		       now - run->t_last_change > AUTO_GRACE_NS;
 	if (!run->ended)
 		return 0;
-	return tasks__all_done(run) || now - run->t_ended > run->linger_ns;
+	/* Without its pvmd the monitor learns of no more exits: what it knows is all. */
+	return tasks__all_done(run) || run->pvmd_lost || now - run->t_ended > run->linger_ns;
 }
 
 static int publish(mon_run *run)
@@ -147,9 +149,28 @@ static int pvm_exit_notify(int32_t tid)
 	return pvm_notify(PvmTaskExit, WIRE_TAG_TASKEXIT, 1, &t);
 }
 
-static int pvm_signal_task(int32_t tid, int sig) { return pvm_sendsig(tid, sig) < 0 ? PVMMON_EPVM : 0; }
+static int pvm_signal_task(int32_t tid, int sig)
+{
+	return pvm_sendsig(tid, sig) < 0 ? PVMMON_EPVM : 0;
+}
 
-static const mon_io pvm_io = {pvm_bytes_send, pvm_exit_notify, pvm_signal_task};
+/* The name pvm_config gives the host of pvmd dtid, into buf; 0, or PVMMON_EPVM. */
+static int pvm_host_name(int32_t dtid, char *buf, size_t size)
+{
+	struct pvmhostinfo *hosts;
+	int nhost = 0, narch = 0;
+
+	if (pvm_config(&nhost, &narch, &hosts) < 0)
+		return PVMMON_EPVM;
+	for (int i = 0; i < nhost; i++)
+		if (hosts[i].hi_tid == dtid && hosts[i].hi_name) {
+			snprintf(buf, size, "%s", hosts[i].hi_name);
+			return 0;
+		}
+	return PVMMON_EPVM;
+}
+
+static const mon_io pvm_io = {pvm_bytes_send, pvm_exit_notify, pvm_signal_task, pvm_host_name};
 
 /* An option's setter says GO_ON, or the status the monitor then exits with. */
 #define GO_ON -1
@@ -459,8 +480,17 @@ static void loop(mon_run *run)
 		int b = pvm_trecv(-1, -1, &tv);
 		int64_t now;
 
-		if (b > 0)
+		if (b > 0) {
 			receive(run, b);
+			logbuild__note_hosts(run);
+		}
+		now = pvmmon_clock_now();
+		if (b == PvmSysErr) {
+			/* The pvmd is gone: receives fail at once from now on, so the loop
+			 * waits its poll period here rather than spin. */
+			capacity__pvmd_lost(run, now);
+			usleep(POLL_MS * 1000);
+		}
 		read_control(run);
 		now = pvmmon_clock_now();
 		registry__pending_timeout(run, now);

@@ -67,8 +67,9 @@ typedef struct mon_host_clock {
 typedef struct mon_spawn {
 	int32_t parent, child;
 	uint32_t index;
-	int64_t rt; /* the parent's real time at the spawn's end */
-	wire_cp cp; /* the parent's critical-path tuple then, for the child to start from */
+	int64_t rt;      /* the parent's real time at the spawn's end */
+	wire_cp cp;      /* the parent's critical-path tuple then, for the child to start from */
+	int64_t seen_at; /* when the report came (the monitor's real time) */
 } mon_spawn;
 
 /* A task waiting to learn the tid of a logical id that has not registered yet. */
@@ -89,6 +90,9 @@ typedef struct mon_io {
 	int (*notify_exit)(int32_t tid);
 	/* Sends signal sig to task tid (NULL: the transport cannot). */
 	int (*kill)(int32_t tid, int sig);
+	/* Writes the name of the host of pvmd dtid into buf: 0, or a negative PVMMON_E*
+	 * (NULL: the transport cannot). */
+	int (*host_name)(int32_t dtid, char *buf, size_t size);
 } mon_io;
 
 /* Bytes one event takes in the XML log, on average: converts the user's trace size
@@ -180,6 +184,13 @@ typedef struct mon_run {
 	size_t nrules;
 	pvmmon_log_switch *switches;
 	size_t nswitches;
+	/* Tasks against the pvmds' descriptor limit (capacity.c): the most on one host at
+	 * once so far and that host's pvmd, whether the warning was given, whether the
+	 * monitor's own pvmd was lost. */
+	size_t host_tasks_peak;
+	int32_t host_tasks_peak_dtid;
+	int host_tasks_warned;
+	int pvmd_lost;
 } mon_run;
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "../common/clock.h"
 #include "../common/wire.h"
+#include "capacity.h"
 #include "clocks.h"
 #include "cost.h"
 #include "pvmmon/errors.h"
@@ -111,6 +112,7 @@ int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 		welcome(run, t);
 	else
 		t->pending_since = run->t_last_change;
+	capacity__check(run, run->t_last_change);
 	return 0;
 }
 
@@ -135,7 +137,7 @@ void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 			rt = clocks__to_monitor(run, parent, rt);
 	}
 	for (i = 0; i < s.n; i++) {
-		mon_spawn sp = {src, s.tids[i], s.base + i, rt, s.cp};
+		mon_spawn sp = {src, s.tids[i], s.base + i, rt, s.cp, pvmmon_clock_now()};
 
 		if (tasks__spawn_add(run, &sp) < 0) {
 			wire__spawned_clear(&s);
@@ -151,6 +153,7 @@ void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 		    assign_lid(run, t, 0))
 			welcome(run, t);
 	}
+	capacity__check(run, pvmmon_clock_now());
 }
 
 void registry__pending_timeout(mon_run *run, int64_t now)

@@ -46,7 +46,7 @@ static int kill_task(int32_t tid, int sig)
 	return 0;
 }
 
-static const mon_io fake_io = {send_bytes, notify_exit, kill_task};
+static const mon_io fake_io = {send_bytes, notify_exit, kill_task, NULL};
 
 void fake_reset(void)
 {
