@@ -5,6 +5,7 @@
  * when it fails).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -27,7 +28,46 @@ static void test_interrupt_halts_vm(void)
 	cmd_result_free(&r);
 }
 
+/* bench/summary.sh on a copy of the files it reads and writes: a recorded value
+ * replaces its measure's in the table, the old one goes to the history, and an
+ * unknown key is refused naming the file. */
+static void test_summary_records_and_keeps_history(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4096];
+	char *doc, *hist;
+	cmd_result r;
+
+	harness_sh(
+	    &r, 30,
+	    "cd '%s' && mkdir -p bench doc && cp %s/../bench/summary.sh %s/../bench/results.tsv "
+	    "bench/ && cp %s/../doc/benchmarks.md doc/ && printf 'probe.off\\t0.5\\t"
+	    "2030-01-01 00:00Z\\tbench/run.sh 3\\n' >new.tsv && bench/summary.sh --record "
+	    "new.tsv && printf 'nokey\\t1\\tx\\ty\\n' >bad.tsv && ! bench/summary.sh "
+	    "--record bad.tsv",
+	    dir, harness_build(), harness_build(), harness_build());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "bad.tsv: unknown key nokey"));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/doc/benchmarks.md", dir);
+	doc = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	CU_ASSERT_PTR_NOT_NULL(strstr(doc,
+	                              "| Procedure probe pair, disabled (ns) | \u2264 1 | 0.5 | "
+	                              "2030-01-01 00:00Z | `bench/run.sh 3` |"));
+	/* The replaced value, in the history section after its marker. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(doc, "<!-- history begin"),
+	                              "| Procedure probe pair, disabled (ns) | 0.06 |"));
+	free(doc);
+	snprintf(path, sizeof(path), "%s/bench/history.tsv", dir);
+	hist = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(hist);
+	CU_ASSERT_PTR_NOT_NULL(hist && strstr(hist, "probe.off\t"));
+	free(hist);
+}
+
 CU_TestInfo test_bench_tests[] = {
     {"an interrupted bench halts its VM and removes its folder", test_interrupt_halts_vm},
+    {"summary records a value and keeps the replaced one", test_summary_records_and_keeps_history},
     CU_TEST_INFO_NULL,
 };
