@@ -965,7 +965,7 @@ if want 21; then
 # descriptor 1024, about 2 per task: doc/benchmarks.md says why it is a race there)
 # one try may pass where the next fails, hence every try must pass. Each try is bounded
 # (FLOOD_TIMEOUT, 300 s), so the section is too.
-echo "Largest flood -w N completing on one host (ladder ${FLOOD_LADDER:-256 384 448 480 512 544 576 608 640}; ${FLOOD_TRIES:-2} tries a rung)"
+echo "Largest flood -w N completing on one host (ladder ${FLOOD_LADDER:-256 384 448 480 496 504 512 528 544 576 608}; ${FLOOD_TRIES:-2} tries a rung)"
 fl_try() { # mode workers: 0 when flood completed and checked its results
 	if [ "$1" = raw ]; then flag=--raw; else flag="-o $work/fl.xml"; fi
 	# shellcheck disable=SC2086
@@ -974,7 +974,7 @@ fl_try() { # mode workers: 0 when flood completed and checked its results
 	grep -q "workers=$2 .* ok" "$work/fl.out"
 }
 best_raw=- best_mon=- raw_on=1 mon_on=1
-for n in ${FLOOD_LADDER:-256 384 448 480 512 544 576 608 640}; do
+for n in ${FLOOD_LADDER:-256 384 448 480 496 504 512 528 544 576 608}; do
 	for mode in raw mon; do
 		eval "on=\$${mode}_on"
 		[ "$on" = 1 ] || continue
