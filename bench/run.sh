@@ -8,6 +8,9 @@
 # clone, or its build folder) and for this build, interleaved in each repetition, and
 # prints both and the ratio of this build's figure to OLD's: before and after a change
 # in one run (see compare_builds below).
+# A run's figures go into the summary table at the top of doc/benchmarks.md
+# (bench/results.tsv, through bench/summary.sh) when it ends normally;
+# BENCH_NO_SUMMARY=1 leaves the table alone. Any exit halts the VMs the script started.
 set -eu
 cd "$(dirname "$0")/.."
 COMPARE= SECTIONS=pingpong,probe,mcpi
