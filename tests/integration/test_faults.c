@@ -219,12 +219,19 @@ static void test_pvmd_killed(void)
 					  "i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do "
 					  "sleep 0.1; i=$((i+1)); done; kill -0 $pid 2>/dev/null && "
 					  "echo STILL-RUNNING; [ -e \"$tmp\" ] && echo VM-LEFT; "
+					  "echo HOSTS=$(grep -c '<host ' ring.xml); "
+					  "grep -q '<task ' ring.xml && echo TASKS-LOGGED; "
 					  "cat ring.err >&2; %s/pvmmon run -q -- %s/ring -r 2",
 		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NULL(strstr(r.out, "STILL-RUNNING"));
 	CU_ASSERT_PTR_NULL(strstr(r.out, "VM-LEFT"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmd died during the run"));
+	/* The monitor said so, and its log still names the host the pvmd listed and the
+	 * tasks it knew (not "0 hosts"). */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: the pvmd has gone"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "HOSTS=1\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "TASKS-LOGGED"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring: tasks=4 rounds=2"));
 	if (r.status || !strstr(r.err, "pvmd died"))
 		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
