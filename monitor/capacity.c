@@ -56,10 +56,14 @@ void capacity__check(mon_run *run, int64_t now)
 		if (!t->gone)
 			count(h, &nh, t->dtid);
 	}
-	for (k = 0; k < tasks__spawn_count(run); k++) {
-		const mon_spawn *sp = tasks__spawn_at(run, k);
+	/* Reports are kept in the order they came: the recent ones are at the end, and a
+	 * long run's older spawns are not looked at again. */
+	for (k = tasks__spawn_count(run); k > 0; k--) {
+		const mon_spawn *sp = tasks__spawn_at(run, k - 1);
 
-		if (!tasks__find(run, sp->child) && now - sp->seen_at < SPAWN_PENDING_NS)
+		if (now - sp->seen_at >= SPAWN_PENDING_NS)
+			break;
+		if (!tasks__find(run, sp->child))
 			count(h, &nh, pvm_tidtohost(sp->child));
 	}
 	for (k = 1; k < nh; k++)
