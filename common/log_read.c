@@ -1,6 +1,7 @@
-/* Reading a run's XML log back: well-formedness, version, schema, then the model. */
+/* Reading a run's XML log back in one streaming pass: well-formedness, version and the
+ * schema are checked while the model is built, element by element. */
 #include <errno.h>
-#include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,48 +10,473 @@
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
-#include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 
+#include "log_read.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "../replay/replay.h"
 
-/* The first libxml2 error of an operation, kept so the user sees one precise line. */
+/* The first libxml2 error of a kind, kept so the user sees one precise line. */
 typedef struct first_error {
 	int seen;
 	int line;
+	int code;
+	int named; /* the attribute's name was added */
 	char msg[256];
 } first_error;
 
-static void capture(void *ctx, xmlErrorPtr e)
-{
-	first_error *fe = ctx;
-	size_t n;
+/* A read's first error of each kind: a file that is not XML is said to be so before
+ * anything else; after that, one that does not match the schema. */
+typedef struct read_errors {
+	first_error parse, valid;
+} read_errors;
 
-	if (fe->seen || !e)
-		return;
-	fe->seen = 1;
-	fe->line = e->line;
-	snprintf(fe->msg, sizeof(fe->msg), "%s", e->message ? e->message : "unknown error");
-	n = strlen(fe->msg);
-	while (n > 0 && (fe->msg[n - 1] == '\n' || fe->msg[n - 1] == ' '))
-		fe->msg[--n] = '\0';
+static int from_validator(int domain)
+{
+	return domain == XML_FROM_RELAXNGV || domain == XML_FROM_DATATYPE ||
+	       domain == XML_FROM_SCHEMASV || domain == XML_FROM_VALID;
 }
 
-/* Parses path, or len bytes at data (named path) when data is given; every failure
- * becomes one line naming the file. */
-static int parse(xmlDocPtr *out, const char *path, const char *data, size_t len)
+static void trim(char *s)
 {
-	first_error fe = {0, 0, ""};
-	struct stat st;
-	xmlDocPtr doc;
+	size_t n = strlen(s);
 
-	if (data) {
-		xmlSetStructuredErrorFunc(&fe, capture);
-		doc = xmlReadMemory(data, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-		xmlSetStructuredErrorFunc(NULL, NULL);
-		goto parsed;
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* The validator says a bad attribute in up to three errors of one element (the
+ * value's type, "failed to validate attributes", then which attribute): the one
+ * naming the attribute leads, the first follows in brackets. */
+static void name_attribute(first_error *fe, xmlErrorPtr e)
+{
+	char named[sizeof(fe->msg)], first[sizeof(fe->msg)];
+
+	if (fe->named || e->code != XML_RELAXNG_ERR_INVALIDATTR || e->line != fe->line ||
+	    !e->message)
+		return;
+	fe->named = 1;
+	snprintf(named, sizeof(named), "%s", e->message);
+	trim(named);
+	memcpy(first, fe->msg, sizeof(first));
+	if (fe->code == XML_RELAXNG_ERR_ATTRVALID)
+		snprintf(fe->msg, sizeof(fe->msg), "%s", named);
+	else
+		snprintf(fe->msg, sizeof(fe->msg), "%.120s (%.120s)", named, first);
+}
+
+static void capture(void *ctx, xmlErrorPtr e)
+{
+	read_errors *re = ctx;
+	first_error *fe;
+
+	if (!e)
+		return;
+	fe = from_validator(e->domain) ? &re->valid : &re->parse;
+	if (fe->seen) {
+		if (fe == &re->valid)
+			name_attribute(fe, e);
+		return;
 	}
+	fe->seen = 1;
+	fe->line = e->line;
+	fe->code = e->code;
+	snprintf(fe->msg, sizeof(fe->msg), "%s", e->message ? e->message : "unknown error");
+	trim(fe->msg);
+}
+
+/* The built-in schema, compiled once per process: compiling it costs more than
+ * validating a small log, and `pvmmon top` reads a snapshot every second. */
+static pthread_once_t schema_once = PTHREAD_ONCE_INIT;
+static xmlRelaxNGPtr schema;
+static char schema_error[256];
+
+static void compile_schema(void)
+{
+	read_errors re = {0};
+	const char *text = pvmmon_log_schema();
+	xmlRelaxNGParserCtxtPtr pctx;
+
+	xmlSetStructuredErrorFunc(&re, capture);
+	pctx = xmlRelaxNGNewMemParserCtxt(text, (int)strlen(text));
+	schema = pctx ? xmlRelaxNGParse(pctx) : NULL;
+	if (pctx)
+		xmlRelaxNGFreeParserCtxt(pctx);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	snprintf(schema_error, sizeof(schema_error), "%s",
+	         re.parse.seen ? re.parse.msg : re.valid.seen ? re.valid.msg : "out of memory");
+}
+
+static int get_schema(xmlRelaxNGPtr *out)
+{
+	pthread_once(&schema_once, compile_schema);
+	if (!schema)
+		return pvmmon_error_set(PVMMON_ERROR, "the built-in log schema does not load: %s",
+		                        schema_error);
+	*out = schema;
+	return 0;
+}
+
+uint64_t log__u64(const char *s, const char **end)
+{
+	const char *from = s, *digits;
+	uint64_t v = 0;
+	int neg = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	digits = s;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    ((s[2] >= '0' && s[2] <= '9') || ((s[2] | 0x20) >= 'a' && (s[2] | 0x20) <= 'f'))) {
+		for (s += 2;; s++) {
+			unsigned c = (unsigned char)*s, d;
+
+			if (c >= '0' && c <= '9')
+				d = c - '0';
+			else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+				d = (c | 0x20) - 'a' + 10;
+			else
+				break;
+			v = v * 16 + d;
+		}
+	} else {
+		for (; *s >= '0' && *s <= '9'; s++)
+			v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (end)
+		*end = s == digits ? from : s; /* no number: nothing read, as strtoll says */
+	return neg ? 0 - v : v;
+}
+
+int64_t log__i64(const char *s, const char **end) { return (int64_t)log__u64(s, end); }
+
+/* An attribute's value as one string: libxml2 keeps it as a single text node unless
+ * entities split it; *copy is set when the value had to be assembled. */
+static const char *attr_value(xmlAttrPtr a, xmlChar **copy)
+{
+	*copy = NULL;
+	if (!a->children)
+		return "";
+	if (!a->children->next && a->children->type == XML_TEXT_NODE && a->children->content)
+		return (const char *)a->children->content;
+	*copy = xmlNodeListGetString(a->doc, a->children, 1);
+	return *copy ? (const char *)*copy : "";
+}
+
+static int store(const log_field *f, void *obj, const char *v)
+{
+	char *p = (char *)obj + f->off;
+
+	switch (f->type) {
+	case LOG_F_STR:
+		free(*(char **)p);
+		if (!(*(char **)p = strdup(v)))
+			return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+		break;
+	case LOG_F_I64:
+		*(int64_t *)p = log__i64(v, NULL);
+		break;
+	case LOG_F_I32:
+		*(int32_t *)p = (int32_t)log__i64(v, NULL);
+		break;
+	case LOG_F_U64:
+		*(uint64_t *)p = log__u64(v, NULL);
+		break;
+	case LOG_F_U32:
+		*(uint32_t *)p = (uint32_t)log__u64(v, NULL);
+		break;
+	case LOG_F_DBL:
+		*(double *)p = strtod(v, NULL);
+		break;
+	case LOG_F_HAS:
+		*(int *)p = 1;
+		break;
+	case LOG_F_FN:
+		f->conv(v, p);
+		break;
+	case LOG_F_LIST:
+		for (int k = 0; k < f->n; k++) {
+			const char *end;
+			int64_t x = log__i64(v, &end);
+
+			if (end == v)
+				break;
+			((int64_t *)p)[k] = x;
+			v = end;
+		}
+		break;
+	}
+	return 0;
+}
+
+int log__bind(log_rd *r, void *obj, const log_field *fields, size_t nfields)
+{
+	for (xmlAttrPtr a = r->node->properties; a; a = a->next) {
+		const char *name = (const char *)a->name, *v = NULL;
+		xmlChar *copy = NULL;
+		int rc = 0;
+
+		for (size_t i = 0; i < nfields && rc == 0; i++) {
+			const log_field *f = &fields[i];
+
+			if (f->name[0] != name[0] || strcmp(f->name, name))
+				continue;
+			if (!v)
+				v = attr_value(a, &copy);
+			rc = store(f, obj, v);
+		}
+		xmlFree(copy);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+void *log__push(void **arr, size_t *n, size_t size)
+{
+	char *p = *arr;
+
+	/* The room is the count rounded up to a power of two (at least 4): grow when the
+	 * count reaches it. */
+	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
+		size_t room = *n ? *n * 2 : 4;
+
+		p = realloc(*arr, room * size);
+		if (!p) {
+			pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+			return NULL;
+		}
+		*arr = p;
+	}
+	p += (*n)++ * size;
+	memset(p, 0, size);
+	return p;
+}
+
+/* The open elements: their names, and the table entries of those the model reads. */
+#define MAX_DEPTH 16
+
+typedef struct open_elem {
+	const char *name;
+	const log_elem *e;
+	int line;
+} open_elem;
+
+/* The open elements, innermost last. */
+typedef struct open_stack {
+	open_elem at[MAX_DEPTH];
+	int n;
+} open_stack;
+
+/* The table entry for name under parent ("" for the root); *last, the previous
+ * match, is tried first: a task's elements come in runs of the same kind. */
+static const log_elem *find(const char *parent, const char *name, const log_elem **last)
+{
+	if (*last && !strcmp((*last)->name, name) && !strcmp((*last)->parent, parent))
+		return *last;
+	for (size_t i = 0; i < log__nelems; i++)
+		if (!strcmp(log__elems[i].name, name) && !strcmp(log__elems[i].parent, parent))
+			return *last = &log__elems[i];
+	return NULL;
+}
+
+static int append_text(log_rd *r, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (r->textlen + n + 1 > r->textcap) {
+		size_t cap = (r->textlen + n + 1) * 2;
+		char *p = realloc(r->text, cap);
+
+		if (!p)
+			return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+		r->text = p;
+		r->textcap = cap;
+	}
+	memcpy(r->text + r->textlen, s, n + 1);
+	r->textlen += n;
+	return 0;
+}
+
+static int end_elem(log_rd *r, const log_elem *e)
+{
+	if (!e || !e->end)
+		return 0;
+	if (e->text && append_text(r, "") < 0) /* an empty element's text is "" */
+		return PVMMON_ENOMEM;
+	return e->end(r);
+}
+
+/* Checks the root and the format version before the schema, so that a log of a newer
+ * format is reported as such and not as a schema mismatch. */
+static int check_root(log_rd *r, xmlTextReaderPtr x)
+{
+	const char *name = (const char *)xmlTextReaderConstLocalName(x);
+	xmlChar *v;
+	int major = -1, rc = 0;
+
+	if (!name || strcmp(name, "pvmmon-log") || xmlTextReaderConstPrefix(x))
+		return pvmmon_error_set(PVMMON_ESCHEMA, "%s: not a pvmmon log (root element is <%s>)",
+		                        r->path, (const char *)xmlTextReaderConstName(x));
+	v = xmlTextReaderGetAttribute(x, BAD_CAST "version");
+	if (!v)
+		return pvmmon_error_set(PVMMON_EVERSION, "%s: log has no format version", r->path);
+	if (sscanf((const char *)v, "%d.", &major) != 1 || major != PVMMON_LOG_VERSION_MAJOR)
+		rc = pvmmon_error_set(PVMMON_EVERSION,
+		                      "%s: log format version %s is not supported (this pvmmon reads %d.x)",
+		                      r->path, (const char *)v, PVMMON_LOG_VERSION_MAJOR);
+	xmlFree(v);
+	return rc;
+}
+
+/* One element started: its start handler, and its end at once when it is empty (an
+ * element with content stays open on the stack until its end). */
+static int start_elem(log_rd *r, xmlTextReaderPtr x, open_elem *stack, int depth,
+                      const log_elem **last)
+{
+	const log_elem *e = find(depth ? stack[depth - 1].name : "", stack[depth].name, last);
+	int rc;
+
+	if (!e)
+		return 0;
+	r->textlen = 0;
+	if (e->start) {
+		r->node = xmlTextReaderCurrentNode(x);
+		if (!r->node)
+			return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+		rc = e->start(r);
+		r->node = NULL;
+		if (rc < 0)
+			return rc;
+	}
+	if (xmlTextReaderIsEmptyElement(x))
+		return end_elem(r, e);
+	stack[depth].e = e;
+	return 0;
+}
+
+/* Keeps the open elements' names and lines (for a file that ends too soon) and, while
+ * the model is built, calls their handlers. */
+static int visit(log_rd *r, xmlTextReaderPtr x, open_stack *st, int build, const log_elem **last)
+{
+	int type = xmlTextReaderNodeType(x), depth = xmlTextReaderDepth(x);
+	open_elem *at = st->at;
+
+	if (depth < 0 || depth >= MAX_DEPTH)
+		return 0;
+	if (type == XML_READER_TYPE_ELEMENT) {
+		xmlNodePtr n = xmlTextReaderCurrentNode(x);
+
+		at[depth].name = (const char *)xmlTextReaderConstLocalName(x);
+		at[depth].e = NULL;
+		at[depth].line = n ? n->line : 0;
+		st->n = depth + !xmlTextReaderIsEmptyElement(x);
+		return build ? start_elem(r, x, at, depth, last) : 0;
+	}
+	if (type == XML_READER_TYPE_END_ELEMENT) {
+		const log_elem *e = at[depth].e;
+
+		st->n = depth;
+		at[depth].e = NULL;
+		return build ? end_elem(r, e) : 0;
+	}
+	if ((type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA ||
+	     type == XML_READER_TYPE_WHITESPACE || type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) &&
+	    build && depth > 0 && at[depth - 1].e && at[depth - 1].e->text) {
+		const xmlChar *v = xmlTextReaderConstValue(x);
+
+		return append_text(r, v ? (const char *)v : "");
+	}
+	return 0;
+}
+
+/* A file that is not XML: libxml2's first error as one line naming the file. */
+static int report_parse(log_rd *r, first_error *fe, const open_stack *st)
+{
+	/* The streaming parser says "Document is empty" of text, "Extra content" of an
+	 * empty file and of one that ends too soon: say what the whole-file parser says. */
+	if (fe->seen && (fe->code == XML_ERR_DOCUMENT_EMPTY || fe->code == XML_ERR_DOCUMENT_END)) {
+		if (r->empty)
+			snprintf(fe->msg, sizeof(fe->msg), "Document is empty");
+		else if (fe->code == XML_ERR_DOCUMENT_EMPTY)
+			snprintf(fe->msg, sizeof(fe->msg), "Start tag expected, '<' not found");
+		else if (r->root_seen && st && st->n > 0)
+			snprintf(fe->msg, sizeof(fe->msg), "Premature end of data in tag %.100s line %d",
+			         st->at[st->n - 1].name, st->at[st->n - 1].line);
+	}
+	return pvmmon_error_set(PVMMON_EPARSE, "%s: not a well-formed XML file (line %d: %s)",
+	                        r->path, fe->line, fe->seen ? fe->msg : "empty document");
+}
+
+/* The streaming validator leaves "TODO" where it means the element whose text is
+ * not allowed: the open element. */
+static void name_element(first_error *fe, const open_stack *st)
+{
+	char *todo = strstr(fe->msg, " TODO ");
+	char rest[sizeof(fe->msg)];
+
+	if (!todo || st->n <= 0)
+		return;
+	snprintf(rest, sizeof(rest), "%s", todo + strlen(" TODO "));
+	snprintf(todo, sizeof(fe->msg) - (size_t)(todo - fe->msg), " %s%s", st->at[st->n - 1].name,
+	         rest);
+}
+
+/* Keeps an error the reader finds itself (in the root, rank 2, or in the model, rank
+ * 1) until the end: a file that is not XML, or does not match the schema, is said to
+ * be so first, as when the whole file was checked before the model was built. */
+static void defer(log_rd *r, int rc, int rank)
+{
+	if (r->deferred && r->deferred_rank >= rank)
+		return;
+	r->deferred = rc;
+	r->deferred_rank = rank;
+	snprintf(r->deferred_msg, sizeof(r->deferred_msg), "%s", pvmmon_error_last());
+}
+
+/* The reader's nodes in document order: elements to their handlers, text to the open
+ * element that keeps it. The model stops growing at the first error, libxml2's or
+ * its own; the rest of the file is read for an error that comes before it. */
+static int walk(log_rd *r, xmlTextReaderPtr x, read_errors *re, int build)
+{
+	open_stack st = {.n = 0};
+	const log_elem *last = NULL;
+	int ret, rc;
+
+	while ((ret = xmlTextReaderRead(x)) == 1 && !re->parse.seen) {
+		if (xmlTextReaderNodeType(x) == XML_READER_TYPE_ELEMENT &&
+		    xmlTextReaderDepth(x) == 0 && !r->root_seen++ && (rc = check_root(r, x)) < 0)
+			defer(r, rc, 2);
+		if (re->valid.seen && build)
+			name_element(&re->valid, &st);
+		if (r->deferred || re->valid.seen)
+			build = 0;
+		rc = visit(r, x, &st, build, &last);
+		if (rc == PVMMON_ENOMEM)
+			return rc;
+		if (rc < 0)
+			defer(r, rc, 1);
+	}
+	if (re->parse.seen || ret < 0)
+		return report_parse(r, &re->parse, &st);
+	if (r->deferred_rank == 2)
+		return pvmmon_error_set(r->deferred, "%s", r->deferred_msg);
+	if (re->valid.seen || xmlTextReaderIsValid(x) != 1)
+		return pvmmon_error_set(PVMMON_ESCHEMA,
+		                        "%s: does not match the log schema (line %d: %s)", r->path,
+		                        re->valid.line, re->valid.seen ? re->valid.msg : "invalid");
+	if (r->deferred)
+		return pvmmon_error_set(r->deferred, "%s", r->deferred_msg);
+	return 0;
+}
+
+/* Refuses what cannot be read as a file, naming why; *empty says it has no bytes. */
+static int check_file(const char *path, int *empty)
+{
+	struct stat st;
+
 	if (stat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return pvmmon_error_set(PVMMON_ENOTFOUND, "%s: no such file", path);
@@ -60,664 +486,67 @@ static int parse(xmlDocPtr *out, const char *path, const char *data, size_t len)
 		return pvmmon_error_set(PVMMON_EIO, "%s: is a folder, not a log file", path);
 	if (access(path, R_OK) < 0)
 		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", path, strerror(errno));
-	xmlSetStructuredErrorFunc(&fe, capture);
-	doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-	xmlSetStructuredErrorFunc(NULL, NULL);
-parsed:
-	if (!doc || fe.seen) {
-		if (doc)
-			xmlFreeDoc(doc);
-		return pvmmon_error_set(PVMMON_EPARSE, "%s: not a well-formed XML file (line %d: %s)",
-					path, fe.line, fe.seen ? fe.msg : "empty document");
-	}
-	*out = doc;
+	*empty = st.st_size == 0;
 	return 0;
 }
 
-/* Checks the root and the format version before the schema, so that a log of a newer
- * format is reported as such and not as a schema mismatch. */
-static int check_version(xmlDocPtr doc, const char *path)
+/* Reads path, or len bytes at data (named path) when data is given, validating as it
+ * goes; builds the model into *out unless out is NULL. */
+static int read_any(pvmmon_log **out, const char *path, const char *data, size_t len)
 {
-	xmlNodePtr root = xmlDocGetRootElement(doc);
-	xmlChar *v;
-	int major = -1, rc = 0;
-
-	if (!root || xmlStrcmp(root->name, BAD_CAST "pvmmon-log"))
-		return pvmmon_error_set(PVMMON_ESCHEMA, "%s: not a pvmmon log (root element is <%s>)",
-					path, root ? (const char *)root->name : "none");
-	v = xmlGetProp(root, BAD_CAST "version");
-	if (!v)
-		return pvmmon_error_set(PVMMON_EVERSION, "%s: log has no format version", path);
-	if (sscanf((const char *)v, "%d.", &major) != 1 || major != PVMMON_LOG_VERSION_MAJOR)
-		rc = pvmmon_error_set(PVMMON_EVERSION,
-				      "%s: log format version %s is not supported (this pvmmon reads %d.x)",
-				      path, (const char *)v, PVMMON_LOG_VERSION_MAJOR);
-	xmlFree(v);
-	return rc;
-}
-
-static int check_schema(xmlDocPtr doc, const char *path)
-{
-	first_error fe = {0, 0, ""};
-	const char *schema = pvmmon_log_schema();
-	xmlRelaxNGParserCtxtPtr pctx;
+	const int opts = XML_PARSE_NONET | XML_PARSE_NOBLANKS;
+	read_errors re = {0};
+	log_rd r = {0};
+	xmlTextReaderPtr x = NULL;
 	xmlRelaxNGPtr rng = NULL;
-	xmlRelaxNGValidCtxtPtr vctx = NULL;
-	int rc = 0, v;
-
-	xmlSetStructuredErrorFunc(&fe, capture);
-	pctx = xmlRelaxNGNewMemParserCtxt(schema, (int)strlen(schema));
-	rng = pctx ? xmlRelaxNGParse(pctx) : NULL;
-	if (pctx)
-		xmlRelaxNGFreeParserCtxt(pctx);
-	if (!rng) {
-		rc = pvmmon_error_set(PVMMON_ERROR, "the built-in log schema does not load: %s",
-				      fe.msg);
-		goto out;
-	}
-	vctx = xmlRelaxNGNewValidCtxt(rng);
-	if (!vctx) {
-		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory validating", path);
-		goto out;
-	}
-	xmlRelaxNGSetValidStructuredErrors(vctx, capture, &fe);
-	v = xmlRelaxNGValidateDoc(vctx, doc);
-	if (v != 0)
-		rc = pvmmon_error_set(PVMMON_ESCHEMA, "%s: does not match the log schema (line %d: %s)",
-				      path, fe.line, fe.seen ? fe.msg : "invalid");
-out:
-	xmlSetStructuredErrorFunc(NULL, NULL);
-	if (vctx)
-		xmlRelaxNGFreeValidCtxt(vctx);
-	if (rng)
-		xmlRelaxNGFree(rng);
-	return rc;
-}
-
-static int load_checked(xmlDocPtr *out, const char *path, const char *data, size_t len)
-{
-	xmlDocPtr doc = NULL;
 	int rc;
 
 	if (!path)
 		return pvmmon_error_set(PVMMON_EINVAL, "log: no file name");
-	rc = parse(&doc, path, data, len);
-	if (rc < 0)
+	if ((rc = get_schema(&rng)) < 0 || (!data && (rc = check_file(path, &r.empty)) < 0))
 		return rc;
-	rc = check_version(doc, path);
-	if (rc == 0)
-		rc = check_schema(doc, path);
-	if (rc < 0) {
-		xmlFreeDoc(doc);
+	if (data)
+		r.empty = len == 0;
+	if (data && len > 0x7fffffff)
+		return pvmmon_error_set(PVMMON_EPARSE, "%s: too large for the XML reader", path);
+	r.path = path;
+	if (out && (rc = pvmmon_log_new(&r.log)) < 0)
 		return rc;
+	xmlSetStructuredErrorFunc(&re, capture);
+	x = data ? xmlReaderForMemory(data, (int)len, path, NULL, opts)
+	         : xmlReaderForFile(path, NULL, opts);
+	if (!x) {
+		rc = re.parse.seen ? report_parse(&r, &re.parse, NULL)
+		             : pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", path,
+		                                strerror(errno ? errno : ENOMEM));
+		goto out;
 	}
-	*out = doc;
-	return 0;
-}
-
-int pvmmon_log_validate(const char *path)
-{
-	xmlDocPtr doc = NULL;
-	int rc = load_checked(&doc, path, NULL, 0);
-
-	if (rc == 0)
-		xmlFreeDoc(doc);
-	return rc;
-}
-
-/* Attribute accessors: the schema has already checked presence and types. */
-static char *str_attr(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	char *s;
-
-	if (!v)
-		return NULL;
-	s = strdup((const char *)v);
-	xmlFree(v);
-	return s;
-}
-
-static int64_t i64_attr(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	int64_t r = v ? strtoll((const char *)v, NULL, 0) : 0;
-
-	xmlFree(v);
-	return r;
-}
-
-static uint64_t u64_attr(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	uint64_t r = v ? strtoull((const char *)v, NULL, 0) : 0;
-
-	xmlFree(v);
-	return r;
-}
-
-static int is(xmlNodePtr n, const char *name)
-{
-	return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
-}
-
-static size_t count_children(xmlNodePtr parent, const char *name)
-{
-	size_t n = 0;
-
-	for (xmlNodePtr c = parent->children; c; c = c->next)
-		n += is(c, name);
-	return n;
-}
-
-/* Allocates an array for the children of parent called name; 0 on success. */
-static int alloc_for(void **arr, size_t *n, size_t size, xmlNodePtr parent, const char *name)
-{
-	*n = count_children(parent, name);
-	*arr = NULL;
-	if (*n == 0)
-		return 0;
-	*arr = calloc(*n, size);
-	if (!*arr) {
-		*n = 0;
-		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+	/* Errors go to fe whether the parser or the validator finds them: the handler is
+	 * set before the schema, which takes it over. */
+	xmlTextReaderSetStructuredErrorHandler(x, capture, &re);
+	if (xmlTextReaderRelaxNGSetSchema(x, rng) != 0) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory validating", path);
+		goto out;
 	}
-	return 0;
-}
-
-static int load_stmt(pvmmon_log_stmt *s, xmlNodePtr n)
-{
-	size_t k = 0;
-	int rc;
-
-	s->id = (uint32_t)u64_attr(n, "id");
-	s->op = str_attr(n, "op");
-	s->module = str_attr(n, "module");
-	s->offset = u64_attr(n, "offset");
-	s->file = str_attr(n, "file");
-	s->line = (int32_t)i64_attr(n, "line");
-	s->function = str_attr(n, "function");
-	s->count = u64_attr(n, "count");
-	s->time_ns = i64_attr(n, "time-ns");
-	s->sync_ns = i64_attr(n, "sync-ns");
-	s->trans_ns = i64_attr(n, "trans-ns");
-	s->bytes = u64_attr(n, "bytes");
-	s->unmonitored = u64_attr(n, "unmonitored");
-	s->reordered = u64_attr(n, "reordered");
-	s->held_ns = i64_attr(n, "held-ns");
-	s->disabled = xmlHasProp(n, BAD_CAST "enabled") != NULL;
-	rc = alloc_for((void **)&s->com, &s->ncom, sizeof(*s->com), n, "com");
-	if (rc < 0)
-		return rc;
-	for (xmlNodePtr c = n->children; c; c = c->next) {
-		pvmmon_log_com *m;
-
-		if (!is(c, "com"))
-			continue;
-		m = &s->com[k++];
-		m->partner_tid = (int32_t)i64_attr(c, "partner-tid");
-		m->partner_lid = str_attr(c, "partner-lid");
-		m->count = u64_attr(c, "count");
-		m->bytes = u64_attr(c, "bytes");
-		m->trans_ns = i64_attr(c, "trans-ns");
-		m->sync_ns = i64_attr(c, "sync-ns");
-	}
-	return 0;
-}
-
-static pvmmon_task_status status_of(xmlNodePtr n)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST "status");
-	pvmmon_task_status s = PVMMON_TASK_RUNNING;
-
-	if (v && !xmlStrcmp(v, BAD_CAST "exited"))
-		s = PVMMON_TASK_EXITED;
-	else if (v && !xmlStrcmp(v, BAD_CAST "crashed"))
-		s = PVMMON_TASK_CRASHED;
-	else if (v && !xmlStrcmp(v, BAD_CAST "killed"))
-		s = PVMMON_TASK_KILLED;
-	else if (v && !xmlStrcmp(v, BAD_CAST "stopped"))
-		s = PVMMON_TASK_STOPPED;
-	xmlFree(v);
-	return s;
-}
-
-/* Reads up to n whitespace-separated integers of attribute name; returns how many. */
-/* A double attribute the schema has checked; 0 when absent. */
-static double dbl_attr(xmlNodePtr n, const char *name)
-{
-	xmlChar *v = xmlGetProp(n, BAD_CAST name);
-	double d = v ? strtod((const char *)v, NULL) : 0;
-
-	xmlFree(v);
-	return d;
-}
-
-static int i64_list_attr(xmlNodePtr node, const char *name, int64_t *out, int n)
-{
-	xmlChar *v = xmlGetProp(node, BAD_CAST name);
-	const char *p = (const char *)v;
-	int k = 0;
-
-	while (p && k < n) {
-		char *end;
-		long long x = strtoll(p, &end, 10);
-
-		if (end == p)
-			break;
-		out[k++] = x;
-		p = end;
-	}
-	xmlFree(v);
-	return k;
-}
-
-static void load_event(pvmmon_log_event *e, xmlNodePtr c)
-{
-	xmlChar *op = xmlGetProp(c, BAD_CAST "op");
-	int64_t vt[2] = {0, 0};
-
-	e->op = pvmmon_event_op_parse((const char *)op);
-	xmlFree(op);
-	e->stmt = (uint32_t)u64_attr(c, "stmt");
-	i64_list_attr(c, "rt", e->rt, 4);
-	i64_list_attr(c, "vt", vt, 2);
-	e->vt0 = vt[0];
-	e->vt1 = vt[1];
-	e->peer = (int32_t)i64_attr(c, "peer");
-	e->tag = (int32_t)i64_attr(c, "tag");
-	e->bytes = (uint32_t)u64_attr(c, "bytes");
-	e->seq = xmlHasProp(c, BAD_CAST "seq") ? i64_attr(c, "seq") : -1;
-	e->sync = i64_attr(c, "sync");
-	e->trans = i64_attr(c, "trans");
-	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART ||
-	    e->op == PVMMON_EV_CPSTOP)
-		e->tag = (int32_t)i64_attr(c, "proc");
-}
-
-/* Splits the space-separated logical ids of a record's senders attribute. */
-static int load_senders(pvmmon_log_task *t, xmlNodePtr c)
-{
-	xmlChar *v = xmlGetProp(c, BAD_CAST "senders");
-	char *copy = v ? strdup((const char *)v) : NULL, *save = NULL, *tok;
-	size_t n = 0;
-	int rc = 0;
-
-	xmlFree(v);
-	if (!copy)
-		return 0;
-	/* The schema's list allows any XML whitespace between ids. */
-	for (const char *p = copy; *p; p++)
-		n += (p == copy || strchr(" \t\n\r", p[-1])) && !strchr(" \t\n\r", *p);
-	if (n) {
-		t->record_senders = calloc(n, sizeof(char *));
-		if (!t->record_senders) {
-			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
-			goto out;
-		}
-	}
-	for (tok = strtok_r(copy, " \t\n\r", &save); tok && t->record_nsenders < n;
-	     tok = strtok_r(NULL, " \t\n\r", &save)) {
-		t->record_senders[t->record_nsenders] = strdup(tok);
-		if (!t->record_senders[t->record_nsenders]) {
-			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
-			goto out;
-		}
-		t->record_nsenders++;
-	}
+	rc = walk(&r, x, &re, out != NULL);
 out:
-	free(copy);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	xmlFreeTextReader(x);
+	free(r.text);
+	free(r.rec_hash);
+	if (rc < 0)
+		pvmmon_log_free(r.log);
+	else if (out)
+		*out = r.log;
 	return rc;
 }
 
-/*
- * Loads a task's replay record and checks it against its byte count, hash and entry
- * count, so that a record damaged in the file (or pasted from another run) is refused
- * here, with the task named, rather than misleading a replay.
- */
-static int load_record(pvmmon_log_task *t, xmlNodePtr c, const char *path)
-{
-	xmlChar *content = xmlNodeGetContent(c);
-	xmlChar *hash_text = xmlGetProp(c, BAD_CAST "hash");
-	const char *lid = t->lid ? t->lid : "?";
-	const char *what = NULL;
-	char *text = NULL;
-	uint64_t want_bytes = u64_attr(c, "bytes"), entries = 0;
-	size_t k = 0;
-	int rc;
-
-	t->record_entries = u64_attr(c, "entries");
-	rc = load_senders(t, c);
-	if (rc < 0)
-		goto out;
-	/* Whitespace is no part of base64: it may come from an editor or pretty-printer. */
-	text = strdup(content ? (const char *)content : "");
-	if (!text) {
-		rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
-		goto out;
-	}
-	for (const char *p = text; *p; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-			text[k++] = *p;
-	text[k] = '\0';
-	rc = replay__b64_decode(text, &t->record, &t->record_len);
-	if (rc == PVMMON_ENOMEM)
-		goto out;
-	if (rc < 0)
-		what = "bad base64";
-	else if (t->record_len != want_bytes)
-		what = "byte count mismatch";
-	else if (!hash_text ||
-		 strtoull((const char *)hash_text, NULL, 16) != replay__hash(t->record, t->record_len))
-		what = "hash mismatch";
-	else if (replay__check(t->record, t->record_len, t->record_nsenders, &entries) < 0)
-		what = "undecodable";
-	else if (entries != t->record_entries)
-		what = "entry count mismatch";
-	if (what)
-		rc = pvmmon_error_set(PVMMON_EPARSE, "%s: task %s: replay record damaged (%s)", path,
-				      lid, what);
-out:
-	free(text);
-	xmlFree(content);
-	xmlFree(hash_text);
-	return rc;
-}
-
-static int load_task(pvmmon_log_task *t, xmlNodePtr n, const char *path)
-{
-	size_t is_ = 0, ip = 0, il = 0, ie = 0, iv = 0;
-	int rc;
-
-	t->tid = (int32_t)i64_attr(n, "tid");
-	t->lid = str_attr(n, "lid");
-	t->parent_tid = (int32_t)i64_attr(n, "parent-tid");
-	t->host = str_attr(n, "host");
-	t->pid = (int32_t)i64_attr(n, "pid");
-	t->program = str_attr(n, "program");
-	t->status = status_of(n);
-	{
-		char *sig = str_attr(n, "signal");
-
-		t->signal = pvmmon_signal_number(sig);
-		free(sig);
-	}
-	t->last_stmt = (uint32_t)u64_attr(n, "last-stmt");
-	t->ended = str_attr(n, "ended");
-	t->start_ns = i64_attr(n, "start-ns");
-	t->end_ns = i64_attr(n, "end-ns");
-	t->virtual_ns = i64_attr(n, "virtual-ns");
-	t->intrusion_ns = i64_attr(n, "intrusion-ns");
-	/* Raw and local times are optional: logs before version 1.2 have virtual times
-	 * only. */
-	t->has_raw = xmlHasProp(n, BAD_CAST "raw-ns") != NULL;
-	t->raw_ns = i64_attr(n, "raw-ns");
-	t->local_ns = i64_attr(n, "local-ns");
-	/* Since 1.4; 0 (unknown) in older logs. */
-	t->uncertainty_ns = i64_attr(n, "uncertainty-ns");
-	t->clamped_ns = i64_attr(n, "clamped-ns");
-	t->flushes = u64_attr(n, "flushes");
-	t->msgs_sent = u64_attr(n, "msgs-sent");
-	t->msgs_recv = u64_attr(n, "msgs-recv");
-	t->bytes_sent = u64_attr(n, "bytes-sent");
-	t->bytes_recv = u64_attr(n, "bytes-recv");
-	t->unmonitored_recv = u64_attr(n, "unmonitored-recv");
-	t->bad_piggybacks = u64_attr(n, "bad-piggybacks");
-	t->waiting = str_attr(n, "waiting");
-	if ((rc = alloc_for((void **)&t->statics, &t->nstatics, sizeof(*t->statics), n,
-			    "static")) < 0 ||
-	    (rc = alloc_for((void **)&t->stmts, &t->nstmts, sizeof(*t->stmts), n, "stmt")) < 0 ||
-	    (rc = alloc_for((void **)&t->procs, &t->nprocs, sizeof(*t->procs), n, "proc")) < 0 ||
-	    (rc = alloc_for((void **)&t->loops, &t->nloops, sizeof(*t->loops), n, "loop")) < 0 ||
-	    (rc = alloc_for((void **)&t->events, &t->nevents, sizeof(*t->events), n, "ev")) < 0)
-		return rc;
-	for (xmlNodePtr c = n->children; c; c = c->next) {
-		if (is(c, "stmt")) {
-			rc = load_stmt(&t->stmts[is_++], c);
-			if (rc < 0)
-				return rc;
-		} else if (is(c, "proc")) {
-			pvmmon_log_proc *p = &t->procs[ip++];
-
-			p->name = str_attr(c, "name");
-			p->file = str_attr(c, "file");
-			p->line = (int32_t)i64_attr(c, "line");
-			p->caller = str_attr(c, "caller");
-			p->call_line = (int32_t)i64_attr(c, "call-line");
-			p->count = u64_attr(c, "count");
-			p->incl_ns = i64_attr(c, "incl-ns");
-			p->excl_ns = i64_attr(c, "excl-ns");
-			p->raw_incl_ns = i64_attr(c, "raw-incl-ns");
-			p->raw_excl_ns = i64_attr(c, "raw-excl-ns");
-			p->local_incl_ns = i64_attr(c, "local-incl-ns");
-			p->local_excl_ns = i64_attr(c, "local-excl-ns");
-			p->counted = xmlHasProp(c, BAD_CAST "timed") != NULL;
-			p->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
-			p->throttled_at_ns = i64_attr(c, "throttled-at-ns");
-			p->throttle_call_ns = i64_attr(c, "throttle-call-ns");
-			p->throttle_pair_ns = i64_attr(c, "throttle-pair-ns");
-		} else if (is(c, "cost")) {
-			t->cost.known = 1;
-			t->cost.proc_pair_ns = i64_attr(c, "proc-pair-ns");
-			t->cost.loop_pair_ns = i64_attr(c, "loop-pair-ns");
-			t->cost.wrapper_ns = i64_attr(c, "wrapper-ns");
-			t->cost.pb_send_ns = i64_attr(c, "pb-send-ns");
-			t->cost.pb_recv_ns = i64_attr(c, "pb-recv-ns");
-			t->cost.wrapped_calls = u64_attr(c, "wrapped-calls");
-			t->cost.observed_ns = i64_attr(c, "observed-ns");
-			t->cost.predicted_ns = i64_attr(c, "predicted-ns");
-			t->cost.site_on_ps = i64_attr(c, "site-on-ps");
-			t->cost.site_off_ps = i64_attr(c, "site-off-ps");
-			t->cost.static_ns = i64_attr(c, "static-ns");
-		} else if (is(c, "static")) {
-			pvmmon_log_static *e = &t->statics[ie++];
-			xmlChar *k = xmlGetProp(c, BAD_CAST "kind");
-
-			e->kind = pvmmon_static_kind_parse((const char *)k);
-			xmlFree(k);
-			e->name = str_attr(c, "name");
-			e->file = str_attr(c, "file");
-			e->line = (int32_t)i64_attr(c, "line");
-			e->parent = xmlHasProp(c, BAD_CAST "parent") ? (int32_t)i64_attr(c, "parent")
-								      : -1;
-		} else if (is(c, "ev")) {
-			load_event(&t->events[iv++], c);
-		} else if (is(c, "record")) {
-			rc = load_record(t, c, path);
-			if (rc < 0)
-				return rc;
-		} else if (is(c, "loop")) {
-			pvmmon_log_loop *l = &t->loops[il++];
-
-			l->name = str_attr(c, "name");
-			l->file = str_attr(c, "file");
-			l->line = (int32_t)i64_attr(c, "line");
-			l->proc = str_attr(c, "proc");
-			l->count = u64_attr(c, "count");
-			l->time_ns = i64_attr(c, "time-ns");
-			l->disabled = xmlHasProp(c, BAD_CAST "enabled") != NULL;
-			l->raw_ns = i64_attr(c, "raw-ns");
-			l->local_ns = i64_attr(c, "local-ns");
-			l->throttled_at_ns = i64_attr(c, "throttled-at-ns");
-			l->throttle_call_ns = i64_attr(c, "throttle-call-ns");
-			l->throttle_pair_ns = i64_attr(c, "throttle-pair-ns");
-		}
-	}
-	return 0;
-}
-
-static int load_run(pvmmon_log *log, xmlNodePtr n)
-{
-	size_t k = 0;
-	int rc;
-
-	log->program = str_attr(n, "program");
-	log->mode = str_attr(n, "mode");
-	log->started = str_attr(n, "started");
-	log->wall_ns = i64_attr(n, "wall-ns");
-	log->exit_code = (int32_t)i64_attr(n, "exit-code");
-	{
-		xmlChar *r = xmlGetProp(n, BAD_CAST "replayable");
-
-		log->replayable = r && !xmlStrcmp(r, BAD_CAST "yes");
-		xmlFree(r);
-	}
-	rc = alloc_for((void **)&log->args, &log->nargs, sizeof(char *), n, "arg");
-	if (rc < 0)
-		return rc;
-	for (xmlNodePtr c = n->children; c; c = c->next)
-		if (is(c, "arg")) {
-			xmlChar *v = xmlNodeGetContent(c);
-
-			log->args[k++] = strdup(v ? (const char *)v : "");
-			xmlFree(v);
-		}
-	return 0;
-}
-
-static int load(pvmmon_log *log, xmlNodePtr root, const char *path)
-{
-	xmlChar *v = xmlGetProp(root, BAD_CAST "version");
-	int rc = 0;
-
-	if (v) {
-		sscanf((const char *)v, "%d.%d", &log->version_major, &log->version_minor);
-		xmlFree(v);
-	}
-	log->tool_version = str_attr(root, "tool-version");
-	for (xmlNodePtr n = root->children; n && rc == 0; n = n->next) {
-		size_t k = 0;
-
-		if (is(n, "run")) {
-			rc = load_run(log, n);
-		} else if (is(n, "settings")) {
-			rc = alloc_for((void **)&log->settings, &log->nsettings,
-				       sizeof(*log->settings), n, "setting");
-			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
-				if (is(c, "setting")) {
-					log->settings[k].key = str_attr(c, "key");
-					log->settings[k++].value = str_attr(c, "value");
-				}
-		} else if (is(n, "hosts")) {
-			rc = alloc_for((void **)&log->hosts, &log->nhosts, sizeof(*log->hosts), n,
-				       "host");
-			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
-				if (is(c, "host")) {
-					log->hosts[k].name = str_attr(c, "name");
-					log->hosts[k].arch = str_attr(c, "arch");
-					log->hosts[k].dtid = (int32_t)i64_attr(c, "dtid");
-					if (xmlHasProp(c, BAD_CAST "clock-offset-ns")) {
-						log->hosts[k].clock_known = 1;
-						log->hosts[k].clock_offset_ns =
-						    i64_attr(c, "clock-offset-ns");
-						log->hosts[k].clock_uncertainty_ns =
-						    i64_attr(c, "clock-uncertainty-ns");
-					}
-					if (xmlHasProp(c, BAD_CAST "clock-estimates")) {
-						log->hosts[k].clock_at_ns =
-						    i64_attr(c, "clock-at-ns");
-						log->hosts[k].clock_drift_ppb =
-						    i64_attr(c, "clock-drift-ppb");
-						log->hosts[k].clock_estimates =
-						    (uint32_t)i64_attr(c, "clock-estimates");
-					}
-					k++;
-				}
-		} else if (is(n, "tasks")) {
-			rc = alloc_for((void **)&log->tasks, &log->ntasks, sizeof(*log->tasks), n,
-				       "task");
-			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
-				if (is(c, "task"))
-					rc = load_task(&log->tasks[k++], c, path);
-		} else if (is(n, "critical-path")) {
-			xmlChar *m = xmlGetProp(n, BAD_CAST "mode");
-
-			log->cp.enabled = 1;
-			log->cp.exclusive = m && !xmlStrcmp(m, BAD_CAST "exclusive");
-			xmlFree(m);
-			log->cp.length_ns = i64_attr(n, "length-ns");
-			log->cp.end_tid = (int32_t)i64_attr(n, "end-tid");
-			log->cp.samples = u64_attr(n, "samples");
-			log->cp.generation = (uint32_t)u64_attr(n, "generation");
-			m = xmlGetProp(n, BAD_CAST "collecting");
-			log->cp.collecting = m && !xmlStrcmp(m, BAD_CAST "yes");
-			xmlFree(m);
-			log->cp.from_ns = i64_attr(n, "from-ns");
-			log->cp.to_ns = xmlHasProp(n, BAD_CAST "to-ns") ? i64_attr(n, "to-ns") : -1;
-			log->cp.top_m = (uint32_t)u64_attr(n, "top-m");
-			log->cp.phases = (uint32_t)u64_attr(n, "phases");
-			log->cp.found = str_attr(n, "found");
-			rc = alloc_for((void **)&log->cp.procs, &log->cp.nprocs, sizeof(*log->cp.procs),
-				       n, "cp-proc");
-			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
-				if (is(c, "cp-proc")) {
-					log->cp.procs[k].name = str_attr(c, "name");
-					log->cp.procs[k].share_ns = i64_attr(c, "share-ns");
-					log->cp.procs[k++].zero_ns = i64_attr(c, "zero-ns");
-				}
-		} else if (is(n, "instrumentation")) {
-			log->budget_pct = xmlHasProp(n, BAD_CAST "budget-pct") ? dbl_attr(n, "budget-pct")
-									   : 0;
-			rc = alloc_for((void **)&log->switches, &log->nswitches,
-				       sizeof(*log->switches), n, "switch");
-			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
-				if (is(c, "switch")) {
-					pvmmon_log_switch *w = &log->switches[k++];
-					xmlChar *a = xmlGetProp(c, BAD_CAST "action");
-
-					w->time_ns = i64_attr(c, "time-ns");
-					w->on = a && !xmlStrcmp(a, BAD_CAST "enable");
-					xmlFree(a);
-					w->resource = str_attr(c, "resource");
-					w->by = str_attr(c, "by");
-					w->reason = str_attr(c, "reason");
-				}
-		} else if (is(n, "hangs")) {
-			rc = alloc_for((void **)&log->hangs, &log->nhangs, sizeof(*log->hangs), n,
-				       "hang");
-			for (xmlNodePtr c = n->children; c && rc == 0; c = c->next)
-				if (is(c, "hang")) {
-					log->hangs[k].kind = str_attr(c, "kind");
-					log->hangs[k].text = str_attr(c, "text");
-					log->hangs[k++].delay_ns = i64_attr(c, "delay-ns");
-				}
-		} else if (is(n, "trace")) {
-			log->trace.enabled = 1;
-			log->trace.limit_bytes = u64_attr(n, "limit-bytes");
-			log->trace.kept = u64_attr(n, "kept");
-			log->trace.dropped = u64_attr(n, "dropped");
-			log->trace.complete_until_ns = i64_attr(n, "complete-until-ns");
-		}
-	}
-	return rc;
-}
-
-static int read_any(pvmmon_log **out, const char *path, const char *data, size_t len)
-{
-	xmlDocPtr doc = NULL;
-	pvmmon_log *log = NULL;
-	int rc;
-
-	rc = load_checked(&doc, path, data, len);
-	if (rc < 0)
-		return rc;
-	rc = pvmmon_log_new(&log);
-	if (rc < 0)
-		goto out;
-	rc = load(log, xmlDocGetRootElement(doc), path);
-	if (rc < 0) {
-		pvmmon_log_free(log);
-		log = NULL;
-		goto out;
-	}
-	*out = log;
-out:
-	xmlFreeDoc(doc);
-	return rc;
-}
+int pvmmon_log_validate(const char *path) { return read_any(NULL, path, NULL, 0); }
 
 int pvmmon_log_read(pvmmon_log **out, const char *path)
 {
+	if (!out)
+		return pvmmon_error_set(PVMMON_EINVAL, "log: nowhere to put %s", path ? path : "it");
 	return read_any(out, path, NULL, 0);
 }
 
@@ -725,5 +554,7 @@ int pvmmon_log_parse(pvmmon_log **out, const char *data, size_t len, const char 
 {
 	if (!data)
 		return pvmmon_error_set(PVMMON_EINVAL, "%s: no data", name ? name : "log");
+	if (!out)
+		return pvmmon_error_set(PVMMON_EINVAL, "%s: nowhere to put it", name ? name : "log");
 	return read_any(out, name ? name : "log", data, len);
 }
