@@ -9,8 +9,14 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 
-#define F(T, member, name, type) {name, type, offsetof(T, member), 0, NULL}
-#define FN(T, member, name, fn) {name, LOG_F_FN, offsetof(T, member), 0, fn}
+#define F(T, member, name, type)                                                                   \
+	{                                                                                          \
+		name, type, offsetof(T, member), 0, NULL                                           \
+	}
+#define FN(T, member, name, fn)                                                                    \
+	{                                                                                          \
+		name, LOG_F_FN, offsetof(T, member), 0, fn                                         \
+	}
 
 /* The open task, statement: the last ones appended (their children come before the
  * next one starts). */
@@ -24,12 +30,12 @@ static pvmmon_log_stmt *stmt(log_rd *r)
 }
 
 /* Pushes a zeroed element onto a model array and binds its attributes. */
-#define PUSH_BIND(r, arr, n, fields)                                                        \
-	do {                                                                                 \
-		void *e_ = log__push((void **)&(arr), &(n), sizeof(*(arr)));                 \
-		if (!e_)                                                                     \
-			return PVMMON_ENOMEM;                                                \
-		return log__bind(r, e_, LOG_FIELDS(fields));                                 \
+#define PUSH_BIND(r, arr, n, fields)                                                               \
+	do {                                                                                       \
+		void *e_ = log__push((void **)&(arr), &(n), sizeof(*(arr)));                       \
+		if (!e_)                                                                           \
+			return PVMMON_ENOMEM;                                                      \
+		return log__bind(r, e_, LOG_FIELDS(fields));                                       \
 	} while (0)
 
 /* Value conversions the field tables name. */

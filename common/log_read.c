@@ -104,7 +104,9 @@ static void compile_schema(void)
 		xmlRelaxNGFreeParserCtxt(pctx);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	snprintf(schema_error, sizeof(schema_error), "%s",
-	         re.parse.seen ? re.parse.msg : re.valid.seen ? re.valid.msg : "out of memory");
+	         re.parse.seen   ? re.parse.msg
+	         : re.valid.seen ? re.valid.msg
+	                         : "out of memory");
 }
 
 static int get_schema(xmlRelaxNGPtr *out)
@@ -318,15 +320,17 @@ static int check_root(log_rd *r, xmlTextReaderPtr x)
 	int major = -1, rc = 0;
 
 	if (!name || strcmp(name, "pvmmon-log") || xmlTextReaderConstPrefix(x))
-		return pvmmon_error_set(PVMMON_ESCHEMA, "%s: not a pvmmon log (root element is <%s>)",
-		                        r->path, (const char *)xmlTextReaderConstName(x));
+		return pvmmon_error_set(PVMMON_ESCHEMA,
+		                        "%s: not a pvmmon log (root element is <%s>)", r->path,
+		                        (const char *)xmlTextReaderConstName(x));
 	v = xmlTextReaderGetAttribute(x, BAD_CAST "version");
 	if (!v)
 		return pvmmon_error_set(PVMMON_EVERSION, "%s: log has no format version", r->path);
 	if (sscanf((const char *)v, "%d.", &major) != 1 || major != PVMMON_LOG_VERSION_MAJOR)
-		rc = pvmmon_error_set(PVMMON_EVERSION,
-		                      "%s: log format version %s is not supported (this pvmmon reads %d.x)",
-		                      r->path, (const char *)v, PVMMON_LOG_VERSION_MAJOR);
+		rc = pvmmon_error_set(
+		    PVMMON_EVERSION,
+		    "%s: log format version %s is not supported (this pvmmon reads %d.x)", r->path,
+		    (const char *)v, PVMMON_LOG_VERSION_MAJOR);
 	xmlFree(v);
 	return rc;
 }
@@ -383,7 +387,8 @@ static int visit(log_rd *r, xmlTextReaderPtr x, open_stack *st, int build, const
 		return build ? end_elem(r, e) : 0;
 	}
 	if ((type == XML_READER_TYPE_TEXT || type == XML_READER_TYPE_CDATA ||
-	     type == XML_READER_TYPE_WHITESPACE || type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) &&
+	     type == XML_READER_TYPE_WHITESPACE ||
+	     type == XML_READER_TYPE_SIGNIFICANT_WHITESPACE) &&
 	    build && depth > 0 && at[depth - 1].e && at[depth - 1].e->text) {
 		const xmlChar *v = xmlTextReaderConstValue(x);
 
@@ -403,7 +408,8 @@ static int report_parse(log_rd *r, first_error *fe, const open_stack *st)
 		else if (fe->code == XML_ERR_DOCUMENT_EMPTY)
 			snprintf(fe->msg, sizeof(fe->msg), "Start tag expected, '<' not found");
 		else if (r->root_seen && st && st->n > 0)
-			snprintf(fe->msg, sizeof(fe->msg), "Premature end of data in tag %.100s line %d",
+			snprintf(fe->msg, sizeof(fe->msg),
+			         "Premature end of data in tag %.100s line %d",
 			         st->at[st->n - 1].name, st->at[st->n - 1].line);
 	}
 	return pvmmon_error_set(PVMMON_EPARSE, "%s: not a well-formed XML file (line %d: %s)",
@@ -414,13 +420,13 @@ static int report_parse(log_rd *r, first_error *fe, const open_stack *st)
  * not allowed: the open element. */
 static void name_element(first_error *fe, const open_stack *st)
 {
-	char *todo = strstr(fe->msg, " TODO ");
+	char *todo = strstr(fe->msg, " TODO "); /* "element  TODO  content" */
 	char rest[sizeof(fe->msg)];
 
 	if (!todo || st->n <= 0)
 		return;
 	snprintf(rest, sizeof(rest), "%s", todo + strlen(" TODO "));
-	snprintf(todo, sizeof(fe->msg) - (size_t)(todo - fe->msg), " %s%s", st->at[st->n - 1].name,
+	snprintf(todo, sizeof(fe->msg) - (size_t)(todo - fe->msg), "%s%s", st->at[st->n - 1].name,
 	         rest);
 }
 
@@ -517,8 +523,8 @@ static int read_any(pvmmon_log **out, const char *path, const char *data, size_t
 	         : xmlReaderForFile(path, NULL, opts);
 	if (!x) {
 		rc = re.parse.seen ? report_parse(&r, &re.parse, NULL)
-		             : pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", path,
-		                                strerror(errno ? errno : ENOMEM));
+		                   : pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", path,
+		                                      strerror(errno ? errno : ENOMEM));
 		goto out;
 	}
 	/* Errors go to fe whether the parser or the validator finds them: the handler is
@@ -546,7 +552,8 @@ int pvmmon_log_validate(const char *path) { return read_any(NULL, path, NULL, 0)
 int pvmmon_log_read(pvmmon_log **out, const char *path)
 {
 	if (!out)
-		return pvmmon_error_set(PVMMON_EINVAL, "log: nowhere to put %s", path ? path : "it");
+		return pvmmon_error_set(PVMMON_EINVAL, "log: nowhere to put %s",
+		                        path ? path : "it");
 	return read_any(out, path, NULL, 0);
 }
 
@@ -555,6 +562,7 @@ int pvmmon_log_parse(pvmmon_log **out, const char *data, size_t len, const char 
 	if (!data)
 		return pvmmon_error_set(PVMMON_EINVAL, "%s: no data", name ? name : "log");
 	if (!out)
-		return pvmmon_error_set(PVMMON_EINVAL, "%s: nowhere to put it", name ? name : "log");
+		return pvmmon_error_set(PVMMON_EINVAL, "%s: nowhere to put it",
+		                        name ? name : "log");
 	return read_any(out, name ? name : "log", data, len);
 }

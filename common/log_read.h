@@ -19,7 +19,7 @@ typedef struct log_rd {
 	int deferred, deferred_rank;
 	char deferred_msg[512];
 	pvmmon_log *log;
-	xmlNodePtr node;  /* the element being started (valid in its start handler only) */
+	xmlNodePtr node; /* the element being started (valid in its start handler only) */
 	/* The text content of the open element whose table entry asks for it. */
 	char *text;
 	size_t textlen, textcap;
@@ -47,7 +47,7 @@ typedef struct log_field {
 	const char *name;
 	log_ftype type;
 	size_t off;
-	int n;                                  /* LOG_F_LIST: how many numbers */
+	int n;                                        /* LOG_F_LIST: how many numbers */
 	void (*conv)(const char *value, void *field); /* LOG_F_FN */
 } log_field;
 
