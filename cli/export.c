@@ -24,6 +24,8 @@ static const char help[] =
     "               task on its host, enter and leave of each PVM call and traced\n"
     "               procedure, messages as send and receive records; on the virtual\n"
     "               clock (monitoring taken out) unless --time real\n"
+    "               A run without a trace gives its profile: per task and statement,\n"
+    "               procedure and loop, time, calls and bytes as OTF2 metrics\n"
     "The tables: run, hosts, tasks, statements, statement_partners, messages (the\n"
     "message matrix: sender, receiver, messages, bytes), procedures (one row per call\n"
     "site), callgraph (recursion collapsed), loops, critical_path, critical_path_nodes\n"
@@ -71,9 +73,10 @@ static int write_otf2(const pvmmon_log *log, const char *dir, int real)
 		return rc;
 	if (!log->trace.enabled)
 		fprintf(stderr,
-		        "pvmmon: export: the run has no event trace, so %s/traces.otf2 holds "
-		        "its definitions only; record one with pvmmon run --trace\n",
-		        dir);
+		        "pvmmon: export: %s/traces.otf2: the run's profile, %llu samples (a task's "
+		        "time, calls and bytes per statement, procedure and loop, as metrics); the "
+		        "run has no event trace: a trace needs pvmmon run --trace\n",
+		        dir, (unsigned long long)n.samples);
 	else
 		fprintf(stderr,
 		        "pvmmon: export: %s/traces.otf2: %llu enters, %llu leaves, %llu sends, "

@@ -291,6 +291,10 @@ int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_c
 		                      dir);
 		goto out;
 	}
+	if (!log->trace.enabled) {
+		rc = export__otf2_profile(ar, log, real, counts, &n->samples);
+		goto out;
+	}
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
 		rc = write_events(ar, log, i, real, base, &counts[i], n);
 	OTF2_Archive_CloseEvtFiles(ar);

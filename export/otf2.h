@@ -9,6 +9,7 @@
 /* The records written, by kind. */
 typedef struct pvmmon_otf2_counts {
 	uint64_t enters, leaves, sends, recvs;
+	uint64_t samples; /* a run without a trace: profile samples (task x region) */
 } pvmmon_otf2_counts;
 
 /*
@@ -19,8 +20,21 @@ typedef struct pvmmon_otf2_counts {
  * send or receive (tag and size, in the communicator of all tasks, ranks being the
  * tasks' places in the log) when its partner is a task of the program. Times on the
  * virtual clock, or with real the real call times, in ns from the earliest event. A log
- * without a trace gives the definitions and no events. *n gets what was written.
+ * without a trace gives its profile (export__otf2_profile()). *n gets what was written.
  */
 int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_counts *n);
+
+struct OTF2_Archive_struct;
+
+/*
+ * The profile of a run without a trace into archive ar (its event files open): per task
+ * and region (statement by source place, procedure, loop) one Metric event at the task's
+ * end (virtual, or real with real) carrying time (ns: a statement's virtual time, a
+ * procedure's inclusive, a loop's; real ones with real where the log has them), calls
+ * and bytes, with the attribute "region" naming the region; then the definitions.
+ * counts[i] gets task i's events, *samples their sum.
+ */
+int export__otf2_profile(struct OTF2_Archive_struct *ar, const pvmmon_log *log, int real,
+                         uint64_t *counts, uint64_t *samples);
 
 #endif

@@ -22,6 +22,48 @@ SENDS = {"pvm_send", "pvm_psend", "pvm_mcast"}
 RECVS = {"pvm_recv", "pvm_nrecv", "pvm_trecv", "pvm_precv"}
 
 
+def check_profile(log, out, failures, same):
+    """A run without a trace: one Metric record per task and statement, procedure and
+    loop, its region attribute naming it, its time, calls and bytes the log's."""
+    tasks = list(ET.parse(log).getroot().iter("task"))
+    want = []
+    for t in tasks:
+        name = "task %s (t%x)" % (t.get("lid"), int(t.get("tid")))
+        for s in t.findall("stmt"):
+            want.append((name, s.get("op"), int(s.get("time-ns")), int(s.get("count")),
+                         int(s.get("bytes"))))
+        for p in t.findall("proc"):
+            want.append((name, p.get("name"), int(p.get("incl-ns")), int(p.get("count")), 0))
+        for lp in t.findall("loop"):
+            want.append((name, "loop " + lp.get("name"), int(lp.get("time-ns")),
+                         int(lp.get("count")), 0))
+    printed = subprocess.run(["otf2-print", os.path.join(out, "traces.otf2")],
+                             capture_output=True, text=True)
+    same("otf2-print status", 0, printed.returncode)
+    same("METRIC records printed", len(want),
+         sum(1 for line in printed.stdout.split("\n") if line.startswith("METRIC ")))
+    got = []
+    with otf2.reader.open(os.path.join(out, "traces.otf2")) as trace:
+        same("locations", ["task %s (t%x)" % (t.get("lid"), int(t.get("tid"))) for t in tasks],
+             [loc.name for loc in trace.definitions.locations])
+        for loc, ev in trace.events:
+            if not isinstance(ev, otf2.events.Metric):
+                failures.append("not a metric: %r" % ev)
+                continue
+            same("members", ["time", "calls", "bytes"], [m.name for m in ev.metric.members])
+            region = [v.name for a, v in ev.attributes.items() if a.name == "region"]
+            # A statement's region is its call and source place: "pvm_send f.c:40".
+            what = region[0].split(" ")[0] if region and region[0].startswith("pvm_") \
+                else region[0] if region else "?"
+            got.append((loc.name, what) + tuple(int(v) for v in ev.values))
+    same("profile samples", sorted(want), sorted(got))
+    if failures:
+        print("\n".join(failures))
+        return 1
+    print("otf2-check ok: profile of %d tasks, %d samples" % (len(tasks), len(got)))
+    return 0
+
+
 def main():
     pvmmon, log, out = sys.argv[1:4]
     failures = []
@@ -31,6 +73,8 @@ def main():
             failures.append("%s: log %r, archive %r" % (what, want, got))
 
     subprocess.run([pvmmon, "export", log, "--otf2", out], check=True)
+    if ET.parse(log).getroot().find("trace") is None:
+        return check_profile(log, out, failures, same)
     tasks = ET.parse(log).getroot().iter("task")
     tids, lids, want = [], [], {"ENTER": 0, "LEAVE": 0, "MPI_SEND": 0, "MPI_RECV": 0}
     messages = []

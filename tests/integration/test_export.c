@@ -107,7 +107,7 @@ static void test_export_fixtures(void)
 }
 
 /* OTF2 details: real time orders differently but reads as well; an archive is never
- * overwritten; a run without a trace says how to get one. */
+ * overwritten; a run without a trace gives its profile and says how to get a trace. */
 static void test_export_otf2_options(void)
 {
 	const char *dir = harness_tmpdir();
@@ -130,7 +130,16 @@ static void test_export_otf2_options(void)
 	           harness_bin(), dir);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon run --trace"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the run's profile, 14 samples"));
 	cmd_result_free(&r);
+	/* Without a trace, the profile: statements, procedures and loops of a pvmmon-cc
+	 * build as metric samples that otf2-print and python3-otf2 read back. */
+	{
+		char pvmmon[4200];
+
+		snprintf(pvmmon, sizeof(pvmmon), "%s/pvmmon", harness_bin());
+		check_otf2(pvmmon, "tests/fixtures/report-matmul-cc.xml");
+	}
 	harness_sh(&r, 60, "%s/pvmmon export tests/fixtures/report-trace.xml --otf2 x --time wall",
 	           harness_bin());
 	CU_ASSERT_EQUAL(r.status, 2);
