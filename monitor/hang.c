@@ -31,6 +31,8 @@ typedef struct hang_task {
 	int waiting;      /* a WAIT came and no WAITEND for it yet */
 	wire_wait w;      /* the latest report */
 	char where[600];  /* the latest report's statement, resolved */
+	int placed;       /* where is a source place (file:line) */
+	uint64_t tried;   /* the task's flushes when where was last resolved */
 	char status[800]; /* hang__waiting's answer */
 	int stuck;        /* in the stuck set of the last evaluation */
 } hang_task;
@@ -80,27 +82,39 @@ static hang_task *find(struct mon_hang *h, int32_t tid, int add)
 	return &h->t[h->n++];
 }
 
-/* The statement of t's report as file:line (or module+offset). */
-static void resolve_where(hang_task *t)
+/* The PVM call of a wait, when the kind of wait says it (a plain receive may be a
+ * pvm_trecv without a timeout, a poll pvm_nrecv or pvm_probe: their records say). */
+static const char *wait_call(const wire_wait *w)
+{
+	return w->op == WIRE_WAIT_PRECV ? "pvm_precv" : NULL;
+}
+
+/* The statement of t's report by its source place (debug information, or the task's
+ * static table), or module+offset; *placed says whether a source place was found. */
+static void resolve_where(const mon_run *run, hang_task *t, int *placed)
 {
 	pvmmon_log_stmt s;
-	const char *base;
 
 	memset(&s, 0, sizeof(s));
 	s.module = t->w.module;
 	s.offset = t->w.offset;
-	tasks__resolve_stmt(&s);
-	if (s.file) {
-		base = strrchr(s.file, '/');
-		snprintf(t->where, sizeof(t->where), "%s:%d", base ? base + 1 : s.file,
-		         (int)s.line);
-	} else if (s.module) {
-		snprintf(t->where, sizeof(t->where), "%s+0x%" PRIx64, s.module, s.offset);
-	} else {
-		snprintf(t->where, sizeof(t->where), "an unknown statement");
-	}
+	s.op = wait_call(&t->w) ? strdup(wait_call(&t->w)) : NULL;
+	*placed = tasks__stmt_place(run, t->tid, &s, t->where, sizeof(t->where));
 	free(s.file);
 	free(s.function);
+	free(s.op);
+}
+
+/* Names t's statement again when it has no source place yet and the task has flushed
+ * its static table since (the table comes with the records, at the flush period). */
+static void place_again(const mon_run *run, hang_task *t)
+{
+	const mon_task *m = t->placed || !t->waiting ? NULL : tasks__find(run, t->tid);
+
+	if (m && m->rec.nstatics && m->rec.flushes != t->tried) {
+		t->tried = m->rec.flushes;
+		resolve_where(run, t, &t->placed);
+	}
 }
 
 /* Takes report w (its arrays and module become the module's) as task tid's wait. */
@@ -123,8 +137,9 @@ static void take(mon_run *run, int32_t tid, wire_wait *w)
 	t->w = *w;
 	memset(w, 0, sizeof(*w));
 	if (!same)
-		resolve_where(t);
+		resolve_where(run, t, &t->placed);
 	t->waiting = 1;
+	place_again(run, t);
 	h->any_wait = 1;
 	hang__evaluate(run);
 }
@@ -591,6 +606,9 @@ void hang__evaluate(mon_run *run)
 		return;
 	/* The replay's verdicts first: a hang that involves them ends as a divergence. */
 	for (size_t i = 0; i < h->n; i++)
+		if (h->t[i].stuck)
+			place_again(run, &h->t[i]);
+	for (size_t i = 0; i < h->n; i++)
 		if (h->t[i].stuck && h->t[i].w.op == WIRE_WAIT_FORCED)
 			tell_cannot_come(run, h, &h->t[i]);
 	for (size_t i = 0; i < h->n; i++) {
@@ -609,6 +627,7 @@ const char *hang__waiting(mon_run *run, int32_t tid)
 
 	if (!t || !t->waiting)
 		return NULL;
+	place_again(run, t);
 	if (t->w.tag == -1)
 		snprintf(tag, sizeof(tag), "any tag");
 	else

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "../common/clock.h"
-#include "../replay/replay.h"
 #include "../common/symbols.h"
+#include "../replay/replay.h"
 #include "pvmmon/errors.h"
 #include "rrmon.h"
 #include "tasks.h"
@@ -195,23 +195,21 @@ void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
 	wire_diverged d;
-	char *file = NULL, *function = NULL;
-	int32_t line = 0;
-	pvmmon_symbols *syms = NULL;
-	char where[512] = "";
+	pvmmon_log_stmt s = {0};
+	char where[512] = "", place[256];
 
 	if (wire__diverged_decode(&d, data, len) < 0) {
 		run->bad_messages++;
 		return;
 	}
 	if (t) {
-		if (d.module && pvmmon_symbols_new(&syms) == 0) {
-			pvmmon_symbols_resolve(syms, d.module, d.offset, &file, &line, &function);
-			pvmmon_symbols_free(syms);
-		}
-		if (file)
-			snprintf(where, sizeof(where), " at %s:%d%s%s (%s)", file, (int)line,
-			         function ? " in " : "", function ? function : "",
+		/* Its place by debug information, else by the task's static table. */
+		s.module = d.module;
+		s.offset = d.offset;
+		s.op = d.op ? strdup(d.op) : NULL;
+		if (d.module && tasks__stmt_place(run, src, &s, place, sizeof(place)))
+			snprintf(where, sizeof(where), " at %s%s%s (%s)", place,
+			         s.function ? " in " : "", s.function ? s.function : "",
 			         d.op ? d.op : "?");
 		else if (d.module)
 			snprintf(where, sizeof(where), " at %s+0x%" PRIx64 " (%s)", d.module,
@@ -223,14 +221,15 @@ void rrmon__diverged(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 	}
 	wire__diverged_clear(&d);
-	free(file);
-	free(function);
+	free(s.file);
+	free(s.function);
+	free(s.op);
 }
 
 /* Says what a STOPPED message tells, and has the other tasks hold at their next receive
  * while a task is stopped for a debugger, and go on when it goes on. */
 static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, uint32_t pid,
-                    const char *file, int32_t line)
+                    const char *place)
 {
 	const char *lid = t->rec.lid ? t->rec.lid : "?";
 	unsigned tid = (unsigned)t->rec.tid;
@@ -239,11 +238,10 @@ static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, u
 	switch (kind) {
 	case WIRE_STOP_STOPPED:
 		fprintf(stderr,
-		        "pvmmon: task %s (t%x) is stopped before event %" PRIu64
-		        " at %s:%d: pid %u; "
+		        "pvmmon: task %s (t%x) is stopped before event %" PRIu64 " at %s: pid %u; "
 		        "attach a debugger (gdb -p %u), and let it go on with kill -CONT %u; the "
 		        "other tasks hold at their next receive\n",
-		        lid, tid, event, file ? file : "?", (int)line, pid, pid, pid);
+		        lid, tid, event, place, pid, pid, pid);
 		/* The run waits for it, however long the debugging takes. */
 		run->linger_ns = INT64_MAX / 2;
 		run->stopped_tid = t->rec.tid;
@@ -256,8 +254,8 @@ static void stopped(mon_run *run, const mon_task *t, int kind, uint64_t event, u
 		tasks__tell(run, &c, t->rec.tid);
 		break;
 	case WIRE_STOP_HOLDING:
-		fprintf(stderr, "pvmmon: task %s (t%x) holds before event %" PRIu64 " at %s:%d\n",
-		        lid, tid, event, file ? file : "?", (int)line);
+		fprintf(stderr, "pvmmon: task %s (t%x) holds before event %" PRIu64 " at %s\n", lid,
+		        tid, event, place);
 		/* The stopped task went on before this one heard of it. */
 		if (!run->stopped_tid) {
 			c.cmd = WIRE_CTL_RELEASE;
@@ -273,9 +271,8 @@ void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
 	wire_stopped s;
-	char *file = NULL, *function = NULL;
-	int32_t line = 0;
-	pvmmon_symbols *syms = NULL;
+	pvmmon_log_stmt at = {0};
+	char place[256];
 
 	/* What happened: stopped, continued, or another task holding at a receive while
 	 * one is stopped. */
@@ -283,14 +280,16 @@ void rrmon__stopped(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
-	if (s.module && pvmmon_symbols_new(&syms) == 0) {
-		pvmmon_symbols_resolve(syms, s.module, s.offset, &file, &line, &function);
-		pvmmon_symbols_free(syms);
-	}
-	stopped(run, t, s.kind, s.event, s.pid, file, line);
+	/* Its place by debug information, else by the task's static table (the call
+	 * taken from the task's record of the same site). */
+	at.module = s.module;
+	at.offset = s.offset;
+	tasks__stmt_place(run, src, &at, place, sizeof(place));
+	stopped(run, t, s.kind, s.event, s.pid, place);
 	wire__stopped_clear(&s);
-	free(file);
-	free(function);
+	free(at.file);
+	free(at.function);
+	free(at.op);
 }
 
 void rrmon__end(mon_run *run)

@@ -1,6 +1,8 @@
 /* The monitor's task table: the registered tasks in registration order, the parents'
  * spawn reports, lookups by tid, index and logical id, and sending to tasks through the
  * run's transport. It calls no other module of the monitor. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +168,88 @@ void tasks__resolve_stmt(pvmmon_log_stmt *s)
 	if (!syms && pvmmon_symbols_new(&syms) != 0)
 		return;
 	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* The lines of t's static table that s can be (see tasks__stmt_place()) into buf;
+ * 0 when none. */
+static int static_place(const mon_task *t, const pvmmon_log_stmt *s, char *buf, size_t len)
+{
+	const pvmmon_log_stmt *own = NULL;
+	pvmmon_log_task view = t->rec;
+	pvmmon_log_stmt *all = NULL;
+	size_t cands[32], n, used = 0;
+	long e;
+
+	for (size_t k = 0; k < t->rec.nstmts; k++)
+		if (t->rec.stmts[k].offset == s->offset && t->rec.stmts[k].module &&
+		    !strcmp(t->rec.stmts[k].module, s->module))
+			own = &t->rec.stmts[k];
+	if (!own) {
+		/* Not flushed yet (the task's first time there): s joins the others. */
+		all = malloc((t->rec.nstmts + 1) * sizeof(*all));
+		if (!all)
+			return 0;
+		if (t->rec.nstmts)
+			memcpy(all, t->rec.stmts, t->rec.nstmts * sizeof(*all));
+		all[t->rec.nstmts] = *s;
+		view.stmts = all;
+		view.nstmts = t->rec.nstmts + 1;
+	}
+	n = pvmmon_log_stmt_candidates(&view, s, cands, 32, &e);
+	if (e >= 0) {
+		cands[0] = (size_t)e;
+		n = 1;
+	}
+	for (size_t k = 0; k < n && k < 32 && used < len; k++) {
+		const pvmmon_log_static *c = &t->rec.statics[cands[k]];
+		int w = k ? snprintf(buf + used, len - used, ",%d", (int)c->line)
+		          : snprintf(buf, len, "%s:%d", base_name(c->file ? c->file : "?"),
+		                     (int)c->line);
+
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (n > 32 && used < len)
+		snprintf(buf + used, len - used, ",...");
+	free(all);
+	return n > 0;
+}
+
+int tasks__stmt_place(const mon_run *run, int32_t tid, pvmmon_log_stmt *s, char *buf, size_t len)
+{
+	mon_task *t = tasks__find(run, tid);
+
+	tasks__resolve_stmt(s);
+	if (s->file && s->line > 0) {
+		snprintf(buf, len, "%s:%d", base_name(s->file), (int)s->line);
+		return 1;
+	}
+	if (t && t->rec.nstatics && s->module) {
+		/* The table is matched against the task's other statements of the same call
+		 * in the same function: they need their functions too (writing the log would
+		 * resolve them anyway), and s its call, from its record if it has none. */
+		for (size_t k = 0; k < t->rec.nstmts; k++) {
+			pvmmon_log_stmt *o = &t->rec.stmts[k];
+
+			tasks__resolve_stmt(o);
+			if (!s->op && o->op && o->offset == s->offset && o->module &&
+			    !strcmp(o->module, s->module))
+				s->op = strdup(o->op);
+		}
+		if (s->op && static_place(t, s, buf, len))
+			return 1;
+	}
+	if (s->module)
+		snprintf(buf, len, "%s+0x%" PRIx64, s->module, s->offset);
+	else
+		snprintf(buf, len, "an unknown statement");
+	return 0;
 }
 
 void tasks__free(mon_run *run)
