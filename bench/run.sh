@@ -4,7 +4,8 @@
 # Usage: bench/run.sh [REPEATS]   (BENCH_ONLY="1 16" runs only the sections named)
 #        bench/run.sh --compare OLD [--sections pingpong,probe,mcpi,nrecv,poll] [REPEATS]
 # --compare measures the sections named (pingpong, probe and mcpi by default; nrecv is
-# ping-pong polling with pvm_nrecv, poll an empty poll's cost) for OLD (another built
+# ping-pong polling with pvm_nrecv, poll an empty poll's cost, export section 23's read
+# and export of the 100,800-event log) for OLD (another built
 # clone, or its build folder) and for this build, interleaved in each repetition, and
 # prints both and the ratio of this build's figure to OLD's: before and after a change
 # in one run (see compare_builds below).
@@ -81,13 +82,13 @@ build_of() {
 # the same machine. probecost is built here for each against its own libpvmhooks.
 compare_builds() {
 	A=$(build_of "$COMPARE"); B=$(build_of "${PVMMON_BUILD:-build}")
+	has() { case ",$SECTIONS," in *",$1,"*) ;; *) return 1 ;; esac; }
 	for s in A B; do
 		eval "d=\$$s"
-		cc -O2 -Iinclude -o "$work/probecost.$s" bench/probecost.c -L"$d/lib" \
-			-Wl,-rpath,"$d/lib" -lpvmhooks -lpvm3
+		! has probe || cc -O2 -Iinclude -o "$work/probecost.$s" bench/probecost.c \
+			-L"$d/lib" -Wl,-rpath,"$d/lib" -lpvmhooks -lpvm3
 	done
-	has() { case ",$SECTIONS," in *",$1,"*) ;; *) return 1 ;; esac; }
-	cc -O2 -o "$work/pollcost" bench/pollcost.c -lpvm3
+	! has poll || cc -O2 -o "$work/pollcost" bench/pollcost.c -lpvm3
 	echo "pvmmon before/after: A = $A, B = $B; $REPS repetitions, CPUs $CPUS," \
 		"$(date -u +%Y-%m-%dT%H:%MZ)"
 	echo
@@ -125,6 +126,17 @@ compare_builds() {
 			fi
 			if has probe; then
 				$PIN "$work/probecost.$s" 10000000 >>"$work/probe.$s"
+			fi
+			if has export; then
+				# Section 23's log (made once, by this build's biglog): read alone, and
+				# read and export to CSV, JSON and OTF2 at once.
+				[ -f "$work/xbig.xml" ] || "$B/bench/biglog" "$work/xbig.xml" 64 500 800
+				rm -rf "$work/xo" && mkdir -p "$work/xo"
+				$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+					"$b/pvmmon" validate "$work/xbig.xml" 2>>"$work/xread.$s"
+				$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null 2>&1' bash \
+					"$b/pvmmon" export "$work/xbig.xml" --csv "$work/xo/csv" \
+					--json "$work/xo/x.json" --otf2 "$work/xo/otf2" 2>>"$work/xall.$s"
 			fi
 			if has mcpi; then
 				for mode in raw mon; do
@@ -169,6 +181,12 @@ compare_builds() {
 			b=$(sed "s/.*${k}_ns=\([0-9.]*\).*/\1/" "$work/probe.B" | median)
 			printf '%-9s A %8s  B %8s  B/A %.3f\n' "$k" "$a" "$b" "$(echo "$b $a" | awk '{print $1/$2}')"
 		done
+		echo
+	fi
+	if has export; then
+		echo "Export of the 64-task, 100,800-event log (median wall s): read and validate" \
+			"A $(median <"$work/xread.A") B $(median <"$work/xread.B");" \
+			"read and export CSV, JSON, OTF2 A $(median <"$work/xall.A") B $(median <"$work/xall.B")"
 		echo
 	fi
 	if has mcpi; then
@@ -997,6 +1015,39 @@ record flood.mon "$best_mon"
 echo
 fi
 
+if want 23; then
+# 23. Export speed (issue 26): the 64-task, 100,800-event log of section 7 (bench/biglog
+# 64 500 800) read and validated alone (`pvmmon validate`), then exported to CSV, JSON
+# and OTF2 each alone and all three at once; median wall and CPU (user+sys) seconds,
+# the sizes, and the OTF2 archive's bytes per event (Score-P's are roughly 13).
+"$PB/biglog" "$work/xbig.xml" 64 500 800
+for v in read csv json otf2 all; do : >"$work/x.$v"; done
+xtime() { # name command... : appends "wall cpu" (s) to $work/x.name
+	local name=$1
+	shift
+	$PIN /bin/bash -c 'TIMEFORMAT="%R %U %S"; time "$@" >/dev/null 2>&1' bash "$@" 2>&1 |
+		tail -n 1 | awk '{printf "%s %.3f\n", $1, $2 + $3}' >>"$work/x.$name"
+}
+for rep in $(seq "$REPS"); do
+	rm -rf "$work/xo" && mkdir -p "$work/xo"
+	xtime read "$BIN/pvmmon" validate "$work/xbig.xml"
+	xtime csv "$BIN/pvmmon" export "$work/xbig.xml" --csv "$work/xo/csv"
+	xtime json "$BIN/pvmmon" export "$work/xbig.xml" --json "$work/xo/x.json"
+	xtime otf2 "$BIN/pvmmon" export "$work/xbig.xml" --otf2 "$work/xo/otf2"
+	rm -rf "$work/xo" && mkdir -p "$work/xo"
+	xtime all "$BIN/pvmmon" export "$work/xbig.xml" --csv "$work/xo/csv" --json \
+		"$work/xo/x.json" --otf2 "$work/xo/otf2"
+done
+echo "Export of the 64-task, 100,800-event log ($(stat -c %s "$work/xbig.xml") B), median wall s (CPU s):"
+for v in read csv json otf2 all; do
+	printf '  %-5s %s (%s)\n' "$v" "$(awk '{print $1}' "$work/x.$v" | median)" \
+		"$(awk '{print $2}' "$work/x.$v" | median)"
+done
+ob=$(du -sb "$work/xo/otf2" | awk '{print $1}')
+echo "  sizes: CSV $(du -sb "$work/xo/csv" | awk '{print $1}') B, JSON $(stat -c %s "$work/xo/x.json") B," \
+	"OTF2 $ob B ($(echo "$ob" | awk '{printf "%.1f", $1 / 100800}') B per event)"
+echo
+fi
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

@@ -277,7 +277,7 @@ int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_c
 	counts = calloc(log->ntasks ? log->ntasks : 1, sizeof(*counts));
 	if (!counts)
 		return pvmmon_error_set(PVMMON_ENOMEM, "export: out of memory");
-	ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+	ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 256 * 1024,
 	                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!ar) {
 		free(counts);
