@@ -100,6 +100,8 @@ static void resolve_where(const mon_run *run, hang_task *t, int *placed)
 	s.offset = t->w.offset;
 	s.op = wait_call(&t->w) ? strdup(wait_call(&t->w)) : NULL;
 	*placed = tasks__stmt_place(run, t->tid, &s, t->where, sizeof(t->where));
+	if (*placed && strrchr(t->where, '/')) /* the file's base name, as said so far */
+		memmove(t->where, strrchr(t->where, '/') + 1, strlen(strrchr(t->where, '/')));
 	free(s.file);
 	free(s.function);
 	free(s.op);

@@ -227,7 +227,7 @@ int tasks__stmt_place(const mon_run *run, int32_t tid, pvmmon_log_stmt *s, char 
 
 	tasks__resolve_stmt(s);
 	if (s->file && s->line > 0) {
-		snprintf(buf, len, "%s:%d", base_name(s->file), (int)s->line);
+		snprintf(buf, len, "%s:%d", s->file, (int)s->line);
 		return 1;
 	}
 	if (t && t->rec.nstatics && s->module) {

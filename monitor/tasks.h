@@ -42,9 +42,10 @@ void tasks__resolve_stmt(pvmmon_log_stmt *s);
 /*
  * Names statement s of task tid (its module and offset; its call, or the one of the
  * task's record of the same call site) by its source place into buf, as the reports
- * do: file:line from debug information, else from the task's static table (a
- * pvmmon-cc build without -g): its line when sure, every line it could be otherwise
- * ("f.c:40,52"); the table comes with the task's flushes. Returns 1 when placed, 0
+ * do: file:line from debug information (the file as resolved), else from the task's
+ * static table (a pvmmon-cc build without -g): its line when sure, every line it could
+ * be otherwise ("f.c:40,52", the file's base name); the table comes with the task's
+ * flushes. Returns 1 when placed, 0
  * when buf holds module+offset (or "an unknown statement"). Resolves s->function too.
  */
 int tasks__stmt_place(const mon_run *run, int32_t tid, pvmmon_log_stmt *s, char *buf, size_t len);
