@@ -10,13 +10,13 @@
 
 #include <CUnit/CUnit.h>
 
+#include "harness.h"
 #include "pvmmon/callgraph.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "harness.h"
 
 static const pvmmon_log_proc *proc_of(const pvmmon_log_task *t, const char *name,
-				      const char *caller)
+                                      const char *caller)
 {
 	for (size_t i = 0; i < t->nprocs; i++) {
 		const pvmmon_log_proc *p = &t->procs[i];
@@ -39,16 +39,17 @@ static void test_matmul_built_with_pvmmon_cc(void)
 
 	/* The repository's apps/ sources, built the way a user's Makefile would. */
 	harness_sh(&b, 120,
-		   "cd '%s' && %s/pvmmon-cc -g -O2 -o matmul %s/../apps/matmul.c -lpvm3 && "
-		   "%s/pvmmon-cc -g -O2 -c %s/../apps/matmul-worker.c && "
-		   "%s/pvmmon-cc -o matmul-worker matmul-worker.o -lpvm3",
-		   dir, harness_bin(), harness_build(), harness_bin(), harness_build(), harness_bin());
+	           "cd '%s' && %s/pvmmon-cc -g -O2 -o matmul %s/../apps/matmul.c -lpvm3 && "
+	           "%s/pvmmon-cc -g -O2 -c %s/../apps/matmul-worker.c && "
+	           "%s/pvmmon-cc -o matmul-worker matmul-worker.o -lpvm3",
+	           dir, harness_bin(), harness_build(), harness_bin(), harness_build(),
+	           harness_bin());
 	CU_ASSERT_EQUAL_FATAL(b.status, 0);
 	harness_sh(&r, 120, "cd '%s' && %s/pvmmon run --raw -q -- %s/matmul -n 90 -w 3 -i 3", dir,
-		   harness_bin(), dir);
+	           harness_bin(), dir);
 	snprintf(log, sizeof(log), "%s/cc.xml", dir);
 	harness_sh(&m, 120, "cd '%s' && %s/pvmmon run -q -o '%s' -- %s/matmul -n 90 -w 3 -i 3", dir,
-		   harness_bin(), log, dir);
+	           harness_bin(), log, dir);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_EQUAL(m.status, 0);
 	CU_ASSERT_STRING_EQUAL(m.out, r.out);
@@ -70,7 +71,8 @@ static void test_matmul_built_with_pvmmon_cc(void)
 		for (size_t i = 0; i < root->nprocs; i++)
 			if (root->procs[i].caller && !strcmp(root->procs[i].caller, "main"))
 				callees += root->procs[i].incl_ns;
-		CU_ASSERT(llabs(mainp->incl_ns - (mainp->excl_ns + callees)) * 100 <= mainp->incl_ns);
+		CU_ASSERT(llabs(mainp->incl_ns - (mainp->excl_ns + callees)) * 100 <=
+		          mainp->incl_ns);
 	}
 	CU_ASSERT(iter->incl_ns > 0 && iter->incl_ns <= mainp->incl_ns);
 	/* Loops are named by kind and position and know their procedure. */
@@ -110,7 +112,8 @@ static void test_matmul_built_with_pvmmon_cc(void)
 
 			for (size_t i = 0; i < root->nstatics; i++) {
 				const pvmmon_log_static *e = &root->statics[i];
-				const char *pn = e->parent >= 0 ? root->statics[e->parent].name : NULL;
+				const char *pn =
+				    e->parent >= 0 ? root->statics[e->parent].name : NULL;
 
 				if (e->kind == want[k].kind && !strcmp(e->name, want[k].name) &&
 				    e->line == want[k].line &&
@@ -118,8 +121,8 @@ static void test_matmul_built_with_pvmmon_cc(void)
 					hit = 1;
 			}
 			if (!hit)
-				fprintf(stderr, "\n  missing static entry %s line %d ", want[k].name,
-					want[k].line);
+				fprintf(stderr, "\n  missing static entry %s line %d ",
+				        want[k].name, want[k].line);
 			CU_ASSERT(hit);
 		}
 	}
@@ -132,7 +135,7 @@ static void test_matmul_built_with_pvmmon_cc(void)
 /* Sums over a task's proc records: count, inclusive, exclusive of procedure name (under
  * any caller, or under caller when given). */
 static void sums(const pvmmon_log_task *t, const char *name, const char *caller, uint64_t *count,
-		 int64_t *incl, int64_t *excl)
+                 int64_t *incl, int64_t *excl)
 {
 	*count = 0;
 	*incl = *excl = 0;
@@ -165,8 +168,8 @@ static size_t check_times_add_up(const pvmmon_log_task *t)
 			continue;
 		if (llabs(n->incl_ns - (n->excl_ns + n->callees_ns)) * 100 > n->incl_ns)
 			fprintf(stderr, "\n  %s: inclusive %lld, exclusive %lld + callees %lld ",
-				n->name, (long long)n->incl_ns, (long long)n->excl_ns,
-				(long long)n->callees_ns);
+			        n->name, (long long)n->incl_ns, (long long)n->excl_ns,
+			        (long long)n->callees_ns);
 		CU_ASSERT(n->incl_ns > 0);
 		CU_ASSERT(llabs(n->incl_ns - (n->excl_ns + n->callees_ns)) * 100 <= n->incl_ns);
 		checked++;
@@ -186,7 +189,7 @@ static size_t check_times_add_up(const pvmmon_log_task *t)
 
 /* The proc record of name called from caller at call_line, or NULL. */
 static const pvmmon_log_proc *at_line(const pvmmon_log_task *t, const char *name,
-				      const char *caller, int call_line)
+                                      const char *caller, int call_line)
 {
 	for (size_t i = 0; i < t->nprocs; i++) {
 		const pvmmon_log_proc *p = &t->procs[i];
@@ -208,12 +211,14 @@ static void test_recursion_counts_and_times(void)
 	uint64_t c;
 	int64_t x, y;
 
-	harness_sh(&b, 120, "cd '%s' && %s/pvmmon-cc -O1 -g -o proctest %s/../tests/fixtures/src/proctest.c -lpvm3",
-		   dir, harness_bin(), harness_build());
+	harness_sh(
+	    &b, 120,
+	    "cd '%s' && %s/pvmmon-cc -O1 -g -o proctest %s/../tests/fixtures/src/proctest.c -lpvm3",
+	    dir, harness_bin(), harness_build());
 	CU_ASSERT_EQUAL_FATAL(b.status, 0);
 	snprintf(log, sizeof(log), "%s/p.xml", dir);
 	harness_sh(&m, 120, "cd '%s' && %s/pvmmon run -q -o '%s' -- ./proctest", dir, harness_bin(),
-		   log);
+	           log);
 	CU_ASSERT_EQUAL(m.status, 0);
 	CU_ASSERT_STRING_EQUAL(m.out, "proctest: total 149\n");
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, log), 0);
@@ -278,9 +283,9 @@ static void test_invalid_c_gets_compiler_diagnostics(void)
 	char obj[4096];
 
 	harness_sh(&r, 60,
-		   "cd '%s' && printf 'int f(void)\\n{\\n\\treturn nope;\\n}\\n' > bad.c && "
-		   "%s/pvmmon-cc -c bad.c -o bad.o",
-		   dir, harness_bin());
+	           "cd '%s' && printf 'int f(void)\\n{\\n\\treturn nope;\\n}\\n' > bad.c && "
+	           "%s/pvmmon-cc -c bad.c -o bad.o",
+	           dir, harness_bin());
 	CU_ASSERT_NOT_EQUAL(r.status, 0);
 	/* gcc's own message at the user's file and line. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "bad.c:3:"));
@@ -298,25 +303,26 @@ static void test_make_with_cc_and_errors_at_user_lines(void)
 	/* A tiny Makefile project: CC=pvmmon-cc works unchanged, warnings point at the
 	 * user's lines, and a plain (non-PVM) program still runs. */
 	harness_sh(&r, 120,
-		   "cd '%s' && printf '#include \"sq.h\"\\nint sq(int x)\\n{\\n\\tint unused;\\n"
-		   "\\treturn x * x;\\n}\\n' > sq.c && printf 'int sq(int x);\\n' > sq.h && "
-		   "printf '#include <stdio.h>\\n#include \"sq.h\"\\nint main(void)\\n{\\n"
-		   "\\tint s = 0;\\n\\tfor (int i = 0; i < 4; i++)\\n\\t\\ts += sq(i);\\n"
-		   "\\tprintf(\"%%%%d\\\\n\", s);\\n\\treturn 0;\\n}\\n' > main.c && "
-		   "printf 'prog: main.o sq.o\\n\\t$(CC) -o $@ main.o sq.o\\n' > Makefile && "
-		   "make -s CC=%s/pvmmon-cc CFLAGS=-Wall && ./prog",
-		   dir, harness_bin());
+	           "cd '%s' && printf '#include \"sq.h\"\\nint sq(int x)\\n{\\n\\tint unused;\\n"
+	           "\\treturn x * x;\\n}\\n' > sq.c && printf 'int sq(int x);\\n' > sq.h && "
+	           "printf '#include <stdio.h>\\n#include \"sq.h\"\\nint main(void)\\n{\\n"
+	           "\\tint s = 0;\\n\\tfor (int i = 0; i < 4; i++)\\n\\t\\ts += sq(i);\\n"
+	           "\\tprintf(\"%%%%d\\\\n\", s);\\n\\treturn 0;\\n}\\n' > main.c && "
+	           "printf 'prog: main.o sq.o\\n\\t$(CC) -o $@ main.o sq.o\\n' > Makefile && "
+	           "make -s CC=%s/pvmmon-cc CFLAGS=-Wall && ./prog",
+	           dir, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_STRING_EQUAL(r.out, "14\n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "sq.c:4:"));
 	cmd_result_free(&r);
 	/* Dependency files (-MMD -MP) name the user's sources, not pvmmon-cc's temporary
 	 * copies: a header change rebuilds, and make finds every prerequisite. */
-	harness_sh(&r, 120,
-		   "cd '%s' && rm -f *.o prog && printf -- '-include $(wildcard *.d)\n' >> Makefile && "
-		   "make -s CC=%s/pvmmon-cc 'CFLAGS=-MMD -MP' && grep -h '^sq.o:' sq.d && "
-		   "sleep 1 && touch sq.h && make CC=%s/pvmmon-cc 'CFLAGS=-MMD -MP' && ./prog",
-		   dir, harness_bin(), harness_bin());
+	harness_sh(
+	    &r, 120,
+	    "cd '%s' && rm -f *.o prog && printf -- '-include $(wildcard *.d)\n' >> Makefile && "
+	    "make -s CC=%s/pvmmon-cc 'CFLAGS=-MMD -MP' && grep -h '^sq.o:' sq.d && "
+	    "sleep 1 && touch sq.h && make CC=%s/pvmmon-cc 'CFLAGS=-MMD -MP' && ./prog",
+	    dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "sq.o: sq.c "));
 	CU_ASSERT_PTR_NULL(strstr(r.out, "pvmmon-cc."));
@@ -370,6 +376,31 @@ static void test_no_debug_info_statements_by_source(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * The monitor's own sentences name statements like the reports: a hung pvmmon-cc build
+ * without -g has each task's wait, in the log's end state and so in the report, at the
+ * static table's lines it can be, not at module+offset. (A diagnosis said before a
+ * task's first flush still names module+offset: the table comes with the records.)
+ */
+static void test_no_debug_info_waits_by_source(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(
+	    &r, 180,
+	    "cd '%s' && %s/pvmmon-cc -O2 -o hang %s/../apps/hang.c -lpvm3 && "
+	    "PATH=\"$PWD:$PATH\" %s/pvmmon run -q --on-hang=abort -o h.xml -- ./hang cycle2; "
+	    "%s/pvmmon report --text h.xml | grep 'waiting at'",
+	    dir, harness_bin(), harness_build(), harness_bin(), harness_bin());
+	/* The master and both workers, in the hang section and the task table. */
+	CU_ASSERT(harness_count(r.out, "waiting at hang.c:") >= 6);
+	CU_ASSERT_PTR_NULL(strstr(r.out, "+0x"));
+	if (harness_count(r.out, "waiting at hang.c:") < 6 || strstr(r.out, "+0x"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_cc_tests[] = {
     {"matmul built with pvmmon-cc: same output, proc and loop records",
      test_matmul_built_with_pvmmon_cc},
@@ -380,5 +411,7 @@ CU_TestInfo test_cc_tests[] = {
     {"CC=pvmmon-cc make; warnings at the user's lines", test_make_with_cc_and_errors_at_user_lines},
     {"without -g, statements are named by source in every report and top",
      test_no_debug_info_statements_by_source},
+    {"without -g, the monitor names a hung task's wait by source",
+     test_no_debug_info_waits_by_source},
     CU_TEST_INFO_NULL,
 };
