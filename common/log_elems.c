@@ -165,6 +165,8 @@ static int task_start(log_rd *r)
 	    F(pvmmon_log_task, unmonitored_recv, "unmonitored-recv", LOG_F_U64),
 	    F(pvmmon_log_task, bad_piggybacks, "bad-piggybacks", LOG_F_U64),
 	    F(pvmmon_log_task, waiting, "waiting", LOG_F_STR),
+	    /* Since 1.6: the clock its probes read. */
+	    F(pvmmon_log_task, clock, "clock", LOG_F_STR),
 	};
 
 	PUSH_BIND(r, r->log->tasks, r->log->ntasks, f);
@@ -427,6 +429,83 @@ static int record_end(log_rd *r)
 	return 0;
 }
 
+/* Time histograms (log 1.6): a task's own (task, procedure, loop and statement foci)
+ * and the run's merged ones (program and host), in <histograms> with the settings. */
+static void hist_metric(const char *v, void *f)
+{
+	*(pvmmon_hist_metric *)f = pvmmon_hist_metric_parse(v);
+}
+
+static void hist_focus(const char *v, void *f)
+{
+	*(pvmmon_hist_focus *)f = pvmmon_hist_focus_parse(v);
+}
+
+static void hist_axis(const char *v, void *f)
+{
+	*(pvmmon_hist_axis *)f = !strcmp(v, "real") ? PVMMON_AXIS_REAL : PVMMON_AXIS_VIRTUAL;
+}
+
+static int hist_start(log_rd *r, pvmmon_log_hist **arr, size_t *n)
+{
+	static const log_field f[] = {
+	    FN(pvmmon_log_hist, metric, "metric", hist_metric),
+	    FN(pvmmon_log_hist, focus, "focus", hist_focus),
+	    FN(pvmmon_log_hist, axis, "axis", hist_axis),
+	    F(pvmmon_log_hist, name, "name", LOG_F_STR),
+	    F(pvmmon_log_hist, stmt, "stmt", LOG_F_U32),
+	    F(pvmmon_log_hist, start_ns, "start-ns", LOG_F_I64),
+	    F(pvmmon_log_hist, width_ns, "width-ns", LOG_F_I64),
+	    F(pvmmon_log_hist, doublings, "doublings", LOG_F_U32),
+	    F(pvmmon_log_hist, from_ns, "from-ns", LOG_F_I64),
+	    F(pvmmon_log_hist, to_ns, "to-ns", LOG_F_I64),
+	    F(pvmmon_log_hist, requested, "requested", LOG_F_STR),
+	};
+	pvmmon_log_hist *h = log__push((void **)arr, n, sizeof(*h));
+
+	if (!h)
+		return PVMMON_ENOMEM;
+	r->cur = h; /* stays put: nothing is pushed onto arr before its end */
+	return log__bind(r, h, LOG_FIELDS(f));
+}
+
+static int task_hist_start(log_rd *r) { return hist_start(r, &task(r)->hists, &task(r)->nhists); }
+
+static int run_hist_start(log_rd *r) { return hist_start(r, &r->log->hists, &r->log->nhists); }
+
+/* Its text: the buckets' values, decimal, separated by spaces. */
+static int hist_end(log_rd *r)
+{
+	pvmmon_log_hist *h = r->cur;
+	const char *p = r->text, *end;
+	size_t n = 0;
+
+	for (log__i64(p, &end); end != p; log__i64(p, &end)) {
+		n++;
+		p = end;
+	}
+	if (!n)
+		return 0;
+	h->values = calloc(n, sizeof(*h->values));
+	if (!h->values)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+	for (p = r->text; h->nbuckets < n; p = end)
+		h->values[h->nbuckets++] = log__i64(p, &end);
+	return 0;
+}
+
+static int histograms_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_histcfg, buckets, "buckets", LOG_F_U32),
+	    F(pvmmon_log_histcfg, initial_width_ns, "initial-width-ns", LOG_F_I64),
+	    F(pvmmon_log_histcfg, hottest, "hottest", LOG_F_U32),
+	};
+
+	r->log->hist.enabled = 1;
+	return log__bind(r, &r->log->hist, LOG_FIELDS(f));
+}
+
 /* The run's sections after the tasks. */
 static int cp_start(log_rd *r)
 {
@@ -524,11 +603,14 @@ const log_elem log__elems[] = {
     {"task", "static", static_start, NULL, 0},
     {"task", "ev", ev_start, NULL, 0},
     {"task", "record", record_start, record_end, 1},
+    {"task", "histogram", task_hist_start, hist_end, 1},
     {"pvmmon-log", "critical-path", cp_start, NULL, 0},
     {"critical-path", "cp-proc", cp_proc_start, NULL, 0},
     {"pvmmon-log", "instrumentation", instrumentation_start, NULL, 0},
     {"instrumentation", "switch", switch_start, NULL, 0},
     {"hangs", "hang", hang_start, NULL, 0},
+    {"pvmmon-log", "histograms", histograms_start, NULL, 0},
+    {"histograms", "histogram", run_hist_start, hist_end, 1},
     {"pvmmon-log", "trace", trace_start, NULL, 0},
 };
 const size_t log__nelems = sizeof(log__elems) / sizeof(log__elems[0]);

@@ -23,6 +23,8 @@ typedef struct log_rd {
 	/* The text content of the open element whose table entry asks for it. */
 	char *text;
 	size_t textlen, textcap;
+	/* The open element's object when its end handler needs it (a histogram). */
+	void *cur;
 	/* A replay record's attributes, checked against its text at its end. */
 	uint64_t rec_bytes;
 	char *rec_hash;
