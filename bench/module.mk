@@ -11,6 +11,12 @@ $(BENCH_BIN)/callsite: bench/callsite.c $(HOOKS_CORE)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -D_GNU_SOURCE -o $@ $< $(HOOKS_CORE)
 
+# What the time histograms cost per wrapped call (bench section 19).
+$(BENCH_BIN)/histcall: bench/histcall.c $(HOOKS_CORE) $(REPLAY_LIB) $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -D_GNU_SOURCE -Iinclude -o $@ $< $(HOOKS_CORE) -Wl,--start-group $(REPLAY_LIB) $(COMMON_LIB) \
+	    -Wl,--end-group -lpvm3 -ldl -lxml2 -lelf -ldw
+
 # The cost of an empty poll (pvm_nrecv, pvm_probe), run raw and monitored.
 $(BENCH_BIN)/pollcost: bench/pollcost.c
 	@mkdir -p $(dir $@)
@@ -53,7 +59,7 @@ $(BENCH_BIN)/clockread: bench/clockread.c
 
 BENCH_PROGS := $(BENCH_BIN)/clockread $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/pollcost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
                $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc \
-               $(BENCH_BIN)/callsite
+               $(BENCH_BIN)/callsite $(BENCH_BIN)/histcall
 
 bench: all $(BENCH_PROGS)
 	PVMMON_BUILD=$(BUILD) bench/run.sh $(BENCH_REPEATS)

@@ -978,6 +978,60 @@ echo "(over $((2 * FR)) logs of 3 tasks each; sd over all tasks of all runs; sd-
 echo
 fi
 
+if want 19; then
+# 19. Time histograms (issue 22): what the default histograms cost, per wrapped call
+# alone (bench/histcall: the call's end and the poll, with and without them), on
+# ping-pong 8 B (median round trip) and on Monte Carlo pi (the program's wall time, as
+# in section 2), with them and without (--no-histograms), interleaved; and the log's
+# size with the default histograms after about 5 s and 50 s of a running program
+# (apps/phases at scales 170 and 1700; 500 s too with BENCH_HIST_LONG=1), with its
+# histograms' doublings.
+hist_mcpi() { # flags...: mcpi's wall seconds
+	# shellcheck disable=SC2086
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q -o "$work/hm.xml" "$@" -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash mcpi -w 4 -c 512 -s 1000000 2>&1 >/dev/null |
+		tail -n 1
+}
+: >"$work/hmcpi.hon"; : >"$work/hmcpi.hoff"
+for rep in $(seq "$REPS"); do
+	for mode in hon hoff; do
+		if [ $mode = hoff ]; then flag=--no-histograms; else flag=; fi
+		# shellcheck disable=SC2086
+		$PIN "$BIN/pvmmon" run -q -o "$work/hp.xml" $flag -- "$BIN/pingpong" -n 2000 -w 200 \
+			--timing --sizes 8 >>"$work/pp.$mode" 2>/dev/null
+		# shellcheck disable=SC2086
+		hist_mcpi $flag >>"$work/hmcpi.$mode"
+	done
+done
+echo "Time histograms: per wrapped call, the histograms' own work (bench/histcall, 10^6 calls, 5 runs)"
+"$PB/histcall" 1000000 | sed 's/^/  /'
+echo "Time histograms: cost of the defaults (medians of $REPS interleaved runs)"
+printf '%-26s %12s %12s %10s\n' '' histograms none ratio
+on=$(col hon 8); off=$(col hoff 8)
+printf '%-26s %12s %12s %10.3f\n' 'ping-pong 8 B round trip us' "$on" "$off" "$(echo "$on $off" | awk '{print $1/$2}')"
+record hist.pp8 "$(ratio "$on" "$off")"
+on=$(median <"$work/hmcpi.hon"); off=$(median <"$work/hmcpi.hoff")
+printf '%-26s %12s %12s %10.3f\n' 'mcpi wall s' "$on" "$off" "$(echo "$on $off" | awk '{print $1/$2}')"
+record hist.mcpi "$(ratio "$on" "$off")"
+echo
+echo "Time histograms: log size against the run's length (apps/phases, default histograms)"
+printf '%8s %10s %12s %12s %10s\n' scale wall-s log-bytes histograms doublings
+scales="170 1700"
+[ -n "${BENCH_HIST_LONG:-}" ] && scales="$scales 17000"
+for sc in 1 $scales; do
+	s=$(date +%s.%N)
+	(cd "$work" && PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q -o "$work/ph$sc.xml" -- "$BIN/phases" "$sc" >/dev/null 2>&1)
+	e=$(date +%s.%N)
+	printf '%8s %10.1f %12s %12s %10s\n' "$sc" "$(echo "$s $e" | awk '{print $2 - $1}')" \
+		"$(wc -c <"$work/ph$sc.xml")" "$(grep -c '<histogram ' "$work/ph$sc.xml")" \
+		"$(grep -o 'doublings="[0-9]*"' "$work/ph$sc.xml" | sort -u | tr -dc '0-9 \n' | tr '\n' ' ')"
+done
+# The longer run's log against the shorter's: bounded, not growing with the length.
+record hist.log "$(ratio "$(wc -c <"$work/ph1700.xml")" "$(wc -c <"$work/ph170.xml")")"
+echo "(phases built plainly: no procedure histograms; the run's log holds 8 per task and 8 merged, and the hottest statements)"
+echo
+fi
+
 if want 21; then
 # 21. The most tasks one host holds: the largest `flood -w N` (default 10^5 messages)
 # that completes on one host, raw and monitored, up a ladder of N (FLOOD_LADDER), each

@@ -16,6 +16,7 @@
 
 #include <pvm3.h>
 
+#include "../common/histo.h"
 #include "../common/pvmio.h"
 #include "../common/resource.h"
 #include "../common/wire.h"
@@ -327,10 +328,61 @@ static int cp(int argc, char **argv)
 	return rc;
 }
 
+/* pvmmon ctl histogram [--off] METRIC:FOCUS[,...] [LOG] */
+static int ctl_histogram(int argc, char **argv)
+{
+	wire_ctl c = {WIRE_CTL_HIST_ON, 0, 0, NULL, 0};
+	const char *log = NULL;
+	int mon = 0, ctx = 0, rc = 1;
+	char *runfile;
+	pvmmon_log *snap = NULL;
+
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--off"))
+			c.cmd = WIRE_CTL_HIST_OFF;
+		else if (argv[i][0] == '-') {
+			cli__error("ctl histogram: unknown option '%s'", argv[i]);
+			return 2;
+		} else if (!c.procs)
+			c.procs = argv[i];
+		else if (!log)
+			log = argv[i];
+		else {
+			cli__error("ctl: one run at a time");
+			return 2;
+		}
+	}
+	if (!c.procs) {
+		cli__error("ctl histogram: which? (METRIC:FOCUS such as wait:program)");
+		return 2;
+	}
+	if (histo__spec_check(c.procs, 32, 1) < 0) {
+		cli__error("ctl histogram: %s", pvmmon_error_last());
+		return 2;
+	}
+	runfile = run_file(log);
+	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
+		free(runfile);
+		return 1;
+	}
+	if (request(&snap, mon, ctx, &c) < 0) {
+		cli__error("ctl: %s", pvmmon_error_last());
+	} else {
+		printf("pvmmon: histogram %s %s\n", c.procs,
+		       c.cmd == WIRE_CTL_HIST_ON ? "started" : "stopped");
+		pvmmon_log_free(snap);
+		rc = 0;
+	}
+	pvm_exit();
+	free(runfile);
+	return rc;
+}
+
 static int ctl(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon ctl enable|disable RESOURCE [LOG]\n"
+	    "       pvmmon ctl histogram [--off] METRIC:FOCUS[,...] [LOG]\n"
 	    "Switches probe sites and statement records of a running program on or off\n"
 	    "(dynamic instrumentation); a switched-off probe costs one branch, and counts\n"
 	    "stay as they were while a site is off. Tasks\n"
@@ -346,7 +398,14 @@ static int ctl(int argc, char **argv)
 	    "                  messages still carry what monitoring needs)\n"
 	    "  line=N          any site on line N\n"
 	    "  kind=proc|loop|stmt  procedures, loops or statements only\n"
-	    "Example: pvmmon ctl disable task=0.1,proc=sample app.pvmmon.xml\n";
+	    "Example: pvmmon ctl disable task=0.1,proc=sample app.pvmmon.xml\n"
+	    "\n"
+	    "histogram starts time histograms of a running program (a metric of every task:\n"
+	    "compute, wait, pvm, overhead, msgs-sent, bytes-sent, msgs-recv, bytes-recv;\n"
+	    "focus task, host or program) from the moment each task takes the command;\n"
+	    "--off ends them there. The log keeps them with requested=\"ctl\" and the\n"
+	    "interval they cover (from-ns, to-ns).\n"
+	    "Example: pvmmon ctl histogram wait:program\n";
 	wire_ctl c = {0, 0, 0, NULL, 0};
 	const char *log = NULL;
 	int mon = 0, ctx = 0, rc = 1;
@@ -358,6 +417,8 @@ static int ctl(int argc, char **argv)
 		fputs(help, argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	if (!strcmp(argv[1], "histogram"))
+		return ctl_histogram(argc, argv);
 	if (!strcmp(argv[1], "enable"))
 		c.cmd = WIRE_CTL_ENABLE;
 	else if (!strcmp(argv[1], "disable"))

@@ -31,6 +31,7 @@ static void usage(FILE *f)
 	        "  cp start PROC,... | cp stop [LOG]\n"
 	        "                 start or stop critical-path profiling in a running program\n"
 	        "  ctl enable|disable RESOURCE [LOG]\n"
+	        "  ctl histogram [--off] METRIC:FOCUS[,...] [LOG]\n"
 	        "                 switch probe sites of a running program on or off\n"
 	        "\n"
 	        "`pvmmon <command> --help` describes a command. `pvmmon --version` prints the "

@@ -150,7 +150,7 @@ typedef struct monitor_proc {
  * the wrapper's words (split in place), then mon and what o asks for. Returns 0 or
  * PVMMON_ENOMEM. num holds the numbers' text, so it must live as long as the vector.
  */
-static int monitor_argv(char ***out, char num[5][32], const cli_run_opts *o, char *wrapper,
+static int monitor_argv(char ***out, char num[8][32], const cli_run_opts *o, char *wrapper,
                         const char *mon, const char *log, const char *program)
 {
 	char **argv, *word, *save = NULL;
@@ -161,7 +161,7 @@ static int monitor_argv(char ***out, char num[5][32], const cli_run_opts *o, cha
 		n++;
 	for (i = 0; wrapper && wrapper[i]; i++)
 		n += wrapper[i] == ' ';
-	*out = argv = calloc((size_t)(30 + 2 * n), sizeof(char *));
+	*out = argv = calloc((size_t)(40 + 2 * n), sizeof(char *));
 	if (!argv)
 		return PVMMON_ENOMEM;
 	snprintf(num[0], 32, "%d", o->flush_ms);
@@ -197,6 +197,22 @@ static int monitor_argv(char ***out, char num[5][32], const cli_run_opts *o, cha
 	if (o->budget) {
 		argv[na++] = "--budget";
 		argv[na++] = (char *)o->budget;
+	}
+	/* Time histograms: the defaults unless told otherwise. */
+	snprintf(num[5], 32, "%d", o->hist_buckets);
+	snprintf(num[6], 32, "%lld", o->hist_width_ns);
+	snprintf(num[7], 32, "%d", o->hist_hottest);
+	argv[na++] = "--hist-buckets";
+	argv[na++] = num[5];
+	argv[na++] = "--hist-width-ns";
+	argv[na++] = num[6];
+	argv[na++] = "--hist-hottest";
+	argv[na++] = num[7];
+	if (o->no_histograms)
+		argv[na++] = "--no-histograms";
+	if (o->histogram) {
+		argv[na++] = "--histogram";
+		argv[na++] = (char *)o->histogram;
 	}
 	if (o->replay) {
 		argv[na++] = "--replay";
@@ -270,7 +286,7 @@ static int start_monitor(monitor_proc *m, const cli_run_opts *o, const char *log
 	const char *wrap_env = getenv("PVMMON_MONITOR_WRAPPER");
 	char *wrapper = wrap_env && *wrap_env ? strdup(wrap_env) : NULL;
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, rc;
-	char num[5][32], **argv = NULL;
+	char num[8][32], **argv = NULL;
 
 	/* Preserve mode's waits go to the hang rules after the tasks' threshold. */
 	if (o->wait_ms > 0) {

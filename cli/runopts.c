@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/histo.h"
 #include "cli.h"
 #include "pvmmon/errors.h"
 #include "runopts.h"
@@ -193,6 +194,42 @@ static int set_budget(cli_run_opts *o, const run_opt *d, const char *arg)
 		return PVMMON_EINVAL;
 	}
 	o->budget = arg;
+	return 0;
+}
+
+/* --hist-width=DUR: a duration with its unit (ns, us, ms, s), from 1 us to 1 hour. */
+static int set_hist_width(cli_run_opts *o, const run_opt *d, const char *arg)
+{
+	static const struct {
+		const char *unit;
+		long long ns;
+	} units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+	char *end;
+	long long v;
+
+	(void)d;
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	for (size_t i = 0; end != arg && !errno && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].unit) && v > 0 && v <= 3600000000000LL / units[i].ns) {
+			o->hist_width_ns = v * units[i].ns;
+			if (o->hist_width_ns >= 1000)
+				return 0;
+		}
+	cli__error("run: --hist-width wants a duration from 1us to 1 hour with its unit (such "
+	           "as 10ms, 500us, 1s), not '%s'",
+	           arg);
+	return PVMMON_EINVAL;
+}
+
+static int set_histogram(cli_run_opts *o, const run_opt *d, const char *arg)
+{
+	(void)d;
+	if (histo__spec_check(arg, 32, 0) < 0) {
+		cli__error("run: --histogram: %s", pvmmon_error_last());
+		return PVMMON_EINVAL;
+	}
+	o->histogram = arg;
 	return 0;
 }
 
@@ -384,6 +421,41 @@ static const run_opt run_opts[] = {
      .set = set_flag,
      .field = FIELD(no_throttle),
      .help = "      --no-throttle    keep every probe site fully timed\n"},
+    {.name = "hist-buckets",
+     .has_arg = required_argument,
+     .set = set_ms,
+     .field = FIELD(hist_buckets),
+     .min = 2,
+     .max = 65536,
+     .what = "a number of buckets from 2 to 65536",
+     .help = "      --hist-buckets=N  buckets of each time histogram (default 128): when a\n"
+             "                       run outlasts them, their width doubles\n"},
+    {.name = "hist-width",
+     .has_arg = required_argument,
+     .set = set_hist_width,
+     .help = "      --hist-width=DUR  the histograms' first bucket width (default 10ms)\n"},
+    {.name = "hist-hottest",
+     .has_arg = required_argument,
+     .set = set_ms,
+     .field = FIELD(hist_hottest),
+     .min = 0,
+     .max = 1000,
+     .what = "a number from 0 to 1000",
+     .help = "      --hist-hottest=N  statements, procedures and loops per task given\n"
+             "                       default histograms: the N hottest (default 8)\n"},
+    {.name = "no-histograms",
+     .has_arg = no_argument,
+     .set = set_flag,
+     .field = FIELD(no_histograms),
+     .help = "      --no-histograms  keep no default time histograms (--histogram and\n"
+             "                       pvmmon ctl histogram still add theirs)\n"},
+    {.name = "histogram",
+     .has_arg = required_argument,
+     .set = set_histogram,
+     .help = "      --histogram=METRIC:FOCUS,...  more time histograms: compute, wait, pvm,\n"
+             "                       overhead, msgs-sent, bytes-sent, msgs-recv, bytes-recv\n"
+             "                       of the program, a host or a task; calls, time of every\n"
+             "                       proc, loop or stmt (such as wait:host,time:loop)\n"},
     {.name = "raw",
      .has_arg = no_argument,
      .set = set_flag,
@@ -485,6 +557,9 @@ int cli__run_parse(int argc, char **argv, const char *replay, cli_run_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->flush_ms = 1000;
 	o->linger_ms = 10000;
+	o->hist_buckets = 128;
+	o->hist_width_ns = 10000000;
+	o->hist_hottest = 8;
 	o->replay = replay;
 	/* 0 makes glibc's getopt start afresh (optind 1, no half-read option cluster left
 	 * from an earlier vector), so that each call reads its own argv from the start. */

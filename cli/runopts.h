@@ -38,6 +38,13 @@ typedef struct cli_run_opts {
 	const char *throttle; /* --throttle=PCT, as given (number only), or NULL: default */
 	int no_throttle;     /* --no-throttle: every probe site stays fully timed */
 	int flush_given;     /* --flush-ms was given */
+	/* Time histograms: bucket count, initial width, hottest statements and procedures
+	 * given default ones, --no-histograms, and the extra ones (--histogram, as given). */
+	int hist_buckets;
+	long long hist_width_ns;
+	int hist_hottest;
+	int no_histograms;
+	const char *histogram;
 	char **prog_argv;    /* PROGRAM and its arguments */
 } cli_run_opts;
 

@@ -13,6 +13,7 @@
 #include <libxml/xmlreader.h>
 
 #include "log_read.h"
+#include "log_hist.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 
@@ -535,6 +536,9 @@ static int read_any(pvmmon_log **out, const char *path, const char *data, size_t
 		goto out;
 	}
 	rc = walk(&r, x, &re, out != NULL);
+	/* The histograms' arithmetic needs the run's settings, which follow the tasks. */
+	if (rc == 0 && r.log)
+		rc = log__hists_check(r.log, path);
 out:
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	xmlFreeTextReader(x);

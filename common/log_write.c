@@ -11,9 +11,9 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "../replay/replay.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "../replay/replay.h"
 
 /* Counts libxml2 writer failures so that one check at the end covers every call. */
 typedef struct writer {
@@ -53,15 +53,9 @@ static void attr_str(writer *wr, const char *name, const char *value)
 		wr->failed++;
 }
 
-static void attr_i64(writer *wr, const char *name, int64_t v)
-{
-	attr(wr, name, "%" PRId64, v);
-}
+static void attr_i64(writer *wr, const char *name, int64_t v) { attr(wr, name, "%" PRId64, v); }
 
-static void attr_u64(writer *wr, const char *name, uint64_t v)
-{
-	attr(wr, name, "%" PRIu64, v);
-}
+static void attr_u64(writer *wr, const char *name, uint64_t v) { attr(wr, name, "%" PRIu64, v); }
 
 static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
 {
@@ -108,8 +102,8 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
 	start(wr, "ev");
 	attr_str(wr, "op", op ? op : "other");
 	attr(wr, "stmt", "%u", (unsigned)e->stmt);
-	attr(wr, "rt", "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64, e->rt[0], e->rt[1],
-	     e->rt[2], e->rt[3]);
+	attr(wr, "rt", "%" PRId64 " %" PRId64 " %" PRId64 " %" PRId64, e->rt[0], e->rt[1], e->rt[2],
+	     e->rt[3]);
 	attr(wr, "vt", "%" PRId64 " %" PRId64, e->vt0, e->vt1);
 	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART ||
 	    e->op == PVMMON_EV_CPSTOP) {
@@ -176,6 +170,7 @@ static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
 	attr_i64(wr, "throttle-pair-ns", pair);
 }
 
+static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n);
 
 static void write_task(writer *wr, const pvmmon_log_task *t)
 {
@@ -296,6 +291,58 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 		write_event(wr, &t->events[i]);
 	if (t->record_len > 0)
 		write_record(wr, t);
+	write_hists_of(wr, t->hists, t->nhists);
+	end(wr);
+}
+
+/* A time histogram (version 1.6): its axis and its bucket values as text. */
+static void write_hist(writer *wr, const pvmmon_log_hist *h)
+{
+	char *text = malloc(h->nbuckets * 21 + 1);
+	size_t n = 0;
+
+	if (!text) {
+		wr->failed++;
+		return;
+	}
+	text[0] = 0;
+	for (size_t i = 0; i < h->nbuckets; i++)
+		n += (size_t)sprintf(text + n, "%s%" PRId64, i ? " " : "", h->values[i]);
+	start(wr, "histogram");
+	attr_str(wr, "metric", pvmmon_hist_metric_name(h->metric));
+	attr_str(wr, "focus", pvmmon_hist_focus_name(h->focus));
+	attr_str(wr, "axis", h->axis == PVMMON_AXIS_REAL ? "real" : "virtual");
+	attr_i64(wr, "start-ns", h->start_ns);
+	attr_i64(wr, "width-ns", h->width_ns);
+	attr_u64(wr, "doublings", h->doublings);
+	attr_i64(wr, "from-ns", h->from_ns);
+	attr_i64(wr, "to-ns", h->to_ns);
+	attr_str(wr, "name", h->name);
+	if (h->focus == PVMMON_FOCUS_STMT)
+		attr_u64(wr, "stmt", h->stmt);
+	attr_str(wr, "requested", h->requested);
+	if (xmlTextWriterWriteString(wr->w, BAD_CAST text) < 0)
+		wr->failed++;
+	end(wr);
+	free(text);
+}
+
+static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		write_hist(wr, &h[i]);
+}
+
+/* The run's histogram settings and its merged histograms, when it kept any. */
+static void write_hists(writer *wr, const pvmmon_log *log)
+{
+	if (!log->hist.enabled)
+		return;
+	start(wr, "histograms");
+	attr_u64(wr, "buckets", log->hist.buckets);
+	attr_i64(wr, "initial-width-ns", log->hist.initial_width_ns);
+	attr_u64(wr, "hottest", log->hist.hottest);
+	write_hists_of(wr, log->hists, log->nhists);
 	end(wr);
 }
 
@@ -418,6 +465,7 @@ static void write_log(writer *wr, const pvmmon_log *log)
 	}
 
 	write_hangs(wr, log);
+	write_hists(wr, log);
 	if (log->trace.enabled) {
 		start(wr, "trace");
 		attr_u64(wr, "limit-bytes", log->trace.limit_bytes);
@@ -512,7 +560,7 @@ int pvmmon_log_write(const pvmmon_log *log, const char *path)
 	/* Replacing a symlink would write wherever it points; refuse instead. */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return pvmmon_error_set(PVMMON_EINVAL, "%s: is a symbolic link; not replacing it",
-					path);
+		                        path);
 	rc = format(log, path, &buf);
 	if (rc < 0)
 		goto out;
@@ -527,7 +575,7 @@ int pvmmon_log_write(const pvmmon_log *log, const char *path)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot create %s: %s", path, tmp,
-				      strerror(errno));
+		                      strerror(errno));
 		free(tmp);
 		tmp = NULL;
 		goto out;

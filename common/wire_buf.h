@@ -19,7 +19,7 @@
  * wait report counts every message queued from its source. 9: records carry the
  * virtual time's uncertainty and what was clamped, sites their throttling.
  */
-#define WIRE_VERSION 9
+#define WIRE_VERSION 10
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

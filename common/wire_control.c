@@ -31,7 +31,7 @@ int wire__ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 	c->exclusive = wire__get_u8(&in);
 	c->procs = wire__get_str(&in, WIRE_MAX_STR);
 	c->token = wire__get_u64(&in);
-	if (c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_CANNOT_COME)
+	if (c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_HIST_OFF)
 		in.failed = 1;
 	rc = wire__done(&in, "command");
 	if (rc < 0)

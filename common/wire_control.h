@@ -22,6 +22,10 @@ typedef enum wire_ctl_cmd {
 	/* replay: the recorded message of the task's forced wait number `gen` can never
 	 * come; procs says why (what its sender does) */
 	WIRE_CTL_CANNOT_COME = 9,
+	/* time histograms (pvmmon ctl histogram): start or stop the ones in procs
+	 * (METRIC:FOCUS[,...]) */
+	WIRE_CTL_HIST_ON = 10,
+	WIRE_CTL_HIST_OFF = 11,
 } wire_ctl_cmd;
 
 typedef struct wire_ctl {
@@ -30,7 +34,8 @@ typedef struct wire_ctl {
 	                 * not merged) */
 	int exclusive;  /* CP_START */
 	char *procs;    /* CP_START: comma-separated selection (heap after decode);
-	                 * ENABLE, DISABLE: the resource (common/resource.h) */
+	                 * ENABLE, DISABLE: the resource (common/resource.h);
+	                 * HIST_ON, HIST_OFF: METRIC:FOCUS[,...] */
 	uint64_t token; /* requests of pvmmon commands: the run's token (from LOG.run) */
 } wire_ctl;
 

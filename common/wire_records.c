@@ -170,6 +170,24 @@ static void put_cost(wire_buf *b, const pvmmon_log_cost *c)
 	wire__put_i64(b, c->site_off_ps);
 }
 
+static void put_hist(wire_buf *b, const pvmmon_log_hist *h)
+{
+	wire__put_u8(b, (uint8_t)h->metric);
+	wire__put_u8(b, (uint8_t)h->focus);
+	wire__put_u8(b, (uint8_t)h->axis);
+	wire__put_str(b, h->name);
+	wire__put_u32(b, h->stmt);
+	wire__put_i64(b, h->start_ns);
+	wire__put_i64(b, h->width_ns);
+	wire__put_u32(b, h->doublings);
+	wire__put_i64(b, h->from_ns);
+	wire__put_i64(b, h->to_ns);
+	wire__put_str(b, h->requested);
+	wire__put_u32(b, (uint32_t)h->nbuckets);
+	for (size_t i = 0; i < h->nbuckets; i++)
+		wire__put_i64(b, h->values[i]);
+}
+
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 {
 	size_t i;
@@ -203,6 +221,9 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	for (i = 0; i < t->nstatics; i++)
 		put_static(b, &t->statics[i]);
 	put_cost(b, &t->cost);
+	wire__put_u32(b, (uint32_t)t->nhists);
+	for (i = 0; i < t->nhists; i++)
+		put_hist(b, &t->hists[i]);
 }
 
 /* Each item of a record array takes at least this many encoded bytes. */
@@ -308,6 +329,33 @@ static void get_cost(wire_in *in, pvmmon_log_cost *c)
 	c->site_off_ps = wire__get_i64(in);
 }
 
+/* A histogram: known metric, focus and axis; a width of initial * 2^doublings is the
+ * monitor's to check against the run's settings. */
+static void get_hist(wire_in *in, pvmmon_log_hist *h)
+{
+	h->metric = (pvmmon_hist_metric)wire__get_u8(in);
+	h->focus = (pvmmon_hist_focus)wire__get_u8(in);
+	h->axis = (pvmmon_hist_axis)wire__get_u8(in);
+	h->name = wire__get_str(in, WIRE_MAX_STR);
+	h->stmt = wire__get_u32(in);
+	h->start_ns = wire__get_i64(in);
+	h->width_ns = wire__get_i64(in);
+	h->doublings = wire__get_u32(in);
+	h->from_ns = wire__get_i64(in);
+	h->to_ns = wire__get_i64(in);
+	h->requested = wire__get_str(in, WIRE_MAX_STR);
+	if (!pvmmon_hist_metric_name(h->metric) || !pvmmon_hist_focus_name(h->focus) ||
+	    h->axis > PVMMON_AXIS_REAL || h->width_ns <= 0 || h->doublings > 62) {
+		in->failed = 1;
+		return;
+	}
+	h->values = wire__get_array(in, &h->nbuckets, sizeof(*h->values), 8);
+	if (h->nbuckets > WIRE_HIST_MAX_BUCKETS)
+		in->failed = 1;
+	for (size_t i = 0; i < h->nbuckets && !in->failed; i++)
+		h->values[i] = wire__get_i64(in);
+}
+
 /* The task's own fields, before its record arrays. */
 static void get_task_head(wire_in *in, pvmmon_log_task *t)
 {
@@ -356,6 +404,9 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
 	for (i = 0; i < t->nstatics && !in.failed; i++)
 		get_static(&in, &t->statics[i], i);
 	get_cost(&in, &t->cost);
+	t->hists = wire__get_array(&in, &t->nhists, sizeof(*t->hists), 40);
+	for (i = 0; i < t->nhists && !in.failed; i++)
+		get_hist(&in, &t->hists[i]);
 	rc = wire__done(&in, "records");
 	if (rc < 0)
 		wire__task_clear(t);

@@ -48,10 +48,14 @@ size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out);
  * when damaged. */
 int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid);
 
+/* The most buckets a time histogram may have (common/histo.h). */
+#define WIRE_HIST_MAX_BUCKETS 65536
+
 /*
  * A flush of one task's records: the task's fields and its statement, proc and loop
  * records, as the log model holds them (file/line/function are resolved later by the
- * monitor and travel as NULL). final is 1 for the flush at exit.
+ * monitor and travel as NULL), and its time histograms (times on the task's own
+ * axis: ns from its start). final is 1 for the flush at exit.
  */
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
 /* Decodes into *t (zeroed first; caller releases it with wire__task_clear()). */

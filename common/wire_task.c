@@ -95,6 +95,12 @@ void wire__welcome_encode(wire_buf *b, const wire_welcome *w)
 	wire__put_u8(b, w->preserve ? 1 : 0);
 	wire__put_str(b, w->rules);
 	wire__put_u32(b, w->budget);
+	wire__put_u32(b, w->hist_buckets);
+	wire__put_i64(b, w->hist_width);
+	wire__put_u32(b, w->hist_hottest);
+	wire__put_u8(b, w->hist_defaults ? 1 : 0);
+	wire__put_str(b, w->hist_run);
+	wire__put_str(b, w->hist_ctl);
 }
 
 void wire__welcome_clear(wire_welcome *w)
@@ -102,6 +108,8 @@ void wire__welcome_clear(wire_welcome *w)
 	free(w->lid);
 	free(w->procs);
 	free(w->rules);
+	free(w->hist_run);
+	free(w->hist_ctl);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -130,6 +138,17 @@ int wire__welcome_decode(wire_welcome *w, const uint8_t *data, size_t len)
 	w->preserve = wire__get_flag(&in);
 	w->rules = wire__get_str(&in, MAX_RULES);
 	w->budget = wire__get_u32(&in);
+	w->hist_buckets = wire__get_u32(&in);
+	w->hist_width = wire__get_i64(&in);
+	w->hist_hottest = wire__get_u32(&in);
+	w->hist_defaults = wire__get_flag(&in);
+	w->hist_run = wire__get_str(&in, WIRE_MAX_STR);
+	w->hist_ctl = wire__get_str(&in, WIRE_MAX_STR);
+	/* A histogram has at least two buckets, at most WIRE_HIST_MAX_BUCKETS, of a
+	 * positive width. */
+	if (w->hist_buckets &&
+	    (w->hist_buckets < 2 || w->hist_buckets > WIRE_HIST_MAX_BUCKETS || w->hist_width <= 0))
+		in.failed = 1;
 	rc = wire__done(&in, "welcome");
 	if (rc < 0)
 		wire__welcome_clear(w);

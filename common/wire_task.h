@@ -51,6 +51,17 @@ typedef struct wire_welcome {
 	uint8_t preserve; /* 1: preserve mode */
 	char *rules;      /* the rules of dynamic instrumentation so far (heap) */
 	uint32_t budget;  /* the budget in hundredths of a percent (0: none) */
+	/* Time histograms (pvmhooks/histos.c): the bucket count (0: none kept), the
+	 * initial width (ns), how many statements and procedures get default ones, and the
+	 * extra ones asked for: `pvmmon run --histogram` (hist_run) and `pvmmon ctl
+	 * histogram` (hist_ctl), each METRIC:FOCUS[,METRIC:FOCUS...] (heap after decode,
+	 * may be NULL). */
+	uint32_t hist_buckets;
+	int64_t hist_width;
+	uint32_t hist_hottest;
+	uint8_t hist_defaults; /* 1: the default histograms (0: --no-histograms) */
+	char *hist_run;
+	char *hist_ctl;
 } wire_welcome;
 
 void wire__welcome_encode(wire_buf *b, const wire_welcome *w);

@@ -10,6 +10,7 @@
 #include "clocks.h"
 #include "ending.h"
 #include "hang.h"
+#include "histmerge.h"
 #include "logbuild.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
@@ -380,6 +381,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		}
 	}
 	log->ntasks = tasks__count(run);
+	histmerge__build(run, log);
 	*out = log;
 	return 0;
 }

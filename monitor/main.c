@@ -14,6 +14,7 @@
 #include <pvm3.h>
 
 #include "../common/clock.h"
+#include "../common/histo.h"
 #include "../common/pvmio.h"
 #include "../common/wire.h"
 #include "capacity.h"
@@ -44,16 +45,19 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
-	           "                      [--checkpoint-ms N] [--trace-bytes N]\n"
-	           "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
-	           "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
-	           "                      [--on-divergence stop|continue-recording]\n"
-	           "                      [--stop-at TASK:EVENT]]\n"
-	           "                      [--preserve] [--deadlock-abort] [--budget PCT]\n"
-	           "                      [--program P [--arg A]...]\n"
-	           "Started by `pvmmon run` (which controls it through standard input) or, with\n"
-	           "--auto, by the first monitored task of a program that found no monitor.\n");
+	fprintf(f,
+	        "usage: pvmmon-monitor --log FILE [--auto] [--flush-ms N] [--linger-ms N]\n"
+	        "                      [--checkpoint-ms N] [--trace-bytes N]\n"
+	        "                      [--cp PROC,...|auto [--cp-exclusive]] [--cp-top M]\n"
+	        "                      [--cp-phase-ms N] [--no-record | --replay LOG\n"
+	        "                      [--on-divergence stop|continue-recording]\n"
+	        "                      [--stop-at TASK:EVENT]]\n"
+	        "                      [--preserve] [--deadlock-abort] [--budget PCT]\n"
+	        "                      [--hist-buckets N] [--hist-width-ns NS] [--hist-hottest N]\n"
+	        "                      [--no-histograms] [--histogram METRIC:FOCUS,...]\n"
+	        "                      [--program P [--arg A]...]\n"
+	        "Started by `pvmmon run` (which controls it through standard input) or, with\n"
+	        "--auto, by the first monitored task of a program that found no monitor.\n");
 }
 
 /* Reads `end CODE` lines from `pvmmon run` on standard input. */
@@ -240,6 +244,44 @@ static int opt_divergence(mon_run *run, const char *arg)
 	return GO_ON;
 }
 
+static int opt_histogram(mon_run *run, const char *arg)
+{
+	if (histo__spec_check(arg, 32, 0) < 0) {
+		fprintf(stderr, "pvmmon-monitor: --histogram: %s\n", pvmmon_error_last());
+		return 2;
+	}
+	free(run->hist_run);
+	run->hist_run = strdup(arg);
+	return GO_ON;
+}
+
+static int opt_hist_width(mon_run *run, const char *arg)
+{
+	char *end;
+
+	run->hist_width_ns = strtoll(arg, &end, 10);
+	if (*end || run->hist_width_ns < 1000) {
+		fprintf(stderr, "pvmmon-monitor: --hist-width-ns wants at least 1000, not '%s'\n",
+		        arg);
+		return 2;
+	}
+	return GO_ON;
+}
+
+static int opt_hist_buckets(mon_run *run, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*end || n < 2 || n > WIRE_HIST_MAX_BUCKETS) {
+		fprintf(stderr, "pvmmon-monitor: --hist-buckets wants 2 to %u, not '%s'\n",
+		        WIRE_HIST_MAX_BUCKETS, arg);
+		return 2;
+	}
+	run->hist_buckets = (uint32_t)n;
+	return GO_ON;
+}
+
 static int opt_help(mon_run *run, const char *arg)
 {
 	(void)run;
@@ -287,6 +329,11 @@ static const struct opt {
     {"preserve", SET, offsetof(mon_run, preserve), 1, NULL},
     {"deadlock-abort", SET, offsetof(mon_run, on_deadlock_abort), 1, NULL},
     {"budget", FN, 0, 0, opt_budget},
+    {"hist-buckets", FN, 0, 0, opt_hist_buckets},
+    {"hist-width-ns", FN, 0, 0, opt_hist_width},
+    {"hist-hottest", U32, offsetof(mon_run, hist_hottest), 0, NULL},
+    {"no-histograms", SET, offsetof(mon_run, hist_off), 1, NULL},
+    {"histogram", FN, 0, 0, opt_histogram},
     {"help", ACT, 0, 0, opt_help},
     {"version", ACT, 0, 0, opt_version},
 };

@@ -180,6 +180,15 @@ typedef struct mon_run {
 	/* Dynamic instrumentation (cost.c): the cost budget in percent (0: none), the
 	 * rules in order, and the switches made, for the log. */
 	double budget_pct;
+	/* Time histograms (histmerge.c): buckets (0: none), initial width, the hottest
+	 * count, whether the defaults are off (--no-histograms), the extra ones asked for
+	 * at the start (--histogram) and those `pvmmon ctl histogram` switched on
+	 * (METRIC:FOCUS lists, heap, NULL when none). */
+	uint32_t hist_buckets;
+	int64_t hist_width_ns;
+	uint32_t hist_hottest;
+	int hist_off;
+	char *hist_run, *hist_ctl;
 	mon_rule *rules;
 	size_t nrules;
 	pvmmon_log_switch *switches;

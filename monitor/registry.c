@@ -10,6 +10,7 @@
 #include "capacity.h"
 #include "clocks.h"
 #include "cost.h"
+#include "histmerge.h"
 #include "pvmmon/errors.h"
 #include "registry.h"
 #include "rrmon.h"
@@ -36,7 +37,13 @@ static void welcome(mon_run *run, mon_task *t)
 	                  (uint8_t)run->rr_mode,
 	                  run->preserve ? 1 : 0,
 	                  NULL,
-	                  (uint32_t)(run->budget_pct * 100 + 0.5)};
+	                  (uint32_t)(run->budget_pct * 100 + 0.5),
+	                  run->hist_buckets,
+	                  run->hist_width_ns,
+	                  run->hist_hottest,
+	                  !run->hist_off,
+	                  run->hist_run,
+	                  run->hist_ctl};
 	wire_buf b;
 
 	if (sp)
@@ -234,6 +241,7 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.unmonitored_recv = fresh.unmonitored_recv;
 	t->rec.bad_piggybacks = fresh.bad_piggybacks;
 	t->rec.cost = fresh.cost;
+	histmerge__take(run, t, &fresh);
 	t->rec.flushes++;
 	if (final) {
 		t->final = 1;

@@ -29,6 +29,9 @@ void run__init(mon_run *run, const mon_io *io)
 	run->linger_ns = 10000000000LL;
 	run->checkpoint_ns = 10000000000LL;
 	run->trace_cut = INT64_MAX;
+	run->hist_buckets = 128;
+	run->hist_width_ns = 10000000;
+	run->hist_hottest = 8;
 }
 
 /* Counts and says a refused control message (once per sender, so that a flood does not
@@ -123,6 +126,8 @@ void run__free(mon_run *run)
 	cpsearch__free(run);
 	free(run->args);
 	free(run->cp_procs);
+	free(run->hist_run);
+	free(run->hist_ctl);
 	free(run->stop_lid);
 	run->args = NULL;
 	run->cp_procs = NULL;

@@ -4,6 +4,7 @@
 
 #include "cost.h"
 #include "critpath.h"
+#include "histmerge.h"
 #include "logbuild.h"
 #include "pvmmon/errors.h"
 #include "status.h"
@@ -28,6 +29,9 @@ int status__request(mon_run *run, int src, const uint8_t *data, size_t len)
 		critpath__stop(run);
 	else if ((c.cmd == WIRE_CTL_ENABLE || c.cmd == WIRE_CTL_DISABLE) && c.procs &&
 	         cost__switch(run, c.cmd == WIRE_CTL_ENABLE, c.procs, 0, NULL) < 0)
+		run->bad_messages++;
+	else if ((c.cmd == WIRE_CTL_HIST_ON || c.cmd == WIRE_CTL_HIST_OFF) && c.procs &&
+	         histmerge__request(run, c.cmd == WIRE_CTL_HIST_ON, c.procs) < 0)
 		run->bad_messages++;
 	free(c.procs);
 	if (logbuild__snapshot(&xml, &n, run) == 0) {

@@ -81,7 +81,7 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 			hooks__pr_sent(tids[i]);
 		if (hooks__trace_on())
 			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
-					 seq[i], 0, 0);
+			                 seq[i], 0, 0);
 	}
 	memset(&pb, 0, sizeof(pb));
 	pb.sender_index = hooks__index();
@@ -212,7 +212,7 @@ static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrive
 	 * ignored: its message counts as from an unmonitored sender. */
 	if (rc == 1 && wire__piggyback_decode(pb, p, len, hooks__mytid()) == 0 &&
 	    pb->token == hooks__token())
-			have_pb = 1;
+		have_pb = 1;
 	else if (rc != 0)
 		hooks__count_bad();
 	free(big);
@@ -228,7 +228,7 @@ static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrive
 static struct {
 	int src;
 	int64_t seq;
-} *ahead;
+} * ahead;
 static size_t nahead, capahead;
 
 /* Takes sequence number seq of src out of `ahead`; 1 if it was there. */
@@ -313,6 +313,7 @@ static void group_server_message(hooks_call *call, pvmmon_log_stmt *st, int src,
 	c->bytes += (uint64_t)bytes;
 	c->sync_ns += wait;
 	st->sync_ns += wait;
+	call->sync += wait;
 }
 
 /*
@@ -363,14 +364,15 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	/* In preserve mode a receive may have waited before its real call, and the
 	 * message's arrival is known from its piggyback's (see vclock__receive_seen). */
 	vclock__receive_seen(hooks__clock(), call->t0, call->t_wait, call->t1, call->t2,
-			    pvmmon_clock_now(), hooks__from_common(pb.vt_send),
-			    hooks__from_common(pb.rt_send), arrived, (uint64_t)bytes, &r);
+	                     pvmmon_clock_now(), hooks__from_common(pb.vt_send),
+	                     hooks__from_common(pb.rt_send), arrived, (uint64_t)bytes, &r);
 	call->clock_done = 1;
 	/* A tuple of a selection this task has not heard of: the monitor's command for it
 	 * is on its way (the sender had it), so take it now and start at this receive,
 	 * with the sender's data (section 2.3, case 3). */
 	if (pb.cp.on && pb.cp.gen > hooks__cp_gen())
 		hooks__await_control(call->v0);
+	call->sync += r.sync;
 	hooks__cp_receive(call->v0, r.sync, r.trans, &pb.cp);
 	if (hooks__trace_on())
 		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
@@ -401,10 +403,7 @@ static void record_nothing(hooks_call *call)
 	}
 }
 
-void hooks__pre_pvm_mytid(hooks_call *call)
-{
-	(void)call;
-}
+void hooks__pre_pvm_mytid(hooks_call *call) { (void)call; }
 
 void hooks__post_pvm_mytid(hooks_call *call, int rc)
 {
@@ -446,9 +445,9 @@ void hooks__pre_pvm_psend(hooks_call *call, int tid, int tag, void *buf, int len
 static int type_bytes(int len, int type)
 {
 	static const int size[] = {
-	    [PVM_STR] = 1,   [PVM_BYTE] = 1,  [PVM_SHORT] = 2,  [PVM_INT] = 4,
-	    [PVM_FLOAT] = 4, [PVM_CPLX] = 8,  [PVM_DOUBLE] = 8, [PVM_DCPLX] = 16,
-	    [PVM_LONG] = 8,  [PVM_USHORT] = 2, [PVM_UINT] = 4,  [PVM_ULONG] = 8,
+	    [PVM_STR] = 1,   [PVM_BYTE] = 1,   [PVM_SHORT] = 2,  [PVM_INT] = 4,
+	    [PVM_FLOAT] = 4, [PVM_CPLX] = 8,   [PVM_DOUBLE] = 8, [PVM_DCPLX] = 16,
+	    [PVM_LONG] = 8,  [PVM_USHORT] = 2, [PVM_UINT] = 4,   [PVM_ULONG] = 8,
 	};
 
 	if (type < 0 || type >= (int)(sizeof(size) / sizeof(size[0])) || len < 0)
@@ -456,8 +455,7 @@ static int type_bytes(int len, int type)
 	return len * size[type];
 }
 
-void hooks__post_pvm_psend(hooks_call *call, int rc, int tid, int tag, void *buf, int len,
-			   int type)
+void hooks__post_pvm_psend(hooks_call *call, int rc, int tid, int tag, void *buf, int len, int type)
 {
 	int bytes = type_bytes(len, type);
 
@@ -491,7 +489,7 @@ void hooks__post_pvm_mcast(hooks_call *call, int rc, int *tids, int ntask, int t
 /* Before a receive-like call: whether its outcome can differ between runs (a wildcard
  * source or tag, or a call that may find nothing), and in a replay, forcing it. */
 static void before_receive(hooks_call *call, int tid, int tag, int nonblock,
-			   const struct timeval *tmout)
+                           const struct timeval *tmout)
 {
 	call->nondet = nonblock || tmout || tid == -1 || tag == -1;
 	if (call->nondet && hooks__rr_mode() == HOOKS_RR_REPLAY)
@@ -569,8 +567,8 @@ void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct ti
 {
 	/* A timeout within the threshold polls (a longer one waited in slices, which
 	 * ended any polling wait). */
-	int64_t ns = tmout ? (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000
-			   : -1;
+	int64_t ns =
+	    tmout ? (int64_t)tmout->tv_sec * 1000000000LL + (int64_t)tmout->tv_usec * 1000 : -1;
 
 	after_receive(call, rc);
 	if (ns >= 0 && ns <= waits__threshold())
@@ -578,7 +576,7 @@ void hooks__post_pvm_trecv(hooks_call *call, int rc, int tid, int tag, struct ti
 }
 
 void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len, int type,
-			  int *rtid, int *rtag, int *rlen)
+                          int *rtid, int *rtag, int *rlen)
 {
 	before_receive(call, tid, tag, 0, NULL);
 	if (!hooks__pr_on() && !hooks__mhf_in_handler())
@@ -591,8 +589,8 @@ void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len
 	(void)rlen;
 }
 
-void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf, int len,
-			   int type, int *rtid, int *rtag, int *rlen)
+void hooks__post_pvm_precv(hooks_call *call, int rc, int tid, int tag, void *buf, int len, int type,
+                           int *rtid, int *rtag, int *rlen)
 {
 	(void)tid;
 	(void)tag;
@@ -653,7 +651,7 @@ static int report_spawn(const int *tids, int n, int64_t rt, int64_t v)
 }
 
 void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,
-			  int ntask, int *tids)
+                          int ntask, int *tids)
 {
 	(void)call;
 	(void)argv;
@@ -667,8 +665,8 @@ void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, c
 	hooks__spawn_env_begin(file);
 }
 
-void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, int flag,
-			   char *where, int ntask, int *tids)
+void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, int flag, char *where,
+                           int ntask, int *tids)
 {
 	(void)file;
 	(void)argv;

@@ -12,6 +12,7 @@
 #include "dyninst.h"
 #include "fatal.h"
 #include "features.h"
+#include "histos.h"
 #include "preserve.h"
 #include "probes.h"
 #include "pvmmon/errors.h"
@@ -84,7 +85,7 @@ static void trace_call_end(hooks_call *call, int64_t now)
 
 static int trace_flush(int final, int64_t now)
 {
-	(void)final;
+	(void) final;
 	(void)now;
 	return hooks__trace_flush();
 }
@@ -161,7 +162,7 @@ static int cp_welcome(const hooks_welcome *w)
 	 * start it; a root's starts here. */
 	if (w->cp_collecting)
 		cp_begin(t, &w->from,
-			 w->from.on && w->spawn_rt ? t - hooks__from_common(w->spawn_rt) : 0, 1);
+		         w->from.on && w->spawn_rt ? t - hooks__from_common(w->spawn_rt) : 0, 1);
 	return 0;
 }
 
@@ -182,6 +183,15 @@ static int cp_flush(int final, int64_t now)
 {
 	return hooks__cp_sample(vclock__virtual(hooks__clock(), now), final);
 }
+
+static int hist_welcome(const hooks_welcome *w)
+{
+	histos__welcome(w->hist_buckets, w->hist_width, w->hist_hottest, w->hist_defaults,
+	                w->hist_run, w->hist_ctl);
+	return 0;
+}
+
+static void hist_call_end(hooks_call *call, int64_t now) { histos__call_end(call, now); }
 
 static int waits_welcome(const hooks_welcome *w)
 {
@@ -216,6 +226,10 @@ static int waits_control(const wire_ctl *c, int64_t v)
  * - wait reports read their threshold at the welcome; they run inside blocking
  *   receives (calls.c) and a replay's forced waits, through the scheduler's waiting
  *   work, and take the monitor's verdict that a forced wait's message cannot come.
+ * - the time histograms account the call's time before the periodic work charges its
+ *   own, look at the statements, procedures and loops once a bucket at the poll, and
+ *   at a flush put everything up to it into the task's records, which go next (after
+ *   records' final closing of the open procedures).
  * - the task's records message goes last of all, with the cost record.
  * - the fatal-signal handlers are installed last, once the task is registered and
  *   every other feature has started: from then on a fatal signal flushes them all. A
@@ -237,6 +251,12 @@ static const hooks_feature features[] = {
      .call_end = dyn_call_end},
     {.name = "clock", .tick = clocksync__tick},
     {.name = "waits", .welcome = waits_welcome, .control = waits_control},
+    {.name = "histograms",
+     .welcome = hist_welcome,
+     .poll = histos__poll,
+     .control = histos__control,
+     .flush = histos__flush,
+     .call_end = hist_call_end},
     {.name = "task", .flush = records_send},
     {.name = "fatal", .start = hooks__fatal_install, .poll = fatal_poll},
 };
@@ -257,17 +277,23 @@ static int welcome_decode(hooks_welcome *w, const uint8_t *data, size_t len)
 	}
 	/* The strings are w's from now on. */
 	*w = (hooks_welcome){.index = m.index,
-			     .lid = m.lid,
-			     .spawn_rt = m.spawn_rt,
-			     .from = m.from,
-			     .cp_gen = m.cp_gen,
-			     .cp_collecting = m.collecting,
-			     .cp_exclusive = m.exclusive,
-			     .cp_procs = m.procs,
-			     .rr = m.rr,
-			     .preserve = m.preserve == 1,
-			     .rules = m.rules,
-			     .budget = m.budget / 10000.0};
+	                     .lid = m.lid,
+	                     .spawn_rt = m.spawn_rt,
+	                     .from = m.from,
+	                     .cp_gen = m.cp_gen,
+	                     .cp_collecting = m.collecting,
+	                     .cp_exclusive = m.exclusive,
+	                     .cp_procs = m.procs,
+	                     .rr = m.rr,
+	                     .preserve = m.preserve == 1,
+	                     .rules = m.rules,
+	                     .budget = m.budget / 10000.0,
+	                     .hist_buckets = m.hist_buckets,
+	                     .hist_hottest = m.hist_hottest,
+	                     .hist_width = m.hist_width,
+	                     .hist_defaults = m.hist_defaults,
+	                     .hist_run = m.hist_run,
+	                     .hist_ctl = m.hist_ctl};
 	return 0;
 }
 
@@ -282,7 +308,7 @@ int features__welcome(const uint8_t *data, size_t len, int64_t t_start)
 	w.lid = NULL;
 	if (rc != 0) {
 		fprintf(stderr, "pvmmon: the monitor's welcome is damaged; this task runs "
-				"unmonitored\n");
+		                "unmonitored\n");
 		goto out;
 	}
 	for (i = 0; i < NFEATURES && rc == 0; i++)
@@ -293,6 +319,8 @@ int features__welcome(const uint8_t *data, size_t len, int64_t t_start)
 out:
 	free(w.cp_procs);
 	free(w.rules);
+	free(w.hist_run);
+	free(w.hist_ctl);
 	return rc;
 }
 

@@ -20,10 +20,16 @@ struct hooks_welcome {
 	uint32_t cp_gen;  /* the run's critical-path selection as it is now */
 	int cp_collecting, cp_exclusive;
 	char *cp_procs;
-	int rr;          /* record, replay, or neither (hooks_rr_mode) */
-	int preserve;    /* preserve mode */
-	char *rules;     /* the switching rules so far (dynamic instrumentation) */
-	double budget;   /* the cost budget as a fraction (0: none) */
+	int rr;        /* record, replay, or neither (hooks_rr_mode) */
+	int preserve;  /* preserve mode */
+	char *rules;   /* the switching rules so far (dynamic instrumentation) */
+	double budget; /* the cost budget as a fraction (0: none) */
+	/* Time histograms: buckets (0: none), initial width, hottest count, whether the
+	 * defaults are kept, the extra ones asked for (heap, may be NULL). */
+	uint32_t hist_buckets, hist_hottest;
+	int64_t hist_width;
+	int hist_defaults;
+	char *hist_run, *hist_ctl;
 	int64_t t_start; /* the task's start (real time), not from the message */
 };
 

@@ -22,10 +22,11 @@
 /* The wrapped calls, in wrappers.def order. */
 #define HOOKS_OPS(X)                                                                               \
 	X(pvm_mytid)                                                                               \
-	X(pvm_send) X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) X(pvm_precv)   \
-	    X(pvm_probe) X(pvm_spawn) X(pvm_exit) X(pvm_joingroup) X(pvm_addmhf) X(pvm_delmhf)     \
-	        X(pvm_lvgroup) X(pvm_barrier) X(pvm_bcast) X(pvm_reduce) X(pvm_gather)             \
-	            X(pvm_scatter) X(pvm_gettid) X(pvm_getinst) X(pvm_gsize) X(pvm_freezegroup)
+	X(pvm_send)                                                                                \
+	X(pvm_psend) X(pvm_mcast) X(pvm_recv) X(pvm_nrecv) X(pvm_trecv) X(pvm_precv) X(pvm_probe)  \
+	    X(pvm_spawn) X(pvm_exit) X(pvm_joingroup) X(pvm_addmhf) X(pvm_delmhf) X(pvm_lvgroup)   \
+	        X(pvm_barrier) X(pvm_bcast) X(pvm_reduce) X(pvm_gather) X(pvm_scatter)             \
+	            X(pvm_gettid) X(pvm_getinst) X(pvm_gsize) X(pvm_freezegroup)
 
 typedef enum hooks_op {
 #define HOOKS_OP_ENUM(name) HOOKS_OP_##name,
@@ -44,11 +45,11 @@ typedef struct hooks_call {
 	/* Made inside a group operation of libgpvm3: the message it sends or receives
 	 * counts under the group call's statement (site), which counts the call itself. */
 	int inner;
-	int64_t t0;  /* real time at wrapper entry */
-	int64_t t1;  /* real time just before the real PVM call */
-	int64_t t2;  /* real time just after it */
-	int64_t v0;  /* virtual time at wrapper entry */
-	int clock_done; /* set by receive hooks that reset the intrusion themselves */
+	int64_t t0;      /* real time at wrapper entry */
+	int64_t t1;      /* real time just before the real PVM call */
+	int64_t t2;      /* real time just after it */
+	int64_t v0;      /* virtual time at wrapper entry */
+	int clock_done;  /* set by receive hooks that reset the intrusion themselves */
 	int trace_first; /* index of the call's first traced event, -1 while it has none */
 	/* Stand-ins for pvm_precv's outputs when the user passes NULL: the hooks need the
 	 * source and tag to pair the piggyback (see wrappers.def). */
@@ -62,8 +63,10 @@ typedef struct hooks_call {
 	 * wrapper then takes them as t1 and t2 (0: it stamps its own). */
 	int64_t skip_t1, skip_t2;
 	int ovr, ovr_tid, ovr_tag;
+	int64_t sync;      /* the synchronisation delay of the messages it received (virtual ns,
+	                    * the time histograms' wait) */
 	int64_t seq_delta; /* a delivered message's sequence number minus the expected one,
-			    * -1 when the sender sent no piggyback */
+	                    * -1 when the sender sent no piggyback */
 	/* Preserve mode (preserve.c): real time the call began waiting for the monitor or
 	 * a message (0: it did not), the time it was held by the monitor, whether the
 	 * monitor's choice differed from the queue's, and a timeout's virtual time. */
@@ -91,7 +94,7 @@ typedef struct hooks_pre_event {
 /* Counters a task keeps about itself. */
 typedef struct hooks_counts {
 	uint64_t msgs_sent, msgs_recv, bytes_sent, bytes_recv, unmonitored_recv;
-	uint64_t pb_bad;     /* piggybacks that failed to decode or had a wrong sequence */
+	uint64_t pb_bad; /* piggybacks that failed to decode or had a wrong sequence */
 	uint64_t flushes;
 } hooks_counts;
 

@@ -38,15 +38,15 @@ static char *self_exe;
 #define STACK_MAX 256
 typedef struct frame {
 	pvmmon_probe_site *site;
-	size_t record;     /* proc or loop record index */
-	int64_t v_enter;   /* virtual time at entry */
-	int64_t r_enter;   /* real time at entry */
-	int64_t l_enter;   /* local time at entry */
+	size_t record;   /* proc or loop record index */
+	int64_t v_enter; /* virtual time at entry */
+	int64_t r_enter; /* real time at entry */
+	int64_t l_enter; /* local time at entry */
 	/* Inclusive time of callees (procs only) on each clock: a procedure's exclusive
 	 * time is its inclusive time minus its callees' on the same clock, so that the
 	 * callees' probe cost is neither charged to it nor removed from it twice. */
 	int64_t child_ns, child_raw, child_local;
-	int cp;            /* critical-path selection index of the procedure, -1 if none */
+	int cp; /* critical-path selection index of the procedure, -1 if none */
 } frame;
 static unsigned made; /* records made so far: probes that make one are timed */
 /* The proc and loop records the last exits closed, for throttling ((size_t)-1: none). */
@@ -95,29 +95,7 @@ void hooks__records_init(void)
 	 * records and slots that must stay valid. */
 }
 
-pvmmon_log_task *hooks__records_task(void)
-{
-	return &rec;
-}
-
-int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size)
-{
-	size_t c;
-	void *a;
-
-	if (n <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	while (c < n)
-		c *= 2;
-	a = realloc(*arr, c * size);
-	if (!a)
-		return -1;
-	memset((char *)a + *cap * size, 0, (c - *cap) * size);
-	*arr = a;
-	*cap = c;
-	return 0;
-}
+pvmmon_log_task *hooks__records_task(void) { return &rec; }
 
 /* The main program's dladdr name may be relative or empty; the monitor needs a path
  * it can open, so it gets /proc/self/exe's target instead. */
@@ -160,7 +138,7 @@ pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
 
 	if (idx)
 		return __builtin_expect(rec.stmts[*idx].disabled, 0) ? use_scratch(&rec.stmts[*idx])
-								    : &rec.stmts[*idx];
+		                                                     : &rec.stmts[*idx];
 	if (hooks__ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
 		return NULL;
 	idx = ptrmap__put(&stmt_index, site, rec.nstmts);
@@ -283,7 +261,8 @@ static size_t loop_record(pvmmon_probe_site *site)
 	{
 		size_t old = loop_cap;
 
-		if (hooks__ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1, sizeof(*rec.loops)) < 0)
+		if (hooks__ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1,
+		                  sizeof(*rec.loops)) < 0)
 			return (size_t)-1;
 		if (loop_cap != old) {
 			pvmmon_probe_site **ls = realloc(loop_sites, loop_cap * sizeof(*ls));
@@ -301,8 +280,8 @@ static size_t loop_record(pvmmon_probe_site *site)
 	l->file = site->file ? strdup(site->file) : NULL;
 	l->line = site->line;
 	l->proc = proc_depth > 0 && proc_stack[proc_depth - 1].site->name
-		      ? strdup(proc_stack[proc_depth - 1].site->name)
-		      : NULL;
+	              ? strdup(proc_stack[proc_depth - 1].site->name)
+	              : NULL;
 	site->slot = (int32_t)rec.nloops;
 	made++;
 	return rec.nloops++;
@@ -395,6 +374,30 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 	return made != before;
 }
 
+/* The open part of each stack's outermost activations (recursion counts once). */
+static void open_parts(const frame *st, int depth, int loop, int64_t v, hooks_running_fn fn,
+                       void *arg)
+{
+	for (int i = 0, j; i < depth; i++) {
+		for (j = 0; j < i && st[j].site != st[i].site; j++)
+			;
+		if (j == i && v > st[i].v_enter)
+			fn(loop, st[i].record, v - st[i].v_enter, 0, arg);
+	}
+}
+
+void hooks__records_running(int64_t v, hooks_running_fn fn, void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < rec.nprocs; i++)
+		fn(0, i, rec.procs[i].incl_ns, rec.procs[i].count, arg);
+	for (i = 0; i < rec.nloops; i++)
+		fn(1, i, rec.loops[i].time_ns, rec.loops[i].count, arg);
+	open_parts(proc_stack, proc_depth, 0, v, fn, arg);
+	open_parts(loop_stack, loop_depth, 1, v, fn, arg);
+}
+
 int hooks__proc_active(pvmmon_probe_site *site)
 {
 	int i;
@@ -458,7 +461,8 @@ int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time)
 {
 	if (site->kind == PVMMON_PROBE_LOOP) {
-		if (last_loop == (size_t)-1 || last_loop >= rec.nloops || loop_sites[last_loop] != site)
+		if (last_loop == (size_t)-1 || last_loop >= rec.nloops ||
+		    loop_sites[last_loop] != site)
 			return 0;
 		*count = rec.loops[last_loop].count;
 		*time = rec.loops[last_loop].time_ns;
@@ -523,7 +527,8 @@ void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_
 		if (r != (size_t)-1)
 			throttled[nthrottled++] = (throttled_site){
 			    site, site->off, r,
-			    site->kind == PVMMON_PROBE_LOOP && r < rec.nloops ? rec.loops[r].count : 0};
+			    site->kind == PVMMON_PROBE_LOOP && r < rec.nloops ? rec.loops[r].count
+			                                                      : 0};
 	}
 	if (site->kind == PVMMON_PROBE_LOOP) {
 		if (site->slot >= 0 && (size_t)site->slot < rec.nloops) {
@@ -592,8 +597,9 @@ void hooks__records_add_statics(void)
 			all[k].name = strdup(e->name ? e->name : "?");
 			all[k].file = tables[i].file ? strdup(tables[i].file) : NULL;
 			all[k].line = e->line;
-			all[k].parent = e->parent >= 0 && e->parent < j ? (int32_t)(base + (size_t)e->parent)
-									 : -1;
+			all[k].parent = e->parent >= 0 && e->parent < j
+			                    ? (int32_t)(base + (size_t)e->parent)
+			                    : -1;
 		}
 	}
 	rec.statics = all;
@@ -674,8 +680,8 @@ static void mark_disabled(void)
 			    s && !s->enabled && rec.procs[i].throttle_pair_ns == 0;
 		}
 	for (i = 0; i < rec.nloops; i++)
-		rec.loops[i].disabled = loop_sites[i] && !loop_sites[i]->enabled &&
-					rec.loops[i].throttle_pair_ns == 0;
+		rec.loops[i].disabled =
+		    loop_sites[i] && !loop_sites[i]->enabled && rec.loops[i].throttle_pair_ns == 0;
 }
 
 void hooks__records_update_counts(void)
@@ -701,7 +707,8 @@ void hooks__records_update_counts(void)
 				ce = realloc(counted_entry, (ncounted + 1) * sizeof(*ce));
 				if (ce)
 					counted_entry = ce;
-				cp = ce ? realloc(counted_proc, (ncounted + 1) * sizeof(*cp)) : NULL;
+				cp =
+				    ce ? realloc(counted_proc, (ncounted + 1) * sizeof(*cp)) : NULL;
 				if (!cp)
 					return;
 				counted_proc = cp;
@@ -737,9 +744,8 @@ void hooks__records_cp_refresh(void)
 	for (i = 0; i < rec.nprocs; i++)
 		proc_keys[i].cp = hooks__cp_index(rec.procs[i].name);
 	for (d = 0; d < proc_depth; d++)
-		proc_stack[d].cp = proc_stack[d].record != (size_t)-1
-				       ? proc_keys[proc_stack[d].record].cp
-				       : -1;
+		proc_stack[d].cp =
+		    proc_stack[d].record != (size_t)-1 ? proc_keys[proc_stack[d].record].cp : -1;
 }
 
 int hooks__records_open_cp(int *out, int max)

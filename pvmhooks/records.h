@@ -13,6 +13,12 @@
  * (malloc, strdup): such a probe is timed, not charged the calibrated cost. */
 int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
 int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
+/* Each proc record's inclusive time and each loop record's time and count as of
+ * virtual time v, open activations included (the time so far of a procedure's
+ * outermost one): fn(loop, record, time, count, arg) once per record, then once more
+ * (count 0) per open outermost activation with its time so far (the time histograms). */
+typedef void (*hooks_running_fn)(int loop, size_t record, int64_t time, uint64_t count, void *arg);
+void hooks__records_running(int64_t v, hooks_running_fn fn, void *arg);
 /* Whether site is on the procedure stack (recursion). */
 int hooks__proc_active(pvmmon_probe_site *site);
 
@@ -24,7 +30,8 @@ int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *
  * was call_ns against a probe pair of pair_ns; from then on each flush counts the
  * site's calls made while off (pvmmon_probe_site.off) into a procedure's record of its
  * own (counted, no caller: its calls no longer reach the probe stack) or the loop's. */
-void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns, int64_t pair_ns);
+void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns,
+                              int64_t pair_ns);
 int hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
 int hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
 

@@ -359,6 +359,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->trace_first = -1;
 	call->nondet = call->skip = call->ovr = 0;
 	call->seq_delta = 0;
+	call->sync = 0;
 	call->t_wait = call->pr_held = call->pr_timeout_vt = 0;
 	call->skip_t1 = call->skip_t2 = 0;
 	call->pr_reordered = 0;

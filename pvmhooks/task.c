@@ -1,8 +1,10 @@
 /*
  * The task's core state (pvmhooks/hooks.h): its lifecycle state, identity, time origin,
- * virtual clock and counters, owned here and read and changed through these functions.
+ * virtual clock and counters, owned here and read and changed through these functions; and the
+ * growth of the record arrays (hooks__ensure).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hooks.h"
 
@@ -91,3 +93,22 @@ void hooks__set_cur_op(hooks_op op) { st.cur_op = op; }
 
 __thread int hooks__guard;
 __thread int hooks__in_pvm;
+
+int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+	void *a;
+
+	if (n <= *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	while (c < n)
+		c *= 2;
+	a = realloc(*arr, c * size);
+	if (!a)
+		return -1;
+	memset((char *)a + *cap * size, 0, (c - *cap) * size);
+	*arr = a;
+	*cap = c;
+	return 0;
+}

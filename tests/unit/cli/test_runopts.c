@@ -220,6 +220,42 @@ static void test_throttle(void)
 			PVMMON_EINVAL);
 }
 
+/* Time histograms: the defaults, widths with their units, bucket counts, requests. */
+static void test_histograms(void)
+{
+	cli_run_opts o;
+
+	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "prog", NULL), 0);
+	CU_ASSERT_EQUAL(o.hist_buckets, 128);
+	CU_ASSERT_EQUAL(o.hist_width_ns, 10000000);
+	CU_ASSERT_EQUAL(o.hist_hottest, 8);
+	CU_ASSERT_EQUAL(o.no_histograms, 0);
+	CU_ASSERT_PTR_NULL(o.histogram);
+	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--hist-width=250us", "--hist-buckets=64",
+	                            "--hist-hottest=0", "--no-histograms",
+	                            "--histogram=wait:host,calls:stmt", "prog", NULL),
+	                      0);
+	CU_ASSERT_EQUAL(o.hist_width_ns, 250000);
+	CU_ASSERT_EQUAL(o.hist_buckets, 64);
+	CU_ASSERT_EQUAL(o.hist_hottest, 0);
+	CU_ASSERT_EQUAL(o.no_histograms, 1);
+	CU_ASSERT_STRING_EQUAL(o.histogram, "wait:host,calls:stmt");
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-width=2s", "prog", NULL), 0);
+	CU_ASSERT_EQUAL(o.hist_width_ns, 2000000000LL);
+	/* No unit, below a microsecond, over an hour, not a number. */
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-width=10", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-width=999ns", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-width=3601s", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-width=ms", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-buckets=1", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--hist-buckets=65537", "prog", NULL), PVMMON_EINVAL);
+	/* A metric with a focus it does not go with, an unknown one, no focus. */
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--histogram=time:task", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--histogram=speed:task", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--histogram=wait", "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "--histogram=wait:task,", "prog", NULL), 0);
+}
+
 CU_TestInfo test_runopts_tests[] = {
     {"defaults, the program's own options, help", test_defaults},
     {"each call reads its vector from the start", test_each_call_starts_afresh},
@@ -228,5 +264,6 @@ CU_TestInfo test_runopts_tests[] = {
     {"critical-path selections", test_cp_lists},
     {"options of run, of replay, of preserve mode", test_combinations},
     {"--throttle and --no-throttle", test_throttle},
+    {"time histograms' options", test_histograms},
     CU_TEST_INFO_NULL,
 };

@@ -3,6 +3,7 @@
 
 extern CU_TestInfo test_clockmodel_tests[];
 extern CU_TestInfo test_errors_tests[];
+extern CU_TestInfo test_common_histo_tests[];
 extern CU_TestInfo test_hostfile_tests[];
 extern CU_TestInfo test_log_tests[];
 int test_log_cleanup(void);
@@ -18,6 +19,7 @@ extern CU_TestInfo test_wire_task_tests[];
 CU_SuiteInfo unit_common_suites[] = {
     {"clockmodel", NULL, NULL, NULL, NULL, test_clockmodel_tests},
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
+    {"common_histo", NULL, NULL, NULL, NULL, test_common_histo_tests},
     {"hostfile", NULL, NULL, NULL, NULL, test_hostfile_tests},
     {"log", NULL, test_log_cleanup, NULL, NULL, test_log_tests},
     {"log_errors", NULL, NULL, NULL, NULL, test_log_errors_tests},

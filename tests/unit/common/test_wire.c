@@ -125,7 +125,16 @@ static void test_ctl_round_trip(void)
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_CANNOT_COME);
 	CU_ASSERT_EQUAL(out.gen, 3);
 	free(out.procs);
-	b.data[4] = WIRE_CTL_CANNOT_COME + 1;
+	/* Time histograms switched on and off (pvmmon ctl histogram) are the last. */
+	b.data[4] = WIRE_CTL_HIST_ON;
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HIST_ON);
+	free(out.procs);
+	b.data[4] = WIRE_CTL_HIST_OFF;
+	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HIST_OFF);
+	free(out.procs);
+	b.data[4] = WIRE_CTL_HIST_OFF + 1;
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_free(&b);
 }
@@ -280,6 +289,45 @@ static void test_records_round_trip(void)
 	wire__buf_free(&b);
 }
 
+/* A flush's time histograms travel whole; one of an unknown metric is damage. */
+static void test_records_histograms(void)
+{
+	int64_t vals[3] = {10000000, 0, 5};
+	pvmmon_log_hist h[2] = {{.metric = PVMMON_HIST_COMPUTE, .focus = PVMMON_FOCUS_TASK,
+	                         .width_ns = 20000000, .doublings = 1, .to_ns = -1,
+	                         .nbuckets = 3, .values = vals},
+	                        {.metric = PVMMON_HIST_TIME, .focus = PVMMON_FOCUS_PROC,
+	                         .name = "solve", .width_ns = 10, .from_ns = 7, .to_ns = 9,
+	                         .requested = "ctl"}};
+	pvmmon_log_task t = {.tid = 0x40001, .nhists = 2, .hists = h}, out;
+	wire_buf b;
+	int final = 0;
+
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, 0);
+	CU_ASSERT_EQUAL_FATAL(wire__records_decode(&out, &final, b.data, b.len), 0);
+	CU_ASSERT_EQUAL_FATAL(out.nhists, 2);
+	CU_ASSERT_EQUAL(out.hists[0].metric, PVMMON_HIST_COMPUTE);
+	CU_ASSERT_EQUAL(out.hists[0].width_ns, 20000000);
+	CU_ASSERT_EQUAL(out.hists[0].doublings, 1);
+	CU_ASSERT_EQUAL(out.hists[0].to_ns, -1);
+	CU_ASSERT_EQUAL_FATAL(out.hists[0].nbuckets, 3);
+	CU_ASSERT_EQUAL(out.hists[0].values[2], 5);
+	CU_ASSERT_PTR_NULL(out.hists[0].name);
+	CU_ASSERT_STRING_EQUAL(out.hists[1].name, "solve");
+	CU_ASSERT_STRING_EQUAL(out.hists[1].requested, "ctl");
+	CU_ASSERT_EQUAL(out.hists[1].focus, PVMMON_FOCUS_PROC);
+	CU_ASSERT_EQUAL(out.hists[1].nbuckets, 0);
+	CU_ASSERT_EQUAL(out.hists[1].from_ns, 7);
+	wire__task_clear(&out);
+	h[1].metric = (pvmmon_hist_metric)99;
+	wire__buf_reset(&b);
+	wire__records_encode(&b, &t, 1);
+	CU_ASSERT_EQUAL(wire__records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(out.nhists, 0);
+	wire__buf_free(&b);
+}
+
 static void test_huge_counts_are_refused(void)
 {
 	wire_buf b;
@@ -426,6 +474,7 @@ CU_TestInfo test_wire_tests[] = {
     {"commands round trip and damage", test_ctl_round_trip},
     {"register round trip and truncations", test_register_round_trip},
     {"records round trip", test_records_round_trip},
+    {"records carry histograms", test_records_histograms},
     {"huge counts are refused", test_huge_counts_are_refused},
     {"mailbox round trip", test_mailbox_round_trip},
     {"clock estimate and answer round trip and damage", test_clock_round_trip},

@@ -10,7 +10,8 @@
 
 static void test_welcome_round_trip(void)
 {
-	wire_welcome w = {7, "0.2", 98765, {0}, 3, 1, 1, "main,work", 2, 1, "off work\n", 250};
+	wire_welcome w = {7, "0.2",        98765, {0}, 3,        1, 1, "main,work", 2,
+	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:loop", "wait:program"};
 	wire_welcome out;
 	wire_buf b;
 
@@ -36,6 +37,12 @@ static void test_welcome_round_trip(void)
 	CU_ASSERT_EQUAL(out.preserve, 1);
 	CU_ASSERT_STRING_EQUAL(out.rules, "off work\n");
 	CU_ASSERT_EQUAL(out.budget, 250);
+	CU_ASSERT_EQUAL(out.hist_buckets, 128);
+	CU_ASSERT_EQUAL(out.hist_width, 10000000);
+	CU_ASSERT_EQUAL(out.hist_hottest, 8);
+	CU_ASSERT_EQUAL(out.hist_defaults, 1);
+	CU_ASSERT_STRING_EQUAL(out.hist_run, "time:loop");
+	CU_ASSERT_STRING_EQUAL(out.hist_ctl, "wait:program");
 	wire__welcome_clear(&out);
 	CU_ASSERT_PTR_NULL(out.lid);
 	/* No selection, no tuple: NULL strings stay NULL. */
@@ -53,6 +60,17 @@ static void test_welcome_round_trip(void)
 	wire__welcome_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.rules);
+	/* So is a histogram of one bucket, or of no width. */
+	w.rr = 0;
+	w.hist_buckets = 1;
+	wire__buf_reset(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.hist_buckets = 128;
+	w.hist_width = 0;
+	wire__buf_reset(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_free(&b);
 }
 

@@ -29,6 +29,13 @@ static void records(wire_buf *b)
 	    {.name = "main", .file = "app.c", .line = 10, .count = 1}};
 	static pvmmon_log_loop loop[1] = {{.name = "for@20:3", .proc = "main", .count = 1}};
 	static pvmmon_log_static stat[1] = {{PVMMON_STATIC_PROC, "main", "app.c", 10, -1}};
+	static int64_t vals[2] = {9000000, 1000000};
+	static pvmmon_log_hist hist[1] = {{.metric = PVMMON_HIST_COMPUTE,
+	                                   .focus = PVMMON_FOCUS_TASK,
+	                                   .width_ns = 10000000,
+	                                   .to_ns = -1,
+	                                   .nbuckets = 2,
+	                                   .values = vals}};
 	pvmmon_log_task t;
 
 	memset(&t, 0, sizeof(t));
@@ -42,6 +49,8 @@ static void records(wire_buf *b)
 	t.loops = loop;
 	t.nstatics = 1;
 	t.statics = stat;
+	t.nhists = 1;
+	t.hists = hist;
 	wire__records_encode(b, &t, 1);
 }
 
@@ -66,7 +75,8 @@ static int task(wire_buf *b, int kind)
 	                   "/bin/app",
 	                   1700000000000000000ULL,
 	                   0x1122334455667788ULL};
-	wire_welcome w = {3, "0.1", 98765, {0}, 2, 1, 0, "main,work", 2, 1, "off work\n", 250};
+	wire_welcome w = {3, "0.1",        98765, {0}, 2,        1, 0, "main,work", 2,
+	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:proc", "wait:task"};
 	wire_spawned s = {4, 3, tids, 12345678, {0}};
 	wire_clock c = {0x40001, -1234567890123LL, 4500, 9000, 98765432100LL, 5};
 	wire_clockset cs = {-1234567890123LL, 4500, 98765432100LL, -40000000, 1};
@@ -148,8 +158,8 @@ int wire_sample_encode(wire_buf *b, int kind)
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
 	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
 	wire_wqueued queued[1] = {{0x40003, 9, 0, 16}};
-	wire_wait wt = {2,       WIRE_WAIT_RECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
-	                5000000, 4000000,        0,       2, 1, peers,        queued, 3};
+	wire_wait wt = {2,       WIRE_WAIT_RECV, 0x40003, 5, 0, 7,     "/bin/prog", 0x1234,
+	                5000000, 4000000,        0,       2, 1, peers, queued,      3};
 
 	wire__buf_reset(b);
 	sample_cp(&cps.cp);

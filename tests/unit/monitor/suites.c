@@ -10,6 +10,7 @@ extern CU_TestInfo test_ending_tests[];
 extern CU_TestInfo test_hang_tests[];
 extern CU_TestInfo test_tidindex_tests[];
 extern CU_TestInfo test_capacity_tests[];
+extern CU_TestInfo test_histmerge_tests[];
 
 CU_SuiteInfo unit_monitor_suites[] = {
     {"order", NULL, NULL, NULL, NULL, test_order_tests},
@@ -21,5 +22,6 @@ CU_SuiteInfo unit_monitor_suites[] = {
     {"hang", NULL, NULL, NULL, NULL, test_hang_tests},
     {"tidindex", NULL, NULL, NULL, NULL, test_tidindex_tests},
     {"capacity", NULL, NULL, NULL, NULL, test_capacity_tests},
+    {"histmerge", NULL, NULL, NULL, NULL, test_histmerge_tests},
     CU_SUITE_INFO_NULL,
 };

@@ -1,0 +1,119 @@
+/*
+ * A program of three phases, for time histograms: the master spawns three workers
+ * (this program with "worker N SCALE"); each computes (phase 1), then exchanges small
+ * messages with the master in a tight ping-pong (phase 2), then computes again while
+ * worker 0 computes three times as long (phase 3), which the master and the other
+ * workers wait for. SCALE (default 1, about 30 ms in all) multiplies every phase's
+ * length, so a run SCALE times longer has the same shape.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pvm3.h>
+
+#include "apputil.h"
+
+#define NWORKERS 3
+#define TAG_PING 81
+#define TAG_PONG 82
+#define TAG_DONE 83
+/* Work in tenths of a unit (about 0.1 ms each), and the exchange's round trips. */
+#define COMPUTE_TENTHS 30
+#define SLOW_FACTOR 3
+#define ROUNDS 3
+
+static volatile uint32_t sink;
+
+/* Busy work of n tenths of a unit (counted in steps, never timed). */
+static uint32_t compute(long tenths)
+{
+	uint64_t h = 1;
+
+	for (long i = 0; i < tenths * (APPUTIL_ITERS_PER_UNIT / 10); i++)
+		h = APPUTIL_MIX(h, i);
+	return APPUTIL_FOLD(h);
+}
+
+static void phase_compute(long tenths) { sink += compute(tenths); }
+
+/* Round trips of one int with the master. */
+static void phase_exchange(int master, long rounds)
+{
+	int v = 0;
+
+	for (long r = 0; r < rounds; r++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&v, 1, 1);
+		pvm_send(master, TAG_PING);
+		pvm_recv(master, TAG_PONG);
+		pvm_upkint(&v, 1, 1);
+	}
+}
+
+static int worker(int me, long scale)
+{
+	int master = pvm_parent();
+
+	phase_compute(COMPUTE_TENTHS * scale);
+	phase_exchange(master, ROUNDS * scale);
+	phase_compute(COMPUTE_TENTHS * scale * (me == 0 ? SLOW_FACTOR : 1));
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&me, 1, 1);
+	pvm_send(master, TAG_DONE);
+	pvm_exit();
+	return 0;
+}
+
+/* Answers every worker's pings (phase 2), then waits for the three to finish. */
+static void serve(long rounds)
+{
+	int bufid, bytes, tag, src, v;
+
+	for (long n = 0; n < rounds * NWORKERS; n++) {
+		bufid = pvm_recv(-1, TAG_PING);
+		pvm_bufinfo(bufid, &bytes, &tag, &src);
+		pvm_upkint(&v, 1, 1);
+		v++;
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&v, 1, 1);
+		pvm_send(src, TAG_PONG);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int tids[NWORKERS], done = 0, me;
+	long scale = 1;
+	char num[2][24];
+
+	if (argc >= 4 && !strcmp(argv[1], "worker")) {
+		/* One call a statement: pvmmon-cc notes the line of each. */
+		me = (int)apputil_parse_num("phases", argv[2], "worker", 0, NWORKERS - 1);
+		scale = apputil_parse_num("phases", argv[3], "scale", 1, 100000);
+		return worker(me, scale);
+	}
+	if (argc >= 2)
+		scale = apputil_parse_num("phases", argv[1], "scale", 1, 100000);
+	if (pvm_mytid() < 0)
+		return 1;
+	snprintf(num[1], sizeof(num[1]), "%ld", scale);
+	for (int i = 0; i < NWORKERS; i++) {
+		snprintf(num[0], sizeof(num[0]), "%d", i);
+		if (pvm_spawn(argv[0], (char *[]){"worker", num[0], num[1], NULL}, PvmTaskDefault,
+		              "", 1, &tids[i]) != 1) {
+			fprintf(stderr, "phases: cannot spawn worker %d\n", i);
+			pvm_exit();
+			return 1;
+		}
+	}
+	serve(ROUNDS * scale);
+	for (; done < NWORKERS; done++) {
+		pvm_recv(-1, TAG_DONE);
+		pvm_upkint(&me, 1, 1);
+	}
+	printf("phases: %d workers, scale %ld, done\n", done, scale);
+	pvm_exit();
+	return 0;
+}
