@@ -7,9 +7,10 @@ $(BENCH_BIN)/probecost: bench/probecost.c $(HOOKS_SO)
 	$(CC) -O2 -Iinclude -o $@ $< -L$(LIB) -Wl,-rpath,'$$ORIGIN/../lib' -lpvmhooks -lpvm3
 
 # What finding a call's statement costs, past the Fortran binding and not.
-$(BENCH_BIN)/callsite: bench/callsite.c $(HOOKS_CORE)
+$(BENCH_BIN)/callsite: bench/callsite.c $(HOOKS_CORE) $(REPLAY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -D_GNU_SOURCE -o $@ $< $(HOOKS_CORE)
+	$(CC) -O2 -D_GNU_SOURCE -o $@ $< $(HOOKS_CORE) -Wl,--start-group $(REPLAY_LIB) $(COMMON_LIB) \
+	    -Wl,--end-group -lpvm3 -ldl -lxml2 -lelf -ldw
 
 # What the time histograms cost per wrapped call (bench section 19).
 $(BENCH_BIN)/histcall: bench/histcall.c $(HOOKS_CORE) $(REPLAY_LIB) $(COMMON_LIB)
