@@ -220,8 +220,11 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 		leaf = !busy;
 	}
 	if (leaf) {
-		rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+		/* Counted only where somebody may read the count. */
+		rewrite__add(rw, (unsigned)open + 1,
+		             " if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
 		             rw->ncounted);
+		split__leaf(rw, fn, body, open, clang_getCString(name));
 	} else if (!split__procedure(rw, fn, body, open, clang_getCString(name), line_of(fn))) {
 		rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
 		             clang_getCString(name), line_of(fn));
@@ -338,6 +341,7 @@ static void record_call(rewriter *rw, CXCursor call)
 	           !clang_Location_isInSystemHeader(clang_getCursorLocation(callee))) {
 		add_entry(rw, ENTRY_CALL, n, line, off, end);
 		mark_call_line(rw, call, line);
+		split__rename_call(rw, call, n);
 	}
 	clang_disposeString(name);
 }
@@ -450,9 +454,11 @@ static void write_table(rewriter *rw, FILE *out)
 		else
 			fputs("0},\n", out);
 	}
-	fputs("};\n__attribute__((constructor)) static void pvmmon_static_register_(void)\n{\n"
-	      "\tpvmmon_static_register(\"",
+	fputs("};\n__attribute__((constructor)) static void pvmmon_static_register_(void)\n{\n",
 	      out);
+	if (rw->ncounted || rw->nsplits)
+		fputs("\tpvmmon_unwatched_ = pvmmon_probe_unwatched();\n", out);
+	fputs("\tpvmmon_static_register(\"", out);
 	rewrite__write_escaped_path(out, rw->src);
 	fprintf(out, "\", pvmmon_static_table_, %zu);\n}\n", rw->nents);
 }
@@ -505,6 +511,11 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	 * line the user's line 1. */
 	if (rw.ncounted)
 		fprintf(out, "static unsigned long pvmmon_counts_[%d];\n", rw.ncounted);
+	/* Set before main when nobody monitors the process (pvmmon_probe_unwatched): the
+	 * dispatchers then take the plain copies. Static and set only by the constructor,
+	 * so the compiler knows no call changes it. */
+	if (rw.ncounted || rw.nsplits)
+		fputs("static int pvmmon_unwatched_;\n", out);
 	fputs("#line 1 \"", out);
 	rewrite__write_escaped_path(out, src);
 	fputs("\"\n", out);
@@ -515,6 +526,8 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	}
 	qsort(rw.ins, rw.nins, sizeof(*rw.ins), cmp_ins);
 	for (k = 0; k < rw.nins; k++) {
+		if (rw.ins[k].bare)
+			continue;
 		fwrite(rw.text + at, 1, rw.ins[k].offset - at, out);
 		fputs(rw.ins[k].text, out);
 		at = rw.ins[k].offset + rw.ins[k].skip;
@@ -530,6 +543,8 @@ out:
 		free(rw.ents[k].name);
 	free(rw.ents);
 	free(rw.ins);
+	for (k = 0; k < rw.nsplits; k++)
+		free(rw.splits[k].name);
 	free(rw.splits);
 	free(rw.loops);
 	free(rw.text);

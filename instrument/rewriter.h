@@ -17,13 +17,17 @@ typedef struct insertion {
 	unsigned seq;  /* keeps insertions at the same offset in the order they were made */
 	unsigned skip; /* source bytes the text replaces (a renamed procedure's name) */
 	int plain;     /* also made in a procedure's plain copy (a call's line) */
+	int bare;      /* made only in its unwatched copy (a call renamed to a plain copy) */
 	char *text;
 } insertion;
 
-/* A procedure split in three (instrument/plain.h): its name becomes a dispatcher that
- * jumps to NAME__pvmmon_on, the instrumented body, while one of its probe sites is on,
- * and to NAME__pvmmon_off, a plain copy, while all are off. Its sites are declared
- * before it, in one array pvmmon_sitesID_ (the procedure's, then its loops'). */
+/* A procedure split in four (instrument/plain.h): its name becomes a dispatcher that
+ * jumps to NAME__pvmmon_plain, the body as written calling other plain copies, in a
+ * process nobody monitors; else to NAME__pvmmon_on, the instrumented body, while one
+ * of its probe sites is on, and to NAME__pvmmon_off, the body calling dispatchers,
+ * while all are off. Its sites are declared before it, in one array pvmmon_sitesID_
+ * (the procedure's, then its loops'). A leaf (counted, not timed) keeps its name and
+ * gets only NAME__pvmmon_plain. */
 typedef struct split {
 	unsigned start;   /* where its definition starts */
 	unsigned name_at; /* its name */
@@ -35,6 +39,8 @@ typedef struct split {
 	int id;
 	int add_static; /* its copies need the static its definition lacks */
 	int is_void;
+	int leaf; /* only a plain copy */
+	char *name;
 } split;
 
 /* A loop whose site lives in its procedure's array. */
@@ -116,8 +122,23 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
                      unsigned line);
 
 /*
- * Writes each split procedure's plain copy just after its definition: its body as the
- * user wrote it, with only the call lines added, between #line directives that give it
+ * Gives leaf procedure fn (counted, not timed) a plain copy when it can have one,
+ * which the plain copies of the procedures after it call: in a process nobody
+ * monitors, its calls are then not counted either. Returns 1 when it did.
+ */
+int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name);
+
+/*
+ * Makes call, to procedure callee, call callee's plain copy in the plain copies of
+ * the procedure it is in, when callee was split before this point (it has a plain
+ * copy declared) and the call names it directly.
+ */
+void split__rename_call(rewriter *rw, CXCursor call, const char *callee);
+
+/*
+ * Writes each split procedure's plain copies just after its definition: its body as
+ * the user wrote it, with only the call lines added (NAME__pvmmon_off), and with only
+ * the renamed calls (NAME__pvmmon_plain), each between #line directives that give it
  * the procedure's own lines and give the rest of the file its lines back. Needs the
  * insertions sorted; adds to them.
  */

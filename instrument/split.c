@@ -90,11 +90,23 @@ static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const
 	}
 }
 
-/* What each copy of sp adds in front of its declarator: it is never inlined into the
- * dispatcher (which would bring back the frame), and static when sp is not. */
-static void put_copy_specifiers(FILE *out, const split *sp)
+/* The copies of a split procedure. */
+enum copy { COPY_ON, COPY_OFF, COPY_PLAIN };
+
+static const char *const copy_suffix[] = {"__pvmmon_on", "__pvmmon_off", "__pvmmon_plain"};
+
+/* What a copy of sp adds in front of its declarator: static when sp is not; the
+ * instrumented copy is never inlined into the dispatcher (which would bring back the
+ * frame its scopes need); the plain copies may be, as the procedure itself would be,
+ * and a leaf's may go unused. */
+static void put_copy_specifiers(FILE *out, const split *sp, enum copy which)
 {
-	fprintf(out, "__attribute__((noinline)) %s", sp->add_static ? "static " : "");
+	if (which == COPY_ON)
+		fputs("__attribute__((noinline)) ", out);
+	if (which == COPY_PLAIN && sp->leaf)
+		fputs("__attribute__((unused)) ", out);
+	if (sp->add_static)
+		fputs("static ", out);
 }
 
 /* Whether the last token of text[from..to), comments and blanks aside, is ')'. */
@@ -121,60 +133,92 @@ static int ends_with_paren(const rewriter *rw, size_t from, size_t to)
 	return 0;
 }
 
-int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
-                     unsigned line)
+/* A new split record for definition fn when it can have copies (instrument/plain.h;
+ * its declarator must also be repeatable on one line); NULL when not, or out of
+ * memory (then rw->failed is set). */
+static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name)
 {
 	long start = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
 	long name_at = rewrite__main_file_offset(clang_getCursorLocation(fn));
 	long end = rewrite__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
 	size_t nlen = strlen(name), i;
-	char *init = NULL, *args = NULL, *head = NULL;
-	size_t init_len = 0, args_len = 0, head_len = 0;
-	loop_walk w = {rw, (int)rw->nsplits, 1, NULL};
-	FILE *f;
 	split *sp;
-	insertion *in;
-	int ok = 0;
 
 	if (start < 0 || name_at <= start || name_at >= open || end <= open ||
 	    (size_t)end > rw->len || rw->text[end - 1] != '}' ||
 	    memcmp(rw->text + name_at, name, nlen) != 0)
-		return 0;
+		return NULL;
 	/* The declarator is repeated on one line: a directive or a line comment in it
 	 * would take the rest of that line along. */
 	for (i = (size_t)start; i < (size_t)open; i++)
 		if (rw->text[i] == '#' || (rw->text[i] == '/' && rw->text[i + 1] == '/'))
-			return 0;
+			return NULL;
 	/* It must end with its parameter list: an old-style definition declares its
 	 * parameters after it, which a prototype cannot repeat. */
 	if (!ends_with_paren(rw, (size_t)start, (size_t)open))
-		return 0;
+		return NULL;
 	if (!plain__can_split(fn, body, rw->text, rw->len))
-		return 0;
+		return NULL;
 	if (rw->nsplits % 32 == 0) {
 		split *grown = realloc(rw->splits, (rw->nsplits + 32) * sizeof(*grown));
 
 		if (!grown) {
 			rw->failed = 1;
-			return 0;
+			return NULL;
 		}
 		rw->splits = grown;
 	}
 	sp = &rw->splits[rw->nsplits];
+	memset(sp, 0, sizeof(*sp));
+	if (!(sp->name = strdup(name))) {
+		rw->failed = 1;
+		return NULL;
+	}
 	sp->start = (unsigned)start;
 	sp->name_at = (unsigned)name_at;
 	sp->name_len = (unsigned)nlen;
 	sp->open = (unsigned)open;
 	sp->end = (unsigned)end;
-	sp->line = 0;
 	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn)), NULL, &sp->line,
 	                           NULL, NULL);
 	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(body)), NULL,
 	                           &sp->end_line, NULL, NULL);
-	sp->id = (int)rw->nsplits;
+	sp->id = (int)rw->stats->split; /* the procedures' only: leaves have no sites */
 	sp->add_static = clang_Cursor_getStorageClass(fn) != CX_SC_Static;
 	sp->is_void = clang_getResultType(clang_getCursorType(fn)).kind == CXType_Void;
+	return sp;
+}
 
+/* The prototype of sp's copy which, on one line, followed by a blank. */
+static void put_prototype(FILE *f, const rewriter *rw, const split *sp, enum copy which)
+{
+	put_copy_specifiers(f, sp, which);
+	put_declarator(f, rw, sp, copy_suffix[which], 1);
+	fputs("; ", f);
+}
+
+/* The dispatcher's jump to a copy: a call with the arguments, returning its value. */
+static void put_jump(FILE *f, const split *sp, enum copy which, const char *args)
+{
+	if (sp->is_void)
+		fprintf(f, "{ %s%s(%s); return; }", sp->name, copy_suffix[which], args);
+	else
+		fprintf(f, "return %s%s(%s);", sp->name, copy_suffix[which], args);
+}
+
+int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
+                     unsigned line)
+{
+	char *init = NULL, *args = NULL, *head = NULL;
+	size_t init_len = 0, args_len = 0, head_len = 0, i;
+	loop_walk w = {rw, (int)rw->stats->split, 1, NULL};
+	FILE *f;
+	split *sp;
+	insertion *in;
+	int ok = 0;
+
+	if (!(sp = new_split(rw, fn, body, open, name)))
+		return 0;
 	/* The loops' sites, the parameters to pass on, then the text before the definition. */
 	if (!(w.init = open_memstream(&init, &init_len)))
 		goto out;
@@ -190,24 +234,25 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	        "static pvmmon_probe_site pvmmon_sites%d_[] = {{\"%s\", __FILE__, %u, "
 	        "PVMMON_PROBE_PROC, 1, -1, 0, %d, 0}%s}; ",
 	        sp->id, name, line, w.n - 1, init ? init : "");
-	for (i = 0; i < 2; i++) {
-		put_copy_specifiers(f, sp);
-		put_declarator(f, rw, sp, i ? "__pvmmon_off" : "__pvmmon_on", 1);
-		fputs("; ", f);
-	}
-	/* The dispatcher: the instrumented copy while any of the sites is on; the plain
-	 * copy's calls are counted (a throttled procedure keeps an exact count). */
+	put_prototype(f, rw, sp, COPY_ON);
+	put_prototype(f, rw, sp, COPY_OFF);
+	put_prototype(f, rw, sp, COPY_PLAIN);
+	/* The dispatcher: in a process nobody monitors, the plain copy that calls plain
+	 * copies (pvmmon_probe_unwatched); else the instrumented copy while any of the
+	 * sites is on, and the plain copy that calls dispatchers while all are off, its
+	 * calls counted (a throttled procedure keeps an exact count). */
 	put_declarator(f, rw, sp, "", 1);
-	fputs(" { if (", f);
+	fputs(" { if (pvmmon_unwatched_) ", f);
+	put_jump(f, sp, COPY_PLAIN, args);
+	fputs(" if (", f);
 	for (i = 0; i < (size_t)w.n; i++)
 		fprintf(f, "%spvmmon_sites%d_[%zu].enabled", i ? " | " : "", sp->id, i);
-	if (sp->is_void)
-		fprintf(f, ") { %s__pvmmon_on(%s); return; } ++pvmmon_sites%d_[0].off; %s__pvmmon_off(%s); } ",
-		        name, args, sp->id, name, args);
-	else
-		fprintf(f, ") return %s__pvmmon_on(%s); ++pvmmon_sites%d_[0].off; return %s__pvmmon_off(%s); } ",
-		        name, args, sp->id, name, args);
-	put_copy_specifiers(f, sp);
+	fputs(") ", f);
+	put_jump(f, sp, COPY_ON, args);
+	fprintf(f, " ++pvmmon_sites%d_[0].off; ", sp->id);
+	put_jump(f, sp, COPY_OFF, args);
+	fputs(" } ", f);
+	put_copy_specifiers(f, sp, COPY_ON);
 	fclose(f);
 	ok = 1;
 out:
@@ -215,55 +260,114 @@ out:
 	free(args);
 	if (!ok) {
 		free(head);
+		free(sp->name);
 		rw->failed = 1;
 		return 0;
 	}
-	rewrite__add_owned(rw, (unsigned)start, head);
-	if ((in = rewrite__add(rw, (unsigned)name_at, "%s__pvmmon_on", name)))
-		in->skip = (unsigned)nlen;
+	rewrite__add_owned(rw, sp->start, head);
+	if ((in = rewrite__add(rw, sp->name_at, "%s__pvmmon_on", name)))
+		in->skip = sp->name_len;
 	rewrite__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id);
 	rw->nsplits++;
 	rw->stats->split++;
 	return 1;
 }
 
+int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name)
+{
+	char *head = NULL;
+	size_t head_len = 0;
+	FILE *f;
+	split *sp;
+
+	if (!(sp = new_split(rw, fn, body, open, name)))
+		return 0;
+	sp->leaf = 1;
+	if (!(f = open_memstream(&head, &head_len))) {
+		free(sp->name);
+		rw->failed = 1;
+		return 0;
+	}
+	put_prototype(f, rw, sp, COPY_PLAIN);
+	fclose(f);
+	rewrite__add_owned(rw, sp->start, head);
+	rw->nsplits++;
+	return 1;
+}
+
+void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
+{
+	long at = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(call)));
+	size_t n = strlen(callee), i, after;
+	insertion *in;
+
+	if (at < 0 || (size_t)at + n >= rw->len || memcmp(rw->text + at, callee, n) != 0)
+		return;
+	/* Only a call by the procedure's name: `f (x)`, not `(f)(x)` or `(*p)(x)`. */
+	after = rewrite__skip_space(rw, (size_t)at + n);
+	if (after >= rw->len || rw->text[after] != '(')
+		return;
+	for (i = 0; i < rw->nsplits; i++)
+		if (rw->splits[i].name_len == n && !strcmp(rw->splits[i].name, callee))
+			break;
+	if (i == rw->nsplits)
+		return;
+	if ((in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_plain", callee))) {
+		in->skip = (unsigned)n;
+		in->bare = 1;
+	}
+}
+
+/* Appends copy which of sp (COPY_OFF with the call lines, COPY_PLAIN with the calls
+ * renamed) to f, between #line directives that give it the procedure's own lines and
+ * give the rest of the file its lines back. */
+static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy which, size_t n)
+{
+	unsigned at = sp->open;
+	size_t k;
+
+	fprintf(f, "\n#line %u \"", sp->line);
+	rewrite__write_escaped_path(f, rw->src);
+	fputs("\"\n", f);
+	put_copy_specifiers(f, sp, which);
+	put_declarator(f, rw, sp, copy_suffix[which], 0);
+	/* The declarator's trailing blanks were dropped: the body starts a line later
+	 * when they held a new line, which #line has not counted. */
+	fwrite(rw->text + put_declarator_end(rw, sp), 1, sp->open - put_declarator_end(rw, sp),
+	       f);
+	for (k = 0; k < n; k++) {
+		const insertion *in = &rw->ins[k];
+
+		if (in->offset < sp->open || in->offset >= sp->end || in->offset < at ||
+		    !(which == COPY_OFF ? in->plain : in->bare))
+			continue;
+		fwrite(rw->text + at, 1, in->offset - at, f);
+		fputs(in->text, f);
+		at = in->offset + in->skip;
+	}
+	fwrite(rw->text + at, 1, sp->end - at, f);
+	fprintf(f, "\n#line %u \"", sp->end_line);
+	rewrite__write_escaped_path(f, rw->src);
+	fputs("\"\n", f);
+}
+
 void split__write_plain_copies(rewriter *rw)
 {
-	size_t i, k, n = rw->nins;
+	size_t i, n = rw->nins;
 
 	for (i = 0; i < rw->nsplits && !rw->failed; i++) {
 		const split *sp = &rw->splits[i];
 		char *t = NULL;
 		size_t tlen = 0;
-		unsigned at = sp->open;
 		FILE *f = open_memstream(&t, &tlen);
 
 		if (!f) {
 			rw->failed = 1;
 			return;
 		}
-		fprintf(f, "\n#line %u \"", sp->line);
-		rewrite__write_escaped_path(f, rw->src);
-		fputs("\"\n", f);
-		put_copy_specifiers(f, sp);
-		put_declarator(f, rw, sp, "__pvmmon_off", 0);
-		/* The declarator's trailing blanks were dropped: the body starts a line
-		 * later when they held a new line, which #line has not counted. */
-		fwrite(rw->text + put_declarator_end(rw, sp), 1,
-		       sp->open - put_declarator_end(rw, sp), f);
-		for (k = 0; k < n; k++) {
-			const insertion *in = &rw->ins[k];
-
-			if (in->offset < sp->open || in->offset >= sp->end || !in->plain)
-				continue;
-			fwrite(rw->text + at, 1, in->offset - at, f);
-			fputs(in->text, f);
-			at = in->offset;
-		}
-		fwrite(rw->text + at, 1, sp->end - at, f);
-		fprintf(f, "\n#line %u \"", sp->end_line);
-		rewrite__write_escaped_path(f, rw->src);
-		fputs("\"\n", f);
+		if (!sp->leaf)
+			write_copy(f, rw, sp, COPY_OFF, n);
+		write_copy(f, rw, sp, COPY_PLAIN, n);
 		fclose(f);
 		rewrite__add_owned(rw, sp->end, t);
 	}

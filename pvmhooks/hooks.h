@@ -166,6 +166,14 @@ int hooks__activate(void);
 void hooks__probe_enrol(void);
 
 /*
+ * Whether nobody will ever monitor this process: it is passive, or hooks__probe_enrol's
+ * decision (taken here if not yet) makes it so. pvmmon-cc's files ask from their
+ * constructors, before main, and then run their procedures' plain copies
+ * (pvmmon_probe_unwatched, pvmmon/probe.h).
+ */
+int hooks__probe_unwatched(void);
+
+/*
  * Starts a wrapped call: returns 0 when the call must simply pass through (monitoring
  * is off in this process), else sets the guard, initialises on first use and fills
  * call's entry stamps.

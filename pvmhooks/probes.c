@@ -217,6 +217,8 @@ static int proc_enter(pvmmon_probe_site *site, int64_t v)
 	return hooks__proc_enter(site, line, v);
 }
 
+int pvmmon_probe_unwatched(void) { return hooks__probe_unwatched(); }
+
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 {
 	PROBE(site, proc_enter, 1);

@@ -260,16 +260,24 @@ static void enrol_at_exit(void)
 		at_exit();
 }
 
+static int enrol_decided, under_run;
+
+/* Nobody monitors a process run under --raw, or run directly: neither under `pvmmon
+ * run` nor spawned by a pvmd, which sets PVMEPID. */
+static int nobody_monitors(void)
+{
+	return getenv("PVMMON_PASSIVE") ||
+	       (!getenv("PVMMON_NO_AUTOSTART") && !getenv("PVMEPID"));
+}
+
 void hooks__probe_enrol(void)
 {
-	static int decided, under_run;
-
 	if (hooks__state() != HOOKS_UNINIT || hooks__guard)
 		return;
-	if (!decided) {
-		decided = 1;
+	if (!enrol_decided) {
+		enrol_decided = 1;
 		under_run = getenv("PVMMON_NO_AUTOSTART") != NULL;
-		if (getenv("PVMMON_PASSIVE") || (!under_run && !getenv("PVMEPID"))) {
+		if (nobody_monitors()) {
 			hooks__set_state(HOOKS_PASSIVE);
 			return;
 		}
@@ -278,6 +286,17 @@ void hooks__probe_enrol(void)
 	}
 	if (under_run && pvmmon_clock_now() - loaded_at >= ENROL_AFTER_NS)
 		hooks__activate();
+}
+
+int hooks__probe_unwatched(void)
+{
+	/* Decided as the first probe would: the process is passive from now on. (Under
+	 * the guard, registration is under way: passive there is its first step.) */
+	if (hooks__guard)
+		return 0;
+	if (hooks__state() == HOOKS_UNINIT && nobody_monitors())
+		hooks__set_state(HOOKS_PASSIVE);
+	return hooks__state() == HOOKS_PASSIVE;
 }
 
 int hooks__activate(void)

@@ -46,6 +46,14 @@ typedef struct pvmmon_probe_site {
 PVMMON_EXTERN void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 
 /*
+ * 1 when nobody will ever monitor this process (run directly, or under `pvmmon run
+ * --raw`): its probes would only switch themselves off. pvmmon-cc's files ask from
+ * their constructors and then run their procedures' plain copies, which call one
+ * another directly, as the program was written. Decides it if no probe did yet.
+ */
+PVMMON_EXTERN int pvmmon_probe_unwatched(void);
+
+/*
  * The source line of the call statement being made, which the next procedure entry
  * takes (and clears) to key its proc record by call site. pvmmon-cc writes a call
  * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.

@@ -36,10 +36,11 @@ static char *instrument_text(const char *source, rewrite_stats *st, int *rc)
 	return buf;
 }
 
-/* The instrumented text without the two header lines, to compare line by line. */
+/* The instrumented text from the user's line 1 on (after the header lines and the
+ * #line directive), to compare line by line. */
 static const char *body_of(const char *text)
 {
-	const char *p = strchr(text, '\n');
+	const char *p = strstr(text, "\n#line 1 ");
 
 	p = p ? strchr(p + 1, '\n') : NULL;
 	return p ? p + 1 : "";
@@ -95,26 +96,35 @@ static void test_procedures_and_loops(void)
 	CU_ASSERT_EQUAL(st.procs, 2);
 	CU_ASSERT_EQUAL(st.split, 2);
 	CU_ASSERT_EQUAL(st.loops, 3);
-	CU_ASSERT(strncmp(text, "#include \"pvmmon/probe.h\"\n#line 1 \"", 35) == 0);
+	/* The header, then the flag the constructor sets when nobody monitors the process,
+	 * before the user's line 1. */
+	CU_ASSERT(strncmp(text, "#include \"pvmmon/probe.h\"\nstatic int pvmmon_unwatched_;\n#line 1 \"",
+			  63) == 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tpvmmon_unwatched_ = pvmmon_probe_unwatched();\n"));
 	/* Lines stay where they were, so diagnostics and debug lines match the source:
 	 * the plain copies come with #line directives, and the rest keeps its lines. */
 	kept = without_plain_copies(body_of(text));
 	CU_ASSERT_EQUAL(count_lines(kept), count_lines(src));
 	free(kept);
 	/* f is split: the sites, the copies' prototypes and the dispatcher come first, on
-	 * f's own line, then the instrumented copy, then the plain one. */
+	 * f's own line, then the instrumented copy, then the plain ones. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    text, "static pvmmon_probe_site pvmmon_sites0_[] = {{\"f\", __FILE__, 2, "
 		  "PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}}; __attribute__((noinline)) static int "
-		  "f__pvmmon_on(int n); __attribute__((noinline)) static int f__pvmmon_off(int n); "
-		  "static int f(int n) { if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
+		  "f__pvmmon_on(int n); static int f__pvmmon_off(int n); static int "
+		  "f__pvmmon_plain(int n); static int f(int n) { if (pvmmon_unwatched_) return "
+		  "f__pvmmon_plain(n); if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
 		  "++pvmmon_sites0_[0].off; return f__pvmmon_off(n); } __attribute__((noinline)) static int f__pvmmon_on(int n) "
 		  "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
 		  "(pvmmon_call_line = 2, f(n - 1)) + 1; }\n#line 2 \""));
-	/* The plain copy keeps the call lines, and recursion goes through the dispatcher. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((noinline)) static int f__pvmmon_off(int n) "
+	/* The switched-off copy keeps the call lines, and recursion goes through the
+	 * dispatcher. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic int f__pvmmon_off(int n) "
 					    "{ if (n < 2) return n; return (pvmmon_call_line = 2, "
 					    "f(n - 1)) + 1; }\n#line 2 \""));
+	/* The unwatched copy is f as written, calling itself. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic int f__pvmmon_plain(int n) "
+					    "{ if (n < 2) return n; return f__pvmmon_plain(n - 1) + 1; }\n#line 2 \""));
 	/* g's loops have their sites in g's array, after g's, which counts them; g gains
 	 * the static of its copies. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{{\"g\", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 0, 3, 0}, "));
@@ -135,7 +145,7 @@ static void test_procedures_and_loops(void)
 	    strstr(text, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites1_[3]); do s++; while (s < 3);}"));
 	/* g's plain copy: its own lines (3 to 10), then line 10 again for what follows. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#line 3 \""));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((noinline)) static int g__pvmmon_off(int n)\n"
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic int g__pvmmon_off(int n)\n"
 					    "{\n\tint s = 0, i;\n\tfor (i = 0; i < n; i++) s += i;\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\treturn s;\n}\n#line 10 \""));
 	free(text);
@@ -278,8 +288,125 @@ static void test_static_table(void)
 	/* The leaf is counted, not timed; its counter is declared before the user's text. */
 	CU_ASSERT_EQUAL(st.counted, 1);
 	CU_ASSERT_EQUAL(st.procs, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static unsigned long pvmmon_counts_[1];\n#line 1 "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ PVMMON_PROC_COUNT(pvmmon_counts_[0]); return x + 1; }"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "static unsigned long pvmmon_counts_[1];\nstatic int pvmmon_unwatched_;\n#line 1 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(
+	    text, "{ if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[0]); return x + 1; }"));
+	free(text);
+}
+
+/* A stand-in for libpvmhooks, for the plain-copy test: UNWATCHED in the environment
+ * says nobody monitors; it counts the probes that run and sums the leaves' counters. */
+static const char probe_stub[] =
+    "#include <stdio.h>\n"
+    "#include <stdlib.h>\n"
+    "#include \"pvmmon/probe.h\"\n"
+    "int pvmmon_call_line;\n"
+    "static long probes;\n"
+    "static const pvmmon_static_entry *table;\n"
+    "static int ntable;\n"
+    "int pvmmon_probe_unwatched(void) { return getenv(\"UNWATCHED\") != NULL; }\n"
+    "void pvmmon_probe_proc_enter(pvmmon_probe_site *s) { (void)s; probes++; }\n"
+    "void pvmmon_probe_proc_exit(pvmmon_probe_site *s) { (void)s; probes++; }\n"
+    "void pvmmon_probe_loop_enter(pvmmon_probe_site *s) { (void)s; probes++; }\n"
+    "void pvmmon_probe_loop_exit(pvmmon_probe_site *s) { (void)s; probes++; }\n"
+    "void pvmmon_static_register(const char *f, const pvmmon_static_entry *e, int n)\n"
+    "{ (void)f; table = e; ntable = n; }\n"
+    "long run(long n, long (*fp)(long));\n"
+    "static long same(long x) { return x; }\n"
+    "int main(void)\n"
+    "{\n"
+    "\tlong r = run(10, same), counted = 0;\n"
+    "\tfor (int i = 0; i < ntable; i++)\n"
+    "\t\tif (table[i].count)\n"
+    "\t\t\tcounted += (long)*table[i].count;\n"
+    "\tprintf(\"%ld %ld %ld\\n\", r, probes, counted);\n"
+    "\treturn 0;\n"
+    "}\n";
+
+/* What `cmd` prints on its first line; "" when it fails. */
+static void first_line(const char *cmd, char *out, size_t n)
+{
+	FILE *p = popen(cmd, "r");
+
+	out[0] = '\0';
+	CU_ASSERT_FATAL(p != NULL);
+	if (!fgets(out, (int)n, p))
+		out[0] = '\0';
+	CU_ASSERT_EQUAL(pclose(p), 0);
+}
+
+/*
+ * In a process nobody monitors, the dispatchers take plain copies that are the
+ * procedures as written, calling one another's plain copies: no probe, no call line,
+ * no count, so the compiler can inline them as in a build without pvmmon-cc. A call
+ * to a procedure defined later, or through a pointer, keeps its dispatcher. Built and
+ * run against a stand-in library: unwatched, nothing probed or counted; watched, the
+ * probes run and the leaves' counts are exact.
+ */
+static void test_plain_copies(void)
+{
+	static const char src[] =
+	    "typedef struct vm { long s[8]; int sp; } vm;\n"
+	    "static void push(vm *m, long v) { m->s[m->sp++ & 7] = v; }\n"
+	    "static long pop(vm *m) { return m->s[--m->sp & 7]; }\n"
+	    "static long later(long x);\n"
+	    "static void add(vm *m) { long b = pop(m); push(m, pop(m) + b); }\n"
+	    "long run(long n, long (*fp)(long))\n"
+	    "{\n"
+	    "\tvm m = {{0}, 0};\n"
+	    "\tfor (long i = 0; i < n; i++) {\n"
+	    "\t\tpush(&m, i);\n"
+	    "\t\tpush(&m, later(i));\n"
+	    "\t\tadd(&m);\n"
+	    "\t}\n"
+	    "\treturn fp(pop(&m));\n"
+	    "}\n"
+	    "static long later(long x) { long r = 0; while (x--) r++; return r; }\n";
+	char inst[] = "/tmp/pvmmon-plain-XXXXXX.c", stub[] = "/tmp/pvmmon-plainstub-XXXXXX.c";
+	char exe[64], cmd[1024], line[128];
+	const char *plain_run;
+	rewrite_stats st;
+	int rc;
+	char *text = instrument_text(src, &st, &rc);
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	CU_ASSERT_EQUAL(st.split, 3);
+	CU_ASSERT_EQUAL(st.counted, 2);
+	/* The leaves: counted only when somebody may read the count, and a plain copy. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v); "
+					    "static void push(vm *m, long v) { if (!pvmmon_unwatched_) "
+					    "PVMMON_PROC_COUNT(pvmmon_counts_[0]); m->s[m->sp++ & 7] = v; }\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v) "
+					    "{ m->s[m->sp++ & 7] = v; }\n#line 2 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic void add__pvmmon_plain(vm *m) { long b = "
+					    "pop__pvmmon_plain(m); push__pvmmon_plain(m, "
+					    "pop__pvmmon_plain(m) + b); }\n#line 5 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static void add(vm *m) { if (pvmmon_unwatched_) { "
+					    "add__pvmmon_plain(m); return; } if (pvmmon_sites0_[0].enabled) "));
+	plain_run = strstr(text, "\"\nstatic long run__pvmmon_plain(long n, long (*fp)(long))\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plain_run);
+	CU_ASSERT_PTR_NOT_NULL(strstr(plain_run, "{\n\tvm m = {{0}, 0};\n\tfor (long i = 0; i < n; i++) {\n"
+						 "\t\tpush__pvmmon_plain(&m, i);\n"
+						 "\t\tpush__pvmmon_plain(&m, later(i));\n"
+						 "\t\tadd__pvmmon_plain(&m);\n\t}\n"
+						 "\treturn fp(pop__pvmmon_plain(&m));\n}\n#line 15 \""));
+	write_c_file(inst, text);
+	write_c_file(stub, probe_stub);
+	snprintf(exe, sizeof(exe), "%.*s", (int)strlen(inst) - 2, inst);
+	snprintf(cmd, sizeof(cmd),
+		 "cc -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o %s %s %s", exe, inst, stub);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	/* run(10): the stack ends with 2 * 9; push runs 30 times, pop 21. */
+	snprintf(cmd, sizeof(cmd), "env UNWATCHED=1 %s", exe);
+	first_line(cmd, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, "18 0 0\n");
+	snprintf(cmd, sizeof(cmd), "env -u UNWATCHED %s", exe);
+	first_line(cmd, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, "18 64 51\n");
+	unlink(exe);
+	unlink(inst);
+	unlink(stub);
 	free(text);
 }
 
@@ -310,6 +437,7 @@ CU_TestInfo test_rewrite_tests[] = {
     {"split procedures compile under -pedantic -Werror", test_split_compiles},
     {"macros, headers and inline functions left alone", test_macros_headers_and_inline_left_alone},
     {"the static table: kinds, order, nesting", test_static_table},
+    {"unwatched, plain copies call plain copies", test_plain_copies},
     {"bad sources write nothing", test_errors_write_nothing},
     CU_TEST_INFO_NULL,
 };
