@@ -333,8 +333,7 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 	put_declarator(f, rw, sp, copy_suffix[which], 0);
 	/* The declarator's trailing blanks were dropped: the body starts a line later
 	 * when they held a new line, which #line has not counted. */
-	fwrite(rw->text + put_declarator_end(rw, sp), 1, sp->open - put_declarator_end(rw, sp),
-	       f);
+	fwrite(rw->text + put_declarator_end(rw, sp), 1, sp->open - put_declarator_end(rw, sp), f);
 	for (k = 0; k < n; k++) {
 		const insertion *in = &rw->ins[k];
 

@@ -266,8 +266,7 @@ static int enrol_decided, under_run;
  * run` nor spawned by a pvmd, which sets PVMEPID. */
 static int nobody_monitors(void)
 {
-	return getenv("PVMMON_PASSIVE") ||
-	       (!getenv("PVMMON_NO_AUTOSTART") && !getenv("PVMEPID"));
+	return getenv("PVMMON_PASSIVE") || (!getenv("PVMMON_NO_AUTOSTART") && !getenv("PVMEPID"));
 }
 
 void hooks__probe_enrol(void)
