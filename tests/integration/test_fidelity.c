@@ -200,8 +200,8 @@ static double least_user_time(const char *dir, const char *cmd)
 
 /*
  * A pvmmon-cc build that never calls PVM (apps/interp): run directly, and under
- * --raw, its probes are off from their first entry, so it takes a fraction of the CPU
- * time it takes with every probe on (PVMEPID set: as if a pvmd had spawned it, which
+ * --raw, it runs its procedures' plain copies from main on (computing what the gcc
+ * build computes), so it takes a fraction of the CPU time it takes with every probe on (PVMEPID set: as if a pvmd had spawned it, which
  * keeps probes timing until a PVM call would register it; no throttling: about 7
  * times more here).
  * User CPU time, least of three: a loaded machine stretches wall time, much less the
@@ -220,9 +220,21 @@ static void test_unmonitored_build_is_free(void)
 	uint64_t adds = 0;
 	int throttled = 0;
 
-	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -O2 -o interp %s/../apps/interp.c", dir,
-		   harness_bin(), harness_build());
+	harness_sh(&r, 120,
+		   "cd '%s' && %s/pvmmon-cc -O2 -o interp %s/../apps/interp.c && "
+		   "cc -O2 -o interp-gcc %s/../apps/interp.c",
+		   dir, harness_bin(), harness_build(), harness_build());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	/* Unwatched, the plain copies (the program as written, calling one another) compute
+	 * what the gcc build computes, run directly and under --raw. */
+	harness_sh(&r, 120,
+		   "cd '%s' && ./interp-gcc 3000001 > gcc.out && ./interp 3000001 > direct.out && "
+		   "%s/pvmmon run --raw -q -- ./interp 3000001 > raw.out && cmp gcc.out direct.out && "
+		   "cmp gcc.out raw.out && cat gcc.out",
+		   dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "interp: 3000001 steps, checksum "));
 	cmd_result_free(&r);
 	direct = least_user_time(dir, "./interp 8000000");
 	on = least_user_time(dir, "env PVMEPID=1 PVMMON_THROTTLE=0 ./interp 8000000");
