@@ -902,6 +902,58 @@ if want 18; then
 # runs took). Then the calibrations the logs hold: the loop calibration's pair
 # (`proc-pair-ns`) and the in-place one (`site-on-ps`, per call: two pairs, so the pair
 # is half of it), mean and spread over the runs and over the 3 tasks of one run.
+# FID_PARTS="interp" (or "fidelity") runs one part of the section; both by default.
+fid_part() { case " ${FID_PARTS:-interp fidelity} " in *" $1 "*) ;; *) return 1 ;; esac; }
+if fid_part interp; then
+# The interp part (issue 25, a pvmmon-cc build costs nothing noticeable where nobody
+# monitors it): apps/interp, a stack machine of tiny procedures that never calls PVM,
+# INTERP_STEPS steps (2*10^8: about 0.07 s for the gcc build, a second monitored),
+# built with gcc -O2 and with pvmmon-cc -O2, INTERP_RUNS rounds (9), the modes
+# interleaved in each: the gcc build and the pvmmon-cc build run directly, the
+# pvmmon-cc build under `pvmmon run --raw`, `pvmmon run` (default settings) and
+# `pvmmon run --budget=5%`. User CPU seconds of the interp process alone (bash's time
+# around it, inside the run: not pvmmon's own processes, nor the VM's start), median
+# and range; the ratio of medians to the gcc build's. The monitored runs' logs give
+# the task's observed monitoring cost (observed-ns over its time).
+IS=${INTERP_STEPS:-200000000} IR=${INTERP_RUNS:-9}
+id="$work/interp"; mkdir -p "$id"
+"$BIN/pvmmon-cc" -O2 -o "$id/interp-cc" apps/interp.c
+cc -O2 -o "$id/interp-gcc" apps/interp.c
+# shellcheck disable=SC2016
+utime='TIMEFORMAT=%U; { time "$0" "$1" >/dev/null; } 2>&1'
+for m in gcc direct raw run budget; do : >"$id/t.$m"; done
+: >"$id/obs"
+for rep in $(seq "$IR"); do
+	$PIN bash -c "$utime" "$id/interp-gcc" "$IS" >>"$id/t.gcc"
+	$PIN bash -c "$utime" "$id/interp-cc" "$IS" >>"$id/t.direct"
+	(cd "$id" && $PIN "$BIN/pvmmon" run -q --raw -- bash -c "$utime" "$id/interp-cc" "$IS" \
+		2>/dev/null | tail -n 1 >>"$id/t.raw")
+	for m in run budget; do
+		opt=; [ $m = budget ] && opt=--budget=5%
+		# shellcheck disable=SC2086
+		(cd "$id" && $PIN "$BIN/pvmmon" run -q $opt -o "$id/$m.xml" -- bash -c "$utime" \
+			"$id/interp-cc" "$IS" 2>/dev/null | tail -n 1 >>"$id/t.$m")
+		# The task's observed cost over its real time (its task element's raw-ns).
+		awk -v m=$m '/<task / && /interp-cc/ {match($0, / raw-ns="[0-9]*"/); t = substr($0, RSTART + 9, RLENGTH - 10)}
+			/<cost / && t {match($0, / observed-ns="[0-9]*"/); o = substr($0, RSTART + 14, RLENGTH - 15)
+			printf "%s %.2f\n", m, o / t * 100; t = 0}' "$id/$m.xml" >>"$id/obs"
+	done
+done
+g=$(median <"$id/t.gcc")
+echo "Unmonitored pvmmon-cc build: interp $IS, $IR rounds, user CPU s of the interp process (median, range; ratio to gcc's median)"
+printf '%-22s %8s %17s %7s %12s\n' mode median range ratio observed-%
+for m in gcc direct raw run budget; do
+	t=$(median <"$id/t.$m")
+	printf '%-22s %8s %17s %7.2f %12s\n' \
+		"$(case $m in gcc) echo "gcc -O2" ;; direct) echo "pvmmon-cc, directly" ;; raw) echo "pvmmon-cc, --raw" ;;
+			run) echo "pvmmon-cc, run" ;; budget) echo "pvmmon-cc, --budget=5%" ;; esac)" \
+		"$t" "$(sort -g "$id/t.$m" | head -n 1) to $(sort -g "$id/t.$m" | tail -n 1)" \
+		"$(echo "$t $g" | awk '{print ($2 > 0 ? $1 / $2 : 0)}')" \
+		"$(awk -v m=$m '$1 == m {print $2}' "$id/obs" | median | sed 's/^nan$/-/')"
+done
+echo
+fi
+if fid_part fidelity; then
 FN=${FID_N:-8000000} FM=${FID_M:-30000000} FR=${FID_RUNS:-20}
 fd="$work/fid"; mkdir -p "$fd/cc" "$fd/gcc"
 "$BIN/pvmmon-cc" -O2 -Iapps -o "$fd/cc/fidelity" apps/fidelity.c -lpvm3
@@ -976,6 +1028,7 @@ for k in 2 3; do
 done
 echo "(over $((2 * FR)) logs of 3 tasks each; sd over all tasks of all runs; sd-run-means: of each log's mean over its tasks; within-run-range: median over logs of max - min over its tasks)"
 echo
+fi
 fi
 
 if want 19; then
