@@ -950,6 +950,7 @@ for m in gcc direct raw run budget; do
 		"$t" "$(sort -g "$id/t.$m" | head -n 1) to $(sort -g "$id/t.$m" | tail -n 1)" \
 		"$(echo "$t $g" | awk '{print ($2 > 0 ? $1 / $2 : 0)}')" \
 		"$(awk -v m=$m '$1 == m {print $2}' "$id/obs" | median | sed 's/^nan$/-/')"
+	[ $m = gcc ] || record "cc.$m" "$(ratio "$t" "$g")"
 done
 echo
 fi
