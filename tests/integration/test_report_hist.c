@@ -4,11 +4,8 @@
  * draws the overview timeline and a chart per statement and procedure with no console
  * error; the text report finds the three phases; `pvmmon report --between` restricts the
  * tables and refuses bad times and logs without histograms, naming the file.
- *
- * Until the log reader reads <histogram> elements, the fixture is loaded by
- * histfix_load() (the histograms attached from the same XML) and the reports are made
- * in-process; once the reader keeps them, the same tests run the pvmmon command on the
- * fixture (histfix_reader_has_histograms() says which).
+ * Every report is made by the pvmmon command, which reads the fixture with the
+ * validating reader (histograms included); `pvmmon validate` accepts the fixture.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +15,6 @@
 #include <CUnit/CUnit.h>
 
 #include "harness.h"
-#include "histfix.h"
 #include "pvmmon/report.h"
 #include "report_check.h"
 
@@ -48,23 +44,14 @@ static void fixture(char *buf, size_t len)
 	snprintf(buf, len, "%s/../tests/fixtures/report-hist.xml", harness_build());
 }
 
-/* The HTML report of the fixture into dir. */
+/* The HTML report of the fixture into dir, by the command. */
 static void write_report(const char *fix, const char *dir)
 {
-	pvmmon_log *log = NULL;
 	cmd_result r;
 
-	if (histfix_reader_has_histograms(fix)) {
-		harness_sh(&r, 60, "%s/pvmmon report '%s' -o '%s'", harness_bin(), fix, dir);
-		CU_ASSERT_EQUAL_FATAL(r.status, 0);
-		cmd_result_free(&r);
-		return;
-	}
-	CU_ASSERT_EQUAL_FATAL(histfix_load(&log, fix), 0);
-	CU_ASSERT_EQUAL_FATAL(log->ntasks, 4);
-	CU_ASSERT_EQUAL_FATAL(log->nhists, 4);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_report_html(log, dir, NULL), 0);
-	pvmmon_log_free(log);
+	harness_sh(&r, 60, "%s/pvmmon report '%s' -o '%s'", harness_bin(), fix, dir);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
 }
 
 /*
@@ -122,28 +109,15 @@ static void test_overview_in_chromium(void)
 /* The text report of the fixture, or its --between tables with t non-NULL, into *out. */
 static int text_of(const char *fix, const int64_t *t, char **out)
 {
-	pvmmon_log *log = NULL;
-	size_t len = 0;
-	FILE *mem;
 	cmd_result r;
 	int rc;
 
-	if (histfix_reader_has_histograms(fix)) {
-		harness_sh(&r, 60,
-		           t ? "%s/pvmmon report '%s' --between %lldns %lldns"
-		             : "%s/pvmmon report '%s'",
-		           harness_bin(), fix, t ? (long long)t[0] : 0, t ? (long long)t[1] : 0);
-		*out = strdup(r.out);
-		rc = r.status;
-		cmd_result_free(&r);
-		return rc;
-	}
-	if (histfix_load(&log, fix) < 0)
-		return -1;
-	mem = open_memstream(out, &len);
-	rc = t ? pvmmon_report_text_between(log, t[0], t[1], mem) : pvmmon_report_text(log, mem);
-	fclose(mem);
-	pvmmon_log_free(log);
+	harness_sh(&r, 60,
+	           t ? "%s/pvmmon report '%s' --between %lldns %lldns" : "%s/pvmmon report '%s'",
+	           harness_bin(), fix, t ? (long long)t[0] : 0, t ? (long long)t[1] : 0);
+	*out = strdup(r.out);
+	rc = r.status;
+	cmd_result_free(&r);
 	return rc;
 }
 
@@ -171,6 +145,26 @@ static void test_phases_and_between(void)
 	CU_ASSERT(p && strstr(p, "2.40 ms          5\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "n/a: 4 without a time histogram"));
 	free(text);
+}
+
+/* The fixture is a valid log 1.6 (schema and the histograms' arithmetic), and the
+ * reader keeps its histograms: the settings and the program's four. */
+static void test_fixture_validates(void)
+{
+	char fix[4000];
+	pvmmon_log *log = NULL;
+	cmd_result r;
+
+	fixture(fix, sizeof(fix));
+	harness_sh(&r, 60, "%s/pvmmon validate '%s'", harness_bin(), fix);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "valid pvmmon log 1.6"));
+	cmd_result_free(&r);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, fix), 0);
+	CU_ASSERT_EQUAL(log->ntasks, 4);
+	CU_ASSERT_EQUAL(log->nhists, 4);
+	CU_ASSERT(log->hist.enabled && log->ntasks > 0 && log->tasks[0].nhists > 0);
+	pvmmon_log_free(log);
 }
 
 /* The command's errors: bad times, an empty interval, -o, a log without histograms. */
@@ -202,6 +196,7 @@ static void test_between_errors(void)
 }
 
 CU_TestInfo test_report_hist_tests[] = {
+    {"the fixture validates and its histograms are read", test_fixture_validates},
     {"overview timeline and charts in headless Chromium, no console error",
      test_overview_in_chromium},
     {"text report: three phases found; --between restricts the tables", test_phases_and_between},
