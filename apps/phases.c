@@ -19,10 +19,11 @@
 #define TAG_PING 81
 #define TAG_PONG 82
 #define TAG_DONE 83
+#define TAG_GO 84
 /* Work in tenths of a unit (about 0.1 ms each), and the exchange's round trips. */
 #define COMPUTE_TENTHS 30
 #define SLOW_FACTOR 3
-#define ROUNDS 3
+#define ROUNDS 10
 
 static volatile uint32_t sink;
 
@@ -56,6 +57,8 @@ static int worker(int me, long scale)
 {
 	int master = pvm_parent();
 
+	/* All start phase 1 together, once the master has spawned every worker. */
+	pvm_recv(master, TAG_GO);
 	phase_compute(COMPUTE_TENTHS * scale);
 	phase_exchange(master, ROUNDS * scale);
 	phase_compute(COMPUTE_TENTHS * scale * (me == 0 ? SLOW_FACTOR : 1));
@@ -108,6 +111,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	pvm_initsend(PvmDataDefault);
+	pvm_mcast(tids, NWORKERS, TAG_GO);
 	serve(ROUNDS * scale);
 	for (; done < NWORKERS; done++) {
 		pvm_recv(-1, TAG_DONE);

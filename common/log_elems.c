@@ -462,10 +462,14 @@ static int hist_start(log_rd *r, pvmmon_log_hist **arr, size_t *n)
 	    F(pvmmon_log_hist, requested, "requested", LOG_F_STR),
 	};
 	pvmmon_log_hist *h = log__push((void **)arr, n, sizeof(*h));
+	xmlChar *enc;
 
 	if (!h)
 		return PVMMON_ENOMEM;
+	enc = xmlGetProp(r->node, BAD_CAST "encoding");
 	r->cur = h; /* stays put: nothing is pushed onto arr before its end */
+	r->hist_b64 = enc != NULL; /* the schema allows one value: le64-base64 */
+	xmlFree(enc);
 	return log__bind(r, h, LOG_FIELDS(f));
 }
 
@@ -473,13 +477,56 @@ static int task_hist_start(log_rd *r) { return hist_start(r, &task(r)->hists, &t
 
 static int run_hist_start(log_rd *r) { return hist_start(r, &r->log->hists, &r->log->nhists); }
 
-/* Its text: the buckets' values, decimal, separated by spaces. */
+/* Values in base64 of little-endian int64 (encoding="le64-base64"), whitespace
+ * ignored; a length that is not whole values is refused naming the histogram. */
+static int hist_b64_values(log_rd *r, pvmmon_log_hist *h)
+{
+	uint8_t *raw = NULL;
+	size_t k = 0, len = 0;
+	int rc;
+
+	for (const char *p = r->text; *p; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			r->text[k++] = *p;
+	r->text[k] = '\0';
+	rc = replay__b64_decode(r->text, &raw, &len);
+	if (rc == PVMMON_ENOMEM)
+		return rc;
+	if (rc < 0 || len % 8) {
+		free(raw);
+		return pvmmon_error_set(PVMMON_EPARSE,
+		                        "%s: a %s histogram's values are damaged (%s)", r->path,
+		                        pvmmon_hist_metric_name(h->metric),
+		                        rc < 0 ? "bad base64" : "not whole 8-byte values");
+	}
+	if (len) {
+		h->values = calloc(len / 8, sizeof(*h->values));
+		if (!h->values) {
+			free(raw);
+			return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+		}
+	}
+	for (; h->nbuckets < len / 8; h->nbuckets++) {
+		uint64_t v = 0;
+
+		for (int b = 7; b >= 0; b--)
+			v = v << 8 | raw[h->nbuckets * 8 + (size_t)b];
+		h->values[h->nbuckets] = (int64_t)v;
+	}
+	free(raw);
+	return 0;
+}
+
+/* Its text: the buckets' values, in base64 (what pvmmon writes) or decimal separated by
+ * spaces (hand-made logs). */
 static int hist_end(log_rd *r)
 {
 	pvmmon_log_hist *h = r->cur;
 	const char *p = r->text, *end;
 	size_t n = 0;
 
+	if (r->hist_b64)
+		return hist_b64_values(r, h);
 	for (log__i64(p, &end); end != p; log__i64(p, &end)) {
 		n++;
 		p = end;

@@ -25,6 +25,8 @@ typedef struct log_rd {
 	size_t textlen, textcap;
 	/* The open element's object when its end handler needs it (a histogram). */
 	void *cur;
+	/* The open histogram's values are little-endian int64 in base64, not decimal. */
+	int hist_b64;
 	/* A replay record's attributes, checked against its text at its end. */
 	uint64_t rec_bytes;
 	char *rec_hash;

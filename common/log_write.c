@@ -19,6 +19,7 @@
 typedef struct writer {
 	xmlTextWriterPtr w;
 	int failed;
+	uint32_t hist_buckets; /* the run's bucket count: every histogram writes as many */
 } writer;
 
 static void start(writer *wr, const char *name)
@@ -295,19 +296,32 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	end(wr);
 }
 
-/* A time histogram (version 1.6): its axis and its bucket values as text. */
+/*
+ * A time histogram (version 1.6): its axis and its bucket values, always the run's
+ * bucket count of them (empty ones as 0) as little-endian int64 in base64
+ * (encoding="le64-base64"): 1368 characters for 128 buckets, whatever the values, so a
+ * log's size does not depend on how long the run was (decimal text grew by the digits
+ * of wider buckets and by how many buckets were filled).
+ */
 static void write_hist(writer *wr, const pvmmon_log_hist *h)
 {
-	char *text = malloc(h->nbuckets * 21 + 1);
-	size_t n = 0;
+	size_t n = h->nbuckets > wr->hist_buckets ? h->nbuckets : wr->hist_buckets;
+	uint8_t *raw = calloc(n ? n : 1, 8);
+	char *text = NULL;
 
+	if (!raw) {
+		wr->failed++;
+		return;
+	}
+	for (size_t i = 0; i < h->nbuckets; i++)
+		for (int b = 0; b < 8; b++)
+			raw[i * 8 + (size_t)b] = (uint8_t)((uint64_t)h->values[i] >> (8 * b));
+	text = replay__b64_encode(raw, n * 8);
+	free(raw);
 	if (!text) {
 		wr->failed++;
 		return;
 	}
-	text[0] = 0;
-	for (size_t i = 0; i < h->nbuckets; i++)
-		n += (size_t)sprintf(text + n, "%s%" PRId64, i ? " " : "", h->values[i]);
 	start(wr, "histogram");
 	attr_str(wr, "metric", pvmmon_hist_metric_name(h->metric));
 	attr_str(wr, "focus", pvmmon_hist_focus_name(h->focus));
@@ -321,6 +335,7 @@ static void write_hist(writer *wr, const pvmmon_log_hist *h)
 	if (h->focus == PVMMON_FOCUS_STMT)
 		attr_u64(wr, "stmt", h->stmt);
 	attr_str(wr, "requested", h->requested);
+	attr_str(wr, "encoding", "le64-base64");
 	if (xmlTextWriterWriteString(wr->w, BAD_CAST text) < 0)
 		wr->failed++;
 	end(wr);
@@ -500,7 +515,7 @@ static int write_all(int fd, const char *data, size_t len)
 static int format(const pvmmon_log *log, const char *what, xmlBufferPtr *out)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
-	writer wr = {NULL, 0};
+	writer wr = {NULL, 0, log->hist.buckets};
 
 	/* libxml2 (2.9) grows a buffer by exactly what each write needs, so a log of n
 	 * bytes costs n/4K reallocations: quadratic copying wherever realloc cannot move

@@ -301,9 +301,21 @@ static void replays(void)
 	wire__buf_free(&b);
 }
 
-/* A log with what the fixtures lack: a replay record, statics and a critical path. */
+/* A log with what the fixtures lack: a replay record, statics, a critical path, and
+ * time histograms as pvmmon writes them (le64-base64, every bucket; the fixture's are
+ * decimal). */
 static void logs(void)
 {
+	static int64_t hv[3] = {4000000, -1, INT64_MAX};
+	static pvmmon_log_hist th[2] = {
+	    {.metric = PVMMON_HIST_COMPUTE, .focus = PVMMON_FOCUS_TASK, .width_ns = 2000000,
+	     .doublings = 1, .to_ns = -1, .nbuckets = 3, .values = hv},
+	    {.metric = PVMMON_HIST_TIME, .focus = PVMMON_FOCUS_STMT, .width_ns = 2000000,
+	     .doublings = 1, .from_ns = 1000000, .to_ns = -1, .requested = "ctl", .nbuckets = 2,
+	     .values = hv}};
+	static pvmmon_log_hist rh[1] = {{.metric = PVMMON_HIST_WAIT, .focus = PVMMON_FOCUS_PROGRAM,
+	                                 .width_ns = 2000000, .doublings = 1, .to_ns = -1,
+	                                 .nbuckets = 1, .values = hv}};
 	/* The fourth is pvmd, the sender of the stream's notify message. */
 	static char *senders[4] = {"0", "0.1", "t40007", "t80000000"};
 	static char *args[1] = {"-n"};
@@ -339,6 +351,12 @@ static void logs(void)
 	log.trace.enabled = 1;
 	log.trace.limit_bytes = 1 << 20;
 	log.trace.kept = 3;
+	log.hist.enabled = 1;
+	log.hist.buckets = 4;
+	log.hist.initial_width_ns = 1000000;
+	log.hist.hottest = 2;
+	log.nhists = 1;
+	log.hists = rh;
 	sample_task(&t);
 	t.lid = "0";
 	t.host = "vm";
@@ -353,6 +371,8 @@ static void logs(void)
 	t.record_len = b.len;
 	t.record_senders = senders;
 	t.record_nsenders = 4;
+	t.nhists = 2;
+	t.hists = th;
 	log.ntasks = 1;
 	log.tasks = &t;
 	if (pvmmon_log_format(&log, &xml, &len) < 0) {

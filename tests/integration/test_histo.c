@@ -226,15 +226,15 @@ static size_t nhists(const pvmmon_log *log)
 }
 
 /*
- * A run 100 times longer keeps as many histograms of at most 128 buckets, whose width
- * doubled as often as each task's length asks, and its log stays about the same size
- * (where a trace or a growing array would make it 100 times larger). Both runs use
- * 100 us buckets so that both have doubled (the short one lasts 20 ms or more, past
- * 128 x 100 us): each histogram then fills between half and all of its buckets,
- * whatever the length. Two things still differ, and bound the test rather than the
- * length: where between half and full each run ends (the bucket values are about half
- * the log, so up to a third either way), and the digits of the values (a bucket 100
- * times wider holds numbers two digits longer). Measured here: from -2% to +20%.
+ * A run 100 times longer keeps as many histograms, whose width doubled as often as each
+ * task's length asks, and its log has the same size within 2% (where a trace or a
+ * growing array would make it 100 times larger). Every histogram writes all of the
+ * run's 128 buckets at a fixed width (le64-base64), so they are the same size in both;
+ * what remains is the digits of the profile's numbers and of the histograms' start and
+ * width (measured: +0.3%). Both runs keep no replay record (--no-record): the master's
+ * wildcard receives make one entry each in it, a record that grows with the run by
+ * design (measured: +1.7% of the log at scale 100, 3,776 bytes). 100 us buckets, so
+ * that both runs have doubled.
  */
 static void test_size_independent_of_length(void)
 {
@@ -244,8 +244,9 @@ static void test_size_independent_of_length(void)
 	long ss, ls;
 
 	CU_ASSERT_FATAL(build_phases(dir));
-	CU_ASSERT_EQUAL_FATAL(run_phases(&s, dir, "--hist-width=100us", 1, "s.xml"), 0);
-	CU_ASSERT_EQUAL_FATAL(run_phases(&l, dir, "--hist-width=100us", 100, "l.xml"), 0);
+	CU_ASSERT_EQUAL_FATAL(run_phases(&s, dir, "--no-record --hist-width=100us", 1, "s.xml"), 0);
+	CU_ASSERT_EQUAL_FATAL(run_phases(&l, dir, "--no-record --hist-width=100us", 100, "l.xml"),
+	                      0);
 	snprintf(path, sizeof(path), "%s/s.xml", dir);
 	ss = harness_file_size(path);
 	snprintf(path, sizeof(path), "%s/l.xml", dir);
@@ -253,7 +254,10 @@ static void test_size_independent_of_length(void)
 	fprintf(stderr, "\nhisto: log of scale 1 %ld bytes, of scale 100 %ld bytes (%+.1f%%)\n", ss,
 	        ls, 100.0 * (double)(ls - ss) / (double)ss);
 	CU_ASSERT(ss > 0 && ls > 0);
-	CU_ASSERT(ls <= ss * 17 / 10 && ls >= ss * 6 / 10);
+	CU_ASSERT(ls <= ss * 102 / 100 && ls >= ss * 98 / 100);
+	/* Every histogram has the run's 128 buckets, filled or not. */
+	CU_ASSERT_EQUAL(l->tasks[0].hists[0].nbuckets, 128);
+	CU_ASSERT_EQUAL(s->tasks[0].hists[0].nbuckets, 128);
 	CU_ASSERT_EQUAL(nhists(s), nhists(l));
 	check_doublings(s, 100000);
 	check_doublings(l, 100000);
@@ -340,10 +344,12 @@ static void test_ctl_histogram(void)
 		const pvmmon_log_hist *w = ctl_hist(t, PVMMON_HIST_WAIT);
 		const pvmmon_log_hist *m = ctl_hist(t, PVMMON_HIST_MSGS_SENT);
 
-		/* Every task takes msgs-sent: the master at its next receive, a worker from
-		 * the command or, welcomed after it, from its start. */
+		/* Every task takes msgs-sent: the master at its next receive, a worker at its
+		 * next call (the end of its first phase: seconds of computing without one at
+		 * scale 60, so possibly after the off) or, welcomed after it, from its start. */
 		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-		CU_ASSERT(m->from_ns >= t->start_ns && m->from_ns <= t3 - t0);
+		CU_ASSERT(m->from_ns >= t->start_ns);
+		CU_ASSERT(i > 0 || m->from_ns <= t3 - t0);
 		/* Virtual time runs behind the real time since pvmmon run started: from-ns is
 		 * at most the real time at the off's answer. */
 		CU_ASSERT(zero_outside(m, m->from_ns, m->to_ns));
@@ -355,7 +361,8 @@ static void test_ctl_histogram(void)
 		if (!w)
 			continue;
 		tasks_with++;
-		CU_ASSERT(w->from_ns >= t->start_ns && w->from_ns <= t3 - t0);
+		CU_ASSERT(w->from_ns >= t->start_ns);
+		CU_ASSERT(i > 0 || w->from_ns <= t3 - t0);
 		/* The off is taken at the task's next call after the answer: no upper bound. */
 		CU_ASSERT(w->to_ns >= w->from_ns);
 		CU_ASSERT(zero_outside(w, w->from_ns, w->to_ns));

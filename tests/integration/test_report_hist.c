@@ -164,6 +164,8 @@ static void test_fixture_validates(void)
 	CU_ASSERT_EQUAL(log->ntasks, 4);
 	CU_ASSERT_EQUAL(log->nhists, 4);
 	CU_ASSERT(log->hist.enabled && log->ntasks > 0 && log->tasks[0].nhists > 0);
+	/* Written as pvmmon writes them: all 128 buckets in base64. */
+	CU_ASSERT(log->nhists > 0 && log->hists[0].nbuckets == 128);
 	pvmmon_log_free(log);
 }
 

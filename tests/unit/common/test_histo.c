@@ -198,7 +198,9 @@ static void test_log_keeps_and_checks(void)
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(log, &xml, &len), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(xml, "<histograms buckets=\"4\" "
 	                                   "initial-width-ns=\"10000000\" hottest=\"8\">"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(xml, ">20000000 -1</histogram>"));
+	/* Every one of the 4 buckets, as little-endian int64 in base64. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(xml, " encoding=\"le64-base64\">AC0xAQAAAAD//////////"
+	                                   "wAAAAAAAAAAAAAAAAAAAAA=</histogram>"));
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_parse(&back, xml, len, "h.xml"), 0);
 	CU_ASSERT_EQUAL(back->hist.enabled, 1);
 	CU_ASSERT_EQUAL(back->hist.buckets, 4);
@@ -206,11 +208,13 @@ static void test_log_keeps_and_checks(void)
 	CU_ASSERT_EQUAL(back->hists[0].metric, PVMMON_HIST_WAIT);
 	CU_ASSERT_EQUAL(back->hists[0].doublings, 1);
 	CU_ASSERT_STRING_EQUAL(back->hists[0].requested, "run");
-	CU_ASSERT_EQUAL_FATAL(back->hists[0].nbuckets, 2);
+	CU_ASSERT_EQUAL_FATAL(back->hists[0].nbuckets, 4);
+	CU_ASSERT_EQUAL(back->hists[0].values[0], 20000000);
 	CU_ASSERT_EQUAL(back->hists[0].values[1], -1);
+	CU_ASSERT_EQUAL(back->hists[0].values[3], 0);
 	CU_ASSERT_EQUAL_FATAL(back->tasks[0].nhists, 1);
 	CU_ASSERT_EQUAL(back->tasks[0].hists[0].stmt, 3);
-	CU_ASSERT_EQUAL(back->tasks[0].hists[0].nbuckets, 0);
+	CU_ASSERT_EQUAL(back->tasks[0].hists[0].nbuckets, 4);
 	CU_ASSERT_EQUAL(back->tasks[0].hists[0].start_ns, 5);
 	pvmmon_log_free(back);
 	/* A width that is not the initial one doubled. */
@@ -221,6 +225,24 @@ static void test_log_keeps_and_checks(void)
 	CU_ASSERT_EQUAL(pvmmon_log_parse(&back, bad, strlen(bad), "h.xml"), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "h.xml"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "doubled"));
+	free(bad);
+	/* Decimal values (hand-made logs) read as well; damaged base64 is refused. */
+	bad = strdup(xml);
+	at = strstr(bad, " encoding=\"le64-base64\">AC0xAQAAAAD//////////wAAAAAAAAAAAAAAAAAAAAA=<");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "                       >20000000 -1                                 <", 69);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_parse(&back, bad, strlen(bad), "h.xml"), 0);
+	CU_ASSERT_EQUAL_FATAL(back->hists[0].nbuckets, 2);
+	CU_ASSERT_EQUAL(back->hists[0].values[1], -1);
+	pvmmon_log_free(back);
+	free(bad);
+	bad = strdup(xml);
+	at = strstr(bad, "AC0xAQAAAAD//////////wAAAAAAAAAAAAAAAAAAAAA=<");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+	memcpy(at, "AC0xAQAAAAD/////                            <", 45);
+	CU_ASSERT_EQUAL(pvmmon_log_parse(&back, bad, strlen(bad), "h.xml"), PVMMON_EPARSE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "h.xml: a wait histogram's values"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "not whole 8-byte values"));
 	free(bad);
 	/* More values than the run's buckets. */
 	log->hists[0].values = realloc(log->hists[0].values, 5 * sizeof(int64_t));
