@@ -1,10 +1,11 @@
 /*
  * A program of three phases, for time histograms: the master spawns three workers
- * (this program with "worker N SCALE"); each computes (phase 1), then exchanges small
- * messages with the master in a tight ping-pong (phase 2), then computes again while
- * worker 0 computes three times as long (phase 3), which the master and the other
- * workers wait for. SCALE (default 1, about 30 ms in all) multiplies every phase's
- * length, so a run SCALE times longer has the same shape.
+ * (this program with "worker N SCALE"); together they compute (phase 1), then, once all
+ * have, exchange small messages with the master in a tight ping-pong (phase 2), then
+ * compute again while worker 0 computes three times as long (phase 3), which the master
+ * and the other workers wait for. SCALE (default 1, about 20 ms in all on an idle
+ * machine) multiplies every phase's length, so a run SCALE times longer has the same
+ * shape.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,10 +21,11 @@
 #define TAG_PONG 82
 #define TAG_DONE 83
 #define TAG_GO 84
+#define TAG_READY 85
 /* Work in tenths of a unit (about 0.1 ms each), and the exchange's round trips. */
 #define COMPUTE_TENTHS 30
 #define SLOW_FACTOR 3
-#define ROUNDS 10
+#define ROUNDS 50
 
 static volatile uint32_t sink;
 
@@ -60,6 +62,12 @@ static int worker(int me, long scale)
 	/* All start phase 1 together, once the master has spawned every worker. */
 	pvm_recv(master, TAG_GO);
 	phase_compute(COMPUTE_TENTHS * scale);
+	/* And the exchange together, once all have computed (two CPUs for three workers
+	 * let one finish well before another). */
+	pvm_initsend(PvmDataDefault);
+	pvm_pkint(&me, 1, 1);
+	pvm_send(master, TAG_READY);
+	pvm_recv(master, TAG_GO);
 	phase_exchange(master, ROUNDS * scale);
 	phase_compute(COMPUTE_TENTHS * scale * (me == 0 ? SLOW_FACTOR : 1));
 	pvm_initsend(PvmDataDefault);
@@ -111,6 +119,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	pvm_initsend(PvmDataDefault);
+	pvm_mcast(tids, NWORKERS, TAG_GO);
+	for (int i = 0; i < NWORKERS; i++)
+		pvm_recv(-1, TAG_READY);
 	pvm_initsend(PvmDataDefault);
 	pvm_mcast(tids, NWORKERS, TAG_GO);
 	serve(ROUNDS * scale);

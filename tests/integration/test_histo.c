@@ -14,12 +14,11 @@
 #include "harness.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "test_histo.h"
 
 #define RUN_TIMEOUT 180
 
-/* Builds apps/phases with pvmmon-cc (probes in every procedure) into dir; 1 when it
- * did. */
-static int build_phases(const char *dir)
+int histo_build_phases(const char *dir)
 {
 	cmd_result r;
 	int ok;
@@ -165,7 +164,7 @@ static void test_phases_totals(void)
 	const char *dir = harness_tmpdir();
 	pvmmon_log *log;
 
-	CU_ASSERT_FATAL(build_phases(dir));
+	CU_ASSERT_FATAL(histo_build_phases(dir));
 	CU_ASSERT_EQUAL_FATAL(run_phases(&log, dir, "", 1, "p.xml"), 0);
 	CU_ASSERT_EQUAL(log->hist.enabled, 1);
 	CU_ASSERT_EQUAL(log->hist.buckets, 128);
@@ -243,7 +242,7 @@ static void test_size_independent_of_length(void)
 	char path[512];
 	long ss, ls;
 
-	CU_ASSERT_FATAL(build_phases(dir));
+	CU_ASSERT_FATAL(histo_build_phases(dir));
 	CU_ASSERT_EQUAL_FATAL(run_phases(&s, dir, "--no-record --hist-width=100us", 1, "s.xml"), 0);
 	CU_ASSERT_EQUAL_FATAL(run_phases(&l, dir, "--no-record --hist-width=100us", 100, "l.xml"),
 	                      0);
@@ -314,7 +313,7 @@ static void test_ctl_histogram(void)
 	long long t0 = 0, t1 = 0, t3 = 0;
 	int tasks_with = 0;
 
-	CU_ASSERT_FATAL(build_phases(dir));
+	CU_ASSERT_FATAL(histo_build_phases(dir));
 	/* The request waits until the monitor answers (pvmmon top), not a fixed time. The
 	 * half second between on and off leaves the program (scale 60: two seconds or
 	 * more) running on either side of it on a loaded machine too. */
@@ -385,7 +384,7 @@ static void test_run_histogram_option(void)
 	const char *dir = harness_tmpdir();
 	pvmmon_log *log;
 
-	CU_ASSERT_FATAL(build_phases(dir));
+	CU_ASSERT_FATAL(histo_build_phases(dir));
 	CU_ASSERT_EQUAL_FATAL(
 	    run_phases(&log, dir, "--no-histograms --histogram=wait:task,time:loop", 1, "o.xml"),
 	    0);
