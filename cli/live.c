@@ -237,7 +237,7 @@ static int top(int argc, char **argv)
 		}
 		if (!once && tty)
 			fputs("\033[H\033[2J", stdout);
-		/* Sparklines from top's own samples while the snapshots carry no histograms. */
+		/* Sparklines from top's own samples for runs without histograms. */
 		if (cli__tophist_add(hist, snap) < 0)
 			cli__error("top: %s", pvmmon_error_last());
 		pvmmon_report_top(snap, stdout);

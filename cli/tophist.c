@@ -1,4 +1,4 @@
-/* `pvmmon top`'s own history of each task's computing share, for snapshots without histograms. */
+/* `pvmmon top`'s own history of each task's computing share, for runs without histograms. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -467,7 +467,7 @@ static int hist_start(log_rd *r, pvmmon_log_hist **arr, size_t *n)
 	if (!h)
 		return PVMMON_ENOMEM;
 	enc = xmlGetProp(r->node, BAD_CAST "encoding");
-	r->cur = h; /* stays put: nothing is pushed onto arr before its end */
+	r->cur = h;                /* stays put: nothing is pushed onto arr before its end */
 	r->hist_b64 = enc != NULL; /* the schema allows one value: le64-base64 */
 	xmlFree(enc);
 	return log__bind(r, h, LOG_FIELDS(f));

@@ -21,6 +21,15 @@ int64_t graphs__hist_end(const pvmmon_log_hist *h)
 	return h->start_ns + (int64_t)h->nbuckets * h->width_ns;
 }
 
+int64_t graphs__hist_used_end(const pvmmon_log_hist *h)
+{
+	size_t n = h->nbuckets;
+
+	while (n > 0 && h->values[n - 1] == 0)
+		n--;
+	return h->start_ns + (int64_t)n * h->width_ns;
+}
+
 double graphs__hist_sum(const pvmmon_log_hist *h, int64_t t0, int64_t t1)
 {
 	double sum = 0;
@@ -93,9 +102,13 @@ int graphs__hist_grid(const pvmmon_log *log, graphs_grid *g)
 				continue;
 			if (h->width_ns > width)
 				width = h->width_ns;
-			if (graphs__hist_end(h) > span)
-				span = graphs__hist_end(h);
+			/* Up to the last bucket with time: a log holds every bucket, the
+			 * ones after the task's last flush empty. */
+			if (graphs__hist_used_end(h) > span)
+				span = graphs__hist_used_end(h);
 		}
+	if (span <= 0)
+		span = width;
 	if (span / width > MAX_COLS)
 		width = (span + MAX_COLS - 1) / MAX_COLS;
 	g->width = width;

@@ -33,6 +33,10 @@ int64_t graphs__round(double x);
 /* The end of h's last bucket on its axis. */
 int64_t graphs__hist_end(const pvmmon_log_hist *h);
 
+/* The end of h's last bucket that holds anything (its start when none): pvmmon writes
+ * all of the run's buckets, those after a task's last flush empty. */
+int64_t graphs__hist_used_end(const pvmmon_log_hist *h);
+
 /* h's values over [t0, t1), pro rata for buckets the interval covers in part. */
 double graphs__hist_sum(const pvmmon_log_hist *h, int64_t t0, int64_t t1);
 

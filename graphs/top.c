@@ -44,10 +44,24 @@ static void spark(const pvmmon_log_task *t, FILE *out)
 	if (!h)
 		h = graphs__hist_find(t->hists, t->nhists, PVMMON_HIST_COMPUTE, PVMMON_FOCUS_TASK,
 		                      NULL, 0, PVMMON_AXIS_REAL);
+	size_t end;
+
 	if (!h || h->width_ns <= 0)
 		return;
+	/* The bucket still filling is the one of the task's time at its last flush (the
+	 * histogram holds all of the run's buckets, the later ones empty); on the real axis,
+	 * the last with any computing. */
+	if (h->axis == PVMMON_AXIS_VIRTUAL && t->virtual_ns > 0) {
+		int64_t at = t->start_ns + t->virtual_ns - h->start_ns;
+
+		end = at < 0 ? 0 : (size_t)(at / h->width_ns) + 1;
+	} else {
+		end = (size_t)((graphs__hist_used_end(h) - h->start_ns) / h->width_ns);
+	}
+	if (end > h->nbuckets)
+		end = h->nbuckets;
 	fputc(' ', out);
-	for (size_t i = h->nbuckets > SPARK ? h->nbuckets - SPARK : 0; i < h->nbuckets; i++) {
+	for (size_t i = end > SPARK ? end - SPARK : 0; i < end; i++) {
 		int64_t v = h->values[i] < 0 ? 0 : h->values[i];
 		int k = v >= h->width_ns ? 8 : (int)(v * 8 / h->width_ns);
 

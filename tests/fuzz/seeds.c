@@ -307,15 +307,29 @@ static void replays(void)
 static void logs(void)
 {
 	static int64_t hv[3] = {4000000, -1, INT64_MAX};
-	static pvmmon_log_hist th[2] = {
-	    {.metric = PVMMON_HIST_COMPUTE, .focus = PVMMON_FOCUS_TASK, .width_ns = 2000000,
-	     .doublings = 1, .to_ns = -1, .nbuckets = 3, .values = hv},
-	    {.metric = PVMMON_HIST_TIME, .focus = PVMMON_FOCUS_STMT, .width_ns = 2000000,
-	     .doublings = 1, .from_ns = 1000000, .to_ns = -1, .requested = "ctl", .nbuckets = 2,
-	     .values = hv}};
-	static pvmmon_log_hist rh[1] = {{.metric = PVMMON_HIST_WAIT, .focus = PVMMON_FOCUS_PROGRAM,
-	                                 .width_ns = 2000000, .doublings = 1, .to_ns = -1,
-	                                 .nbuckets = 1, .values = hv}};
+	static pvmmon_log_hist th[2] = {{.metric = PVMMON_HIST_COMPUTE,
+	                                 .focus = PVMMON_FOCUS_TASK,
+	                                 .width_ns = 2000000,
+	                                 .doublings = 1,
+	                                 .to_ns = -1,
+	                                 .nbuckets = 3,
+	                                 .values = hv},
+	                                {.metric = PVMMON_HIST_TIME,
+	                                 .focus = PVMMON_FOCUS_STMT,
+	                                 .width_ns = 2000000,
+	                                 .doublings = 1,
+	                                 .from_ns = 1000000,
+	                                 .to_ns = -1,
+	                                 .requested = "ctl",
+	                                 .nbuckets = 2,
+	                                 .values = hv}};
+	static pvmmon_log_hist rh[1] = {{.metric = PVMMON_HIST_WAIT,
+	                                 .focus = PVMMON_FOCUS_PROGRAM,
+	                                 .width_ns = 2000000,
+	                                 .doublings = 1,
+	                                 .to_ns = -1,
+	                                 .nbuckets = 1,
+	                                 .values = hv}};
 	/* The fourth is pvmd, the sender of the stream's notify message. */
 	static char *senders[4] = {"0", "0.1", "t40007", "t80000000"};
 	static char *args[1] = {"-n"};
