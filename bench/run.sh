@@ -1038,7 +1038,7 @@ if want 19; then
 # ping-pong 8 B (median round trip) and on Monte Carlo pi (the program's wall time, as
 # in section 2), with them and without (--no-histograms), interleaved; and the log's
 # size with the default histograms after about 5 s and 50 s of a running program
-# (apps/phases at scales 170 and 1700; 500 s too with BENCH_HIST_LONG=1), with its
+# (apps/phases at scales 110 and 1100; 500 s too with BENCH_HIST_LONG=1), with its
 # histograms' doublings.
 hist_mcpi() { # flags...: mcpi's wall seconds
 	# shellcheck disable=SC2086
@@ -1070,8 +1070,8 @@ record hist.mcpi "$(ratio "$on" "$off")"
 echo
 echo "Time histograms: log size against the run's length (apps/phases, default histograms)"
 printf '%8s %10s %12s %12s %10s\n' scale wall-s log-bytes histograms doublings
-scales="170 1700"
-[ -n "${BENCH_HIST_LONG:-}" ] && scales="$scales 17000"
+scales="110 1100"
+[ -n "${BENCH_HIST_LONG:-}" ] && scales="$scales 11000"
 for sc in 1 $scales; do
 	s=$(date +%s.%N)
 	(cd "$work" && PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q -o "$work/ph$sc.xml" -- "$BIN/phases" "$sc" >/dev/null 2>&1)
@@ -1081,7 +1081,7 @@ for sc in 1 $scales; do
 		"$(grep -o 'doublings="[0-9]*"' "$work/ph$sc.xml" | sort -u | tr -dc '0-9 \n' | tr '\n' ' ')"
 done
 # The longer run's log against the shorter's: bounded, not growing with the length.
-record hist.log "$(ratio "$(wc -c <"$work/ph1700.xml")" "$(wc -c <"$work/ph170.xml")")"
+record hist.log "$(ratio "$(wc -c <"$work/ph1100.xml")" "$(wc -c <"$work/ph110.xml")")"
 echo "(phases built plainly: no procedure histograms; the run's log holds 8 per task and 8 merged, and the hottest statements)"
 echo
 fi

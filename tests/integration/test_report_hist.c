@@ -56,8 +56,9 @@ static void write_report(const char *fix, const char *dir)
 
 /*
  * The overview and the charts drawn in headless Chromium, no console message, the page
- * offline. doc/images/report-timeline.png was taken of the same report with
- * `chromium --headless --hide-scrollbars --window-size=1000,220 --screenshot timeline.svg`.
+ * offline. doc/images/phases-timeline.png was taken of a real run's report (apps/phases
+ * 20) with `chromium --headless --hide-scrollbars --window-size=984,170 --screenshot
+ * timeline.svg`.
  */
 static void test_overview_in_chromium(void)
 {
