@@ -1156,6 +1156,52 @@ echo "  sizes: CSV $(du -sb "$work/xo/csv" | awk '{print $1}') B, JSON $(stat -c
 	"OTF2 $ob B ($(echo "$ob" | awk '{printf "%.1f", $1 / 100800}') B per event)"
 echo
 fi
+if want 22; then
+# 22. Preserve mode's round trips (issue 24): Monte Carlo pi with 8 workers, message-bound
+# (`mcpi -w 8 -c 2000 -s 20000`: preserve / plain monitoring) and computing between
+# messages (`mcpi -w 8 -s 1000000`, 64 chunks: preserve / raw); the modes interleaved
+# in each repetition, medians of the program's wall time (as in section 11). Per
+# decision: control messages (to and from the monitor, and the tasks' block notices),
+# and the share of decisions the tasks made themselves (no control message).
+echo "Preserve round trips (median wall s; REPS=$REPS, modes interleaved)"
+p22() { # samples chunks flags...
+	local s=$1 c=$2
+	shift 2
+	PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q "$@" -- /bin/bash -c \
+		'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 8 -c "$c" -s "$s" \
+		2>&1 >/dev/null | tail -n 1
+}
+set22() { grep -o "key=\"$2\" value=\"[^\"]*\"" "$1" | sed 's/.*value="//; s/"//'; }
+: >"$work/p22.mraw"; : >"$work/p22.mplain"; : >"$work/p22.mpres"
+: >"$work/p22.craw"; : >"$work/p22.cpres"; : >"$work/p22.msgs"; : >"$work/p22.local"
+for rep in $(seq "$REPS"); do
+	p22 20000 2000 --raw >>"$work/p22.mraw"
+	p22 20000 2000 --no-record -o "$work/p22p.xml" >>"$work/p22.mplain"
+	p22 20000 2000 --no-record --mode=preserve -o "$work/p22m.xml" >>"$work/p22.mpres"
+	p22 1000000 64 --raw >>"$work/p22.craw"
+	p22 1000000 64 --no-record --mode=preserve -o "$work/p22c.xml" >>"$work/p22.cpres"
+	for x in m c; do
+		d=$(set22 "$work/p22$x.xml" preserve-decisions)
+		l=$(set22 "$work/p22$x.xml" preserve-decisions-local)
+		echo "$x $(set22 "$work/p22$x.xml" preserve-control-messages-per-decision)" >>"$work/p22.msgs"
+		echo "$x $d $l" >>"$work/p22.local"
+	done
+done
+mr=$(median <"$work/p22.mraw"); mp=$(median <"$work/p22.mplain"); mq=$(median <"$work/p22.mpres")
+cr=$(median <"$work/p22.craw"); cq=$(median <"$work/p22.cpres")
+printf 'message-bound (-c 2000 -s 20000): raw %ss plain %ss preserve %ss; preserve/plain %.2f (target 1.5), plain/raw %.2f\n' \
+	"$mr" "$mp" "$mq" "$(echo "$mq $mp" | awk '{print $1/$2}')" "$(echo "$mp $mr" | awk '{print $1/$2}')"
+printf 'computing (-c 64 -s 1000000): raw %ss preserve %ss; preserve/raw %.3f (target 1.10)\n' \
+	"$cr" "$cq" "$(echo "$cq $cr" | awk '{print $1/$2}')"
+for x in m c; do
+	printf '%s: control messages per decision, median %s (target 2); decided by the tasks themselves %s\n' \
+		"$([ $x = m ] && echo message-bound || echo computing)" \
+		"$(awk -v x=$x '$1 == x {print $2}' "$work/p22.msgs" | median)" \
+		"$(awk -v x=$x '$1 == x {d += $2; l += $3} END {printf "%d of %d (%.1f%%)", l, d, d ? 100 * l / d : 0}' "$work/p22.local")"
+done
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

@@ -17,6 +17,9 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 	wire__put_u32(b, (uint32_t)w->tag);
 	wire__put_i64(b, w->vt);
 	wire__put_i64(b, w->deadline);
+	wire__put_i64(b, w->trans);
+	wire__put_u32(b, w->local);
+	wire__put_u32(b, w->notices);
 	wire__put_str(b, w->module);
 	wire__put_u64(b, w->offset);
 	wire__put_u32(b, w->nsent);
@@ -77,6 +80,9 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 	w->tag = (int32_t)wire__get_u32(&in);
 	w->vt = wire__get_i64(&in);
 	w->deadline = wire__get_i64(&in);
+	w->trans = wire__get_i64(&in);
+	w->local = wire__get_u32(&in);
+	w->notices = wire__get_u32(&in);
 	w->module = wire__get_str(&in, WIRE_MAX_STR);
 	w->offset = wire__get_u64(&in);
 	get_counts(&in, &w->sent, &w->nsent);
@@ -90,7 +96,7 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 		w->cand[i].vs = wire__get_i64(&in);
 		w->cand[i].seq = wire__get_u32(&in);
 	}
-	if (w->kind > WIRE_PW_TRECV)
+	if (w->kind > WIRE_PW_TRECV || w->trans < 0)
 		in.failed = 1;
 	rc = wire__done(&in, "preserve request");
 	if (rc < 0)
@@ -105,11 +111,29 @@ void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g)
 	wire__put_u8(b, g->verdict);
 	wire__put_u32(b, (uint32_t)g->src);
 	wire__put_u32(b, (uint32_t)g->tag);
+	wire__put_u8(b, g->table);
+	wire__put_i64(b, g->umax);
+	wire__put_u32(b, g->nb);
+	for (uint32_t i = 0; i < g->nb; i++) {
+		wire__put_u32(b, (uint32_t)g->b[i].tid);
+		wire__put_u8(b, g->b[i].dep);
+		wire__put_i64(b, g->b[i].bound);
+		wire__put_i64(b, g->b[i].vt);
+		wire__put_u32(b, g->b[i].seq);
+	}
+}
+
+void wire__pgrant_clear(wire_pgrant *g)
+{
+	free(g->b);
+	g->b = NULL;
+	g->nb = 0;
 }
 
 int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 {
 	wire_in in;
+	size_t count;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
@@ -121,9 +145,53 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 	g->verdict = wire__get_u8(&in);
 	g->src = (int32_t)wire__get_u32(&in);
 	g->tag = (int32_t)wire__get_u32(&in);
-	if (g->verdict > WIRE_PG_NONE)
+	g->table = wire__get_u8(&in);
+	g->umax = wire__get_i64(&in);
+	g->b = wire__get_array(&in, &count, sizeof(*g->b), 25);
+	g->nb = (uint32_t)count;
+	for (size_t i = 0; i < count && !in.failed; i++) {
+		g->b[i].tid = (int32_t)wire__get_u32(&in);
+		g->b[i].dep = wire__get_u8(&in);
+		g->b[i].bound = wire__get_i64(&in);
+		g->b[i].vt = wire__get_i64(&in);
+		g->b[i].seq = wire__get_u32(&in);
+		if (g->b[i].dep > WIRE_PB_DEP_ANY)
+			in.failed = 1;
+	}
+	if (g->verdict > WIRE_PG_NONE || g->table > 1 || g->umax < 0)
 		in.failed = 1;
-	return wire__done(&in, "preserve decision");
+	rc = wire__done(&in, "preserve decision");
+	if (rc < 0)
+		wire__pgrant_clear(g);
+	return rc;
+}
+
+void wire__pblock_encode(wire_buf *b, const wire_pblock *k)
+{
+	wire__head_put(b);
+	wire__put_i64(b, k->vt);
+	wire__put_u32(b, k->seen);
+	wire__put_u32(b, k->sent);
+	wire__put_u8(b, k->quiet);
+}
+
+int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "preserve block notice");
+	if (rc < 0)
+		return rc;
+	k->vt = wire__get_i64(&in);
+	k->seen = wire__get_u32(&in);
+	k->sent = wire__get_u32(&in);
+	k->quiet = wire__get_u8(&in);
+	if (k->quiet > 1)
+		in.failed = 1;
+	return wire__done(&in, "preserve block notice");
 }
 
 void wire__pask_encode(wire_buf *b) { wire__head_put(b); }

@@ -51,6 +51,13 @@ typedef struct wire_pwait {
 	/* A request's candidates; in a blocked receive's report, what its source has queued
 	 * that it does not take (at most WIRE_WAIT_MAX_QUEUED). */
 	wire_pcand *cand;
+	/* The task's transmission estimate for its smallest messages (ns, 0 before any
+	 * sample): the monitor's lower bound on how long a message on its way to the task
+	 * takes to arrive in the task's virtual time (a blocked task's wake bound). */
+	int64_t trans;
+	/* Receives the task has decided itself, and block notices it has sent to other
+	 * tasks (wire_pblock), so far (see wire_pgrant's table). */
+	uint32_t local, notices;
 } wire_pwait;
 
 typedef enum wire_pg_verdict {
@@ -63,15 +70,57 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w);
 int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len);
 void wire__pwait_clear(wire_pwait *w);
 
-/* PGRANT: the decision on request req. */
+/* What may let a task of a grant's bounds send earlier than its bound: nothing (it
+ * computes, and its virtual time only grows), the requester sending to it (it waits
+ * on the requester alone), or the requester sending to anyone (it waits through other
+ * tasks or on anyone). */
+typedef enum wire_pb_dep {
+	WIRE_PB_DEP_NONE = 0,
+	WIRE_PB_DEP_SELF = 1,
+	WIRE_PB_DEP_ANY = 2,
+} wire_pb_dep;
+
+/* One other task's bound in a grant (times on the monitor's clock). */
+typedef struct wire_pbound {
+	int32_t tid;
+	uint8_t dep;   /* wire_pb_dep */
+	int64_t bound; /* its next send is not earlier (INT64_MAX: not before the
+	                * requester sends, by dep) */
+	int64_t vt;    /* its virtual time at its last report: it sends nothing earlier */
+	uint32_t seq;  /* the messages it had sent to the requester by that report */
+} wire_pbound;
+
+/* PGRANT: the decision on request req. With table set, the bounds of every other task
+ * the monitor knows of (a blocking receive's TAKE): the task may then decide its next
+ * receives itself while what it receives keeps them past its candidates (see
+ * pvmhooks/prlocal.c). */
 typedef struct wire_pgrant {
 	uint32_t req;
 	uint8_t verdict;  /* wire_pg_verdict */
 	int32_t src, tag; /* TAKE: the message to receive */
+	uint8_t table;
+	int64_t umax; /* the largest uncertainty of a task's virtual time, ns */
+	uint32_t nb;
+	wire_pbound *b;
 } wire_pgrant;
 
 void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g);
+/* Decodes into *g; its table is the caller's (wire__pgrant_clear). */
 int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len);
+void wire__pgrant_clear(wire_pgrant *g);
+
+/* PBLOCK, task to task: the sender blocks in a receive that accepts messages from the
+ * destination alone (told only to a task that asked for it on its piggybacks, see
+ * pvmhooks/prlocal.c). */
+typedef struct wire_pblock {
+	int64_t vt;    /* the receive's virtual start, on the monitor's clock */
+	uint32_t seen; /* messages from the destination the sender has seen */
+	uint32_t sent; /* messages the sender has sent to the destination */
+	uint8_t quiet; /* it has spawned nothing since its last send to the destination */
+} wire_pblock;
+
+void wire__pblock_encode(wire_buf *b, const wire_pblock *k);
+int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len);
 
 /* PASK carries nothing but the header. */
 void wire__pask_encode(wire_buf *b);

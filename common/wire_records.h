@@ -25,7 +25,13 @@ typedef struct wire_piggyback {
 	                  * destinations (0: none) */
 	uint64_t token;  /* the run's token: a receiver ignores a piggyback without
 	                  * its own run's (a foreign or stale sender's) */
-	wire_cp cp;      /* the sender's tuple (encode: written when cp.on) */
+	/* Preserve mode: since its previous send to this destination (or its start), the
+	 * sender has sent nothing to any other task and spawned nothing; 0 for a mcast. */
+	uint8_t quiet;
+	/* Preserve mode: the sender decides its receives itself and asks to be told when
+	 * the receiver blocks in a receive from it alone (wire_pblock). */
+	uint8_t notify;
+	wire_cp cp; /* the sender's tuple (encode: written when cp.on) */
 	/*
 	 * Per-pair sequence numbers: one destination for a send, one per destination for
 	 * a mcast. Encoding reads ndests pairs from dest_tid/seq; decoding leaves the

@@ -41,8 +41,12 @@ static int reserve(order_scratch *s, size_t n)
 	return 0;
 }
 
-/* A blocked task that could start running before x without anyone else moving. */
-static int about_to_run(const order_task *b, int64_t x) { return b->incoming || b->cand_va < x; }
+/* A blocked task that could start running before x (xb for its candidates, see
+ * order__decide's window for ties) without anyone else moving. */
+static int about_to_run(const order_task *b, int64_t x, int64_t xb)
+{
+	return (b->incoming && b->wake < x) || b->cand_va < xb;
+}
 
 /* order__low, where a blocked task is about to run only with a candidate before xb
  * (<= x): see order__decide's window for ties. */
@@ -65,7 +69,7 @@ static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t
 
 		if (i == req || q->state == ORDER_EXITED || q->vt >= x)
 			continue;
-		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, xb)) {
+		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, x, xb)) {
 			s->low[i] = 1;
 			s->queue[qt++] = (int32_t)i;
 			marked++;
@@ -214,4 +218,53 @@ order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t s
 		return ORDER_TAKE;
 	}
 	return deadline == ORDER_NEVER ? ORDER_STUCK : ORDER_NONE;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* When blocked task q could run again by its own state (ORDER_NEVER: only when others
+ * send to it); a running one's vt. */
+static int64_t seed_time(const order_task *q, int naive)
+{
+	int64_t a = ORDER_NEVER;
+
+	if (q->state == ORDER_RUNNING || naive)
+		return q->vt;
+	if (q->incoming)
+		a = max64(q->vt, q->wake);
+	if (q->cand_va < ORDER_NEVER && max64(q->vt, q->cand_va) < a)
+		a = max64(q->vt, q->cand_va);
+	return a;
+}
+
+int order__bounds(const order_task *t, size_t n, size_t req, order_scratch *s, int64_t *bound,
+                  uint8_t *dep)
+{
+	int64_t hmin = ORDER_NEVER;
+	size_t i;
+
+	if (low_at(t, n, req, ORDER_NEVER, ORDER_NEVER, s) < 0)
+		return -1;
+	/* Every task that can send at all sends first no earlier than the least seed:
+	 * the others only send after one of those has. */
+	for (i = 0; i < n; i++)
+		if (i != req && t[i].state != ORDER_EXITED && seed_time(&t[i], s->naive) < hmin)
+			hmin = seed_time(&t[i], s->naive);
+	for (i = 0; i < n; i++) {
+		const order_task *q = &t[i];
+
+		bound[i] = ORDER_NEVER;
+		dep[i] = ORDER_DEP_NONE;
+		if (i == req || q->state == ORDER_EXITED)
+			continue;
+		bound[i] = seed_time(q, s->naive);
+		if (q->state == ORDER_RUNNING || s->naive)
+			continue;
+		dep[i] =
+		    q->wait_src >= 0 && (size_t)q->wait_src == req ? ORDER_DEP_REQ : ORDER_DEP_ANY;
+		/* Woken by others: not before the first of them can send. */
+		if (dep[i] == ORDER_DEP_ANY && s->low[i] && max64(q->vt, hmin) < bound[i])
+			bound[i] = max64(q->vt, hmin);
+	}
+	return 0;
 }

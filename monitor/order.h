@@ -32,6 +32,12 @@ typedef struct order_task {
 	/* The uncertainty of its virtual time (its last report's, ns; 0 when exact): its
 	 * messages' virtual arrivals are known to within that much (see order__decide). */
 	int64_t unc;
+	/* Blocked with an incoming message from the one task it accepts from: a lower bound
+	 * on the virtual time that message reaches it (its sender's virtual time when it was
+	 * sent + the least transmission), so on its next send; 0 when unknown. Without it a
+	 * task woken by the requester's own reply would hold the requester's next decision
+	 * until it has computed and reported again. */
+	int64_t wake;
 } order_task;
 
 /* One message the requester could take. */
@@ -64,11 +70,11 @@ void order__scratch_free(order_scratch *s);
 /*
  * Marks in s->low (n entries) every task other than req whose next send can come
  * before virtual time x: running tasks with vt < x; blocked tasks with vt < x that
- * are about to run (an incoming message or a candidate before x) or that wait on such
- * a task. The requester counts as never sending (whatever waits on it waits on
- * something that cannot happen before the requester moves), and so does a cycle of
- * blocked tasks that reaches no running task: this replaces null messages. O(n).
- * Returns the number of tasks marked, or -1 when out of memory.
+ * are about to run (an incoming message that can reach them before x, by their wake
+ * bound, or a candidate before x) or that wait on such a task. The requester counts as never
+ * sending (whatever waits on it waits on something that cannot happen before the requester moves),
+ * and so does a cycle of blocked tasks that reaches no running task: this replaces null messages.
+ * O(n). Returns the number of tasks marked, or -1 when out of memory.
  */
 long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s);
 
@@ -95,6 +101,25 @@ long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scra
 order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
                             const order_cand *c, size_t nc, int64_t deadline, int inflight,
                             order_scratch *s, size_t *best);
+
+/* What may let a task send before its bound (order__bounds). */
+typedef enum order_dep {
+	ORDER_DEP_NONE = 0, /* nothing: it computes, and its virtual time only grows */
+	ORDER_DEP_REQ = 1,  /* the requester sending to it: it accepts from the requester alone */
+	ORDER_DEP_ANY = 2,  /* the requester sending to anyone: it waits through others */
+} order_dep;
+
+/*
+ * For requester req, every task's lower bound on its next send as long as req sends
+ * nothing (bound[i], ORDER_NEVER when it cannot send before req does) and what may
+ * lower it (dep[i]): a running task's sends never come before its vt; a blocked one's
+ * not before what can wake it (its incoming message, its candidate or deadline, or any
+ * task that can send, through the wait edges of order__low). req and exited tasks get
+ * ORDER_NEVER. The requester keeps these bounds itself between decisions (see
+ * pvmhooks/prlocal.c). Returns 0, or -1 when out of memory.
+ */
+int order__bounds(const order_task *t, size_t n, size_t req, order_scratch *s, int64_t *bound,
+                  uint8_t *dep);
 
 /* Whether candidate a comes before b: virtual arrival, then the sender's logical id,
  * then the sequence number, so that equal times are broken the same way in every run. */

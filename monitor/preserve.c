@@ -45,13 +45,18 @@ typedef struct pr_task {
 	uint32_t block;     /* the task's number of its current blocked receive */
 	wire_pcand *queued; /* blocked: what its source has queued that it does not take */
 	uint32_t nqueued;
-	int told; /* hang.c has its current wait */
+	int told;                /* hang.c has its current wait */
+	int64_t trans;           /* its least transmission time (its last report's) */
+	uint32_t local, notices; /* its receives decided itself, its block notices, so far */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
 typedef struct pr_pair {
 	uint64_t key; /* src tid << 32 | dst tid; 0 for an empty slot */
 	uint32_t sent, seen;
+	/* While sent > seen: a lower bound on the virtual send time of the first message
+	 * not seen (its sender's virtual time before the report that counted it). */
+	int64_t lo;
 } pr_pair;
 
 struct mon_pr {
@@ -68,6 +73,7 @@ struct mon_pr {
 	order_scratch s;
 	/* Statistics for the log. */
 	uint64_t decisions, asks, msgs_in, msgs_out, max_msgs_per_receive;
+	uint64_t local, notices; /* the tasks' own decisions and block notices */
 	int64_t eval_ns_sum, eval_ns_max, wait_ns_sum;
 	uint64_t evals;
 	size_t waiting;  /* requests left waiting by the last evaluation */
@@ -140,8 +146,19 @@ static int pending_in(struct mon_pr *p, int32_t dst)
 	return e && e->sent > 0;
 }
 
-/* Sets a pair's count and keeps the per-destination count of pending pairs. */
-static void pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, uint32_t n)
+/* The lower bound on the virtual send time of the first message from src that dst
+ * has not seen (see pr_pair), 0 when none is pending. */
+static int64_t pending_lo(struct mon_pr *p, int32_t src, int32_t dst)
+{
+	pr_pair *e = pair_get(p, pair_key(src, dst), 0);
+
+	return e && e->sent > e->seen ? e->lo : 0;
+}
+
+/* Sets a pair's count and keeps the per-destination count of pending pairs. lo: for a
+ * sent count, the sender's virtual time before the report that carries it (every
+ * message it counts beyond the earlier reports' was sent after that). */
+static void pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, uint32_t n, int64_t lo)
 {
 	pr_pair *e = pair_get(p, pair_key(src, dst), 1), *d;
 	int before, after;
@@ -154,6 +171,10 @@ static void pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, uint3
 	else if (!sent && n > e->seen)
 		e->seen = n;
 	after = e->sent > e->seen;
+	/* Becoming pending, every message seen so far was counted by an earlier report:
+	 * the first unseen one was sent after them. */
+	if (!before && after)
+		e->lo = sent ? lo : 0;
 	if (before == after)
 		return;
 	d = pair_get(p, pend_key(dst), 1);
@@ -230,14 +251,62 @@ static void ask(mon_run *run, size_t i)
 	p->asks++;
 }
 
+/*
+ * The bounds a blocking receive's TAKE carries (wire_pgrant's table): every other
+ * task's lower bound on its next send as long as task i sends nothing, and what may
+ * lower it, so that task i can decide its next receives itself. None in the test mode
+ * without the wait-dependency rule, or while a spawned task has not registered (it
+ * could send from any time).
+ */
+static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
+{
+	struct mon_pr *p = run->pr;
+	size_t n = tasks__count(run), k;
+	int32_t tid = tasks__at(run, i)->rec.tid;
+	int64_t *bound;
+	uint8_t *dep;
+
+	if (p->s.naive || p->nextra || p->t[i].kind != WIRE_PW_RECV || p->t[i].src != -1)
+		return;
+	bound = calloc(n, sizeof(*bound));
+	dep = calloc(n, 1);
+	g->b = calloc(n, sizeof(*g->b));
+	if (!bound || !dep || !g->b || order__bounds(p->ot, n, i, &p->s, bound, dep) < 0)
+		goto out;
+	for (k = 0; k < n; k++) {
+		const mon_task *mt = tasks__at(run, k);
+		pr_pair *e;
+
+		if (k == i || p->ot[k].state == ORDER_EXITED)
+			continue;
+		if (p->ot[k].unc > g->umax)
+			g->umax = p->ot[k].unc;
+		e = pair_get(p, pair_key(mt->rec.tid, tid), 0);
+		g->b[g->nb++] =
+		    (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt, e ? e->sent : 0};
+	}
+	if (p->ot[i].unc > g->umax)
+		g->umax = p->ot[i].unc;
+	g->table = 1;
+out:
+	if (!g->table)
+		wire__pgrant_clear(g);
+	free(bound);
+	free(dep);
+}
+
 static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 {
 	struct mon_pr *p = run->pr;
 	pr_task *t = &p->t[i];
+	wire_pgrant g = {.req = t->req, .verdict = (uint8_t)verdict, .src = src, .tag = tag};
 	wire_buf b;
 
+	if (verdict == WIRE_PG_TAKE)
+		fill_table(run, i, &g);
 	wire__buf_init(&b);
-	wire__pgrant_encode(&b, &(wire_pgrant){t->req, (uint8_t)verdict, src, tag});
+	wire__pgrant_encode(&b, &g);
+	wire__pgrant_clear(&g);
 	send_to(run, tasks__at(run, i)->rec.tid, WIRE_TAG_PGRANT, &b);
 	wire__buf_free(&b);
 	t->msgs++;
@@ -285,6 +354,7 @@ static void build(mon_run *run)
 		order_task *o = &p->ot[i];
 
 		o->incoming = 0;
+		o->wake = 0;
 		o->cand_va = ORDER_NEVER;
 		o->wait_src = -1;
 		o->vt = t->vt;
@@ -304,6 +374,12 @@ static void build(mon_run *run)
 		o->state = ORDER_BLOCKED;
 		o->incoming =
 		    t->src == -1 ? pending_in(p, mt->rec.tid) : pending(p, t->src, mt->rec.tid);
+		/* Woken by the message on its way from its one source: not before that
+		 * message's send + half its least transmission (half: a new least sample may
+		 * come with that very message). */
+		o->wake = o->incoming && t->src != -1
+		              ? pending_lo(p, t->src, mt->rec.tid) + t->trans / 2
+		              : 0;
 		for (uint32_t k = 0; k < t->ncand; k++)
 			if (t->cand[k].va < o->cand_va)
 				o->cand_va = t->cand[k].va;
@@ -322,6 +398,7 @@ static void build(mon_run *run)
 		o->vt = 0;
 		o->wait_src = -1;
 		o->incoming = 0;
+		o->wake = 0;
 		o->cand_va = ORDER_NEVER;
 		o->unc = 0;
 	}
@@ -542,9 +619,19 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		w.cand[k].vs = clocks__to_monitor(run, mt, w.cand[k].vs);
 	}
 	for (k = 0; k < w.nsent; k++)
-		pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n);
+		pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n, t->kind < 0 ? 0 : t->vt);
 	for (k = 0; k < w.nseen; k++)
-		pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n);
+		pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n, 0);
+	t->trans = w.trans;
+	/* Cumulative in the task: what is new since its last report. */
+	if (w.local > t->local) {
+		p->local += w.local - t->local;
+		t->local = w.local;
+	}
+	if (w.notices > t->notices) {
+		p->notices += w.notices - t->notices;
+		t->notices = w.notices;
+	}
 	t->asked = 0;
 	t->vt = w.vt;
 	was = t->t_block ? t->kind : -1;
@@ -613,12 +700,20 @@ void preserve__settings(mon_run *run, void (*add)(void *, const char *, const ch
 	if (!p)
 		return;
 	add(ctx, "mode", "preserve");
-	snprintf(num, sizeof(num), "%" PRIu64, p->decisions);
+	/* Decisions: the monitor's and the tasks' own (with no control message). Control
+	 * messages: to and from the monitor, and the tasks' block notices to each other. */
+	snprintf(num, sizeof(num), "%" PRIu64, p->decisions + p->local);
 	add(ctx, "preserve-decisions", num);
-	snprintf(num, sizeof(num), "%" PRIu64, p->msgs_in + p->msgs_out);
+	snprintf(num, sizeof(num), "%" PRIu64, p->local);
+	add(ctx, "preserve-decisions-local", num);
+	snprintf(num, sizeof(num), "%" PRIu64, p->msgs_in + p->msgs_out + p->notices);
 	add(ctx, "preserve-control-messages", num);
+	snprintf(num, sizeof(num), "%" PRIu64, p->notices);
+	add(ctx, "preserve-block-notices", num);
 	snprintf(num, sizeof(num), "%.2f",
-	         p->decisions ? (double)(p->msgs_in + p->msgs_out) / (double)p->decisions : 0.0);
+	         p->decisions + p->local ? (double)(p->msgs_in + p->msgs_out + p->notices) /
+	                                       (double)(p->decisions + p->local)
+	                                 : 0.0);
 	add(ctx, "preserve-control-messages-per-decision", num);
 	snprintf(num, sizeof(num), "%" PRIu64, p->max_msgs_per_receive);
 	add(ctx, "preserve-control-messages-max", num);

@@ -72,21 +72,23 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 		if (!enc || !dt || !seq)
 			goto out;
 	}
+	memset(&pb, 0, sizeof(pb));
+	pb.vt_send = hooks__to_common(vclock__virtual(hooks__clock(), call->t1));
 	for (i = 0; i < n; i++) {
 		int64_t *s = tidmap__get(&send_seq, tids[i], 0);
 
 		dt[i] = tids[i];
 		seq[i] = s ? (uint32_t)(*s)++ : 0;
+		/* Quiet only for a send to one task (one piggyback serves all of a mcast's). */
 		if (hooks__pr_on())
-			hooks__pr_sent(tids[i]);
+			pb.quiet = (uint8_t)(hooks__pr_sent(tids[i], pb.vt_send) && n == 1);
 		if (hooks__trace_on())
 			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
 			                 seq[i], 0, 0);
 	}
-	memset(&pb, 0, sizeof(pb));
+	pb.notify = (uint8_t)hooks__pr_deciding();
 	pb.sender_index = hooks__index();
 	pb.sender_tid = hooks__mytid();
-	pb.vt_send = hooks__to_common(vclock__virtual(hooks__clock(), call->t1));
 	pb.rt_send = hooks__to_common(call->t1);
 	pb.delay = vclock__intrusion(hooks__clock());
 	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
@@ -218,6 +220,8 @@ static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrive
 	free(big);
 	if (have_pb && hooks__pr_on() && pb->my_seq >= 0)
 		hooks__pr_seen(src, pb->my_seq + 1);
+	if (have_pb && hooks__pr_on())
+		hooks__pr_piggyback(src, pb);
 	return have_pb;
 }
 
@@ -662,6 +666,8 @@ void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, c
 	call->nondet = 1;
 	if (hooks__rr_mode() == HOOKS_RR_REPLAY)
 		hooks__rr_before(call, 0, 0);
+	if (hooks__pr_on())
+		hooks__pr_spawning();
 	hooks__spawn_env_begin(file);
 }
 

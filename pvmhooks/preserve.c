@@ -11,6 +11,7 @@
 
 #include "clocksync.h"
 #include "preserve.h"
+#include "prlocal.h"
 #include "pvmmon/errors.h"
 #include "records.h"
 #include "sched.h"
@@ -24,6 +25,19 @@ void hooks__pr_enable(int enable) { on = enable; }
 /* How long one wait for the monitor or a message lasts before the task looks at its
  * user queue again (messages from unmonitored senders bring no piggyback to wake it). */
 #define WAIT_STEP_US 50000
+
+/* How long a receive the task may decide itself waits for the piggybacks and block
+ * notices that would let it, before it asks the monitor: the monitor's own delay
+ * before it asks the tasks that hold a decision back; while it waits for a task it
+ * woke itself (which will answer, and which the monitor would wait for too), a wait
+ * step. */
+#define LOCAL_WAIT_NS 2000000LL
+#define LOCAL_WAIT_WOKEN_NS 50000000LL
+
+/* A task that told its source it blocks (a block notice) tells the monitor too only if
+ * it still waits after this long, or when the monitor asks: its source decides without
+ * the monitor, and a wait this short is no hang (the hang threshold is 100 ms). */
+#define DEFER_REPORT_NS 10000000LL
 
 /* A piggyback taken off the private context before its message was received. */
 typedef struct stash_entry {
@@ -47,6 +61,8 @@ static tidmap seen;
 static tidmap sent_to;
 static int32_t *dirty_sent, *dirty_seen;
 static size_t ndirty_sent, ndirty_seen, cap_dirty_sent, cap_dirty_seen;
+/* Receives decided here, and block notices sent, so far (for the monitor's stats). */
+static uint32_t nlocal, nnotices;
 
 /* The request in progress (if any), so that the monitor's questions during the wait
  * get the same answer, and the decision on it. */
@@ -59,6 +75,8 @@ static struct {
 	const char *module;
 	uint64_t offset;
 	int spy;            /* the program's own matcher decides (see spy_queue) */
+	int local;          /* waiting to decide a receive here (see decide_here) */
+	int reported;       /* the monitor knows of the current blocked receive */
 	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
 } cur;
 
@@ -132,14 +150,35 @@ static void mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 	(*list)[(*n)++] = tid;
 }
 
-void hooks__pr_sent(int tid)
+int hooks__pr_sent(int tid, int64_t vs)
 {
 	int64_t *n = tidmap__get(&sent_to, tid, 0);
 
 	if (n)
 		++*n;
 	mark(&dirty_sent, &ndirty_sent, &cap_dirty_sent, tid);
+	return hooks__prl_sent(tid, vs);
 }
+
+void hooks__pr_spawning(void) { hooks__prl_spawning(); }
+
+int hooks__pr_deciding(void) { return on && hooks__prl_valid(); }
+
+void hooks__pr_piggyback(int src, const wire_piggyback *pb)
+{
+	if (pb->my_seq >= 0)
+		hooks__prl_seen(src, (uint32_t)pb->my_seq, pb->vt_send, pb->quiet);
+	hooks__prl_wants(src, pb->notify);
+}
+
+static uint32_t count_of(tidmap *m, int32_t tid)
+{
+	int64_t *n = tidmap__find(m, tid);
+
+	return n ? (uint32_t)*n : 0;
+}
+
+static uint32_t seen_from(int32_t tid) { return count_of(&seen, tid); }
 
 void hooks__pr_seen(int src, int64_t next)
 {
@@ -223,6 +262,7 @@ static void stash_add(int src, int tag, uint8_t *d, size_t len)
 	nstash++;
 	stash_serial++;
 	hooks__pr_seen(src, pb.my_seq + 1);
+	hooks__pr_piggyback(src, &pb);
 }
 
 int hooks__pr_take(uint8_t **data, size_t *len, int64_t *arrived, int src, int tag)
@@ -254,6 +294,9 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.req = req;
 	w.kind = (uint8_t)kind;
 	w.vt = vt;
+	w.trans = vclock__trans_floor(hooks__clock());
+	w.local = nlocal;
+	w.notices = nnotices;
 	w.src = cur.src;
 	w.tag = cur.tag;
 	w.deadline = kind == WIRE_PW_RUNNING ? INT64_MAX : cur.deadline;
@@ -328,6 +371,8 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	rc = b.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_PWAIT, b.data, b.len);
 	if (rc == 0)
 		ndirty_sent = ndirty_seen = 0;
+	if (rc == 0 && kind == WIRE_PW_BLOCKED)
+		cur.reported = 1;
 	wire__buf_free(&b);
 out:
 	free(sent);
@@ -351,19 +396,28 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 
 	switch (tag) {
 	case WIRE_TAG_PGRANT:
-		if (wire__pgrant_decode(&g, d, len) == 0 && g.req == cur.req) {
+		if (wire__pgrant_decode(&g, d, len) < 0)
+			break;
+		if (g.req == cur.req) {
 			grant.req = g.req;
 			grant.verdict = g.verdict;
 			grant.src = g.src;
 			grant.tag = g.tag;
+			/* Without a table the bounds kept so far still hold. */
+			if (g.table)
+				hooks__prl_grant(&g, seen_from);
 		}
+		wire__pgrant_clear(&g);
 		break;
 	case WIRE_TAG_PASK:
 		if (wire__pask_decode(d, len) < 0)
 			break;
 		/* The answer is the state now: a waiting task repeats its request with what
-		 * has arrived since; a running one gives its virtual time. */
-		if (cur.kind == WIRE_PW_RUNNING)
+		 * has arrived since; a running one gives its virtual time, and one about to
+		 * decide a receive itself the receive's start (it sends nothing before). */
+		if (cur.local)
+			send_report(0, WIRE_PW_RUNNING, cur.vt);
+		else if (cur.kind == WIRE_PW_RUNNING)
 			hooks__pr_report();
 		else
 			send_report(cur.kind == WIRE_PW_BLOCKED ? cur.block : cur.req, cur.kind,
@@ -381,6 +435,28 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 	default:
 		hooks__count_bad();
 	}
+}
+
+/* A block notice from task src (see prlocal.c). */
+static void from_task(int src, const uint8_t *d, size_t len)
+{
+	wire_pblock k;
+
+	if (wire__pblock_decode(&k, d, len) < 0) {
+		hooks__count_bad();
+		return;
+	}
+	hooks__prl_blocked(src, &k, count_of(&sent_to, src), count_of(&seen, src));
+}
+
+/* Tells source src that this task blocks on it, when src asked for it: 1 when told. */
+static int tell_blocked(int src)
+{
+	if (!hooks__prl_tell(src, hooks__to_common(cur.vt), count_of(&seen, src),
+	                     count_of(&sent_to, src)))
+		return 0;
+	nnotices++;
+	return 1;
 }
 
 /* Takes everything queued in the private context, waiting up to wait_us for the
@@ -401,6 +477,8 @@ static int drain(long wait_us)
 			continue;
 		if (src == channel__monitor_tid())
 			from_monitor(tag, d, len);
+		else if (tag == WIRE_TAG_PBLOCK)
+			from_task(src, d, len);
 		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
 			channel__gone();
 		else {
@@ -447,12 +525,17 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	int64_t last;
 
 	cur.kind = WIRE_PW_BLOCKED;
-	send_report(++cur.block, WIRE_PW_BLOCKED, cur.vt);
+	cur.block++;
+	cur.reported = 0;
+	if (!tell_blocked(tid))
+		send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
 	call->t_wait = last = pvmmon_clock_now();
 	while (!channel__lost()) {
-		int64_t now;
+		int64_t now = pvmmon_clock_now(), left = call->t_wait + DEFER_REPORT_NS - now;
 
-		drain(WAIT_STEP_US);
+		drain(cur.reported || left >= WAIT_STEP_US * 1000LL
+		          ? WAIT_STEP_US
+		          : (long)(left > 0 ? left / 1000 + 1 : 1));
 		now = pvmmon_clock_now();
 		/* The records go at the flush period while the task waits, as in plain mode
 		 * (waits.c): a hung or interrupted run's log has what it did before. */
@@ -460,6 +543,11 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 		unmonitored_first(tid, tag, &found);
 		if (found)
 			break;
+		if (!cur.reported && now - call->t_wait >= DEFER_REPORT_NS) {
+			send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
+			serial = stash_serial;
+			last = now;
+		}
 		if (stash_serial != serial && now - last >= REREPORT_NS) {
 			serial = stash_serial;
 			last = now;
@@ -469,68 +557,29 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.kind = WIRE_PW_RUNNING;
 }
 
-void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const struct timeval *tmout)
+/* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
+ * receive goes its plain way (the monitor is lost, or an unmonitored message is first
+ * in the queue). */
+static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *first_at)
 {
-	int kind, found;
 	uint64_t serial;
-	int64_t first_at = 0, now;
-	const stash_entry *plain;
-	hooks_matcher matcher;
+	int found;
 
-	if (!on || channel__lost())
-		return;
-	/* Under the program's own matcher, the matcher decides what a receive accepts:
-	 * the monitor is told "any source, any tag" and the candidates are what the
-	 * matcher accepts. pvm_precv narrows its source and tag itself: it goes its way. */
-	cur.spy = hooks__user_matcher();
-	if (cur.spy && call->op == HOOKS_OP_pvm_precv)
-		return;
-	drain(0);
-	if (unmonitored_first(tid, tag, &found))
-		return;
-	cur.usrc = tid;
-	cur.utag = tag;
-	if (cur.spy)
-		tid = tag = -1;
-	cur.src = tid;
-	cur.tag = tag;
-	cur.vt = call->v0;
-	cur.deadline = INT64_MAX;
-	set_site(call);
-	if (nonblock) {
-		kind = call->op == HOOKS_OP_pvm_probe ? WIRE_PW_PROBE : WIRE_PW_NRECV;
-		cur.deadline = call->v0;
-	} else if (tmout) {
-		kind = WIRE_PW_TRECV;
-		cur.deadline =
-		    call->v0 + (int64_t)tmout->tv_sec * 1000000000 + (int64_t)tmout->tv_usec * 1000;
-	} else if (tid != -1) {
-		/* Messages of one sender come in its order: a blocking receive from one source
-		 * takes the same message in every run. It only has to say when it blocks. */
-		if (!found)
-			wait_blocked(call, tid, tag);
-		return;
-	} else {
-		kind = WIRE_PW_RECV;
-	}
 	cur.req++;
 	cur.kind = kind;
 	send_report(cur.req, kind, cur.vt);
 	serial = stash_serial;
-	call->t_wait = pvmmon_clock_now();
-	if (first_match(tid, tag))
-		first_at = call->t_wait;
 	while (grant.req != cur.req) {
 		int n = drain(WAIT_STEP_US);
 
 		if (channel__lost()) {
 			cur.kind = WIRE_PW_RUNNING;
-			return;
+			return -1;
 		}
 		if (grant.req == cur.req)
 			break;
-		if (!first_at && first_match(tid, tag))
-			first_at = pvmmon_clock_now();
+		if (!*first_at && first_match(tid, tag))
+			*first_at = pvmmon_clock_now();
 		sched__waiting(pvmmon_clock_now(), call->t0, 0);
 		/* New messages are new candidates, or show that one on its way has come. */
 		if (stash_serial != serial) {
@@ -542,9 +591,19 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		if (n == 0 && unmonitored_first(tid, tag, &found)) {
 			cur.kind = WIRE_PW_RUNNING;
 			hooks__pr_report();
-			return;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/* Takes what was decided (grant): by source and tag, with libpvm3's own matcher. */
+static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
+{
+	const stash_entry *plain;
+	hooks_matcher matcher;
+	int64_t now;
+
 	cur.kind = WIRE_PW_RUNNING;
 	now = pvmmon_clock_now();
 	plain = first_match(tid, tag);
@@ -586,6 +645,133 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		call->skip_rc = hooks__pvm.recv(grant.src, grant.tag);
 	}
 	hooks__matcher_restore(matcher);
+}
+
+/* The candidates' virtual arrival, as requests tell it. */
+static int64_t arrival(const stash_entry *e)
+{
+	return e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
+}
+
+/* Per sender, its first queued message that matches: the candidates. */
+static int candidate(size_t i)
+{
+	return matches(&stash[i], cur.src, cur.tag) &&
+	       first_match(stash[i].src, cur.tag) == &stash[i];
+}
+
+/*
+ * The choice a blocking receive from any source can make here (see prlocal.c): the
+ * earliest candidate, when its sender and every other candidate's are among the
+ * bounds' tasks, no other candidate is within the uncertainties of it (a tie, which
+ * the monitor breaks by logical id), and no task can send before its arrival + twice
+ * the largest uncertainty (the monitor's window for what could join a tie). NULL when
+ * the monitor must decide.
+ */
+static const stash_entry *choose_here(void)
+{
+	const stash_entry *e = NULL;
+	int64_t u = hooks__prl_umax(), va_e = 0;
+	size_t i;
+
+	for (i = 0; i < nstash; i++) {
+		if (!candidate(i))
+			continue;
+		if (!hooks__prl_known(stash[i].src))
+			return NULL;
+		if (!e || arrival(&stash[i]) < va_e) {
+			e = &stash[i];
+			va_e = arrival(e);
+		}
+	}
+	if (!e)
+		return NULL;
+	for (i = 0; i < nstash; i++)
+		if (&stash[i] != e && candidate(i) && arrival(&stash[i]) - u <= va_e + u)
+			return NULL;
+	return hooks__prl_horizon() >= hooks__to_common(va_e + 2 * u) ? e : NULL;
+}
+
+/* A blocking receive from any source decided here, with no control message, waiting
+ * up to LOCAL_WAIT_NS for the piggybacks and block notices that would allow it: 1 with
+ * the choice in grant, or 0: ask the monitor. */
+static int decide_here(hooks_call *call, int64_t *first_at)
+{
+	int64_t until, now;
+	const stash_entry *e;
+
+	cur.local = 1;
+	while (hooks__prl_valid() && !channel__lost()) {
+		if ((e = choose_here()) != NULL) {
+			grant.verdict = WIRE_PG_TAKE;
+			grant.src = e->src;
+			grant.tag = e->tag;
+			nlocal++;
+			cur.local = 0;
+			return 1;
+		}
+		now = pvmmon_clock_now();
+		until = call->t_wait +
+		        (hooks__prl_held_by_woken() ? LOCAL_WAIT_WOKEN_NS : LOCAL_WAIT_NS);
+		if (now >= until)
+			break;
+		drain((long)((until - now) / 1000) + 1);
+		if (!*first_at && first_match(cur.src, cur.tag))
+			*first_at = pvmmon_clock_now();
+	}
+	cur.local = 0;
+	return 0;
+}
+
+void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const struct timeval *tmout)
+{
+	int kind, found;
+	int64_t first_at = 0;
+
+	if (!on || channel__lost())
+		return;
+	/* Under the program's own matcher, the matcher decides what a receive accepts:
+	 * the monitor is told "any source, any tag" and the candidates are what the
+	 * matcher accepts. pvm_precv narrows its source and tag itself: it goes its way. */
+	cur.spy = hooks__user_matcher();
+	if (cur.spy && call->op == HOOKS_OP_pvm_precv)
+		return;
+	drain(0);
+	if (unmonitored_first(tid, tag, &found))
+		return;
+	cur.usrc = tid;
+	cur.utag = tag;
+	if (cur.spy)
+		tid = tag = -1;
+	cur.src = tid;
+	cur.tag = tag;
+	cur.vt = call->v0;
+	cur.deadline = INT64_MAX;
+	set_site(call);
+	if (nonblock) {
+		kind = call->op == HOOKS_OP_pvm_probe ? WIRE_PW_PROBE : WIRE_PW_NRECV;
+		cur.deadline = call->v0;
+	} else if (tmout) {
+		kind = WIRE_PW_TRECV;
+		cur.deadline =
+		    call->v0 + (int64_t)tmout->tv_sec * 1000000000 + (int64_t)tmout->tv_usec * 1000;
+	} else if (tid != -1) {
+		/* Messages of one sender come in its order: a blocking receive from one source
+		 * takes the same message in every run. It only has to say when it blocks. */
+		if (!found)
+			wait_blocked(call, tid, tag);
+		return;
+	} else {
+		kind = WIRE_PW_RECV;
+	}
+	call->t_wait = pvmmon_clock_now();
+	if (first_match(tid, tag))
+		first_at = call->t_wait;
+	/* A blocking receive from any source: decided here when the bounds allow. */
+	if (!(kind == WIRE_PW_RECV && !cur.spy && decide_here(call, &first_at)) &&
+	    ask_monitor(call, tid, tag, kind, &first_at) < 0)
+		return;
+	take(call, tid, tag, kind, first_at);
 }
 
 void hooks__pr_after(hooks_call *call)

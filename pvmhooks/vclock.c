@@ -146,6 +146,16 @@ int64_t vclock__trans_estimate(const vclock *c, uint64_t bytes)
 	return bound_trans(c, k, c->min_delivery[k]);
 }
 
+int64_t vclock__trans_floor(const vclock *c)
+{
+	int64_t t = c->seed > 0 ? c->seed : 0;
+
+	for (int k = 0; k < VCLOCK_SIZE_CLASSES; k++)
+		if (c->min_delivery[k] > 0 && (t == 0 || c->min_delivery[k] < t))
+			t = c->min_delivery[k];
+	return t;
+}
+
 void vclock__receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end, int64_t vs,
                     int64_t rs, uint64_t bytes, vclock_recv *out)
 {

@@ -149,6 +149,11 @@ void vclock__seed(vclock *c, int64_t trans, uint64_t max_bytes);
  * sample), without taking a sample: for comparing queued messages' arrivals. */
 int64_t vclock__trans_estimate(const vclock *c, uint64_t bytes);
 
+/* The least transmission time measured for any size (or the seed's, if less), 0
+ * before any: preserve mode's floor under how long a message takes to reach the
+ * task, whatever its size. */
+int64_t vclock__trans_floor(const vclock *c);
+
 /*
  * Applies a monitored receive: started at real t_start (virtual v0 = t_start - I), the
  * real receive ran from t1 to t2, the message of `bytes` was sent at the sender's

@@ -13,7 +13,7 @@ static void test_pwait_round_trip(void)
 	wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
 	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
 	wire_pwait w = {3, WIRE_PW_TRECV, -1,   5,   2500000, 9000000, "/bin/prog", 0x1234, 2, 1,
-	                1, sent,          seen, cand};
+	                1, sent,          seen, cand, 42000, 6, 3};
 	wire_pwait out;
 	wire_buf b;
 
@@ -26,6 +26,9 @@ static void test_pwait_round_trip(void)
 	CU_ASSERT_EQUAL(out.tag, 5);
 	CU_ASSERT_EQUAL(out.vt, 2500000);
 	CU_ASSERT_EQUAL(out.deadline, 9000000);
+	CU_ASSERT_EQUAL(out.trans, 42000);
+	CU_ASSERT_EQUAL(out.local, 6);
+	CU_ASSERT_EQUAL(out.notices, 3);
 	CU_ASSERT_STRING_EQUAL(out.module, "/bin/prog");
 	CU_ASSERT_EQUAL(out.offset, 0x1234);
 	CU_ASSERT_EQUAL_FATAL(out.nsent, 2);
@@ -43,6 +46,12 @@ static void test_pwait_round_trip(void)
 	wire__pwait_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.sent);
+	/* So is a negative transmission estimate. */
+	w.kind = WIRE_PW_TRECV;
+	w.trans = -1;
+	wire__buf_reset(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_free(&b);
 }
 
@@ -52,14 +61,55 @@ static void test_pgrant_pask(void)
 	wire_buf b;
 
 	wire__buf_init(&b);
-	wire__pgrant_encode(&b, &(wire_pgrant){9, WIRE_PG_NONE, -1, 77});
+	wire__pgrant_encode(&b, &(wire_pgrant){.req = 9, .verdict = WIRE_PG_NONE, .src = -1, .tag = 77});
 	CU_ASSERT_EQUAL_FATAL(wire__pgrant_decode(&g, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(g.req, 9);
 	CU_ASSERT_EQUAL(g.verdict, WIRE_PG_NONE);
 	CU_ASSERT_EQUAL(g.src, -1);
 	CU_ASSERT_EQUAL(g.tag, 77);
+	CU_ASSERT_EQUAL(g.table, 0);
+	CU_ASSERT_EQUAL(g.nb, 0);
 	b.data[8] = WIRE_PG_NONE + 1;
 	CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
+	/* A TAKE with the other tasks' bounds. */
+	{
+		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7},
+		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0}};
+
+		wire__buf_reset(&b);
+		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 250, 2, bs});
+		CU_ASSERT_EQUAL_FATAL(wire__pgrant_decode(&g, b.data, b.len), 0);
+		CU_ASSERT_EQUAL(g.table, 1);
+		CU_ASSERT_EQUAL(g.umax, 250);
+		CU_ASSERT_EQUAL_FATAL(g.nb, 2);
+		CU_ASSERT_EQUAL(g.b[0].tid, 0x40003);
+		CU_ASSERT_EQUAL(g.b[0].dep, WIRE_PB_DEP_SELF);
+		CU_ASSERT_EQUAL(g.b[0].bound, INT64_MAX);
+		CU_ASSERT_EQUAL(g.b[0].vt, 5000);
+		CU_ASSERT_EQUAL(g.b[0].seq, 7);
+		CU_ASSERT_EQUAL(g.b[1].bound, 8000);
+		wire__pgrant_clear(&g);
+		/* A dependency beyond the known ones is damage. */
+		bs[1].dep = WIRE_PB_DEP_ANY + 1;
+		wire__buf_reset(&b);
+		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 250, 2, bs});
+		CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
+		CU_ASSERT_PTR_NULL(g.b);
+	}
+	/* The block notice. */
+	{
+		wire_pblock k;
+
+		wire__buf_reset(&b);
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1});
+		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
+		CU_ASSERT_EQUAL(k.vt, 2600000);
+		CU_ASSERT_EQUAL(k.seen, 4);
+		CU_ASSERT_EQUAL(k.sent, 5);
+		CU_ASSERT_EQUAL(k.quiet, 1);
+		b.data[b.len - 1] = 2;
+		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
+	}
 	wire__buf_reset(&b);
 	wire__pask_encode(&b);
 	CU_ASSERT_EQUAL(b.len, WIRE_HEAD);

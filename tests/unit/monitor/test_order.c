@@ -8,19 +8,19 @@
 
 static order_task running(int64_t vt)
 {
-	order_task t = {ORDER_RUNNING, vt, -1, 0, N, 0};
+	order_task t = {ORDER_RUNNING, vt, -1, 0, N, 0, 0};
 	return t;
 }
 
 static order_task blocked(int64_t vt, int32_t on)
 {
-	order_task t = {ORDER_BLOCKED, vt, on, 0, N, 0};
+	order_task t = {ORDER_BLOCKED, vt, on, 0, N, 0, 0};
 	return t;
 }
 
 static order_task exited(void)
 {
-	order_task t = {ORDER_EXITED, 0, -1, 0, N, 0};
+	order_task t = {ORDER_EXITED, 0, -1, 0, N, 0, 0};
 	return t;
 }
 
@@ -250,7 +250,67 @@ static void test_tie_window(void)
 	order__scratch_free(&s);
 }
 
+/* A worker woken by the requester's own reply does not hold the requester's next
+ * decision while that reply cannot have reached it: its wake bound (the reply's send +
+ * the least transmission) is past the next candidate. */
+static void test_wake_bound(void)
+{
+	order_task t[3] = {blocked(0, -1), blocked(10, 0), blocked(12, 0)};
+	order_cand c = {2, 40, "0.2", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	/* Task 1 got the requester's reply (sent at 30): without a bound it may run from 10. */
+	t[1].incoming = 1;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[1]);
+	/* The reply reaches it at 30 + 5 at the earliest: still before 40. */
+	t[1].wake = 35;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	/* At 45: past the candidate. */
+	t[1].wake = 45;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	order__scratch_free(&s);
+}
+
+/* The bounds a grant gives the requester: running tasks at their vt; tasks waiting on
+ * the requester alone never (until it sends to them); tasks waiting through others at
+ * the least time any task can send, lowered by any send of the requester. */
+static void test_bounds(void)
+{
+	order_task t[6] = {blocked(0, -1), running(50), blocked(20, 0),
+	                   blocked(30, 1), exited(),    blocked(40, 2)};
+	order_scratch s = {0};
+	int64_t b[6];
+	uint8_t d[6];
+
+	t[2].incoming = 0;
+	CU_ASSERT_EQUAL_FATAL(order__bounds(t, 6, 0, &s, b, d), 0);
+	CU_ASSERT_EQUAL(b[0], N);
+	CU_ASSERT_EQUAL(b[1], 50);
+	CU_ASSERT_EQUAL(d[1], ORDER_DEP_NONE);
+	CU_ASSERT_EQUAL(b[2], N);
+	CU_ASSERT_EQUAL(d[2], ORDER_DEP_REQ);
+	/* Task 3 waits on the running task 1: not before 50. */
+	CU_ASSERT_EQUAL(b[3], 50);
+	CU_ASSERT_EQUAL(d[3], ORDER_DEP_ANY);
+	CU_ASSERT_EQUAL(b[4], N);
+	/* Task 5 waits on task 2, which waits on the requester: never before it sends. */
+	CU_ASSERT_EQUAL(b[5], N);
+	CU_ASSERT_EQUAL(d[5], ORDER_DEP_ANY);
+	/* A reply on its way to task 2, reaching it at 60 at the earliest. */
+	t[2].incoming = 1;
+	t[2].wake = 60;
+	CU_ASSERT_EQUAL_FATAL(order__bounds(t, 6, 0, &s, b, d), 0);
+	CU_ASSERT_EQUAL(b[2], 60);
+	CU_ASSERT_EQUAL(b[5], 50);
+	order__scratch_free(&s);
+}
+
 CU_TestInfo test_order_tests[] = {
+    {"a reply on its way wakes its receiver no earlier than its wake bound", test_wake_bound},
+    {"the bounds a grant gives its requester", test_bounds},
     {"Figure 4: a cycle through the requester does not hold it",
      test_figure4_cycle_through_requester},
     {"a running task holds until its report passes the arrival",

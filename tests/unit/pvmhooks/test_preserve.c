@@ -33,7 +33,9 @@ static void monitor_answers(fake_channel *f)
 	if (wire__pwait_decode(&asked, m->data, m->len) != 0 || asked.req == 0)
 		return;
 	wire__buf_init(&b);
-	wire__pgrant_encode(&b, &(wire_pgrant){asked.req, verdict, grant_src, grant_tag});
+	wire__pgrant_encode(
+	    &b, &(wire_pgrant){
+	            .req = asked.req, .verdict = verdict, .src = grant_src, .tag = grant_tag});
 	fake_any(MONITOR, WIRE_TAG_PGRANT, b.data, b.len);
 	wire__buf_free(&b);
 }

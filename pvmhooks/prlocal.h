@@ -1,0 +1,53 @@
+/*
+ * Private to libpvmhooks: preserve mode's local decisions (doc/architecture.md,
+ * "Preserve mode"). The monitor's last grant of a blocking receive gave every other
+ * task's lower bound on its next send; the task keeps those bounds true with what it
+ * sends (which may wake others) and raises them with what it receives (piggybacks and
+ * block notices), so that its next receives can be decided here, with no control
+ * message, whenever the bounds are past the earliest candidate.
+ */
+#ifndef PVMMON_HOOKS_PRLOCAL_H
+#define PVMMON_HOOKS_PRLOCAL_H
+
+#include <stdint.h>
+
+#include "../common/wire.h"
+
+/* No bound: the task sends nothing before this task sends to it (or ever). */
+#define PRL_NEVER INT64_MAX
+
+/* Takes the bounds of a grant (g->table; otherwise the bounds go). seen(tid): the
+ * messages from tid this task has seen so far. Times are on the monitor's clock. */
+void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid));
+/* Whether there are bounds to decide by. */
+int hooks__prl_valid(void);
+/* This task sent to tid at virtual time vs (monitor's clock): what that may wake.
+ * Returns the send's quiet flag (wire_piggyback). */
+int hooks__prl_sent(int32_t tid, int64_t vs);
+/* This task is about to spawn: the bounds go (its children's are unknown here) and
+ * its next sends are not quiet. */
+void hooks__prl_spawning(void);
+/* src's latest piggyback asked (notify 1) or not to be told when this task blocks on
+ * it alone. */
+void hooks__prl_wants(int32_t src, int notify);
+/* This task blocks on src alone from virtual time vt (monitor's clock), having seen
+ * seen messages from it and sent it sent: tells src when it asked. 1 when told. */
+int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent);
+/* A piggyback from src: its per-pair sequence number, send time and quiet flag. */
+void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet);
+/* A block notice from src; sent_to_src: the messages this task has sent to src,
+ * seen_from_src: those it has seen from src. */
+void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
+                        uint32_t seen_from_src);
+/* Whether tid is among the tasks of the bounds. */
+int hooks__prl_known(int32_t tid);
+/* The least bound of all (PRL_NEVER when there is none): no task can send before it,
+ * nor any task spawned since the grant. */
+int64_t hooks__prl_horizon(void);
+/* Whether the least bound is that of a task this task has woken itself (a send to a
+ * task that waited on it alone): its next message or block notice will raise it. */
+int hooks__prl_held_by_woken(void);
+/* The largest uncertainty of a task's virtual time at the grant, ns. */
+int64_t hooks__prl_umax(void);
+
+#endif

@@ -1,0 +1,106 @@
+/* Unit tests for pvmhooks/prlocal.c: the bounds a task keeps from the monitor's grant
+ * to decide its next receives itself (what its sends lower, what raises them). */
+#include <CUnit/CUnit.h>
+
+#include "../../../pvmhooks/prlocal.h"
+
+#define W1 0x40002 /* waits on this task alone */
+#define R1 0x40003 /* running */
+#define A1 0x40004 /* waits on another task */
+
+static uint32_t seen_counts(int32_t tid) { return tid == W1 ? 3 : 0; }
+
+static void grant(void)
+{
+	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0},
+	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0}};
+	wire_pgrant g = {1, WIRE_PG_TAKE, W1, 5, 1, 0, 3, b};
+
+	hooks__prl_grant(&g, seen_counts);
+}
+
+static void test_grant_and_sends(void)
+{
+	wire_pgrant none = {.req = 2, .verdict = WIRE_PG_TAKE};
+
+	grant();
+	CU_ASSERT_TRUE(hooks__prl_valid());
+	CU_ASSERT_TRUE(hooks__prl_known(W1));
+	CU_ASSERT_FALSE(hooks__prl_known(0x40009));
+	/* The running task holds everything at its virtual time. */
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	/* Any send may wake, through others, a task that waits on others (A1, from 120);
+	 * only one to W1 wakes W1 (from 150). The running task's bound stays. */
+	hooks__prl_sent(R1, 120);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	hooks__prl_sent(W1, 150);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	hooks__prl_seen(R1, 0, 400, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 120);
+	/* A quiet message from A1 raises it to its send. */
+	hooks__prl_seen(A1, 0, 900, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	/* A grant without bounds takes them away. */
+	hooks__prl_grant(&none, seen_counts);
+	CU_ASSERT_FALSE(hooks__prl_valid());
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), PRL_NEVER);
+}
+
+static void test_piggybacks_and_notices(void)
+{
+	wire_pblock k = {300, 1, 4, 1};
+
+	grant();
+	hooks__prl_sent(W1, 150);
+	hooks__prl_seen(R1, 0, 500, 1);
+	/* A1 falls to 150 with W1's wake: make it run past everything. */
+	hooks__prl_seen(A1, 0, 900, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	/* W1's next message (sequence 3, quiet) at 250: W1 sends nothing earlier. */
+	hooks__prl_seen(W1, 3, 250, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 250);
+	/* Its block notice: it has seen this task's one message, this task its four. */
+	hooks__prl_blocked(W1, &k, 1, 4);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 500);
+	/* A message of this task still on its way to it: the notice is old news. */
+	hooks__prl_sent(W1, 600);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 500);
+	hooks__prl_seen(R1, 1, 700, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 600);
+	hooks__prl_blocked(W1, &k, 2, 4);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 600);
+}
+
+static void test_spawns_keep_bounds(void)
+{
+	wire_pblock k = {300, 1, 5, 1};
+
+	grant();
+	hooks__prl_sent(W1, 150);
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	/* Not quiet: W1 may have spawned; its children start from 150 at the earliest. */
+	hooks__prl_seen(W1, 3, 250, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	hooks__prl_seen(W1, 4, 260, 1);
+	hooks__prl_blocked(W1, &k, 1, 5);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	/* A missed message (a gap in the sequence) counts as a spawn too. */
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	hooks__prl_sent(W1, 150);
+	hooks__prl_seen(W1, 4, 260, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	/* This task's own spawn: no bounds at all. */
+	hooks__prl_spawning();
+	CU_ASSERT_FALSE(hooks__prl_valid());
+}
+
+CU_TestInfo test_prlocal_tests[] = {
+    {"a grant's bounds, lowered by this task's sends", test_grant_and_sends},
+    {"piggybacks and block notices raise them", test_piggybacks_and_notices},
+    {"spawns keep them where they are", test_spawns_keep_bounds},
+    CU_TEST_INFO_NULL,
+};
