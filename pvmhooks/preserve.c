@@ -29,8 +29,8 @@ void hooks__pr_enable(int enable) { on = enable; }
 /* How long a receive the task may decide itself waits for the piggybacks and block
  * notices that would let it, before it asks the monitor: the monitor's own delay
  * before it asks the tasks that hold a decision back; while it waits for a task it
- * woke itself (which will answer, and which the monitor would wait for too), a wait
- * step. */
+ * has sent to (which will likely answer, and which the monitor would wait for too), a
+ * wait step. */
 #define LOCAL_WAIT_NS 2000000LL
 #define LOCAL_WAIT_WOKEN_NS 50000000LL
 

@@ -30,6 +30,7 @@ typedef struct prl_entry {
 	int64_t vt;    /* its own virtual time is at least this */
 	uint32_t next; /* the sequence number of its next message to this task */
 	int spawned;   /* it may have spawned since its report: its bound stays */
+	int woken;     /* this task has sent to it since the grant */
 } prl_entry;
 
 static struct {
@@ -71,6 +72,7 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		/* Messages it sent after its report that were seen before the grant were
 		 * not checked for spawns. */
 		e->spawned = seen(e->tid) != g->b[i].seq;
+		e->woken = 0;
 	}
 	tab.n = g->nb;
 	tab.umax = g->umax;
@@ -130,6 +132,8 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		prl_entry *e = &tab.e[i];
 		int64_t lo = max64(e->vt, vs);
 
+		if (e->tid == tid)
+			e->woken = 1;
 		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
 		    lo < e->bound)
 			e->bound = lo;
@@ -190,7 +194,7 @@ int hooks__prl_held_by_woken(void)
 	for (size_t i = 0; i < tab.n; i++)
 		if (!m || tab.e[i].bound < m->bound)
 			m = &tab.e[i];
-	return m && m->dep == WIRE_PB_DEP_SELF && m->bound < PRL_NEVER;
+	return m && m->woken && m->bound < PRL_NEVER;
 }
 
 int64_t hooks__prl_umax(void) { return tab.umax; }

@@ -44,8 +44,9 @@ int hooks__prl_known(int32_t tid);
 /* The least bound of all (PRL_NEVER when there is none): no task can send before it,
  * nor any task spawned since the grant. */
 int64_t hooks__prl_horizon(void);
-/* Whether the least bound is that of a task this task has woken itself (a send to a
- * task that waited on it alone): its next message or block notice will raise it. */
+/* Whether the least bound is that of a task this task has sent to since the grant:
+ * its next message or block notice will likely raise it (the monitor would wait for
+ * it too). */
 int hooks__prl_held_by_woken(void);
 /* The largest uncertainty of a task's virtual time at the grant, ns. */
 int64_t hooks__prl_umax(void);

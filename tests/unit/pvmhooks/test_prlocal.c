@@ -26,6 +26,7 @@ static void test_grant_and_sends(void)
 
 	grant();
 	CU_ASSERT_TRUE(hooks__prl_valid());
+	CU_ASSERT_FALSE(hooks__prl_held_by_woken());
 	CU_ASSERT_TRUE(hooks__prl_known(W1));
 	CU_ASSERT_FALSE(hooks__prl_known(0x40009));
 	/* The running task holds everything at its virtual time. */
@@ -57,6 +58,8 @@ static void test_piggybacks_and_notices(void)
 	/* A1 falls to 150 with W1's wake: make it run past everything. */
 	hooks__prl_seen(A1, 0, 900, 1);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	/* The least bound is W1's, which this task sent to: it will answer. */
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken());
 	/* W1's next message (sequence 3, quiet) at 250: W1 sends nothing earlier. */
 	hooks__prl_seen(W1, 3, 250, 1);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 250);
