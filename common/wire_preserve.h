@@ -58,6 +58,9 @@ typedef struct wire_pwait {
 	/* Receives the task has decided itself, and block notices it has sent to other
 	 * tasks (wire_pblock), so far (see wire_pgrant's table). */
 	uint32_t local, notices;
+	/* A blocked receive's report sent late (after a block notice): how long it had
+	 * waited, ns (0 otherwise), so that the monitor times the wait from its start. */
+	int64_t waited;
 } wire_pwait;
 
 typedef enum wire_pg_verdict {

@@ -603,6 +603,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	pr_task *t;
 	uint32_t k;
 	int was, fresh;
+	int64_t waited;
 
 	if (!p || !mt || reserve(run) < 0 || wire__pwait_decode(&w, data, len) != 0) {
 		run->bad_messages++;
@@ -610,6 +611,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	}
 	p->msgs_in++;
 	t = &p->t[mt->index];
+	waited = w.kind == WIRE_PW_BLOCKED && w.waited < p->wait_ns * 10 ? w.waited : 0;
 	/* Virtual times of tasks on different hosts compare on the monitor's clock. */
 	w.vt = clocks__to_monitor(run, mt, w.vt);
 	if (w.deadline != INT64_MAX)
@@ -685,7 +687,8 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	if (wait_op(t) < 0)
 		t->t_block = 0;
 	else if (fresh || !t->t_block) {
-		t->t_block = pvmmon_clock_now();
+		/* A report sent late (the task told its source first) says how long it waited. */
+		t->t_block = pvmmon_clock_now() - waited;
 		t->wseq++;
 	}
 	follow(run, mt->index, pvmmon_clock_now(), 1);

@@ -15,6 +15,7 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 #include "sched.h"
+#include "waits.h"
 
 static int on; /* preserve mode (from the welcome) */
 
@@ -34,10 +35,10 @@ void hooks__pr_enable(int enable) { on = enable; }
 #define LOCAL_WAIT_NS 2000000LL
 #define LOCAL_WAIT_WOKEN_NS 50000000LL
 
-/* A task that told its source it blocks (a block notice) tells the monitor too only if
- * it still waits after this long, or when the monitor asks: its source decides without
- * the monitor, and a wait this short is no hang (the hang threshold is 100 ms). */
-#define DEFER_REPORT_NS 10000000LL
+/* A task that told its source it blocks (a block notice) tells the monitor too only
+ * when the monitor asks, or once the wait has lasted the wait threshold (waits.c), as
+ * a task in plain mode reports its wait: its source decides without the monitor, and
+ * a shorter wait is no hang. The report says how long it waited (wire_pwait.waited). */
 
 /* A piggyback taken off the private context before its message was received. */
 typedef struct stash_entry {
@@ -77,6 +78,7 @@ static struct {
 	int spy;            /* the program's own matcher decides (see spy_queue) */
 	int local;          /* waiting to decide a receive here (see decide_here) */
 	int reported;       /* the monitor knows of the current blocked receive */
+	int64_t t_block;    /* real time the current blocked receive began */
 	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
 } cur;
 
@@ -297,6 +299,8 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.trans = vclock__trans_floor(hooks__clock());
 	w.local = nlocal;
 	w.notices = nnotices;
+	if (kind == WIRE_PW_BLOCKED && !cur.reported && cur.t_block)
+		w.waited = pvmmon_clock_now() - cur.t_block;
 	w.src = cur.src;
 	w.tag = cur.tag;
 	w.deadline = kind == WIRE_PW_RUNNING ? INT64_MAX : cur.deadline;
@@ -524,14 +528,16 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	uint64_t serial = stash_serial;
 	int64_t last;
 
+	int64_t defer = waits__threshold();
+
 	cur.kind = WIRE_PW_BLOCKED;
 	cur.block++;
 	cur.reported = 0;
+	cur.t_block = call->t_wait = last = pvmmon_clock_now();
 	if (!tell_blocked(tid))
 		send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
-	call->t_wait = last = pvmmon_clock_now();
 	while (!channel__lost()) {
-		int64_t now = pvmmon_clock_now(), left = call->t_wait + DEFER_REPORT_NS - now;
+		int64_t now = pvmmon_clock_now(), left = call->t_wait + defer - now;
 
 		drain(cur.reported || left >= WAIT_STEP_US * 1000LL
 		          ? WAIT_STEP_US
@@ -543,7 +549,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 		unmonitored_first(tid, tag, &found);
 		if (found)
 			break;
-		if (!cur.reported && now - call->t_wait >= DEFER_REPORT_NS) {
+		if (!cur.reported && now - call->t_wait >= defer) {
 			send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
 			serial = stash_serial;
 			last = now;
@@ -555,6 +561,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 		}
 	}
 	cur.kind = WIRE_PW_RUNNING;
+	cur.t_block = 0;
 }
 
 /* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
