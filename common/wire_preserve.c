@@ -175,6 +175,7 @@ void wire__pblock_encode(wire_buf *b, const wire_pblock *k)
 	wire__put_u32(b, k->seen);
 	wire__put_u32(b, k->sent);
 	wire__put_u8(b, k->quiet);
+	wire__put_u8(b, k->exiting);
 }
 
 int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
@@ -191,7 +192,8 @@ int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
 	k->seen = wire__get_u32(&in);
 	k->sent = wire__get_u32(&in);
 	k->quiet = wire__get_u8(&in);
-	if (k->quiet > 1)
+	k->exiting = wire__get_u8(&in);
+	if (k->quiet > 1 || k->exiting > 1)
 		in.failed = 1;
 	return wire__done(&in, "preserve block notice");
 }

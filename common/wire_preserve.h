@@ -113,13 +113,14 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len);
 void wire__pgrant_clear(wire_pgrant *g);
 
 /* PBLOCK, task to task: the sender blocks in a receive that accepts messages from the
- * destination alone (told only to a task that asked for it on its piggybacks, see
- * pvmhooks/prlocal.c). */
+ * destination alone, or ends (told only to a task that asked for it on its piggybacks,
+ * see pvmhooks/prlocal.c). */
 typedef struct wire_pblock {
-	int64_t vt;    /* the receive's virtual start, on the monitor's clock */
-	uint32_t seen; /* messages from the destination the sender has seen */
-	uint32_t sent; /* messages the sender has sent to the destination */
-	uint8_t quiet; /* it has spawned nothing since its last send to the destination */
+	int64_t vt;      /* the receive's virtual start, on the monitor's clock */
+	uint32_t seen;   /* messages from the destination the sender has seen */
+	uint32_t sent;   /* messages the sender has sent to the destination */
+	uint8_t quiet;   /* it has spawned nothing since its last send to the destination */
+	uint8_t exiting; /* it ends (vt and seen are then 0): it sends nothing more */
 } wire_pblock;
 
 void wire__pblock_encode(wire_buf *b, const wire_pblock *k);

@@ -123,8 +123,12 @@ static void pr_poll(int64_t now)
 static int pr_flush(int final, int64_t now)
 {
 	(void)now;
-	/* The monitor must know every message sent before it counts the task as ended. */
-	return final ? hooks__pr_report() : 0;
+	/* The monitor must know every message sent before it counts the task as ended; the
+	 * tasks that decide their receives from bounds learn that this one ends. */
+	if (!final)
+		return 0;
+	hooks__pr_exiting();
+	return hooks__pr_report();
 }
 
 static void fatal_poll(int64_t now)

@@ -30,10 +30,11 @@ void hooks__pr_enable(int enable) { on = enable; }
 /* How long a receive the task may decide itself waits for the piggybacks and block
  * notices that would let it, before it asks the monitor: the monitor's own delay
  * before it asks the tasks that hold a decision back; while it waits for a task it
- * has sent to (which will likely answer, and which the monitor would wait for too), a
- * wait step. */
+ * has sent to (which will likely answer or block on it, and which the monitor would
+ * have to wait for too), 20 ms: a task that blocks elsewhere is then asked by the
+ * monitor soon enough. */
 #define LOCAL_WAIT_NS 2000000LL
-#define LOCAL_WAIT_WOKEN_NS 50000000LL
+#define LOCAL_WAIT_WOKEN_NS 20000000LL
 
 /* A task that told its source it blocks (a block notice) tells the monitor too only
  * when the monitor asks, or once the wait has lasted the wait threshold (waits.c), as
@@ -166,12 +167,7 @@ void hooks__pr_spawning(void) { hooks__prl_spawning(); }
 
 int hooks__pr_deciding(void) { return on && hooks__prl_valid(); }
 
-void hooks__pr_piggyback(int src, const wire_piggyback *pb)
-{
-	if (pb->my_seq >= 0)
-		hooks__prl_seen(src, (uint32_t)pb->my_seq, pb->vt_send, pb->quiet);
-	hooks__prl_wants(src, pb->notify);
-}
+void hooks__pr_piggyback(int src, const wire_piggyback *pb) { hooks__prl_piggyback(src, pb); }
 
 static uint32_t count_of(tidmap *m, int32_t tid)
 {
@@ -181,6 +177,14 @@ static uint32_t count_of(tidmap *m, int32_t tid)
 }
 
 static uint32_t seen_from(int32_t tid) { return count_of(&seen, tid); }
+
+static uint32_t sent_to_count(int32_t tid) { return count_of(&sent_to, tid); }
+
+void hooks__pr_exiting(void)
+{
+	if (on && !channel__lost())
+		nnotices += (uint32_t)hooks__prl_exiting(sent_to_count);
+}
 
 void hooks__pr_seen(int src, int64_t next)
 {
@@ -441,18 +445,6 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 	}
 }
 
-/* A block notice from task src (see prlocal.c). */
-static void from_task(int src, const uint8_t *d, size_t len)
-{
-	wire_pblock k;
-
-	if (wire__pblock_decode(&k, d, len) < 0) {
-		hooks__count_bad();
-		return;
-	}
-	hooks__prl_blocked(src, &k, count_of(&sent_to, src), count_of(&seen, src));
-}
-
 /* Tells source src that this task blocks on it, when src asked for it: 1 when told. */
 static int tell_blocked(int src)
 {
@@ -481,8 +473,10 @@ static int drain(long wait_us)
 			continue;
 		if (src == channel__monitor_tid())
 			from_monitor(tag, d, len);
-		else if (tag == WIRE_TAG_PBLOCK)
-			from_task(src, d, len);
+		else if (tag == WIRE_TAG_PBLOCK &&
+		         hooks__prl_notice(src, d, len, count_of(&sent_to, src),
+		                           count_of(&seen, src)) < 0)
+			hooks__count_bad();
 		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
 			channel__gone();
 		else {

@@ -47,6 +47,9 @@ void hooks__pr_piggyback(int src, const wire_piggyback *pb);
 /* Picks up the monitor's messages and arrived piggybacks and answers the monitor's
  * questions: at every wrapped call in preserve mode. */
 void hooks__pr_poll(void);
+/* The task ends: tells the tasks that asked for block notices (before the final
+ * report). */
+void hooks__pr_exiting(void);
 /* Tells the monitor what was sent since the last report (before the final flush). */
 int hooks__pr_report(void);
 

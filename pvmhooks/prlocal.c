@@ -106,7 +106,7 @@ void hooks__prl_wants(int32_t src, int on)
 int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
 {
 	int64_t *want = tidmap__find(&notify, src), *at = tidmap__find(&spawns_at, src);
-	wire_pblock k = {vt, seen, sent, (at ? *at : 0) == spawns};
+	wire_pblock k = {vt, seen, sent, (at ? *at : 0) == spawns, 0};
 	wire_buf b;
 	int rc;
 
@@ -117,6 +117,30 @@ int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
 	rc = !b.failed && channel__pb_send(&src, 1, WIRE_TAG_PBLOCK, b.data, b.len) == 0;
 	wire__buf_free(&b);
 	return rc;
+}
+
+int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid))
+{
+	int n = 0;
+
+	for (size_t i = 0; i < notify.cap; i++) {
+		int32_t tid = notify.slots[i].tid;
+		int64_t *at;
+		wire_pblock k = {0, 0, 0, 0, 1};
+		wire_buf b;
+
+		if (!tid || !notify.slots[i].value)
+			continue;
+		at = tidmap__find(&spawns_at, tid);
+		k.sent = sent_to(tid);
+		k.quiet = (at ? *at : 0) == spawns;
+		wire__buf_init(&b);
+		wire__pblock_encode(&b, &k);
+		if (!b.failed && channel__pb_send(&tid, 1, WIRE_TAG_PBLOCK, b.data, b.len) == 0)
+			n++;
+		wire__buf_free(&b);
+	}
+	return n;
 }
 
 int hooks__prl_sent(int32_t tid, int64_t vs)
@@ -167,12 +191,31 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 	if (!e)
 		return;
 	e->vt = max64(e->vt, k->vt);
-	/* A message either way on its way, or a spawn: it may move before this task does. */
-	if (e->spawned || !k->quiet || k->seen != sent_to_src || k->sent != seen_from_src ||
-	    k->sent != e->next)
+	/* A message of its own on its way, or a spawn: it may move before this task does;
+	 * one of this task's on its way to it wakes it (but not once it ends). */
+	if (e->spawned || !k->quiet || k->sent != seen_from_src || k->sent != e->next ||
+	    (!k->exiting && k->seen != sent_to_src))
 		return;
 	e->bound = PRL_NEVER;
-	e->dep = WIRE_PB_DEP_SELF;
+	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
+}
+
+int hooks__prl_notice(int32_t src, const uint8_t *d, size_t len, uint32_t sent_to_src,
+                      uint32_t seen_from_src)
+{
+	wire_pblock k;
+	int rc = wire__pblock_decode(&k, d, len);
+
+	if (rc == 0)
+		hooks__prl_blocked(src, &k, sent_to_src, seen_from_src);
+	return rc;
+}
+
+void hooks__prl_piggyback(int32_t src, const wire_piggyback *pb)
+{
+	if (pb->my_seq >= 0)
+		hooks__prl_seen(src, (uint32_t)pb->my_seq, pb->vt_send, pb->quiet);
+	hooks__prl_wants(src, pb->notify);
 }
 
 int hooks__prl_known(int32_t tid) { return tab.valid && find(tid) != NULL; }

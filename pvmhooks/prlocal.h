@@ -35,10 +35,18 @@ void hooks__prl_wants(int32_t src, int notify);
 int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent);
 /* A piggyback from src: its per-pair sequence number, send time and quiet flag. */
 void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet);
-/* A block notice from src; sent_to_src: the messages this task has sent to src,
- * seen_from_src: those it has seen from src. */
+/* A block notice from src (len bytes at d: PVMMON_EPARSE when damaged). sent_to_src:
+ * the messages this task has sent to src, seen_from_src: those it has seen from it. */
+int hooks__prl_notice(int32_t src, const uint8_t *d, size_t len, uint32_t sent_to_src,
+                      uint32_t seen_from_src);
+/* A piggyback from src: its sequence number, send time and flags. */
+void hooks__prl_piggyback(int32_t src, const wire_piggyback *pb);
+/* A block notice from src, decoded. */
 void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
                         uint32_t seen_from_src);
+/* This task ends: tells every source that asked for block notices (sent_to(tid): the
+ * messages sent to tid). Returns how many were told. */
+int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid));
 /* Whether tid is among the tasks of the bounds. */
 int hooks__prl_known(int32_t tid);
 /* The least bound of all (PRL_NEVER when there is none): no task can send before it,

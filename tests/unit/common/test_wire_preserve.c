@@ -102,12 +102,13 @@ static void test_pgrant_pask(void)
 		wire_pblock k;
 
 		wire__buf_reset(&b);
-		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1});
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1});
 		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
 		CU_ASSERT_EQUAL(k.vt, 2600000);
 		CU_ASSERT_EQUAL(k.seen, 4);
 		CU_ASSERT_EQUAL(k.sent, 5);
 		CU_ASSERT_EQUAL(k.quiet, 1);
+		CU_ASSERT_EQUAL(k.exiting, 1);
 		b.data[b.len - 1] = 2;
 		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
 	}

@@ -50,7 +50,7 @@ static void test_grant_and_sends(void)
 
 static void test_piggybacks_and_notices(void)
 {
-	wire_pblock k = {300, 1, 4, 1};
+	wire_pblock k = {300, 1, 4, 1, 0};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -77,7 +77,7 @@ static void test_piggybacks_and_notices(void)
 
 static void test_spawns_keep_bounds(void)
 {
-	wire_pblock k = {300, 1, 5, 1};
+	wire_pblock k = {300, 1, 5, 1, 0};
 
 	grant();
 	hooks__prl_sent(W1, 150);
