@@ -101,7 +101,33 @@ static void test_spawns_keep_bounds(void)
 	CU_ASSERT_FALSE(hooks__prl_valid());
 }
 
+/* A task that ends sends nothing more, whatever this task sent it. */
+static void test_exit_notice(void)
+{
+	wire_pblock k = {0, 0, 3, 1, 1};
+
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	hooks__prl_sent(W1, 150);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	/* Its three messages seen here; this task's one to it is lost with it. */
+	hooks__prl_blocked(W1, &k, 1, 3);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 500);
+	hooks__prl_sent(W1, 200);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 500);
+	/* Not all its messages seen yet: one is on its way. */
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	hooks__prl_sent(W1, 150);
+	k.sent = 4;
+	hooks__prl_blocked(W1, &k, 1, 3);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+}
+
 CU_TestInfo test_prlocal_tests[] = {
+    {"a task that ends holds nothing", test_exit_notice},
     {"a grant's bounds, lowered by this task's sends", test_grant_and_sends},
     {"piggybacks and block notices raise them", test_piggybacks_and_notices},
     {"spawns keep them where they are", test_spawns_keep_bounds},
