@@ -1193,6 +1193,10 @@ printf 'message-bound (-c 2000 -s 20000): raw %ss plain %ss preserve %ss; preser
 	"$mr" "$mp" "$mq" "$(echo "$mq $mp" | awk '{print $1/$2}')" "$(echo "$mp $mr" | awk '{print $1/$2}')"
 printf 'computing (-c 64 -s 1000000): raw %ss preserve %ss; preserve/raw %.3f (target 1.10)\n' \
 	"$cr" "$cq" "$(echo "$cq $cr" | awk '{print $1/$2}')"
+record pres.plain "$(ratio "$mq" "$mp")"
+record pres.raw "$(ratio "$cq" "$cr")"
+record pres.cmsg "$(awk '$1 == "m" {print $2}' "$work/p22.msgs" | median)"
+record pres.local "$(awk '$1 == "m" {d += $2; l += $3} END {printf "%.3f", d ? l / d : 0}' "$work/p22.local")"
 for x in m c; do
 	printf '%s: control messages per decision, median %s (target 2); decided by the tasks themselves %s\n' \
 		"$([ $x = m ] && echo message-bound || echo computing)" \

@@ -17,8 +17,10 @@
  * trails user messages, in its own header): a task and a monitor of different builds
  * refuse each other's messages instead of misreading them. 7: every message has it. 8: a
  * wait report counts every message queued from its source. 9: records carry the
- * virtual time's uncertainty and what was clamped, sites their throttling. 10: preserve
- * mode's reports carry the task's transmission estimate.
+ * virtual time's uncertainty and what was clamped, sites their throttling. 10: records
+ * carry time histograms; preserve mode's reports carry the task's transmission floor and
+ * its own decisions, grants the other tasks' bounds, piggybacks preserve mode's flags,
+ * and PBLOCK is new.
  */
 #define WIRE_VERSION 10
 /* Bytes of the header every tagged message starts with. */
