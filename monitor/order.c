@@ -43,9 +43,9 @@ static int reserve(order_scratch *s, size_t n)
 
 /* A blocked task that could start running before x (xb for its candidates, see
  * order__decide's window for ties) without anyone else moving. */
-static int about_to_run(const order_task *b, int64_t x, int64_t xb)
+static int about_to_run(const order_task *b, int64_t x, int64_t xb, int use_wake)
 {
-	return (b->incoming && b->wake < x) || b->cand_va < xb;
+	return (b->incoming && (!use_wake || b->wake < x)) || b->cand_va < xb;
 }
 
 /* order__low, where a blocked task is about to run only with a candidate before xb
@@ -69,7 +69,7 @@ static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t
 
 		if (i == req || q->state == ORDER_EXITED || q->vt >= x)
 			continue;
-		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, x, xb)) {
+		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, x, xb, s->use_wake)) {
 			s->low[i] = 1;
 			s->queue[qt++] = (int32_t)i;
 			marked++;
@@ -224,13 +224,15 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* When blocked task q could run again by its own state (ORDER_NEVER: only when others
  * send to it); a running one's vt. */
-static int64_t seed_time(const order_task *q, int naive)
+static int64_t seed_time(const order_task *q, int naive, int use_wake)
 {
 	int64_t a = ORDER_NEVER;
 
 	if (q->state == ORDER_RUNNING || naive)
 		return q->vt;
 	if (q->incoming)
+		a = q->vt; /* order__bounds sets use_wake */
+	if (q->incoming && use_wake)
 		a = max64(q->vt, q->wake);
 	if (q->cand_va < ORDER_NEVER && max64(q->vt, q->cand_va) < a)
 		a = max64(q->vt, q->cand_va);
@@ -248,8 +250,9 @@ int order__bounds(const order_task *t, size_t n, size_t req, order_scratch *s, i
 	/* Every task that can send at all sends first no earlier than the least seed:
 	 * the others only send after one of those has. */
 	for (i = 0; i < n; i++)
-		if (i != req && t[i].state != ORDER_EXITED && seed_time(&t[i], s->naive) < hmin)
-			hmin = seed_time(&t[i], s->naive);
+		if (i != req && t[i].state != ORDER_EXITED &&
+		    seed_time(&t[i], s->naive, s->use_wake) < hmin)
+			hmin = seed_time(&t[i], s->naive, s->use_wake);
 	for (i = 0; i < n; i++) {
 		const order_task *q = &t[i];
 
@@ -257,7 +260,7 @@ int order__bounds(const order_task *t, size_t n, size_t req, order_scratch *s, i
 		dep[i] = ORDER_DEP_NONE;
 		if (i == req || q->state == ORDER_EXITED)
 			continue;
-		bound[i] = seed_time(q, s->naive);
+		bound[i] = seed_time(q, s->naive, s->use_wake);
 		if (q->state == ORDER_RUNNING || s->naive)
 			continue;
 		dep[i] =

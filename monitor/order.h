@@ -63,6 +63,9 @@ typedef struct order_scratch {
 	/* Tests only: bounds without the wait-dependency rule (a blocked task's bound is
 	 * its own virtual time), to show the deadlocks that rule prevents. */
 	int naive;
+	/* Tasks' wake bounds count (order_task.wake); otherwise a blocked task with an
+	 * incoming message is about to run from its vt. */
+	int use_wake;
 } order_scratch;
 
 void order__scratch_free(order_scratch *s);

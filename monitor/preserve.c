@@ -440,6 +440,11 @@ static void decide(mon_run *run, size_t i)
 		/* It waits on a task that is no task of the run: only that task can answer. */
 		return;
 	}
+	/* Wake bounds for blocking receives only: a polling receive decided "none" as soon
+	 * as no task can send before its virtual time polls at the rate of round trips to
+	 * the monitor, its virtual time growing by a loop's iteration each time; held until
+	 * the woken task reports, it polls as often as before. */
+	p->s.use_wake = t->kind == WIRE_PW_RECV;
 	v = order__decide(p->ot, n, i, src, p->oc, nc, t->deadline, inflight, &p->s, &best);
 	d = pvmmon_clock_now() - t0;
 	p->evals++;
