@@ -1,4 +1,5 @@
-/* Private to pvmmon: the real-time clock every component timestamps with. */
+/* Private to pvmmon: the real-time clock every component timestamps with, and the
+ * choice between CLOCK_MONOTONIC and the TSC for a task's own readings. */
 #ifndef PVMMON_COMMON_CLOCK_H
 #define PVMMON_COMMON_CLOCK_H
 
@@ -29,7 +30,7 @@ extern int (*pvmmon__clock_real)(clockid_t, struct timespec *);
  * Other hosts' clocks differ by an offset that tasks estimate (doc/architecture.md,
  * "The virtual clock across hosts").
  */
-static inline int64_t pvmmon_clock_now(void)
+static inline int64_t pvmmon__clock_mono(void)
 {
 	struct timespec ts;
 	int64_t t;
@@ -45,5 +46,105 @@ static inline int64_t pvmmon_clock_now(void)
 		t += (int64_t)((double)(t - pvmmon__clock_epoch) * pvmmon__clock_drift);
 	return t + pvmmon__clock_offset;
 }
+
+/*
+ * The TSC as a clock on CLOCK_MONOTONIC's time base (doc/architecture.md, "The probe
+ * clock"): ns = ns0 + (tsc - tsc0) * mult / 2^32 for tsc - tsc0 <= limit (10 ms of
+ * ticks); past that (or before tsc0) pvmmon__clock_slow() re-fits against
+ * CLOCK_MONOTONIC. mult is the fitted scale, corrected by the error found at the last
+ * re-fit so that the readings converge to CLOCK_MONOTONIC without ever going back;
+ * mult_plain is the fitted scale alone, for ticks past limit.
+ */
+typedef struct pvmmon__clock_map {
+	uint64_t tsc;
+	int64_t ns;
+	uint64_t mult;
+	uint64_t mult_plain;
+	uint64_t limit;
+} pvmmon__clock_map;
+
+/* The map in use; NULL: CLOCK_MONOTONIC (always in the monitor and the commands, which
+ * never call pvmmon__clock_start). */
+extern const pvmmon__clock_map *pvmmon__clock_tsc;
+int64_t pvmmon__clock_slow(uint64_t tsc);
+
+/*
+ * This process's real time in nanoseconds on CLOCK_MONOTONIC's time base: the TSC
+ * scaled where pvmmon__clock_start chose it (a task's probes, wrappers and virtual
+ * clock), else CLOCK_MONOTONIC itself. Converted readings agree with other processes'
+ * CLOCK_MONOTONIC within the calibration's error (tens of ns), so piggybacked times
+ * compare across the tasks of a host as before.
+ */
+static inline int64_t pvmmon_clock_now(void)
+{
+#if defined(__x86_64__)
+	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
+
+	if (m) {
+		uint64_t t = __builtin_ia32_rdtsc(), d = t - m->tsc;
+
+		if (__builtin_expect(d <= m->limit, 1))
+			return m->ns + (int64_t)(((unsigned __int128)d * m->mult) >> 32);
+		return pvmmon__clock_slow(t);
+	}
+#endif
+	return pvmmon__clock_mono();
+}
+
+/*
+ * Chooses this process's clock, once (later calls return the choice): the TSC where
+ * pvmmon__clock_decide allows it from the kernel's clocksource, the CPU flags and
+ * PVMMON_CLOCK, and the checks at start pass (monotonic across this process's CPUs,
+ * in step with CLOCK_MONOTONIC, a scale known to 0.01% after about 1 ms); else
+ * CLOCK_MONOTONIC. 1: the TSC. Takes about a millisecond.
+ */
+int pvmmon__clock_start(void);
+/* Re-fits the TSC against CLOCK_MONOTONIC now (a task's flushes); readings do so by
+ * themselves every 10 ms. A scale more than 0.1% off ends the TSC's use for good. */
+void pvmmon__clock_refit(void);
+/* "tsc" or "monotonic": the clock pvmmon_clock_now reads now. */
+const char *pvmmon__clock_name(void);
+/* Why the clock is what it is ("clocksource tsc", "PVMMON_CLOCK=monotonic", ...). */
+const char *pvmmon__clock_why(void);
+
+/* The decision without the checks, from its inputs (tests give fake ones): env is
+ * PVMMON_CLOCK (NULL: unset), current and available the clocksource files' contents
+ * (NULL: unreadable), cpuinfo /proc/cpuinfo's (its first flags line counts; NULL:
+ * unreadable). 1: the TSC may be used; *why says why or why not. */
+int pvmmon__clock_decide(const char *env, const char *current, const char *available,
+                         const char *cpuinfo, const char **why);
+
+/* A paired reading: CLOCK_MONOTONIC's ns at the TSC reading tsc, within +- width / 2. */
+typedef struct pvmmon__clock_pair {
+	int64_t ns;
+	uint64_t tsc;
+	int64_t width;
+} pvmmon__clock_pair;
+
+/* The scale (ns a tick) from pairs a and b, and its relative error bound; 0, or
+ * PVMMON_EINVAL where b is not after a. */
+int pvmmon__clock_fit(double *scale, double *err, const pvmmon__clock_pair *a,
+                      const pvmmon__clock_pair *b);
+/* Whether the pairs p[0..n-1] (taken on each CPU in turn) lie on the line through a of
+ * this scale, within their widths and tol ns: the CPUs' TSCs are in step. */
+int pvmmon__clock_in_step(const pvmmon__clock_pair *a, double scale, const pvmmon__clock_pair *p,
+                          int n, int64_t tol);
+/* The map's reading for tsc: piecewise past limit, never before the anchor. */
+int64_t pvmmon__clock_map_ns(const pvmmon__clock_map *m, uint64_t tsc);
+/* A map anchored at (tsc, ns) with scale and no correction. */
+void pvmmon__clock_map_set(pvmmon__clock_map *m, uint64_t tsc, int64_t ns, double scale);
+/*
+ * The re-fit: the next map from the current one cur, the first pair of the run, the
+ * previous re-fit's pair prev and a fresh pair now, and the scale at start. The scale
+ * is re-fitted from first to now; the map stays continuous at now (never going back)
+ * and is steered to CLOCK_MONOTONIC over the next 10 ms (a lag of more than 1 us is
+ * stepped forward). PVMMON_ERANGE (with *why) when the TSC's rate differs from
+ * CLOCK_MONOTONIC's by more than 0.1%, over the run or since prev. *err: the map's
+ * error at now before the re-fit (map minus CLOCK_MONOTONIC, ns).
+ */
+int pvmmon__clock_next_map(pvmmon__clock_map *out, int64_t *err, const char **why,
+                           const pvmmon__clock_map *cur, const pvmmon__clock_pair *first,
+                           const pvmmon__clock_pair *prev, const pvmmon__clock_pair *now,
+                           double scale0);
 
 #endif

@@ -209,6 +209,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	if (t->bad_piggybacks)
 		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
 	attr_str(wr, "waiting", t->waiting);
+	attr_str(wr, "clock", t->clock);
 	if (t->cost.known) {
 		start(wr, "cost");
 		attr_i64(wr, "proc-pair-ns", t->cost.proc_pair_ns);

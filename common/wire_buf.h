@@ -20,9 +20,9 @@
  * virtual time's uncertainty and what was clamped, sites their throttling. 10: records
  * carry time histograms; preserve mode's reports carry the task's transmission floor and
  * its own decisions, grants the other tasks' bounds, piggybacks preserve mode's flags,
- * and PBLOCK is new.
+ * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC).
  */
-#define WIRE_VERSION 10
+#define WIRE_VERSION 11
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

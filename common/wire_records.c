@@ -210,6 +210,8 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	wire__put_u64(b, t->bytes_recv);
 	wire__put_u64(b, t->unmonitored_recv);
 	wire__put_u64(b, t->bad_piggybacks);
+	/* The clock the task's probes read: 0 not said, 1 monotonic, 2 tsc. */
+	wire__put_u8(b, !t->clock ? 0 : strcmp(t->clock, "tsc") == 0 ? 2 : 1);
 	wire__put_u32(b, (uint32_t)t->nstmts);
 	for (i = 0; i < t->nstmts; i++)
 		put_stmt(b, &t->stmts[i]);
@@ -377,6 +379,18 @@ static void get_task_head(wire_in *in, pvmmon_log_task *t)
 	t->bytes_recv = wire__get_u64(in);
 	t->unmonitored_recv = wire__get_u64(in);
 	t->bad_piggybacks = wire__get_u64(in);
+	switch (wire__get_u8(in)) {
+	case 0:
+		break;
+	case 1:
+		t->clock = strdup("monotonic");
+		break;
+	case 2:
+		t->clock = strdup("tsc");
+		break;
+	default:
+		in->failed = 1;
+	}
 }
 
 int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)

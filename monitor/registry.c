@@ -241,6 +241,9 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.unmonitored_recv = fresh.unmonitored_recv;
 	t->rec.bad_piggybacks = fresh.bad_piggybacks;
 	t->rec.cost = fresh.cost;
+	free(t->rec.clock);
+	t->rec.clock = fresh.clock;
+	fresh.clock = NULL;
 	histmerge__take(run, t, &fresh);
 	t->rec.flushes++;
 	if (final) {

@@ -50,6 +50,9 @@ int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
 	t->bad_piggybacks = n->pb_bad;
 	t->cost = *cost;
 	wire__buf_reset(&out);
+	/* A static name, for the encoding only: the record set never frees it. */
+	t->clock = (char *)pvmmon__clock_name();
 	wire__records_encode(&out, t, final);
+	t->clock = NULL;
 	return out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_RECORDS, out.data, out.len);
 }

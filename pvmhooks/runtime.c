@@ -210,6 +210,9 @@ int hooks__init(void)
 	if (getenv("PVMMON_PASSIVE") || strcmp(channel__program(), "pvmgs") == 0 ||
 	    strcmp(channel__program(), "pvmmon-monitor") == 0)
 		return 0;
+	/* The task's clock before anything is timed: registration, the clock offset and
+	 * calibration then measure on the clock the probes will read. */
+	pvmmon__clock_start();
 	channel__resolve();
 	hooks__find_lib_path();
 	mytid = hooks__pvm.mytid();

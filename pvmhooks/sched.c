@@ -168,6 +168,9 @@ static int flush_at(int final, int64_t now)
 
 	if (hooks__state() != HOOKS_ACTIVE || channel__lost())
 		return PVMMON_ESTATE;
+	/* The TSC's scale is checked against CLOCK_MONOTONIC at every flush (and its use
+	 * ended if it is off); the records then say which clock was read. */
+	pvmmon__clock_refit();
 	for (size_t i = 0; i < nfeatures; i++) {
 		r = features[i].flush ? features[i].flush(final, now) : 0;
 		if (r < 0 && rc == 0)

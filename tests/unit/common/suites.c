@@ -1,6 +1,7 @@
 /* The table of unit-test suites for common/, one suite per module. */
 #include "../unit.h"
 
+extern CU_TestInfo test_clock_tests[];
 extern CU_TestInfo test_clockmodel_tests[];
 extern CU_TestInfo test_errors_tests[];
 extern CU_TestInfo test_common_histo_tests[];
@@ -17,6 +18,7 @@ extern CU_TestInfo test_wire_tags_tests[];
 extern CU_TestInfo test_wire_task_tests[];
 
 CU_SuiteInfo unit_common_suites[] = {
+    {"clock", NULL, NULL, NULL, NULL, test_clock_tests},
     {"clockmodel", NULL, NULL, NULL, NULL, test_clockmodel_tests},
     {"errors", NULL, NULL, NULL, NULL, test_errors_tests},
     {"common_histo", NULL, NULL, NULL, NULL, test_common_histo_tests},

@@ -284,6 +284,7 @@ static pvmmon_log *full_log(void)
 	t->program = strdup("matmul");
 	t->status = PVMMON_TASK_EXITED;
 	t->waiting = strdup("at m.c:12 for tag 7 from any task");
+	t->clock = strdup("tsc");
 	t->start_ns = 5;
 	t->end_ns = 6000000000LL;
 	t->virtual_ns = 5900000000LL;
@@ -446,6 +447,10 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->hangs[0].delay_ns, 100000000);
 	SAME_STR(a->tasks[0].waiting, b->tasks[0].waiting);
 	CU_ASSERT_PTR_NOT_NULL(b->tasks[0].waiting);
+	/* The clock a task read is optional: said for the first task only. */
+	SAME_STR(a->tasks[0].clock, b->tasks[0].clock);
+	CU_ASSERT_PTR_NOT_NULL(b->tasks[0].clock);
+	CU_ASSERT_PTR_NULL(b->tasks[1].clock);
 	SAME_STR(a->hosts[0].arch, b->hosts[0].arch);
 	CU_ASSERT_EQUAL(b->hosts[0].dtid, 0x40000);
 	/* Clock offsets are optional per host: absent stays unknown. */

@@ -229,10 +229,14 @@ static void test_records_round_trip(void)
 	t.nloops = 1;
 	t.loops = &loop;
 	t.cost = (pvmmon_log_cost){1, 60, 55, 120, 9000, 7000, 42, 123456, 100000, 140500, 1650, 0};
+	t.clock = "tsc";
 	wire__buf_init(&b);
 	wire__records_encode(&b, &t, 1);
 	CU_ASSERT_EQUAL_FATAL(wire__records_decode(&out, &final, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(final, 1);
+	/* The clock the task read travels with its records. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out.clock);
+	CU_ASSERT_STRING_EQUAL(out.clock, "tsc");
 	CU_ASSERT_EQUAL(out.tid, 0x40001);
 	CU_ASSERT_EQUAL(out.virtual_ns, 1000000);
 	/* Raw and local times travel too, and say so. */
