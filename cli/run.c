@@ -490,9 +490,14 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
 		/* A task that records registers at its first clock read (pvmhooks/sources.c). */
 		setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
-		if (asprintf(&exp, "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE:PVMMON_RR%s",
+		/* PVMMON_CLOCK too: spawned tasks get the pvmd's environment, which an
+		 * attached VM's pvmd did not take from this one. */
+		if (asprintf(&exp,
+		             "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE:"
+		             "PVMMON_RR%s%s",
 		             old ? old : "", old && *old ? ":" : "",
-		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "") >= 0)
+		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "",
+		             getenv("PVMMON_CLOCK") ? ":PVMMON_CLOCK" : "") >= 0)
 			setenv("PVM_EXPORT", exp, 1);
 		execv(program, o->prog_argv);
 		fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
@@ -708,6 +713,7 @@ static int run_main(int argc, char **argv, const char *replay)
 	monitor_proc mon = {-1, -1, -1, 0};
 	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL;
 	int rc = EXIT_PVMMON, status, mstatus = 0, pr, run_file = 0;
+	const char *clock_env;
 	struct sigaction sa;
 
 	pr = cli__run_parse(argc, argv, replay, &o);
@@ -720,6 +726,16 @@ static int run_main(int argc, char **argv, const char *replay)
 		return EXIT_PVMMON;
 	}
 	if (replay && cli__check_replay(replay, program) < 0) {
+		free(program);
+		return EXIT_PVMMON;
+	}
+	/* Tasks read PVMMON_CLOCK themselves (and take anything unknown for monotonic):
+	 * a misspelt value is said here, before anything starts. */
+	clock_env = getenv("PVMMON_CLOCK");
+	if (clock_env && *clock_env && strcmp(clock_env, "auto") &&
+	    strcmp(clock_env, "monotonic")) {
+		cli__error("%s: PVMMON_CLOCK=%s: expected auto or monotonic",
+		           replay ? "replay" : "run", clock_env);
 		free(program);
 		return EXIT_PVMMON;
 	}

@@ -10,6 +10,7 @@
 
 #include <CUnit/CUnit.h>
 
+#include "../../common/clock.h"
 #include "harness.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
@@ -487,7 +488,76 @@ static void test_program_matcher_keeps_pairing(void)
 	}
 }
 
+/* Whether this machine's tasks may read the TSC: the decision tasks make, from the
+ * same files (the checks at start then pass on any machine whose kernel uses it). */
+static int machine_allows_tsc(void)
+{
+	char *cur =
+	    harness_slurp("/sys/devices/system/clocksource/clocksource0/current_clocksource", NULL);
+	char *avail = harness_slurp(
+	    "/sys/devices/system/clocksource/clocksource0/available_clocksource", NULL);
+	char *cpuinfo = harness_slurp("/proc/cpuinfo", NULL);
+	const char *why;
+	int r = pvmmon__clock_decide(NULL, cur, avail, cpuinfo, &why);
+
+	fprintf(stderr, "\n(this machine: %s clock; %s) ", r ? "tsc" : "monotonic", why);
+	free(cur);
+	free(avail);
+	free(cpuinfo);
+	return r;
+}
+
+/* Every task of one mcpi run says it read clock, and its times are sane. */
+static void check_clock_run(const char *dir, const char *env, const char *clock)
+{
+	char args[512];
+	cmd_result m;
+	pvmmon_log *log;
+
+	snprintf(args, sizeof(args), "%s/mcpi -w 2 -c 24 -s 5000", harness_bin());
+	if (env)
+		setenv("PVMMON_CLOCK", env, 1);
+	log = monitored(dir, env ? "clock-forced" : "clock", args, &m);
+	unsetenv("PVMMON_CLOCK");
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_EQUAL(log->ntasks, 3);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t->clock);
+		CU_ASSERT_STRING_EQUAL(t->clock, clock);
+		CU_ASSERT_EQUAL(t->status, PVMMON_TASK_EXITED);
+		/* Sane times on either clock: virtual time positive, within the real time
+		 * (rt = vt + I, I >= 0) and within the run. */
+		CU_ASSERT(t->virtual_ns > 0);
+		CU_ASSERT(t->raw_ns >= t->virtual_ns);
+		CU_ASSERT(t->end_ns > t->start_ns);
+		CU_ASSERT(t->virtual_ns <= log->wall_ns);
+		for (size_t j = 0; j < t->nstmts; j++)
+			for (size_t k = 0; k < t->stmts[j].ncom; k++) {
+				CU_ASSERT(t->stmts[j].com[k].trans_ns >= 0);
+				CU_ASSERT(t->stmts[j].com[k].sync_ns >= 0);
+			}
+	}
+	pvmmon_log_free(log);
+	cmd_result_free(&m);
+}
+
+/* The log says which clock each task read: the TSC where this machine's kernel and CPU
+ * allow it, CLOCK_MONOTONIC when PVMMON_CLOCK=monotonic forces it (spawned tasks
+ * too: pvmmon run exports it); both runs pass with sane times. */
+static void test_log_says_the_clock(void)
+{
+	const char *dir = harness_tmpdir();
+
+	check_clock_run(dir, NULL, machine_allows_tsc() ? "tsc" : "monotonic");
+	check_clock_run(dir, "monotonic", "monotonic");
+}
+
 CU_TestInfo test_run_tests[] = {
+    {"the log says which clock tasks read (tsc, or monotonic when forced)",
+     test_log_says_the_clock},
     {"what spawned tasks print is shown after the run", test_spawned_task_output_shown},
     {"a program's own matcher (pvm_recvf) does not break pairing",
      test_program_matcher_keeps_pairing},
