@@ -28,6 +28,28 @@ static int cmp_stmt_ref(const void *a, const void *b)
 	return x->stmt->id < y->stmt->id ? -1 : x->stmt->id > y->stmt->id;
 }
 
+/* Which clock the tasks' probes read (logs of 1.6 that say so): the TSC, or
+ * CLOCK_MONOTONIC (forced, or where the TSC is not to be trusted). */
+static void report_clocks(const pvmmon_log *log, FILE *out)
+{
+	size_t tsc = 0, mono = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const char *c = log->tasks[i].clock;
+
+		tsc += c && !strcmp(c, "tsc");
+		mono += c && strcmp(c, "tsc");
+	}
+	if (!tsc && !mono)
+		return;
+	fprintf(out, "  tasks' clock:");
+	if (tsc)
+		fprintf(out, " TSC (%zu task%s)%s", tsc, tsc == 1 ? "" : "s", mono ? "," : "");
+	if (mono)
+		fprintf(out, " CLOCK_MONOTONIC (%zu task%s)", mono, mono == 1 ? "" : "s");
+	fprintf(out, "\n");
+}
+
 /*
  * The compensation's quality per task (logs of version 1.4 and later): the share of the
  * task's real time that was its own monitoring, which compensation removed, the
@@ -85,6 +107,7 @@ static void report_run(const pvmmon_log *log, FILE *out)
 		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),
 		graphs__percent(isum, vsum + isum));
 	fprintf(out, "  %s\n", graphs__comp_sentence(log));
+	report_clocks(log, out);
 	report_quality(log, out);
 }
 
