@@ -142,13 +142,19 @@ void hooks__set_start(int64_t t);
  * 0, or -1 when memory is short (*arr is then unchanged). */
 int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size);
 
+/* The thread-local flags below use the initial-exec model: one %fs-relative access
+ * where the default (a shared library's global-dynamic) calls __tls_get_addr, a good
+ * share of a probe's cost. The library is loaded at start (preloaded, or linked by
+ * pvmmon-cc), where static TLS is there for it; glibc keeps spare static TLS for a
+ * library opened later, and two ints fit. */
+#define HOOKS_TLS __thread __attribute__((tls_model("initial-exec")))
 /* Set while pvmmon's own code runs in this thread: the wrappers then pass straight
  * through (libpvm3 calls its own entry points through the PLT). The one global the
  * wrappers read inline. */
-extern __thread int hooks__guard;
+extern HOOKS_TLS int hooks__guard;
 /* Set while a wrapped call runs the real PVM call (under the guard): a fatal signal
  * that comes then found pvmmon's records whole (fatal.c). */
-extern __thread int hooks__in_pvm;
+extern HOOKS_TLS int hooks__in_pvm;
 
 /* Registers this task with the monitor on first use (outside any wrapper); returns 1
  * when the task is monitored. For PVM calls that enroll a task without being wrapped. */

@@ -91,8 +91,8 @@ void hooks__set_start(int64_t t) { st.start = t; }
 
 void hooks__set_cur_op(hooks_op op) { st.cur_op = op; }
 
-__thread int hooks__guard;
-__thread int hooks__in_pvm;
+HOOKS_TLS int hooks__guard;
+HOOKS_TLS int hooks__in_pvm;
 
 int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size)
 {
