@@ -43,22 +43,27 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void charge(int64_t t0)
+static __attribute__((noinline)) void charge_sample(vclock *c, int64_t t0)
 {
 	int64_t d;
 
-	if (probe_cost >= 0) {
-		charged++;
-		vclock__intrude(hooks__clock(), probe_cost);
-		return;
-	}
 	d = pvmmon_clock_now() - t0;
-	vclock__intrude(hooks__clock(), d);
+	vclock__intrude(c, d);
 	samples[nsamples++] = d;
 	if (nsamples == PROBE_SAMPLES) {
 		qsort(samples, PROBE_SAMPLES, sizeof(*samples), cmp_i64);
 		probe_cost = samples[PROBE_SAMPLES / 2];
 	}
+}
+
+static inline void charge(vclock *c, int64_t t0)
+{
+	if (__builtin_expect(probe_cost >= 0, 1)) {
+		charged++;
+		vclock__intrude(c, probe_cost);
+		return;
+	}
+	charge_sample(c, t0);
 }
 
 void hooks__probe_cost_set(int64_t ns)
@@ -116,6 +121,7 @@ static void switch_off(pvmmon_probe_site *site)
 #define PROBE(site, fn, entry)                                                            \
 	do {                                                                              \
 		int64_t t0;                                                               \
+		vclock *c;                                                                \
 		hooks_state_kind state = hooks__state();                                           \
 		if (__builtin_expect(state == HOOKS_UNINIT, 0) && (entry)) {              \
 			hooks__probe_enrol();                                             \
@@ -136,14 +142,15 @@ static void switch_off(pvmmon_probe_site *site)
 		}                                                                         \
 		/* A probe that made a record (malloc, strdup) costs far more than the  \
 		 * calibrated probe: it is timed. */                                      \
-		if (__builtin_expect(fn((site), vclock__stamp(hooks__clock(), t0)), 0)) {         \
+		c = hooks__clock();                                                       \
+		if (__builtin_expect(fn((site), vclock__stamp(c, t0)), 0)) {                      \
 			if (test_delay_ns)                                                         \
 				test_delay(t0);                                                    \
 			charge_measured(t0);                                              \
 		} else {                                                                           \
 			if (test_delay_ns)                                                         \
 				test_delay(t0);                                                    \
-			charge(t0);                                                       \
+			charge(c, t0);                                                    \
 		}                                                                                  \
 		/* The tick charges its own time from now: the probe's is charged. */   \
 		if (__builtin_expect(t0 >= next_tick, 0))                                          \
@@ -184,7 +191,7 @@ static double throttle_get(void)
 /* After site's exit closed its record: demotes it when its probe pair costs too much
  * of its time a call. A procedure active further up (recursion) waits for the next
  * check, so that its outer activations' times are whole. */
-static void throttle_check(pvmmon_probe_site *site)
+static __attribute__((noinline)) void throttle_check(pvmmon_probe_site *site)
 {
 	uint64_t n;
 	int64_t t, pair, at = 0;
@@ -202,6 +209,14 @@ static void throttle_check(pvmmon_probe_site *site)
 		at = pvmmon_clock_now() - hooks__start();
 	hooks__dyn_throttle(site);
 	hooks__records_throttled(site, at > 0 ? at : 0, t > 0 ? t / (int64_t)n : 0, pair);
+}
+
+/* What every exit asks first, inline: nothing to check without throttling (0, as
+ * --no-throttle sets it) or while calibration pauses it. */
+static inline void throttle_maybe(pvmmon_probe_site *site)
+{
+	if (throttle_share != 0 && !throttle_paused && site->enabled == 1)
+		throttle_check(site);
 }
 
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
@@ -227,7 +242,7 @@ void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
 {
 	PROBE(site, hooks__proc_exit, 0);
-	throttle_check(site);
+	throttle_maybe(site);
 }
 
 void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
@@ -238,5 +253,5 @@ void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
 void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
 {
 	PROBE(site, hooks__loop_exit, 0);
-	throttle_check(site);
+	throttle_maybe(site);
 }

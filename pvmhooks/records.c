@@ -58,10 +58,15 @@ static int proc_depth, loop_depth;
 static pvmmon_probe_site **loop_sites;
 
 /* The real and local times of the moment whose virtual time is v: probes pass the
- * virtual time of their start, and the clock has not moved since. */
-static int64_t real_of(int64_t v) { return v + vclock__intrusion(hooks__clock()); }
+ * virtual time of their start, and the clock has not moved since. One accessor call:
+ * this runs in every probe. */
+static void real_local(int64_t v, int64_t *r, int64_t *l)
+{
+	const vclock *c = hooks__clock();
 
-static int64_t local_of(int64_t v) { return vclock__local(hooks__clock(), real_of(v)); }
+	*r = v + vclock__intrusion(c);
+	*l = vclock__local(c, *r);
+}
 
 /* Procedure entries and exits before registration, kept for critical-path collection;
  * a program that makes that many calls before its first PVM call starts its path at
@@ -221,14 +226,12 @@ static int key_is(const proc_key *k, const void *site, const void *caller, int32
  * wanted (a procedure is usually called from one place in a loop), so the search of
  * all records is rare.
  */
-static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t call_line)
+static __attribute__((noinline)) size_t
+proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t call_line)
 {
 	size_t i;
 	pvmmon_log_proc *p;
 
-	if (site->slot >= 0 && (size_t)site->slot < rec.nprocs &&
-	    key_is(&proc_keys[site->slot], site, caller, call_line))
-		return (size_t)site->slot;
 	for (i = 0; i < rec.nprocs; i++)
 		if (key_is(&proc_keys[i], site, caller, call_line)) {
 			site->slot = (int)i;
@@ -250,6 +253,16 @@ static size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller, in
 	site->slot = (int)rec.nprocs;
 	made++;
 	return rec.nprocs++;
+}
+
+/* The site's last record, inline (every entry probe asks), else the search. */
+static inline size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller,
+                                 int32_t call_line)
+{
+	if (site->slot >= 0 && (size_t)site->slot < rec.nprocs &&
+	    key_is(&proc_keys[site->slot], site, caller, call_line))
+		return (size_t)site->slot;
+	return proc_record_find(site, caller, call_line);
 }
 
 static size_t loop_record(pvmmon_probe_site *site)
@@ -300,8 +313,7 @@ static void proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	proc_stack[proc_depth].site = site;
 	proc_stack[proc_depth].record = r;
 	proc_stack[proc_depth].v_enter = v;
-	proc_stack[proc_depth].r_enter = real_of(v);
-	proc_stack[proc_depth].l_enter = local_of(v);
+	real_local(v, &proc_stack[proc_depth].r_enter, &proc_stack[proc_depth].l_enter);
 	proc_stack[proc_depth].child_ns = 0;
 	proc_stack[proc_depth].child_raw = 0;
 	proc_stack[proc_depth].child_local = 0;
@@ -341,8 +353,9 @@ static void proc_exit(pvmmon_probe_site *site, int64_t v)
 	if (hooks__cp_selected())
 		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
-	raw = real_of(v) - f->r_enter;
-	local = local_of(v) - f->l_enter;
+	real_local(v, &raw, &local);
+	raw -= f->r_enter;
+	local -= f->l_enter;
 	if (f->record != (size_t)-1) {
 		pvmmon_log_proc *p = &rec.procs[f->record];
 
@@ -415,8 +428,7 @@ static void loop_enter(pvmmon_probe_site *site, int64_t v)
 	loop_stack[loop_depth].site = site;
 	loop_stack[loop_depth].record = loop_record(site);
 	loop_stack[loop_depth].v_enter = v;
-	loop_stack[loop_depth].r_enter = real_of(v);
-	loop_stack[loop_depth].l_enter = local_of(v);
+	real_local(v, &loop_stack[loop_depth].r_enter, &loop_stack[loop_depth].l_enter);
 	loop_depth++;
 }
 
@@ -442,10 +454,13 @@ static void loop_exit(pvmmon_probe_site *site, int64_t v)
 		return;
 	f = &loop_stack[--loop_depth];
 	if (f->record != (size_t)-1) {
+		int64_t r, l;
+
+		real_local(v, &r, &l);
 		rec.loops[f->record].count++;
 		rec.loops[f->record].time_ns += v - f->v_enter;
-		rec.loops[f->record].raw_ns += real_of(v) - f->r_enter;
-		rec.loops[f->record].local_ns += local_of(v) - f->l_enter;
+		rec.loops[f->record].raw_ns += r - f->r_enter;
+		rec.loops[f->record].local_ns += l - f->l_enter;
 		last_loop = f->record;
 	}
 }

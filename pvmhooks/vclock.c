@@ -21,7 +21,7 @@ void vclock__restart(vclock *c)
 	c->nclamped = keep.nclamped;
 }
 
-int64_t vclock__stamp(vclock *c, int64_t rt)
+int64_t vclock__stamp_slow(vclock *c, int64_t rt)
 {
 	int64_t v = rt - c->intrusion, l = rt - c->local;
 
