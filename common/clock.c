@@ -284,6 +284,7 @@ static void take_pair(pvmmon__clock_pair *p)
 static pvmmon__clock_map maps[4];
 static unsigned nmap;
 static pvmmon__clock_pair first, prev;
+static int marked;
 static double scale0, scale;
 static char busy;
 
@@ -406,6 +407,12 @@ static int cpus_check(pvmmon__clock_pair *per, int *n)
 	return ok && rdtscp() > last;
 }
 
+void pvmmon__clock_mark(void)
+{
+	take_pair(&first);
+	marked = 1;
+}
+
 /* The scale from first and a pair at least 1 ms later (longer when the pairs were
  * wide), to START_ERR; 0 when it cannot. */
 static int start_scale(double *s)
@@ -428,6 +435,8 @@ static int start_scale(double *s)
 			prev = b;
 			return 1;
 		}
+		/* A wide pair at either end (the process preempted): from a fresh one. */
+		take_pair(&first);
 	}
 	return 0;
 }
@@ -455,7 +464,8 @@ int pvmmon__clock_start(void)
 		why_s = why;
 		return 0;
 	}
-	take_pair(&first);
+	if (!marked)
+		take_pair(&first);
 	if (!cpus_check(per, &n)) {
 		why_s = "the TSC went back moving between CPUs";
 		return 0;
@@ -480,6 +490,8 @@ int pvmmon__clock_start(void)
 	return 1;
 }
 #else
+void pvmmon__clock_mark(void) {}
+
 int64_t pvmmon__clock_slow(uint64_t tsc)
 {
 	(void)tsc;

@@ -95,10 +95,14 @@ static inline int64_t pvmmon_clock_now(void)
  * Chooses this process's clock, once (later calls return the choice): the TSC where
  * pvmmon__clock_decide allows it from the kernel's clocksource, the CPU flags and
  * PVMMON_CLOCK, and the checks at start pass (monotonic across this process's CPUs,
- * in step with CLOCK_MONOTONIC, a scale known to 0.01% after about 1 ms); else
- * CLOCK_MONOTONIC. 1: the TSC. Takes about a millisecond.
+ * in step with CLOCK_MONOTONIC, a scale known to 0.01% over at least 1 ms from
+ * pvmmon__clock_mark's pair); else CLOCK_MONOTONIC. 1: the TSC. Waits only when the
+ * mark is less than 1 ms old (or its pair was wide).
  */
 int pvmmon__clock_start(void);
+/* Takes the first calibration pair now (a task's library at load, about 200 ns): the
+ * start's scale then spans the time to registration and seldom needs to wait. */
+void pvmmon__clock_mark(void);
 /* Re-fits the TSC against CLOCK_MONOTONIC now (a task's flushes); readings do so by
  * themselves every 10 ms. A scale more than 0.1% off ends the TSC's use for good. */
 void pvmmon__clock_refit(void);

@@ -36,7 +36,12 @@ static int64_t loaded_at; /* real time the library was loaded: the process's sta
 
 /* The process's start, as near as a library can see it: the task's time origin, so
  * that work done before its first PVM call (probed procedures included) is its own. */
-__attribute__((constructor)) static void loaded(void) { loaded_at = pvmmon_clock_now(); }
+__attribute__((constructor)) static void loaded(void)
+{
+	loaded_at = pvmmon_clock_now();
+	/* The TSC's calibration starts here: by registration its baseline is long. */
+	pvmmon__clock_mark();
+}
 
 static void warn(const char *what)
 {
