@@ -125,7 +125,8 @@ compare_builds() {
 				done
 			fi
 			if has probe; then
-				$PIN "$work/probecost.$s" 10000000 >>"$work/probe.$s"
+				$PIN "$b/pvmmon" run -q --no-throttle -o "$work/probe.xml" -- \
+					"$work/probecost.$s" --pvm 10000000 >>"$work/probe.$s"
 			fi
 			if has export; then
 				# Section 23's log (made once, by this build's biglog): read alone, and
@@ -304,8 +305,12 @@ echo
 fi
 
 if want 4; then
-# 4. Probe cost (pvmmon-cc's procedure probes), ns per entry+exit pair.
-for rep in $(seq "$REPS"); do $PIN "$PB/probecost" 10000000; done >"$work/probe"
+# 4. Probe cost (pvmmon-cc's procedure probes), ns per entry+exit pair, in a registered
+# task (probecost --pvm under pvmmon run --no-throttle: run alone, its sites switch
+# themselves off at their first entry, and the "enabled" pair measured nothing).
+for rep in $(seq "$REPS"); do
+	$PIN "$BIN/pvmmon" run -q --no-throttle -o "$work/probe.xml" -- "$PB/probecost" --pvm 10000000
+done >"$work/probe"
 en=$(sed 's/.*enabled_ns=\([0-9.]*\).*/\1/' "$work/probe" | median)
 dis=$(sed 's/.*disabled_ns=\([0-9.]*\).*/\1/' "$work/probe" | median)
 echo "Procedure probe pair: enabled ${en} ns, disabled ${dis} ns"
