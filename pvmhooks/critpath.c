@@ -15,11 +15,15 @@ static char *names[WIRE_CP_MAX];
 static uint32_t nnames;
 static int selected; /* procedures are selected for critical-path profiling */
 static int paused;   /* calibration runs: its probes are no part of the program */
-static cp_state cp;  /* this task's critical-path tuple */
+static int on;       /* selected && !paused, what every probe asks (critpath.h) */
+const int *const hooks__cp_on_at = &on;
+static cp_state cp; /* this task's critical-path tuple */
 
-int hooks__cp_selected(void) { return selected && !paused; }
-
-void hooks__cp_pause(int p) { paused = p; }
+void hooks__cp_pause(int p)
+{
+	paused = p;
+	on = selected && !paused;
+}
 
 uint32_t hooks__cp_gen(void) { return cp.t.gen; }
 
@@ -48,7 +52,7 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 	for (k = 0; k < nnames; k++)
 		free(names[k]);
 	nnames = 0;
-	selected = 0;
+	selected = on = 0;
 	memset(&cp, 0, sizeof(cp));
 	while (p && *p && nnames < WIRE_CP_MAX) {
 		const char *e = strchr(p, ',');
@@ -62,6 +66,7 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 		return;
 	cp__init(&cp, nnames, exclusive, gen);
 	selected = 1;
+	on = !paused;
 }
 
 /* Whether name is one of the '+'-separated members of group (top-m search buckets). */

@@ -15,8 +15,10 @@
  * generation; any earlier selection is dropped. The records' selection indices are
  * then out of date (hooks__records_cp_refresh). */
 void hooks__cp_configure(const char *names, int exclusive, uint32_t gen);
-/* Whether procedures are selected for critical-path profiling. */
-int hooks__cp_selected(void);
+/* Whether procedures are selected for critical-path profiling (and calibration does
+ * not pause it): inline, every probe asks. */
+extern const int *const hooks__cp_on_at;
+static inline int hooks__cp_selected(void) { return *hooks__cp_on_at; }
 /* The selection index of procedure name, -1 when it is not selected. */
 int hooks__cp_index(const char *name);
 /* The monitor's STOP at virtual time v: the last sample, then nothing is carried. */

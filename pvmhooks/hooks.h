@@ -103,7 +103,12 @@ typedef struct hooks_counts {
  * gave it, its lifecycle state, its virtual clock and its counters. Features read it
  * through these functions; each feature's own state is static in the feature's file.
  */
-hooks_state_kind hooks__state(void) __attribute__((pure));
+/* The state and the clock are read inline, through pointers task.c sets to its own
+ * fields (every probe reads both, several times: a call each cost a probe pair tens of
+ * instructions). */
+extern const hooks_state_kind *const hooks__state_at;
+extern vclock *const hooks__clock_at;
+static inline hooks_state_kind hooks__state(void) { return *hooks__state_at; }
 /* Moves the task to state (HOOKS_DONE after pvm_exit; tests set others). */
 void hooks__set_state(hooks_state_kind state);
 int hooks__mytid(void);
@@ -112,7 +117,7 @@ uint64_t hooks__token(void);  /* the run's token (mailbox): piggybacks carry it 
 const char *hooks__lid(void); /* its logical id, from the welcome (NULL before) */
 int64_t hooks__start(void);   /* real time of initialisation: the task's time origin */
 /* The task's virtual clock: changed only through vclock.h's functions. */
-vclock *hooks__clock(void) __attribute__((const));
+static inline vclock *hooks__clock(void) { return hooks__clock_at; }
 /* Takes the task's tid and the run's token (from the mailbox). */
 void hooks__set_task(int mytid, uint64_t token);
 /* Takes the task's number and logical id (heap; owned from now on) from the welcome. */

@@ -25,7 +25,8 @@ static struct {
 	void *cur_site; /* the last wrapped call's site: where a fatal signal found it */
 } st;
 
-hooks_state_kind hooks__state(void) { return st.state; }
+const hooks_state_kind *const hooks__state_at = &st.state;
+vclock *const hooks__clock_at = &st.clock;
 
 void hooks__set_state(hooks_state_kind state) { st.state = state; }
 
@@ -38,8 +39,6 @@ uint64_t hooks__token(void) { return st.token; }
 const char *hooks__lid(void) { return st.lid; }
 
 int64_t hooks__start(void) { return st.start; }
-
-vclock *hooks__clock(void) { return &st.clock; }
 
 void hooks__set_task(int mytid, uint64_t token)
 {

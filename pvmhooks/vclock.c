@@ -21,34 +21,16 @@ void vclock__restart(vclock *c)
 	c->nclamped = keep.nclamped;
 }
 
-int64_t vclock__stamp_slow(vclock *c, int64_t rt)
+int64_t vclock__stamp_first(vclock *c, int64_t rt)
 {
 	int64_t v = rt - c->intrusion, l = rt - c->local;
 
 	if (c->stamps_paused)
 		return v;
 	/* The first stamp has nothing to be below. */
-	if (c->last_rt == 0) {
-		c->last_rt = rt;
-		c->last_v = v;
-		c->last_l = l;
-		return v;
-	}
-	if (v < c->last_v) {
-		c->intrusion -= c->last_v - v;
-		c->clamped += c->last_v - v;
-		c->clamped_real += rt > c->last_rt ? rt - c->last_rt : 0;
-		c->nclamped++;
-		v = c->last_v;
-	}
-	if (l < c->last_l) {
-		c->local -= c->last_l - l;
-		l = c->last_l;
-	}
+	c->last_rt = rt;
 	c->last_v = v;
 	c->last_l = l;
-	if (rt > c->last_rt)
-		c->last_rt = rt;
 	return v;
 }
 

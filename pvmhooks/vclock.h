@@ -108,24 +108,33 @@ static inline int64_t vclock__virtual(const vclock *c, int64_t rt) { return rt -
  * flush), never below the last one handed out: where I has grown by more than the real
  * time since the last stamp, I gives the excess back (and L likewise on the local
  * clock) and the clamp is counted. So no interval between two stamps is negative.
- * vclock__stamp_slow does it all; the inline part takes the usual case (every probe
- * stamps) without a call.
+ * Inline: every probe stamps. vclock__stamp_first takes a paused clock and the first
+ * stamp.
  */
-int64_t vclock__stamp_slow(vclock *c, int64_t rt);
+int64_t vclock__stamp_first(vclock *c, int64_t rt);
 
 static inline int64_t vclock__stamp(vclock *c, int64_t rt)
 {
 	int64_t v = rt - c->intrusion, l = rt - c->local;
 
-	if (__builtin_expect(v >= c->last_v && l >= c->last_l && rt >= c->last_rt &&
-	                         c->last_rt != 0 && !c->stamps_paused,
-	                     1)) {
-		c->last_v = v;
-		c->last_l = l;
-		c->last_rt = rt;
-		return v;
+	if (__builtin_expect(c->stamps_paused || c->last_rt == 0, 0))
+		return vclock__stamp_first(c, rt);
+	if (__builtin_expect(v < c->last_v, 0)) {
+		c->intrusion -= c->last_v - v;
+		c->clamped += c->last_v - v;
+		c->clamped_real += rt > c->last_rt ? rt - c->last_rt : 0;
+		c->nclamped++;
+		v = c->last_v;
 	}
-	return vclock__stamp_slow(c, rt);
+	if (__builtin_expect(l < c->last_l, 0)) {
+		c->local -= c->last_l - l;
+		l = c->last_l;
+	}
+	c->last_v = v;
+	c->last_l = l;
+	if (rt > c->last_rt)
+		c->last_rt = rt;
+	return v;
 }
 
 /* Pauses stamping (1) or resumes it (0): see stamps_paused. */
