@@ -156,7 +156,32 @@ static void test_refit(void)
 	CU_ASSERT_NOT_EQUAL(next(&m, &e, SCALE, SCALE * 1.002, 0), 0);
 }
 
+/* pvmmon_clock_now reads a map once one is published, and CLOCK_MONOTONIC again
+ * without (as the monitor always does). */
+static void test_now_reads_the_map(void)
+{
+#if defined(__x86_64__)
+	pvmmon__clock_map m;
+	int64_t a, b, mono;
+
+	CU_ASSERT_STRING_EQUAL(pvmmon__clock_name(), "monotonic");
+	pvmmon__clock_map_set(&m, __builtin_ia32_rdtsc(), 1000000, SCALE);
+	pvmmon__clock_tsc = &m;
+	CU_ASSERT_STRING_EQUAL(pvmmon__clock_name(), "tsc");
+	a = pvmmon_clock_now();
+	b = pvmmon_clock_now();
+	pvmmon__clock_tsc = NULL;
+	mono = pvmmon_clock_now();
+	/* Read within microseconds of the anchor, far within its 10 ms. */
+	CU_ASSERT(a >= 1000000 && a < 1000000 + 10000000);
+	CU_ASSERT(b >= a);
+	CU_ASSERT(mono > 10000000);
+	CU_ASSERT_STRING_EQUAL(pvmmon__clock_name(), "monotonic");
+#endif
+}
+
 CU_TestInfo test_clock_tests[] = {
+    {"pvmmon_clock_now reads the published map, else CLOCK_MONOTONIC", test_now_reads_the_map},
     {"the TSC is used where the kernel or the flags allow", test_decide},
     {"scale fitted from two pairs with its error", test_fit},
     {"CPUs in step within their pairs' widths", test_in_step},

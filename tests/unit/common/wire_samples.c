@@ -51,6 +51,7 @@ static void records(wire_buf *b)
 	t.statics = stat;
 	t.nhists = 1;
 	t.hists = hist;
+	t.clock = "tsc";
 	wire__records_encode(b, &t, 1);
 }
 
