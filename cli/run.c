@@ -713,7 +713,6 @@ static int run_main(int argc, char **argv, const char *replay)
 	monitor_proc mon = {-1, -1, -1, 0};
 	char *program = NULL, *log = NULL, *hooks = NULL, *progdir = NULL;
 	int rc = EXIT_PVMMON, status, mstatus = 0, pr, run_file = 0;
-	const char *clock_env;
 	struct sigaction sa;
 
 	pr = cli__run_parse(argc, argv, replay, &o);
@@ -726,16 +725,6 @@ static int run_main(int argc, char **argv, const char *replay)
 		return EXIT_PVMMON;
 	}
 	if (replay && cli__check_replay(replay, program) < 0) {
-		free(program);
-		return EXIT_PVMMON;
-	}
-	/* Tasks read PVMMON_CLOCK themselves (and take anything unknown for monotonic):
-	 * a misspelt value is said here, before anything starts. */
-	clock_env = getenv("PVMMON_CLOCK");
-	if (clock_env && *clock_env && strcmp(clock_env, "auto") &&
-	    strcmp(clock_env, "monotonic")) {
-		cli__error("%s: PVMMON_CLOCK=%s: expected auto or monotonic",
-		           replay ? "replay" : "run", clock_env);
 		free(program);
 		return EXIT_PVMMON;
 	}

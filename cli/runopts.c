@@ -545,6 +545,7 @@ int cli__run_parse(int argc, char **argv, const char *replay, cli_run_opts *o)
 {
 	struct option lopts[N_RUN_OPTS + 1];
 	const run_opt *d;
+	const char *clk;
 	int c, rc;
 
 	for (size_t i = 0; i < N_RUN_OPTS; i++) {
@@ -591,6 +592,14 @@ int cli__run_parse(int argc, char **argv, const char *replay, cli_run_opts *o)
 	rc = check_together(o, replay);
 	if (rc < 0)
 		return rc;
+	/* Tasks read PVMMON_CLOCK themselves (and take anything unknown for monotonic): a
+	 * misspelt value is said here, before anything starts. */
+	clk = getenv("PVMMON_CLOCK");
+	if (clk && *clk && strcmp(clk, "auto") && strcmp(clk, "monotonic")) {
+		cli__error("%s: PVMMON_CLOCK=%s: expected auto or monotonic", replay ? "replay" : "run",
+		           clk);
+		return PVMMON_EINVAL;
+	}
 	if (optind >= argc) {
 		cli__error("run: no program given (see pvmmon run --help)");
 		return PVMMON_EINVAL;

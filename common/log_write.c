@@ -173,6 +173,13 @@ static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
 
 static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n);
 
+/* A task's optional texts: where it waited (since 1.3), the clock it read (1.6). */
+static void task_texts(writer *wr, const pvmmon_log_task *t)
+{
+	attr_str(wr, "waiting", t->waiting);
+	attr_str(wr, "clock", t->clock);
+}
+
 static void write_task(writer *wr, const pvmmon_log_task *t)
 {
 	size_t i;
@@ -208,8 +215,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	attr_u64(wr, "unmonitored-recv", t->unmonitored_recv);
 	if (t->bad_piggybacks)
 		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
-	attr_str(wr, "waiting", t->waiting);
-	attr_str(wr, "clock", t->clock);
+	task_texts(wr, t);
 	if (t->cost.known) {
 		start(wr, "cost");
 		attr_i64(wr, "proc-pair-ns", t->cost.proc_pair_ns);

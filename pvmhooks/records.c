@@ -57,15 +57,14 @@ static int proc_depth, loop_depth;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
 
-/* The real and local times of the moment whose virtual time is v: probes pass the
- * virtual time of their start, and the clock has not moved since. One accessor call:
- * this runs in every probe. */
-static void real_local(int64_t v, int64_t *r, int64_t *l)
+/* The real time of the moment whose virtual time is v, and its local time in *l: probes
+ * pass the virtual time of their start, and the clock has not moved since. */
+static int64_t real_local(int64_t v, int64_t *l)
 {
 	const vclock *c = hooks__clock();
 
-	*r = v + vclock__intrusion(c);
-	*l = vclock__local(c, *r);
+	*l = vclock__local(c, v + vclock__intrusion(c));
+	return v + vclock__intrusion(c);
 }
 
 /* Procedure entries and exits before registration, kept for critical-path collection;
@@ -313,7 +312,7 @@ static void proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	proc_stack[proc_depth].site = site;
 	proc_stack[proc_depth].record = r;
 	proc_stack[proc_depth].v_enter = v;
-	real_local(v, &proc_stack[proc_depth].r_enter, &proc_stack[proc_depth].l_enter);
+	proc_stack[proc_depth].r_enter = real_local(v, &proc_stack[proc_depth].l_enter);
 	proc_stack[proc_depth].child_ns = 0;
 	proc_stack[proc_depth].child_raw = 0;
 	proc_stack[proc_depth].child_local = 0;
@@ -353,8 +352,7 @@ static void proc_exit(pvmmon_probe_site *site, int64_t v)
 	if (hooks__cp_selected())
 		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
-	real_local(v, &raw, &local);
-	raw -= f->r_enter;
+	raw = real_local(v, &local) - f->r_enter;
 	local -= f->l_enter;
 	if (f->record != (size_t)-1) {
 		pvmmon_log_proc *p = &rec.procs[f->record];
@@ -428,7 +426,7 @@ static void loop_enter(pvmmon_probe_site *site, int64_t v)
 	loop_stack[loop_depth].site = site;
 	loop_stack[loop_depth].record = loop_record(site);
 	loop_stack[loop_depth].v_enter = v;
-	real_local(v, &loop_stack[loop_depth].r_enter, &loop_stack[loop_depth].l_enter);
+	loop_stack[loop_depth].r_enter = real_local(v, &loop_stack[loop_depth].l_enter);
 	loop_depth++;
 }
 
@@ -454,9 +452,8 @@ static void loop_exit(pvmmon_probe_site *site, int64_t v)
 		return;
 	f = &loop_stack[--loop_depth];
 	if (f->record != (size_t)-1) {
-		int64_t r, l;
+		int64_t l, r = real_local(v, &l);
 
-		real_local(v, &r, &l);
 		rec.loops[f->record].count++;
 		rec.loops[f->record].time_ns += v - f->v_enter;
 		rec.loops[f->record].raw_ns += r - f->r_enter;

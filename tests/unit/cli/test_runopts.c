@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -220,6 +221,22 @@ static void test_throttle(void)
 			PVMMON_EINVAL);
 }
 
+/* PVMMON_CLOCK: auto and monotonic go to the tasks, anything else is refused here. */
+static void test_clock_env(void)
+{
+	cli_run_opts o;
+
+	setenv("PVMMON_CLOCK", "monotonic", 1);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "prog", NULL), 0);
+	setenv("PVMMON_CLOCK", "auto", 1);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "prog", NULL), 0);
+	setenv("PVMMON_CLOCK", "rdtsc", 1);
+	CU_ASSERT_EQUAL(parse(&o, NULL, "prog", NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(parse(&o, "replay", "prog", NULL), PVMMON_EINVAL);
+	unsetenv("PVMMON_CLOCK");
+	CU_ASSERT_EQUAL(parse(&o, NULL, "prog", NULL), 0);
+}
+
 /* Time histograms: the defaults, widths with their units, bucket counts, requests. */
 static void test_histograms(void)
 {
@@ -265,5 +282,6 @@ CU_TestInfo test_runopts_tests[] = {
     {"options of run, of replay, of preserve mode", test_combinations},
     {"--throttle and --no-throttle", test_throttle},
     {"time histograms' options", test_histograms},
+    {"PVMMON_CLOCK: auto or monotonic", test_clock_env},
     CU_TEST_INFO_NULL,
 };
