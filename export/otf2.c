@@ -251,6 +251,21 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 	return 0;
 }
 
+void export__otf2_close_events(struct OTF2_Archive_struct *ar, size_t ntasks, int defs)
+{
+	OTF2_Archive_CloseEvtFiles(ar);
+	if (defs && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS) {
+		/* Each location has its (empty) local definitions, as readers expect. */
+		for (size_t i = 0; i < ntasks; i++) {
+			OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, i);
+
+			if (d)
+				OTF2_Archive_CloseDefWriter(ar, d);
+		}
+		OTF2_Archive_CloseDefFiles(ar);
+	}
+}
+
 int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_counts *n)
 {
 	OTF2_Archive *ar = NULL;
@@ -297,17 +312,7 @@ int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_c
 	}
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
 		rc = write_events(ar, log, i, real, base, &counts[i], n);
-	OTF2_Archive_CloseEvtFiles(ar);
-	if (rc == 0 && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS) {
-		/* Each location has its (empty) local definitions, as readers expect. */
-		for (size_t i = 0; i < log->ntasks; i++) {
-			OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, i);
-
-			if (d)
-				OTF2_Archive_CloseDefWriter(ar, d);
-		}
-		OTF2_Archive_CloseDefFiles(ar);
-	}
+	export__otf2_close_events(ar, log->ntasks, rc == 0);
 	if (rc == 0)
 		rc = write_defs(ar, log, (uint64_t)(end - base), counts);
 out:

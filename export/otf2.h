@@ -34,6 +34,10 @@ struct OTF2_Archive_struct;
  * and bytes, with the attribute "region" naming the region; then the definitions.
  * counts[i] gets task i's events, *samples their sum.
  */
+/* Closes ar's event files and, with defs, writes each of its ntasks locations' (empty)
+ * local definitions. */
+void export__otf2_close_events(struct OTF2_Archive_struct *ar, size_t ntasks, int defs);
+
 int export__otf2_profile(struct OTF2_Archive_struct *ar, const pvmmon_log *log, int real,
                          uint64_t *counts, uint64_t *samples);
 

@@ -345,17 +345,7 @@ int export__otf2_profile(OTF2_Archive *ar, const pvmmon_log *log, int real, uint
 		rc = write_task(ar, log, i, real, &rs, &counts[i]);
 		*samples += counts[i];
 	}
-	OTF2_Archive_CloseEvtFiles(ar);
-	if (rc == 0 && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS) {
-		/* Each location has its (empty) local definitions, as readers expect. */
-		for (size_t i = 0; i < log->ntasks; i++) {
-			OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, i);
-
-			if (d)
-				OTF2_Archive_CloseDefWriter(ar, d);
-		}
-		OTF2_Archive_CloseDefFiles(ar);
-	}
+	export__otf2_close_events(ar, log->ntasks, rc == 0);
 	if (rc == 0)
 		rc = write_defs(ar, log, &rs, real, counts);
 	regions_free(&rs);
