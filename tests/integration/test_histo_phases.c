@@ -28,13 +28,20 @@
 #define TAG_PING 81
 #define TAG_PONG 82
 #define TAG_DONE 83
+#define TAG_READY 85
 #define MAX_PHASES 8
 
 /* What the trace says: the exchange from the first ping sent to the last pong received
- * (workers), the master's final receives, and the statements that made them. */
+ * (workers), the master's final receives, and the statements that made them. The
+ * communication phase begins when the first worker ends its computing and says it is
+ * ready (the others wait at the barrier from then on: their shares turn to waiting)
+ * and its exchange begins when the last one's does; it ends between the first and the
+ * last worker's last pong. */
 typedef struct truth {
-	int64_t ex0, ex1;     /* the exchange phase on the run's virtual axis */
-	int64_t done0, done1; /* the master's receives of the workers' last messages */
+	int64_t ex0, ex1;            /* the exchange phase on the run's virtual axis */
+	int64_t ready0;              /* the first worker's end of computing (its ready) */
+	int64_t ex0_last, ex1_first; /* the last worker's start, the first worker's end */
+	int64_t done0, done1;        /* the master's receives of the workers' last messages */
 	int pong_line, done_line;
 } truth;
 
@@ -48,19 +55,22 @@ static const pvmmon_log_stmt *stmt_of(const pvmmon_log_task *t, uint32_t id)
 
 static void find_truth(const pvmmon_log *log, truth *tr)
 {
-	*tr = (truth){INT64_MAX, 0, INT64_MAX, 0, 0, 0};
+	*tr = (truth){INT64_MAX, 0, INT64_MAX, 0, INT64_MAX, INT64_MAX, 0, 0, 0};
 	for (size_t i = 0; i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
+		int64_t first_ping = INT64_MAX, last_pong = 0;
 
 		for (size_t k = 0; k < t->nevents; k++) {
 			const pvmmon_log_event *e = &t->events[k];
 			const pvmmon_log_stmt *s = stmt_of(t, e->stmt);
 
-			if (e->op == PVMMON_EV_SEND && e->tag == TAG_PING && e->vt0 < tr->ex0)
-				tr->ex0 = e->vt0;
+			if (e->op == PVMMON_EV_SEND && e->tag == TAG_READY && e->vt0 < tr->ready0)
+				tr->ready0 = e->vt0;
+			if (e->op == PVMMON_EV_SEND && e->tag == TAG_PING && e->vt0 < first_ping)
+				first_ping = e->vt0;
 			if (e->op == PVMMON_EV_RECV && e->tag == TAG_PONG) {
-				if (e->vt1 > tr->ex1)
-					tr->ex1 = e->vt1;
+				if (e->vt1 > last_pong)
+					last_pong = e->vt1;
 				tr->pong_line = s ? s->line : 0;
 			}
 			if (e->op == PVMMON_EV_RECV && e->tag == TAG_DONE) {
@@ -71,6 +81,12 @@ static void find_truth(const pvmmon_log *log, truth *tr)
 				tr->done_line = s ? s->line : 0;
 			}
 		}
+		if (!last_pong)
+			continue;
+		tr->ex0 = first_ping < tr->ex0 ? first_ping : tr->ex0;
+		tr->ex0_last = first_ping > tr->ex0_last ? first_ping : tr->ex0_last;
+		tr->ex1 = last_pong > tr->ex1 ? last_pong : tr->ex1;
+		tr->ex1_first = last_pong < tr->ex1_first ? last_pong : tr->ex1_first;
 	}
 }
 
@@ -117,11 +133,13 @@ static size_t parse_phases(const char *text, int64_t *w, int64_t start[], int64_
 	return n;
 }
 
-/* Whether some boundary between found phases is within two buckets of t. */
-static int boundary_near(const int64_t start[], size_t n, int64_t w, int64_t t)
+/* Whether some boundary between found phases is within two buckets of an edge that the
+ * workers crossed between times a and b (a ragged edge: the boundary of the shares may
+ * fall anywhere between the first worker's crossing and the last one's). */
+static int boundary_near(const int64_t start[], size_t n, int64_t w, int64_t a, int64_t b)
 {
 	for (size_t i = 1; i < n; i++)
-		if (llabs(start[i] - t) <= 2 * w)
+		if (start[i] >= a - 2 * w && start[i] <= b + 2 * w)
 			return 1;
 	return 0;
 }
@@ -257,19 +275,25 @@ static void test_three_phases(void)
 	CU_ASSERT_FATAL(tr.ex0 < tr.ex1 && tr.done0 < tr.done1 && tr.pong_line && tr.done_line);
 
 	n = parse_phases(text, &w, start, end, at);
-	fprintf(stderr, "\nhisto_phases: exchange %.1f to %.1f ms, %zu phases, buckets %.1f ms\n",
-	        tr.ex0 / 1e6, tr.ex1 / 1e6, n, w / 1e6);
+	fprintf(stderr,
+	        "\nhisto_phases: first ready %.1f, exchange from %.1f (last worker %.1f) to %.1f "
+	        "(first worker %.1f) ms, %zu phases, buckets %.1f ms\n",
+	        tr.ready0 / 1e6, tr.ex0 / 1e6, tr.ex0_last / 1e6, tr.ex1 / 1e6, tr.ex1_first / 1e6,
+	        n, w / 1e6);
 	CU_ASSERT_FATAL(w > 0);
 	CU_ASSERT(n >= 3);
 	/* The text report finds both boundaries of the exchange within two buckets. */
-	CU_ASSERT(boundary_near(start, n, w, tr.ex0));
-	CU_ASSERT(boundary_near(start, n, w, tr.ex1));
+	CU_ASSERT(boundary_near(start, n, w, tr.ready0, tr.ex0_last));
+	CU_ASSERT(boundary_near(start, n, w, tr.ex1_first, tr.ex1));
+	if (!boundary_near(start, n, w, tr.ready0, tr.ex0_last) ||
+	    !boundary_near(start, n, w, tr.ex1_first, tr.ex1))
+		fprintf(stderr, "%s\n", text);
 	/* The phases within the exchange (one, or more where its start or ragged end,
 	 * workers computing again while others still exchange, shifts the shares) list the
 	 * workers' ping-pong among their top statements; the last phase's is the master's
 	 * wait for the workers' last messages. */
 	for (size_t i = 0; i < n; i++)
-		if (start[i] >= tr.ex0 - 2 * w && end[i] <= tr.ex1 + 2 * w) {
+		if (start[i] >= tr.ready0 - 2 * w && end[i] <= tr.ex1 + 2 * w) {
 			inside++;
 			listed += phase_lists(at, n, i, tr.pong_line);
 			ex = i;
