@@ -417,17 +417,21 @@ static int report_parse(log_rd *r, first_error *fe, const open_stack *st)
 	                        r->path, fe->line, fe->seen ? fe->msg : "empty document");
 }
 
-/* The streaming validator leaves "TODO" where it means the element whose text is
- * not allowed: the open element. */
+/* libxml2's streaming validator (2.9) prints the literal word "TODO" in its message
+ * where it should name the element whose text is not allowed ("element  TODO
+ * content ..."); this puts the open element's name in its place. It is libxml2's
+ * wording, matched here, not unfinished work of ours. */
+#define LIBXML_NAME_HOLE " TODO "
+
 static void name_element(first_error *fe, const open_stack *st)
 {
-	char *todo = strstr(fe->msg, " TODO "); /* "element  TODO  content" */
+	char *hole = strstr(fe->msg, LIBXML_NAME_HOLE);
 	char rest[sizeof(fe->msg)];
 
-	if (!todo || st->n <= 0)
+	if (!hole || st->n <= 0)
 		return;
-	snprintf(rest, sizeof(rest), "%s", todo + strlen(" TODO "));
-	snprintf(todo, sizeof(fe->msg) - (size_t)(todo - fe->msg), "%s%s", st->at[st->n - 1].name,
+	snprintf(rest, sizeof(rest), "%s", hole + strlen(LIBXML_NAME_HOLE));
+	snprintf(hole, sizeof(fe->msg) - (size_t)(hole - fe->msg), "%s%s", st->at[st->n - 1].name,
 	         rest);
 }
 

@@ -316,7 +316,10 @@ static void test_make_with_cc_and_errors_at_user_lines(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "sq.c:4:"));
 	cmd_result_free(&r);
 	/* Dependency files (-MMD -MP) name the user's sources, not pvmmon-cc's temporary
-	 * copies: a header change rebuilds, and make finds every prerequisite. */
+	 * copies: a header change rebuilds, and make finds every prerequisite. The one
+	 * fixed wait (1 s before touching the header) makes its time later than the
+	 * object's on a file system that keeps whole seconds; a longer wait changes
+	 * nothing. */
 	harness_sh(
 	    &r, 120,
 	    "cd '%s' && rm -f *.o prog && printf -- '-include $(wildcard *.d)\n' >> Makefile && "

@@ -37,7 +37,8 @@
 #define NP_OPTS "-u 4096 -p 0 -n 20"
 #define NP_SIZES 24
 /* The shell command for pvmmon run or replay writing log (a printf format's "%s/pvmmon"
- * is the bin folder, the second "%s" the log). */
+ * is the bin folder, the second "%s" the log). The second NPpvm starts once the first
+ * is registered (a condition polled every 50 ms; the command's timeout bounds it). */
 #define NP_PAIR                                                                                    \
 	"sh -c 'NPpvm " NP_OPTS " -o r.out & r=$!; "                                               \
 	"until env -u LD_PRELOAD %s/pvmmon top --once %s 2>/dev/null | "                           \

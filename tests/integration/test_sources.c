@@ -146,6 +146,8 @@ static void test_stop_at_read(void)
 	if (skip_sanitized())
 		return;
 	dir = harness_tmpdir();
+	/* Both loops poll a condition every 0.1 s, bounded: the stopped task's pid said
+	 * (20 s), then the replay's end (30 s). */
 	harness_sh(
 	    &r, RUN_TIMEOUT,
 	    "cd '%s' && P='%s/seeded -w 2 -k 4' && %s/pvmmon run -q -o rec.xml -- $P >rec.out "

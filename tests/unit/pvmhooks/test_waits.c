@@ -358,7 +358,7 @@ static void poll_for(hooks_op op, void *site, int tag, int ms, int until_reports
 	while (pvmmon_clock_now() < until &&
 	       (!until_reports || fake_count_sent(WIRE_TAG_WAIT) < until_reports)) {
 		poll_once(op, site, tag, 0);
-		usleep(100);
+		usleep(100); /* the program's pace between polls, bounded by the loop's time */
 	}
 	/* A few more polls: the run goes on after its report, and says nothing more. */
 	for (int i = 0; until_reports && i < 50; i++)
@@ -425,7 +425,8 @@ static void test_polling_wait_reports(void)
 	end();
 }
 
-/* Runs other(i) about every 100 us for ms milliseconds. */
+/* Runs other(i) about every 100 us for ms milliseconds (a slower pace on a busy
+ * machine only breaks the polls' run sooner: nothing is reported either way). */
 static void alternate(void (*other)(int i), int ms)
 {
 	int64_t until = pvmmon_clock_now() + (int64_t)ms * 1000000;
@@ -459,13 +460,15 @@ static void test_polls_broken_are_no_wait(void)
 	alternate(other_call, 40);
 	alternate(other_pattern, 40);
 	CU_ASSERT_EQUAL(fake.nsent, 0);
-	/* A gap longer than the threshold between polls (work, or a sleep) starts over. */
+	/* A gap longer than the threshold between polls (work, or a sleep) starts over: the
+	 * 25 ms gaps are what is tested, and a longer one only starts over more surely. */
 	for (int i = 0; i < 4; i++) {
 		poll_once(HOOKS_OP_pvm_nrecv, (void *)test_polls_broken_are_no_wait, 4, 0);
 		usleep(25000);
 	}
 	CU_ASSERT_EQUAL(fake.nsent, 0);
-	/* So do polls that fail (an error is not "nothing yet"). */
+	/* So do polls that fail (an error is not "nothing yet"); the 0.5 ms pace only
+	 * spreads them over the threshold, and slower changes nothing. */
 	for (int i = 0; i < 100; i++) {
 		poll_once(HOOKS_OP_pvm_nrecv, (void *)test_polls_broken_are_no_wait, 4,
 		          i % 2 ? -2 : 0);
