@@ -19,9 +19,9 @@
 /* String ids: fixed ones, then the hosts', the tasks', the procedures'. */
 enum {
 	S_EMPTY = 0,
-	S_MACHINE,
-	S_NODE,
-	S_MACHINE_NAME,
+	S_MACHINE = EXPORT__OTF2_S_MACHINE,
+	S_NODE = EXPORT__OTF2_S_NODE,
+	S_MACHINE_NAME = EXPORT__OTF2_S_MACHINE_NAME,
 	S_COMM,
 	S_LOCATIONS,
 	S_RANKS,
@@ -155,6 +155,46 @@ static size_t host_of(const pvmmon_log *log, const pvmmon_log_task *t)
 	return 0;
 }
 
+void export__otf2_names(OTF2_GlobalDefWriter *g, const pvmmon_log *log, uint32_t s_hosts,
+                        uint32_t s_tasks)
+{
+	char name[160];
+
+	for (size_t h = 0; h < (log->nhosts ? log->nhosts : 1); h++)
+		OTF2_GlobalDefWriter_WriteString(
+		    g, s_hosts + (uint32_t)h,
+		    log->nhosts && log->hosts[h].name ? log->hosts[h].name : "host");
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		snprintf(name, sizeof(name), "task %s (t%x)", t->lid ? t->lid : "?",
+		         (unsigned)t->tid);
+		OTF2_GlobalDefWriter_WriteString(g, s_tasks + (uint32_t)i, name);
+	}
+}
+
+int export__otf2_system_tree(OTF2_GlobalDefWriter *g, const pvmmon_log *log, uint32_t s_hosts,
+                             uint32_t s_tasks, const uint64_t *counts)
+{
+	OTF2_ErrorCode err = OTF2_SUCCESS;
+
+	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, EXPORT__OTF2_S_MACHINE_NAME,
+	                                         EXPORT__OTF2_S_MACHINE,
+	                                         OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+	for (size_t h = 0; h < (log->nhosts ? log->nhosts : 1); h++)
+		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + (uint32_t)h, s_hosts + (uint32_t)h,
+		                                         EXPORT__OTF2_S_NODE, 0);
+	for (size_t i = 0; i < log->ntasks && err == OTF2_SUCCESS; i++) {
+		OTF2_GlobalDefWriter_WriteLocationGroup(
+		    g, (uint32_t)i, s_tasks + (uint32_t)i, OTF2_LOCATION_GROUP_TYPE_PROCESS,
+		    1 + (uint32_t)host_of(log, &log->tasks[i]), OTF2_UNDEFINED_LOCATION_GROUP);
+		err = OTF2_GlobalDefWriter_WriteLocation(g, i, s_tasks + (uint32_t)i,
+		                                         OTF2_LOCATION_TYPE_CPU_THREAD, counts[i],
+		                                         (uint32_t)i);
+	}
+	return err;
+}
+
 /* The global definitions: clock, strings, system tree (machine, hosts), one process
  * and one location per task, regions, the communicator of all tasks. */
 static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
@@ -166,7 +206,6 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 	uint32_t s_procs = s_tasks + (uint32_t)nt;
 	uint64_t *members = calloc(nt ? nt : 1, sizeof(*members));
 	OTF2_ErrorCode err;
-	char name[160];
 
 	if (!g || !members) {
 		free(members);
@@ -187,17 +226,7 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 
 		OTF2_GlobalDefWriter_WriteString(g, S_OPS + (uint32_t)op, nm ? nm : "?");
 	}
-	for (size_t h = 0; h < nh; h++)
-		OTF2_GlobalDefWriter_WriteString(
-		    g, s_hosts + (uint32_t)h,
-		    log->nhosts && log->hosts[h].name ? log->hosts[h].name : "host");
-	for (size_t i = 0; i < nt; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-
-		snprintf(name, sizeof(name), "task %s (t%x)", t->lid ? t->lid : "?",
-		         (unsigned)t->tid);
-		OTF2_GlobalDefWriter_WriteString(g, s_tasks + (uint32_t)i, name);
-	}
+	export__otf2_names(g, log, s_hosts, s_tasks);
 	for (size_t p = 0; p < log->cp.nprocs; p++)
 		OTF2_GlobalDefWriter_WriteString(
 		    g, s_procs + (uint32_t)p, log->cp.procs[p].name ? log->cp.procs[p].name : "?");
@@ -219,20 +248,9 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 		    OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, S_EMPTY,
 		    0, 0);
 	/* The system tree: the virtual machine, its hosts; a process per task on its host. */
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_MACHINE_NAME, S_MACHINE,
-	                                         OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	for (size_t h = 0; h < nh; h++)
-		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + (uint32_t)h, s_hosts + (uint32_t)h,
-		                                         S_NODE, 0);
-	for (size_t i = 0; i < nt; i++) {
-		OTF2_GlobalDefWriter_WriteLocationGroup(
-		    g, (uint32_t)i, s_tasks + (uint32_t)i, OTF2_LOCATION_GROUP_TYPE_PROCESS,
-		    1 + (uint32_t)host_of(log, &log->tasks[i]), OTF2_UNDEFINED_LOCATION_GROUP);
-		OTF2_GlobalDefWriter_WriteLocation(g, i, s_tasks + (uint32_t)i,
-		                                   OTF2_LOCATION_TYPE_CPU_THREAD, counts[i],
-		                                   (uint32_t)i);
+	export__otf2_system_tree(g, log, s_hosts, s_tasks, counts);
+	for (size_t i = 0; i < nt; i++)
 		members[i] = i;
-	}
 	/* The communicator: every task, its rank its index in the log (a message's
 	 * receiver or sender in the event records). */
 	OTF2_GlobalDefWriter_WriteGroup(g, 0, S_LOCATIONS, OTF2_GROUP_TYPE_COMM_LOCATIONS,

@@ -19,9 +19,9 @@
 /* Fixed string ids; regions' and tasks' names follow. */
 enum {
 	S_EMPTY = 0,
-	S_MACHINE,
-	S_NODE,
-	S_MACHINE_NAME,
+	S_MACHINE = EXPORT__OTF2_S_MACHINE,
+	S_NODE = EXPORT__OTF2_S_NODE,
+	S_MACHINE_NAME = EXPORT__OTF2_S_MACHINE_NAME,
 	S_REGION,
 	S_REGION_DESC,
 	S_TIME,
@@ -227,15 +227,6 @@ out:
 	return rc;
 }
 
-/* The host index of task t (its system-tree node after the machine), 0 when unknown. */
-static uint32_t host_of(const pvmmon_log *log, const pvmmon_log_task *t)
-{
-	for (size_t h = 0; h < log->nhosts; h++)
-		if (t->host && log->hosts[h].name && !strcmp(t->host, log->hosts[h].name))
-			return (uint32_t)h;
-	return 0;
-}
-
 /* The metric: time, calls, bytes; and the attribute that names a sample's region. */
 static void write_metric_defs(OTF2_GlobalDefWriter *g)
 {
@@ -279,7 +270,6 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, const regions *rs
 	uint32_t s_hosts = S_FIXED + 2 * (uint32_t)rs->n, s_tasks = s_hosts + (uint32_t)nh;
 	uint64_t length = 0;
 	OTF2_ErrorCode err;
-	char name[160];
 
 	if (!g)
 		return pvmmon_error_set(PVMMON_EIO, "export: OTF2 cannot write the definitions");
@@ -298,36 +288,15 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, const regions *rs
 		OTF2_GlobalDefWriter_WriteString(g, S_FIXED + 2 * (uint32_t)r + 1,
 		                                 rs->at[r].file ? rs->at[r].file : "");
 	}
-	for (size_t h = 0; h < nh; h++)
-		OTF2_GlobalDefWriter_WriteString(
-		    g, s_hosts + (uint32_t)h,
-		    log->nhosts && log->hosts[h].name ? log->hosts[h].name : "host");
-	for (size_t i = 0; i < nt; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-
-		snprintf(name, sizeof(name), "task %s (t%x)", t->lid ? t->lid : "?",
-		         (unsigned)t->tid);
-		OTF2_GlobalDefWriter_WriteString(g, s_tasks + (uint32_t)i, name);
-	}
+	export__otf2_names(g, log, s_hosts, s_tasks);
 	for (size_t r = 0; r < rs->n; r++)
 		OTF2_GlobalDefWriter_WriteRegion(
 		    g, (uint32_t)r, S_FIXED + 2 * (uint32_t)r, S_FIXED + 2 * (uint32_t)r, S_EMPTY,
 		    rs->at[r].stmt ? OTF2_REGION_ROLE_POINT2POINT : OTF2_REGION_ROLE_FUNCTION,
 		    OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, S_FIXED + 2 * (uint32_t)r + 1,
 		    rs->at[r].line > 0 ? (uint32_t)rs->at[r].line : 0, 0);
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_MACHINE_NAME, S_MACHINE,
-	                                         OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	for (size_t h = 0; h < nh; h++)
-		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + (uint32_t)h, s_hosts + (uint32_t)h,
-		                                         S_NODE, 0);
-	for (size_t i = 0; i < nt && err == OTF2_SUCCESS; i++) {
-		OTF2_GlobalDefWriter_WriteLocationGroup(
-		    g, (uint32_t)i, s_tasks + (uint32_t)i, OTF2_LOCATION_GROUP_TYPE_PROCESS,
-		    1 + host_of(log, &log->tasks[i]), OTF2_UNDEFINED_LOCATION_GROUP);
-		err = OTF2_GlobalDefWriter_WriteLocation(g, i, s_tasks + (uint32_t)i,
-		                                         OTF2_LOCATION_TYPE_CPU_THREAD, counts[i],
-		                                         (uint32_t)i);
-	}
+	if (err == OTF2_SUCCESS)
+		err = export__otf2_system_tree(g, log, s_hosts, s_tasks, counts);
 	if (err != OTF2_SUCCESS)
 		return pvmmon_error_set(PVMMON_EIO, "export: OTF2 cannot write the definitions: %s",
 		                        OTF2_Error_GetDescription(err));
