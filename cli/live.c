@@ -21,10 +21,10 @@
 #include "../common/resource.h"
 #include "../common/wire.h"
 #include "cli.h"
-#include "tophist.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
+#include "tophist.h"
 
 /* The monitor answers within milliseconds; this bounds a monitor that is gone. */
 #define ANSWER_MS 5000
@@ -161,6 +161,30 @@ static int request(pvmmon_log **snap, int mon, int ctx, const wire_ctl *c)
 	return rc;
 }
 
+/*
+ * One command to the run of log (pvmmon cp, pvmmon ctl): attaches to its monitor, sends
+ * c and takes the answer's snapshot into *snap (the caller frees it), then leaves PVM.
+ * 0, or 1 with the error said, prefixed by who.
+ */
+static int command(pvmmon_log **snap, const char *who, const char *log, wire_ctl *c)
+{
+	char *runfile = run_file(log);
+	int mon = 0, ctx = 0, rc = 1;
+
+	*snap = NULL;
+	if (!runfile || attach(&mon, &ctx, &c->token, runfile) < 0) {
+		free(runfile);
+		return 1;
+	}
+	if (request(snap, mon, ctx, c) < 0)
+		cli__error("%s: %s", who, pvmmon_error_last());
+	else
+		rc = 0;
+	pvm_exit();
+	free(runfile);
+	return rc;
+}
+
 /* Waits up to ms for a key; returns it, or 0. */
 static int key_within(int ms)
 {
@@ -273,8 +297,7 @@ static int cp(int argc, char **argv)
 	    "the interval between. Tasks take the command at their next PVM call.\n";
 	wire_ctl c = {0, 0, 0, NULL, 0};
 	const char *log = NULL;
-	int mon = 0, ctx = 0, rc = 1, i = 2;
-	char *runfile;
+	int i = 2;
 	pvmmon_log *snap = NULL;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -309,23 +332,13 @@ static int cp(int argc, char **argv)
 	}
 	if (c.procs && cli__check_cp_list("cp start", c.procs) < 0)
 		return 2;
-	runfile = run_file(log);
-	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
-		free(runfile);
+	if (command(&snap, "cp", log, &c) != 0)
 		return 1;
-	}
-	if (request(&snap, mon, ctx, &c) < 0) {
-		cli__error("cp: %s", pvmmon_error_last());
-	} else {
-		printf("pvmmon: critical-path collection %s (selection %u: %s)\n",
-		       c.cmd == WIRE_CTL_CP_START ? "started" : "stopped",
-		       (unsigned)snap->cp.generation, snap->cp.nprocs ? "see pvmmon top" : "none");
-		pvmmon_log_free(snap);
-		rc = 0;
-	}
-	pvm_exit();
-	free(runfile);
-	return rc;
+	printf("pvmmon: critical-path collection %s (selection %u: %s)\n",
+	       c.cmd == WIRE_CTL_CP_START ? "started" : "stopped", (unsigned)snap->cp.generation,
+	       snap->cp.nprocs ? "see pvmmon top" : "none");
+	pvmmon_log_free(snap);
+	return 0;
 }
 
 /* pvmmon ctl histogram [--off] METRIC:FOCUS[,...] [LOG] */
@@ -333,8 +346,6 @@ static int ctl_histogram(int argc, char **argv)
 {
 	wire_ctl c = {WIRE_CTL_HIST_ON, 0, 0, NULL, 0};
 	const char *log = NULL;
-	int mon = 0, ctx = 0, rc = 1;
-	char *runfile;
 	pvmmon_log *snap = NULL;
 
 	for (int i = 2; i < argc; i++) {
@@ -360,22 +371,12 @@ static int ctl_histogram(int argc, char **argv)
 		cli__error("ctl histogram: %s", pvmmon_error_last());
 		return 2;
 	}
-	runfile = run_file(log);
-	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
-		free(runfile);
+	if (command(&snap, "ctl", log, &c) != 0)
 		return 1;
-	}
-	if (request(&snap, mon, ctx, &c) < 0) {
-		cli__error("ctl: %s", pvmmon_error_last());
-	} else {
-		printf("pvmmon: histogram %s %s\n", c.procs,
-		       c.cmd == WIRE_CTL_HIST_ON ? "started" : "stopped");
-		pvmmon_log_free(snap);
-		rc = 0;
-	}
-	pvm_exit();
-	free(runfile);
-	return rc;
+	printf("pvmmon: histogram %s %s\n", c.procs,
+	       c.cmd == WIRE_CTL_HIST_ON ? "started" : "stopped");
+	pvmmon_log_free(snap);
+	return 0;
 }
 
 static int ctl(int argc, char **argv)
@@ -408,8 +409,6 @@ static int ctl(int argc, char **argv)
 	    "Example: pvmmon ctl histogram wait:program\n";
 	wire_ctl c = {0, 0, 0, NULL, 0};
 	const char *log = NULL;
-	int mon = 0, ctx = 0, rc = 1;
-	char *runfile;
 	pvmmon_log *snap = NULL;
 	resource r;
 
@@ -450,22 +449,12 @@ static int ctl(int argc, char **argv)
 		}
 		log = argv[3];
 	}
-	runfile = run_file(log);
-	if (!runfile || attach(&mon, &ctx, &c.token, runfile) < 0) {
-		free(runfile);
+	if (command(&snap, "ctl", log, &c) != 0)
 		return 1;
-	}
-	if (request(&snap, mon, ctx, &c) < 0) {
-		cli__error("ctl: %s", pvmmon_error_last());
-	} else {
-		printf("pvmmon: %s %s (switch %zu of the run)\n",
-		       c.cmd == WIRE_CTL_ENABLE ? "enabled" : "disabled", c.procs, snap->nswitches);
-		pvmmon_log_free(snap);
-		rc = 0;
-	}
-	pvm_exit();
-	free(runfile);
-	return rc;
+	printf("pvmmon: %s %s (switch %zu of the run)\n",
+	       c.cmd == WIRE_CTL_ENABLE ? "enabled" : "disabled", c.procs, snap->nswitches);
+	pvmmon_log_free(snap);
+	return 0;
 }
 
 int cli__ctl(int argc, char **argv) { return ctl(argc, argv); }
