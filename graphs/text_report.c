@@ -617,6 +617,42 @@ static void report_throttled(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* Procedures pvmmon-cc counts instead of timing (instrument/rewriter.h), per task: at
+ * most REPORT_COUNTED_NAMES names, the most called first in the log's order. */
+#define REPORT_COUNTED_NAMES 8
+static void report_counted(const pvmmon_log *log, FILE *out)
+{
+	int head = 0;
+
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		size_t n = 0;
+
+		for (size_t k = 0; k < t->nprocs; k++) {
+			const pvmmon_log_proc *p = &t->procs[k];
+
+			/* A throttled site's counted record is in the throttled section. */
+			if (!p->counted || p->throttle_pair_ns > 0 || !p->count)
+				continue;
+			if (!head++)
+				fprintf(out, "\nCounted, not timed, from the start (pvmmon-cc: "
+					     "straight-line procedures, cheaper than a probe pair;\n"
+					     "their time is their callers'; --no-throttle times "
+					     "those that call others)\n");
+			if (n == 0)
+				fprintf(out, "  %-6s", t->lid ? t->lid : "?");
+			if (n < REPORT_COUNTED_NAMES)
+				fprintf(out, "%s %s (%" PRIu64 " calls)", n ? "," : "",
+					p->name ? p->name : "?", p->count);
+			n++;
+		}
+		if (n > REPORT_COUNTED_NAMES)
+			fprintf(out, ", and %zu more", n - REPORT_COUNTED_NAMES);
+		if (n)
+			fputc('\n', out);
+	}
+}
+
 int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 {
 	int rc;
@@ -640,6 +676,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (rc < 0)
 		return rc;
 	report_throttled(log, out);
+	report_counted(log, out);
 	report_cost(log, out);
 	report_structure(log, out);
 	/* A full disk or closed pipe must not pass for a complete report. */

@@ -135,23 +135,6 @@ static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
-/* Sets *data when the statement contains a call or a loop: then it is no leaf. */
-static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientData data)
-{
-	(void)parent;
-	switch (clang_getCursorKind(c)) {
-	case CXCursor_CallExpr:
-	case CXCursor_ForStmt:
-	case CXCursor_WhileStmt:
-	case CXCursor_DoStmt:
-	case CXCursor_GotoStmt:
-		*(int *)data = 1;
-		return CXChildVisit_Break;
-	default:
-		return CXChildVisit_Recurse;
-	}
-}
-
 int rewrite__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
                        char *name, size_t n, unsigned *line)
 {
@@ -198,8 +181,9 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 {
 	CXCursor body = clang_getNullCursor();
 	CXString name;
-	long open;
-	int leaf;
+	counted_kind kind;
+	long open, weight = 0;
+	int calls_counted = 0, counted = 0;
 
 	if (!clang_isCursorDefinition(fn))
 		return;
@@ -213,19 +197,22 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 	if (open < 0 || (size_t)open >= rw->len || rw->text[open] != '{')
 		return;
 	name = clang_getCursorSpelling(fn);
-	{
-		int busy = 0;
-
-		clang_visitChildren(body, find_work, &busy);
-		leaf = !busy;
-	}
-	if (leaf) {
+	kind = counted__classify(rw, body, &weight, &calls_counted);
+	if (kind == COUNTED_LEAF) {
 		/* Counted only where somebody may read the count. */
 		rewrite__add(rw, (unsigned)open + 1,
 		             " if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
 		             rw->ncounted);
-		split__leaf(rw, fn, body, open, clang_getCString(name));
-	} else if (!split__procedure(rw, fn, body, open, clang_getCString(name), line_of(fn))) {
+		if (split__leaf(rw, fn, body, open, clang_getCString(name), rw->ncounted))
+			rw->splits[rw->nsplits - 1].weight = weight;
+		counted = 1;
+	} else if (kind == COUNTED_SMALL &&
+	           split__procedure(rw, fn, body, open, clang_getCString(name), line_of(fn),
+	                            rw->ncounted, 0)) {
+		rw->splits[rw->nsplits - 1].weight = weight;
+		counted = 1;
+	} else if (!split__procedure(rw, fn, body, open, clang_getCString(name), line_of(fn), -1,
+	                             calls_counted)) {
 		rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
 		             clang_getCString(name), line_of(fn));
 	}
@@ -236,11 +223,11 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 
 		add_entry(rw, ENTRY_PROC, clang_getCString(name), line_of(fn),
 		          (unsigned)(s0 >= 0 ? s0 : open), (unsigned)(e0 >= 0 ? e0 : open));
-		if (leaf && rw->nents)
+		if (counted && rw->nents)
 			rw->ents[rw->nents - 1].count_slot = rw->ncounted++;
 	}
 	clang_disposeString(name);
-	if (leaf)
+	if (kind == COUNTED_LEAF)
 		rw->stats->counted++;
 	else
 		rw->stats->procs++;
@@ -458,6 +445,8 @@ static void write_table(rewriter *rw, FILE *out)
 	      out);
 	if (rw->ncounted || rw->nsplits)
 		fputs("\tpvmmon_unwatched_ = pvmmon_probe_unwatched();\n", out);
+	if (rw->nsplits)
+		fputs("\tpvmmon_counting_ = pvmmon_probe_counting();\n", out);
 	fputs("\tpvmmon_static_register(\"", out);
 	rewrite__write_escaped_path(out, rw->src);
 	fprintf(out, "\", pvmmon_static_table_, %zu);\n}\n", rw->nents);
@@ -516,6 +505,10 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	 * so the compiler knows no call changes it. */
 	if (rw.ncounted || rw.nsplits)
 		fputs("static int pvmmon_unwatched_;\n", out);
+	/* Set before main unless the run times every probe (pvmmon_probe_counting): the
+	 * dispatchers then take the counting copies (instrument/rewriter.h). */
+	if (rw.nsplits)
+		fputs("static int pvmmon_counting_;\n", out);
 	fputs("#line 1 \"", out);
 	rewrite__write_escaped_path(out, src);
 	fputs("\"\n", out);
@@ -526,7 +519,7 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	}
 	qsort(rw.ins, rw.nins, sizeof(*rw.ins), cmp_ins);
 	for (k = 0; k < rw.nins; k++) {
-		if (rw.ins[k].bare)
+		if (rw.ins[k].bare || rw.ins[k].cnt) /* the copies' own */
 			continue;
 		fwrite(rw.text + at, 1, rw.ins[k].offset - at, out);
 		fputs(rw.ins[k].text, out);

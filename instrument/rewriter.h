@@ -18,6 +18,8 @@ typedef struct insertion {
 	unsigned skip; /* source bytes the text replaces (a renamed procedure's name) */
 	int plain;     /* also made in a procedure's plain copy (a call's line) */
 	int bare;      /* made only in its unwatched copy (a call renamed to a plain copy) */
+	int cnt;       /* made only in its counting copies (a count, a call renamed to a
+	                * counted procedure's NAME__pvmmon_cnt) */
 	char *text;
 } insertion;
 
@@ -39,9 +41,27 @@ typedef struct split {
 	int id;
 	int add_static; /* its copies need the static its definition lacks */
 	int is_void;
-	int leaf; /* only a plain copy */
+	int leaf;          /* only a plain copy */
+	int counted;       /* a leaf or a small procedure: has NAME__pvmmon_cnt */
+	int count_slot;    /* its counter in pvmmon_counts_ when counted */
+	int calls_counted; /* calls counted procedures: has __pvmmon_on_cnt/__pvmmon_off_cnt */
+	long weight;       /* its statements and expressions, its counted callees' included */
 	char *name;
 } split;
+
+/*
+ * Counted procedures. A leaf (no call, no loop) is always counted, not timed. A small
+ * procedure (no loop, no goto, calling only counted procedures defined before it, at
+ * most COUNTED_MAX_WEIGHT statements and expressions in all, its callees' included) is
+ * straight-line code of a few dozen instructions: a probe pair would cost more than a
+ * call, which the run's throttling would find after 1024 calls. pvmmon-cc counts it
+ * from the start instead, unless the run keeps every probe timed (--no-throttle): its
+ * NAME__pvmmon_cnt copy counts the call and runs the body calling its callees' counting
+ * copies, and its callers' counting copies (NAME__pvmmon_on_cnt, NAME__pvmmon_off_cnt)
+ * call it, so that a loop over such calls compiles as the program's own loop does.
+ */
+typedef enum counted_kind { COUNTED_NOT, COUNTED_LEAF, COUNTED_SMALL } counted_kind;
+#define COUNTED_MAX_WEIGHT 160
 
 /* A loop whose site lives in its procedure's array. */
 typedef struct loopsite {
@@ -76,6 +96,14 @@ typedef struct rewriter {
 	rewrite_stats *stats;
 	int failed;
 } rewriter;
+
+/* The procedure split before this point called name, or NULL. */
+const split *counted__find(const rewriter *rw, const char *name);
+
+/* Whether the definition with body body is counted (above), its weight and whether it
+ * calls a counted procedure by name. */
+counted_kind counted__classify(const rewriter *rw, CXCursor body, long *weight,
+                               int *calls_counted);
 
 /* Appends an insertion that takes text (NULL: out of memory); NULL on failure (then
  * rw->failed is set). */
@@ -119,14 +147,15 @@ void rewrite__write_escaped_path(FILE *out, const char *path);
  * Returns 1 when it did, 0 when fn stays whole.
  */
 int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
-                     unsigned line);
+                     unsigned line, int count_slot, int calls_counted);
 
 /*
  * Gives leaf procedure fn (counted, not timed) a plain copy when it can have one,
  * which the plain copies of the procedures after it call: in a process nobody
  * monitors, its calls are then not counted either. Returns 1 when it did.
  */
-int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name);
+int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
+                int count_slot);
 
 /*
  * Makes call, to procedure callee, call callee's plain copy in the plain copies of

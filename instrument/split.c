@@ -90,10 +90,33 @@ static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const
 	}
 }
 
-/* The copies of a split procedure. */
-enum copy { COPY_ON, COPY_OFF, COPY_PLAIN };
+/* The copies of a split procedure (instrument/rewriter.h): instrumented, calling
+ * dispatchers, plain; a counted procedure's counting copy; the instrumented copy and
+ * the one calling dispatchers with their calls of counted procedures counting. */
+enum copy { COPY_ON, COPY_OFF, COPY_PLAIN, COPY_CNT, COPY_ON_CNT, COPY_OFF_CNT };
 
-static const char *const copy_suffix[] = {"__pvmmon_on", "__pvmmon_off", "__pvmmon_plain"};
+static const char *const copy_suffix[] = {"__pvmmon_on",  "__pvmmon_off",    "__pvmmon_plain",
+                                          "__pvmmon_cnt", "__pvmmon_on_cnt", "__pvmmon_off_cnt"};
+
+/* Whether insertion in belongs in copy which (COPY_ON: the definition's own text). */
+static int in_copy(const insertion *in, enum copy which)
+{
+	switch (which) {
+	case COPY_ON:
+		return !in->bare && !in->cnt;
+	case COPY_OFF:
+		return in->plain;
+	case COPY_PLAIN:
+		return in->bare;
+	case COPY_CNT:
+		return in->cnt;
+	case COPY_ON_CNT:
+		return !in->bare;
+	case COPY_OFF_CNT:
+		return in->plain || in->cnt;
+	}
+	return 0;
+}
 
 /* What a copy of sp adds in front of its declarator: static when sp is not; the
  * instrumented copy is never inlined into the dispatcher (which would bring back the
@@ -101,12 +124,20 @@ static const char *const copy_suffix[] = {"__pvmmon_on", "__pvmmon_off", "__pvmm
  * and a leaf's may go unused. */
 static void put_copy_specifiers(FILE *out, const split *sp, enum copy which)
 {
-	if (which == COPY_ON)
+	if (which == COPY_ON || which == COPY_ON_CNT)
 		fputs("__attribute__((noinline)) ", out);
-	if (which == COPY_PLAIN && sp->leaf)
+	if ((which == COPY_PLAIN || which == COPY_CNT) && sp->leaf)
 		fputs("__attribute__((unused)) ", out);
+	/* A counting copy is a few dozen instructions calling only other counting copies
+	 * (never itself): inlined into its callers' loops, as the program's own small
+	 * procedures would be, where gcc's size limits would keep a copy called from
+	 * several places out of line. */
+	if (which == COPY_CNT)
+		fputs("__attribute__((always_inline)) ", out);
 	if (sp->add_static)
 		fputs("static ", out);
+	if (which == COPY_CNT)
+		fputs("__inline__ ", out);
 }
 
 /* Whether the last token of text[from..to), comments and blanks aside, is ')'. */
@@ -206,8 +237,23 @@ static void put_jump(FILE *f, const split *sp, enum copy which, const char *args
 		fprintf(f, "return %s%s(%s);", sp->name, copy_suffix[which], args);
 }
 
+/* The dispatcher's jump to the instrumented or the plain copy calling dispatchers
+ * (which), or to its counting twin while the run counts small procedures. */
+static void put_jump_counting(FILE *f, const split *sp, enum copy which, const char *args)
+{
+	if (!sp->calls_counted) {
+		put_jump(f, sp, which, args);
+		return;
+	}
+	fputs("{ if (pvmmon_counting_) ", f);
+	put_jump(f, sp, which == COPY_ON ? COPY_ON_CNT : COPY_OFF_CNT, args);
+	fputc(' ', f);
+	put_jump(f, sp, which, args);
+	fputs(" }", f);
+}
+
 int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
-                     unsigned line)
+                     unsigned line, int count_slot, int calls_counted)
 {
 	char *init = NULL, *args = NULL, *head = NULL;
 	size_t init_len = 0, args_len = 0, head_len = 0, i;
@@ -219,6 +265,9 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 
 	if (!(sp = new_split(rw, fn, body, open, name)))
 		return 0;
+	sp->counted = count_slot >= 0;
+	sp->count_slot = count_slot;
+	sp->calls_counted = calls_counted && !sp->counted;
 	/* The loops' sites, the parameters to pass on, then the text before the definition. */
 	if (!(w.init = open_memstream(&init, &init_len)))
 		goto out;
@@ -237,20 +286,31 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	put_prototype(f, rw, sp, COPY_ON);
 	put_prototype(f, rw, sp, COPY_OFF);
 	put_prototype(f, rw, sp, COPY_PLAIN);
+	if (sp->counted)
+		put_prototype(f, rw, sp, COPY_CNT);
+	if (sp->calls_counted) {
+		put_prototype(f, rw, sp, COPY_ON_CNT);
+		put_prototype(f, rw, sp, COPY_OFF_CNT);
+	}
 	/* The dispatcher: in a process nobody monitors, the plain copy that calls plain
-	 * copies (pvmmon_probe_unwatched); else the instrumented copy while any of the
-	 * sites is on, and the plain copy that calls dispatchers while all are off, its
-	 * calls counted (a throttled procedure keeps an exact count). */
+	 * copies (pvmmon_probe_unwatched); a small procedure's counting copy while the run
+	 * counts them; else the instrumented copy while any of the sites is on, and the
+	 * plain copy that calls dispatchers while all are off, its calls counted (a
+	 * throttled procedure keeps an exact count). */
 	put_declarator(f, rw, sp, "", 1);
 	fputs(" { if (pvmmon_unwatched_) ", f);
 	put_jump(f, sp, COPY_PLAIN, args);
+	if (sp->counted) {
+		fputs(" if (pvmmon_counting_) ", f);
+		put_jump(f, sp, COPY_CNT, args);
+	}
 	fputs(" if (", f);
 	for (i = 0; i < (size_t)w.n; i++)
 		fprintf(f, "%spvmmon_sites%d_[%zu].enabled", i ? " | " : "", sp->id, i);
 	fputs(") ", f);
-	put_jump(f, sp, COPY_ON, args);
+	put_jump_counting(f, sp, COPY_ON, args);
 	fprintf(f, " ++pvmmon_sites%d_[0].off; ", sp->id);
-	put_jump(f, sp, COPY_OFF, args);
+	put_jump_counting(f, sp, COPY_OFF, args);
 	fputs(" } ", f);
 	put_copy_specifiers(f, sp, COPY_ON);
 	fclose(f);
@@ -268,27 +328,38 @@ out:
 	if ((in = rewrite__add(rw, sp->name_at, "%s__pvmmon_on", name)))
 		in->skip = sp->name_len;
 	rewrite__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id);
+	if (sp->counted && (in = rewrite__add(rw, (unsigned)open + 1,
+	                                      " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);", count_slot)))
+		in->cnt = 1;
 	rw->nsplits++;
 	rw->stats->split++;
 	return 1;
 }
 
-int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name)
+int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
+                int count_slot)
 {
 	char *head = NULL;
 	size_t head_len = 0;
 	FILE *f;
 	split *sp;
+	insertion *in;
 
 	if (!(sp = new_split(rw, fn, body, open, name)))
 		return 0;
 	sp->leaf = 1;
+	sp->counted = 1;
+	sp->count_slot = count_slot;
+	if ((in = rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+	                       count_slot)))
+		in->cnt = 1;
 	if (!(f = open_memstream(&head, &head_len))) {
 		free(sp->name);
 		rw->failed = 1;
 		return 0;
 	}
 	put_prototype(f, rw, sp, COPY_PLAIN);
+	put_prototype(f, rw, sp, COPY_CNT);
 	fclose(f);
 	rewrite__add_owned(rw, sp->start, head);
 	rw->nsplits++;
@@ -316,10 +387,14 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 		in->skip = (unsigned)n;
 		in->bare = 1;
 	}
+	if (rw->splits[i].counted && (in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_cnt", callee))) {
+		in->skip = (unsigned)n;
+		in->cnt = 1;
+	}
 }
 
-/* Appends copy which of sp (COPY_OFF with the call lines, COPY_PLAIN with the calls
- * renamed) to f, between #line directives that give it the procedure's own lines and
+/* Appends copy which of sp (the insertions in_copy gives it: COPY_OFF with the call
+ * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between #line directives that give it the procedure's own lines and
  * give the rest of the file its lines back. */
 static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy which, size_t n)
 {
@@ -338,7 +413,7 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 		const insertion *in = &rw->ins[k];
 
 		if (in->offset < sp->open || in->offset >= sp->end || in->offset < at ||
-		    !(which == COPY_OFF ? in->plain : in->bare))
+		    !in_copy(in, which))
 			continue;
 		fwrite(rw->text + at, 1, in->offset - at, f);
 		fputs(in->text, f);
@@ -366,7 +441,13 @@ void split__write_plain_copies(rewriter *rw)
 		}
 		if (!sp->leaf)
 			write_copy(f, rw, sp, COPY_OFF, n);
+		if (sp->calls_counted) {
+			write_copy(f, rw, sp, COPY_ON_CNT, n);
+			write_copy(f, rw, sp, COPY_OFF_CNT, n);
+		}
 		write_copy(f, rw, sp, COPY_PLAIN, n);
+		if (sp->counted)
+			write_copy(f, rw, sp, COPY_CNT, n);
 		fclose(f);
 		rewrite__add_owned(rw, sp->end, t);
 	}

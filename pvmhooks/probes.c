@@ -234,6 +234,8 @@ static int proc_enter(pvmmon_probe_site *site, int64_t v)
 
 int pvmmon_probe_unwatched(void) { return hooks__probe_unwatched(); }
 
+int pvmmon_probe_counting(void) { return throttle_get() > 0; }
+
 void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 {
 	PROBE(site, proc_enter, 1);

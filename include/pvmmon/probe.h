@@ -54,6 +54,14 @@ PVMMON_EXTERN void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 PVMMON_EXTERN int pvmmon_probe_unwatched(void);
 
 /*
+ * 1 unless the run keeps every probe timed (`pvmmon run --no-throttle`, PVMMON_THROTTLE
+ * 0): pvmmon-cc's files ask from their constructors and then count their small
+ * straight-line procedures instead of timing them, from the start (the run's
+ * throttling would demote them after 1024 calls).
+ */
+PVMMON_EXTERN int pvmmon_probe_counting(void);
+
+/*
  * The source line of the call statement being made, which the next procedure entry
  * takes (and clears) to key its proc record by call site. pvmmon-cc writes a call
  * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.

@@ -96,11 +96,14 @@ static void test_procedures_and_loops(void)
 	CU_ASSERT_EQUAL(st.procs, 2);
 	CU_ASSERT_EQUAL(st.split, 2);
 	CU_ASSERT_EQUAL(st.loops, 3);
-	/* The header, then the flag the constructor sets when nobody monitors the process,
-	 * before the user's line 1. */
-	CU_ASSERT(strncmp(text, "#include \"pvmmon/probe.h\"\nstatic int pvmmon_unwatched_;\n#line 1 \"",
-			  63) == 0);
+	/* The header, then the flags the constructor sets when nobody monitors the process
+	 * and when the run counts small procedures, before the user's line 1. */
+	CU_ASSERT(strncmp(text,
+			  "#include \"pvmmon/probe.h\"\nstatic int pvmmon_unwatched_;\n"
+			  "static int pvmmon_counting_;\n#line 1 \"",
+			  91) == 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tpvmmon_unwatched_ = pvmmon_probe_unwatched();\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tpvmmon_counting_ = pvmmon_probe_counting();\n"));
 	/* Lines stay where they were, so diagnostics and debug lines match the source:
 	 * the plain copies come with #line directives, and the rest keeps its lines. */
 	kept = without_plain_copies(body_of(text));
@@ -289,7 +292,8 @@ static void test_static_table(void)
 	CU_ASSERT_EQUAL(st.counted, 1);
 	CU_ASSERT_EQUAL(st.procs, 1);
 	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "static unsigned long pvmmon_counts_[1];\nstatic int pvmmon_unwatched_;\n#line 1 "));
+	    strstr(text, "static unsigned long pvmmon_counts_[1];\nstatic int pvmmon_unwatched_;\n"
+			 "static int pvmmon_counting_;\n#line 1 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    text, "{ if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[0]); return x + 1; }"));
 	free(text);
@@ -306,6 +310,7 @@ static const char probe_stub[] =
     "static const pvmmon_static_entry *table;\n"
     "static int ntable;\n"
     "int pvmmon_probe_unwatched(void) { return getenv(\"UNWATCHED\") != NULL; }\n"
+    "int pvmmon_probe_counting(void) { return getenv(\"TIMED\") == NULL; }\n"
     "void pvmmon_probe_proc_enter(pvmmon_probe_site *s) { (void)s; probes++; }\n"
     "void pvmmon_probe_proc_exit(pvmmon_probe_site *s) { (void)s; probes++; }\n"
     "void pvmmon_probe_loop_enter(pvmmon_probe_site *s) { (void)s; probes++; }\n"
@@ -373,8 +378,11 @@ static void test_plain_copies(void)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(st.split, 3);
 	CU_ASSERT_EQUAL(st.counted, 2);
-	/* The leaves: counted only when somebody may read the count, and a plain copy. */
+	/* The leaves: counted only when somebody may read the count, a plain copy and a
+	 * counting copy. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v); "
+					    "__attribute__((unused)) __attribute__((always_inline)) __inline__ static "
+					    "void push__pvmmon_cnt(vm *m, long v); "
 					    "static void push(vm *m, long v) { if (!pvmmon_unwatched_) "
 					    "PVMMON_PROC_COUNT(pvmmon_counts_[0]); m->s[m->sp++ & 7] = v; }\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v) "
@@ -382,8 +390,27 @@ static void test_plain_copies(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic void add__pvmmon_plain(vm *m) { long b = "
 					    "pop__pvmmon_plain(m); push__pvmmon_plain(m, "
 					    "pop__pvmmon_plain(m) + b); }\n#line 5 \""));
+	/* add, small and straight-line, is counted while the run counts: its counting
+	 * copy counts and calls the leaves' counting copies, and run's counting twins
+	 * call it. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static void add(vm *m) { if (pvmmon_unwatched_) { "
-					    "add__pvmmon_plain(m); return; } if (pvmmon_sites0_[0].enabled) "));
+					    "add__pvmmon_plain(m); return; } if (pvmmon_counting_) { "
+					    "add__pvmmon_cnt(m); return; } if (pvmmon_sites0_[0].enabled) "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "__attribute__((always_inline)) __inline__ static void add__pvmmon_cnt(vm *m) { "
+					    "PVMMON_PROC_COUNT(pvmmon_counts_[2]); long b = pop__pvmmon_cnt(m); "
+					    "push__pvmmon_cnt(m, pop__pvmmon_cnt(m) + b); }\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled) "
+					    "{ if (pvmmon_counting_) return run__pvmmon_on_cnt(n, fp); "
+					    "return run__pvmmon_on(n, fp); } ++pvmmon_sites1_[0].off; "
+					    "{ if (pvmmon_counting_) return run__pvmmon_off_cnt(n, fp); "
+					    "return run__pvmmon_off(n, fp); } "));
+	{
+		const char *on_cnt = strstr(text, "static long run__pvmmon_on_cnt(long n, long (*fp)(long))\n{");
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(on_cnt);
+		CU_ASSERT_PTR_NOT_NULL(strstr(on_cnt, "(pvmmon_call_line = 12, add__pvmmon_cnt(&m));"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(on_cnt, "(pvmmon_call_line = 11, later(i))"));
+	}
 	plain_run = strstr(text, "\"\nstatic long run__pvmmon_plain(long n, long (*fp)(long))\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(plain_run);
 	CU_ASSERT_PTR_NOT_NULL(strstr(plain_run, "{\n\tvm m = {{0}, 0};\n\tfor (long i = 0; i < n; i++) {\n"
@@ -401,9 +428,15 @@ static void test_plain_copies(void)
 	snprintf(cmd, sizeof(cmd), "env UNWATCHED=1 %s", exe);
 	first_line(cmd, line, sizeof(line));
 	CU_ASSERT_STRING_EQUAL(line, "18 0 0\n");
-	snprintf(cmd, sizeof(cmd), "env -u UNWATCHED %s", exe);
+	/* Watched, every probe timed: run, its loop, later and add probed (2 + 2 + 10 * 4 +
+	 * 10 * 2), push and pop counted (30 + 21). */
+	snprintf(cmd, sizeof(cmd), "env -u UNWATCHED TIMED=1 %s", exe);
 	first_line(cmd, line, sizeof(line));
 	CU_ASSERT_STRING_EQUAL(line, "18 64 51\n");
+	/* Watched and counting: add is counted too (10 calls), without probes. */
+	snprintf(cmd, sizeof(cmd), "env -u UNWATCHED -u TIMED %s", exe);
+	first_line(cmd, line, sizeof(line));
+	CU_ASSERT_STRING_EQUAL(line, "18 44 61\n");
 	unlink(exe);
 	unlink(inst);
 	unlink(stub);
