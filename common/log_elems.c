@@ -273,6 +273,10 @@ static int cost_start(log_rd *r)
 	    F(pvmmon_log_cost, site_on_ps, "site-on-ps", LOG_F_I64),
 	    F(pvmmon_log_cost, site_off_ps, "site-off-ps", LOG_F_I64),
 	    F(pvmmon_log_cost, static_ns, "static-ns", LOG_F_I64),
+	    /* Since 1.7: the calibration's re-checks. */
+	    F(pvmmon_log_cost, rechecks, "rechecks", LOG_F_U32),
+	    F(pvmmon_log_cost, recheck_min_ns, "recheck-min-ns", LOG_F_I64),
+	    F(pvmmon_log_cost, recheck_max_ns, "recheck-max-ns", LOG_F_I64),
 	};
 	pvmmon_log_task *t = task(r);
 

@@ -232,6 +232,11 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 			attr_i64(wr, "site-off-ps", t->cost.site_off_ps);
 		if (t->cost.static_ns)
 			attr_i64(wr, "static-ns", t->cost.static_ns);
+		if (t->cost.rechecks) {
+			attr_u64(wr, "rechecks", t->cost.rechecks);
+			attr_i64(wr, "recheck-min-ns", t->cost.recheck_min_ns);
+			attr_i64(wr, "recheck-max-ns", t->cost.recheck_max_ns);
+		}
 		end(wr);
 	}
 	for (i = 0; i < t->nstmts; i++)

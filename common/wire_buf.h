@@ -20,9 +20,10 @@
  * virtual time's uncertainty and what was clamped, sites their throttling. 10: records
  * carry time histograms; preserve mode's reports carry the task's transmission floor and
  * its own decisions, grants the other tasks' bounds, piggybacks preserve mode's flags,
- * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC).
+ * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC). 12: the cost
+ * record carries the calibration's re-checks.
  */
-#define WIRE_VERSION 11
+#define WIRE_VERSION 12
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -170,6 +170,9 @@ static void put_cost(wire_buf *b, const pvmmon_log_cost *c)
 	wire__put_i64(b, c->predicted_ns);
 	wire__put_i64(b, c->site_on_ps);
 	wire__put_i64(b, c->site_off_ps);
+	wire__put_u32(b, c->rechecks);
+	wire__put_i64(b, c->recheck_min_ns);
+	wire__put_i64(b, c->recheck_max_ns);
 }
 
 static void put_hist(wire_buf *b, const pvmmon_log_hist *h)
@@ -331,6 +334,9 @@ static void get_cost(wire_in *in, pvmmon_log_cost *c)
 	c->predicted_ns = wire__get_i64(in);
 	c->site_on_ps = wire__get_i64(in);
 	c->site_off_ps = wire__get_i64(in);
+	c->rechecks = wire__get_u32(in);
+	c->recheck_min_ns = wire__get_i64(in);
+	c->recheck_max_ns = wire__get_i64(in);
 }
 
 /* A histogram: known metric, focus and axis; a width of initial * 2^doublings is the

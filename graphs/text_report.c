@@ -76,6 +76,14 @@ static void report_quality(const pvmmon_log *log, FILE *out)
 		if (t->clamped_ns)
 			fprintf(out, ", %s of charges not removable (clamped)",
 				graphs__fmt_time(t1, sizeof(t1), t->clamped_ns));
+		/* The calibration taken again during the run (log 1.7). */
+		if (t->cost.rechecks)
+			fprintf(out,
+				"; calibration re-checked %u time%s, loop pair %" PRId64
+				" to %" PRId64 " ns (%" PRId64 " ns at the start)",
+				t->cost.rechecks, t->cost.rechecks == 1 ? "" : "s",
+				t->cost.recheck_min_ns, t->cost.recheck_max_ns,
+				t->cost.loop_pair_ns);
 		fprintf(out, "\n");
 	}
 }

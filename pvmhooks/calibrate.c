@@ -1,5 +1,6 @@
 /* What monitoring costs in this task (pvmhooks/dyninst.h): the calibration of probes,
  * wrappers and piggybacks at registration, the cost record and the budget. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,9 @@ static double budget;
 
 /* The observed monitoring time at the last flush. */
 static int64_t own_at_flush;
+
+/* The charge a probe got from the calibration at registration, which re-checks scale. */
+static int64_t charge0;
 
 /* Calibrated costs and observed totals. */
 static pvmmon_log_cost cal;
@@ -294,6 +298,91 @@ static int64_t wrapper_cost(void)
 	return median(per, CAL_REPS);
 }
 
+/* Starts (paused 1) or ends a calibration: its probes are no part of the program (no
+ * critical path, no trace events, no throttling, no stamps), and the records they make
+ * are dropped at its end (hooks__records_calibration_end, by the caller). */
+static void cal_pause(vclock *c, int paused)
+{
+	hooks__cp_pause(paused);
+	hooks__trace_pause(paused);
+	hooks__probe_throttle_pause(paused);
+	vclock__pause_stamps(c, paused);
+	if (paused)
+		hooks__records_calibration_begin();
+}
+
+/*
+ * Re-checks during the run: every recheck_ns of the task's real time (PVMMON_RECHECK_MS,
+ * default 1000; 0: never), at the first scheduler run after it (a call's end or a probe
+ * tick, never inside a wait), the loop calibration is taken again (a fraction of a
+ * millisecond, charged as monitoring time). Disturbance only ever lengthens a
+ * measurement, so the least pair cost found is the best estimate: one under
+ * CAL_RECHECK_LOW_PM per mille of the calibration at registration says that the
+ * machine disturbed that one as a whole (every half of it slow alike, which its own
+ * check cannot see), and the probe charge is scaled down by their ratio from then on.
+ * The spread of all the calibrations widens the virtual time's uncertainty
+ * (hooks__records_probe_spread). A test's probe delay (a fixed busy wait) leaves
+ * nothing to re-check.
+ */
+#define CAL_RECHECK_DEFAULT_MS 1000
+#define CAL_RECHECK_LOW_PM 900
+static int64_t recheck_ns = -1; /* -1: not read yet */
+static int64_t last_recheck;
+
+int64_t hooks__dyn_recheck_charge(int64_t charge, int64_t start_pair, int64_t least_pair)
+{
+	if (charge <= 0 || start_pair <= 0 || least_pair <= 0 ||
+	    least_pair * 1000 >= start_pair * CAL_RECHECK_LOW_PM)
+		return charge;
+	return (charge * least_pair + start_pair / 2) / start_pair;
+}
+
+static void recheck(int64_t now)
+{
+	vclock *c = hooks__clock();
+	int64_t i0 = vclock__intrusion(c), l0 = vclock__own(c), t0 = pvmmon_clock_now(), pair;
+	int guard = hooks__guard;
+	pvmmon_probe_site *const used[] = {&cal_loop};
+
+	last_recheck = now;
+	/* The probes must run (the guard skips them) and must not run the scheduler
+	 * from inside it. */
+	hooks__guard = 0;
+	hooks__probe_tick_at(INT64_MAX);
+	cal_pause(c, 1);
+	pair = pair_cost(&cal_loop);
+	hooks__records_calibration_end(used, 1);
+	cal_pause(c, 0);
+	hooks__probe_tick_at(pvmmon_clock_now());
+	hooks__guard = guard;
+	if (pair > 0) {
+		if (!cal.rechecks || pair < cal.recheck_min_ns)
+			cal.recheck_min_ns = pair;
+		if (!cal.rechecks || pair > cal.recheck_max_ns)
+			cal.recheck_max_ns = pair;
+		cal.rechecks++;
+		hooks__probe_cost_set(
+		    hooks__dyn_recheck_charge(charge0, cal.loop_pair_ns, cal.recheck_min_ns));
+	}
+	t0 = pvmmon_clock_now() - t0;
+	vclock__set_charges(c, i0 + t0, l0 + t0, 0);
+}
+
+void hooks__dyn_poll(int64_t now)
+{
+	if (recheck_ns < 0) {
+		const char *e = getenv("PVMMON_RECHECK_MS");
+		char *end;
+		long v = e ? strtol(e, &end, 10) : CAL_RECHECK_DEFAULT_MS;
+
+		recheck_ns = (e && (end == e || *end || v < 0) ? CAL_RECHECK_DEFAULT_MS : v) * 1000000LL;
+	}
+	if (!cal.known || !recheck_ns || now - last_recheck < recheck_ns ||
+	    hooks__probe_test_delay() || hooks__state() != HOOKS_ACTIVE)
+		return;
+	recheck(now);
+}
+
 void hooks__dyn_calibrate(void)
 {
 	vclock *c = hooks__clock();
@@ -307,13 +396,7 @@ void hooks__dyn_calibrate(void)
 	i0 = vclock__intrusion(c);
 	l0 = vclock__own(c);
 	t0 = pvmmon_clock_now();
-	/* The calibration's probes are no part of the program: no critical path, no
-	 * trace events. */
-	hooks__cp_pause(1);
-	hooks__trace_pause(1);
-	hooks__probe_throttle_pause(1);
-	vclock__pause_stamps(c, 1);
-	hooks__records_calibration_begin();
+	cal_pause(c, 1);
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
 	/* A probe is charged half a pair, procedures' and loops' alike. */
@@ -339,13 +422,12 @@ void hooks__dyn_calibrate(void)
 
 		hooks__records_calibration_end(used, sizeof(used) / sizeof(used[0]));
 	}
-	hooks__cp_pause(0);
-	hooks__trace_pause(0);
-	hooks__probe_throttle_pause(0);
 	pb_costs();
-	cal.known = 1;
 	/* Its probes stamped nothing: they were calibration, not the program. */
-	vclock__pause_stamps(c, 0);
+	cal_pause(c, 0);
+	cal.known = 1;
+	charge0 = hooks__probe_cost();
+	last_recheck = pvmmon_clock_now();
 	t0 = pvmmon_clock_now() - t0;
 	vclock__set_charges(c, i0 + t0, l0 + t0, 0);
 }

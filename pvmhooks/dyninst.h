@@ -46,6 +46,15 @@ int hooks__dyn_flush_due(int64_t now, int64_t last_flush);
  * registration; the results go into the task's cost record. */
 void hooks__dyn_calibrate(void);
 
+/* At every scheduler run (a call's end, a probe tick): the loop calibration taken again
+ * once a second of the run (calibrate.c, "Re-checks"). */
+void hooks__dyn_poll(int64_t now);
+
+/* The probe charge after re-checks: charge (from the calibration at registration,
+ * whose loop pair cost start_pair), scaled by least_pair / start_pair when the least
+ * re-check is under 90% of it (the first calibration was disturbed), else unchanged. */
+int64_t hooks__dyn_recheck_charge(int64_t charge, int64_t start_pair, int64_t least_pair);
+
 /* Right after registration: calibration; returns 1 under a budget, which wants a first
  * flush at once (the start of the interval the monitor measures the first rates over). */
 int hooks__dyn_start(void);

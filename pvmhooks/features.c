@@ -224,8 +224,9 @@ static int waits_control(const wire_ctl *c, int64_t v)
  * - preserve mode answers the monitor at every call's end (poll) and, at the final
  *   flush, reports every message sent before the monitor counts the task as ended.
  * - probes take their test delay, and dynamic instrumentation its rules and budget,
- *   from the welcome; calibration (start) runs once everything else is set up, and
- *   the budget may ask for an early flush.
+ *   from the welcome; calibration (start) runs once everything else is set up, is
+ *   taken again once a second at a scheduler run (poll), and the budget may ask for an
+ *   early flush.
  * - the clock's keeper resynchronises at the tick, before the commands are read.
  * - wait reports read their threshold at the welcome; they run inside blocking
  *   receives (calls.c) and a replay's forced waits, through the scheduler's waiting
@@ -252,6 +253,7 @@ static const hooks_feature features[] = {
      .start = hooks__dyn_start,
      .control = dyn_control,
      .flush_due = hooks__dyn_flush_due,
+     .poll = hooks__dyn_poll,
      .call_end = dyn_call_end},
     {.name = "clock", .tick = clocksync__tick},
     {.name = "waits", .welcome = waits_welcome, .control = waits_control},

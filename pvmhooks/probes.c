@@ -72,6 +72,8 @@ void hooks__probe_cost_set(int64_t ns)
 		probe_cost = ns;
 }
 
+int64_t hooks__probe_cost(void) { return probe_cost; }
+
 /* Charges what a probe took from t0, measured: for the rare probes that do more than
  * usual (a site's first entry, a new record). */
 static void charge_measured(int64_t t0) { vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0); }

@@ -13,6 +13,8 @@ void hooks__probe_tick_at(int64_t t);
 
 /* Charges ns for each probe from now on: what one probe costs, calibrated. */
 void hooks__probe_cost_set(int64_t ns);
+/* What each probe is charged (-1 while the first probes still measure themselves). */
+int64_t hooks__probe_cost(void);
 
 /* Sets the throttling threshold (a share of a site's time a call; 0: never), instead of
  * PVMMON_THROTTLE's. */

@@ -10,13 +10,27 @@ int64_t hooks__records_probe_spread(const pvmmon_log_cost *cost)
 	/* Two calibrations measure one probe's cost: in place (a quarter of an
 	 * instrumented call) and in a loop of probes (half a pair). How far they disagree
 	 * is how far a probe's charge may be from its true cost. */
-	int64_t place, loop;
+	int64_t place, loop, spread = 0;
 
-	if (!cost || cost->site_on_ps <= 0 || cost->proc_pair_ns <= 0)
+	if (!cost)
 		return 0;
-	place = cost->site_on_ps / 4000;
-	loop = cost->proc_pair_ns / 2;
-	return place > loop ? place - loop : loop - place;
+	if (cost->site_on_ps > 0 && cost->proc_pair_ns > 0) {
+		place = cost->site_on_ps / 4000;
+		loop = cost->proc_pair_ns / 2;
+		spread = place > loop ? place - loop : loop - place;
+	}
+	/* And the loop calibration taken again during the run (calibrate.c): half the
+	 * range of its pair costs, a probe being half a pair. */
+	if (cost->rechecks && cost->loop_pair_ns > 0) {
+		int64_t lo = cost->recheck_min_ns < cost->loop_pair_ns ? cost->recheck_min_ns
+		                                                       : cost->loop_pair_ns;
+		int64_t hi = cost->recheck_max_ns > cost->loop_pair_ns ? cost->recheck_max_ns
+		                                                       : cost->loop_pair_ns;
+
+		if ((hi - lo) / 2 > spread)
+			spread = (hi - lo) / 2;
+	}
+	return spread;
 }
 
 int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 6
+#define PVMMON_LOG_VERSION_MINOR 7
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -318,6 +318,13 @@ typedef struct pvmmon_log_cost {
 	int64_t site_on_ps;
 	int64_t site_off_ps;
 	int64_t static_ns;    /* the monitor's estimate of what switched-off sites cost */
+	/* Since 1.7: the loop calibration taken again during the run (every second of
+	 * it, PVMMON_RECHECK_MS): how many times, and the least and most pair cost it
+	 * found; a least well under loop_pair_ns replaced a start calibration the
+	 * machine had disturbed as a whole. */
+	uint32_t rechecks;
+	int64_t recheck_min_ns;
+	int64_t recheck_max_ns;
 } pvmmon_log_cost;
 
 typedef struct pvmmon_log_task {

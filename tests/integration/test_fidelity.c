@@ -324,7 +324,45 @@ static void test_unmonitored_build_is_free(void)
 	CU_ASSERT(mon >= 0 && mon < on / 2);
 }
 
+/*
+ * The calibration is taken again during the run (PVMMON_RECHECK_MS, here every 50 ms
+ * of a ping-pong of a few hundred milliseconds or more, whose every call's end runs the
+ * scheduler): both tasks' cost records count re-checks with a least and a most pair
+ * cost, and the report's quality line says so.
+ * At least one re-check per task holds however slow the machine: the run lasts longer
+ * than 50 ms, and a slower run only makes more.
+ */
+static void test_calibration_rechecked(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200];
+	pvmmon_log *log = NULL;
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && PVMMON_RECHECK_MS=50 %s/pvmmon run -q -o pp.xml -- %s/pingpong -n 3000 "
+		   "&& %s/pvmmon report --text pp.xml",
+		   dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_EQUAL(harness_count(r.out, "; calibration re-checked "), 2);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/pp.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL_FATAL(log->ntasks, 2);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+		int64_t lo = t->cost.recheck_min_ns, hi = t->cost.recheck_max_ns;
+
+		CU_ASSERT(t->cost.rechecks >= 1);
+		/* A loop pair costs tens of nanoseconds; a re-check the machine slowed
+		 * may find several times more, never less than nothing. */
+		CU_ASSERT(lo > 0 && lo <= hi && lo < 100000);
+	}
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_fidelity_tests[] = {
+    {"the calibration is re-checked during the run", test_calibration_rechecked},
     {"heavy probes: no negative time, quality stated", test_heavy_probes_never_negative},
     {"a small straight-line procedure is counted from the start, its count exact",
      test_default_counts_small_procedure},

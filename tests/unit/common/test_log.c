@@ -156,8 +156,8 @@ static void fill_procs_loops_events(pvmmon_log_task *t)
 	t->loops[0].time_ns = 25;
 	t->loops[0].disabled = 1;
 	t->procs[0].disabled = 1;
-	t->cost = (pvmmon_log_cost){1,  61,      57,      98,     10000, 27000,
-	                            12, 5000000, 4000000, 151250, 1480,  2500000};
+	t->cost = (pvmmon_log_cost){1,  61,      57,      98,     10000, 27000, 12,
+	                            5000000, 4000000, 151250, 1480,  2500000, 3, 52, 66};
 	t->loops[0].raw_ns = 70;
 	t->loops[0].local_ns = 33;
 	t->nstatics = 2;
@@ -395,6 +395,11 @@ static void check_dynamic_and_raw(const pvmmon_log *a, const pvmmon_log *b)
 		CU_ASSERT_EQUAL(y->site_off_ps, 1480);
 		CU_ASSERT_EQUAL(y->static_ns, 2500000);
 		CU_ASSERT_EQUAL(b->tasks[1].cost.site_off_ps, 0);
+		/* And the calibration's re-checks (1.7). */
+		CU_ASSERT_EQUAL(y->rechecks, 3);
+		CU_ASSERT_EQUAL(y->recheck_min_ns, 52);
+		CU_ASSERT_EQUAL(y->recheck_max_ns, 66);
+		CU_ASSERT_EQUAL(b->tasks[1].cost.rechecks, 0);
 	}
 	CU_ASSERT_DOUBLE_EQUAL(b->budget_pct, 2.5, 1e-9);
 	CU_ASSERT_EQUAL_FATAL(b->nswitches, 2);

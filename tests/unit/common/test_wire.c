@@ -228,7 +228,8 @@ static void test_records_round_trip(void)
 	t.procs = &proc;
 	t.nloops = 1;
 	t.loops = &loop;
-	t.cost = (pvmmon_log_cost){1, 60, 55, 120, 9000, 7000, 42, 123456, 100000, 140500, 1650, 0};
+	t.cost = (pvmmon_log_cost){1,      60,     55,     120,  9000, 7000, 42,
+	                           123456, 100000, 140500, 1650, 0,    2,    50, 71};
 	t.clock = "tsc";
 	wire__buf_init(&b);
 	wire__records_encode(&b, &t, 1);
@@ -276,6 +277,9 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.cost.observed_ns, 123456);
 	CU_ASSERT_EQUAL(out.cost.site_on_ps, 140500);
 	CU_ASSERT_EQUAL(out.cost.site_off_ps, 1650);
+	CU_ASSERT_EQUAL(out.cost.rechecks, 2);
+	CU_ASSERT_EQUAL(out.cost.recheck_min_ns, 50);
+	CU_ASSERT_EQUAL(out.cost.recheck_max_ns, 71);
 	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
 	CU_ASSERT_EQUAL(out.loops[0].disabled, 1);
 	CU_ASSERT_STRING_EQUAL(out.loops[0].proc, "solve");

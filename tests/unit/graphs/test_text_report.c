@@ -344,7 +344,12 @@ static void test_cost_and_switches(void)
 	free(text);
 	log->tasks[0].start_ns = 500000000;
 	log->tasks[0].end_ns = 2500000000;
-	log->tasks[0].cost = (pvmmon_log_cost){1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000, 150000, 1500, 60000000};
+	log->tasks[0].cost = (pvmmon_log_cost){
+	    1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000, 150000, 1500, 60000000, 4, 50, 58};
+	/* Real and local times, for the compensation's quality line. */
+	log->tasks[0].has_raw = 1;
+	log->tasks[0].raw_ns = 2000000000;
+	log->tasks[0].local_ns = 1960000000;
 	log->budget_pct = 5;
 	log->nswitches = 2;
 	log->switches = calloc(2, sizeof(*log->switches));
@@ -355,6 +360,8 @@ static void test_cost_and_switches(void)
 					       strdup("user"), NULL};
 	text = render(log, &rc);
 	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; calibration re-checked 4 times, loop pair 50 to 58 ns "
+					    "(56 ns at the start)\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nMonitoring cost (observed"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(2.0%)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "(4.0%)"));

@@ -263,7 +263,31 @@ static void test_throttling_keeps_cheap_sites(void)
 	hooks__records_reset();
 }
 
+/*
+ * A re-check under 90% of the calibration at registration says that one was disturbed
+ * as a whole: the probe charge is scaled by their ratio. A re-check as dear or dearer
+ * (disturbance only lengthens a measurement), or within 10%, leaves it alone.
+ */
+static void test_recheck_scales_a_disturbed_calibration(void)
+{
+	/* Calibrated 80 ns a loop pair, charged 22 ns a probe; a re-check found 60. */
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 60), 17);
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 40), 11);
+	/* Within 10%, or dearer: unchanged. */
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 73), 22);
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 72), 22);
+	/* Under it: scaled. */
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 71), 20);
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 120), 22);
+	/* Nothing measured: unchanged. */
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 0, 60), 22);
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(22, 80, 0), 22);
+	CU_ASSERT_EQUAL(hooks__dyn_recheck_charge(-1, 80, 60), -1);
+}
+
 CU_TestInfo test_dyninst_tests[] = {
+    {"a re-check scales a calibration the machine disturbed",
+     test_recheck_scales_a_disturbed_calibration},
     {"throttling demotes a site whose probes cost more than it",
      test_throttling_demotes_expensive_sites},
     {"throttling keeps a site whose probes are cheap", test_throttling_keeps_cheap_sites},
