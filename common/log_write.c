@@ -180,6 +180,33 @@ static void task_texts(writer *wr, const pvmmon_log_task *t)
 	attr_str(wr, "clock", t->clock);
 }
 
+/* A task's cost record: calibrated costs, observed and predicted totals, the in-place
+ * costs, the monitor's estimate for switched-off sites and (1.7) the re-checks. */
+static void write_cost(writer *wr, const pvmmon_log_cost *c)
+{
+	start(wr, "cost");
+	attr_i64(wr, "proc-pair-ns", c->proc_pair_ns);
+	attr_i64(wr, "loop-pair-ns", c->loop_pair_ns);
+	attr_i64(wr, "wrapper-ns", c->wrapper_ns);
+	attr_i64(wr, "pb-send-ns", c->pb_send_ns);
+	attr_i64(wr, "pb-recv-ns", c->pb_recv_ns);
+	attr_u64(wr, "wrapped-calls", c->wrapped_calls);
+	attr_i64(wr, "observed-ns", c->observed_ns);
+	attr_i64(wr, "predicted-ns", c->predicted_ns);
+	if (c->site_on_ps)
+		attr_i64(wr, "site-on-ps", c->site_on_ps);
+	if (c->site_off_ps)
+		attr_i64(wr, "site-off-ps", c->site_off_ps);
+	if (c->static_ns)
+		attr_i64(wr, "static-ns", c->static_ns);
+	if (c->rechecks) {
+		attr_u64(wr, "rechecks", c->rechecks);
+		attr_i64(wr, "recheck-min-ns", c->recheck_min_ns);
+		attr_i64(wr, "recheck-max-ns", c->recheck_max_ns);
+	}
+	end(wr);
+}
+
 static void write_task(writer *wr, const pvmmon_log_task *t)
 {
 	size_t i;
@@ -216,29 +243,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	if (t->bad_piggybacks)
 		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
 	task_texts(wr, t);
-	if (t->cost.known) {
-		start(wr, "cost");
-		attr_i64(wr, "proc-pair-ns", t->cost.proc_pair_ns);
-		attr_i64(wr, "loop-pair-ns", t->cost.loop_pair_ns);
-		attr_i64(wr, "wrapper-ns", t->cost.wrapper_ns);
-		attr_i64(wr, "pb-send-ns", t->cost.pb_send_ns);
-		attr_i64(wr, "pb-recv-ns", t->cost.pb_recv_ns);
-		attr_u64(wr, "wrapped-calls", t->cost.wrapped_calls);
-		attr_i64(wr, "observed-ns", t->cost.observed_ns);
-		attr_i64(wr, "predicted-ns", t->cost.predicted_ns);
-		if (t->cost.site_on_ps)
-			attr_i64(wr, "site-on-ps", t->cost.site_on_ps);
-		if (t->cost.site_off_ps)
-			attr_i64(wr, "site-off-ps", t->cost.site_off_ps);
-		if (t->cost.static_ns)
-			attr_i64(wr, "static-ns", t->cost.static_ns);
-		if (t->cost.rechecks) {
-			attr_u64(wr, "rechecks", t->cost.rechecks);
-			attr_i64(wr, "recheck-min-ns", t->cost.recheck_min_ns);
-			attr_i64(wr, "recheck-max-ns", t->cost.recheck_max_ns);
-		}
-		end(wr);
-	}
+	if (t->cost.known)
+		write_cost(wr, &t->cost);
 	for (i = 0; i < t->nstmts; i++)
 		write_stmt(wr, &t->stmts[i]);
 	for (i = 0; i < t->nprocs; i++) {
