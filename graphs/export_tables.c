@@ -555,6 +555,10 @@ static int costs_table(const pvmmon_log *log, export_sink *k)
 	    {"site_on_ps", XC_INT},
 	    {"site_off_ps", XC_INT},
 	    {"span_ns", XC_INT},
+	    /* Since log 1.7: the calibration's re-checks (0 and 0 without). */
+	    {"rechecks", XC_UINT},
+	    {"recheck_min_ns", XC_INT},
+	    {"recheck_max_ns", XC_INT},
 	};
 	int rc = k->begin(k, "costs", cols, NCOLS(cols));
 
@@ -578,7 +582,10 @@ static int costs_table(const pvmmon_log *log, export_sink *k)
 			                   ci(c->static_ns),
 			                   ci(c->site_on_ps),
 			                   ci(c->site_off_ps),
-			                   ci(t->end_ns - t->start_ns)};
+			                   ci(t->end_ns - t->start_ns),
+			                   cu(c->rechecks),
+			                   ci(c->recheck_min_ns),
+			                   ci(c->recheck_max_ns)};
 
 			rc = k->row(k, r);
 		}
