@@ -940,7 +940,7 @@ fid_part() { case " ${FID_PARTS:-interp fidelity} " in *" $1 "*) ;; *) return 1 
 if fid_part interp; then
 # The interp part (issue 25, a pvmmon-cc build costs nothing noticeable where nobody
 # monitors it): apps/interp, a stack machine of tiny procedures that never calls PVM,
-# INTERP_STEPS steps (2*10^8: about 0.07 s for the gcc build, a second monitored),
+# INTERP_STEPS steps (3*10^9: about a second for the gcc build, the issue's "1 s run"),
 # built with gcc -O2 and with pvmmon-cc -O2, INTERP_RUNS rounds (9), the modes
 # interleaved in each: the gcc build and the pvmmon-cc build run directly, the
 # pvmmon-cc build under `pvmmon run --raw`, `pvmmon run` (default settings) and
@@ -948,7 +948,7 @@ if fid_part interp; then
 # around it, inside the run: not pvmmon's own processes, nor the VM's start), median
 # and range; the ratio of medians to the gcc build's. The monitored runs' logs give
 # the task's observed monitoring cost (observed-ns over its time).
-IS=${INTERP_STEPS:-200000000} IR=${INTERP_RUNS:-9}
+IS=${INTERP_STEPS:-3000000000} IR=${INTERP_RUNS:-9}
 id="$work/interp"; mkdir -p "$id"
 "$BIN/pvmmon-cc" -O2 -o "$id/interp-cc" apps/interp.c
 cc -O2 -o "$id/interp-gcc" apps/interp.c
@@ -988,7 +988,10 @@ done
 echo
 fi
 if fid_part fidelity; then
-FN=${FID_N:-8000000} FM=${FID_M:-30000000} FR=${FID_RUNS:-20}
+# 4*10^7 calls (about 0.1 s alone, so that the 2 to 3 ms of a process's start and end,
+# in the unmonitored reference but not in a task's virtual time, stay near 2%), the
+# flat worker's steps in the same ratio as before (the unmonitored order unchanged).
+FN=${FID_N:-40000000} FM=${FID_M:-150000000} FR=${FID_RUNS:-20}
 fd="$work/fid"; mkdir -p "$fd/cc" "$fd/gcc"
 "$BIN/pvmmon-cc" -O2 -Iapps -o "$fd/cc/fidelity" apps/fidelity.c -lpvm3
 cc -O2 -Iapps -o "$fd/gcc/fidelity" apps/fidelity.c -lpvm3
@@ -1026,7 +1029,7 @@ echo "Fidelity: fidelity -n $FN -m $FM, $FR runs; the calls worker alone unmonit
 	"pvmmon-cc build median $refcc ms ($(sort -g "$fd/ref.cc" | head -n 1) to $(sort -g "$fd/ref.cc" | tail -n 1))," \
 	"gcc build median $refgcc ms, with 1 call (start, enrolment, end) $(median <"$fd/ref.one") ms;" \
 	"unmonitored order: $first first in $(grep -c "^$first\$" "$fd/order.raw") of $FR"
-printf '%-14s %9s %9s %9s %9s %11s %9s %12s\n' preserve vt-med-ms unc-med-ms err-med err-worst unc-contains clamped order-kept
+printf '%-14s %9s %9s %9s %9s %11s %10s %9s %12s\n' preserve vt-med-ms unc-med-ms err-med err-worst unc-contains within-10% clamped order-kept
 for v in thr nothr; do
 	# Per run: error %, whether the uncertainty contains the unmonitored time, virtual
 	# and uncertainty (ms), whether anything was clamped.
@@ -1034,13 +1037,21 @@ for v in thr nothr; do
 		print (v - ref) / ref * 100, (d <= u ? 1 : 0), v, u, ($3 > 0 ? 1 : 0)}' \
 		"$fd/vt.$v" >"$fd/err.$v"
 	n=$(wc -l <"$fd/err.$v")
-	printf '%-14s %9.2f %9.2f %8.1f%% %8.1f%% %11s %9s %12s\n' \
+	# The issue's acceptance: within 10%, or the uncertainty contains the reference.
+	w10=$(awk '($1 <= 10 && $1 >= -10) || $2' "$fd/err.$v" | wc -l)
+	kept=$(grep -c "^$first\$" "$fd/order.$v" || true)
+	printf '%-14s %9.2f %9.2f %8.1f%% %8.1f%% %11s %10s %9s %12s\n' \
 		"$([ $v = thr ] && echo default || echo --no-throttle)" \
 		"$(awk '{print $3}' "$fd/err.$v" | median)" "$(awk '{print $4}' "$fd/err.$v" | median)" \
 		"$(awk '{print $1}' "$fd/err.$v" | median)" \
 		"$(awk '{a = $1 < 0 ? -$1 : $1; if (a >= m) {m = a; w = $1}} END {print w + 0}' "$fd/err.$v")" \
-		"$(awk '$2' "$fd/err.$v" | wc -l)/$n" "$(awk '$5' "$fd/err.$v" | wc -l)/$n" \
-		"$(grep -c "^$first\$" "$fd/order.$v" || true)/$FR"
+		"$(awk '$2' "$fd/err.$v" | wc -l)/$n" "$w10/$n" "$(awk '$5' "$fd/err.$v" | wc -l)/$n" \
+		"$kept/$FR"
+	if [ $v = thr ]; then
+		record fid.order "$kept/$FR"
+		record fid.within "$w10/$n"
+		record fid.err "$(awk '{print $1}' "$fd/err.$v" | median)% ($(awk '{a = $1 < 0 ? -$1 : $1; if (a >= m) {m = a; w = $1}} END {print w + 0}' "$fd/err.$v")% worst)"
+	fi
 done
 echo "(err: (virtual - unmonitored) / unmonitored, against the pvmmon-cc build's median;" \
 	"worst: the largest in magnitude; clamped: runs with clamped charges)"
