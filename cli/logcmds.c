@@ -41,13 +41,17 @@ int cli__validate(int argc, char **argv)
 	}
 	for (i = 1; i < argc; i++) {
 		nlogs++;
-		if (pvmmon_log_validate(argv[i]) < 0) {
+		pvmmon_log *log = NULL;
+
+		/* The log's own version, which may be older than this build's. */
+		if (pvmmon_log_validate(argv[i]) < 0 || pvmmon_log_read(&log, argv[i]) < 0) {
 			cli__error("%s", pvmmon_error_last());
 			bad++;
 		} else {
-			printf("%s: valid pvmmon log %d.%d\n", argv[i], PVMMON_LOG_VERSION_MAJOR,
-			       PVMMON_LOG_VERSION_MINOR);
+			printf("%s: valid pvmmon log %d.%d\n", argv[i], log->version_major,
+			       log->version_minor);
 		}
+		pvmmon_log_free(log);
 	}
 	if (!nlogs) {
 		fputs(help, stderr);
