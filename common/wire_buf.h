@@ -21,7 +21,8 @@
  * carry time histograms; preserve mode's reports carry the task's transmission floor and
  * its own decisions, grants the other tasks' bounds, piggybacks preserve mode's flags,
  * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC). 12: the cost
- * record carries the calibration's re-checks.
+ * record carries the calibration's re-checks, preserve mode's reports the task's
+ * uncertainty.
  */
 #define WIRE_VERSION 12
 /* Bytes of the header every tagged message starts with. */

@@ -21,6 +21,7 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 	wire__put_u32(b, w->local);
 	wire__put_u32(b, w->notices);
 	wire__put_i64(b, w->waited);
+	wire__put_i64(b, w->unc);
 	wire__put_str(b, w->module);
 	wire__put_u64(b, w->offset);
 	wire__put_u32(b, w->nsent);
@@ -85,6 +86,7 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 	w->local = wire__get_u32(&in);
 	w->notices = wire__get_u32(&in);
 	w->waited = wire__get_i64(&in);
+	w->unc = wire__get_i64(&in);
 	w->module = wire__get_str(&in, WIRE_MAX_STR);
 	w->offset = wire__get_u64(&in);
 	get_counts(&in, &w->sent, &w->nsent);
@@ -98,7 +100,7 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 		w->cand[i].vs = wire__get_i64(&in);
 		w->cand[i].seq = wire__get_u32(&in);
 	}
-	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0)
+	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0 || w->unc < 0)
 		in.failed = 1;
 	rc = wire__done(&in, "preserve request");
 	if (rc < 0)

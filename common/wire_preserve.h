@@ -61,6 +61,9 @@ typedef struct wire_pwait {
 	/* A blocked receive's report sent late (after a block notice): how long it had
 	 * waited, ns (0 otherwise), so that the monitor times the wait from its start. */
 	int64_t waited;
+	/* The task's virtual-time uncertainty now, ns (what its records would say): the
+	 * monitor's tie window for its candidates between its flushes. */
+	int64_t unc;
 } wire_pwait;
 
 typedef enum wire_pg_verdict {

@@ -48,6 +48,7 @@ typedef struct pr_task {
 	int told;                /* hang.c has its current wait */
 	int64_t trans;           /* its least transmission time (its last report's) */
 	uint32_t local, notices; /* its receives decided itself, its block notices, so far */
+	int64_t unc;             /* its virtual time's uncertainty at its last report */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
@@ -358,8 +359,11 @@ static void build(mon_run *run)
 		o->cand_va = ORDER_NEVER;
 		o->wait_src = -1;
 		o->vt = t->vt;
-		/* Its latest flush's: it only grows, so a later one is the safer side. */
-		o->unc = mt->rec.uncertainty_ns > 0 ? mt->rec.uncertainty_ns : 0;
+		/* Its latest report's or flush's, whichever is later: it only grows, so the
+		 * larger is the later and the safer side. */
+		o->unc = mt->rec.uncertainty_ns > t->unc ? mt->rec.uncertainty_ns : t->unc;
+		if (o->unc < 0)
+			o->unc = 0;
 		if (mt->gone || mt->final) {
 			o->state = ORDER_EXITED;
 			continue;
@@ -630,6 +634,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	for (k = 0; k < w.nseen; k++)
 		pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n, 0);
 	t->trans = w.trans;
+	t->unc = w.unc;
 	/* Cumulative in the task: what is new since its last report. */
 	if (w.local > t->local) {
 		p->local += w.local - t->local;

@@ -441,6 +441,12 @@ int hooks__dyn_start(void)
 	return budget > 0;
 }
 
+int64_t hooks__dyn_uncertainty(void)
+{
+	return vclock__uncertainty(hooks__clock(), hooks__probe_charged(),
+	                           hooks__records_probe_spread(&cal));
+}
+
 void hooks__dyn_cost(pvmmon_log_cost *cost)
 {
 	*cost = cal;

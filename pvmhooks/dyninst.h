@@ -59,6 +59,10 @@ int64_t hooks__dyn_recheck_charge(int64_t charge, int64_t start_pair, int64_t le
  * flush at once (the start of the interval the monitor measures the first rates over). */
 int hooks__dyn_start(void);
 
+/* The task's virtual-time uncertainty now, as its next records would give it
+ * (preserve mode's reports carry it to the monitor between flushes). */
+int64_t hooks__dyn_uncertainty(void);
+
 /* Fills the task's cost record (observed and calibrated; the monitor predicts). */
 void hooks__dyn_cost(pvmmon_log_cost *cost);
 

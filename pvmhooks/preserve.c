@@ -10,6 +10,7 @@
 #include <pvm3.h>
 
 #include "clocksync.h"
+#include "dyninst.h"
 #include "preserve.h"
 #include "prlocal.h"
 #include "pvmmon/errors.h"
@@ -298,6 +299,7 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 
 	memset(&w, 0, sizeof(w));
 	w.req = req;
+	w.unc = hooks__dyn_uncertainty();
 	w.kind = (uint8_t)kind;
 	w.vt = vt;
 	w.trans = vclock__trans_floor(hooks__clock());

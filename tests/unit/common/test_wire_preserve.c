@@ -13,7 +13,7 @@ static void test_pwait_round_trip(void)
 	wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
 	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
 	wire_pwait w = {3, WIRE_PW_TRECV, -1,   5,   2500000, 9000000, "/bin/prog", 0x1234, 2, 1,
-	                1, sent,          seen, cand, 42000, 6, 3, 7000};
+	                1, sent,          seen, cand, 42000, 6, 3, 7000, 180000};
 	wire_pwait out;
 	wire_buf b;
 
@@ -30,6 +30,7 @@ static void test_pwait_round_trip(void)
 	CU_ASSERT_EQUAL(out.local, 6);
 	CU_ASSERT_EQUAL(out.notices, 3);
 	CU_ASSERT_EQUAL(out.waited, 7000);
+	CU_ASSERT_EQUAL(out.unc, 180000);
 	CU_ASSERT_STRING_EQUAL(out.module, "/bin/prog");
 	CU_ASSERT_EQUAL(out.offset, 0x1234);
 	CU_ASSERT_EQUAL_FATAL(out.nsent, 2);
@@ -47,6 +48,13 @@ static void test_pwait_round_trip(void)
 	wire__pwait_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NULL(out.sent);
+	/* So is a negative uncertainty. */
+	w.kind = WIRE_PW_TRECV;
+	w.unc = -1;
+	wire__buf_reset(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.unc = 180000;
 	/* So is a negative transmission estimate. */
 	w.kind = WIRE_PW_TRECV;
 	w.trans = -1;
