@@ -85,22 +85,32 @@ void vclock__seed(vclock *c, int64_t trans, uint64_t max_bytes)
 }
 
 /* Adds a measured transmission to class k and takes the quantile of the kept ones
- * again (an insertion sort of at most VCLOCK_WAITED_KEEP values). */
+ * again: the sample it replaces (the oldest, once VCLOCK_WAITED_KEEP are kept) leaves
+ * the ascending copy and the new one goes in at its place, a few dozen moves where
+ * sorting the window again cost hundreds on every receive. */
 static void add_waited(vclock *c, int k, int64_t sample)
 {
-	int64_t v[VCLOCK_WAITED_KEEP];
-	int n, i, j;
+	int64_t *v = c->waited_sorted[k], x = sample > 0 ? sample : 1;
+	uint32_t slot = c->nwaited[k] % VCLOCK_WAITED_KEEP;
+	int n = c->nwaited[k] < VCLOCK_WAITED_KEEP ? (int)c->nwaited[k] : VCLOCK_WAITED_KEEP;
+	int i;
 
-	c->waited[k][c->nwaited[k] % VCLOCK_WAITED_KEEP] = sample > 0 ? sample : 1;
-	c->nwaited[k]++;
-	n = c->nwaited[k] < VCLOCK_WAITED_KEEP ? (int)c->nwaited[k] : VCLOCK_WAITED_KEEP;
-	for (i = 0; i < n; i++) {
-		int64_t x = c->waited[k][i];
+	if (n == VCLOCK_WAITED_KEEP) {
+		/* The oldest sample leaves: any equal value in v stands for it. */
+		int64_t old = c->waited[k][slot];
 
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
+		for (i = 0; i < n - 1 && v[i] != old; i++)
+			;
+		for (; i < n - 1; i++)
+			v[i] = v[i + 1];
+		n--;
 	}
+	c->waited[k][slot] = x;
+	c->nwaited[k]++;
+	for (i = n; i > 0 && v[i - 1] > x; i--)
+		v[i] = v[i - 1];
+	v[i] = x;
+	n++;
 	c->waited_est[k] = v[(n - 1) * VCLOCK_WAITED_RANK / VCLOCK_WAITED_KEEP];
 }
 

@@ -45,6 +45,9 @@ typedef struct vclock {
 	 */
 	int64_t waited_est[VCLOCK_SIZE_CLASSES];
 	int64_t waited[VCLOCK_SIZE_CLASSES][VCLOCK_WAITED_KEEP];
+	/* The same samples in ascending order, kept so as each one comes: the quantile is
+	 * read off it, not sorted again on every receive. */
+	int64_t waited_sorted[VCLOCK_SIZE_CLASSES][VCLOCK_WAITED_KEEP];
 	uint32_t nwaited[VCLOCK_SIZE_CLASSES];
 	/* Half the registration's round trip to the monitor (0: none), and the largest
 	 * size class it bounds: a bound like a larger class's sample, never a sample. */

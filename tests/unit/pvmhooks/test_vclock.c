@@ -172,6 +172,36 @@ static void test_transmission_quartile(void)
 	CU_ASSERT_EQUAL(vclock__trans_estimate(&c, 2), 5000);
 }
 
+/* The quartile kept as samples come equals the quartile of the latest 32 sorted
+ * afresh, over a long run of values with many repeats (the window's ties). */
+static void test_transmission_quartile_matches_sorting(void)
+{
+	vclock c;
+	vclock_recv r;
+	int64_t seen[400];
+	unsigned x = 12345;
+
+	vclock__init(&c);
+	for (int i = 0; i < 400; i++) {
+		int64_t t0 = 1000000 * (int64_t)(i + 1), v[VCLOCK_WAITED_KEEP], d;
+		int n = i + 1 < VCLOCK_WAITED_KEEP ? i + 1 : VCLOCK_WAITED_KEEP;
+
+		x = x * 1103515245u + 12345u;
+		d = 10 * (int64_t)((x >> 16) % 40) + 1;
+		seen[i] = d;
+		vclock__receive(&c, t0, t0, t0 + 10 + d, t0 + 10 + d, t0 + 10, t0 + 10, 8, &r);
+		for (int j = 0; j < n; j++) {
+			int64_t y = seen[i - j], k = j;
+
+			for (; k > 0 && v[k - 1] > y; k--)
+				v[k] = v[k - 1];
+			v[k] = y;
+		}
+		CU_ASSERT_EQUAL(c.waited_est[vclock__size_class(8)],
+		                v[(n - 1) * VCLOCK_WAITED_RANK / VCLOCK_WAITED_KEEP]);
+	}
+}
+
 static void test_size_classes(void)
 {
 	CU_ASSERT_EQUAL(vclock__size_class(0), 0);
@@ -408,6 +438,7 @@ CU_TestInfo test_vclock_tests[] = {
     {"queued message uses a measured transmission", test_queued_message_uses_measured_transmission},
     {"seeded transmission for a first message", test_seeded_transmission},
     {"transmission is the lower quartile of the latest", test_transmission_quartile},
+    {"transmission quartile kept equals sorting", test_transmission_quartile_matches_sorting},
     {"size classes", test_size_classes},
     {"virtual never ahead of real", test_virtual_never_ahead_of_real},
     {"stamps clamp charges above the real time", test_stamp_clamps},
