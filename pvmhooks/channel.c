@@ -288,6 +288,14 @@ static int await_piggyback(int src, int tag)
 	}
 }
 
+/* 1 when tid is this task or a task the monitor said is monitored (no question asked). */
+static int known_monitored(int tid)
+{
+	int64_t *known = tid > 0 ? tidmap__find(&ch.monitored, tid) : NULL;
+
+	return tid == ch.mytid || (known && *known);
+}
+
 static int real_pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *buf, size_t cap)
 {
 	int rb, oldctx, pbuf, n = 0, ptag, psrc, rc = 0;
@@ -298,10 +306,14 @@ static int real_pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *
 	rb = pvm_setrbuf(0);
 	oldctx = pvm_setcontext(ch.ctx);
 	matcher = hooks__matcher_default();
-	/* The trailing piggyback is usually queued already; only when it is not do we
-	 * need to know whether the sender sends one at all. */
-	pbuf = hooks__pvm.nrecv(src, tag);
-	if (pbuf == 0 && ops->is_monitored(src))
+	/* A sender already known to be monitored sends one: the wait looks at the queue
+	 * first, and only then blocks, without the empty poll (a select) that pvm_nrecv
+	 * makes when the piggyback is still on its way, as it often is. Otherwise the
+	 * piggyback is usually queued already; only when it is not do we need to know
+	 * whether the sender sends one at all (a question to the monitor). */
+	if (known_monitored(src))
+		pbuf = await_piggyback(src, tag);
+	else if ((pbuf = hooks__pvm.nrecv(src, tag)) == 0 && ops->is_monitored(src))
 		pbuf = await_piggyback(src, tag);
 	hooks__matcher_restore(matcher);
 	if (pbuf > 0 && pvm_bufinfo(pbuf, &n, &ptag, &psrc) >= 0 && n > 0) {
