@@ -29,10 +29,27 @@ static int flush_at(int final, int64_t now);
 static const hooks_feature *features;
 static size_t nfeatures;
 
+/* The entries every wrapped call's end runs, in the table's order, without the
+ * features that have none: a call then walks two or three entries, not the table. */
+#define MAX_HOT 32 /* more than the table has (12) */
+static void (*call_ends[MAX_HOT])(hooks_call *call, int64_t now);
+static void (*polls[MAX_HOT])(int64_t now);
+static int (*flush_dues[MAX_HOT])(int64_t now, int64_t last_flush);
+static size_t ncall_ends, npolls, nflush_dues;
+
 void sched__init(const hooks_feature *table, size_t n)
 {
 	features = table;
 	nfeatures = n;
+	ncall_ends = npolls = nflush_dues = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (table[i].call_end && ncall_ends < MAX_HOT)
+			call_ends[ncall_ends++] = table[i].call_end;
+		if (table[i].poll && npolls < MAX_HOT)
+			polls[npolls++] = table[i].poll;
+		if (table[i].flush_due && nflush_dues < MAX_HOT)
+			flush_dues[nflush_dues++] = table[i].flush_due;
+	}
 }
 
 void sched__begin(int64_t period_ns)
@@ -60,9 +77,8 @@ void sched__start(void)
 
 void sched__call_end(hooks_call *call, int64_t now)
 {
-	for (size_t i = 0; i < nfeatures; i++)
-		if (features[i].call_end)
-			features[i].call_end(call, now);
+	for (size_t i = 0; i < ncall_ends; i++)
+		call_ends[i](call, now);
 }
 
 void sched__control(const wire_ctl *c, int64_t v)
@@ -120,8 +136,8 @@ static int flush_due(int64_t now)
 {
 	if (now - sc.last_flush >= sc.period_ns)
 		return 1;
-	for (size_t i = 0; i < nfeatures; i++)
-		if (features[i].flush_due && features[i].flush_due(now, sc.last_flush))
+	for (size_t i = 0; i < nflush_dues; i++)
+		if (flush_dues[i](now, sc.last_flush))
 			return 1;
 	return 0;
 }
@@ -131,9 +147,8 @@ void sched__run(int64_t now)
 	int64_t t0 = now;
 	size_t i;
 
-	for (i = 0; i < nfeatures; i++)
-		if (features[i].poll)
-			features[i].poll(now);
+	for (i = 0; i < npolls; i++)
+		polls[i](now);
 	if (now - sc.last_poll >= POLL_NS)
 		hooks__poll(now);
 	if (hooks__state() == HOOKS_ACTIVE && flush_due(now))
