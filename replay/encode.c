@@ -205,7 +205,14 @@ static void put_bytes(wire_buf *b, const uint8_t *data, size_t len)
 
 /* The stream is bytes, not a message: it appends to a wire_buf without the message
  * primitives. */
-static void put_u8(wire_buf *b, uint8_t v) { put_bytes(b, &v, 1); }
+static void put_u8(wire_buf *b, uint8_t v)
+{
+	/* Most bytes find room: a store, not a call (every recorded read writes a few). */
+	if (__builtin_expect(!b->failed && b->len < b->cap, 1))
+		b->data[b->len++] = v;
+	else
+		put_bytes(b, &v, 1);
+}
 
 static void put_varint(wire_buf *b, uint32_t v)
 {
