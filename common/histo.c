@@ -86,12 +86,8 @@ void histo__add_point(histo *h, int64_t t, int64_t value)
 {
 	if (!h->v || value == 0)
 		return;
-	/* The last bucket found lies within the axis, so a time in it needs no fitting:
-	 * the common case (a call's counts at its end) costs two compares. */
-	if (t >= h->lo && t < h->hi) {
-		put(h, h->last, value);
+	if (histo__put_cached(h, t, t, value))
 		return;
-	}
 	histo__fit(h, t);
 	put(h, bucket_of(h, t), value);
 }
@@ -107,11 +103,8 @@ void histo__add_interval(histo *h, int64_t t0, int64_t t1, int64_t value)
 		histo__add_point(h, t0, value);
 		return;
 	}
-	/* Within the last bucket found (see histo__add_point): no fitting, one part. */
-	if (t0 >= h->lo && t1 - 1 < h->hi) {
-		put(h, h->last, value);
+	if (histo__put_cached(h, t0, t1 - 1, value))
 		return;
-	}
 	histo__fit(h, t1 - 1);
 	/* A part of the interval before the axis counts in bucket 0. */
 	len = t1 - t0;

@@ -40,6 +40,19 @@ void histo__fit(histo *h, int64_t t);
 /* Adds value at time point t (a count, or time with no extent): a t before start goes
  * into bucket 0. */
 void histo__add_point(histo *h, int64_t t, int64_t value);
+
+/* Adds value to the last bucket found when [t0, t_last] lies within it (such a bucket
+ * is within the axis: nothing to fit, nothing to split): 1 when added, 0 when the
+ * caller must take histo__add_point or histo__add_interval (value 0: nothing to add). */
+static inline int histo__put_cached(histo *h, int64_t t0, int64_t t_last, int64_t value)
+{
+	if (t0 < h->lo || t_last >= h->hi || value == 0)
+		return 0;
+	h->v[h->last] += value;
+	if (h->last + 1 > h->used)
+		h->used = h->last + 1;
+	return 1;
+}
 /* Spreads value over [t0, t1) in proportion to each bucket's share of the interval;
  * the parts add up to value exactly. An empty interval adds value at t0. */
 void histo__add_interval(histo *h, int64_t t0, int64_t t1, int64_t value);

@@ -165,10 +165,12 @@ static void feed(pvmmon_hist_metric m, int64_t t0, int64_t t1, int64_t v)
 		int64_t a = t0 > s->from ? t0 : s->from;
 		int64_t b = s->to >= 0 && t1 > s->to ? s->to : t1;
 
+		/* Most go into the bucket the series' last one went to: inline. */
 		if (t0 == t1) {
-			if (t1 >= s->from && (s->to < 0 || t1 < s->to))
+			if (t1 >= s->from && (s->to < 0 || t1 < s->to) &&
+			    !histo__put_cached(&s->h, t1, t1, v))
 				histo__add_point(&s->h, t1, v);
-		} else if (b > a) {
+		} else if (b > a && !histo__put_cached(&s->h, a, b - 1, b - a)) {
 			histo__add_interval(&s->h, a, b, b - a);
 		}
 	}
