@@ -35,13 +35,15 @@ static void test_summary_records_and_keeps_history(void)
 {
 	const char *dir = harness_tmpdir();
 	char path[4096];
-	char *doc, *hist;
+	char *doc, *hist, *prev, want[256];
 	cmd_result r;
 
 	harness_sh(
 	    &r, 30,
 	    "cd '%s' && mkdir -p bench doc && cp %s/../bench/summary.sh %s/../bench/results.tsv "
-	    "bench/ && cp %s/../doc/benchmarks.md doc/ && printf 'probe.off\\t0.5\\t"
+	    "bench/ && cp %s/../doc/benchmarks.md doc/ && "
+	    "awk -F '\\t' '$1 == \"probe.off\" {printf \"%%s\", $4}' bench/results.tsv >old.txt && "
+	    "printf 'probe.off\\t0.5\\t"
 	    "2030-01-01 00:00Z\\tbench/run.sh 3\\n' >new.tsv && bench/summary.sh --record "
 	    "new.tsv && printf 'nokey\\t1\\tx\\ty\\n' >bad.tsv && ! bench/summary.sh "
 	    "--record bad.tsv",
@@ -55,9 +57,15 @@ static void test_summary_records_and_keeps_history(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(doc,
 	                              "| Procedure probe pair, disabled (ns) | \u2264 1 | 0.5 | "
 	                              "2030-01-01 00:00Z | `bench/run.sh 3` |"));
-	/* The replaced value, in the history section after its marker. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(doc, "<!-- history begin"),
-	                              "| Procedure probe pair, disabled (ns) | 0.06 |"));
+	/* The replaced value (the repository's latest, read before), in the history
+	 * section after its marker. */
+	snprintf(path, sizeof(path), "%s/old.txt", dir);
+	prev = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(prev);
+	CU_ASSERT(prev[0] != '\0');
+	snprintf(want, sizeof(want), "| Procedure probe pair, disabled (ns) | %s |", prev);
+	CU_ASSERT_PTR_NOT_NULL(strstr(strstr(doc, "<!-- history begin"), want));
+	free(prev);
 	free(doc);
 	snprintf(path, sizeof(path), "%s/bench/history.tsv", dir);
 	hist = harness_slurp(path, NULL);
