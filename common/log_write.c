@@ -529,11 +529,26 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Writes log with text writer w (taken: freed here, which flushes it); 0, or 1 when a
+ * write failed. */
+static int emit(const pvmmon_log *log, xmlTextWriterPtr w)
+{
+	writer wr = {w, 0, log->hist.buckets};
+
+	xmlTextWriterSetIndent(wr.w, 1);
+	xmlTextWriterSetIndentString(wr.w, BAD_CAST " ");
+	write_log(&wr, log);
+	if (xmlTextWriterFlush(wr.w) < 0)
+		wr.failed = 1;
+	xmlFreeTextWriter(wr.w);
+	return wr.failed;
+}
+
 /* Formats log into a new libxml2 buffer in *out; 0 or a negative code naming what. */
 static int format(const pvmmon_log *log, const char *what, xmlBufferPtr *out)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
-	writer wr = {NULL, 0, log->hist.buckets};
+	xmlTextWriterPtr w;
 
 	/* libxml2 (2.9) grows a buffer by exactly what each write needs, so a log of n
 	 * bytes costs n/4K reallocations: quadratic copying wherever realloc cannot move
@@ -541,21 +556,57 @@ static int format(const pvmmon_log *log, const char *what, xmlBufferPtr *out)
 	 * traced run). Doubling makes it linear. */
 	if (buf)
 		xmlBufferSetAllocationScheme(buf, XML_BUFFER_ALLOC_DOUBLEIT);
-	wr.w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
-	if (!wr.w) {
+	w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	if (!w) {
 		if (buf)
 			xmlBufferFree(buf);
 		return pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory writing the log", what);
 	}
-	xmlTextWriterSetIndent(wr.w, 1);
-	xmlTextWriterSetIndentString(wr.w, BAD_CAST " ");
-	write_log(&wr, log);
-	xmlFreeTextWriter(wr.w);
-	if (wr.failed) {
+	if (emit(log, w)) {
 		xmlBufferFree(buf);
 		return pvmmon_error_set(PVMMON_EIO, "%s: could not format the log", what);
 	}
 	*out = buf;
+	return 0;
+}
+
+/* An open file the log streams into, and its first write error (errno). */
+typedef struct sink {
+	int fd;
+	int err;
+} sink;
+
+static int sink_write(void *ctx, const char *data, int len)
+{
+	sink *k = ctx;
+
+	if (k->err)
+		return -1;
+	if (write_all(k->fd, data, (size_t)len) < 0) {
+		k->err = errno ? errno : EIO;
+		return -1;
+	}
+	return len;
+}
+
+/* Streams log into the open file fd: the file's bytes go out as they are formatted,
+ * so the log is never held in memory whole (a 128-task log is megabytes, and a
+ * doubling buffer's copies held twice that at the monitor's checkpoints). 0, or a
+ * negative code naming path. */
+static int stream(const pvmmon_log *log, const char *path, int fd)
+{
+	sink k = {fd, 0};
+	xmlOutputBufferPtr out = xmlOutputBufferCreateIO(sink_write, NULL, &k, NULL);
+	xmlTextWriterPtr w = out ? xmlNewTextWriter(out) : NULL;
+
+	if (!w) {
+		if (out)
+			xmlOutputBufferClose(out);
+		return pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory writing the log", path);
+	}
+	if (emit(log, w) || k.err)
+		return pvmmon_error_set(PVMMON_EIO, "%s: cannot write: %s", path,
+		                        strerror(k.err ? k.err : EIO));
 	return 0;
 }
 
@@ -583,7 +634,6 @@ int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len)
 
 int pvmmon_log_write(const pvmmon_log *log, const char *path)
 {
-	xmlBufferPtr buf = NULL;
 	char *tmp = NULL;
 	struct stat st;
 	int fd = -1, rc = 0;
@@ -594,10 +644,6 @@ int pvmmon_log_write(const pvmmon_log *log, const char *path)
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return pvmmon_error_set(PVMMON_EINVAL, "%s: is a symbolic link; not replacing it",
 		                        path);
-	rc = format(log, path, &buf);
-	if (rc < 0)
-		goto out;
-
 	/* A temporary file in the same folder makes the final rename atomic: readers see
 	 * the old log or the new one, never half of one. */
 	if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0) {
@@ -613,8 +659,9 @@ int pvmmon_log_write(const pvmmon_log *log, const char *path)
 		tmp = NULL;
 		goto out;
 	}
-	if (write_all(fd, (const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf)) < 0 ||
-	    fsync(fd) < 0) {
+	if ((rc = stream(log, path, fd)) < 0)
+		goto out;
+	if (fsync(fd) < 0) {
 		rc = pvmmon_error_set(PVMMON_EIO, "%s: cannot write: %s", path, strerror(errno));
 		goto out;
 	}
@@ -637,7 +684,5 @@ out:
 		unlink(tmp);
 		free(tmp);
 	}
-	if (buf)
-		xmlBufferFree(buf);
 	return rc;
 }

@@ -169,7 +169,8 @@ static void test_128_tasks_100k_messages(void)
  * task flushes reach the monitor at once. Both runs last past the monitor's first
  * checkpoint (1 s), so both peaks include writing a log: the final log's own writing
  * comes after the figure is taken, and a run ending before any checkpoint shows about
- * 1 MB less. For the monitor 1.2 * small + 2 MB is 9.6 to 10.4 MB, 2.2 to 3.0 MB
+ * 1 MB less. The log streams into its file; when it was formatted in memory first, a
+ * checkpoint of the big run's 3.5 MB log took the monitor to 13 MB in some runs. For the monitor 1.2 * small + 2 MB is 9.6 to 10.4 MB, 2.2 to 3.0 MB
  * above what the big run needs: 90,000 more messages costing the monitor 25 to 35
  * bytes each would fail it.
  */
