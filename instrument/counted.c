@@ -3,7 +3,6 @@
  * whole call tree is small straight-line code (instrument/rewriter.h, counted__classify).
  */
 #include <clang-c/Index.h>
-#include <string.h>
 
 #include "rewriter.h"
 
@@ -16,14 +15,6 @@ typedef struct walk {
 	long weight;       /* statements and expressions, the counted callees' included */
 } walk;
 
-const split *counted__find(const rewriter *rw, const char *name)
-{
-	for (size_t i = 0; i < rw->nsplits; i++)
-		if (!strcmp(rw->splits[i].name, name))
-			return &rw->splits[i];
-	return NULL;
-}
-
 /* The counted procedure split before this point that call calls by name, or NULL. */
 static const split *counted_callee(const rewriter *rw, CXCursor call)
 {
@@ -34,7 +25,7 @@ static const split *counted_callee(const rewriter *rw, CXCursor call)
 	if (clang_Cursor_isNull(callee) || clang_getCursorKind(callee) != CXCursor_FunctionDecl)
 		return NULL;
 	name = clang_getCursorSpelling(callee);
-	sp = counted__find(rw, clang_getCString(name));
+	sp = split__find(rw, clang_getCString(name));
 	clang_disposeString(name);
 	return sp && sp->counted ? sp : NULL;
 }

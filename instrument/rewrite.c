@@ -519,7 +519,7 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	}
 	qsort(rw.ins, rw.nins, sizeof(*rw.ins), cmp_ins);
 	for (k = 0; k < rw.nins; k++) {
-		if (rw.ins[k].bare || rw.ins[k].cnt) /* the copies' own */
+		if (!split__in_main(&rw.ins[k])) /* the copies' own */
 			continue;
 		fwrite(rw.text + at, 1, rw.ins[k].offset - at, out);
 		fputs(rw.ins[k].text, out);

@@ -98,7 +98,11 @@ typedef struct rewriter {
 } rewriter;
 
 /* The procedure split before this point called name, or NULL. */
-const split *counted__find(const rewriter *rw, const char *name);
+const split *split__find(const rewriter *rw, const char *name);
+
+/* Whether insertion in belongs in the definition's own text (the instrumented copy),
+ * not only in one of the copies written after it. */
+int split__in_main(const insertion *in);
 
 /* Whether the definition with body body is counted (above), its weight and whether it
  * calls a counted procedure by name. */

@@ -366,10 +366,21 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
 	return 1;
 }
 
+const split *split__find(const rewriter *rw, const char *name)
+{
+	for (size_t i = 0; i < rw->nsplits; i++)
+		if (!strcmp(rw->splits[i].name, name))
+			return &rw->splits[i];
+	return NULL;
+}
+
+int split__in_main(const insertion *in) { return in_copy(in, COPY_ON); }
+
 void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 {
 	long at = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(call)));
-	size_t n = strlen(callee), i, after;
+	size_t n = strlen(callee), after;
+	const split *sp;
 	insertion *in;
 
 	if (at < 0 || (size_t)at + n >= rw->len || memcmp(rw->text + at, callee, n) != 0)
@@ -378,16 +389,14 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 	after = rewrite__skip_space(rw, (size_t)at + n);
 	if (after >= rw->len || rw->text[after] != '(')
 		return;
-	for (i = 0; i < rw->nsplits; i++)
-		if (rw->splits[i].name_len == n && !strcmp(rw->splits[i].name, callee))
-			break;
-	if (i == rw->nsplits)
+	if (!(sp = split__find(rw, callee)))
 		return;
 	if ((in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_plain", callee))) {
 		in->skip = (unsigned)n;
 		in->bare = 1;
 	}
-	if (rw->splits[i].counted && (in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_cnt", callee))) {
+	/* rewrite__add grows the insertions, never the splits: sp stays valid. */
+	if (sp->counted && (in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_cnt", callee))) {
 		in->skip = (unsigned)n;
 		in->cnt = 1;
 	}
