@@ -11,6 +11,7 @@
 #include <CUnit/CUnit.h>
 
 #include "harness.h"
+#include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 
 #define RUN_TIMEOUT 120
@@ -112,33 +113,57 @@ static void test_heavy_probes_never_negative(void)
 	free(report);
 }
 
+/* Task t's calls of procedure name: *timed and *counted (its counted records: a
+ * small procedure's, or a throttled one's since its demotion) and its throttled timed
+ * record (NULL: none); 1 when t has a record of it. */
+static int proc_calls(const pvmmon_log_task *t, const char *name, uint64_t *timed,
+                      uint64_t *counted, const pvmmon_log_proc **throttled)
+{
+	int found = 0;
+
+	*timed = *counted = 0;
+	*throttled = NULL;
+	for (size_t k = 0; k < t->nprocs; k++) {
+		const pvmmon_log_proc *p = &t->procs[k];
+
+		if (!p->name || strcmp(p->name, name))
+			continue;
+		found = 1;
+		if (p->counted)
+			*counted += p->count;
+		else
+			*timed += p->count;
+		if (!p->counted && p->throttle_pair_ns > 0)
+			*throttled = p;
+	}
+	return found;
+}
+
 /* The task of log whose program ran the tiny procedure (it has proc records of outer). */
 static const pvmmon_log_task *calls_task(const pvmmon_log *log, uint64_t *timed, uint64_t *counted,
                                          const pvmmon_log_proc **throttled)
 {
-	for (size_t i = 0; i < log->ntasks; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-		int found = 0;
-
-		*timed = *counted = 0;
-		*throttled = NULL;
-		for (size_t k = 0; k < t->nprocs; k++) {
-			const pvmmon_log_proc *p = &t->procs[k];
-
-			if (!p->name || strcmp(p->name, "outer"))
-				continue;
-			found = 1;
-			if (p->counted)
-				*counted += p->count;
-			else
-				*timed += p->count;
-			if (!p->counted && p->throttle_pair_ns > 0)
-				*throttled = p;
-		}
-		if (found)
-			return t;
-	}
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (proc_calls(&log->tasks[i], "outer", timed, counted, throttled))
+			return &log->tasks[i];
 	return NULL;
+}
+
+/* Reads dir/name, a log of one task with no negative time, into *log; 1 when it did. */
+static int read_one_task_log(const char *dir, const char *name, pvmmon_log **log)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	*log = NULL;
+	if (pvmmon_log_read(log, path) != 0) {
+		fprintf(stderr, "\n%s\n", pvmmon_error_last());
+		return 0;
+	}
+	if ((*log)->ntasks != 1)
+		return 0;
+	assert_no_negative_time(*log);
+	return 1;
 }
 
 /*
@@ -180,7 +205,6 @@ static void test_default_counts_small_procedure(void)
 static void test_default_throttles_looping_procedure(void)
 {
 	const char *dir = harness_tmpdir();
-	char path[4200];
 	pvmmon_log *log = NULL;
 	const pvmmon_log_proc *th = NULL;
 	uint64_t timed = 0, counted = 0;
@@ -195,22 +219,8 @@ static void test_default_throttles_looping_procedure(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\nThrottled"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "procedure mix (callheavy.c:"));
 	cmd_result_free(&r);
-	snprintf(path, sizeof(path), "%s/ch.xml", dir);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
-	CU_ASSERT_EQUAL_FATAL(log->ntasks, 1);
-	assert_no_negative_time(log);
-	for (size_t k = 0; k < log->tasks[0].nprocs; k++) {
-		const pvmmon_log_proc *p = &log->tasks[0].procs[k];
-
-		if (!p->name || strcmp(p->name, "mix"))
-			continue;
-		if (p->counted)
-			counted += p->count;
-		else
-			timed += p->count;
-		if (!p->counted && p->throttle_pair_ns > 0)
-			th = p;
-	}
+	CU_ASSERT_FATAL(read_one_task_log(dir, "ch.xml", &log));
+	CU_ASSERT(proc_calls(&log->tasks[0], "mix", &timed, &counted, &th));
 	CU_ASSERT_EQUAL(timed + counted, 200000);
 	CU_ASSERT(timed >= 1024 && timed < 200000);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(th);
@@ -261,12 +271,12 @@ static double least_user_time(const char *dir, const char *cmd)
 static void test_unmonitored_build_is_free(void)
 {
 	const char *dir = harness_tmpdir();
-	char cmd[4400], path[4200];
+	char cmd[4400];
 	double direct, raw, on, mon;
 	cmd_result r;
 	pvmmon_log *log = NULL;
-	uint64_t adds = 0;
-	int timed = 0;
+	const pvmmon_log_proc *th = NULL;
+	uint64_t adds = 0, timed = 0;
 
 	harness_sh(&r, 120,
 		   "cd '%s' && %s/pvmmon-cc -O2 -o interp %s/../apps/interp.c && "
@@ -298,21 +308,11 @@ static void test_unmonitored_build_is_free(void)
 		   dir, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 0);
 	cmd_result_free(&r);
-	snprintf(path, sizeof(path), "%s/i.xml", dir);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
-	CU_ASSERT_EQUAL_FATAL(log->ntasks, 1);
-	assert_no_negative_time(log);
-	for (size_t k = 0; k < log->tasks[0].nprocs; k++) {
-		const pvmmon_log_proc *p = &log->tasks[0].procs[k];
-
-		if (p->name && !strcmp(p->name, "op_add")) {
-			adds += p->count;
-			timed |= !p->counted;
-		}
-	}
+	CU_ASSERT_FATAL(read_one_task_log(dir, "i.xml", &log));
+	CU_ASSERT(proc_calls(&log->tasks[0], "op_add", &timed, &adds, &th));
 	/* The instructions are counted from the start, never timed. */
 	CU_ASSERT_EQUAL(adds, 2000000);
-	CU_ASSERT(!timed);
+	CU_ASSERT_EQUAL(timed, 0);
 	pvmmon_log_free(log);
 	/* ... and so the monitored run costs a fraction of the probes' time: the loop over
 	 * the counting copies compiles as the program's own (about gcc's time, against
