@@ -7,11 +7,11 @@
 #define PINGPONG_TAG_PING 31
 #define PINGPONG_TAG_PONG 32
 #define PINGPONG_TAG_STOP 33
-#define PINGPONG_TAG_DIRECT 34 /* asks the echo task to use direct routing */
+#define PINGPONG_TAG_DIRECT 34  /* asks the echo task to use direct routing */
 #define PINGPONG_TAG_TRAILER 35 /* gives the echo task the context of bare trailers */
 
 /* The size of a bare trailing message, as large as a one-destination piggyback. */
-#define PINGPONG_TRAILER_BYTES 56
+#define PINGPONG_TRAILER_BYTES 64
 
 /*
  * The bare trailing-message scheme, without monitoring, as a baseline for the benchmark:
@@ -47,9 +47,6 @@ static inline void pingpong_trailer_recv(int ctx, int tid, int tag)
 }
 
 /* The byte at position i of round trip k, so a stale or mixed-up message is caught. */
-static inline char pingpong_byte(long i, long k)
-{
-	return (char)((i * 31 + k * 7) & 0xff);
-}
+static inline char pingpong_byte(long i, long k) { return (char)((i * 31 + k * 7) & 0xff); }
 
 #endif

@@ -684,7 +684,7 @@ static int start_vm(pvmmon_vm **out, char **progdir, const cli_run_opts *o, cons
 {
 	pvmmon_vm_opts vo;
 	const char *ep[1];
-	char *slash;
+	char *slash, *board;
 	int rc;
 
 	*progdir = strdup(program);
@@ -704,6 +704,13 @@ static int start_vm(pvmmon_vm **out, char **progdir, const cli_run_opts *o, cons
 		return rc;
 	}
 	pvmmon_vm_apply_env(*out);
+	/* Preserve mode's board (pvmhooks/board.c) goes in the private VM's folder, which
+	 * goes with the VM (not an attached one's); one already set ("": none) stays. */
+	if (o->preserve && !o->attach && pvmmon_vm_tmpdir(*out) &&
+	    asprintf(&board, "%s/pvmmon-board", pvmmon_vm_tmpdir(*out)) >= 0) {
+		setenv("PVMMON_BOARD", board, 0);
+		free(board);
+	}
 	return 0;
 }
 

@@ -20,11 +20,11 @@
  * virtual time's uncertainty and what was clamped, sites their throttling. 10: records
  * carry time histograms; preserve mode's reports carry the task's transmission floor and
  * its own decisions, grants the other tasks' bounds, piggybacks preserve mode's flags,
- * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC). 12: the cost
- * record carries the calibration's re-checks, preserve mode's reports the task's
- * uncertainty.
+ * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC). 12: the
+ * cost record carries the calibration's re-checks, preserve mode's reports the task's uncertainty.
+ * 13: block notices carry the sender's send count on its host's board.
  */
-#define WIRE_VERSION 12
+#define WIRE_VERSION 13
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

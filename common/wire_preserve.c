@@ -124,6 +124,7 @@ void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g)
 		wire__put_i64(b, g->b[i].bound);
 		wire__put_i64(b, g->b[i].vt);
 		wire__put_u32(b, g->b[i].seq);
+		wire__put_u32(b, g->b[i].rank);
 	}
 }
 
@@ -151,7 +152,7 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 	g->tag = (int32_t)wire__get_u32(&in);
 	g->table = wire__get_u8(&in);
 	g->umax = wire__get_i64(&in);
-	g->b = wire__get_array(&in, &count, sizeof(*g->b), 25);
+	g->b = wire__get_array(&in, &count, sizeof(*g->b), 29);
 	g->nb = (uint32_t)count;
 	for (size_t i = 0; i < count && !in.failed; i++) {
 		g->b[i].tid = (int32_t)wire__get_u32(&in);
@@ -159,6 +160,7 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 		g->b[i].bound = wire__get_i64(&in);
 		g->b[i].vt = wire__get_i64(&in);
 		g->b[i].seq = wire__get_u32(&in);
+		g->b[i].rank = wire__get_u32(&in);
 		if (g->b[i].dep > WIRE_PB_DEP_ANY)
 			in.failed = 1;
 	}
@@ -178,6 +180,7 @@ void wire__pblock_encode(wire_buf *b, const wire_pblock *k)
 	wire__put_u32(b, k->sent);
 	wire__put_u8(b, k->quiet);
 	wire__put_u8(b, k->exiting);
+	wire__put_u64(b, k->sends);
 }
 
 int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
@@ -195,6 +198,7 @@ int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
 	k->sent = wire__get_u32(&in);
 	k->quiet = wire__get_u8(&in);
 	k->exiting = wire__get_u8(&in);
+	k->sends = wire__get_u64(&in);
 	if (k->quiet > 1 || k->exiting > 1)
 		in.failed = 1;
 	return wire__done(&in, "preserve block notice");

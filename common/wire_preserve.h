@@ -94,6 +94,7 @@ typedef struct wire_pbound {
 	                * requester sends, by dep) */
 	int64_t vt;    /* its virtual time at its last report: it sends nothing earlier */
 	uint32_t seq;  /* the messages it had sent to the requester by that report */
+	uint32_t rank; /* its place in the monitor's tie order (logical ids) */
 } wire_pbound;
 
 /* PGRANT: the decision on request req. With table set, the bounds of every other task
@@ -105,7 +106,7 @@ typedef struct wire_pgrant {
 	uint8_t verdict;  /* wire_pg_verdict */
 	int32_t src, tag; /* TAKE: the message to receive */
 	uint8_t table;
-	int64_t umax; /* the largest uncertainty of a task's virtual time, ns */
+	int64_t umax; /* the spread of the tasks' virtual-time uncertainties, ns */
 	uint32_t nb;
 	wire_pbound *b;
 } wire_pgrant;
@@ -124,6 +125,7 @@ typedef struct wire_pblock {
 	uint32_t sent;   /* messages the sender has sent to the destination */
 	uint8_t quiet;   /* it has spawned nothing since its last send to the destination */
 	uint8_t exiting; /* it ends (vt and seen are then 0): it sends nothing more */
+	uint64_t sends;  /* its sends so far on its host's board (UINT64_MAX: none) */
 } wire_pblock;
 
 void wire__pblock_encode(wire_buf *b, const wire_pblock *k);

@@ -29,6 +29,7 @@ size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	wire__store32(p + 40, pb->cp.on ? (uint32_t)wire__cp_size(&pb->cp) : 0);
 	wire__store32(p + 44, pb->ndests);
 	wire__store64(p + 48, pb->token);
+	wire__store64(p + 56, pb->sends);
 	p += WIRE_PB_HEADER;
 	for (i = 0; i < pb->ndests; i++, p += 8) {
 		wire__store32(p, (uint32_t)pb->dest_tid[i]);
@@ -60,6 +61,7 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 	pb->ncp = wire__load32(data + 40);
 	pb->ndests = wire__load32(data + 44);
 	pb->token = wire__load64(data + 48);
+	pb->sends = wire__load64(data + 56);
 	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
 	    len != wire__piggyback_size(pb->ndests, pb->ncp))
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",

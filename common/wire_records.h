@@ -12,7 +12,7 @@
 /* The trailing piggyback record that follows every user message. */
 #define WIRE_PB_MAGIC 0x504du /* "PM" */
 #define WIRE_PB_MAX_DESTS 65536
-#define WIRE_PB_HEADER 56
+#define WIRE_PB_HEADER 64
 
 typedef struct wire_piggyback {
 	uint32_t sender_index; /* the monitor's number for the sending task */
@@ -31,6 +31,9 @@ typedef struct wire_piggyback {
 	/* Preserve mode: the sender decides its receives itself and asks to be told when
 	 * the receiver blocks in a receive from it alone (wire_pblock). */
 	uint8_t notify;
+	/* Preserve mode: the sender's sends so far on its host's board, this one included
+	 * (pvmhooks/board.c; UINT64_MAX: none). */
+	uint64_t sends;
 	wire_cp cp; /* the sender's tuple (encode: written when cp.on) */
 	/*
 	 * Per-pair sequence numbers: one destination for a send, one per destination for

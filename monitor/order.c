@@ -158,27 +158,35 @@ static int64_t unc_of(const order_task *t, size_t n, int32_t src)
  * is consistent with what was measured, and the point estimates flip from run to run
  * with the noise; the logical id is the program's own (its spawn order), so a tie is
  * decided the same way in every run.
+ * The window is the spread of the tasks' uncertainties, not their largest: what makes
+ * a task's uncertainty grow (its probes' charge against their measured cost, the
+ * calibrations' disagreement) is the same on every task of a run, so the part all
+ * tasks share moves their times together and cannot reorder their messages; a task
+ * probed more than the others keeps its difference. Without this, every task of a
+ * long run had a window of milliseconds and every decision became a tie.
  */
 static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *c, size_t nc,
                    size_t e, int64_t deadline, size_t *best)
 {
-	int64_t ue = unc_of(t, n, c[e].src), umax = 0, end;
+	int64_t umin = ORDER_NEVER, umax = 0, u, end;
 	size_t i, b = e;
 
-	for (i = 0; i < n; i++)
-		if (i != req && t[i].state != ORDER_EXITED && t[i].unc > umax)
-			umax = t[i].unc;
-	if (ue > umax)
-		umax = ue;
-	end = add_sat(c[e].va, ue);
-	for (i = 0; i < nc; i++) {
-		int64_t lo = c[i].va - unc_of(t, n, c[i].src);
-
-		if (i != b && c[i].va <= deadline && lo <= end && order__tie_before(&c[i], &c[b]))
-			b = i;
+	/* Over the tasks that may still send and the candidates' senders. */
+	for (i = 0; i < n + nc; i++) {
+		if (i < n ? i == req || t[i].state == ORDER_EXITED : c[i - n].src < 0)
+			continue;
+		u = unc_of(t, n, i < n ? (int32_t)i : c[i - n].src);
+		umax = u > umax ? u : umax;
+		umin = u < umin ? u : umin;
 	}
+	u = umax > umin ? umax - umin : 0;
+	end = add_sat(c[e].va, u);
+	for (i = 0; i < nc; i++)
+		if (i != b && c[i].va <= deadline && c[i].va <= end &&
+		    order__tie_before(&c[i], &c[b]))
+			b = i;
 	*best = b;
-	return add_sat(end, umax);
+	return add_sat(end, u);
 }
 
 order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,

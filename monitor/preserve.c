@@ -252,6 +252,38 @@ static void ask(mon_run *run, size_t i)
 	p->asks++;
 }
 
+typedef struct rank_item {
+	const char *lid;
+	uint32_t i;
+} rank_item;
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const rank_item *x = a, *y = b;
+
+	return strcmp(x->lid ? x->lid : "", y->lid ? y->lid : "");
+}
+
+/* Each bound's place in the tie order (order__tie_before: logical ids), so that a task
+ * breaks a tie itself as the monitor would. */
+static int rank_table(mon_run *run, wire_pgrant *g)
+{
+	rank_item *it = calloc(g->nb ? g->nb : 1, sizeof(*it));
+
+	if (!it)
+		return PVMMON_ENOMEM;
+	for (uint32_t k = 0; k < g->nb; k++) {
+		const mon_task *mt = tasks__find(run, g->b[k].tid);
+
+		it[k] = (rank_item){mt ? mt->rec.lid : NULL, k};
+	}
+	qsort(it, g->nb, sizeof(*it), rank_cmp);
+	for (uint32_t k = 0; k < g->nb; k++)
+		g->b[it[k].i].rank = k;
+	free(it);
+	return 0;
+}
+
 /*
  * The bounds a blocking receive's TAKE carries (wire_pgrant's table): every other
  * task's lower bound on its next send as long as task i sends nothing, and what may
@@ -264,7 +296,7 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 	struct mon_pr *p = run->pr;
 	size_t n = tasks__count(run), k;
 	int32_t tid = tasks__at(run, i)->rec.tid;
-	int64_t *bound;
+	int64_t *bound, umin = INT64_MAX;
 	uint8_t *dep;
 
 	if (p->s.naive || p->nextra || p->t[i].kind != WIRE_PW_RECV || p->t[i].src != -1)
@@ -280,14 +312,17 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 
 		if (k == i || p->ot[k].state == ORDER_EXITED)
 			continue;
+		umin = p->ot[k].unc < umin ? p->ot[k].unc : umin;
 		if (p->ot[k].unc > g->umax)
 			g->umax = p->ot[k].unc;
 		e = pair_get(p, pair_key(mt->rec.tid, tid), 0);
 		g->b[g->nb++] =
-		    (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt, e ? e->sent : 0};
+		    (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt, e ? e->sent : 0, 0};
 	}
-	if (p->ot[i].unc > g->umax)
-		g->umax = p->ot[i].unc;
+	/* The spread of the senders' uncertainties, as the monitor's tie window (order.c). */
+	g->umax = g->nb && g->umax > umin ? g->umax - umin : 0;
+	if (rank_table(run, g) < 0)
+		goto out;
 	g->table = 1;
 out:
 	if (!g->table)

@@ -8,6 +8,7 @@
 
 #include <pvm3.h>
 
+#include "board.h"
 #include "calls.h"
 #include "clocksync.h"
 #include "critpath.h"
@@ -94,6 +95,7 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
 	pb.ndests = (uint32_t)n;
 	pb.token = hooks__token();
+	pb.sends = hooks__board_sends();
 	pb.dest_tid = dt;
 	pb.seq = seq;
 	/* The message carries the longest path up to the send's start. */

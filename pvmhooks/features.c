@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
 #include "clocksync.h"
 #include "critpath.h"
 #include "dyninst.h"
@@ -110,6 +111,9 @@ static int rr_flush(int final, int64_t now)
 static int pr_welcome(const hooks_welcome *w)
 {
 	hooks__pr_enable(w->preserve);
+	/* Preserve mode's board, in the run's private folder (set by pvmmon run). */
+	if (w->preserve && !hooks__board_on())
+		hooks__board_open(getenv("PVMMON_BOARD"), hooks__mytid(), hooks__clock());
 	return 0;
 }
 

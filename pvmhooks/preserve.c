@@ -28,15 +28,6 @@ void hooks__pr_enable(int enable) { on = enable; }
  * user queue again (messages from unmonitored senders bring no piggyback to wake it). */
 #define WAIT_STEP_US 50000
 
-/* How long a receive the task may decide itself waits for the piggybacks and block
- * notices that would let it, before it asks the monitor: the monitor's own delay
- * before it asks the tasks that hold a decision back; while it waits for a task it
- * has sent to (which will likely answer or block on it, and which the monitor would
- * have to wait for too), 20 ms: a task that blocks elsewhere is then asked by the
- * monitor soon enough. */
-#define LOCAL_WAIT_NS 2000000LL
-#define LOCAL_WAIT_WOKEN_NS 20000000LL
-
 /* A task that told its source it blocks (a block notice) tells the monitor too only
  * when the monitor asks, or once the wait has lasted the wait threshold (waits.c), as
  * a task in plain mode reports its wait: its source decides without the monitor, and
@@ -664,19 +655,22 @@ static int candidate(size_t i)
 }
 
 /*
- * The choice a blocking receive from any source can make here (see prlocal.c): the
- * earliest candidate, when its sender and every other candidate's are among the
- * bounds' tasks, no other candidate is within the uncertainties of it (a tie, which
- * the monitor breaks by logical id), and no task can send before its arrival + twice
- * the largest uncertainty (the monitor's window for what could join a tie). NULL when
- * the monitor must decide.
+ * The choice a blocking receive from any source can make here (see prlocal.c), as the
+ * monitor would make it (monitor/order.c): the earliest candidate, or among those
+ * that arrive within the tie window u of it the one whose sender comes first in the
+ * tie order, once no task can send before the earliest arrival + 2u (a message that
+ * could still join the tie). Every candidate's sender must be among the bounds' tasks.
+ * NULL when it cannot be decided here yet (need: the horizon it waits for).
  */
+static int64_t need; /* INT64_MIN: no candidate, or one the monitor must decide */
+
 static const stash_entry *choose_here(void)
 {
-	const stash_entry *e = NULL;
+	const stash_entry *e = NULL, *b;
 	int64_t u = hooks__prl_umax(), va_e = 0;
 	size_t i;
 
+	need = INT64_MIN;
 	for (i = 0; i < nstash; i++) {
 		if (!candidate(i))
 			continue;
@@ -689,18 +683,21 @@ static const stash_entry *choose_here(void)
 	}
 	if (!e)
 		return NULL;
+	b = e;
 	for (i = 0; i < nstash; i++)
-		if (&stash[i] != e && candidate(i) && arrival(&stash[i]) - u <= va_e + u)
-			return NULL;
-	return hooks__prl_horizon() >= hooks__to_common(va_e + 2 * u) ? e : NULL;
+		if (&stash[i] != b && candidate(i) && arrival(&stash[i]) <= va_e + u &&
+		    hooks__prl_rank(stash[i].src) < hooks__prl_rank(b->src))
+			b = &stash[i];
+	need = hooks__to_common(va_e + 2 * u);
+	return hooks__prl_horizon() >= need ? b : NULL;
 }
 
 /* A blocking receive from any source decided here, with no control message, waiting
- * up to LOCAL_WAIT_NS for the piggybacks and block notices that would allow it: 1 with
- * the choice in grant, or 0: ask the monitor. */
+ * (hooks__prl_until) for the piggybacks, block notices and board slots that would
+ * allow it: 1 with the choice in grant, or 0: ask the monitor. */
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
-	int64_t until, now;
+	int64_t now, step;
 	const stash_entry *e;
 
 	cur.local = 1;
@@ -714,11 +711,9 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			return 1;
 		}
 		now = pvmmon_clock_now();
-		until = call->t_wait +
-		        (hooks__prl_held_by_woken() ? LOCAL_WAIT_WOKEN_NS : LOCAL_WAIT_NS);
-		if (now >= until)
+		if (now >= hooks__prl_until(need, call->t_wait, now, &step))
 			break;
-		drain((long)((until - now) / 1000) + 1);
+		drain((long)(step / 1000) + 1);
 		if (!*first_at && first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
 	}

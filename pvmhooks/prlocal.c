@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board.h"
 #include "channel.h"
 #include "prlocal.h"
 #include "tidmap.h"
@@ -31,6 +32,10 @@ typedef struct prl_entry {
 	uint32_t next; /* the sequence number of its next message to this task */
 	int spawned;   /* it may have spawned since its report: its bound stays */
 	int woken;     /* this task has sent to it since the grant */
+	int live;      /* its board slot raises the bound while its sends stay at sends */
+	int slot;      /* its board slot (-1: not looked up) */
+	uint64_t sends;
+	uint32_t rank; /* its place in the monitor's tie order */
 } prl_entry;
 
 static struct {
@@ -44,6 +49,8 @@ static struct {
  * the sources that ask to be told when this task blocks on them. */
 static int64_t spawns;
 static tidmap spawns_at, notify;
+/* Each source's board send count at its latest message here (see board.c). */
+static tidmap last_sends;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -69,10 +76,18 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->bound = g->b[i].bound;
 		e->vt = g->b[i].vt;
 		e->next = g->b[i].seq;
+		e->rank = g->b[i].rank;
 		/* Messages it sent after its report that were seen before the grant were
 		 * not checked for spawns. */
 		e->spawned = seen(e->tid) != g->b[i].seq;
 		e->woken = 0;
+		e->slot = -1;
+		{
+			int64_t *last = tidmap__find(&last_sends, e->tid);
+
+			e->live = !e->spawned && last;
+			e->sends = last ? (uint64_t)*last : 0;
+		}
 	}
 	tab.n = g->nb;
 	tab.umax = g->umax;
@@ -106,7 +121,7 @@ void hooks__prl_wants(int32_t src, int on)
 int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
 {
 	int64_t *want = tidmap__find(&notify, src), *at = tidmap__find(&spawns_at, src);
-	wire_pblock k = {vt, seen, sent, (at ? *at : 0) == spawns, 0};
+	wire_pblock k = {vt, seen, sent, (at ? *at : 0) == spawns, 0, hooks__board_sends()};
 	wire_buf b;
 	int rc;
 
@@ -126,7 +141,7 @@ int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid))
 	for (size_t i = 0; i < notify.cap; i++) {
 		int32_t tid = notify.slots[i].tid;
 		int64_t *at;
-		wire_pblock k = {0, 0, 0, 0, 1};
+		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX};
 		wire_buf b;
 
 		if (!tid || !notify.slots[i].value)
@@ -198,6 +213,10 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 		return;
 	e->bound = PRL_NEVER;
 	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
+	/* Nothing of its own on its way here: from now on, while it sends nothing, what
+	 * its board slot says is a bound too (board.c). */
+	e->live = !k->exiting && k->sends != UINT64_MAX;
+	e->sends = k->sends;
 }
 
 int hooks__prl_notice(int32_t src, const uint8_t *d, size_t len, uint32_t sent_to_src,
@@ -213,31 +232,114 @@ int hooks__prl_notice(int32_t src, const uint8_t *d, size_t len, uint32_t sent_t
 
 void hooks__prl_piggyback(int32_t src, const wire_piggyback *pb)
 {
-	if (pb->my_seq >= 0)
+	prl_entry *e;
+
+	if (pb->my_seq >= 0) {
 		hooks__prl_seen(src, (uint32_t)pb->my_seq, pb->vt_send, pb->quiet);
+		/* Its latest message here: while its board count stays at this send's, it has
+		 * nothing on its way here (messages of a pair come in order). */
+		if (pb->sends != UINT64_MAX) {
+			int64_t *last = tidmap__get(&last_sends, src, 0);
+
+			if (last)
+				*last = (int64_t)pb->sends;
+			if ((e = tab.valid ? find(src) : NULL) != NULL && !e->spawned &&
+			    (uint32_t)pb->my_seq + 1 == e->next) {
+				e->live = 1;
+				e->sends = pb->sends;
+			}
+		}
+	}
 	hooks__prl_wants(src, pb->notify);
 }
 
 int hooks__prl_known(int32_t tid) { return tab.valid && find(tid) != NULL; }
 
+uint32_t hooks__prl_rank(int32_t tid)
+{
+	const prl_entry *e = tab.valid ? find(tid) : NULL;
+
+	return e ? e->rank : UINT32_MAX;
+}
+
+/* e's bound, raised by its board slot where that is known (now: board time). */
+static int64_t bound_of(prl_entry *e, int64_t now)
+{
+	int64_t b = e->bound, l;
+	int stale = 0;
+
+	if (e->live && b < PRL_NEVER) {
+		l = hooks__board_bound(e->tid, &e->slot, e->sends, now, &stale);
+		if (stale)
+			e->live = 0;
+		else if (l > b)
+			b = l;
+	}
+	return b;
+}
+
 int64_t hooks__prl_horizon(void)
 {
-	int64_t h = PRL_NEVER;
+	int64_t h = PRL_NEVER, now = hooks__board_on() ? hooks__board_now() : 0, b;
 
 	for (size_t i = 0; i < tab.n; i++)
-		if (tab.e[i].bound < h)
-			h = tab.e[i].bound;
+		if ((b = bound_of(&tab.e[i], now)) < h)
+			h = b;
 	return h;
+}
+
+int64_t hooks__prl_live_eta(int64_t target, int *sure)
+{
+	int64_t now, eta = 0, t;
+
+	*sure = 1;
+	if (!tab.valid || !hooks__board_on())
+		return -1;
+	now = hooks__board_now();
+	for (size_t i = 0; i < tab.n; i++) {
+		prl_entry *e = &tab.e[i];
+
+		if (bound_of(e, now) >= target)
+			continue;
+		if (!e->live) {
+			return -1;
+		}
+		/* In a call (it may be waking from one): look again soon. */
+		if ((t = hooks__board_eta(e->tid, &e->slot, target, now)) < 0) {
+			t = PRL_LIVE_POLL_NS;
+			*sure = 0;
+		}
+		if (t > eta)
+			eta = t;
+	}
+	return eta;
+}
+
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step)
+{
+	int64_t until = t_wait + (hooks__prl_held_by_woken() ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS),
+	        eta;
+	int sure = 0;
+
+	/* Tasks that compute hold it: their board slots pass it with no message. */
+	eta = need == INT64_MIN ? -1 : hooks__prl_live_eta(need, &sure);
+	if (eta >= 0 && now + eta < t_wait + PRL_LIVE_WAIT_NS && now + eta + 1000 > until)
+		until = sure ? now + eta + 1000 : t_wait + PRL_LIVE_WAIT_NS;
+	*step = eta >= 0 && eta < until - now ? eta : until - now;
+	return until;
 }
 
 int hooks__prl_held_by_woken(void)
 {
 	const prl_entry *m = NULL;
+	int64_t now = hooks__board_on() ? hooks__board_now() : 0, mb = PRL_NEVER, b;
 
 	for (size_t i = 0; i < tab.n; i++)
-		if (!m || tab.e[i].bound < m->bound)
+		if ((b = bound_of(&tab.e[i], now)) < mb || !m) {
 			m = &tab.e[i];
-	return m && m->woken && m->bound < PRL_NEVER;
+			mb = b;
+		}
+	return m && m->woken && mb < PRL_NEVER;
 }
 
 int64_t hooks__prl_umax(void) { return tab.umax; }

@@ -49,6 +49,8 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid));
 /* Whether tid is among the tasks of the bounds. */
 int hooks__prl_known(int32_t tid);
+/* tid's place in the monitor's tie order (UINT32_MAX: unknown). */
+uint32_t hooks__prl_rank(int32_t tid);
 /* The least bound of all (PRL_NEVER when there is none): no task can send before it,
  * nor any task spawned since the grant. */
 int64_t hooks__prl_horizon(void);
@@ -56,7 +58,29 @@ int64_t hooks__prl_horizon(void);
  * its next message or block notice will likely raise it (the monitor would wait for
  * it too). */
 int hooks__prl_held_by_woken(void);
-/* The largest uncertainty of a task's virtual time at the grant, ns. */
+/* How long a receive the task may decide itself waits for the piggybacks and block
+ * notices that would let it, before it asks the monitor: the monitor's own delay
+ * before it asks the tasks that hold a decision back; while it waits for a task it
+ * has sent to (which will likely answer or block on it, and which the monitor would
+ * have to wait for too), 20 ms: a task that blocks elsewhere is then asked by the
+ * monitor soon enough. Up to 50 ms while the tasks that hold it back have board slots
+ * (board.c) that will pass its choice: they compute, and the monitor could only ask
+ * them, which they answer when they next call PVM. */
+#define PRL_WAIT_NS 2000000LL
+#define PRL_WAIT_WOKEN_NS 20000000LL
+#define PRL_LIVE_WAIT_NS 50000000LL
+/* How often a task deciding looks again at board slots that do not grow (their task
+ * is in a call, from which it may be waking). */
+#define PRL_LIVE_POLL_NS 200000LL
+/* Real ns (board time) until the bounds of the tasks below target reach it as their
+ * board slots grow (they compute: see board.c; *sure = 1), or until it is worth looking
+ * again (*sure = 0: some are in calls); -1 if one of them has no board slot to read. */
+int64_t hooks__prl_live_eta(int64_t target, int *sure);
+/* Until when (now's clock) a receive that began waiting at t_wait waits here for the
+ * horizon need (INT64_MIN: no choice yet), and in *step how long its next wait for a
+ * message lasts before it looks at the bounds again. */
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step);
+/* The spread of the tasks' virtual-time uncertainties at the grant, ns: the tie window. */
 int64_t hooks__prl_umax(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include <pvm3.h>
 
 #include "../common/pvmio.h"
+#include "board.h"
 #include "callsite.h"
 #include "clocksync.h"
 #include "features.h"
@@ -391,6 +392,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->pr_reordered = 0;
 	call->t0 = pvmmon_clock_now();
 	call->v0 = vclock__stamp(hooks__clock(), call->t0);
+	hooks__board_freeze(op, call->v0);
 	return 1;
 }
 
@@ -412,5 +414,6 @@ void hooks__end(hooks_call *call)
 	/* Messages handlers took during the call reach the program's handlers as it ends
 	 * (their own time is the program's). */
 	hooks__mhf_settle_due(call);
+	hooks__board_run();
 	hooks__guard = 0;
 }

@@ -71,6 +71,11 @@ typedef struct vclock {
 	/* While set (calibration), stamps are plain rt - I: its probes are no part of the
 	 * program's time and must not move the last stamp. */
 	int stamps_paused;
+	/* Preserve mode's board (board.c) promises others that I stays at most pub_limit:
+	 * before I grows past it, pub(c, new I) writes a new promise. INT64_MAX (or no
+	 * pub, as in a clock not yet through vclock__init): none. */
+	int64_t pub_limit;
+	void (*pub)(struct vclock *c, int64_t intrusion);
 } vclock;
 
 /* What the clock concluded about one receive. */
@@ -160,6 +165,8 @@ static inline int64_t vclock__local(const vclock *c, int64_t rt) { return rt - c
 static inline void vclock__intrude(vclock *c, int64_t d)
 {
 	if (d > 0) {
+		if (__builtin_expect(c->intrusion + d > c->pub_limit, 0) && c->pub)
+			c->pub(c, c->intrusion + d);
 		c->intrusion += d;
 		c->local += d;
 	}
@@ -192,7 +199,7 @@ int64_t vclock__trans_floor(const vclock *c);
  * only the wrapper's own time, (t1 - t_start) + (t_end - t2).
  */
 void vclock__receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t t_end, int64_t vs,
-                    int64_t rs, uint64_t bytes, vclock_recv *out);
+                     int64_t rs, uint64_t bytes, vclock_recv *out);
 
 /*
  * The same when more is known (preserve mode): the task began waiting for the message
@@ -203,8 +210,8 @@ void vclock__receive(vclock *c, int64_t t_start, int64_t t1, int64_t t2, int64_t
  * the wait for the monitor's permission is waiting, not the task's own work.
  */
 void vclock__receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1, int64_t t2,
-			 int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
-			 vclock_recv *out);
+                          int64_t t_end, int64_t vs, int64_t rs, int64_t arrived, uint64_t bytes,
+                          vclock_recv *out);
 
 /*
  * One round trip to the monitor for the clock offset (real times): the task sent its
@@ -226,6 +233,6 @@ typedef struct vclock_sync_sample {
  * PVMMON_EINVAL when no sample is usable.
  */
 int vclock__offset_estimate(int64_t *offset, int64_t *uncertainty, int64_t *rtt, int64_t *at,
-			    const vclock_sync_sample *s, int n);
+                            const vclock_sync_sample *s, int n);
 
 #endif

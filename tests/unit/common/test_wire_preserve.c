@@ -12,8 +12,9 @@ static void test_pwait_round_trip(void)
 {
 	wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
 	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
-	wire_pwait w = {3, WIRE_PW_TRECV, -1,   5,   2500000, 9000000, "/bin/prog", 0x1234, 2, 1,
-	                1, sent,          seen, cand, 42000, 6, 3, 7000, 180000};
+	wire_pwait w = {
+	    3, WIRE_PW_TRECV, -1,   5,    2500000, 9000000, "/bin/prog", 0x1234, 2,     1,
+	    1, sent,          seen, cand, 42000,   6,       3,           7000,   180000};
 	wire_pwait out;
 	wire_buf b;
 
@@ -70,7 +71,8 @@ static void test_pgrant_pask(void)
 	wire_buf b;
 
 	wire__buf_init(&b);
-	wire__pgrant_encode(&b, &(wire_pgrant){.req = 9, .verdict = WIRE_PG_NONE, .src = -1, .tag = 77});
+	wire__pgrant_encode(
+	    &b, &(wire_pgrant){.req = 9, .verdict = WIRE_PG_NONE, .src = -1, .tag = 77});
 	CU_ASSERT_EQUAL_FATAL(wire__pgrant_decode(&g, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(g.req, 9);
 	CU_ASSERT_EQUAL(g.verdict, WIRE_PG_NONE);
@@ -82,8 +84,8 @@ static void test_pgrant_pask(void)
 	CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
 	/* A TAKE with the other tasks' bounds. */
 	{
-		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7},
-		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0}};
+		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1},
+		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0}};
 
 		wire__buf_reset(&b);
 		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 250, 2, bs});
@@ -96,6 +98,8 @@ static void test_pgrant_pask(void)
 		CU_ASSERT_EQUAL(g.b[0].bound, INT64_MAX);
 		CU_ASSERT_EQUAL(g.b[0].vt, 5000);
 		CU_ASSERT_EQUAL(g.b[0].seq, 7);
+		CU_ASSERT_EQUAL(g.b[0].rank, 1);
+		CU_ASSERT_EQUAL(g.b[1].rank, 0);
 		CU_ASSERT_EQUAL(g.b[1].bound, 8000);
 		wire__pgrant_clear(&g);
 		/* A dependency beyond the known ones is damage. */
@@ -110,14 +114,16 @@ static void test_pgrant_pask(void)
 		wire_pblock k;
 
 		wire__buf_reset(&b);
-		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1});
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1, 0x123456789aULL});
 		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
 		CU_ASSERT_EQUAL(k.vt, 2600000);
 		CU_ASSERT_EQUAL(k.seen, 4);
 		CU_ASSERT_EQUAL(k.sent, 5);
 		CU_ASSERT_EQUAL(k.quiet, 1);
 		CU_ASSERT_EQUAL(k.exiting, 1);
-		b.data[b.len - 1] = 2;
+		CU_ASSERT_EQUAL(k.sends, 0x123456789aULL);
+		/* The exiting flag, before the send count, out of range. */
+		b.data[b.len - 9] = 2;
 		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
 	}
 	wire__buf_reset(&b);
@@ -150,8 +156,8 @@ static void test_wait_round_trip(void)
 {
 	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
 	wire_wqueued queued[1] = {{0x40003, 9, 0, 16}};
-	wire_wait w = {2,       WIRE_WAIT_TRECV, 0x40003, 5, 0, 7, "/bin/prog", 0x1234,
-	               5000000, 4000000,         9000000, 2, 1, peers,        queued, 40};
+	wire_wait w = {2,       WIRE_WAIT_TRECV, 0x40003, 5, 0, 7,     "/bin/prog", 0x1234,
+	               5000000, 4000000,         9000000, 2, 1, peers, queued,      40};
 	wire_wait out;
 	wire_waitend e;
 	wire_buf b;

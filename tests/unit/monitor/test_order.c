@@ -182,9 +182,10 @@ static void test_other_requester_and_wildcard_waiters(void)
 	order__scratch_free(&s);
 }
 
-/* Candidates whose virtual arrivals are within their senders' uncertainties tie: the
- * least logical id is taken, whichever arrival is earlier; outside the uncertainties,
- * or with none, the earliest arrival is. */
+/* Candidates whose virtual arrivals are within the spread of their senders'
+ * uncertainties tie (the part every task shares moves them together): the least
+ * logical id is taken, whichever arrival is earlier; outside it, or with none, the
+ * earliest arrival is. */
 static void test_uncertain_times_tie(void)
 {
 	order_task t[3] = {blocked(0, -1), exited(), exited()};
@@ -198,10 +199,13 @@ static void test_uncertain_times_tie(void)
 	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 1);
 	t[1].unc = 10;
-	t[2].unc = 10; /* 100 +- 10 and 120 +- 10 touch */
+	t[2].unc = 30; /* a spread of 20: 100 + 20 reaches 120 */
 	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 1);
-	t[2].unc = 9; /* 110 < 111: apart */
+	t[2].unc = 29; /* 119 < 120: apart */
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	t[1].unc = t[2].unc = 1000; /* large, but alike: apart */
 	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, c, 2, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 0);
 	/* A tied candidate due after a nonblocking receive's deadline is no candidate. */
@@ -213,9 +217,9 @@ static void test_uncertain_times_tie(void)
 }
 
 /* A tie is decided once no running task can send a message that could join it: until
- * the earliest arrival + its uncertainty + the largest uncertainty of a task that can
- * still send. Two requests whose windows overlap do not wait for each other: a blocked
- * task holds a decision only with a candidate before the earliest arrival. */
+ * the earliest arrival + twice the spread of the uncertainties of the tasks that can
+ * still send and the candidates' senders. Two requests whose windows overlap do not wait for each
+ * other: a blocked task holds a decision only with a candidate before the earliest arrival. */
 static void test_tie_window(void)
 {
 	order_task t[4] = {blocked(0, -1), exited(), running(110), blocked(0, -1)};

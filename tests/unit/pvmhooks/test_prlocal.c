@@ -2,6 +2,12 @@
  * to decide its next receives itself (what its sends lower, what raises them). */
 #include <CUnit/CUnit.h>
 
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../../pvmhooks/board.h"
+#include "../../../pvmhooks/clocksync.h"
 #include "../../../pvmhooks/prlocal.h"
 
 #define W1 0x40002 /* waits on this task alone */
@@ -12,9 +18,9 @@ static uint32_t seen_counts(int32_t tid) { return tid == W1 ? 3 : 0; }
 
 static void grant(void)
 {
-	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3},
-	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0},
-	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0}};
+	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1},
+	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0, 2}};
 	wire_pgrant g = {1, WIRE_PG_TAKE, W1, 5, 1, 0, 3, b};
 
 	hooks__prl_grant(&g, seen_counts);
@@ -50,7 +56,7 @@ static void test_grant_and_sends(void)
 
 static void test_piggybacks_and_notices(void)
 {
-	wire_pblock k = {300, 1, 4, 1, 0};
+	wire_pblock k = {300, 1, 4, 1, 0, UINT64_MAX};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -77,7 +83,7 @@ static void test_piggybacks_and_notices(void)
 
 static void test_spawns_keep_bounds(void)
 {
-	wire_pblock k = {300, 1, 5, 1, 0};
+	wire_pblock k = {300, 1, 5, 1, 0, UINT64_MAX};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -104,7 +110,7 @@ static void test_spawns_keep_bounds(void)
 /* A task that ends sends nothing more, whatever this task sent it. */
 static void test_exit_notice(void)
 {
-	wire_pblock k = {0, 0, 3, 1, 1};
+	wire_pblock k = {0, 0, 3, 1, 1, UINT64_MAX};
 
 	grant();
 	hooks__prl_seen(R1, 0, 500, 1);
@@ -126,7 +132,68 @@ static void test_exit_notice(void)
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
 }
 
+/* A running task's board slot raises its bound with real time, while its send count
+ * stays at the one its latest message here carried; a send of its own retires it. */
+static void test_board_raises_running(void)
+{
+	char path[64];
+	vclock c;
+	wire_piggyback pb;
+	int64_t h;
+
+	snprintf(path, sizeof(path), "/tmp/pvmmon-prl-board.%ld", (long)getpid());
+	unlink(path);
+	vclock__init(&c);
+	/* This process plays R1 on the board: its slot is what R1 would write. */
+	CU_ASSERT_EQUAL_FATAL(hooks__board_open(path, R1, &c), 0);
+	hooks__board_freeze(HOOKS_OP_pvm_send, 90);
+	hooks__board_run();
+	grant();
+	hooks__prl_sent(W1, 150);
+	hooks__prl_seen(A1, 0, 900, 1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	/* R1's message here, carrying its count: from now on its slot bounds it too. */
+	memset(&pb, 0, sizeof(pb));
+	pb.my_seq = 0;
+	pb.vt_send = 95;
+	pb.quiet = 1;
+	pb.sends = hooks__board_sends();
+	hooks__prl_piggyback(R1, &pb);
+	h = hooks__prl_horizon();
+	/* W1 (woken at 150) holds it now; R1's slot says about real time, far past. */
+	CU_ASSERT_EQUAL(h, 150);
+	/* W1 and A1 far ahead: R1 holds it, at its virtual time now (about real time). */
+	hooks__prl_seen(W1, 3, 1LL << 62, 1);
+	hooks__prl_seen(A1, 1, 1LL << 62, 1);
+	h = hooks__prl_horizon();
+	CU_ASSERT_TRUE(h > 1000000 && h < (1LL << 62));
+	CU_ASSERT_TRUE(h <= hooks__to_common(pvmmon_clock_now()));
+	{
+		int sure = 0;
+
+		CU_ASSERT_EQUAL(hooks__prl_live_eta(h - 1, &sure), 0);
+		CU_ASSERT_TRUE(hooks__prl_live_eta(h + 5000000, &sure) > 0);
+		CU_ASSERT_TRUE(sure);
+	}
+	/* R1 sends again (its count moves before the message leaves): back to 100. */
+	hooks__board_freeze(HOOKS_OP_pvm_send, 200);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	hooks__board_close();
+	unlink(path);
+}
+
+/* Candidates within the tie window: the one first in the monitor's tie order. */
+static void test_rank(void)
+{
+	grant();
+	CU_ASSERT_EQUAL(hooks__prl_rank(W1), 0);
+	CU_ASSERT_EQUAL(hooks__prl_rank(A1), 2);
+	CU_ASSERT_EQUAL(hooks__prl_rank(0x40009), UINT32_MAX);
+}
+
 CU_TestInfo test_prlocal_tests[] = {
+    {"a running task's board slot raises its bound", test_board_raises_running},
+    {"each task's place in the tie order", test_rank},
     {"a task that ends holds nothing", test_exit_notice},
     {"a grant's bounds, lowered by this task's sends", test_grant_and_sends},
     {"piggybacks and block notices raise them", test_piggybacks_and_notices},
