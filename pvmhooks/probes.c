@@ -76,7 +76,10 @@ int64_t hooks__probe_cost(void) { return probe_cost; }
 
 /* Charges what a probe took from t0, measured: for the rare probes that do more than
  * usual (a site's first entry, a new record). */
-static void charge_measured(int64_t t0) { vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0); }
+static void charge_measured(int64_t t0)
+{
+	vclock__intrude(hooks__clock(), pvmmon_clock_now() - t0);
+}
 
 /* Busy-waits the test delay, from t0 (the probe's start). */
 static void test_delay(int64_t t0)
@@ -116,60 +119,96 @@ static void switch_off(pvmmon_probe_site *site)
 		site[1 + i].enabled = 0;
 }
 
-/* A probe runs in a task that is or may become monitored (procedures such as main are
+/*
+ * The rare cases before a probe's work, out of line; 1: go on, 0: the probe is done. A
+ * probe runs in a task that is or may become monitored (procedures such as main are
  * entered before the task's first PVM call registers it), outside any wrapper. An
  * entry needs an enabled site (the library sees a site first at its first entry); an
- * exit is taken whenever its entry was, even if the site was switched off between. */
-#define PROBE(site, fn, entry)                                                            \
-	do {                                                                              \
-		int64_t t0;                                                               \
-		vclock *c;                                                                \
-		hooks_state_kind state = hooks__state();                                           \
-		if (__builtin_expect(state == HOOKS_UNINIT, 0) && (entry)) {              \
-			hooks__probe_enrol();                                             \
-			state = hooks__state();                                           \
-		}                                                                         \
-		if ((state != HOOKS_ACTIVE && state != HOOKS_UNINIT) || hooks__guard) {            \
-			/* Unmonitored for good: the site's inline test skips the call. */ \
-			if ((entry) && state == HOOKS_PASSIVE)                                     \
-				switch_off(site);                                         \
-			return;                                                           \
-		}                                                                         \
-		if ((entry) && !(site)->enabled)                                          \
-			return;                                                           \
-		t0 = pvmmon_clock_now();                                                  \
-		if ((entry) && __builtin_expect(!(site)->seen, 0) && !hooks__dyn_first(site)) { \
-			charge_measured(t0);                                              \
-			return;                                                           \
-		}                                                                         \
-		/* A probe that made a record (malloc, strdup) costs far more than the  \
-		 * calibrated probe: it is timed. */                                      \
-		c = hooks__clock();                                                       \
-		if (__builtin_expect(fn((site), vclock__stamp(c, t0)), 0)) {                      \
-			if (test_delay_ns)                                                         \
-				test_delay(t0);                                                    \
-			charge_measured(t0);                                              \
-		} else {                                                                           \
-			if (test_delay_ns)                                                         \
-				test_delay(t0);                                                    \
-			charge(c, t0);                                                    \
-		}                                                                                  \
-		/* The tick charges its own time from now: the probe's is charged. */   \
-		if (__builtin_expect(t0 >= next_tick, 0))                                          \
-			next_tick = sched__tick(pvmmon_clock_now());                                           \
-	} while (0)
+ * exit is taken whenever its entry was, even if the site was switched off between.
+ */
+static __attribute__((noinline)) int gate(pvmmon_probe_site *site, int entry)
+{
+	hooks_state_kind state = hooks__state();
+
+	if (state == HOOKS_UNINIT && entry) {
+		hooks__probe_enrol();
+		state = hooks__state();
+	}
+	if ((state != HOOKS_ACTIVE && state != HOOKS_UNINIT) || hooks__guard) {
+		/* Unmonitored for good: the site's inline test skips the call. */
+		if (entry && state == HOOKS_PASSIVE)
+			switch_off(site);
+		return 0;
+	}
+	if (entry && !site->enabled)
+		return 0;
+	if (entry && !site->seen) {
+		int64_t t0 = pvmmon_clock_now();
+		int known = hooks__dyn_first(site);
+
+		/* Learning the site is monitoring: its time is charged, measured. */
+		charge_measured(t0);
+		return known;
+	}
+	return 1;
+}
+
+/* The rare ways of charging a probe: the test delay, a probe that made a record
+ * (malloc, strdup: far more than the calibrated probe, so timed), or no calibrated
+ * cost yet. */
+static __attribute__((noinline)) void charge_rare(vclock *c, int64_t t0, int made)
+{
+	if (test_delay_ns)
+		test_delay(t0);
+	if (made)
+		charge_measured(t0);
+	else
+		charge(c, t0);
+}
+
+/*
+ * One probe: fn does the record's work at the probe's virtual time, and the probe is
+ * charged as monitoring. The common case (an active task, a known enabled site, a
+ * calibrated cost) reads the clock once and tests nothing else out of line. Returns
+ * fn's HOOKS_REC_* flags (0 when the probe did nothing).
+ */
+static inline __attribute__((always_inline)) int
+probe(pvmmon_probe_site *site, int (*fn)(pvmmon_probe_site *, int64_t), int entry)
+{
+	int64_t t0;
+	vclock *c;
+	int r;
+
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard ||
+	                         (entry && (!site->enabled || !site->seen)),
+	                     0) &&
+	    !gate(site, entry))
+		return 0;
+	t0 = pvmmon_clock_now();
+	c = hooks__clock();
+	r = fn(site, vclock__stamp(c, t0));
+	if (__builtin_expect((r & HOOKS_REC_MADE) || test_delay_ns || probe_cost < 0, 0)) {
+		charge_rare(c, t0, r & HOOKS_REC_MADE);
+	} else {
+		charged++;
+		vclock__intrude(c, probe_cost);
+	}
+	/* The tick charges its own time from now: the probe's is charged. */
+	if (__builtin_expect(t0 >= next_tick, 0))
+		next_tick = sched__tick(pvmmon_clock_now());
+	return r;
+}
 
 /*
  * Throttling (doc/architecture.md, "Dynamic instrumentation and cost"): a site whose
  * probe pair costs more than this share of its own time a call (virtual, inclusive for
  * a procedure, a whole entry for a loop) is demoted to counting only, once it has run
- * THROTTLE_MIN times and at every power of two after (a mean over 1024 calls is
+ * HOOKS_THROTTLE_MIN times (records.h) and at every power of two after (a mean over 1024 calls is
  * steady, and the demotion's own cost, at most 1024 timed pairs a site, stays small).
  * PVMMON_THROTTLE gives the percentage (pvmmon run sets it; 0: never); -1: not read.
  * A demoted site is switched off, and its calls are counted where its probes would
  * have run (pvmmon/probe.h: the scope tests and the dispatcher count `off`).
  */
-#define THROTTLE_MIN 1024
 #define THROTTLE_DEFAULT 0.25
 static double throttle_share = -1;
 static int throttle_paused;
@@ -200,7 +239,7 @@ static __attribute__((noinline)) void throttle_check(pvmmon_probe_site *site)
 
 	if (site->enabled != 1 || probe_cost <= 0 || throttle_paused || throttle_get() <= 0)
 		return;
-	if (!hooks__records_last_exit(site, &n, &t) || n < THROTTLE_MIN || (n & (n - 1)))
+	if (!hooks__records_last_exit(site, &n, &t) || n < HOOKS_THROTTLE_MIN || (n & (n - 1)))
 		return;
 	pair = 2 * probe_cost;
 	if ((double)pair <= throttle_share * (double)(t > 0 ? t : 0) / (double)n)
@@ -213,11 +252,12 @@ static __attribute__((noinline)) void throttle_check(pvmmon_probe_site *site)
 	hooks__records_throttled(site, at > 0 ? at : 0, t > 0 ? t / (int64_t)n : 0, pair);
 }
 
-/* What every exit asks first, inline: nothing to check without throttling (0, as
- * --no-throttle sets it) or while calibration pauses it. */
-static inline void throttle_maybe(pvmmon_probe_site *site)
+/* After an exit whose record reached a count that throttling looks at (records.h,
+ * HOOKS_REC_CHECK): nothing to check without throttling (0, as --no-throttle sets it)
+ * or while calibration pauses it. */
+static inline void throttle_maybe(pvmmon_probe_site *site, int r)
 {
-	if (throttle_share != 0 && !throttle_paused && site->enabled == 1)
+	if (__builtin_expect(r & HOOKS_REC_CHECK, 0) && throttle_share != 0 && !throttle_paused)
 		throttle_check(site);
 }
 
@@ -238,24 +278,16 @@ int pvmmon_probe_unwatched(void) { return hooks__probe_unwatched(); }
 
 int pvmmon_probe_counting(void) { return throttle_get() > 0; }
 
-void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
-{
-	PROBE(site, proc_enter, 1);
-}
+void pvmmon_probe_proc_enter(pvmmon_probe_site *site) { probe(site, proc_enter, 1); }
 
 void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
 {
-	PROBE(site, hooks__proc_exit, 0);
-	throttle_maybe(site);
+	throttle_maybe(site, probe(site, hooks__proc_exit, 0));
 }
 
-void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
-{
-	PROBE(site, hooks__loop_enter, 1);
-}
+void pvmmon_probe_loop_enter(pvmmon_probe_site *site) { probe(site, hooks__loop_enter, 1); }
 
 void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
 {
-	PROBE(site, hooks__loop_exit, 0);
-	throttle_maybe(site);
+	throttle_maybe(site, probe(site, hooks__loop_exit, 0));
 }

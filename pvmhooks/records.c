@@ -30,6 +30,10 @@ typedef struct proc_key {
 	const void *caller; /* the caller's probe site, NULL for a root */
 	int32_t call_line;  /* the line of the call in the caller, 0 when unknown */
 	int cp;             /* the procedure's critical-path selection index, -1 if none */
+	/* The site's first record, whose active counts the site's open activations on
+	 * the probe stack: an exit knows at once whether it closes the outermost one. */
+	size_t first;
+	int active;
 } proc_key;
 static proc_key *proc_keys;
 static char *self_exe;
@@ -46,7 +50,8 @@ typedef struct frame {
 	 * time is its inclusive time minus its callees' on the same clock, so that the
 	 * callees' probe cost is neither charged to it nor removed from it twice. */
 	int64_t child_ns, child_raw, child_local;
-	int cp; /* critical-path selection index of the procedure, -1 if none */
+	int cp;       /* critical-path selection index of the procedure, -1 if none */
+	size_t first; /* the proc key counting the site's activations, (size_t)-1: none */
 } frame;
 static unsigned made; /* records made so far: probes that make one are timed */
 /* The proc and loop records the last exits closed, for throttling ((size_t)-1: none). */
@@ -54,6 +59,9 @@ static size_t last_proc = (size_t)-1, last_loop = (size_t)-1;
 
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
+/* Open procedure frames without a record (no memory): their sites' activations are
+ * not counted, so the recursion test searches the stack while there are any. */
+static int unkeyed;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
 
@@ -228,14 +236,17 @@ static int key_is(const proc_key *k, const void *site, const void *caller, int32
 static __attribute__((noinline)) size_t
 proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t call_line)
 {
-	size_t i;
+	size_t i, first = (size_t)-1;
 	pvmmon_log_proc *p;
 
-	for (i = 0; i < rec.nprocs; i++)
+	for (i = 0; i < rec.nprocs; i++) {
 		if (key_is(&proc_keys[i], site, caller, call_line)) {
 			site->slot = (int)i;
 			return i;
 		}
+		if (first == (size_t)-1 && proc_keys[i].site == site)
+			first = i;
+	}
 	if (proc_grow() < 0)
 		return (size_t)-1;
 	p = &rec.procs[rec.nprocs];
@@ -249,6 +260,8 @@ proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t cal
 	proc_keys[rec.nprocs].caller = caller;
 	proc_keys[rec.nprocs].call_line = call_line;
 	proc_keys[rec.nprocs].cp = hooks__cp_index(p->name);
+	proc_keys[rec.nprocs].first = first != (size_t)-1 ? first : rec.nprocs;
+	proc_keys[rec.nprocs].active = 0;
 	site->slot = (int)rec.nprocs;
 	made++;
 	return rec.nprocs++;
@@ -299,68 +312,102 @@ static size_t loop_record(pvmmon_probe_site *site)
 	return rec.nloops++;
 }
 
-static void proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
+/* A record's count just reached a point where throttling looks at it (the
+ * THROTTLE_MIN-th call and every power of two after): one test on the exit's path. */
+static inline int check_due(uint64_t n)
 {
-	pvmmon_probe_site *caller = proc_depth > 0 ? proc_stack[proc_depth - 1].site : NULL;
-	size_t r;
-
-	if (proc_depth >= STACK_MAX)
-		return;
-	note_pre(site, 1, v);
-	/* A call line only means something within a caller. */
-	r = proc_record(site, caller, caller ? call_line : 0);
-	proc_stack[proc_depth].site = site;
-	proc_stack[proc_depth].record = r;
-	proc_stack[proc_depth].v_enter = v;
-	proc_stack[proc_depth].r_enter = real_local(v, &proc_stack[proc_depth].l_enter);
-	proc_stack[proc_depth].child_ns = 0;
-	proc_stack[proc_depth].child_raw = 0;
-	proc_stack[proc_depth].child_local = 0;
-	proc_stack[proc_depth].cp = r != (size_t)-1 ? proc_keys[r].cp : -1;
-	proc_depth++;
-	if (hooks__cp_selected())
-		hooks__cp_proc(1, proc_stack[proc_depth - 1].cp, v);
+	return n >= HOOKS_THROTTLE_MIN && (n & (n - 1)) == 0 ? HOOKS_REC_CHECK : 0;
 }
 
 int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 {
+	frame *f = &proc_stack[proc_depth];
+	pvmmon_probe_site *caller;
 	unsigned before = made;
+	size_t r;
 
-	proc_enter(site, call_line, v);
-	return made != before;
+	if (__builtin_expect(proc_depth >= STACK_MAX, 0))
+		return 0;
+	if (__builtin_expect(hooks__state() == HOOKS_UNINIT, 0))
+		note_pre(site, 1, v);
+	caller = proc_depth > 0 ? f[-1].site : NULL;
+	/* A call line only means something within a caller. */
+	r = proc_record(site, caller, caller ? call_line : 0);
+	f->site = site;
+	f->record = r;
+	f->v_enter = v;
+	f->r_enter = real_local(v, &f->l_enter);
+	f->child_ns = f->child_raw = f->child_local = 0;
+	if (__builtin_expect(r != (size_t)-1, 1)) {
+		f->cp = proc_keys[r].cp;
+		f->first = proc_keys[r].first;
+		proc_keys[f->first].active++;
+	} else {
+		f->cp = -1;
+		f->first = (size_t)-1;
+		unkeyed++;
+	}
+	proc_depth++;
+	if (hooks__cp_selected())
+		hooks__cp_proc(1, f->cp, v);
+	return made != before ? HOOKS_REC_MADE : 0;
 }
 
-static void proc_exit(pvmmon_probe_site *site, int64_t v)
+/* Pops the innermost frame (its site no longer open there). */
+static inline frame *pop(void)
+{
+	frame *f = &proc_stack[--proc_depth];
+
+	if (__builtin_expect(f->first != (size_t)-1, 1))
+		proc_keys[f->first].active--;
+	else
+		unkeyed--;
+	return f;
+}
+
+/* An exit whose site is not the innermost open procedure: an exit without its entry
+ * (the site was switched on between the two) ends nothing; else the frames whose exit
+ * was skipped (longjmp, or an exit probe missing) are unwound. 1: site is now on top. */
+static __attribute__((noinline)) int proc_unwind(pvmmon_probe_site *site, int64_t v)
+{
+	if (!hooks__proc_active(site))
+		return 0;
+	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
+		frame *f = pop();
+
+		if (hooks__cp_selected())
+			hooks__cp_proc(0, f->cp, v);
+	}
+	return proc_depth > 0;
+}
+
+int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 {
 	frame *f;
 	int64_t incl, raw, local;
 
-	/* An exit without its entry (the site was switched on between the two): nothing
-	 * to end. */
-	if (proc_depth > 0 && proc_stack[proc_depth - 1].site != site && !hooks__proc_active(site))
-		return;
-	/* Unwind frames whose exit was skipped (longjmp, or an exit probe missing). */
-	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
-		proc_depth--;
-		if (hooks__cp_selected())
-			hooks__cp_proc(0, proc_stack[proc_depth].cp, v);
-	}
-	if (proc_depth == 0)
-		return;
-	note_pre(site, 0, v);
-	f = &proc_stack[--proc_depth];
+	if (__builtin_expect(proc_depth == 0 || proc_stack[proc_depth - 1].site != site, 0) &&
+	    !proc_unwind(site, v))
+		return 0;
+	if (__builtin_expect(hooks__state() == HOOKS_UNINIT, 0))
+		note_pre(site, 0, v);
+	f = pop();
 	if (hooks__cp_selected())
 		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
 	raw = real_local(v, &local) - f->r_enter;
 	local -= f->l_enter;
+	if (proc_depth > 0) {
+		f[-1].child_ns += incl;
+		f[-1].child_raw += raw;
+		f[-1].child_local += local;
+	}
 	if (f->record != (size_t)-1) {
 		pvmmon_log_proc *p = &rec.procs[f->record];
 
-		p->count++;
 		/* Recursion: only the outermost activation adds inclusive time, so that a
 		 * procedure's time is not counted once per level (seed 000 Figure 11). */
-		if (!hooks__proc_active(site)) {
+		if (proc_keys[f->first].active == 0 && (!unkeyed || !hooks__proc_active(site))) {
 			p->incl_ns += incl;
 			p->raw_incl_ns += raw;
 			p->local_incl_ns += local;
@@ -369,20 +416,9 @@ static void proc_exit(pvmmon_probe_site *site, int64_t v)
 		p->raw_excl_ns += raw - f->child_raw;
 		p->local_excl_ns += local - f->child_local;
 		last_proc = f->record;
+		return check_due(++p->count);
 	}
-	if (proc_depth > 0) {
-		proc_stack[proc_depth - 1].child_ns += incl;
-		proc_stack[proc_depth - 1].child_raw += raw;
-		proc_stack[proc_depth - 1].child_local += local;
-	}
-}
-
-int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
-{
-	unsigned before = made;
-
-	proc_exit(site, v);
-	return made != before;
+	return 0;
 }
 
 /* The open part of each stack's outermost activations (recursion counts once). */
@@ -413,7 +449,11 @@ int hooks__proc_active(pvmmon_probe_site *site)
 {
 	int i;
 
-	for (i = 0; i < proc_depth; i++)
+	/* The site's last record leads to its first, which counts it. */
+	if (site->slot >= 0 && (size_t)site->slot < rec.nprocs &&
+	    proc_keys[site->slot].site == site && proc_keys[proc_keys[site->slot].first].active > 0)
+		return 1;
+	for (i = 0; unkeyed && i < proc_depth; i++)
 		if (proc_stack[i].site == site)
 			return 1;
 	return 0;
@@ -435,10 +475,10 @@ int hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
 	unsigned before = made;
 
 	loop_enter(site, v);
-	return made != before;
+	return made != before ? HOOKS_REC_MADE : 0;
 }
 
-static void loop_exit(pvmmon_probe_site *site, int64_t v)
+int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 {
 	frame *f;
 	int i;
@@ -446,28 +486,19 @@ static void loop_exit(pvmmon_probe_site *site, int64_t v)
 	for (i = loop_depth - 1; i >= 0 && loop_stack[i].site != site; i--)
 		;
 	if (i < 0)
-		return;
-	loop_depth = i + 1;
-	if (loop_depth == 0)
-		return;
-	f = &loop_stack[--loop_depth];
+		return 0;
+	loop_depth = i;
+	f = &loop_stack[loop_depth];
 	if (f->record != (size_t)-1) {
 		int64_t l, r = real_local(v, &l);
 
-		rec.loops[f->record].count++;
 		rec.loops[f->record].time_ns += v - f->v_enter;
 		rec.loops[f->record].raw_ns += r - f->r_enter;
 		rec.loops[f->record].local_ns += l - f->l_enter;
 		last_loop = f->record;
+		return check_due(++rec.loops[f->record].count);
 	}
-}
-
-int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
-{
-	unsigned before = made;
-
-	loop_exit(site, v);
-	return made != before;
+	return 0;
 }
 
 int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time)
@@ -733,6 +764,8 @@ void hooks__records_update_counts(void)
 				proc_keys[rec.nprocs].site = e;
 				proc_keys[rec.nprocs].caller = e;
 				proc_keys[rec.nprocs].call_line = -1;
+				proc_keys[rec.nprocs].first = rec.nprocs;
+				proc_keys[rec.nprocs].active = 0;
 				counted_entry[ncounted] = e;
 				counted_proc[ncounted++] = rec.nprocs++;
 			}
@@ -780,6 +813,7 @@ void hooks__records_reset(void)
 	counted_entry = NULL;
 	counted_proc = NULL;
 	ncounted = 0;
+	proc_depth = unkeyed = 0;
 	free(proc_keys);
 	proc_keys = NULL;
 	free(loop_sites);
@@ -788,7 +822,7 @@ void hooks__records_reset(void)
 	throttled = NULL;
 	nthrottled = 0;
 	stmt_cap = proc_cap = loop_cap = 0;
-	proc_depth = loop_depth = 0;
+	loop_depth = 0;
 }
 
 void hooks__records_prepare(int final, int64_t v)

@@ -9,8 +9,14 @@
 #include "ptrmap.h"
 #include "pvmmon/probe.h"
 
-/* Procedure and loop probes at virtual time v; each returns 1 when it made a record
- * (malloc, strdup): such a probe is timed, not charged the calibrated cost. */
+/* Procedure and loop probes at virtual time v. Each returns HOOKS_REC_MADE when it made
+ * a record (malloc, strdup): such a probe is timed, not charged the calibrated cost; an
+ * exit adds HOOKS_REC_CHECK when the record it closed has just reached a count that
+ * throttling looks at (HOOKS_THROTTLE_MIN and each power of two after), so that the
+ * other exits ask nothing more. */
+#define HOOKS_REC_MADE 1
+#define HOOKS_REC_CHECK 2
+#define HOOKS_THROTTLE_MIN 1024
 int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
 int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
 /* Each proc record's inclusive time and each loop record's time and count as of
@@ -19,7 +25,7 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
  * (count 0) per open outermost activation with its time so far (the time histograms). */
 typedef void (*hooks_running_fn)(int loop, size_t record, int64_t time, uint64_t count, void *arg);
 void hooks__records_running(int64_t v, hooks_running_fn fn, void *arg);
-/* Whether site is on the procedure stack (recursion). */
+/* Whether site is on the procedure stack (recursion): its active count. */
 int hooks__proc_active(pvmmon_probe_site *site);
 
 /* The count and virtual time (inclusive, for a procedure) of the record that site's

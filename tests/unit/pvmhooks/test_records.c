@@ -239,6 +239,89 @@ static void test_three_clocks_per_child(void)
 	at(0, 0, 0);
 }
 
+/* Recursion through two call sites (two records of one site): the inner record's
+ * activation is inside the outer one's, so only the outer adds inclusive time. */
+static void test_recursion_across_call_sites(void)
+{
+	const pvmmon_log_proc *outer, *inner;
+
+	setup();
+	hooks__proc_enter(&s_main, 0, 0);
+	hooks__proc_enter(&s_fact, 5, 10);
+	CU_ASSERT(hooks__proc_active(&s_fact));
+	hooks__proc_enter(&s_fact, 7, 20);
+	hooks__proc_exit(&s_fact, 30);
+	/* The outer activation is still open. */
+	CU_ASSERT(hooks__proc_active(&s_fact));
+	hooks__proc_exit(&s_fact, 50);
+	CU_ASSERT(!hooks__proc_active(&s_fact));
+	hooks__proc_exit(&s_main, 100);
+	outer = find_proc("fact", "main");
+	inner = find_proc("fact", "fact");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(outer);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(inner);
+	CU_ASSERT_EQUAL(outer->incl_ns, 40);
+	CU_ASSERT_EQUAL(outer->excl_ns, 30);
+	CU_ASSERT_EQUAL(inner->count, 1);
+	CU_ASSERT_EQUAL(inner->incl_ns, 0);
+	CU_ASSERT_EQUAL(inner->excl_ns, 10);
+	/* A later call is outermost again: its time counts. */
+	hooks__proc_enter(&s_fact, 0, 200);
+	hooks__proc_exit(&s_fact, 230);
+	CU_ASSERT_EQUAL(find_proc("fact", NULL)->incl_ns, 30);
+}
+
+/* The activation counts follow the stack through an unwind (longjmp) and a reset. */
+static void test_active_after_unwind_and_reset(void)
+{
+	setup();
+	hooks__proc_enter(&s_main, 0, 0);
+	hooks__proc_enter(&s_solve, 0, 10);
+	hooks__proc_enter(&s_fact, 0, 20);
+	hooks__proc_exit(&s_main, 100); /* solve and fact left by longjmp */
+	CU_ASSERT(!hooks__proc_active(&s_main));
+	CU_ASSERT(!hooks__proc_active(&s_solve));
+	CU_ASSERT(!hooks__proc_active(&s_fact));
+	/* An exit without its entry ends nothing. */
+	CU_ASSERT_EQUAL(hooks__proc_exit(&s_solve, 110), 0);
+	CU_ASSERT_EQUAL(find_proc("solve", "main")->count, 0);
+	hooks__proc_enter(&s_main, 0, 200);
+	CU_ASSERT(hooks__proc_active(&s_main));
+	setup();
+	CU_ASSERT(!hooks__proc_active(&s_main));
+	/* After the reset main is a root again, outermost, and its time counts. */
+	hooks__proc_enter(&s_main, 0, 300);
+	hooks__proc_exit(&s_main, 310);
+	CU_ASSERT_EQUAL(find_proc("main", NULL)->incl_ns, 10);
+}
+
+/* An exit flags the counts throttling looks at (1024 and each power of two after),
+ * and only those; the first entry flags the record it made. */
+static void test_exit_flags_throttle_counts(void)
+{
+	static pvmmon_probe_site s_loop2 = PVMMON_PROBE_SITE_INIT("for@9", PVMMON_PROBE_LOOP);
+	int flagged = 0, r;
+
+	setup();
+	CU_ASSERT_EQUAL(hooks__proc_enter(&s_solve, 0, 0), HOOKS_REC_MADE);
+	CU_ASSERT_EQUAL(hooks__proc_exit(&s_solve, 1), 0);
+	for (uint64_t n = 2; n <= 4096; n++) {
+		CU_ASSERT_EQUAL(hooks__proc_enter(&s_solve, 0, 2 * (int64_t)n), 0);
+		r = hooks__proc_exit(&s_solve, 2 * (int64_t)n + 1);
+		CU_ASSERT_EQUAL(r, n == 1024 || n == 2048 || n == 4096 ? HOOKS_REC_CHECK : 0);
+		flagged += r != 0;
+	}
+	CU_ASSERT_EQUAL(flagged, 3);
+	CU_ASSERT_EQUAL(find_proc("solve", NULL)->count, 4096);
+	for (uint64_t n = 1; n <= 1024; n++) {
+		CU_ASSERT_EQUAL(hooks__loop_enter(&s_loop2, 10000 + 2 * (int64_t)n),
+		                n == 1 ? HOOKS_REC_MADE : 0);
+		CU_ASSERT_EQUAL(hooks__loop_exit(&s_loop2, 10001 + 2 * (int64_t)n),
+		                n == 1024 ? HOOKS_REC_CHECK : 0);
+	}
+	s_loop2.slot = -1;
+}
+
 CU_TestInfo test_records_tests[] = {
     {"a statement record per call site", test_statement_per_site},
     {"a com record per partner", test_com_per_partner},
@@ -248,5 +331,8 @@ CU_TestInfo test_records_tests[] = {
     {"a missing exit probe unwinds", test_missing_exit_unwinds},
     {"loop records", test_loops},
     {"three clocks, per-child correction", test_three_clocks_per_child},
+    {"recursion across call sites", test_recursion_across_call_sites},
+    {"activation counts after an unwind and a reset", test_active_after_unwind_and_reset},
+    {"exits flag the counts throttling checks", test_exit_flags_throttle_counts},
     CU_TEST_INFO_NULL,
 };
