@@ -311,7 +311,8 @@ fi
 if want 4; then
 # 4. Probe cost (pvmmon-cc's procedure probes), ns per entry+exit pair, in a registered
 # task (probecost --pvm under pvmmon run --no-throttle: run alone, its sites switch
-# themselves off at their first entry, and the "enabled" pair measured nothing).
+# themselves off at their first entry, and the "enabled" pair measured nothing): an
+# out-of-line procedure with pvmmon-cc's scope probes against the same one without.
 for rep in $(seq "$REPS"); do
 	$PIN "$BIN/pvmmon" run -q --no-throttle -o "$work/probe.xml" -- "$PB/probecost" --pvm 10000000
 done >"$work/probe"
@@ -329,7 +330,8 @@ if want 20; then
 # first, under pvmmon run --no-throttle (the trivial body would be demoted at once),
 # so both pairs are a monitored task's: with the clock tasks choose here (the log's
 # clock attribute says which) and with PVMMON_CLOCK=monotonic, interleaved in each
-# repetition; the disabled pair (the inline test) from the same runs. Medians.
+# repetition; the disabled pair (the scope's inline test and off count) from the same
+# runs. Medians.
 for rep in $(seq "$REPS"); do
 	for m in auto monotonic; do
 		PVMMON_CLOCK=$m $PIN "$BIN/pvmmon" run -q --no-throttle -o "$work/pclk.xml" -- \
