@@ -1,10 +1,9 @@
 /*
- * The task's dynamic records (seed 000 Figure 10), kept directly in the log model:
- * statement records keyed by call site, com records per partner, proc records per
- * (procedure, caller, call line) and loop records. Their number is bounded by the program's
- * sites and partners, never by its run length.
+ * The task's dynamic records (seed 000 Figure 10), kept directly in the log model: proc
+ * records per (procedure, caller, call line) and loop records, with the probe stacks
+ * that time them (statement and com records: recstmt.c). Their number is bounded by the
+ * program's sites and partners, never by its run length.
  */
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,15 +13,8 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 
-const char *const hooks__op_names[HOOKS_OP_COUNT] = {
-#define HOOKS_OP_NAME(name) #name,
-    HOOKS_OPS(HOOKS_OP_NAME)
-#undef HOOKS_OP_NAME
-};
-
 static pvmmon_log_task rec;
-static size_t stmt_cap, proc_cap, loop_cap;
-static ptrmap stmt_index; /* call site -> statement index + 1 */
+static size_t proc_cap, loop_cap;
 /* What makes a proc record: the procedure, its caller and the line of the call (seed
  * 000's "activate line"), so that every call site of a procedure has its own record. */
 typedef struct proc_key {
@@ -36,7 +28,6 @@ typedef struct proc_key {
 	int active;
 } proc_key;
 static proc_key *proc_keys;
-static char *self_exe;
 
 /* Probe stacks: the open procedures and loops of this task. */
 #define STACK_MAX 256
@@ -108,98 +99,6 @@ void hooks__records_init(void)
 }
 
 pvmmon_log_task *hooks__records_task(void) { return &rec; }
-
-/* The main program's dladdr name may be relative or empty; the monitor needs a path
- * it can open, so it gets /proc/self/exe's target instead. */
-static char *module_name(const char *fname)
-{
-	if (fname && fname[0] == '/')
-		return strdup(fname);
-	if (!self_exe)
-		self_exe = realpath("/proc/self/exe", NULL);
-	return self_exe ? strdup(self_exe) : NULL;
-}
-
-/* What the wrappers update in place of a switched-off statement's record: its values
- * are thrown away at each use (its com array is kept for reuse). */
-static pvmmon_log_stmt scratch;
-
-static pvmmon_log_stmt *use_scratch(const pvmmon_log_stmt *s)
-{
-	pvmmon_log_com *com = scratch.com;
-
-	memset(&scratch, 0, sizeof(scratch));
-	scratch.id = s->id;
-	scratch.op = s->op;
-	/* With ncom 0 the next com record reallocates the array to one entry. */
-	scratch.com = com;
-	return &scratch;
-}
-
-void hooks__records_stmt_switch(uint32_t id, int on)
-{
-	if (id < rec.nstmts)
-		rec.stmts[id].disabled = !on;
-}
-
-pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
-{
-	size_t *idx = ptrmap__find(&stmt_index, site);
-	pvmmon_log_stmt *s;
-	Dl_info info;
-
-	if (idx)
-		return __builtin_expect(rec.stmts[*idx].disabled, 0) ? use_scratch(&rec.stmts[*idx])
-		                                                     : &rec.stmts[*idx];
-	if (hooks__ensure((void **)&rec.stmts, &stmt_cap, rec.nstmts + 1, sizeof(*rec.stmts)) < 0)
-		return NULL;
-	idx = ptrmap__put(&stmt_index, site, rec.nstmts);
-	if (!idx)
-		return NULL;
-	s = &rec.stmts[rec.nstmts];
-	memset(s, 0, sizeof(*s));
-	s->id = (uint32_t)rec.nstmts;
-	s->op = strdup(hooks__op_names[op]);
-	if (dladdr(site, &info) && info.dli_fbase) {
-		s->module = module_name(info.dli_fname);
-		s->offset = (uint64_t)((char *)site - (char *)info.dli_fbase);
-	} else {
-		s->offset = (uint64_t)(uintptr_t)site;
-	}
-	rec.nstmts++;
-	return s;
-}
-
-int64_t hooks__records_stmt_id(const void *site)
-{
-	size_t *idx = ptrmap__find(&stmt_index, site);
-
-	return idx ? (int64_t)*idx : -1;
-}
-
-pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
-{
-	size_t i;
-	pvmmon_log_com *c;
-
-	/* Statements talk to few partners; a linear scan beats a map here. */
-	for (i = 0; i < stmt->ncom; i++)
-		if (stmt->com[i].partner_tid == tid)
-			return &stmt->com[i];
-	/* Capacity doubles at powers of two, so it is derived from ncom. */
-	if ((stmt->ncom & (stmt->ncom - 1)) == 0) {
-		size_t cap = stmt->ncom ? stmt->ncom * 2 : 1;
-
-		c = realloc(stmt->com, cap * sizeof(*c));
-		if (!c)
-			return NULL;
-		stmt->com = c;
-	}
-	c = &stmt->com[stmt->ncom++];
-	memset(c, 0, sizeof(*c));
-	c->partner_tid = tid;
-	return c;
-}
 
 /* Makes room for one more proc record and its keys; 0 or -1. */
 static int proc_grow(void)
@@ -804,10 +703,8 @@ int hooks__records_open_cp(int *out, int max)
 
 void hooks__records_reset(void)
 {
-	free(scratch.com);
-	memset(&scratch, 0, sizeof(scratch));
+	hooks__records_stmt_reset();
 	wire__task_clear(&rec);
-	ptrmap__free(&stmt_index);
 	free(counted_entry);
 	free(counted_proc);
 	counted_entry = NULL;
@@ -821,7 +718,7 @@ void hooks__records_reset(void)
 	free(throttled);
 	throttled = NULL;
 	nthrottled = 0;
-	stmt_cap = proc_cap = loop_cap = 0;
+	proc_cap = loop_cap = 0;
 	loop_depth = 0;
 }
 

@@ -89,6 +89,9 @@ pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op);
 /* The id of site's statement record, -1 when it has none (makes nothing: a signal
  * handler may call it). */
 int64_t hooks__records_stmt_id(const void *site);
+/* Forgets the statement records' index and scratch record (records.c's reset clears the
+ * records themselves). */
+void hooks__records_stmt_reset(void);
 /* The com record of stmt for partner tid, created on first use. */
 pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
 /* A flush's first step, at virtual time v: at the final one the open procedures and

@@ -1,0 +1,126 @@
+/*
+ * The task's statement records (one per call site of a PVM call) and their com records
+ * (one per partner), kept in the log model beside the proc and loop records of
+ * records.c.
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hooks.h"
+#include "records.h"
+
+const char *const hooks__op_names[HOOKS_OP_COUNT] = {
+#define HOOKS_OP_NAME(name) #name,
+    HOOKS_OPS(HOOKS_OP_NAME)
+#undef HOOKS_OP_NAME
+};
+
+static size_t stmt_cap;
+static ptrmap stmt_index; /* call site -> statement index + 1 */
+static char *self_exe;
+
+/* The main program's dladdr name may be relative or empty; the monitor needs a path
+ * it can open, so it gets /proc/self/exe's target instead. */
+static char *module_name(const char *fname)
+{
+	if (fname && fname[0] == '/')
+		return strdup(fname);
+	if (!self_exe)
+		self_exe = realpath("/proc/self/exe", NULL);
+	return self_exe ? strdup(self_exe) : NULL;
+}
+
+/* What the wrappers update in place of a switched-off statement's record: its values
+ * are thrown away at each use (its com array is kept for reuse). */
+static pvmmon_log_stmt scratch;
+
+static pvmmon_log_stmt *use_scratch(const pvmmon_log_stmt *s)
+{
+	pvmmon_log_com *com = scratch.com;
+
+	memset(&scratch, 0, sizeof(scratch));
+	scratch.id = s->id;
+	scratch.op = s->op;
+	/* With ncom 0 the next com record reallocates the array to one entry. */
+	scratch.com = com;
+	return &scratch;
+}
+
+void hooks__records_stmt_switch(uint32_t id, int on)
+{
+	pvmmon_log_task *rec = hooks__records_task();
+
+	if (id < rec->nstmts)
+		rec->stmts[id].disabled = !on;
+}
+
+pvmmon_log_stmt *hooks__stmt(void *site, hooks_op op)
+{
+	pvmmon_log_task *rec = hooks__records_task();
+	size_t *idx = ptrmap__find(&stmt_index, site);
+	pvmmon_log_stmt *s;
+	Dl_info info;
+
+	if (idx)
+		return __builtin_expect(rec->stmts[*idx].disabled, 0)
+		           ? use_scratch(&rec->stmts[*idx])
+		           : &rec->stmts[*idx];
+	if (hooks__ensure((void **)&rec->stmts, &stmt_cap, rec->nstmts + 1, sizeof(*rec->stmts)) <
+	    0)
+		return NULL;
+	idx = ptrmap__put(&stmt_index, site, rec->nstmts);
+	if (!idx)
+		return NULL;
+	s = &rec->stmts[rec->nstmts];
+	memset(s, 0, sizeof(*s));
+	s->id = (uint32_t)rec->nstmts;
+	s->op = strdup(hooks__op_names[op]);
+	if (dladdr(site, &info) && info.dli_fbase) {
+		s->module = module_name(info.dli_fname);
+		s->offset = (uint64_t)((char *)site - (char *)info.dli_fbase);
+	} else {
+		s->offset = (uint64_t)(uintptr_t)site;
+	}
+	rec->nstmts++;
+	return s;
+}
+
+int64_t hooks__records_stmt_id(const void *site)
+{
+	size_t *idx = ptrmap__find(&stmt_index, site);
+
+	return idx ? (int64_t)*idx : -1;
+}
+
+pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
+{
+	size_t i;
+	pvmmon_log_com *c;
+
+	/* Statements talk to few partners; a linear scan beats a map here. */
+	for (i = 0; i < stmt->ncom; i++)
+		if (stmt->com[i].partner_tid == tid)
+			return &stmt->com[i];
+	/* Capacity doubles at powers of two, so it is derived from ncom. */
+	if ((stmt->ncom & (stmt->ncom - 1)) == 0) {
+		size_t cap = stmt->ncom ? stmt->ncom * 2 : 1;
+
+		c = realloc(stmt->com, cap * sizeof(*c));
+		if (!c)
+			return NULL;
+		stmt->com = c;
+	}
+	c = &stmt->com[stmt->ncom++];
+	memset(c, 0, sizeof(*c));
+	c->partner_tid = tid;
+	return c;
+}
+
+void hooks__records_stmt_reset(void)
+{
+	free(scratch.com);
+	memset(&scratch, 0, sizeof(scratch));
+	ptrmap__free(&stmt_index);
+	stmt_cap = 0;
+}
