@@ -22,10 +22,6 @@ typedef struct proc_key {
 	const void *caller; /* the caller's probe site, NULL for a root */
 	int32_t call_line;  /* the line of the call in the caller, 0 when unknown */
 	int cp;             /* the procedure's critical-path selection index, -1 if none */
-	/* The site's first record, whose active counts the site's open activations on
-	 * the probe stack: an exit knows at once whether it closes the outermost one. */
-	size_t first;
-	int active;
 } proc_key;
 static proc_key *proc_keys;
 
@@ -41,8 +37,7 @@ typedef struct frame {
 	 * time is its inclusive time minus its callees' on the same clock, so that the
 	 * callees' probe cost is neither charged to it nor removed from it twice. */
 	int64_t child_ns, child_raw, child_local;
-	int cp;       /* critical-path selection index of the procedure, -1 if none */
-	size_t first; /* the proc key counting the site's activations, (size_t)-1: none */
+	int cp; /* critical-path selection index of the procedure, -1 if none */
 } frame;
 static unsigned made; /* records made so far: probes that make one are timed */
 /* The proc and loop records the last exits closed, for throttling ((size_t)-1: none). */
@@ -50,9 +45,6 @@ static size_t last_proc = (size_t)-1, last_loop = (size_t)-1;
 
 static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
 static int proc_depth, loop_depth;
-/* Open procedure frames without a record (no memory): their sites' activations are
- * not counted, so the recursion test searches the stack while there are any. */
-static int unkeyed;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
 
@@ -135,17 +127,14 @@ static int key_is(const proc_key *k, const void *site, const void *caller, int32
 static __attribute__((noinline)) size_t
 proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t call_line)
 {
-	size_t i, first = (size_t)-1;
+	size_t i;
 	pvmmon_log_proc *p;
 
-	for (i = 0; i < rec.nprocs; i++) {
+	for (i = 0; i < rec.nprocs; i++)
 		if (key_is(&proc_keys[i], site, caller, call_line)) {
 			site->slot = (int)i;
 			return i;
 		}
-		if (first == (size_t)-1 && proc_keys[i].site == site)
-			first = i;
-	}
 	if (proc_grow() < 0)
 		return (size_t)-1;
 	p = &rec.procs[rec.nprocs];
@@ -159,8 +148,6 @@ proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t cal
 	proc_keys[rec.nprocs].caller = caller;
 	proc_keys[rec.nprocs].call_line = call_line;
 	proc_keys[rec.nprocs].cp = hooks__cp_index(p->name);
-	proc_keys[rec.nprocs].first = first != (size_t)-1 ? first : rec.nprocs;
-	proc_keys[rec.nprocs].active = 0;
 	site->slot = (int)rec.nprocs;
 	made++;
 	return rec.nprocs++;
@@ -237,31 +224,11 @@ int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	f->v_enter = v;
 	f->r_enter = real_local(v, &f->l_enter);
 	f->child_ns = f->child_raw = f->child_local = 0;
-	if (__builtin_expect(r != (size_t)-1, 1)) {
-		f->cp = proc_keys[r].cp;
-		f->first = proc_keys[r].first;
-		proc_keys[f->first].active++;
-	} else {
-		f->cp = -1;
-		f->first = (size_t)-1;
-		unkeyed++;
-	}
+	f->cp = r != (size_t)-1 ? proc_keys[r].cp : -1;
 	proc_depth++;
 	if (hooks__cp_selected())
 		hooks__cp_proc(1, f->cp, v);
 	return made != before ? HOOKS_REC_MADE : 0;
-}
-
-/* Pops the innermost frame (its site no longer open there). */
-static inline frame *pop(void)
-{
-	frame *f = &proc_stack[--proc_depth];
-
-	if (__builtin_expect(f->first != (size_t)-1, 1))
-		proc_keys[f->first].active--;
-	else
-		unkeyed--;
-	return f;
 }
 
 /* An exit whose site is not the innermost open procedure: an exit without its entry
@@ -272,10 +239,9 @@ static __attribute__((noinline)) int proc_unwind(pvmmon_probe_site *site, int64_
 	if (!hooks__proc_active(site))
 		return 0;
 	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
-		frame *f = pop();
-
+		proc_depth--;
 		if (hooks__cp_selected())
-			hooks__cp_proc(0, f->cp, v);
+			hooks__cp_proc(0, proc_stack[proc_depth].cp, v);
 	}
 	return proc_depth > 0;
 }
@@ -290,7 +256,7 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 		return 0;
 	if (__builtin_expect(hooks__state() == HOOKS_UNINIT, 0))
 		note_pre(site, 0, v);
-	f = pop();
+	f = &proc_stack[--proc_depth];
 	if (hooks__cp_selected())
 		hooks__cp_proc(0, f->cp, v);
 	incl = v - f->v_enter;
@@ -306,7 +272,7 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 
 		/* Recursion: only the outermost activation adds inclusive time, so that a
 		 * procedure's time is not counted once per level (seed 000 Figure 11). */
-		if (proc_keys[f->first].active == 0 && (!unkeyed || !hooks__proc_active(site))) {
+		if (!hooks__proc_active(site)) {
 			p->incl_ns += incl;
 			p->raw_incl_ns += raw;
 			p->local_incl_ns += local;
@@ -348,11 +314,7 @@ int hooks__proc_active(pvmmon_probe_site *site)
 {
 	int i;
 
-	/* The site's last record leads to its first, which counts it. */
-	if (site->slot >= 0 && (size_t)site->slot < rec.nprocs &&
-	    proc_keys[site->slot].site == site && proc_keys[proc_keys[site->slot].first].active > 0)
-		return 1;
-	for (i = 0; unkeyed && i < proc_depth; i++)
+	for (i = 0; i < proc_depth; i++)
 		if (proc_stack[i].site == site)
 			return 1;
 	return 0;
@@ -663,8 +625,6 @@ void hooks__records_update_counts(void)
 				proc_keys[rec.nprocs].site = e;
 				proc_keys[rec.nprocs].caller = e;
 				proc_keys[rec.nprocs].call_line = -1;
-				proc_keys[rec.nprocs].first = rec.nprocs;
-				proc_keys[rec.nprocs].active = 0;
 				counted_entry[ncounted] = e;
 				counted_proc[ncounted++] = rec.nprocs++;
 			}
@@ -710,7 +670,6 @@ void hooks__records_reset(void)
 	counted_entry = NULL;
 	counted_proc = NULL;
 	ncounted = 0;
-	proc_depth = unkeyed = 0;
 	free(proc_keys);
 	proc_keys = NULL;
 	free(loop_sites);
@@ -719,7 +678,7 @@ void hooks__records_reset(void)
 	throttled = NULL;
 	nthrottled = 0;
 	proc_cap = loop_cap = 0;
-	loop_depth = 0;
+	proc_depth = loop_depth = 0;
 }
 
 void hooks__records_prepare(int final, int64_t v)

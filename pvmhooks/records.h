@@ -25,7 +25,7 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
  * (count 0) per open outermost activation with its time so far (the time histograms). */
 typedef void (*hooks_running_fn)(int loop, size_t record, int64_t time, uint64_t count, void *arg);
 void hooks__records_running(int64_t v, hooks_running_fn fn, void *arg);
-/* Whether site is on the procedure stack (recursion): its active count. */
+/* Whether site is on the procedure stack (recursion). */
 int hooks__proc_active(pvmmon_probe_site *site);
 
 /* The count and virtual time (inclusive, for a procedure) of the record that site's

@@ -271,7 +271,7 @@ static void test_recursion_across_call_sites(void)
 	CU_ASSERT_EQUAL(find_proc("fact", NULL)->incl_ns, 30);
 }
 
-/* The activation counts follow the stack through an unwind (longjmp) and a reset. */
+/* Which procedures are open follows the stack through an unwind (longjmp) and a reset. */
 static void test_active_after_unwind_and_reset(void)
 {
 	setup();
@@ -332,7 +332,7 @@ CU_TestInfo test_records_tests[] = {
     {"loop records", test_loops},
     {"three clocks, per-child correction", test_three_clocks_per_child},
     {"recursion across call sites", test_recursion_across_call_sites},
-    {"activation counts after an unwind and a reset", test_active_after_unwind_and_reset},
+    {"open procedures after an unwind and a reset", test_active_after_unwind_and_reset},
     {"exits flag the counts throttling checks", test_exit_flags_throttle_counts},
     CU_TEST_INFO_NULL,
 };
