@@ -203,8 +203,9 @@ probe(pvmmon_probe_site *site, int (*fn)(pvmmon_probe_site *, int64_t), int entr
  * Throttling (doc/architecture.md, "Dynamic instrumentation and cost"): a site whose
  * probe pair costs more than this share of its own time a call (virtual, inclusive for
  * a procedure, a whole entry for a loop) is demoted to counting only, once it has run
- * HOOKS_THROTTLE_MIN times (records.h) and at every power of two after (a mean over 1024 calls is
- * steady, and the demotion's own cost, at most 1024 timed pairs a site, stays small).
+ * HOOKS_THROTTLE_MIN times (records.h) and at every power of two after (a mean over
+ * 1024 calls is steady, and the demotion's own cost, at most 1024 timed pairs a site,
+ * stays small).
  * PVMMON_THROTTLE gives the percentage (pvmmon run sets it; 0: never); -1: not read.
  * A demoted site is switched off, and its calls are counted where its probes would
  * have run (pvmmon/probe.h: the scope tests and the dispatcher count `off`).

@@ -199,7 +199,7 @@ static size_t loop_record(pvmmon_probe_site *site)
 }
 
 /* A record's count just reached a point where throttling looks at it (the
- * THROTTLE_MIN-th call and every power of two after): one test on the exit's path. */
+ * HOOKS_THROTTLE_MIN-th call and every power of two after): one test on the exit's path. */
 static inline int check_due(uint64_t n)
 {
 	return n >= HOOKS_THROTTLE_MIN && (n & (n - 1)) == 0 ? HOOKS_REC_CHECK : 0;
