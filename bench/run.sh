@@ -1213,7 +1213,8 @@ fi
 if want 22; then
 # 22. Preserve mode's round trips (issue 24): Monte Carlo pi with 8 workers, message-bound
 # (`mcpi -w 8 -c 2000 -s 20000`: preserve / plain monitoring) and computing between
-# messages (`mcpi -w 8 -s 1000000`, 64 chunks: preserve / raw); the modes interleaved
+# messages (`mcpi -w 8 -s 1000000`, 64 chunks: preserve / raw), preserve also without
+# the tasks' board (pvmhooks/board.c, PVMMON_BOARD empty); the modes interleaved
 # in each repetition, medians of the program's wall time (as in section 11). Per
 # decision: control messages (to and from the monitor, and the tasks' block notices),
 # and the share of decisions the tasks made themselves (no control message).
@@ -1228,12 +1229,15 @@ p22() { # samples chunks flags...
 set22() { grep -o "key=\"$2\" value=\"[^\"]*\"" "$1" | sed 's/.*value="//; s/"//'; }
 : >"$work/p22.mraw"; : >"$work/p22.mplain"; : >"$work/p22.mpres"
 : >"$work/p22.craw"; : >"$work/p22.cpres"; : >"$work/p22.msgs"; : >"$work/p22.local"
+: >"$work/p22.mnob"; : >"$work/p22.cnob"
 for rep in $(seq "$REPS"); do
 	p22 20000 2000 --raw >>"$work/p22.mraw"
 	p22 20000 2000 --no-record -o "$work/p22p.xml" >>"$work/p22.mplain"
 	p22 20000 2000 --no-record --mode=preserve -o "$work/p22m.xml" >>"$work/p22.mpres"
+	PVMMON_BOARD= p22 20000 2000 --no-record --mode=preserve -o "$work/p22mb.xml" >>"$work/p22.mnob"
 	p22 1000000 64 --raw >>"$work/p22.craw"
 	p22 1000000 64 --no-record --mode=preserve -o "$work/p22c.xml" >>"$work/p22.cpres"
+	PVMMON_BOARD= p22 1000000 64 --no-record --mode=preserve -o "$work/p22cb.xml" >>"$work/p22.cnob"
 	for x in m c; do
 		d=$(set22 "$work/p22$x.xml" preserve-decisions)
 		l=$(set22 "$work/p22$x.xml" preserve-decisions-local)
@@ -1247,6 +1251,10 @@ printf 'message-bound (-c 2000 -s 20000): raw %ss plain %ss preserve %ss; preser
 	"$mr" "$mp" "$mq" "$(echo "$mq $mp" | awk '{print $1/$2}')" "$(echo "$mp $mr" | awk '{print $1/$2}')"
 printf 'computing (-c 64 -s 1000000): raw %ss preserve %ss; preserve/raw %.3f (target 1.10)\n' \
 	"$cr" "$cq" "$(echo "$cq $cr" | awk '{print $1/$2}')"
+# The same without the board of the tasks' virtual times (PVMMON_BOARD empty).
+mb=$(median <"$work/p22.mnob"); cb=$(median <"$work/p22.cnob")
+printf 'without the board: message-bound preserve %ss (/plain %.2f), computing preserve %ss (/raw %.3f)\n' \
+	"$mb" "$(echo "$mb $mp" | awk '{print $1/$2}')" "$cb" "$(echo "$cb $cr" | awk '{print $1/$2}')"
 record pres.plain "$(ratio "$mq" "$mp")"
 record pres.raw "$(ratio "$cq" "$cr")"
 record pres.cmsg "$(awk '$1 == "m" {print $2}' "$work/p22.msgs" | median)"
