@@ -75,6 +75,14 @@ static uint32_t bucket_of(histo *h, int64_t t)
 	return h->last;
 }
 
+int histo__locate(histo *h, int64_t t)
+{
+	if (!h->v || t - h->start >= h->width * (int64_t)h->cap)
+		return 0;
+	bucket_of(h, t);
+	return 1;
+}
+
 static void put(histo *h, uint32_t i, int64_t value)
 {
 	h->v[i] += value;

@@ -53,6 +53,9 @@ static inline int histo__put_cached(histo *h, int64_t t0, int64_t t_last, int64_
 		h->used = h->last + 1;
 	return 1;
 }
+/* Makes the bucket of time t the one histo__put_cached adds to, when t lies within the
+ * axis (no doubling): 1, or 0 when it does not (nothing changed). */
+int histo__locate(histo *h, int64_t t);
 /* Spreads value over [t0, t1) in proportion to each bucket's share of the interval;
  * the parts add up to value exactly. An empty interval adds value at t0. */
 void histo__add_interval(histo *h, int64_t t0, int64_t t1, int64_t value);

@@ -153,9 +153,54 @@ static void test_statement_sweep(void)
 	end();
 }
 
+/* Calls that begin and end in the bucket the last one ended in add up there (the fast
+ * path keeps their sums until something else reaches the histograms); one across a
+ * bucket's end is split as before: bucket by bucket, the same values. */
+static void test_calls_in_one_bucket(void)
+{
+	const pvmmon_log_hist *c, *w, *p, *m;
+
+	begin();
+	hooks__count_sent(1, 8);
+	call(1, 2, 0);
+	call(3, 4, 1);
+	call(5, 8, 2);
+	call(9, 12, 1);
+	hooks__count_sent(2, 8);
+	call(13, 14, 0);
+	call(15, 16, 0);
+	CU_ASSERT_EQUAL(histos__flush(0, T0 + 19 * MS), 0);
+	c = task_hist(PVMMON_HIST_COMPUTE, NULL);
+	w = task_hist(PVMMON_HIST_WAIT, NULL);
+	p = task_hist(PVMMON_HIST_PVM, NULL);
+	m = task_hist(PVMMON_HIST_MSGS_SENT, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(c->width_ns, 10 * MS);
+	CU_ASSERT_EQUAL(c->values[0], 4 * MS);
+	CU_ASSERT_EQUAL(c->values[1], 5 * MS);
+	CU_ASSERT_EQUAL(w->values[0], 4 * MS);
+	CU_ASSERT_EQUAL(sum(w), 4 * MS);
+	CU_ASSERT_EQUAL(p->values[0], 2 * MS);
+	CU_ASSERT_EQUAL(p->values[1], 4 * MS);
+	CU_ASSERT_EQUAL(m->values[0], 1);
+	CU_ASSERT_EQUAL(m->values[1], 2);
+	CU_ASSERT_EQUAL(task_hist(PVMMON_HIST_BYTES_SENT, NULL)->values[1], 16);
+	/* After the flush the calls go on into the same histograms. */
+	call(20, 21, 0);
+	CU_ASSERT_EQUAL(histos__flush(0, T0 + 22 * MS), 0);
+	CU_ASSERT_EQUAL(task_hist(PVMMON_HIST_COMPUTE, NULL)->values[1], 6 * MS);
+	CU_ASSERT_EQUAL(task_hist(PVMMON_HIST_COMPUTE, NULL)->values[2], 1 * MS);
+	CU_ASSERT_EQUAL(task_hist(PVMMON_HIST_PVM, NULL)->values[2], 1 * MS);
+	end();
+}
+
 CU_TestInfo test_histos_tests[] = {
     {"a call's time: computing, waiting, in PVM", test_states_and_flush},
     {"ctl on and off clip a histogram", test_ctl_on_and_off},
     {"statements swept from the records", test_statement_sweep},
+    {"calls within one bucket add up as one by one", test_calls_in_one_bucket},
     CU_TEST_INFO_NULL,
 };
