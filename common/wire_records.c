@@ -1,6 +1,7 @@
 /* The codecs of what tasks tell the monitor of their measurements: the piggyback,
  * record flushes (RECORDS), traced events (TRACE) and critical-path samples (CPSAMPLE). */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "pvmmon/errors.h"
@@ -44,7 +45,14 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 {
 	uint32_t i;
 
-	memset(pb, 0, sizeof(*pb));
+	/* All but the tuple's arrays (800 bytes, read only up to cp.n when cp.on). */
+	memset(pb, 0, offsetof(wire_piggyback, cp));
+	pb->cp.on = 0;
+	pb->cp.gen = pb->cp.n = 0;
+	pb->cp.longest = 0;
+	pb->ndests = 0;
+	pb->dest_tid = NULL;
+	pb->seq = NULL;
 	pb->my_seq = -1;
 	if (len < WIRE_PB_HEADER || (data[0] | data[1] << 8) != WIRE_PB_MAGIC)
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: bad size or magic");

@@ -73,8 +73,9 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 		if (!enc || !dt || !seq)
 			goto out;
 	}
-	memset(&pb, 0, sizeof(pb));
+	/* Field by field: the tuple (cp) alone is 800 bytes, read only when on. */
 	pb.vt_send = hooks__to_common(vclock__virtual(hooks__clock(), call->t1));
+	pb.quiet = 0;
 	for (i = 0; i < n; i++) {
 		int64_t *s = tidmap__get(&send_seq, tids[i], 0);
 
@@ -93,14 +94,16 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	pb.rt_send = hooks__to_common(call->t1);
 	pb.delay = vclock__intrusion(hooks__clock());
 	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
+	pb.ncp = 0;
 	pb.ndests = (uint32_t)n;
 	pb.token = hooks__token();
 	pb.sends = hooks__board_sends();
 	pb.dest_tid = dt;
 	pb.seq = seq;
-	/* The message carries the longest path up to the send's start. */
-	if (!hooks__cp_tuple(&pb.cp, call->v0))
-		memset(&pb.cp, 0, sizeof(pb.cp));
+	pb.my_seq = 0;
+	/* The message carries the longest path up to the send's start (off: only cp.on is
+	 * set). */
+	hooks__cp_tuple(&pb.cp, call->v0);
 	len = wire__piggyback_encode(&pb, enc);
 	rc = channel__pb_send(tids, n, tag, enc, len);
 out:
