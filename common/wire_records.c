@@ -1,7 +1,7 @@
 /* The codecs of what tasks tell the monitor of their measurements: the piggyback,
  * record flushes (RECORDS), traced events (TRACE) and critical-path samples (CPSAMPLE). */
-#include <stdlib.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pvmmon/errors.h"
