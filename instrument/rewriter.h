@@ -42,6 +42,7 @@ typedef struct split {
 	int add_static; /* its copies need the static its definition lacks */
 	int is_void;
 	int leaf;          /* only a plain copy */
+	int noinline;      /* its declarator says noinline, which its copies repeat */
 	int counted;       /* a leaf or a small procedure: has NAME__pvmmon_cnt */
 	int count_slot;    /* its counter in pvmmon_counts_ when counted */
 	int calls_counted; /* calls counted procedures: has __pvmmon_on_cnt/__pvmmon_off_cnt */
@@ -106,8 +107,7 @@ int split__in_main(const insertion *in);
 
 /* Whether the definition with body body is counted (above), its weight and whether it
  * calls a counted procedure by name. */
-counted_kind counted__classify(const rewriter *rw, CXCursor body, long *weight,
-                               int *calls_counted);
+counted_kind counted__classify(const rewriter *rw, CXCursor body, long *weight, int *calls_counted);
 
 /* Appends an insertion that takes text (NULL: out of memory); NULL on failure (then
  * rw->failed is set). */

@@ -132,11 +132,13 @@ static void put_copy_specifiers(FILE *out, const split *sp, enum copy which)
 	 * (never itself): inlined into its callers' loops, as the program's own small
 	 * procedures would be, where gcc's size limits would keep a copy called from
 	 * several places out of line. */
-	if (which == COPY_CNT)
+	if (which == COPY_CNT && !sp->noinline)
 		fputs("__attribute__((always_inline)) ", out);
 	if (sp->add_static)
 		fputs("static ", out);
-	if (which == COPY_CNT)
+	/* A procedure the program keeps out of line stays so (gcc refuses an inline
+	 * function that says noinline, and the program asked for the call). */
+	if (which == COPY_CNT && !sp->noinline)
 		fputs("__inline__ ", out);
 }
 
@@ -206,6 +208,7 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 		return NULL;
 	}
 	sp->start = (unsigned)start;
+	sp->noinline = memmem(rw->text + start, (size_t)(open - start), "noinline", 8) != NULL;
 	sp->name_at = (unsigned)name_at;
 	sp->name_len = (unsigned)nlen;
 	sp->open = (unsigned)open;
@@ -328,8 +331,9 @@ out:
 	if ((in = rewrite__add(rw, sp->name_at, "%s__pvmmon_on", name)))
 		in->skip = sp->name_len;
 	rewrite__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id);
-	if (sp->counted && (in = rewrite__add(rw, (unsigned)open + 1,
-	                                      " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);", count_slot)))
+	if (sp->counted &&
+	    (in = rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+	                       count_slot)))
 		in->cnt = 1;
 	rw->nsplits++;
 	rw->stats->split++;
@@ -403,8 +407,8 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 }
 
 /* Appends copy which of sp (the insertions in_copy gives it: COPY_OFF with the call
- * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between #line directives that give it the procedure's own lines and
- * give the rest of the file its lines back. */
+ * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between #line directives
+ * that give it the procedure's own lines and give the rest of the file its lines back. */
 static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy which, size_t n)
 {
 	unsigned at = sp->open;
