@@ -70,6 +70,7 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 	}
 	for (uint32_t i = 0; i < g->nb; i++) {
 		prl_entry *e = &tab.e[i];
+		int64_t *last;
 
 		e->tid = g->b[i].tid;
 		e->dep = g->b[i].dep;
@@ -82,12 +83,10 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->spawned = seen(e->tid) != g->b[i].seq;
 		e->woken = 0;
 		e->slot = -1;
-		{
-			int64_t *last = tidmap__find(&last_sends, e->tid);
-
-			e->live = !e->spawned && last;
-			e->sends = last ? (uint64_t)*last : 0;
-		}
+		/* Its board slot counts while it has sent nothing since its latest message. */
+		last = tidmap__find(&last_sends, e->tid);
+		e->live = !e->spawned && last;
+		e->sends = last ? (uint64_t)*last : 0;
 	}
 	tab.n = g->nb;
 	tab.umax = g->umax;

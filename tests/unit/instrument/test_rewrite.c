@@ -99,9 +99,9 @@ static void test_procedures_and_loops(void)
 	/* The header, then the flags the constructor sets when nobody monitors the process
 	 * and when the run counts small procedures, before the user's line 1. */
 	CU_ASSERT(strncmp(text,
-	                  "#include \"pvmmon/probe.h\"\nstatic int pvmmon_unwatched_;\n"
-	                  "static int pvmmon_counting_;\n#line 1 \"",
-	                  91) == 0);
+			  "#include \"pvmmon/probe.h\"\nstatic int pvmmon_unwatched_;\n"
+			  "static int pvmmon_counting_;\n#line 1 \"",
+			  91) == 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tpvmmon_unwatched_ = pvmmon_probe_unwatched();\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tpvmmon_counting_ = pvmmon_probe_counting();\n"));
 	/* Lines stay where they were, so diagnostics and debug lines match the source:
@@ -113,37 +113,32 @@ static void test_procedures_and_loops(void)
 	 * f's own line, then the instrumented copy, then the plain ones. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    text, "static pvmmon_probe_site pvmmon_sites0_[] = {{\"f\", __FILE__, 2, "
-	          "PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}}; __attribute__((noinline)) static int "
-	          "f__pvmmon_on(int n); static int f__pvmmon_off(int n); static int "
-	          "f__pvmmon_plain(int n); static int f(int n) { if (pvmmon_unwatched_) return "
-	          "f__pvmmon_plain(n); if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
-	          "++pvmmon_sites0_[0].off; return f__pvmmon_off(n); } __attribute__((noinline)) "
-	          "static int f__pvmmon_on(int n) "
-	          "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
-	          "(pvmmon_call_line = 2, f(n - 1)) + 1; }\n#line 2 \""));
+		  "PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}}; __attribute__((noinline)) static int "
+		  "f__pvmmon_on(int n); static int f__pvmmon_off(int n); static int "
+		  "f__pvmmon_plain(int n); static int f(int n) { if (pvmmon_unwatched_) return "
+		  "f__pvmmon_plain(n); if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
+		  "++pvmmon_sites0_[0].off; return f__pvmmon_off(n); } __attribute__((noinline)) static int f__pvmmon_on(int n) "
+		  "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
+		  "(pvmmon_call_line = 2, f(n - 1)) + 1; }\n#line 2 \""));
 	/* The switched-off copy keeps the call lines, and recursion goes through the
 	 * dispatcher. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic int f__pvmmon_off(int n) "
-	                                    "{ if (n < 2) return n; return (pvmmon_call_line = 2, "
-	                                    "f(n - 1)) + 1; }\n#line 2 \""));
+					    "{ if (n < 2) return n; return (pvmmon_call_line = 2, "
+					    "f(n - 1)) + 1; }\n#line 2 \""));
 	/* The unwatched copy is f as written, calling itself. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(
-	    text, "\"\nstatic int f__pvmmon_plain(int n) "
-	          "{ if (n < 2) return n; return f__pvmmon_plain(n - 1) + 1; }\n#line 2 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic int f__pvmmon_plain(int n) "
+					    "{ if (n < 2) return n; return f__pvmmon_plain(n - 1) + 1; }\n#line 2 \""));
 	/* g's loops have their sites in g's array, after g's, which counts them; g gains
 	 * the static of its copies. */
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "{{\"g\", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 0, 3, 0}, "));
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "{\"for@6:2\", __FILE__, 6, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}, "
-	                 "{\"while@7:2\", __FILE__, 7, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}, "
-	                 "{\"do@8:2\", __FILE__, 8, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}}"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(
-	    text, "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled | "
-	          "pvmmon_sites1_[2].enabled | pvmmon_sites1_[3].enabled) "
-	          "return g__pvmmon_on(n); ++pvmmon_sites1_[0].off; return g__pvmmon_off(n); } "
-	          "__attribute__((noinline)) static int g__pvmmon_on(int n)\n"
-	          "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites1_[0]);\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{{\"g\", __FILE__, 3, PVMMON_PROBE_PROC, 1, -1, 0, 3, 0}, "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{\"for@6:2\", __FILE__, 6, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}, "
+					    "{\"while@7:2\", __FILE__, 7, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}, "
+					    "{\"do@8:2\", __FILE__, 8, PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}}"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled | "
+					    "pvmmon_sites1_[2].enabled | pvmmon_sites1_[3].enabled) "
+					    "return g__pvmmon_on(n); ++pvmmon_sites1_[0].off; return g__pvmmon_off(n); } "
+					    "__attribute__((noinline)) static int g__pvmmon_on(int n)\n"
+					    "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites1_[0]);\n"));
 	/* Each loop becomes a block that includes its closing semicolon. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    text, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites1_[1]); for (i = 0; i < n; i++) s += i;}"));
@@ -153,9 +148,8 @@ static void test_procedures_and_loops(void)
 	    strstr(text, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites1_[3]); do s++; while (s < 3);}"));
 	/* g's plain copy: its own lines (3 to 10), then line 10 again for what follows. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "#line 3 \""));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text,
-	                              "\"\nstatic int g__pvmmon_off(int n)\n"
-	                              "{\n\tint s = 0, i;\n\tfor (i = 0; i < n; i++) s += i;\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic int g__pvmmon_off(int n)\n"
+					    "{\n\tint s = 0, i;\n\tfor (i = 0; i < n; i++) s += i;\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\treturn s;\n}\n#line 10 \""));
 	free(text);
 }
@@ -176,8 +170,7 @@ static void test_unsplit_procedures(void)
 	    "\twhile (n--) s += va_arg(a, int); va_end(a); return s; }\n"
 	    "__attribute__((constructor)) static void init(void) { for (;;) break; }\n"
 	    "static int old(a, b) int a; double b; { while (a--) b++; return (int)b; }\n"
-	    "int main(void) { return counter(1) + named(1) + checked(1) + sends(0) + sum(0) + "
-	    "old(1, 2); }\n";
+	    "int main(void) { return counter(1) + named(1) + checked(1) + sends(0) + sum(0) + old(1, 2); }\n";
 	rewrite_stats st;
 	int rc;
 	char *text = instrument_text(src, &st, &rc);
@@ -211,8 +204,7 @@ static void test_split_compiles(void)
 	    "\t\tp.x += p.y;\n"
 	    "\treturn p;\n"
 	    "}\n"
-	    "void twice(int *out, int n) { for (int i = 0; i < 2; i++) *out += walk((struct pt){n, "
-	    "1}, n).x; }\n"
+	    "void twice(int *out, int n) { for (int i = 0; i < 2; i++) *out += walk((struct pt){n, 1}, n).x; }\n"
 	    "static int old() { int r = 0; twice(&r, 3); return r; }\n"
 	    /* A leaf the program keeps out of line: its counting copy too (gcc refuses an
 	     * inline function that says noinline). */
@@ -225,17 +217,15 @@ static void test_split_compiles(void)
 
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(st.split, 3);
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "{ twice__pvmmon_on(out, n); return; } ++pvmmon_sites"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "{ twice__pvmmon_on(out, n); return; } ++pvmmon_sites"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "return old__pvmmon_on(); ++pvmmon_sites"));
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "static __attribute__((noinline)) int tiny__pvmmon_cnt(int x)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static __attribute__((noinline)) int tiny__pvmmon_cnt(int x)"));
 	CU_ASSERT_PTR_NULL(strstr(text, "__inline__ static __attribute__((noinline)) int tiny"));
 	write_c_file(path, text);
 	snprintf(cmd, sizeof(cmd),
-	         "cc -std=c99 -pedantic -Wall -Wextra -Werror -Wno-strict-prototypes -Iinclude "
-	         "-fsyntax-only %s",
-	         path);
+		 "cc -std=c99 -pedantic -Wall -Wextra -Werror -Wno-strict-prototypes -Iinclude "
+		 "-fsyntax-only %s",
+		 path);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 	unlink(path);
 	free(text);
@@ -243,16 +233,17 @@ static void test_split_compiles(void)
 
 static void test_macros_headers_and_inline_left_alone(void)
 {
-	static const char src[] = "#include <string.h>\n"
-	                          "#define REPEAT(n) for (int k_ = 0; k_ < (n); k_++)\n"
-	                          "inline int twice(int x) { return 2 * x; }\n"
-	                          "int h(char *s)\n"
-	                          "{\n"
-	                          "\tint t = 0;\n"
-	                          "\tREPEAT(3) t += (int)strlen(s);\n"
-	                          "\tif (t) for (;;) { for (;;) break; break; } else t--;\n"
-	                          "\treturn t;\n"
-	                          "}\n";
+	static const char src[] =
+	    "#include <string.h>\n"
+	    "#define REPEAT(n) for (int k_ = 0; k_ < (n); k_++)\n"
+	    "inline int twice(int x) { return 2 * x; }\n"
+	    "int h(char *s)\n"
+	    "{\n"
+	    "\tint t = 0;\n"
+	    "\tREPEAT(3) t += (int)strlen(s);\n"
+	    "\tif (t) for (;;) { for (;;) break; break; } else t--;\n"
+	    "\treturn t;\n"
+	    "}\n";
 	rewrite_stats st;
 	int rc;
 	char *text = instrument_text(src, &st, &rc);
@@ -264,28 +255,28 @@ static void test_macros_headers_and_inline_left_alone(void)
 	CU_ASSERT_EQUAL(st.loops, 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\tREPEAT(3) t += (int)strlen(s);\n"));
 	/* The if/else structure survives: the wrapped loop is one statement. */
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "if (t) { PVMMON__LOOP_SCOPE_AT(pvmmon_sites0_[1]); for (;;) { "
-	                 "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites0_[2]); for (;;) break;} "
-	                 "break; }} else t--;"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (t) { PVMMON__LOOP_SCOPE_AT(pvmmon_sites0_[1]); for (;;) { "
+					    "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites0_[2]); for (;;) break;} "
+					    "break; }} else t--;"));
 	free(text);
 }
 
 static void test_static_table(void)
 {
-	static const char src[] = "#include <stdio.h>\n"
-	                          "int pvm_send(int, int);\n"
-	                          "static int leaf(int x) { return x + 1; }\n"
-	                          "int run(int (*fp)(int))\n"
-	                          "{\n"
-	                          "\tint s = 0;\n"
-	                          "\tfor (int i = 0; i < 3; i++) {\n"
-	                          "\t\ts += leaf(i);\n"
-	                          "\t\tpvm_send(1, 2);\n"
-	                          "\t}\n"
-	                          "\tprintf(\"%d\\n\", fp(s));\n"
-	                          "\treturn s;\n"
-	                          "}\n";
+	static const char src[] =
+	    "#include <stdio.h>\n"
+	    "int pvm_send(int, int);\n"
+	    "static int leaf(int x) { return x + 1; }\n"
+	    "int run(int (*fp)(int))\n"
+	    "{\n"
+	    "\tint s = 0;\n"
+	    "\tfor (int i = 0; i < 3; i++) {\n"
+	    "\t\ts += leaf(i);\n"
+	    "\t\tpvm_send(1, 2);\n"
+	    "\t}\n"
+	    "\tprintf(\"%d\\n\", fp(s));\n"
+	    "\treturn s;\n"
+	    "}\n";
 	rewrite_stats st;
 	int rc;
 	char *text = instrument_text(src, &st, &rc);
@@ -293,25 +284,23 @@ static void test_static_table(void)
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	/* Source order; each entry names its innermost procedure or loop; printf (a system
 	 * header) is no call statement, a call through a pointer is "indirect". */
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "static const pvmmon_static_entry pvmmon_static_table_[] = {\n"
-	                 "\t{1, \"leaf\", 3, -1, &pvmmon_counts_[0]},\n"
-	                 "\t{1, \"run\", 4, -1, 0},\n"
-	                 "\t{2, \"for@7:2\", 7, 1, 0},\n"
-	                 "\t{4, \"leaf\", 8, 2, 0},\n"
-	                 "\t{3, \"pvm_send\", 9, 2, 0},\n"
-	                 "\t{4, \"indirect\", 11, 1, 0},\n"
-	                 "};\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static const pvmmon_static_entry pvmmon_static_table_[] = {\n"
+					    "\t{1, \"leaf\", 3, -1, &pvmmon_counts_[0]},\n"
+					    "\t{1, \"run\", 4, -1, 0},\n"
+					    "\t{2, \"for@7:2\", 7, 1, 0},\n"
+					    "\t{4, \"leaf\", 8, 2, 0},\n"
+					    "\t{3, \"pvm_send\", 9, 2, 0},\n"
+					    "\t{4, \"indirect\", 11, 1, 0},\n"
+					    "};\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "pvmmon_static_table_, 6);"));
 	/* The leaf is counted, not timed; its counter is declared before the user's text. */
 	CU_ASSERT_EQUAL(st.counted, 1);
 	CU_ASSERT_EQUAL(st.procs, 1);
 	CU_ASSERT_PTR_NOT_NULL(
 	    strstr(text, "static unsigned long pvmmon_counts_[1];\nstatic int pvmmon_unwatched_;\n"
-	                 "static int pvmmon_counting_;\n#line 1 "));
+			 "static int pvmmon_counting_;\n#line 1 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(
-	    text,
-	    "{ if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[0]); return x + 1; }"));
+	    text, "{ if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[0]); return x + 1; }"));
 	free(text);
 }
 
@@ -396,57 +385,49 @@ static void test_plain_copies(void)
 	CU_ASSERT_EQUAL(st.counted, 2);
 	/* The leaves: counted only when somebody may read the count, a plain copy and a
 	 * counting copy. */
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v); "
-	                 "__attribute__((unused)) __attribute__((always_inline)) __inline__ static "
-	                 "void push__pvmmon_cnt(vm *m, long v); "
-	                 "static void push(vm *m, long v) { if (!pvmmon_unwatched_) "
-	                 "PVMMON_PROC_COUNT(pvmmon_counts_[0]); m->s[m->sp++ & 7] = v; }\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(
-	    text, "\"\n__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v) "
-	          "{ m->s[m->sp++ & 7] = v; }\n#line 2 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v); "
+					    "__attribute__((unused)) __attribute__((always_inline)) __inline__ static "
+					    "void push__pvmmon_cnt(vm *m, long v); "
+					    "static void push(vm *m, long v) { if (!pvmmon_unwatched_) "
+					    "PVMMON_PROC_COUNT(pvmmon_counts_[0]); m->s[m->sp++ & 7] = v; }\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\n__attribute__((unused)) static void push__pvmmon_plain(vm *m, long v) "
+					    "{ m->s[m->sp++ & 7] = v; }\n#line 2 \""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"\nstatic void add__pvmmon_plain(vm *m) { long b = "
-	                                    "pop__pvmmon_plain(m); push__pvmmon_plain(m, "
-	                                    "pop__pvmmon_plain(m) + b); }\n#line 5 \""));
+					    "pop__pvmmon_plain(m); push__pvmmon_plain(m, "
+					    "pop__pvmmon_plain(m) + b); }\n#line 5 \""));
 	/* add, small and straight-line, is counted while the run counts: its counting
 	 * copy counts and calls the leaves' counting copies, and run's counting twins
 	 * call it. */
-	CU_ASSERT_PTR_NOT_NULL(
-	    strstr(text, "static void add(vm *m) { if (pvmmon_unwatched_) { "
-	                 "add__pvmmon_plain(m); return; } if (pvmmon_counting_) { "
-	                 "add__pvmmon_cnt(m); return; } if (pvmmon_sites0_[0].enabled) "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(
-	    text, "__attribute__((always_inline)) __inline__ static void add__pvmmon_cnt(vm *m) { "
-	          "PVMMON_PROC_COUNT(pvmmon_counts_[2]); long b = pop__pvmmon_cnt(m); "
-	          "push__pvmmon_cnt(m, pop__pvmmon_cnt(m) + b); }\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(text,
-	                              "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled) "
-	                              "{ if (pvmmon_counting_) return run__pvmmon_on_cnt(n, fp); "
-	                              "return run__pvmmon_on(n, fp); } ++pvmmon_sites1_[0].off; "
-	                              "{ if (pvmmon_counting_) return run__pvmmon_off_cnt(n, fp); "
-	                              "return run__pvmmon_off(n, fp); } "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static void add(vm *m) { if (pvmmon_unwatched_) { "
+					    "add__pvmmon_plain(m); return; } if (pvmmon_counting_) { "
+					    "add__pvmmon_cnt(m); return; } if (pvmmon_sites0_[0].enabled) "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "__attribute__((always_inline)) __inline__ static void add__pvmmon_cnt(vm *m) { "
+					    "PVMMON_PROC_COUNT(pvmmon_counts_[2]); long b = pop__pvmmon_cnt(m); "
+					    "push__pvmmon_cnt(m, pop__pvmmon_cnt(m) + b); }\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "if (pvmmon_sites1_[0].enabled | pvmmon_sites1_[1].enabled) "
+					    "{ if (pvmmon_counting_) return run__pvmmon_on_cnt(n, fp); "
+					    "return run__pvmmon_on(n, fp); } ++pvmmon_sites1_[0].off; "
+					    "{ if (pvmmon_counting_) return run__pvmmon_off_cnt(n, fp); "
+					    "return run__pvmmon_off(n, fp); } "));
 	{
-		const char *on_cnt =
-		    strstr(text, "static long run__pvmmon_on_cnt(long n, long (*fp)(long))\n{");
+		const char *on_cnt = strstr(text, "static long run__pvmmon_on_cnt(long n, long (*fp)(long))\n{");
 
 		CU_ASSERT_PTR_NOT_NULL_FATAL(on_cnt);
-		CU_ASSERT_PTR_NOT_NULL(
-		    strstr(on_cnt, "(pvmmon_call_line = 12, add__pvmmon_cnt(&m));"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(on_cnt, "(pvmmon_call_line = 12, add__pvmmon_cnt(&m));"));
 		CU_ASSERT_PTR_NOT_NULL(strstr(on_cnt, "(pvmmon_call_line = 11, later(i))"));
 	}
 	plain_run = strstr(text, "\"\nstatic long run__pvmmon_plain(long n, long (*fp)(long))\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(plain_run);
-	CU_ASSERT_PTR_NOT_NULL(strstr(plain_run,
-	                              "{\n\tvm m = {{0}, 0};\n\tfor (long i = 0; i < n; i++) {\n"
-	                              "\t\tpush__pvmmon_plain(&m, i);\n"
-	                              "\t\tpush__pvmmon_plain(&m, later(i));\n"
-	                              "\t\tadd__pvmmon_plain(&m);\n\t}\n"
-	                              "\treturn fp(pop__pvmmon_plain(&m));\n}\n#line 15 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(plain_run, "{\n\tvm m = {{0}, 0};\n\tfor (long i = 0; i < n; i++) {\n"
+						 "\t\tpush__pvmmon_plain(&m, i);\n"
+						 "\t\tpush__pvmmon_plain(&m, later(i));\n"
+						 "\t\tadd__pvmmon_plain(&m);\n\t}\n"
+						 "\treturn fp(pop__pvmmon_plain(&m));\n}\n#line 15 \""));
 	write_c_file(inst, text);
 	write_c_file(stub, probe_stub);
 	snprintf(exe, sizeof(exe), "%.*s", (int)strlen(inst) - 2, inst);
-	snprintf(cmd, sizeof(cmd), "cc -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o %s %s %s",
-	         exe, inst, stub);
+	snprintf(cmd, sizeof(cmd),
+		 "cc -std=c99 -O2 -Wall -Wextra -Werror -Iinclude -o %s %s %s", exe, inst, stub);
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
 	/* run(10): the stack ends with 2 * 9; push runs 30 times, pop 21. */
 	snprintf(cmd, sizeof(cmd), "env UNWATCHED=1 %s", exe);
@@ -481,8 +462,7 @@ static void test_errors_write_nothing(void)
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
 
-		CU_ASSERT_EQUAL(instrument__rewrite("/nonexistent/x.c", NULL, 0, out, NULL),
-		                PVMMON_EIO);
+		CU_ASSERT_EQUAL(instrument__rewrite("/nonexistent/x.c", NULL, 0, out, NULL), PVMMON_EIO);
 		fclose(out);
 		CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "/nonexistent/x.c"));
 	}
