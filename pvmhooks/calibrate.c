@@ -311,7 +311,7 @@ static void cal_pause(vclock *c, int paused)
 {
 	hooks__cp_pause(paused);
 	hooks__trace_pause(paused);
-	hooks__probe_throttle_pause(paused);
+	hooks__probe_calibration_pause(paused);
 	vclock__pause_stamps(c, paused);
 	if (paused)
 		hooks__records_calibration_begin();
@@ -346,7 +346,7 @@ int64_t hooks__dyn_recheck_charge(int64_t charge, int64_t start_pair, int64_t le
 static void recheck(int64_t now)
 {
 	vclock *c = hooks__clock();
-	int64_t i0 = vclock__intrusion(c), l0 = vclock__own(c), t0 = pvmmon_clock_now(), pair;
+	int64_t i0 = vclock__intrusion(c), l0 = vclock__own(c), pair;
 	int guard = hooks__guard;
 	pvmmon_probe_site *const used[] = {&cal_loop};
 
@@ -370,8 +370,11 @@ static void recheck(int64_t now)
 		hooks__probe_cost_set(
 		    hooks__dyn_recheck_charge(charge0, cal.loop_pair_ns, cal.recheck_min_ns));
 	}
-	t0 = pvmmon_clock_now() - t0;
-	vclock__set_charges(c, i0 + t0, l0 + t0, 0);
+	/* Its probes' charges are taken back; its time is charged by the scheduler's run
+	 * it is part of (sched__run charges all its periodic work). Charged here as well,
+	 * it was charged twice: the next stamp gave the excess back as a clamp, and every
+	 * re-check widened the uncertainty by its own length. */
+	vclock__set_charges(c, i0, l0, 0);
 }
 
 void hooks__dyn_poll(int64_t now)

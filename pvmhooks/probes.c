@@ -214,7 +214,19 @@ probe(pvmmon_probe_site *site, int (*fn)(pvmmon_probe_site *, int64_t), int entr
 static double throttle_share = -1;
 static int throttle_paused;
 
-void hooks__probe_throttle_pause(int paused) { throttle_paused = paused; }
+void hooks__probe_calibration_pause(int paused)
+{
+	static uint64_t charged_before;
+
+	throttle_paused = paused;
+	/* The calibration's probes are none of the program's: they would widen every
+	 * task's uncertainty alike (tens of thousands of probes, hundreds of
+	 * microseconds), a program with no probe at all included. */
+	if (paused)
+		charged_before = charged;
+	else
+		charged = charged_before;
+}
 
 void hooks__probe_throttle_set(double share) { throttle_share = share > 0 ? share : 0; }
 

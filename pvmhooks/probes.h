@@ -20,9 +20,10 @@ int64_t hooks__probe_cost(void);
  * PVMMON_THROTTLE's. */
 void hooks__probe_throttle_set(double share);
 
-/* Suspends throttling (calibration runs its sites thousands of times and must time
- * every call). */
-void hooks__probe_throttle_pause(int paused);
+/* Calibration's pause (1) and its end (0): throttling is suspended (calibration runs
+ * its sites thousands of times and must time every call), and the probes charged in
+ * between are not counted in hooks__probe_charged (they are not the program's). */
+void hooks__probe_calibration_pause(int paused);
 
 /* How many probes were charged a calibrated cost (not measured one by one). */
 uint64_t hooks__probe_charged(void);
