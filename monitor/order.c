@@ -186,7 +186,10 @@ static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *
 		    order__tie_before(&c[i], &c[b]))
 			b = i;
 	*best = b;
-	return add_sat(end, u);
+	/* A message arriving after end joins no tie with c[e] and is not earlier: what it
+	 * would take is taken without it. So the window closes at end, or just past it
+	 * with an uncertainty (a send at end itself might arrive at end). */
+	return add_sat(end, u > 0);
 }
 
 order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,

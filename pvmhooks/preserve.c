@@ -658,7 +658,7 @@ static int candidate(size_t i)
  * The choice a blocking receive from any source can make here (see prlocal.c), as the
  * monitor would make it (monitor/order.c): the earliest candidate, or among those
  * that arrive within the tie window u of it the one whose sender comes first in the
- * tie order, once no task can send before the earliest arrival + 2u (a message that
+ * tie order, once no task can send before the earliest arrival + u (a message that
  * could still join the tie). Every candidate's sender must be among the bounds' tasks.
  * NULL when it cannot be decided here yet (need: the horizon it waits for).
  */
@@ -688,7 +688,7 @@ static const stash_entry *choose_here(void)
 		if (&stash[i] != b && candidate(i) && arrival(&stash[i]) <= va_e + u &&
 		    hooks__prl_rank(stash[i].src) < hooks__prl_rank(b->src))
 			b = &stash[i];
-	need = hooks__to_common(va_e + 2 * u);
+	need = hooks__to_common(va_e + u + (u > 0));
 	return hooks__prl_horizon() >= need ? b : NULL;
 }
 

@@ -217,7 +217,7 @@ static void test_uncertain_times_tie(void)
 }
 
 /* A tie is decided once no running task can send a message that could join it: until
- * the earliest arrival + twice the spread of the uncertainties of the tasks that can
+ * just past the earliest arrival + the spread of the uncertainties of the tasks that can
  * still send and the candidates' senders. Two requests whose windows overlap do not wait for each
  * other: a blocked task holds a decision only with a candidate before the earliest arrival. */
 static void test_tie_window(void)
@@ -229,14 +229,15 @@ static void test_tie_window(void)
 
 	/* Without uncertainties, 110 is past 100: decided. */
 	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	/* With them, task 2 may still send by 100 + 30 + 30 = 160 a message that ties. */
+	/* With them (a spread of 30: 0 to 30), task 2 may still send at 100 + 30 = 130 a
+	 * message that ties; one it sends after that ties with nothing earlier. */
 	t[1].unc = 30;
 	t[2].unc = 20;
 	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[2]);
-	t[2].vt = 159;
+	t[2].vt = 130;
 	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
-	t[2].vt = 160;
+	t[2].vt = 131;
 	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 0);
 	/* Task 3 also requests, its earliest candidate at 120: inside task 0's window, but
