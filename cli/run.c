@@ -123,9 +123,8 @@ static char *log_path(const cli_run_opts *o, const char *program)
 	slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash) {
 		*slash = '\0';
-		/* Checked before anything starts, so that a run whose log could not be
-		 * written is not run at all; access() also sees a read-only file system,
-		 * which permission bits do not show to root. */
+		/* Checked before anything starts (a log that cannot be written: no run);
+		 * access() also sees a read-only file system, which root's bits do not. */
 		if (access(*dir ? dir : "/", W_OK) != 0) {
 			cli__error("run: cannot write the log '%s' into its folder '%s': %s", path,
 			           *dir ? dir : "/", strerror(errno));
@@ -490,15 +489,16 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
 		/* A task that records registers at its first clock read (pvmhooks/sources.c). */
 		setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
-		/* PVMMON_CLOCK and PVMMON_RECHECK_MS too: spawned tasks get the pvmd's
-		 * environment, which an attached VM's pvmd did not take from this one. */
+		/* PVMMON_CLOCK, _RECHECK_MS and _CALIBRATION too: spawned tasks get the
+		 * pvmd's environment, which an attached VM's pvmd did not take from this one. */
 		if (asprintf(&exp,
 		             "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE:"
-		             "PVMMON_RR%s%s%s",
+		             "PVMMON_RR%s%s%s%s",
 		             old ? old : "", old && *old ? ":" : "",
 		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "",
 		             getenv("PVMMON_CLOCK") ? ":PVMMON_CLOCK" : "",
-		             getenv("PVMMON_RECHECK_MS") ? ":PVMMON_RECHECK_MS" : "") >= 0)
+		             getenv("PVMMON_RECHECK_MS") ? ":PVMMON_RECHECK_MS" : "",
+		             getenv("PVMMON_CALIBRATION") ? ":PVMMON_CALIBRATION" : "") >= 0)
 			setenv("PVM_EXPORT", exp, 1);
 		execv(program, o->prog_argv);
 		fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));

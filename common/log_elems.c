@@ -277,6 +277,8 @@ static int cost_start(log_rd *r)
 	    F(pvmmon_log_cost, rechecks, "rechecks", LOG_F_U32),
 	    F(pvmmon_log_cost, recheck_min_ns, "recheck-min-ns", LOG_F_I64),
 	    F(pvmmon_log_cost, recheck_max_ns, "recheck-max-ns", LOG_F_I64),
+	    /* Since 1.8: the task whose calibration this one took. */
+	    F(pvmmon_log_cost, calibrated_by, "calibrated-by", LOG_F_I32),
 	};
 	pvmmon_log_task *t = task(r);
 

@@ -204,6 +204,8 @@ static void write_cost(writer *wr, const pvmmon_log_cost *c)
 		attr_i64(wr, "recheck-min-ns", c->recheck_min_ns);
 		attr_i64(wr, "recheck-max-ns", c->recheck_max_ns);
 	}
+	if (c->calibrated_by)
+		attr(wr, "calibrated-by", "%d", (int)c->calibrated_by);
 	end(wr);
 }
 

@@ -22,9 +22,10 @@
  * its own decisions, grants the other tasks' bounds, piggybacks preserve mode's flags,
  * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC). 12: the
  * cost record carries the calibration's re-checks, preserve mode's reports the task's uncertainty.
- * 13: block notices carry the sender's send count on its host's board.
+ * 13: block notices carry the sender's send count on its host's board. 14: CALIB is new,
+ * welcomes carry the host's calibration and cost records the task it came from.
  */
-#define WIRE_VERSION 13
+#define WIRE_VERSION 14
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

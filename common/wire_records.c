@@ -183,6 +183,7 @@ static void put_cost(wire_buf *b, const pvmmon_log_cost *c)
 	wire__put_u32(b, c->rechecks);
 	wire__put_i64(b, c->recheck_min_ns);
 	wire__put_i64(b, c->recheck_max_ns);
+	wire__put_u32(b, (uint32_t)c->calibrated_by);
 }
 
 static void put_hist(wire_buf *b, const pvmmon_log_hist *h)
@@ -347,6 +348,9 @@ static void get_cost(wire_in *in, pvmmon_log_cost *c)
 	c->rechecks = wire__get_u32(in);
 	c->recheck_min_ns = wire__get_i64(in);
 	c->recheck_max_ns = wire__get_i64(in);
+	c->calibrated_by = (int32_t)wire__get_u32(in);
+	if (c->calibrated_by < 0)
+		in->failed = 1;
 }
 
 /* A histogram: known metric, focus and axis; a width of initial * 2^doublings is the

@@ -1,5 +1,6 @@
 /* The codecs of a task's life with the monitor: the mailbox entry, registration and
- * welcome, spawn reports, tid queries and the clock offset's messages. */
+ * welcome, spawn reports, tid queries, the clock offset's messages and the shared
+ * calibration. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,63 @@ int wire__register_decode(wire_register *r, const uint8_t *data, size_t len)
 	return rc;
 }
 
+static void calib_put(wire_buf *b, const wire_calib *c)
+{
+	wire__put_u32(b, (uint32_t)c->tid);
+	wire__put_u8(b, c->clock);
+	wire__put_i64(b, c->proc_pair_ns);
+	wire__put_i64(b, c->loop_pair_ns);
+	wire__put_i64(b, c->wrapper_ns);
+	wire__put_i64(b, c->pb_send_ns);
+	wire__put_i64(b, c->pb_recv_ns);
+	wire__put_i64(b, c->site_on_ps);
+	wire__put_i64(b, c->site_off_ps);
+}
+
+/* A calibration is a task's (tid > 0, or 0 for none) on a known clock, its costs never
+ * negative. */
+static void calib_get(wire_in *in, wire_calib *c)
+{
+	c->tid = (int32_t)wire__get_u32(in);
+	c->clock = wire__get_u8(in);
+	c->proc_pair_ns = wire__get_i64(in);
+	c->loop_pair_ns = wire__get_i64(in);
+	c->wrapper_ns = wire__get_i64(in);
+	c->pb_send_ns = wire__get_i64(in);
+	c->pb_recv_ns = wire__get_i64(in);
+	c->site_on_ps = wire__get_i64(in);
+	c->site_off_ps = wire__get_i64(in);
+	if (c->tid < 0 || c->clock > 2 || (c->tid && !c->clock) || c->proc_pair_ns < 0 ||
+	    c->loop_pair_ns < 0 || c->wrapper_ns < 0 || c->pb_send_ns < 0 || c->pb_recv_ns < 0 ||
+	    c->site_on_ps < 0 || c->site_off_ps < 0)
+		in->failed = 1;
+}
+
+void wire__calib_encode(wire_buf *b, const wire_calib *c)
+{
+	wire__head_put(b);
+	calib_put(b, c);
+}
+
+int wire__calib_decode(wire_calib *c, const uint8_t *data, size_t len)
+{
+	wire_in in;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	wire__in_init(&in, data, len);
+	rc = wire__head_get(&in, "calibration");
+	if (rc < 0)
+		return rc;
+	calib_get(&in, c);
+	if (c->tid == 0)
+		in.failed = 1;
+	rc = wire__done(&in, "calibration");
+	if (rc < 0)
+		memset(c, 0, sizeof(*c));
+	return rc;
+}
+
 void wire__welcome_encode(wire_buf *b, const wire_welcome *w)
 {
 	wire__head_put(b);
@@ -101,6 +159,7 @@ void wire__welcome_encode(wire_buf *b, const wire_welcome *w)
 	wire__put_u8(b, w->hist_defaults ? 1 : 0);
 	wire__put_str(b, w->hist_run);
 	wire__put_str(b, w->hist_ctl);
+	calib_put(b, &w->cal);
 }
 
 void wire__welcome_clear(wire_welcome *w)
@@ -144,6 +203,7 @@ int wire__welcome_decode(wire_welcome *w, const uint8_t *data, size_t len)
 	w->hist_defaults = wire__get_flag(&in);
 	w->hist_run = wire__get_str(&in, WIRE_MAX_STR);
 	w->hist_ctl = wire__get_str(&in, WIRE_MAX_STR);
+	calib_get(&in, &w->cal);
 	/* A histogram has at least two buckets, at most WIRE_HIST_MAX_BUCKETS, of a
 	 * positive width. */
 	if (w->hist_buckets &&

@@ -2,8 +2,9 @@
  * Private to pvmmon: a task's life with the monitor: how it finds the monitor (the
  * mailbox entry), registers (REGISTER, WELCOME), reports its children (SPAWNED), asks
  * whether a tid is monitored (QUERY, ANSWER, also the round trips of the clock
- * estimate), agrees on its host's clock offset (CLOCK, CLOCKSET) and, dying of a
- * fatal signal, says how it ended (FATAL).
+ * estimate), agrees on its host's clock offset (CLOCK, CLOCKSET), shares its
+ * calibration with its host's later tasks (CALIB) and, dying of a fatal signal, says
+ * how it ended (FATAL).
  */
 #ifndef PVMMON_COMMON_WIRE_TASK_H
 #define PVMMON_COMMON_WIRE_TASK_H
@@ -37,6 +38,23 @@ void wire__register_encode(wire_buf *b, const wire_register *r);
 int wire__register_decode(wire_register *r, const uint8_t *data, size_t len);
 void wire__register_clear(wire_register *r);
 
+/*
+ * CALIB: a task's calibration of what monitoring costs it (pvmhooks/calibrate.c), sent
+ * once measured. The monitor keeps the first one of each host and hands it to the
+ * host's later tasks in their WELCOME, so that they need not measure it again (a few
+ * milliseconds of CPU per task, all at once when a program spawns hundreds). tid 0:
+ * none.
+ */
+typedef struct wire_calib {
+	int32_t tid;   /* the task that measured it */
+	uint8_t clock; /* the probe clock it was measured on: 1 monotonic, 2 tsc */
+	int64_t proc_pair_ns, loop_pair_ns, wrapper_ns, pb_send_ns, pb_recv_ns;
+	int64_t site_on_ps, site_off_ps; /* 0: not measured */
+} wire_calib;
+
+void wire__calib_encode(wire_buf *b, const wire_calib *c);
+int wire__calib_decode(wire_calib *c, const uint8_t *data, size_t len);
+
 /* WELCOME: the monitor's answer to a registration, what the task needs to start. */
 typedef struct wire_welcome {
 	uint32_t index;     /* the monitor's number for the task */
@@ -62,6 +80,9 @@ typedef struct wire_welcome {
 	uint8_t hist_defaults; /* 1: the default histograms (0: --no-histograms) */
 	char *hist_run;
 	char *hist_ctl;
+	/* Since wire 14: the calibration of the task's host, when one of its tasks made
+	 * one (cal.tid 0: none yet). */
+	wire_calib cal;
 } wire_welcome;
 
 void wire__welcome_encode(wire_buf *b, const wire_welcome *w);

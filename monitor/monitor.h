@@ -163,6 +163,8 @@ typedef struct mon_run {
 	/* The task table and the spawn reports (tasks.c; reached only through its
 	 * functions). */
 	struct mon_tasks *tab;
+	/* The hosts' shared calibrations (calib.c; reached only through its functions). */
+	struct mon_calibs *calibs;
 	/* The host clock models (clocks.c). */
 	mon_host_clock *clocks;
 	size_t nclocks;

@@ -7,6 +7,7 @@
 
 #include "../common/clock.h"
 #include "../common/wire.h"
+#include "calib.h"
 #include "capacity.h"
 #include "clocks.h"
 #include "cost.h"
@@ -43,11 +44,13 @@ static void welcome(mon_run *run, mon_task *t)
 	                  run->hist_hottest,
 	                  !run->hist_off,
 	                  run->hist_run,
-	                  run->hist_ctl};
+	                  run->hist_ctl,
+	                  {0}};
 	wire_buf b;
 
 	if (sp)
 		w.from = sp->cp;
+	calib__of_host(&w.cal, run, t->dtid);
 	wire__buf_init(&b);
 	if (cost__rules_text(&w.rules, run) < 0)
 		b.failed = 1;

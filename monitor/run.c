@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calib.h"
 #include "clocks.h"
 #include "cost.h"
 #include "cpsearch.h"
@@ -78,6 +79,7 @@ static const struct {
     [WIRE_KIND_SPAWNED] = {registry__spawned, NULL},
     [WIRE_KIND_QUERY] = {registry__query, NULL},
     [WIRE_KIND_CLOCK] = {clocks__estimate, NULL},
+    [WIRE_KIND_CALIB] = {calib__message, NULL},
     [WIRE_KIND_RECORDS] = {registry__records, NULL},
     [WIRE_KIND_TRACE] = {trace__chunk, NULL},
     [WIRE_KIND_CPSAMPLE] = {critpath__sample, NULL},
@@ -122,6 +124,7 @@ void run__free(mon_run *run)
 	cost__free(run);
 	rrmon__free(run);
 	clocks__free(run);
+	calib__free(run);
 	tasks__free(run);
 	cpsearch__free(run);
 	free(run->args);

@@ -6,7 +6,9 @@
 
 #include <pvm3.h>
 
+#include "../common/clock.h"
 #include "calsites.h"
+#include "channel.h"
 #include "critpath.h"
 #include "dyninst.h"
 #include "hooks.h"
@@ -384,12 +386,71 @@ void hooks__dyn_poll(int64_t now)
 		char *end;
 		long v = e ? strtol(e, &end, 10) : CAL_RECHECK_DEFAULT_MS;
 
-		recheck_ns = (e && (end == e || *end || v < 0) ? CAL_RECHECK_DEFAULT_MS : v) * 1000000LL;
+		recheck_ns =
+		    (e && (end == e || *end || v < 0) ? CAL_RECHECK_DEFAULT_MS : v) * 1000000LL;
 	}
 	if (!cal.known || !recheck_ns || now - last_recheck < recheck_ns ||
 	    hooks__probe_test_delay() || hooks__state() != HOOKS_ACTIVE)
 		return;
 	recheck(now);
+}
+
+/* The host's calibration from the welcome (tid 0: none): see take_host_calibration. */
+static wire_calib host_cal;
+
+void hooks__dyn_host_calibration(const wire_calib *k) { host_cal = *k; }
+
+/* The probe clock as a calibration names it (wire_calib.clock). */
+static uint8_t clock_code(void) { return strcmp(pvmmon__clock_name(), "tsc") == 0 ? 2 : 1; }
+
+/* PVMMON_CALIBRATION=own: every task measures its own calibration. */
+static int own_wanted(void)
+{
+	const char *e = getenv("PVMMON_CALIBRATION");
+
+	return e && strcmp(e, "own") == 0;
+}
+
+/* Takes the calibration another task of the host measured (monitor/calib.c says why):
+ * 1 when it did. Not when it was measured on another clock, nor under a test's probe
+ * delay (this task's probes cost what its delay makes them), nor when asked not to. */
+static int take_host_calibration(void)
+{
+	if (!host_cal.tid || host_cal.tid == hooks__mytid() || host_cal.clock != clock_code() ||
+	    hooks__probe_test_delay() || own_wanted() || host_cal.proc_pair_ns <= 0 ||
+	    host_cal.loop_pair_ns <= 0)
+		return 0;
+	cal.proc_pair_ns = host_cal.proc_pair_ns;
+	cal.loop_pair_ns = host_cal.loop_pair_ns;
+	cal.wrapper_ns = host_cal.wrapper_ns;
+	cal.pb_send_ns = host_cal.pb_send_ns;
+	cal.pb_recv_ns = host_cal.pb_recv_ns;
+	cal.site_on_ps = host_cal.site_on_ps;
+	cal.site_off_ps = host_cal.site_off_ps;
+	cal.calibrated_by = host_cal.tid;
+	/* Charged as after a measure: half a pair, or a quarter of the call in place. */
+	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
+	if (cal.site_on_ps > 0)
+		hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);
+	return 1;
+}
+
+/* Offers this task's own calibration to the host's later tasks (not one a test's probe
+ * delay distorts). */
+static void share_calibration(void)
+{
+	wire_calib k = {hooks__mytid(),   clock_code(),   cal.proc_pair_ns,
+	                cal.loop_pair_ns, cal.wrapper_ns, cal.pb_send_ns,
+	                cal.pb_recv_ns,   cal.site_on_ps, cal.site_off_ps};
+	wire_buf b;
+
+	if (hooks__probe_test_delay() || k.proc_pair_ns <= 0 || k.loop_pair_ns <= 0)
+		return;
+	wire__buf_init(&b);
+	wire__calib_encode(&b, &k);
+	if (!b.failed)
+		channel__send(WIRE_TAG_CALIB, b.data, b.len);
+	wire__buf_free(&b);
 }
 
 void hooks__dyn_calibrate(void)
@@ -405,6 +466,8 @@ void hooks__dyn_calibrate(void)
 	i0 = vclock__intrusion(c);
 	l0 = vclock__own(c);
 	t0 = pvmmon_clock_now();
+	if (take_host_calibration())
+		goto out;
 	cal_pause(c, 1);
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
@@ -434,6 +497,8 @@ void hooks__dyn_calibrate(void)
 	pb_costs();
 	/* Its probes stamped nothing: they were calibration, not the program. */
 	cal_pause(c, 0);
+	share_calibration();
+out:
 	cal.known = 1;
 	charge0 = hooks__probe_cost();
 	last_recheck = pvmmon_clock_now();

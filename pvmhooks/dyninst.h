@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "../common/wire.h"
 #include "pvmmon/log.h"
 #include "pvmmon/probe.h"
 
@@ -45,6 +46,9 @@ int hooks__dyn_flush_due(int64_t now, int64_t last_flush);
 /* Measures what probes, wrappers and piggybacks cost on this host, once, right after
  * registration; the results go into the task's cost record. */
 void hooks__dyn_calibrate(void);
+/* The calibration of this task's host from the welcome (k->tid 0: none), which
+ * hooks__dyn_calibrate takes instead of measuring when it can. */
+void hooks__dyn_host_calibration(const wire_calib *k);
 
 /* At every scheduler run (a call's end, a probe tick): the loop calibration taken again
  * once a second of the run (calibrate.c, "Re-checks"). */

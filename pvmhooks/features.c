@@ -36,6 +36,7 @@ static int dyn_welcome(const hooks_welcome *w)
 {
 	hooks__dyn_rules(w->rules);
 	hooks__dyn_set_budget(w->budget);
+	hooks__dyn_host_calibration(&w->cal);
 	return 0;
 }
 
@@ -303,7 +304,8 @@ static int welcome_decode(hooks_welcome *w, const uint8_t *data, size_t len)
 	                     .hist_width = m.hist_width,
 	                     .hist_defaults = m.hist_defaults,
 	                     .hist_run = m.hist_run,
-	                     .hist_ctl = m.hist_ctl};
+	                     .hist_ctl = m.hist_ctl,
+	                     .cal = m.cal};
 	return 0;
 }
 

@@ -30,6 +30,7 @@ struct hooks_welcome {
 	int64_t hist_width;
 	int hist_defaults;
 	char *hist_run, *hist_ctl;
+	wire_calib cal;  /* the host's calibration (cal.tid 0: none yet) */
 	int64_t t_start; /* the task's start (real time), not from the message */
 };
 

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 7
+#define PVMMON_LOG_VERSION_MINOR 8
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -325,6 +325,10 @@ typedef struct pvmmon_log_cost {
 	uint32_t rechecks;
 	int64_t recheck_min_ns;
 	int64_t recheck_max_ns;
+	/* Since 1.8: the task whose calibration (the pair, wrapper, piggyback and in-place
+	 * costs above) this task took instead of measuring its own: the first of its host
+	 * to calibrate (0: it calibrated itself). */
+	int32_t calibrated_by;
 } pvmmon_log_cost;
 
 typedef struct pvmmon_log_task {

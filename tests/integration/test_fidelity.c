@@ -366,7 +366,69 @@ static void test_calibration_rechecked(void)
 	pvmmon_log_free(log);
 }
 
+/* Runs mcpi with 2 workers under pvmmon run (env before it) into dir/name and reads
+ * the log into *log; 1 when it all went well. */
+static int run_mcpi(const char *dir, const char *env, const char *name, pvmmon_log **log)
+{
+	char path[4200];
+	cmd_result r;
+	int ok;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s %s/pvmmon run -q -o %s -- %s/mcpi -w 2 -c 8 -s 1000",
+	           dir, env, harness_bin(), name, harness_bin());
+	ok = r.status == 0;
+	if (!ok)
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	*log = NULL;
+	return ok && pvmmon_log_read(log, path) == 0;
+}
+
+/*
+ * The first task of a host calibrates and the host's later tasks take its calibration
+ * from their welcome (monitor/calib.c): mcpi's workers, spawned after the master
+ * registered, say they took the master's and have its very costs. With
+ * PVMMON_CALIBRATION=own every task measures its own.
+ */
+static void test_calibration_shared(void)
+{
+	const char *dir = harness_tmpdir();
+	pvmmon_log *log = NULL;
+	const pvmmon_log_task *m = NULL;
+
+	CU_ASSERT_FATAL(run_mcpi(dir, "", "shared.xml", &log));
+	CU_ASSERT_EQUAL_FATAL(log->ntasks, 3);
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].parent_tid == 0)
+			m = &log->tasks[i];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(m->cost.calibrated_by, 0);
+	CU_ASSERT(m->cost.proc_pair_ns > 0 && m->cost.loop_pair_ns > 0);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		if (t == m)
+			continue;
+		CU_ASSERT_EQUAL(t->cost.calibrated_by, m->tid);
+		CU_ASSERT_EQUAL(t->cost.proc_pair_ns, m->cost.proc_pair_ns);
+		CU_ASSERT_EQUAL(t->cost.loop_pair_ns, m->cost.loop_pair_ns);
+		CU_ASSERT_EQUAL(t->cost.site_on_ps, m->cost.site_on_ps);
+		CU_ASSERT_EQUAL(t->cost.pb_send_ns, m->cost.pb_send_ns);
+	}
+	pvmmon_log_free(log);
+	CU_ASSERT_FATAL(run_mcpi(dir, "PVMMON_CALIBRATION=own", "own.xml", &log));
+	CU_ASSERT_EQUAL_FATAL(log->ntasks, 3);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		CU_ASSERT_EQUAL(log->tasks[i].cost.calibrated_by, 0);
+		CU_ASSERT(log->tasks[i].cost.proc_pair_ns > 0);
+	}
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_fidelity_tests[] = {
+    {"a spawned task takes its host's calibration, or measures its own when told",
+     test_calibration_shared},
     {"the calibration is re-checked during the run", test_calibration_rechecked},
     {"heavy probes: no negative time, quality stated", test_heavy_probes_never_negative},
     {"a small straight-line procedure is counted from the start, its count exact",

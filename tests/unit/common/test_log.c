@@ -157,7 +157,7 @@ static void fill_procs_loops_events(pvmmon_log_task *t)
 	t->loops[0].disabled = 1;
 	t->procs[0].disabled = 1;
 	t->cost = (pvmmon_log_cost){1,  61,      57,      98,     10000, 27000, 12,
-	                            5000000, 4000000, 151250, 1480,  2500000, 3, 52, 66};
+	                            5000000, 4000000, 151250, 1480,  2500000, 3, 52, 66, 262146};
 	t->loops[0].raw_ns = 70;
 	t->loops[0].local_ns = 33;
 	t->nstatics = 2;
@@ -400,6 +400,9 @@ static void check_dynamic_and_raw(const pvmmon_log *a, const pvmmon_log *b)
 		CU_ASSERT_EQUAL(y->recheck_min_ns, 52);
 		CU_ASSERT_EQUAL(y->recheck_max_ns, 66);
 		CU_ASSERT_EQUAL(b->tasks[1].cost.rechecks, 0);
+		/* And whose calibration it took (1.8); none: its own. */
+		CU_ASSERT_EQUAL(y->calibrated_by, 262146);
+		CU_ASSERT_EQUAL(b->tasks[1].cost.calibrated_by, 0);
 	}
 	CU_ASSERT_DOUBLE_EQUAL(b->budget_pct, 2.5, 1e-9);
 	CU_ASSERT_EQUAL_FATAL(b->nswitches, 2);

@@ -229,7 +229,7 @@ static void test_records_round_trip(void)
 	t.nloops = 1;
 	t.loops = &loop;
 	t.cost = (pvmmon_log_cost){1,      60,     55,     120,  9000, 7000, 42,
-	                           123456, 100000, 140500, 1650, 0,    2,    50, 71};
+	                           123456, 100000, 140500, 1650, 0,    2,    50, 71, 262147};
 	t.clock = "tsc";
 	wire__buf_init(&b);
 	wire__records_encode(&b, &t, 1);
@@ -280,6 +280,7 @@ static void test_records_round_trip(void)
 	CU_ASSERT_EQUAL(out.cost.rechecks, 2);
 	CU_ASSERT_EQUAL(out.cost.recheck_min_ns, 50);
 	CU_ASSERT_EQUAL(out.cost.recheck_max_ns, 71);
+	CU_ASSERT_EQUAL(out.cost.calibrated_by, 262147);
 	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
 	CU_ASSERT_EQUAL(out.loops[0].disabled, 1);
 	CU_ASSERT_STRING_EQUAL(out.loops[0].proc, "solve");

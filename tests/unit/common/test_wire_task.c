@@ -10,11 +10,13 @@
 
 static void test_welcome_round_trip(void)
 {
-	wire_welcome w = {7, "0.2",        98765, {0}, 3,        1, 1, "main,work", 2,
-	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:loop", "wait:program"};
+	wire_welcome w = {7,  "0.2",        98765, {0}, 3,        1, 1, "main,work", 2,
+	                  1,  "off work\n", 250,   128, 10000000, 8, 1, "time:loop", "wait:program",
+	                  {0}};
 	wire_welcome out;
 	wire_buf b;
 
+	w.cal = (wire_calib){0x40002, 2, 44, 40, 56, 2700, 2600, 114000, 0};
 	w.from.on = 1;
 	w.from.gen = 3;
 	w.from.n = 1;
@@ -43,6 +45,16 @@ static void test_welcome_round_trip(void)
 	CU_ASSERT_EQUAL(out.hist_defaults, 1);
 	CU_ASSERT_STRING_EQUAL(out.hist_run, "time:loop");
 	CU_ASSERT_STRING_EQUAL(out.hist_ctl, "wait:program");
+	/* The host's calibration (wire 14). */
+	CU_ASSERT_EQUAL(out.cal.tid, 0x40002);
+	CU_ASSERT_EQUAL(out.cal.clock, 2);
+	CU_ASSERT_EQUAL(out.cal.proc_pair_ns, 44);
+	CU_ASSERT_EQUAL(out.cal.loop_pair_ns, 40);
+	CU_ASSERT_EQUAL(out.cal.wrapper_ns, 56);
+	CU_ASSERT_EQUAL(out.cal.pb_send_ns, 2700);
+	CU_ASSERT_EQUAL(out.cal.pb_recv_ns, 2600);
+	CU_ASSERT_EQUAL(out.cal.site_on_ps, 114000);
+	CU_ASSERT_EQUAL(out.cal.site_off_ps, 0);
 	wire__welcome_clear(&out);
 	CU_ASSERT_PTR_NULL(out.lid);
 	/* No selection, no tuple: NULL strings stay NULL. */
@@ -71,6 +83,48 @@ static void test_welcome_round_trip(void)
 	wire__buf_reset(&b);
 	wire__welcome_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
+}
+
+/* A task's calibration (CALIB): round trip; no task, an unknown clock or a negative
+ * cost is damage, and so is a welcome's calibration with a task and no clock. */
+static void test_calib_round_trip(void)
+{
+	wire_calib k = {0x40003, 1, 61, 57, 98, 10000, 27000, 151250, 1480}, out;
+	wire_welcome w = {0}, wout;
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__calib_encode(&b, &k);
+	CU_ASSERT_EQUAL_FATAL(wire__calib_decode(&out, b.data, b.len), 0);
+	CU_ASSERT(out.tid == k.tid && out.clock == k.clock && out.proc_pair_ns == 61 &&
+	          out.loop_pair_ns == 57 && out.wrapper_ns == 98 && out.pb_send_ns == 10000 &&
+	          out.pb_recv_ns == 27000 && out.site_on_ps == 151250 && out.site_off_ps == 1480);
+	k.tid = 0;
+	wire__buf_reset(&b);
+	wire__calib_encode(&b, &k);
+	CU_ASSERT_EQUAL(wire__calib_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	k.tid = 0x40003;
+	k.clock = 3;
+	wire__buf_reset(&b);
+	wire__calib_encode(&b, &k);
+	CU_ASSERT_EQUAL(wire__calib_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	k.clock = 2;
+	k.pb_recv_ns = -1;
+	wire__buf_reset(&b);
+	wire__calib_encode(&b, &k);
+	CU_ASSERT_EQUAL(wire__calib_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(out.tid, 0);
+	/* A welcome without a host calibration: all zero. */
+	wire__buf_reset(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__welcome_decode(&wout, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(wout.cal.tid, 0);
+	wire__welcome_clear(&wout);
+	w.cal.tid = 0x40003;
+	wire__buf_reset(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__welcome_decode(&wout, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_free(&b);
 }
 
@@ -160,6 +214,7 @@ CU_TestInfo test_wire_task_tests[] = {
     {"fatal report round trip and damage", test_fatal_round_trip},
     {"welcome round trip and damage", test_welcome_round_trip},
     {"spawn report round trip and damage", test_spawned_round_trip},
+    {"calibration round trip and damage", test_calib_round_trip},
     {"query and answer round trip", test_query_answer_round_trip},
     CU_TEST_INFO_NULL,
 };

@@ -77,7 +77,9 @@ static int task(wire_buf *b, int kind)
 	                   1700000000000000000ULL,
 	                   0x1122334455667788ULL};
 	wire_welcome w = {3, "0.1",        98765, {0}, 2,        1, 0, "main,work", 2,
-	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:proc", "wait:task"};
+	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:proc", "wait:task",
+	                  {0x40001, 2, 44, 40, 56, 2700, 2600, 114000, 0}};
+	wire_calib k = {0x40001, 2, 44, 40, 56, 2700, 2600, 114000, 1500};
 	wire_spawned s = {4, 3, tids, 12345678, {0}};
 	wire_clock c = {0x40001, -1234567890123LL, 4500, 9000, 98765432100LL, 5};
 	wire_clockset cs = {-1234567890123LL, 4500, 98765432100LL, -40000000, 1};
@@ -108,6 +110,9 @@ static int task(wire_buf *b, int kind)
 		return 0;
 	case WIRE_KIND_FATAL:
 		wire__fatal_encode(b, &(wire_fatal){11, 4, WIRE_FATAL_PROGRAM, 1});
+		return 0;
+	case WIRE_KIND_CALIB:
+		wire__calib_encode(b, &k);
 		return 0;
 	}
 	return -1;

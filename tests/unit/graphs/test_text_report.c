@@ -345,7 +345,7 @@ static void test_cost_and_switches(void)
 	log->tasks[0].start_ns = 500000000;
 	log->tasks[0].end_ns = 2500000000;
 	log->tasks[0].cost = (pvmmon_log_cost){
-	    1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000, 150000, 1500, 60000000, 4, 50, 58};
+	    1, 60, 56, 100, 10000, 27000, 12, 40000000, 80000000, 150000, 1500, 60000000, 4, 50, 58, 0};
 	/* Real and local times, for the compensation's quality line. */
 	log->tasks[0].has_raw = 1;
 	log->tasks[0].raw_ns = 2000000000;
