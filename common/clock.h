@@ -92,6 +92,24 @@ static inline int64_t pvmmon_clock_now(void)
 }
 
 /*
+ * The TSC's reading on map m as pvmmon_clock_now gives it, or 0 where that takes its
+ * slow way (ticks past the map's limit: a re-fit). For the probes' common case, which
+ * then hand over to their rare path rather than make a call themselves.
+ */
+static inline int64_t pvmmon__clock_tsc_fast(const pvmmon__clock_map *m)
+{
+#if defined(__x86_64__)
+	uint64_t d = __builtin_ia32_rdtsc() - m->tsc;
+
+	if (__builtin_expect(d <= m->limit, 1))
+		return m->ns + (int64_t)(((unsigned __int128)d * m->mult) >> 32);
+#else
+	(void)m;
+#endif
+	return 0;
+}
+
+/*
  * Chooses this process's clock, once (later calls return the choice): the TSC where
  * pvmmon__clock_decide allows it from the kernel's clocksource, the CPU flags and
  * PVMMON_CLOCK, and the checks at start pass (monotonic across this process's CPUs,

@@ -140,6 +140,11 @@ void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start,
 
 void hooks__cp_proc(int enter, int k, int64_t v)
 {
+	hooks__cp_proc_at(enter, k, v, v + vclock__intrusion(hooks__clock()));
+}
+
+void hooks__cp_proc_at(int enter, int k, int64_t v, int64_t rt)
+{
 	/* In inclusive mode only the selected procedures change what counts. */
 	if (k < 0 && !cp.exclusive)
 		return;
@@ -148,8 +153,7 @@ void hooks__cp_proc(int enter, int k, int64_t v)
 	else
 		cp__exit(&cp, k, v);
 	if (hooks__trace_on())
-		hooks__trace_point(enter ? PVMMON_EV_ENTER : PVMMON_EV_EXIT, k,
-				   v + vclock__intrusion(hooks__clock()), v);
+		hooks__trace_point(enter ? PVMMON_EV_ENTER : PVMMON_EV_EXIT, k, rt, v);
 }
 
 void hooks__cp_stop(int64_t v)

@@ -32,6 +32,8 @@ void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start,
 		     const hooks_pre_event *pre, size_t npre, const int *open, int n);
 /* A procedure entry (enter 1) or exit at virtual time v; k its selection index. */
 void hooks__cp_proc(int enter, int k, int64_t v);
+/* The same at real time rt (a probe's, which the trace records). */
+void hooks__cp_proc_at(int enter, int k, int64_t v, int64_t rt);
 /* Sends the tuple, accounted up to virtual time v, to the monitor. */
 int hooks__cp_sample(int64_t v, int final);
 /* The tuple accounted up to virtual time v into *out (a send's or a spawn's): 1 when

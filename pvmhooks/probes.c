@@ -8,14 +8,12 @@
 #include "records.h"
 #include "sched.h"
 
-/* Real time at which the next probe runs the scheduler (INT64_MAX until the task is
- * registered; the scheduler sets it): one compare in every probe. */
-static int64_t next_tick = INT64_MAX;
+hooks_probe_state hooks__probe = {.cost = -1, .next_tick = INT64_MAX, .slow = 1};
 
 /* PVMMON_TEST_PROBE_DELAY for this task (tests only). */
 static int64_t test_delay_ns;
 
-void hooks__probe_tick_at(int64_t t) { next_tick = t; }
+void hooks__probe_tick_at(int64_t t) { hooks__probe.next_tick = t; }
 
 int64_t hooks__probe_test_delay(void) { return test_delay_ns; }
 
@@ -30,11 +28,8 @@ int64_t hooks__probe_test_delay(void) { return test_delay_ns; }
 #define PROBE_SAMPLES 255
 static int64_t samples[PROBE_SAMPLES];
 static int nsamples;
-static int64_t probe_cost = -1;
-/* Probes charged the calibrated cost, for the virtual time's uncertainty. */
-static uint64_t charged;
 
-uint64_t hooks__probe_charged(void) { return charged; }
+uint64_t hooks__probe_charged(void) { return hooks__probe.charged; }
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -52,15 +47,16 @@ static __attribute__((noinline)) void charge_sample(vclock *c, int64_t t0)
 	samples[nsamples++] = d;
 	if (nsamples == PROBE_SAMPLES) {
 		qsort(samples, PROBE_SAMPLES, sizeof(*samples), cmp_i64);
-		probe_cost = samples[PROBE_SAMPLES / 2];
+		hooks__probe.cost = samples[PROBE_SAMPLES / 2];
+		hooks__probe.slow = test_delay_ns != 0;
 	}
 }
 
 static inline void charge(vclock *c, int64_t t0)
 {
-	if (__builtin_expect(probe_cost >= 0, 1)) {
-		charged++;
-		vclock__intrude(c, probe_cost);
+	if (__builtin_expect(hooks__probe.cost >= 0, 1)) {
+		hooks__probe.charged++;
+		vclock__intrude(c, hooks__probe.cost);
 		return;
 	}
 	charge_sample(c, t0);
@@ -68,11 +64,13 @@ static inline void charge(vclock *c, int64_t t0)
 
 void hooks__probe_cost_set(int64_t ns)
 {
-	if (ns > 0)
-		probe_cost = ns;
+	if (ns > 0) {
+		hooks__probe.cost = ns;
+		hooks__probe.slow = test_delay_ns != 0;
+	}
 }
 
-int64_t hooks__probe_cost(void) { return probe_cost; }
+int64_t hooks__probe_cost(void) { return hooks__probe.cost; }
 
 /* Charges what a probe took from t0, measured: for the rare probes that do more than
  * usual (a site's first entry, a new record). */
@@ -94,6 +92,7 @@ void hooks__test_delay_init(void)
 	size_t n;
 
 	test_delay_ns = 0;
+	hooks__probe.slow = hooks__probe.cost < 0;
 	if (!d || !lid || !(colon = strchr(d, ':')))
 		return;
 	n = strlen(lid);
@@ -102,6 +101,7 @@ void hooks__test_delay_init(void)
 
 		if (len == n && strncmp(p, lid, n) == 0) {
 			test_delay_ns = atol(d) * 1000;
+			hooks__probe.slow = test_delay_ns != 0 || hooks__probe.cost < 0;
 			return;
 		}
 		p += len + (p[len] == ',');
@@ -166,36 +166,75 @@ static __attribute__((noinline)) void charge_rare(vclock *c, int64_t t0, int mad
 		charge(c, t0);
 }
 
+/* The record's work of a probe at real time t, virtual time v and local time l
+ * (records.h): returns HOOKS_REC_* flags. */
+typedef int (*probe_fn)(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l);
+
 /*
- * One probe: fn does the record's work at the probe's virtual time, and the probe is
- * charged as monitoring. The common case (an active task, a known enabled site, a
- * calibrated cost) reads the clock once and tests nothing else out of line. Returns
- * fn's HOOKS_REC_* flags (0 when the probe did nothing).
+ * A probe outside the common case, out of line: gate() decides whether it runs; then
+ * it reads the clock, stamps and charges as the rare cases need (charge_rare).
  */
-static inline __attribute__((always_inline)) int
-probe(pvmmon_probe_site *site, int (*fn)(pvmmon_probe_site *, int64_t), int entry)
+static __attribute__((noinline)) int probe_rare(pvmmon_probe_site *site, probe_fn fn, int entry)
 {
 	int64_t t0;
 	vclock *c;
 	int r;
 
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard ||
-	                         (entry && (!site->enabled || !site->seen)),
-	                     0) &&
-	    !gate(site, entry))
+	if (!gate(site, entry))
 		return 0;
 	t0 = pvmmon_clock_now();
 	c = hooks__clock();
-	r = fn(site, vclock__stamp(c, t0));
-	if (__builtin_expect((r & HOOKS_REC_MADE) || test_delay_ns || probe_cost < 0, 0)) {
+	r = fn(site, t0, vclock__stamp(c, t0), vclock__local(c, t0));
+	if (__builtin_expect((r & HOOKS_REC_MADE) || test_delay_ns || hooks__probe.cost < 0, 0)) {
 		charge_rare(c, t0, r & HOOKS_REC_MADE);
 	} else {
-		charged++;
-		vclock__intrude(c, probe_cost);
+		hooks__probe.charged++;
+		vclock__intrude(c, hooks__probe.cost);
 	}
+	if (__builtin_expect(t0 >= hooks__probe.next_tick, 0))
+		hooks__probe.next_tick = sched__tick(pvmmon_clock_now());
+	return r;
+}
+
+void hooks__probe_made(vclock *c, int64_t t0)
+{
+	hooks__probe.charged--;
+	vclock__recharge(c, hooks__probe.cost, pvmmon_clock_now() - t0);
+}
+
+void hooks__probe_tick(void)
+{
 	/* The tick charges its own time from now: the probe's is charged. */
-	if (__builtin_expect(t0 >= next_tick, 0))
-		next_tick = sched__tick(pvmmon_clock_now());
+	hooks__probe.next_tick = sched__tick(pvmmon_clock_now());
+}
+
+/*
+ * One probe: fn does the record's work at the probe's moment, and the probe is charged
+ * as monitoring. The common case (an active task, a known enabled site, a calibrated
+ * cost, no test delay: hooks__probe.slow 0) reads the clock once, stamps and charges it in one
+ * pass (vclock__probe) and calls fn; everything else goes to probe_rare. Returns fn's
+ * HOOKS_REC_* flags (0 when the probe did nothing).
+ */
+static inline __attribute__((always_inline)) int probe(pvmmon_probe_site *site, probe_fn fn,
+                                                       int entry)
+{
+	int64_t t, v, l;
+	vclock *c;
+	int r;
+
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard || hooks__probe.slow ||
+	                         (entry && (!site->enabled || !site->seen)),
+	                     0))
+		return probe_rare(site, fn, entry);
+	t = pvmmon_clock_now();
+	c = hooks__clock();
+	v = vclock__probe(c, t, hooks__probe.cost, &l);
+	hooks__probe.charged++;
+	r = fn(site, t, v, l);
+	if (__builtin_expect(r & HOOKS_REC_MADE, 0))
+		hooks__probe_made(c, t);
+	if (__builtin_expect(t >= hooks__probe.next_tick, 0))
+		hooks__probe_tick();
 	return r;
 }
 
@@ -223,9 +262,9 @@ void hooks__probe_calibration_pause(int paused)
 	 * task's uncertainty alike (tens of thousands of probes, hundreds of
 	 * microseconds), a program with no probe at all included. */
 	if (paused)
-		charged_before = charged;
+		charged_before = hooks__probe.charged;
 	else
-		charged = charged_before;
+		hooks__probe.charged = charged_before;
 }
 
 void hooks__probe_throttle_set(double share) { throttle_share = share > 0 ? share : 0; }
@@ -250,11 +289,11 @@ static __attribute__((noinline)) void throttle_check(pvmmon_probe_site *site)
 	uint64_t n;
 	int64_t t, pair, at = 0;
 
-	if (site->enabled != 1 || probe_cost <= 0 || throttle_paused || throttle_get() <= 0)
+	if (site->enabled != 1 || hooks__probe.cost <= 0 || throttle_paused || throttle_get() <= 0)
 		return;
 	if (!hooks__records_last_exit(site, &n, &t) || n < HOOKS_THROTTLE_MIN || (n & (n - 1)))
 		return;
-	pair = 2 * probe_cost;
+	pair = 2 * hooks__probe.cost;
 	if ((double)pair <= throttle_share * (double)(t > 0 ? t : 0) / (double)n)
 		return;
 	if (site->kind == PVMMON_PROBE_PROC && hooks__proc_active(site))
@@ -274,33 +313,37 @@ static inline void throttle_maybe(pvmmon_probe_site *site, int r)
 		throttle_check(site);
 }
 
+void hooks__probe_check(pvmmon_probe_site *site) { throttle_maybe(site, HOOKS_REC_CHECK); }
+
 /* Set by instrumented code just before a call statement; see pvmmon/probe.h. */
 int pvmmon_call_line;
 
-static int proc_enter(pvmmon_probe_site *site, int64_t v)
+static int proc_enter(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l)
 {
 	/* The line is consumed so that a procedure entered later from code that sets no
 	 * line (an uninstrumented library calling back) does not inherit it. */
 	int32_t line = pvmmon_call_line;
 
 	pvmmon_call_line = 0;
-	return hooks__proc_enter(site, line, v);
+	return hooks__proc_enter_at(site, line, t, v, l);
 }
 
 int pvmmon_probe_unwatched(void) { return hooks__probe_unwatched(); }
 
 int pvmmon_probe_counting(void) { return throttle_get() > 0; }
 
-void pvmmon_probe_proc_enter(pvmmon_probe_site *site) { probe(site, proc_enter, 1); }
+/* The procedure probes themselves are in records.c (their common case works on its
+ * stack); these are the rest of them. */
+void hooks__probe_proc_enter_rare(pvmmon_probe_site *site) { probe_rare(site, proc_enter, 1); }
 
-void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
+void hooks__probe_proc_exit_rare(pvmmon_probe_site *site)
 {
-	throttle_maybe(site, probe(site, hooks__proc_exit, 0));
+	throttle_maybe(site, probe_rare(site, hooks__proc_exit_at, 0));
 }
 
-void pvmmon_probe_loop_enter(pvmmon_probe_site *site) { probe(site, hooks__loop_enter, 1); }
+void pvmmon_probe_loop_enter(pvmmon_probe_site *site) { probe(site, hooks__loop_enter_at, 1); }
 
 void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
 {
-	throttle_maybe(site, probe(site, hooks__loop_exit, 0));
+	throttle_maybe(site, probe(site, hooks__loop_exit_at, 0));
 }

@@ -8,6 +8,37 @@
 
 #include <stdint.h>
 
+#include "pvmmon/probe.h"
+#include "vclock.h"
+
+/*
+ * What every probe reads, in one place (probes.c owns it; the procedure probes' common
+ * case, in records.c beside the stack it works on, reads it too): the calibrated cost
+ * charged per probe (-1 while the first probes still measure themselves), the real
+ * time at which the next probe runs the scheduler (INT64_MAX until the task is
+ * registered), the probes charged the calibrated cost (the virtual time's
+ * uncertainty), and slow: 1 while probes cannot take the common case (no calibrated
+ * cost yet, or a test delay).
+ */
+typedef struct hooks_probe_state {
+	int64_t cost;
+	int64_t next_tick;
+	uint64_t charged;
+	int slow;
+} hooks_probe_state;
+extern hooks_probe_state hooks__probe;
+
+/* The procedure probes outside their common case (probes.c: the gate, the rare
+ * charges, throttling), which records.c's common case hands over to. */
+void hooks__probe_proc_enter_rare(pvmmon_probe_site *site);
+void hooks__probe_proc_exit_rare(pvmmon_probe_site *site);
+/* After a common-case probe: it made a record (timed: its charge becomes what it took
+ * from t0); the scheduler's tick is due; site's exit closed a record whose count
+ * throttling looks at. */
+void hooks__probe_made(vclock *c, int64_t t0);
+void hooks__probe_tick(void);
+void hooks__probe_check(pvmmon_probe_site *site);
+
 /* The first probe at or after real time t runs the scheduler (sched__tick). */
 void hooks__probe_tick_at(int64_t t);
 

@@ -10,6 +10,7 @@
 
 #include "critpath.h"
 #include "hooks.h"
+#include "probes.h"
 #include "pvmmon/errors.h"
 #include "records.h"
 
@@ -37,7 +38,6 @@ typedef struct frame {
 	 * time is its inclusive time minus its callees' on the same clock, so that the
 	 * callees' probe cost is neither charged to it nor removed from it twice. */
 	int64_t child_ns, child_raw, child_local;
-	int cp; /* critical-path selection index of the procedure, -1 if none */
 } frame;
 static unsigned made; /* records made so far: probes that make one are timed */
 /* The proc and loop records the last exits closed, for throttling ((size_t)-1: none). */
@@ -113,6 +113,12 @@ static int proc_grow(void)
 	return 0;
 }
 
+/* The critical-path selection index of an open frame's procedure, -1 if none. */
+static int frame_cp(const frame *f)
+{
+	return f->record != (size_t)-1 ? proc_keys[f->record].cp : -1;
+}
+
 static int key_is(const proc_key *k, const void *site, const void *caller, int32_t call_line)
 {
 	return k->site == site && k->caller == caller && k->call_line == call_line;
@@ -157,9 +163,11 @@ proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t cal
 static inline size_t proc_record(pvmmon_probe_site *site, pvmmon_probe_site *caller,
                                  int32_t call_line)
 {
-	if (site->slot >= 0 && (size_t)site->slot < rec.nprocs &&
-	    key_is(&proc_keys[site->slot], site, caller, call_line))
-		return (size_t)site->slot;
+	size_t slot = (size_t)(ptrdiff_t)site->slot;
+
+	/* A negative slot (none yet) is a size beyond any count. */
+	if (slot < rec.nprocs && key_is(&proc_keys[slot], site, caller, call_line))
+		return slot;
 	return proc_record_find(site, caller, call_line);
 }
 
@@ -205,7 +213,8 @@ static inline int check_due(uint64_t n)
 	return n >= HOOKS_THROTTLE_MIN && (n & (n - 1)) == 0 ? HOOKS_REC_CHECK : 0;
 }
 
-int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
+int hooks__proc_enter_at(pvmmon_probe_site *site, int32_t call_line, int64_t t, int64_t v,
+                         int64_t l)
 {
 	frame *f = &proc_stack[proc_depth];
 	pvmmon_probe_site *caller;
@@ -222,46 +231,53 @@ int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
 	f->site = site;
 	f->record = r;
 	f->v_enter = v;
-	f->r_enter = real_local(v, &f->l_enter);
+	f->r_enter = t;
+	f->l_enter = l;
 	f->child_ns = f->child_raw = f->child_local = 0;
-	f->cp = r != (size_t)-1 ? proc_keys[r].cp : -1;
 	proc_depth++;
 	if (hooks__cp_selected())
-		hooks__cp_proc(1, f->cp, v);
+		hooks__cp_proc_at(1, frame_cp(f), v, t);
 	return made != before ? HOOKS_REC_MADE : 0;
+}
+
+int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__proc_enter_at(site, call_line, t, v, l);
 }
 
 /* An exit whose site is not the innermost open procedure: an exit without its entry
  * (the site was switched on between the two) ends nothing; else the frames whose exit
  * was skipped (longjmp, or an exit probe missing) are unwound. 1: site is now on top. */
-static __attribute__((noinline)) int proc_unwind(pvmmon_probe_site *site, int64_t v)
+static __attribute__((noinline)) int proc_unwind(pvmmon_probe_site *site, int64_t t, int64_t v)
 {
 	if (!hooks__proc_active(site))
 		return 0;
 	while (proc_depth > 0 && proc_stack[proc_depth - 1].site != site) {
 		proc_depth--;
 		if (hooks__cp_selected())
-			hooks__cp_proc(0, proc_stack[proc_depth].cp, v);
+			hooks__cp_proc_at(0, frame_cp(&proc_stack[proc_depth]), v, t);
 	}
 	return proc_depth > 0;
 }
 
-int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
+int hooks__proc_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l)
 {
 	frame *f;
 	int64_t incl, raw, local;
 
 	if (__builtin_expect(proc_depth == 0 || proc_stack[proc_depth - 1].site != site, 0) &&
-	    !proc_unwind(site, v))
+	    !proc_unwind(site, t, v))
 		return 0;
 	if (__builtin_expect(hooks__state() == HOOKS_UNINIT, 0))
 		note_pre(site, 0, v);
 	f = &proc_stack[--proc_depth];
 	if (hooks__cp_selected())
-		hooks__cp_proc(0, f->cp, v);
+		hooks__cp_proc_at(0, frame_cp(f), v, t);
 	incl = v - f->v_enter;
-	raw = real_local(v, &local) - f->r_enter;
-	local -= f->l_enter;
+	raw = t - f->r_enter;
+	local = l - f->l_enter;
 	if (proc_depth > 0) {
 		f[-1].child_ns += incl;
 		f[-1].child_raw += raw;
@@ -284,6 +300,172 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
 		return check_due(++p->count);
 	}
 	return 0;
+}
+
+int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__proc_exit_at(site, t, v, l);
+}
+
+/*
+ * The procedure probes (pvmmon/probe.h), whole here in their common case: an active
+ * task, a known enabled site, a calibrated cost, the TSC within its map's limit (or
+ * CLOCK_MONOTONIC, in a copy of their own); an entry whose site's last record is the
+ * one for this caller and line, the exit of the innermost open procedure. A probe is
+ * then one call: the clock read once, stamped and charged in one pass
+ * (vclock__probe_nopub), the frame pushed or the records updated in place; what
+ * little may follow (the board's promise, the critical path, the scheduler's tick,
+ * throttling) is one test, and the call that does it comes last, so that the common
+ * case keeps nothing across a call. Anything else goes to probes.c's rare path, which
+ * does the same through the functions above.
+ */
+static __attribute__((noinline)) void enter_after(int cp, int64_t v, int64_t t)
+{
+	/* The promise first: it may follow the record work (board.c's headroom is
+	 * microseconds), never anything that could be seen from outside. */
+	vclock__pub(hooks__clock());
+	if (hooks__cp_selected())
+		hooks__cp_proc_at(1, cp, v, t);
+	if (t >= hooks__probe.next_tick)
+		hooks__probe_tick();
+}
+
+static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_site *site,
+                                                                const pvmmon__clock_map *m)
+{
+	int d = proc_depth;
+	size_t r = (size_t)(ptrdiff_t)site->slot;
+	pvmmon_probe_site *caller;
+	vclock *c;
+	frame *f;
+	int64_t t, v, l;
+
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard || hooks__probe.slow ||
+	                         !site->enabled || !site->seen || d >= STACK_MAX || r >= rec.nprocs,
+	                     0))
+		goto rare;
+	f = &proc_stack[d];
+	caller = d > 0 ? f[-1].site : NULL;
+	/* A call line only means something within a caller. */
+	if (__builtin_expect(!key_is(&proc_keys[r], site, caller, caller ? pvmmon_call_line : 0),
+	                     0))
+		goto rare;
+	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
+	if (__builtin_expect(!t, 0))
+		goto rare;
+	/* The line is consumed so that a procedure entered later from code that sets no
+	 * line (an uninstrumented library calling back) does not inherit it. */
+	pvmmon_call_line = 0;
+	c = hooks__clock();
+	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
+	hooks__probe.charged++;
+	f->site = site;
+	f->record = r;
+	f->v_enter = v;
+	f->r_enter = t;
+	f->l_enter = l;
+	f->child_ns = f->child_raw = f->child_local = 0;
+	proc_depth = d + 1;
+	if (__builtin_expect(
+	        vclock__pub_due(c) | hooks__cp_selected() | (t >= hooks__probe.next_tick), 0))
+		enter_after(proc_keys[r].cp, v, t);
+	return;
+rare:
+	hooks__probe_proc_enter_rare(site);
+}
+
+static __attribute__((noinline)) void proc_enter_mono(pvmmon_probe_site *site)
+{
+	proc_enter_on(site, NULL);
+}
+
+void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
+{
+	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!m, 0))
+		proc_enter_mono(site);
+	else
+		proc_enter_on(site, m);
+}
+
+static __attribute__((noinline)) void exit_after(pvmmon_probe_site *site, int cp, int64_t v,
+                                                 int64_t t, int due)
+{
+	vclock__pub(hooks__clock());
+	if (hooks__cp_selected())
+		hooks__cp_proc_at(0, cp, v, t);
+	if (t >= hooks__probe.next_tick)
+		hooks__probe_tick();
+	if (due)
+		hooks__probe_check(site);
+}
+
+static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site *site,
+                                                               const pvmmon__clock_map *m)
+{
+	int d = proc_depth - 1;
+	frame *f = &proc_stack[d];
+	vclock *c = hooks__clock();
+	int64_t t, v, l, incl, raw, local;
+	pvmmon_log_proc *p;
+	int due = 0;
+
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard || hooks__probe.slow ||
+	                         d < 0 || f->site != site,
+	                     0))
+		goto rare;
+	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
+	if (__builtin_expect(!t, 0))
+		goto rare;
+	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
+	hooks__probe.charged++;
+	proc_depth = d;
+	incl = v - f->v_enter;
+	raw = t - f->r_enter;
+	local = l - f->l_enter;
+	if (d > 0) {
+		f[-1].child_ns += incl;
+		f[-1].child_raw += raw;
+		f[-1].child_local += local;
+	}
+	if (__builtin_expect(f->record != (size_t)-1, 1)) {
+		p = &rec.procs[f->record];
+		/* Recursion: the outermost activation alone adds inclusive time. */
+		if (!hooks__proc_active(site)) {
+			p->incl_ns += incl;
+			p->raw_incl_ns += raw;
+			p->local_incl_ns += local;
+		}
+		p->excl_ns += incl - f->child_ns;
+		p->raw_excl_ns += raw - f->child_raw;
+		p->local_excl_ns += local - f->child_local;
+		last_proc = f->record;
+		due = check_due(++p->count);
+	}
+	if (__builtin_expect(
+	        vclock__pub_due(c) | hooks__cp_selected() | (t >= hooks__probe.next_tick) | due, 0))
+		exit_after(site, frame_cp(f), v, t, due);
+	return;
+rare:
+	hooks__probe_proc_exit_rare(site);
+}
+
+static __attribute__((noinline)) void proc_exit_mono(pvmmon_probe_site *site)
+{
+	proc_exit_on(site, NULL);
+}
+
+void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
+{
+	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!m, 0))
+		proc_exit_mono(site);
+	else
+		proc_exit_on(site, m);
 }
 
 /* The open part of each stack's outermost activations (recursion counts once). */
@@ -320,26 +502,30 @@ int hooks__proc_active(pvmmon_probe_site *site)
 	return 0;
 }
 
-static void loop_enter(pvmmon_probe_site *site, int64_t v)
+int hooks__loop_enter_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l)
 {
+	unsigned before = made;
+	frame *f = &loop_stack[loop_depth];
+
 	if (loop_depth >= STACK_MAX)
-		return;
-	loop_stack[loop_depth].site = site;
-	loop_stack[loop_depth].record = loop_record(site);
-	loop_stack[loop_depth].v_enter = v;
-	loop_stack[loop_depth].r_enter = real_local(v, &loop_stack[loop_depth].l_enter);
+		return 0;
+	f->site = site;
+	f->record = loop_record(site);
+	f->v_enter = v;
+	f->r_enter = t;
+	f->l_enter = l;
 	loop_depth++;
+	return made != before ? HOOKS_REC_MADE : 0;
 }
 
 int hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
 {
-	unsigned before = made;
+	int64_t l, t = real_local(v, &l);
 
-	loop_enter(site, v);
-	return made != before ? HOOKS_REC_MADE : 0;
+	return hooks__loop_enter_at(site, t, v, l);
 }
 
-int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
+int hooks__loop_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l)
 {
 	frame *f;
 	int i;
@@ -351,15 +537,22 @@ int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
 	loop_depth = i;
 	f = &loop_stack[loop_depth];
 	if (f->record != (size_t)-1) {
-		int64_t l, r = real_local(v, &l);
+		pvmmon_log_loop *lp = &rec.loops[f->record];
 
-		rec.loops[f->record].time_ns += v - f->v_enter;
-		rec.loops[f->record].raw_ns += r - f->r_enter;
-		rec.loops[f->record].local_ns += l - f->l_enter;
+		lp->time_ns += v - f->v_enter;
+		lp->raw_ns += t - f->r_enter;
+		lp->local_ns += l - f->l_enter;
 		last_loop = f->record;
-		return check_due(++rec.loops[f->record].count);
+		return check_due(++lp->count);
 	}
 	return 0;
+}
+
+int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__loop_exit_at(site, t, v, l);
 }
 
 int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time)
@@ -643,13 +836,10 @@ void hooks__records_close_open(int64_t v)
 void hooks__records_cp_refresh(void)
 {
 	size_t i;
-	int d;
 
+	/* Open frames take their index from their record's key. */
 	for (i = 0; i < rec.nprocs; i++)
 		proc_keys[i].cp = hooks__cp_index(rec.procs[i].name);
-	for (d = 0; d < proc_depth; d++)
-		proc_stack[d].cp =
-		    proc_stack[d].record != (size_t)-1 ? proc_keys[proc_stack[d].record].cp : -1;
 }
 
 int hooks__records_open_cp(int *out, int max)
@@ -657,7 +847,7 @@ int hooks__records_open_cp(int *out, int max)
 	int d, n = 0;
 
 	for (d = 0; d < proc_depth && n < max; d++)
-		out[n++] = proc_stack[d].cp;
+		out[n++] = frame_cp(&proc_stack[d]);
 	return n;
 }
 

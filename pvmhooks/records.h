@@ -19,6 +19,11 @@
 #define HOOKS_THROTTLE_MIN 1024
 int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
 int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
+/* The same where the probe has the moment on all three clocks: real t, virtual v and
+ * local l (the others derive t and l from v and the clock's charges). */
+int hooks__proc_enter_at(pvmmon_probe_site *site, int32_t call_line, int64_t t, int64_t v,
+                         int64_t l);
+int hooks__proc_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l);
 /* Each proc record's inclusive time and each loop record's time and count as of
  * virtual time v, open activations included (the time so far of a procedure's
  * outermost one): fn(loop, record, time, count, arg) once per record, then once more
@@ -40,6 +45,8 @@ void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_
                               int64_t pair_ns);
 int hooks__loop_enter(pvmmon_probe_site *site, int64_t v);
 int hooks__loop_exit(pvmmon_probe_site *site, int64_t v);
+int hooks__loop_enter_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l);
+int hooks__loop_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l);
 
 /* Ends every open procedure and loop at virtual time v, as if their exit probes ran:
  * the final flush happens inside main, whose own exit comes too late to be sent. */

@@ -40,6 +40,26 @@ int64_t vclock__stamp_first(vclock *c, int64_t rt)
 	return v;
 }
 
+void vclock__pause_stamps(vclock *c, int paused)
+{
+	if (paused && !c->stamps_paused) {
+		c->saved.last_v = c->last_v;
+		c->saved.last_l = c->last_l;
+		c->saved.last_rt = c->last_rt;
+		c->saved.clamped = c->clamped;
+		c->saved.clamped_real = c->clamped_real;
+		c->saved.nclamped = c->nclamped;
+	} else if (!paused && c->stamps_paused) {
+		c->last_v = c->saved.last_v;
+		c->last_l = c->saved.last_l;
+		c->last_rt = c->saved.last_rt;
+		c->clamped = c->saved.clamped;
+		c->clamped_real = c->saved.clamped_real;
+		c->nclamped = c->saved.nclamped;
+	}
+	c->stamps_paused = paused;
+}
+
 int64_t vclock__uncertainty(const vclock *c, uint64_t nprobes, int64_t per_probe_ns)
 {
 	return c->clamped_real + (per_probe_ns > 0 ? (int64_t)nprobes * per_probe_ns : 0);

@@ -69,8 +69,13 @@ typedef struct vclock {
 	int64_t clamped, clamped_real;
 	uint64_t nclamped;
 	/* While set (calibration), stamps are plain rt - I: its probes are no part of the
-	 * program's time and must not move the last stamp. */
+	 * program's time and must not move the last stamp. saved: the stamp state at the
+	 * pause, put back at its end. */
 	int stamps_paused;
+	struct {
+		int64_t last_v, last_l, last_rt, clamped, clamped_real;
+		uint64_t nclamped;
+	} saved;
 	/* Preserve mode's board (board.c) promises others that I stays at most pub_limit:
 	 * before I grows past it, pub(c, new I) writes a new promise. INT64_MAX (or no
 	 * pub, as in a clock not yet through vclock__init): none. */
@@ -145,8 +150,76 @@ static inline int64_t vclock__stamp(vclock *c, int64_t rt)
 	return v;
 }
 
-/* Pauses stamping (1) or resumes it (0): see stamps_paused. */
-static inline void vclock__pause_stamps(vclock *c, int paused) { c->stamps_paused = paused; }
+/*
+ * A probe's stamp and charge at once: vclock__stamp(c, rt), then vclock__intrude(c,
+ * cost), in one pass for the probes' common case (cost >= 0). Returns the virtual time
+ * and in *l the local time of rt. After a stamp I = rt - v and L = rt - l whether or not
+ * it clamped (a clamp gives back exactly the excess), so the charge stores them plus
+ * cost without reading them again. The first stamp (last_rt 0, and last_v and last_l 0
+ * with it) has nothing to be below: it is told apart only where it would clamp. A
+ * paused clock is not tested here: pausing saves the stamp state and resuming puts it
+ * back (vclock__pause_stamps), so the probes calibration times are the probes the
+ * program runs.
+ */
+static inline int64_t vclock__probe_nopub(vclock *c, int64_t rt, int64_t cost, int64_t *l)
+{
+	int64_t v = rt - c->intrusion, lt = rt - c->local;
+
+	if (__builtin_expect(v < c->last_v, 0) && c->last_rt) {
+		c->clamped += c->last_v - v;
+		c->clamped_real += rt > c->last_rt ? rt - c->last_rt : 0;
+		c->nclamped++;
+		v = c->last_v;
+	}
+	if (__builtin_expect(lt < c->last_l, 0) && c->last_rt)
+		lt = c->last_l;
+	c->last_v = v;
+	c->last_l = lt;
+	if (rt > c->last_rt)
+		c->last_rt = rt;
+	c->intrusion = rt - v + cost;
+	c->local = rt - lt + cost;
+	*l = lt;
+	return v;
+}
+
+/* Whether the charge of vclock__probe_nopub took I past the board's promise: the
+ * caller then calls vclock__pub (a promise is only read by other processes, so it may
+ * come after the probe's record work, as long as it comes before anything else). */
+static inline int vclock__pub_due(const vclock *c) { return c->intrusion > c->pub_limit; }
+
+static inline void vclock__pub(vclock *c)
+{
+	if (c->intrusion > c->pub_limit && c->pub)
+		c->pub(c, c->intrusion);
+}
+
+/* vclock__probe_nopub with the promise kept at once. */
+static inline int64_t vclock__probe(vclock *c, int64_t rt, int64_t cost, int64_t *l)
+{
+	int64_t v = vclock__probe_nopub(c, rt, cost, l);
+
+	if (__builtin_expect(vclock__pub_due(c), 0) && cost > 0)
+		vclock__pub(c);
+	return v;
+}
+
+/* Replaces a charge of `charged` ns made by vclock__probe with `measured` (a probe that
+ * did far more than usual, timed instead). */
+static inline void vclock__recharge(vclock *c, int64_t charged, int64_t measured)
+{
+	int64_t d = measured > 0 ? measured - charged : -charged;
+
+	if (d > 0 && __builtin_expect(c->intrusion + d > c->pub_limit, 0) && c->pub)
+		c->pub(c, c->intrusion + d);
+	c->intrusion += d;
+	c->local += d;
+}
+
+/* Pauses stamping (1) or resumes it (0): see stamps_paused. Probes (vclock__probe) go
+ * on stamping while paused; resuming puts back the stamp state of the pause (the last
+ * stamps and the clamps), so that they leave no trace either. */
+void vclock__pause_stamps(vclock *c, int paused);
 
 /* The local time of the last stamp (lt = rt - L, clamped as vclock__stamp clamps vt). */
 static inline int64_t vclock__last_local(const vclock *c) { return c->last_l; }
