@@ -321,6 +321,11 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
  * case keeps nothing across a call. Anything else goes to probes.c's rare path, which
  * does the same through the functions above.
  */
+/* Without pairing the frame's and the records' 8-byte fields into 16-byte loads: a
+ * 16-byte load of two fields the entry stored one by one waits for both stores to
+ * complete (no store forwarding), which costs more than the instructions it saves. */
+#pragma GCC push_options
+#pragma GCC optimize("no-tree-slp-vectorize")
 static __attribute__((noinline)) void enter_after(int cp, int64_t v, int64_t t)
 {
 	/* The promise first: it may follow the record work (board.c's headroom is
@@ -467,6 +472,8 @@ void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
 	else
 		proc_exit_on(site, m);
 }
+
+#pragma GCC pop_options
 
 /* The open part of each stack's outermost activations (recursion counts once). */
 static void open_parts(const frame *st, int depth, int loop, int64_t v, hooks_running_fn fn,
