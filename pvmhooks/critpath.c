@@ -8,6 +8,7 @@
 
 #include "clocksync.h"
 #include "critpath.h"
+#include "probes.h"
 #include "trace.h"
 #include "pvmmon/errors.h"
 
@@ -23,6 +24,7 @@ void hooks__cp_pause(int p)
 {
 	paused = p;
 	on = selected && !paused;
+	hooks__probe_refresh();
 }
 
 uint32_t hooks__cp_gen(void) { return cp.t.gen; }
@@ -55,6 +57,7 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 		free(names[k]);
 	nnames = 0;
 	selected = on = 0;
+	hooks__probe_refresh();
 	memset(&cp, 0, sizeof(cp));
 	while (p && *p && nnames < WIRE_CP_MAX) {
 		const char *e = strchr(p, ',');
@@ -69,6 +72,7 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 	cp__init(&cp, nnames, exclusive, gen);
 	selected = 1;
 	on = !paused;
+	hooks__probe_refresh();
 }
 
 /* Whether name is one of the '+'-separated members of group (top-m search buckets). */

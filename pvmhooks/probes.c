@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "critpath.h"
 #include "dyninst.h"
 #include "hooks.h"
 #include "probes.h"
@@ -12,8 +13,31 @@ hooks_probe_state hooks__probe = {.cost = -1, .next_tick = INT64_MAX, .slow = 1}
 
 /* PVMMON_TEST_PROBE_DELAY for this task (tests only). */
 static int64_t test_delay_ns;
+/* Real time at which the next probe runs the scheduler (INT64_MAX until the task is
+ * registered; the scheduler sets it). */
+static int64_t tick_at = INT64_MAX;
 
-void hooks__probe_tick_at(int64_t t) { hooks__probe.next_tick = t; }
+void hooks__probe_refresh(void)
+{
+	hooks__probe.slow =
+	    hooks__state() != HOOKS_ACTIVE || hooks__probe.cost < 0 || test_delay_ns != 0;
+	/* With the critical path on, every probe has its part to do there. */
+	hooks__probe.next_tick = hooks__cp_selected() ? INT64_MIN : tick_at;
+}
+
+void hooks__probe_tick_at(int64_t t)
+{
+	tick_at = t;
+	hooks__probe_refresh();
+}
+
+void hooks__probe_tick(int64_t t)
+{
+	/* The tick charges its own time from now: the probe's is charged. */
+	if (t >= tick_at)
+		tick_at = sched__tick(pvmmon_clock_now());
+	hooks__probe_refresh();
+}
 
 int64_t hooks__probe_test_delay(void) { return test_delay_ns; }
 
@@ -48,7 +72,7 @@ static __attribute__((noinline)) void charge_sample(vclock *c, int64_t t0)
 	if (nsamples == PROBE_SAMPLES) {
 		qsort(samples, PROBE_SAMPLES, sizeof(*samples), cmp_i64);
 		hooks__probe.cost = samples[PROBE_SAMPLES / 2];
-		hooks__probe.slow = test_delay_ns != 0;
+		hooks__probe_refresh();
 	}
 }
 
@@ -66,7 +90,7 @@ void hooks__probe_cost_set(int64_t ns)
 {
 	if (ns > 0) {
 		hooks__probe.cost = ns;
-		hooks__probe.slow = test_delay_ns != 0;
+		hooks__probe_refresh();
 	}
 }
 
@@ -92,7 +116,7 @@ void hooks__test_delay_init(void)
 	size_t n;
 
 	test_delay_ns = 0;
-	hooks__probe.slow = hooks__probe.cost < 0;
+	hooks__probe_refresh();
 	if (!d || !lid || !(colon = strchr(d, ':')))
 		return;
 	n = strlen(lid);
@@ -101,7 +125,7 @@ void hooks__test_delay_init(void)
 
 		if (len == n && strncmp(p, lid, n) == 0) {
 			test_delay_ns = atol(d) * 1000;
-			hooks__probe.slow = test_delay_ns != 0 || hooks__probe.cost < 0;
+			hooks__probe_refresh();
 			return;
 		}
 		p += len + (p[len] == ',');
@@ -192,7 +216,7 @@ static __attribute__((noinline)) int probe_rare(pvmmon_probe_site *site, probe_f
 		vclock__intrude(c, hooks__probe.cost);
 	}
 	if (__builtin_expect(t0 >= hooks__probe.next_tick, 0))
-		hooks__probe.next_tick = sched__tick(pvmmon_clock_now());
+		hooks__probe_tick(t0);
 	return r;
 }
 
@@ -200,12 +224,6 @@ void hooks__probe_made(vclock *c, int64_t t0)
 {
 	hooks__probe.charged--;
 	vclock__recharge(c, hooks__probe.cost, pvmmon_clock_now() - t0);
-}
-
-void hooks__probe_tick(void)
-{
-	/* The tick charges its own time from now: the probe's is charged. */
-	hooks__probe.next_tick = sched__tick(pvmmon_clock_now());
 }
 
 /*
@@ -222,9 +240,8 @@ static inline __attribute__((always_inline)) int probe(pvmmon_probe_site *site, 
 	vclock *c;
 	int r;
 
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard || hooks__probe.slow ||
-	                         (entry && (!site->enabled || !site->seen)),
-	                     0))
+	if (__builtin_expect(
+	        hooks__guard || hooks__probe.slow || (entry && (!site->enabled || !site->seen)), 0))
 		return probe_rare(site, fn, entry);
 	t = pvmmon_clock_now();
 	c = hooks__clock();
@@ -234,7 +251,7 @@ static inline __attribute__((always_inline)) int probe(pvmmon_probe_site *site, 
 	if (__builtin_expect(r & HOOKS_REC_MADE, 0))
 		hooks__probe_made(c, t);
 	if (__builtin_expect(t >= hooks__probe.next_tick, 0))
-		hooks__probe_tick();
+		hooks__probe_tick(t);
 	return r;
 }
 

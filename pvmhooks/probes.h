@@ -14,11 +14,12 @@
 /*
  * What every probe reads, in one place (probes.c owns it; the procedure probes' common
  * case, in records.c beside the stack it works on, reads it too): the calibrated cost
- * charged per probe (-1 while the first probes still measure themselves), the real
- * time at which the next probe runs the scheduler (INT64_MAX until the task is
- * registered), the probes charged the calibrated cost (the virtual time's
- * uncertainty), and slow: 1 while probes cannot take the common case (no calibrated
- * cost yet, or a test delay).
+ * charged per probe (-1 while the first probes still measure themselves); next_tick:
+ * a probe at or after this real time calls hooks__probe_tick (the scheduler's tick is
+ * due; INT64_MIN while the critical path is on, whose part every probe does there);
+ * the probes charged the calibrated cost (the virtual time's uncertainty); and slow: 1
+ * while probes cannot take the common case (a task not active, no calibrated cost
+ * yet, or a test delay).
  */
 typedef struct hooks_probe_state {
 	int64_t cost;
@@ -33,14 +34,17 @@ extern hooks_probe_state hooks__probe;
 void hooks__probe_proc_enter_rare(pvmmon_probe_site *site);
 void hooks__probe_proc_exit_rare(pvmmon_probe_site *site);
 /* After a common-case probe: it made a record (timed: its charge becomes what it took
- * from t0); the scheduler's tick is due; site's exit closed a record whose count
- * throttling looks at. */
+ * from t0); its time t reached next_tick (runs the scheduler if its tick is due);
+ * site's exit closed a record whose count throttling looks at. */
 void hooks__probe_made(vclock *c, int64_t t0);
-void hooks__probe_tick(void);
+void hooks__probe_tick(int64_t t);
 void hooks__probe_check(pvmmon_probe_site *site);
 
 /* The first probe at or after real time t runs the scheduler (sched__tick). */
 void hooks__probe_tick_at(int64_t t);
+/* What decides the probes' common case changed (the task's state, the critical path's
+ * switch): task.c and critpath.c tell the probes here. */
+void hooks__probe_refresh(void);
 
 /* Charges ns for each probe from now on: what one probe costs, calibrated. */
 void hooks__probe_cost_set(int64_t ns);

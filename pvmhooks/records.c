@@ -334,7 +334,7 @@ static __attribute__((noinline)) void enter_after(int cp, int64_t v, int64_t t)
 	if (hooks__cp_selected())
 		hooks__cp_proc_at(1, cp, v, t);
 	if (t >= hooks__probe.next_tick)
-		hooks__probe_tick();
+		hooks__probe_tick(t);
 }
 
 static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_site *site,
@@ -347,8 +347,8 @@ static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_sit
 	frame *f;
 	int64_t t, v, l;
 
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard || hooks__probe.slow ||
-	                         !site->enabled || !site->seen || d >= STACK_MAX || r >= rec.nprocs,
+	if (__builtin_expect(hooks__guard || hooks__probe.slow || !site->enabled || !site->seen ||
+	                         d >= STACK_MAX || r >= rec.nprocs,
 	                     0))
 		goto rare;
 	f = &proc_stack[d];
@@ -373,8 +373,7 @@ static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_sit
 	f->l_enter = l;
 	f->child_ns = f->child_raw = f->child_local = 0;
 	proc_depth = d + 1;
-	if (__builtin_expect(
-	        vclock__pub_due(c) | hooks__cp_selected() | (t >= hooks__probe.next_tick), 0))
+	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick), 0))
 		enter_after(proc_keys[r].cp, v, t);
 	return;
 rare:
@@ -403,7 +402,7 @@ static __attribute__((noinline)) void exit_after(pvmmon_probe_site *site, int cp
 	if (hooks__cp_selected())
 		hooks__cp_proc_at(0, cp, v, t);
 	if (t >= hooks__probe.next_tick)
-		hooks__probe_tick();
+		hooks__probe_tick(t);
 	if (due)
 		hooks__probe_check(site);
 }
@@ -418,9 +417,7 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
 	pvmmon_log_proc *p;
 	int due = 0;
 
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE || hooks__guard || hooks__probe.slow ||
-	                         d < 0 || f->site != site,
-	                     0))
+	if (__builtin_expect(hooks__guard || hooks__probe.slow || d < 0 || f->site != site, 0))
 		goto rare;
 	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
 	if (__builtin_expect(!t, 0))
@@ -450,8 +447,7 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
 		last_proc = f->record;
 		due = check_due(++p->count);
 	}
-	if (__builtin_expect(
-	        vclock__pub_due(c) | hooks__cp_selected() | (t >= hooks__probe.next_tick) | due, 0))
+	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick) | due, 0))
 		exit_after(site, frame_cp(f), v, t, due);
 	return;
 rare:

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hooks.h"
+#include "probes.h"
 
 /* The task's core state; each feature's own is static in the feature's file. */
 static struct {
@@ -28,7 +29,12 @@ static struct {
 const hooks_state_kind *const hooks__state_at = &st.state;
 vclock *const hooks__clock_at = &st.clock;
 
-void hooks__set_state(hooks_state_kind state) { st.state = state; }
+void hooks__set_state(hooks_state_kind state)
+{
+	st.state = state;
+	/* The probes' common case is an active task's. */
+	hooks__probe_refresh();
+}
 
 int hooks__mytid(void) { return st.mytid; }
 
