@@ -648,68 +648,6 @@ void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_
 		}
 }
 
-/* The static tables registered by instrumented translation units, in load order. */
-typedef struct static_table {
-	const char *file;
-	const pvmmon_static_entry *entries;
-	int n;
-} static_table;
-static static_table *tables;
-static size_t ntables;
-
-void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries, int n)
-{
-	static_table *t;
-
-	if (!entries || n <= 0)
-		return;
-	t = realloc(tables, (ntables + 1) * sizeof(*t));
-	if (!t)
-		return;
-	tables = t;
-	tables[ntables].file = file;
-	tables[ntables].entries = entries;
-	tables[ntables].n = n;
-	ntables++;
-}
-
-void hooks__records_add_statics(void)
-{
-	size_t i, total = 0, k = 0;
-	pvmmon_log_static *all;
-
-	if (rec.nstatics || !ntables)
-		return;
-	for (i = 0; i < ntables; i++)
-		total += (size_t)tables[i].n;
-	all = calloc(total, sizeof(*all));
-	if (!all)
-		return;
-	/* One table per task: each translation unit's parent indices are shifted by the
-	 * entries before it. */
-	for (i = 0; i < ntables; i++) {
-		size_t base = k;
-
-		for (int j = 0; j < tables[i].n; j++, k++) {
-			const pvmmon_static_entry *e = &tables[i].entries[j];
-
-			all[k].kind = (pvmmon_static_kind)e->kind;
-			all[k].name = strdup(e->name ? e->name : "?");
-			all[k].file = tables[i].file ? strdup(tables[i].file) : NULL;
-			all[k].line = e->line;
-			all[k].parent = e->parent >= 0 && e->parent < j
-			                    ? (int32_t)(base + (size_t)e->parent)
-			                    : -1;
-		}
-	}
-	rec.statics = all;
-	rec.nstatics = total;
-}
-
-/* Counted (leaf) procedures: their table entries and the proc records they update. */
-static const pvmmon_static_entry **counted_entry;
-static size_t *counted_proc, ncounted;
-
 const char *hooks__records_top_proc(void)
 {
 	return proc_depth > 0 ? proc_stack[proc_depth - 1].site->name : NULL;
@@ -784,48 +722,27 @@ static void mark_disabled(void)
 		    loop_sites[i] && !loop_sites[i]->enabled && rec.loops[i].throttle_pair_ns == 0;
 }
 
+pvmmon_log_proc *hooks__records_counted_new(const void *entry, size_t *index)
+{
+	pvmmon_log_proc *p;
+
+	if (proc_grow() < 0)
+		return NULL;
+	p = &rec.procs[rec.nprocs];
+	memset(p, 0, sizeof(*p));
+	p->counted = 1;
+	proc_keys[rec.nprocs].site = entry;
+	proc_keys[rec.nprocs].caller = entry;
+	proc_keys[rec.nprocs].call_line = -1;
+	*index = rec.nprocs++;
+	return p;
+}
+
 void hooks__records_update_counts(void)
 {
 	mark_disabled();
 	update_throttled();
-	for (size_t i = 0; i < ntables; i++)
-		for (int j = 0; j < tables[i].n; j++) {
-			const pvmmon_static_entry *e = &tables[i].entries[j];
-			size_t k;
-
-			if (!e->count || !*e->count)
-				continue;
-			for (k = 0; k < ncounted && counted_entry[k] != e; k++)
-				;
-			if (k == ncounted) {
-				const pvmmon_static_entry **ce;
-				size_t *cp;
-				pvmmon_log_proc *p;
-
-				if (proc_grow() < 0)
-					return;
-				ce = realloc(counted_entry, (ncounted + 1) * sizeof(*ce));
-				if (ce)
-					counted_entry = ce;
-				cp =
-				    ce ? realloc(counted_proc, (ncounted + 1) * sizeof(*cp)) : NULL;
-				if (!cp)
-					return;
-				counted_proc = cp;
-				p = &rec.procs[rec.nprocs];
-				memset(p, 0, sizeof(*p));
-				p->name = strdup(e->name ? e->name : "?");
-				p->file = tables[i].file ? strdup(tables[i].file) : NULL;
-				p->line = e->line;
-				p->counted = 1;
-				proc_keys[rec.nprocs].site = e;
-				proc_keys[rec.nprocs].caller = e;
-				proc_keys[rec.nprocs].call_line = -1;
-				counted_entry[ncounted] = e;
-				counted_proc[ncounted++] = rec.nprocs++;
-			}
-			rec.procs[counted_proc[k]].count = *e->count;
-		}
+	hooks__records_statics_count();
 }
 
 void hooks__records_close_open(int64_t v)
@@ -858,11 +775,7 @@ void hooks__records_reset(void)
 {
 	hooks__records_stmt_reset();
 	wire__task_clear(&rec);
-	free(counted_entry);
-	free(counted_proc);
-	counted_entry = NULL;
-	counted_proc = NULL;
-	ncounted = 0;
+	hooks__records_statics_reset();
 	free(proc_keys);
 	proc_keys = NULL;
 	free(loop_sites);

@@ -57,6 +57,13 @@ void hooks__records_update_counts(void);
 
 /* Copies the registered static tables into the task's records (once). */
 void hooks__records_add_statics(void);
+/* Copies the counted procedures' call counters into their records (recstatic.c),
+ * making a record for each on its first count; and forgets those records (reset). */
+void hooks__records_statics_count(void);
+void hooks__records_statics_reset(void);
+/* A new proc record for a counted procedure (keyed by its static entry; counted, no
+ * caller), its index in *index; NULL when memory is short. */
+pvmmon_log_proc *hooks__records_counted_new(const void *entry, size_t *index);
 
 /* Looks up every proc record's and open frame's critical-path selection index again
  * (after the selection is known). */
