@@ -411,14 +411,16 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
                                                                const pvmmon__clock_map *m)
 {
 	int d = proc_depth - 1;
-	frame *f = &proc_stack[d];
 	vclock *c = hooks__clock();
 	int64_t t, v, l, incl, raw, local;
 	pvmmon_log_proc *p;
+	frame *f;
 	int due = 0;
 
-	if (__builtin_expect(hooks__guard || hooks__probe.slow || d < 0 || f->site != site, 0))
+	if (__builtin_expect(
+	        hooks__guard || hooks__probe.slow || d < 0 || proc_stack[d].site != site, 0))
 		goto rare;
+	f = &proc_stack[d];
 	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
 	if (__builtin_expect(!t, 0))
 		goto rare;
