@@ -220,41 +220,6 @@ static __attribute__((noinline)) int probe_rare(pvmmon_probe_site *site, probe_f
 	return r;
 }
 
-void hooks__probe_made(vclock *c, int64_t t0)
-{
-	hooks__probe.charged--;
-	vclock__recharge(c, hooks__probe.cost, pvmmon_clock_now() - t0);
-}
-
-/*
- * One probe: fn does the record's work at the probe's moment, and the probe is charged
- * as monitoring. The common case (an active task, a known enabled site, a calibrated
- * cost, no test delay: hooks__probe.slow 0) reads the clock once, stamps and charges it in one
- * pass (vclock__probe) and calls fn; everything else goes to probe_rare. Returns fn's
- * HOOKS_REC_* flags (0 when the probe did nothing).
- */
-static inline __attribute__((always_inline)) int probe(pvmmon_probe_site *site, probe_fn fn,
-                                                       int entry)
-{
-	int64_t t, v, l;
-	vclock *c;
-	int r;
-
-	if (__builtin_expect(
-	        hooks__guard || hooks__probe.slow || (entry && (!site->enabled || !site->seen)), 0))
-		return probe_rare(site, fn, entry);
-	t = pvmmon_clock_now();
-	c = hooks__clock();
-	v = vclock__probe(c, t, hooks__probe.cost, &l);
-	hooks__probe.charged++;
-	r = fn(site, t, v, l);
-	if (__builtin_expect(r & HOOKS_REC_MADE, 0))
-		hooks__probe_made(c, t);
-	if (__builtin_expect(t >= hooks__probe.next_tick, 0))
-		hooks__probe_tick(t);
-	return r;
-}
-
 /*
  * Throttling (doc/architecture.md, "Dynamic instrumentation and cost"): a site whose
  * probe pair costs more than this share of its own time a call (virtual, inclusive for
@@ -358,9 +323,50 @@ void hooks__probe_proc_exit_rare(pvmmon_probe_site *site)
 	throttle_maybe(site, probe_rare(site, hooks__proc_exit_at, 0));
 }
 
-void pvmmon_probe_loop_enter(pvmmon_probe_site *site) { probe(site, hooks__loop_enter_at, 1); }
-
-void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
+void hooks__probe_loop_enter_rare(pvmmon_probe_site *site)
 {
-	throttle_maybe(site, probe(site, hooks__loop_exit_at, 0));
+	probe_rare(site, hooks__loop_enter_at, 1);
+}
+
+void hooks__probe_loop_exit_rare(pvmmon_probe_site *site)
+{
+	throttle_maybe(site, probe_rare(site, hooks__loop_exit_at, 0));
+}
+
+/* The real time of the moment whose virtual time is v, and its local time in *l: the
+ * callers below pass the virtual time of a moment the clock has not moved since. */
+static int64_t real_local(int64_t v, int64_t *l)
+{
+	const vclock *c = hooks__clock();
+
+	*l = vclock__local(c, v + vclock__intrusion(c));
+	return v + vclock__intrusion(c);
+}
+
+int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__proc_enter_at(site, call_line, t, v, l);
+}
+
+int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__proc_exit_at(site, t, v, l);
+}
+
+int hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__loop_enter_at(site, t, v, l);
+}
+
+int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
+{
+	int64_t l, t = real_local(v, &l);
+
+	return hooks__loop_exit_at(site, t, v, l);
 }

@@ -29,14 +29,14 @@ typedef struct hooks_probe_state {
 } hooks_probe_state;
 extern hooks_probe_state hooks__probe;
 
-/* The procedure probes outside their common case (probes.c: the gate, the rare
+/* The procedure and loop probes outside their common case (probes.c: the gate, the rare
  * charges, throttling), which records.c's common case hands over to. */
 void hooks__probe_proc_enter_rare(pvmmon_probe_site *site);
 void hooks__probe_proc_exit_rare(pvmmon_probe_site *site);
-/* After a common-case probe: it made a record (timed: its charge becomes what it took
- * from t0); its time t reached next_tick (runs the scheduler if its tick is due);
- * site's exit closed a record whose count throttling looks at. */
-void hooks__probe_made(vclock *c, int64_t t0);
+void hooks__probe_loop_enter_rare(pvmmon_probe_site *site);
+void hooks__probe_loop_exit_rare(pvmmon_probe_site *site);
+/* After a common-case probe: its time t reached next_tick (runs the scheduler if its
+ * tick is due); site's exit closed a record whose count throttling looks at. */
 void hooks__probe_tick(int64_t t);
 void hooks__probe_check(pvmmon_probe_site *site);
 

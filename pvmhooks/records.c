@@ -48,16 +48,6 @@ static int proc_depth, loop_depth;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
 
-/* The real time of the moment whose virtual time is v, and its local time in *l: probes
- * pass the virtual time of their start, and the clock has not moved since. */
-static int64_t real_local(int64_t v, int64_t *l)
-{
-	const vclock *c = hooks__clock();
-
-	*l = vclock__local(c, v + vclock__intrusion(c));
-	return v + vclock__intrusion(c);
-}
-
 /* Procedure entries and exits before registration, kept for critical-path collection;
  * a program that makes that many calls before its first PVM call starts its path at
  * registration instead. */
@@ -240,13 +230,6 @@ int hooks__proc_enter_at(pvmmon_probe_site *site, int32_t call_line, int64_t t, 
 	return made != before ? HOOKS_REC_MADE : 0;
 }
 
-int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v)
-{
-	int64_t l, t = real_local(v, &l);
-
-	return hooks__proc_enter_at(site, call_line, t, v, l);
-}
-
 /* An exit whose site is not the innermost open procedure: an exit without its entry
  * (the site was switched on between the two) ends nothing; else the frames whose exit
  * was skipped (longjmp, or an exit probe missing) are unwound. 1: site is now on top. */
@@ -302,13 +285,6 @@ int hooks__proc_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l
 	return 0;
 }
 
-int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
-{
-	int64_t l, t = real_local(v, &l);
-
-	return hooks__proc_exit_at(site, t, v, l);
-}
-
 /*
  * The procedure probes (pvmmon/probe.h), whole here in their common case: an active
  * task, a known enabled site, a calibrated cost, the TSC within its map's limit (or
@@ -326,15 +302,20 @@ int hooks__proc_exit(pvmmon_probe_site *site, int64_t v)
  * complete (no store forwarding), which costs more than the instructions it saves. */
 #pragma GCC push_options
 #pragma GCC optimize("no-tree-slp-vectorize")
-static __attribute__((noinline)) void enter_after(int cp, int64_t v, int64_t t)
+/* What may follow a common-case probe, after one test (above): the board's promise
+ * first (it may follow the record work: board.c's headroom is microseconds, and nothing
+ * was seen from outside meanwhile), a procedure's critical-path part (cp_enter 1 or 0;
+ * -1: a loop), the scheduler's tick, throttling's check of the record just closed. */
+static __attribute__((noinline)) void after(pvmmon_probe_site *site, int cp_enter, int cp,
+                                            int64_t v, int64_t t, int due)
 {
-	/* The promise first: it may follow the record work (board.c's headroom is
-	 * microseconds), never anything that could be seen from outside. */
 	vclock__pub(hooks__clock());
-	if (hooks__cp_selected())
-		hooks__cp_proc_at(1, cp, v, t);
+	if (cp_enter >= 0 && hooks__cp_selected())
+		hooks__cp_proc_at(cp_enter, cp, v, t);
 	if (t >= hooks__probe.next_tick)
 		hooks__probe_tick(t);
+	if (due)
+		hooks__probe_check(site);
 }
 
 static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_site *site,
@@ -374,7 +355,7 @@ static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_sit
 	f->child_ns = f->child_raw = f->child_local = 0;
 	proc_depth = d + 1;
 	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick), 0))
-		enter_after(proc_keys[r].cp, v, t);
+		after(site, 1, proc_keys[r].cp, v, t, 0);
 	return;
 rare:
 	hooks__probe_proc_enter_rare(site);
@@ -393,18 +374,6 @@ void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
 		proc_enter_mono(site);
 	else
 		proc_enter_on(site, m);
-}
-
-static __attribute__((noinline)) void exit_after(pvmmon_probe_site *site, int cp, int64_t v,
-                                                 int64_t t, int due)
-{
-	vclock__pub(hooks__clock());
-	if (hooks__cp_selected())
-		hooks__cp_proc_at(0, cp, v, t);
-	if (t >= hooks__probe.next_tick)
-		hooks__probe_tick(t);
-	if (due)
-		hooks__probe_check(site);
 }
 
 static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site *site,
@@ -450,7 +419,7 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
 		due = check_due(++p->count);
 	}
 	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick) | due, 0))
-		exit_after(site, frame_cp(f), v, t, due);
+		after(site, 0, frame_cp(f), v, t, due);
 	return;
 rare:
 	hooks__probe_proc_exit_rare(site);
@@ -469,6 +438,103 @@ void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
 		proc_exit_mono(site);
 	else
 		proc_exit_on(site, m);
+}
+
+/* The loop probes' common case, as the procedures' (an entry of a site that has its
+ * record, the exit of the innermost open loop). */
+static inline __attribute__((always_inline)) void loop_enter_on(pvmmon_probe_site *site,
+                                                                const pvmmon__clock_map *m)
+{
+	int d = loop_depth;
+	vclock *c = hooks__clock();
+	int64_t t, v, l;
+	frame *f;
+
+	if (__builtin_expect(hooks__guard || hooks__probe.slow || !site->enabled || !site->seen ||
+	                         d >= STACK_MAX || site->slot < 0,
+	                     0))
+		goto rare;
+	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
+	if (__builtin_expect(!t, 0))
+		goto rare;
+	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
+	hooks__probe.charged++;
+	f = &loop_stack[d];
+	f->site = site;
+	f->record = (size_t)site->slot;
+	f->v_enter = v;
+	f->r_enter = t;
+	f->l_enter = l;
+	loop_depth = d + 1;
+	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick), 0))
+		after(site, -1, -1, v, t, 0);
+	return;
+rare:
+	hooks__probe_loop_enter_rare(site);
+}
+
+static inline __attribute__((always_inline)) void loop_exit_on(pvmmon_probe_site *site,
+                                                               const pvmmon__clock_map *m)
+{
+	int d = loop_depth - 1, due = 0;
+	vclock *c = hooks__clock();
+	int64_t t, v, l;
+	frame *f;
+
+	if (__builtin_expect(
+	        hooks__guard || hooks__probe.slow || d < 0 || loop_stack[d].site != site, 0))
+		goto rare;
+	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
+	if (__builtin_expect(!t, 0))
+		goto rare;
+	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
+	hooks__probe.charged++;
+	loop_depth = d;
+	f = &loop_stack[d];
+	if (__builtin_expect(f->record != (size_t)-1, 1)) {
+		pvmmon_log_loop *lp = &rec.loops[f->record];
+
+		lp->time_ns += v - f->v_enter;
+		lp->raw_ns += t - f->r_enter;
+		lp->local_ns += l - f->l_enter;
+		last_loop = f->record;
+		due = check_due(++lp->count);
+	}
+	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick) | due, 0))
+		after(site, -1, -1, v, t, due);
+	return;
+rare:
+	hooks__probe_loop_exit_rare(site);
+}
+
+static __attribute__((noinline)) void loop_enter_mono(pvmmon_probe_site *site)
+{
+	loop_enter_on(site, NULL);
+}
+
+static __attribute__((noinline)) void loop_exit_mono(pvmmon_probe_site *site)
+{
+	loop_exit_on(site, NULL);
+}
+
+void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
+{
+	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!m, 0))
+		loop_enter_mono(site);
+	else
+		loop_enter_on(site, m);
+}
+
+void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
+{
+	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(!m, 0))
+		loop_exit_mono(site);
+	else
+		loop_exit_on(site, m);
 }
 
 #pragma GCC pop_options
@@ -523,13 +589,6 @@ int hooks__loop_enter_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t 
 	return made != before ? HOOKS_REC_MADE : 0;
 }
 
-int hooks__loop_enter(pvmmon_probe_site *site, int64_t v)
-{
-	int64_t l, t = real_local(v, &l);
-
-	return hooks__loop_enter_at(site, t, v, l);
-}
-
 int hooks__loop_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l)
 {
 	frame *f;
@@ -553,13 +612,6 @@ int hooks__loop_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l
 	return 0;
 }
 
-int hooks__loop_exit(pvmmon_probe_site *site, int64_t v)
-{
-	int64_t l, t = real_local(v, &l);
-
-	return hooks__loop_exit_at(site, t, v, l);
-}
-
 int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time)
 {
 	if (site->kind == PVMMON_PROBE_LOOP) {
@@ -577,9 +629,7 @@ int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *
 	return 1;
 }
 
-/* The record that counts a throttled procedure's calls (caller unknown: the calls no
- * longer reach the probe stack), made on first use; (size_t)-1 without memory. */
-static size_t count_only_record(pvmmon_probe_site *site)
+size_t hooks__records_count_only(pvmmon_probe_site *site)
 {
 	size_t r = proc_record(site, NULL, -2);
 
@@ -590,59 +640,10 @@ static size_t count_only_record(pvmmon_probe_site *site)
 	return r;
 }
 
-/* Throttled sites: their off count at the demotion, the record that counts them (a
- * procedure's counted record, a loop's own) and a loop's count then. */
-typedef struct throttled_site {
-	pvmmon_probe_site *site;
-	unsigned long base;
-	size_t record;
-	uint64_t timed;
-} throttled_site;
-static throttled_site *throttled;
-static size_t nthrottled;
-
-/* Copies the throttled sites' counts since their demotion into their records. */
-static void update_throttled(void)
+void hooks__records_throttle_mark(pvmmon_probe_site *site, int64_t at, int64_t call_ns,
+                                  int64_t pair_ns)
 {
-	for (size_t i = 0; i < nthrottled; i++) {
-		const throttled_site *t = &throttled[i];
-		uint64_t since = t->site->off - t->base;
-
-		if (t->site->kind == PVMMON_PROBE_LOOP && t->record < rec.nloops)
-			rec.loops[t->record].count = t->timed + since;
-		else if (t->site->kind == PVMMON_PROBE_PROC && t->record < rec.nprocs)
-			rec.procs[t->record].count = since;
-	}
-}
-
-void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns, int64_t pair_ns)
-{
-	size_t i, r = (size_t)-1;
-	throttled_site *n = realloc(throttled, (nthrottled + 1) * sizeof(*n));
-
-	if (n) {
-		throttled = n;
-		if (site->kind == PVMMON_PROBE_LOOP)
-			r = site->slot >= 0 ? (size_t)site->slot : (size_t)-1;
-		else
-			r = count_only_record(site);
-		if (r != (size_t)-1)
-			throttled[nthrottled++] = (throttled_site){
-			    site, site->off, r,
-			    site->kind == PVMMON_PROBE_LOOP && r < rec.nloops ? rec.loops[r].count
-			                                                      : 0};
-	}
-	if (site->kind == PVMMON_PROBE_LOOP) {
-		if (site->slot >= 0 && (size_t)site->slot < rec.nloops) {
-			pvmmon_log_loop *l = &rec.loops[site->slot];
-
-			l->throttled_at_ns = at;
-			l->throttle_call_ns = call_ns;
-			l->throttle_pair_ns = pair_ns;
-		}
-		return;
-	}
-	for (i = 0; i < rec.nprocs; i++)
+	for (size_t i = 0; i < rec.nprocs; i++)
 		if (proc_keys[i].site == site) {
 			rec.procs[i].throttled_at_ns = at;
 			rec.procs[i].throttle_call_ns = call_ns;
@@ -743,7 +744,6 @@ pvmmon_log_proc *hooks__records_counted_new(const void *entry, size_t *index)
 void hooks__records_update_counts(void)
 {
 	mark_disabled();
-	update_throttled();
 	hooks__records_statics_count();
 }
 
@@ -782,9 +782,6 @@ void hooks__records_reset(void)
 	proc_keys = NULL;
 	free(loop_sites);
 	loop_sites = NULL;
-	free(throttled);
-	throttled = NULL;
-	nthrottled = 0;
 	proc_cap = loop_cap = 0;
 	proc_depth = loop_depth = 0;
 }

@@ -57,13 +57,20 @@ void hooks__records_update_counts(void);
 
 /* Copies the registered static tables into the task's records (once). */
 void hooks__records_add_statics(void);
-/* Copies the counted procedures' call counters into their records (recstatic.c),
- * making a record for each on its first count; and forgets those records (reset). */
+/* Copies the throttled sites' and the counted procedures' call counts into their
+ * records (recstatic.c), making a record for each counted procedure on its first
+ * count; and forgets those records (reset). */
 void hooks__records_statics_count(void);
 void hooks__records_statics_reset(void);
 /* A new proc record for a counted procedure (keyed by its static entry; counted, no
  * caller), its index in *index; NULL when memory is short. */
 pvmmon_log_proc *hooks__records_counted_new(const void *entry, size_t *index);
+/* The record that counts a throttled procedure's calls (caller unknown: the calls no
+ * longer reach the probe stack), made on first use; (size_t)-1 without memory. And
+ * the marks of site's demotion on every proc record of site. */
+size_t hooks__records_count_only(pvmmon_probe_site *site);
+void hooks__records_throttle_mark(pvmmon_probe_site *site, int64_t at, int64_t call_ns,
+                                  int64_t pair_ns);
 
 /* Looks up every proc record's and open frame's critical-path selection index again
  * (after the selection is known). */

@@ -1,7 +1,8 @@
 /*
- * The static tables that instrumented translation units register (pvmmon/probe.h),
- * copied into the task's records, and the records of the counted (leaf) procedures
- * their entries point to (the proc records themselves are records.c's).
+ * The records that count calls without timing them: the static tables that
+ * instrumented translation units register (pvmmon/probe.h), copied into the task's
+ * records, with the counted (leaf) procedures their entries point to, and the sites
+ * throttling switched off (the proc and loop records themselves are records.c's).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,67 @@ void hooks__records_add_statics(void)
 static const pvmmon_static_entry **counted_entry;
 static size_t *counted_proc, ncounted;
 
+/* Throttled sites: their off count at the demotion, the record that counts them (a
+ * procedure's counted record, a loop's own) and a loop's count then. */
+typedef struct throttled_site {
+	pvmmon_probe_site *site;
+	unsigned long base;
+	size_t record;
+	uint64_t timed;
+} throttled_site;
+static throttled_site *throttled;
+static size_t nthrottled;
+
+/* Copies the throttled sites' counts since their demotion into their records. */
+static void update_throttled(pvmmon_log_task *rec)
+{
+	for (size_t i = 0; i < nthrottled; i++) {
+		const throttled_site *t = &throttled[i];
+		uint64_t since = t->site->off - t->base;
+
+		if (t->site->kind == PVMMON_PROBE_LOOP && t->record < rec->nloops)
+			rec->loops[t->record].count = t->timed + since;
+		else if (t->site->kind == PVMMON_PROBE_PROC && t->record < rec->nprocs)
+			rec->procs[t->record].count = since;
+	}
+}
+
+void hooks__records_throttled(pvmmon_probe_site *site, int64_t at, int64_t call_ns, int64_t pair_ns)
+{
+	pvmmon_log_task *rec = hooks__records_task();
+	throttled_site *n = realloc(throttled, (nthrottled + 1) * sizeof(*n));
+	size_t r = (size_t)-1;
+
+	if (n) {
+		throttled = n;
+		if (site->kind == PVMMON_PROBE_LOOP)
+			r = site->slot >= 0 ? (size_t)site->slot : (size_t)-1;
+		else
+			r = hooks__records_count_only(site);
+		if (r != (size_t)-1)
+			throttled[nthrottled++] = (throttled_site){
+			    site, site->off, r,
+			    site->kind == PVMMON_PROBE_LOOP && r < rec->nloops ? rec->loops[r].count
+			                                                       : 0};
+	}
+	if (site->kind == PVMMON_PROBE_LOOP) {
+		if (site->slot >= 0 && (size_t)site->slot < rec->nloops) {
+			pvmmon_log_loop *l = &rec->loops[site->slot];
+
+			l->throttled_at_ns = at;
+			l->throttle_call_ns = call_ns;
+			l->throttle_pair_ns = pair_ns;
+		}
+		return;
+	}
+	hooks__records_throttle_mark(site, at, call_ns, pair_ns);
+}
+
 void hooks__records_statics_count(void)
 {
 	pvmmon_log_task *rec = hooks__records_task();
+
+	update_throttled(rec);
 
 	for (size_t i = 0; i < ntables; i++)
 		for (int j = 0; j < tables[i].n; j++) {
@@ -117,4 +176,7 @@ void hooks__records_statics_reset(void)
 	counted_entry = NULL;
 	counted_proc = NULL;
 	ncounted = 0;
+	free(throttled);
+	throttled = NULL;
+	nthrottled = 0;
 }

@@ -159,7 +159,7 @@ static inline int64_t vclock__stamp(vclock *c, int64_t rt)
  * with it) has nothing to be below: it is told apart only where it would clamp. A
  * paused clock is not tested here: pausing saves the stamp state and resuming puts it
  * back (vclock__pause_stamps), so the probes calibration times are the probes the
- * program runs.
+ * program runs. The board's promise is left to the caller (vclock__pub_due).
  */
 static inline int64_t vclock__probe_nopub(vclock *c, int64_t rt, int64_t cost, int64_t *l)
 {
@@ -194,29 +194,7 @@ static inline void vclock__pub(vclock *c)
 		c->pub(c, c->intrusion);
 }
 
-/* vclock__probe_nopub with the promise kept at once. */
-static inline int64_t vclock__probe(vclock *c, int64_t rt, int64_t cost, int64_t *l)
-{
-	int64_t v = vclock__probe_nopub(c, rt, cost, l);
-
-	if (__builtin_expect(vclock__pub_due(c), 0) && cost > 0)
-		vclock__pub(c);
-	return v;
-}
-
-/* Replaces a charge of `charged` ns made by vclock__probe with `measured` (a probe that
- * did far more than usual, timed instead). */
-static inline void vclock__recharge(vclock *c, int64_t charged, int64_t measured)
-{
-	int64_t d = measured > 0 ? measured - charged : -charged;
-
-	if (d > 0 && __builtin_expect(c->intrusion + d > c->pub_limit, 0) && c->pub)
-		c->pub(c, c->intrusion + d);
-	c->intrusion += d;
-	c->local += d;
-}
-
-/* Pauses stamping (1) or resumes it (0): see stamps_paused. Probes (vclock__probe) go
+/* Pauses stamping (1) or resumes it (0): see stamps_paused. Probes (vclock__probe_nopub) go
  * on stamping while paused; resuming puts back the stamp state of the pause (the last
  * stamps and the clamps), so that they leave no trace either. */
 void vclock__pause_stamps(vclock *c, int paused);
