@@ -1,4 +1,5 @@
-/* The public probe API (include/pvmmon/probe.h): procedure and loop entry and exit. */
+/* The probes (include/pvmmon/probe.h) outside their common case, which records.c runs:
+ * the gate, the rare charges, the calibrated cost, the scheduler's tick, throttling. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,8 @@
 /*
  * The task's dynamic records (seed 000 Figure 10), kept directly in the log model: proc
  * records per (procedure, caller, call line) and loop records, with the probe stacks
- * that time them (statement and com records: recstmt.c). Their number is bounded by the
+ * that time them and the probes' common case (statement and com records: recstmt.c;
+ * counted and throttled sites' counts: recstatic.c). Their number is bounded by the
  * program's sites and partners, never by its run length.
  */
 #include <stdlib.h>
