@@ -201,7 +201,7 @@ typedef int (*probe_fn)(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l
  */
 static __attribute__((noinline)) int probe_rare(pvmmon_probe_site *site, probe_fn fn, int entry)
 {
-	int64_t t0;
+	int64_t t0, v;
 	vclock *c;
 	int r;
 
@@ -209,7 +209,10 @@ static __attribute__((noinline)) int probe_rare(pvmmon_probe_site *site, probe_f
 		return 0;
 	t0 = pvmmon_clock_now();
 	c = hooks__clock();
-	r = fn(site, t0, vclock__stamp(c, t0), vclock__local(c, t0));
+	/* The stamp first: it may clamp L, which the local time must then be read after
+	 * (as arguments of one call, their order was the compiler's to choose). */
+	v = vclock__stamp(c, t0);
+	r = fn(site, t0, v, vclock__local(c, t0));
 	if (__builtin_expect((r & HOOKS_REC_MADE) || test_delay_ns || hooks__probe.cost < 0, 0)) {
 		charge_rare(c, t0, r & HOOKS_REC_MADE);
 	} else {

@@ -45,9 +45,12 @@ static void assert_no_negative_time(const pvmmon_log *log)
 
 			CU_ASSERT(p->incl_ns >= 0 && p->excl_ns >= 0 && p->local_incl_ns >= 0 &&
 			          p->local_excl_ns >= 0);
-			if (p->incl_ns < 0 || p->excl_ns < 0)
-				fprintf(stderr, "\n%s: incl %lld excl %lld\n", p->name,
-				        (long long)p->incl_ns, (long long)p->excl_ns);
+			if (p->incl_ns < 0 || p->excl_ns < 0 || p->local_incl_ns < 0 ||
+			    p->local_excl_ns < 0)
+				fprintf(stderr, "\n%s (task %s): incl %lld excl %lld local %lld %lld\n",
+				        p->name, t->lid ? t->lid : "?", (long long)p->incl_ns,
+				        (long long)p->excl_ns, (long long)p->local_incl_ns,
+				        (long long)p->local_excl_ns);
 		}
 		for (size_t k = 0; k < t->nloops; k++)
 			CU_ASSERT(t->loops[k].time_ns >= 0 && t->loops[k].local_ns >= 0);
