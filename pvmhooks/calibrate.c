@@ -411,6 +411,15 @@ static int own_wanted(void)
 	return e && strcmp(e, "own") == 0;
 }
 
+/* What a probe is charged from the calibration: half a pair, procedures' and loops'
+ * alike, or a quarter of the instrumented call in place where that was measured. */
+static void set_charge(void)
+{
+	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
+	if (cal.site_on_ps > 0)
+		hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);
+}
+
 /* Takes the calibration another task of the host measured (monitor/calib.c says why):
  * 1 when it did. Not when it was measured on another clock, nor under a test's probe
  * delay (this task's probes cost what its delay makes them), nor when asked not to. */
@@ -428,10 +437,7 @@ static int take_host_calibration(void)
 	cal.site_on_ps = host_cal.site_on_ps;
 	cal.site_off_ps = host_cal.site_off_ps;
 	cal.calibrated_by = host_cal.tid;
-	/* Charged as after a measure: half a pair, or a quarter of the call in place. */
-	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
-	if (cal.site_on_ps > 0)
-		hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);
+	set_charge();
 	return 1;
 }
 
@@ -471,15 +477,14 @@ void hooks__dyn_calibrate(void)
 	cal_pause(c, 1);
 	cal.proc_pair_ns = pair_cost(&cal_proc);
 	cal.loop_pair_ns = pair_cost(&cal_loop);
-	/* A probe is charged half a pair, procedures' and loops' alike. */
-	hooks__probe_cost_set((cal.proc_pair_ns + cal.loop_pair_ns) / 4);
+	/* The pairs' charge first: the in-place measure's probes are charged too. */
+	set_charge();
 	/* In place, as probes really run; the probes are charged from it (the loop's
 	 * measurement stays for the pair costs' split). A test's probe delay would make
 	 * the in-place code take milliseconds: the loop's measurement then stays. */
 	if (CAL_PLACE && !hooks__probe_test_delay()) {
 		cal.site_on_ps = place_cost(1, CAL_PLACE_ON_CALLS, CAL_PLACE_ON_REPS);
-		if (cal.site_on_ps > 0)
-			hooks__probe_cost_set((cal.site_on_ps + 2000) / 4000);
+		set_charge();
 		/* What a switched-off site costs matters to the budget only (it cannot be
 		 * switched off); it is a few percent of a small procedure's time, so it
 		 * takes more calls to measure. */
