@@ -63,4 +63,11 @@ void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * exists. */
 int cli__sibling(char **out, const char *const *candidates);
 
+/* What LD_PRELOAD gets for a monitored program (cli/runenv.c), or NULL if the hooks
+ * library cannot be found; the caller frees it. */
+char *cli__run_preload_list(void);
+/* PVM_EXPORT for a monitored program, given what it held (old) and whether
+ * PVMMON_WAIT_MS is set; NULL without memory. The caller frees it. */
+char *cli__run_export_list(const char *old, int wait);
+
 #endif

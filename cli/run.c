@@ -410,39 +410,6 @@ static void show_task_output(const pvmmon_vm *vm, int quiet)
 	fclose(f);
 }
 
-static char *hooks_library(void)
-{
-	const char *env = getenv("PVMMON_HOOKS");
-	static const char *const cand[] = {"../lib/libpvmhooks.so", "../lib/pvmmon/libpvmhooks.so",
-	                                   NULL};
-
-	char *path;
-
-	if (env && *env)
-		return strdup(env);
-	return cli__sibling(&path, cand) == 0 ? path : NULL;
-}
-
-/*
- * What LD_PRELOAD gets: the hooks library, or, in a sanitized build (make SANITIZE=1),
- * the sanitizer runtime the build recorded and then the hooks library, because ASan
- * will not start in a process where its runtime is not the first library.
- */
-static char *preload_list(void)
-{
-	char *hooks = hooks_library();
-#ifdef PVMMON_SANITIZER_RUNTIME
-	char *list = NULL;
-
-	if (hooks && asprintf(&list, "%s:%s", PVMMON_SANITIZER_RUNTIME, hooks) < 0)
-		list = NULL;
-	free(hooks);
-	return list;
-#else
-	return hooks;
-#endif
-}
-
 /*
  * Runs the program with the preload (none when hooks is NULL); returns its wait
  * status, or -1. When monitor is a live pid and the monitor ends first (a replay that
@@ -489,16 +456,8 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
 		/* A task that records registers at its first clock read (pvmhooks/sources.c). */
 		setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
-		/* PVMMON_CLOCK, _RECHECK_MS and _CALIBRATION too: spawned tasks get the
-		 * pvmd's environment, which an attached VM's pvmd did not take from this one. */
-		if (asprintf(&exp,
-		             "%s%sLD_PRELOAD:PVMMON_FLUSH_MS:PVMMON_NO_AUTOSTART:PVMMON_THROTTLE:"
-		             "PVMMON_RR%s%s%s%s",
-		             old ? old : "", old && *old ? ":" : "",
-		             o->wait_ms > 0 ? ":PVMMON_WAIT_MS" : "",
-		             getenv("PVMMON_CLOCK") ? ":PVMMON_CLOCK" : "",
-		             getenv("PVMMON_RECHECK_MS") ? ":PVMMON_RECHECK_MS" : "",
-		             getenv("PVMMON_CALIBRATION") ? ":PVMMON_CALIBRATION" : "") >= 0)
+		exp = cli__run_export_list(old, o->wait_ms > 0);
+		if (exp)
 			setenv("PVM_EXPORT", exp, 1);
 		execv(program, o->prog_argv);
 		fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
@@ -737,7 +696,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		return EXIT_PVMMON;
 	}
 	log = log_path(&o, program);
-	hooks = preload_list();
+	hooks = cli__run_preload_list();
 	if (!log || !hooks) {
 		if (!hooks)
 			cli__error("run: libpvmhooks.so is not installed beside pvmmon");

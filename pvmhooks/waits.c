@@ -21,6 +21,7 @@
 #include "clocksync.h"
 #include "pvmmon/errors.h"
 #include "sched.h"
+#include "slicetimer.h"
 #include "vclock.h"
 #include "waits.h"
 
@@ -137,8 +138,12 @@ static void first_report(wait_state *st, hooks_call *call, int op, int tid, int 
 static int slice(int tid, int tag, int64_t ns)
 {
 	struct timeval tv = {(time_t)(ns / 1000000000LL), (suseconds_t)(ns % 1000000000LL / 1000)};
+	int rc;
 
-	return hooks__pvm.trecv(tid, tag, &tv);
+	slicetimer__begin();
+	rc = hooks__pvm.trecv(tid, tag, &tv);
+	slicetimer__end();
+	return rc;
 }
 
 /* Each slice after the first: the monitor's commands, the flush when due, and a new

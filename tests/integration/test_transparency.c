@@ -284,11 +284,58 @@ static void test_program_with_pvmmon_names(void)
 	cmd_result_free(&b);
 }
 
+/*
+ * A receive's wait slices keep their timeout with a timer instead of libpvm3's timed
+ * selects (pvmhooks/slicetimer.c): a pvm_trecv that times out while large messages of
+ * another tag arrive still times out, takes nothing, and leaves the program's view as
+ * it was: the signal's disposition (the default, or the program's own handler, which is
+ * never called), and no timer unless the slice could use one (tests/fixtures/src/
+ * slicewait.c prints each fact).
+ */
+static void test_slice_timer_unseen(void)
+{
+	static const struct {
+		const char *env, *arg, *timers;
+	} runs[] = {
+	    {"", "", "slice timers 1\n"},
+	    {"", "own", "slice timers 0\n"},
+	    {"PVMMON_SLICE_TIMER=0", "", "slice timers 0\n"},
+	};
+	const char *dir = harness_tmpdir();
+	cmd_result b;
+
+	harness_sh(&b, 120,
+	           "cd '%s' && cc -O2 -o slicewait %s/../tests/fixtures/src/slicewait.c -lpvm3",
+	           dir, harness_build());
+	CU_ASSERT_EQUAL_FATAL(b.status, 0);
+	cmd_result_free(&b);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char want[512];
+		cmd_result m;
+
+		snprintf(want, sizeof(want),
+		         "trecv 0\ntimeout kept\nmessages intact\ndisposition kept\n"
+		         "own handler calls 0\n%s",
+		         runs[i].timers);
+		harness_sh(&m, RUN_TIMEOUT,
+		           "cd '%s' && %s %s/pvmmon run -q -o sw.xml -- ./slicewait %s", dir,
+		           runs[i].env, harness_bin(), runs[i].arg);
+		if (m.status != 0 || strcmp(m.out, want))
+			fprintf(stderr, "\n  slicewait %s %s: status %d\n%s%s", runs[i].env,
+			        runs[i].arg, m.status, m.out, m.err);
+		CU_ASSERT_EQUAL(m.status, 0);
+		CU_ASSERT_STRING_EQUAL(m.out, want);
+		cmd_result_free(&m);
+	}
+}
+
 CU_TestInfo test_transparency_tests[] = {
     {"pvm_tasks, pvm_config, mailbox, pvm_pstat counts: same as --raw in every mode",
      test_counts_same_monitored},
     {"bytes sent = bytes received for every encoding and send call", test_bytes_every_send_path},
     {"libpvmhooks exports exactly the allowed list", test_exports_are_the_allowed_list},
     {"a program defining pvmmon's internal names is monitored", test_program_with_pvmmon_names},
+    {"a timed-out receive amid large messages: timeout, signal and handler as unmonitored",
+     test_slice_timer_unseen},
     CU_TEST_INFO_NULL,
 };
