@@ -20,6 +20,7 @@
 
 #include "mhf.h"
 #include "rr.h"
+#include "slicetimer.h"
 #include "waits.h"
 
 #define SLOTS 32
@@ -59,7 +60,7 @@ static size_t nkept, capkept;
 static unsettled *pending;
 static size_t npending, cappending;
 static int settling; /* hooks__mhf_settle is running (it calls handlers, which call
-		      * wrappers, which call it) */
+                      * wrappers, which call it) */
 
 /* The op a delivery is recorded with: the wrapped call the task is in or came last
  * from (OTHER for calls without an event op). */
@@ -77,7 +78,7 @@ static int current_op(void)
  */
 static void run_handler(handler_fn user, int buf, int own, uint64_t *pos, int *op)
 {
-	int guard = hooks__guard, rb = 0, cur;
+	int guard = hooks__guard, rb = 0, cur, slice;
 	hooks_op saved = hooks__cur_op();
 
 	*pos = hooks__ncalls();
@@ -86,8 +87,10 @@ static void run_handler(handler_fn user, int buf, int own, uint64_t *pos, int *o
 		rb = pvm_setrbuf(buf);
 	hooks__guard = 0;
 	in_handler++;
+	slice = slicetimer__pause();
 	if (user)
 		user(buf);
+	slicetimer__resume(slice);
 	in_handler--;
 	hooks__guard = guard;
 	hooks__set_cur_op(saved);
@@ -129,31 +132,28 @@ static int trampoline(int k, int mid)
 	return 0;
 }
 
-#define TRAMPOLINE(k)                                                                         \
-	static int trampoline_##k(int mid)                                                    \
-	{                                                                                     \
-		return trampoline(k, mid);                                                    \
-	}
-TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3) TRAMPOLINE(4) TRAMPOLINE(5)
-TRAMPOLINE(6) TRAMPOLINE(7) TRAMPOLINE(8) TRAMPOLINE(9) TRAMPOLINE(10) TRAMPOLINE(11)
-TRAMPOLINE(12) TRAMPOLINE(13) TRAMPOLINE(14) TRAMPOLINE(15) TRAMPOLINE(16) TRAMPOLINE(17)
-TRAMPOLINE(18) TRAMPOLINE(19) TRAMPOLINE(20) TRAMPOLINE(21) TRAMPOLINE(22) TRAMPOLINE(23)
-TRAMPOLINE(24) TRAMPOLINE(25) TRAMPOLINE(26) TRAMPOLINE(27) TRAMPOLINE(28) TRAMPOLINE(29)
-TRAMPOLINE(30) TRAMPOLINE(31)
+#define TRAMPOLINE(k)                                                                              \
+	static int trampoline_##k(int mid) { return trampoline(k, mid); }
+TRAMPOLINE(0)
+TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3) TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
+    TRAMPOLINE(8) TRAMPOLINE(9) TRAMPOLINE(10) TRAMPOLINE(11) TRAMPOLINE(12) TRAMPOLINE(13)
+        TRAMPOLINE(14) TRAMPOLINE(15) TRAMPOLINE(16) TRAMPOLINE(17) TRAMPOLINE(18) TRAMPOLINE(19)
+            TRAMPOLINE(20) TRAMPOLINE(21) TRAMPOLINE(22) TRAMPOLINE(23) TRAMPOLINE(24)
+                TRAMPOLINE(25) TRAMPOLINE(26) TRAMPOLINE(27) TRAMPOLINE(28) TRAMPOLINE(29)
+                    TRAMPOLINE(30) TRAMPOLINE(31)
 
-static handler_fn const trampolines[SLOTS] = {
-    trampoline_0,  trampoline_1,  trampoline_2,  trampoline_3,  trampoline_4,  trampoline_5,
-    trampoline_6,  trampoline_7,  trampoline_8,  trampoline_9,  trampoline_10, trampoline_11,
-    trampoline_12, trampoline_13, trampoline_14, trampoline_15, trampoline_16, trampoline_17,
-    trampoline_18, trampoline_19, trampoline_20, trampoline_21, trampoline_22, trampoline_23,
-    trampoline_24, trampoline_25, trampoline_26, trampoline_27, trampoline_28, trampoline_29,
-    trampoline_30, trampoline_31,
+                        static handler_fn const trampolines[SLOTS] = {
+                            trampoline_0,  trampoline_1,  trampoline_2,  trampoline_3,
+                            trampoline_4,  trampoline_5,  trampoline_6,  trampoline_7,
+                            trampoline_8,  trampoline_9,  trampoline_10, trampoline_11,
+                            trampoline_12, trampoline_13, trampoline_14, trampoline_15,
+                            trampoline_16, trampoline_17, trampoline_18, trampoline_19,
+                            trampoline_20, trampoline_21, trampoline_22, trampoline_23,
+                            trampoline_24, trampoline_25, trampoline_26, trampoline_27,
+                            trampoline_28, trampoline_29, trampoline_30, trampoline_31,
 };
 
-int (*hooks__mhf_trampoline(int k))(int)
-{
-	return k >= 0 && k < SLOTS ? trampolines[k] : NULL;
-}
+int (*hooks__mhf_trampoline(int k))(int) { return k >= 0 && k < SLOTS ? trampolines[k] : NULL; }
 
 void hooks__mhf_add_begin(hooks_call *call, int (*f)(int))
 {
@@ -169,9 +169,10 @@ void hooks__mhf_add_begin(hooks_call *call, int (*f)(int))
 			return;
 		}
 	if (!warned++)
-		fprintf(stderr, "pvmmon: more than %d message handlers: the messages of the "
-				"others are not recorded or replayed\n",
-			SLOTS);
+		fprintf(stderr,
+		        "pvmmon: more than %d message handlers: the messages of the "
+		        "others are not recorded or replayed\n",
+		        SLOTS);
 }
 
 void hooks__mhf_add_end(hooks_call *call, int rc)
@@ -266,9 +267,10 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 		b = hooks__pvm.probe(src, tag);
 		if (b > 0) {
 			waits__forced_end();
-			snprintf(obs, sizeof(obs), "no handler took it: a message from t%x with tag %d "
-						   "is queued for a receive",
-				 (unsigned)src, tag);
+			snprintf(obs, sizeof(obs),
+			         "no handler took it: a message from t%x with tag %d "
+			         "is queued for a receive",
+			         (unsigned)src, tag);
 			hooks__rr_handler_missing(call, obs);
 			return;
 		}
@@ -365,10 +367,7 @@ int hooks__mhf_unexpected(int *src, int *tag)
 	return 1;
 }
 
-int hooks__mhf_in_handler(void)
-{
-	return in_handler;
-}
+int hooks__mhf_in_handler(void) { return in_handler; }
 
 void hooks__mhf_settle_due(hooks_call *call)
 {

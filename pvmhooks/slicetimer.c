@@ -17,7 +17,9 @@
  * the time libpvm3 asked, aimed at this thread with signal PVMMON_SLICE_SIGNAL, and
  * the selects wait untimed; the signal interrupts the select at the deadline and the
  * interposed select answers "timed out", as the timed one would have. At the slice's
- * end the timer is disarmed and the signal's disposition put back.
+ * end the timer is disarmed and the signal's disposition put back; so it is while a
+ * program's message handler runs inside the slice (pvmhooks/mhf.c), whose own selects
+ * and sleeps must see neither the signal nor the interposed select's conversion.
  *
  * What the program could see, and why it does not: the handler is installed only for
  * the rest of that one receive and only when the program left the signal at its default
@@ -143,7 +145,7 @@ static int arm(const struct timeval *tv)
 	return 0;
 }
 
-void slicetimer__end(void)
+static void disarm(void)
 {
 	if (st.armed) {
 		struct itimerspec zero;
@@ -154,8 +156,26 @@ void slicetimer__end(void)
 		sigaction(PVMMON_SLICE_SIGNAL, &st.old, NULL);
 		st.armed = 0;
 	}
+}
+
+void slicetimer__end(void)
+{
+	disarm();
 	st.active = 0;
 }
+
+int slicetimer__pause(void)
+{
+	int was = st.active;
+
+	disarm();
+	st.active = 0;
+	return was;
+}
+
+/* libpvm3 gives each select the time left by its own clock, so the next one re-arms
+ * with what is left after the handler. */
+void slicetimer__resume(int was) { st.active = was; }
 
 /* A select of libpvm3's in a slice, after its first timed one. */
 __attribute__((noinline)) static int slice_select(int n, fd_set *r, fd_set *w, fd_set *e,

@@ -14,5 +14,9 @@
 /* Around one slice's pvm_trecv, in the thread that makes it. */
 void slicetimer__begin(void);
 void slicetimer__end(void);
+/* Around a program's message handler run inside a slice: the handler's own calls see
+ * neither the timer's signal nor a slice's select. pause returns what resume takes. */
+int slicetimer__pause(void);
+void slicetimer__resume(int was);
 
 #endif
