@@ -16,9 +16,9 @@
 
 #include "harness.h"
 #include "hosts.h"
-#include "test_hosts.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "test_hosts.h"
 
 #define RUN_TIMEOUT HOSTS_RUN_TIMEOUT
 #define EXTRA_HOSTS 2
@@ -485,13 +485,24 @@ static void test_clock_offset(void)
 		}
 	}
 	test_hosts_set_clock_offset(hosts, sh, 0);
+	/*
+	 * An offset error e moves the two directions opposite ways (+e one way, -e the
+	 * other), so the check is on the half difference of the two directions' changes,
+	 * shifted run against the unshifted one just before it, per pair of runs: a slow
+	 * spell of the machine moves both directions of a run alike and cancels out (CI
+	 * runs on a loaded 2-CPU machine saw +38.6% and +34.1% together, and +1.6% with
+	 * +21.3%, while the offsets in the logs were right to 0.1 ms). 10% of a 2 ms
+	 * transmission is 0.2 ms, a twentieth of the shift. Each direction's own change
+	 * only has to stay within a factor 2 (an uncorrected 5 ms offset is more than 3).
+	 */
+	double anti[CLOCK_RUNS];
+
+	for (int r = 0; r < CLOCK_RUNS; r++)
+		anti[r] = (big5[0][r] / big0[0][r] - big5[1][r] / big0[1][r]) / 2;
 	for (int d = 0; d < 2; d++) {
 		int from = d ? sh : 0, to = d ? 0 : sh;
 		double ratio[CLOCK_RUNS], m0, m5, q;
 
-		/* Each shifted run against the unshifted one just before it: a slow spell of
-		 * the machine (a CI run once saw both directions 15% slower in the shifted
-		 * runs alike, which no offset error does) hits both runs of a pair. */
 		for (int r = 0; r < CLOCK_RUNS; r++)
 			ratio[r] = big5[d][r] / big0[d][r];
 		qsort(ratio, CLOCK_RUNS, sizeof(double), cmp_double);
@@ -506,8 +517,12 @@ static void test_clock_offset(void)
 		    "(medians of %d runs); median of the paired runs' ratios %+.1f%%",
 		    from, to, m0 / 1e3, m5 / 1e3, CLOCK_RUNS, 100.0 * (q - 1));
 		CU_ASSERT(big5[d][0] > 0);
-		CU_ASSERT(q <= 1.2 && q >= 0.8);
+		CU_ASSERT(q <= 2.0 && q >= 0.5);
 	}
+	qsort(anti, CLOCK_RUNS, sizeof(double), cmp_double);
+	fprintf(stderr, "\n  256 KiB: half the difference of the two directions' changes %+.1f%%",
+	        100.0 * anti[CLOCK_RUNS / 2]);
+	CU_ASSERT(anti[CLOCK_RUNS / 2] <= 0.1 && anti[CLOCK_RUNS / 2] >= -0.1);
 }
 
 /* The drift of the clock test: 100 ppm, several times what quartz clocks drift by,
