@@ -70,6 +70,9 @@ typedef struct mon_spawn {
 	int64_t rt;      /* the parent's real time at the spawn's end */
 	wire_cp cp;      /* the parent's critical-path tuple then, for the child to start from */
 	int64_t seen_at; /* when the report came (the monitor's real time) */
+	/* The pvmd was asked to tell the child's exit before it registered, and told it:
+	 * a child that has not registered yet keeps the run from ending until either. */
+	int exit_asked, exited;
 } mon_spawn;
 
 /* A task waiting to learn the tid of a logical id that has not registered yet. */

@@ -61,8 +61,10 @@ static void welcome(mon_run *run, mon_task *t)
 	t->welcomed = 1;
 	t->pending_since = 0;
 	rrmon__welcomed(run, t);
-	/* pvmd tells us when the task ends, whether it says goodbye or crashes. */
-	run->io.notify_exit(t->rec.tid);
+	/* pvmd tells us when the task ends, whether it says goodbye or crashes (asked
+	 * already if its spawn report came before it registered). */
+	if (!tasks__spawn_exit_asked(run, t->rec.tid))
+		run->io.notify_exit(t->rec.tid);
 }
 
 /* Gives t its logical id if its place is known; returns 1 when assigned. */
@@ -147,8 +149,13 @@ void registry__spawned(mon_run *run, int src, const uint8_t *data, size_t len)
 			rt = clocks__to_monitor(run, parent, rt);
 	}
 	for (i = 0; i < s.n; i++) {
-		mon_spawn sp = {src, s.tids[i], s.base + i, rt, s.cp, pvmmon_clock_now()};
+		mon_spawn sp = {src, s.tids[i], s.base + i, rt, s.cp, pvmmon_clock_now(), 0, 0};
 
+		/* A child not registered yet: its exit is asked for now, so that the run
+		 * waits for it and learns if it ends without registering. */
+		if (sp.child > 0 && !tasks__find(run, sp.child) &&
+		    run->io.notify_exit(sp.child) >= 0)
+			sp.exit_asked = 1;
 		if (tasks__spawn_add(run, &sp) < 0) {
 			wire__spawned_clear(&s);
 			return;
@@ -262,8 +269,12 @@ void registry__task_exit(mon_run *run, int32_t tid)
 {
 	mon_task *t = tasks__find(run, tid);
 
-	if (!t)
+	if (!t) {
+		/* A spawned child that ended without registering. */
+		if (tasks__spawn_exited(run, tid))
+			run->t_last_change = pvmmon_clock_now();
 		return;
+	}
 	/* gone first: the host's next keeper is chosen among the others. */
 	tasks__gone(t);
 	clocks__task_gone(run, t);

@@ -106,7 +106,36 @@ int tasks__all_done(const mon_run *run)
 	for (size_t i = 0; i < tasks__count(run); i++)
 		if (!run->tab->tasks[i].gone)
 			return 0;
+	/* A child its parent reported spawning that has neither registered nor ended is
+	 * still to come: a short task on a busy machine registers after its parent (and
+	 * everyone else) has ended, and its records would be lost. */
+	for (size_t i = 0; i < tasks__spawn_count(run); i++) {
+		const mon_spawn *sp = &run->tab->spawns[i];
+
+		if (sp->exit_asked && !sp->exited && !tasks__find(run, sp->child))
+			return 0;
+	}
 	return 1;
+}
+
+int tasks__spawn_exited(mon_run *run, int32_t child)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < tasks__spawn_count(run); i++)
+		if (run->tab->spawns[i].child == child) {
+			run->tab->spawns[i].exited = 1;
+			found = 1;
+		}
+	return found;
+}
+
+int tasks__spawn_exit_asked(const mon_run *run, int32_t child)
+{
+	for (size_t i = 0; i < tasks__spawn_count(run); i++)
+		if (run->tab->spawns[i].child == child && run->tab->spawns[i].exit_asked)
+			return 1;
+	return 0;
 }
 
 int tasks__spawn_add(mon_run *run, const mon_spawn *sp)

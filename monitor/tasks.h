@@ -27,6 +27,11 @@ int tasks__spawn_add(mon_run *run, const mon_spawn *sp);
 /* The report of t's spawn by its parent, NULL when none came (yet). */
 const mon_spawn *tasks__spawn_of(const mon_run *run, const mon_task *t);
 size_t tasks__spawn_count(const mon_run *run);
+/* Marks the spawn reports of child ended (the pvmd told its exit before it
+ * registered); returns 1 if there was one. */
+int tasks__spawn_exited(mon_run *run, int32_t child);
+/* Whether the pvmd was already asked to tell child's exit from its spawn report. */
+int tasks__spawn_exit_asked(const mon_run *run, int32_t child);
 const mon_spawn *tasks__spawn_at(const mon_run *run, size_t i);
 
 /* Sends b to tid through the run's transport (nothing when b failed to build).

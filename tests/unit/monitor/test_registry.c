@@ -125,6 +125,38 @@ static void test_exit_without_final_flush_is_a_crash(void)
 	fake_done(&run);
 }
 
+/* Children reported spawned keep the run from ending until each has registered and
+ * ended or ended without registering, and the pvmd is asked once for each exit. */
+static void test_spawned_child_not_registered_keeps_run(void)
+{
+	mon_run run;
+	int32_t kids[2] = {0x40002, 0x40003};
+	wire_spawned s = {0, 2, kids, 0, {0}};
+	wire_buf b;
+	size_t asked = 0;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	wire__buf_init(&b);
+	wire__spawned_encode(&b, &s);
+	run__dispatch(&run, 0x40001, WIRE_TAG_SPAWNED, b.data, b.len);
+	wire__buf_free(&b);
+	run__task_exit(&run, 0x40001);
+	/* Neither child has registered: the run is not over. */
+	CU_ASSERT_FALSE(tasks__all_done(&run));
+	reg(&run, 0x40002, 0x40001, run.token);
+	run__task_exit(&run, 0x40002);
+	CU_ASSERT_FALSE(tasks__all_done(&run));
+	/* The second ends without ever registering. */
+	run__task_exit(&run, 0x40003);
+	CU_ASSERT_TRUE(tasks__all_done(&run));
+	CU_ASSERT_EQUAL(tasks__count(&run), 2);
+	for (size_t i = 0; i < fake_nnotified; i++)
+		asked += fake_notified[i] == 0x40002;
+	CU_ASSERT_EQUAL(asked, 1);
+	fake_done(&run);
+}
+
 static void test_query_answers_whether_a_task(void)
 {
 	mon_run run;
@@ -147,6 +179,8 @@ static void test_query_answers_whether_a_task(void)
 }
 
 CU_TestInfo test_registry_tests[] = {
+    {"a spawned child keeps the run until it registers and ends, or ends unregistered",
+     test_spawned_child_not_registered_keeps_run},
     {"register welcomes with index", test_register_welcomes_with_index},
     {"wrong token refused", test_wrong_token_refused},
     {"child waits for spawn report", test_child_waits_for_spawn_report},

@@ -161,8 +161,10 @@ static void test_lid_unreachable_after_parent_ends(void)
 
 	replay_of(&run, lids, 4);
 	reg(&run, 0x40001);
-	CU_ASSERT_EQUAL(tasks__spawn_add(&run, &(mon_spawn){0x40001, 0x40002, 0, 0, {0}, 0}), 0);
-	CU_ASSERT_EQUAL(tasks__spawn_add(&run, &(mon_spawn){0x40001, 0x40003, 1, 0, {0}, 0}), 0);
+	CU_ASSERT_EQUAL(tasks__spawn_add(&run, &(mon_spawn){0x40001, 0x40002, 0, 0, {0}, 0, 0, 0}),
+	                0);
+	CU_ASSERT_EQUAL(tasks__spawn_add(&run, &(mon_spawn){0x40001, 0x40003, 1, 0, {0}, 0, 0, 0}),
+	                0);
 	reg_child(&run, 0x40002, 0x40001);
 	CU_ASSERT_STRING_EQUAL(tasks__find(&run, 0x40002)->rec.lid, "0.0");
 	ask_lid(&run, 0x40002, "0.1"); /* spawned, not yet registered */
