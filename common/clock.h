@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <time.h>
 
+/* Internal to the library that links it (the archives are linked statically): its
+ * names bind locally, with no GOT load or PLT call. */
+#pragma GCC visibility push(hidden)
+
 /*
  * A fixed shift of this process's clock (tests only): PVMMON_TEST_CLOCK_OFFSET_NS, read
  * once. The hosts test harness sets it per namespace host, so that one machine can
@@ -92,21 +96,37 @@ static inline int64_t pvmmon_clock_now(void)
 }
 
 /*
- * The TSC's reading on map m as pvmmon_clock_now gives it, or 0 where that takes its
- * slow way (ticks past the map's limit: a re-fit). For the probes' common case, which
- * then hand over to their rare path rather than make a call themselves.
+ * The TSC's reading on map m as pvmmon_clock_now gives it, in *t; 0 where that takes its
+ * slow way (ticks past the map's limit: a re-fit), *t then unset. For the probes'
+ * common case, which then hand over to their rare path rather than make a call
+ * themselves (a result the caller branches on, so no test of the time itself).
  */
-static inline int64_t pvmmon__clock_tsc_fast(const pvmmon__clock_map *m)
+static inline int pvmmon__clock_tsc_fast(const pvmmon__clock_map *m, int64_t *t)
 {
 #if defined(__x86_64__)
 	uint64_t d = __builtin_ia32_rdtsc() - m->tsc;
 
-	if (__builtin_expect(d <= m->limit, 1))
-		return m->ns + (int64_t)(((unsigned __int128)d * m->mult) >> 32);
+	if (__builtin_expect(d > m->limit, 0))
+		return 0;
+	*t = m->ns + (int64_t)(((unsigned __int128)d * m->mult) >> 32);
+	return 1;
 #else
 	(void)m;
-#endif
+	(void)t;
 	return 0;
+#endif
+}
+
+/* A probe's real time in *t: the TSC on map m as pvmmon__clock_tsc_fast reads it (0:
+ * past the map's limit), or CLOCK_MONOTONIC where there is no map (m NULL). */
+static inline __attribute__((always_inline)) int pvmmon__clock_probe(const pvmmon__clock_map *m,
+                                                                     int64_t *t)
+{
+	if (!m) {
+		*t = pvmmon__clock_mono();
+		return 1;
+	}
+	return pvmmon__clock_tsc_fast(m, t);
 }
 
 /*
@@ -168,5 +188,7 @@ int pvmmon__clock_next_map(pvmmon__clock_map *out, int64_t *err, const char **wh
                            const pvmmon__clock_map *cur, const pvmmon__clock_pair *first,
                            const pvmmon__clock_pair *prev, const pvmmon__clock_pair *now,
                            double scale0);
+
+#pragma GCC visibility pop
 
 #endif

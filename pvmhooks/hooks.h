@@ -19,6 +19,10 @@
 #include "tidmap.h"
 #include "vclock.h"
 
+/* Internal to the library that links it (the archives are linked statically): its
+ * names bind locally, with no GOT load or PLT call. */
+#pragma GCC visibility push(hidden)
+
 /* The wrapped calls, in wrappers.def order. */
 #define HOOKS_OPS(X)                                                                               \
 	X(pvm_mytid)                                                                               \
@@ -103,11 +107,12 @@ typedef struct hooks_counts {
  * gave it, its lifecycle state, its virtual clock and its counters. Features read it
  * through these functions; each feature's own state is static in the feature's file.
  */
-/* The state and the clock are read inline, through pointers task.c sets to its own
- * fields (every probe reads both, several times: a call each cost a probe pair tens of
- * instructions). */
+/* The state and the clock are read inline (every probe reads both, several times: a
+ * call each cost a probe pair tens of instructions): the state through a pointer
+ * task.c sets to its own field, the clock task.c's own object, which the probes then
+ * address directly instead of loading its address first. */
 extern const hooks_state_kind *const hooks__state_at;
-extern vclock *const hooks__clock_at;
+extern vclock hooks__vclock;
 static inline hooks_state_kind hooks__state(void) { return *hooks__state_at; }
 /* Moves the task to state (HOOKS_DONE after pvm_exit; tests set others). */
 void hooks__set_state(hooks_state_kind state);
@@ -117,7 +122,7 @@ uint64_t hooks__token(void);  /* the run's token (mailbox): piggybacks carry it 
 const char *hooks__lid(void); /* its logical id, from the welcome (NULL before) */
 int64_t hooks__start(void);   /* real time of initialisation: the task's time origin */
 /* The task's virtual clock: changed only through vclock.h's functions. */
-static inline vclock *hooks__clock(void) { return hooks__clock_at; }
+static inline vclock *hooks__clock(void) { return &hooks__vclock; }
 /* Takes the task's tid and the run's token (from the mailbox). */
 void hooks__set_task(int mytid, uint64_t token);
 /* Takes the task's number and logical id (heap; owned from now on) from the welcome. */
@@ -216,5 +221,7 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
  * the per-pair sequence number) into *out (heap, the caller frees); returns how many
  * partners. */
 size_t hooks__pair_counts(wire_wpeer **out);
+
+#pragma GCC visibility pop
 
 #endif

@@ -11,6 +11,10 @@
 #include "pvmmon/probe.h"
 #include "vclock.h"
 
+/* Internal to the library that links it (the archives are linked statically): its
+ * names bind locally, with no GOT load or PLT call. */
+#pragma GCC visibility push(hidden)
+
 /*
  * What every probe reads, in one place (probes.c owns it; the procedure probes' common
  * case, in records.c beside the stack it works on, reads it too): the calibrated cost
@@ -69,5 +73,7 @@ uint64_t hooks__probe_charged(void);
 void hooks__test_delay_init(void);
 /* That delay for this task, in ns (0: none). */
 int64_t hooks__probe_test_delay(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -44,7 +44,12 @@ static unsigned made; /* records made so far: probes that make one are timed */
 /* The proc and loop records the last exits closed, for throttling ((size_t)-1: none). */
 static size_t last_proc = (size_t)-1, last_loop = (size_t)-1;
 
-static frame proc_stack[STACK_MAX], loop_stack[STACK_MAX];
+/* The procedures' frames from index 0 up, with one frame below them whose site is NULL:
+ * the probes' common case takes the innermost frame's caller, and an exit its parent
+ * (whose callees' sums it adds to), without a test of the depth. */
+static frame proc_frames[STACK_MAX + 1] __attribute__((aligned(64)));
+static frame *const proc_stack = proc_frames + 1;
+static frame loop_stack[STACK_MAX] __attribute__((aligned(64)));
 static int proc_depth, loop_depth;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
@@ -319,13 +324,19 @@ static __attribute__((noinline)) void after(pvmmon_probe_site *site, int cp_ente
 		hooks__probe_check(site);
 }
 
+/*
+ * The procedure entry's common case. The frame's site, record and callees' sums are
+ * stored before the clock is read and the depth raised (a probe that then goes to the
+ * rare path, which pushes its own frame, puts the depth back), so that the stamp and
+ * the charge, which need most registers, keep nothing but the frame across them.
+ */
 static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_site *site,
                                                                 const pvmmon__clock_map *m)
 {
-	int d = proc_depth;
+	int d = proc_depth, line;
 	size_t r = (size_t)(ptrdiff_t)site->slot;
 	pvmmon_probe_site *caller;
-	vclock *c;
+	const proc_key *k;
 	frame *f;
 	int64_t t, v, l;
 
@@ -334,81 +345,73 @@ static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_sit
 	                     0))
 		goto rare;
 	f = &proc_stack[d];
-	caller = d > 0 ? f[-1].site : NULL;
+	caller = f[-1].site; /* NULL below the outermost frame */
+	k = &proc_keys[r];
 	/* A call line only means something within a caller. */
-	if (__builtin_expect(!key_is(&proc_keys[r], site, caller, caller ? pvmmon_call_line : 0),
-	                     0))
+	line = caller ? pvmmon_call_line : 0;
+	if (__builtin_expect(k->site != site || k->caller != caller || k->call_line != line, 0))
 		goto rare;
-	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
-	if (__builtin_expect(!t, 0))
+	f->site = site;
+	f->record = r;
+	f->child_ns = f->child_raw = f->child_local = 0;
+	proc_depth = d + 1;
+	if (__builtin_expect(!pvmmon__clock_probe(m, &t), 0)) {
+		proc_depth = d;
 		goto rare;
+	}
 	/* The line is consumed so that a procedure entered later from code that sets no
 	 * line (an uninstrumented library calling back) does not inherit it. */
 	pvmmon_call_line = 0;
-	c = hooks__clock();
-	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
+	v = vclock__probe_nopub(hooks__clock(), t, hooks__probe.cost, &l);
 	hooks__probe.charged++;
-	f->site = site;
-	f->record = r;
 	f->v_enter = v;
 	f->r_enter = t;
 	f->l_enter = l;
-	f->child_ns = f->child_raw = f->child_local = 0;
-	proc_depth = d + 1;
-	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick), 0))
-		after(site, 1, proc_keys[r].cp, v, t, 0);
+	if (__builtin_expect(vclock__pub_due(hooks__clock()) | (t >= hooks__probe.next_tick), 0))
+		after(f->site, 1, frame_cp(f), v, t, 0);
 	return;
 rare:
 	hooks__probe_proc_enter_rare(site);
 }
 
-static __attribute__((noinline)) void proc_enter_mono(pvmmon_probe_site *site)
-{
-	proc_enter_on(site, NULL);
-}
-
-void pvmmon_probe_proc_enter(pvmmon_probe_site *site)
-{
-	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
-
-	if (__builtin_expect(!m, 0))
-		proc_enter_mono(site);
-	else
-		proc_enter_on(site, m);
-}
-
+/* The procedure exit's common case: the depth is lowered before the clock is read (and
+ * put back if the probe then goes to the rare path), so that the frame alone is kept
+ * across the stamp. */
 static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site *site,
                                                                const pvmmon__clock_map *m)
 {
 	int d = proc_depth - 1;
-	vclock *c = hooks__clock();
+	frame *f = &proc_stack[d], *g; /* below the stack, the frame whose site is NULL */
 	int64_t t, v, l, incl, raw, local;
 	pvmmon_log_proc *p;
-	frame *f;
-	int due = 0;
+	uint64_t n = 3; /* the record's count: no power of two without a record */
+	size_t r;
 
-	if (__builtin_expect(
-	        hooks__guard || hooks__probe.slow || d < 0 || proc_stack[d].site != site, 0))
+	/* An exit with no open frame (d < 0) finds the frame below the stack, whose NULL
+	 * site only an exit of NULL would match. */
+	if (__builtin_expect(hooks__guard || hooks__probe.slow || f->site != site || d < 0, 0))
 		goto rare;
-	f = &proc_stack[d];
-	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
-	if (__builtin_expect(!t, 0))
-		goto rare;
-	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
-	hooks__probe.charged++;
 	proc_depth = d;
+	if (__builtin_expect(!pvmmon__clock_probe(m, &t), 0)) {
+		proc_depth = d + 1;
+		goto rare;
+	}
+	v = vclock__probe_nopub(hooks__clock(), t, hooks__probe.cost, &l);
+	hooks__probe.charged++;
 	incl = v - f->v_enter;
 	raw = t - f->r_enter;
 	local = l - f->l_enter;
-	if (d > 0) {
-		f[-1].child_ns += incl;
-		f[-1].child_raw += raw;
-		f[-1].child_local += local;
-	}
-	if (__builtin_expect(f->record != (size_t)-1, 1)) {
-		p = &rec.procs[f->record];
+	/* The caller's callees' sums (below the outermost frame, unused ones). */
+	f[-1].child_ns += incl;
+	f[-1].child_raw += raw;
+	f[-1].child_local += local;
+	r = f->record;
+	if (__builtin_expect(r != (size_t)-1, 1)) {
+		p = &rec.procs[r];
 		/* Recursion: the outermost activation alone adds inclusive time. */
-		if (!hooks__proc_active(site)) {
+		for (g = proc_stack; g < f && g->site != f->site; g++)
+			;
+		if (g == f) {
 			p->incl_ns += incl;
 			p->raw_incl_ns += raw;
 			p->local_incl_ns += local;
@@ -416,29 +419,17 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
 		p->excl_ns += incl - f->child_ns;
 		p->raw_excl_ns += raw - f->child_raw;
 		p->local_excl_ns += local - f->child_local;
-		last_proc = f->record;
-		due = check_due(++p->count);
+		last_proc = r;
+		n = ++p->count;
 	}
-	if (__builtin_expect(vclock__pub_due(c) | (t >= hooks__probe.next_tick) | due, 0))
-		after(site, 0, frame_cp(f), v, t, due);
+	/* A power of two: after() looks whether throttling's check is due (check_due). */
+	if (__builtin_expect(!(n & (n - 1)) || t >= hooks__probe.next_tick ||
+	                         vclock__pub_due(hooks__clock()),
+	                     0))
+		after(f->site, 0, frame_cp(f), v, t, check_due(n));
 	return;
 rare:
 	hooks__probe_proc_exit_rare(site);
-}
-
-static __attribute__((noinline)) void proc_exit_mono(pvmmon_probe_site *site)
-{
-	proc_exit_on(site, NULL);
-}
-
-void pvmmon_probe_proc_exit(pvmmon_probe_site *site)
-{
-	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
-
-	if (__builtin_expect(!m, 0))
-		proc_exit_mono(site);
-	else
-		proc_exit_on(site, m);
 }
 
 /* The loop probes' common case, as the procedures' (an entry of a site that has its
@@ -455,8 +446,7 @@ static inline __attribute__((always_inline)) void loop_enter_on(pvmmon_probe_sit
 	                         d >= STACK_MAX || site->slot < 0,
 	                     0))
 		goto rare;
-	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
-	if (__builtin_expect(!t, 0))
+	if (__builtin_expect(!pvmmon__clock_probe(m, &t), 0))
 		goto rare;
 	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
 	hooks__probe.charged++;
@@ -485,8 +475,7 @@ static inline __attribute__((always_inline)) void loop_exit_on(pvmmon_probe_site
 	if (__builtin_expect(
 	        hooks__guard || hooks__probe.slow || d < 0 || loop_stack[d].site != site, 0))
 		goto rare;
-	t = m ? pvmmon__clock_tsc_fast(m) : pvmmon__clock_mono();
-	if (__builtin_expect(!t, 0))
+	if (__builtin_expect(!pvmmon__clock_probe(m, &t), 0))
 		goto rare;
 	v = vclock__probe_nopub(c, t, hooks__probe.cost, &l);
 	hooks__probe.charged++;
@@ -508,35 +497,26 @@ rare:
 	hooks__probe_loop_exit_rare(site);
 }
 
-static __attribute__((noinline)) void loop_enter_mono(pvmmon_probe_site *site)
-{
-	loop_enter_on(site, NULL);
-}
-
-static __attribute__((noinline)) void loop_exit_mono(pvmmon_probe_site *site)
-{
-	loop_exit_on(site, NULL);
-}
-
-void pvmmon_probe_loop_enter(pvmmon_probe_site *site)
-{
-	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
-
-	if (__builtin_expect(!m, 0))
-		loop_enter_mono(site);
-	else
-		loop_enter_on(site, m);
-}
-
-void pvmmon_probe_loop_exit(pvmmon_probe_site *site)
-{
-	const pvmmon__clock_map *m = __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);
-
-	if (__builtin_expect(!m, 0))
-		loop_exit_mono(site);
-	else
-		loop_exit_on(site, m);
-}
+/* Each public probe: its common case on the TSC's map, inline, or a copy of it on
+ * CLOCK_MONOTONIC, out of line. */
+#define PROBE_PUBLIC(name)                                                                         \
+	static __attribute__((noinline)) void name##_mono(pvmmon_probe_site *site)                 \
+	{                                                                                          \
+		name##_on(site, NULL);                                                             \
+	}                                                                                          \
+	void pvmmon_probe_##name(pvmmon_probe_site *site)                                          \
+	{                                                                                          \
+		const pvmmon__clock_map *m =                                                       \
+		    __atomic_load_n(&pvmmon__clock_tsc, __ATOMIC_ACQUIRE);                         \
+		if (__builtin_expect(!m, 0))                                                       \
+			name##_mono(site);                                                         \
+		else                                                                               \
+			name##_on(site, m);                                                        \
+	}
+PROBE_PUBLIC(proc_enter)
+PROBE_PUBLIC(proc_exit)
+PROBE_PUBLIC(loop_enter)
+PROBE_PUBLIC(loop_exit)
 
 #pragma GCC pop_options
 

@@ -9,6 +9,10 @@
 #include "ptrmap.h"
 #include "pvmmon/probe.h"
 
+/* Internal to the library that links it (the archives are linked statically): its
+ * names bind locally, with no GOT load or PLT call. */
+#pragma GCC visibility push(hidden)
+
 /* Procedure and loop probes at virtual time v. Each returns HOOKS_REC_MADE when it made
  * a record (malloc, strdup): such a probe is timed, not charged the calibrated cost; an
  * exit adds HOOKS_REC_CHECK when the record it closed has just reached a count that
@@ -125,5 +129,7 @@ int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost);
 /* How far one probe's charge may be from its true cost (ns), from how far the two
  * calibrations in cost disagree; 0 when the in-place one was not made. */
 int64_t hooks__records_probe_spread(const pvmmon_log_cost *cost);
+
+#pragma GCC visibility pop
 
 #endif

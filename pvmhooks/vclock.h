@@ -7,6 +7,10 @@
 
 #include <stdint.h>
 
+/* Internal to the library that links it (the archives are linked statically): its
+ * names bind locally, with no GOT load or PLT call. */
+#pragma GCC visibility push(hidden)
+
 /* Message sizes are grouped into power-of-two classes for the estimators below. */
 #define VCLOCK_SIZE_CLASSES 33
 /* Transmissions kept per size class (the latest), and the quantile of them taken as
@@ -14,6 +18,9 @@
 #define VCLOCK_WAITED_KEEP 32
 #define VCLOCK_WAITED_RANK 8
 
+/* What every probe reads and writes comes first, in the struct's first 64-byte line
+ * (the struct is aligned to it): intrusion, local, the last stamps and the board's
+ * limit; the clamps' counts, which only a clamp adds to, next. */
 typedef struct vclock {
 	int64_t intrusion; /* I: accumulated monitoring intrusion, ns */
 	/*
@@ -23,6 +30,23 @@ typedef struct vclock {
 	 * It is also the task's observed cost of monitoring (seed 004).
 	 */
 	int64_t local;
+	/*
+	 * Clamping (vclock__stamp): the last virtual and local times handed out, which no
+	 * later stamp goes below, and the real time of the last stamp. Where a charge removed
+	 * more than the real time that passed since the last stamp (a calibrated probe cost
+	 * above what the probes really took there), the interval is 0 and the charge that
+	 * could not be removed is given back: clamped adds it up, clamped_real adds up the
+	 * real length of those intervals (their true unmonitored time lies between 0 and
+	 * that), nclamped counts them. They survive vclock__restart.
+	 */
+	int64_t last_v, last_l, last_rt;
+	/* Preserve mode's board (board.c) promises others that I stays at most pub_limit:
+	 * before I grows past it, pub(c, new I) writes a new promise. INT64_MAX (or no
+	 * pub, as in a clock not yet through vclock__init): none. */
+	int64_t pub_limit;
+	int64_t clamped, clamped_real;
+	uint64_t nclamped;
+	void (*pub)(struct vclock *c, int64_t intrusion);
 	/*
 	 * Minimum observed delivery time (receiver's receive end minus sender's send
 	 * start) per size class: a message that waited in the queue shows a larger value,
@@ -56,18 +80,6 @@ typedef struct vclock {
 	/* Minimum observed duration of the real receive call per size class: the cost the
 	 * uninstrumented receive would also have paid once the message was there. */
 	int64_t min_recv_cost[VCLOCK_SIZE_CLASSES];
-	/*
-	 * Clamping (vclock__stamp): the last virtual and local times handed out, which no
-	 * later stamp goes below, and the real time of the last stamp. Where a charge removed
-	 * more than the real time that passed since the last stamp (a calibrated probe cost
-	 * above what the probes really took there), the interval is 0 and the charge that
-	 * could not be removed is given back: clamped adds it up, clamped_real adds up the
-	 * real length of those intervals (their true unmonitored time lies between 0 and
-	 * that), nclamped counts them. They survive vclock__restart.
-	 */
-	int64_t last_v, last_l, last_rt;
-	int64_t clamped, clamped_real;
-	uint64_t nclamped;
 	/* While set (calibration), stamps are plain rt - I: its probes are no part of the
 	 * program's time and must not move the last stamp. saved: the stamp state at the
 	 * pause, put back at its end. */
@@ -76,12 +88,7 @@ typedef struct vclock {
 		int64_t last_v, last_l, last_rt, clamped, clamped_real;
 		uint64_t nclamped;
 	} saved;
-	/* Preserve mode's board (board.c) promises others that I stays at most pub_limit:
-	 * before I grows past it, pub(c, new I) writes a new promise. INT64_MAX (or no
-	 * pub, as in a clock not yet through vclock__init): none. */
-	int64_t pub_limit;
-	void (*pub)(struct vclock *c, int64_t intrusion);
-} vclock;
+} __attribute__((aligned(64))) vclock;
 
 /* What the clock concluded about one receive. */
 typedef struct vclock_recv {
@@ -165,20 +172,25 @@ static inline int64_t vclock__probe_nopub(vclock *c, int64_t rt, int64_t cost, i
 {
 	int64_t v = rt - c->intrusion, lt = rt - c->local;
 
+	/* Clamped, v is the last stamp and I = rt - v gives back the excess (L likewise);
+	 * else I and L stay as they are and the stamp is the last one. Then the charge. */
 	if (__builtin_expect(v < c->last_v, 0) && c->last_rt) {
 		c->clamped += c->last_v - v;
 		c->clamped_real += rt > c->last_rt ? rt - c->last_rt : 0;
 		c->nclamped++;
 		v = c->last_v;
-	}
-	if (__builtin_expect(lt < c->last_l, 0) && c->last_rt)
+		c->intrusion = rt - v;
+	} else
+		c->last_v = v;
+	if (__builtin_expect(lt < c->last_l, 0) && c->last_rt) {
 		lt = c->last_l;
-	c->last_v = v;
-	c->last_l = lt;
+		c->local = rt - lt;
+	} else
+		c->last_l = lt;
 	if (rt > c->last_rt)
 		c->last_rt = rt;
-	c->intrusion = rt - v + cost;
-	c->local = rt - lt + cost;
+	c->intrusion += cost;
+	c->local += cost;
 	*l = lt;
 	return v;
 }
@@ -285,5 +297,7 @@ typedef struct vclock_sync_sample {
  */
 int vclock__offset_estimate(int64_t *offset, int64_t *uncertainty, int64_t *rtt, int64_t *at,
                             const vclock_sync_sample *s, int n);
+
+#pragma GCC visibility pop
 
 #endif

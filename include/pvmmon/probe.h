@@ -43,7 +43,15 @@ typedef struct pvmmon_probe_site {
 
 #define PVMMON_PROBE_SITE_INIT(name, kind) {(name), __FILE__, __LINE__, (kind), 1, -1, 0, 0, 0}
 
-PVMMON_EXTERN void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
+/* The probes are called through the GOT, not a PLT stub: one jump less a probe (GCC's
+ * noplt; a program links them from libpvmhooks.so at start either way). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define PVMMON__NOPLT __attribute__((noplt))
+#else
+#define PVMMON__NOPLT
+#endif
+
+PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_proc_enter(pvmmon_probe_site *site);
 
 /*
  * 1 when nobody will ever monitor this process (run directly, or under `pvmmon run
@@ -67,9 +75,9 @@ PVMMON_EXTERN int pvmmon_probe_counting(void);
  * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.
  */
 PVMMON_EXTERN extern int pvmmon_call_line;
-PVMMON_EXTERN void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
-PVMMON_EXTERN void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
-PVMMON_EXTERN void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
+PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
+PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
+PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
 
 /* Hand instrumentation: PVMMON_PROC_ENTER("solve"); ... PVMMON_PROC_EXIT(); in the
  * same scope, and likewise for loops. */
