@@ -26,7 +26,9 @@
  * SIGINT above all) that comes inside the guard is deferred: the handler only notes
  * it, and the call's end (hooks__fatal_settle, the feature's poll: every wrapped
  * call's end, probe tick and slice of a long wait that runs the scheduler) reports it
- * and ends the task, with its records whole. A
+ * and ends the task, with its records whole; another stop signal meanwhile, or while
+ * that report is sent (the monitor's SIGTERM comes a moment after pvmmon run's), is
+ * ignored. A
  * wait that never ends is bounded by an alarm of DEFER_S seconds: the task then ends
  * with the signal and keeps its last flush. A fault inside the guard (a real SIGSEGV
  * in libpvm3 or in pvmmon) cannot wait: only FATAL is tried (records = 0).
@@ -76,6 +78,8 @@ static struct sigaction ours;            /* our handler, as installed */
 static volatile sig_atomic_t dying;      /* the signal being reported, 0 when none */
 /* A signal deferred to the end of the PVM call it came in, and where it came. */
 static volatile sig_atomic_t deferred, deferred_where;
+/* A deferred stop is being reported at its call's end (hooks__fatal_settle). */
+static volatile sig_atomic_t settling;
 static wire_buf out; /* the FATAL message, its room reserved at install */
 
 static int slot_of(int sig)
@@ -193,9 +197,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	unsigned left;
 
 	(void)uc;
-	/* Another stop while one waits for its call's end (the monitor's stop and pvmmon
-	 * run's interrupt come together): the first one settles. */
-	if (deferred && i >= 0 && sent(sig, si)) {
+	/* Another stop while one waits for its call's end or is being reported there
+	 * (the monitor's stop and pvmmon run's interrupt come together, the monitor's
+	 * often while the first one's records are on their way): the first one settles.
+	 * Ending the task at once here lost every record. */
+	if ((deferred || settling) && i >= 0 && sent(sig, si)) {
+		/* The handler was reset to the default on entry: a third one must find us. */
+		sigaction(sig, &ours, NULL);
 		errno = saved;
 		return;
 	}
@@ -242,6 +250,7 @@ void hooks__fatal_settle(void)
 
 	if (!sig)
 		return;
+	settling = 1;
 	deferred = 0;
 	alarm(BOUND_S);
 	report(sig, 1, deferred_where, 1);
