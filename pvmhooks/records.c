@@ -120,6 +120,17 @@ static int key_is(const proc_key *k, const void *site, const void *caller, int32
 	return k->site == site && k->caller == caller && k->call_line == call_line;
 }
 
+/* Whether site has an open activation among the frames 0 .. depth - 1 (inline: the
+ * exit's common case asks it). */
+static inline int open_below(const pvmmon_probe_site *site, int depth)
+{
+	const frame *g = proc_stack, *end = proc_stack + depth;
+
+	while (g < end && g->site != site)
+		g++;
+	return g < end;
+}
+
 /*
  * The proc record of site called from caller (the enclosing procedure's site, or NULL)
  * at call_line. The site remembers its last record, which is nearly always the one
@@ -349,7 +360,7 @@ static inline __attribute__((always_inline)) void proc_enter_on(pvmmon_probe_sit
 	k = &proc_keys[r];
 	/* A call line only means something within a caller. */
 	line = caller ? pvmmon_call_line : 0;
-	if (__builtin_expect(k->site != site || k->caller != caller || k->call_line != line, 0))
+	if (__builtin_expect(!key_is(k, site, caller, line), 0))
 		goto rare;
 	f->site = site;
 	f->record = r;
@@ -381,7 +392,7 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
                                                                const pvmmon__clock_map *m)
 {
 	int d = proc_depth - 1;
-	frame *f = &proc_stack[d], *g; /* below the stack, the frame whose site is NULL */
+	frame *f = &proc_stack[d]; /* below the stack, the frame whose site is NULL */
 	int64_t t, v, l, incl, raw, local;
 	pvmmon_log_proc *p;
 	uint64_t n = 3; /* the record's count: no power of two without a record */
@@ -408,10 +419,9 @@ static inline __attribute__((always_inline)) void proc_exit_on(pvmmon_probe_site
 	r = f->record;
 	if (__builtin_expect(r != (size_t)-1, 1)) {
 		p = &rec.procs[r];
-		/* Recursion: the outermost activation alone adds inclusive time. */
-		for (g = proc_stack; g < f && g->site != f->site; g++)
-			;
-		if (g == f) {
+		/* Recursion: the outermost activation alone adds inclusive time (the depth
+		 * is already d: the frames below this one). */
+		if (!open_below(site, d)) {
 			p->incl_ns += incl;
 			p->raw_incl_ns += raw;
 			p->local_incl_ns += local;
@@ -544,15 +554,7 @@ void hooks__records_running(int64_t v, hooks_running_fn fn, void *arg)
 	open_parts(loop_stack, loop_depth, 1, v, fn, arg);
 }
 
-int hooks__proc_active(pvmmon_probe_site *site)
-{
-	int i;
-
-	for (i = 0; i < proc_depth; i++)
-		if (proc_stack[i].site == site)
-			return 1;
-	return 0;
-}
+int hooks__proc_active(pvmmon_probe_site *site) { return open_below(site, proc_depth); }
 
 int hooks__loop_enter_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l)
 {
