@@ -1,4 +1,5 @@
 /* Building a task's call graph from its proc records, mutual recursion collapsed. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,8 +155,62 @@ static pvmmon_cg_edge *edge_for(pvmmon_callgraph *cg, size_t *cap, size_t from, 
 	return e;
 }
 
-/* Gives each component a node: its members in first-seen order and its joined name. */
-static int make_nodes(pvmmon_callgraph *cg, const builder *b, const pvmmon_log_task *task,
+/*
+ * The member through which a group is entered from outside: the one with the most calls
+ * from outside the group (a root's calls count), the first seen on a tie. Calls rather
+ * than time, because a recursive entry's inclusive time is the same however it is
+ * reached; the tie rule makes the choice the same for the same log.
+ */
+static size_t entry_member(const pvmmon_cg_node *n, builder *b, const pvmmon_log_task *task,
+			   size_t comp)
+{
+	size_t best = 0;
+	uint64_t best_calls = 0;
+
+	for (size_t j = 0; j < n->nmembers; j++) {
+		uint64_t calls = 0;
+
+		for (size_t i = 0; i < task->nprocs; i++) {
+			const pvmmon_log_proc *p = &task->procs[i];
+
+			if (p->counted || strcmp(p->name ? p->name : "?", n->members[j]))
+				continue;
+			if (!p->caller || b->comp[name_index(b, p->caller, 0)] != comp)
+				calls += p->count;
+		}
+		if (calls > best_calls) {
+			best = j;
+			best_calls = calls;
+		}
+	}
+	return best;
+}
+
+/*
+ * A node's name: the procedure; two members joined by '+', the entry first ("a+b" reads
+ * best); from three on, the entry and how many more ("eval and 23 more, mutually
+ * recursive"), the whole list being in members[].
+ */
+static char *node_name(const pvmmon_cg_node *n)
+{
+	char *name = NULL;
+
+	if (n->nmembers == 1)
+		return strdup(n->members[0]);
+	if (n->nmembers == 2) {
+		if (asprintf(&name, "%s+%s", n->members[0], n->members[1]) < 0)
+			return NULL;
+		return name;
+	}
+	if (asprintf(&name, "%s and %zu more, mutually recursive", n->members[0],
+		     n->nmembers - 1) < 0)
+		return NULL;
+	return name;
+}
+
+/* Gives each component a node: its members, the entry first then in first-seen order,
+ * and its name. */
+static int make_nodes(pvmmon_callgraph *cg, builder *b, const pvmmon_log_task *task,
 		      size_t *node_of_comp)
 {
 	cg->nodes = calloc(b->ncomps ? b->ncomps : 1, sizeof(*cg->nodes));
@@ -179,20 +234,16 @@ static int make_nodes(pvmmon_callgraph *cg, const builder *b, const pvmmon_log_t
 			return -1;
 		n->nmembers++;
 	}
-	for (size_t k = 0; k < cg->nnodes; k++) {
-		pvmmon_cg_node *n = &cg->nodes[k];
-		size_t len = 0;
+	for (size_t c = 0; c < b->ncomps; c++) {
+		pvmmon_cg_node *n = &cg->nodes[node_of_comp[c]];
+		size_t entry = n->nmembers > 1 ? entry_member(n, b, task, c) : 0;
+		char *first = n->members[entry];
 
-		for (size_t j = 0; j < n->nmembers; j++)
-			len += strlen(n->members[j]) + 1;
-		if (!(n->name = malloc(len ? len : 1)))
+		/* The entry to the front, the others keeping their order. */
+		memmove(n->members + 1, n->members, entry * sizeof(*n->members));
+		n->members[0] = first;
+		if (!(n->name = node_name(n)))
 			return -1;
-		n->name[0] = '\0';
-		for (size_t j = 0; j < n->nmembers; j++) {
-			if (j)
-				strcat(n->name, "+");
-			strcat(n->name, n->members[j]);
-		}
 		n->recursive = n->nmembers > 1;
 		for (size_t i = 0; i < task->nprocs; i++)
 			if (!strcmp(task->procs[i].name ? task->procs[i].name : "?", n->members[0])) {

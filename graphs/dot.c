@@ -474,6 +474,17 @@ int pvmmon_report_dot_calls(const pvmmon_log *log, const pvmmon_log_task *t, FIL
 			if (nd->nmembers > 1)
 				fputs(", peripheries=2", out);
 		}
+		/* A group named by its entry lists its members where the picture can (an SVG
+		 * tooltip); the HTML report lists them in its procedures table. */
+		if (nd->nmembers >= 3) {
+			fputs(", tooltip=\"", out);
+			for (size_t j = 0; j < nd->nmembers; j++) {
+				if (j)
+					fputc(' ', out);
+				graphs__put_escaped(out, nd->members[j]);
+			}
+			fputc('"', out);
+		}
 		fputs("];\n", out);
 	}
 	for (size_t e = 0; e < cg->nedges; e++) {

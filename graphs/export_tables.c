@@ -395,7 +395,31 @@ static int procedures_table(const pvmmon_log *log, export_sink *k)
 	return rc ? rc : k->end(k);
 }
 
-/* Each task's call graph as the text report lists it: nodes with recursion collapsed. */
+/* A node's members joined by '+' (the caller frees it), NULL when out of memory. */
+static char *join_members(const pvmmon_cg_node *nd)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t j = 0; j < nd->nmembers; j++)
+		len += strlen(nd->members[j]) + 1;
+	if (!(s = malloc(len)))
+		return NULL;
+	s[0] = '\0';
+	for (size_t j = 0; j < nd->nmembers; j++) {
+		if (j)
+			strcat(s, "+");
+		strcat(s, nd->members[j]);
+	}
+	return s;
+}
+
+/*
+ * Each task's call graph as the text report lists it: nodes with recursion collapsed.
+ * node stays unambiguous for programs: a group's every member joined by '+', its entry
+ * first (the text report names a group of three or more by entry and count, entry and
+ * members here being what that name is made of).
+ */
 static int callgraph_table(const pvmmon_log *log, export_sink *k)
 {
 	static const export_col cols[] = {
@@ -404,7 +428,8 @@ static int callgraph_table(const pvmmon_log *log, export_sink *k)
 	    {"recursive", XC_INT},    {"counted", XC_INT},
 	    {"calls", XC_UINT},       {"recursive_calls", XC_UINT},
 	    {"inclusive_ns", XC_INT}, {"exclusive_ns", XC_INT},
-	    {"callees_ns", XC_INT},
+	    {"callees_ns", XC_INT},   {"entry", XC_STR},
+	    {"members", XC_UINT},
 	};
 	int rc = k->begin(k, "callgraph", cols, NCOLS(cols));
 
@@ -417,9 +442,14 @@ static int callgraph_table(const pvmmon_log *log, export_sink *k)
 		rc = pvmmon_callgraph_build(&cg, t);
 		for (size_t n = 0; rc == 0 && n < cg->nnodes; n++) {
 			const pvmmon_cg_node *nd = &cg->nodes[n];
-			char id[16];
+			char id[16], *joined = join_members(nd);
+
+			if (!joined) {
+				rc = pvmmon_error_set(PVMMON_ENOMEM, "export: out of memory");
+				break;
+			}
 			export_cell r[] = {cs(who(id, sizeof(id), t->lid, t->tid)),
-			                   cs(nd->name),
+			                   cs(joined),
 			                   cs(nd->file),
 			                   ci(nd->line),
 			                   ci(nd->recursive),
@@ -428,9 +458,12 @@ static int callgraph_table(const pvmmon_log *log, export_sink *k)
 			                   cu(nd->inner_calls),
 			                   ci(nd->incl_ns),
 			                   ci(nd->excl_ns),
-			                   ci(nd->callees_ns)};
+			                   ci(nd->callees_ns),
+			                   cs(nd->members[0]),
+			                   cu(nd->nmembers)};
 
 			rc = k->row(k, r);
+			free(joined);
 		}
 		pvmmon_callgraph_free(cg);
 	}

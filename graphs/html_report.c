@@ -138,6 +138,7 @@ static const char style[] =
     "th,td{border:1px solid #ddd;padding:.2em .5em;text-align:left}"
     "th{background:#f3f3f3;cursor:pointer}td.n{text-align:right;font-variant-numeric:tabular-nums}"
     "img.graph{max-width:100%;border:1px solid #eee;margin:.5em 0}"
+    "details.members ul{margin:.2em 0;padding-left:1.2em;columns:3 10em}"
     ".note{color:#666;font-style:italic}dl.run dt{font-weight:bold;float:left;width:11em}"
     "dl.run dd{margin-left:11em}div.tl-box{overflow:auto;max-height:80vh;border:1px solid #eee}"
     "td.chart{padding:1px 4px}svg.spark{display:block}";
@@ -277,6 +278,28 @@ static void statements_table(const pvmmon_log *log, const graphs_grid *g, FILE *
 		fputs("<p class=note>No communication statement was recorded.</p>\n", out);
 }
 
+/*
+ * A call-graph node's name; a group of three or more mutually recursive procedures,
+ * named by its entry and count, opens to list every member (the entry first), so a
+ * procedure of the group can be found on the page.
+ */
+static void put_proc_name(FILE *out, const pvmmon_cg_node *nd)
+{
+	if (nd->nmembers < 3) {
+		put_html(out, nd->name);
+		return;
+	}
+	fputs("<details class=members><summary>", out);
+	put_html(out, nd->name);
+	fputs("</summary><ul>", out);
+	for (size_t j = 0; j < nd->nmembers; j++) {
+		fputs(j ? "<li>" : "<li><b>", out);
+		put_html(out, nd->members[j]);
+		fputs(j ? "</li>" : "</b> (entry)</li>", out);
+	}
+	fputs("</ul></details>", out);
+}
+
 /* Procedures of one program as call-graph nodes (recursion collapsed). */
 static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, const graphs_grid *g,
 			    FILE *out)
@@ -294,7 +317,7 @@ static int procedures_table(const pvmmon_log *log, const pvmmon_log_task *t, con
 		const pvmmon_cg_node *nd = &cg->nodes[i];
 
 		fputs("<tr><td>", out);
-		put_html(out, nd->name);
+		put_proc_name(out, nd);
 		fputs("</td><td>", out);
 		put_html(out, graphs__base_name(nd->file ? nd->file : "?"));
 		fprintf(out, ":%d</td>", (int)nd->line);

@@ -236,11 +236,34 @@ static int report_statements(const pvmmon_log *log, FILE *out)
 	return 0;
 }
 
+/* A group's members, under its line and wrapped, when its name does not list them. */
+static void report_members(const pvmmon_cg_node *n, FILE *out)
+{
+	size_t col = 0;
+
+	if (n->nmembers < 3)
+		return;
+	for (size_t j = 0; j < n->nmembers; j++) {
+		size_t len = strlen(n->members[j]);
+
+		if (!col || col + len + 2 > 96) {
+			fprintf(out, "%s  %-6s   %s %s", col ? ",\n" : "", "", col ? "        " : "members:",
+				n->members[j]);
+			col = 20 + len;
+		} else {
+			fprintf(out, ", %s", n->members[j]);
+			col += len + 2;
+		}
+	}
+	fputc('\n', out);
+}
+
 /*
  * One task's procedures as its call graph (seed 000 Figure 11): each node with calls,
  * inclusive and exclusive time, then its call sites by the time spent through them.
- * Mutually recursive procedures are one node ("a+b") whose callers are the call sites
- * outside the group; recursive calls are counted apart and add no time.
+ * Mutually recursive procedures are one node ("a+b", or "eval and 23 more, mutually
+ * recursive" with its members listed under it) whose callers are the call sites outside
+ * the group; recursive calls are counted apart and add no time.
  */
 static int report_task_procs(const pvmmon_log *log, const pvmmon_log_task *t, FILE *out)
 {
@@ -298,6 +321,7 @@ static int report_task_procs(const pvmmon_log *log, const pvmmon_log_task *t, FI
 				t->lid ? t->lid : "?", n->name, where, n->calls, rec,
 				graphs__fmt_time(t1, sizeof(t1), n->incl_ns),
 				graphs__fmt_time(t2, sizeof(t2), n->excl_ns), graphs__percent(n->incl_ns, whole));
+		report_members(n, out);
 		for (size_t e = 0; e < cg->nedges; e++) {
 			const pvmmon_cg_edge *ed = &cg->edges[e];
 			char from[200];

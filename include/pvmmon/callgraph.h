@@ -3,7 +3,10 @@
  * as in seed 000 Figure 11: a directly recursive procedure is one node whose recursive
  * calls are counted apart, and mutually recursive procedures (a strongly connected
  * component of the call relation) are collapsed into one node whose callers are the
- * call sites outside the group.
+ * call sites outside the group. Such a group is named by its entry, the member with the
+ * most calls from outside the group (the first seen on a tie): "a+b" for two members,
+ * the entry first, and "eval and 23 more, mutually recursive" from three on; members[]
+ * lists them all.
  *
  * Ownership: pvmmon_callgraph_build() returns a graph the caller frees with
  * pvmmon_callgraph_free(); it holds copies of every string and no pointer into the log.
@@ -24,11 +27,12 @@ extern "C" {
 
 /* A procedure, or a group of mutually recursive procedures. */
 typedef struct pvmmon_cg_node {
-	char *name;          /* the procedure, or the members joined by '+' */
+	char *name;          /* the procedure, or the group's name (above) */
 	size_t nmembers;
-	char **members;      /* the procedures of the node, in the order first seen */
-	char *file;          /* the (first) member's file, NULL if unknown */
-	int32_t line;        /* the (first) member's line */
+	char **members;      /* the procedures of the node: the entry, then the others in
+	                      * the order first seen */
+	char *file;          /* the (entry) member's file, NULL if unknown */
+	int32_t line;        /* the (entry) member's line */
 	int recursive;       /* calls itself, directly or through other members */
 	int counted;         /* a leaf counted instead of timed: no times, no callers */
 	uint64_t calls;      /* calls from outside the node (or counted calls) */

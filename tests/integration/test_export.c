@@ -91,11 +91,12 @@ static void test_export_mcpi_cc(void)
 	}
 }
 
-/* Logs that need no VM: a critical-path profile, recursion, hangs, a pvmmon-cc build. */
+/* Logs that need no VM: a critical-path profile, recursion (24 procedures mutually in
+ * report-mutual24), hangs, a pvmmon-cc build. */
 static void test_export_fixtures(void)
 {
 	static const char *const logs[] = {"cp-issort", "report-proctest", "report-hangs",
-	                                   "report-matmul-cc", "report-trace-cut"};
+	                                   "report-matmul-cc", "report-trace-cut", "report-mutual24"};
 	char pvmmon[4200], log[256];
 
 	snprintf(pvmmon, sizeof(pvmmon), "%s/pvmmon", harness_bin());

@@ -133,8 +133,9 @@ void report_check_dir(const char *dir, int nimages, const char *must)
 	cmd_result_free(&bad);
 }
 
-/* Writes the report of fixture (with extra report options) and checks it in Chromium. */
-static void check_in_chromium(const char *fixture, const char *options, int nimages)
+/* Writes the report of fixture (with extra report options) into the scratch folder it
+ * returns (the report in its rep/) and checks it in Chromium. */
+static const char *check_in_chromium(const char *fixture, const char *options, int nimages)
 {
 	const char *dir = harness_tmpdir();
 	cmd_result r;
@@ -144,11 +145,35 @@ static void check_in_chromium(const char *fixture, const char *options, int nima
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
 	report_check_dir(dir, nimages, NULL);
+	return dir;
 }
 
 static void test_report_renders_in_chromium(void)
 {
 	check_in_chromium("report-proctest.xml", "", 2);
+}
+
+/*
+ * 24 mutually recursive procedures: the page draws, and Chromium's parse of it keeps the
+ * group's members inside its closed details element, all 24, the entry first.
+ */
+static void test_group_report_renders_in_chromium(void)
+{
+	const char *dir = check_in_chromium("report-mutual24.xml", "", 2);
+	const char *cell, *end;
+	cmd_result r;
+	int nli = 0;
+
+	harness_sh(&r, 120, CHROMIUM_RUN "--dump-dom 'file://%s/rep/index.html'", dir, dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	cell = strstr(r.out, "<details class=\"members\"><summary>eval and 23 more, mutually "
+			     "recursive</summary><ul><li><b>eval</b> (entry)</li>");
+	CU_ASSERT_PTR_NOT_NULL(cell);
+	end = cell ? strstr(cell, "</details>") : NULL;
+	for (const char *p = cell; end && (p = strstr(p, "<li>")) && p < end; p++)
+		nli++;
+	CU_ASSERT_EQUAL(nli, 24);
+	cmd_result_free(&r);
 }
 
 /* A traced run: two programs' graphs and the space-time diagram on both time axes. */
@@ -311,6 +336,8 @@ static void test_report_bad_input(void)
 CU_TestInfo test_report_tests[] = {
     {"HTML report in headless Chromium: graphs drawn, no console error",
      test_report_renders_in_chromium},
+    {"24 mutually recursive procedures' report in headless Chromium: members listed",
+     test_group_report_renders_in_chromium},
     {"traced run's report with space-time diagrams in headless Chromium",
      test_traced_report_renders_in_chromium},
     {"interactive space-time diagram in headless Chromium: wheel zooms, drag pans, hover "

@@ -1,10 +1,15 @@
-/* Unit tests for graphs/callgraph.c: call sites, direct and mutual recursion. */
+/*
+ * Unit tests for graphs/callgraph.c: call sites, direct and mutual recursion, and how a
+ * group of mutually recursive procedures is named.
+ */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
 
 #include "pvmmon/callgraph.h"
+#include "pvmmon/log.h"
 
 /* One proc record as the library writes it. */
 typedef struct rec {
@@ -142,6 +147,98 @@ static void test_direct_recursion_and_call_sites(void)
 	free_task(t);
 }
 
+/*
+ * An interpreter's 24 mutually recursive procedures (tests/fixtures/report-mutual24.xml):
+ * one node named by its entry, eval (three calls from main), though apply (one call) is
+ * seen first; every member listed, the entry first.
+ */
+static void test_24_mutually_recursive(void)
+{
+	static const char *const forms[] = {"quote", "if",    "let",  "lambda", "define", "set",
+					    "begin", "cond",  "and",  "or",     "while",  "call",
+					    "args",  "body",  "case", "do",     "when",   "unless",
+					    "delay", "force", "macro", "prim"};
+	pvmmon_log *log = NULL;
+	pvmmon_callgraph *cg = NULL;
+	const pvmmon_cg_node *g;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/report-mutual24.xml"), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, &log->tasks[0]), 0);
+	/* main, the group, prim_add. */
+	CU_ASSERT_EQUAL(cg->nnodes, 3);
+	g = node(cg, "eval");
+	CU_ASSERT_STRING_EQUAL(g->name, "eval and 23 more, mutually recursive");
+	CU_ASSERT_EQUAL_FATAL(g->nmembers, 24);
+	CU_ASSERT_STRING_EQUAL(g->members[0], "eval");
+	CU_ASSERT_STRING_EQUAL(g->members[1], "apply");
+	for (size_t i = 0; i < 22; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "ev_%s", forms[i]);
+		CU_ASSERT_STRING_EQUAL(g->members[2 + i], name);
+		CU_ASSERT_PTR_EQUAL(node(cg, name), g);
+	}
+	/* Where the entry is defined; four calls from outside, two sites. */
+	CU_ASSERT_EQUAL(g->line, 20);
+	CU_ASSERT_EQUAL(g->calls, 4);
+	CU_ASSERT_EQUAL(g->inner_calls, 22 * 2 * 2 + 5 + 5);
+	CU_ASSERT_EQUAL(g->incl_ns, 80000);
+	CU_ASSERT_EQUAL(g->incl_ns, g->excl_ns + g->callees_ns);
+	CU_ASSERT_STRING_EQUAL(node(cg, "prim_add")->name, "prim_add");
+	pvmmon_callgraph_free(cg);
+	pvmmon_log_free(log);
+}
+
+/* The entry on a tie (one call from outside each): the member seen first; with two
+ * members the name joins both, the entry first. */
+static void test_entry_ties_and_pairs(void)
+{
+	static const rec three[] = {
+	    {"main", NULL, 0, 1, 100, 10},  {"b", "main", 5, 1, 40, 10},
+	    {"a", "main", 6, 1, 50, 10},     {"c", "a", 7, 2, 0, 10},
+	    {"b", "c", 8, 2, 0, 10},         {"a", "b", 9, 3, 0, 10},
+	};
+	static const rec two[] = {
+	    {"main", NULL, 0, 1, 100, 10}, {"odd", "even", 5, 3, 0, 10},
+	    {"even", "odd", 6, 3, 0, 10},  {"even", "main", 7, 2, 80, 10},
+	    {"odd", "main", 8, 1, 10, 10},
+	};
+	pvmmon_log_proc procs[6] = {0};
+	pvmmon_log_task t = {0};
+	pvmmon_callgraph *cg = NULL;
+	const pvmmon_cg_node *g;
+
+	t.procs = procs;
+	t.nprocs = 6;
+	for (size_t i = 0; i < 6; i++) {
+		procs[i].name = (char *)three[i].name;
+		procs[i].caller = (char *)three[i].caller;
+		procs[i].call_line = three[i].call_line;
+		procs[i].count = three[i].count;
+		procs[i].incl_ns = three[i].incl;
+		procs[i].excl_ns = three[i].excl;
+	}
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, &t), 0);
+	g = node(cg, "a");
+	CU_ASSERT_STRING_EQUAL(g->name, "b and 2 more, mutually recursive");
+	CU_ASSERT_EQUAL_FATAL(g->nmembers, 3);
+	CU_ASSERT_STRING_EQUAL(g->members[1], "a");
+	CU_ASSERT_STRING_EQUAL(g->members[2], "c");
+	pvmmon_callgraph_free(cg);
+
+	/* odd is seen first, even has more calls from outside. */
+	t.nprocs = 5;
+	for (size_t i = 0; i < 5; i++) {
+		procs[i].name = (char *)two[i].name;
+		procs[i].caller = (char *)two[i].caller;
+		procs[i].count = two[i].count;
+	}
+	CU_ASSERT_EQUAL_FATAL(pvmmon_callgraph_build(&cg, &t), 0);
+	CU_ASSERT_STRING_EQUAL(node(cg, "odd")->name, "even+odd");
+	CU_ASSERT_EQUAL(node(cg, "odd")->calls, 3);
+	pvmmon_callgraph_free(cg);
+}
+
 static void test_empty_task(void)
 {
 	pvmmon_log_task t = {0};
@@ -157,6 +254,8 @@ static void test_empty_task(void)
 CU_TestInfo test_callgraph_tests[] = {
     {"mutual recursion collapsed into one node", test_mutual_recursion_collapsed},
     {"direct recursion and per-call-site edges", test_direct_recursion_and_call_sites},
+    {"24 mutually recursive procedures named by entry and count", test_24_mutually_recursive},
+    {"a group's entry on a tie; a pair joined, entry first", test_entry_ties_and_pairs},
     {"an empty task; bad arguments", test_empty_task},
     CU_TEST_INFO_NULL,
 };

@@ -69,6 +69,14 @@ static void test_call_graph_with_recursion(void)
 		     "tests/fixtures/golden/proctest-calls.dot");
 }
 
+/* 24 mutually recursive procedures: one node named by its entry and count, double
+ * bordered, its members in its tooltip (golden). */
+static void test_call_graph_of_a_large_group(void)
+{
+	check_golden("tests/fixtures/report-mutual24.xml", 0, pvmmon_report_dot_calls,
+		     "tests/fixtures/golden/mutual24-calls.dot");
+}
+
 static void test_call_site_graphs_without_static_tables(void)
 {
 	/* matmul run unmodified with the preload: master and workers, no probes. */
@@ -126,6 +134,7 @@ static void test_html_report_renders_svg_and_png(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"program-0.svg\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<img class=graph src=\"calls-0.svg\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "is_even+is_odd"));
+	CU_ASSERT_PTR_NULL(strstr(index, "<details"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(index, "no critical-path data"));
 	/* Offline: nothing is fetched from elsewhere. */
 	CU_ASSERT_PTR_NULL(strstr(index, "http"));
@@ -144,6 +153,38 @@ static void test_html_report_renders_svg_and_png(void)
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 		CU_ASSERT_EQUAL(system(cmd), 0);
 	}
+}
+
+/* A group of 24 procedures in the procedures table: named by entry and count, opening to
+ * list every member, the entry first and marked. */
+static void test_html_report_lists_group_members(void)
+{
+	char dir[] = "/tmp/pvmmon-unit-report.XXXXXX", path[256], cmd[300];
+	pvmmon_log *log = NULL;
+	pvmmon_report_opts svg = {"svg", 0, 0.01, 0};
+	char *index, *cell;
+	size_t nli = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/report-mutual24.xml"), 0);
+	CU_ASSERT_EQUAL(pvmmon_report_html(log, dir, &svg), 0);
+	snprintf(path, sizeof(path), "%s/index.html", dir);
+	index = unit_slurp(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(index);
+	cell = strstr(index, "<tr><td><details class=members><summary>eval and 23 more, mutually "
+			     "recursive</summary><ul><li><b>eval</b> (entry)</li><li>apply</li>"
+			     "<li>ev_quote</li>");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cell);
+	for (const char *p = cell; (p = strstr(p, "<li>")) && p < strstr(cell, "</ul>"); p++)
+		nli++;
+	CU_ASSERT_EQUAL(nli, 24);
+	CU_ASSERT_PTR_NOT_NULL(strstr(cell, "<li>ev_prim</li></ul></details></td><td>lisp.c:20</td>"));
+	/* The single procedures are plain names. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(index, "<tr><td>prim_add</td>"));
+	free(index);
+	pvmmon_log_free(log);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
 /* A run profiled with --cp and traced: the HTML report has the critical-path table, the
@@ -216,11 +257,13 @@ static void test_html_report_critical_path(void)
 CU_TestInfo test_dot_tests[] = {
     {"program graph from static tables (golden)", test_program_graph_from_static_tables},
     {"call graph with recursion collapsed (golden)", test_call_graph_with_recursion},
+    {"call graph of 24 mutually recursive procedures (golden)", test_call_graph_of_a_large_group},
     {"folded entries hand their children to a drawn ancestor (golden)",
      test_folded_parents_hand_children_up},
     {"call-site graphs without static tables (golden)", test_call_site_graphs_without_static_tables},
     {"HTML report: SVG parses, PNG has a size, bad format refused",
      test_html_report_renders_svg_and_png},
     {"HTML report: critical-path table and path in the diagram", test_html_report_critical_path},
+    {"HTML report: a large group's members listed", test_html_report_lists_group_members},
     CU_TEST_INFO_NULL,
 };

@@ -156,6 +156,32 @@ static void test_procs_and_loops_only_when_present(void)
 	pvmmon_log_free(log);
 }
 
+/* 24 mutually recursive procedures (tests/fixtures/report-mutual24.xml): one line named
+ * by the entry and count, every member listed under it, wrapped, the entry first. */
+static void test_mutual_recursion_named_by_entry(void)
+{
+	pvmmon_log *log = NULL;
+	char *text, *row, *members;
+	int rc;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/report-mutual24.xml"), 0);
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	row = strstr(text, "  0      eval and 23 more, mutually recursive lisp.c:20 ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	CU_ASSERT_PTR_NOT_NULL(strstr(row, " 4 +98 rec "));
+	members = strstr(row, "\n           members: eval, apply, ev_quote, ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(members);
+	/* The last member, on a wrapped line no wider than the report, before the callers. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(members, ",\n                    ev_"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(members, ", ev_prim\n           from main at line 206 "));
+	for (const char *p = members + 1; strncmp(p, "           from", 15); p = strchr(p, '\n') + 1)
+		CU_ASSERT_FATAL(strchr(p, '\n') && strchr(p, '\n') - p <= 100);
+	CU_ASSERT_PTR_NULL(strstr(text, "eval+apply"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
 static void test_structure_top_down(void)
 {
 	pvmmon_log *log = sample_log();
@@ -435,6 +461,8 @@ static void test_hosts_and_clocks(void)
 }
 
 CU_TestInfo test_text_report_tests[] = {
+    {"24 mutually recursive procedures: entry and count, members listed",
+     test_mutual_recursion_named_by_entry},
     {"hosts and their clocks, for runs on several", test_hosts_and_clocks},
     {"cost section and switches, only when recorded", test_cost_and_switches},
     {"run summary and task table", test_run_and_tasks},
