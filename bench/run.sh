@@ -12,8 +12,77 @@
 # A run's figures go into the summary table at the top of doc/benchmarks.md
 # (bench/results.tsv, through bench/summary.sh) when it ends normally;
 # BENCH_NO_SUMMARY=1 leaves the table alone. Any exit halts the VMs the script started.
+# Ctrl-C (SIGINT), SIGTERM or SIGHUP stops it at once, whatever it is running: its VMs
+# halted, its processes ended, its folder removed, exit status 130, 143 or 129.
 set -eu
 cd "$(dirname "$0")/.."
+
+# The script runs as two processes. This one, the supervisor, creates the work folder,
+# starts the benchmarks (this script again, with BENCH_WORK set) in a session of their
+# own and waits for them. A signal is the supervisor's to act on: the `wait` builtin
+# returns at once for a trapped signal, while a shell running a command takes its trap
+# only when that command has ended, and `pvmmon run` from a terminal hands the terminal
+# to the program it runs, so Ctrl-C would reach only that program and the loop went on
+# to the next run. The supervisor then sends SIGTERM to the benchmarks' session (every
+# shell, subshell and helper of theirs: the session is theirs alone), halts every
+# process whose PVM_TMP lies in the work folder (every run's VM is made there: TMPDIR
+# points into it), and removes the folder.
+if [ -z "${BENCH_WORK:-}" ]; then
+	work=$(mktemp -d "${TMPDIR:-/tmp}/pvmmon-bench.XXXXXX")
+	mkdir "$work/tmp"
+	sig=
+	trap 'sig=130' INT
+	trap 'sig=143' TERM
+	trap 'sig=129' HUP
+	# The processes of the runs: those whose PVM_TMP lies in the work folder (one grep
+	# for all; a zombie's environment reads empty). The folder's name, from mktemp, has
+	# only [A-Za-z0-9._/-]: its dots are escaped for the pattern.
+	work_re=$(printf '%s' "$work" | sed 's/\./\\./g')
+	run_pids() {
+		grep -lz "^PVM_TMP=$work_re/" /proc/[0-9]*/environ 2>/dev/null |
+			sed 's|^/proc/\([0-9]*\)/environ$|\1|' || true
+	}
+	# SIGTERM first (a pvmd then ends its tasks and removes its files), SIGKILL to what
+	# is left 5 s later.
+	halt_runs() {
+		pids=$(run_pids)
+		[ -n "$pids" ] || return 0
+		# shellcheck disable=SC2086
+		kill -TERM $pids 2>/dev/null || true
+		i=0
+		while [ $i -lt 50 ] && [ -n "$(run_pids)" ]; do sleep 0.1; i=$((i + 1)); done
+		pids=$(run_pids)
+		# shellcheck disable=SC2086
+		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+	}
+	# The live processes of the benchmarks' session (its id is the worker's pid): the
+	# worker's group, and the groups `pvmmon run` makes for its programs.
+	session_pids() {
+		ps -eo pid=,sid=,stat= | awk -v s="$worker" '$2 == s && $3 !~ /^Z/ {print $1}'
+	}
+	# setsid does not fork here (a background job of a shell without job control leads
+	# no group), so the worker's pid is its session's id. Its input is not the terminal,
+	# so that no `pvmmon run` takes the terminal from this process's group.
+	BENCH_WORK=$work TMPDIR=$work/tmp setsid "$PWD/bench/run.sh" "$@" </dev/null &
+	worker=$!
+	status=0
+	[ -n "$sig" ] || wait "$worker" || status=$?
+	if [ -n "$sig" ]; then
+		echo "bench: stopping (signal), halting its VMs" >&2
+		kill -TERM -"$worker" 2>/dev/null || kill -TERM "$worker" 2>/dev/null || true
+		# A run stops its program and halts its VM on SIGTERM: seconds on a busy machine.
+		i=0
+		while [ $i -lt 150 ] && [ -n "$(session_pids)" ]; do sleep 0.1; i=$((i + 1)); done
+		pids=$(session_pids)
+		# shellcheck disable=SC2086
+		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+		status=$sig
+	fi
+	wait "$worker" 2>/dev/null || true
+	halt_runs
+	rm -rf "$work"
+	exit "$status"
+fi
 COMPARE= SECTIONS=pingpong,probe,mcpi
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -26,7 +95,7 @@ BIN=$(cd "${PVMMON_BUILD:-build}/bin" && pwd)
 REPS=${1:-7}
 CPUS=${BENCH_CPUS:-0-$(($(nproc) - 1))}
 PIN="taskset -c $CPUS"
-work=$(mktemp -d "${TMPDIR:-/tmp}/pvmmon-bench.XXXXXX")
+work=$BENCH_WORK
 # The VMs this script starts itself (section 3; every other run has its own VM through
 # `pvmmon run`, which halts it), one "pid PVM_TMP" a line in $work/vms, are halted on
 # any exit: by their own pid, and only while that pid is still a pvmd of that PVM_TMP
@@ -46,7 +115,8 @@ halt_vms() {
 		if own_pvmd "$pid" "$tmp"; then kill -KILL "$pid" 2>/dev/null || true; fi
 	done <"$work/vms"
 }
-trap 'halt_vms; rm -rf "$work"' EXIT
+# (The supervisor removes the work folder, and halts whatever else is left.)
+trap 'halt_vms' EXIT
 # A signal ends the script (the EXIT trap then cleans up); a trap that did not exit
 # would let the script go on with the next command.
 trap 'exit 130' INT

@@ -1,8 +1,10 @@
 /*
  * Integration test of the benchmark script's hygiene: bench/run.sh interrupted as
  * Ctrl-C would (SIGINT to its process group) halts the VM it started itself and
- * removes its work folder (tests/integration/bench_interrupt.sh does it and says why
- * when it fails).
+ * removes its work folder; Ctrl-C typed on its terminal, or SIGTERM to its pid, in the
+ * middle of a section of several runs stops it at once: no run starts after it, it
+ * exits 130 or 143 and leaves no process, VM or folder
+ * (tests/integration/bench_interrupt.sh does it and says why when it fails).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,21 +14,33 @@
 
 #include "harness.h"
 
-static void test_interrupt_halts_vm(void)
+/* Runs bench_interrupt.sh in mode; it bounds its own waits (120 s for the condition,
+ * 60 s for the exit). */
+static void check_interrupt(const char *mode)
 {
 	const char *dir = harness_tmpdir();
+	char want[64];
 	cmd_result r;
 
-	/* One section (3, the one that starts its own pvmd): about 3 s to reach its VM
-	 * and 1 s to halt it here; the script bounds its own waits (120 s and 30 s). */
-	harness_sh(&r, 200, "%s/../tests/integration/bench_interrupt.sh %s/.. %s %s",
-	           harness_build(), harness_build(), harness_build(), dir);
+	harness_sh(&r, 240, "%s/../tests/integration/bench_interrupt.sh %s/.. %s %s %s",
+	           harness_build(), harness_build(), harness_build(), dir, mode);
 	if (r.status != 0)
 		fprintf(stderr, "%s%s", r.out, r.err);
 	CU_ASSERT_EQUAL(r.status, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "bench_interrupt: ok"));
+	snprintf(want, sizeof(want), "bench_interrupt (%s): ok", mode);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, want));
 	cmd_result_free(&r);
 }
+
+/* One section (3, the one that starts its own pvmd): about 3 s to reach its VM and 1 s
+ * to halt it here. */
+static void test_interrupt_halts_vm(void) { check_interrupt("vm"); }
+
+/* Section 2 (its runs in a helper function, through a pipeline), interrupted at its
+ * second run: about 3 s to reach it, 2 to 4 s to stop that run. */
+static void test_ctrl_c_stops_section(void) { check_interrupt("ctrl-c"); }
+
+static void test_sigterm_stops_section(void) { check_interrupt("term"); }
 
 /* bench/summary.sh on a copy of the files it reads and writes: a recorded value
  * replaces its measure's in the table, the old one goes to the history, and an
@@ -76,6 +90,9 @@ static void test_summary_records_and_keeps_history(void)
 
 CU_TestInfo test_bench_tests[] = {
     {"an interrupted bench halts its VM and removes its folder", test_interrupt_halts_vm},
+    {"Ctrl-C on the terminal mid-section: no further run, nothing left",
+     test_ctrl_c_stops_section},
+    {"SIGTERM to the bench mid-section: no further run, nothing left", test_sigterm_stops_section},
     {"summary records a value and keeps the replaced one", test_summary_records_and_keeps_history},
     CU_TEST_INFO_NULL,
 };
