@@ -37,7 +37,8 @@ static void check_interrupt(const char *mode)
 static void test_interrupt_halts_vm(void) { check_interrupt("vm"); }
 
 /* Section 2 (its runs in a helper function, through a pipeline), interrupted at its
- * second run: about 3 s to reach it, 2 to 4 s to stop that run. */
+ * second run: about 3 s to reach it, 2 to 4 s to stop that run (the old script failed
+ * both: it went on with the next run, or waited for the current one to end). */
 static void test_ctrl_c_stops_section(void) { check_interrupt("ctrl-c"); }
 
 static void test_sigterm_stops_section(void) { check_interrupt("term"); }
