@@ -63,6 +63,8 @@ static void status_of(const char *v, void *f)
 		s = PVMMON_TASK_KILLED;
 	else if (!strcmp(v, "stopped"))
 		s = PVMMON_TASK_STOPPED;
+	else if (!strcmp(v, "exited-without-pvm-exit"))
+		s = PVMMON_TASK_NOEXIT;
 	*(pvmmon_task_status *)f = s;
 }
 

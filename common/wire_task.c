@@ -391,8 +391,9 @@ int wire__fatal_decode(wire_fatal *f, const uint8_t *data, size_t len)
 	f->stmt = wire__get_u32(&in);
 	f->where = wire__get_u8(&in);
 	f->records = wire__get_u8(&in);
-	/* Signal numbers are small and positive on every system PVM runs on. */
-	if (f->sig <= 0 || f->sig > 128 || f->where > WIRE_FATAL_HOOKS || f->records > 1)
+	/* Signal numbers are small and positive on every system PVM runs on; 0 is an exit
+	 * without pvm_exit. */
+	if (f->sig < 0 || f->sig > 128 || f->where > WIRE_FATAL_HOOKS || f->records > 1)
 		in.failed = 1;
 	rc = wire__done(&in, "fatal report");
 	if (rc < 0)

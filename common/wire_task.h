@@ -157,7 +157,9 @@ enum {
 
 /* FATAL: the task dies of signal sig (it is re-raised after this message). stmt is its
  * last wrapped call's statement id plus one (0: it made none); records says whether a
- * final flush of its records went just before. */
+ * final flush of its records went just before. sig 0: the process exits (exit, a
+ * return from main) without having called pvm_exit; stmt is then its last send's
+ * statement (PVM may lose that message). */
 typedef struct wire_fatal {
 	int32_t sig;
 	uint32_t stmt;

@@ -175,6 +175,7 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 	int i;
 
 	hooks__count_sent(n, bytes);
+	hooks__note_send(call->site);
 	if (!st)
 		return;
 	/* Inside a group call its statement counts the call and its time (groups.c). */

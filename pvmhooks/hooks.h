@@ -145,6 +145,13 @@ void hooks__set_cur_op(hooks_op op);
 /* A wrapped call of op begins at site; the site of the last one begun (NULL: none). */
 void hooks__count_call(hooks_op op, void *site);
 void *hooks__cur_site(void);
+/* A send's statement (its site): the last one is named when the task exits without
+ * pvm_exit (PVM may lose that message). */
+void hooks__note_send(void *site);
+void *hooks__send_site(void);
+/* Whether this process is the one that registered (not a child after fork, which
+ * inherits the state and the exit handler). */
+int hooks__registered_here(void);
 /* The task's time origin (real time), set at registration. */
 void hooks__set_start(int64_t t);
 

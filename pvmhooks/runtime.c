@@ -17,6 +17,7 @@
 #include "board.h"
 #include "callsite.h"
 #include "clocksync.h"
+#include "fatal.h"
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
@@ -33,7 +34,8 @@
 #define WELCOME_TIMEOUT_MS 10000
 #define MONITOR_START_TIMEOUT_MS 10000
 
-static int64_t loaded_at; /* real time the library was loaded: the process's start */
+static int64_t loaded_at;
+static int exit_handler; /* at_exit is registered */ /* real time the library was loaded: the process's start */
 
 /* The process's start, as near as a library can see it: the task's time origin, so
  * that work done before its first PVM call (probed procedures included) is its own. */
@@ -151,15 +153,29 @@ static int start_monitor(wire_mailbox *mb)
 	return PVMMON_ETIMEOUT;
 }
 
+/*
+ * The process ends without pvm_exit (a return from main, exit(), a Fortran STOP): the
+ * task's final report, as pvm_exit's wrapper would send it, and the monitor told
+ * (fatal.c). Registered with atexit at registration, so that it runs before every
+ * library's destructors (ld.so's _dl_fini was registered before main): libpvm3's
+ * connection and pvmmon's records are whole here. Not inside a wrapped call (an exit
+ * from a message handler or from a signal handler that interrupted one: the records
+ * may be mid-change and libpvm3 cannot be re-entered; the task then keeps its last
+ * flush), and not in a child after fork, which inherits this handler and the parent's
+ * state but is no task of its own.
+ */
 static void at_exit(void)
 {
-	/* A program that returns from main without pvm_exit still gets its records out. */
-	if (hooks__state() == HOOKS_ACTIVE && !hooks__guard) {
-		hooks__guard = 1;
-		hooks__flush(1);
-		hooks__set_state(HOOKS_DONE);
-		hooks__guard = 0;
+	if (hooks__state() != HOOKS_ACTIVE || hooks__guard)
+		return;
+	if (!hooks__registered_here()) {
+		hooks__set_state(HOOKS_PASSIVE);
+		return;
 	}
+	hooks__guard = 1;
+	hooks__fatal_noexit();
+	hooks__set_state(HOOKS_DONE);
+	hooks__guard = 0;
 }
 
 /* The flush period: $PVMMON_FLUSH_MS, else the mailbox's, else a second. */
@@ -250,7 +266,9 @@ int hooks__init(void)
 	sched__begin(flush_period(&mb));
 	hooks__set_start(t_start);
 	hooks__set_state(HOOKS_ACTIVE);
-	atexit(at_exit);
+	/* Once: a task that enrols again (pvm_exit, then pvm_mytid) registers again. */
+	if (!exit_handler++)
+		atexit(at_exit);
 	return 0;
 }
 

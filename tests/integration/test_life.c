@@ -1,0 +1,149 @@
+/*
+ * Integration tests of task life cycles (apps/lifecycle): a task whose process ends
+ * without pvm_exit keeps its records, is logged "exited without pvm_exit" with a
+ * warning naming its last send, and the hang that follows (its partner waits for a
+ * message that never comes) is said, so that --on-hang=abort ends the run; a task that
+ * enrols again after pvm_exit is logged as a task of its own too. Each run has its own
+ * private VM, which pvmmon run halts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/CUnit.h>
+
+#include "harness.h"
+
+#define RUN_TIMEOUT 60
+
+/* The line of apps/lifecycle.c that carries the comment marker. */
+static int line_of(const char *marker)
+{
+	char path[4096], *src, *p;
+	int line = 1;
+
+	snprintf(path, sizeof(path), "%s/../apps/lifecycle.c", harness_build());
+	src = harness_slurp(path, NULL);
+	if (!src)
+		return -1;
+	p = strstr(src, marker);
+	for (char *q = src; p && q < p; q++)
+		line += *q == '\n';
+	free(src);
+	return p ? line : -1;
+}
+
+/* Runs `lifecycle MODE` with opts in a new folder into *r; the log (heap) returned,
+ * after checking that it validates against the schema; the folder in *dirp (NULL: not
+ * wanted). */
+static char *run_life(cmd_result *r, const char *opts, const char *mode, const char **dirp)
+{
+	const char *dir = harness_tmpdir();
+	char path[4200];
+
+	if (dirp)
+		*dirp = dir;
+	cmd_result v;
+
+	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q %s -o l.xml -- %s/lifecycle %s",
+	           dir, harness_bin(), opts, harness_bin(), mode);
+	harness_sh(&v, RUN_TIMEOUT, "%s/pvmmon validate '%s/l.xml'", harness_bin(), dir);
+	CU_ASSERT_EQUAL(v.status, 0);
+	cmd_result_free(&v);
+	snprintf(path, sizeof(path), "%s/l.xml", dir);
+	return harness_slurp(path, NULL);
+}
+
+/* The <task ...> start tag of the task with logical id lid in log (heap), or NULL. */
+static char *task_tag(const char *log, const char *lid)
+{
+	char want[64];
+	const char *p, *e;
+
+	snprintf(want, sizeof(want), "<task tid=");
+	for (p = log ? strstr(log, want) : NULL; p; p = strstr(p + 1, want)) {
+		char l[48];
+
+		e = strchr(p, '>');
+		snprintf(l, sizeof(l), " lid=\"%s\"", lid);
+		if (e && strstr(p, l) && strstr(p, l) < e)
+			return strndup(p, (size_t)(e - p + 1));
+	}
+	return NULL;
+}
+
+/* The worker sends one result and returns from main; the master waits for a second
+ * message: the worker's records are kept, it is said to have exited without pvm_exit
+ * (with its last send), and the master's hang is said, ending the run. */
+static void test_noexit_hang(void)
+{
+	cmd_result r;
+	char want[512], *log = run_life(&r, "--on-hang=abort", "noexit", NULL), *w;
+
+	CU_ASSERT_EQUAL(r.status, 4);
+	snprintf(want, sizeof(want),
+	         "exited without pvm_exit: its last send, at lifecycle.c:%d, may have been lost",
+	         line_of("LIFE-SEND"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: task 0.0 (t"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	CU_ASSERT_EQUAL(harness_count(r.err, "exited without pvm_exit: its last send"), 1);
+	snprintf(want, sizeof(want),
+	         "pvmmon: wait for an ended task: task 0 waits at lifecycle.c:%d for tag 2 from "
+	         "0.0, which has ended (it exited without pvm_exit)",
+	         line_of("LIFE-MASTER-WAIT"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	if (!strstr(r.err, want))
+		fprintf(stderr, "\n%s\n", r.err);
+	w = task_tag(log, "0.0");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w, "status=\"exited-without-pvm-exit\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w, "msgs-sent=\"1\""));
+	CU_ASSERT_PTR_NULL(strstr(w, "flushes=\"0\""));
+	snprintf(want, sizeof(want),
+	         "ended=\"exited without pvm_exit: its last send, at lifecycle.c:%d, may have "
+	         "been lost\"",
+	         line_of("LIFE-SEND"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "<hang kind=\"ended\""));
+	free(w);
+	free(log);
+	cmd_result_free(&r);
+}
+
+/* The worker sends twice and returns from main: PVM may lose the second message. The
+ * records are kept either way; a loss is said as a hang that names it (exit status 4),
+ * else the master gets both and the run ends normally. */
+static void test_noexit_lost(void)
+{
+	cmd_result r, rep;
+	const char *dir;
+	char *log = run_life(&r, "--on-hang=abort", "lost", &dir), *w = task_tag(log, "0.0");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w, "status=\"exited-without-pvm-exit\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w, "msgs-sent=\"2\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "exited without pvm_exit: its last send"));
+	if (r.status == 4) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "probably lost because its sender exited "
+		                                     "without pvm_exit"));
+	} else {
+		CU_ASSERT(r.status == 0 && strstr(r.out, "lifecycle: lost: got 2"));
+	}
+	/* The text report says it too. */
+	harness_sh(&rep, RUN_TIMEOUT, "%s/pvmmon report '%s/l.xml'", harness_bin(), dir);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rep.out, "1 exited without pvm_exit"));
+	if (!strstr(rep.out, "1 exited without pvm_exit"))
+		fprintf(stderr, "\n%s%s\n", rep.out, rep.err);
+	cmd_result_free(&rep);
+	free(w);
+	free(log);
+	cmd_result_free(&r);
+}
+
+CU_TestInfo test_life_tests[] = {
+    {"a task that returns from main without pvm_exit: records kept, its hang said",
+     test_noexit_hang},
+    {"a message PVM may lose with such a task: kept records, a loss said as a hang",
+     test_noexit_lost},
+    CU_TEST_INFO_NULL,
+};
