@@ -285,7 +285,9 @@ int hooks__fatal_install(void)
 	struct sigaction sa, cur;
 	stack_t st;
 
-	if (getenv("PVMMON_NO_SIGNALS"))
+	/* Once: a task that enrols again (runtime.c) must not take its own handlers for
+	 * the program's. */
+	if (ours.sa_sigaction || getenv("PVMMON_NO_SIGNALS"))
 		return 0;
 	/* Reserve the message's room now: the handler then needs no allocation for it. */
 	wire__buf_init(&out);

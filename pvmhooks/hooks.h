@@ -228,6 +228,10 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
  * the per-pair sequence number) into *out (heap, the caller frees); returns how many
  * partners. */
 size_t hooks__pair_counts(wire_wpeer **out);
+/* Forgets the per-pair sequences and counts (a task that enrols again has a new tid). */
+void hooks__pairs_restart(void);
+/* Starts the task's counters anew (a task that enrols again). */
+void hooks__counts_restart(void);
 
 #pragma GCC visibility pop
 

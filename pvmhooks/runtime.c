@@ -347,6 +347,32 @@ int hooks__activate(void)
 	return 1;
 }
 
+/*
+ * A PVM call after pvm_exit enrols the process again, with a new tid (a Fortran
+ * program's second pvmfmytid after pvmfexit, a C program's pvm_mytid): the new task
+ * registers as a task of its own (the monitor sees the same process, REGISTER's pid,
+ * and says so), with its statement records, counters and per-pair sequences started
+ * anew (the earlier incarnation's went with its final flush). Only the program's own
+ * wrapped calls do it, never a probe: a process that left PVM is not enrolled by
+ * pvmmon. pvm_exit itself enrols nobody. 1 when the task is monitored again.
+ */
+static int reenrol(hooks_op op)
+{
+	if (hooks__state() != HOOKS_DONE || hooks__guard || op == HOOKS_OP_pvm_exit ||
+	    !hooks__registered_here())
+		return 0;
+	hooks__records_stmt_restart();
+	hooks__pairs_restart();
+	hooks__counts_restart();
+	hooks__set_state(HOOKS_UNINIT);
+	if (hooks__activate())
+		return 1;
+	/* Registration failed: the process goes on unmonitored, as any task would. */
+	if (hooks__state() == HOOKS_UNINIT)
+		hooks__set_state(HOOKS_PASSIVE);
+	return 0;
+}
+
 /* Whether site is code of libpvm3 itself: it installs message handlers of its own
  * through its PLT (when it connects a task, and for pvm_catchout), which the preloaded
  * wrappers see. Those are PVM's, not the program's: they pass straight through. */
@@ -370,7 +396,8 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	/* libgpvm3 starts the group server when it finds none: that spawn is PVM's own. */
 	if (__builtin_expect(op == HOOKS_OP_pvm_spawn, 0) && callsite__grouped())
 		return 0;
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !hooks__activate())
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !hooks__activate() &&
+	    !reenrol(op))
 		return 0;
 	hooks__guard = 1;
 	call->op = op;

@@ -90,6 +90,12 @@ void hooks__count_flush(void) { st.counts.flushes++; }
 
 const hooks_counts *hooks__counts(void) { return &st.counts; }
 
+void hooks__counts_restart(void)
+{
+	memset(&st.counts, 0, sizeof(st.counts));
+	st.send_site = NULL;
+}
+
 uint64_t hooks__ncalls(void) { return st.ncalls; }
 
 hooks_op hooks__cur_op(void) { return st.cur_op; }

@@ -338,6 +338,9 @@ typedef struct pvmmon_log_task {
 	int32_t tid;
 	char *lid;            /* logical id: "0", "0.2", ... */
 	int32_t parent_tid;   /* 0 if none */
+	/* Since 1.9: the tid of the same process's earlier incarnation: it called pvm_exit
+	 * and enrolled again (a new tid); 0 for none. */
+	int32_t earlier_tid;
 	char *host;
 	int32_t pid;
 	char *program;

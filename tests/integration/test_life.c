@@ -140,7 +140,42 @@ static void test_noexit_lost(void)
 	cmd_result_free(&r);
 }
 
+/* The worker sends, calls pvm_exit, enrols again (a new tid) and sends again: both
+ * incarnations are in the log with their own sends, the second noted as the first's
+ * process enrolled again; the master's two messages both came from monitored tasks. */
+static void test_reenrol(void)
+{
+	cmd_result r;
+	char want[128], *log = run_life(&r, "", "reenrol", NULL), *w1 = task_tag(log, "0.0"),
+	                *w2 = task_tag(log, "1"), *m = task_tag(log, "0");
+	const char *tid;
+
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "lifecycle: reenrol: first t"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w1, "status=\"exited\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w2, "status=\"exited\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w1, "msgs-sent=\"1\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w2, "msgs-sent=\"1\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "msgs-recv=\"2\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(m, "unmonitored-recv=\"0\""));
+	CU_ASSERT_PTR_NULL(strstr(m, "bad-piggybacks=\"1"));
+	/* The second is the first's process: the same pid, the first's tid noted. */
+	tid = strstr(w1, " tid=\"") ? strstr(w1, " tid=\"") : strstr(w1, "tid=\"");
+	snprintf(want, sizeof(want), "earlier-tid=\"%d\"", atoi(strchr(tid, '"') + 1));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w2, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "enrolled again after pvm_exit as t"));
+	free(w1);
+	free(w2);
+	free(m);
+	free(log);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_life_tests[] = {
+    {"a task that calls pvm_exit and enrols again: both incarnations logged", test_reenrol},
     {"a task that returns from main without pvm_exit: records kept, its hang said",
      test_noexit_hang},
     {"a message PVM may lose with such a task: kept records, a loss said as a hang",
