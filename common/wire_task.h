@@ -32,6 +32,9 @@ typedef struct wire_register {
 	char *program; /* heap, owned by the struct after decode */
 	uint64_t rt_start;
 	uint64_t token; /* the run's token, from the mailbox entry */
+	/* The tid this process had before: it called pvm_exit and enrolled again (0: it
+	 * is its first). */
+	int32_t earlier_tid;
 } wire_register;
 
 void wire__register_encode(wire_buf *b, const wire_register *r);

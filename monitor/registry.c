@@ -91,28 +91,22 @@ static int assign_lid(mon_run *run, mon_task *t, int force)
 }
 
 /*
- * A process that called pvm_exit and enrolled again registers with a new tid: the same
- * pid on the same host, the same program, and its earlier task has sent its final
- * records or ended. The new task is a task of its own (a root: PVM gives it no
- * parent), noted with the earlier one's tid and said on stderr.
+ * A process that called pvm_exit and enrolled again registers with a new tid and names
+ * its earlier one (earlier): the new task is a task of its own (a root: PVM gives it
+ * no parent), noted with the earlier tid and said on stderr.
  */
-static void earlier_incarnation(mon_run *run, mon_task *t)
+static void earlier_incarnation(mon_run *run, mon_task *t, int32_t earlier)
 {
-	for (size_t k = tasks__count(run); k-- > 0;) {
-		const mon_task *o = tasks__at(run, k);
+	const mon_task *o = earlier ? tasks__find(run, earlier) : NULL;
 
-		if (o == t || o->rec.pid != t->rec.pid || o->dtid != t->dtid ||
-		    !(o->final || o->gone) || !o->rec.program || !t->rec.program ||
-		    strcmp(o->rec.program, t->rec.program))
-			continue;
-		t->rec.earlier_tid = o->rec.tid;
-		/* PVM's new tid has no parent; a parent it names has no spawn of it. */
-		t->rec.parent_tid = 0;
-		fprintf(stderr, "pvmmon: task t%x (%s) enrolled again after pvm_exit as t%x\n",
-		        (unsigned)o->rec.tid, o->rec.lid ? o->rec.lid : "?", (unsigned)t->rec.tid);
-		fflush(stderr);
+	if (!earlier)
 		return;
-	}
+	t->rec.earlier_tid = earlier;
+	/* A parent it names (PVMEPID, from its spawn) has no spawn of this tid. */
+	t->rec.parent_tid = 0;
+	fprintf(stderr, "pvmmon: task t%x (%s) enrolled again after pvm_exit as t%x\n",
+	        (unsigned)earlier, o && o->rec.lid ? o->rec.lid : "?", (unsigned)t->rec.tid);
+	fflush(stderr);
 }
 
 int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
@@ -145,7 +139,7 @@ int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->clock_done = 0;
 	t->rec.end_ns = t->rec.start_ns;
 	run->t_last_change = pvmmon_clock_now();
-	earlier_incarnation(run, t);
+	earlier_incarnation(run, t, r.earlier_tid);
 	if (assign_lid(run, t, 0))
 		welcome(run, t);
 	else

@@ -152,6 +152,10 @@ void *hooks__send_site(void);
 /* Whether this process is the one that registered (not a child after fork, which
  * inherits the state and the exit handler). */
 int hooks__registered_here(void);
+/* The process's tid before it called pvm_exit and enrolled again (0: none); REGISTER
+ * names it. */
+void hooks__set_earlier_tid(int tid);
+int hooks__earlier_tid(void);
 /* The task's time origin (real time), set at registration. */
 void hooks__set_start(int64_t t);
 

@@ -206,6 +206,7 @@ static int register_task(uint8_t **ans, size_t *len, const wire_mailbox *mb, int
 	reg.program = (char *)channel__program();
 	reg.rt_start = (uint64_t)t_start;
 	reg.token = mb->token;
+	reg.earlier_tid = hooks__earlier_tid();
 	wire__buf_init(&out);
 	wire__register_encode(&out, &reg);
 	rc = out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_REGISTER, out.data, out.len);
@@ -364,6 +365,7 @@ static int reenrol(hooks_op op)
 	hooks__records_stmt_restart();
 	hooks__pairs_restart();
 	hooks__counts_restart();
+	hooks__set_earlier_tid(hooks__mytid());
 	hooks__set_state(HOOKS_UNINIT);
 	if (hooks__activate())
 		return 1;

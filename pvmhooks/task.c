@@ -27,6 +27,7 @@ static struct {
 	void *send_site; /* the last send's site: a task that exits without pvm_exit may
 	                  * lose that message */
 	pid_t pid;       /* the process that registered (a child after fork is not it) */
+	int earlier_tid; /* its tid before it called pvm_exit and enrolled again (0: none) */
 } st;
 
 const hooks_state_kind *const hooks__state_at = &st.state;
@@ -60,6 +61,10 @@ void hooks__set_task(int mytid, uint64_t token)
 int hooks__registered_here(void) { return st.pid == getpid(); }
 
 void hooks__note_send(void *site) { st.send_site = site; }
+
+void hooks__set_earlier_tid(int tid) { st.earlier_tid = tid; }
+
+int hooks__earlier_tid(void) { return st.earlier_tid; }
 
 void *hooks__send_site(void) { return st.send_site; }
 

@@ -45,7 +45,7 @@ static void test_welcome_round_trip(void)
 	CU_ASSERT_EQUAL(out.hist_defaults, 1);
 	CU_ASSERT_STRING_EQUAL(out.hist_run, "time:loop");
 	CU_ASSERT_STRING_EQUAL(out.hist_ctl, "wait:program");
-	/* The host's calibration (wire 14). */
+	/* The host's calibration (wire 14 on). */
 	CU_ASSERT_EQUAL(out.cal.tid, 0x40002);
 	CU_ASSERT_EQUAL(out.cal.clock, 2);
 	CU_ASSERT_EQUAL(out.cal.proc_pair_ns, 44);
