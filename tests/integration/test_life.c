@@ -16,13 +16,13 @@
 
 #define RUN_TIMEOUT 60
 
-/* The line of apps/lifecycle.c that carries the comment marker. */
-static int line_of(const char *marker)
+/* The line of apps/FILE that carries the comment marker. */
+static int line_in(const char *file, const char *marker)
 {
 	char path[4096], *src, *p;
 	int line = 1;
 
-	snprintf(path, sizeof(path), "%s/../apps/lifecycle.c", harness_build());
+	snprintf(path, sizeof(path), "%s/../apps/%s", harness_build(), file);
 	src = harness_slurp(path, NULL);
 	if (!src)
 		return -1;
@@ -32,6 +32,8 @@ static int line_of(const char *marker)
 	free(src);
 	return p ? line : -1;
 }
+
+static int line_of(const char *marker) { return line_in("lifecycle.c", marker); }
 
 /* Runs `lifecycle MODE` with opts in a new folder into *r; the log (heap) returned,
  * after checking that it validates against the schema; the folder in *dirp (NULL: not
@@ -174,7 +176,67 @@ static void test_reenrol(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * The same in Fortran (apps/lifef.f, built here with gfortran as the examples suite
+ * builds PVM's Fortran examples): the worker leaves with pvmfexit, enrols again with
+ * pvmfmytid, sends from its new tid and ends without pvmfexit; the master waits for a
+ * message from the new tid that never comes. Both incarnations are logged, the second
+ * "exited without pvm_exit" with its last send's Fortran line, and the hang is said.
+ */
+static void test_fortran(void)
+{
+	cmd_result r, b;
+	const char *dir = harness_tmpdir();
+	char want[512], path[4200], *log, *w1, *w2;
+
+	harness_sh(&b, RUN_TIMEOUT, "command -v gfortran >/dev/null || exit 77; cd '%s' && "
+	           "gfortran -g -fallow-argument-mismatch -I/usr/include -o lifef "
+	           "%s/../apps/lifef.f -lfpvm3 -lpvm3", dir, harness_build());
+	if (b.status == 77) {
+		fprintf(stderr, "\n  skipped: no gfortran ");
+		cmd_result_free(&b);
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(b.status, 0);
+	cmd_result_free(&b);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --on-hang=abort -o l.xml -- ./lifef",
+	           dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "enrolled again after pvm_exit as t"));
+	snprintf(want, sizeof(want),
+	         "pvmmon: task 1 (t%%x) exited without pvm_exit: its last send, at lifef.f:%d",
+	         line_in("lifef.f", "LIFEF-SEND") + 1);
+	/* The tid varies: the words after it are checked. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, strstr(want, ") exited")));
+	snprintf(want, sizeof(want),
+	         "pvmmon: wait for an ended task: task 0 waits at lifef.f:%d for tag 3 from 1, "
+	         "which has ended (it exited without pvm_exit)",
+	         line_in("lifef.f", "LIFEF-MASTER-WAIT") + 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, want));
+	if (!strstr(r.err, want))
+		fprintf(stderr, "\n%s\n", r.err);
+	snprintf(path, sizeof(path), "%s/l.xml", dir);
+	log = harness_slurp(path, NULL);
+	w1 = task_tag(log, "0.0");
+	w2 = task_tag(log, "1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w1, "status=\"exited\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w1, "msgs-sent=\"1\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w2, "status=\"exited-without-pvm-exit\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w2, "msgs-sent=\"1\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w2, "earlier-tid=\""));
+	harness_sh(&b, RUN_TIMEOUT, "%s/pvmmon validate '%s'", harness_bin(), path);
+	CU_ASSERT_EQUAL(b.status, 0);
+	cmd_result_free(&b);
+	free(w1);
+	free(w2);
+	free(log);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_life_tests[] = {
+    {"Fortran: pvmfexit then pvmfmytid, and an end without pvmfexit", test_fortran},
     {"a task that calls pvm_exit and enrols again: both incarnations logged", test_reenrol},
     {"a task that returns from main without pvm_exit: records kept, its hang said",
      test_noexit_hang},
