@@ -63,6 +63,8 @@ static void status_of(const char *v, void *f)
 		s = PVMMON_TASK_KILLED;
 	else if (!strcmp(v, "stopped"))
 		s = PVMMON_TASK_STOPPED;
+	else if (!strcmp(v, "exited-without-pvm-exit"))
+		s = PVMMON_TASK_NOEXIT;
 	*(pvmmon_task_status *)f = s;
 }
 
@@ -140,6 +142,8 @@ static int task_start(log_rd *r)
 	    F(pvmmon_log_task, parent_tid, "parent-tid", LOG_F_I32),
 	    F(pvmmon_log_task, host, "host", LOG_F_STR),
 	    F(pvmmon_log_task, pid, "pid", LOG_F_I32),
+	    /* Since 1.9: the same process's earlier incarnation. */
+	    F(pvmmon_log_task, earlier_tid, "earlier-tid", LOG_F_I32),
 	    F(pvmmon_log_task, program, "program", LOG_F_STR),
 	    FN(pvmmon_log_task, status, "status", status_of),
 	    FN(pvmmon_log_task, signal, "signal", signal_of),

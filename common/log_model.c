@@ -86,6 +86,8 @@ const char *pvmmon_task_status_name(pvmmon_task_status s)
 		return "killed";
 	case PVMMON_TASK_STOPPED:
 		return "stopped";
+	case PVMMON_TASK_NOEXIT:
+		return "exited-without-pvm-exit";
 	}
 	return "unknown";
 }

@@ -219,6 +219,8 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	attr(wr, "parent-tid", "%d", (int)t->parent_tid);
 	attr_str(wr, "host", t->host);
 	attr(wr, "pid", "%d", (int)t->pid);
+	if (t->earlier_tid)
+		attr(wr, "earlier-tid", "%d", (int)t->earlier_tid);
 	attr_str(wr, "program", t->program);
 	attr_str(wr, "status", pvmmon_task_status_name(t->status));
 	if (t->signal)

@@ -23,9 +23,11 @@
  * and PBLOCK is new. 11: records say which clock the task read (TSC or CLOCK_MONOTONIC). 12: the
  * cost record carries the calibration's re-checks, preserve mode's reports the task's uncertainty.
  * 13: block notices carry the sender's send count on its host's board. 14: CALIB is new,
- * welcomes carry the host's calibration and cost records the task it came from.
+ * welcomes carry the host's calibration and cost records the task it came from. 15: a
+ * registration names the process's earlier tid (it enrolled again after pvm_exit), and
+ * FATAL's signal 0 is an exit without pvm_exit.
  */
-#define WIRE_VERSION 14
+#define WIRE_VERSION 15
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -50,6 +50,7 @@ void wire__register_encode(wire_buf *b, const wire_register *r)
 	wire__put_u64(b, (uint64_t)r->rt_start);
 	wire__put_str(b, r->program);
 	wire__put_u64(b, r->token);
+	wire__put_u32(b, (uint32_t)r->earlier_tid);
 }
 
 void wire__register_clear(wire_register *r)
@@ -75,6 +76,7 @@ int wire__register_decode(wire_register *r, const uint8_t *data, size_t len)
 	r->rt_start = wire__get_u64(&in);
 	r->program = wire__get_str(&in, WIRE_MAX_STR);
 	r->token = wire__get_u64(&in);
+	r->earlier_tid = (int32_t)wire__get_u32(&in);
 	rc = wire__done(&in, "registration");
 	if (rc < 0)
 		wire__register_clear(r);
@@ -391,8 +393,9 @@ int wire__fatal_decode(wire_fatal *f, const uint8_t *data, size_t len)
 	f->stmt = wire__get_u32(&in);
 	f->where = wire__get_u8(&in);
 	f->records = wire__get_u8(&in);
-	/* Signal numbers are small and positive on every system PVM runs on. */
-	if (f->sig <= 0 || f->sig > 128 || f->where > WIRE_FATAL_HOOKS || f->records > 1)
+	/* Signal numbers are small and positive on every system PVM runs on; 0 is an exit
+	 * without pvm_exit. */
+	if (f->sig < 0 || f->sig > 128 || f->where > WIRE_FATAL_HOOKS || f->records > 1)
 		in.failed = 1;
 	rc = wire__done(&in, "fatal report");
 	if (rc < 0)

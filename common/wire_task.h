@@ -32,6 +32,9 @@ typedef struct wire_register {
 	char *program; /* heap, owned by the struct after decode */
 	uint64_t rt_start;
 	uint64_t token; /* the run's token, from the mailbox entry */
+	/* The tid this process had before: it called pvm_exit and enrolled again (0: it
+	 * is its first). */
+	int32_t earlier_tid;
 } wire_register;
 
 void wire__register_encode(wire_buf *b, const wire_register *r);
@@ -157,7 +160,9 @@ enum {
 
 /* FATAL: the task dies of signal sig (it is re-raised after this message). stmt is its
  * last wrapped call's statement id plus one (0: it made none); records says whether a
- * final flush of its records went just before. */
+ * final flush of its records went just before. sig 0: the process exits (exit, a
+ * return from main) without having called pvm_exit; stmt is then its last send's
+ * statement (PVM may lose that message). */
 typedef struct wire_fatal {
 	int32_t sig;
 	uint32_t stmt;

@@ -92,7 +92,7 @@ static void report_run(const pvmmon_log *log, FILE *out)
 {
 	char t1[32], t2[32];
 	int64_t vsum = 0, isum = 0;
-	size_t i, crashed = 0;
+	size_t i, crashed = 0, noexit = 0;
 
 	fprintf(out, "Run: %s", log->program ? log->program : "(unknown program)");
 	for (i = 0; i < log->nargs; i++)
@@ -102,6 +102,7 @@ static void report_run(const pvmmon_log *log, FILE *out)
 		vsum += log->tasks[i].virtual_ns;
 		isum += log->tasks[i].intrusion_ns;
 		crashed += log->tasks[i].status == PVMMON_TASK_CRASHED;
+		noexit += log->tasks[i].status == PVMMON_TASK_NOEXIT;
 	}
 	fprintf(out, "  started %s, wall time %s, exit code %d\n",
 		log->started ? log->started : "(unknown)", graphs__fmt_time(t1, sizeof(t1), log->wall_ns),
@@ -110,6 +111,8 @@ static void report_run(const pvmmon_log *log, FILE *out)
 		log->nhosts, log->nhosts == 1 ? "" : "s");
 	if (crashed)
 		fprintf(out, ", %zu crashed", crashed);
+	if (noexit)
+		fprintf(out, ", %zu exited without pvm_exit", noexit);
 	fprintf(out, "\n");
 	fprintf(out, "  virtual time summed over tasks %s; monitoring intrusion %s (%.2f%%)\n",
 		graphs__fmt_time(t1, sizeof(t1), vsum), graphs__fmt_time(t2, sizeof(t2), isum),

@@ -19,6 +19,41 @@
  * to come, even from another host. */
 #define STOP_WAIT_NS 3000000000LL
 
+/* The words for task t's last send (statement id + 1, 0: none) into buf: "its last
+ * send, at f.c:23" or "it sent nothing". */
+static void last_send_words(mon_run *run, mon_task *t, uint32_t stmt, char *buf, size_t n)
+{
+	pvmmon_log_stmt *s = stmt && stmt <= t->rec.nstmts ? &t->rec.stmts[stmt - 1] : NULL;
+	char place[600];
+	const char *slash;
+
+	if (!s) {
+		snprintf(buf, n, "it sent nothing");
+		return;
+	}
+	tasks__stmt_place(run, t->rec.tid, s, place, sizeof(place));
+	/* The file's base name, as the hang diagnoses name statements. */
+	slash = s->file && s->line > 0 ? strrchr(place, '/') : NULL;
+	snprintf(buf, n, "its last send, at %s, may have been lost", slash ? slash + 1 : place);
+}
+
+/* Task t says its process ends without pvm_exit (its final records came just before):
+ * said on stderr at once, with its last send; its status and words follow its exit. */
+static void noexit(mon_run *run, mon_task *t, const wire_fatal *f)
+{
+	char words[700];
+
+	t->noexit = 1;
+	t->rec.last_stmt = f->stmt;
+	t->fatal_records = f->records;
+	last_send_words(run, t, f->stmt, words, sizeof(words));
+	fprintf(stderr, "pvmmon: task %s (t%x) exited without pvm_exit: %s (PVM delivers a task's "
+	        "last messages reliably only when it calls pvm_exit)\n",
+	        t->rec.lid ? t->rec.lid : "?", (unsigned)t->rec.tid, words);
+	fflush(stderr);
+	run->t_last_change = pvmmon_clock_now();
+}
+
 void ending__fatal(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
@@ -26,6 +61,10 @@ void ending__fatal(mon_run *run, int src, const uint8_t *data, size_t len)
 
 	if (!t || wire__fatal_decode(&f, data, len) != 0) {
 		run->bad_messages++;
+		return;
+	}
+	if (f.sig == 0) {
+		noexit(run, t, &f);
 		return;
 	}
 	t->rec.signal = f.sig;
@@ -111,6 +150,12 @@ void ending__describe(mon_run *run, mon_task *t)
 		t->rec.status = PVMMON_TASK_KILLED;
 		snprintf(words, sizeof(words), "killed by %s%s%s", name, at,
 		         t->fatal_records ? "" : " (its records are those of its last flush)");
+	} else if (t->noexit) {
+		char sent[700];
+
+		t->rec.status = PVMMON_TASK_NOEXIT;
+		last_send_words(run, t, t->rec.last_stmt, sent, sizeof(sent));
+		snprintf(words, sizeof(words), "exited without pvm_exit: %s", sent);
 	} else if (t->rec.status == PVMMON_TASK_EXITED) {
 		return;
 	} else if (by_stop) {

@@ -212,16 +212,18 @@ static int64_t sent_to(const mon_task *s, const hang_task *hs, int32_t p)
 	return n;
 }
 
-/* Whether nothing from s to waiter p is on its way: what s sent p was received or is
- * queued at p, unmatched. */
-static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p)
+/* What s sent waiter p (*sent) and what p received or holds queued of it (*got); 0
+ * when unknown. */
+static int pair_counts(const mon_task *s, const hang_task *hs, const hang_task *p, int64_t *sent,
+                       int64_t *got_out)
 {
-	int64_t sent = sent_to(s, hs, p->tid), got = 0, listed = 0;
+	int64_t got = 0, listed = 0;
 
+	*sent = sent_to(s, hs, p->tid);
 	/* A wait for s counts everything queued from it (a task's report gives the count
 	 * beyond its list; preserve mode's list is whole); a wildcard's list names each
 	 * message's source, when it holds them all. */
-	if (sent < 0 || (p->w.src != s->rec.tid && p->w.nqueued >= WIRE_WAIT_MAX_QUEUED))
+	if (*sent < 0 || (p->w.src != s->rec.tid && p->w.nqueued >= WIRE_WAIT_MAX_QUEUED))
 		return 0;
 	for (uint32_t i = 0; i < p->w.npeers; i++)
 		if (p->w.peers[i].tid == s->rec.tid)
@@ -232,11 +234,41 @@ static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p)
 		got += p->w.queued_total;
 	else
 		got += listed;
+	*got_out = got;
+	return 1;
+}
+
+/*
+ * Messages from s to waiter p that PVM lost: s exited without pvm_exit (it said so,
+ * after its final records, so its sends are all counted), LOST_GRACE_NS have passed
+ * since pvmd reported its exit, and p still waits with fewer of them received or
+ * queued than s sent. Why that is sound: s waited for the monitor's answer after its
+ * last send, so whatever pvmd had read of s by then was on its way before its exit; a
+ * message pvmd holds reaches p within milliseconds, and p's next slice (100 ms) takes
+ * it (its wait then ends) or sees it queued (a new report). What has not come after
+ * the grace, pvmd dropped with s. 0 when nothing is lost (or not yet certain).
+ */
+#define LOST_GRACE_NS 1000000000LL
+static int64_t lost_from(const mon_task *s, int64_t sent, int64_t got, int64_t now)
+{
+	if (!s->noexit || !s->final || !s->gone || now - s->gone_at < LOST_GRACE_NS)
+		return 0;
+	return sent > got ? sent - got : 0;
+}
+
+/* Whether nothing from s to waiter p is on its way: what s sent p was received or is
+ * queued at p, unmatched, or was lost with s (lost_from). */
+static int quiet(const mon_task *s, const hang_task *hs, const hang_task *p, int64_t now)
+{
+	int64_t sent, got;
+
+	if (!pair_counts(s, hs, p, &sent, &got))
+		return 0;
 	/* A task that ended without its final flush may have sent more than its last
 	 * records say: what came is then at least what they say. */
 	if (!s->final && s->gone)
 		return sent <= got;
-	return sent == got;
+	return sent == got || lost_from(s, sent, got, now) > 0;
 }
 
 /* Whether task s can no longer send: it ended (long enough ago, when it crashed) or it
@@ -267,7 +299,7 @@ static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
 		const mon_task *s = tasks__find(run, p->w.src);
 		hang_task *hs = find(h, p->w.src, 0);
 
-		return s && silent(s, hs, now) && quiet(s, hs, p);
+		return s && silent(s, hs, now) && quiet(s, hs, p, now);
 	}
 	if (may_join(run))
 		return 0;
@@ -275,7 +307,7 @@ static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
 		const mon_task *s = tasks__at(run, i);
 		hang_task *hs = find(h, s->rec.tid, 0);
 
-		if (s->rec.tid != p->tid && (!silent(s, hs, now) || !quiet(s, hs, p)))
+		if (s->rec.tid != p->tid && (!silent(s, hs, now) || !quiet(s, hs, p, now)))
 			return 0;
 	}
 	return 1;
@@ -333,6 +365,8 @@ static const char *ended_how(const mon_task *s, char *buf, size_t size)
 {
 	if (s->rec.signal)
 		snprintf(buf, size, "killed by %s", pvmmon_signal_name(s->rec.signal));
+	else if (s->noexit)
+		snprintf(buf, size, "it exited without pvm_exit");
 	else
 		snprintf(buf, size, "%s",
 		         s->final ? "it exited"
@@ -468,6 +502,42 @@ found:
 	free(text);
 }
 
+/* "; 1 message it sent (its last send at f.c:23) never came: probably lost because
+ * its sender exited without pvm_exit" when lost_from() finds s's messages to p lost,
+ * into buf; the length written (0: none lost). */
+static size_t lost_words(const mon_run *run, const mon_task *s, const hang_task *hs,
+                         const hang_task *p, char *buf, size_t size)
+{
+	int64_t sent, got, lost;
+	char place[600] = "";
+	pvmmon_log_stmt st, *last;
+	int w;
+
+	if (!pair_counts(s, hs, p, &sent, &got) ||
+	    !(lost = lost_from(s, sent, got, pvmmon_clock_now())))
+		return 0;
+	last = s->rec.last_stmt && s->rec.last_stmt <= s->rec.nstmts
+	           ? &s->rec.stmts[s->rec.last_stmt - 1]
+	           : NULL;
+	if (last) {
+		/* A copy: the place is found as for the waits (file base name). */
+		memset(&st, 0, sizeof(st));
+		st.module = last->module;
+		st.offset = last->offset;
+		st.op = last->op ? strdup(last->op) : NULL;
+		if (tasks__stmt_place(run, s->rec.tid, &st, place, sizeof(place)) && strrchr(place, '/'))
+			memmove(place, strrchr(place, '/') + 1, strlen(strrchr(place, '/')));
+		free(st.file);
+		free(st.function);
+		free(st.op);
+	}
+	w = snprintf(buf, size, "; %" PRId64 " message%s it sent %s%s%snever came: probably lost "
+	             "because its sender exited without pvm_exit",
+	             lost, lost == 1 ? "" : "s", place[0] ? "(its last send at " : "", place,
+	             place[0] ? ") " : "");
+	return w < 0 ? 0 : (size_t)w >= size ? size - 1 : (size_t)w;
+}
+
 /* A stuck task whose source has ended, or that has the source's messages queued with
  * another tag or context. */
 static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
@@ -483,6 +553,8 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 		ended_how(s, how, sizeof(how));
 		snprintf(key, sizeof(key), "ended:%x:%u", (unsigned)p->tid, p->w.seq);
 		n = (size_t)snprintf(text, sizeof(text), "%s, which has ended (%s)", line, how);
+		if (n < sizeof(text))
+			n += lost_words(run, s, hs, p, text + n, sizeof(text) - n);
 		if (hs && hs->where[0] && n < sizeof(text))
 			snprintf(text + n, sizeof(text) - n, "; its last wait was at %s",
 			         hs->where);

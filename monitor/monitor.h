@@ -25,6 +25,7 @@ typedef struct mon_task {
 	int gone;                /* pvmd reported its exit */
 	int64_t gone_at;         /* when (the monitor's real time) */
 	int fatal_records;       /* a fatal signal's report came after its records */
+	int noexit;              /* it said it exits without pvm_exit (FATAL, signal 0) */
 	int64_t pending_since;   /* waiting for the parent's spawn report (real time), or 0 */
 	size_t cap_events;       /* room in rec.events */
 	uint64_t trace_received; /* events the task sent, kept or not */

@@ -90,6 +90,25 @@ static int assign_lid(mon_run *run, mon_task *t, int force)
 	return 1;
 }
 
+/*
+ * A process that called pvm_exit and enrolled again registers with a new tid and names
+ * its earlier one (earlier): the new task is a task of its own (a root: PVM gives it
+ * no parent), noted with the earlier tid and said on stderr.
+ */
+static void earlier_incarnation(mon_run *run, mon_task *t, int32_t earlier)
+{
+	const mon_task *o = earlier ? tasks__find(run, earlier) : NULL;
+
+	if (!earlier)
+		return;
+	t->rec.earlier_tid = earlier;
+	/* A parent it names (PVMEPID, from its spawn) has no spawn of this tid. */
+	t->rec.parent_tid = 0;
+	fprintf(stderr, "pvmmon: task t%x (%s) enrolled again after pvm_exit as t%x\n",
+	        (unsigned)earlier, o && o->rec.lid ? o->rec.lid : "?", (unsigned)t->rec.tid);
+	fflush(stderr);
+}
+
 int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	wire_register r;
@@ -120,6 +139,7 @@ int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->clock_done = 0;
 	t->rec.end_ns = t->rec.start_ns;
 	run->t_last_change = pvmmon_clock_now();
+	earlier_incarnation(run, t, r.earlier_tid);
 	if (assign_lid(run, t, 0))
 		welcome(run, t);
 	else

@@ -97,6 +97,8 @@ void tasks__gone(mon_task *t)
 	 * is already here when the exit is. */
 	if (t->rec.signal)
 		t->rec.status = PVMMON_TASK_KILLED;
+	else if (t->noexit)
+		t->rec.status = PVMMON_TASK_NOEXIT;
 	else
 		t->rec.status = t->final ? PVMMON_TASK_EXITED : PVMMON_TASK_CRASHED;
 }

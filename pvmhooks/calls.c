@@ -29,6 +29,14 @@ static tidmap send_seq, recv_seq;
  * count once a receive has overtaken messages of another tag (it moves past them, and
  * back when they are received). */
 static tidmap recv_count;
+void hooks__pairs_restart(void)
+{
+	/* A new tid: every partner's sequence with it starts anew. */
+	tidmap__free(&send_seq);
+	tidmap__free(&recv_seq);
+	tidmap__free(&recv_count);
+}
+
 /* Children spawned so far, for logical ids. */
 static uint32_t spawn_index;
 
@@ -175,6 +183,7 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 	int i;
 
 	hooks__count_sent(n, bytes);
+	hooks__note_send(call->site);
 	if (!st)
 		return;
 	/* Inside a group call its statement counts the call and its time (groups.c). */

@@ -132,14 +132,14 @@ static int where_now(void)
  * means the monitor has what this task sent before. Without it the records could die
  * with the task: pvmd drops what it has not yet read from the socket of a task that
  * ended. */
-static void await_monitor(void)
+static void await_monitor(wire_buf *b)
 {
 	uint8_t *ans = NULL;
 	size_t len;
 
-	wire__buf_reset(&out);
-	wire__query_encode(&out, &(wire_query){hooks__mytid()});
-	if (!out.failed && channel__send(WIRE_TAG_QUERY, out.data, out.len) == 0 &&
+	wire__buf_reset(b);
+	wire__query_encode(b, &(wire_query){hooks__mytid()});
+	if (!b->failed && channel__send(WIRE_TAG_QUERY, b->data, b->len) == 0 &&
 	    channel__recv(&ans, &len, WIRE_TAG_ANSWER, BOUND_S * 1000) == 0)
 		free(ans);
 }
@@ -169,7 +169,7 @@ static void report(int sig, int final, int where, int whole)
 	}
 	if (!final) {
 		if (records)
-			await_monitor();
+			await_monitor(&out);
 		return;
 	}
 	id = site ? hooks__records_stmt_id(site) : -1;
@@ -177,7 +177,7 @@ static void report(int sig, int final, int where, int whole)
 	wire__fatal_encode(&out, &(wire_fatal){sig, id >= 0 ? (uint32_t)id + 1 : 0, (uint8_t)where,
 	                                       (uint8_t)records});
 	if (!out.failed && channel__send(WIRE_TAG_FATAL, out.data, out.len) == 0)
-		await_monitor();
+		await_monitor(&out);
 	hooks__set_state(HOOKS_DONE);
 }
 
@@ -257,12 +257,37 @@ void hooks__fatal_settle(void)
 	die_of(sig);
 }
 
+void hooks__fatal_noexit(void)
+{
+	void *site = hooks__send_site();
+	int64_t id;
+	int records;
+	wire_buf b;
+
+	/* A monitor that has gone (pvmd said so) would never answer. */
+	if (hooks__state() != HOOKS_ACTIVE || channel__lost() || channel__check_lost())
+		return;
+	records = hooks__flush(1) == 0;
+	id = site ? hooks__records_stmt_id(site) : -1;
+	wire__buf_init(&b);
+	/* A program that made no PVM call of its own was enrolled by pvmmon (a probe or
+	 * its exit registered it): its exit is an ordinary one. */
+	if (hooks__ncalls() > 0)
+		wire__fatal_encode(&b, &(wire_fatal){0, id >= 0 ? (uint32_t)id + 1 : 0,
+		                                     WIRE_FATAL_PROGRAM, (uint8_t)records});
+	if (!b.failed && (!b.len || channel__send(WIRE_TAG_FATAL, b.data, b.len) == 0))
+		await_monitor(&b);
+	wire__buf_free(&b);
+}
+
 int hooks__fatal_install(void)
 {
 	struct sigaction sa, cur;
 	stack_t st;
 
-	if (getenv("PVMMON_NO_SIGNALS"))
+	/* Once: a task that enrols again (runtime.c) must not take its own handlers for
+	 * the program's. */
+	if (ours.sa_sigaction || getenv("PVMMON_NO_SIGNALS"))
 		return 0;
 	/* Reserve the message's room now: the handler then needs no allocation for it. */
 	wire__buf_init(&out);

@@ -16,4 +16,18 @@ int hooks__fatal_install(void);
  * deferred. */
 void hooks__fatal_settle(void);
 
+/*
+ * The process ends (exit, or a return from main) while the task is still enrolled:
+ * it never called pvm_exit. Sends its final records and a FATAL without a signal
+ * (sig 0) naming its last send's statement, which PVM may lose (libpvm3 hands a
+ * message to pvmd asynchronously, and pvmd drops what it has not read from a task
+ * that has ended), and waits (at most BOUND_S) until the monitor has them: the same
+ * round trip that keeps a dying task's records. pvm_exit is not called: the program's
+ * messages fare as they would unmonitored, except that the wait for the monitor's
+ * answer gives pvmd the time to read them too (said in doc/user-guide.md). A process
+ * that made no wrapped PVM call was enrolled by pvmmon itself (a probe, or its exit,
+ * registered it): its records go, and no FATAL.
+ */
+void hooks__fatal_noexit(void);
+
 #endif

@@ -145,6 +145,17 @@ void hooks__set_cur_op(hooks_op op);
 /* A wrapped call of op begins at site; the site of the last one begun (NULL: none). */
 void hooks__count_call(hooks_op op, void *site);
 void *hooks__cur_site(void);
+/* A send's statement (its site): the last one is named when the task exits without
+ * pvm_exit (PVM may lose that message). */
+void hooks__note_send(void *site);
+void *hooks__send_site(void);
+/* Whether this process is the one that registered (not a child after fork, which
+ * inherits the state and the exit handler). */
+int hooks__registered_here(void);
+/* The process's tid before it called pvm_exit and enrolled again (0: none); REGISTER
+ * names it. */
+void hooks__set_earlier_tid(int tid);
+int hooks__earlier_tid(void);
 /* The task's time origin (real time), set at registration. */
 void hooks__set_start(int64_t t);
 
@@ -221,6 +232,10 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
  * the per-pair sequence number) into *out (heap, the caller frees); returns how many
  * partners. */
 size_t hooks__pair_counts(wire_wpeer **out);
+/* Forgets the per-pair sequences and counts (a task that enrols again has a new tid). */
+void hooks__pairs_restart(void);
+/* Starts the task's counters anew (a task that enrols again). */
+void hooks__counts_restart(void);
 
 #pragma GCC visibility pop
 

@@ -117,6 +117,10 @@ int64_t hooks__records_stmt_id(const void *site);
 /* Forgets the statement records' index and scratch record (records.c's reset clears the
  * records themselves). */
 void hooks__records_stmt_reset(void);
+/* A task that enrols again (pvm_exit, then a PVM call: a new tid) starts its statement
+ * records from zero: its earlier incarnation's went with its final flush. The
+ * statements (their ids, sites and switches) stay. */
+void hooks__records_stmt_restart(void);
 /* The com record of stmt for partner tid, created on first use. */
 pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
 /* A flush's first step, at virtual time v: at the final one the open procedures and

@@ -117,6 +117,21 @@ pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
 	return c;
 }
 
+void hooks__records_stmt_restart(void)
+{
+	pvmmon_log_task *rec = hooks__records_task();
+
+	for (size_t i = 0; i < rec->nstmts; i++) {
+		pvmmon_log_stmt *s = &rec->stmts[i];
+
+		free(s->com);
+		s->com = NULL;
+		s->ncom = 0;
+		s->count = s->bytes = s->unmonitored = s->reordered = 0;
+		s->time_ns = s->sync_ns = s->trans_ns = s->held_ns = 0;
+	}
+}
+
 void hooks__records_stmt_reset(void)
 {
 	free(scratch.com);

@@ -17,6 +17,7 @@
 #include "board.h"
 #include "callsite.h"
 #include "clocksync.h"
+#include "fatal.h"
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
@@ -33,7 +34,8 @@
 #define WELCOME_TIMEOUT_MS 10000
 #define MONITOR_START_TIMEOUT_MS 10000
 
-static int64_t loaded_at; /* real time the library was loaded: the process's start */
+static int64_t loaded_at;
+static int exit_handler; /* at_exit is registered */ /* real time the library was loaded: the process's start */
 
 /* The process's start, as near as a library can see it: the task's time origin, so
  * that work done before its first PVM call (probed procedures included) is its own. */
@@ -151,15 +153,29 @@ static int start_monitor(wire_mailbox *mb)
 	return PVMMON_ETIMEOUT;
 }
 
+/*
+ * The process ends without pvm_exit (a return from main, exit(), a Fortran STOP): the
+ * task's final report, as pvm_exit's wrapper would send it, and the monitor told
+ * (fatal.c). Registered with atexit at registration, so that it runs before every
+ * library's destructors (ld.so's _dl_fini was registered before main): libpvm3's
+ * connection and pvmmon's records are whole here. Not inside a wrapped call (an exit
+ * from a message handler or from a signal handler that interrupted one: the records
+ * may be mid-change and libpvm3 cannot be re-entered; the task then keeps its last
+ * flush), and not in a child after fork, which inherits this handler and the parent's
+ * state but is no task of its own.
+ */
 static void at_exit(void)
 {
-	/* A program that returns from main without pvm_exit still gets its records out. */
-	if (hooks__state() == HOOKS_ACTIVE && !hooks__guard) {
-		hooks__guard = 1;
-		hooks__flush(1);
-		hooks__set_state(HOOKS_DONE);
-		hooks__guard = 0;
+	if (hooks__state() != HOOKS_ACTIVE || hooks__guard)
+		return;
+	if (!hooks__registered_here()) {
+		hooks__set_state(HOOKS_PASSIVE);
+		return;
 	}
+	hooks__guard = 1;
+	hooks__fatal_noexit();
+	hooks__set_state(HOOKS_DONE);
+	hooks__guard = 0;
 }
 
 /* The flush period: $PVMMON_FLUSH_MS, else the mailbox's, else a second. */
@@ -190,6 +206,7 @@ static int register_task(uint8_t **ans, size_t *len, const wire_mailbox *mb, int
 	reg.program = (char *)channel__program();
 	reg.rt_start = (uint64_t)t_start;
 	reg.token = mb->token;
+	reg.earlier_tid = hooks__earlier_tid();
 	wire__buf_init(&out);
 	wire__register_encode(&out, &reg);
 	rc = out.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_REGISTER, out.data, out.len);
@@ -250,7 +267,9 @@ int hooks__init(void)
 	sched__begin(flush_period(&mb));
 	hooks__set_start(t_start);
 	hooks__set_state(HOOKS_ACTIVE);
-	atexit(at_exit);
+	/* Once: a task that enrols again (pvm_exit, then pvm_mytid) registers again. */
+	if (!exit_handler++)
+		atexit(at_exit);
 	return 0;
 }
 
@@ -329,6 +348,33 @@ int hooks__activate(void)
 	return 1;
 }
 
+/*
+ * A PVM call after pvm_exit enrols the process again, with a new tid (a Fortran
+ * program's second pvmfmytid after pvmfexit, a C program's pvm_mytid): the new task
+ * registers as a task of its own (the monitor sees the same process, REGISTER's pid,
+ * and says so), with its statement records, counters and per-pair sequences started
+ * anew (the earlier incarnation's went with its final flush). Only the program's own
+ * wrapped calls do it, never a probe: a process that left PVM is not enrolled by
+ * pvmmon. pvm_exit itself enrols nobody. 1 when the task is monitored again.
+ */
+static int reenrol(hooks_op op)
+{
+	if (hooks__state() != HOOKS_DONE || hooks__guard || op == HOOKS_OP_pvm_exit ||
+	    !hooks__registered_here())
+		return 0;
+	hooks__records_stmt_restart();
+	hooks__pairs_restart();
+	hooks__counts_restart();
+	hooks__set_earlier_tid(hooks__mytid());
+	hooks__set_state(HOOKS_UNINIT);
+	if (hooks__activate())
+		return 1;
+	/* Registration failed: the process goes on unmonitored, as any task would. */
+	if (hooks__state() == HOOKS_UNINIT)
+		hooks__set_state(HOOKS_PASSIVE);
+	return 0;
+}
+
 /* Whether site is code of libpvm3 itself: it installs message handlers of its own
  * through its PLT (when it connects a task, and for pvm_catchout), which the preloaded
  * wrappers see. Those are PVM's, not the program's: they pass straight through. */
@@ -352,7 +398,8 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	/* libgpvm3 starts the group server when it finds none: that spawn is PVM's own. */
 	if (__builtin_expect(op == HOOKS_OP_pvm_spawn, 0) && callsite__grouped())
 		return 0;
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !hooks__activate())
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !hooks__activate() &&
+	    !reenrol(op))
 		return 0;
 	hooks__guard = 1;
 	call->op = op;

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hooks.h"
 #include "probes.h"
@@ -23,6 +24,10 @@ static struct {
 	uint64_t ncalls;
 	hooks_op cur_op;
 	void *cur_site; /* the last wrapped call's site: where a fatal signal found it */
+	void *send_site; /* the last send's site: a task that exits without pvm_exit may
+	                  * lose that message */
+	pid_t pid;       /* the process that registered (a child after fork is not it) */
+	int earlier_tid; /* its tid before it called pvm_exit and enrolled again (0: none) */
 } st;
 
 const hooks_state_kind *const hooks__state_at = &st.state;
@@ -50,7 +55,18 @@ void hooks__set_task(int mytid, uint64_t token)
 {
 	st.mytid = mytid;
 	st.token = token;
+	st.pid = getpid();
 }
+
+int hooks__registered_here(void) { return st.pid == getpid(); }
+
+void hooks__note_send(void *site) { st.send_site = site; }
+
+void hooks__set_earlier_tid(int tid) { st.earlier_tid = tid; }
+
+int hooks__earlier_tid(void) { return st.earlier_tid; }
+
+void *hooks__send_site(void) { return st.send_site; }
 
 void hooks__set_identity(uint32_t index, char *lid)
 {
@@ -78,6 +94,12 @@ void hooks__count_unmonitored(void) { st.counts.unmonitored_recv++; }
 void hooks__count_flush(void) { st.counts.flushes++; }
 
 const hooks_counts *hooks__counts(void) { return &st.counts; }
+
+void hooks__counts_restart(void)
+{
+	memset(&st.counts, 0, sizeof(st.counts));
+	st.send_site = NULL;
+}
 
 uint64_t hooks__ncalls(void) { return st.ncalls; }
 

@@ -40,6 +40,9 @@ void hooks__trace_init(uint64_t max_events)
 {
 	left = max_events;
 	tracing = max_events > 0;
+	/* Again for a task that enrols again: what the first one held went with its final
+	 * flush. */
+	wire__buf_free(&chunk);
 	wire__buf_init(&chunk);
 }
 

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 8
+#define PVMMON_LOG_VERSION_MINOR 9
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -295,6 +295,9 @@ typedef enum pvmmon_task_status {
 	/* Since 1.3: */
 	PVMMON_TASK_KILLED,      /* a signal ended it, and it said which (signal) */
 	PVMMON_TASK_STOPPED,     /* running when the user (or pvmmon) stopped the run */
+	/* Since 1.9: */
+	PVMMON_TASK_NOEXIT,      /* its process ended (exit, a return from main) without
+	                          * pvm_exit: PVM may have lost its last message */
 } pvmmon_task_status;
 
 /*
@@ -335,6 +338,9 @@ typedef struct pvmmon_log_task {
 	int32_t tid;
 	char *lid;            /* logical id: "0", "0.2", ... */
 	int32_t parent_tid;   /* 0 if none */
+	/* Since 1.9: the tid of the same process's earlier incarnation: it called pvm_exit
+	 * and enrolled again (a new tid); 0 for none. */
+	int32_t earlier_tid;
 	char *host;
 	int32_t pid;
 	char *program;

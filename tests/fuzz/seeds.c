@@ -194,7 +194,7 @@ static void sample_events(pvmmon_log_event ev[3])
 static void controls(void)
 {
 	wire_register r = {0x40001, 0x40000, 4242, 0x40000, "/bin/app", 1700000000000000000ULL,
-			   0x1122334455667788ULL};
+			   0x1122334455667788ULL, 0x40009};
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
 	wire_mailbox m = {0x40000, 0x1234, 1000, 1 << 20, 0x1122334455667788ULL};
 	pvmmon_log_event ev[3];

@@ -28,6 +28,7 @@ extern CU_TestInfo test_dyninst_tests[];
 extern CU_TestInfo test_fidelity_tests[];
 extern CU_TestInfo test_comp_tests[];
 extern CU_TestInfo test_hangs_tests[];
+extern CU_TestInfo test_life_tests[];
 extern CU_TestInfo test_quiet_tests[];
 extern CU_TestInfo test_export_tests[];
 extern CU_TestInfo test_diff_tests[];
@@ -60,6 +61,7 @@ static CU_SuiteInfo suites[] = {
     {"fidelity", NULL, NULL, NULL, NULL, test_fidelity_tests},
     {"comp", NULL, NULL, NULL, NULL, test_comp_tests},
     {"hangs", NULL, NULL, NULL, NULL, test_hangs_tests},
+    {"life", NULL, NULL, NULL, NULL, test_life_tests},
     {"quiet", NULL, NULL, NULL, NULL, test_quiet_tests},
     {"export", NULL, NULL, NULL, NULL, test_export_tests},
     {"diff", NULL, NULL, NULL, NULL, test_diff_tests},

@@ -681,6 +681,7 @@ static void test_fixture_reads(void)
 			CU_ASSERT_EQUAL(log->tasks[i].procs[j].raw_incl_ns, 0);
 	}
 	CU_ASSERT_STRING_EQUAL(pvmmon_task_status_name(PVMMON_TASK_CRASHED), "crashed");
+	CU_ASSERT_STRING_EQUAL(pvmmon_task_status_name(PVMMON_TASK_NOEXIT), "exited-without-pvm-exit");
 	pvmmon_log_free(log);
 	pvmmon_log_free(NULL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_log_schema(), "pvmmon-log"));

@@ -165,7 +165,7 @@ static void test_piggyback_rejects_damage(void)
 
 static void test_register_round_trip(void)
 {
-	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99, 0xfeedull}, out;
+	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99, 0xfeedull, 0x40007}, out;
 	wire_buf b;
 
 	wire__buf_init(&b);
@@ -176,6 +176,7 @@ static void test_register_round_trip(void)
 	CU_ASSERT_EQUAL(out.pid, 1234);
 	CU_ASSERT_EQUAL(out.rt_start, 99);
 	CU_ASSERT(out.token == 0xfeedull);
+	CU_ASSERT_EQUAL(out.earlier_tid, 0x40007);
 	CU_ASSERT_STRING_EQUAL(out.program, "matmul");
 	free(out.program);
 	/* Every truncation fails cleanly. */

@@ -45,7 +45,7 @@ static void test_welcome_round_trip(void)
 	CU_ASSERT_EQUAL(out.hist_defaults, 1);
 	CU_ASSERT_STRING_EQUAL(out.hist_run, "time:loop");
 	CU_ASSERT_STRING_EQUAL(out.hist_ctl, "wait:program");
-	/* The host's calibration (wire 14). */
+	/* The host's calibration (wire 14 on). */
 	CU_ASSERT_EQUAL(out.cal.tid, 0x40002);
 	CU_ASSERT_EQUAL(out.cal.clock, 2);
 	CU_ASSERT_EQUAL(out.cal.proc_pair_ns, 44);
@@ -200,9 +200,15 @@ static void test_fatal_round_trip(void)
 	b.data[b.len - 2] = WIRE_FATAL_HOOKS;
 	b.data[b.len - 1] = 2;
 	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
-	/* No signal 0, and nothing cut short. */
+	/* Signal 0 is an exit without pvm_exit, with its last send; no negative signal,
+	 * and nothing cut short. */
 	wire__buf_reset(&b);
-	wire__fatal_encode(&b, &(wire_fatal){0, 0, 0, 0});
+	wire__fatal_encode(&b, &(wire_fatal){0, 3, 0, 1});
+	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.sig, 0);
+	CU_ASSERT_EQUAL(out.stmt, 3);
+	wire__buf_reset(&b);
+	wire__fatal_encode(&b, &(wire_fatal){-1, 0, 0, 0});
 	CU_ASSERT_EQUAL(wire__fatal_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_reset(&b);
 	wire__fatal_encode(&b, &f);

@@ -75,7 +75,8 @@ static int task(wire_buf *b, int kind)
 	                   0x40000,
 	                   "/bin/app",
 	                   1700000000000000000ULL,
-	                   0x1122334455667788ULL};
+	                   0x1122334455667788ULL,
+	                   0x40009};
 	wire_welcome w = {3, "0.1",        98765, {0}, 2,        1, 0, "main,work", 2,
 	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:proc", "wait:task",
 	                  {0x40001, 2, 44, 40, 56, 2700, 2600, 114000, 0}};

@@ -24,7 +24,7 @@
 
 static void reg(mon_run *run, int32_t tid)
 {
-	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token};
+	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token, 0};
 	wire_buf b;
 
 	wire__buf_init(&b);
@@ -143,6 +143,51 @@ static void test_ended_partner(void)
 	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
 	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "ended");
 	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "which has ended (it exited)"));
+	fake_done(&run);
+}
+
+/* A partner that exited without pvm_exit (FATAL with signal 0, after its final records)
+ * whose records say it sent a message the waiter never got: in flight for the grace
+ * after its exit, then said lost, with its last send. */
+static void test_noexit_partner_lost(void)
+{
+	mon_run run;
+	mon_task *c;
+	wire_buf b;
+
+	start(&run);
+	wait_for(&run, A, 1, WIRE_WAIT_RECV, C, 2, 0, 0);
+	c = tasks__find(&run, C);
+	c->final = 1;
+	c->rec.nstmts = 1;
+	c->rec.stmts = calloc(1, sizeof(*c->rec.stmts));
+	c->rec.stmts[0].op = strdup("pvm_send");
+	c->rec.stmts[0].ncom = 1;
+	c->rec.stmts[0].com = calloc(1, sizeof(*c->rec.stmts[0].com));
+	c->rec.stmts[0].com[0].partner_tid = A;
+	c->rec.stmts[0].com[0].count = 1;
+	wire__buf_init(&b);
+	wire__fatal_encode(&b, &(wire_fatal){0, 1, WIRE_FATAL_PROGRAM, 1});
+	run__dispatch(&run, C, WIRE_TAG_FATAL, b.data, b.len);
+	wire__buf_free(&b);
+	CU_ASSERT_EQUAL(c->noexit, 1);
+	CU_ASSERT_EQUAL(c->rec.signal, 0);
+	run__task_exit(&run, C);
+	CU_ASSERT_EQUAL(tasks__find(&run, C)->rec.status, PVMMON_TASK_NOEXIT);
+	/* Just after the exit the message may still be on its way. */
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* Past the grace it was lost. */
+	tasks__find(&run, C)->gone_at -= 2000000000LL;
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "ended");
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(hang__text(&run, 0), "which has ended (it exited without pvm_exit); 1 message "
+	                                "it sent "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0),
+	                              "never came: probably lost because its sender exited "
+	                              "without pvm_exit"));
 	fake_done(&run);
 }
 
@@ -439,6 +484,7 @@ CU_TestInfo test_hang_tests[] = {
     {"a cycle is said once nothing is in flight, once", test_cycle},
     {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
     {"a wait for a task that has ended", test_ended_partner},
+    {"a message lost with a task that exited without pvm_exit", test_noexit_partner_lost},
     {"a wait for a task a signal ended names the signal", test_killed_partner},
     {"a cycle in a private context says the context", test_cycle_in_private_context},
     {"every task waits for anyone after the program's end", test_quiescent},
