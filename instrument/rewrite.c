@@ -255,14 +255,20 @@ static void instrument_loop(rewriter *rw, CXCursor loop)
 	rw->stats->loops++;
 }
 
-/* The PVM calls that are communication statements (seed 000: send, receive, probe),
- * with the group calls built on them. */
+/*
+ * The PVM calls that are communication statements (seed 000: send, receive, probe),
+ * with the group calls built on them, and the other calls whose call sites libpvmhooks
+ * records as statements (spawn, the group membership calls): every op a statement
+ * record can have (pvmhooks/hooks.h), so that each is named by its line without -g.
+ */
 static int is_comm(const char *name)
 {
-	static const char *const comm[] = {"pvm_send",    "pvm_psend",   "pvm_mcast",  "pvm_recv",
-	                                   "pvm_nrecv",   "pvm_trecv",   "pvm_precv",  "pvm_probe",
-	                                   "pvm_bcast",   "pvm_barrier", "pvm_reduce", "pvm_gather",
-	                                   "pvm_scatter", NULL};
+	static const char *const comm[] = {
+	    "pvm_send",    "pvm_psend",  "pvm_mcast",   "pvm_recv",  "pvm_nrecv",
+	    "pvm_trecv",   "pvm_precv",  "pvm_probe",   "pvm_bcast", "pvm_barrier",
+	    "pvm_reduce",  "pvm_gather", "pvm_scatter", "pvm_spawn", "pvm_joingroup",
+	    "pvm_lvgroup", "pvm_gettid", "pvm_getinst", "pvm_gsize", "pvm_freezegroup",
+	    NULL};
 
 	for (const char *const *p = comm; *p; p++)
 		if (!strcmp(name, *p))
