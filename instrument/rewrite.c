@@ -278,9 +278,10 @@ static int is_comm(const char *name)
 
 /*
  * Makes a call statement tell the callee's entry probe its line: `f(x)` becomes
- * `(pvmmon_call_line = N, f(x))`, one store. Only a call written literally in the file
- * is rewritten (not one inside a macro's expansion or arguments, whose text is not
- * the call's); its callee then gets a record without a call line.
+ * `(pvmmon_call_at_(N), f(x))`, one store made by an inline function (pvmmon/probe.h:
+ * calls in one expression then store one after the other, never unsequenced). Only a call written
+ * literally in the file is rewritten (not one inside a macro's expansion or arguments, whose text
+ * is not the call's); its callee then gets a record without a call line.
  */
 static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 {
@@ -293,7 +294,7 @@ static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 	insertion *in;
 
 	/* The plain copy of a split procedure passes the line on too. */
-	if ((in = rewrite__add(rw, (unsigned)start, "(pvmmon_call_line = %u, ", line)))
+	if ((in = rewrite__add(rw, (unsigned)start, "(pvmmon_call_at_(%u), ", line)))
 		in->plain = 1;
 	if ((in = rewrite__add(rw, (unsigned)end, ")")))
 		in->plain = 1;

@@ -72,9 +72,17 @@ PVMMON_EXTERN int pvmmon_probe_counting(void);
 /*
  * The source line of the call statement being made, which the next procedure entry
  * takes (and clears) to key its proc record by call site. pvmmon-cc writes a call
- * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.
+ * `f(x)` on line 12 as `(pvmmon_call_at_(12), f(x))`: a call of pvmmon_call_at_, not
+ * an assignment, because two calls in one expression (`f(g(x))`, `f() + g()`) would
+ * make two unsequenced stores to one object, which C leaves undefined (gcc warns with
+ * -Wsequence-point); two function calls are sequenced one after the other. Inlined,
+ * it is the one store.
  */
 PVMMON_EXTERN extern int pvmmon_call_line;
+static __inline__ __attribute__((always_inline, unused)) void pvmmon_call_at_(int line)
+{
+	pvmmon_call_line = line;
+}
 PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
 PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
 PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
