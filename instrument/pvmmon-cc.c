@@ -112,12 +112,15 @@ static int pvm_library(const char *a, const char *next)
 	return 0;
 }
 
-/* The flags libclang needs to see the source as the compiler will. */
+/* The flags libclang needs to see the source as the compiler will, and those asking
+ * for pedantic warnings, which change what the rewrite may write (rewriter.h). */
 static int parse_flag(const char *a)
 {
 	return !strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
 	       !strncmp(a, "-std=", 5) || !strcmp(a, "-isystem") || !strcmp(a, "-iquote") ||
-	       !strcmp(a, "-include") || !strcmp(a, "-idirafter") || !strcmp(a, "-ansi");
+	       !strcmp(a, "-include") || !strcmp(a, "-idirafter") || !strcmp(a, "-ansi") ||
+	       !strcmp(a, "-pedantic") || !strcmp(a, "-Wpedantic") ||
+	       !strcmp(a, "-pedantic-errors");
 }
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)

@@ -475,6 +475,9 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	memset(stats, 0, sizeof(*stats));
 	rw.src = src;
 	rw.stats = stats;
+	for (int a = 0; a < nargs; a++)
+		rw.pedantic |= !strcmp(args[a], "-pedantic") || !strcmp(args[a], "-Wpedantic") ||
+		               !strcmp(args[a], "-pedantic-errors");
 	rw.text = slurp(src, &rw.len);
 	if (!rw.text)
 		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", src, strerror(errno));

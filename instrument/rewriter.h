@@ -96,6 +96,7 @@ typedef struct rewriter {
 	loopsite *loops;
 	size_t nloops;
 	rewrite_stats *stats;
+	int pedantic; /* the compile asks for pedantic warnings (split.c, write_copy) */
 	int failed;
 } rewriter;
 

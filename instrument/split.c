@@ -440,17 +440,23 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 	}
 }
 
-/* Appends copy which of sp (the insertions in_copy gives it: COPY_OFF with the call
- * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between #line directives
- * that give it the procedure's own lines and give the rest of the file its lines back. */
+/*
+ * Appends copy which of sp (the insertions in_copy gives it: COPY_OFF with the call
+ * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between line
+ * directives that give it the procedure's own lines and give the rest of the file its
+ * lines back. The compiler warns about the procedure's text once, in the instrumented
+ * copy, the definition's own: the other copies are marked as a system header's lines
+ * (GCC's line marker `# N "file" 3`, which clang reads too), where it says nothing,
+ * unless the build asks for pedantic warnings, of which such a marker is one.
+ */
 static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy which, size_t n)
 {
 	unsigned at = sp->open;
 	size_t k;
 
-	fprintf(f, "\n#line %u \"", sp->line);
+	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->line);
 	rewrite__write_escaped_path(f, rw->src);
-	fputs("\"\n", f);
+	fputs(rw->pedantic ? "\"\n" : "\" 3\n", f);
 	put_copy_specifiers(f, sp, which);
 	put_declarator(f, rw, sp, copy_suffix[which], 0);
 	/* The declarator's trailing blanks were dropped: the body starts a line later
@@ -467,7 +473,8 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 		at = in->offset + in->skip;
 	}
 	fwrite(rw->text + at, 1, sp->end - at, f);
-	fprintf(f, "\n#line %u \"", sp->end_line);
+	/* A line marker without flags, where #line would keep the system header's mark. */
+	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->end_line);
 	rewrite__write_escaped_path(f, rw->src);
 	fputs("\"\n", f);
 }

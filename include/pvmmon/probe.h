@@ -139,25 +139,35 @@ static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 		pvmmon_probe_loop_exit(*site);
 }
 
-/* The enable flag is tested here, inline, so a disabled site costs a load and a branch. */
-#define PVMMON_PROC_SCOPE(name, line)                                                     \
-	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}; \
-	PVMMON__PROC_SCOPE_AT(pvmmon_proc_scope_site_)
-#define PVMMON_LOOP_SCOPE(name, line)                                                     \
-	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}; \
-	PVMMON__LOOP_SCOPE_AT(pvmmon_loop_scope_site_)
+/* The enable flag is tested here, inline, so a disabled site costs a load and a branch.
+ * Each scope's names are made unique (__COUNTER__): a loop inside a loop would
+ * otherwise declare names that shadow the outer's, which -Wshadow reports. */
+#define PVMMON__CAT2(a, b) a##b
+#define PVMMON__CAT(a, b) PVMMON__CAT2(a, b)
+#define PVMMON_PROC_SCOPE(name, line) PVMMON__PROC_SCOPE_N(name, line, __COUNTER__)
+#define PVMMON__PROC_SCOPE_N(name, line, n)                                                        \
+	static pvmmon_probe_site PVMMON__CAT(pvmmon_proc_scope_site_, n) = {                       \
+	    (name), __FILE__, (line), PVMMON_PROBE_PROC, 1, -1, 0, 0, 0};                          \
+	PVMMON__PROC_SCOPE_AT(PVMMON__CAT(pvmmon_proc_scope_site_, n))
+#define PVMMON_LOOP_SCOPE(name, line) PVMMON__LOOP_SCOPE_N(name, line, __COUNTER__)
+#define PVMMON__LOOP_SCOPE_N(name, line, n)                                                        \
+	static pvmmon_probe_site PVMMON__CAT(pvmmon_loop_scope_site_, n) = {                       \
+	    (name), __FILE__, (line), PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0};                          \
+	PVMMON__LOOP_SCOPE_AT(PVMMON__CAT(pvmmon_loop_scope_site_, n))
 /* The scopes on a site declared elsewhere (the library's calibration times these, so
  * that it measures the very code pvmmon-cc inserts). */
-#define PVMMON__PROC_SCOPE_AT(site)                                                       \
-	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
-	    ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site))                    \
-			    : (++(site).off, (pvmmon_probe_site *)0))
-#define PVMMON__LOOP_SCOPE_AT(site)                                                       \
-	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
-	    ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site))                    \
-			    : (++(site).off, (pvmmon_probe_site *)0))
+#define PVMMON__PROC_SCOPE_AT(site) PVMMON__PROC_SCOPE_AT_N(site, __COUNTER__)
+#define PVMMON__PROC_SCOPE_AT_N(site, n)                                                           \
+	pvmmon_probe_site *PVMMON__CAT(pvmmon_proc_scope_, n)                                      \
+	    __attribute__((cleanup(pvmmon__proc_leave))) =                                         \
+	        ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site))                      \
+	                        : (++(site).off, (pvmmon_probe_site *)0))
+#define PVMMON__LOOP_SCOPE_AT(site) PVMMON__LOOP_SCOPE_AT_N(site, __COUNTER__)
+#define PVMMON__LOOP_SCOPE_AT_N(site, n)                                                           \
+	pvmmon_probe_site *PVMMON__CAT(pvmmon_loop_scope_, n)                                      \
+	    __attribute__((cleanup(pvmmon__loop_leave))) =                                         \
+	        ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site))                      \
+	                        : (++(site).off, (pvmmon_probe_site *)0))
 
 /*
  * A leaf procedure (no calls, no loops: straight-line code that takes a few
