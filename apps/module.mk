@@ -24,7 +24,12 @@ $(BIN)/groups: $(BUILD)/apps/groups.o
 	@mkdir -p $(dir $@)
 	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
 
-ALL_TARGETS += $(BIN)/groups
+# joinonly calls only group membership calls and pvm_exit.
+$(BIN)/joinonly: $(BUILD)/apps/joinonly.o
+	@mkdir -p $(dir $@)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
+
+ALL_TARGETS += $(BIN)/groups $(BIN)/joinonly
 
 # hang's barrier mode uses libgpvm3's pvm_barrier.
 $(BIN)/hang: $(BUILD)/apps/hang.o

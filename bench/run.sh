@@ -458,6 +458,17 @@ done
 g=$(median <"$work/cc.gcc"); c=$(median <"$work/cc.pvmmon")
 printf 'gcc %ss  pvmmon-cc %ss  ratio %.2f  (%d files)\n' "$g" "$c" \
 	"$(echo "$c $g" | awk '{print $1/$2}')" "$(ls apps/*.c | wc -l)"
+# Optional: one large real file, BENCH_SQLITE=PATH/sqlite3.c (the SQLite amalgamation,
+# fetched by hand: doc/benchmarks.md says how; this script never downloads), compiled
+# once each with -Wall -Wextra -O2 -c: seconds and warnings.
+if [ -n "${BENCH_SQLITE:-}" ]; then
+	for cc in gcc "$BIN/pvmmon-cc"; do
+		t=$($PIN /bin/bash -c 'TIMEFORMAT=%R; { time "$1" -Wall -Wextra -O2 -c \
+			-o "$2/sq.o" "$3" 2>"$2/sq.err"; } 2>&1' bash "$cc" "$work" "$BENCH_SQLITE")
+		printf '%s: sqlite3.c %ss, %d warnings\n' "$(basename "$cc")" "$t" \
+			"$(grep -c 'warning:' "$work/sq.err")"
+	done
+fi
 echo
 fi
 

@@ -76,12 +76,51 @@ static int takes_value(const char *a)
 	return 0;
 }
 
-/* The flags libclang needs to see the source as the compiler will. */
+/* Whether file (a file name, no folder) is library name's: lib<name>.so, a versioned
+ * lib<name>.so.3 or the archive lib<name>.a. */
+static int library_file(const char *file, const char *name)
+{
+	size_t l = strlen(name);
+
+	if (strncmp(file, "lib", 3) || strncmp(file + 3, name, l))
+		return 0;
+	file += 3 + l;
+	return !strcmp(file, ".a") || !strcmp(file, ".so") || !strncmp(file, ".so.", 4);
+}
+
+/*
+ * Whether argument a (with next, the argument after it, for `-l NAME`) names one of
+ * PVM's libraries: libpvm3, libgpvm3 (groups) or libfpvm3 (Fortran), as -lNAME,
+ * `-l NAME`, -l:FILE or a path to the library's file. Returns the number of arguments
+ * it takes (1 or 2), else 0.
+ */
+static int pvm_library(const char *a, const char *next)
+{
+	static const char *const names[] = {"pvm3", "gpvm3", "fpvm3", NULL};
+	const char *slash = strrchr(a, '/');
+
+	for (const char *const *n = names; *n; n++) {
+		if (!strncmp(a, "-l", 2) && !strcmp(a + 2, *n))
+			return 1;
+		if (!strcmp(a, "-l") && next && !strcmp(next, *n))
+			return 2;
+		if (!strncmp(a, "-l:", 3) && library_file(a + 3, *n))
+			return 1;
+		if (a[0] != '-' && library_file(slash ? slash + 1 : a, *n))
+			return 1;
+	}
+	return 0;
+}
+
+/* The flags libclang needs to see the source as the compiler will, and those asking
+ * for pedantic warnings, which change what the rewrite may write (rewriter.h). */
 static int parse_flag(const char *a)
 {
 	return !strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
 	       !strncmp(a, "-std=", 5) || !strcmp(a, "-isystem") || !strcmp(a, "-iquote") ||
-	       !strcmp(a, "-include") || !strcmp(a, "-idirafter") || !strcmp(a, "-ansi");
+	       !strcmp(a, "-include") || !strcmp(a, "-idirafter") || !strcmp(a, "-ansi") ||
+	       !strcmp(a, "-pedantic") || !strcmp(a, "-Wpedantic") ||
+	       !strcmp(a, "-pedantic-errors");
 }
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -367,7 +406,7 @@ int main(int argc, char **argv)
 		        strerror(errno));
 		goto out;
 	}
-	j.out = calloc((size_t)argc * 3 + 8, sizeof(char *));
+	j.out = calloc((size_t)argc * 4 + 12, sizeof(char *));
 	j.cargs = calloc((size_t)argc + 4, sizeof(char *));
 	j.copies = calloc((size_t)argc, sizeof(char *));
 	j.origs = calloc((size_t)argc, sizeof(char *));
@@ -389,22 +428,29 @@ int main(int argc, char **argv)
 #endif
 	for (i = 1; i < argc; i++) {
 		char *a = argv[i];
+		int lib = linking ? pvm_library(a, i + 1 < argc ? argv[i + 1] : NULL) : 0;
 
-		if (takes_value(a) && i + 1 < argc) {
-			if (!strcmp(a, "-l") && !strcmp(argv[i + 1], "pvm3") && linking &&
-			    !put_hooks) {
+		if (lib) {
+			/* The hooks come before the first of PVM's libraries, so that their
+			 * wrappers are what the program binds to. Each is linked whether or
+			 * not the program itself uses one of its symbols: with --as-needed
+			 * (Debian's default) the linker would drop libgpvm3 from a program
+			 * whose every group call libpvmhooks defines, and the wrappers would
+			 * find no pvm_joingroup to call. */
+			j.out[j.n++] = "-Wl,--push-state,--no-as-needed";
+			if (!put_hooks)
 				j.out[j.n++] = "-lpvmhooks";
-				put_hooks = 1;
-			}
+			put_hooks = 1;
+			j.out[j.n++] = a;
+			if (lib == 2)
+				j.out[j.n++] = argv[++i];
+			j.out[j.n++] = "-Wl,--pop-state";
+			continue;
+		}
+		if (takes_value(a) && i + 1 < argc) {
 			j.out[j.n++] = a;
 			j.out[j.n++] = argv[++i];
 			continue;
-		}
-		if (!strcmp(a, "-lpvm3") && linking && !put_hooks) {
-			/* The hooks must come first so that their wrappers are what the program
-			 * binds to. */
-			j.out[j.n++] = "-lpvmhooks";
-			put_hooks = 1;
 		}
 		if (is_source(a)) {
 			if (instrument_one(&rc, &j, argc, argv, i) < 0)
@@ -413,8 +459,11 @@ int main(int argc, char **argv)
 		}
 		j.out[j.n++] = a;
 	}
-	if (linking && !put_hooks && nsrc + argc > 1)
+	if (linking && !put_hooks && nsrc + argc > 1) {
+		j.out[j.n++] = "-Wl,--push-state,--no-as-needed";
 		j.out[j.n++] = "-lpvmhooks";
+		j.out[j.n++] = "-Wl,--pop-state";
+	}
 	if (linking) {
 		static char lflag[PATH_MAX + 8], rflag[PATH_MAX + 16];
 

@@ -255,14 +255,20 @@ static void instrument_loop(rewriter *rw, CXCursor loop)
 	rw->stats->loops++;
 }
 
-/* The PVM calls that are communication statements (seed 000: send, receive, probe),
- * with the group calls built on them. */
+/*
+ * The PVM calls that are communication statements (seed 000: send, receive, probe),
+ * with the group calls built on them, and the other calls whose call sites libpvmhooks
+ * records as statements (spawn, the group membership calls): every op a statement
+ * record can have (pvmhooks/hooks.h), so that each is named by its line without -g.
+ */
 static int is_comm(const char *name)
 {
-	static const char *const comm[] = {"pvm_send",    "pvm_psend",   "pvm_mcast",  "pvm_recv",
-	                                   "pvm_nrecv",   "pvm_trecv",   "pvm_precv",  "pvm_probe",
-	                                   "pvm_bcast",   "pvm_barrier", "pvm_reduce", "pvm_gather",
-	                                   "pvm_scatter", NULL};
+	static const char *const comm[] = {
+	    "pvm_send",    "pvm_psend",  "pvm_mcast",   "pvm_recv",  "pvm_nrecv",
+	    "pvm_trecv",   "pvm_precv",  "pvm_probe",   "pvm_bcast", "pvm_barrier",
+	    "pvm_reduce",  "pvm_gather", "pvm_scatter", "pvm_spawn", "pvm_joingroup",
+	    "pvm_lvgroup", "pvm_gettid", "pvm_getinst", "pvm_gsize", "pvm_freezegroup",
+	    NULL};
 
 	for (const char *const *p = comm; *p; p++)
 		if (!strcmp(name, *p))
@@ -272,9 +278,10 @@ static int is_comm(const char *name)
 
 /*
  * Makes a call statement tell the callee's entry probe its line: `f(x)` becomes
- * `(pvmmon_call_line = N, f(x))`, one store. Only a call written literally in the file
- * is rewritten (not one inside a macro's expansion or arguments, whose text is not
- * the call's); its callee then gets a record without a call line.
+ * `(pvmmon_call_at_(N), f(x))`, one store made by an inline function (pvmmon/probe.h:
+ * calls in one expression then store one after the other, never unsequenced). Only a call written
+ * literally in the file is rewritten (not one inside a macro's expansion or arguments, whose text
+ * is not the call's); its callee then gets a record without a call line.
  */
 static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 {
@@ -287,7 +294,7 @@ static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 	insertion *in;
 
 	/* The plain copy of a split procedure passes the line on too. */
-	if ((in = rewrite__add(rw, (unsigned)start, "(pvmmon_call_line = %u, ", line)))
+	if ((in = rewrite__add(rw, (unsigned)start, "(pvmmon_call_at_(%u), ", line)))
 		in->plain = 1;
 	if ((in = rewrite__add(rw, (unsigned)end, ")")))
 		in->plain = 1;
@@ -468,6 +475,9 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	memset(stats, 0, sizeof(*stats));
 	rw.src = src;
 	rw.stats = stats;
+	for (int a = 0; a < nargs; a++)
+		rw.pedantic |= !strcmp(args[a], "-pedantic") || !strcmp(args[a], "-Wpedantic") ||
+		               !strcmp(args[a], "-pedantic-errors");
 	rw.text = slurp(src, &rw.len);
 	if (!rw.text)
 		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", src, strerror(errno));

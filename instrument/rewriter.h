@@ -43,6 +43,7 @@ typedef struct split {
 	int is_void;
 	int leaf;          /* only a plain copy */
 	int noinline;      /* its declarator says noinline, which its copies repeat */
+	int noreturn;      /* its declarator says noreturn: its dispatcher never returns */
 	int counted;       /* a leaf or a small procedure: has NAME__pvmmon_cnt */
 	int count_slot;    /* its counter in pvmmon_counts_ when counted */
 	int calls_counted; /* calls counted procedures: has __pvmmon_on_cnt/__pvmmon_off_cnt */
@@ -95,6 +96,7 @@ typedef struct rewriter {
 	loopsite *loops;
 	size_t nloops;
 	rewrite_stats *stats;
+	int pedantic; /* the compile asks for pedantic warnings (split.c, write_copy) */
 	int failed;
 } rewriter;
 

@@ -4,6 +4,7 @@
  * copy written after it, for pvmmon-cc's rewrite (rewrite.c).
  */
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,27 @@ static int ends_with_paren(const rewriter *rw, size_t from, size_t to)
 	return 0;
 }
 
+/* Whether the declarator text t (n bytes) has the word noreturn, __noreturn__ or
+ * _Noreturn (an attribute or the specifier, which the copies repeat), not as part of
+ * a longer name. */
+static int says_noreturn(const char *t, size_t n)
+{
+	static const char *const words[] = {"noreturn", "__noreturn__", "_Noreturn", NULL};
+
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_'))
+			continue;
+		for (const char *const *w = words; *w; w++) {
+			size_t l = strlen(*w);
+
+			if (i + l <= n && !memcmp(t + i, *w, l) &&
+			    (i + l == n || !(isalnum((unsigned char)t[i + l]) || t[i + l] == '_')))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* A new split record for definition fn when it can have copies (instrument/plain.h;
  * its declarator must also be repeatable on one line); NULL when not, or out of
  * memory (then rw->failed is set). */
@@ -209,6 +231,7 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 	}
 	sp->start = (unsigned)start;
 	sp->noinline = memmem(rw->text + start, (size_t)(open - start), "noinline", 8) != NULL;
+	sp->noreturn = says_noreturn(rw->text + start, (size_t)(open - start));
 	sp->name_at = (unsigned)name_at;
 	sp->name_len = (unsigned)nlen;
 	sp->open = (unsigned)open;
@@ -231,13 +254,21 @@ static void put_prototype(FILE *f, const rewriter *rw, const split *sp, enum cop
 	fputs("; ", f);
 }
 
-/* The dispatcher's jump to a copy: a call with the arguments, returning its value. */
+/* The dispatcher's jump to a copy: a call with the arguments, returning its value; a
+ * procedure without one (void or noreturn) only calls, its jumps chained with else:
+ * a return statement in a noreturn procedure is what gcc warns about. */
 static void put_jump(FILE *f, const split *sp, enum copy which, const char *args)
 {
-	if (sp->is_void)
-		fprintf(f, "{ %s%s(%s); return; }", sp->name, copy_suffix[which], args);
+	if (sp->is_void || sp->noreturn)
+		fprintf(f, "%s%s(%s);", sp->name, copy_suffix[which], args);
 	else
 		fprintf(f, "return %s%s(%s);", sp->name, copy_suffix[which], args);
+}
+
+/* Between two jumps: else, where a jump does not return. */
+static void put_else(FILE *f, const split *sp)
+{
+	fputs(sp->is_void || sp->noreturn ? " else " : " ", f);
 }
 
 /* The dispatcher's jump to the instrumented or the plain copy calling dispatchers
@@ -250,7 +281,7 @@ static void put_jump_counting(FILE *f, const split *sp, enum copy which, const c
 	}
 	fputs("{ if (pvmmon_counting_) ", f);
 	put_jump(f, sp, which == COPY_ON ? COPY_ON_CNT : COPY_OFF_CNT, args);
-	fputc(' ', f);
+	put_else(f, sp);
 	put_jump(f, sp, which, args);
 	fputs(" }", f);
 }
@@ -304,17 +335,20 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	fputs(" { if (pvmmon_unwatched_) ", f);
 	put_jump(f, sp, COPY_PLAIN, args);
 	if (sp->counted) {
-		fputs(" if (pvmmon_counting_) ", f);
+		put_else(f, sp);
+		fputs("if (pvmmon_counting_) ", f);
 		put_jump(f, sp, COPY_CNT, args);
 	}
-	fputs(" if (", f);
+	put_else(f, sp);
+	fputs("if (", f);
 	for (i = 0; i < (size_t)w.n; i++)
 		fprintf(f, "%spvmmon_sites%d_[%zu].enabled", i ? " | " : "", sp->id, i);
 	fputs(") ", f);
 	put_jump_counting(f, sp, COPY_ON, args);
-	fprintf(f, " ++pvmmon_sites%d_[0].off; ", sp->id);
+	put_else(f, sp);
+	fprintf(f, "{ ++pvmmon_sites%d_[0].off; ", sp->id);
 	put_jump_counting(f, sp, COPY_OFF, args);
-	fputs(" } ", f);
+	fputs(" } } ", f);
 	put_copy_specifiers(f, sp, COPY_ON);
 	fclose(f);
 	ok = 1;
@@ -406,17 +440,23 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 	}
 }
 
-/* Appends copy which of sp (the insertions in_copy gives it: COPY_OFF with the call
- * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between #line directives
- * that give it the procedure's own lines and give the rest of the file its lines back. */
+/*
+ * Appends copy which of sp (the insertions in_copy gives it: COPY_OFF with the call
+ * lines, COPY_PLAIN with the calls renamed to plain copies, ...) to f, between line
+ * directives that give it the procedure's own lines and give the rest of the file its
+ * lines back. The compiler warns about the procedure's text once, in the instrumented
+ * copy, the definition's own: the other copies are marked as a system header's lines
+ * (GCC's line marker `# N "file" 3`, which clang reads too), where it says nothing,
+ * unless the build asks for pedantic warnings, of which such a marker is one.
+ */
 static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy which, size_t n)
 {
 	unsigned at = sp->open;
 	size_t k;
 
-	fprintf(f, "\n#line %u \"", sp->line);
+	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->line);
 	rewrite__write_escaped_path(f, rw->src);
-	fputs("\"\n", f);
+	fputs(rw->pedantic ? "\"\n" : "\" 3\n", f);
 	put_copy_specifiers(f, sp, which);
 	put_declarator(f, rw, sp, copy_suffix[which], 0);
 	/* The declarator's trailing blanks were dropped: the body starts a line later
@@ -433,7 +473,8 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 		at = in->offset + in->skip;
 	}
 	fwrite(rw->text + at, 1, sp->end - at, f);
-	fprintf(f, "\n#line %u \"", sp->end_line);
+	/* A line marker without flags, where #line would keep the system header's mark. */
+	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->end_line);
 	rewrite__write_escaped_path(f, rw->src);
 	fputs("\"\n", f);
 }

@@ -34,13 +34,46 @@ static struct {
 static const hooks_channel real_channel;
 static const hooks_channel *ops = &real_channel;
 
+/* Whether name is one of libgpvm3's calls that libpvmhooks wraps (wrappers.def). */
+static int group_call(const char *name)
+{
+	static const char *const groups[] = {"pvm_joingroup", "pvm_lvgroup",     "pvm_barrier",
+	                                     "pvm_bcast",     "pvm_reduce",      "pvm_gather",
+	                                     "pvm_scatter",   "pvm_gettid",      "pvm_getinst",
+	                                     "pvm_gsize",     "pvm_freezegroup", NULL};
+
+	for (const char *const *g = groups; *g; g++)
+		if (!strcmp(name, *g))
+			return 1;
+	return 0;
+}
+
+/*
+ * libpvm3 is one of libpvmhooks' own dependencies; libgpvm3 is not (a program without
+ * groups, or a preloaded one, gets no library it did not ask for), so a program that
+ * calls groups must have it among its own. A linker run with --as-needed (Debian's
+ * gcc) leaves it out when libpvmhooks defines every group call the program makes;
+ * pvmmon-cc links PVM's libraries with --no-as-needed for that reason.
+ */
 void *hooks__real(const char *name)
 {
 	void *f = dlsym(RTLD_NEXT, name);
 
+	if (!f && group_call(name)) {
+		fprintf(stderr,
+		        "pvmmon: %s calls %s, but libgpvm3, which defines it, is not among "
+		        "its libraries: link it with -lgpvm3 after libpvmhooks (a linker that "
+		        "drops unused libraries, --as-needed, drops it when libpvmhooks defines "
+		        "every group call the program makes: give -Wl,--no-as-needed before "
+		        "-lgpvm3, or build with pvmmon-cc, which does)\n",
+		        channel__program(), name);
+		abort();
+	}
 	if (!f) {
-		fprintf(stderr, "pvmmon: %s not found after libpvmhooks (is -lpvm3 linked?)\n",
-			name);
+		fprintf(stderr,
+		        "pvmmon: %s: %s is not defined by any library loaded after libpvmhooks: "
+		        "link the program with -lpvm3 after libpvmhooks\n",
+		        channel__program(), name);
 		abort();
 	}
 	return f;

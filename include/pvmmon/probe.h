@@ -72,9 +72,17 @@ PVMMON_EXTERN int pvmmon_probe_counting(void);
 /*
  * The source line of the call statement being made, which the next procedure entry
  * takes (and clears) to key its proc record by call site. pvmmon-cc writes a call
- * `f(x)` on line 12 as `(pvmmon_call_line = 12, f(x))`.
+ * `f(x)` on line 12 as `(pvmmon_call_at_(12), f(x))`: a call of pvmmon_call_at_, not
+ * an assignment, because two calls in one expression (`f(g(x))`, `f() + g()`) would
+ * make two unsequenced stores to one object, which C leaves undefined (gcc warns with
+ * -Wsequence-point); two function calls are sequenced one after the other. Inlined,
+ * it is the one store.
  */
 PVMMON_EXTERN extern int pvmmon_call_line;
+static __inline__ __attribute__((always_inline, unused)) void pvmmon_call_at_(int line)
+{
+	pvmmon_call_line = line;
+}
 PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_proc_exit(pvmmon_probe_site *site);
 PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_loop_enter(pvmmon_probe_site *site);
 PVMMON_EXTERN PVMMON__NOPLT void pvmmon_probe_loop_exit(pvmmon_probe_site *site);
@@ -131,25 +139,35 @@ static inline void pvmmon__loop_leave(pvmmon_probe_site **site)
 		pvmmon_probe_loop_exit(*site);
 }
 
-/* The enable flag is tested here, inline, so a disabled site costs a load and a branch. */
-#define PVMMON_PROC_SCOPE(name, line)                                                     \
-	static pvmmon_probe_site pvmmon_proc_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}; \
-	PVMMON__PROC_SCOPE_AT(pvmmon_proc_scope_site_)
-#define PVMMON_LOOP_SCOPE(name, line)                                                     \
-	static pvmmon_probe_site pvmmon_loop_scope_site_ = {(name), __FILE__, (line),     \
-							    PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0}; \
-	PVMMON__LOOP_SCOPE_AT(pvmmon_loop_scope_site_)
+/* The enable flag is tested here, inline, so a disabled site costs a load and a branch.
+ * Each scope's names are made unique (__COUNTER__): a loop inside a loop would
+ * otherwise declare names that shadow the outer's, which -Wshadow reports. */
+#define PVMMON__CAT2(a, b) a##b
+#define PVMMON__CAT(a, b) PVMMON__CAT2(a, b)
+#define PVMMON_PROC_SCOPE(name, line) PVMMON__PROC_SCOPE_N(name, line, __COUNTER__)
+#define PVMMON__PROC_SCOPE_N(name, line, n)                                                        \
+	static pvmmon_probe_site PVMMON__CAT(pvmmon_proc_scope_site_, n) = {                       \
+	    (name), __FILE__, (line), PVMMON_PROBE_PROC, 1, -1, 0, 0, 0};                          \
+	PVMMON__PROC_SCOPE_AT(PVMMON__CAT(pvmmon_proc_scope_site_, n))
+#define PVMMON_LOOP_SCOPE(name, line) PVMMON__LOOP_SCOPE_N(name, line, __COUNTER__)
+#define PVMMON__LOOP_SCOPE_N(name, line, n)                                                        \
+	static pvmmon_probe_site PVMMON__CAT(pvmmon_loop_scope_site_, n) = {                       \
+	    (name), __FILE__, (line), PVMMON_PROBE_LOOP, 1, -1, 0, 0, 0};                          \
+	PVMMON__LOOP_SCOPE_AT(PVMMON__CAT(pvmmon_loop_scope_site_, n))
 /* The scopes on a site declared elsewhere (the library's calibration times these, so
  * that it measures the very code pvmmon-cc inserts). */
-#define PVMMON__PROC_SCOPE_AT(site)                                                       \
-	pvmmon_probe_site *pvmmon_proc_scope_ __attribute__((cleanup(pvmmon__proc_leave))) = \
-	    ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site))                    \
-			    : (++(site).off, (pvmmon_probe_site *)0))
-#define PVMMON__LOOP_SCOPE_AT(site)                                                       \
-	pvmmon_probe_site *pvmmon_loop_scope_ __attribute__((cleanup(pvmmon__loop_leave))) = \
-	    ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site))                    \
-			    : (++(site).off, (pvmmon_probe_site *)0))
+#define PVMMON__PROC_SCOPE_AT(site) PVMMON__PROC_SCOPE_AT_N(site, __COUNTER__)
+#define PVMMON__PROC_SCOPE_AT_N(site, n)                                                           \
+	pvmmon_probe_site *PVMMON__CAT(pvmmon_proc_scope_, n)                                      \
+	    __attribute__((cleanup(pvmmon__proc_leave))) =                                         \
+	        ((site).enabled ? (pvmmon_probe_proc_enter(&(site)), &(site))                      \
+	                        : (++(site).off, (pvmmon_probe_site *)0))
+#define PVMMON__LOOP_SCOPE_AT(site) PVMMON__LOOP_SCOPE_AT_N(site, __COUNTER__)
+#define PVMMON__LOOP_SCOPE_AT_N(site, n)                                                           \
+	pvmmon_probe_site *PVMMON__CAT(pvmmon_loop_scope_, n)                                      \
+	    __attribute__((cleanup(pvmmon__loop_leave))) =                                         \
+	        ((site).enabled ? (pvmmon_probe_loop_enter(&(site)), &(site))                      \
+	                        : (++(site).off, (pvmmon_probe_site *)0))
 
 /*
  * A leaf procedure (no calls, no loops: straight-line code that takes a few

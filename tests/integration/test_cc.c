@@ -404,6 +404,208 @@ static void test_no_debug_info_waits_by_source(void)
 	cmd_result_free(&r);
 }
 
+/* The statement of op at a line of a file ending in file (line 0: any line) in any
+ * task of l, or NULL. */
+static const pvmmon_log_stmt *stmt_at(const pvmmon_log *l, const char *op, const char *file,
+                                      int line)
+{
+	for (size_t t = 0; t < l->ntasks; t++)
+		for (size_t k = 0; k < l->tasks[t].nstmts; k++) {
+			const pvmmon_log_stmt *s = &l->tasks[t].stmts[k];
+			size_t n = s->file ? strlen(s->file) : 0, m = strlen(file);
+
+			if (s->op && !strcmp(s->op, op) && n >= m &&
+			    !strcmp(s->file + n - m, file) && (!line || s->line == line))
+				return s;
+		}
+	return NULL;
+}
+
+/*
+ * A program whose every PVM call libpvmhooks defines (apps/joinonly.c: join, leave,
+ * exit), built with pvmmon-cc the way its gcc build is linked: the linker's
+ * --as-needed (Debian's default) would drop libgpvm3 and its first group call would
+ * abort; pvmmon-cc keeps PVM's libraries, in each form they can be given. It runs
+ * monitored with the output of a plain run, its group calls statements at its lines.
+ */
+static void test_group_calls_only(void)
+{
+	const char *dir = harness_tmpdir();
+	char log[4096];
+	cmd_result b, r, m;
+	pvmmon_log *l = NULL;
+
+	harness_sh(
+	    &b, 120,
+	    "cd '%s' && %s/pvmmon-cc -g -O2 -o joinonly %s/../apps/joinonly.c -lpvm3 -lgpvm3 && "
+	    "readelf -d joinonly | grep NEEDED && "
+	    "%s/pvmmon-cc -O2 -o j2 %s/../apps/joinonly.c -l gpvm3 "
+	    "\"$(gcc -print-file-name=libpvm3.so)\" && readelf -d j2 | grep NEEDED",
+	    dir, harness_bin(), harness_build(), harness_bin(), harness_build());
+	CU_ASSERT_EQUAL_FATAL(b.status, 0);
+	/* Both builds keep both libraries, after libpvmhooks. */
+	CU_ASSERT_EQUAL(harness_count(b.out, "[libgpvm3.so.3]"), 2);
+	CU_ASSERT_EQUAL(harness_count(b.out, "[libpvm3.so.3]"), 2);
+	CU_ASSERT(strstr(b.out, "libpvmhooks") &&
+	          strstr(b.out, "libpvmhooks") < strstr(b.out, "libgpvm3"));
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon run --raw -q -- %s/bin/joinonly 3", dir,
+	           harness_bin(), harness_build());
+	snprintf(log, sizeof(log), "%s/j.xml", dir);
+	harness_sh(&m, 120, "cd '%s' && %s/pvmmon run -q -o '%s' -- ./joinonly 3", dir,
+	           harness_bin(), log);
+	if (m.status != 0)
+		fprintf(stderr, "\n%s\n", m.err);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_EQUAL(harness_count(m.out, "joinonly: round"), 3);
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_PTR_NULL(strstr(m.err, "not among its libraries"));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, log), 0);
+	{
+		const pvmmon_log_stmt *join = stmt_at(l, "pvm_joingroup", "joinonly.c", 20);
+		const pvmmon_log_stmt *leave = stmt_at(l, "pvm_lvgroup", "joinonly.c", 23);
+
+		CU_ASSERT_PTR_NOT_NULL(join);
+		CU_ASSERT_PTR_NOT_NULL(leave);
+		if (join && leave) {
+			CU_ASSERT_EQUAL(join->count, 3);
+			CU_ASSERT_EQUAL(leave->count, 3);
+		}
+	}
+	pvmmon_log_free(l);
+	cmd_result_free(&b);
+	cmd_result_free(&r);
+	cmd_result_free(&m);
+}
+
+/*
+ * The same on code we did not write: PVM's group example joinleave (Debian
+ * pvm-examples, gexamples.tar.gz), which calls only pvm_mytid, pvm_perror and the
+ * group membership calls, built with its own Makefile and CC=pvmmon-cc, runs monitored
+ * as it runs plainly: 201 joins and leaves, each a statement at its line.
+ */
+#define GEXAMPLES_TAR "/usr/share/doc/pvm-examples/gexamples.tar.gz"
+
+static void test_pvm_joinleave_example(void)
+{
+	const char *dir = harness_tmpdir();
+	char log[4096];
+	cmd_result b, r, m;
+	pvmmon_log *l = NULL;
+
+	CU_ASSERT_EQUAL_FATAL(access(GEXAMPLES_TAR, R_OK), 0);
+	harness_sh(&b, 300,
+	           "cd '%s' && tar xzf " GEXAMPLES_TAR " && for v in plain cc; do "
+	           "mkdir -p $v/bin && (cd $v && cc=gcc && [ $v = cc ] && cc=%s/pvmmon-cc; "
+	           "make -f ../gexamples/Makefile.aimk SDIR=../gexamples PVMDIR=/usr/lib/pvm3 "
+	           "PVM_ARCH=LINUX64 XDIR=\"$PWD/bin\" CC=$cc joinleave) || exit 1; done",
+	           dir, harness_bin());
+	if (b.status != 0)
+		fprintf(stderr, "\n%s\n", b.err);
+	CU_ASSERT_EQUAL_FATAL(b.status, 0);
+	harness_sh(&r, 120, "cd '%s/plain' && %s/pvmmon run --raw -q -- ./joinleave 200", dir,
+	           harness_bin());
+	snprintf(log, sizeof(log), "%s/jl.xml", dir);
+	harness_sh(&m, 120, "cd '%s/cc' && %s/pvmmon run -q -o '%s' -- ./joinleave 200", dir,
+	           harness_bin(), log);
+	if (m.status != 0)
+		fprintf(stderr, "\n%s\n", m.err);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(m.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "Joined 100 times\nJoined 200 times\n");
+	CU_ASSERT_STRING_EQUAL(m.out, r.out);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, log), 0);
+	{
+		const pvmmon_log_stmt *join = stmt_at(l, "pvm_joingroup", "joinleave.c", 62);
+		const pvmmon_log_stmt *leave = stmt_at(l, "pvm_lvgroup", "joinleave.c", 66);
+
+		CU_ASSERT_PTR_NOT_NULL(join);
+		CU_ASSERT_PTR_NOT_NULL(leave);
+		if (join && leave) {
+			CU_ASSERT_EQUAL(join->count, 201);
+			CU_ASSERT_EQUAL(leave->count, 201);
+		}
+	}
+	pvmmon_log_free(l);
+	cmd_result_free(&b);
+	cmd_result_free(&r);
+	cmd_result_free(&m);
+}
+
+/*
+ * A spawning program built without -g (apps/ring.c, -O2): its pvm_spawn is named by
+ * the static table's file:line like its sends and receives, in the log's report.
+ */
+static void test_no_debug_info_spawn_by_source(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, 180,
+	           "cd '%s' && %s/pvmmon-cc -O2 -o ring %s/../apps/ring.c -lpvm3 && "
+	           "%s/pvmmon-cc -O2 -o ring-node %s/../apps/ring-node.c -lpvm3 && "
+	           "PATH=\"$PWD:$PATH\" %s/pvmmon run -q -o r.xml -- ./ring -n 3 -r 2 -u 1 && "
+	           "echo ==REPORT && %s/pvmmon report --text r.xml",
+	           dir, harness_bin(), harness_build(), harness_bin(), harness_build(),
+	           harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring: tasks=3 rounds=2"));
+	/* apps/ring.c:88 is the pvm_spawn call. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "ring.c:88 in main"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "+0x"));
+	if (!strstr(r.out, "ring.c:88 in main") || strstr(r.out, "+0x"))
+		fprintf(stderr, "\n%s\n%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
+/*
+ * pvmmon-cc adds no warning: every apps/ source and the fixtures compiled with gcc and
+ * with pvmmon-cc under -Wall -Wextra and the project's flags give the same number of
+ * warnings (0 for the apps; 2 for onewarn.c, whose warnings are in procedures that
+ * pvmmon-cc copies); nested.c (calls inside calls, two calls in one expression, a
+ * noreturn procedure with two exits, nested loops) compiles with -Werror both ways
+ * and computes the same.
+ */
+static void test_no_warnings_added(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	const char *flags = "-std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra";
+	int gcc_n = -1, cc_n = -1, gcc_one = -1, cc_one = -1, files = 0;
+
+	harness_sh(&r, 600,
+	           "cd '%s' && n=0 && for cc in gcc %s/pvmmon-cc; do w=0; f=0; "
+	           "for s in %s/../apps/*.c %s/../tests/fixtures/src/nested.c; do "
+	           "c=$($cc %s -c $s -o x.o 2>&1 | grep -c 'warning:'); w=$((w+c)); f=$((f+1)); "
+	           "done; o=$($cc %s -c %s/../tests/fixtures/src/onewarn.c -o x.o 2>&1 | "
+	           "grep -c 'warning:'); echo \"$w $o $f\"; done",
+	           dir, harness_bin(), harness_build(), harness_build(), flags, flags,
+	           harness_build());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(sscanf(r.out, "%d %d %d\n%d %d", &gcc_n, &gcc_one, &files, &cc_n, &cc_one),
+	                5);
+	CU_ASSERT_EQUAL(gcc_n, 0);
+	CU_ASSERT_EQUAL(cc_n, gcc_n);
+	CU_ASSERT_EQUAL(gcc_one, 2);
+	CU_ASSERT_EQUAL(cc_one, gcc_one);
+	CU_ASSERT(files >= 30);
+	if (cc_n != gcc_n || cc_one != gcc_one)
+		fprintf(stderr, "\n%s\n", r.out);
+	cmd_result_free(&r);
+	harness_sh(&r, 300,
+	           "cd '%s' && gcc %s -Werror -o n-gcc %s/../tests/fixtures/src/nested.c && "
+	           "%s/pvmmon-cc %s -Werror -o n-cc %s/../tests/fixtures/src/nested.c && "
+	           "./n-gcc && ./n-cc && { ./n-gcc x 2>/dev/null; echo $?; } && "
+	           "{ ./n-cc x 2>/dev/null; echo $?; } && { ./n-cc x y 2>&1; echo $?; }",
+	           dir, flags, harness_build(), harness_bin(), flags, harness_build());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, "nested: 6 84 980\nnested: 6 84 980\n3\n3\n"
+	                              "nested: too many arguments\n3\n");
+	if (r.status != 0)
+		fprintf(stderr, "\n%s\n", r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_cc_tests[] = {
     {"matmul built with pvmmon-cc: same output, proc and loop records",
      test_matmul_built_with_pvmmon_cc},
@@ -416,5 +618,10 @@ CU_TestInfo test_cc_tests[] = {
      test_no_debug_info_statements_by_source},
     {"without -g, the monitor names a hung task's wait by source",
      test_no_debug_info_waits_by_source},
+    {"a program calling only group calls, built with pvmmon-cc, keeps libgpvm3",
+     test_group_calls_only},
+    {"PVM's joinleave example built with pvmmon-cc runs monitored", test_pvm_joinleave_example},
+    {"without -g, pvm_spawn is named by source", test_no_debug_info_spawn_by_source},
+    {"pvmmon-cc adds no warnings; nested calls and noreturn under -Werror", test_no_warnings_added},
     CU_TEST_INFO_NULL,
 };
