@@ -2,7 +2,8 @@
  * Record and replay in a task: each outcome of a call that can differ between runs
  * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
  * whether pvm_trecv timed out, how many children pvm_spawn started, which task a pvmd
- * notify message names, which message a pvm_addmhf handler took during which call) is
+ * notify message names, which message a pvm_addmhf handler took during which call, what
+ * a group call answered: an instance, a member, a size) is
  * appended to a compact stream (replay/) that goes to the monitor with each flush. A
  * replay takes the task's recorded stream from the monitor and forces each outcome: a
  * recorded message is received from exactly its sender and tag (blocking until it is
@@ -31,6 +32,9 @@
 
 /* The group join waits for the members before it to join, up to this long. */
 #define WAIT_LIMIT_MS 30000
+/* ... asking the group server at first every millisecond, then less often, so that
+ * 32 members waiting at once do not keep it from the joins they wait for. */
+#define TURN_POLL_MAX_US 8000
 #define LID_TIMEOUT_MS 30000
 
 static hooks_rr_mode mode_now;
@@ -58,6 +62,9 @@ static size_t nheld_notes, cap_notes;
 static char **lids;
 static int32_t *lid_tids;
 static size_t nlids;
+/* The group names of the record's group entries (theirs point here). */
+static char **gnames;
+static size_t ngnames;
 static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
 static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
@@ -81,6 +88,38 @@ static void name_of(char *buf, size_t len, int32_t id, int by_tid)
 		snprintf(buf, len, "t%x", (unsigned)id);
 	} else {
 		snprintf(buf, len, "task %s", id >= 0 && (size_t)id < nlids ? lids[id] : "?");
+	}
+}
+
+/* Describes group entry e for a report ("pvm_gettid(\"g\", 0) gave task 0.3"). */
+static void describe_group(char *buf, size_t len, const replay_entry *e, int by_tid)
+{
+	const char *call = replay__group_call(e->op), *g = e->group ? e->group : "?";
+	char who[128];
+
+	if (e->sender != -1)
+		name_of(who, sizeof(who), e->sender, by_tid);
+	switch (e->op) {
+	case REPLAY_GRP_JOIN:
+		if (e->value >= 0)
+			snprintf(buf, len, "%s(\"%s\") gave instance %d", call, g, (int)e->value);
+		else
+			snprintf(buf, len, "%s(\"%s\") failed with %d", call, g, (int)e->value);
+		break;
+	case REPLAY_GRP_GETTID:
+		if (e->sender != -1)
+			snprintf(buf, len, "%s(\"%s\", %d) gave %s", call, g, (int)e->tag, who);
+		else
+			snprintf(buf, len, "%s(\"%s\", %d) gave %d", call, g, (int)e->tag,
+			         (int)e->value);
+		break;
+	case REPLAY_GRP_GETINST:
+		snprintf(buf, len, "%s(\"%s\", %s) gave %d", call, g,
+		         e->sender != -1 ? who : "no task", (int)e->value);
+		break;
+	default:
+		snprintf(buf, len, "%s(\"%s\") gave %d", call, g, (int)e->value);
+		break;
 	}
 }
 
@@ -131,8 +170,11 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 	case REPLAY_SOURCE:
 		snprintf(buf, len, "%s returned %" PRId64, replay__source_name(e->op), e->reading);
 		break;
+	case REPLAY_GROUP:
+		describe_group(buf, len, e, by_tid);
+		break;
 	case REPLAY_SPAWN:
-		if (e->op == PVMMON_EV_JOINGROUP)
+		if (e->op == PVMMON_EV_JOINGROUP) /* as records of log version 1.8 have it */
 			snprintf(buf, len, "pvm_joingroup gave instance %d", (int)e->value);
 		else
 			snprintf(buf, len, "%s started %d tasks", op ? op : "?", (int)e->value);
@@ -440,6 +482,26 @@ static void forget_senders(void)
 	free(lid_tids);
 	lids = NULL;
 	lid_tids = NULL;
+	while (ngnames)
+		free(gnames[--ngnames]);
+	free(gnames);
+	gnames = NULL;
+}
+
+/* The record's own copy of group name g (the decoder's goes with it). */
+static const char *intern_group(const char *g)
+{
+	char **t, *c;
+
+	for (size_t i = 0; i < ngnames; i++)
+		if (!strcmp(gnames[i], g))
+			return gnames[i];
+	if (!(t = realloc(gnames, (ngnames + 1) * sizeof(*t))))
+		return NULL;
+	gnames = t;
+	if (!(c = strdup(g)))
+		return NULL;
+	return gnames[ngnames++] = c;
 }
 
 int hooks__rr_init(hooks_rr_mode mode)
@@ -490,6 +552,10 @@ int hooks__rr_init(hooks_rr_mode mode)
 				break;
 			}
 			continue;
+		}
+		if (e.kind == REPLAY_GROUP && !(e.group = intern_group(e.group))) {
+			rc = -1;
+			break;
 		}
 		replay_entry **v = h ? &hrec : &rec;
 		uint64_t **no = h ? &hrec_no : &rec_no;
@@ -607,32 +673,190 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	case REPLAY_SPAWN:
 	case REPLAY_HANDLED:
 	case REPLAY_SOURCE:
+	case REPLAY_GROUP:
 		break;
 	}
 }
 
-void hooks__rr_join_turn(hooks_call *call, const char *group)
-{
-	int (*gsize)(char *) = (int (*)(char *))dlsym(RTLD_DEFAULT, "pvm_gsize");
-	char exp[512], obs[512];
-	int n = -1, waited;
+typedef int (*gsize_fn)(char *);
+typedef int (*gettid_fn)(char *, int);
 
-	if (mode_now != HOOKS_RR_REPLAY || diverged || cur.op != PVMMON_EV_JOINGROUP ||
-	    cur.value < 0 || !gsize || !group)
-		return;
-	/* The group server numbers members in the order they join: the one recorded with
-	 * instance k joins once k members are in. */
-	for (waited = 0; waited < WAIT_LIMIT_MS; waited++) {
-		n = gsize((char *)group);
-		if (n >= cur.value || (n < 0 && cur.value == 0))
-			break;
-		usleep(1000);
+/*
+ * Whether a join of group now gets instance k: the group server gives the lowest free
+ * instance (reusing those members left), so 0..k-1 must be held and k free. *size is
+ * the group's size, *hole the first free instance below k, or -2 when k is held. The
+ * server's answer for an instance never given is not to be trusted (pvmgs 3.4.6 read
+ * 49 for one past the highest): with size >= k members, each of 0..k-1 has been given
+ * (none is above a free one when it is given); with size == k, all held, k is free;
+ * with more, a member above k joined while k was held, so k has been given too.
+ */
+static int turn_now(gsize_fn gsize, gettid_fn gettid, char *group, int k, int *size, int *hole)
+{
+	*hole = -1;
+	*size = gsize(group);
+	if (k > 0 && *size < k)
+		return 0;
+	for (int i = 0; i < k; i++)
+		if (gettid(group, i) < 0) {
+			*hole = i;
+			return 0;
+		}
+	if (*size <= k)
+		return 1;
+	if (gettid(group, k) >= 0) {
+		*hole = -2;
+		return 0;
 	}
-	if (n == cur.value || (n < 0 && cur.value == 0))
+	return 1;
+}
+
+/*
+ * In a replay, before pvm_joingroup: waits until this task's recorded instance k is the
+ * one the group server gives next (the members recorded before it have joined, and
+ * a member holding k has left), asking the server through libgpvm3's own calls; after
+ * WAIT_LIMIT_MS, reports why the turn did not come.
+ */
+static void join_turn(hooks_call *call, char *group, int k)
+{
+	gsize_fn gsize = (gsize_fn)hooks__real("pvm_gsize");
+	gettid_fn gettid = (gettid_fn)hooks__real("pvm_gettid");
+	int64_t end = pvmmon_clock_now() + (int64_t)WAIT_LIMIT_MS * 1000000;
+	char exp[512], obs[512], who[128];
+	unsigned us = 1000;
+	int size = 0, hole = -1;
+
+	if (!gsize || !gettid || k < 0)
+		return;
+	while (!turn_now(gsize, gettid, group, k, &size, &hole)) {
+		if (pvmmon_clock_now() >= end)
+			goto late;
+		usleep(us);
+		us = us * 2 > TURN_POLL_MAX_US ? TURN_POLL_MAX_US : us * 2;
+	}
+	return;
+late:
+	describe(exp, sizeof(exp), &cur, 0);
+	if (hole == -2) {
+		name_of(who, sizeof(who), gettid(group, k), 1);
+		snprintf(obs, sizeof(obs), "instance %d of group %s was still held by %s after %d s "
+		         "(a join or leave came in another order than recorded)",
+		         k, group, who, WAIT_LIMIT_MS / 1000);
+	} else if (hole >= 0) {
+		snprintf(obs, sizeof(obs), "instance %d of group %s was still free after %d s, so a "
+		         "join would not get instance %d (a member left, or joined, in another "
+		         "order than recorded)", hole, group, WAIT_LIMIT_MS / 1000, k);
+	} else {
+		snprintf(obs, sizeof(obs), "group %s had %d members, not the %d recorded before "
+		         "this join, after %d s", group, size < 0 ? 0 : size, k,
+		         WAIT_LIMIT_MS / 1000);
+	}
+	diverge(call, exp, obs);
+}
+
+void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
+{
+	const char *name = replay__group_call((unsigned)gop);
+	char exp[512], obs[512], who[128];
+	int32_t t;
+
+	if (mode_now != HOOKS_RR_REPLAY || diverged || call->inner || !group)
+		return;
+	if (next >= nrec) {
+		snprintf(obs, sizeof(obs), "%s(\"%s\"), and the record has no more events", name,
+		         group);
+		at_event = end_event();
+		diverge(call, "the end of the recorded run", obs);
+		return;
+	}
+	if (stop_at && rec_no[next] == stop_at)
+		stop_here(call);
+	at_event = rec_no[next];
+	cur = rec[next++];
+	/* A record of log version 1.8 or older has a join's instance as a SPAWN outcome. */
+	if (gop == REPLAY_GRP_JOIN && cur.kind == REPLAY_SPAWN && cur.op == PVMMON_EV_JOINGROUP) {
+		join_turn(call, group, cur.value);
+		return;
+	}
+	if (cur.kind != REPLAY_GROUP || cur.op != gop || strcmp(cur.group, group) != 0) {
+		describe(exp, sizeof(exp), &cur, 0);
+		snprintf(obs, sizeof(obs), "a call of %s(\"%s\")", name, group);
+		diverge(call, exp, obs);
+		return;
+	}
+	switch (gop) {
+	case REPLAY_GRP_JOIN:
+		join_turn(call, group, cur.value);
+		return;
+	case REPLAY_GRP_GETTID:
+		if (arg != cur.tag) {
+			describe(exp, sizeof(exp), &cur, 0);
+			snprintf(obs, sizeof(obs), "%s(\"%s\", %d)", name, group, arg);
+			diverge(call, exp, obs);
+			return;
+		}
+		/* The recorded member, by its tid in this run. */
+		t = cur.sender != -1 ? tid_of(cur.sender) : cur.value;
+		if (!t) {
+			describe(exp, sizeof(exp), &cur, 0);
+			name_of(who, sizeof(who), cur.sender, 0);
+			snprintf(obs, sizeof(obs), "%s, the recorded answer, is not in this run", who);
+			diverge(call, exp, obs);
+			return;
+		}
+		call->skip = 1;
+		call->skip_rc = t;
+		return;
+	case REPLAY_GRP_GETINST:
+		if (cur.sender != -1 ? tid_of(cur.sender) != arg : arg > 0) {
+			describe(exp, sizeof(exp), &cur, 0);
+			name_of(who, sizeof(who), arg, 1);
+			snprintf(obs, sizeof(obs), "%s(\"%s\", %s)", name, group, who);
+			diverge(call, exp, obs);
+			return;
+		}
+		__attribute__((fallthrough)); /* to the recorded answer */
+	case REPLAY_GRP_GSIZE:
+		call->skip = 1;
+		call->skip_rc = cur.value;
+		return;
+	}
+}
+
+void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int rc)
+{
+	replay_entry e;
+	char exp[512], obs[512];
+
+	if (mode_now == HOOKS_RR_OFF || (diverged && mode_now != HOOKS_RR_RECORD) || call->inner ||
+	    !group)
+		return;
+	memset(&e, 0, sizeof(e));
+	e.op = (uint8_t)gop;
+	e.kind = REPLAY_GROUP;
+	e.group = group;
+	e.sender = -1;
+	e.value = rc;
+	if (gop == REPLAY_GRP_GETTID) {
+		e.tag = arg;
+		/* A member is named by its tid here, by its logical id in the log. */
+		if (rc > 0) {
+			e.sender = rc;
+			e.value = 0;
+		}
+	} else if (gop == REPLAY_GRP_GETINST && arg > 0) {
+		e.sender = arg;
+	}
+	replay__enc_add(&enc, &e);
+	if (mode_now == HOOKS_RR_RECORD || call->skip)
+		return;
+	/* A join or a leave was made for real: did it come out as recorded? */
+	if (cur.kind == REPLAY_SPAWN && cur.op == PVMMON_EV_JOINGROUP && gop == REPLAY_GRP_JOIN &&
+	    cur.value == rc)
+		return;
+	if (cur.kind == REPLAY_GROUP && cur.op == gop && cur.value == rc)
 		return;
 	describe(exp, sizeof(exp), &cur, 0);
-	snprintf(obs, sizeof(obs), "group %s has %d members, not %d, when this task joins", group,
-		 n, (int)cur.value);
+	describe(obs, sizeof(obs), &e, 1);
 	diverge(call, exp, obs);
 }
 
@@ -649,8 +873,8 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
 	delivered = op == PVMMON_EV_PRECV ? rc >= 0 : rc > 0;
-	if (op == PVMMON_EV_SPAWN || op == PVMMON_EV_JOINGROUP) {
-		/* A count of children, or a group instance number: checked, not forced. */
+	if (op == PVMMON_EV_SPAWN) {
+		/* A count of children: checked, not forced. */
 		e.kind = REPLAY_SPAWN;
 		e.value = rc;
 	} else if (delivered && ((uint32_t)src & 0x80000000u) &&

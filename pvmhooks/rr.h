@@ -33,9 +33,17 @@ int hooks__rr_init(hooks_rr_mode mode);
  */
 void hooks__rr_before(hooks_call *call, int src, int tag);
 
-/* In a replay, before pvm_joingroup: waits until the members recorded as joining
- * before this task have joined, so that it gets its recorded instance number. */
-void hooks__rr_join_turn(hooks_call *call, const char *group);
+/*
+ * Group calls the program makes (gop a replay_group_op; arg pvm_gettid's instance or
+ * pvm_getinst's tid). Before one, in a replay: checks it is the recorded call on the
+ * recorded group; a join waits for its recorded turn (the members recorded before it
+ * have joined, so that it gets its recorded instance); pvm_gettid, pvm_getinst and
+ * pvm_gsize are answered as recorded (call->skip), a member by its tid in this run.
+ */
+void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg);
+/* After one: records its answer rc, and in a replay checks what a join or a leave
+ * gave against the record. */
+void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int rc);
 
 /*
  * After it: records the outcome (rc, and for a delivered message its source, tag and
