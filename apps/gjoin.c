@@ -8,8 +8,10 @@
  * node got which instance, who its left neighbour was, the size it saw and who leads:
  * two runs differ, a replay prints what its recording printed.
  *
- *   gjoin [-n NODES] [-r]    (-r: the odd instances leave and join again once, and
- *                             take the instances the group server gives then)
+ *   gjoin [-n NODES] [-r] [-g GROUP]   (-r: the odd instances leave and join again
+ *                                       once, and take the instances the group server
+ *                                       gives then; -g: the group, by default
+ *                                       pvmmon-gjoin: a changed program for a replay)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,6 @@
 
 #include <pvm3.h>
 
-#define GROUP "pvmmon-gjoin"
 #define MAXN 32
 #define TAG_RING 61
 #define TAG_REPORT 62
@@ -30,39 +31,39 @@ static int fail(const char *what, int code)
 }
 
 /* One node: join, look, pass its tid on to the next instance, report to the master. */
-static int node(int n, int rejoin)
+static int node(int n, char *group, int rejoin)
 {
 	int inst, first, seen, right, left, leader, again, from = -1, me = pvm_mytid(), r[5];
 
-	if ((inst = first = pvm_joingroup(GROUP)) < 0)
+	if ((inst = first = pvm_joingroup(group)) < 0)
 		return fail("pvm_joingroup failed", inst);
 	/* Whoever has joined by now: a number each run picks anew. */
-	seen = pvm_gsize(GROUP);
+	seen = pvm_gsize(group);
 	if (rejoin) {
 		/* Everyone is in before the odd instances leave: no leave frees an instance
 		 * that a first join could take. */
-		if ((again = pvm_barrier(GROUP, n)) < 0)
+		if ((again = pvm_barrier(group, n)) < 0)
 			return fail("pvm_barrier failed", again);
 		if (first % 2) {
-			pvm_lvgroup(GROUP);
+			pvm_lvgroup(group);
 			/* The freed instances go to whoever comes back first. */
-			if ((inst = pvm_joingroup(GROUP)) < 0)
+			if ((inst = pvm_joingroup(group)) < 0)
 				return fail("pvm_joingroup (again) failed", inst);
 		}
 	}
-	if ((again = pvm_barrier(GROUP, n)) < 0)
+	if ((again = pvm_barrier(group, n)) < 0)
 		return fail("pvm_barrier failed", again);
-	leader = pvm_gettid(GROUP, 0);
-	right = pvm_gettid(GROUP, (inst + 1) % n);
-	left = pvm_gettid(GROUP, (inst + n - 1) % n);
-	if (leader < 0 || right < 0 || left < 0 || pvm_getinst(GROUP, me) != inst)
+	leader = pvm_gettid(group, 0);
+	right = pvm_gettid(group, (inst + 1) % n);
+	left = pvm_gettid(group, (inst + n - 1) % n);
+	if (leader < 0 || right < 0 || left < 0 || pvm_getinst(group, me) != inst)
 		return fail("group answers do not agree", inst);
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(&me, 1, 1);
 	pvm_send(right, TAG_RING);
 	pvm_recv(left, TAG_RING);
 	pvm_upkint(&from, 1, 1);
-	if ((again = pvm_barrier(GROUP, n)) < 0)
+	if ((again = pvm_barrier(group, n)) < 0)
 		return fail("pvm_barrier failed", again);
 	r[0] = inst;
 	r[1] = from;
@@ -72,7 +73,7 @@ static int node(int n, int rejoin)
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(r, 5, 1);
 	pvm_send(pvm_parent(), TAG_REPORT);
-	pvm_lvgroup(GROUP);
+	pvm_lvgroup(group);
 	pvm_exit();
 	return 0;
 }
@@ -89,17 +90,19 @@ static int node_of(const int *tids, int n, int tid)
 int main(int argc, char **argv)
 {
 	int n = 12, rejoin = 0, tids[MAXN], rep[MAXN][5], r[5], rc, src, k, lead = -1;
-	char nb[16], *args[4];
+	char nb[16], *group = "pvmmon-gjoin", *args[5];
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-n") && i + 1 < argc)
 			n = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-r"))
 			rejoin = 1;
-		else if (!strcmp(argv[i], "-node") && i + 1 < argc)
-			return node(atoi(argv[i + 1]), i + 2 < argc);
+		else if (!strcmp(argv[i], "-g") && i + 1 < argc)
+			group = argv[++i];
+		else if (!strcmp(argv[i], "-node") && i + 2 < argc)
+			return node(atoi(argv[i + 1]), argv[i + 2], i + 3 < argc);
 		else {
-			fprintf(stderr, "usage: gjoin [-n NODES] [-r]\n");
+			fprintf(stderr, "usage: gjoin [-n NODES] [-r] [-g GROUP]\n");
 			return 2;
 		}
 	}
@@ -113,8 +116,9 @@ int main(int argc, char **argv)
 	snprintf(nb, sizeof(nb), "%d", n);
 	args[0] = "-node";
 	args[1] = nb;
-	args[2] = rejoin ? "-r" : NULL;
-	args[3] = NULL;
+	args[2] = group;
+	args[3] = rejoin ? "-r" : NULL;
+	args[4] = NULL;
 	if ((rc = pvm_spawn(argv[0], args, PvmTaskDefault, "", n, tids)) != n)
 		return fail("cannot start the nodes", rc);
 	memset(rep, 0, sizeof(rep));

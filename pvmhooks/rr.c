@@ -710,31 +710,29 @@ static int turn_now(gsize_fn gsize, gettid_fn gettid, char *group, int k, int *s
 	return 1;
 }
 
-/*
- * In a replay, before pvm_joingroup: waits until this task's recorded instance k is the
- * one the group server gives next (the members recorded before it have joined, and
- * a member holding k has left), asking the server through libgpvm3's own calls; after
- * WAIT_LIMIT_MS, reports why the turn did not come.
- */
-static void join_turn(hooks_call *call, char *group, int k)
+/* Waits until instance k of group is the one a join gets, or the time is at end: 1
+ * when it is (turn_now's *size and *hole say why not). */
+static int wait_turn(char *group, int k, int64_t end, int *size, int *hole)
 {
 	gsize_fn gsize = (gsize_fn)hooks__real("pvm_gsize");
 	gettid_fn gettid = (gettid_fn)hooks__real("pvm_gettid");
-	int64_t end = pvmmon_clock_now() + (int64_t)WAIT_LIMIT_MS * 1000000;
-	char exp[512], obs[512], who[128];
 	unsigned us = 1000;
-	int size = 0, hole = -1;
 
-	if (!gsize || !gettid || k < 0)
-		return;
-	while (!turn_now(gsize, gettid, group, k, &size, &hole)) {
+	while (!turn_now(gsize, gettid, group, k, size, hole)) {
 		if (pvmmon_clock_now() >= end)
-			goto late;
+			return 0;
 		usleep(us);
 		us = us * 2 > TURN_POLL_MAX_US ? TURN_POLL_MAX_US : us * 2;
 	}
-	return;
-late:
+	return 1;
+}
+
+/* Reports why the turn for instance k of group did not come (turn_now's size, hole). */
+static void late_turn(hooks_call *call, char *group, int k, int size, int hole)
+{
+	gettid_fn gettid = (gettid_fn)hooks__real("pvm_gettid");
+	char exp[512], obs[512], who[128];
+
 	describe(exp, sizeof(exp), &cur, 0);
 	if (hole == -2) {
 		name_of(who, sizeof(who), gettid(group, k), 1);
@@ -751,6 +749,38 @@ late:
 		         WAIT_LIMIT_MS / 1000);
 	}
 	diverge(call, exp, obs);
+}
+
+/*
+ * In a replay, pvm_joingroup for recorded instance k: waits until k is the instance the
+ * group server gives next (the members recorded before this task have joined, a member
+ * holding k has left), then joins (the wrapper's own call is skipped). Leaves are not
+ * ordered: one that comes between the look and the join frees an instance below k,
+ * which the join then gets; the task gives it back at once and waits again (the
+ * program sees neither: its answers about the group are the recorded ones). After
+ * WAIT_LIMIT_MS, it reports why the turn did not come.
+ */
+static void forced_join(hooks_call *call, char *group, int k)
+{
+	int (*join)(char *) = (int (*)(char *))hooks__real("pvm_joingroup");
+	int (*leave)(char *) = (int (*)(char *))hooks__real("pvm_lvgroup");
+	int64_t end = pvmmon_clock_now() + (int64_t)WAIT_LIMIT_MS * 1000000;
+	int size = 0, hole = -1, got;
+
+	if (k < 0)
+		return;
+	for (;;) {
+		if (!wait_turn(group, k, end, &size, &hole)) {
+			late_turn(call, group, k, size, hole);
+			return;
+		}
+		got = join(group);
+		if (got == k || got < 0 || pvmmon_clock_now() >= end)
+			break;
+		leave(group);
+	}
+	call->skip = 1;
+	call->skip_rc = got;
 }
 
 void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
@@ -774,7 +804,7 @@ void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
 	cur = rec[next++];
 	/* A record of log version 1.8 or older has a join's instance as a SPAWN outcome. */
 	if (gop == REPLAY_GRP_JOIN && cur.kind == REPLAY_SPAWN && cur.op == PVMMON_EV_JOINGROUP) {
-		join_turn(call, group, cur.value);
+		forced_join(call, group, cur.value);
 		return;
 	}
 	if (cur.kind != REPLAY_GROUP || cur.op != gop || strcmp(cur.group, group) != 0) {
@@ -785,7 +815,7 @@ void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
 	}
 	switch (gop) {
 	case REPLAY_GRP_JOIN:
-		join_turn(call, group, cur.value);
+		forced_join(call, group, cur.value);
 		return;
 	case REPLAY_GRP_GETTID:
 		if (arg != cur.tag) {
@@ -847,7 +877,7 @@ void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int 
 		e.sender = arg;
 	}
 	replay__enc_add(&enc, &e);
-	if (mode_now == HOOKS_RR_RECORD || call->skip)
+	if (mode_now == HOOKS_RR_RECORD || (call->skip && gop != REPLAY_GRP_JOIN))
 		return;
 	/* A join or a leave was made for real: did it come out as recorded? */
 	if (cur.kind == REPLAY_SPAWN && cur.op == PVMMON_EV_JOINGROUP && gop == REPLAY_GRP_JOIN &&
