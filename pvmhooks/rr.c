@@ -2,9 +2,9 @@
  * Record and replay in a task: each outcome of a call that can differ between runs
  * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
  * whether pvm_trecv timed out, how many children pvm_spawn started, which task a pvmd
- * notify message names, which message a pvm_addmhf handler took during which call, what
- * a group call answered: an instance, a member, a size) is
- * appended to a compact stream (replay/) that goes to the monitor with each flush. A
+ * notify message names, which message a pvm_addmhf handler took during which call; group
+ * answers in rrgroup.c) is appended to a compact stream (replay/) that goes to the
+ * monitor with each flush. A
  * replay takes the task's recorded stream from the monitor and forces each outcome: a
  * recorded message is received from exactly its sender and tag (blocking until it is
  * there), a recorded miss or timeout is answered without touching what has arrived
@@ -30,11 +30,6 @@
 #include "pvmmon/errors.h"
 #include "../replay/replay.h"
 
-/* The group join waits for the members before it to join, up to this long. */
-#define WAIT_LIMIT_MS 30000
-/* ... asking the group server at first every millisecond, then less often, so that
- * 32 members waiting at once do not keep it from the joins they wait for. */
-#define TURN_POLL_MAX_US 8000
 #define LID_TIMEOUT_MS 30000
 
 static hooks_rr_mode mode_now;
@@ -62,9 +57,6 @@ static size_t nheld_notes, cap_notes;
 static char **lids;
 static int32_t *lid_tids;
 static size_t nlids;
-/* The group names of the record's group entries (theirs point here). */
-static char **gnames;
-static size_t ngnames;
 static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
 static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
@@ -77,7 +69,7 @@ static uint64_t end_event(void)
 
 /* The name of a task for a report: a recorded id (an index into the logical ids), or a
  * tid of this run (by_tid), by its logical id when the record knows it. */
-static void name_of(char *buf, size_t len, int32_t id, int by_tid)
+void hooks__rr_name_of(char *buf, size_t len, int32_t id, int by_tid)
 {
 	if (by_tid) {
 		for (size_t k = 0; k < nlids; k++)
@@ -91,38 +83,6 @@ static void name_of(char *buf, size_t len, int32_t id, int by_tid)
 	}
 }
 
-/* Describes group entry e for a report ("pvm_gettid(\"g\", 0) gave task 0.3"). */
-static void describe_group(char *buf, size_t len, const replay_entry *e, int by_tid)
-{
-	const char *call = replay__group_call(e->op), *g = e->group ? e->group : "?";
-	char who[128];
-
-	if (e->sender != -1)
-		name_of(who, sizeof(who), e->sender, by_tid);
-	switch (e->op) {
-	case REPLAY_GRP_JOIN:
-		if (e->value >= 0)
-			snprintf(buf, len, "%s(\"%s\") gave instance %d", call, g, (int)e->value);
-		else
-			snprintf(buf, len, "%s(\"%s\") failed with %d", call, g, (int)e->value);
-		break;
-	case REPLAY_GRP_GETTID:
-		if (e->sender != -1)
-			snprintf(buf, len, "%s(\"%s\", %d) gave %s", call, g, (int)e->tag, who);
-		else
-			snprintf(buf, len, "%s(\"%s\", %d) gave %d", call, g, (int)e->tag,
-			         (int)e->value);
-		break;
-	case REPLAY_GRP_GETINST:
-		snprintf(buf, len, "%s(\"%s\", %s) gave %d", call, g,
-		         e->sender != -1 ? who : "no task", (int)e->value);
-		break;
-	default:
-		snprintf(buf, len, "%s(\"%s\") gave %d", call, g, (int)e->value);
-		break;
-	}
-}
-
 /* Describes entry e for a report, with senders by logical id. */
 static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 {
@@ -131,35 +91,23 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 
 	switch (e->kind) {
 	case REPLAY_HANDLED:
-		name_of(who, sizeof(who), e->sender, by_tid);
+		hooks__rr_name_of(who, sizeof(who), e->sender, by_tid);
 		snprintf(buf, len, "a message handler took a message from %s with tag %d "
 				   "(sequence %+d) during %s, call %d",
 			 who, (int)e->tag, (int)e->seq_delta,
 			 e->op == PVMMON_EV_OTHER ? "another PVM call" : op ? op : "?", (int)e->value);
 		break;
 	case REPLAY_NOTIFY:
-		name_of(who, sizeof(who), e->sender, by_tid);
-		name_of(what, sizeof(what), e->value, by_tid);
+		hooks__rr_name_of(who, sizeof(who), e->sender, by_tid);
+		hooks__rr_name_of(what, sizeof(what), e->value, by_tid);
 		snprintf(buf, len, "%s took a notify message from %s with tag %d about %s",
 			 op ? op : "?", who, (int)e->tag, what);
 		break;
 	case REPLAY_MSG:
-		if (by_tid) {
-			/* An observed sender by its logical id when the record knows it. */
-			for (size_t k = 0; k < nlids; k++)
-				if (lid_tids[k] && lid_tids[k] == e->sender) {
-					snprintf(buf, len, "%s took a message from task %s with tag %d "
-							   "(sequence %+d)",
-						 op ? op : "?", lids[k], (int)e->tag, (int)e->seq_delta);
-					return;
-				}
-			snprintf(buf, len, "%s took a message from t%x with tag %d (sequence %+d)",
-				 op ? op : "?", (unsigned)e->sender, (int)e->tag, (int)e->seq_delta);
-		} else
-			snprintf(buf, len, "%s took a message from task %s with tag %d (sequence %+d)",
-				 op ? op : "?",
-				 e->sender >= 0 && (size_t)e->sender < nlids ? lids[e->sender] : "?",
-				 (int)e->tag, (int)e->seq_delta);
+		/* An observed sender by its logical id when the record knows it. */
+		hooks__rr_name_of(who, sizeof(who), e->sender, by_tid);
+		snprintf(buf, len, "%s took a message from %s with tag %d (sequence %+d)",
+			 op ? op : "?", who, (int)e->tag, (int)e->seq_delta);
 		break;
 	case REPLAY_NONE:
 		snprintf(buf, len, "%s found no message", op ? op : "?");
@@ -171,7 +119,7 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 		snprintf(buf, len, "%s returned %" PRId64, replay__source_name(e->op), e->reading);
 		break;
 	case REPLAY_GROUP:
-		describe_group(buf, len, e, by_tid);
+		hooks__rr_describe_group(buf, len, e, by_tid);
 		break;
 	case REPLAY_SPAWN:
 		if (e->op == PVMMON_EV_JOINGROUP) /* as records of log version 1.8 have it */
@@ -251,7 +199,7 @@ void hooks__rr_add(const replay_entry *e)
 }
 
 /* The tid in this run of recorded sender index k (asking the monitor once). */
-static int32_t tid_of(int32_t k)
+int32_t hooks__rr_tid_of(int32_t k)
 {
 	uint8_t *ans = NULL;
 	size_t len;
@@ -287,7 +235,7 @@ static int forced_wait(hooks_call *call, int src, int tag, int take, const char 
 {
 	char who[64];
 
-	name_of(who, sizeof(who), src, 1);
+	hooks__rr_name_of(who, sizeof(who), src, 1);
 	return waits__forced(call, src, tag, take, who, at_event, why);
 }
 
@@ -296,14 +244,13 @@ static int forced_wait(hooks_call *call, int src, int tag, int take, const char 
  * (continue-recording): the call is then the program's own. */
 static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 {
-	char exp[512], obs[1280], who[64];
+	char obs[1280], who[64];
 	int b;
 
-	describe(exp, sizeof(exp), &cur, 0);
-	name_of(who, sizeof(who), src, 1);
+	hooks__rr_name_of(who, sizeof(who), src, 1);
 	b = why || !src ? 0 : hooks__pvm.probe(src, -1);
-	if (!src) { /* tid_of() found no such task in this run */
-		name_of(who, sizeof(who), cur.sender, 0);
+	if (!src) { /* hooks__rr_tid_of() found no such task in this run */
+		hooks__rr_name_of(who, sizeof(who), cur.sender, 0);
 		snprintf(obs, sizeof(obs), "%s, the recorded sender, is not in this run (its parent "
 		         "did not spawn it and no longer can, or it did not start in 30 s)", who);
 	} else if (why) {
@@ -320,7 +267,7 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 	} else {
 		snprintf(obs, sizeof(obs), "no message came from %s, which has ended", who);
 	}
-	diverge(call, exp, obs);
+	hooks__rr_diverge_obs(call, obs);
 }
 
 /* Receives the message from src with tag, or reports that it cannot come. */
@@ -404,13 +351,11 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 	}
 }
 
-/* --stop-at: tells the monitor (which prints the pid) and stops this process before
- * the event, so that a debugger can attach to exactly this state. */
-/* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
- * the call before the next recorded event. */
 /* The event a stop at a clock or pid read (sources.c) is before, else 0. */
 static uint64_t stopping_at;
 
+/* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
+ * the call before the next recorded event. */
 static void send_stopped(const hooks_call *call, int kind)
 {
 	wire_stopped s = {stopping_at     ? stopping_at
@@ -431,6 +376,8 @@ static void send_stopped(const hooks_call *call, int kind)
 	wire__buf_free(&b);
 }
 
+/* --stop-at: tells the monitor (which prints the pid) and stops this process before
+ * the event, so that a debugger can attach to exactly this state. */
 static void stop_here(const hooks_call *call)
 {
 	send_stopped(call, WIRE_STOP_STOPPED);
@@ -482,26 +429,7 @@ static void forget_senders(void)
 	free(lid_tids);
 	lids = NULL;
 	lid_tids = NULL;
-	while (ngnames)
-		free(gnames[--ngnames]);
-	free(gnames);
-	gnames = NULL;
-}
-
-/* The record's own copy of group name g (the decoder's goes with it). */
-static const char *intern_group(const char *g)
-{
-	char **t, *c;
-
-	for (size_t i = 0; i < ngnames; i++)
-		if (!strcmp(gnames[i], g))
-			return gnames[i];
-	if (!(t = realloc(gnames, (ngnames + 1) * sizeof(*t))))
-		return NULL;
-	gnames = t;
-	if (!(c = strdup(g)))
-		return NULL;
-	return gnames[ngnames++] = c;
+	hooks__rr_forget_groups();
 }
 
 int hooks__rr_init(hooks_rr_mode mode)
@@ -553,7 +481,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 			}
 			continue;
 		}
-		if (e.kind == REPLAY_GROUP && !(e.group = intern_group(e.group))) {
+		if (e.kind == REPLAY_GROUP && !(e.group = hooks__rr_intern_group(e.group))) {
 			rc = -1;
 			break;
 		}
@@ -593,33 +521,23 @@ out:
 void hooks__rr_before(hooks_call *call, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
-	char exp[512], obs[512];
+	char obs[512];
 	int32_t s;
 
 	(void)src;
 	(void)tag;
 	if (mode_now != HOOKS_RR_REPLAY || diverged)
 		return;
-	if (next >= nrec) {
-		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
-			 pvmmon_event_op_name(op));
-		at_event = end_event();
-		diverge(call, "the end of the recorded run", obs);
+	if (!hooks__rr_take(call, pvmmon_event_op_name(op)))
 		return;
-	}
-	if (stop_at && rec_no[next] == stop_at)
-		stop_here(call);
-	at_event = rec_no[next];
-	cur = rec[next++];
 	if (cur.op != op) {
-		describe(exp, sizeof(exp), &cur, 0);
 		snprintf(obs, sizeof(obs), "a call of %s", pvmmon_event_op_name(op));
-		diverge(call, exp, obs);
+		hooks__rr_diverge_obs(call, obs);
 		return;
 	}
 	switch (cur.kind) {
 	case REPLAY_MSG:
-		if (!(s = tid_of(cur.sender))) {
+		if (!(s = hooks__rr_tid_of(cur.sender))) {
 			cannot_come(call, 0, cur.tag, NULL);
 			break;
 		}
@@ -662,7 +580,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		break;
 	case REPLAY_NOTIFY:
 		call->skip = 1;
-		call->skip_rc = wait_notify(call, tid_of(cur.sender), cur.tag, tid_of(cur.value));
+		call->skip_rc = wait_notify(call, hooks__rr_tid_of(cur.sender), cur.tag, hooks__rr_tid_of(cur.value));
 		break;
 	case REPLAY_NONE:
 	case REPLAY_TIMEOUT:
@@ -678,223 +596,53 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	}
 }
 
-typedef int (*gsize_fn)(char *);
-typedef int (*gettid_fn)(char *, int);
+/* For rrgroup.c (rr.h). */
+int hooks__rr_replaying(void) { return mode_now == HOOKS_RR_REPLAY && !diverged; }
 
-/*
- * Whether a join of group now gets instance k: the group server gives the lowest free
- * instance (reusing those members left), so 0..k-1 must be held and k free. *size is
- * the group's size, *hole the first free instance below k, or -2 when k is held. The
- * server's answer for an instance never given is not to be trusted (pvmgs 3.4.6 read
- * 49 for one past the highest): with size >= k members, each of 0..k-1 has been given
- * (none is above a free one when it is given); with size == k, all held, k is free;
- * with more, a member above k joined while k was held, so k has been given too.
- */
-static int turn_now(gsize_fn gsize, gettid_fn gettid, char *group, int k, int *size, int *hole)
+int hooks__rr_recording(void)
 {
-	*hole = -1;
-	*size = gsize(group);
-	if (k > 0 && *size < k)
-		return 0;
-	for (int i = 0; i < k; i++)
-		if (gettid(group, i) < 0) {
-			*hole = i;
-			return 0;
-		}
-	if (*size <= k)
-		return 1;
-	if (gettid(group, k) >= 0) {
-		*hole = -2;
-		return 0;
-	}
-	return 1;
+	return mode_now != HOOKS_RR_OFF && (!diverged || mode_now == HOOKS_RR_RECORD);
 }
 
-/* Waits until instance k of group is the one a join gets, or the time is at end: 1
- * when it is (turn_now's *size and *hole say why not). */
-static int wait_turn(char *group, int k, int64_t end, int *size, int *hole)
+const replay_entry *hooks__rr_take(hooks_call *call, const char *what)
 {
-	gsize_fn gsize = (gsize_fn)hooks__real("pvm_gsize");
-	gettid_fn gettid = (gettid_fn)hooks__real("pvm_gettid");
-	unsigned us = 1000;
+	char obs[512];
 
-	while (!turn_now(gsize, gettid, group, k, size, hole)) {
-		if (pvmmon_clock_now() >= end)
-			return 0;
-		usleep(us);
-		us = us * 2 > TURN_POLL_MAX_US ? TURN_POLL_MAX_US : us * 2;
-	}
-	return 1;
-}
-
-/* Reports why the turn for instance k of group did not come (turn_now's size, hole). */
-static void late_turn(hooks_call *call, char *group, int k, int size, int hole)
-{
-	gettid_fn gettid = (gettid_fn)hooks__real("pvm_gettid");
-	char exp[512], obs[512], who[128];
-
-	describe(exp, sizeof(exp), &cur, 0);
-	if (hole == -2) {
-		name_of(who, sizeof(who), gettid(group, k), 1);
-		snprintf(obs, sizeof(obs), "instance %d of group %s was still held by %s after %d s "
-		         "(a join or leave came in another order than recorded)",
-		         k, group, who, WAIT_LIMIT_MS / 1000);
-	} else if (hole >= 0) {
-		snprintf(obs, sizeof(obs), "instance %d of group %s was still free after %d s, so a "
-		         "join would not get instance %d (a member left, or joined, in another "
-		         "order than recorded)", hole, group, WAIT_LIMIT_MS / 1000, k);
-	} else {
-		snprintf(obs, sizeof(obs), "group %s had %d members, not the %d recorded before "
-		         "this join, after %d s", group, size < 0 ? 0 : size, k,
-		         WAIT_LIMIT_MS / 1000);
-	}
-	diverge(call, exp, obs);
-}
-
-/*
- * In a replay, pvm_joingroup for recorded instance k: waits until k is the instance the
- * group server gives next (the members recorded before this task have joined, a member
- * holding k has left), then joins (the wrapper's own call is skipped). Leaves are not
- * ordered: one that comes between the look and the join frees an instance below k,
- * which the join then gets; the task gives it back at once and waits again (the
- * program sees neither: its answers about the group are the recorded ones). After
- * WAIT_LIMIT_MS, it reports why the turn did not come.
- */
-static void forced_join(hooks_call *call, char *group, int k)
-{
-	int (*join)(char *) = (int (*)(char *))hooks__real("pvm_joingroup");
-	int (*leave)(char *) = (int (*)(char *))hooks__real("pvm_lvgroup");
-	int64_t end = pvmmon_clock_now() + (int64_t)WAIT_LIMIT_MS * 1000000;
-	int size = 0, hole = -1, got;
-
-	if (k < 0)
-		return;
-	for (;;) {
-		if (!wait_turn(group, k, end, &size, &hole)) {
-			late_turn(call, group, k, size, hole);
-			return;
-		}
-		got = join(group);
-		if (got == k || got < 0 || pvmmon_clock_now() >= end)
-			break;
-		leave(group);
-	}
-	call->skip = 1;
-	call->skip_rc = got;
-}
-
-void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
-{
-	const char *name = replay__group_call((unsigned)gop);
-	char exp[512], obs[512], who[128];
-	int32_t t;
-
-	if (mode_now != HOOKS_RR_REPLAY || diverged || call->inner || !group)
-		return;
 	if (next >= nrec) {
-		snprintf(obs, sizeof(obs), "%s(\"%s\"), and the record has no more events", name,
-		         group);
+		snprintf(obs, sizeof(obs), "%s, and the record has no more events", what);
 		at_event = end_event();
 		diverge(call, "the end of the recorded run", obs);
-		return;
+		return NULL;
 	}
 	if (stop_at && rec_no[next] == stop_at)
 		stop_here(call);
 	at_event = rec_no[next];
 	cur = rec[next++];
-	/* A record of log version 1.8 or older has a join's instance as a SPAWN outcome. */
-	if (gop == REPLAY_GRP_JOIN && cur.kind == REPLAY_SPAWN && cur.op == PVMMON_EV_JOINGROUP) {
-		forced_join(call, group, cur.value);
-		return;
-	}
-	if (cur.kind != REPLAY_GROUP || cur.op != gop || strcmp(cur.group, group) != 0) {
-		describe(exp, sizeof(exp), &cur, 0);
-		snprintf(obs, sizeof(obs), "a call of %s(\"%s\")", name, group);
-		diverge(call, exp, obs);
-		return;
-	}
-	switch (gop) {
-	case REPLAY_GRP_JOIN:
-		forced_join(call, group, cur.value);
-		return;
-	case REPLAY_GRP_GETTID:
-		if (arg != cur.tag) {
-			describe(exp, sizeof(exp), &cur, 0);
-			snprintf(obs, sizeof(obs), "%s(\"%s\", %d)", name, group, arg);
-			diverge(call, exp, obs);
-			return;
-		}
-		/* The recorded member, by its tid in this run. */
-		t = cur.sender != -1 ? tid_of(cur.sender) : cur.value;
-		if (!t) {
-			describe(exp, sizeof(exp), &cur, 0);
-			name_of(who, sizeof(who), cur.sender, 0);
-			snprintf(obs, sizeof(obs), "%s, the recorded answer, is not in this run", who);
-			diverge(call, exp, obs);
-			return;
-		}
-		call->skip = 1;
-		call->skip_rc = t;
-		return;
-	case REPLAY_GRP_GETINST:
-		if (cur.sender != -1 ? tid_of(cur.sender) != arg : arg > 0) {
-			describe(exp, sizeof(exp), &cur, 0);
-			name_of(who, sizeof(who), arg, 1);
-			snprintf(obs, sizeof(obs), "%s(\"%s\", %s)", name, group, who);
-			diverge(call, exp, obs);
-			return;
-		}
-		__attribute__((fallthrough)); /* to the recorded answer */
-	case REPLAY_GRP_GSIZE:
-		call->skip = 1;
-		call->skip_rc = cur.value;
-		return;
-	}
+	return &cur;
 }
 
-void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int rc)
-{
-	replay_entry e;
-	char exp[512], obs[512];
+const replay_entry *hooks__rr_current(void) { return &cur; }
 
-	if (mode_now == HOOKS_RR_OFF || (diverged && mode_now != HOOKS_RR_RECORD) || call->inner ||
-	    !group)
-		return;
-	memset(&e, 0, sizeof(e));
-	e.op = (uint8_t)gop;
-	e.kind = REPLAY_GROUP;
-	e.group = group;
-	e.sender = -1;
-	e.value = rc;
-	if (gop == REPLAY_GRP_GETTID) {
-		e.tag = arg;
-		/* A member is named by its tid here, by its logical id in the log. */
-		if (rc > 0) {
-			e.sender = rc;
-			e.value = 0;
-		}
-	} else if (gop == REPLAY_GRP_GETINST && arg > 0) {
-		e.sender = arg;
-	}
-	replay__enc_add(&enc, &e);
-	if (mode_now == HOOKS_RR_RECORD || (call->skip && gop != REPLAY_GRP_JOIN))
-		return;
-	/* A join or a leave was made for real: did it come out as recorded? */
-	if (cur.kind == REPLAY_SPAWN && cur.op == PVMMON_EV_JOINGROUP && gop == REPLAY_GRP_JOIN &&
-	    cur.value == rc)
-		return;
-	if (cur.kind == REPLAY_GROUP && cur.op == gop && cur.value == rc)
-		return;
+void hooks__rr_diverge_obs(hooks_call *call, const char *observed)
+{
+	char exp[512];
+
 	describe(exp, sizeof(exp), &cur, 0);
-	describe(obs, sizeof(obs), &e, 1);
-	diverge(call, exp, obs);
+	diverge(call, exp, observed);
+}
+
+void hooks__rr_diverge_entry(hooks_call *call, const replay_entry *observed)
+{
+	char obs[512];
+
+	describe(obs, sizeof(obs), observed, 1);
+	hooks__rr_diverge_obs(call, obs);
 }
 
 void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
 	replay_entry e;
-	char exp[512], obs[512];
 	int delivered;
 
 	/* After a divergence that goes on, recording goes on too. */
@@ -932,18 +680,16 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	replay__enc_add(&enc, &e);
 	if (mode_now == HOOKS_RR_RECORD)
 		return;
-	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
+	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && hooks__rr_tid_of(cur.sender) == e.sender &&
 	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
 		return;
 	if (e.kind == REPLAY_NOTIFY && cur.kind == REPLAY_NOTIFY &&
-	    tid_of(cur.sender) == e.sender && cur.tag == e.tag && tid_of(cur.value) == e.value)
+	    hooks__rr_tid_of(cur.sender) == e.sender && cur.tag == e.tag && hooks__rr_tid_of(cur.value) == e.value)
 		return;
 	if (e.kind != REPLAY_MSG && e.kind != REPLAY_NOTIFY && e.kind == cur.kind &&
 	    e.value == cur.value)
 		return;
-	describe(exp, sizeof(exp), &cur, 0);
-	describe(obs, sizeof(obs), &e, 1);
-	diverge(call, exp, obs);
+	hooks__rr_diverge_entry(call, &e);
 }
 
 /* At a replayed task's end, entries *pos..n - 1 of e (numbered by no) were never
@@ -987,7 +733,7 @@ int hooks__rr_flush(int final)
 		char who[128], obs[400];
 
 		if (hooks__mhf_unexpected(&src, &tag)) {
-			name_of(who, sizeof(who), src, 1);
+			hooks__rr_name_of(who, sizeof(who), src, 1);
 			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
 						   "tag %d that the recorded run's handlers never took",
 				 who, tag);
@@ -1003,7 +749,7 @@ int hooks__rr_handler_due(int *src, int *tag, uint64_t pos)
 	if (mode_now != HOOKS_RR_REPLAY || diverged || hnext >= nhrec ||
 	    (uint64_t)hrec[hnext].value > pos)
 		return 0;
-	*src = tid_of(hrec[hnext].sender);
+	*src = hooks__rr_tid_of(hrec[hnext].sender);
 	*tag = hrec[hnext].tag;
 	return 1;
 }
@@ -1034,7 +780,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	}
 	x = hrec[hnext];
 	at_event = hrec_no[hnext++];
-	if (tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
+	if (hooks__rr_tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
 	    x.op == e.op && x.value == e.value)
 		return;
 	describe(exp, sizeof(exp), &x, 0);
