@@ -420,7 +420,8 @@ void hooks__rr_hold_point(hooks_call *call)
 	}
 }
 
-/* Drops an earlier record's sender ids: a new init (a test's next case) starts anew. */
+/* Drops an earlier init's sender ids and stream: a new init (a test's next case)
+ * starts anew. */
 static void forget_senders(void)
 {
 	while (nlids)
@@ -430,6 +431,8 @@ static void forget_senders(void)
 	lids = NULL;
 	lid_tids = NULL;
 	hooks__rr_forget_groups();
+	replay__enc_free(&enc);
+	wire__buf_free(&chunk);
 }
 
 int hooks__rr_init(hooks_rr_mode mode)
@@ -524,8 +527,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	char obs[512];
 	int32_t s;
 
-	(void)src;
-	(void)tag;
+	(void)src, (void)tag;
 	if (mode_now != HOOKS_RR_REPLAY || diverged)
 		return;
 	if (!hooks__rr_take(call, pvmmon_event_op_name(op)))
@@ -620,8 +622,6 @@ const replay_entry *hooks__rr_take(hooks_call *call, const char *what)
 	cur = rec[next++];
 	return &cur;
 }
-
-const replay_entry *hooks__rr_current(void) { return &cur; }
 
 void hooks__rr_diverge_obs(hooks_call *call, const char *observed)
 {

@@ -92,10 +92,9 @@ void hooks__rr_diverge_source(void *site, const char *call, uint64_t event,
 int hooks__rr_replaying(void);
 int hooks__rr_recording(void);
 /* The record's next entry for the call (what names it for a report), checked for
- * --stop-at; NULL after reporting that the record has no more. */
+ * --stop-at; NULL after reporting that the record has no more. The entry stays where
+ * it is until the next is taken. */
 const struct replay_entry *hooks__rr_take(hooks_call *call, const char *what);
-/* The entry hooks__rr_take gave last. */
-const struct replay_entry *hooks__rr_current(void);
 /* Reports that the call did not do what the last entry taken says: observed in words,
  * or an entry the task observed. */
 void hooks__rr_diverge_obs(hooks_call *call, const char *observed);

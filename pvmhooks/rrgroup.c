@@ -22,6 +22,8 @@
  * 32 members waiting at once do not keep it from the joins they wait for. */
 #define TURN_POLL_MAX_US 8000
 
+/* The entry the group call being replayed took (rr.c's). */
+static const replay_entry *cur;
 /* The group names of the record's group entries (theirs point here). */
 static char **gnames;
 static size_t ngnames;
@@ -189,7 +191,6 @@ static void forced_join(hooks_call *call, char *group, int k)
 void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
 {
 	const char *name = replay__group_call((unsigned)gop);
-	const replay_entry *cur;
 	char obs[512], who[128];
 	int32_t t;
 
@@ -246,7 +247,6 @@ void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
 
 void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int rc)
 {
-	const replay_entry *cur = hooks__rr_current();
 	replay_entry e;
 
 	if (!hooks__rr_recording() || call->inner || !group)
@@ -268,7 +268,7 @@ void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int 
 		e.sender = arg;
 	}
 	hooks__rr_add(&e);
-	if (!hooks__rr_replaying() || (call->skip && gop != REPLAY_GRP_JOIN))
+	if (!hooks__rr_replaying() || !cur || (call->skip && gop != REPLAY_GRP_JOIN))
 		return;
 	/* A join or a leave was made for real: did it come out as recorded? */
 	if (cur->kind == REPLAY_SPAWN && cur->op == PVMMON_EV_JOINGROUP &&
