@@ -199,7 +199,7 @@ void hooks__rr_add(const replay_entry *e)
 }
 
 /* The tid in this run of recorded sender index k (asking the monitor once). */
-int32_t hooks__rr_tid_of(int32_t k)
+static int32_t tid_of(int32_t k)
 {
 	uint8_t *ans = NULL;
 	size_t len;
@@ -249,7 +249,7 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 
 	hooks__rr_name_of(who, sizeof(who), src, 1);
 	b = why || !src ? 0 : hooks__pvm.probe(src, -1);
-	if (!src) { /* hooks__rr_tid_of() found no such task in this run */
+	if (!src) { /* tid_of() found no such task in this run */
 		hooks__rr_name_of(who, sizeof(who), cur.sender, 0);
 		snprintf(obs, sizeof(obs), "%s, the recorded sender, is not in this run (its parent "
 		         "did not spawn it and no longer can, or it did not start in 30 s)", who);
@@ -420,8 +420,7 @@ void hooks__rr_hold_point(hooks_call *call)
 	}
 }
 
-/* Drops an earlier init's sender ids and stream: a new init (a test's next case)
- * starts anew. */
+/* Drops an earlier init's sender ids and stream (a test's next case starts anew). */
 static void forget_senders(void)
 {
 	while (nlids)
@@ -539,7 +538,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	}
 	switch (cur.kind) {
 	case REPLAY_MSG:
-		if (!(s = hooks__rr_tid_of(cur.sender))) {
+		if (!(s = tid_of(cur.sender))) {
 			cannot_come(call, 0, cur.tag, NULL);
 			break;
 		}
@@ -582,7 +581,7 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		break;
 	case REPLAY_NOTIFY:
 		call->skip = 1;
-		call->skip_rc = wait_notify(call, hooks__rr_tid_of(cur.sender), cur.tag, hooks__rr_tid_of(cur.value));
+		call->skip_rc = wait_notify(call, tid_of(cur.sender), cur.tag, tid_of(cur.value));
 		break;
 	case REPLAY_NONE:
 	case REPLAY_TIMEOUT:
@@ -598,7 +597,6 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	}
 }
 
-/* For rrgroup.c (rr.h). */
 int hooks__rr_replaying(void) { return mode_now == HOOKS_RR_REPLAY && !diverged; }
 
 int hooks__rr_recording(void)
@@ -630,6 +628,8 @@ void hooks__rr_diverge_obs(hooks_call *call, const char *observed)
 	describe(exp, sizeof(exp), &cur, 0);
 	diverge(call, exp, observed);
 }
+
+int32_t hooks__rr_tid_of(int32_t k) { return tid_of(k); }
 
 void hooks__rr_diverge_entry(hooks_call *call, const replay_entry *observed)
 {
@@ -680,11 +680,11 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	replay__enc_add(&enc, &e);
 	if (mode_now == HOOKS_RR_RECORD)
 		return;
-	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && hooks__rr_tid_of(cur.sender) == e.sender &&
+	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
 	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
 		return;
 	if (e.kind == REPLAY_NOTIFY && cur.kind == REPLAY_NOTIFY &&
-	    hooks__rr_tid_of(cur.sender) == e.sender && cur.tag == e.tag && hooks__rr_tid_of(cur.value) == e.value)
+	    tid_of(cur.sender) == e.sender && cur.tag == e.tag && tid_of(cur.value) == e.value)
 		return;
 	if (e.kind != REPLAY_MSG && e.kind != REPLAY_NOTIFY && e.kind == cur.kind &&
 	    e.value == cur.value)
@@ -749,7 +749,7 @@ int hooks__rr_handler_due(int *src, int *tag, uint64_t pos)
 	if (mode_now != HOOKS_RR_REPLAY || diverged || hnext >= nhrec ||
 	    (uint64_t)hrec[hnext].value > pos)
 		return 0;
-	*src = hooks__rr_tid_of(hrec[hnext].sender);
+	*src = tid_of(hrec[hnext].sender);
 	*tag = hrec[hnext].tag;
 	return 1;
 }
@@ -780,7 +780,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	}
 	x = hrec[hnext];
 	at_event = hrec_no[hnext++];
-	if (hooks__rr_tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
+	if (tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
 	    x.op == e.op && x.value == e.value)
 		return;
 	describe(exp, sizeof(exp), &x, 0);

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rr.h"
 #include "../replay/replay.h"
+#include "rr.h"
 
 /* A join waits for its turn up to this long... */
 #define WAIT_LIMIT_MS 30000
@@ -141,17 +141,21 @@ static void late_turn(hooks_call *call, char *group, int k, int size, int hole)
 
 	if (hole == -2) {
 		hooks__rr_name_of(who, sizeof(who), gettid(group, k), 1);
-		snprintf(obs, sizeof(obs), "instance %d of group %s was still held by %s after %d s "
+		snprintf(obs, sizeof(obs),
+		         "instance %d of group %s was still held by %s after %d s "
 		         "(a join or leave came in another order than recorded)",
 		         k, group, who, WAIT_LIMIT_MS / 1000);
 	} else if (hole >= 0) {
-		snprintf(obs, sizeof(obs), "instance %d of group %s was still free after %d s, so a "
+		snprintf(obs, sizeof(obs),
+		         "instance %d of group %s was still free after %d s, so a "
 		         "join would not get instance %d (a member left, or joined, in another "
-		         "order than recorded)", hole, group, WAIT_LIMIT_MS / 1000, k);
+		         "order than recorded)",
+		         hole, group, WAIT_LIMIT_MS / 1000, k);
 	} else {
-		snprintf(obs, sizeof(obs), "group %s had %d members, not the %d recorded before "
-		         "this join, after %d s", group, size < 0 ? 0 : size, k,
-		         WAIT_LIMIT_MS / 1000);
+		snprintf(obs, sizeof(obs),
+		         "group %s had %d members, not the %d recorded before "
+		         "this join, after %d s",
+		         group, size < 0 ? 0 : size, k, WAIT_LIMIT_MS / 1000);
 	}
 	hooks__rr_diverge_obs(call, obs);
 }
@@ -223,7 +227,8 @@ void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg)
 		t = cur->sender != -1 ? hooks__rr_tid_of(cur->sender) : cur->value;
 		if (!t) {
 			hooks__rr_name_of(who, sizeof(who), cur->sender, 0);
-			snprintf(obs, sizeof(obs), "%s, the recorded answer, is not in this run", who);
+			snprintf(obs, sizeof(obs), "%s, the recorded answer, is not in this run",
+			         who);
 			hooks__rr_diverge_obs(call, obs);
 			return;
 		}
@@ -271,8 +276,8 @@ void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int 
 	if (!hooks__rr_replaying() || !cur || (call->skip && gop != REPLAY_GRP_JOIN))
 		return;
 	/* A join or a leave was made for real: did it come out as recorded? */
-	if (cur->kind == REPLAY_SPAWN && cur->op == PVMMON_EV_JOINGROUP &&
-	    gop == REPLAY_GRP_JOIN && cur->value == rc)
+	if (cur->kind == REPLAY_SPAWN && cur->op == PVMMON_EV_JOINGROUP && gop == REPLAY_GRP_JOIN &&
+	    cur->value == rc)
 		return;
 	if (cur->kind == REPLAY_GROUP && cur->op == gop && cur->value == rc)
 		return;

@@ -48,10 +48,10 @@ static void test_round_trip_and_size(void)
 	 * 7, a member's tid in 3; chunk boundaries split a repeat now and then. */
 	CU_ASSERT(b.len < 100);
 	CU_ASSERT_PTR_NOT_NULL(memmem(b.data, b.len, "workers", 7));
-	CU_ASSERT_PTR_NULL(memmem(memmem(b.data, b.len, "workers", 7) + 7,
-	                          b.len - (size_t)((uint8_t *)memmem(b.data, b.len, "workers", 7) -
-	                                           b.data) - 7,
-	                          "workers", 7));
+	CU_ASSERT_PTR_NULL(
+	    memmem(memmem(b.data, b.len, "workers", 7) + 7,
+	           b.len - (size_t)((uint8_t *)memmem(b.data, b.len, "workers", 7) - b.data) - 7,
+	           "workers", 7));
 	wire__buf_free(&b);
 }
 
@@ -111,7 +111,7 @@ static void test_names_past_the_table(void)
 {
 	enum { N = REPLAY_GROUP_MAX + 10 };
 	replay_entry *v = calloc(N + 2, sizeof(*v));
-	char (*names)[16] = calloc(N, 16);
+	char(*names)[16] = calloc(N, 16);
 	wire_buf b;
 
 	for (int i = 0; i < N; i++) {
@@ -189,7 +189,7 @@ static void test_damage(void)
 			fprintf(stderr, "\n  case %zu decoded\n", i);
 	}
 	/* The same item whole, then a reference to its group and a repeat. */
-	static const uint8_t ok[] = {0xe7, 0x01, 0x00, 0x01, 'g', 0x01, 0x00, 0x06,
+	static const uint8_t ok[] = {0xe7, 0x01, 0x00, 0x01, 'g',  0x01, 0x00, 0x06,
 	                             0xe7, 0x05, 0x01, 0x01, 0x00, 0x18, 0xc0};
 	CU_ASSERT_EQUAL(decode_all(ok, sizeof(ok)), 0);
 }
