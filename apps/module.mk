@@ -31,6 +31,13 @@ $(BIN)/joinonly: $(BUILD)/apps/joinonly.o
 
 ALL_TARGETS += $(BIN)/groups $(BIN)/joinonly
 
+# gjoin's course follows its group answers (instances, tids, sizes): libgpvm3 too.
+$(BIN)/gjoin: $(BUILD)/apps/gjoin.o
+	@mkdir -p $(dir $@)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
+
+ALL_TARGETS += $(BIN)/gjoin
+
 # hang's barrier mode uses libgpvm3's pvm_barrier.
 $(BIN)/hang: $(BUILD)/apps/hang.o
 	@mkdir -p $(dir $@)

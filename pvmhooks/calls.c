@@ -21,6 +21,7 @@
 #include "spawnenv.h"
 #include "trace.h"
 #include "waits.h"
+#include "../replay/replay.h"
 
 /* The per-pair sequence numbers: destination tid -> next one to send, source tid ->
  * next one expected. */
@@ -723,17 +724,13 @@ void hooks__pre_pvm_joingroup(hooks_call *call, char *group)
 {
 	/* The instance number depends on who joins first. */
 	call->nondet = 1;
-	if (hooks__rr_mode() == HOOKS_RR_REPLAY) {
-		hooks__rr_before(call, 0, 0);
-		hooks__rr_join_turn(call, group);
-	}
+	hooks__rr_group_before(call, REPLAY_GRP_JOIN, group, 0);
 }
 
 void hooks__post_pvm_joingroup(hooks_call *call, int rc, char *group)
 {
-	(void)group;
 	record_nothing(call);
-	hooks__rr_after(call, rc, 0, 0);
+	hooks__rr_group_after(call, REPLAY_GRP_JOIN, group, 0, rc);
 }
 
 void hooks__pre_pvm_addmhf(hooks_call *call, int src, int tag, int ctx, int (*f)(int))

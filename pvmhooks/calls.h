@@ -44,10 +44,9 @@ void hooks__post_pvm_delmhf(hooks_call *call, int rc, int mhid);
 void hooks__pre_pvm_exit(hooks_call *call);
 void hooks__post_pvm_exit(hooks_call *call, int rc);
 
-/* libgpvm3's group calls but pvm_joingroup, with wrappers.def's parameters: their
- * hooks are alike (groups.c). */
+/* libgpvm3's group calls but pvm_joingroup and those whose answers a replay forces
+ * (below), with wrappers.def's parameters: their hooks are alike (groups.c). */
 #define HOOKS_GROUP_OPS(X)                                                                         \
-	X(pvm_lvgroup, char *group)                                                                \
 	X(pvm_barrier, char *group, int count)                                                     \
 	X(pvm_bcast, char *group, int tag)                                                         \
 	X(pvm_reduce, void (*func)(int *, void *, void *, int *, int *), void *data, int count,    \
@@ -56,15 +55,17 @@ void hooks__post_pvm_exit(hooks_call *call, int rc);
 	  int root)                                                                                \
 	X(pvm_scatter, void *result, void *data, int count, int datatype, int tag, char *group,    \
 	  int root)                                                                                \
-	X(pvm_gettid, char *group, int inst)                                                       \
-	X(pvm_getinst, char *group, int tid)                                                       \
-	X(pvm_gsize, char *group)                                                                  \
 	X(pvm_freezegroup, char *group, int size)
 
 #define HOOKS_GROUP_DECL(NAME, ...)                                                                \
 	void hooks__pre_##NAME(hooks_call *call, __VA_ARGS__);                                     \
 	void hooks__post_##NAME(hooks_call *call, int rc, __VA_ARGS__);
 HOOKS_GROUP_OPS(HOOKS_GROUP_DECL)
+/* The group calls whose answers are recorded and replayed (groups.c, rr.c). */
+HOOKS_GROUP_DECL(pvm_lvgroup, char *group)
+HOOKS_GROUP_DECL(pvm_gettid, char *group, int inst)
+HOOKS_GROUP_DECL(pvm_getinst, char *group, int tid)
+HOOKS_GROUP_DECL(pvm_gsize, char *group)
 #undef HOOKS_GROUP_DECL
 
 #endif

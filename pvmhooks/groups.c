@@ -1,6 +1,8 @@
 /*
  * The hooks of libgpvm3's group calls (but pvm_joingroup's, in calls.c, which a
- * replay orders): each call is a statement at the program's line, and the PVM calls
+ * replay orders): each call is a statement at the program's line (the answers of
+ * pvm_lvgroup, pvm_gettid, pvm_getinst and pvm_gsize recorded, and in a replay the last
+ * three given as recorded: rr.c), and the PVM calls
  * libgpvm3 makes inside it reach the wrappers, whose messages count under it
  * (hooks_call.inner). Traffic with the group server, an unmonitored PVM task, counts
  * there as the group server's, not as an unmonitored sender's.
@@ -8,6 +10,8 @@
 #include "calls.h"
 #include "callsite.h"
 #include "records.h"
+#include "rr.h"
+#include "../replay/replay.h"
 
 /* The hooks share one body; which group call it was is call->op. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -47,3 +51,22 @@ static void group_post(hooks_call *call)
 	void hooks__post_##NAME(hooks_call *call, int rc, __VA_ARGS__) { group_post(call); }
 HOOKS_GROUP_OPS(GROUP_DEFINE)
 #undef GROUP_DEFINE
+
+/* The answers a replay forces: the record is consulted before the statement's own
+ * bookkeeping, with pvmmon's guard still on (a join's turn asks the group server). */
+#define GROUP_ANSWER(NAME, GOP, ARG, ...)                                                          \
+	void hooks__pre_##NAME(hooks_call *call, __VA_ARGS__)                                      \
+	{                                                                                          \
+		hooks__rr_group_before(call, GOP, group, ARG);                                     \
+		group_pre(call);                                                                   \
+	}                                                                                          \
+	void hooks__post_##NAME(hooks_call *call, int rc, __VA_ARGS__)                             \
+	{                                                                                          \
+		group_post(call);                                                                  \
+		hooks__rr_group_after(call, GOP, group, ARG, rc);                                  \
+	}
+GROUP_ANSWER(pvm_lvgroup, REPLAY_GRP_LEAVE, 0, char *group)
+GROUP_ANSWER(pvm_gettid, REPLAY_GRP_GETTID, inst, char *group, int inst)
+GROUP_ANSWER(pvm_getinst, REPLAY_GRP_GETINST, tid, char *group, int tid)
+GROUP_ANSWER(pvm_gsize, REPLAY_GRP_GSIZE, 0, char *group)
+#undef GROUP_ANSWER

@@ -2,8 +2,9 @@
  * Record and replay in a task: each outcome of a call that can differ between runs
  * (which message a wildcard receive took, whether pvm_nrecv / pvm_probe found one,
  * whether pvm_trecv timed out, how many children pvm_spawn started, which task a pvmd
- * notify message names, which message a pvm_addmhf handler took during which call) is
- * appended to a compact stream (replay/) that goes to the monitor with each flush. A
+ * notify message names, which message a pvm_addmhf handler took during which call; group
+ * answers in rrgroup.c) is appended to a compact stream (replay/) that goes to the
+ * monitor with each flush. A
  * replay takes the task's recorded stream from the monitor and forces each outcome: a
  * recorded message is received from exactly its sender and tag (blocking until it is
  * there), a recorded miss or timeout is answered without touching what has arrived
@@ -29,8 +30,6 @@
 #include "pvmmon/errors.h"
 #include "../replay/replay.h"
 
-/* The group join waits for the members before it to join, up to this long. */
-#define WAIT_LIMIT_MS 30000
 #define LID_TIMEOUT_MS 30000
 
 static hooks_rr_mode mode_now;
@@ -70,7 +69,7 @@ static uint64_t end_event(void)
 
 /* The name of a task for a report: a recorded id (an index into the logical ids), or a
  * tid of this run (by_tid), by its logical id when the record knows it. */
-static void name_of(char *buf, size_t len, int32_t id, int by_tid)
+void hooks__rr_name_of(char *buf, size_t len, int32_t id, int by_tid)
 {
 	if (by_tid) {
 		for (size_t k = 0; k < nlids; k++)
@@ -92,35 +91,23 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 
 	switch (e->kind) {
 	case REPLAY_HANDLED:
-		name_of(who, sizeof(who), e->sender, by_tid);
+		hooks__rr_name_of(who, sizeof(who), e->sender, by_tid);
 		snprintf(buf, len, "a message handler took a message from %s with tag %d "
 				   "(sequence %+d) during %s, call %d",
 			 who, (int)e->tag, (int)e->seq_delta,
 			 e->op == PVMMON_EV_OTHER ? "another PVM call" : op ? op : "?", (int)e->value);
 		break;
 	case REPLAY_NOTIFY:
-		name_of(who, sizeof(who), e->sender, by_tid);
-		name_of(what, sizeof(what), e->value, by_tid);
+		hooks__rr_name_of(who, sizeof(who), e->sender, by_tid);
+		hooks__rr_name_of(what, sizeof(what), e->value, by_tid);
 		snprintf(buf, len, "%s took a notify message from %s with tag %d about %s",
 			 op ? op : "?", who, (int)e->tag, what);
 		break;
 	case REPLAY_MSG:
-		if (by_tid) {
-			/* An observed sender by its logical id when the record knows it. */
-			for (size_t k = 0; k < nlids; k++)
-				if (lid_tids[k] && lid_tids[k] == e->sender) {
-					snprintf(buf, len, "%s took a message from task %s with tag %d "
-							   "(sequence %+d)",
-						 op ? op : "?", lids[k], (int)e->tag, (int)e->seq_delta);
-					return;
-				}
-			snprintf(buf, len, "%s took a message from t%x with tag %d (sequence %+d)",
-				 op ? op : "?", (unsigned)e->sender, (int)e->tag, (int)e->seq_delta);
-		} else
-			snprintf(buf, len, "%s took a message from task %s with tag %d (sequence %+d)",
-				 op ? op : "?",
-				 e->sender >= 0 && (size_t)e->sender < nlids ? lids[e->sender] : "?",
-				 (int)e->tag, (int)e->seq_delta);
+		/* An observed sender by its logical id when the record knows it. */
+		hooks__rr_name_of(who, sizeof(who), e->sender, by_tid);
+		snprintf(buf, len, "%s took a message from %s with tag %d (sequence %+d)",
+			 op ? op : "?", who, (int)e->tag, (int)e->seq_delta);
 		break;
 	case REPLAY_NONE:
 		snprintf(buf, len, "%s found no message", op ? op : "?");
@@ -131,8 +118,11 @@ static void describe(char *buf, size_t len, const replay_entry *e, int by_tid)
 	case REPLAY_SOURCE:
 		snprintf(buf, len, "%s returned %" PRId64, replay__source_name(e->op), e->reading);
 		break;
+	case REPLAY_GROUP:
+		hooks__rr_describe_group(buf, len, e, by_tid);
+		break;
 	case REPLAY_SPAWN:
-		if (e->op == PVMMON_EV_JOINGROUP)
+		if (e->op == PVMMON_EV_JOINGROUP) /* as records of log version 1.8 have it */
 			snprintf(buf, len, "pvm_joingroup gave instance %d", (int)e->value);
 		else
 			snprintf(buf, len, "%s started %d tasks", op ? op : "?", (int)e->value);
@@ -245,7 +235,7 @@ static int forced_wait(hooks_call *call, int src, int tag, int take, const char 
 {
 	char who[64];
 
-	name_of(who, sizeof(who), src, 1);
+	hooks__rr_name_of(who, sizeof(who), src, 1);
 	return waits__forced(call, src, tag, take, who, at_event, why);
 }
 
@@ -254,14 +244,13 @@ static int forced_wait(hooks_call *call, int src, int tag, int take, const char 
  * (continue-recording): the call is then the program's own. */
 static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 {
-	char exp[512], obs[1280], who[64];
+	char obs[1280], who[64];
 	int b;
 
-	describe(exp, sizeof(exp), &cur, 0);
-	name_of(who, sizeof(who), src, 1);
+	hooks__rr_name_of(who, sizeof(who), src, 1);
 	b = why || !src ? 0 : hooks__pvm.probe(src, -1);
 	if (!src) { /* tid_of() found no such task in this run */
-		name_of(who, sizeof(who), cur.sender, 0);
+		hooks__rr_name_of(who, sizeof(who), cur.sender, 0);
 		snprintf(obs, sizeof(obs), "%s, the recorded sender, is not in this run (its parent "
 		         "did not spawn it and no longer can, or it did not start in 30 s)", who);
 	} else if (why) {
@@ -278,7 +267,7 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 	} else {
 		snprintf(obs, sizeof(obs), "no message came from %s, which has ended", who);
 	}
-	diverge(call, exp, obs);
+	hooks__rr_diverge_obs(call, obs);
 }
 
 /* Receives the message from src with tag, or reports that it cannot come. */
@@ -362,13 +351,11 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 	}
 }
 
-/* --stop-at: tells the monitor (which prints the pid) and stops this process before
- * the event, so that a debugger can attach to exactly this state. */
-/* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
- * the call before the next recorded event. */
 /* The event a stop at a clock or pid read (sources.c) is before, else 0. */
 static uint64_t stopping_at;
 
+/* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
+ * the call before the next recorded event. */
 static void send_stopped(const hooks_call *call, int kind)
 {
 	wire_stopped s = {stopping_at     ? stopping_at
@@ -389,6 +376,8 @@ static void send_stopped(const hooks_call *call, int kind)
 	wire__buf_free(&b);
 }
 
+/* --stop-at: tells the monitor (which prints the pid) and stops this process before
+ * the event, so that a debugger can attach to exactly this state. */
 static void stop_here(const hooks_call *call)
 {
 	send_stopped(call, WIRE_STOP_STOPPED);
@@ -431,7 +420,7 @@ void hooks__rr_hold_point(hooks_call *call)
 	}
 }
 
-/* Drops an earlier record's sender ids: a new init (a test's next case) starts anew. */
+/* Drops an earlier init's sender ids and stream (a test's next case starts anew). */
 static void forget_senders(void)
 {
 	while (nlids)
@@ -440,6 +429,9 @@ static void forget_senders(void)
 	free(lid_tids);
 	lids = NULL;
 	lid_tids = NULL;
+	hooks__rr_forget_groups();
+	replay__enc_free(&enc);
+	wire__buf_free(&chunk);
 }
 
 int hooks__rr_init(hooks_rr_mode mode)
@@ -491,6 +483,10 @@ int hooks__rr_init(hooks_rr_mode mode)
 			}
 			continue;
 		}
+		if (e.kind == REPLAY_GROUP && !(e.group = hooks__rr_intern_group(e.group))) {
+			rc = -1;
+			break;
+		}
 		replay_entry **v = h ? &hrec : &rec;
 		uint64_t **no = h ? &hrec_no : &rec_no;
 		size_t *n = h ? &nhrec : &nrec;
@@ -527,28 +523,17 @@ out:
 void hooks__rr_before(hooks_call *call, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
-	char exp[512], obs[512];
+	char obs[512];
 	int32_t s;
 
-	(void)src;
-	(void)tag;
+	(void)src, (void)tag;
 	if (mode_now != HOOKS_RR_REPLAY || diverged)
 		return;
-	if (next >= nrec) {
-		snprintf(obs, sizeof(obs), "%s, and the record has no more events",
-			 pvmmon_event_op_name(op));
-		at_event = end_event();
-		diverge(call, "the end of the recorded run", obs);
+	if (!hooks__rr_take(call, pvmmon_event_op_name(op)))
 		return;
-	}
-	if (stop_at && rec_no[next] == stop_at)
-		stop_here(call);
-	at_event = rec_no[next];
-	cur = rec[next++];
 	if (cur.op != op) {
-		describe(exp, sizeof(exp), &cur, 0);
 		snprintf(obs, sizeof(obs), "a call of %s", pvmmon_event_op_name(op));
-		diverge(call, exp, obs);
+		hooks__rr_diverge_obs(call, obs);
 		return;
 	}
 	switch (cur.kind) {
@@ -607,40 +592,57 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	case REPLAY_SPAWN:
 	case REPLAY_HANDLED:
 	case REPLAY_SOURCE:
+	case REPLAY_GROUP:
 		break;
 	}
 }
 
-void hooks__rr_join_turn(hooks_call *call, const char *group)
-{
-	int (*gsize)(char *) = (int (*)(char *))dlsym(RTLD_DEFAULT, "pvm_gsize");
-	char exp[512], obs[512];
-	int n = -1, waited;
+int hooks__rr_replaying(void) { return mode_now == HOOKS_RR_REPLAY && !diverged; }
 
-	if (mode_now != HOOKS_RR_REPLAY || diverged || cur.op != PVMMON_EV_JOINGROUP ||
-	    cur.value < 0 || !gsize || !group)
-		return;
-	/* The group server numbers members in the order they join: the one recorded with
-	 * instance k joins once k members are in. */
-	for (waited = 0; waited < WAIT_LIMIT_MS; waited++) {
-		n = gsize((char *)group);
-		if (n >= cur.value || (n < 0 && cur.value == 0))
-			break;
-		usleep(1000);
+int hooks__rr_recording(void)
+{
+	return mode_now != HOOKS_RR_OFF && (!diverged || mode_now == HOOKS_RR_RECORD);
+}
+
+const replay_entry *hooks__rr_take(hooks_call *call, const char *what)
+{
+	char obs[512];
+
+	if (next >= nrec) {
+		snprintf(obs, sizeof(obs), "%s, and the record has no more events", what);
+		at_event = end_event();
+		diverge(call, "the end of the recorded run", obs);
+		return NULL;
 	}
-	if (n == cur.value || (n < 0 && cur.value == 0))
-		return;
+	if (stop_at && rec_no[next] == stop_at)
+		stop_here(call);
+	at_event = rec_no[next];
+	cur = rec[next++];
+	return &cur;
+}
+
+void hooks__rr_diverge_obs(hooks_call *call, const char *observed)
+{
+	char exp[512];
+
 	describe(exp, sizeof(exp), &cur, 0);
-	snprintf(obs, sizeof(obs), "group %s has %d members, not %d, when this task joins", group,
-		 n, (int)cur.value);
-	diverge(call, exp, obs);
+	diverge(call, exp, observed);
+}
+
+int32_t hooks__rr_tid_of(int32_t k) { return tid_of(k); }
+
+void hooks__rr_diverge_entry(hooks_call *call, const replay_entry *observed)
+{
+	char obs[512];
+
+	describe(obs, sizeof(obs), observed, 1);
+	hooks__rr_diverge_obs(call, obs);
 }
 
 void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 {
 	pvmmon_event_op op = hooks__event_op(call->op);
 	replay_entry e;
-	char exp[512], obs[512];
 	int delivered;
 
 	/* After a divergence that goes on, recording goes on too. */
@@ -649,8 +651,8 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
 	delivered = op == PVMMON_EV_PRECV ? rc >= 0 : rc > 0;
-	if (op == PVMMON_EV_SPAWN || op == PVMMON_EV_JOINGROUP) {
-		/* A count of children, or a group instance number: checked, not forced. */
+	if (op == PVMMON_EV_SPAWN) {
+		/* A count of children: checked, not forced. */
 		e.kind = REPLAY_SPAWN;
 		e.value = rc;
 	} else if (delivered && ((uint32_t)src & 0x80000000u) &&
@@ -687,9 +689,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	if (e.kind != REPLAY_MSG && e.kind != REPLAY_NOTIFY && e.kind == cur.kind &&
 	    e.value == cur.value)
 		return;
-	describe(exp, sizeof(exp), &cur, 0);
-	describe(obs, sizeof(obs), &e, 1);
-	diverge(call, exp, obs);
+	hooks__rr_diverge_entry(call, &e);
 }
 
 /* At a replayed task's end, entries *pos..n - 1 of e (numbered by no) were never
@@ -733,7 +733,7 @@ int hooks__rr_flush(int final)
 		char who[128], obs[400];
 
 		if (hooks__mhf_unexpected(&src, &tag)) {
-			name_of(who, sizeof(who), src, 1);
+			hooks__rr_name_of(who, sizeof(who), src, 1);
 			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
 						   "tag %d that the recorded run's handlers never took",
 				 who, tag);

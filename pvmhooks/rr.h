@@ -7,6 +7,7 @@
 #ifndef PVMMON_HOOKS_RR_H
 #define PVMMON_HOOKS_RR_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hooks.h"
@@ -33,9 +34,17 @@ int hooks__rr_init(hooks_rr_mode mode);
  */
 void hooks__rr_before(hooks_call *call, int src, int tag);
 
-/* In a replay, before pvm_joingroup: waits until the members recorded as joining
- * before this task have joined, so that it gets its recorded instance number. */
-void hooks__rr_join_turn(hooks_call *call, const char *group);
+/*
+ * Group calls the program makes (gop a replay_group_op; arg pvm_gettid's instance or
+ * pvm_getinst's tid). Before one, in a replay: checks it is the recorded call on the
+ * recorded group; a join waits for its recorded turn (the members recorded before it
+ * have joined, so that it gets its recorded instance); pvm_gettid, pvm_getinst and
+ * pvm_gsize are answered as recorded (call->skip), a member by its tid in this run.
+ */
+void hooks__rr_group_before(hooks_call *call, int gop, char *group, int arg);
+/* After one: records its answer rc, and in a replay checks what a join or a leave
+ * gave against the record. */
+void hooks__rr_group_after(hooks_call *call, int gop, char *group, int arg, int rc);
 
 /*
  * After it: records the outcome (rc, and for a delivered message its source, tag and
@@ -77,5 +86,27 @@ void hooks__rr_add(const struct replay_entry *e);
  * none left). */
 void hooks__rr_diverge_source(void *site, const char *call, uint64_t event,
                               const struct replay_entry *exp, const char *observed);
+
+/* For rrgroup.c. Whether this task replays and has not diverged; whether what it
+ * observes still goes into its record. */
+int hooks__rr_replaying(void);
+int hooks__rr_recording(void);
+/* The record's next entry for the call (what names it for a report), checked for
+ * --stop-at; NULL after reporting that the record has no more. The entry stays where
+ * it is until the next is taken. */
+const struct replay_entry *hooks__rr_take(hooks_call *call, const char *what);
+/* Reports that the call did not do what the last entry taken says: observed in words,
+ * or an entry the task observed. */
+void hooks__rr_diverge_obs(hooks_call *call, const char *observed);
+void hooks__rr_diverge_entry(hooks_call *call, const struct replay_entry *observed);
+/* The tid in this run of recorded sender index k (0: none); the name of a task for a
+ * report (an index, or a tid of this run when by_tid). */
+int32_t hooks__rr_tid_of(int32_t k);
+void hooks__rr_name_of(char *buf, size_t len, int32_t id, int by_tid);
+/* rrgroup.c: the record's own copy of group name g (the decoder's goes with it), NULL
+ * when out of memory; forgetting them at a new init; describing a group entry. */
+const char *hooks__rr_intern_group(const char *g);
+void hooks__rr_forget_groups(void);
+void hooks__rr_describe_group(char *buf, size_t len, const struct replay_entry *e, int by_tid);
 
 #endif

@@ -33,11 +33,20 @@
  *                   (0 before the first) plus d, a zigzag 64-bit varint: successive clock
  *                   readings differ by little, so a read is 3 to 5 bytes; equal readings
  *                   in a row (a pid, time() within a second) are repeat items.
- *   0xE7-0xFF       reserved: damage
+ *   0xE7 op g s t v a GROUP entry (log version 1.9): the group call op (a
+ *                   replay_group_op) on group g answered v; s is a task (-1: none) and t
+ *                   an instance, as the op says (replay.h). g is 0 and the name (a length
+ *                   n, 1..REPLAY_GROUP_NAME_MAX, and n bytes), appended to the stream's
+ *                   group table while it holds fewer than REPLAY_GROUP_MAX names, or the
+ *                   index of a name in it plus 1; s, t and v are zigzag varints. The same
+ *                   answer again in a row (pvm_gsize polled) is a repeat item.
+ *   0xE8-0xFF       reserved: damage
  *
  * Streams written before HANDLED and NOTIFY existed never contain 0xE5 and decode
  * unchanged; a decoder of that time reports 0xE5 as damage rather than misreading it.
- * The same holds for 0xE6 and decoders written before SOURCE entries.
+ * The same holds for 0xE6 and decoders written before SOURCE entries, and for 0xE7 and
+ * those written before GROUP entries (whose streams record a join's instance as a
+ * SPAWN outcome of PVMMON_EV_JOINGROUP, which later decoders still read).
  *
  * def is op (1 byte, a pvmmon_event_op), kind (1 byte, a replay_kind) and then, for
  * MSG, a sender reference and a tag reference, for SPAWN the value, for NONE and
@@ -70,6 +79,7 @@ enum {
 	H_LITERAL = 0xe4,
 	H_EXTENDED = 0xe5,
 	H_SOURCE = 0xe6,
+	H_GROUP = 0xe7,
 };
 #define REPEAT_SHORT (H_REPEAT_N - H_REPEAT_MIN) /* 31: the longest one-byte repeat */
 

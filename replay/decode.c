@@ -20,6 +20,10 @@ void replay__dec_free(replay_dec *d)
 	free(d->outcomes);
 	free(d->senders);
 	free(d->tags);
+	while (d->ngroups)
+		free(d->groups[--d->ngroups]);
+	free(d->groups);
+	free(d->scratch);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -104,6 +108,67 @@ static int get_source(replay_dec *d, size_t at, replay_entry *ent)
 	return 0;
 }
 
+/* Reads a GROUP item after its head byte: the call, the group (a reference, or a name
+ * that joins the table while it has room), the task, the instance and the answer. */
+static int get_group(replay_dec *d, size_t at, replay_entry *ent)
+{
+	uint8_t op;
+	uint32_t g, len, v[3];
+	char *name, **t;
+	int rc;
+
+	memset(ent, 0, sizeof(*ent));
+	if (get_u8(d, &op) < 0)
+		return damaged(d, at, "truncated");
+	if (!replay__valid(op, REPLAY_GROUP))
+		return damaged(d, at, "unknown group call");
+	if ((rc = get_varint(d, &g)) < 0)
+		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	if (g > 0) {
+		if (g - 1 >= d->ngroups)
+			return damaged(d, at, "undefined group");
+		ent->group = d->groups[g - 1];
+	} else {
+		if ((rc = get_varint(d, &len)) < 0)
+			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		if (len == 0 || len > REPLAY_GROUP_NAME_MAX)
+			return damaged(d, at, "bad group name length");
+		if (len > d->len - d->pos)
+			return damaged(d, at, "truncated");
+		if (memchr(d->data + d->pos, '\0', len))
+			return damaged(d, at, "group name with a NUL byte");
+		if (!(name = malloc(len + 1)))
+			goto nomem;
+		memcpy(name, d->data + d->pos, len);
+		name[len] = '\0';
+		d->pos += len;
+		if (d->ngroups < REPLAY_GROUP_MAX) {
+			if (!(t = realloc(d->groups, (d->ngroups + 1) * sizeof(*t)))) {
+				free(name);
+				goto nomem;
+			}
+			d->groups = t;
+			d->groups[d->ngroups++] = name;
+		} else {
+			free(d->scratch);
+			d->scratch = name;
+		}
+		ent->group = name;
+	}
+	for (int k = 0; k < 3; k++)
+		if ((rc = get_varint(d, &v[k])) < 0)
+			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+	ent->op = op;
+	ent->kind = REPLAY_GROUP;
+	ent->sender = unzigzag(v[0]);
+	ent->tag = unzigzag(v[1]);
+	ent->value = unzigzag(v[2]);
+	return 0;
+nomem:
+	d->failed = PVMMON_ENOMEM;
+	return pvmmon_error_set(PVMMON_ENOMEM, "replay record: out of memory");
+}
+
 /* Grows a table to hold one more item of size bytes; the table never exceeds
  * REPLAY_TABLE_MAX items, and only definitions read make it grow. */
 static int grow(void **table, uint32_t *cap, uint32_t n, size_t size)
@@ -164,7 +229,7 @@ static int get_outcome(replay_dec *d, size_t at, int def, replay_entry *ent)
 	memset(ent, 0, sizeof(*ent));
 	if (get_u8(d, &op) < 0 || get_u8(d, &kind) < 0)
 		return damaged(d, at, "truncated");
-	if (!replay__valid(op, kind) || kind == REPLAY_SOURCE ||
+	if (!replay__valid(op, kind) || kind == REPLAY_SOURCE || kind == REPLAY_GROUP ||
 	    (def && (kind == REPLAY_HANDLED || kind == REPLAY_NOTIFY)))
 		return damaged(d, at, "impossible outcome");
 	ent->op = op;
@@ -315,6 +380,11 @@ int replay__dec_next(replay_dec *d, replay_entry *out)
 		goto deliver;
 	case H_SOURCE:
 		rc = get_source(d, at, &ent);
+		if (rc < 0)
+			return rc;
+		goto deliver;
+	case H_GROUP:
+		rc = get_group(d, at, &ent);
 		if (rc < 0)
 			return rc;
 		goto deliver;

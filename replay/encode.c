@@ -25,6 +25,8 @@ int replay__valid(unsigned op, int kind)
 		return (op >= PVMMON_EV_SEND && op <= PVMMON_EV_OTHER) || op == PVMMON_EV_JOINGROUP;
 	case REPLAY_NOTIFY:
 		return op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV;
+	case REPLAY_GROUP:
+		return op >= REPLAY_GRP_JOIN && op < REPLAY_GRP_END;
 	case REPLAY_SOURCE:
 		return op >= REPLAY_SRC_GETTIMEOFDAY && op <= REPLAY_SRC_RANDOM_BYTES
 		           ? 1
@@ -70,6 +72,14 @@ const char *replay__source_name(unsigned op)
 	return op >= REPLAY_SRC_CLOCK && op < REPLAY_SRC_END ? clocks[op - REPLAY_SRC_CLOCK] : "?";
 }
 
+const char *replay__group_call(unsigned op)
+{
+	static const char *const names[REPLAY_GRP_END] = {
+	    NULL, "pvm_joingroup", "pvm_lvgroup", "pvm_gettid", "pvm_getinst", "pvm_gsize"};
+
+	return op >= REPLAY_GRP_JOIN && op < REPLAY_GRP_END ? names[op] : "?";
+}
+
 /* The entry with the fields its kind does not use cleared, so that equal outcomes
  * compare equal whatever the caller left in them. */
 static replay_entry normalise(const replay_entry *in)
@@ -89,13 +99,20 @@ static replay_entry normalise(const replay_entry *in)
 		n.value = in->value;
 	if (in->kind == REPLAY_SOURCE)
 		n.reading = in->reading;
+	if (in->kind == REPLAY_GROUP) {
+		n.sender = in->sender;
+		n.tag = in->tag;
+		n.value = in->value;
+		n.group = in->group;
+	}
 	return n;
 }
 
 static int same(const replay_entry *a, const replay_entry *b)
 {
 	return a->op == b->op && a->kind == b->kind && a->sender == b->sender && a->tag == b->tag &&
-	       a->seq_delta == b->seq_delta && a->value == b->value && a->reading == b->reading;
+	       a->seq_delta == b->seq_delta && a->value == b->value && a->reading == b->reading &&
+	       (a->group == b->group || (a->group && b->group && !strcmp(a->group, b->group)));
 }
 
 /* ---- The encoder's lookup tables: open addressing, at most half full. ---- */
@@ -244,6 +261,10 @@ void replay__enc_free(replay_enc *e)
 	map_free(&e->senders);
 	map_free(&e->tags);
 	map_free(&e->outcomes);
+	while (e->ngroups)
+		free(e->groups[--e->ngroups]);
+	free(e->groups);
+	free(e->scratch);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -315,7 +336,57 @@ static void put_extended(replay_enc *e, const replay_entry *n)
 	put_varint(&e->out, zigzag(n->seq_delta));
 }
 
-static void put_entry(replay_enc *e, const replay_entry *n)
+/*
+ * A GROUP entry: its group by reference (a name seen before) or by name (appended to
+ * the table while there is room); *n's group then points to the table's copy, which
+ * lives as long as the encoder, so that the entry can stay the one a repeat compares.
+ */
+static void put_group(replay_enc *e, replay_entry *n)
+{
+	size_t len = strlen(n->group);
+	uint32_t g;
+
+	for (g = 0; g < e->ngroups && strcmp(e->groups[g], n->group); g++)
+		;
+	put_u8(&e->out, H_GROUP);
+	put_u8(&e->out, n->op);
+	if (g < e->ngroups) {
+		put_varint(&e->out, g + 1);
+		n->group = e->groups[g];
+	} else {
+		put_varint(&e->out, 0);
+		put_varint(&e->out, (uint32_t)len);
+		put_bytes(&e->out, (const uint8_t *)n->group, len);
+		if (e->ngroups < REPLAY_GROUP_MAX) {
+			char **t = realloc(e->groups, (e->ngroups + 1) * sizeof(*t));
+			char *c = t ? strdup(n->group) : NULL;
+
+			if (t)
+				e->groups = t;
+			if (!c) {
+				/* Without the copy the decoder's table and ours would differ. */
+				e->out.failed = 1;
+				return;
+			}
+			e->groups[e->ngroups++] = c;
+			n->group = c;
+		} else {
+			/* Not in the table: the entry keeps a copy of its own as long as it is
+			 * the one repeats compare with. */
+			free(e->scratch);
+			if (!(e->scratch = strdup(n->group))) {
+				e->out.failed = 1;
+				return;
+			}
+			n->group = e->scratch;
+		}
+	}
+	put_varint(&e->out, zigzag(n->sender));
+	put_varint(&e->out, zigzag(n->tag));
+	put_varint(&e->out, zigzag(n->value));
+}
+
+static void put_entry(replay_enc *e, replay_entry *n)
 {
 	int64_t s = -1, t = -1, o = -1;
 	uint32_t si = 0, ti = 0;
@@ -323,6 +394,10 @@ static void put_entry(replay_enc *e, const replay_entry *n)
 
 	if (n->kind == REPLAY_HANDLED || n->kind == REPLAY_NOTIFY) {
 		put_extended(e, n);
+		return;
+	}
+	if (n->kind == REPLAY_GROUP) {
+		put_group(e, n);
 		return;
 	}
 	if (n->kind == REPLAY_SOURCE) {
@@ -396,6 +471,10 @@ int replay__enc_add(replay_enc *e, const replay_entry *ent)
 		return pvmmon_error_set(PVMMON_EINVAL,
 		                        "replay record: call %u cannot have outcome %d",
 		                        (unsigned)ent->op, (int)ent->kind);
+	if (ent->kind == REPLAY_GROUP &&
+	    (!ent->group || !*ent->group || strlen(ent->group) > REPLAY_GROUP_NAME_MAX))
+		return pvmmon_error_set(PVMMON_EINVAL, "replay record: a group call without a "
+		                                       "group name, or with one too long");
 	n = normalise(ent);
 	if (e->have_prev && same(&n, &e->prev) && e->pending < UINT32_MAX) {
 		e->pending++;

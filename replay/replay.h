@@ -26,7 +26,32 @@ typedef enum replay_kind {
 	                 * whose first integer, a tid, is `value` (an id like sender) */
 	REPLAY_SOURCE,  /* the program read a per-run value through the C library (a clock,
 	                 * its pid): op is a replay_source, the value is `reading` */
+	REPLAY_GROUP,   /* a group call's answer (libgpvm3): op is a replay_group_op, the
+	                 * group is `group`, the answer `value`, a task in it `sender` */
 } replay_kind;
+
+/*
+ * The group calls a REPLAY_GROUP entry names in its op, with what it holds. value is
+ * the call's result (an instance, a size, or a negative PVM error code); sender is a
+ * task id like a message's sender (-1: none), tag the instance asked about.
+ */
+typedef enum replay_group_op {
+	REPLAY_GRP_JOIN = 1, /* pvm_joingroup: value the instance it gave */
+	REPLAY_GRP_LEAVE,    /* pvm_lvgroup: value its result */
+	REPLAY_GRP_GETTID,   /* pvm_gettid(group, tag): sender the task (or -1, value the
+	                      * error) */
+	REPLAY_GRP_GETINST,  /* pvm_getinst(group, sender): value the instance */
+	REPLAY_GRP_GSIZE,    /* pvm_gsize: value the size */
+	REPLAY_GRP_END,
+} replay_group_op;
+
+/* A stream's most distinct group names, and the longest one, in bytes; a stream with
+ * more or longer is damaged (the encoder refuses such an entry). */
+#define REPLAY_GROUP_MAX 4096
+#define REPLAY_GROUP_NAME_MAX 1024
+
+/* The call a group entry's op names ("pvm_gettid"), "?" for none. */
+const char *replay__group_call(unsigned op);
 
 /* The per-run sources a REPLAY_SOURCE entry names in its op, with the unit of its
  * reading. clock_gettime is REPLAY_SRC_CLOCK + the clock id (nanoseconds). */
@@ -63,6 +88,8 @@ typedef struct replay_entry {
 	                    * REPLAY_HANDLED: the position (wrapped calls begun); REPLAY_NOTIFY:
 	                    * the task the notify names, an id like sender */
 	int64_t reading;   /* REPLAY_SOURCE: what the call returned (its unit is the source's) */
+	const char *group; /* REPLAY_GROUP: the group's name; a decoded entry's points into
+	                    * the decoder's table (valid until replay__dec_free) */
 } replay_entry;
 
 /* Maps 64-bit keys to table indices (open addressing); private to replay/encode.c. */
@@ -84,11 +111,15 @@ typedef struct replay_enc {
 	uint32_t pending;             /* repeats of prev not yet written */
 	int failed;                   /* an allocation failed: the stream is lost */
 	int64_t last[REPLAY_SRC_END]; /* each source's last reading: the next is a delta */
+	char **groups;                /* the group names defined so far, in order */
+	uint32_t ngroups;
+	char *scratch; /* the last group entry's name when the table had no room for it */
 } replay_enc;
 
 void replay__enc_init(replay_enc *e);
 void replay__enc_free(replay_enc *e);
-/* Appends an entry; PVMMON_EINVAL for an entry no stream can hold (bad op or kind),
+/* Appends an entry; PVMMON_EINVAL for an entry no stream can hold (bad op or kind, a
+ * group entry without a name or with one longer than REPLAY_GROUP_NAME_MAX),
  * PVMMON_ENOMEM when an allocation failed (the encoder is then unusable). */
 int replay__enc_add(replay_enc *e, const replay_entry *ent);
 /* Adds n more repeats of the entry added last (PVMMON_EINVAL when there is none), as
@@ -114,6 +145,9 @@ typedef struct replay_dec {
 	uint64_t pending;             /* repeats of prev still to deliver */
 	int failed;                   /* the error code once the stream was found damaged */
 	int64_t last[REPLAY_SRC_END]; /* each source's last reading */
+	char **groups;                /* the group names defined so far */
+	uint32_t ngroups;
+	char *scratch; /* the last group item's name when the table had no room for it */
 } replay_dec;
 
 void replay__dec_init(replay_dec *d, const uint8_t *data, size_t len);
@@ -126,7 +160,8 @@ int replay__dec_next(replay_dec *d, replay_entry *out);
 void replay__dec_free(replay_dec *d);
 
 /*
- * Rewrites a stream, mapping each sender id (and each notify's named task) through
+ * Rewrites a stream, mapping each sender id (and each notify's named task, and each
+ * task a group entry names) through
  * map(ctx, id) (e.g. tid -> index into a table of logical ids); the new stream goes into *out
  * (initialised here, the caller frees it, also on failure) and the entry count into *nentries.
  */

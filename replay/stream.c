@@ -30,6 +30,9 @@ int replay__remap(const uint8_t *data, size_t len, int32_t (*map)(void *ctx, int
 		/* A notify names a task by tid: in a log, by its logical id like a sender. */
 		if (ent.kind == REPLAY_NOTIFY)
 			ent.value = map(ctx, ent.value);
+		/* So does a group entry's task (pvm_gettid's answer, pvm_getinst's question). */
+		if (ent.kind == REPLAY_GROUP && ent.sender != -1)
+			ent.sender = map(ctx, ent.sender);
 		/* The repeats still pending are this entry again: they move to the encoder's
 		 * repeat count at once, since a few bytes can repeat an entry 2^32 times
 		 * each, and walking them one by one would stall the monitor for minutes. */
@@ -62,8 +65,9 @@ int replay__check(const uint8_t *data, size_t len, size_t nsenders, uint64_t *ne
 	*nentries = 0;
 	replay__dec_init(&d, data, len);
 	while ((rc = replay__dec_next(&d, &ent)) == 1) {
-		if ((ent.kind == REPLAY_MSG || ent.kind == REPLAY_HANDLED ||
-		     ent.kind == REPLAY_NOTIFY) &&
+		if (((ent.kind == REPLAY_MSG || ent.kind == REPLAY_HANDLED ||
+		      ent.kind == REPLAY_NOTIFY) ||
+		     (ent.kind == REPLAY_GROUP && ent.sender != -1)) &&
 		    (ent.sender < 0 || (size_t)ent.sender >= nsenders ||
 		     (ent.kind == REPLAY_NOTIFY &&
 		      (ent.value < 0 || (size_t)ent.value >= nsenders)))) {

@@ -51,7 +51,15 @@ static void walk(const uint8_t *data, size_t size)
 
 	replay__dec_init(&d, data, size);
 	while (k < MAX_ENTRIES && replay__dec_next(&d, &e) == 1) {
-		if (e.kind < REPLAY_MSG || e.kind > REPLAY_SOURCE)
+		if (e.kind < REPLAY_MSG || e.kind > REPLAY_GROUP)
+			abort();
+		/* A group answer names a known call and a group of 1..REPLAY_GROUP_NAME_MAX
+		 * bytes. */
+		if (e.kind == REPLAY_GROUP &&
+		    (!strcmp(replay__group_call(e.op), "?") || !e.group || !*e.group ||
+		     strlen(e.group) > REPLAY_GROUP_NAME_MAX))
+			abort();
+		if (e.kind != REPLAY_GROUP && e.group)
 			abort();
 		/* A read names a source no other kind uses, and nothing else of it. */
 		if (e.kind == REPLAY_SOURCE &&

@@ -252,22 +252,27 @@ static void controls(void)
 }
 
 /* A stream with every item kind: definitions, references, deltas, repeats, spawns,
- * handler deliveries, notify messages and clock and pid reads. */
+ * handler deliveries, notify messages, clock and pid reads and group answers. */
 static void replay_stream(wire_buf *out, uint64_t *n)
 {
 	replay_entry v[] = {
-	    {PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 4, 0},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0, 0},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 2, 5, 0, 0, 0},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 3, 0, 0},
-	    {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0},
-	    {PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0, 0},
-	    {PVMMON_EV_PROBE, REPLAY_MSG, 0, -1, -2, 0, 0},
-	    {PVMMON_EV_SEND, REPLAY_HANDLED, 2, 7, 0, 40, 0},
-	    {PVMMON_EV_RECV, REPLAY_NOTIFY, 3, 5, 0, 2, 0},
-	    {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SOURCE, 0, 0, 0, 0, 1763990000123456},
-	    {REPLAY_SRC_GETPID, REPLAY_SOURCE, 0, 0, 0, 0, 4242},
-	    {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SOURCE, 0, 0, 0, 0, 1763990000123556},
+	    {PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 4, 0, NULL},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0, 0, NULL},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 2, 5, 0, 0, 0, NULL},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 3, 0, 0, NULL},
+	    {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0, NULL},
+	    {PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0, 0, NULL},
+	    {PVMMON_EV_PROBE, REPLAY_MSG, 0, -1, -2, 0, 0, NULL},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 2, 7, 0, 40, 0, NULL},
+	    {PVMMON_EV_RECV, REPLAY_NOTIFY, 3, 5, 0, 2, 0, NULL},
+	    {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SOURCE, 0, 0, 0, 0, 1763990000123456, NULL},
+	    {REPLAY_SRC_GETPID, REPLAY_SOURCE, 0, 0, 0, 0, 4242, NULL},
+	    {REPLAY_SRC_GETTIMEOFDAY, REPLAY_SOURCE, 0, 0, 0, 0, 1763990000123556, NULL},
+	    {REPLAY_GRP_JOIN, REPLAY_GROUP, -1, 0, 0, 3, 0, "workers"},
+	    {REPLAY_GRP_GSIZE, REPLAY_GROUP, -1, 0, 0, 5, 0, "workers"},
+	    {REPLAY_GRP_GETTID, REPLAY_GROUP, 2, 0, 0, 0, 0, "workers"},
+	    {REPLAY_GRP_GETINST, REPLAY_GROUP, 1, 0, 0, 4, 0, "all"},
+	    {REPLAY_GRP_LEAVE, REPLAY_GROUP, -1, 0, 0, 0, 0, "all"},
 	};
 	replay_enc e;
 

@@ -635,6 +635,78 @@ static void test_group_instances(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * gjoin: 12 nodes spawned at once join a group; their instances, the group's size each
+ * saw after its join, the leader (instance 0) and the ring by instance (pvm_gettid)
+ * vary from run to run. Recorded once, 3 replays print the recorded assignment; so do
+ * 3 replays of a run where the odd instances leave and join again (instances reused).
+ * Each run takes about a second here; the whole test stays under 30 s on a loaded
+ * 2-CPU machine.
+ */
+static void test_group_answers(void)
+{
+	const char *dir = harness_tmpdir();
+	char prog[512], *rec, *out;
+	int st, distinct = 0;
+
+	snprintf(prog, sizeof(prog), "%s/gjoin -n 12", harness_bin());
+	rec = pvmmon_out(dir, &st, "run -q -o g.xml -- %s%s", prog, "");
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	CU_ASSERT_EQUAL(harness_count(rec, ": instance "), 12);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rec, "leader: node "));
+	/* Unrecorded, the assignment (or a size seen) changes. */
+	for (int i = 0; i < 2; i++) {
+		out = pvmmon_out(dir, &st, "run -q --no-record -o free.xml -- %s%s", prog, "");
+		distinct += strcmp(out, rec) != 0;
+		free(out);
+	}
+	CU_ASSERT(distinct > 0);
+	for (int i = 0; i < 3; i++) {
+		out = pvmmon_out(dir, &st, "replay g.xml -q -o r.xml -- %s%s", prog, "");
+		CU_ASSERT_EQUAL(st, 0);
+		CU_ASSERT_STRING_EQUAL(out, rec);
+		if (st != 0 || strcmp(out, rec))
+			fprintf(stderr, "\n  replay %d:\n%s(recorded:\n%s)", i, out, rec);
+		free(out);
+	}
+	free(rec);
+	/* Leaving and joining again: the freed instances go to whoever comes back first. */
+	rec = pvmmon_out(dir, &st, "run -q -o gr.xml -- %s -r%s", prog, "");
+	CU_ASSERT_EQUAL_FATAL(st, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rec, "(first "));
+	for (int i = 0; i < 3; i++) {
+		out = pvmmon_out(dir, &st, "replay gr.xml -q -o r.xml -- %s -r%s", prog, "");
+		CU_ASSERT_EQUAL(st, 0);
+		CU_ASSERT_STRING_EQUAL(out, rec);
+		if (st != 0 || strcmp(out, rec))
+			fprintf(stderr, "\n  rejoin replay %d:\n%s(recorded:\n%s)", i, out, rec);
+		free(out);
+	}
+	free(rec);
+}
+
+/* A changed program that joins another group diverges at its join, and the report
+ * names the task, the statement, the recorded group and instance and the call made. */
+static void test_group_divergence(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+		   "cd '%s' && %s/pvmmon run -q -o g.xml -- %s/gjoin -n 4 >/dev/null && "
+		   "%s/pvmmon replay g.xml -q -o r.xml -- %s/gjoin -n 4 -g other",
+		   dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "replay diverged: task 0."));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "at apps/gjoin.c:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(pvm_joingroup): expected "
+					     "pvm_joingroup(\"pvmmon-gjoin\") gave instance "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "observed a call of pvm_joingroup(\"other\")"));
+	if (r.status != 3)
+		fprintf(stderr, "\n%s%s\n", r.out, r.err);
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_replay_tests[] = {
     {"wildcard receives: runs vary, 20 of 20 replays identical", test_wildcard_receives},
     {"polling with pvm_nrecv: 20 of 20 replays identical", test_polling_nrecv},
@@ -656,5 +728,8 @@ CU_TestInfo test_replay_tests[] = {
     {"--stop-at: the other tasks hold at their next receive", test_stop_at_holds_others},
     {"PVM example master1 replays", test_pvm_example_replays},
     {"group instance numbers replay", test_group_instances},
+    {"group answers (instances, members, sizes, rejoins): 3 of 3 replays identical",
+     test_group_answers},
+    {"a join of another group diverges with a report", test_group_divergence},
     CU_TEST_INFO_NULL,
 };

@@ -208,11 +208,11 @@ static void fill_run_extras(pvmmon_log *log)
 /* Task 0's replay record: receives from two senders, a polling run and a spawn. */
 static void fill_record(pvmmon_log_task *t)
 {
-	replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1, 0},
-	                     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0, 0},
-	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0},
-	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0},
-	                     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0, 0}};
+	replay_entry in[] = {{PVMMON_EV_SPAWN, REPLAY_SPAWN, 0, 0, 0, 1, 0, NULL},
+	                     {PVMMON_EV_RECV, REPLAY_MSG, 1, 5, 0, 0, 0, NULL},
+	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0, NULL},
+	                     {PVMMON_EV_NRECV, REPLAY_NONE, 0, 0, 0, 0, 0, NULL},
+	                     {PVMMON_EV_NRECV, REPLAY_MSG, 0, 6, 2, 0, 0, NULL}};
 	replay_enc e;
 	wire_buf b;
 

@@ -85,6 +85,54 @@ static void test_replay_forces_recorded_source(void)
 	fake_end();
 }
 
+/* A replay answers pvm_gettid, pvm_getinst and pvm_gsize as recorded, without calling
+ * the group server: a member by its tid in this run, an error as the error. */
+static void test_replay_gives_group_answers(void)
+{
+	replay_entry e[4];
+	hooks_call call;
+	const int ops[] = {HOOKS_OP_pvm_gettid, HOOKS_OP_pvm_gettid, HOOKS_OP_pvm_getinst,
+	                   HOOKS_OP_pvm_gsize};
+	const int gops[] = {REPLAY_GRP_GETTID, REPLAY_GRP_GETTID, REPLAY_GRP_GETINST,
+	                    REPLAY_GRP_GSIZE};
+	const int args[] = {1, 7, SENDER, 0}, want[] = {SENDER, -20, 3, 12};
+
+	memset(e, 0, sizeof(e));
+	for (int i = 0; i < 4; i++) {
+		e[i].op = (uint8_t)gops[i];
+		e[i].kind = REPLAY_GROUP;
+		e[i].group = "g";
+		e[i].sender = -1;
+	}
+	e[0].tag = 1;
+	e[0].sender = 0; /* the recorded answer: sender 0 of the record */
+	e[1].tag = 7;
+	e[1].value = -20; /* PvmNoInst */
+	e[2].sender = 0;  /* the task asked about */
+	e[2].value = 3;
+	e[3].value = 12;
+	fake_begin(ME, MONITOR);
+	queue_record(e, 4);
+	CU_ASSERT_EQUAL_FATAL(hooks__rr_init(HOOKS_RR_REPLAY), 0);
+	for (int i = 0; i < 4; i++) {
+		memset(&call, 0, sizeof(call));
+		call.op = (hooks_op)ops[i];
+		hooks__rr_group_before(&call, gops[i], "g", args[i]);
+		CU_ASSERT_EQUAL(call.skip, 1);
+		CU_ASSERT_EQUAL(call.skip_rc, want[i]);
+		hooks__rr_group_after(&call, gops[i], "g", args[i], call.skip_rc);
+	}
+	/* A call made inside another group call (libgpvm3's own) takes no entry. */
+	memset(&call, 0, sizeof(call));
+	call.op = HOOKS_OP_pvm_gsize;
+	call.inner = 1;
+	hooks__rr_group_before(&call, REPLAY_GRP_GSIZE, "g", 0);
+	CU_ASSERT_EQUAL(call.skip, 0);
+	CU_ASSERT_EQUAL(fake_count_sent(WIRE_TAG_DIVERGED), 0);
+	hooks__rr_init(HOOKS_RR_OFF);
+	fake_end();
+}
+
 static void test_replay_without_record(void)
 {
 	fake_begin(ME, MONITOR);
@@ -97,5 +145,6 @@ static void test_replay_without_record(void)
 CU_TestInfo test_rr_tests[] = {
     {"a replay forces the recorded source and tag", test_replay_forces_recorded_source},
     {"a replay without its record does not start", test_replay_without_record},
+    {"a replay gives the recorded group answers", test_replay_gives_group_answers},
     CU_TEST_INFO_NULL,
 };

@@ -23,14 +23,14 @@ uint32_t unit_rng(void)
 
 replay_entry unit_msg(uint8_t op, int32_t sender, int32_t tag, int32_t delta)
 {
-	replay_entry e = {op, REPLAY_MSG, sender, tag, delta, 0, 0};
+	replay_entry e = {op, REPLAY_MSG, sender, tag, delta, 0, 0, NULL};
 
 	return e;
 }
 
 replay_entry unit_other(uint8_t op, replay_kind kind, int32_t value)
 {
-	replay_entry e = {op, kind, 0, 0, 0, value, 0};
+	replay_entry e = {op, kind, 0, 0, 0, value, 0, NULL};
 
 	return e;
 }
@@ -38,7 +38,8 @@ replay_entry unit_other(uint8_t op, replay_kind kind, int32_t value)
 int unit_same_entry(const replay_entry *a, const replay_entry *b)
 {
 	return a->op == b->op && a->kind == b->kind && a->sender == b->sender && a->tag == b->tag &&
-	       a->seq_delta == b->seq_delta && a->value == b->value && a->reading == b->reading;
+	       a->seq_delta == b->seq_delta && a->value == b->value && a->reading == b->reading &&
+	       (a->group == b->group || (a->group && b->group && !strcmp(a->group, b->group)));
 }
 
 /* A random mix of every kind, with runs, many senders and an occasional delta. */

@@ -52,12 +52,12 @@ static size_t encoded_size(const replay_entry *v, size_t n)
 static void test_handled_and_notify(void)
 {
 	replay_entry v[] = {
-	    {PVMMON_EV_RECV, REPLAY_MSG, 0x40001, 5, 0, 0, 0},
-	    {PVMMON_EV_SEND, REPLAY_HANDLED, 0x40001, 7, 0, 12, 0},
-	    {PVMMON_EV_SEND, REPLAY_HANDLED, 0x40001, 7, 0, 12, 0},
-	    {PVMMON_EV_OTHER, REPLAY_HANDLED, 0x40002, 7, -1, 30, 0},
-	    {PVMMON_EV_RECV, REPLAY_NOTIFY, (int32_t)0x80000000, 5, 0, 0x40002, 0},
-	    {PVMMON_EV_RECV, REPLAY_MSG, 0x40001, 5, 0, 0, 0},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 0x40001, 5, 0, 0, 0, NULL},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 0x40001, 7, 0, 12, 0, NULL},
+	    {PVMMON_EV_SEND, REPLAY_HANDLED, 0x40001, 7, 0, 12, 0, NULL},
+	    {PVMMON_EV_OTHER, REPLAY_HANDLED, 0x40002, 7, -1, 30, 0, NULL},
+	    {PVMMON_EV_RECV, REPLAY_NOTIFY, (int32_t)0x80000000, 5, 0, 0x40002, 0, NULL},
+	    {PVMMON_EV_RECV, REPLAY_MSG, 0x40001, 5, 0, 0, 0, NULL},
 	};
 	/* The earlier format: define recv from 0x40001 with tag 5, then outcome 0 again. */
 	static const uint8_t old[] = {0xe2, PVMMON_EV_RECV, REPLAY_MSG, 0x00, 0x82,
@@ -184,10 +184,10 @@ static void test_spawn_values(void)
 /* Fields a kind does not use are dropped; impossible entries are refused. */
 static void test_normalise_and_refuse(void)
 {
-	replay_entry in[2] = {{PVMMON_EV_TRECV, REPLAY_TIMEOUT, 9, 9, 9, 9, 0},
-	                      {PVMMON_EV_RECV, REPLAY_MSG, 5, 6, 0, 77, 0}};
-	replay_entry want[2] = {{PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0, 0},
-	                        {PVMMON_EV_RECV, REPLAY_MSG, 5, 6, 0, 0, 0}};
+	replay_entry in[2] = {{PVMMON_EV_TRECV, REPLAY_TIMEOUT, 9, 9, 9, 9, 0, NULL},
+	                      {PVMMON_EV_RECV, REPLAY_MSG, 5, 6, 0, 77, 0, NULL}};
+	replay_entry want[2] = {{PVMMON_EV_TRECV, REPLAY_TIMEOUT, 0, 0, 0, 0, 0, NULL},
+	                        {PVMMON_EV_RECV, REPLAY_MSG, 5, 6, 0, 0, 0, NULL}};
 	replay_entry bad[] = {unit_other(PVMMON_EV_SEND, REPLAY_MSG, 0),
 	                      unit_other(PVMMON_EV_RECV, REPLAY_NONE, 0),
 	                      unit_other(PVMMON_EV_RECV, REPLAY_SPAWN, 1),
