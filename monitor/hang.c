@@ -19,12 +19,23 @@
 
 #include "../common/clock.h"
 #include "hang.h"
+#include "pgroup.h"
 #include "tasks.h"
 #include "tidindex.h"
 
 /* A task that ended without its final flush may have sent after its last records:
  * what it sent is on its way for at most this long after pvmd reported its exit. */
 #define CRASH_GRACE_NS 500000000LL
+/* A program whose tasks all wait, some for anyone, while it runs (all_wait) is said
+ * stuck only once that has lasted this long since the last wait report or task exit:
+ * what PVM itself may still deliver (a pvm_notify message of that exit, a group
+ * server's answer) reaches the waiter, and its WAITEND the monitor, within it on a
+ * busy 2-CPU machine (a few ms unloaded; scheduling delays of some hundred ms at
+ * worst). */
+#define ALL_WAIT_SETTLE_NS 1000000000LL
+/* How often all_wait looks at the program's process group again while a process of it
+ * that is no task lives (a script's `sleep`): each look reads every process's stat. */
+#define GROUP_LOOK_NS 250000000LL
 
 typedef struct hang_task {
 	int32_t tid;
@@ -35,6 +46,7 @@ typedef struct hang_task {
 	uint64_t tried;   /* the task's flushes when where was last resolved */
 	char status[800]; /* hang__waiting's answer */
 	int stuck;        /* in the stuck set of the last evaluation */
+	int64_t got_at;   /* the monitor's time when the latest report came */
 } hang_task;
 
 struct mon_hang {
@@ -49,6 +61,12 @@ struct mon_hang {
 	int any_wait;     /* some task has reported a wait */
 	size_t verdicts;  /* replay waits told that their message cannot come */
 	uint64_t reports; /* WAIT and WAITEND messages received */
+	/* all_wait: the stuck set is being judged as if no task could join from inside
+	 * the program (every process of it is a task that waits); the last look at its
+	 * process group, when, and what it found (pgroup__others). */
+	int closed;
+	int64_t looked_at;
+	int others;
 };
 
 static struct mon_hang *state(mon_run *run)
@@ -141,6 +159,7 @@ static void take(mon_run *run, int32_t tid, wire_wait *w)
 	if (!same)
 		resolve_where(run, t, &t->placed);
 	t->waiting = 1;
+	t->got_at = pvmmon_clock_now();
 	place_again(run, t);
 	h->any_wait = 1;
 	hang__evaluate(run);
@@ -249,14 +268,18 @@ static int silent(const mon_task *s, const hang_task *hs, int64_t now)
 }
 
 /* Whether a new task may still join the run: the program still runs (or, started from
- * the console, may start more), or a spawned child has not registered. */
+ * the console, may start more) and all_wait has not found every process of it to be a
+ * waiting task, or a spawned child has neither registered nor ended. */
 static int may_join(const mon_run *run)
 {
-	if (run->auto_mode || !run->ended)
+	if (run->auto_mode || (!run->ended && !run->hang->closed))
 		return 1;
-	for (size_t i = 0; i < tasks__spawn_count(run); i++)
-		if (!tasks__find(run, tasks__spawn_at(run, i)->child))
+	for (size_t i = 0; i < tasks__spawn_count(run); i++) {
+		const mon_spawn *sp = tasks__spawn_at(run, i);
+
+		if (!tasks__find(run, sp->child) && !sp->exited)
 			return 1;
+	}
 	return 0;
 }
 
@@ -359,14 +382,22 @@ static void describe(const mon_run *run, const hang_task *t, char *buf, size_t s
 	         ctx_words(ctx, sizeof(ctx), t->w.ctx));
 }
 
+/* Whether the condition named key was said before. */
+static int known(const struct mon_hang *h, const char *key)
+{
+	for (size_t i = 0; i < h->nkeys; i++)
+		if (!strcmp(h->keys[i], key))
+			return 1;
+	return 0;
+}
+
 /* Whether the condition named key was said before (it is remembered now). */
 static int said(struct mon_hang *h, const char *key)
 {
 	char **k;
 
-	for (size_t i = 0; i < h->nkeys; i++)
-		if (!strcmp(h->keys[i], key))
-			return 1;
+	if (known(h, key))
+		return 1;
 	k = realloc(h->keys, (h->nkeys + 1) * sizeof(*k));
 	if (!k)
 		return 1;
@@ -505,43 +536,132 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 	}
 }
 
+/* The key of "every task that has not ended is stuck" for the stuck set: each stuck
+ * task's wait (heap; NULL when out of memory). */
+static char *all_key(const struct mon_hang *h)
+{
+	char *key = NULL;
+	size_t klen;
+	FILE *kf = open_memstream(&key, &klen);
+
+	if (!kf)
+		return NULL;
+	fprintf(kf, "all:");
+	for (size_t i = 0; i < h->n; i++)
+		if (h->t[i].stuck)
+			key_add(kf, &h->t[i]);
+	fclose(kf);
+	return key;
+}
+
+/* Says that every task that has not ended is stuck (the stuck set), with each one's
+ * wait. When one waits for anyone, a task outside the program's monitored ones (started
+ * from the console, or by another program in the VM) could still send it a message:
+ * the words say so instead of "nothing can come". */
+static void say_all(mon_run *run, struct mon_hang *h)
+{
+	char *text = NULL, line[800];
+	size_t tlen;
+	int64_t since = 0;
+	int anyone = 0, ended = 0;
+	FILE *tf = open_memstream(&text, &tlen);
+
+	if (!tf)
+		return;
+	for (size_t i = 0; i < tasks__count(run); i++)
+		ended |= tasks__at(run, i)->gone;
+	for (size_t i = 0; i < h->n; i++)
+		anyone |= h->t[i].stuck && h->t[i].w.src == -1;
+	if (anyone)
+		fprintf(tf, "every task%s waits and no message can come from inside the program",
+		        ended ? " that has not ended" : "");
+	else
+		fprintf(tf,
+		        "every task that has not ended waits and nothing it waits for can come");
+	for (size_t i = 0; i < h->n; i++)
+		if (h->t[i].stuck) {
+			if (h->t[i].w.rt_start > since)
+				since = h->t[i].w.rt_start;
+			describe(run, &h->t[i], line, sizeof(line));
+			fprintf(tf, "; %s", line);
+		}
+	if (anyone)
+		fprintf(tf, "; only a sender outside the program's monitored tasks could end a "
+		            "wait for any task (a task started from the PVM console or by another "
+		            "program)");
+	fclose(tf);
+	if (text)
+		say(run, h, "quiescent", "the program is stuck", text, since);
+	free(text);
+}
+
 /* Every task that has not ended is stuck and none can join: said once. */
 static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 {
 	size_t alive = 0;
-	char *key = NULL, *text = NULL, line[800];
-	size_t klen, tlen;
-	FILE *kf, *tf;
+	char *key;
 
 	for (size_t i = 0; i < tasks__count(run); i++)
 		alive += !tasks__at(run, i)->gone;
 	if (alive != nstuck || may_join(run))
 		return;
-	kf = open_memstream(&key, &klen);
-	tf = open_memstream(&text, &tlen);
-	int64_t since = 0;
-
-	if (kf && tf) {
-		fprintf(kf, "all:");
-		fprintf(tf,
-		        "every task that has not ended waits and nothing it waits for can come");
-		for (size_t i = 0; i < h->n; i++)
-			if (h->t[i].stuck) {
-				if (h->t[i].w.rt_start > since)
-					since = h->t[i].w.rt_start;
-				key_add(kf, &h->t[i]);
-				describe(run, &h->t[i], line, sizeof(line));
-				fprintf(tf, "; %s", line);
-			}
-	}
-	if (kf)
-		fclose(kf);
-	if (tf)
-		fclose(tf);
-	if (key && text && !said(h, key))
-		say(run, h, "quiescent", "the program is stuck", text, since);
+	key = all_key(h);
+	if (key && !said(h, key))
+		say_all(run, h);
 	free(key);
-	free(text);
+}
+
+/*
+ * A program that still runs, every task of which waits (none computes, none has a
+ * deadline), one at least for anyone, with nothing in flight: once every process of
+ * the program's group is one of those tasks (no script or child of the program can
+ * start another), no spawned child is still to register, and nothing has changed for
+ * the settle time (a notify message of a task's exit reaches its waiter), the stuck
+ * set is judged as after the program's end, and a whole one is said as quiescent.
+ * Only a sender outside the monitored tasks could end its waits for anyone; the words
+ * say so.
+ */
+static void all_wait(mon_run *run, struct mon_hang *h, int64_t now)
+{
+	int64_t settle = run->all_wait_settle_ns > 0 ? run->all_wait_settle_ns : ALL_WAIT_SETTLE_NS;
+	int64_t last = 0;
+	size_t alive = 0, n;
+	int anyone = 0;
+	char *key;
+
+	if (run->auto_mode || run->ended || run->group <= 0)
+		return;
+	/* What costs nothing first: every task waits, one for anyone, long enough. */
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
+		const hang_task *w = t->gone ? NULL : find(h, t->rec.tid, 0);
+
+		if (t->gone) {
+			last = t->gone_at > last ? t->gone_at : last;
+			continue;
+		}
+		if (!w || !w->waiting)
+			return;
+		alive++;
+		anyone |= w->w.src == -1;
+		last = w->got_at > last ? w->got_at : last;
+	}
+	if (!alive || !anyone || now - last < settle)
+		return;
+	h->closed = 1;
+	n = stuck_set(run, h, now);
+	h->closed = 0;
+	if (n != alive || !(key = all_key(h)))
+		return;
+	/* Looked at once more before it is said: a process that is no task keeps it
+	 * unsaid, and is looked for again at most every GROUP_LOOK_NS. */
+	if (!known(h, key) && (h->others == 0 || now - h->looked_at >= GROUP_LOOK_NS)) {
+		h->looked_at = now;
+		h->others = pgroup__others(run);
+		if (h->others == 0 && !said(h, key))
+			say_all(run, h);
+	}
+	free(key);
 }
 
 /*
@@ -604,8 +724,10 @@ void hang__evaluate(mon_run *run)
 	if (!h || !h->any_wait || run->t_stopped || run->deadlocked)
 		return;
 	nstuck = stuck_set(run, h, now);
-	if (!nstuck)
+	if (!nstuck) {
+		all_wait(run, h, now);
 		return;
+	}
 	/* The replay's verdicts first: a hang that involves them ends as a divergence. */
 	for (size_t i = 0; i < h->n; i++)
 		if (h->t[i].stuck)
@@ -620,6 +742,7 @@ void hang__evaluate(mon_run *run)
 		about_source(run, h, &h->t[i]);
 	}
 	quiescent(run, h, nstuck);
+	all_wait(run, h, now);
 }
 
 const char *hang__waiting(mon_run *run, int32_t tid)
