@@ -10,7 +10,10 @@
  * waiting in a blocking receive (pvmhooks/waits.c says when it polls), and is said to
  * poll. The stuck set is the largest one that satisfies this (a fixed
  * point from the waiting tasks down), so a task that computes, a pvm_trecv with a
- * deadline and a message in flight keep everyone that depends on them out of it.
+ * deadline and a message in flight keep everyone that depends on them out of it. A
+ * wildcard wait can be stuck once no task can join: the program has ended, or (all_wait)
+ * every task waits, every process of the program's group is one of them and that has
+ * lasted a settle time; only a sender outside the monitored tasks could then end it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -33,8 +36,8 @@
  * busy 2-CPU machine (a few ms unloaded; scheduling delays of some hundred ms at
  * worst). */
 #define ALL_WAIT_SETTLE_NS 1000000000LL
-/* How often all_wait looks at the program's process group again while a process of it
- * that is no task lives (a script's `sleep`): each look reads every process's stat. */
+/* How often all_wait looks again at a group with a process that is no task (a script's
+ * `sleep`): each look reads every process's stat. */
 #define GROUP_LOOK_NS 250000000LL
 
 typedef struct hang_task {
@@ -61,12 +64,10 @@ struct mon_hang {
 	int any_wait;     /* some task has reported a wait */
 	size_t verdicts;  /* replay waits told that their message cannot come */
 	uint64_t reports; /* WAIT and WAITEND messages received */
-	/* all_wait: the stuck set is being judged as if no task could join from inside
-	 * the program (every process of it is a task that waits); the last look at its
-	 * process group, when, and what it found (pgroup__others). */
-	int closed;
+	/* all_wait: the stuck set judged as if no task could join (closed); the last
+	 * look at the program's process group, when and what it found (pgroup__others). */
+	int closed, others;
 	int64_t looked_at;
-	int others;
 };
 
 static struct mon_hang *state(mon_run *run)
@@ -588,7 +589,8 @@ static void say_all(mon_run *run, struct mon_hang *h)
 	if (anyone)
 		fprintf(tf, "; only a sender outside the program's monitored tasks could end a "
 		            "wait for any task (a task started from the PVM console or by another "
-		            "program)");
+		            "program, or pvmd's pvm_notify message of a host or task ended from "
+		            "outside)");
 	fclose(tf);
 	if (text)
 		say(run, h, "quiescent", "the program is stuck", text, since);
@@ -612,14 +614,11 @@ static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 }
 
 /*
- * A program that still runs, every task of which waits (none computes, none has a
- * deadline), one at least for anyone, with nothing in flight: once every process of
- * the program's group is one of those tasks (no script or child of the program can
- * start another), no spawned child is still to register, and nothing has changed for
- * the settle time (a notify message of a task's exit reaches its waiter), the stuck
- * set is judged as after the program's end, and a whole one is said as quiescent.
- * Only a sender outside the monitored tasks could end its waits for anyone; the words
- * say so.
+ * A running program whose every task waits (none computes, none has a deadline), one
+ * for anyone: once every process of its group is one of them (no script can start
+ * another), no spawned child is to register and nothing changed for the settle time (a
+ * notify message of an exit reaches its waiter), the stuck set is judged as after the
+ * program's end, and a whole one is said; the words say what could still end it.
  */
 static void all_wait(mon_run *run, struct mon_hang *h, int64_t now)
 {
@@ -653,8 +652,7 @@ static void all_wait(mon_run *run, struct mon_hang *h, int64_t now)
 	h->closed = 0;
 	if (n != alive || !(key = all_key(h)))
 		return;
-	/* Looked at once more before it is said: a process that is no task keeps it
-	 * unsaid, and is looked for again at most every GROUP_LOOK_NS. */
+	/* The group is looked at just before it is said (GROUP_LOOK_NS apart at most). */
 	if (!known(h, key) && (h->others == 0 || now - h->looked_at >= GROUP_LOOK_NS)) {
 		h->looked_at = now;
 		h->others = pgroup__others(run);
