@@ -7,8 +7,9 @@
  *   late [S]  the same waits, but the master computes S seconds (1) first, then sends
  *             each worker tag 1; each answers tag 3
  *   notify    the master asks pvm_notify(PvmTaskExit) with tag 3 for the workers and
- *             waits for tag 3 from any task twice; each worker computes 0.3 s and
- *             exits: pvmd's exit messages end the master's waits
+ *             waits for tag 3 from any task twice; worker I computes 0.3 (I + 1) s and
+ *             exits: pvmd's exit messages end the master's waits (the second one has
+ *             been reported as a wait when the last worker ends)
  * The lines the tests look for carry a comment naming them (ALLWAIT-...).
  */
 #include <stdio.h>
@@ -35,12 +36,12 @@ static void compute(double seconds)
 	} while ((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 < seconds);
 }
 
-static void worker(const char *mode)
+static void worker(const char *mode, int me)
 {
 	int v = 0;
 
 	if (!strcmp(mode, "notify")) {
-		compute(0.3);
+		compute(0.3 * (me + 1));
 		pvm_exit();
 		return;
 	}
@@ -59,8 +60,8 @@ int main(int argc, char **argv)
 	double late = argc > 2 ? atof(argv[2]) : 1.0;
 	char *self;
 
-	if (argc == 3 && !strcmp(argv[1], "worker")) {
-		worker(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "worker")) {
+		worker(argv[2], atoi(argv[3]));
 		return 0;
 	}
 	if (argc > 3 || (strcmp(mode, "hang") && strcmp(mode, "late") && strcmp(mode, "notify")) ||
@@ -72,8 +73,9 @@ int main(int argc, char **argv)
 	if (pvm_mytid() < 0)
 		return 1;
 	for (int i = 0; i < NWORKERS; i++) {
-		char *args[] = {"worker", (char *)mode, NULL};
+		char idx[16], *args[] = {"worker", (char *)mode, idx, NULL};
 
+		snprintf(idx, sizeof(idx), "%d", i);
 		if (pvm_spawn(self, args, PvmTaskDefault, "", 1, &tids[i]) != 1) {
 			fprintf(stderr, "allwait: cannot start worker %d\n", i);
 			pvm_exit();

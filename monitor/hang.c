@@ -11,9 +11,9 @@
  * poll. The stuck set is the largest one that satisfies this (a fixed
  * point from the waiting tasks down), so a task that computes, a pvm_trecv with a
  * deadline and a message in flight keep everyone that depends on them out of it. A
- * wildcard wait can be stuck once no task can join: the program has ended, or (all_wait)
- * every task waits, every process of the program's group is one of them and that has
- * lasted a settle time; only a sender outside the monitored tasks could then end it.
+ * wildcard wait can be stuck once no task can join (the program has ended, or, in
+ * all_wait, every process of its group is a waiting task) and nothing has changed for
+ * the settle time; only a sender outside the monitored tasks could then end it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,15 +29,11 @@
 /* A task that ended without its final flush may have sent after its last records:
  * what it sent is on its way for at most this long after pvmd reported its exit. */
 #define CRASH_GRACE_NS 500000000LL
-/* A program whose tasks all wait, some for anyone, while it runs (all_wait) is said
- * stuck only once that has lasted this long since the last wait report or task exit:
- * what PVM itself may still deliver (a pvm_notify message of that exit, a group
- * server's answer) reaches the waiter, and its WAITEND the monitor, within it on a
- * busy 2-CPU machine (a few ms unloaded; scheduling delays of some hundred ms at
- * worst). */
-#define ALL_WAIT_SETTLE_NS 1000000000LL
-/* How often all_wait looks again at a group with a process that is no task (a script's
- * `sleep`): each look reads every process's stat. */
+/* A wait for anyone is judged once no wait was reported and no task ended for this long:
+ * pvmd's pvm_notify message of an exit reaches it, and its WAITEND the monitor, well
+ * within it on a busy 2-CPU machine (with none, apps/allwait notify: 10 of 10 said). */
+#define SETTLE_NS 1000000000LL
+/* How often all_wait reads a group again that holds a process that is no task. */
 #define GROUP_LOOK_NS 250000000LL
 
 typedef struct hang_task {
@@ -64,8 +60,7 @@ struct mon_hang {
 	int any_wait;     /* some task has reported a wait */
 	size_t verdicts;  /* replay waits told that their message cannot come */
 	uint64_t reports; /* WAIT and WAITEND messages received */
-	/* all_wait: the stuck set judged as if no task could join (closed); the last
-	 * look at the program's process group, when and what it found (pgroup__others). */
+	/* all_wait: judged as if no task could join; the group's last look, when, what. */
 	int closed, others;
 	int64_t looked_at;
 };
@@ -284,6 +279,22 @@ static int may_join(const mon_run *run)
 	return 0;
 }
 
+/* Whether no task reported a wait (that goes on) or ended for the settle time. */
+static int settled(const mon_run *run, struct mon_hang *h, int64_t now)
+{
+	int64_t settle = run->hang_settle_ns > 0 ? run->hang_settle_ns : SETTLE_NS;
+
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
+		const hang_task *w = t->gone ? NULL : find(h, t->rec.tid, 0);
+
+		if (t->gone ? now - t->gone_at < settle
+		            : w && w->waiting && now - w->got_at < settle)
+			return 0;
+	}
+	return 1;
+}
+
 /* Whether p, a candidate, stays in the stuck set. */
 static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
 {
@@ -293,7 +304,7 @@ static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
 
 		return s && silent(s, hs, now) && quiet(s, hs, p);
 	}
-	if (may_join(run))
+	if (may_join(run) || !settled(run, h, now))
 		return 0;
 	for (size_t i = 0; i < tasks__count(run); i++) {
 		const mon_task *s = tasks__at(run, i);
@@ -537,8 +548,7 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 	}
 }
 
-/* The key of "every task that has not ended is stuck" for the stuck set: each stuck
- * task's wait (heap; NULL when out of memory). */
+/* The key of the whole stuck set: each stuck task's wait (heap; NULL: no memory). */
 static char *all_key(const struct mon_hang *h)
 {
 	char *key = NULL;
@@ -556,9 +566,8 @@ static char *all_key(const struct mon_hang *h)
 }
 
 /* Says that every task that has not ended is stuck (the stuck set), with each one's
- * wait. When one waits for anyone, a task outside the program's monitored ones (started
- * from the console, or by another program in the VM) could still send it a message:
- * the words say so instead of "nothing can come". */
+ * wait in tid order (the master first); when one waits for anyone, the words say what
+ * outside the program could still send it a message, instead of "nothing can come". */
 static void say_all(mon_run *run, struct mon_hang *h)
 {
 	char *text = NULL, line[800];
@@ -579,13 +588,17 @@ static void say_all(mon_run *run, struct mon_hang *h)
 	else
 		fprintf(tf,
 		        "every task that has not ended waits and nothing it waits for can come");
-	for (size_t i = 0; i < h->n; i++)
-		if (h->t[i].stuck) {
-			if (h->t[i].w.rt_start > since)
-				since = h->t[i].w.rt_start;
-			describe(run, &h->t[i], line, sizeof(line));
-			fprintf(tf, "; %s", line);
-		}
+	for (const hang_task *t = NULL, *prev = NULL;; prev = t, t = NULL) {
+		for (size_t i = 0; i < h->n; i++)
+			if (h->t[i].stuck && (!prev || h->t[i].tid > prev->tid) &&
+			    (!t || h->t[i].tid < t->tid))
+				t = &h->t[i];
+		if (!t)
+			break;
+		since = t->w.rt_start > since ? t->w.rt_start : since;
+		describe(run, t, line, sizeof(line));
+		fprintf(tf, "; %s", line);
+	}
 	if (anyone)
 		fprintf(tf, "; only a sender outside the program's monitored tasks could end a "
 		            "wait for any task (a task started from the PVM console or by another "
@@ -613,46 +626,34 @@ static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 	free(key);
 }
 
-/*
- * A running program whose every task waits (none computes, none has a deadline), one
- * for anyone: once every process of its group is one of them (no script can start
- * another), no spawned child is to register and nothing changed for the settle time (a
- * notify message of an exit reaches its waiter), the stuck set is judged as after the
- * program's end, and a whole one is said; the words say what could still end it.
- */
+/* A running program whose every task waits, one for anyone: its stuck set is judged
+ * as after the program's end once every process of its group is one of those tasks (no
+ * script can start another), and a whole one is said once. */
 static void all_wait(mon_run *run, struct mon_hang *h, int64_t now)
 {
-	int64_t settle = run->all_wait_settle_ns > 0 ? run->all_wait_settle_ns : ALL_WAIT_SETTLE_NS;
-	int64_t last = 0;
 	size_t alive = 0, n;
 	int anyone = 0;
 	char *key;
 
 	if (run->auto_mode || run->ended || run->group <= 0)
 		return;
-	/* What costs nothing first: every task waits, one for anyone, long enough. */
+	/* What costs little first; the group is read last, just before it is said. */
 	for (size_t i = 0; i < tasks__count(run); i++) {
 		const mon_task *t = tasks__at(run, i);
 		const hang_task *w = t->gone ? NULL : find(h, t->rec.tid, 0);
 
-		if (t->gone) {
-			last = t->gone_at > last ? t->gone_at : last;
-			continue;
-		}
-		if (!w || !w->waiting)
+		if (!t->gone && (!w || !w->waiting))
 			return;
-		alive++;
-		anyone |= w->w.src == -1;
-		last = w->got_at > last ? w->got_at : last;
+		alive += !t->gone;
+		anyone |= w && w->w.src == -1;
 	}
-	if (!alive || !anyone || now - last < settle)
+	if (!alive || !anyone || !settled(run, h, now))
 		return;
 	h->closed = 1;
 	n = stuck_set(run, h, now);
 	h->closed = 0;
 	if (n != alive || !(key = all_key(h)))
 		return;
-	/* The group is looked at just before it is said (GROUP_LOOK_NS apart at most). */
 	if (!known(h, key) && (h->others == 0 || now - h->looked_at >= GROUP_LOOK_NS)) {
 		h->looked_at = now;
 		h->others = pgroup__others(run);

@@ -162,11 +162,11 @@ typedef struct mon_run {
 	int64_t t_ended;
 	/* The program's process group, as `pvmmon run` told it (0: not told: auto mode, or
 	 * an older pvmmon), where pgroup.c lists processes (NULL: /proc; tests set their
-	 * own), and how long a program whose tasks all wait must stay so before hang.c
-	 * says it (0: its default). */
+	 * own), and how long nothing must change before hang.c judges a wait for anyone
+	 * (0: its default). */
 	int32_t group;
 	const char *proc_dir;
-	int64_t all_wait_settle_ns;
+	int64_t hang_settle_ns;
 	int exit_code;
 	int64_t t_last_change;
 	int64_t t_stopped; /* real time the run's stop began (ending.c), 0 while it runs */
