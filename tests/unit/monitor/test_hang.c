@@ -500,6 +500,8 @@ static void proc_done(proc_list *pl)
 		rmdir(path);
 	}
 	rmdir(pl->dir);
+	pl->dir[0] = '\0';
+	pl->n = 0;
 }
 
 static void reg_pid(mon_run *run, int32_t tid, int32_t pid)
@@ -514,9 +516,12 @@ static void reg_pid(mon_run *run, int32_t tid, int32_t pid)
 }
 
 /* A run of A, B and C launched by `pvmmon run` (group PA, told), the processes listed
- * in *pl, and an unrelated process in a group of its own. */
+ * in *pl (a new list: the one before, if any, is removed), and an unrelated process in a
+ * group of its own. */
 static void start_program(mon_run *run, proc_list *pl)
 {
+	if (pl->dir[0])
+		proc_done(pl);
 	snprintf(pl->dir, sizeof(pl->dir), "/tmp/pvmmon-test-proc.XXXXXX");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(pl->dir));
 	pl->n = 0;
@@ -553,7 +558,7 @@ static void wait_any(mon_run *run, int32_t tid, uint32_t seq, int tag, wire_wpee
 static void test_all_wait(void)
 {
 	mon_run run;
-	proc_list pl;
+	proc_list pl = {.n = 0};
 	const char *text;
 
 	start_program(&run, &pl);
@@ -598,7 +603,7 @@ static void test_all_wait(void)
 static void test_all_wait_no_false_alarms(void)
 {
 	mon_run run;
-	proc_list pl;
+	proc_list pl = {.n = 0};
 	wire_wpeer to_a = {A, 1, 0}, from_b = {B, 0, 0};
 	wire_wqueued queued = {B, 9, 0, 4};
 
