@@ -412,11 +412,12 @@ static void show_task_output(const pvmmon_vm *vm, int quiet)
 
 /*
  * Runs the program with the preload (none when hooks is NULL); returns its wait
- * status, or -1. When monitor is a live pid and the monitor ends first (a replay that
- * diverged), the program is stopped: *monitor_status gets the monitor's status and
- * monitor is set to -1 through it.
+ * status, or -1. The monitor is told the program's process group on ctl (-1: none).
+ * When monitor is a live pid and the monitor ends first (a replay that diverged), the
+ * program is stopped: *monitor_status gets the monitor's status and monitor is set to
+ * -1 through it.
  */
-static int run_program(const cli_run_opts *o, const char *program, const char *hooks,
+static int run_program(const cli_run_opts *o, const char *program, const char *hooks, int ctl,
                        pid_t *monitor, int *monitor_status)
 {
 	pid_t pid;
@@ -466,6 +467,15 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 	if (pid < 0)
 		return -1;
 	cli__group_adopt(pid);
+	/* The monitor judges a program whose tasks all wait for anyone by its group: while a
+	 * process of it is no task (a script), a task may still join (monitor/pgroup.c). */
+	if (ctl >= 0) {
+		char line[32];
+		int len = snprintf(line, sizeof(line), "group %ld\n", (long)pid);
+
+		if (write(ctl, line, (size_t)len) < 0)
+			cli__error("run: lost contact with the monitor");
+	}
 	tty = cli__group_foreground(pid);
 	/* The run lasts while any process of the program's group does: a script's
 	 * background jobs may still start tasks after the script has exited. */
@@ -712,7 +722,7 @@ static int run_main(int argc, char **argv, const char *replay)
 	if (start_vm(&vm, &progdir, &o, program) < 0)
 		goto out;
 	if (o.raw) {
-		status = run_program(&o, program, NULL, NULL, NULL);
+		status = run_program(&o, program, NULL, -1, NULL, NULL);
 		show_task_output(vm, o.quiet);
 		rc = status < 0 ? EXIT_PVMMON : exit_status(status);
 		goto out;
@@ -729,7 +739,7 @@ static int run_main(int argc, char **argv, const char *replay)
 	if (!o.quiet)
 		fprintf(stderr, "pvmmon: monitoring %s on a %s virtual machine\n", o.prog_argv[0],
 		        o.attach ? "running" : "private");
-	status = run_program(&o, program, hooks, &mon.pid, &mstatus);
+	status = run_program(&o, program, hooks, mon.ctl, &mon.pid, &mstatus);
 	if (status < 0) {
 		cli__error("run: cannot run %s", program);
 		goto out;

@@ -376,7 +376,8 @@ static const run_opt run_opts[] = {
      .words = {"report", "abort"},
      .help = "      --on-hang=report|abort  when tasks wait for what can never come (a\n"
              "                       deadlock, a task that has ended, a message with another\n"
-             "                       tag): say which tasks wait for what, where, and keep\n"
+             "                       tag, every task waiting with nothing on its way): say\n"
+             "                       which tasks wait for what, where, and keep\n"
              "                       waiting (report, the default) or also stop the run and\n"
              "                       write the log (abort, exit status 4)\n"},
     /* The older name of --on-hang (preserve mode's deadlocks came first). */

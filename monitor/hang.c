@@ -10,7 +10,10 @@
  * waiting in a blocking receive (pvmhooks/waits.c says when it polls), and is said to
  * poll. The stuck set is the largest one that satisfies this (a fixed
  * point from the waiting tasks down), so a task that computes, a pvm_trecv with a
- * deadline and a message in flight keep everyone that depends on them out of it.
+ * deadline and a message in flight keep everyone that depends on them out of it. A
+ * wildcard wait can be stuck once no task can join (the program has ended, or, in
+ * all_wait, every process of its group is a waiting task) and nothing has changed for
+ * the settle time; only a sender outside the monitored tasks could then end it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,12 +22,19 @@
 
 #include "../common/clock.h"
 #include "hang.h"
+#include "pgroup.h"
 #include "tasks.h"
 #include "tidindex.h"
 
 /* A task that ended without its final flush may have sent after its last records:
  * what it sent is on its way for at most this long after pvmd reported its exit. */
 #define CRASH_GRACE_NS 500000000LL
+/* A wait for anyone is judged once no wait was reported and no task ended for this long:
+ * pvmd's pvm_notify message of an exit reaches it, and its WAITEND the monitor, well
+ * within it on a busy 2-CPU machine (with none, apps/allwait notify: 10 of 10 said). */
+#define SETTLE_NS 1000000000LL
+/* How often all_wait reads a group again that holds a process that is no task. */
+#define GROUP_LOOK_NS 250000000LL
 
 typedef struct hang_task {
 	int32_t tid;
@@ -35,6 +45,7 @@ typedef struct hang_task {
 	uint64_t tried;   /* the task's flushes when where was last resolved */
 	char status[800]; /* hang__waiting's answer */
 	int stuck;        /* in the stuck set of the last evaluation */
+	int64_t got_at;   /* the monitor's time when the latest report came */
 } hang_task;
 
 struct mon_hang {
@@ -49,6 +60,9 @@ struct mon_hang {
 	int any_wait;     /* some task has reported a wait */
 	size_t verdicts;  /* replay waits told that their message cannot come */
 	uint64_t reports; /* WAIT and WAITEND messages received */
+	/* all_wait: judged as if no task could join; the group's last look, when, what. */
+	int closed, others;
+	int64_t looked_at;
 };
 
 static struct mon_hang *state(mon_run *run)
@@ -141,6 +155,7 @@ static void take(mon_run *run, int32_t tid, wire_wait *w)
 	if (!same)
 		resolve_where(run, t, &t->placed);
 	t->waiting = 1;
+	t->got_at = pvmmon_clock_now();
 	place_again(run, t);
 	h->any_wait = 1;
 	hang__evaluate(run);
@@ -281,15 +296,35 @@ static int silent(const mon_task *s, const hang_task *hs, int64_t now)
 }
 
 /* Whether a new task may still join the run: the program still runs (or, started from
- * the console, may start more), or a spawned child has not registered. */
+ * the console, may start more) and all_wait has not found every process of it to be a
+ * waiting task, or a spawned child has neither registered nor ended. */
 static int may_join(const mon_run *run)
 {
-	if (run->auto_mode || !run->ended)
+	if (run->auto_mode || (!run->ended && !run->hang->closed))
 		return 1;
-	for (size_t i = 0; i < tasks__spawn_count(run); i++)
-		if (!tasks__find(run, tasks__spawn_at(run, i)->child))
+	for (size_t i = 0; i < tasks__spawn_count(run); i++) {
+		const mon_spawn *sp = tasks__spawn_at(run, i);
+
+		if (!tasks__find(run, sp->child) && !sp->exited)
 			return 1;
+	}
 	return 0;
+}
+
+/* Whether no task reported a wait (that goes on) or ended for the settle time. */
+static int settled(const mon_run *run, struct mon_hang *h, int64_t now)
+{
+	int64_t settle = run->hang_settle_ns > 0 ? run->hang_settle_ns : SETTLE_NS;
+
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
+		const hang_task *w = t->gone ? NULL : find(h, t->rec.tid, 0);
+
+		if (t->gone ? now - t->gone_at < settle
+		            : w && w->waiting && now - w->got_at < settle)
+			return 0;
+	}
+	return 1;
 }
 
 /* Whether p, a candidate, stays in the stuck set. */
@@ -301,7 +336,7 @@ static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
 
 		return s && silent(s, hs, now) && quiet(s, hs, p, now);
 	}
-	if (may_join(run))
+	if (may_join(run) || !settled(run, h, now))
 		return 0;
 	for (size_t i = 0; i < tasks__count(run); i++) {
 		const mon_task *s = tasks__at(run, i);
@@ -393,14 +428,22 @@ static void describe(const mon_run *run, const hang_task *t, char *buf, size_t s
 	         ctx_words(ctx, sizeof(ctx), t->w.ctx));
 }
 
+/* Whether the condition named key was said before. */
+static int known(const struct mon_hang *h, const char *key)
+{
+	for (size_t i = 0; i < h->nkeys; i++)
+		if (!strcmp(h->keys[i], key))
+			return 1;
+	return 0;
+}
+
 /* Whether the condition named key was said before (it is remembered now). */
 static int said(struct mon_hang *h, const char *key)
 {
 	char **k;
 
-	for (size_t i = 0; i < h->nkeys; i++)
-		if (!strcmp(h->keys[i], key))
-			return 1;
+	if (known(h, key))
+		return 1;
 	k = realloc(h->keys, (h->nkeys + 1) * sizeof(*k));
 	if (!k)
 		return 1;
@@ -577,43 +620,119 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 	}
 }
 
+/* The key of the whole stuck set: each stuck task's wait (heap; NULL: no memory). */
+static char *all_key(const struct mon_hang *h)
+{
+	char *key = NULL;
+	size_t klen;
+	FILE *kf = open_memstream(&key, &klen);
+
+	if (!kf)
+		return NULL;
+	fprintf(kf, "all:");
+	for (size_t i = 0; i < h->n; i++)
+		if (h->t[i].stuck)
+			key_add(kf, &h->t[i]);
+	fclose(kf);
+	return key;
+}
+
+/* Says that every task that has not ended is stuck (the stuck set), with each one's
+ * wait in tid order (the master first); when one waits for anyone, the words say what
+ * outside the program could still send it a message, instead of "nothing can come". */
+static void say_all(mon_run *run, struct mon_hang *h)
+{
+	char *text = NULL, line[800];
+	size_t tlen;
+	int64_t since = 0;
+	int anyone = 0, ended = 0;
+	FILE *tf = open_memstream(&text, &tlen);
+
+	if (!tf)
+		return;
+	for (size_t i = 0; i < tasks__count(run); i++)
+		ended |= tasks__at(run, i)->gone;
+	for (size_t i = 0; i < h->n; i++)
+		anyone |= h->t[i].stuck && h->t[i].w.src == -1;
+	if (anyone)
+		fprintf(tf, "every task%s waits and no message can come from inside the program",
+		        ended ? " that has not ended" : "");
+	else
+		fprintf(tf,
+		        "every task that has not ended waits and nothing it waits for can come");
+	for (const hang_task *t = NULL, *prev = NULL;; prev = t, t = NULL) {
+		for (size_t i = 0; i < h->n; i++)
+			if (h->t[i].stuck && (!prev || h->t[i].tid > prev->tid) &&
+			    (!t || h->t[i].tid < t->tid))
+				t = &h->t[i];
+		if (!t)
+			break;
+		since = t->w.rt_start > since ? t->w.rt_start : since;
+		describe(run, t, line, sizeof(line));
+		fprintf(tf, "; %s", line);
+	}
+	if (anyone)
+		fprintf(tf, "; only a sender outside the program's monitored tasks could end a "
+		            "wait for any task (a task started from the PVM console or by another "
+		            "program, or pvmd's pvm_notify message of a host or task ended from "
+		            "outside)");
+	fclose(tf);
+	if (text)
+		say(run, h, "quiescent", "the program is stuck", text, since);
+	free(text);
+}
+
 /* Every task that has not ended is stuck and none can join: said once. */
 static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 {
 	size_t alive = 0;
-	char *key = NULL, *text = NULL, line[800];
-	size_t klen, tlen;
-	FILE *kf, *tf;
+	char *key;
 
 	for (size_t i = 0; i < tasks__count(run); i++)
 		alive += !tasks__at(run, i)->gone;
 	if (alive != nstuck || may_join(run))
 		return;
-	kf = open_memstream(&key, &klen);
-	tf = open_memstream(&text, &tlen);
-	int64_t since = 0;
-
-	if (kf && tf) {
-		fprintf(kf, "all:");
-		fprintf(tf,
-		        "every task that has not ended waits and nothing it waits for can come");
-		for (size_t i = 0; i < h->n; i++)
-			if (h->t[i].stuck) {
-				if (h->t[i].w.rt_start > since)
-					since = h->t[i].w.rt_start;
-				key_add(kf, &h->t[i]);
-				describe(run, &h->t[i], line, sizeof(line));
-				fprintf(tf, "; %s", line);
-			}
-	}
-	if (kf)
-		fclose(kf);
-	if (tf)
-		fclose(tf);
-	if (key && text && !said(h, key))
-		say(run, h, "quiescent", "the program is stuck", text, since);
+	key = all_key(h);
+	if (key && !said(h, key))
+		say_all(run, h);
 	free(key);
-	free(text);
+}
+
+/* A running program whose every task waits, one for anyone: its stuck set is judged
+ * as after the program's end once every process of its group is one of those tasks (no
+ * script can start another), and a whole one is said once. */
+static void all_wait(mon_run *run, struct mon_hang *h, int64_t now)
+{
+	size_t alive = 0, n;
+	int anyone = 0;
+	char *key;
+
+	if (run->auto_mode || run->ended || run->group <= 0)
+		return;
+	/* What costs little first; the group is read last, just before it is said. */
+	for (size_t i = 0; i < tasks__count(run); i++) {
+		const mon_task *t = tasks__at(run, i);
+		const hang_task *w = t->gone ? NULL : find(h, t->rec.tid, 0);
+
+		if (!t->gone && (!w || !w->waiting))
+			return;
+		alive += !t->gone;
+		anyone |= w && w->w.src == -1;
+	}
+	if (!alive || !anyone || !settled(run, h, now))
+		return;
+	h->closed = 1;
+	n = stuck_set(run, h, now);
+	h->closed = 0;
+	if (n != alive || !(key = all_key(h)))
+		return;
+	if (!known(h, key) && (h->others == 0 || now - h->looked_at >= GROUP_LOOK_NS)) {
+		h->looked_at = now;
+		h->others = pgroup__others(run);
+		if (h->others == 0 && !said(h, key))
+			say_all(run, h);
+	}
+	free(key);
 }
 
 /*
@@ -676,8 +795,10 @@ void hang__evaluate(mon_run *run)
 	if (!h || !h->any_wait || run->t_stopped || run->deadlocked)
 		return;
 	nstuck = stuck_set(run, h, now);
-	if (!nstuck)
+	if (!nstuck) {
+		all_wait(run, h, now);
 		return;
+	}
 	/* The replay's verdicts first: a hang that involves them ends as a divergence. */
 	for (size_t i = 0; i < h->n; i++)
 		if (h->t[i].stuck)
@@ -692,6 +813,7 @@ void hang__evaluate(mon_run *run)
 		about_source(run, h, &h->t[i]);
 	}
 	quiescent(run, h, nstuck);
+	all_wait(run, h, now);
 }
 
 const char *hang__waiting(mon_run *run, int32_t tid)

@@ -17,7 +17,8 @@ void hang__set(mon_run *run, int32_t tid, wire_wait *w);
 void hang__unset(mon_run *run, int32_t tid);
 
 /* Looks for conditions that have become certain and reports each new one. Cheap when
- * nothing waits; called after every message, exit and the program's end. */
+ * nothing waits; called after every message, exit and the program's end, and at least
+ * every 50 ms (the settle time of a program whose tasks all wait, the crash grace). */
 void hang__evaluate(mon_run *run);
 
 /* The diagnoses so far, for the log: kind (deadlock, ended, mismatch, quiescent) and

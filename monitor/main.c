@@ -60,16 +60,18 @@ static void usage(FILE *f)
 	        "--auto, by the first monitored task of a program that found no monitor.\n");
 }
 
-/* Reads `end CODE` lines from `pvmmon run` on standard input. */
+/* Reads `pvmmon run`'s lines on standard input: `group PGID` (the program's process
+ * group, told at its start) and `end CODE`. Each comes in one write of a few bytes, so a
+ * read holds whole lines, one or more. */
 static void read_control(mon_run *run)
 {
 	struct pollfd p = {0, POLLIN, 0};
-	char line[128];
+	char buf[256], *line, *save = NULL;
 	ssize_t n;
 
 	if (run->auto_mode || run->ended || poll(&p, 1, 0) <= 0)
 		return;
-	n = read(0, line, sizeof(line) - 1);
+	n = read(0, buf, sizeof(buf) - 1);
 	if (n <= 0) {
 		/* pvmmon run went away: treat it as the end of the program. */
 		run->ended = 1;
@@ -77,11 +79,15 @@ static void read_control(mon_run *run)
 		run->t_ended = pvmmon_clock_now();
 		return;
 	}
-	line[n] = '\0';
-	if (strncmp(line, "end", 3) == 0) {
-		run->ended = 1;
-		run->exit_code = atoi(line + 3);
-		run->t_ended = pvmmon_clock_now();
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "group ", 6) == 0) {
+			run->group = (int32_t)atol(line + 6);
+		} else if (strncmp(line, "end", 3) == 0 && !run->ended) {
+			run->ended = 1;
+			run->exit_code = atoi(line + 3);
+			run->t_ended = pvmmon_clock_now();
+		}
 	}
 }
 

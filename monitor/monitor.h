@@ -161,6 +161,13 @@ typedef struct mon_run {
 	char started[32]; /* ISO 8601 */
 	int ended;        /* `pvmmon run` said the program ended */
 	int64_t t_ended;
+	/* The program's process group, as `pvmmon run` told it (0: not told: auto mode, or
+	 * an older pvmmon), where pgroup.c lists processes (NULL: /proc; tests set their
+	 * own), and how long nothing must change before hang.c judges a wait for anyone
+	 * (0: its default). */
+	int32_t group;
+	const char *proc_dir;
+	int64_t hang_settle_ns;
 	int exit_code;
 	int64_t t_last_change;
 	int64_t t_stopped; /* real time the run's stop began (ending.c), 0 while it runs */

@@ -4,8 +4,11 @@
  * said on stderr with every task and statement, soon after the last block; so is a
  * cycle of tasks polling each other with pvm_nrecv; a long pvm_precv and polling for a
  * partner that computes are not (the other waits that end: the quiet suite). Preserve
- * mode says the same by the same rules. Hung runs end with --on-hang=abort (exit status
- * 4, the log written); each run has its own private VM, which pvmmon run halts.
+ * mode says the same by the same rules. A running program whose tasks all wait for
+ * anyone (apps/allwait) is said stuck, with the caveat that only a sender outside it
+ * could end that; not while one computes or pvmd's exit notifications are to come. Hung
+ * runs end with --on-hang=abort (exit status 4, the log written); each run has its own
+ * private VM, which pvmmon run halts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +21,13 @@
 
 #define RUN_TIMEOUT 60
 
-/* The line of apps/hang.c that carries the comment HANG-marker. */
-static int line_of(const char *marker)
+/* The line of apps/FILE that carries the comment marker. */
+static int line_in(const char *file, const char *marker)
 {
 	char path[4096], *src, *p;
 	int line = 1;
 
-	snprintf(path, sizeof(path), "%s/../apps/hang.c", harness_build());
+	snprintf(path, sizeof(path), "%s/../apps/%s", harness_build(), file);
 	src = harness_slurp(path, NULL);
 	if (!src)
 		return -1;
@@ -34,6 +37,9 @@ static int line_of(const char *marker)
 	free(src);
 	return p ? line : -1;
 }
+
+/* The line of apps/hang.c that carries the comment HANG-marker. */
+static int line_of(const char *marker) { return line_in("hang.c", marker); }
 
 /* Runs `hang MODE` with opts in a new folder; the result in *r, the folder returned. */
 static const char *run_hang(cmd_result *r, const char *opts, const char *mode)
@@ -366,6 +372,126 @@ static void test_budget_mode(void)
 	cmd_result_free(&r);
 }
 
+/* Runs `allwait MODE` with opts in a new folder; the result in *r, the folder returned. */
+static const char *run_allwait(cmd_result *r, const char *opts, const char *mode)
+{
+	const char *dir = harness_tmpdir();
+
+	harness_sh(r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q %s -o h.xml -- %s/allwait %s", dir,
+	           harness_bin(), opts, harness_bin(), mode);
+	return dir;
+}
+
+/* What is said of apps/allwait's deadlock: the master waits at ALLWAIT-MASTER for tag 3
+ * from anyone, each worker at ALLWAIT-WORKER for tag 1 from anyone. */
+static const char *allwait_said(char *buf, size_t n)
+{
+	int m = line_in("allwait.c", "ALLWAIT-MASTER"), w = line_in("allwait.c", "ALLWAIT-WORKER");
+
+	snprintf(buf, n,
+	         "pvmmon: the program is stuck: every task waits and no message can come from "
+	         "inside the program; task 0 waits at allwait.c:%d for tag 3 from any task; task "
+	         "0.0 waits at allwait.c:%d for tag 1 from any task; task 0.1 waits at "
+	         "allwait.c:%d for tag 1 from any task; only a sender outside the program's "
+	         "monitored tasks could end a wait for any task",
+	         m, w, w);
+	return buf;
+}
+
+/*
+ * The commonest master/worker deadlock (every task waits for anyone, nothing is in
+ * flight): said with each wait's statement and the caveat, once, in the log too, and
+ * --on-hang=abort ends the run (status 4). It is said once the state has lasted the
+ * monitor's settle time (1 s) after the last block; 1 s more allows for a busy 2-CPU
+ * machine, as check_soon does. The whole run, which unmonitored never ends, takes the
+ * spawns, the block, the settle time and the stop (up to 3 s for the tasks' last
+ * records): 20 s bounds it with room for the load.
+ */
+static void test_all_wait(void)
+{
+	cmd_result r;
+	char want[1024], path[4200];
+	pvmmon_log *log = NULL;
+	const char *dir = run_allwait(&r, "--on-hang=abort", "");
+	long ms = said_after(r.err, "the program is stuck:");
+	int w = line_in("allwait.c", "ALLWAIT-WORKER");
+
+	CU_ASSERT_EQUAL(r.status, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, allwait_said(want, sizeof(want))));
+	CU_ASSERT_EQUAL(harness_count(r.err, "pvmmon: the program is stuck:"), 1);
+	CU_ASSERT(ms >= 1000 && ms <= 2000);
+	if (r.status != 4 || !strstr(r.err, want) || ms < 1000 || ms > 2000)
+		fprintf(stderr, "\n%s\n", r.err);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/h.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT(log->wall_ns < 20000000000LL);
+	CU_ASSERT_EQUAL_FATAL(log->nhangs, 1);
+	CU_ASSERT_STRING_EQUAL(log->hangs[0].kind, "quiescent");
+	/* The log's text is what stderr said after the label. */
+	CU_ASSERT_EQUAL(strstr(log->hangs[0].text, want + strlen("pvmmon: the program is stuck: ")),
+	                log->hangs[0].text);
+	CU_ASSERT_EQUAL(log->ntasks, 3);
+	for (size_t i = 0; i < log->ntasks; i++) {
+		const pvmmon_log_task *t = &log->tasks[i];
+
+		CU_ASSERT_NOT_EQUAL(t->status, PVMMON_TASK_CRASHED);
+		if (t->lid && strcmp(t->lid, "0")) {
+			snprintf(want, sizeof(want),
+			         "waiting at allwait.c:%d for tag 1 from any task when the run was "
+			         "stopped",
+			         w);
+			CU_ASSERT_STRING_EQUAL(t->ended ? t->ended : "", want);
+		}
+	}
+	pvmmon_log_free(log);
+}
+
+/* Without --on-hang=abort (report, the default) it is said as other hangs are, once,
+ * and the program waits on until it is stopped (timeout(1)'s SIGINT after 5 s, well
+ * after the 1.1 s it takes to be said); the log keeps it. */
+static void test_all_wait_reported(void)
+{
+	const char *dir = harness_tmpdir();
+	char want[1024], path[4200], *log;
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && timeout -s INT 5 %s/pvmmon run -q -o h.xml -- %s/allwait", dir,
+	           harness_bin(), harness_bin());
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, allwait_said(want, sizeof(want))));
+	CU_ASSERT_EQUAL(harness_count(r.err, "pvmmon: the program is stuck:"), 1);
+	CU_ASSERT_NOT_EQUAL(r.status, 4);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/h.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "<hang kind=\"quiescent\"") : NULL);
+	free(log);
+}
+
+/* What only looks like it ends, with --on-hang=abort, as unmonitored: the workers wait
+ * for anyone while the master computes 1 s before it sends them work, and a master
+ * waits for anyone while its workers end, pvmd's exit notifications (pvm_notify) ending
+ * its waits. */
+static void test_all_wait_no_false_alarms(void)
+{
+	static const char *const modes[] = {"late 1", "notify"};
+	cmd_result r;
+	char done[64];
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		run_allwait(&r, "--on-hang=abort", modes[i]);
+		CU_ASSERT_EQUAL(r.status, 0);
+		snprintf(done, sizeof(done), "allwait: %.*s done", (int)strcspn(modes[i], " "),
+		         modes[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, done));
+		CU_ASSERT_PTR_NULL(strstr(r.err, "after the last task blocked"));
+		if (r.status != 0 || strstr(r.err, "after the last task blocked"))
+			fprintf(stderr, "\n%s: %s\n", modes[i], r.err);
+		cmd_result_free(&r);
+	}
+}
+
 CU_TestInfo test_hangs_tests[] = {
     {"budget mode: a cycle is said", test_budget_mode},
     {"preserve mode: a cycle and a tag mismatch, said the same way", test_preserve_mode},
@@ -381,5 +507,11 @@ CU_TestInfo test_hangs_tests[] = {
     {"a partial hang is said while the others compute", test_partial_hang},
     {"a long pvm_precv, polling for a partner that computes: no report", test_no_false_alarms},
     {"two tasks polling each other: a cycle, said to poll", test_polling_cycle},
+    {"every task waits for anyone: said with each statement, --on-hang=abort ends it",
+     test_all_wait},
+    {"every task waits for anyone, --on-hang=report: said once, the log keeps it",
+     test_all_wait_reported},
+    {"tasks waiting for anyone while one computes, or for exit notifications: no report",
+     test_all_wait_no_false_alarms},
     CU_TEST_INFO_NULL,
 };

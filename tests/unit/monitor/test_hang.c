@@ -2,12 +2,15 @@
  * both tasks wait with nothing in flight, never while a message is on its way, a task
  * computes or a wait has a deadline; a wait for an ended task; a wildcard wait only
  * once no task can join; a replay's forced wait whose message cannot come is told so; a
- * polling task counts as waiting, in words of its own. */
+ * polling task counts as waiting, in words of its own; a running program whose tasks
+ * all wait for anyone, once every process of it is such a task. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <CUnit/CUnit.h>
 
@@ -227,7 +230,20 @@ static void test_cycle_in_private_context(void)
 	fake_done(&run);
 }
 
-/* Everyone waits for anyone once the program ended and no task can join: quiescent. */
+/* Evaluates once the settle time (1 ms here) is over. The fixed 3 ms is safe: a sleep
+ * never ends early, and a longer one only passes the settle time by more. */
+static void after_settle(mon_run *run)
+{
+	struct timespec ts = {0, 3000000};
+
+	run->hang_settle_ns = 1000000;
+	nanosleep(&ts, NULL);
+	hang__evaluate(run);
+}
+
+/* Everyone waits for anyone once the program ended and no task can join, and nothing
+ * changed for the settle time (pvmd's exit notification of C may be on its way to a
+ * wait for anyone): quiescent, with the caveat of a wait for anyone. */
 static void test_quiescent(void)
 {
 	mon_run run;
@@ -240,8 +256,14 @@ static void test_quiescent(void)
 	CU_ASSERT_EQUAL(hang__count(&run), 0);
 	run.ended = 1;
 	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	after_settle(&run);
 	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
 	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "quiescent");
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0),
+	                              "every task that has not ended waits and no message can "
+	                              "come from inside the program; task 0 waits at "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(hang__text(&run, 0), "only a sender outside"));
 	fake_done(&run);
 }
 
@@ -476,6 +498,238 @@ static void test_polling_cycle(void)
 	fake_done(&run);
 }
 
+/*
+ * A program whose tasks all wait for anyone while it runs (all_wait): the program's
+ * process group in a process list of the test's own (a folder of PID/stat files, as
+ * /proc has them), tasks A, B and C with pids PA, PB and PC. A is the launched program
+ * (in group PA); the others, as the pvmd spawns them, are in the pvmd's group.
+ */
+#define PA 101
+#define PB 102
+#define PC 103
+
+typedef struct proc_list {
+	char dir[64];
+	long pids[8];
+	size_t n;
+} proc_list;
+
+/* Lists process pid in group pgrp, state state; COMM holds a space and a ')', as a
+ * program's name may. */
+static void proc_put(proc_list *pl, long pid, long pgrp, char state)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%ld", pl->dir, pid);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/%ld/stat", pl->dir, pid);
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "%ld (all wait) x) %c 1 %ld %ld 0 -1 4194560 0 0\n", pid, state, pgrp, pgrp);
+	fclose(f);
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->pids[i] == pid)
+			return;
+	pl->pids[pl->n++] = pid;
+}
+
+static void proc_done(proc_list *pl)
+{
+	char path[128];
+
+	for (size_t i = 0; i < pl->n; i++) {
+		snprintf(path, sizeof(path), "%s/%ld/stat", pl->dir, pl->pids[i]);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%ld", pl->dir, pl->pids[i]);
+		rmdir(path);
+	}
+	rmdir(pl->dir);
+	pl->dir[0] = '\0';
+	pl->n = 0;
+}
+
+static void reg_pid(mon_run *run, int32_t tid, int32_t pid)
+{
+	wire_register r = {tid, 0, pid, HOST, "allwait", 1000, run->token};
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__register_encode(&b, &r);
+	run__dispatch(run, tid, WIRE_TAG_REGISTER, b.data, b.len);
+	wire__buf_free(&b);
+}
+
+/* A run of A, B and C launched by `pvmmon run` (group PA, told), the processes listed
+ * in *pl (a new list: the one before, if any, is removed), and an unrelated process in a
+ * group of its own. */
+static void start_program(mon_run *run, proc_list *pl)
+{
+	if (pl->dir[0])
+		proc_done(pl);
+	snprintf(pl->dir, sizeof(pl->dir), "/tmp/pvmmon-test-proc.XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(pl->dir));
+	pl->n = 0;
+	proc_put(pl, PA, PA, 'S');
+	proc_put(pl, PB, 50, 'S');
+	proc_put(pl, PC, 50, 'R');
+	proc_put(pl, 300, 300, 'S');
+	fake_run(run, HOST);
+	run->group = PA;
+	run->proc_dir = pl->dir;
+	reg_pid(run, A, PA);
+	reg_pid(run, B, PB);
+	reg_pid(run, C, PC);
+}
+
+/* Task tid's blocking wait seq for tag from anyone, with its counts towards peers and
+ * the messages queued that it does not take. */
+static void wait_any(mon_run *run, int32_t tid, uint32_t seq, int tag, wire_wpeer *peers,
+                     uint32_t npeers, wire_wqueued *queued, uint32_t nqueued)
+{
+	wire_wait w = {seq,  WIRE_WAIT_RECV, -1, tag,    0,       0,     NULL,   0,
+	               1000, 1000,           0,  npeers, nqueued, peers, queued, nqueued};
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &w);
+	run__dispatch(run, tid, WIRE_TAG_WAIT, b.data, b.len);
+	wire__buf_free(&b);
+}
+
+/* The master/worker deadlock: every task waits for anyone, nothing is in flight, every
+ * process of the program is a task. Said once the state has lasted the settle time,
+ * once, naming each wait and what only could end it; --on-hang=abort stops the run. */
+static void test_all_wait(void)
+{
+	mon_run run;
+	proc_list pl = {.n = 0};
+	const char *text;
+
+	start_program(&run, &pl);
+	run.on_deadlock_abort = 1;
+	wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+	wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+	wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+	/* Not at once: the default settle time (1 s) is far from over a few statements
+	 * after the last report. */
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	CU_ASSERT_EQUAL(run.deadlocked, 0);
+	after_settle(&run);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 1);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 0), "quiescent");
+	text = hang__text(&run, 0);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(text, "every task waits and no message can come from inside the program; "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "task 0 waits at "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, " for tag 3 from any task; task 1 waits at "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "task 2 waits at "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "; only a sender outside the program's monitored "
+	                                    "tasks could end a wait for any task"));
+	CU_ASSERT_EQUAL(run.deadlocked, 1);
+	fake_done(&run);
+	/* Without the abort: said once, however often it is looked at. */
+	start_program(&run, &pl);
+	wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+	wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+	wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+	after_settle(&run);
+	after_settle(&run);
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 1);
+	CU_ASSERT_EQUAL(run.deadlocked, 0);
+	fake_done(&run);
+	proc_done(&pl);
+}
+
+/* What keeps it unsaid: a task that computes, a message on its way, a pvm_trecv with a
+ * deadline, a spawned child that has not registered, a process of the program that is
+ * no task, a program started from the console (no group told). */
+static void test_all_wait_no_false_alarms(void)
+{
+	mon_run run;
+	proc_list pl = {.n = 0};
+	wire_wpeer to_a = {A, 1, 0}, from_b = {B, 0, 0};
+	wire_wqueued queued = {B, 9, 0, 4};
+
+	/* C computes: it waited, and its wait ended. */
+	start_program(&run, &pl);
+	wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+	wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+	wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+	wait_end(&run, C, 1);
+	after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	fake_done(&run);
+	/* B sent A a message that A has not received, nor has queued: on its way. */
+	start_program(&run, &pl);
+	wait_any(&run, A, 1, 3, &from_b, 1, NULL, 0);
+	wait_any(&run, B, 1, 1, &to_a, 1, NULL, 0);
+	wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+	after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* It came, with a tag A's receive does not take: it ends no wait. */
+	wait_any(&run, A, 1, 3, &from_b, 1, &queued, 1);
+	after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 1);
+	fake_done(&run);
+	/* A pvm_trecv with a deadline ends by itself. */
+	start_program(&run, &pl);
+	wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+	wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+	wait_for(&run, C, 1, WIRE_WAIT_TRECV, -1, 1, 0, 0);
+	after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	fake_done(&run);
+	/* A spawned a child that has not registered yet: it may send; once it has ended
+	 * without registering, it will not. */
+	start_program(&run, &pl);
+	{
+		int32_t child = HOST + 9;
+		wire_spawned sp = {0, 1, &child, 0, {0}};
+		wire_buf b;
+
+		wire__buf_init(&b);
+		wire__spawned_encode(&b, &sp);
+		run__dispatch(&run, A, WIRE_TAG_SPAWNED, b.data, b.len);
+		wire__buf_free(&b);
+		wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+		wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+		wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+		after_settle(&run);
+		CU_ASSERT_EQUAL(hang__count(&run), 0);
+		run__task_exit(&run, child);
+		after_settle(&run);
+		CU_ASSERT_EQUAL(hang__count(&run), 1);
+	}
+	fake_done(&run);
+	/* A process of the program's group that is no task (a script's `sleep`): a task
+	 * may still join. Once it is a zombie the group is looked at again (within
+	 * GROUP_LOOK_NS, 250 ms: waited for, up to 10 s for a busy machine). */
+	start_program(&run, &pl);
+	proc_put(&pl, 200, PA, 'S');
+	wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+	wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+	wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+	after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	proc_put(&pl, 200, PA, 'Z');
+	for (int i = 0; i < 1000 && !hang__count(&run); i++)
+		after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 1);
+	fake_done(&run);
+	/* No group told (a console-started run): more tasks may always come. */
+	start_program(&run, &pl);
+	run.group = 0;
+	wait_any(&run, A, 1, 3, NULL, 0, NULL, 0);
+	wait_any(&run, B, 1, 1, NULL, 0, NULL, 0);
+	wait_any(&run, C, 1, 1, NULL, 0, NULL, 0);
+	after_settle(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	fake_done(&run);
+	proc_done(&pl);
+}
+
 CU_TestInfo test_hang_tests[] = {
     {"preserve mode's waits, by the same rules", test_preserve_waits},
     {"replay: a recorded message that cannot come is told to its waiter, once",
@@ -489,5 +743,8 @@ CU_TestInfo test_hang_tests[] = {
     {"a cycle in a private context says the context", test_cycle_in_private_context},
     {"every task waits for anyone after the program's end", test_quiescent},
     {"a polling task in a cycle, said to poll; not once it stopped", test_polling_cycle},
+    {"every task of a running program waits for anyone: said, once", test_all_wait},
+    {"a running program's tasks all waiting: computing, in flight, trecv, spawn, script",
+     test_all_wait_no_false_alarms},
     CU_TEST_INFO_NULL,
 };
