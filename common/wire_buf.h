@@ -24,8 +24,10 @@
  * cost record carries the calibration's re-checks, preserve mode's reports the task's uncertainty.
  * 13: block notices carry the sender's send count on its host's board. 14: CALIB is new,
  * welcomes carry the host's calibration and cost records the task it came from.
+ * 15: FINDING is new, registrations carry the main program's path, piggybacks may carry
+ * the message's pack signature.
  */
-#define WIRE_VERSION 14
+#define WIRE_VERSION 15
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -32,6 +32,8 @@ typedef struct wire_register {
 	char *program; /* heap, owned by the struct after decode */
 	uint64_t rt_start;
 	uint64_t token; /* the run's token, from the mailbox entry */
+	char *exe;      /* the main program's path (heap after decode, may be NULL): where
+	                 * the monitor resolves this task's statements findings name */
 } wire_register;
 
 void wire__register_encode(wire_buf *b, const wire_register *r);
