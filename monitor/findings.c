@@ -221,15 +221,15 @@ void findings__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	if (w.other_index != UINT32_MAX && w.other_index < tasks__count(run))
 		other = tasks__at(run, w.other_index);
 	/* Once per statement (pair), by source line where they resolve (an unrolled loop's
-	 * call sites are one statement); a queued message's also per tag and sender's
-	 * program, an ignored error's per code. */
+	 * call sites are one statement); queued messages also per tag and sender, an ignored
+	 * error's per code. */
 	place(run, t->rec.tid, w.module, w.offset, at, sizeof(at));
 	place(run, other ? other->rec.tid : 0, other ? other->exe : NULL, w.other_offset, oat,
 	      sizeof(oat));
 	snprintf(key, sizeof(key), "%u|%s|%s|%s|%d|%d|%d", w.kind, at, oat,
 	         other && other->exe ? other->exe : "", w.kind == WIRE_CHECK_QUEUED ? w.tag : 0,
 	         w.kind == WIRE_CHECK_IGNORED ? w.a_type : 0,
-	         w.kind == WIRE_CHECK_QUEUED && !other ? w.a_type : 0);
+	         w.kind == WIRE_CHECK_QUEUED ? w.a_type : 0);
 	if (!(f = find_key(fs, key, &fresh)))
 		goto out;
 	if (fresh) {

@@ -70,6 +70,7 @@ static void check_np(const char *dir, const char *log)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/%s", dir, log);
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT(harness_no_findings(l, log));
 	CU_ASSERT_EQUAL_FATAL(l->ntasks, 2);
 	for (int i = 0; i < 2; i++) {
 		const pvmmon_log_task *t = &l->tasks[i], *o = &l->tasks[1 - i];
@@ -157,6 +158,7 @@ static void test_tablix(void)
 	 * (it asks with pvm_notify), at most one per kernel. */
 	snprintf(path, sizeof(path), "%s/tx.xml", dir);
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT(harness_no_findings(l, "tablix2"));
 	CU_ASSERT_EQUAL(l->ntasks, 3);
 	for (size_t i = 0; i < l->ntasks; i++) {
 		const pvmmon_log_task *t = &l->tasks[i];
