@@ -347,7 +347,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	if (call->op == HOOKS_OP_pvm_precv)
 		checks__precv(call, call->chk_type, call->chk_len, have_pb ? &pb : NULL, tag);
 	else
-		checks__received(call->chk_buf, have_pb ? &pb : NULL, tag, call->inner);
+		checks__received(call->chk_buf, have_pb ? &pb : NULL, src, tag, bytes, call->inner);
 
 	st = hooks__stmt(call->site, call->op);
 	if (st) {

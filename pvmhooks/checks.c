@@ -39,6 +39,9 @@ typedef struct chk_buf {
 	uint32_t used;   /* items of that run read already */
 	uint32_t sender; /* the sender's index, tag and send statement */
 	int32_t tag;
+	int32_t src, bytes; /* the received message's source and length: a record whose
+	                     * buffer PVM freed unseen (inside a group call) and made
+	                     * again for another message is told apart */
 	uint32_t send_site;
 	void *last_site; /* the statement of the last run packed (runs merge) */
 	void *made_site; /* pvm_mkbuf's statement */
@@ -361,9 +364,19 @@ static void unpacked(int type, int n, int rc, void *ret, const char *call)
 	chk_buf *b;
 	void *site = NULL;
 	uint32_t need = n > 0 ? (uint32_t)n : 0;
+	int id;
 
-	if (!watched(CHECKS_UNPACK | CHECKS_IGNORED) || !(b = buf_of(pvm_getrbuf(), 0)))
+	if (!watched(CHECKS_UNPACK | CHECKS_IGNORED) || !(b = buf_of(id = pvm_getrbuf(), 0)))
 		return;
+	if (b->rcvd) {
+		int bytes = 0, tag = 0, src = 0;
+
+		if (pvm_bufinfo(id, &bytes, &tag, &src) < 0 || bytes != b->bytes || tag != b->tag ||
+		    src != b->src) {
+			forget(id);
+			return;
+		}
+	}
 	if (b->err) {
 		site = callsite__user(ret);
 		went_on(b);
@@ -442,7 +455,8 @@ void checks__psend(int type, int len)
 
 void checks__rbuf_freed(int old) { forget(old); }
 
-void checks__received(int bufid, const wire_piggyback *pb, int tag, int inner)
+void checks__received(int bufid, const wire_piggyback *pb, int src, int tag, int bytes,
+                      int inner)
 {
 	chk_buf *b;
 
@@ -458,6 +472,8 @@ void checks__received(int bufid, const wire_piggyback *pb, int tag, int inner)
 	b->sender = pb->sender_index;
 	b->send_site = pb->send_site;
 	b->tag = tag;
+	b->src = src;
+	b->bytes = bytes;
 }
 
 void checks__precv(const hooks_call *call, int type, int len, const wire_piggyback *pb, int tag)
@@ -629,7 +645,8 @@ PVMMON_EXTERN int pvm_unpackf(const char *fmt, ...)
 }
 
 /* The messages still queued in the program's context at its pvm_exit (which would
- * throw them away): taken here, counted per sender, send statement and tag. */
+ * throw them away): taken here, counted per sender, send statement and tag; pvmd's own
+ * (notify messages) aside. */
 static void queued_at_exit(int (*take_pb)(int src, int tag, wire_piggyback *pb))
 {
 	wire_piggyback pb;
@@ -641,6 +658,10 @@ static void queued_at_exit(int (*take_pb)(int src, int tag, wire_piggyback *pb))
 
 		if (pvm_bufinfo(id, &bytes, &tag, &src) < 0)
 			break;
+		/* pvmd's notify messages (TaskExit and the like) come as the program asked
+		 * and are commonly left unread: they are no message of the program's. */
+		if ((unsigned)src & 0x80000000u)
+			continue;
 		memset(&f, 0, sizeof(f));
 		f.kind = WIRE_CHECK_QUEUED;
 		f.tag = tag;
@@ -660,13 +681,15 @@ static void queued_at_exit(int (*take_pb)(int src, int tag, wire_piggyback *pb))
  * pvm_mkbuf statement. */
 static void unfreed_at_exit(void)
 {
-	int sb = pvm_getsbuf(), rb = pvm_getrbuf();
+	int sb = pvm_getsbuf(), rb = pvm_getrbuf(), bytes, tag, src;
 
 	for (size_t i = 1; i < ck.nbufs; i++) {
 		chk_buf *b = ck.bufs[i];
 		wire_finding f;
 
-		if (!b || !b->made || (int)i == sb || (int)i == rb)
+		/* A buffer PVM freed unseen (inside a group call) is gone. */
+		if (!b || !b->made || (int)i == sb || (int)i == rb ||
+		    pvm_bufinfo((int)i, &bytes, &tag, &src) < 0)
 			continue;
 		memset(&f, 0, sizeof(f));
 		f.kind = WIRE_CHECK_UNFREED;

@@ -34,9 +34,11 @@ void checks__sign(wire_piggyback *pb, const hooks_call *call);
 /* pvm_psend's data type and count, from its pre hook. */
 void checks__psend(int type, int len);
 /* Receives: old, the receive buffer the call freed (0: none); bufid, the one it made
- * current (0: none), with the message's piggyback (NULL: none) from src with tag. */
+ * current (0: none), with the message's piggyback (NULL: none) from src with tag, of
+ * bytes. */
 void checks__rbuf_freed(int old);
-void checks__received(int bufid, const wire_piggyback *pb, int tag, int inner);
+void checks__received(int bufid, const wire_piggyback *pb, int src, int tag, int bytes,
+                      int inner);
 /* pvm_precv of len items of type, at call's statement, of a message with piggyback pb. */
 void checks__precv(const hooks_call *call, int type, int len, const wire_piggyback *pb, int tag);
 /* At pvm_exit, before the final flush: counts the queued messages and the unfreed
