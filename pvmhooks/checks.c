@@ -44,6 +44,7 @@ typedef struct chk_buf {
 	                     * again for another message is told apart */
 	uint32_t send_site;
 	void *last_site; /* the statement of the last run packed (runs merge) */
+	void *last_ret;  /* and its call's return address */
 	void *made_site; /* pvm_mkbuf's statement */
 	/* An error result of a pack or unpack into or from it that nothing used since. */
 	int err;
@@ -64,6 +65,7 @@ static struct {
 	chk_buf **bufs;
 	size_t nbufs;
 	int ps_type, ps_len;
+	void *pk_ret, *pk_site; /* the last pack's call site and its statement */
 	struct {
 		const void *key;
 		uint32_t off;
@@ -143,13 +145,16 @@ static chk_buf *buf_of(int id, int make)
 	return ck.bufs[id];
 }
 
-/* Forgets buffer id (freed). */
+/* Forgets buffer id (freed): what every use tests first is cleared (the rest is set
+ * again before it is read). */
 static void forget(int id)
 {
 	chk_buf *b = buf_of(id, 0);
 
-	if (b)
-		memset(b, 0, sizeof(*b));
+	if (b) {
+		b->valid = b->made = b->rcvd = b->done = b->more = b->nsig = 0;
+		b->err = 0;
+	}
 }
 
 /* A new buffer id of the program's, with an empty signature. */
@@ -296,7 +301,18 @@ static void packed(int type, int n, int rc, void *ret, const char *call)
 	if (!watched(CHECKS_UNPACK | CHECKS_IGNORED) || !(b = buf_of(pvm_getsbuf(), 0)) ||
 	    !b->valid)
 		return;
-	site = callsite__user(ret);
+	/* A loop's next pack: the run grows (the statement is its call site's). */
+	if (rc >= 0 && !b->err && b->nsig && b->last_ret == ret && !b->rcvd && !b->more &&
+	    b->sig[b->nsig - 1].type == type) {
+		b->sig[b->nsig - 1].count += (uint32_t)n;
+		return;
+	}
+	/* The statement of the last pack's call site, kept: a program packs at few. */
+	if (ret != ck.pk_ret) {
+		ck.pk_ret = ret;
+		ck.pk_site = callsite__user(ret);
+	}
+	site = ck.pk_site;
 	if (b->err)
 		went_on(b);
 	if (rc < 0) {
@@ -319,6 +335,7 @@ static void packed(int type, int n, int rc, void *ret, const char *call)
 	b->sig[b->nsig].count = (uint32_t)n;
 	b->sig[b->nsig++].site = site_offset(site);
 	b->last_site = site;
+	b->last_ret = ret;
 }
 
 /* Whether data packed as type p reads back as type u (the signedness of one width
@@ -466,6 +483,8 @@ void checks__received(int bufid, const wire_piggyback *pb, int src, int tag, int
 	/* A received buffer sent on (pvm_setsbuf) carries what it holds. */
 	b->valid = 1;
 	b->rcvd = 1;
+	b->idx = 0;
+	b->used = 0;
 	b->nsig = pb->nsig;
 	b->more = pb->sig_more;
 	memcpy(b->sig, pb->sig, sizeof(b->sig[0]) * pb->nsig);
@@ -562,9 +581,12 @@ PVMMON_EXTERN int pvm_upkstr(char *s)
 /* pvm_initsend frees the current send buffer and makes a new one current. */
 PVMMON_EXTERN int pvm_initsend(int enc)
 {
-	int old = pvm_getsbuf();
-	int rc = ((int_fn)REAL(initsend, "pvm_initsend"))(enc);
+	int old = pvm_getsbuf(), g = hooks__guard, rc;
 
+	/* Its own pvm_freebuf and pvm_mkbuf (through the PLT) are accounted here. */
+	hooks__guard = 1;
+	rc = ((int_fn)REAL(initsend, "pvm_initsend"))(enc);
+	hooks__guard = g;
 	if (!hooks__guard && ck.mask) {
 		forget(old);
 		if (rc > 0)
