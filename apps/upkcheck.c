@@ -4,8 +4,9 @@
  *   mismatch  the child unpacks a string from a message packed as 1 int, and prints
  *             what pvm_upkstr returned ("upkstr rc=...").
  *   match     every pack sequence is unpacked as packed: a 10-int pack in three
- *             smaller unpacks, two int packs in one unpack, bytes, strings, doubles,
- *             signed and unsigned, psend/precv; the child checks every result.
+ *             smaller unpacks, an empty pack, two int packs in one unpack, bytes,
+ *             strings, doubles, signed and unsigned, psend/precv; the child checks
+ *             every result.
  *   queued    the child sends two messages (tag 5) the parent never receives.
  *   unfreed   the parent makes three buffers with pvm_mkbuf and frees one.
  *   ignored   the child unpacks 2 ints from a message of 1, and then another.
@@ -56,6 +57,7 @@ static void parent_match(int child)
 		v[i] = i;
 	pvm_initsend(PvmDataDefault);
 	pvm_pkint(v, 10, 1);
+	pvm_pkdouble(d, 0, 1); /* packs nothing */
 	pvm_pkint(&one, 1, 1);
 	pvm_pkint(&two, 1, 1);
 	pvm_pkbyte(bytes, 8, 1);

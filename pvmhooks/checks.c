@@ -321,7 +321,8 @@ static void packed(int type, int n, int rc, void *ret, const char *call)
 		b->err_call = call;
 		return;
 	}
-	if (b->rcvd || b->more)
+	/* An empty pack packs nothing to check against. */
+	if (b->rcvd || b->more || n <= 0)
 		return;
 	if (b->nsig && b->last_site == site && b->sig[b->nsig - 1].type == type) {
 		b->sig[b->nsig - 1].count += (uint32_t)n;
@@ -418,6 +419,12 @@ static void unpacked(int type, int n, int rc, void *ret, const char *call)
 			return;
 		}
 		r = &b->sig[b->idx];
+		if (b->used >= r->count) {
+			/* An empty run (psend of no items) holds nothing to read. */
+			b->idx++;
+			b->used = 0;
+			continue;
+		}
 		if (!same_type(r->type, type)) {
 			unpack_finding(b, r, 0, type, n, site ? site : callsite__user(ret), call);
 			return;
