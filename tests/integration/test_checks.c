@@ -15,10 +15,13 @@
 
 #define RUN_TIMEOUT 120
 
+/* The folder of the last run_mode's log (MODE.xml). */
+static const char *last_dir;
+
 /* Runs upkcheck MODE monitored with extra options; *log gets its log (NULL if none). */
 static void run_mode(const char *mode, const char *opts, cmd_result *r, pvmmon_log **log)
 {
-	const char *dir = harness_tmpdir();
+	const char *dir = last_dir = harness_tmpdir();
 	char path[4096];
 
 	*log = NULL;
@@ -94,6 +97,16 @@ static void test_unpack_mismatch(void)
 	}
 	CU_ASSERT_EQUAL(log ? log->nfindings : 0, 1);
 	pvmmon_log_free(log);
+	cmd_result_free(&r);
+	/* Both reports show it, with its count. */
+	harness_sh(&r, 60,
+	           "cd '%s' && %s/pvmmon report mismatch.xml --text && %s/pvmmon report "
+	           "mismatch.xml -o rep >/dev/null && cat rep/index.html",
+	           last_dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "PVM usage errors: 1\n  unpack: task 0.0 unpacked a string"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<h2 id=usage>PVM usage errors</h2>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "(tag 1) <span class=note>(1 time)</span>"));
 	cmd_result_free(&r);
 }
 
