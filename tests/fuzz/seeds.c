@@ -395,6 +395,11 @@ static void logs(void)
 	t.hists = th;
 	log.ntasks = 1;
 	log.tasks = &t;
+	log.nfindings = 1;
+	log.findings = &(pvmmon_log_finding){"unpack", "0",
+	                                     "task 0 unpacked a string at a.c:3 from a message "
+	                                     "packed as 1 int at a.c:9 by task 0.1 (tag 1)",
+	                                     2};
 	if (pvmmon_log_format(&log, &xml, &len) < 0) {
 		fprintf(stderr, "seeds: %s\n", pvmmon_error_last());
 		exit(1);
