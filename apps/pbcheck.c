@@ -100,9 +100,12 @@ static int master(int nw, int n)
 {
 	int *tids = calloc(nw, sizeof(int)), nexta[64] = {0}, nextb[64] = {0};
 	int i, k, magic = MAGIC1;
+	char count[16];
 
-	if (!tids || pvm_spawn("pbcheck", (char *[]){"-worker", NULL}, PvmTaskDefault, "", nw,
-			       tids) != nw)
+	/* The workers send as many as the master receives (none left unreceived). */
+	snprintf(count, sizeof(count), "%d", n);
+	if (!tids || pvm_spawn("pbcheck", (char *[]){"-worker", count, NULL}, PvmTaskDefault, "",
+			       nw, tids) != nw)
 		return fail("cannot start the workers");
 	for (i = 0; i < nw; i++) {
 		pvm_initsend(PvmDataDefault);
@@ -148,7 +151,9 @@ int main(int argc, char **argv)
 	if (pvm_mytid() < 0)
 		return fail("cannot join PVM (is a pvmd running?)");
 	if (argc > 1 && !strcmp(argv[1], "-worker")) {
-		rc = worker(n);
+		if (argc > 2)
+			n = atoi(argv[2]);
+		rc = worker(n > 0 ? n : 50);
 	} else {
 		if (argc > 1)
 			nw = atoi(argv[1]);

@@ -1349,6 +1349,38 @@ done
 echo
 fi
 
+if want 24; then
+# 24. The PVM usage checks (issue 36): ping-pong round trips (8 B, 1 KiB; one pack and
+# one unpack a message) and Monte Carlo pi's wall time (section 2's), monitored with
+# every check (the default) and with --check=none, interleaved. Target: within 2%.
+for rep in $(seq "$REPS"); do
+	for mode in chk none; do
+		flag=; [ $mode = none ] && flag=--check=none
+		# shellcheck disable=SC2086
+		$PIN "$BIN/pvmmon" run -q $flag -o "$work/c24.xml" -- "$BIN/pingpong" -n 2000 -w 200 \
+			--timing --sizes 8,1024 >>"$work/pp.c24$mode" 2>/dev/null
+		PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $flag -o "$work/c24m.xml" -- /bin/bash -c \
+			'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 4 -c 512 -s 1000000 \
+			2>&1 >/dev/null | tail -n 1 >>"$work/c24.mcpi.$mode"
+	done
+done
+# The fastest round trip of each run is the one least disturbed by other load: its
+# median over the runs is given beside the median of the runs' medians.
+colmin() { awk -v s="size=$2" '$1==s {sub("min_us=","",$4); print $4}' "$work/pp.$1" | median; }
+echo "PVM usage checks: all (the default) against --check=none (medians)"
+for s in 8 1024; do
+	c=$(col c24chk "$s"); n=$(col c24none "$s")
+	cm=$(colmin c24chk "$s"); nm=$(colmin c24none "$s")
+	printf 'ping-pong %5s B: checks %8s us  none %8s us  ratio %.3f;  fastest: %s us, %s us, ratio %.3f\n' \
+		"$s" "$c" "$n" "$(echo "$c $n" | awk '{print $1/$2}')" "$cm" "$nm" \
+		"$(echo "$cm $nm" | awk '{print $1/$2}')"
+done
+c=$(median <"$work/c24.mcpi.chk"); n=$(median <"$work/c24.mcpi.none")
+printf 'mcpi -w 4 -c 512: checks %ss  none %ss  ratio %.3f\n' "$c" "$n" \
+	"$(echo "$c $n" | awk '{print $1/$2}')"
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

@@ -45,7 +45,8 @@ char *cli__run_preload_list(void)
 char *cli__run_export_list(const char *old, int wait)
 {
 	static const char *const passed[] = {"PVMMON_CLOCK", "PVMMON_RECHECK_MS",
-	                                     "PVMMON_CALIBRATION", "PVMMON_SLICE_TIMER"};
+	                                     "PVMMON_CALIBRATION", "PVMMON_SLICE_TIMER",
+	                                     "PVMMON_CHECK"};
 	char *exp = NULL, *more = NULL;
 	size_t i;
 

@@ -258,6 +258,40 @@ static int set_throttle(cli_run_opts *o, const run_opt *d, const char *arg)
 	return 0;
 }
 
+/* --check=LIST: all, none, or a comma list of the checks' names (the tasks read it from
+ * PVMMON_CHECK, pvmhooks/checks.c). */
+static int set_check(cli_run_opts *o, const run_opt *d, const char *arg)
+{
+	static const char *const names[] = {"unpack", "queued", "unfreed", "ignored"};
+	const char *p = arg;
+
+	(void)d;
+	if (!strcmp(arg, "all") || !strcmp(arg, "none")) {
+		o->check = arg;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < 4; i++)
+			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+				break;
+		if (i == 4 || (p[n] == ',' && !p[n + 1])) {
+			cli__error("run: --check wants all, none or a comma list of unpack, queued, "
+				   "unfreed and ignored, not '%s'",
+				   arg);
+			return PVMMON_EINVAL;
+		}
+		p += n + (p[n] == ',');
+	}
+	if (!*arg) {
+		cli__error("run: --check wants all, none or a list of checks");
+		return PVMMON_EINVAL;
+	}
+	o->check = arg;
+	return 0;
+}
+
 static int set_stop_at(cli_run_opts *o, const run_opt *d, const char *arg)
 {
 	const char *colon = strrchr(arg, ':');
@@ -396,6 +430,16 @@ static const run_opt run_opts[] = {
      .what = "a number of milliseconds from 1 to 3600000",
      .help = "      --wait-threshold=MS  a receive that has waited this long tells the\n"
              "                       monitor what it waits for (default 100)\n"},
+    {.name = "check",
+     .has_arg = required_argument,
+     .set = set_check,
+     .help = "      --check=LIST     the PVM usage checks, said on stderr once per statement\n"
+             "                       (pair) and kept in the log: all (the default), none, or\n"
+             "                       a comma list of unpack (an unpack against what the\n"
+             "                       sender packed), queued (messages never received before\n"
+             "                       a task's pvm_exit), unfreed (pvm_mkbuf buffers never\n"
+             "                       freed) and ignored (an error result of a pack or unpack\n"
+             "                       the program went on past)\n"},
     /* Options of pvmmon replay, described in its own help (cli/run.c). */
     {.name = "on-divergence",
      .has_arg = required_argument,

@@ -45,6 +45,7 @@ typedef struct cli_run_opts {
 	int hist_hottest;
 	int no_histograms;
 	const char *histogram;
+	const char *check;   /* --check=LIST, as given, or NULL: all checks */
 	char **prog_argv;    /* PROGRAM and its arguments */
 } cli_run_opts;
 

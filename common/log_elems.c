@@ -629,6 +629,18 @@ static int hang_start(log_rd *r)
 	PUSH_BIND(r, r->log->hangs, r->log->nhangs, f);
 }
 
+static int finding_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_finding, kind, "kind", LOG_F_STR),
+	    F(pvmmon_log_finding, task, "task", LOG_F_STR),
+	    F(pvmmon_log_finding, count, "count", LOG_F_U64),
+	    F(pvmmon_log_finding, text, "text", LOG_F_STR),
+	};
+
+	PUSH_BIND(r, r->log->findings, r->log->nfindings, f);
+}
+
 static int trace_start(log_rd *r)
 {
 	static const log_field f[] = {
@@ -666,6 +678,7 @@ const log_elem log__elems[] = {
     {"pvmmon-log", "instrumentation", instrumentation_start, NULL, 0},
     {"instrumentation", "switch", switch_start, NULL, 0},
     {"hangs", "hang", hang_start, NULL, 0},
+    {"findings", "finding", finding_start, NULL, 0},
     {"pvmmon-log", "histograms", histograms_start, NULL, 0},
     {"histograms", "histogram", run_hist_start, hist_end, 1},
     {"pvmmon-log", "trace", trace_start, NULL, 0},

@@ -65,6 +65,12 @@ void pvmmon_log_free(pvmmon_log *log)
 		free(log->hangs[i].text);
 	}
 	free(log->hangs);
+	for (i = 0; i < log->nfindings; i++) {
+		free(log->findings[i].kind);
+		free(log->findings[i].task);
+		free(log->findings[i].text);
+	}
+	free(log->findings);
 	for (i = 0; i < log->nhists; i++)
 		pvmmon_log_hist_clear(&log->hists[i]);
 	free(log->hists);

@@ -383,6 +383,25 @@ static void write_hists(writer *wr, const pvmmon_log *log)
 	end(wr);
 }
 
+/* The PVM usage errors the checks found (version 1.9), when there were any. */
+static void write_findings(writer *wr, const pvmmon_log *log)
+{
+	if (!log->nfindings)
+		return;
+	start(wr, "findings");
+	for (size_t i = 0; i < log->nfindings; i++) {
+		const pvmmon_log_finding *f = &log->findings[i];
+
+		start(wr, "finding");
+		attr_str(wr, "kind", f->kind ? f->kind : "unpack");
+		attr_str(wr, "task", f->task ? f->task : "");
+		attr_u64(wr, "count", f->count);
+		attr_str(wr, "text", f->text ? f->text : "");
+		end(wr);
+	}
+	end(wr);
+}
+
 /* The hangs the monitor said (version 1.3), when there were any. */
 static void write_hangs(writer *wr, const pvmmon_log *log)
 {
@@ -502,6 +521,7 @@ static void write_log(writer *wr, const pvmmon_log *log)
 	}
 
 	write_hangs(wr, log);
+	write_findings(wr, log);
 	write_hists(wr, log);
 	if (log->trace.enabled) {
 		start(wr, "trace");

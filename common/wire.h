@@ -8,6 +8,7 @@
 #define PVMMON_COMMON_WIRE_H
 
 #include "wire_buf.h"
+#include "wire_check.h"
 #include "wire_control.h"
 #include "wire_hang.h"
 #include "wire_preserve.h"

@@ -25,7 +25,9 @@
  * 13: block notices carry the sender's send count on its host's board. 14: CALIB is new,
  * welcomes carry the host's calibration and cost records the task it came from. 15: a
  * registration names the process's earlier tid (it enrolled again after pvm_exit), and
- * FATAL's signal 0 is an exit without pvm_exit.
+ * FATAL's signal 0 is an exit without pvm_exit;
+ * FINDING is new, registrations carry the main program's path, piggybacks may carry
+ * the message's pack signature.
  */
 #define WIRE_VERSION 15
 /* Bytes of the header every tagged message starts with. */

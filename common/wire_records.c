@@ -12,6 +12,12 @@ size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp)
 	return WIRE_PB_HEADER + (size_t)ndests * 8 + ncp;
 }
 
+size_t wire__piggyback_sig_size(const wire_piggyback *pb)
+{
+	return pb->sig_on ? 5 + 9 * (size_t)(pb->nsig > WIRE_PB_SIG_MAX ? WIRE_PB_SIG_MAX : pb->nsig)
+	                  : 0;
+}
+
 size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 {
 	uint32_t i;
@@ -20,7 +26,7 @@ size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	p[0] = (uint8_t)WIRE_PB_MAGIC;
 	p[1] = (uint8_t)(WIRE_PB_MAGIC >> 8);
 	p[2] = WIRE_VERSION;
-	p[3] = (uint8_t)((pb->quiet ? 1 : 0) | (pb->notify ? 2 : 0)); /* flags */
+	p[3] = (uint8_t)((pb->quiet ? 1 : 0) | (pb->notify ? 2 : 0) | (pb->sig_on ? 4 : 0));
 	wire__store32(p + 4, pb->sender_index);
 	wire__store32(p + 8, (uint32_t)pb->sender_tid);
 	wire__store32(p + 12, pb->bytes);
@@ -35,6 +41,18 @@ size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	for (i = 0; i < pb->ndests; i++, p += 8) {
 		wire__store32(p, (uint32_t)pb->dest_tid[i]);
 		wire__store32(p + 4, pb->seq[i]);
+	}
+	if (pb->sig_on) {
+		uint8_t n = pb->nsig > WIRE_PB_SIG_MAX ? WIRE_PB_SIG_MAX : pb->nsig;
+
+		*p++ = (uint8_t)(n | (pb->sig_more ? 0x80 : 0));
+		wire__store32(p, pb->send_site);
+		p += 4;
+		for (i = 0; i < n; i++, p += 9) {
+			p[0] = pb->sig[i].type;
+			wire__store32(p + 1, pb->sig[i].count);
+			wire__store32(p + 5, pb->sig[i].site);
+		}
 	}
 	if (pb->cp.on)
 		p = wire__cp_store(p, &pb->cp);
@@ -54,12 +72,14 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 	pb->dest_tid = NULL;
 	pb->seq = NULL;
 	pb->my_seq = -1;
+	pb->sig_on = pb->nsig = pb->sig_more = 0;
 	if (len < WIRE_PB_HEADER || (data[0] | data[1] << 8) != WIRE_PB_MAGIC)
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: bad size or magic");
 	if (data[2] != WIRE_VERSION)
 		return pvmmon_error_set(PVMMON_EVERSION, "piggyback: version %u", data[2]);
 	pb->quiet = data[3] & 1;
 	pb->notify = (data[3] >> 1) & 1;
+	pb->sig_on = (data[3] >> 2) & 1;
 	pb->sender_index = wire__load32(data + 4);
 	pb->sender_tid = (int32_t)wire__load32(data + 8);
 	pb->bytes = wire__load32(data + 12);
@@ -71,9 +91,34 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 	pb->token = wire__load64(data + 48);
 	pb->sends = wire__load64(data + 56);
 	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
-	    len != wire__piggyback_size(pb->ndests, pb->ncp))
+	    len < wire__piggyback_size(pb->ndests, pb->ncp) + (pb->sig_on ? 5 : 0))
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
 		                        pb->ndests, len);
+	if (pb->sig_on) {
+		const uint8_t *s = data + WIRE_PB_HEADER + (size_t)pb->ndests * 8;
+
+		pb->nsig = s[0] & 0x7f;
+		pb->sig_more = s[0] >> 7;
+		pb->send_site = wire__load32(s + 1);
+		s += 4;
+		if (pb->nsig > WIRE_PB_SIG_MAX) {
+			unsigned n = pb->nsig;
+
+			pb->nsig = 0;
+			return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u signature runs", n);
+		}
+		if (len == wire__piggyback_size(pb->ndests, pb->ncp) + wire__piggyback_sig_size(pb))
+			for (i = 0; i < pb->nsig; i++) {
+				pb->sig[i].type = s[1 + 9 * i];
+				pb->sig[i].count = wire__load32(s + 2 + 9 * i);
+				pb->sig[i].site = wire__load32(s + 6 + 9 * i);
+			}
+	}
+	if (len != wire__piggyback_size(pb->ndests, pb->ncp) + wire__piggyback_sig_size(pb)) {
+		pb->nsig = 0;
+		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
+		                        pb->ndests, len);
+	}
 	if (pb->ncp && wire__cp_load(data + len - pb->ncp, pb->ncp, &pb->cp) != pb->ncp) {
 		memset(&pb->cp, 0, sizeof(pb->cp));
 		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: damaged critical-path tuple");

@@ -13,6 +13,19 @@
 #define WIRE_PB_MAGIC 0x504du /* "PM" */
 #define WIRE_PB_MAX_DESTS 65536
 #define WIRE_PB_HEADER 64
+/* The pack signature a piggyback carries (pvmhooks/checks.c): at most this many runs of
+ * packs, 9 bytes each after a count byte and the send's statement. */
+#define WIRE_PB_SIG_MAX 16
+#define WIRE_PB_SIG_BYTES (5 + 9 * WIRE_PB_SIG_MAX)
+
+/* One run of the sender's pack calls into the message: count items of one PVM type
+ * (PVM_INT, PVM_STR, ...) packed by consecutive calls of one statement, at offset site
+ * of the sender's main program (UINT32_MAX: elsewhere). */
+typedef struct wire_pksig {
+	uint8_t type;
+	uint32_t count;
+	uint32_t site;
+} wire_pksig;
 
 typedef struct wire_piggyback {
 	uint32_t sender_index; /* the monitor's number for the sending task */
@@ -44,14 +57,23 @@ typedef struct wire_piggyback {
 	const int32_t *dest_tid;
 	const uint32_t *seq;
 	int64_t my_seq;
+	/* The message's pack signature (flag 4 in the header): sig_on says it was carried,
+	 * nsig runs of it are, and sig_more that more runs were packed than it holds. A
+	 * receiver checks its unpacks against it (pvmhooks/checks.c). */
+	uint8_t sig_on, nsig, sig_more;
+	uint32_t send_site; /* the send's statement in the sender's main program (as site) */
+	wire_pksig sig[WIRE_PB_SIG_MAX];
 } wire_piggyback;
 
 /* Size of the encoding of a piggyback with ndests destinations and ncp bytes of
  * critical-path tuple. */
 size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp);
+/* The bytes the signature of pb adds (0 when it carries none). */
+size_t wire__piggyback_sig_size(const wire_piggyback *pb);
 /* WIRE_PB_CP_MAX (wire_buf.h): what a stack buffer must add for the largest tuple. */
 /* Encodes pb into out (at least wire__piggyback_size(pb->ndests, wire__cp_size(&pb->cp))
- * bytes when pb->cp.on, else (pb->ndests, 0)); returns size. */
+ * bytes when pb->cp.on, else (pb->ndests, 0), plus wire__piggyback_sig_size(pb));
+ * returns size. */
 size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out);
 /* Decodes len bytes into *pb for receiver my_tid; PVMMON_EPARSE or PVMMON_EVERSION
  * when damaged. */

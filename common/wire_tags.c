@@ -84,6 +84,7 @@ CHECK(calib, wire_calib, nothing)
 CHECK(fatal, wire_fatal, nothing)
 CHECK(wait, wire_wait, wire__wait_clear)
 CHECK(waitend, wire_waitend, nothing)
+CHECK(finding, wire_finding, wire__finding_clear)
 
 static int check_records(const uint8_t *d, size_t n)
 {

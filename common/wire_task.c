@@ -51,11 +51,13 @@ void wire__register_encode(wire_buf *b, const wire_register *r)
 	wire__put_str(b, r->program);
 	wire__put_u64(b, r->token);
 	wire__put_u32(b, (uint32_t)r->earlier_tid);
+	wire__put_str(b, r->exe);
 }
 
 void wire__register_clear(wire_register *r)
 {
 	free(r->program);
+	free(r->exe);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -77,6 +79,7 @@ int wire__register_decode(wire_register *r, const uint8_t *data, size_t len)
 	r->program = wire__get_str(&in, WIRE_MAX_STR);
 	r->token = wire__get_u64(&in);
 	r->earlier_tid = (int32_t)wire__get_u32(&in);
+	r->exe = wire__get_str(&in, WIRE_MAX_STR);
 	rc = wire__done(&in, "registration");
 	if (rc < 0)
 		wire__register_clear(r);

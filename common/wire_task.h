@@ -35,6 +35,8 @@ typedef struct wire_register {
 	/* The tid this process had before: it called pvm_exit and enrolled again (0: it
 	 * is its first). */
 	int32_t earlier_tid;
+	char *exe;      /* the main program's path (heap after decode, may be NULL): where
+	                 * the monitor resolves this task's statements findings name */
 } wire_register;
 
 void wire__register_encode(wire_buf *b, const wire_register *r);

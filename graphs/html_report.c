@@ -434,6 +434,28 @@ static void put_picture(FILE *out, const char *stem, const char *format, const c
 	fputs("\"></a></p>\n", out);
 }
 
+/* The PVM usage errors section, when the checks found any: each finding as said, with
+ * how often it happened. */
+static void findings(const pvmmon_log *log, FILE *out)
+{
+	if (!log->nfindings)
+		return;
+	fputs("<h2 id=usage>PVM usage errors</h2>\n<p>Found by the checks while the run lasted "
+	      "(<code>pvmmon run --check</code>), each said once per statement (pair):</p>\n"
+	      "<ul>\n",
+	      out);
+	for (size_t i = 0; i < log->nfindings; i++) {
+		fputs("<li><b>", out);
+		put_html(out, log->findings[i].kind ? log->findings[i].kind : "?");
+		fputs("</b>: ", out);
+		put_html(out, log->findings[i].text ? log->findings[i].text : "");
+		fprintf(out, " <span class=note>(%llu time%s)</span></li>\n",
+			(unsigned long long)log->findings[i].count,
+			log->findings[i].count == 1 ? "" : "s");
+	}
+	fputs("</ul>\n", out);
+}
+
 /*
  * The hangs section, when a task waited or a hang was said: each diagnosis as the
  * monitor said it while the run lasted, where each task waited when the log was
@@ -637,6 +659,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	      graphs__has_waits(log) ? "<a href=\"#hangs\">hangs</a> &middot; " : "");
 	run_summary(log, out);
 	rc = graphs__html_overview(out, log, dir);
+	findings(log, out);
 	hangs(log, o, out);
 	fputs("<h2 id=graphs>Program and call graphs</h2>\n<p>Nodes are coloured by their share of "
 	      "the program's virtual time (white: none, red: all of it); statements below the "

@@ -554,6 +554,19 @@ static void report_cost(const pvmmon_log *log, FILE *out)
 	}
 }
 
+/* PVM usage errors: each finding as the monitor said it, with how often it happened. */
+static void report_findings(const pvmmon_log *log, FILE *out)
+{
+	if (log->nfindings)
+		fprintf(out, "\nPVM usage errors: %zu\n", log->nfindings);
+	for (size_t i = 0; i < log->nfindings; i++)
+		fprintf(out, "  %s: %s (%llu time%s)\n",
+			log->findings[i].kind ? log->findings[i].kind : "?",
+			log->findings[i].text ? log->findings[i].text : "",
+			(unsigned long long)log->findings[i].count,
+			log->findings[i].count == 1 ? "" : "s");
+}
+
 /* Hangs: each diagnosis as the monitor said it while the run lasted. */
 static void report_hangs(const pvmmon_log *log, FILE *out)
 {
@@ -696,6 +709,7 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no output");
 	report_run(log, out);
 	report_hangs(log, out);
+	report_findings(log, out);
 	report_hosts(log, out);
 	report_tasks(log, out);
 	rc = report_statements(log, out);

@@ -9,6 +9,7 @@
 #include "../common/clock.h"
 #include "clocks.h"
 #include "ending.h"
+#include "findings.h"
 #include "hang.h"
 #include "histmerge.h"
 #include "logbuild.h"
@@ -344,6 +345,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		log->nswitches = log->switches ? run->nswitches : 0;
 	}
 	add_hangs(run, log);
+	findings__to_log(run, log);
 	if (run->cp_top_m) {
 		log->cp.top_m = run->cp_top_m;
 		log->cp.phases = run->cp_phases;

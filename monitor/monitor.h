@@ -38,6 +38,7 @@ typedef struct mon_task {
 	 * order per pair. */
 	int clock_done;
 	struct mon_cost *cost; /* NULL until its first flush with a calibration */
+	char *exe;             /* its main program's path (registration), or NULL */
 } mon_task;
 
 /* A rule of dynamic instrumentation: sites named by spec (common/resource.h) on or
@@ -176,6 +177,8 @@ typedef struct mon_run {
 	struct mon_tasks *tab;
 	/* The hosts' shared calibrations (calib.c; reached only through its functions). */
 	struct mon_calibs *calibs;
+	/* The PVM usage errors tasks found (findings.c). */
+	struct mon_findings *findings;
 	/* The host clock models (clocks.c). */
 	mon_host_clock *clocks;
 	size_t nclocks;

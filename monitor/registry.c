@@ -13,6 +13,7 @@
 #include "cost.h"
 #include "histmerge.h"
 #include "pvmmon/errors.h"
+#include "findings.h"
 #include "registry.h"
 #include "rrmon.h"
 #include "tasks.h"
@@ -116,17 +117,19 @@ int registry__register(mon_run *run, int src, const uint8_t *data, size_t len)
 
 	if (wire__register_decode(&r, data, len) != 0 || r.tid != src) {
 		run->bad_messages++;
-		free(r.program);
+		wire__register_clear(&r);
 		return 0;
 	}
 	if (r.token != run->token) {
-		free(r.program);
+		wire__register_clear(&r);
 		return PVMMON_EINVAL;
 	}
 	if (tasks__add(&t, run, r.tid) < 0) {
-		free(r.program);
+		wire__register_clear(&r);
 		return 0;
 	}
+	free(t->exe);
+	t->exe = r.exe;
 	t->rec.parent_tid = r.parent_tid;
 	t->rec.pid = r.pid;
 	free(t->rec.program);
@@ -278,6 +281,7 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.flushes++;
 	if (final) {
 		t->final = 1;
+		findings__task_final(run, src);
 		if (!t->rec.signal)
 			t->rec.status = PVMMON_TASK_EXITED;
 	}

@@ -11,6 +11,7 @@
 #include "cpsearch.h"
 #include "critpath.h"
 #include "ending.h"
+#include "findings.h"
 #include "hang.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
@@ -92,6 +93,7 @@ static const struct {
     [WIRE_KIND_FATAL] = {ending__fatal, NULL},
     [WIRE_KIND_WAIT] = {hang__wait, NULL},
     [WIRE_KIND_WAITEND] = {hang__waitend, NULL},
+    [WIRE_KIND_FINDING] = {findings__message, NULL},
 };
 
 void run__dispatch(mon_run *run, int src, int tag, const uint8_t *data, size_t len)
@@ -125,6 +127,7 @@ void run__free(mon_run *run)
 	rrmon__free(run);
 	clocks__free(run);
 	calib__free(run);
+	findings__free(run);
 	tasks__free(run);
 	cpsearch__free(run);
 	free(run->args);

@@ -289,8 +289,10 @@ void tasks__free(mon_run *run)
 
 	if (!tab)
 		return;
-	for (size_t i = 0; i < tab->ntasks; i++)
+	for (size_t i = 0; i < tab->ntasks; i++) {
 		wire__task_clear(&tab->tasks[i].rec);
+		free(tab->tasks[i].exe);
+	}
 	free(tab->tasks);
 	free(tab->spawns);
 	tidindex__free(&tab->by_tid);

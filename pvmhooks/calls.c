@@ -10,6 +10,7 @@
 
 #include "board.h"
 #include "calls.h"
+#include "checks.h"
 #include "clocksync.h"
 #include "critpath.h"
 #include "mhf.h"
@@ -65,7 +66,7 @@ void hooks__jitter(void)
  * tag, leaving the user's send buffer and context as they were. */
 int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
 {
-	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
+	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
 	int32_t stack_tids[PB_STACK_DESTS];
 	uint32_t stack_seq[PB_STACK_DESTS];
 	uint8_t *enc = stack;
@@ -76,7 +77,7 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	int i, rc = PVMMON_ENOMEM;
 
 	if (n > PB_STACK_DESTS) {
-		enc = malloc(wire__piggyback_size((uint32_t)n, WIRE_PB_CP_MAX));
+		enc = malloc(wire__piggyback_size((uint32_t)n, WIRE_PB_CP_MAX) + WIRE_PB_SIG_BYTES);
 		dt = malloc(sizeof(*dt) * (size_t)n);
 		seq = malloc(sizeof(*seq) * (size_t)n);
 		if (!enc || !dt || !seq)
@@ -113,6 +114,8 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	/* The message carries the longest path up to the send's start (off: only cp.on is
 	 * set). */
 	hooks__cp_tuple(&pb.cp, call->v0);
+	/* What the message holds, for its receiver's unpack check (checks.c). */
+	checks__sign(&pb, call);
 	len = wire__piggyback_encode(&pb, enc);
 	rc = channel__pb_send(tids, n, tag, enc, len);
 out:
@@ -211,7 +214,7 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
  */
 static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrived)
 {
-	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_CP_MAX];
+	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
 	uint8_t *big = NULL, *p = enc;
 	size_t len = 0;
 	int rc, have_pb = 0;
@@ -351,6 +354,10 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 
 	hooks__count_recv(bytes);
 	have_pb = fetch_piggyback(src, tag, &pb, &arrived);
+	if (call->op == HOOKS_OP_pvm_precv)
+		checks__precv(call, call->chk_type, call->chk_len, have_pb ? &pb : NULL, tag);
+	else
+		checks__received(call->chk_buf, have_pb ? &pb : NULL, src, tag, bytes, call->inner);
 
 	st = hooks__stmt(call->site, call->op);
 	if (st) {
@@ -452,12 +459,11 @@ void hooks__post_pvm_send(hooks_call *call, int rc, int tid, int tag)
 void hooks__pre_pvm_psend(hooks_call *call, int tid, int tag, void *buf, int len, int type)
 {
 	hooks__jitter();
+	checks__psend(type, len);
 	(void)call;
 	(void)tid;
 	(void)tag;
 	(void)buf;
-	(void)len;
-	(void)type;
 }
 
 /* Bytes of len items of a PVM data type. */
@@ -522,6 +528,9 @@ static void after_receive(hooks_call *call, int rc)
 {
 	int bytes = 0, rtag = 0, src = 0;
 
+	/* The call freed the receive buffer that was current (checks.c forgets it). */
+	checks__rbuf_freed(call->chk_old);
+	call->chk_buf = rc;
 	if (rc > 0 && channel__buf_info(rc, &bytes, &rtag, &src) == 0)
 		complete_receive(call, src, rtag, bytes);
 	else
@@ -549,6 +558,7 @@ static void polled(hooks_call *call, int rc, int tid, int tag)
 
 void hooks__pre_pvm_recv(hooks_call *call, int tid, int tag)
 {
+	call->chk_old = pvm_getrbuf();
 	before_receive(call, tid, tag, 0, NULL);
 	blocking_wait(call, tid, tag, NULL);
 }
@@ -562,6 +572,7 @@ void hooks__post_pvm_recv(hooks_call *call, int rc, int tid, int tag)
 
 void hooks__pre_pvm_nrecv(hooks_call *call, int tid, int tag)
 {
+	call->chk_old = pvm_getrbuf();
 	before_receive(call, tid, tag, 1, NULL);
 }
 
@@ -577,6 +588,7 @@ void hooks__pre_pvm_trecv(hooks_call *call, int tid, int tag, struct timeval *tm
 	 * pvm_nrecv. */
 	int zero = tmout && tmout->tv_sec == 0 && tmout->tv_usec == 0;
 
+	call->chk_old = pvm_getrbuf();
 	before_receive(call, tid, tag, zero, zero ? NULL : tmout);
 	if (!zero)
 		blocking_wait(call, tid, tag, tmout);
@@ -600,9 +612,9 @@ void hooks__pre_pvm_precv(hooks_call *call, int tid, int tag, void *buf, int len
 	before_receive(call, tid, tag, 0, NULL);
 	if (!hooks__pr_on() && !hooks__mhf_in_handler())
 		waits__precv(call, tid, tag);
+	call->chk_type = type;
+	call->chk_len = len;
 	(void)buf;
-	(void)len;
-	(void)type;
 	(void)rtid;
 	(void)rtag;
 	(void)rlen;
@@ -706,10 +718,19 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 	hooks__rr_after(call, rc, 0, 0);
 }
 
+/* The trailing piggyback of a message still queued at exit (checks.c counts them). */
+static int exit_piggyback(int src, int tag, wire_piggyback *pb)
+{
+	int64_t arrived = 0;
+
+	return fetch_piggyback(src, tag, pb, &arrived);
+}
+
 void hooks__pre_pvm_exit(hooks_call *call)
 {
 	/* What handlers took so far is recorded before the final flush. */
 	hooks__mhf_settle(call);
+	checks__exit(exit_piggyback);
 	hooks__flush(1);
 }
 

@@ -78,6 +78,9 @@ typedef struct hooks_call {
 	int64_t pr_held;
 	int pr_reordered;
 	int64_t pr_timeout_vt;
+	/* The checks (checks.c): the receive buffer a receive freed and the one it made
+	 * current; pvm_precv's data type and count. */
+	int chk_old, chk_buf, chk_type, chk_len;
 } hooks_call;
 
 typedef enum hooks_state_kind {

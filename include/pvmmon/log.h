@@ -453,6 +453,20 @@ typedef struct pvmmon_log_hang {
 } pvmmon_log_hang;
 
 /*
+ * A PVM usage error the checks found (log version 1.9; `pvmmon run --check`): its kind
+ * ("unpack": an unpack against what was packed, "queued": messages never received
+ * before the task's exit, "unfreed": buffers made and never freed, "ignored": an error
+ * result the program went on past), the task that found it first, the finding as said
+ * on stderr, and how many times it happened (over all tasks).
+ */
+typedef struct pvmmon_log_finding {
+	char *kind;
+	char *task;
+	char *text;
+	uint64_t count;
+} pvmmon_log_finding;
+
+/*
  * Which overhead compensation a log's procedure and loop times show (seed 002):
  * parallel is the virtual clock (as logged in incl-ns, excl-ns, time-ns), local takes
  * out each task's own monitoring only, none is real time.
@@ -488,6 +502,8 @@ typedef struct pvmmon_log {
 	pvmmon_log_switch *switches; /* in time order */
 	size_t nhangs;
 	pvmmon_log_hang *hangs; /* in the order they were said */
+	size_t nfindings;
+	pvmmon_log_finding *findings; /* since 1.9, in the order they were said */
 	/* Since 1.6: the histogram settings and the monitor's merged histograms (program
 	 * and host foci). */
 	pvmmon_log_histcfg hist;

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		wire_register r;
 
 		if (wire__register_decode(&r, copy, size - 1) == 0)
-			free(r.program);
+			wire__register_clear(&r);
 		break;
 	}
 	case 1: {

@@ -30,7 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (wire__piggyback_decode(&pb, copy, size, tids[k]) == 0) {
 			/* What a decoder accepts must satisfy what the receiver relies on. */
 			if (pb.ndests > WIRE_PB_MAX_DESTS || pb.cp.n > WIRE_CP_MAX ||
-			    (pb.my_seq < -1) || size != wire__piggyback_size(pb.ndests, pb.ncp))
+			    (pb.my_seq < -1) || pb.nsig > WIRE_PB_SIG_MAX ||
+			    size != wire__piggyback_size(pb.ndests, pb.ncp) +
+			                wire__piggyback_sig_size(&pb))
 				abort();
 		}
 		free(copy);

@@ -90,7 +90,7 @@ static void piggybacks(void)
 {
 	int32_t tids[3] = {0x40001, 0x40002, 0x80003};
 	uint32_t seq[3] = {7, 0, 123456};
-	uint8_t buf[WIRE_PB_HEADER + 3 * 8 + WIRE_PB_CP_MAX];
+	uint8_t buf[WIRE_PB_HEADER + 3 * 8 + WIRE_PB_CP_MAX + WIRE_PB_SIG_BYTES];
 	wire_piggyback pb;
 
 	memset(&pb, 0, sizeof(pb));
@@ -108,6 +108,12 @@ static void piggybacks(void)
 	save("fuzz_piggyback", "mcast", buf, wire__piggyback_encode(&pb, buf));
 	pb.cp = tuple(3);
 	save("fuzz_piggyback", "mcast-cp", buf, wire__piggyback_encode(&pb, buf));
+	pb.sig_on = 1;
+	pb.nsig = 2;
+	pb.sig[0] = (wire_pksig){3, 3, 0x1234};
+	pb.sig[1] = (wire_pksig){0, 1, UINT32_MAX};
+	save("fuzz_piggyback", "mcast-cp-sig", buf, wire__piggyback_encode(&pb, buf));
+	pb.sig_on = 0;
 	pb.ndests = 0;
 	pb.cp.on = 0;
 	save("fuzz_piggyback", "none", buf, wire__piggyback_encode(&pb, buf));
@@ -194,7 +200,7 @@ static void sample_events(pvmmon_log_event ev[3])
 static void controls(void)
 {
 	wire_register r = {0x40001, 0x40000, 4242, 0x40000, "/bin/app", 1700000000000000000ULL,
-			   0x1122334455667788ULL, 0x40009};
+			   0x1122334455667788ULL, 0x40009, "/usr/bin/app"};
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
 	wire_mailbox m = {0x40000, 0x1234, 1000, 1 << 20, 0x1122334455667788ULL};
 	pvmmon_log_event ev[3];
@@ -394,6 +400,11 @@ static void logs(void)
 	t.hists = th;
 	log.ntasks = 1;
 	log.tasks = &t;
+	log.nfindings = 1;
+	log.findings = &(pvmmon_log_finding){"unpack", "0",
+	                                     "task 0 unpacked a string at a.c:3 from a message "
+	                                     "packed as 1 int at a.c:9 by task 0.1 (tag 1)",
+	                                     2};
 	if (pvmmon_log_format(&log, &xml, &len) < 0) {
 		fprintf(stderr, "seeds: %s\n", pvmmon_error_last());
 		exit(1);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "pvmmon/log.h"
 
 static char build_dir[PATH_MAX], bin_dir[PATH_MAX + 8], root_tmp[PATH_MAX];
 static int ntmp;
@@ -231,4 +232,12 @@ int harness_slowed(void)
 
 	return wrapper && *wrapper;
 #endif
+}
+
+int harness_no_findings(const struct pvmmon_log *l, const char *what)
+{
+	for (size_t i = 0; l && i < l->nfindings; i++)
+		fprintf(stderr, "\n  %s: %s finding (%llu): %s ", what, l->findings[i].kind,
+		        (unsigned long long)l->findings[i].count, l->findings[i].text);
+	return !l || l->nfindings == 0;
 }

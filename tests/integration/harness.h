@@ -43,6 +43,11 @@ char *harness_order_line(const char *out);
  * margins some tests check hold only without either. */
 int harness_slowed(void);
 
+struct pvmmon_log;
+/* Whether log l holds no finding of the PVM usage checks; each one is printed, after
+ * what (the program's name). */
+int harness_no_findings(const struct pvmmon_log *l, const char *what);
+
 /* Counts occurrences of needle in hay. */
 int harness_count(const char *hay, const char *needle);
 

@@ -37,6 +37,7 @@ extern CU_TestInfo test_real_tests[];
 extern CU_TestInfo test_bench_tests[];
 extern CU_TestInfo test_histo_tests[];
 extern CU_TestInfo test_histo_phases_tests[];
+extern CU_TestInfo test_checks_tests[];
 int test_hosts_init(void);
 int test_hosts_cleanup(void);
 
@@ -70,6 +71,7 @@ static CU_SuiteInfo suites[] = {
     {"bench", NULL, NULL, NULL, NULL, test_bench_tests},
     {"histo", NULL, NULL, NULL, NULL, test_histo_tests},
     {"histo_phases", NULL, NULL, NULL, NULL, test_histo_phases_tests},
+    {"checks", NULL, NULL, NULL, NULL, test_checks_tests},
     {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };

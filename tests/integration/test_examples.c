@@ -103,6 +103,7 @@ static void test_pvm_examples_build_and_run_unchanged(void)
 		CU_ASSERT(a.out[0] != '\0');
 		/* A valid log with the program's static tables and its main procedure. */
 		CU_ASSERT_EQUAL(pvmmon_log_read(&l, log), 0);
+		CU_ASSERT(harness_no_findings(l, prog));
 		if (l) {
 			int statics = 0, has_main = 0;
 
@@ -160,6 +161,7 @@ static size_t check_own_lines(const char *path, const char *suffix, pvmmon_log *
 
 	*out = NULL;
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT(harness_no_findings(l, path));
 	for (size_t t = 0; t < l->ntasks; t++)
 		for (size_t k = 0; k < l->tasks[t].nstmts; k++) {
 			const pvmmon_log_stmt *s = &l->tasks[t].stmts[k];

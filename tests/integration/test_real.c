@@ -70,6 +70,7 @@ static void check_np(const char *dir, const char *log)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/%s", dir, log);
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT(harness_no_findings(l, log));
 	CU_ASSERT_EQUAL_FATAL(l->ntasks, 2);
 	for (int i = 0; i < 2; i++) {
 		const pvmmon_log_task *t = &l->tasks[i], *o = &l->tasks[1 - i];
@@ -157,6 +158,16 @@ static void test_tablix(void)
 	 * (it asks with pvm_notify), at most one per kernel. */
 	snprintf(path, sizeof(path), "%s/tx.xml", dir);
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	/* The usage checks find nothing wrong in its packing, unpacking, buffers or
+	 * results. Messages left queued at exit are another matter: its kernels stop on
+	 * their own and may leave a migration (tag 3) from the other kernel, or the
+	 * master's tag 1, unreceived; whether one is left depends on timing, and the check
+	 * is right to say it (each is printed). */
+	for (size_t i = 0; i < l->nfindings; i++) {
+		fprintf(stderr, "\n  tablix2: %s finding: %s ", l->findings[i].kind,
+		        l->findings[i].text);
+		CU_ASSERT_STRING_EQUAL(l->findings[i].kind, "queued");
+	}
 	CU_ASSERT_EQUAL(l->ntasks, 3);
 	for (size_t i = 0; i < l->ntasks; i++) {
 		const pvmmon_log_task *t = &l->tasks[i];

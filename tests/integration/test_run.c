@@ -34,6 +34,9 @@ static pvmmon_log *monitored(const char *dir, const char *name, const char *prog
 		fprintf(stderr, "\n%s\n", pvmmon_error_last());
 		return NULL;
 	}
+	/* The apps use PVM correctly: the usage checks find nothing. */
+	CU_ASSERT(harness_no_findings(log, prog_args));
+	CU_ASSERT_PTR_NULL(strstr(r->err, "pvmmon: usage:"));
 	return log;
 }
 

@@ -259,6 +259,13 @@ static pvmmon_log *full_log(void)
 	log->hangs[0].text = strdup("task 0.0 waits at c.c:4 for tag 2 from 0.1; task 0.1 "
 	                            "waits at c.c:9 for tag 1 from 0.0");
 	log->hangs[0].delay_ns = 100000000;
+	log->nfindings = 1;
+	log->findings = calloc(1, sizeof(*log->findings));
+	log->findings[0].kind = strdup("unpack");
+	log->findings[0].task = strdup("0.4");
+	log->findings[0].text = strdup("task 0.4 unpacked a string at node.c:215 from a message "
+	                               "packed as 1 int at node.c:73 by task 0.1 (tag 1)");
+	log->findings[0].count = 3;
 	log->nhosts = 2;
 	log->hosts = calloc(2, sizeof(*log->hosts));
 	log->hosts[0].name = strdup("node1");
@@ -453,6 +460,12 @@ static void test_round_trip(void)
 	SAME_STR(a->hangs[0].kind, b->hangs[0].kind);
 	SAME_STR(a->hangs[0].text, b->hangs[0].text);
 	CU_ASSERT_EQUAL(b->hangs[0].delay_ns, 100000000);
+	/* The usage checks' findings (1.9). */
+	CU_ASSERT_EQUAL_FATAL(b->nfindings, 1);
+	SAME_STR(a->findings[0].kind, b->findings[0].kind);
+	SAME_STR(a->findings[0].task, b->findings[0].task);
+	SAME_STR(a->findings[0].text, b->findings[0].text);
+	CU_ASSERT_EQUAL(b->findings[0].count, 3);
 	SAME_STR(a->tasks[0].waiting, b->tasks[0].waiting);
 	CU_ASSERT_PTR_NOT_NULL(b->tasks[0].waiting);
 	/* The clock a task read is optional: said for the first task only. */

@@ -163,9 +163,88 @@ static void test_piggyback_rejects_damage(void)
 	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 1), PVMMON_EPARSE);
 }
 
+/* A piggyback's pack signature (the unpack check's) comes back as sent, with and
+ * without destinations and tuple; a signature count past the limit is damage. */
+static void test_piggyback_signature(void)
+{
+	int32_t tid = 0x40002;
+	uint32_t seq = 5;
+	uint8_t buf[WIRE_PB_HEADER + 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
+	wire_piggyback pb, out;
+	size_t len;
+
+	memset(&pb, 0, sizeof(pb));
+	pb.ndests = 1;
+	pb.dest_tid = &tid;
+	pb.seq = &seq;
+	pb.sig_on = 1;
+	pb.nsig = 2;
+	pb.sig_more = 1;
+	pb.send_site = 0x1234;
+	pb.sig[0] = (wire_pksig){3, 10, 0x1000};
+	pb.sig[1] = (wire_pksig){0, 2, UINT32_MAX};
+	len = wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(len, wire__piggyback_size(1, 0) + 5 + 2 * 9);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, len, tid), 0);
+	CU_ASSERT_EQUAL(out.my_seq, 5);
+	CU_ASSERT(out.sig_on && out.nsig == 2 && out.sig_more && out.send_site == 0x1234);
+	CU_ASSERT(out.sig[0].type == 3 && out.sig[0].count == 10 && out.sig[0].site == 0x1000);
+	CU_ASSERT(out.sig[1].type == 0 && out.sig[1].count == 2 && out.sig[1].site == UINT32_MAX);
+	/* Without a signature nothing is added. */
+	pb.sig_on = 0;
+	CU_ASSERT_EQUAL(wire__piggyback_encode(&pb, buf), wire__piggyback_size(1, 0));
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, wire__piggyback_size(1, 0), tid), 0);
+	CU_ASSERT_FALSE(out.sig_on);
+	pb.sig_on = 1;
+	len = wire__piggyback_encode(&pb, buf);
+	buf[WIRE_PB_HEADER + 8] = WIRE_PB_SIG_MAX + 1;
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, len, tid), PVMMON_EPARSE);
+	CU_ASSERT_EQUAL(out.nsig, 0);
+	/* A length that disagrees with the count is damage too. */
+	len = wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, len - 1, tid), PVMMON_EPARSE);
+}
+
+/* FINDING round trip; a kind out of range, a zero count and truncations fail. */
+static void test_finding_round_trip(void)
+{
+	wire_finding f = {WIRE_CHECK_UNPACK, 3, 7, "/bin/node", 0x4242, 1, 0x73, 0, 3, 1, 1, 1,
+	                  "pvm_upkstr"},
+	             out;
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__finding_encode(&b, &f);
+	CU_ASSERT_FALSE(b.failed);
+	CU_ASSERT_EQUAL(wire__finding_decode(&out, b.data, b.len), 0);
+	CU_ASSERT(out.kind == WIRE_CHECK_UNPACK && out.count == 3 && out.tag == 7);
+	CU_ASSERT_STRING_EQUAL(out.module, "/bin/node");
+	CU_ASSERT(out.offset == 0x4242 && out.other_index == 1 && out.other_offset == 0x73);
+	CU_ASSERT(out.a_type == 0 && out.b_type == 3 && out.a_count == 1 && out.b_count == 1);
+	CU_ASSERT_EQUAL(out.past_end, 1);
+	CU_ASSERT_STRING_EQUAL(out.call, "pvm_upkstr");
+	wire__finding_clear(&out);
+	for (size_t n = 0; n < b.len; n++)
+		CU_ASSERT_NOT_EQUAL(wire__finding_decode(&out, b.data, n), 0);
+	wire__buf_free(&b);
+	f.kind = 9;
+	wire__buf_init(&b);
+	wire__finding_encode(&b, &f);
+	CU_ASSERT_EQUAL(wire__finding_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
+	f.kind = WIRE_CHECK_QUEUED;
+	f.count = 0;
+	wire__buf_init(&b);
+	wire__finding_encode(&b, &f);
+	CU_ASSERT_EQUAL(wire__finding_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	wire__buf_free(&b);
+}
+
 static void test_register_round_trip(void)
 {
-	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99, 0xfeedull, 0x40007}, out;
+	wire_register r = {0x40001, 0x40000, 1234, 0x40000, "matmul", 99, 0xfeedull, 0x40007,
+	                   "/bin/matmul"},
+	              out;
 	wire_buf b;
 
 	wire__buf_init(&b);
@@ -178,7 +257,8 @@ static void test_register_round_trip(void)
 	CU_ASSERT(out.token == 0xfeedull);
 	CU_ASSERT_EQUAL(out.earlier_tid, 0x40007);
 	CU_ASSERT_STRING_EQUAL(out.program, "matmul");
-	free(out.program);
+	CU_ASSERT_STRING_EQUAL(out.exe, "/bin/matmul");
+	wire__register_clear(&out);
 	/* Every truncation fails cleanly. */
 	for (size_t n = 0; n < b.len; n++)
 		CU_ASSERT_NOT_EQUAL(wire__register_decode(&out, b.data, n), 0);
@@ -482,6 +562,8 @@ CU_TestInfo test_wire_tests[] = {
     {"piggyback rejects damage", test_piggyback_rejects_damage},
     {"piggyback with a critical-path tuple", test_piggyback_cp_tuple},
     {"commands round trip and damage", test_ctl_round_trip},
+    {"piggyback pack signature", test_piggyback_signature},
+    {"finding round trip and damage", test_finding_round_trip},
     {"register round trip and truncations", test_register_round_trip},
     {"records round trip", test_records_round_trip},
     {"records carry histograms", test_records_histograms},

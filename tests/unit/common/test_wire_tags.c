@@ -11,7 +11,7 @@
 
 static void test_tables(void)
 {
-	CU_ASSERT_EQUAL(WIRE_NKINDS, 29);
+	CU_ASSERT_EQUAL(WIRE_NKINDS, 30);
 	for (int k = 0; k < WIRE_NKINDS; k++) {
 		int tag = wire__kind_tag(k);
 

@@ -76,7 +76,9 @@ static int task(wire_buf *b, int kind)
 	                   "/bin/app",
 	                   1700000000000000000ULL,
 	                   0x1122334455667788ULL,
-	                   0x40009};
+	                   0x40009, "/usr/local/bin/app"};
+	wire_finding f = {WIRE_CHECK_UNPACK, 2, 1, "/bin/app", 0x1234, 1, 0x4321, 0, 3, 1, 1, 0,
+	                  "pvm_upkstr"};
 	wire_welcome w = {3, "0.1",        98765, {0}, 2,        1, 0, "main,work", 2,
 	                  1, "off work\n", 250,   128, 10000000, 8, 1, "time:proc", "wait:task",
 	                  {0x40001, 2, 44, 40, 56, 2700, 2600, 114000, 0}};
@@ -114,6 +116,9 @@ static int task(wire_buf *b, int kind)
 		return 0;
 	case WIRE_KIND_CALIB:
 		wire__calib_encode(b, &k);
+		return 0;
+	case WIRE_KIND_FINDING:
+		wire__finding_encode(b, &f);
 		return 0;
 	}
 	return -1;

@@ -102,6 +102,30 @@ static void test_run_and_tasks(void)
 	pvmmon_log_free(log);
 }
 
+/* The usage checks' findings: a section only when there are any, each with its count. */
+static void test_findings_section(void)
+{
+	pvmmon_log *log = sample_log();
+	int rc;
+	char *text = render(log, &rc);
+
+	CU_ASSERT_PTR_NULL(strstr(text, "PVM usage errors"));
+	free(text);
+	log->nfindings = 1;
+	log->findings = calloc(1, sizeof(*log->findings));
+	log->findings[0].kind = strdup("queued");
+	log->findings[0].task = strdup("0");
+	log->findings[0].text = strdup("task 0 exited with 2 messages never received");
+	log->findings[0].count = 2;
+	text = render(log, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "PVM usage errors: 1\n"
+	                                    "  queued: task 0 exited with 2 messages never "
+	                                    "received (2 times)\n"));
+	free(text);
+	pvmmon_log_free(log);
+}
+
 static void test_statements_sorted_and_named(void)
 {
 	pvmmon_log *log = sample_log();
@@ -466,6 +490,7 @@ CU_TestInfo test_text_report_tests[] = {
     {"hosts and their clocks, for runs on several", test_hosts_and_clocks},
     {"cost section and switches, only when recorded", test_cost_and_switches},
     {"run summary and task table", test_run_and_tasks},
+    {"usage findings, only when found", test_findings_section},
     {"statements sorted by time, named by file:line", test_statements_sorted_and_named},
     {"procedures and loops only when recorded", test_procs_and_loops_only_when_present},
     {"program structure, top-down", test_structure_top_down},

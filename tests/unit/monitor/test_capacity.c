@@ -16,7 +16,7 @@
 
 static void reg(mon_run *run, int32_t tid, int32_t parent)
 {
-	wire_register r = {tid, parent, 100, tid & ~0x3ffff, "prog", 1000, run->token, 0};
+	wire_register r = {tid, parent, 100, tid & ~0x3ffff, "prog", 1000, run->token, 0, NULL};
 	wire_buf b;
 
 	wire__buf_init(&b);

@@ -18,7 +18,7 @@
 
 static void reg(mon_run *run, int32_t tid)
 {
-	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token, 0};
+	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token, 0, NULL};
 	wire_buf b;
 
 	wire__buf_init(&b);

@@ -27,7 +27,7 @@
 
 static void reg(mon_run *run, int32_t tid)
 {
-	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token, 0};
+	wire_register r = {tid, 0, 100, HOST, "prog", 1000, run->token, 0, NULL};
 	wire_buf b;
 
 	wire__buf_init(&b);
@@ -551,7 +551,7 @@ static void proc_done(proc_list *pl)
 
 static void reg_pid(mon_run *run, int32_t tid, int32_t pid)
 {
-	wire_register r = {tid, 0, pid, HOST, "allwait", 1000, run->token, 0};
+	wire_register r = {tid, 0, pid, HOST, "allwait", 1000, run->token, 0, NULL};
 	wire_buf b;
 
 	wire__buf_init(&b);

@@ -17,7 +17,7 @@
 /* Registers tid (parent 0: a root) with token, through the run's dispatch table. */
 static void reg(mon_run *run, int32_t tid, int32_t parent, uint64_t token)
 {
-	wire_register r = {tid, parent, 100, HOST, "prog", 1000, token, 0};
+	wire_register r = {tid, parent, 100, HOST, "prog", 1000, token, 0, NULL};
 	wire_buf b;
 
 	wire__buf_init(&b);
@@ -66,7 +66,7 @@ static void test_register_welcomes_with_index(void)
 static void test_wrong_token_refused(void)
 {
 	mon_run run;
-	wire_register r = {0x40001, 0, 100, HOST, "prog", 1000, 0x999, 0};
+	wire_register r = {0x40001, 0, 100, HOST, "prog", 1000, 0x999, 0, NULL};
 	wire_buf b;
 
 	fake_run(&run, HOST);

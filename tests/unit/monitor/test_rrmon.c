@@ -41,7 +41,7 @@ static void replay_of(mon_run *run, const char *const *lids, size_t n)
 
 static void reg_child(mon_run *run, int32_t tid, int32_t parent)
 {
-	wire_register r = {tid, parent, 100, HOST, "prog", 1000, run->token, 0};
+	wire_register r = {tid, parent, 100, HOST, "prog", 1000, run->token, 0, NULL};
 	wire_buf b;
 
 	wire__buf_init(&b);

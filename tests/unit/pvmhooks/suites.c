@@ -17,6 +17,7 @@ extern CU_TestInfo test_waits_tests[];
 extern CU_TestInfo test_groups_tests[];
 extern CU_TestInfo test_hide_tests[];
 extern CU_TestInfo test_histos_tests[];
+extern CU_TestInfo test_checks_tests[];
 
 CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"vclock", NULL, NULL, NULL, NULL, test_vclock_tests},
@@ -35,5 +36,6 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"groups", NULL, NULL, NULL, NULL, test_groups_tests},
     {"hide", NULL, NULL, NULL, NULL, test_hide_tests},
     {"histos", NULL, NULL, NULL, NULL, test_histos_tests},
+    {"checks", NULL, NULL, NULL, NULL, test_checks_tests},
     CU_SUITE_INFO_NULL,
 };
