@@ -22,9 +22,8 @@
 
 #include "../common/clock.h"
 #include "hang.h"
+#include "hang_impl.h"
 #include "pgroup.h"
-#include "tasks.h"
-#include "tidindex.h"
 
 /* A task that ended without its final flush may have sent after its last records:
  * what it sent is on its way for at most this long after pvmd reported its exit. */
@@ -35,35 +34,6 @@
 #define SETTLE_NS 1000000000LL
 /* How often all_wait reads a group again that holds a process that is no task. */
 #define GROUP_LOOK_NS 250000000LL
-
-typedef struct hang_task {
-	int32_t tid;
-	int waiting;      /* a WAIT came and no WAITEND for it yet */
-	wire_wait w;      /* the latest report */
-	char where[600];  /* the latest report's statement, resolved */
-	int placed;       /* where is a source place (file:line) */
-	uint64_t tried;   /* the task's flushes when where was last resolved */
-	char status[800]; /* hang__waiting's answer */
-	int stuck;        /* in the stuck set of the last evaluation */
-	int64_t got_at;   /* the monitor's time when the latest report came */
-} hang_task;
-
-struct mon_hang {
-	hang_task *t;
-	size_t n, cap;
-	tidindex by_tid; /* tid -> place in t */
-	char **keys;     /* conditions said so far */
-	size_t nkeys;
-	char **kinds, **texts;
-	int64_t *delays; /* from the last block to the diagnosis, ns */
-	size_t ndiag;
-	int any_wait;     /* some task has reported a wait */
-	size_t verdicts;  /* replay waits told that their message cannot come */
-	uint64_t reports; /* WAIT and WAITEND messages received */
-	/* all_wait: judged as if no task could join; the group's last look, when, what. */
-	int closed, others;
-	int64_t looked_at;
-};
 
 static struct mon_hang *state(mon_run *run)
 {
@@ -376,117 +346,6 @@ static size_t stuck_set(mon_run *run, struct mon_hang *h, int64_t now)
 	return n;
 }
 
-static const char *lid_of(const mon_run *run, int32_t tid)
-{
-	const mon_task *t = tasks__find(run, tid);
-
-	return t && t->rec.lid ? t->rec.lid : "?";
-}
-
-/* A wait's context in words: none for the base context (0), which almost every
- * program receives in; " in context N" for one the program made (pvm_newcontext). */
-static const char *ctx_words(char *buf, size_t size, int32_t ctx)
-{
-	buf[0] = '\0';
-	if (ctx == -1)
-		snprintf(buf, size, " in any context");
-	else if (ctx != 0)
-		snprintf(buf, size, " in context %d", (int)ctx);
-	return buf;
-}
-
-/* How task s, which has ended, ended: "it exited", "killed by SIGSEGV", ... */
-static const char *ended_how(const mon_task *s, char *buf, size_t size)
-{
-	if (s->rec.signal)
-		snprintf(buf, size, "killed by %s", pvmmon_signal_name(s->rec.signal));
-	else if (s->noexit)
-		snprintf(buf, size, "it exited without pvm_exit");
-	else
-		snprintf(buf, size, "%s",
-		         s->final ? "it exited"
-		                  : "without its final flush: it crashed or was killed");
-	return buf;
-}
-
-/* "task 0.1 waits at f.c:42 for tag 2 from 0.2" ("polls" for a polling wait; then its
- * context, when not the base; graphs/waitfor.c reads it back) */
-static void describe(const mon_run *run, const hang_task *t, char *buf, size_t size)
-{
-	char tag[32], from[64], ctx[48];
-
-	if (t->w.tag == -1)
-		snprintf(tag, sizeof(tag), "any tag");
-	else
-		snprintf(tag, sizeof(tag), "tag %d", (int)t->w.tag);
-	if (t->w.src == -1)
-		snprintf(from, sizeof(from), "any task");
-	else
-		snprintf(from, sizeof(from), "%s", lid_of(run, t->w.src));
-	snprintf(buf, size, "task %s %s at %s for %s from %s%s", lid_of(run, t->tid),
-	         t->w.op == WIRE_WAIT_POLL ? "polls" : "waits", t->where, tag, from,
-	         ctx_words(ctx, sizeof(ctx), t->w.ctx));
-}
-
-/* Whether the condition named key was said before. */
-static int known(const struct mon_hang *h, const char *key)
-{
-	for (size_t i = 0; i < h->nkeys; i++)
-		if (!strcmp(h->keys[i], key))
-			return 1;
-	return 0;
-}
-
-/* Whether the condition named key was said before (it is remembered now). */
-static int said(struct mon_hang *h, const char *key)
-{
-	char **k;
-
-	if (known(h, key))
-		return 1;
-	k = realloc(h->keys, (h->nkeys + 1) * sizeof(*k));
-	if (!k)
-		return 1;
-	h->keys = k;
-	h->keys[h->nkeys++] = strdup(key);
-	return 0;
-}
-
-/* Says a diagnosis on stderr and keeps it for the log; with --on-hang=abort the run
- * stops. */
-static void say(mon_run *run, struct mon_hang *h, const char *kind, const char *label,
-                const char *text, int64_t since)
-{
-	char **k = realloc(h->kinds, (h->ndiag + 1) * sizeof(*k));
-	char **t = k ? realloc(h->texts, (h->ndiag + 1) * sizeof(*t)) : NULL;
-	int64_t *d = t ? realloc(h->delays, (h->ndiag + 1) * sizeof(*d)) : NULL;
-	int64_t delay = since > 0 ? pvmmon_clock_now() - since : 0;
-
-	fprintf(stderr, "pvmmon: %s: %s (said %" PRId64 " ms after the last task blocked)\n", label,
-	        text, delay / 1000000);
-	fflush(stderr);
-	if (k)
-		h->kinds = k;
-	if (t)
-		h->texts = t;
-	if (d) {
-		h->delays = d;
-		h->delays[h->ndiag] = delay;
-		h->kinds[h->ndiag] = strdup(kind);
-		h->texts[h->ndiag++] = strdup(text);
-	}
-	/* A replay told that its recorded message cannot come reports a divergence, which
-	 * ends the run (status 3) instead. */
-	if (run->on_deadlock_abort && !h->verdicts)
-		run->deadlocked = 1;
-}
-
-/* Appends to a growing text (a memstream). */
-static void key_add(FILE *f, const hang_task *t)
-{
-	fprintf(f, "%x:%u;", (unsigned)t->tid, t->w.seq);
-}
-
 /* The cycle through stuck task p's sources, if p is on one: said once. */
 static void cycle_from(mon_run *run, struct mon_hang *h, size_t p)
 {
@@ -533,14 +392,14 @@ found:
 
 		if (t->w.rt_start > since)
 			since = t->w.rt_start;
-		key_add(kf, t);
-		describe(run, t, line, sizeof(line));
+		hang__key_add(kf, t);
+		hang__describe(run, t, line, sizeof(line));
 		fprintf(tf, "%s%s", i ? "; " : "", line);
 	}
 	fclose(kf);
 	fclose(tf);
-	if (!said(h, key))
-		say(run, h, "deadlock", "deadlock", text, since);
+	if (!hang__said(h, key))
+		hang__say(run, h, "deadlock", "deadlock", text, since);
 	free(key);
 	free(text);
 }
@@ -590,10 +449,10 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 	char key[64], line[800], text[2000], how[128];
 	size_t n;
 
-	describe(run, p, line, sizeof(line));
+	hang__describe(run, p, line, sizeof(line));
 	if (s && s->gone) {
 		/* A signal the task reported (FATAL) says how it ended, flush or not. */
-		ended_how(s, how, sizeof(how));
+		hang__ended_how(s, how, sizeof(how));
 		snprintf(key, sizeof(key), "ended:%x:%u", (unsigned)p->tid, p->w.seq);
 		n = (size_t)snprintf(text, sizeof(text), "%s, which has ended (%s)", line, how);
 		if (n < sizeof(text))
@@ -601,8 +460,8 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 		if (hs && hs->where[0] && n < sizeof(text))
 			snprintf(text + n, sizeof(text) - n, "; its last wait was at %s",
 			         hs->where);
-		if (!said(h, key))
-			say(run, h, "ended", "wait for an ended task", text, p->w.rt_start);
+		if (!hang__said(h, key))
+			hang__say(run, h, "ended", "wait for an ended task", text, p->w.rt_start);
 	}
 	for (uint32_t i = 0; i < p->w.nqueued; i++) {
 		const wire_wqueued *q = &p->w.queued[i];
@@ -612,74 +471,12 @@ static void about_source(mon_run *run, struct mon_hang *h, const hang_task *p)
 		snprintf(key, sizeof(key), "mismatch:%x:%u", (unsigned)p->tid, p->w.seq);
 		snprintf(text, sizeof(text),
 		         "%s; a message from %s with tag %d%s waits unreceived in its queue", line,
-		         lid_of(run, q->src), (int)q->tag,
+		         hang__lid_of(run, q->src), (int)q->tag,
 		         q->ctx != p->w.ctx ? " in another context" : "");
-		if (!said(h, key))
-			say(run, h, "mismatch", "tag mismatch", text, p->w.rt_start);
+		if (!hang__said(h, key))
+			hang__say(run, h, "mismatch", "tag mismatch", text, p->w.rt_start);
 		break;
 	}
-}
-
-/* The key of the whole stuck set: each stuck task's wait (heap; NULL: no memory). */
-static char *all_key(const struct mon_hang *h)
-{
-	char *key = NULL;
-	size_t klen;
-	FILE *kf = open_memstream(&key, &klen);
-
-	if (!kf)
-		return NULL;
-	fprintf(kf, "all:");
-	for (size_t i = 0; i < h->n; i++)
-		if (h->t[i].stuck)
-			key_add(kf, &h->t[i]);
-	fclose(kf);
-	return key;
-}
-
-/* Says that every task that has not ended is stuck (the stuck set), with each one's
- * wait in tid order (the master first); when one waits for anyone, the words say what
- * outside the program could still send it a message, instead of "nothing can come". */
-static void say_all(mon_run *run, struct mon_hang *h)
-{
-	char *text = NULL, line[800];
-	size_t tlen;
-	int64_t since = 0;
-	int anyone = 0, ended = 0;
-	FILE *tf = open_memstream(&text, &tlen);
-
-	if (!tf)
-		return;
-	for (size_t i = 0; i < tasks__count(run); i++)
-		ended |= tasks__at(run, i)->gone;
-	for (size_t i = 0; i < h->n; i++)
-		anyone |= h->t[i].stuck && h->t[i].w.src == -1;
-	if (anyone)
-		fprintf(tf, "every task%s waits and no message can come from inside the program",
-		        ended ? " that has not ended" : "");
-	else
-		fprintf(tf,
-		        "every task that has not ended waits and nothing it waits for can come");
-	for (const hang_task *t = NULL, *prev = NULL;; prev = t, t = NULL) {
-		for (size_t i = 0; i < h->n; i++)
-			if (h->t[i].stuck && (!prev || h->t[i].tid > prev->tid) &&
-			    (!t || h->t[i].tid < t->tid))
-				t = &h->t[i];
-		if (!t)
-			break;
-		since = t->w.rt_start > since ? t->w.rt_start : since;
-		describe(run, t, line, sizeof(line));
-		fprintf(tf, "; %s", line);
-	}
-	if (anyone)
-		fprintf(tf, "; only a sender outside the program's monitored tasks could end a "
-		            "wait for any task (a task started from the PVM console or by another "
-		            "program, or pvmd's pvm_notify message of a host or task ended from "
-		            "outside)");
-	fclose(tf);
-	if (text)
-		say(run, h, "quiescent", "the program is stuck", text, since);
-	free(text);
 }
 
 /* Every task that has not ended is stuck and none can join: said once. */
@@ -692,9 +489,9 @@ static void quiescent(mon_run *run, struct mon_hang *h, size_t nstuck)
 		alive += !tasks__at(run, i)->gone;
 	if (alive != nstuck || may_join(run))
 		return;
-	key = all_key(h);
-	if (key && !said(h, key))
-		say_all(run, h);
+	key = hang__all_key(h);
+	if (key && !hang__said(h, key))
+		hang__say_all(run, h);
 	free(key);
 }
 
@@ -724,13 +521,13 @@ static void all_wait(mon_run *run, struct mon_hang *h, int64_t now)
 	h->closed = 1;
 	n = stuck_set(run, h, now);
 	h->closed = 0;
-	if (n != alive || !(key = all_key(h)))
+	if (n != alive || !(key = hang__all_key(h)))
 		return;
-	if (!known(h, key) && (h->others == 0 || now - h->looked_at >= GROUP_LOOK_NS)) {
+	if (!hang__known(h, key) && (h->others == 0 || now - h->looked_at >= GROUP_LOOK_NS)) {
 		h->looked_at = now;
 		h->others = pgroup__others(run);
-		if (h->others == 0 && !said(h, key))
-			say_all(run, h);
+		if (h->others == 0 && !hang__said(h, key))
+			hang__say_all(run, h);
 	}
 	free(key);
 }
@@ -756,9 +553,9 @@ static void tell_cannot_come(mon_run *run, struct mon_hang *h, const hang_task *
 
 		n = (size_t)snprintf(text, sizeof(text),
 		                     "task %s has ended (%s) and nothing it sent is on its way",
-		                     lid_of(run, s->rec.tid), ended_how(s, how, sizeof(how)));
+		                     hang__lid_of(run, s->rec.tid), hang__ended_how(s, how, sizeof(how)));
 	} else if (hs && hs->waiting) {
-		describe(run, hs, line, sizeof(line));
+		hang__describe(run, hs, line, sizeof(line));
 		n = (size_t)snprintf(text, sizeof(text), "%s, and nothing it waits for can come",
 		                     line);
 	} else {
@@ -775,7 +572,7 @@ static void tell_cannot_come(mon_run *run, struct mon_hang *h, const hang_task *
 			break;
 		}
 	snprintf(key, sizeof(key), "forced:%x:%u", (unsigned)p->tid, p->w.seq);
-	if (said(h, key))
+	if (hang__said(h, key))
 		return;
 	h->verdicts++;
 	wire__buf_init(&b);
@@ -829,8 +626,8 @@ const char *hang__waiting(mon_run *run, int32_t tid)
 	else
 		snprintf(tag, sizeof(tag), "tag %d", (int)t->w.tag);
 	snprintf(t->status, sizeof(t->status), "at %s for %s from %s%s%s", t->where, tag,
-	         t->w.src == -1 ? "any task" : lid_of(run, t->w.src),
-	         ctx_words(ctx, sizeof(ctx), t->w.ctx),
+	         t->w.src == -1 ? "any task" : hang__lid_of(run, t->w.src),
+	         hang__ctx_words(ctx, sizeof(ctx), t->w.ctx),
 	         t->w.op == WIRE_WAIT_TRECV  ? " (with a timeout)"
 	         : t->w.op == WIRE_WAIT_POLL ? " (polling)"
 	                                     : "");
