@@ -37,6 +37,10 @@ typedef struct pr_task {
 	wire_pcand *cand;
 	uint32_t ncand;
 	int asked;          /* a PASK is on its way and unanswered */
+	/* Real time its last report repeated the running virtual time it had (a task
+	 * waiting out a timeout, see pvmhooks/preserve.c wait_deadline), 0 otherwise:
+	 * asked again at once, it would answer the same at the rate of round trips. */
+	int64_t t_still;
 	int64_t t_req;      /* real time its pending request arrived */
 	uint32_t msgs;      /* control messages spent on its pending request */
 	int64_t t_change;   /* real time its request last changed */
@@ -243,6 +247,8 @@ static void ask(mon_run *run, size_t i)
 	wire_buf b;
 
 	if (p->t[i].asked || i >= tasks__count(run))
+		return;
+	if (p->t[i].t_still && pvmmon_clock_now() - p->t[i].t_still < ASK_DELAY_NS)
 		return;
 	wire__buf_init(&b);
 	wire__pask_encode(&b);
@@ -679,6 +685,9 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		p->notices += w.notices - t->notices;
 		t->notices = w.notices;
 	}
+	t->t_still = w.kind == WIRE_PW_RUNNING && t->kind == WIRE_PW_RUNNING && w.vt == t->vt
+	                 ? pvmmon_clock_now()
+	                 : 0;
 	t->asked = 0;
 	t->vt = w.vt;
 	was = t->t_block ? t->kind : -1;

@@ -591,6 +591,33 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 	return 0;
 }
 
+/*
+ * A timeout decided by virtual time ends at its virtual deadline, and the virtual clock
+ * never runs ahead of real time (vclock.c): the task waits until its clock reaches the
+ * deadline, as the unmonitored program waits out its timeout. Decided at once and
+ * returned at once, a poller's timeouts took a round trip each, its virtual time
+ * (clamped to real time) never reached its partners' deadlines, and a master polling
+ * with pvm_trecv(0.1 s) gave up after 40 timeouts in 0.04 s where unmonitored its
+ * worker's message came after 10 (1.01 s). The monitor holds the task at the deadline
+ * meanwhile (it set it so at the grant); its questions get the deadline as the
+ * task's virtual time: it sends nothing before.
+ */
+static void wait_deadline(hooks_call *call, int64_t deadline)
+{
+	int64_t left;
+
+	cur.local = 1;
+	cur.vt = deadline;
+	while (!channel__lost()) {
+		left = deadline - vclock__virtual(hooks__clock(), pvmmon_clock_now());
+		if (left <= 0)
+			break;
+		drain(left / 1000 < WAIT_STEP_US ? (long)(left / 1000) + 1 : WAIT_STEP_US);
+		sched__waiting(pvmmon_clock_now(), call->t0, 0);
+	}
+	cur.local = 0;
+}
+
 /* Takes what was decided (grant): by source and tag, with libpvm3's own matcher. */
 static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 {
@@ -611,8 +638,10 @@ static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 		call->pr_reordered = plain != NULL;
 		call->skip = 1;
 		call->skip_rc = 0;
-		if (kind == WIRE_PW_TRECV)
+		if (kind == WIRE_PW_TRECV) {
 			call->pr_timeout_vt = cur.deadline;
+			wait_deadline(call, cur.deadline);
+		}
 		return;
 	}
 	call->pr_reordered = !plain || plain->src != grant.src || plain->tag != grant.tag;
