@@ -16,6 +16,7 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 #include "sched.h"
+#include "trace.h"
 #include "waits.h"
 
 static int on; /* preserve mode (from the welcome) */
@@ -127,6 +128,14 @@ static struct {
 	uint8_t verdict;
 	int32_t src, tag;
 } grant;
+
+/* A receive decided here, told to the monitor in a traced run for the log's record of
+ * decisions (wire_pwait.decided): what it took, the tie window, the least bound. */
+static struct {
+	int on;
+	int32_t src, tag;
+	int64_t window, horizon;
+} told;
 
 static void mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 {
@@ -323,9 +332,16 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	}
 	w.sent = sent;
 	w.seen = sn;
+	if (told.on) {
+		w.decided = 1;
+		w.taken_src = told.src;
+		w.taken_tag = told.tag;
+		w.window = told.window;
+		w.horizon = told.horizon;
+	}
 	/* Per sender, its first queued message that matches: messages of one sender are
 	 * taken in its order, so only the first can be the next. */
-	if (kind >= WIRE_PW_RECV && nstash) {
+	if ((kind >= WIRE_PW_RECV || told.on) && nstash) {
 		cand = calloc(nstash, sizeof(*cand));
 		if (!cand)
 			goto out;
@@ -721,6 +737,21 @@ static const stash_entry *choose_here(void)
 	return hooks__prl_horizon() >= need ? b : NULL;
 }
 
+/* In a traced run, the monitor records a receive decided here too (a running report
+ * at the receive's start, with its candidates): one control message a decision, only
+ * when tracing. */
+static void tell_decided(const stash_entry *e)
+{
+	told.on = 1;
+	told.src = e->src;
+	told.tag = e->tag;
+	told.window = hooks__prl_umax();
+	told.horizon = hooks__prl_horizon() == PRL_NEVER ? PRL_NEVER
+	                                                  : hooks__from_common(hooks__prl_horizon());
+	send_report(0, WIRE_PW_RUNNING, cur.vt);
+	told.on = 0;
+}
+
 /* A blocking receive from any source decided here, with no control message, waiting
  * (hooks__prl_until) for the piggybacks, block notices and board slots that would
  * allow it: 1 with the choice in grant, or 0: ask the monitor. */
@@ -737,6 +768,8 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			grant.tag = e->tag;
 			nlocal++;
 			cur.local = 0;
+			if (hooks__trace_on())
+				tell_decided(e);
 			return 1;
 		}
 		now = pvmmon_clock_now();
