@@ -387,11 +387,17 @@ static void test_go_race_keeps_unmonitored_order(void)
 	pid_t busy = start_busy();
 
 	CU_ASSERT_FATAL(busy > 0);
-	/* The unmonitored order, under the same load. */
+	/* The unmonitored order, under the same load (a scheduling accident can upset it
+	 * unmonitored too: 1 of 10 runs with 12 nodes, none of 20 with 6, so one of two
+	 * must show it). */
 	for (i = 0; i < 2; i++) {
 		harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/gorace -w", dir,
 		           harness_bin(), harness_bin());
-		raw_ok += r.status == 0 && strstr(r.out, "order ok") != NULL;
+		CU_ASSERT_EQUAL(r.status, 0);
+		if (r.status == 0 && strstr(r.out, "order ok"))
+			raw_ok++;
+		else
+			fprintf(stderr, "\ngorace unmonitored: %d\n%s%s\n", r.status, r.out, r.err);
 		cmd_result_free(&r);
 	}
 	for (i = 0; i < GORACE_RUNS; i++) {
@@ -404,8 +410,35 @@ static void test_go_race_keeps_unmonitored_order(void)
 		cmd_result_free(&r);
 	}
 	stop_busy(busy);
-	CU_ASSERT_EQUAL(raw_ok, 2);
+	CU_ASSERT(raw_ok >= 1);
 	CU_ASSERT_EQUAL(ok, GORACE_RUNS);
+}
+
+/* A traced run keeps the record of every decision: the nodes' "go" receives, decided
+ * by the nodes themselves from their bounds tables, with their candidates, and the
+ * log validates. */
+static void test_decisions_in_trace(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512], *log;
+	cmd_result r;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --mode=preserve --trace -o g.xml -- %s/gorace -w && "
+	           "%s/pvmmon validate g.xml",
+	           dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "valid pvmmon log"));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/g.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	/* The master's six "ready" receives and every node's "go" and number, each once. */
+	CU_ASSERT(harness_count(log, "<decision ") >= 6 + 6 + 6);
+	CU_ASSERT(harness_count(log, "taken-tag=\"43\"") == 6);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "by=\"task\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "<cand from=\"0.1\" tag=\"42\""));
+	free(log);
 }
 
 static long timeouts_of(const char *out)
@@ -468,6 +501,7 @@ CU_TestInfo test_preserve_tests[] = {
     {"the go race keeps its unmonitored order in 20 of 20 runs under load",
      test_go_race_keeps_unmonitored_order},
     {"trecv polls time out as often as unmonitored", test_trecv_poll_times_out_as_unmonitored},
+    {"the trace records why each decision was taken", test_decisions_in_trace},
     {"a bad --mode is refused", test_bad_options},
     CU_TEST_INFO_NULL,
 };
