@@ -9,6 +9,12 @@
  * Only involuntary switches count, and only when the thread gave the processor up
  * for nothing (no voluntary switch: a sleep or a blocking call is the program's own
  * time); getrusage(RUSAGE_THREAD) tells both and the CPU time.
+ * A preemption between calls is taken out only as far as the live bounds board's
+ * promise allows (board.c: out of calls others read now - B as a lower bound of the
+ * task's virtual time, and may have read it during the preemption, so I may not pass
+ * what was promised): with the board on, a few microseconds; fully without it. One
+ * during a call is taken out whole: the board then showed the call's start, which the
+ * call's end stays after.
  */
 #include <sys/resource.h>
 

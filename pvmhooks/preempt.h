@@ -19,7 +19,8 @@ typedef struct preempt_sample {
 int64_t preempt__off(const preempt_sample *a, const preempt_sample *b);
 
 /* At a wrapped call's entry (rt: its start): the preemption since the previous call's
- * end, to be taken out of the virtual time before the call is stamped. */
+ * end, to be taken out of the virtual time before the call is stamped (the caller keeps
+ * the board's promise: at most up to pub_limit). */
 int64_t hooks__preempt_enter(int64_t rt);
 
 /* At the call's end (rt: its end; real: the real PVM call's duration): the preemption

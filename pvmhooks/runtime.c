@@ -440,12 +440,16 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->skip_t1 = call->skip_t2 = 0;
 	call->pr_reordered = 0;
 	call->t0 = pvmmon_clock_now();
-	/* Preserve mode: a preemption since the last call is no part of virtual time. */
+	/* Preserve mode: a preemption since the last call is no part of virtual time, as
+	 * far as the board's promise allows (preempt.c). */
 	if (hooks__pr_on()) {
+		vclock *c = hooks__clock();
 		int64_t off = hooks__preempt_enter(call->t0);
 
+		if (c->pub_limit != INT64_MAX && off > c->pub_limit - vclock__intrusion(c))
+			off = c->pub_limit - vclock__intrusion(c);
 		if (off > 0)
-			vclock__intrude(hooks__clock(), off);
+			vclock__intrude(c, off);
 	}
 	call->v0 = vclock__stamp(hooks__clock(), call->t0);
 	hooks__board_freeze(op, call->v0);
