@@ -648,10 +648,51 @@ static int trace_start(log_rd *r)
 	    F(pvmmon_log_trace, kept, "kept", LOG_F_U64),
 	    F(pvmmon_log_trace, dropped, "dropped", LOG_F_U64),
 	    F(pvmmon_log_trace, complete_until_ns, "complete-until-ns", LOG_F_I64),
+	    F(pvmmon_log_trace, decisions_dropped, "decisions-dropped", LOG_F_U64),
 	};
 
 	r->log->trace.enabled = 1;
 	return log__bind(r, &r->log->trace, LOG_FIELDS(f));
+}
+
+static int decision_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_decision, task, "task", LOG_F_STR),
+	    F(pvmmon_log_decision, by, "by", LOG_F_STR),
+	    F(pvmmon_log_decision, kind, "kind", LOG_F_STR),
+	    F(pvmmon_log_decision, at_ns, "at-ns", LOG_F_I64),
+	    F(pvmmon_log_decision, vt_ns, "vt-ns", LOG_F_I64),
+	    F(pvmmon_log_decision, deadline_ns, "deadline-ns", LOG_F_I64),
+	    F(pvmmon_log_decision, taken, "taken", LOG_F_STR),
+	    F(pvmmon_log_decision, taken_tag, "taken-tag", LOG_F_I32),
+	    F(pvmmon_log_decision, window_ns, "window-ns", LOG_F_I64),
+	    F(pvmmon_log_decision, horizon_ns, "horizon-ns", LOG_F_I64),
+	};
+	pvmmon_log_trace *t = &r->log->trace;
+	pvmmon_log_decision *d = log__push((void **)&t->decisions, &t->ndecisions, sizeof(*d));
+
+	if (!d)
+		return PVMMON_ENOMEM;
+	d->deadline_ns = -1;
+	return log__bind(r, d, LOG_FIELDS(f));
+}
+
+static int pcand_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_pcand, from, "from", LOG_F_STR),
+	    F(pvmmon_log_pcand, tag, "tag", LOG_F_I32),
+	    F(pvmmon_log_pcand, seq, "seq", LOG_F_U32),
+	    F(pvmmon_log_pcand, va_ns, "va-ns", LOG_F_I64),
+	};
+	pvmmon_log_trace *t = &r->log->trace;
+	pvmmon_log_decision *d;
+
+	if (!t->ndecisions)
+		return PVMMON_EPARSE;
+	d = &t->decisions[t->ndecisions - 1];
+	PUSH_BIND(r, d->cands, d->ncands, f);
 }
 
 /* Every element the model reads: its parent ("" for the root), its name, what to do
@@ -682,5 +723,7 @@ const log_elem log__elems[] = {
     {"pvmmon-log", "histograms", histograms_start, NULL, 0},
     {"histograms", "histogram", run_hist_start, hist_end, 1},
     {"pvmmon-log", "trace", trace_start, NULL, 0},
+    {"trace", "decision", decision_start, NULL, 0},
+    {"decision", "cand", pcand_start, NULL, 0},
 };
 const size_t log__nelems = sizeof(log__elems) / sizeof(log__elems[0]);

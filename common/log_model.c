@@ -23,6 +23,18 @@ int pvmmon_log_new(pvmmon_log **out)
 	return 0;
 }
 
+/* Frees what a preserve decision's record owns. */
+static void decision_clear(pvmmon_log_decision *d)
+{
+	free(d->task);
+	free(d->by);
+	free(d->kind);
+	free(d->taken);
+	for (size_t k = 0; k < d->ncands; k++)
+		free(d->cands[k].from);
+	free(d->cands);
+}
+
 void pvmmon_log_free(pvmmon_log *log)
 {
 	size_t i;
@@ -71,6 +83,9 @@ void pvmmon_log_free(pvmmon_log *log)
 		free(log->findings[i].text);
 	}
 	free(log->findings);
+	for (i = 0; i < log->trace.ndecisions; i++)
+		decision_clear(&log->trace.decisions[i]);
+	free(log->trace.decisions);
 	for (i = 0; i < log->nhists; i++)
 		pvmmon_log_hist_clear(&log->hists[i]);
 	free(log->hists);

@@ -418,6 +418,39 @@ static void write_hangs(writer *wr, const pvmmon_log *log)
 	end(wr);
 }
 
+/* Preserve mode's decisions in a traced run (version 1.10): why each receive took
+ * what it took. */
+static void write_decisions(writer *wr, const pvmmon_log_trace *t)
+{
+	for (size_t i = 0; i < t->ndecisions; i++) {
+		const pvmmon_log_decision *d = &t->decisions[i];
+
+		start(wr, "decision");
+		attr_str(wr, "task", d->task ? d->task : "");
+		attr_str(wr, "by", d->by && !strcmp(d->by, "task") ? "task" : "monitor");
+		attr_str(wr, "kind", d->kind ? d->kind : "recv");
+		attr_i64(wr, "at-ns", d->at_ns);
+		attr_i64(wr, "vt-ns", d->vt_ns);
+		if (d->deadline_ns >= 0)
+			attr_i64(wr, "deadline-ns", d->deadline_ns);
+		if (d->taken) {
+			attr_str(wr, "taken", d->taken);
+			attr_i64(wr, "taken-tag", d->taken_tag);
+		}
+		attr_i64(wr, "window-ns", d->window_ns);
+		attr_i64(wr, "horizon-ns", d->horizon_ns);
+		for (size_t k = 0; k < d->ncands; k++) {
+			start(wr, "cand");
+			attr_str(wr, "from", d->cands[k].from ? d->cands[k].from : "");
+			attr_i64(wr, "tag", d->cands[k].tag);
+			attr_u64(wr, "seq", d->cands[k].seq);
+			attr_i64(wr, "va-ns", d->cands[k].va_ns);
+			end(wr);
+		}
+		end(wr);
+	}
+}
+
 static void write_log(writer *wr, const pvmmon_log *log)
 {
 	size_t i;
@@ -529,6 +562,9 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		attr_u64(wr, "kept", log->trace.kept);
 		attr_u64(wr, "dropped", log->trace.dropped);
 		attr_i64(wr, "complete-until-ns", log->trace.complete_until_ns);
+		if (log->trace.decisions_dropped)
+			attr_u64(wr, "decisions-dropped", log->trace.decisions_dropped);
+		write_decisions(wr, &log->trace);
 		end(wr);
 	}
 

@@ -27,9 +27,10 @@
  * registration names the process's earlier tid (it enrolled again after pvm_exit), and
  * FATAL's signal 0 is an exit without pvm_exit;
  * FINDING is new, registrations carry the main program's path, piggybacks may carry
- * the message's pack signature.
+ * the message's pack signature. 16: a preserve report may record a
+ * receive the task decided itself (traced runs).
  */
-#define WIRE_VERSION 15
+#define WIRE_VERSION 16
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

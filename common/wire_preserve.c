@@ -42,6 +42,11 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 		wire__put_i64(b, w->cand[i].vs);
 		wire__put_u32(b, w->cand[i].seq);
 	}
+	wire__put_u8(b, w->decided);
+	wire__put_u32(b, (uint32_t)w->taken_src);
+	wire__put_u32(b, (uint32_t)w->taken_tag);
+	wire__put_i64(b, w->window);
+	wire__put_i64(b, w->horizon);
 }
 
 void wire__pwait_clear(wire_pwait *w)
@@ -100,7 +105,13 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 		w->cand[i].vs = wire__get_i64(&in);
 		w->cand[i].seq = wire__get_u32(&in);
 	}
-	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0 || w->unc < 0)
+	w->decided = wire__get_u8(&in);
+	w->taken_src = (int32_t)wire__get_u32(&in);
+	w->taken_tag = (int32_t)wire__get_u32(&in);
+	w->window = wire__get_i64(&in);
+	w->horizon = wire__get_i64(&in);
+	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0 || w->unc < 0 ||
+	    w->decided > 1 || (w->decided && w->kind != WIRE_PW_RUNNING) || w->window < 0)
 		in.failed = 1;
 	rc = wire__done(&in, "preserve request");
 	if (rc < 0)

@@ -64,6 +64,13 @@ typedef struct wire_pwait {
 	/* The task's virtual-time uncertainty now, ns (what its records would say): the
 	 * monitor's tie window for its candidates between its flushes. */
 	int64_t unc;
+	/* A running report that records a receive the task decided itself (1; wire 16,
+	 * sent only in a traced run, for the log's record of decisions): the sender and tag
+	 * it took, its tie window and the least bound that allowed it (the horizon); the
+	 * report's vt is the receive's start, cand its candidates. 0 otherwise. */
+	uint8_t decided;
+	int32_t taken_src, taken_tag;
+	int64_t window, horizon;
 } wire_pwait;
 
 typedef enum wire_pg_verdict {

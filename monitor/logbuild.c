@@ -324,8 +324,10 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 	add_setting(log, "host-tasks-peak", num);
 	add_hosts(log, run);
 
-	if (run->trace_bytes && with_events)
+	if (run->trace_bytes && with_events) {
 		trace_summary(run, log);
+		preserve__trace(run, log);
+	}
 	if (run->cp_procs) {
 		add_setting(log, "cp", run->cp_procs);
 		cp_results(run, log);

@@ -166,7 +166,7 @@ static int64_t unc_of(const order_task *t, size_t n, int32_t src)
  * long run had a window of milliseconds and every decision became a tie.
  */
 static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *c, size_t nc,
-                   size_t e, int64_t deadline, size_t *best)
+                   size_t e, int64_t deadline, size_t *best, int64_t *window)
 {
 	int64_t umin = ORDER_NEVER, umax = 0, u, end;
 	size_t i, b = e;
@@ -180,6 +180,7 @@ static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *
 		umin = u < umin ? u : umin;
 	}
 	u = umax > umin ? umax - umin : 0;
+	*window = u;
 	end = add_sat(c[e].va, u);
 	for (i = 0; i < nc; i++)
 		if (i != b && c[i].va <= deadline && c[i].va <= end &&
@@ -204,13 +205,15 @@ order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t s
 		if (order__cand_before(&c[i], &c[e]))
 			e = i;
 	b = e;
+	s->window = 0;
 	if (nc && c[e].va <= deadline) {
-		int64_t w = tie(t, n, req, c, nc, e, deadline, &b);
+		int64_t w = tie(t, n, req, c, nc, e, deadline, &b, &s->window);
 
 		x = w < deadline ? w : deadline;
 	} else if (nc && c[e].va < x) {
 		x = c[e].va;
 	}
+	s->horizon = x;
 	/* Blocked tasks are waited for only up to the earliest candidate, as without ties:
 	 * two requests whose windows overlap would otherwise wait for each other. */
 	xb = nc && c[e].va < x ? c[e].va : x;

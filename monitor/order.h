@@ -66,6 +66,10 @@ typedef struct order_scratch {
 	/* Tasks' wake bounds count (order_task.wake); otherwise a blocked task with an
 	 * incoming message is about to run from its vt. */
 	int use_wake;
+	/* Set by order__decide, for the record of the decision (the trace): the virtual
+	 * time before which no other task may still send for it to be decided (the window's
+	 * end, or the deadline), and the tie window (0: none). */
+	int64_t horizon, window;
 } order_scratch;
 
 void order__scratch_free(order_scratch *s);

@@ -14,6 +14,7 @@
 #include "hang.h"
 #include "order.h"
 #include "preserve.h"
+#include "prtrace.h"
 #include "pvmmon/errors.h"
 #include "tasks.h"
 
@@ -37,6 +38,10 @@ typedef struct pr_task {
 	wire_pcand *cand;
 	uint32_t ncand;
 	int asked;          /* a PASK is on its way and unanswered */
+	/* Real time its last report repeated the running virtual time it had (a task
+	 * waiting out a timeout, see pvmhooks/preserve.c wait_deadline), 0 otherwise:
+	 * asked again at once, it would answer the same at the rate of round trips. */
+	int64_t t_still;
 	int64_t t_req;      /* real time its pending request arrived */
 	uint32_t msgs;      /* control messages spent on its pending request */
 	int64_t t_change;   /* real time its request last changed */
@@ -49,6 +54,10 @@ typedef struct pr_task {
 	int64_t trans;           /* its least transmission time (its last report's) */
 	uint32_t local, notices; /* its receives decided itself, its block notices, so far */
 	int64_t unc;             /* its virtual time's uncertainty at its last report */
+	/* The request whose decision was recorded last (traced runs): a request repeated
+	 * after its grant went (new candidates on the way) is granted again, and recorded
+	 * once. */
+	uint32_t logged_req;
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
@@ -77,6 +86,7 @@ struct mon_pr {
 	uint64_t local, notices; /* the tasks' own decisions and block notices */
 	int64_t eval_ns_sum, eval_ns_max, wait_ns_sum;
 	uint64_t evals;
+	prtrace tr;      /* the decisions' record, in a traced run */
 	size_t waiting;  /* requests left waiting by the last evaluation */
 	int64_t wait_ns; /* how long a wait lasts before hang.c is told */
 };
@@ -243,6 +253,8 @@ static void ask(mon_run *run, size_t i)
 	wire_buf b;
 
 	if (p->t[i].asked || i >= tasks__count(run))
+		return;
+	if (p->t[i].t_still && pvmmon_clock_now() - p->t[i].t_still < ASK_DELAY_NS)
 		return;
 	wire__buf_init(&b);
 	wire__pask_encode(&b);
@@ -498,11 +510,20 @@ static void decide(mon_run *run, size_t i)
 		for (k = 0; k < t->ncand; k++)
 			if (t->cand[k].src == tasks__at(run, (size_t)c->src)->rec.tid)
 				ctag = t->cand[k].tag;
+		if (t->req != t->logged_req)
+			prtrace__add(run, &p->tr, tid, 0, t->kind, t->vt, t->deadline,
+			             tasks__at(run, (size_t)c->src)->rec.tid, ctag, p->s.window,
+			             p->s.horizon, t->cand, t->ncand);
+		t->logged_req = t->req;
 		grant(run, i, WIRE_PG_TAKE, tasks__at(run, (size_t)c->src)->rec.tid, ctag);
 		t->vt = c->va > t->vt ? c->va : t->vt;
 		break;
 	}
 	case ORDER_NONE:
+		if (t->req != t->logged_req)
+			prtrace__add(run, &p->tr, tid, 0, t->kind, t->vt, t->deadline, 0, 0,
+			             p->s.window, p->s.horizon, t->cand, t->ncand);
+		t->logged_req = t->req;
 		if (t->deadline != ORDER_NEVER && t->deadline > t->vt)
 			t->vt = t->deadline;
 		grant(run, i, WIRE_PG_NONE, -1, -1);
@@ -679,6 +700,9 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		p->notices += w.notices - t->notices;
 		t->notices = w.notices;
 	}
+	t->t_still = w.kind == WIRE_PW_RUNNING && t->kind == WIRE_PW_RUNNING && w.vt == t->vt
+	                 ? pvmmon_clock_now()
+	                 : 0;
 	t->asked = 0;
 	t->vt = w.vt;
 	was = t->t_block ? t->kind : -1;
@@ -728,6 +752,12 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 			 * may wake earlier than the candidate (so the bound stays the report's). */
 		}
 	}
+	/* A receive the task decided itself, told for the record (traced runs). */
+	if (w.decided)
+		prtrace__add(run, &p->tr, src, 1, WIRE_PW_RECV, w.vt, INT64_MAX, w.taken_src,
+		             w.taken_tag, w.window,
+		             w.horizon == INT64_MAX ? w.horizon : clocks__to_monitor(run, mt, w.horizon),
+		             w.cand, w.ncand);
 	wire__pwait_clear(&w);
 	if (wait_op(t) < 0)
 		t->t_block = 0;
@@ -795,6 +825,13 @@ void preserve__free(mon_run *run)
 	free(p->oc);
 	free(p->extra_tid);
 	order__scratch_free(&p->s);
+	prtrace__free(&p->tr);
 	free(p);
 	run->pr = NULL;
+}
+
+void preserve__trace(mon_run *run, pvmmon_log *log)
+{
+	if (run->pr)
+		prtrace__to_log(&run->pr->tr, log);
 }

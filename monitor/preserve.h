@@ -15,6 +15,8 @@ void preserve__evaluate(mon_run *run);
 /* The log's settings of preserve mode, through add(ctx, key, value). */
 void preserve__settings(mon_run *run, void (*add)(void *, const char *, const char *), void *ctx);
 void preserve__free(mon_run *run);
+/* The decisions' record of a traced run, copied into the log's trace. */
+void preserve__trace(mon_run *run, pvmmon_log *log);
 /* Whether requests wait for a decision (the monitor then looks again within 1 ms). */
 int preserve__busy(const mon_run *run);
 

@@ -16,6 +16,7 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 #include "sched.h"
+#include "trace.h"
 #include "waits.h"
 
 static int on; /* preserve mode (from the welcome) */
@@ -127,6 +128,14 @@ static struct {
 	uint8_t verdict;
 	int32_t src, tag;
 } grant;
+
+/* A receive decided here, told to the monitor in a traced run for the log's record of
+ * decisions (wire_pwait.decided): what it took, the tie window, the least bound. */
+static struct {
+	int on;
+	int32_t src, tag;
+	int64_t window, horizon;
+} told;
 
 static void mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 {
@@ -323,9 +332,16 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	}
 	w.sent = sent;
 	w.seen = sn;
+	if (told.on) {
+		w.decided = 1;
+		w.taken_src = told.src;
+		w.taken_tag = told.tag;
+		w.window = told.window;
+		w.horizon = told.horizon;
+	}
 	/* Per sender, its first queued message that matches: messages of one sender are
 	 * taken in its order, so only the first can be the next. */
-	if (kind >= WIRE_PW_RECV && nstash) {
+	if ((kind >= WIRE_PW_RECV || told.on) && nstash) {
 		cand = calloc(nstash, sizeof(*cand));
 		if (!cand)
 			goto out;
@@ -591,6 +607,33 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 	return 0;
 }
 
+/*
+ * A timeout decided by virtual time ends at its virtual deadline, and the virtual clock
+ * never runs ahead of real time (vclock.c): the task waits until its clock reaches the
+ * deadline, as the unmonitored program waits out its timeout. Decided at once and
+ * returned at once, a poller's timeouts took a round trip each, its virtual time
+ * (clamped to real time) never reached its partners' deadlines, and a master polling
+ * with pvm_trecv(0.1 s) gave up after 40 timeouts in 0.04 s where unmonitored its
+ * worker's message came after 10 (1.01 s). The monitor holds the task at the deadline
+ * meanwhile (it set it so at the grant); its questions get the deadline as the
+ * task's virtual time: it sends nothing before.
+ */
+static void wait_deadline(hooks_call *call, int64_t deadline)
+{
+	int64_t left;
+
+	cur.local = 1;
+	cur.vt = deadline;
+	while (!channel__lost()) {
+		left = deadline - vclock__virtual(hooks__clock(), pvmmon_clock_now());
+		if (left <= 0)
+			break;
+		drain(left / 1000 < WAIT_STEP_US ? (long)(left / 1000) + 1 : WAIT_STEP_US);
+		sched__waiting(pvmmon_clock_now(), call->t0, 0);
+	}
+	cur.local = 0;
+}
+
 /* Takes what was decided (grant): by source and tag, with libpvm3's own matcher. */
 static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 {
@@ -611,8 +654,10 @@ static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 		call->pr_reordered = plain != NULL;
 		call->skip = 1;
 		call->skip_rc = 0;
-		if (kind == WIRE_PW_TRECV)
+		if (kind == WIRE_PW_TRECV) {
 			call->pr_timeout_vt = cur.deadline;
+			wait_deadline(call, cur.deadline);
+		}
 		return;
 	}
 	call->pr_reordered = !plain || plain->src != grant.src || plain->tag != grant.tag;
@@ -692,6 +737,21 @@ static const stash_entry *choose_here(void)
 	return hooks__prl_horizon() >= need ? b : NULL;
 }
 
+/* In a traced run, the monitor records a receive decided here too (a running report
+ * at the receive's start, with its candidates): one control message a decision, only
+ * when tracing. */
+static void tell_decided(const stash_entry *e)
+{
+	told.on = 1;
+	told.src = e->src;
+	told.tag = e->tag;
+	told.window = hooks__prl_umax();
+	told.horizon = hooks__prl_horizon() == PRL_NEVER ? PRL_NEVER
+	                                                  : hooks__from_common(hooks__prl_horizon());
+	send_report(0, WIRE_PW_RUNNING, cur.vt);
+	told.on = 0;
+}
+
 /* A blocking receive from any source decided here, with no control message, waiting
  * (hooks__prl_until) for the piggybacks, block notices and board slots that would
  * allow it: 1 with the choice in grant, or 0: ask the monitor. */
@@ -708,6 +768,8 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			grant.tag = e->tag;
 			nlocal++;
 			cur.local = 0;
+			if (hooks__trace_on())
+				tell_decided(e);
 			return 1;
 		}
 		now = pvmmon_clock_now();

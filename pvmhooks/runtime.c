@@ -21,6 +21,8 @@
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
+#include "preempt.h"
+#include "preserve.h"
 #include "probes.h"
 #include "pvmmon/errors.h"
 #include "records.h"
@@ -442,6 +444,17 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	call->skip_t1 = call->skip_t2 = 0;
 	call->pr_reordered = 0;
 	call->t0 = pvmmon_clock_now();
+	/* Preserve mode: a preemption since the last call is no part of virtual time, as
+	 * far as the board's promise allows (preempt.c). */
+	if (hooks__pr_on()) {
+		vclock *c = hooks__clock();
+		int64_t off = hooks__preempt_enter(call->t0);
+
+		if (c->pub_limit != INT64_MAX && off > c->pub_limit - vclock__intrusion(c))
+			off = c->pub_limit - vclock__intrusion(c);
+		if (off > 0)
+			vclock__intrude(c, off);
+	}
 	call->v0 = vclock__stamp(hooks__clock(), call->t0);
 	hooks__board_freeze(op, call->v0);
 	return 1;
@@ -453,6 +466,14 @@ void hooks__end(hooks_call *call)
 
 	if (!call->clock_done)
 		vclock__intrude(hooks__clock(), (call->t1 - call->t0) + (now - call->t2));
+	/* Preserve mode: nor is a preemption during the real call (a receive's cost is
+	 * its least measured already). */
+	if (hooks__pr_on()) {
+		int64_t off = hooks__preempt_leave(now, call->clock_done ? 0 : call->t2 - call->t1);
+
+		if (off > 0)
+			vclock__intrude(hooks__clock(), off);
+	}
 	sched__call_end(call, now);
 	/* A call the program's message handler made runs while libpvm3 may be reading
 	 * messages in: nothing here may receive. */

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 9
+#define PVMMON_LOG_VERSION_MINOR 10
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -175,6 +175,36 @@ typedef struct pvmmon_log_event {
 	int64_t trans; /* receives: the message's estimated transmission time */
 } pvmmon_log_event;
 
+/* A message a preserve-mode receive could take: its sender, tag, per-pair sequence
+ * number and virtual arrival (ns from the run start). */
+typedef struct pvmmon_log_pcand {
+	char *from; /* the sender's logical id */
+	int32_t tag;
+	uint32_t seq;
+	int64_t va_ns;
+} pvmmon_log_pcand;
+
+/*
+ * Why a preserve-mode receive took what it took (version 1.10, traced runs): the
+ * candidates and their virtual arrivals, the tie window, and the horizon, the virtual
+ * time before which no other task could still send when it was decided (by the monitor,
+ * or by the task itself from its bounds table: the least bound then).
+ */
+typedef struct pvmmon_log_decision {
+	char *task;        /* the receiving task's logical id */
+	char *by;          /* "monitor" or "task" */
+	char *kind;        /* "recv", "nrecv", "probe" or "trecv" */
+	int64_t at_ns;     /* real time it was decided, from the run start */
+	int64_t vt_ns;     /* the receive's virtual start */
+	int64_t deadline_ns; /* its virtual deadline; -1 for none (a blocking receive) */
+	char *taken;       /* the taken message's sender's logical id, NULL for none */
+	int32_t taken_tag;
+	int64_t window_ns; /* the tie window */
+	int64_t horizon_ns; /* -1: no other task could send at all */
+	size_t ncands;
+	pvmmon_log_pcand *cands;
+} pvmmon_log_decision;
+
 /* What the run's event trace holds, and whether it is whole. */
 typedef struct pvmmon_log_trace {
 	int enabled;          /* the run was asked to trace */
@@ -184,6 +214,10 @@ typedef struct pvmmon_log_trace {
 	/* Real time (from the run start) up to which every task's events are in the log;
 	 * the whole run when nothing was dropped. */
 	int64_t complete_until_ns;
+	/* Preserve mode's decisions (version 1.10), up to the trace's event limit. */
+	size_t ndecisions;
+	pvmmon_log_decision *decisions;
+	uint64_t decisions_dropped;
 } pvmmon_log_trace;
 
 /* A selected procedure's place on the run's critical path (seed 003). */

@@ -194,7 +194,17 @@ static void fill_run_extras(pvmmon_log *log)
 	log->cp.procs = calloc(2, sizeof(*log->cp.procs));
 	log->cp.procs[0] = (pvmmon_log_cp_proc){strdup("create_seq"), 80000, 70000};
 	log->cp.procs[1] = (pvmmon_log_cp_proc){strdup("do_rank"), 30000, 1000};
-	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200};
+	log->trace = (pvmmon_log_trace){1, 16 << 20, 2, 5, 200, 2, NULL, 3};
+	/* Preserve mode's decisions: one by the monitor with two candidates, a timeout. */
+	log->trace.decisions = calloc(2, sizeof(*log->trace.decisions));
+	log->trace.decisions[0] = (pvmmon_log_decision){
+	    strdup("0.3"), strdup("task"), strdup("recv"), 1000, 2000, -1, strdup("0"), 43, 10,
+	    2500, 2, calloc(2, sizeof(pvmmon_log_pcand))};
+	log->trace.decisions[0].cands[0] = (pvmmon_log_pcand){strdup("0"), 43, 1, 2100};
+	log->trace.decisions[0].cands[1] = (pvmmon_log_pcand){strdup("0.2"), 44, 0, 2300};
+	log->trace.decisions[1] = (pvmmon_log_decision){
+	    strdup("0"), strdup("monitor"), strdup("trecv"), 3000, 4000, 104000, NULL, 0, 0,
+	    104000, 0, NULL};
 	log->replayable = 1;
 	log->budget_pct = 2.5;
 	log->nswitches = 2;
@@ -493,6 +503,32 @@ static void test_round_trip(void)
 	CU_ASSERT_EQUAL(b->trace.kept, 2);
 	CU_ASSERT_EQUAL(b->trace.dropped, 5);
 	CU_ASSERT_EQUAL(b->trace.complete_until_ns, 200);
+	CU_ASSERT_EQUAL(b->trace.decisions_dropped, 3);
+	CU_ASSERT_EQUAL_FATAL(b->trace.ndecisions, 2);
+	{
+		const pvmmon_log_decision *d = &b->trace.decisions[0], *e = &b->trace.decisions[1];
+
+		CU_ASSERT_STRING_EQUAL(d->task, "0.3");
+		CU_ASSERT_STRING_EQUAL(d->by, "task");
+		CU_ASSERT_STRING_EQUAL(d->kind, "recv");
+		CU_ASSERT_EQUAL(d->at_ns, 1000);
+		CU_ASSERT_EQUAL(d->vt_ns, 2000);
+		CU_ASSERT_EQUAL(d->deadline_ns, -1);
+		CU_ASSERT_STRING_EQUAL(d->taken, "0");
+		CU_ASSERT_EQUAL(d->taken_tag, 43);
+		CU_ASSERT_EQUAL(d->window_ns, 10);
+		CU_ASSERT_EQUAL(d->horizon_ns, 2500);
+		CU_ASSERT_EQUAL_FATAL(d->ncands, 2);
+		CU_ASSERT_STRING_EQUAL(d->cands[1].from, "0.2");
+		CU_ASSERT_EQUAL(d->cands[1].tag, 44);
+		CU_ASSERT_EQUAL(d->cands[1].va_ns, 2300);
+		CU_ASSERT_EQUAL(d->cands[0].seq, 1);
+		CU_ASSERT_STRING_EQUAL(e->by, "monitor");
+		CU_ASSERT_STRING_EQUAL(e->kind, "trecv");
+		CU_ASSERT_EQUAL(e->deadline_ns, 104000);
+		CU_ASSERT_PTR_NULL(e->taken);
+		CU_ASSERT_EQUAL(e->ncands, 0);
+	}
 	CU_ASSERT(b->cp.enabled && b->cp.exclusive && b->cp.length_ns == 123456);
 	CU_ASSERT(b->cp.end_tid == 0x40002 && b->cp.samples == 9);
 	CU_ASSERT_EQUAL_FATAL(b->cp.nprocs, 2);

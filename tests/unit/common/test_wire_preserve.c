@@ -14,7 +14,8 @@ static void test_pwait_round_trip(void)
 	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
 	wire_pwait w = {
 	    3, WIRE_PW_TRECV, -1,   5,    2500000, 9000000, "/bin/prog", 0x1234, 2,     1,
-	    1, sent,          seen, cand, 42000,   6,       3,           7000,   180000};
+	    1, sent,          seen, cand, 42000,   6,       3,           7000,   180000,
+	    0, 0,             0,    0,    0};
 	wire_pwait out;
 	wire_buf b;
 
@@ -59,6 +60,28 @@ static void test_pwait_round_trip(void)
 	/* So is a negative transmission estimate. */
 	w.kind = WIRE_PW_TRECV;
 	w.trans = -1;
+	wire__buf_reset(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.trans = 42000;
+	/* A running report that records a receive the task decided itself. */
+	w.kind = WIRE_PW_RUNNING;
+	w.decided = 1;
+	w.taken_src = 0x40003;
+	w.taken_tag = 5;
+	w.window = 20;
+	w.horizon = 3100000;
+	wire__buf_reset(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__pwait_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.decided, 1);
+	CU_ASSERT_EQUAL(out.taken_src, 0x40003);
+	CU_ASSERT_EQUAL(out.taken_tag, 5);
+	CU_ASSERT_EQUAL(out.window, 20);
+	CU_ASSERT_EQUAL(out.horizon, 3100000);
+	wire__pwait_clear(&out);
+	/* Only a running report records one. */
+	w.kind = WIRE_PW_RECV;
 	wire__buf_reset(&b);
 	wire__pwait_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);

@@ -255,6 +255,49 @@ static void test_tie_window(void)
 	order__scratch_free(&s);
 }
 
+/* Issue 37's poller: a worker blocked in a pvm_trecv with deadline 1000 (the monitor
+ * folds a request's deadline into its earliest candidate) does not hold the master's
+ * polls with earlier deadlines, which time out at once, and the decision says by what
+ * (the horizon: the poll's deadline); a poll whose deadline is past the worker's waits
+ * for it, and the worker's own timeout then goes first, with nothing that could come. */
+static void test_timeouts_by_deadline(void)
+{
+	order_task t[2] = {blocked(0, -1), blocked(0, -1)};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	t[1].cand_va = 1000;
+	CU_ASSERT_EQUAL(order__decide(t, 2, 0, -1, NULL, 0, 100, 0, &s, &best), ORDER_NONE);
+	CU_ASSERT_EQUAL(s.horizon, 100);
+	CU_ASSERT_EQUAL(s.window, 0);
+	t[0].vt = 900;
+	CU_ASSERT_EQUAL(order__decide(t, 2, 0, -1, NULL, 0, 1005, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[1]);
+	t[0].cand_va = 1005;
+	t[1].cand_va = N;
+	t[1].vt = 30;
+	CU_ASSERT_EQUAL(order__decide(t, 2, 1, -1, NULL, 0, 1000, 0, &s, &best), ORDER_NONE);
+	CU_ASSERT_EQUAL(s.horizon, 1000);
+	order__scratch_free(&s);
+}
+
+/* The decision's record (the trace) gets the tie window and the horizon: the earliest
+ * arrival + the window, just past it. */
+static void test_decision_record(void)
+{
+	order_task t[3] = {blocked(0, -1), exited(), running(200)};
+	order_cand c = {1, 100, "0.1", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	t[1].unc = 30;
+	t[2].unc = 10;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(s.window, 20);
+	CU_ASSERT_EQUAL(s.horizon, 121);
+	order__scratch_free(&s);
+}
+
 /* A worker woken by the requester's own reply does not hold the requester's next
  * decision while that reply cannot have reached it: its wake bound (the reply's send +
  * the least transmission) is past the next candidate. */
@@ -333,5 +376,7 @@ CU_TestInfo test_order_tests[] = {
     {"other requesters and wildcard waiters", test_other_requester_and_wildcard_waiters},
     {"times within their uncertainties tie: least logical id", test_uncertain_times_tie},
     {"a tie waits for what running tasks could still send", test_tie_window},
+    {"timeouts go by the deadlines of blocked pollers", test_timeouts_by_deadline},
+    {"a decision gives its tie window and horizon", test_decision_record},
     CU_TEST_INFO_NULL,
 };

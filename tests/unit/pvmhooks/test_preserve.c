@@ -1,12 +1,16 @@
 /* Unit tests for pvmhooks/preserve.c, the preserve-mode client, against a fake channel:
- * a nondeterministic receive asks the monitor and obeys its grant. */
+ * a nondeterministic receive asks the monitor and obeys its grant; a timeout ends at
+ * its virtual deadline; preemption (preempt.c) is told from the program's own waits. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
 #include <CUnit/CUnit.h>
 
+#include "../../../common/clock.h"
+#include "../../../pvmhooks/preempt.h"
 #include "../../../pvmhooks/preserve.h"
+#include "../../../pvmhooks/vclock.h"
 #include "../../../pvmhooks/records.h"
 #include "fake_channel.h"
 
@@ -162,7 +166,67 @@ static void test_nrecv_obeys_none(void)
 	end(&saved);
 }
 
+/* A pvm_trecv the monitor times out returns once the task's virtual clock has reached
+ * the deadline (the clock never runs ahead of real time), not at once: unmonitored the
+ * program waits out its timeout, and so must its virtual time. */
+static void test_trecv_timeout_waits_for_deadline(void)
+{
+	struct timeval tmout = {0, 30000};
+	hooks_call call;
+	hooks_real saved;
+	int64_t t0;
+	vclock clock = *hooks__clock();
+
+	begin(&saved);
+	/* A new task's clock (earlier tests leave theirs). */
+	vclock__init(hooks__clock());
+	verdict = WIRE_PG_NONE;
+	memset(&call, 0, sizeof(call));
+	call.op = HOOKS_OP_pvm_trecv;
+	call.site = (void *)test_trecv_timeout_waits_for_deadline;
+	t0 = pvmmon_clock_now();
+	call.v0 = vclock__virtual(hooks__clock(), t0);
+	hooks__pr_before(&call, -1, 1, 0, &tmout);
+	CU_ASSERT_EQUAL(asked.kind, WIRE_PW_TRECV);
+	CU_ASSERT_EQUAL(asked.deadline, call.v0 + 30000000);
+	CU_ASSERT_EQUAL(call.skip, 1);
+	CU_ASSERT_EQUAL(call.skip_rc, 0);
+	CU_ASSERT_EQUAL(call.pr_timeout_vt, call.v0 + 30000000);
+	/* Its virtual time reached the deadline before it returned. */
+	CU_ASSERT(vclock__virtual(hooks__clock(), pvmmon_clock_now()) >= call.pr_timeout_vt);
+	CU_ASSERT(pvmmon_clock_now() - t0 >= 30000000);
+	*hooks__clock() = clock;
+	end(&saved);
+}
+
+/* Only time off the processor with involuntary switches alone is preemption. */
+static void test_preemption_told_from_waits(void)
+{
+	preempt_sample a = {1000000, 500000, 3, 7}, b = a;
+
+	/* 80 us off the processor, switched out involuntarily: preempted. */
+	b.rt += 100000;
+	b.cpu += 20000;
+	b.invol++;
+	CU_ASSERT_EQUAL(preempt__off(&a, &b), 80000);
+	/* A voluntary switch too (a sleep, a blocking call): the program's own time. */
+	b.vol++;
+	CU_ASSERT_EQUAL(preempt__off(&a, &b), 0);
+	/* No switch at all: nothing, whatever the clocks' rounding says. */
+	b = a;
+	b.rt += 100000;
+	b.cpu += 20000;
+	CU_ASSERT_EQUAL(preempt__off(&a, &b), 0);
+	/* CPU time ahead of real time (the counters' granularity): never negative. */
+	b.invol++;
+	b.cpu += 200000;
+	CU_ASSERT_EQUAL(preempt__off(&a, &b), 0);
+}
+
 CU_TestInfo test_preserve_tests[] = {
+    {"a trecv timed out by the monitor returns at its virtual deadline",
+     test_trecv_timeout_waits_for_deadline},
+    {"preemption is told from the program's own waits", test_preemption_told_from_waits},
     {"a wildcard receive asks the monitor and takes what it grants", test_receive_obeys_grant},
     {"an nrecv obeys a grant of nothing, or of a message", test_nrecv_obeys_none},
     CU_TEST_INFO_NULL,
