@@ -25,9 +25,10 @@
  * 13: block notices carry the sender's send count on its host's board. 14: CALIB is new,
  * welcomes carry the host's calibration and cost records the task it came from. 15: a
  * registration names the process's earlier tid (it enrolled again after pvm_exit), and
- * FATAL's signal 0 is an exit without pvm_exit.
+ * FATAL's signal 0 is an exit without pvm_exit. 16: block notices say whether the
+ * receive takes messages from any source.
  */
-#define WIRE_VERSION 15
+#define WIRE_VERSION 16
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -70,6 +70,8 @@ static struct {
 	uint64_t offset;
 	int spy;            /* the program's own matcher decides (see spy_queue) */
 	int local;          /* waiting to decide a receive here (see decide_here) */
+	int asked;          /* the monitor asked meanwhile: it waits for this task */
+	int watched;        /* told the monitor it runs: its next block is told at once */
 	int reported;       /* the monitor knows of the current blocked receive */
 	int64_t t_block;    /* real time the current blocked receive began */
 	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
@@ -296,7 +298,10 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.trans = vclock__trans_floor(hooks__clock());
 	w.local = nlocal;
 	w.notices = nnotices;
-	if (kind == WIRE_PW_BLOCKED && !cur.reported && cur.t_block)
+	/* How long it has waited before this report: a blocked receive's first, or a
+	 * request from any source (which the monitor times only while it has no
+	 * candidate, from its first report). */
+	if (((kind == WIRE_PW_BLOCKED && !cur.reported) || kind == WIRE_PW_RECV) && cur.t_block)
 		w.waited = pvmmon_clock_now() - cur.t_block;
 	w.src = cur.src;
 	w.tag = cur.tag;
@@ -372,6 +377,9 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	rc = b.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_PWAIT, b.data, b.len);
 	if (rc == 0)
 		ndirty_sent = ndirty_seen = 0;
+	/* A report that the task waits is the news the monitor asked for. */
+	if (rc == 0 && kind != WIRE_PW_RUNNING)
+		cur.watched = 0;
 	if (rc == 0 && kind == WIRE_PW_BLOCKED)
 		cur.reported = 1;
 	wire__buf_free(&b);
@@ -414,13 +422,17 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 		if (wire__pask_decode(d, len) < 0)
 			break;
 		/* The answer is the state now: a waiting task repeats its request with what
-		 * has arrived since; a running one gives its virtual time, and one about to
-		 * decide a receive itself the receive's start (it sends nothing before). */
-		if (cur.local)
-			send_report(0, WIRE_PW_RUNNING, cur.vt);
-		else if (cur.kind == WIRE_PW_RUNNING)
+		 * has arrived since; one about to decide a receive itself asks the monitor
+		 * instead (decide_here: a decision waits for it, and the monitor knows more
+		 * tasks than its bounds do); a running one gives its virtual time, and then
+		 * tells its next block at once (wait_blocked, decide_here): the monitor,
+		 * which asked, is waiting for that news. */
+		if (cur.local) {
+			cur.asked = 1;
+		} else if (cur.kind == WIRE_PW_RUNNING) {
 			hooks__pr_report();
-		else
+			cur.watched = 1;
+		} else
 			send_report(cur.kind == WIRE_PW_BLOCKED ? cur.block : cur.req, cur.kind,
 			            cur.vt);
 		break;
@@ -466,11 +478,11 @@ static int drain(long wait_us)
 			continue;
 		if (src == channel__monitor_tid())
 			from_monitor(tag, d, len);
-		else if (tag == WIRE_TAG_PBLOCK &&
-		         hooks__prl_notice(src, d, len, count_of(&sent_to, src),
-		                           count_of(&seen, src)) < 0)
-			hooks__count_bad();
-		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
+		else if (tag == WIRE_TAG_PBLOCK) {
+			if (hooks__prl_notice(src, d, len, count_of(&sent_to, src),
+			                      count_of(&seen, src)) < 0)
+				hooks__count_bad();
+		} else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
 			channel__gone();
 		else {
 			stash_add(src, tag, d, len);
@@ -521,7 +533,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.block++;
 	cur.reported = 0;
 	cur.t_block = call->t_wait = last = pvmmon_clock_now();
-	if (!tell_blocked(tid))
+	if (!tell_blocked(tid) || cur.watched)
 		send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
 	while (!channel__lost()) {
 		int64_t now = pvmmon_clock_now(), left = call->t_wait + defer - now;
@@ -551,13 +563,28 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.t_block = 0;
 }
 
+static const stash_entry *choose_here(void);
+
+/* The choice e made here (choose_here): the receive takes it as a grant. */
+static void take_here(const stash_entry *e)
+{
+	grant.verdict = WIRE_PG_TAKE;
+	grant.src = e->src;
+	grant.tag = e->tag;
+	nlocal++;
+}
+
 /* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
  * receive goes its plain way (the monitor is lost, or an unmonitored message is first
- * in the queue). */
+ * in the queue). A blocking receive from any source with bounds still decides itself
+ * when what arrives meanwhile allows (a block notice, a piggyback), and withdraws the
+ * request: otherwise two tasks that once asked the monitor would keep asking it, each
+ * waiting there for the other's next report. */
 static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *first_at)
 {
 	uint64_t serial;
 	int found;
+	const stash_entry *e;
 
 	cur.req++;
 	cur.kind = kind;
@@ -574,6 +601,13 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 			break;
 		if (!*first_at && first_match(tid, tag))
 			*first_at = pvmmon_clock_now();
+		if (n && kind == WIRE_PW_RECV && !cur.spy && hooks__prl_valid() &&
+		    (e = choose_here()) != NULL) {
+			take_here(e);
+			cur.kind = WIRE_PW_RUNNING;
+			send_report(0, WIRE_PW_RUNNING, cur.vt);
+			return 0;
+		}
 		sched__waiting(pvmmon_clock_now(), call->t0, 0);
 		/* New messages are new candidates, or show that one on its way has come. */
 		if (stash_serial != serial) {
@@ -663,6 +697,7 @@ static int candidate(size_t i)
  * NULL when it cannot be decided here yet (need: the horizon it waits for).
  */
 static int64_t need; /* INT64_MIN: no candidate, or one the monitor must decide */
+static enum { HERE_WAIT, HERE_NONE, HERE_MONITOR } why;
 
 static const stash_entry *choose_here(void)
 {
@@ -671,9 +706,11 @@ static const stash_entry *choose_here(void)
 	size_t i;
 
 	need = INT64_MIN;
+	why = HERE_NONE;
 	for (i = 0; i < nstash; i++) {
 		if (!candidate(i))
 			continue;
+		why = HERE_MONITOR;
 		if (!hooks__prl_known(stash[i].src))
 			return NULL;
 		if (!e || arrival(&stash[i]) < va_e) {
@@ -689,35 +726,56 @@ static const stash_entry *choose_here(void)
 		    hooks__prl_rank(stash[i].src) < hooks__prl_rank(b->src))
 			b = &stash[i];
 	need = hooks__to_common(va_e + u + (u > 0));
+	why = HERE_WAIT;
 	return hooks__prl_horizon() >= need ? b : NULL;
 }
 
-/* A blocking receive from any source decided here, with no control message, waiting
- * (hooks__prl_until) for the piggybacks, block notices and board slots that would
- * allow it: 1 with the choice in grant, or 0: ask the monitor. */
+/*
+ * A blocking receive from any source decided here, with no control message, waiting
+ * (hooks__prl_until, from the first candidate's arrival) for the piggybacks, block
+ * notices and board slots that would allow it: 1 with the choice in grant, or 0: ask
+ * the monitor. It asks at once when only the monitor can decide (a candidate's sender
+ * the bounds do not know; the least bound a task blocked on anyone) or when the
+ * monitor asked (a decision there waits for this task). With no candidate it waits
+ * for one as a blocked receive does: up to the wait threshold, after which the
+ * monitor is told (waits.c).
+ */
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
-	int64_t now, step;
+	int64_t now, step, until;
 	const stash_entry *e;
 
 	cur.local = 1;
+	cur.asked = 0;
 	while (hooks__prl_valid() && !channel__lost()) {
 		if ((e = choose_here()) != NULL) {
-			grant.verdict = WIRE_PG_TAKE;
-			grant.src = e->src;
-			grant.tag = e->tag;
-			nlocal++;
+			take_here(e);
 			cur.local = 0;
+			/* The monitor's question: this task runs from the receive's start on. */
+			if (cur.asked) {
+				send_report(0, WIRE_PW_RUNNING, cur.vt);
+				cur.watched = 1;
+			}
+			cur.asked = 0;
 			return 1;
 		}
+		if (why == HERE_MONITOR || cur.asked || cur.watched)
+			break;
 		now = pvmmon_clock_now();
-		if (now >= hooks__prl_until(need, call->t_wait, now, &step))
+		if (why == HERE_NONE) {
+			until = call->t_wait + waits__threshold();
+			step = until - now;
+		} else {
+			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now, &step);
+		}
+		if (now >= until)
 			break;
 		drain((long)(step / 1000) + 1);
 		if (!*first_at && first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
 	}
 	cur.local = 0;
+	cur.asked = 0;
 	return 0;
 }
 
@@ -765,10 +823,19 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	call->t_wait = pvmmon_clock_now();
 	if (first_match(tid, tag))
 		first_at = call->t_wait;
+	else if (kind == WIRE_PW_RECV && !cur.spy)
+		/* Blocked on anyone: the tasks that decide by their bounds may learn from it
+		 * that nothing moves but by their own sends (prlocal.c). */
+		nnotices += (uint32_t)hooks__prl_tell_any(hooks__to_common(cur.vt), seen_from,
+		                                           sent_to_count);
+	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
 	if (!(kind == WIRE_PW_RECV && !cur.spy && decide_here(call, &first_at)) &&
-	    ask_monitor(call, tid, tag, kind, &first_at) < 0)
+	    ask_monitor(call, tid, tag, kind, &first_at) < 0) {
+		cur.t_block = 0;
 		return;
+	}
+	cur.t_block = 0;
 	take(call, tid, tag, kind, first_at);
 }
 

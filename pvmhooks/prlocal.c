@@ -15,6 +15,9 @@
  *   send woke T, or that run (their sends never precede their virtual time).
  * - A block notice from T (it accepts from this task alone, has seen all this task
  *   sent it, and this task has seen all it sent) makes T wait for this task again.
+ * - A notice that T blocks on any source with nothing it takes queued does too when T
+ *   is the only other task: nothing but this task's sends can wake it. With others,
+ *   it only says that T will not move by itself (see hooks__prl_held_by_woken).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,7 @@ typedef struct prl_entry {
 	uint32_t next; /* the sequence number of its next message to this task */
 	int spawned;   /* it may have spawned since its report: its bound stays */
 	int woken;     /* this task has sent to it since the grant */
+	int anyb;      /* blocked on any source by its latest notice, nothing sent since */
 	int live;      /* its board slot raises the bound while its sends stay at sends */
 	int slot;      /* its board slot (-1: not looked up) */
 	uint64_t sends;
@@ -82,6 +86,7 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		 * not checked for spawns. */
 		e->spawned = seen(e->tid) != g->b[i].seq;
 		e->woken = 0;
+		e->anyb = 0;
 		e->slot = -1;
 		/* Its board slot counts while it has sent nothing since its latest message. */
 		last = tidmap__find(&last_sends, e->tid);
@@ -117,20 +122,47 @@ void hooks__prl_wants(int32_t src, int on)
 		*want = on;
 }
 
-int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
+/* Sends src the notice k (its quiet flag set here): 1 when sent. */
+static int send_notice(int32_t src, wire_pblock *k)
 {
-	int64_t *want = tidmap__find(&notify, src), *at = tidmap__find(&spawns_at, src);
-	wire_pblock k = {vt, seen, sent, (at ? *at : 0) == spawns, 0, hooks__board_sends()};
+	int64_t *at = tidmap__find(&spawns_at, src);
 	wire_buf b;
 	int rc;
 
-	if (!want || !*want)
-		return 0;
+	k->quiet = (at ? *at : 0) == spawns;
 	wire__buf_init(&b);
-	wire__pblock_encode(&b, &k);
+	wire__pblock_encode(&b, k);
 	rc = !b.failed && channel__pb_send(&src, 1, WIRE_TAG_PBLOCK, b.data, b.len) == 0;
 	wire__buf_free(&b);
 	return rc;
+}
+
+int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
+{
+	int64_t *want = tidmap__find(&notify, src);
+	wire_pblock k = {vt, seen, sent, 0, 0, hooks__board_sends(), 0};
+
+	if (!want || !*want)
+		return 0;
+	return send_notice(src, &k);
+}
+
+int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
+                        uint32_t (*sent_to)(int32_t tid))
+{
+	int n = 0;
+
+	for (size_t i = 0; i < notify.cap; i++) {
+		int32_t tid = notify.slots[i].tid;
+		wire_pblock k = {vt, 0, 0, 0, 0, hooks__board_sends(), 1};
+
+		if (!tid || !notify.slots[i].value)
+			continue;
+		k.seen = seen(tid);
+		k.sent = sent_to(tid);
+		n += send_notice(tid, &k);
+	}
+	return n;
 }
 
 int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid))
@@ -140,7 +172,7 @@ int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid))
 	for (size_t i = 0; i < notify.cap; i++) {
 		int32_t tid = notify.slots[i].tid;
 		int64_t *at;
-		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX};
+		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX, 0};
 		wire_buf b;
 
 		if (!tid || !notify.slots[i].value)
@@ -171,7 +203,7 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		int64_t lo = max64(e->vt, vs);
 
 		if (e->tid == tid)
-			e->woken = 1;
+			e->woken = 1, e->anyb = 0;
 		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
 		    lo < e->bound)
 			e->bound = lo;
@@ -186,6 +218,7 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 	if (!e)
 		return;
 	e->vt = max64(e->vt, vs);
+	e->anyb = 0;
 	/* Messages from before its report: nothing new. One missed, or not quiet: it may
 	 * have spawned. */
 	if (seq + 1 <= e->next)
@@ -210,8 +243,12 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 	if (e->spawned || !k->quiet || k->sent != seen_from_src || k->sent != e->next ||
 	    (!k->exiting && k->seen != sent_to_src))
 		return;
+	/* Blocked on anyone: only when no other task could wake it (see the top). */
+	e->anyb = k->any;
+	if (k->any && tab.n != 1)
+		return;
 	e->bound = PRL_NEVER;
-	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
+	e->dep = k->exiting ? WIRE_PB_DEP_NONE : k->any ? WIRE_PB_DEP_ANY : WIRE_PB_DEP_SELF;
 	/* Nothing of its own on its way here: from now on, while it sends nothing, what
 	 * its board slot says is a bound too (board.c). */
 	e->live = !k->exiting && k->sends != UINT64_MAX;
@@ -316,10 +353,15 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 
 int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step)
 {
-	int64_t until = t_wait + (hooks__prl_held_by_woken() ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS),
-	        eta;
+	int held = hooks__prl_held_by_woken();
+	int64_t until = t_wait + (held == PRL_HELD_WOKEN ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS), eta;
 	int sure = 0;
 
+	/* The task that holds it blocks on anyone: no news of it will come here. */
+	if (held == PRL_HELD_BLOCKED) {
+		*step = 0;
+		return now;
+	}
 	/* Tasks that compute hold it: their board slots pass it with no message. */
 	eta = need == INT64_MIN ? -1 : hooks__prl_live_eta(need, &sure);
 	if (eta >= 0 && now + eta < t_wait + PRL_LIVE_WAIT_NS && now + eta + 1000 > until)
@@ -338,7 +380,9 @@ int hooks__prl_held_by_woken(void)
 			m = &tab.e[i];
 			mb = b;
 		}
-	return m && m->woken && mb < PRL_NEVER;
+	if (!m || mb == PRL_NEVER)
+		return 0;
+	return m->anyb ? PRL_HELD_BLOCKED : m->woken ? PRL_HELD_WOKEN : 0;
 }
 
 int64_t hooks__prl_umax(void) { return tab.umax; }

@@ -33,6 +33,11 @@ void hooks__prl_wants(int32_t src, int notify);
 /* This task blocks on src alone from virtual time vt (monitor's clock), having seen
  * seen messages from it and sent it sent: tells src when it asked. 1 when told. */
 int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent);
+/* This task blocks in a receive from any source with nothing it takes queued, from
+ * virtual time vt: tells every source that asked (seen(tid), sent_to(tid): the counts
+ * with tid). Returns how many were told. */
+int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
+                        uint32_t (*sent_to)(int32_t tid));
 /* A piggyback from src: its per-pair sequence number, send time and quiet flag. */
 void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet);
 /* A block notice from src (len bytes at d: PVMMON_EPARSE when damaged). sent_to_src:
@@ -54,19 +59,23 @@ uint32_t hooks__prl_rank(int32_t tid);
 /* The least bound of all (PRL_NEVER when there is none): no task can send before it,
  * nor any task spawned since the grant. */
 int64_t hooks__prl_horizon(void);
-/* Whether the least bound is that of a task this task has sent to since the grant:
- * its next message or block notice will likely raise it (the monitor would wait for
- * it too). */
+/* What holds the least bound: PRL_HELD_WOKEN, a task this task has sent to since the
+ * grant (its next message or block notice will likely raise it; the monitor would
+ * wait for it too); PRL_HELD_BLOCKED, a task that said it blocks on any source (no
+ * news of it will come here: only the monitor, which knows the other tasks, can say
+ * it cannot move); 0 otherwise. */
+#define PRL_HELD_WOKEN 1
+#define PRL_HELD_BLOCKED 2
 int hooks__prl_held_by_woken(void);
 /* How long a receive the task may decide itself waits for the piggybacks and block
- * notices that would let it, before it asks the monitor: the monitor's own delay
- * before it asks the tasks that hold a decision back; while it waits for a task it
- * has sent to (which will likely answer or block on it, and which the monitor would
- * have to wait for too), 20 ms: a task that blocks elsewhere is then asked by the
- * monitor soon enough. Up to 50 ms while the tasks that hold it back have board slots
- * (board.c) that will pass its choice: they compute, and the monitor could only ask
- * them, which they answer when they next call PVM. */
-#define PRL_WAIT_NS 2000000LL
+ * notices that would let it, before it asks the monitor: not at all, unless what
+ * holds it is news on its way. While it waits for a task it has sent to (which will
+ * likely answer or block on it, and which the monitor would have to wait for too),
+ * 20 ms: a task that blocks elsewhere makes the monitor ask, and the question ends
+ * the wait (preserve.c). Up to 50 ms while the tasks that hold it back have board
+ * slots (board.c) that will pass its choice: they compute, and the monitor could only
+ * ask them, which they answer when they next call PVM. */
+#define PRL_WAIT_NS 0LL
 #define PRL_WAIT_WOKEN_NS 20000000LL
 #define PRL_LIVE_WAIT_NS 50000000LL
 /* How often a task deciding looks again at board slots that do not grow (their task
