@@ -25,7 +25,8 @@ static void usage(FILE *f)
 		   "with one pvm_recv(-1, tag); prints the results' sum and the exits.\n");
 }
 
-/* A problem is a number; its result a few mixing steps of it, so each costs little. */
+/* A problem is a number; its result a few mixing steps of it, so each costs little.
+ * Workers take their problems from any source, as many programs do. */
 static int worker(void)
 {
 	int parent = pvm_parent(), p;
@@ -33,7 +34,7 @@ static int worker(void)
 	for (;;) {
 		uint64_t h;
 
-		pvm_recv(getenv("NMW_ONE") ? parent : -1, TAG_WORK);
+		pvm_recv(-1, TAG_WORK);
 		pvm_upkint(&p, 1, 1);
 		if (p < 0)
 			break;

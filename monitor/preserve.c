@@ -287,9 +287,10 @@ static int rank_table(mon_run *run, wire_pgrant *g)
 }
 
 /*
- * The bounds a blocking receive's TAKE carries (wire_pgrant's table): every other
+ * The bounds every grant of a request carries (wire_pgrant's table): every other
  * task's lower bound on its next send as long as task i sends nothing, and what may
- * lower it, so that task i can decide its next receives itself. None in the test mode
+ * lower it, so that task i can decide its next receives itself (blocking ones from
+ * any source, and polls). None in the test mode
  * without the wait-dependency rule, or while a spawned task has not registered (it
  * could send from any time).
  */
@@ -301,7 +302,7 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 	int64_t *bound, umin = INT64_MAX;
 	uint8_t *dep;
 
-	if (p->s.naive || p->nextra || p->t[i].kind != WIRE_PW_RECV || p->t[i].src != -1)
+	if (p->s.naive || p->nextra || p->t[i].kind < WIRE_PW_RECV)
 		return;
 	bound = calloc(n, sizeof(*bound));
 	dep = calloc(n, 1);
@@ -340,8 +341,7 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	wire_pgrant g = {.req = t->req, .verdict = (uint8_t)verdict, .src = src, .tag = tag};
 	wire_buf b;
 
-	if (verdict == WIRE_PG_TAKE)
-		fill_table(run, i, &g);
+	fill_table(run, i, &g);
 	wire__buf_init(&b);
 	wire__pgrant_encode(&b, &g);
 	wire__pgrant_clear(&g);

@@ -564,14 +564,29 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 }
 
 static const stash_entry *choose_here(void);
+/* Why choose_here chose nothing: it waits for its need; no candidate yet (a blocking
+ * receive); only the monitor can decide; or it decided: a poll that finds nothing. */
+static enum { HERE_WAIT, HERE_NONE, HERE_MONITOR, HERE_MISS } why;
 
-/* The choice e made here (choose_here): the receive takes it as a grant. */
-static void take_here(const stash_entry *e)
+/* Decides here (choose_here) when it can: the choice becomes the grant. 1 when decided. */
+static int decided_here(void)
 {
-	grant.verdict = WIRE_PG_TAKE;
-	grant.src = e->src;
-	grant.tag = e->tag;
+	const stash_entry *e = choose_here();
+
+	if (!e && why != HERE_MISS)
+		return 0;
+	grant.verdict = e ? WIRE_PG_TAKE : WIRE_PG_NONE;
+	grant.src = e ? e->src : -1;
+	grant.tag = e ? e->tag : -1;
 	nlocal++;
+	return 1;
+}
+
+/* Receives decided here: blocking ones from any source, and polls (pvm_nrecv,
+ * pvm_probe), none under a matcher of the program's. */
+static int local_kind(int kind)
+{
+	return (kind == WIRE_PW_RECV || kind == WIRE_PW_NRECV || kind == WIRE_PW_PROBE) && !cur.spy;
 }
 
 /* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
@@ -584,7 +599,6 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 {
 	uint64_t serial;
 	int found;
-	const stash_entry *e;
 
 	cur.req++;
 	cur.kind = kind;
@@ -601,9 +615,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 			break;
 		if (!*first_at && first_match(tid, tag))
 			*first_at = pvmmon_clock_now();
-		if (n && kind == WIRE_PW_RECV && !cur.spy && hooks__prl_valid() &&
-		    (e = choose_here()) != NULL) {
-			take_here(e);
+		if (n && local_kind(kind) && hooks__prl_valid() && decided_here()) {
 			cur.kind = WIRE_PW_RUNNING;
 			send_report(0, WIRE_PW_RUNNING, cur.vt);
 			return 0;
@@ -689,15 +701,16 @@ static int candidate(size_t i)
 }
 
 /*
- * The choice a blocking receive from any source can make here (see prlocal.c), as the
- * monitor would make it (monitor/order.c): the earliest candidate, or among those
- * that arrive within the tie window u of it the one whose sender comes first in the
- * tie order, once no task can send before the earliest arrival + u (a message that
- * could still join the tie). Every candidate's sender must be among the bounds' tasks.
- * NULL when it cannot be decided here yet (need: the horizon it waits for).
+ * The choice a receive can make here (see prlocal.c), as the monitor would make it
+ * (monitor/order.c): the earliest candidate, or among those that arrive within the
+ * tie window u of it the one whose sender comes first in the tie order, once no task
+ * can send before the earliest arrival + u (a message that could still join the tie).
+ * A poll's deadline (its virtual time) ends the window; with no candidate due by
+ * then, it finds nothing once no task can send before the deadline (why HERE_MISS).
+ * Every candidate's sender must be among the bounds' tasks. NULL when it cannot be
+ * decided here yet (need: the horizon it waits for).
  */
 static int64_t need; /* INT64_MIN: no candidate, or one the monitor must decide */
-static enum { HERE_WAIT, HERE_NONE, HERE_MONITOR } why;
 
 static const stash_entry *choose_here(void)
 {
@@ -718,14 +731,23 @@ static const stash_entry *choose_here(void)
 			va_e = arrival(e);
 		}
 	}
+	/* A poll (deadline: its virtual time) with no candidate due by then finds nothing
+	 * once no task can send before the deadline. */
+	if ((!e || va_e > cur.deadline) && cur.deadline != INT64_MAX) {
+		need = hooks__to_common(cur.deadline);
+		why = hooks__prl_horizon() >= need ? HERE_MISS : HERE_WAIT;
+		return NULL;
+	}
 	if (!e)
 		return NULL;
 	b = e;
 	for (i = 0; i < nstash; i++)
 		if (&stash[i] != b && candidate(i) && arrival(&stash[i]) <= va_e + u &&
+		    arrival(&stash[i]) <= cur.deadline &&
 		    hooks__prl_rank(stash[i].src) < hooks__prl_rank(b->src))
 			b = &stash[i];
-	need = hooks__to_common(va_e + u + (u > 0));
+	need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
+	                                                          : cur.deadline);
 	why = HERE_WAIT;
 	return hooks__prl_horizon() >= need ? b : NULL;
 }
@@ -743,13 +765,11 @@ static const stash_entry *choose_here(void)
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
 	int64_t now, step, until;
-	const stash_entry *e;
 
 	cur.local = 1;
 	cur.asked = 0;
 	while (hooks__prl_valid() && !channel__lost()) {
-		if ((e = choose_here()) != NULL) {
-			take_here(e);
+		if (decided_here()) {
 			cur.local = 0;
 			/* The monitor's question: this task runs from the receive's start on. */
 			if (cur.asked) {
@@ -766,7 +786,8 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			until = call->t_wait + waits__threshold();
 			step = until - now;
 		} else {
-			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now, &step);
+			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now,
+			                         cur.deadline != INT64_MAX, &step);
 		}
 		if (now >= until)
 			break;
@@ -830,7 +851,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		                                           sent_to_count);
 	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
-	if (!(kind == WIRE_PW_RECV && !cur.spy && decide_here(call, &first_at)) &&
+	if (!(local_kind(kind) && decide_here(call, &first_at)) &&
 	    ask_monitor(call, tid, tag, kind, &first_at) < 0) {
 		cur.t_block = 0;
 		return;

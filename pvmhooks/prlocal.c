@@ -351,9 +351,13 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 	return eta;
 }
 
-int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step)
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t *step)
 {
 	int held = hooks__prl_held_by_woken();
+
+	/* A poll does not wait for an answer: the program polls again soon. */
+	if (poll && held == PRL_HELD_WOKEN)
+		held = 0;
 	int64_t until = t_wait + (held == PRL_HELD_WOKEN ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS), eta;
 	int sure = 0;
 

@@ -87,8 +87,9 @@ int hooks__prl_held_by_woken(void);
 int64_t hooks__prl_live_eta(int64_t target, int *sure);
 /* Until when (now's clock) a receive that began waiting at t_wait waits here for the
  * horizon need (INT64_MIN: no choice yet), and in *step how long its next wait for a
- * message lasts before it looks at the bounds again. */
-int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step);
+ * message lasts before it looks at the bounds again. A poll (pvm_nrecv, pvm_probe)
+ * waits only for board slots. */
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t *step);
 /* The spread of the tasks' virtual-time uncertainties at the grant, ns: the tie window. */
 int64_t hooks__prl_umax(void);
 

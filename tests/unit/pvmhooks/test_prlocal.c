@@ -215,7 +215,7 @@ static void test_any_notice(void)
 	{
 		int64_t step = -1, now = 1000000000;
 
-		CU_ASSERT_EQUAL(hooks__prl_until(400, now - 10, now, &step), now);
+		CU_ASSERT_EQUAL(hooks__prl_until(400, now - 10, now, 0, &step), now);
 		CU_ASSERT_EQUAL(step, 0);
 	}
 	/* Its next message: it ran. */
