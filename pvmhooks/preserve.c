@@ -760,11 +760,12 @@ static const stash_entry *choose_here(void)
  * the bounds do not know; the least bound a task blocked on anyone) or when the
  * monitor asked (a decision there waits for this task). With no candidate it waits
  * for one as a blocked receive does: up to the wait threshold, after which the
- * monitor is told (waits.c).
+ * monitor is told (waits.c). -1: an unmonitored message came first (the plain way).
  */
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
 	int64_t now, step, until;
+	int found;
 
 	cur.local = 1;
 	cur.asked = 0;
@@ -794,6 +795,12 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 		drain((long)(step / 1000) + 1);
 		if (!*first_at && first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
+		/* A message from an unmonitored sender (a pvmd's notify message) came first:
+		 * the receive goes its plain way, as when it was there at the start. */
+		if (unmonitored_first(cur.src, cur.tag, &found)) {
+			cur.local = cur.asked = 0;
+			return -1;
+		}
 	}
 	cur.local = 0;
 	cur.asked = 0;
@@ -802,7 +809,7 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 
 void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const struct timeval *tmout)
 {
-	int kind, found;
+	int kind, found, here;
 	int64_t first_at = 0;
 
 	if (!on || channel__lost())
@@ -815,6 +822,11 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		return;
 	drain(0);
 	if (unmonitored_first(tid, tag, &found))
+		return;
+	/* A receive from one sender that is no monitored task (pvmd, libgpvm3's group
+	 * server): the monitor cannot order it, and its message brings no piggyback to
+	 * end a wait on the private context (each group operation waited a 50 ms step). */
+	if (tid != -1 && !cur.spy && !channel__is_monitored(tid))
 		return;
 	cur.usrc = tid;
 	cur.utag = tag;
@@ -851,8 +863,8 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		                                           sent_to_count);
 	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
-	if (!(local_kind(kind) && decide_here(call, &first_at)) &&
-	    ask_monitor(call, tid, tag, kind, &first_at) < 0) {
+	here = local_kind(kind) ? decide_here(call, &first_at) : 0;
+	if (here < 0 || (here == 0 && ask_monitor(call, tid, tag, kind, &first_at) < 0)) {
 		cur.t_block = 0;
 		return;
 	}
