@@ -26,7 +26,8 @@
  * welcomes carry the host's calibration and cost records the task it came from. 15: a
  * registration names the process's earlier tid (it enrolled again after pvm_exit), and
  * FATAL's signal 0 is an exit without pvm_exit. 16: block notices say whether the
- * receive takes messages from any source.
+ * receive takes messages from any source and whether the sender has exchanged messages
+ * with any other task.
  */
 #define WIRE_VERSION 16
 /* Bytes of the header every tagged message starts with. */

@@ -127,6 +127,7 @@ typedef struct wire_pblock {
 	uint8_t exiting; /* it ends (vt and seen are then 0): it sends nothing more */
 	uint64_t sends;  /* its sends so far on its host's board (UINT64_MAX: none) */
 	uint8_t any;     /* the receive takes messages from any source (wire 16) */
+	uint8_t alone;   /* it has sent to and seen from no task but the destination */
 } wire_pblock;
 
 void wire__pblock_encode(wire_buf *b, const wire_pblock *k);

@@ -174,10 +174,22 @@ static uint32_t seen_from(int32_t tid) { return count_of(&seen, tid); }
 
 static uint32_t sent_to_count(int32_t tid) { return count_of(&sent_to, tid); }
 
+/* Whether this task has sent to and seen from no monitored task but tid. */
+static int alone_with(int32_t tid)
+{
+	tidmap *m[2] = {&sent_to, &seen};
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < m[k]->cap; i++)
+			if (m[k]->slots[i].tid && m[k]->slots[i].tid != tid && m[k]->slots[i].value)
+				return 0;
+	return 1;
+}
+
 void hooks__pr_exiting(void)
 {
 	if (on && !channel__lost())
-		nnotices += (uint32_t)hooks__prl_exiting(sent_to_count);
+		nnotices += (uint32_t)hooks__prl_exiting(sent_to_count, alone_with);
 }
 
 void hooks__pr_seen(int src, int64_t next)
@@ -454,7 +466,7 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 static int tell_blocked(int src)
 {
 	if (!hooks__prl_tell(src, hooks__to_common(cur.vt), count_of(&seen, src),
-	                     count_of(&sent_to, src)))
+	                     count_of(&sent_to, src), alone_with(src)))
 		return 0;
 	nnotices++;
 	return 1;
@@ -860,7 +872,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		/* Blocked on anyone: the tasks that decide by their bounds may learn from it
 		 * that nothing moves but by their own sends (prlocal.c). */
 		nnotices += (uint32_t)hooks__prl_tell_any(hooks__to_common(cur.vt), seen_from,
-		                                           sent_to_count);
+		                                           sent_to_count, alone_with);
 	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
 	here = local_kind(kind) ? decide_here(call, &first_at) : 0;

@@ -15,9 +15,10 @@
  *   send woke T, or that run (their sends never precede their virtual time).
  * - A block notice from T (it accepts from this task alone, has seen all this task
  *   sent it, and this task has seen all it sent) makes T wait for this task again.
- * - A notice that T blocks on any source with nothing it takes queued does too when T
- *   is the only other task: nothing but this task's sends can wake it. With others,
- *   it only says that T will not move by itself (see hooks__prl_held_by_woken).
+ * - A notice that T blocks on any source with nothing it takes queued does too when
+ *   every task is so blocked or blocked on this task, each having exchanged messages
+ *   with this task alone (close_any): nothing but this task's sends can wake them.
+ *   Otherwise it only says that T will not move by itself (hooks__prl_held_by_woken).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ typedef struct prl_entry {
 	int spawned;   /* it may have spawned since its report: its bound stays */
 	int woken;     /* this task has sent to it since the grant */
 	int anyb;      /* blocked on any source by its latest notice, nothing sent since */
+	int alone;     /* its latest notice: it exchanged messages with no task but this */
 	int live;      /* its board slot raises the bound while its sends stay at sends */
 	int slot;      /* its board slot (-1: not looked up) */
 	uint64_t sends;
@@ -87,6 +89,7 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->spawned = seen(e->tid) != g->b[i].seq;
 		e->woken = 0;
 		e->anyb = 0;
+		e->alone = 0;
 		e->slot = -1;
 		/* Its board slot counts while it has sent nothing since its latest message. */
 		last = tidmap__find(&last_sends, e->tid);
@@ -137,10 +140,10 @@ static int send_notice(int32_t src, wire_pblock *k)
 	return rc;
 }
 
-int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
+int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent, int alone)
 {
 	int64_t *want = tidmap__find(&notify, src);
-	wire_pblock k = {vt, seen, sent, 0, 0, hooks__board_sends(), 0};
+	wire_pblock k = {vt, seen, sent, 0, 0, hooks__board_sends(), 0, (uint8_t)alone};
 
 	if (!want || !*want)
 		return 0;
@@ -148,37 +151,39 @@ int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
 }
 
 int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
-                        uint32_t (*sent_to)(int32_t tid))
+                        uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
 {
 	int n = 0;
 
 	for (size_t i = 0; i < notify.cap; i++) {
 		int32_t tid = notify.slots[i].tid;
-		wire_pblock k = {vt, 0, 0, 0, 0, hooks__board_sends(), 1};
+		wire_pblock k = {vt, 0, 0, 0, 0, hooks__board_sends(), 1, 0};
 
 		if (!tid || !notify.slots[i].value)
 			continue;
 		k.seen = seen(tid);
 		k.sent = sent_to(tid);
+		k.alone = (uint8_t)alone(tid);
 		n += send_notice(tid, &k);
 	}
 	return n;
 }
 
-int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid))
+int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
 {
 	int n = 0;
 
 	for (size_t i = 0; i < notify.cap; i++) {
 		int32_t tid = notify.slots[i].tid;
 		int64_t *at;
-		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX, 0};
+		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX, 0, 0};
 		wire_buf b;
 
 		if (!tid || !notify.slots[i].value)
 			continue;
 		at = tidmap__find(&spawns_at, tid);
 		k.sent = sent_to(tid);
+		k.alone = (uint8_t)alone(tid);
 		k.quiet = (at ? *at : 0) == spawns;
 		wire__buf_init(&b);
 		wire__pblock_encode(&b, &k);
@@ -230,6 +235,29 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 		e->bound = vs;
 }
 
+/*
+ * Tasks blocked on any source wait for good when every task of the table is blocked
+ * on anyone or on this task, or has ended, each by a notice saying it exchanged
+ * messages with no task but this one (alone): then nothing is on its way between them
+ * (a task woken by another after its notice would have been woken by this task's
+ * send first, at the end of the chain, which ends that task's notice here), and none
+ * of them can move before this task sends.
+ */
+static void close_any(void)
+{
+	for (size_t i = 0; i < tab.n; i++) {
+		const prl_entry *e = &tab.e[i];
+
+		if (!e->alone || (!e->anyb && e->bound != PRL_NEVER))
+			return;
+	}
+	for (size_t i = 0; i < tab.n; i++)
+		if (tab.e[i].anyb) {
+			tab.e[i].bound = PRL_NEVER;
+			tab.e[i].dep = WIRE_PB_DEP_ANY;
+		}
+}
+
 void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
                         uint32_t seen_from_src)
 {
@@ -243,12 +271,15 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 	if (e->spawned || !k->quiet || k->sent != seen_from_src || k->sent != e->next ||
 	    (!k->exiting && k->seen != sent_to_src))
 		return;
-	/* Blocked on anyone: only when no other task could wake it (see the top). */
 	e->anyb = k->any;
-	if (k->any && tab.n != 1)
+	e->alone = k->alone;
+	/* Blocked on anyone: only when no other task could wake it (see the top). */
+	if (k->any) {
+		close_any();
 		return;
+	}
 	e->bound = PRL_NEVER;
-	e->dep = k->exiting ? WIRE_PB_DEP_NONE : k->any ? WIRE_PB_DEP_ANY : WIRE_PB_DEP_SELF;
+	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
 	/* Nothing of its own on its way here: from now on, while it sends nothing, what
 	 * its board slot says is a bound too (board.c). */
 	e->live = !k->exiting && k->sends != UINT64_MAX;

@@ -31,13 +31,15 @@ void hooks__prl_spawning(void);
  * it alone. */
 void hooks__prl_wants(int32_t src, int notify);
 /* This task blocks on src alone from virtual time vt (monitor's clock), having seen
- * seen messages from it and sent it sent: tells src when it asked. 1 when told. */
-int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent);
+ * seen messages from it and sent it sent (alone: and none from or to any other task):
+ * tells src when it asked. 1 when told. */
+int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent, int alone);
 /* This task blocks in a receive from any source with nothing it takes queued, from
  * virtual time vt: tells every source that asked (seen(tid), sent_to(tid): the counts
- * with tid). Returns how many were told. */
+ * with tid; alone(tid): whether it exchanged messages with no other task). Returns
+ * how many were told. */
 int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
-                        uint32_t (*sent_to)(int32_t tid));
+                        uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid));
 /* A piggyback from src: its per-pair sequence number, send time and quiet flag. */
 void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet);
 /* A block notice from src (len bytes at d: PVMMON_EPARSE when damaged). sent_to_src:
@@ -51,7 +53,7 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
                         uint32_t seen_from_src);
 /* This task ends: tells every source that asked for block notices (sent_to(tid): the
  * messages sent to tid). Returns how many were told. */
-int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid));
+int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid));
 /* Whether tid is among the tasks of the bounds. */
 int hooks__prl_known(int32_t tid);
 /* tid's place in the monitor's tie order (UINT32_MAX: unknown). */
