@@ -835,11 +835,6 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	drain(0);
 	if (unmonitored_first(tid, tag, &found))
 		return;
-	/* A receive from one sender that is no monitored task (pvmd, libgpvm3's group
-	 * server): the monitor cannot order it, and its message brings no piggyback to
-	 * end a wait on the private context (each group operation waited a 50 ms step). */
-	if (tid != -1 && !cur.spy && !channel__is_monitored(tid))
-		return;
 	cur.usrc = tid;
 	cur.utag = tag;
 	if (cur.spy)
