@@ -24,8 +24,10 @@ int hooks__pr_on(void) { return on; }
 
 void hooks__pr_enable(int enable) { on = enable; }
 
-/* How long one wait for the monitor or a message lasts before the task looks at its
- * user queue again (messages from unmonitored senders bring no piggyback to wake it). */
+/* How long one wait for the monitor or a message lasts at most before the task looks
+ * at its user queue again. A wait ends at any input on PVM's sockets (channel.c), a
+ * message from an unmonitored sender too, which brings no piggyback; this is the
+ * safety net for input on a socket the wait did not know of yet (a new direct route). */
 #define WAIT_STEP_US 50000
 
 /* A task that told its source it blocks (a block notice) tells the monitor too only
