@@ -1381,6 +1381,74 @@ printf 'mcpi -w 4 -c 512: checks %ss  none %ss  ratio %.3f\n' "$c" "$n" \
 echo
 fi
 
+if want 25; then
+# 25. Preserve mode on real programs (issue 37): raw, plain monitoring and preserve mode
+# interleaved in each repetition (the order rotated), medians. NetPIPE (NPpvm, two tasks
+# whose every receive is pvm_recv(-1, -1)): its 1-byte latency (-l 1 -u 1 -p 0 -n 500,
+# NetPIPE's best half round trip, us). apps/notifymw (a manager taking 2,000 results and
+# pvmd's exit notices with one pvm_recv(-1, tag), 4 workers receiving from any source),
+# tablix2 (two kernels polling with pvm_nrecv; the sample hint.xml, solved in one
+# generation, so that every run does the same work: tablix2 has no option for a fixed
+# number of generations and its harder samples run from 1 s to minutes) and mcpi -w 8
+# -c 2000 -s 20000 (message-bound): the program's wall time. Targets: preserve / plain
+# <= 3 for the first three; mcpi reported.
+echo "Preserve mode on real programs (median of $REPS; raw, plain, preserve interleaved)"
+pw="$work/p24"; mkdir -p "$pw"
+have_np=0; command -v NPpvm >/dev/null && have_np=1
+have_tx=0; [ -x /usr/bin/tablix2 ] && [ -r /usr/share/doc/tablix2/examples/hint.xml ] && have_tx=1
+[ $have_tx = 0 ] || cp /usr/share/doc/tablix2/examples/hint.xml "$pw/"
+p24_flags() { # mode name
+	case $1 in raw) echo --raw ;; plain) echo "--no-record -o $pw/$2.xml" ;;
+	*) echo "--no-record --mode=preserve -o $pw/$2.xml" ;; esac
+}
+p24_np() { # mode: appends the 1-byte latency (us) to $pw/np.MODE
+	# shellcheck disable=SC2046,SC2016
+	(cd "$pw" && timeout 120 $PIN "$BIN/pvmmon" run -q $(p24_flags "$1" np) -- sh -c \
+		'o="-l 1 -u 1 -p 0 -n 500"; NPpvm $o -o r.out & r=$!
+		if [ "$2" = raw ]; then sleep 0.5; else
+			until env -u LD_PRELOAD "$0" top --once "$1" 2>/dev/null | grep -q ", 1 task "; do
+				kill -0 $r || exit 1; sleep 0.05; done
+		fi
+		NPpvm -h "$(hostname)" $o -o t.out; wait' "$BIN/pvmmon" "$pw/np.xml" "$1" >/dev/null 2>&1) || true
+	[ ! -s "$pw/t.out" ] || awk 'NR == 1 {printf "%.2f\n", $3 * 1e6}' "$pw/t.out" >>"$pw/np.$1"
+	rm -f "$pw/t.out"
+}
+p24_time() { # mode name program args...: appends the program's wall seconds to $pw/NAME.MODE
+	local m=$1 n=$2
+	shift 2
+	# shellcheck disable=SC2046
+	(cd "$pw" && PATH="$BIN:$PATH" timeout 300 $PIN "$BIN/pvmmon" run -q $(p24_flags "$m" "$n") -- \
+		/bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null 2>&1' bash "$@" 2>&1 >/dev/null | tail -n 1) \
+		>>"$pw/$n.$m" || true
+}
+for m in raw plain preserve; do for n in np nmw tx mc; do : >"$pw/$n.$m"; done; done
+for rep in $(seq "$REPS"); do
+	case $((rep % 3)) in 1) order="raw plain preserve" ;; 2) order="plain preserve raw" ;; *) order="preserve raw plain" ;; esac
+	for m in $order; do
+		[ $have_np = 0 ] || p24_np "$m"
+		p24_time "$m" nmw "$BIN/notifymw" -w 4 -n 2000
+		[ $have_tx = 0 ] || p24_time "$m" tx tablix2 -n 2 -d 1 -o hint- hint.xml
+		p24_time "$m" mc "$BIN/mcpi" -w 8 -c 2000 -s 20000
+	done
+done
+p24_row() { # name label
+	local r p q
+	r=$(median <"$pw/$1.raw"); p=$(median <"$pw/$1.plain"); q=$(median <"$pw/$1.preserve")
+	printf '%-34s %10s %10s %10s %8s %8s\n' "$2" "$r" "$p" "$q" \
+		"$(echo "$q $p" | awk '{printf "%.2f", $1 / $2}')" "$(echo "$p $r" | awk '{printf "%.2f", $1 / $2}')"
+}
+printf '%-34s %10s %10s %10s %8s %8s\n' "" raw plain preserve pres/pl plain/raw
+[ $have_np = 0 ] || p24_row np "NPpvm 1 B latency (us)"
+p24_row nmw "notifymw -w 4 -n 2000 (s)"
+[ $have_tx = 0 ] || p24_row tx "tablix2 -n 2 hint.xml (s)"
+p24_row mc "mcpi -w 8 -c 2000 -s 20000 (s)"
+[ $have_np = 0 ] || record pres.np "$(ratio "$(median <"$pw/np.preserve")" "$(median <"$pw/np.plain")")"
+record pres.nmw "$(ratio "$(median <"$pw/nmw.preserve")" "$(median <"$pw/nmw.plain")")"
+[ $have_tx = 0 ] || record pres.tablix "$(ratio "$(median <"$pw/tx.preserve")" "$(median <"$pw/tx.plain")")"
+record pres.plain "$(ratio "$(median <"$pw/mc.preserve")" "$(median <"$pw/mc.plain")")"
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

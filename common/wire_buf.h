@@ -28,7 +28,9 @@
  * FATAL's signal 0 is an exit without pvm_exit;
  * FINDING is new, registrations carry the main program's path, piggybacks may carry
  * the message's pack signature. 16: a preserve report may record a
- * receive the task decided itself (traced runs).
+ * receive the task decided itself (traced runs); block notices say whether
+ * the receive takes messages from any source and whether the sender has exchanged
+ * messages with any other task.
  */
 #define WIRE_VERSION 16
 /* Bytes of the header every tagged message starts with. */

@@ -192,6 +192,8 @@ void wire__pblock_encode(wire_buf *b, const wire_pblock *k)
 	wire__put_u8(b, k->quiet);
 	wire__put_u8(b, k->exiting);
 	wire__put_u64(b, k->sends);
+	wire__put_u8(b, k->any);
+	wire__put_u8(b, k->alone);
 }
 
 int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
@@ -210,7 +212,9 @@ int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
 	k->quiet = wire__get_u8(&in);
 	k->exiting = wire__get_u8(&in);
 	k->sends = wire__get_u64(&in);
-	if (k->quiet > 1 || k->exiting > 1)
+	k->any = wire__get_u8(&in);
+	k->alone = wire__get_u8(&in);
+	if (k->quiet > 1 || k->exiting > 1 || k->any > 1 || k->alone > 1 || (k->any && k->exiting))
 		in.failed = 1;
 	return wire__done(&in, "preserve block notice");
 }

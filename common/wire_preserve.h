@@ -124,8 +124,8 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len);
 void wire__pgrant_clear(wire_pgrant *g);
 
 /* PBLOCK, task to task: the sender blocks in a receive that accepts messages from the
- * destination alone, or ends (told only to a task that asked for it on its piggybacks,
- * see pvmhooks/prlocal.c). */
+ * destination alone, or from any source with nothing it accepts queued (any), or ends
+ * (told only to a task that asked for it on its piggybacks, see pvmhooks/prlocal.c). */
 typedef struct wire_pblock {
 	int64_t vt;      /* the receive's virtual start, on the monitor's clock */
 	uint32_t seen;   /* messages from the destination the sender has seen */
@@ -133,6 +133,8 @@ typedef struct wire_pblock {
 	uint8_t quiet;   /* it has spawned nothing since its last send to the destination */
 	uint8_t exiting; /* it ends (vt and seen are then 0): it sends nothing more */
 	uint64_t sends;  /* its sends so far on its host's board (UINT64_MAX: none) */
+	uint8_t any;     /* the receive takes messages from any source (wire 16) */
+	uint8_t alone;   /* it has sent to and seen from no task but the destination */
 } wire_pblock;
 
 void wire__pblock_encode(wire_buf *b, const wire_pblock *k);

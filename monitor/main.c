@@ -528,7 +528,7 @@ static void loop(mon_run *run)
 	checkpoints cp = {run->t_start, 1000000000LL, 0};
 
 	for (;;) {
-		/* Waiting requests may need asking soon (preserve.c, ASK_DELAY_NS). */
+		/* Waiting requests may need asking again soon (preserve.c, ASK_RUNNING_MAX_NS). */
 		struct timeval tv = {0, preserve__busy(run) ? 1000 : POLL_MS * 1000};
 		int b = pvm_trecv(-1, -1, &tv);
 		int64_t now;

@@ -18,10 +18,12 @@
 #include "pvmmon/errors.h"
 #include "tasks.h"
 
-/* A decision that must wait asks the tasks holding it back for fresher reports only
- * after this long: in the common case their news (a report as they block, or the
- * message they were about to send) is already on its way. */
-#define ASK_DELAY_NS 2000000LL
+/* A decision that must wait asks the tasks holding it back for fresher reports at
+ * once: tasks that decide their receives themselves tell the monitor nothing until
+ * asked, so waiting for news gained nothing but the wait. A task that answered that it
+ * runs is asked again only once its virtual time may have reached the decision's
+ * (real time passes at least as fast), and at most this long after its answer. */
+#define ASK_RUNNING_MAX_NS 2000000LL
 
 /* A wait is handed to hang.c once it has lasted this long, as a task in plain mode
  * reports its wait after the threshold (PVMMON_WAIT_MS): short waits cost nothing. */
@@ -42,9 +44,9 @@ typedef struct pr_task {
 	 * waiting out a timeout, see pvmhooks/preserve.c wait_deadline), 0 otherwise:
 	 * asked again at once, it would answer the same at the rate of round trips. */
 	int64_t t_still;
+	int64_t t_ran;      /* real time of its last running report */
 	int64_t t_req;      /* real time its pending request arrived */
 	uint32_t msgs;      /* control messages spent on its pending request */
-	int64_t t_change;   /* real time its request last changed */
 	int64_t t_block;    /* real time its current wait began, 0 when it does not wait */
 	uint32_t wseq;      /* its waits so far (hang.c's wait numbers) */
 	uint32_t block;     /* the task's number of its current blocked receive */
@@ -254,7 +256,7 @@ static void ask(mon_run *run, size_t i)
 
 	if (p->t[i].asked || i >= tasks__count(run))
 		return;
-	if (p->t[i].t_still && pvmmon_clock_now() - p->t[i].t_still < ASK_DELAY_NS)
+	if (p->t[i].t_still && pvmmon_clock_now() - p->t[i].t_still < ASK_RUNNING_MAX_NS)
 		return;
 	wire__buf_init(&b);
 	wire__pask_encode(&b);
@@ -297,9 +299,10 @@ static int rank_table(mon_run *run, wire_pgrant *g)
 }
 
 /*
- * The bounds a blocking receive's TAKE carries (wire_pgrant's table): every other
+ * The bounds every grant of a request carries (wire_pgrant's table): every other
  * task's lower bound on its next send as long as task i sends nothing, and what may
- * lower it, so that task i can decide its next receives itself. None in the test mode
+ * lower it, so that task i can decide its next receives itself (blocking ones from
+ * any source, and polls). None in the test mode
  * without the wait-dependency rule, or while a spawned task has not registered (it
  * could send from any time).
  */
@@ -311,7 +314,7 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 	int64_t *bound, umin = INT64_MAX;
 	uint8_t *dep;
 
-	if (p->s.naive || p->nextra || p->t[i].kind != WIRE_PW_RECV || p->t[i].src != -1)
+	if (p->s.naive || p->nextra || p->t[i].kind < WIRE_PW_RECV)
 		return;
 	bound = calloc(n, sizeof(*bound));
 	dep = calloc(n, 1);
@@ -350,8 +353,7 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	wire_pgrant g = {.req = t->req, .verdict = (uint8_t)verdict, .src = src, .tag = tag};
 	wire_buf b;
 
-	if (verdict == WIRE_PG_TAKE)
-		fill_table(run, i, &g);
+	fill_table(run, i, &g);
 	wire__buf_init(&b);
 	wire__pgrant_encode(&b, &g);
 	wire__pgrant_clear(&g);
@@ -528,19 +530,33 @@ static void decide(mon_run *run, size_t i)
 			t->vt = t->deadline;
 		grant(run, i, WIRE_PG_NONE, -1, -1);
 		break;
-	case ORDER_WAIT:
+	case ORDER_WAIT: {
+		/* The earliest time the decision looks at: a running task's virtual time
+		 * grows no faster than real time, so one that said it runs cannot pass it
+		 * before that much real time has gone by since; asking it sooner would learn
+		 * only a little more virtual time, at the rate of round trips (a task that
+		 * said it runs tells its next block at once: it knows the monitor waits). */
+		int64_t xlo = t->deadline, gap;
+
+		for (k = 0; k < nc; k++)
+			xlo = p->oc[k].va < xlo ? p->oc[k].va : xlo;
 		/* Ask the tasks that hold it back for fresher reports; with no candidate and
 		 * no deadline, only more messages can help, and they wake the request. */
 		p->waiting++;
-		if ((nc || t->deadline != ORDER_NEVER) && t0 - t->t_change >= ASK_DELAY_NS)
-			for (k = 0; k < tasks__count(run); k++)
-				if (p->s.low[k] &&
-				    (p->ot[k].state == ORDER_RUNNING || p->ot[k].incoming) &&
-				    !p->t[k].asked) {
-					ask(run, k);
-					t->msgs += 2;
-				}
+		if (nc || t->deadline != ORDER_NEVER)
+			for (k = 0; k < tasks__count(run); k++) {
+				if (!p->s.low[k] || p->t[k].asked ||
+				    (p->ot[k].state != ORDER_RUNNING && !p->ot[k].incoming))
+					continue;
+				gap = xlo - p->ot[k].vt;
+				gap = gap < 0 ? 0 : gap > ASK_RUNNING_MAX_NS ? ASK_RUNNING_MAX_NS : gap;
+				if (p->ot[k].state == ORDER_RUNNING && t0 - p->t[k].t_ran < gap)
+					continue;
+				ask(run, k);
+				t->msgs += 2;
+			}
 		return;
+	}
 	case ORDER_STUCK:
 		return;
 	}
@@ -676,7 +692,9 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	}
 	p->msgs_in++;
 	t = &p->t[mt->index];
-	waited = w.kind == WIRE_PW_BLOCKED && w.waited < p->wait_ns * 10 ? w.waited : 0;
+	waited = (w.kind == WIRE_PW_BLOCKED || w.kind == WIRE_PW_RECV) && w.waited < p->wait_ns * 10
+	             ? w.waited
+	             : 0;
 	/* Virtual times of tasks on different hosts compare on the monitor's clock. */
 	w.vt = clocks__to_monitor(run, mt, w.vt);
 	if (w.deadline != INT64_MAX)
@@ -715,6 +733,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		t->block = w.req;
 	t->kind = w.kind;
 	if (w.kind == WIRE_PW_RUNNING) {
+		t->t_ran = pvmmon_clock_now();
 		/* Also how a task withdraws a request it no longer waits on. */
 		t->req = 0;
 		t->ncand = 0;
@@ -742,7 +761,6 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 				t->msgs = 0;
 			}
 			t->msgs++;
-			t->t_change = pvmmon_clock_now();
 			free(t->cand);
 			t->cand = w.cand;
 			t->ncand = w.ncand;

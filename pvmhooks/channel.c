@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/select.h>
+
 #include <pvm3.h>
 
 #include "../common/pvmio.h"
@@ -364,18 +366,41 @@ static int real_pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *
 	return rc;
 }
 
+/*
+ * Waits up to wait_us for input on PVM's sockets (pvm_getfds: the pvmd's, and the
+ * direct routes'), whatever context it is for: a message from a sender that is no
+ * monitored task brings no piggyback, and a wait for the private context alone would
+ * sleep through it. Messages already read are in the queue: the caller took them
+ * first. Falls back to a timed receive on the private context without the sockets.
+ */
+static int wait_input(long wait_us)
+{
+	struct timeval tv = {wait_us / 1000000, wait_us % 1000000};
+	int *fds = NULL, n = pvm_getfds(&fds), maxfd = -1;
+	fd_set r;
+
+	if (n <= 0 || !fds)
+		return hooks__pvm.trecv(-1, -1, &tv);
+	FD_ZERO(&r);
+	for (int i = 0; i < n; i++) {
+		if (fds[i] < 0 || fds[i] >= FD_SETSIZE)
+			return hooks__pvm.trecv(-1, -1, &tv);
+		FD_SET(fds[i], &r);
+		maxfd = fds[i] > maxfd ? fds[i] : maxfd;
+	}
+	select(maxfd + 1, &r, NULL, NULL, &tv);
+	return hooks__pvm.nrecv(-1, -1);
+}
+
 static int real_take_any(uint8_t **out, size_t *len, int *src, int *tag, long wait_us)
 {
 	int rb = pvm_setrbuf(0), oc = pvm_setcontext(ch.ctx), b, n, rc = 0;
 	hooks_matcher m = hooks__matcher_default();
 
-	if (wait_us > 0) {
-		struct timeval tv = {wait_us / 1000000, wait_us % 1000000};
-
-		b = hooks__pvm.trecv(-1, -1, &tv);
-	} else {
-		b = hooks__pvm.nrecv(-1, -1);
-	}
+	/* Waiting, it returns with nothing when a message for another context came. */
+	b = hooks__pvm.nrecv(-1, -1);
+	if (b == 0 && wait_us > 0)
+		b = wait_input(wait_us);
 	if (b > 0 && pvm_bufinfo(b, &n, tag, src) >= 0)
 		rc = pvmio__unpack(b, out, len, NULL, NULL) == 0 ? 1 : PVMMON_EPVM;
 	if (b > 0)

@@ -25,8 +25,10 @@ int hooks__pr_on(void) { return on; }
 
 void hooks__pr_enable(int enable) { on = enable; }
 
-/* How long one wait for the monitor or a message lasts before the task looks at its
- * user queue again (messages from unmonitored senders bring no piggyback to wake it). */
+/* How long one wait for the monitor or a message lasts at most before the task looks
+ * at its user queue again. A wait ends at any input on PVM's sockets (channel.c), a
+ * message from an unmonitored sender too, which brings no piggyback; this is the
+ * safety net for input on a socket the wait did not know of yet (a new direct route). */
 #define WAIT_STEP_US 50000
 
 /* A task that told its source it blocks (a block notice) tells the monitor too only
@@ -71,6 +73,8 @@ static struct {
 	uint64_t offset;
 	int spy;            /* the program's own matcher decides (see spy_queue) */
 	int local;          /* waiting to decide a receive here (see decide_here) */
+	int asked;          /* the monitor asked meanwhile: it waits for this task */
+	int watched;        /* told the monitor it runs: its next block is told at once */
 	int reported;       /* the monitor knows of the current blocked receive */
 	int64_t t_block;    /* real time the current blocked receive began */
 	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
@@ -181,10 +185,22 @@ static uint32_t seen_from(int32_t tid) { return count_of(&seen, tid); }
 
 static uint32_t sent_to_count(int32_t tid) { return count_of(&sent_to, tid); }
 
+/* Whether this task has sent to and seen from no monitored task but tid. */
+static int alone_with(int32_t tid)
+{
+	tidmap *m[2] = {&sent_to, &seen};
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < m[k]->cap; i++)
+			if (m[k]->slots[i].tid && m[k]->slots[i].tid != tid && m[k]->slots[i].value)
+				return 0;
+	return 1;
+}
+
 void hooks__pr_exiting(void)
 {
 	if (on && !channel__lost())
-		nnotices += (uint32_t)hooks__prl_exiting(sent_to_count);
+		nnotices += (uint32_t)hooks__prl_exiting(sent_to_count, alone_with);
 }
 
 void hooks__pr_seen(int src, int64_t next)
@@ -305,7 +321,10 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.trans = vclock__trans_floor(hooks__clock());
 	w.local = nlocal;
 	w.notices = nnotices;
-	if (kind == WIRE_PW_BLOCKED && !cur.reported && cur.t_block)
+	/* How long it has waited before this report: a blocked receive's first, or a
+	 * request from any source (which the monitor times only while it has no
+	 * candidate, from its first report). */
+	if (((kind == WIRE_PW_BLOCKED && !cur.reported) || kind == WIRE_PW_RECV) && cur.t_block)
 		w.waited = pvmmon_clock_now() - cur.t_block;
 	w.src = cur.src;
 	w.tag = cur.tag;
@@ -388,6 +407,9 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	rc = b.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_PWAIT, b.data, b.len);
 	if (rc == 0)
 		ndirty_sent = ndirty_seen = 0;
+	/* A report that the task waits is the news the monitor asked for. */
+	if (rc == 0 && kind != WIRE_PW_RUNNING)
+		cur.watched = 0;
 	if (rc == 0 && kind == WIRE_PW_BLOCKED)
 		cur.reported = 1;
 	wire__buf_free(&b);
@@ -430,13 +452,17 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 		if (wire__pask_decode(d, len) < 0)
 			break;
 		/* The answer is the state now: a waiting task repeats its request with what
-		 * has arrived since; a running one gives its virtual time, and one about to
-		 * decide a receive itself the receive's start (it sends nothing before). */
-		if (cur.local)
-			send_report(0, WIRE_PW_RUNNING, cur.vt);
-		else if (cur.kind == WIRE_PW_RUNNING)
+		 * has arrived since; one about to decide a receive itself asks the monitor
+		 * instead (decide_here: a decision waits for it, and the monitor knows more
+		 * tasks than its bounds do); a running one gives its virtual time, and then
+		 * tells its next block at once (wait_blocked, decide_here): the monitor,
+		 * which asked, is waiting for that news. */
+		if (cur.local) {
+			cur.asked = 1;
+		} else if (cur.kind == WIRE_PW_RUNNING) {
 			hooks__pr_report();
-		else
+			cur.watched = 1;
+		} else
 			send_report(cur.kind == WIRE_PW_BLOCKED ? cur.block : cur.req, cur.kind,
 			            cur.vt);
 		break;
@@ -458,7 +484,7 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 static int tell_blocked(int src)
 {
 	if (!hooks__prl_tell(src, hooks__to_common(cur.vt), count_of(&seen, src),
-	                     count_of(&sent_to, src)))
+	                     count_of(&sent_to, src), alone_with(src)))
 		return 0;
 	nnotices++;
 	return 1;
@@ -482,11 +508,11 @@ static int drain(long wait_us)
 			continue;
 		if (src == channel__monitor_tid())
 			from_monitor(tag, d, len);
-		else if (tag == WIRE_TAG_PBLOCK &&
-		         hooks__prl_notice(src, d, len, count_of(&sent_to, src),
-		                           count_of(&seen, src)) < 0)
-			hooks__count_bad();
-		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
+		else if (tag == WIRE_TAG_PBLOCK) {
+			if (hooks__prl_notice(src, d, len, count_of(&sent_to, src),
+			                      count_of(&seen, src)) < 0)
+				hooks__count_bad();
+		} else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
 			channel__gone();
 		else {
 			stash_add(src, tag, d, len);
@@ -537,7 +563,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.block++;
 	cur.reported = 0;
 	cur.t_block = call->t_wait = last = pvmmon_clock_now();
-	if (!tell_blocked(tid))
+	if (!tell_blocked(tid) || cur.watched)
 		send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
 	while (!channel__lost()) {
 		int64_t now = pvmmon_clock_now(), left = call->t_wait + defer - now;
@@ -567,9 +593,38 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.t_block = 0;
 }
 
+static const stash_entry *choose_here(void);
+/* Why choose_here chose nothing: it waits for its need; no candidate yet (a blocking
+ * receive); only the monitor can decide; or it decided: a poll that finds nothing. */
+static enum { HERE_WAIT, HERE_NONE, HERE_MONITOR, HERE_MISS } why;
+
+/* Decides here (choose_here) when it can: the choice becomes the grant. 1 when decided. */
+static int decided_here(void)
+{
+	const stash_entry *e = choose_here();
+
+	if (!e && why != HERE_MISS)
+		return 0;
+	grant.verdict = e ? WIRE_PG_TAKE : WIRE_PG_NONE;
+	grant.src = e ? e->src : -1;
+	grant.tag = e ? e->tag : -1;
+	nlocal++;
+	return 1;
+}
+
+/* Receives decided here: blocking ones from any source, and polls (pvm_nrecv,
+ * pvm_probe), none under a matcher of the program's. */
+static int local_kind(int kind)
+{
+	return (kind == WIRE_PW_RECV || kind == WIRE_PW_NRECV || kind == WIRE_PW_PROBE) && !cur.spy;
+}
+
 /* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
  * receive goes its plain way (the monitor is lost, or an unmonitored message is first
- * in the queue). */
+ * in the queue). A blocking receive from any source with bounds still decides itself
+ * when what arrives meanwhile allows (a block notice, a piggyback), and withdraws the
+ * request: otherwise two tasks that once asked the monitor would keep asking it, each
+ * waiting there for the other's next report. */
 static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *first_at)
 {
 	uint64_t serial;
@@ -590,6 +645,11 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 			break;
 		if (!*first_at && first_match(tid, tag))
 			*first_at = pvmmon_clock_now();
+		if (n && local_kind(kind) && hooks__prl_valid() && decided_here()) {
+			cur.kind = WIRE_PW_RUNNING;
+			send_report(0, WIRE_PW_RUNNING, cur.vt);
+			return 0;
+		}
 		sched__waiting(pvmmon_clock_now(), call->t0, 0);
 		/* New messages are new candidates, or show that one on its way has come. */
 		if (stash_serial != serial) {
@@ -700,12 +760,14 @@ static int candidate(size_t i)
 }
 
 /*
- * The choice a blocking receive from any source can make here (see prlocal.c), as the
- * monitor would make it (monitor/order.c): the earliest candidate, or among those
- * that arrive within the tie window u of it the one whose sender comes first in the
- * tie order, once no task can send before the earliest arrival + u (a message that
- * could still join the tie). Every candidate's sender must be among the bounds' tasks.
- * NULL when it cannot be decided here yet (need: the horizon it waits for).
+ * The choice a receive can make here (see prlocal.c), as the monitor would make it
+ * (monitor/order.c): the earliest candidate, or among those that arrive within the
+ * tie window u of it the one whose sender comes first in the tie order, once no task
+ * can send before the earliest arrival + u (a message that could still join the tie).
+ * A poll's deadline (its virtual time) ends the window; with no candidate due by
+ * then, it finds nothing once no task can send before the deadline (why HERE_MISS).
+ * Every candidate's sender must be among the bounds' tasks. NULL when it cannot be
+ * decided here yet (need: the horizon it waits for).
  */
 static int64_t need; /* INT64_MIN: no candidate, or one the monitor must decide */
 
@@ -716,9 +778,11 @@ static const stash_entry *choose_here(void)
 	size_t i;
 
 	need = INT64_MIN;
+	why = HERE_NONE;
 	for (i = 0; i < nstash; i++) {
 		if (!candidate(i))
 			continue;
+		why = HERE_MONITOR;
 		if (!hooks__prl_known(stash[i].src))
 			return NULL;
 		if (!e || arrival(&stash[i]) < va_e) {
@@ -726,25 +790,35 @@ static const stash_entry *choose_here(void)
 			va_e = arrival(e);
 		}
 	}
+	/* A poll (deadline: its virtual time) with no candidate due by then finds nothing
+	 * once no task can send before the deadline. */
+	if ((!e || va_e > cur.deadline) && cur.deadline != INT64_MAX) {
+		need = hooks__to_common(cur.deadline);
+		why = hooks__prl_horizon() >= need ? HERE_MISS : HERE_WAIT;
+		return NULL;
+	}
 	if (!e)
 		return NULL;
 	b = e;
 	for (i = 0; i < nstash; i++)
 		if (&stash[i] != b && candidate(i) && arrival(&stash[i]) <= va_e + u &&
+		    arrival(&stash[i]) <= cur.deadline &&
 		    hooks__prl_rank(stash[i].src) < hooks__prl_rank(b->src))
 			b = &stash[i];
-	need = hooks__to_common(va_e + u + (u > 0));
+	need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
+	                                                          : cur.deadline);
+	why = HERE_WAIT;
 	return hooks__prl_horizon() >= need ? b : NULL;
 }
 
 /* In a traced run, the monitor records a receive decided here too (a running report
  * at the receive's start, with its candidates): one control message a decision, only
  * when tracing. */
-static void tell_decided(const stash_entry *e)
+static void tell_decided(int src, int tag)
 {
 	told.on = 1;
-	told.src = e->src;
-	told.tag = e->tag;
+	told.src = src;
+	told.tag = tag;
 	told.window = hooks__prl_umax();
 	told.horizon = hooks__prl_horizon() == PRL_NEVER ? PRL_NEVER
 	                                                  : hooks__from_common(hooks__prl_horizon());
@@ -752,40 +826,67 @@ static void tell_decided(const stash_entry *e)
 	told.on = 0;
 }
 
-/* A blocking receive from any source decided here, with no control message, waiting
- * (hooks__prl_until) for the piggybacks, block notices and board slots that would
- * allow it: 1 with the choice in grant, or 0: ask the monitor. */
+/*
+ * A blocking receive from any source decided here, with no control message, waiting
+ * (hooks__prl_until, from the first candidate's arrival) for the piggybacks, block
+ * notices and board slots that would allow it: 1 with the choice in grant, or 0: ask
+ * the monitor. It asks at once when only the monitor can decide (a candidate's sender
+ * the bounds do not know; the least bound a task blocked on anyone) or when the
+ * monitor asked (a decision there waits for this task). With no candidate it waits
+ * for one as a blocked receive does: up to the wait threshold, after which the
+ * monitor is told (waits.c). -1: an unmonitored message came first (the plain way).
+ */
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
-	int64_t now, step;
-	const stash_entry *e;
+	int64_t now, step, until;
+	int found;
 
 	cur.local = 1;
+	cur.asked = 0;
 	while (hooks__prl_valid() && !channel__lost()) {
-		if ((e = choose_here()) != NULL) {
-			grant.verdict = WIRE_PG_TAKE;
-			grant.src = e->src;
-			grant.tag = e->tag;
-			nlocal++;
+		if (decided_here()) {
 			cur.local = 0;
-			if (hooks__trace_on())
-				tell_decided(e);
+			/* The monitor's question: this task runs from the receive's start on (in a
+			 * traced run the report names the choice, for the log's record of it). */
+			if (hooks__trace_on() && grant.verdict == WIRE_PG_TAKE)
+				tell_decided(grant.src, grant.tag);
+			else if (cur.asked)
+				send_report(0, WIRE_PW_RUNNING, cur.vt);
+			if (cur.asked)
+				cur.watched = 1;
+			cur.asked = 0;
 			return 1;
 		}
+		if (why == HERE_MONITOR || cur.asked || cur.watched)
+			break;
 		now = pvmmon_clock_now();
-		if (now >= hooks__prl_until(need, call->t_wait, now, &step))
+		if (why == HERE_NONE) {
+			until = call->t_wait + waits__threshold();
+			step = until - now;
+		} else {
+			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now,
+			                         cur.deadline != INT64_MAX, &step);
+		}
+		if (now >= until)
 			break;
 		drain((long)(step / 1000) + 1);
 		if (!*first_at && first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
+		/* A message from an unmonitored sender (a pvmd's notify message) came first:
+		 * the receive goes its plain way, as when it was there at the start. */
+		if (unmonitored_first(cur.src, cur.tag, &found)) {
+			cur.local = cur.asked = 0;
+			return -1;
+		}
 	}
 	cur.local = 0;
+	cur.asked = 0;
 	return 0;
 }
 
 void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const struct timeval *tmout)
 {
-	int kind, found;
+	int kind, found, here;
 	int64_t first_at = 0;
 
 	if (!on || channel__lost())
@@ -827,10 +928,19 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	call->t_wait = pvmmon_clock_now();
 	if (first_match(tid, tag))
 		first_at = call->t_wait;
+	else if (kind == WIRE_PW_RECV && !cur.spy)
+		/* Blocked on anyone: the tasks that decide by their bounds may learn from it
+		 * that nothing moves but by their own sends (prlocal.c). */
+		nnotices += (uint32_t)hooks__prl_tell_any(hooks__to_common(cur.vt), seen_from,
+		                                           sent_to_count, alone_with);
+	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
-	if (!(kind == WIRE_PW_RECV && !cur.spy && decide_here(call, &first_at)) &&
-	    ask_monitor(call, tid, tag, kind, &first_at) < 0)
+	here = local_kind(kind) ? decide_here(call, &first_at) : 0;
+	if (here < 0 || (here == 0 && ask_monitor(call, tid, tag, kind, &first_at) < 0)) {
+		cur.t_block = 0;
 		return;
+	}
+	cur.t_block = 0;
 	take(call, tid, tag, kind, first_at);
 }
 

@@ -15,6 +15,10 @@
  *   send woke T, or that run (their sends never precede their virtual time).
  * - A block notice from T (it accepts from this task alone, has seen all this task
  *   sent it, and this task has seen all it sent) makes T wait for this task again.
+ * - A notice that T blocks on any source with nothing it takes queued does too when
+ *   every task is so blocked or blocked on this task, each having exchanged messages
+ *   with this task alone (close_any): nothing but this task's sends can wake them.
+ *   Otherwise it only says that T will not move by itself (hooks__prl_held_by_woken).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +36,8 @@ typedef struct prl_entry {
 	uint32_t next; /* the sequence number of its next message to this task */
 	int spawned;   /* it may have spawned since its report: its bound stays */
 	int woken;     /* this task has sent to it since the grant */
+	int anyb;      /* blocked on any source by its latest notice, nothing sent since */
+	int alone;     /* its latest notice: it exchanged messages with no task but this */
 	int live;      /* its board slot raises the bound while its sends stay at sends */
 	int slot;      /* its board slot (-1: not looked up) */
 	uint64_t sends;
@@ -82,6 +88,8 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		 * not checked for spawns. */
 		e->spawned = seen(e->tid) != g->b[i].seq;
 		e->woken = 0;
+		e->anyb = 0;
+		e->alone = 0;
 		e->slot = -1;
 		/* Its board slot counts while it has sent nothing since its latest message. */
 		last = tidmap__find(&last_sends, e->tid);
@@ -117,36 +125,65 @@ void hooks__prl_wants(int32_t src, int on)
 		*want = on;
 }
 
-int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent)
+/* Sends src the notice k (its quiet flag set here): 1 when sent. */
+static int send_notice(int32_t src, wire_pblock *k)
 {
-	int64_t *want = tidmap__find(&notify, src), *at = tidmap__find(&spawns_at, src);
-	wire_pblock k = {vt, seen, sent, (at ? *at : 0) == spawns, 0, hooks__board_sends()};
+	int64_t *at = tidmap__find(&spawns_at, src);
 	wire_buf b;
 	int rc;
 
-	if (!want || !*want)
-		return 0;
+	k->quiet = (at ? *at : 0) == spawns;
 	wire__buf_init(&b);
-	wire__pblock_encode(&b, &k);
+	wire__pblock_encode(&b, k);
 	rc = !b.failed && channel__pb_send(&src, 1, WIRE_TAG_PBLOCK, b.data, b.len) == 0;
 	wire__buf_free(&b);
 	return rc;
 }
 
-int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid))
+int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent, int alone)
+{
+	int64_t *want = tidmap__find(&notify, src);
+	wire_pblock k = {vt, seen, sent, 0, 0, hooks__board_sends(), 0, (uint8_t)alone};
+
+	if (!want || !*want)
+		return 0;
+	return send_notice(src, &k);
+}
+
+int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
+                        uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
+{
+	int n = 0;
+
+	for (size_t i = 0; i < notify.cap; i++) {
+		int32_t tid = notify.slots[i].tid;
+		wire_pblock k = {vt, 0, 0, 0, 0, hooks__board_sends(), 1, 0};
+
+		if (!tid || !notify.slots[i].value)
+			continue;
+		k.seen = seen(tid);
+		k.sent = sent_to(tid);
+		k.alone = (uint8_t)alone(tid);
+		n += send_notice(tid, &k);
+	}
+	return n;
+}
+
+int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
 {
 	int n = 0;
 
 	for (size_t i = 0; i < notify.cap; i++) {
 		int32_t tid = notify.slots[i].tid;
 		int64_t *at;
-		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX};
+		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX, 0, 0};
 		wire_buf b;
 
 		if (!tid || !notify.slots[i].value)
 			continue;
 		at = tidmap__find(&spawns_at, tid);
 		k.sent = sent_to(tid);
+		k.alone = (uint8_t)alone(tid);
 		k.quiet = (at ? *at : 0) == spawns;
 		wire__buf_init(&b);
 		wire__pblock_encode(&b, &k);
@@ -171,7 +208,7 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		int64_t lo = max64(e->vt, vs);
 
 		if (e->tid == tid)
-			e->woken = 1;
+			e->woken = 1, e->anyb = 0;
 		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
 		    lo < e->bound)
 			e->bound = lo;
@@ -186,6 +223,7 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 	if (!e)
 		return;
 	e->vt = max64(e->vt, vs);
+	e->anyb = 0;
 	/* Messages from before its report: nothing new. One missed, or not quiet: it may
 	 * have spawned. */
 	if (seq + 1 <= e->next)
@@ -195,6 +233,29 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 	e->next = seq + 1;
 	if (!e->spawned && vs > e->bound)
 		e->bound = vs;
+}
+
+/*
+ * Tasks blocked on any source wait for good when every task of the table is blocked
+ * on anyone or on this task, or has ended, each by a notice saying it exchanged
+ * messages with no task but this one (alone): then nothing is on its way between them
+ * (a task woken by another after its notice would have been woken by this task's
+ * send first, at the end of the chain, which ends that task's notice here), and none
+ * of them can move before this task sends.
+ */
+static void close_any(void)
+{
+	for (size_t i = 0; i < tab.n; i++) {
+		const prl_entry *e = &tab.e[i];
+
+		if (!e->alone || (!e->anyb && e->bound != PRL_NEVER))
+			return;
+	}
+	for (size_t i = 0; i < tab.n; i++)
+		if (tab.e[i].anyb) {
+			tab.e[i].bound = PRL_NEVER;
+			tab.e[i].dep = WIRE_PB_DEP_ANY;
+		}
 }
 
 void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
@@ -210,6 +271,13 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 	if (e->spawned || !k->quiet || k->sent != seen_from_src || k->sent != e->next ||
 	    (!k->exiting && k->seen != sent_to_src))
 		return;
+	e->anyb = k->any;
+	e->alone = k->alone;
+	/* Blocked on anyone: only when no other task could wake it (see the top). */
+	if (k->any) {
+		close_any();
+		return;
+	}
 	e->bound = PRL_NEVER;
 	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
 	/* Nothing of its own on its way here: from now on, while it sends nothing, what
@@ -314,12 +382,21 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 	return eta;
 }
 
-int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step)
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t *step)
 {
-	int64_t until = t_wait + (hooks__prl_held_by_woken() ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS),
-	        eta;
+	int held = hooks__prl_held_by_woken();
+
+	/* A poll does not wait for an answer: the program polls again soon. */
+	if (poll && held == PRL_HELD_WOKEN)
+		held = 0;
+	int64_t until = t_wait + (held == PRL_HELD_WOKEN ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS), eta;
 	int sure = 0;
 
+	/* The task that holds it blocks on anyone: no news of it will come here. */
+	if (held == PRL_HELD_BLOCKED) {
+		*step = 0;
+		return now;
+	}
 	/* Tasks that compute hold it: their board slots pass it with no message. */
 	eta = need == INT64_MIN ? -1 : hooks__prl_live_eta(need, &sure);
 	if (eta >= 0 && now + eta < t_wait + PRL_LIVE_WAIT_NS && now + eta + 1000 > until)
@@ -338,7 +415,9 @@ int hooks__prl_held_by_woken(void)
 			m = &tab.e[i];
 			mb = b;
 		}
-	return m && m->woken && mb < PRL_NEVER;
+	if (!m || mb == PRL_NEVER)
+		return 0;
+	return m->anyb ? PRL_HELD_BLOCKED : m->woken ? PRL_HELD_WOKEN : 0;
 }
 
 int64_t hooks__prl_umax(void) { return tab.umax; }

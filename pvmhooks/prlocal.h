@@ -31,8 +31,15 @@ void hooks__prl_spawning(void);
  * it alone. */
 void hooks__prl_wants(int32_t src, int notify);
 /* This task blocks on src alone from virtual time vt (monitor's clock), having seen
- * seen messages from it and sent it sent: tells src when it asked. 1 when told. */
-int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent);
+ * seen messages from it and sent it sent (alone: and none from or to any other task):
+ * tells src when it asked. 1 when told. */
+int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent, int alone);
+/* This task blocks in a receive from any source with nothing it takes queued, from
+ * virtual time vt: tells every source that asked (seen(tid), sent_to(tid): the counts
+ * with tid; alone(tid): whether it exchanged messages with no other task). Returns
+ * how many were told. */
+int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
+                        uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid));
 /* A piggyback from src: its per-pair sequence number, send time and quiet flag. */
 void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet);
 /* A block notice from src (len bytes at d: PVMMON_EPARSE when damaged). sent_to_src:
@@ -46,7 +53,7 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
                         uint32_t seen_from_src);
 /* This task ends: tells every source that asked for block notices (sent_to(tid): the
  * messages sent to tid). Returns how many were told. */
-int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid));
+int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid));
 /* Whether tid is among the tasks of the bounds. */
 int hooks__prl_known(int32_t tid);
 /* tid's place in the monitor's tie order (UINT32_MAX: unknown). */
@@ -54,19 +61,23 @@ uint32_t hooks__prl_rank(int32_t tid);
 /* The least bound of all (PRL_NEVER when there is none): no task can send before it,
  * nor any task spawned since the grant. */
 int64_t hooks__prl_horizon(void);
-/* Whether the least bound is that of a task this task has sent to since the grant:
- * its next message or block notice will likely raise it (the monitor would wait for
- * it too). */
+/* What holds the least bound: PRL_HELD_WOKEN, a task this task has sent to since the
+ * grant (its next message or block notice will likely raise it; the monitor would
+ * wait for it too); PRL_HELD_BLOCKED, a task that said it blocks on any source (no
+ * news of it will come here: only the monitor, which knows the other tasks, can say
+ * it cannot move); 0 otherwise. */
+#define PRL_HELD_WOKEN 1
+#define PRL_HELD_BLOCKED 2
 int hooks__prl_held_by_woken(void);
 /* How long a receive the task may decide itself waits for the piggybacks and block
- * notices that would let it, before it asks the monitor: the monitor's own delay
- * before it asks the tasks that hold a decision back; while it waits for a task it
- * has sent to (which will likely answer or block on it, and which the monitor would
- * have to wait for too), 20 ms: a task that blocks elsewhere is then asked by the
- * monitor soon enough. Up to 50 ms while the tasks that hold it back have board slots
- * (board.c) that will pass its choice: they compute, and the monitor could only ask
- * them, which they answer when they next call PVM. */
-#define PRL_WAIT_NS 2000000LL
+ * notices that would let it, before it asks the monitor: not at all, unless what
+ * holds it is news on its way. While it waits for a task it has sent to (which will
+ * likely answer or block on it, and which the monitor would have to wait for too),
+ * 20 ms: a task that blocks elsewhere makes the monitor ask, and the question ends
+ * the wait (preserve.c). Up to 50 ms while the tasks that hold it back have board
+ * slots (board.c) that will pass its choice: they compute, and the monitor could only
+ * ask them, which they answer when they next call PVM. */
+#define PRL_WAIT_NS 0LL
 #define PRL_WAIT_WOKEN_NS 20000000LL
 #define PRL_LIVE_WAIT_NS 50000000LL
 /* How often a task deciding looks again at board slots that do not grow (their task
@@ -78,8 +89,9 @@ int hooks__prl_held_by_woken(void);
 int64_t hooks__prl_live_eta(int64_t target, int *sure);
 /* Until when (now's clock) a receive that began waiting at t_wait waits here for the
  * horizon need (INT64_MIN: no choice yet), and in *step how long its next wait for a
- * message lasts before it looks at the bounds again. */
-int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int64_t *step);
+ * message lasts before it looks at the bounds again. A poll (pvm_nrecv, pvm_probe)
+ * waits only for board slots. */
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t *step);
 /* The spread of the tasks' virtual-time uncertainties at the grant, ns: the tie window. */
 int64_t hooks__prl_umax(void);
 

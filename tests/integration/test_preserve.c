@@ -5,7 +5,8 @@
  * Figure 4 completes only with the wait-dependency rule; a real deadlock is reported
  * with its cycle; nonblocking receives and timeouts are decided too; a race that only
  * virtual time separates keeps its unmonitored order on a loaded machine, and timed
- * receives time out as often as unmonitored.
+ * receives time out as often as unmonitored; a manager/worker program that takes its
+ * workers' results and pvmd's exit notices on one receive finishes, without a spin.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -482,6 +483,62 @@ static void test_trecv_poll_times_out_as_unmonitored(void)
 	cmd_result_free(&r);
 }
 
+/* A log setting's value as a number (-1 when absent). */
+static long setting(const char *log, const char *key)
+{
+	char pat[128];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "key=\"%s\" value=\"", key);
+	p = log ? strstr(log, pat) : NULL;
+	return p ? atol(p + strlen(pat)) : -1;
+}
+
+/*
+ * A manager/worker program whose one pvm_recv(-1, tag) takes both the workers' results
+ * and pvmd's exit notices, the workers receiving from any source too: it used to spin
+ * (the monitor asked the workers, which answered "running" from their own waits, at
+ * the rate of round trips; 660,000 questions for 7,000 decisions) and never finished.
+ * Now it gives the unmonitored result, in a bounded time, with at most a question per
+ * decision or so.
+ */
+static void test_notify_manager_worker(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512], *log;
+	cmd_result raw, r;
+	long decisions, asks;
+
+	harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/notifymw -w 4 -n 2000",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(raw.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, "notifymw: 2000 results, sum "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, ", 4 exits"));
+	/* Unmonitored it takes well under a second; 60 s is the bound a spin or a fixed
+	 * wait per decision (2,000 of them, each a multiple of 20 ms) would exceed even
+	 * on a busy 2-CPU machine, and a working run stays far below. */
+	harness_sh(&r, 60,
+	           "cd '%s' && %s/pvmmon run -q --mode=preserve --no-record -o nmw.xml -- "
+	           "%s/notifymw -w 4 -n 2000",
+	           dir, harness_bin(), harness_bin());
+	if (r.status)
+		fprintf(stderr, "\nnotifymw preserve: %d\n%s%s\n", r.status, r.out, r.err);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, raw.out);
+	cmd_result_free(&r);
+	cmd_result_free(&raw);
+	snprintf(path, sizeof(path), "%s/nmw.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	decisions = setting(log, "preserve-decisions");
+	asks = setting(log, "preserve-asks");
+	fprintf(stderr, "\n  notifymw: %ld decisions, %ld questions", decisions, asks);
+	/* The manager's 2,000 results and 4 exits, and the workers' receives. */
+	CU_ASSERT(decisions >= 2000);
+	CU_ASSERT(asks >= 0 && asks <= 2 * decisions);
+	free(log);
+}
+
 static void test_bad_options(void)
 {
 	cmd_result r;
@@ -502,6 +559,8 @@ CU_TestInfo test_preserve_tests[] = {
      test_go_race_keeps_unmonitored_order},
     {"trecv polls time out as often as unmonitored", test_trecv_poll_times_out_as_unmonitored},
     {"the trace records why each decision was taken", test_decisions_in_trace},
+    {"a manager/worker taking results and exit notices on one receive finishes",
+     test_notify_manager_worker},
     {"a bad --mode is refused", test_bad_options},
     CU_TEST_INFO_NULL,
 };

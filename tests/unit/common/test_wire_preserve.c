@@ -137,7 +137,7 @@ static void test_pgrant_pask(void)
 		wire_pblock k;
 
 		wire__buf_reset(&b);
-		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1, 0x123456789aULL});
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1, 0x123456789aULL, 0, 0});
 		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
 		CU_ASSERT_EQUAL(k.vt, 2600000);
 		CU_ASSERT_EQUAL(k.seen, 4);
@@ -145,8 +145,24 @@ static void test_pgrant_pask(void)
 		CU_ASSERT_EQUAL(k.quiet, 1);
 		CU_ASSERT_EQUAL(k.exiting, 1);
 		CU_ASSERT_EQUAL(k.sends, 0x123456789aULL);
-		/* The exiting flag, before the send count, out of range. */
-		b.data[b.len - 9] = 2;
+		CU_ASSERT_EQUAL(k.any, 0);
+		/* The exiting flag, before the send count and the two flags, out of range. */
+		b.data[b.len - 11] = 2;
+		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
+		/* A receive from any source; exiting and any at once is damage. */
+		wire__buf_reset(&b);
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 0, 9, 1, 1});
+		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
+		CU_ASSERT_EQUAL(k.any, 1);
+		CU_ASSERT_EQUAL(k.alone, 1);
+		CU_ASSERT_EQUAL(k.exiting, 0);
+		b.data[b.len - 11] = 1;
+		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
+		b.data[b.len - 11] = 0;
+		b.data[b.len - 2] = 2;
+		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
+		b.data[b.len - 2] = 1;
+		b.data[b.len - 1] = 2;
 		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
 	}
 	wire__buf_reset(&b);

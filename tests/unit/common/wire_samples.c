@@ -207,7 +207,7 @@ int wire_sample_encode(wire_buf *b, int kind)
 		wire__pask_encode(b);
 		return 0;
 	case WIRE_KIND_PBLOCK:
-		wire__pblock_encode(b, &(wire_pblock){2600000, 4, 5, 1, 0, 7});
+		wire__pblock_encode(b, &(wire_pblock){2600000, 4, 5, 1, 0, 7, 1, 1});
 		return 0;
 	case WIRE_KIND_WAIT:
 		wire__wait_encode(b, &wt);

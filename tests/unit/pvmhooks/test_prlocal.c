@@ -56,7 +56,7 @@ static void test_grant_and_sends(void)
 
 static void test_piggybacks_and_notices(void)
 {
-	wire_pblock k = {300, 1, 4, 1, 0, UINT64_MAX};
+	wire_pblock k = {300, 1, 4, 1, 0, UINT64_MAX, 0, 0};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -83,7 +83,7 @@ static void test_piggybacks_and_notices(void)
 
 static void test_spawns_keep_bounds(void)
 {
-	wire_pblock k = {300, 1, 5, 1, 0, UINT64_MAX};
+	wire_pblock k = {300, 1, 5, 1, 0, UINT64_MAX, 0, 0};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -110,7 +110,7 @@ static void test_spawns_keep_bounds(void)
 /* A task that ends sends nothing more, whatever this task sent it. */
 static void test_exit_notice(void)
 {
-	wire_pblock k = {0, 0, 3, 1, 1, UINT64_MAX};
+	wire_pblock k = {0, 0, 3, 1, 1, UINT64_MAX, 0, 0};
 
 	grant();
 	hooks__prl_seen(R1, 0, 500, 1);
@@ -182,6 +182,69 @@ static void test_board_raises_running(void)
 	unlink(path);
 }
 
+/* A notice that a task blocks on any source: with no third task it can only be woken
+ * by this one; with others it only says no news of it will come here. */
+static void test_any_notice(void)
+{
+	wire_pbound one[1] = {{A1, WIRE_PB_DEP_NONE, 100, 100, 0, 0}};
+	wire_pgrant g = {1, WIRE_PG_TAKE, A1, 5, 1, 0, 1, one};
+	wire_pblock k = {300, 1, 0, 1, 0, UINT64_MAX, 1, 1};
+
+	hooks__prl_grant(&g, seen_counts);
+	hooks__prl_sent(A1, 150);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_WOKEN);
+	/* Not all of this task's messages seen there yet: nothing changes. */
+	k.seen = 0;
+	hooks__prl_blocked(A1, &k, 1, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	k.seen = 1;
+	hooks__prl_blocked(A1, &k, 1, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), PRL_NEVER);
+	/* Any send of this task may wake it again. */
+	hooks__prl_sent(0x40009, 400);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 400);
+	/* With other tasks, one of which could wake it: its bound stays, and what holds
+	 * the decision is a task blocked on anyone (ask the monitor). */
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_sent(A1, 150);
+	k = (wire_pblock){300, 1, 0, 1, 0, UINT64_MAX, 1, 1};
+	hooks__prl_blocked(A1, &k, 1, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_BLOCKED);
+	{
+		int64_t step = -1, now = 1000000000;
+
+		CU_ASSERT_EQUAL(hooks__prl_until(400, now - 10, now, 0, &step), now);
+		CU_ASSERT_EQUAL(step, 0);
+	}
+	/* Its next message: it ran. */
+	hooks__prl_seen(A1, 0, 160, 1);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() != PRL_HELD_BLOCKED);
+	/* Every task blocked, on this one or on anyone, each having exchanged messages
+	 * with this task alone: none can move before this task sends. */
+	grant();
+	k = (wire_pblock){300, 0, 0, 1, 0, UINT64_MAX, 1, 1};
+	hooks__prl_blocked(R1, &k, 0, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	hooks__prl_blocked(A1, &k, 0, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	/* W1 said nothing since the grant: not known to be alone. */
+	k = (wire_pblock){300, 0, 3, 1, 0, UINT64_MAX, 0, 0};
+	hooks__prl_blocked(W1, &k, 0, 3);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	k.alone = 1;
+	hooks__prl_blocked(W1, &k, 0, 3);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	/* R1 again, now that W1 is known alone: all closed. */
+	k = (wire_pblock){300, 0, 0, 1, 0, UINT64_MAX, 1, 1};
+	hooks__prl_blocked(R1, &k, 0, 0);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), PRL_NEVER);
+	/* A send of this task to anyone may wake them. */
+	hooks__prl_sent(W1, 700);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 700);
+}
+
 /* Candidates within the tie window: the one first in the monitor's tie order. */
 static void test_rank(void)
 {
@@ -194,6 +257,7 @@ static void test_rank(void)
 CU_TestInfo test_prlocal_tests[] = {
     {"a running task's board slot raises its bound", test_board_raises_running},
     {"each task's place in the tie order", test_rank},
+    {"a task blocked on any source", test_any_notice},
     {"a task that ends holds nothing", test_exit_notice},
     {"a grant's bounds, lowered by this task's sends", test_grant_and_sends},
     {"piggybacks and block notices raise them", test_piggybacks_and_notices},
