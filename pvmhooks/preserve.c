@@ -594,6 +594,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 }
 
 static const stash_entry *choose_here(void);
+static void tell_decided(int src, int tag);
 /* Why choose_here chose nothing: it waits for its need; no candidate yet (a blocking
  * receive); only the monitor can decide; or it decided: a poll that finds nothing. */
 static enum { HERE_WAIT, HERE_NONE, HERE_MONITOR, HERE_MISS } why;
@@ -647,7 +648,12 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 			*first_at = pvmmon_clock_now();
 		if (n && local_kind(kind) && hooks__prl_valid() && decided_here()) {
 			cur.kind = WIRE_PW_RUNNING;
-			send_report(0, WIRE_PW_RUNNING, cur.vt);
+			/* The running report withdraws the request; in a traced run it names
+			 * the choice too, for the log's record of decisions. */
+			if (hooks__trace_on() && grant.verdict == WIRE_PG_TAKE)
+				tell_decided(grant.src, grant.tag);
+			else
+				send_report(0, WIRE_PW_RUNNING, cur.vt);
 			return 0;
 		}
 		sched__waiting(pvmmon_clock_now(), call->t0, 0);
