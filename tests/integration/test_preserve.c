@@ -415,9 +415,12 @@ static void test_go_race_keeps_unmonitored_order(void)
 	CU_ASSERT_EQUAL(ok, GORACE_RUNS);
 }
 
-/* A traced run keeps the record of every decision: the nodes' "go" receives, decided
- * by the nodes themselves from their bounds tables, with their candidates, and the
- * log validates. */
+/* A traced run keeps the record of every decision: the nodes' "go" receives, with their
+ * candidates, and the log validates. Who decides a node's receive (the node from its
+ * bounds table, or the monitor when the node asked it first) depends on timing since
+ * tasks ask the monitor at once (issue 37's speed half): in about 1 run of 3 here the
+ * monitor took every one, so the record is asserted whoever decided, and the tasks'
+ * own decisions are counted in the output. */
 static void test_decisions_in_trace(void)
 {
 	const char *dir = harness_tmpdir();
@@ -437,7 +440,8 @@ static void test_decisions_in_trace(void)
 	/* The master's six "ready" receives and every node's "go" and number, each once. */
 	CU_ASSERT(harness_count(log, "<decision ") >= 6 + 6 + 6);
 	CU_ASSERT(harness_count(log, "taken-tag=\"43\"") == 6);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "by=\"task\""));
+	fprintf(stderr, "\n  gorace: %d of the decisions taken by the tasks themselves",
+	        harness_count(log, "by=\"task\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "<cand from=\"0.1\" tag=\"42\""));
 	free(log);
 }
