@@ -425,9 +425,7 @@ void preserve__decide(mon_run *run, size_t i)
 				    (p->ot[k].state != ORDER_RUNNING && !p->ot[k].incoming))
 					continue;
 				gap = xlo - p->ot[k].vt;
-				gap = gap < 0                    ? 0
-				      : gap > ASK_RUNNING_MAX_NS ? ASK_RUNNING_MAX_NS
-				                                 : gap;
+				gap = gap < 0 ? 0 : gap > ASK_RUNNING_MAX_NS ? ASK_RUNNING_MAX_NS : gap;
 				if (p->ot[k].state == ORDER_RUNNING && t0 - p->t[k].t_ran < gap)
 					continue;
 				ask(run, k);

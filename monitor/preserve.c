@@ -69,7 +69,6 @@ int preserve__init(mon_run *run)
 	return 0;
 }
 
-
 /* What task i's wait is, as hang.c sees waits: a blocking receive (from one source, or
  * a request with no candidate yet) or a pvm_trecv with a timeout. A request with a
  * candidate waits for the monitor's decision, not for a message: no wait. */
