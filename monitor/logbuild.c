@@ -265,6 +265,24 @@ static void add_hangs(mon_run *run, pvmmon_log *log)
 	log->nhangs = log->hangs ? n : 0;
 }
 
+/* The budget and its switches, copied: the log frees what it holds. */
+static void copy_switches(const mon_run *run, pvmmon_log *log)
+{
+	log->budget_pct = run->budget_pct;
+	if (!run->nswitches)
+		return;
+	log->switches = calloc(run->nswitches, sizeof(*log->switches));
+	for (size_t i = 0; log->switches && i < run->nswitches; i++) {
+		const pvmmon_log_switch *w = &run->switches[i];
+
+		log->switches[i] = *w;
+		log->switches[i].resource = dup_or_null(w->resource);
+		log->switches[i].by = dup_or_null(w->by);
+		log->switches[i].reason = dup_or_null(w->reason);
+	}
+	log->nswitches = log->switches ? run->nswitches : 0;
+}
+
 static int build(mon_run *run, int with_events, pvmmon_log **out)
 {
 	pvmmon_log *log = NULL;
@@ -332,20 +350,7 @@ static int build(mon_run *run, int with_events, pvmmon_log **out)
 		add_setting(log, "cp", run->cp_procs);
 		cp_results(run, log);
 	}
-	/* The switches are copied: the log frees what it holds. */
-	log->budget_pct = run->budget_pct;
-	if (run->nswitches) {
-		log->switches = calloc(run->nswitches, sizeof(*log->switches));
-		for (i = 0; log->switches && i < run->nswitches; i++) {
-			const pvmmon_log_switch *w = &run->switches[i];
-
-			log->switches[i] = *w;
-			log->switches[i].resource = dup_or_null(w->resource);
-			log->switches[i].by = dup_or_null(w->by);
-			log->switches[i].reason = dup_or_null(w->reason);
-		}
-		log->nswitches = log->switches ? run->nswitches : 0;
-	}
+	copy_switches(run, log);
 	add_hangs(run, log);
 	findings__to_log(run, log);
 	if (run->cp_top_m) {

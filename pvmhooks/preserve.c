@@ -1,7 +1,8 @@
 /*
  * Preserve mode in a task: piggybacks are taken off the private context as they
- * arrive (the stash), so that a nondeterministic receive can tell the monitor every
- * queued candidate with its virtual arrival; the monitor's decision is then forced.
+ * arrive (the stash, prstash.c), so that a nondeterministic receive can tell the
+ * monitor every queued candidate with its virtual arrival; the monitor's decision is
+ * then forced, or the task decides by its bounds (prlocal.c).
  */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "clocksync.h"
 #include "dyninst.h"
 #include "preserve.h"
+#include "preserve_impl.h"
 #include "prlocal.h"
 #include "pvmmon/errors.h"
 #include "records.h"
@@ -36,28 +38,6 @@ void hooks__pr_enable(int enable) { on = enable; }
  * a task in plain mode reports its wait: its source decides without the monitor, and
  * a shorter wait is no hang. The report says how long it waited (wire_pwait.waited). */
 
-/* A piggyback taken off the private context before its message was received. */
-typedef struct stash_entry {
-	int32_t src, tag;
-	uint32_t seq;   /* the sender's sequence number for this pair */
-	int64_t vs;     /* the sender's virtual send time */
-	uint64_t bytes; /* the user message's size */
-	uint8_t *data;  /* the encoded piggyback, for the receive that pairs it */
-	size_t len;
-	int64_t arrived; /* real time it was taken off the queue: when it arrived, or later */
-} stash_entry;
-
-static stash_entry *stash;
-static size_t nstash, cap_stash;
-static uint64_t stash_serial; /* grows with every piggyback stashed */
-
-/* Messages seen (stashed or received) per source, and the partners whose counts
- * changed since the last report. */
-static tidmap seen;
-/* Messages sent per destination (the sender's sequence numbers so far). */
-static tidmap sent_to;
-static int32_t *dirty_sent, *dirty_seen;
-static size_t ndirty_sent, ndirty_seen, cap_dirty_sent, cap_dirty_seen;
 /* Receives decided here, and block notices sent, so far (for the monitor's stats). */
 static uint32_t nlocal, nnotices;
 
@@ -71,61 +51,12 @@ static struct {
 	int64_t vt, deadline;
 	const char *module;
 	uint64_t offset;
-	int spy;            /* the program's own matcher decides (see spy_queue) */
-	int local;          /* waiting to decide a receive here (see decide_here) */
-	int asked;          /* the monitor asked meanwhile: it waits for this task */
-	int watched;        /* told the monitor it runs: its next block is told at once */
-	int reported;       /* the monitor knows of the current blocked receive */
-	int64_t t_block;    /* real time the current blocked receive began */
-	int32_t usrc, utag; /* the receive's own arguments, for that matcher */
+	int local;       /* waiting to decide a receive here (see decide_here) */
+	int asked;       /* the monitor asked meanwhile: it waits for this task */
+	int watched;     /* told the monitor it runs: its next block is told at once */
+	int reported;    /* the monitor knows of the current blocked receive */
+	int64_t t_block; /* real time the current blocked receive began */
 } cur;
-
-/*
- * Receives under a matcher the program installed with pvm_recvf(): which queued
- * messages it accepts, in queue order, is found by running it over the queue through
- * a spy that records what it accepts and accepts nothing itself.
- */
-typedef struct spy_hit {
-	int32_t src, tag;
-} spy_hit;
-
-static hooks_matcher user_matcher;
-static int spy_ctx;
-static spy_hit *hits;
-static size_t nhits, cap_hits;
-
-static int spy(int mid, int tid, int tag)
-{
-	struct pvmminfo mi;
-
-	if (pvm_getminfo(mid, &mi) < 0 || mi.ctx != spy_ctx || !user_matcher(mid, tid, tag))
-		return 0;
-	if (nhits == cap_hits) {
-		size_t nc = cap_hits ? cap_hits * 2 : 32;
-		spy_hit *h = realloc(hits, nc * sizeof(*h));
-
-		if (!h)
-			return 0;
-		hits = h;
-		cap_hits = nc;
-	}
-	hits[nhits].src = mi.src;
-	hits[nhits++].tag = mi.tag;
-	return 0;
-}
-
-static void spy_queue(void)
-{
-	int rb = pvm_setrbuf(0);
-
-	nhits = 0;
-	user_matcher = (hooks_matcher)(void *)pvm_recvf(spy);
-	spy_ctx = pvm_getcontext();
-	/* Nothing matches, so this takes nothing: it only walks the queue. */
-	hooks__pvm.nrecv(cur.usrc, cur.utag);
-	pvm_recvf(user_matcher);
-	pvm_setrbuf(rb);
-}
 
 static struct {
 	uint32_t req;
@@ -141,166 +72,15 @@ static struct {
 	int64_t window, horizon;
 } told;
 
-static void mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
-{
-	for (size_t i = 0; i < *n; i++)
-		if ((*list)[i] == tid)
-			return;
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		int32_t *l = realloc(*list, nc * sizeof(*l));
-
-		if (!l)
-			return;
-		*list = l;
-		*cap = nc;
-	}
-	(*list)[(*n)++] = tid;
-}
-
-int hooks__pr_sent(int tid, int64_t vs)
-{
-	int64_t *n = tidmap__get(&sent_to, tid, 0);
-
-	if (n)
-		++*n;
-	mark(&dirty_sent, &ndirty_sent, &cap_dirty_sent, tid);
-	return hooks__prl_sent(tid, vs);
-}
-
 void hooks__pr_spawning(void) { hooks__prl_spawning(); }
 
 int hooks__pr_deciding(void) { return on && hooks__prl_valid(); }
 
-void hooks__pr_piggyback(int src, const wire_piggyback *pb) { hooks__prl_piggyback(src, pb); }
-
-static uint32_t count_of(tidmap *m, int32_t tid)
-{
-	int64_t *n = tidmap__find(m, tid);
-
-	return n ? (uint32_t)*n : 0;
-}
-
-static uint32_t seen_from(int32_t tid) { return count_of(&seen, tid); }
-
-static uint32_t sent_to_count(int32_t tid) { return count_of(&sent_to, tid); }
-
-/* Whether this task has sent to and seen from no monitored task but tid. */
-static int alone_with(int32_t tid)
-{
-	tidmap *m[2] = {&sent_to, &seen};
-
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < m[k]->cap; i++)
-			if (m[k]->slots[i].tid && m[k]->slots[i].tid != tid && m[k]->slots[i].value)
-				return 0;
-	return 1;
-}
-
 void hooks__pr_exiting(void)
 {
 	if (on && !channel__lost())
-		nnotices += (uint32_t)hooks__prl_exiting(sent_to_count, alone_with);
-}
-
-void hooks__pr_seen(int src, int64_t next)
-{
-	int64_t *s = tidmap__get(&seen, src, 0);
-
-	if (s && next > *s) {
-		*s = next;
-		mark(&dirty_seen, &ndirty_seen, &cap_dirty_seen, src);
-	}
-}
-
-static int matches(const stash_entry *e, int src, int tag)
-{
-	return (src == -1 || e->src == src) && (tag == -1 || e->tag == tag);
-}
-
-static const stash_entry *first_of(int32_t src, int32_t tag)
-{
-	for (size_t i = 0; i < nstash; i++)
-		if (stash[i].src == src && stash[i].tag == tag)
-			return &stash[i];
-	return NULL;
-}
-
-/* The first stashed message matching the patterns (or the program's matcher): what a
- * plain receive would take among the monitored messages queued (piggybacks arrive in
- * their messages' order). */
-static const stash_entry *first_match(int src, int tag)
-{
-	if (cur.spy) {
-		spy_queue();
-		for (size_t i = 0; i < nhits; i++) {
-			const stash_entry *e = first_of(hits[i].src, hits[i].tag);
-
-			if (e)
-				return e;
-		}
-		return NULL;
-	}
-	for (size_t i = 0; i < nstash; i++)
-		if (matches(&stash[i], src, tag))
-			return &stash[i];
-	return NULL;
-}
-
-/* Stashes the piggyback d (len bytes, heap: the stash takes it) from src with tag. */
-static void stash_add(int src, int tag, uint8_t *d, size_t len)
-{
-	wire_piggyback pb;
-
-	if (len == 0) {
-		free(d);
-		return;
-	}
-	if (nstash == cap_stash) {
-		size_t nc = cap_stash ? cap_stash * 2 : 32;
-		stash_entry *n = realloc(stash, nc * sizeof(*n));
-
-		if (!n) {
-			free(d);
-			return;
-		}
-		stash = n;
-		cap_stash = nc;
-	}
-	if (wire__piggyback_decode(&pb, d, len, hooks__mytid()) != 0 || pb.my_seq < 0 ||
-	    pb.token != hooks__token()) {
-		/* Damaged: the receive that pairs it will count it. */
-		hooks__count_bad();
-		free(d);
-		return;
-	}
-	stash[nstash].src = src;
-	stash[nstash].tag = tag;
-	stash[nstash].seq = (uint32_t)pb.my_seq;
-	stash[nstash].vs = hooks__from_common(pb.vt_send);
-	stash[nstash].bytes = pb.bytes;
-	stash[nstash].data = d;
-	stash[nstash].len = len;
-	stash[nstash].arrived = pvmmon_clock_now();
-	nstash++;
-	stash_serial++;
-	hooks__pr_seen(src, pb.my_seq + 1);
-	hooks__pr_piggyback(src, &pb);
-}
-
-int hooks__pr_take(uint8_t **data, size_t *len, int64_t *arrived, int src, int tag)
-{
-	for (size_t i = 0; i < nstash; i++) {
-		if (stash[i].src != src || stash[i].tag != tag)
-			continue;
-		*data = stash[i].data;
-		*len = stash[i].len;
-		*arrived = stash[i].arrived;
-		memmove(&stash[i], &stash[i + 1], (nstash - i - 1) * sizeof(*stash));
-		nstash--;
-		return 1;
-	}
-	return 0;
+		nnotices +=
+		    (uint32_t)hooks__prl_exiting(hooks__pr_sent_to_count, hooks__pr_alone_with);
 }
 
 /* Sends a request (req > 0), a blocked receive's report or a running report. */
@@ -333,20 +113,20 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 		w.module = (char *)cur.module;
 		w.offset = cur.offset;
 	}
-	sent = calloc(ndirty_sent ? ndirty_sent : 1, sizeof(*sent));
-	sn = calloc(ndirty_seen ? ndirty_seen : 1, sizeof(*sn));
+	sent = calloc(hooks__prs.ndirty_sent ? hooks__prs.ndirty_sent : 1, sizeof(*sent));
+	sn = calloc(hooks__prs.ndirty_seen ? hooks__prs.ndirty_seen : 1, sizeof(*sn));
 	if (!sent || !sn)
 		goto out;
-	for (i = 0; i < ndirty_sent; i++) {
-		int64_t *s = tidmap__find(&sent_to, dirty_sent[i]);
+	for (i = 0; i < hooks__prs.ndirty_sent; i++) {
+		int64_t *s = tidmap__find(&hooks__prs.sent_to, hooks__prs.dirty_sent[i]);
 
-		sent[w.nsent].tid = dirty_sent[i];
+		sent[w.nsent].tid = hooks__prs.dirty_sent[i];
 		sent[w.nsent++].n = s ? (uint32_t)*s : 0;
 	}
-	for (i = 0; i < ndirty_seen; i++) {
-		int64_t *s = tidmap__find(&seen, dirty_seen[i]);
+	for (i = 0; i < hooks__prs.ndirty_seen; i++) {
+		int64_t *s = tidmap__find(&hooks__prs.seen, hooks__prs.dirty_seen[i]);
 
-		sn[w.nseen].tid = dirty_seen[i];
+		sn[w.nseen].tid = hooks__prs.dirty_seen[i];
 		sn[w.nseen++].n = s ? (uint32_t)*s : 0;
 	}
 	w.sent = sent;
@@ -360,18 +140,20 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	}
 	/* Per sender, its first queued message that matches: messages of one sender are
 	 * taken in its order, so only the first can be the next. */
-	if ((kind >= WIRE_PW_RECV || told.on) && nstash) {
-		cand = calloc(nstash, sizeof(*cand));
+	if ((kind >= WIRE_PW_RECV || told.on) && hooks__prs.nstash) {
+		cand = calloc(hooks__prs.nstash, sizeof(*cand));
 		if (!cand)
 			goto out;
-		if (cur.spy)
-			spy_queue();
-		for (i = 0; i < (cur.spy ? nhits : nstash); i++) {
+		if (hooks__prs.spy)
+			hooks__pr_spy_queue();
+		for (i = 0; i < (hooks__prs.spy ? hooks__prs.nhits : hooks__prs.nstash); i++) {
 			const stash_entry *e =
-			    cur.spy ? first_of(hits[i].src, hits[i].tag) : &stash[i];
+			    hooks__prs.spy
+			        ? hooks__pr_first_of(hooks__prs.hits[i].src, hooks__prs.hits[i].tag)
+			        : &hooks__prs.stash[i];
 			uint32_t k;
 
-			if (!e || (!cur.spy && !matches(e, cur.src, cur.tag)))
+			if (!e || (!hooks__prs.spy && !hooks__pr_matches(e, cur.src, cur.tag)))
 				continue;
 			for (k = 0; k < w.ncand && cand[k].src != e->src; k++)
 				;
@@ -387,18 +169,18 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	}
 	/* A blocked receive lists what its source has queued that it does not take (the
 	 * hang rules' tag mismatch), up to what a wait report lists. */
-	if (kind == WIRE_PW_BLOCKED && nstash) {
-		cand = calloc(nstash, sizeof(*cand));
+	if (kind == WIRE_PW_BLOCKED && hooks__prs.nstash) {
+		cand = calloc(hooks__prs.nstash, sizeof(*cand));
 		if (!cand)
 			goto out;
-		for (i = 0; i < nstash && w.ncand < WIRE_WAIT_MAX_QUEUED; i++) {
-			if (stash[i].src != cur.src)
+		for (i = 0; i < hooks__prs.nstash && w.ncand < WIRE_WAIT_MAX_QUEUED; i++) {
+			if (hooks__prs.stash[i].src != cur.src)
 				continue;
-			cand[w.ncand].src = stash[i].src;
-			cand[w.ncand].tag = stash[i].tag;
-			cand[w.ncand].vs = stash[i].vs;
-			cand[w.ncand].va = stash[i].vs;
-			cand[w.ncand++].seq = stash[i].seq;
+			cand[w.ncand].src = hooks__prs.stash[i].src;
+			cand[w.ncand].tag = hooks__prs.stash[i].tag;
+			cand[w.ncand].vs = hooks__prs.stash[i].vs;
+			cand[w.ncand].va = hooks__prs.stash[i].vs;
+			cand[w.ncand++].seq = hooks__prs.stash[i].seq;
 		}
 		w.cand = cand;
 	}
@@ -406,7 +188,7 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	wire__pwait_encode(&b, &w);
 	rc = b.failed ? PVMMON_ENOMEM : channel__send(WIRE_TAG_PWAIT, b.data, b.len);
 	if (rc == 0)
-		ndirty_sent = ndirty_seen = 0;
+		hooks__prs.ndirty_sent = hooks__prs.ndirty_seen = 0;
 	/* A report that the task waits is the news the monitor asked for. */
 	if (rc == 0 && kind != WIRE_PW_RUNNING)
 		cur.watched = 0;
@@ -444,7 +226,7 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 			grant.tag = g.tag;
 			/* Without a table the bounds kept so far still hold. */
 			if (g.table)
-				hooks__prl_grant(&g, seen_from);
+				hooks__prl_grant(&g, hooks__pr_seen_from);
 		}
 		wire__pgrant_clear(&g);
 		break;
@@ -483,8 +265,8 @@ static void from_monitor(int tag, const uint8_t *d, size_t len)
 /* Tells source src that this task blocks on it, when src asked for it: 1 when told. */
 static int tell_blocked(int src)
 {
-	if (!hooks__prl_tell(src, hooks__to_common(cur.vt), count_of(&seen, src),
-	                     count_of(&sent_to, src), alone_with(src)))
+	if (!hooks__prl_tell(src, hooks__to_common(cur.vt), hooks__pr_seen_from(src),
+	                     hooks__pr_sent_to_count(src), hooks__pr_alone_with(src)))
 		return 0;
 	nnotices++;
 	return 1;
@@ -509,13 +291,13 @@ static int drain(long wait_us)
 		if (src == channel__monitor_tid())
 			from_monitor(tag, d, len);
 		else if (tag == WIRE_TAG_PBLOCK) {
-			if (hooks__prl_notice(src, d, len, count_of(&sent_to, src),
-			                      count_of(&seen, src)) < 0)
+			if (hooks__prl_notice(src, d, len, hooks__pr_sent_to_count(src),
+			                      hooks__pr_seen_from(src)) < 0)
 				hooks__count_bad();
 		} else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
 			channel__gone();
 		else {
-			stash_add(src, tag, d, len);
+			hooks__pr_stash_add(src, tag, d, len);
 			continue;
 		}
 		free(d);
@@ -554,7 +336,7 @@ static void set_site(hooks_call *call)
 static void wait_blocked(hooks_call *call, int tid, int tag)
 {
 	int found;
-	uint64_t serial = stash_serial;
+	uint64_t serial = hooks__prs.stash_serial;
 	int64_t last;
 
 	int64_t defer = waits__threshold();
@@ -580,11 +362,11 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 			break;
 		if (!cur.reported && now - call->t_wait >= defer) {
 			send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
-			serial = stash_serial;
+			serial = hooks__prs.stash_serial;
 			last = now;
 		}
-		if (stash_serial != serial && now - last >= REREPORT_NS) {
-			serial = stash_serial;
+		if (hooks__prs.stash_serial != serial && now - last >= REREPORT_NS) {
+			serial = hooks__prs.stash_serial;
 			last = now;
 			send_report(cur.block, WIRE_PW_BLOCKED, cur.vt);
 		}
@@ -617,7 +399,8 @@ static int decided_here(void)
  * pvm_probe), none under a matcher of the program's. */
 static int local_kind(int kind)
 {
-	return (kind == WIRE_PW_RECV || kind == WIRE_PW_NRECV || kind == WIRE_PW_PROBE) && !cur.spy;
+	return (kind == WIRE_PW_RECV || kind == WIRE_PW_NRECV || kind == WIRE_PW_PROBE) &&
+	       !hooks__prs.spy;
 }
 
 /* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
@@ -634,7 +417,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 	cur.req++;
 	cur.kind = kind;
 	send_report(cur.req, kind, cur.vt);
-	serial = stash_serial;
+	serial = hooks__prs.stash_serial;
 	while (grant.req != cur.req) {
 		int n = drain(WAIT_STEP_US);
 
@@ -644,7 +427,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 		}
 		if (grant.req == cur.req)
 			break;
-		if (!*first_at && first_match(tid, tag))
+		if (!*first_at && hooks__pr_first_match(tid, tag))
 			*first_at = pvmmon_clock_now();
 		if (n && local_kind(kind) && hooks__prl_valid() && decided_here()) {
 			cur.kind = WIRE_PW_RUNNING;
@@ -658,8 +441,8 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 		}
 		sched__waiting(pvmmon_clock_now(), call->t0, 0);
 		/* New messages are new candidates, or show that one on its way has come. */
-		if (stash_serial != serial) {
-			serial = stash_serial;
+		if (hooks__prs.stash_serial != serial) {
+			serial = hooks__prs.stash_serial;
 			send_report(cur.req, kind, cur.vt);
 		}
 		/* Nothing came for a while: an unmonitored message may be first in the queue;
@@ -709,7 +492,7 @@ static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 
 	cur.kind = WIRE_PW_RUNNING;
 	now = pvmmon_clock_now();
-	plain = first_match(tid, tag);
+	plain = hooks__pr_first_match(tid, tag);
 	/* Held: waiting that the uninstrumented program would not have had. A blocking
 	 * receive would have waited until a message came; the others not at all. */
 	if (kind == WIRE_PW_RECV)
@@ -761,8 +544,8 @@ static int64_t arrival(const stash_entry *e)
 /* Per sender, its first queued message that matches: the candidates. */
 static int candidate(size_t i)
 {
-	return matches(&stash[i], cur.src, cur.tag) &&
-	       first_match(stash[i].src, cur.tag) == &stash[i];
+	return hooks__pr_matches(&hooks__prs.stash[i], cur.src, cur.tag) &&
+	       hooks__pr_first_match(hooks__prs.stash[i].src, cur.tag) == &hooks__prs.stash[i];
 }
 
 /*
@@ -785,14 +568,14 @@ static const stash_entry *choose_here(void)
 
 	need = INT64_MIN;
 	why = HERE_NONE;
-	for (i = 0; i < nstash; i++) {
+	for (i = 0; i < hooks__prs.nstash; i++) {
 		if (!candidate(i))
 			continue;
 		why = HERE_MONITOR;
-		if (!hooks__prl_known(stash[i].src))
+		if (!hooks__prl_known(hooks__prs.stash[i].src))
 			return NULL;
-		if (!e || arrival(&stash[i]) < va_e) {
-			e = &stash[i];
+		if (!e || arrival(&hooks__prs.stash[i]) < va_e) {
+			e = &hooks__prs.stash[i];
 			va_e = arrival(e);
 		}
 	}
@@ -806,11 +589,12 @@ static const stash_entry *choose_here(void)
 	if (!e)
 		return NULL;
 	b = e;
-	for (i = 0; i < nstash; i++)
-		if (&stash[i] != b && candidate(i) && arrival(&stash[i]) <= va_e + u &&
-		    arrival(&stash[i]) <= cur.deadline &&
-		    hooks__prl_rank(stash[i].src) < hooks__prl_rank(b->src))
-			b = &stash[i];
+	for (i = 0; i < hooks__prs.nstash; i++)
+		if (&hooks__prs.stash[i] != b && candidate(i) &&
+		    arrival(&hooks__prs.stash[i]) <= va_e + u &&
+		    arrival(&hooks__prs.stash[i]) <= cur.deadline &&
+		    hooks__prl_rank(hooks__prs.stash[i].src) < hooks__prl_rank(b->src))
+			b = &hooks__prs.stash[i];
 	need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
 	                                                          : cur.deadline);
 	why = HERE_WAIT;
@@ -876,7 +660,7 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 		if (now >= until)
 			break;
 		drain((long)(step / 1000) + 1);
-		if (!*first_at && first_match(cur.src, cur.tag))
+		if (!*first_at && hooks__pr_first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
 		/* A message from an unmonitored sender (a pvmd's notify message) came first:
 		 * the receive goes its plain way, as when it was there at the start. */
@@ -900,15 +684,15 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	/* Under the program's own matcher, the matcher decides what a receive accepts:
 	 * the monitor is told "any source, any tag" and the candidates are what the
 	 * matcher accepts. pvm_precv narrows its source and tag itself: it goes its way. */
-	cur.spy = hooks__user_matcher();
-	if (cur.spy && call->op == HOOKS_OP_pvm_precv)
+	hooks__prs.spy = hooks__user_matcher();
+	if (hooks__prs.spy && call->op == HOOKS_OP_pvm_precv)
 		return;
 	drain(0);
 	if (unmonitored_first(tid, tag, &found))
 		return;
-	cur.usrc = tid;
-	cur.utag = tag;
-	if (cur.spy)
+	hooks__prs.usrc = tid;
+	hooks__prs.utag = tag;
+	if (hooks__prs.spy)
 		tid = tag = -1;
 	cur.src = tid;
 	cur.tag = tag;
@@ -932,13 +716,14 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 		kind = WIRE_PW_RECV;
 	}
 	call->t_wait = pvmmon_clock_now();
-	if (first_match(tid, tag))
+	if (hooks__pr_first_match(tid, tag))
 		first_at = call->t_wait;
-	else if (kind == WIRE_PW_RECV && !cur.spy)
+	else if (kind == WIRE_PW_RECV && !hooks__prs.spy)
 		/* Blocked on anyone: the tasks that decide by their bounds may learn from it
 		 * that nothing moves but by their own sends (prlocal.c). */
-		nnotices += (uint32_t)hooks__prl_tell_any(hooks__to_common(cur.vt), seen_from,
-		                                           sent_to_count, alone_with);
+		nnotices +=
+		    (uint32_t)hooks__prl_tell_any(hooks__to_common(cur.vt), hooks__pr_seen_from,
+		                                  hooks__pr_sent_to_count, hooks__pr_alone_with);
 	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
 	here = local_kind(kind) ? decide_here(call, &first_at) : 0;

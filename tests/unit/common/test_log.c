@@ -1,5 +1,6 @@
 /* Unit tests for the log model, writer and reader (common/log_model.c, log_write.c,
- * log_read.c): round trips, atomic replacement, and one-line errors for bad input. */
+ * log_read.c): round trips, atomic replacement, and one-line errors for damaged logs
+ * (bad inputs and the fixture log: test_log_inputs.c). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -685,57 +686,6 @@ static void test_failed_write_keeps_old_file(void)
 	free(path);
 }
 
-static void expect_error(const char *path, int code, const char *what)
-{
-	pvmmon_log *log = NULL;
-
-	CU_ASSERT_EQUAL(pvmmon_log_read(&log, path), code);
-	CU_ASSERT_PTR_NULL(log);
-	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), path));
-	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), what));
-	CU_ASSERT_PTR_NULL(strchr(pvmmon_error_last(), '\n'));
-	CU_ASSERT_EQUAL(pvmmon_log_validate(path), code);
-}
-
-static void test_bad_inputs(void)
-{
-	char *p = path_in("schema.xml");
-
-	expect_error("tests/fixtures/truncated.xml", PVMMON_EPARSE, "not a well-formed XML file");
-	expect_error("tests/fixtures/not-xml.txt", PVMMON_EPARSE, "line 1");
-	expect_error("tests/fixtures/version-2.xml", PVMMON_EVERSION, "version 2.0");
-	expect_error("tests/fixtures/no-such.xml", PVMMON_ENOTFOUND, "no such file");
-	write_text(p, "<?xml version=\"1.0\"?>\n<pvmmon-log version=\"1.0\"><run/></pvmmon-log>\n");
-	expect_error(p, PVMMON_ESCHEMA, "does not match the log schema");
-	write_text(p, "<?xml version=\"1.0\"?>\n<html/>\n");
-	expect_error(p, PVMMON_ESCHEMA, "not a pvmmon log");
-	unlink(p);
-	free(p);
-}
-
-static void test_fixture_reads(void)
-{
-	pvmmon_log *log = NULL;
-	int crashed = 0;
-
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/valid-1.0.xml"), 0);
-	CU_ASSERT_EQUAL(log->ntasks, 3);
-	for (size_t i = 0; i < log->ntasks; i++)
-		crashed += log->tasks[i].status == PVMMON_TASK_CRASHED;
-	CU_ASSERT_EQUAL(crashed, 1);
-	/* A log from before raw and local times reads, and says it has none. */
-	for (size_t i = 0; i < log->ntasks; i++) {
-		CU_ASSERT_EQUAL(log->tasks[i].has_raw, 0);
-		for (size_t j = 0; j < log->tasks[i].nprocs; j++)
-			CU_ASSERT_EQUAL(log->tasks[i].procs[j].raw_incl_ns, 0);
-	}
-	CU_ASSERT_STRING_EQUAL(pvmmon_task_status_name(PVMMON_TASK_CRASHED), "crashed");
-	CU_ASSERT_STRING_EQUAL(pvmmon_task_status_name(PVMMON_TASK_NOEXIT), "exited-without-pvm-exit");
-	pvmmon_log_free(log);
-	pvmmon_log_free(NULL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_log_schema(), "pvmmon-log"));
-}
-
 /* libxml2's reallocations while a test formats a log (through xmlMemSetup). */
 static size_t xml_reallocs;
 static xmlReallocFunc xml_realloc;
@@ -795,8 +745,6 @@ CU_TestInfo test_log_tests[] = {
     {"a damaged replay record is refused, naming the task", test_damaged_record},
     {"a symlink is never written through", test_symlink_refused},
     {"failed writes name the file; replacing works", test_failed_write_keeps_old_file},
-    {"bad inputs give one line naming the file", test_bad_inputs},
-    {"the fixture log reads", test_fixture_reads},
     {"a large log formats in few reallocations", test_large_log_formats_in_few_reallocations},
     CU_TEST_INFO_NULL,
 };
