@@ -1417,9 +1417,11 @@ p24_time() { # mode name program args...: appends the program's wall seconds to 
 	local m=$1 n=$2
 	shift 2
 	# shellcheck disable=SC2046
+	# The time goes to its file straight from bash, not through pvmmon's standard error:
+	# a line pvmmon says (tablix2's usage findings) must not be taken for it.
 	(cd "$pw" && PATH="$BIN:$PATH" timeout 300 $PIN "$BIN/pvmmon" run -q $(p24_flags "$m" "$n") -- \
-		/bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null 2>&1' bash "$@" 2>&1 >/dev/null | tail -n 1) \
-		>>"$pw/$n.$m" || true
+		/bin/bash -c 'o=$1; shift; TIMEFORMAT=%R; { time "$@" >/dev/null 2>&1; } 2>>"$o"' \
+		bash "$pw/$n.$m" "$@" >/dev/null 2>&1) || true
 }
 for m in raw plain preserve; do for n in np nmw tx mc; do : >"$pw/$n.$m"; done; done
 for rep in $(seq "$REPS"); do
