@@ -22,6 +22,9 @@ int hooks__find_lib_path(void)
 
 	if (!dladdr((void *)hooks__find_lib_path, &info) || !info.dli_fname)
 		return -1;
+	/* Again on a second initialisation (the unit tests' fake tasks): the first
+	 * answer is the same, and would be lost. */
+	free(lib_path);
 	lib_path = realpath(info.dli_fname, NULL);
 	return lib_path ? 0 : -1;
 }

