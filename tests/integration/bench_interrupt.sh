@@ -38,7 +38,9 @@ marked() {
 # How many `pvmmon run`s the bench has started: its build's pvmmon is a wrapper that
 # notes each start, then runs the real one; the second run, the one interrupted, then
 # lasts two minutes longer, as a long run would: a bench that waited for its current
-# command to end before acting on the signal fails the bound below.
+# command to end before acting on the signal fails the bound below. That sleep is no
+# wait of the test's: it is the long command being interrupted, which the bench's own
+# stopping ends (the test waits for the bench's exit, a condition, below).
 starts() { wc -l 2>/dev/null <"$scratch/starts" || echo 0; }
 
 if [ "$mode" = vm ]; then
