@@ -1390,12 +1390,17 @@ if want 25; then
 # tablix2 (two kernels polling with pvm_nrecv; the sample hint.xml, solved in one
 # generation, so that every run does the same work: tablix2 has no option for a fixed
 # number of generations and its harder samples run from 1 s to minutes) and mcpi -w 8
-# -c 2000 -s 20000 (message-bound): the program's wall time. Targets: preserve / plain
-# <= 3 for the first three; mcpi reported.
+# -c 2000 -s 20000 (message-bound) and apps/gredf.f (200 Fortran group bcast/reduce
+# rounds, when gfortran is there): the program's wall time. Targets: preserve / plain
+# <= 3 for the first three; mcpi and gredf reported.
 echo "Preserve mode on real programs (median of $REPS; raw, plain, preserve interleaved)"
 pw="$work/p24"; mkdir -p "$pw"
 have_np=0; command -v NPpvm >/dev/null && have_np=1
 have_tx=0; [ -x /usr/bin/tablix2 ] && [ -r /usr/share/doc/tablix2/examples/hint.xml ] && have_tx=1
+# apps/gredf.f: 200 Fortran group bcast/reduce rounds, built here when gfortran is there.
+have_gf=0
+command -v gfortran >/dev/null && gfortran -O2 -fallow-argument-mismatch -I/usr/include \
+	-o "$pw/gredf" apps/gredf.f -lfpvm3 -lgpvm3 -lpvm3 2>/dev/null && have_gf=1
 [ $have_tx = 0 ] || cp /usr/share/doc/tablix2/examples/hint.xml "$pw/"
 p24_flags() { # mode name
 	case $1 in raw) echo --raw ;; plain) echo "--no-record -o $pw/$2.xml" ;;
@@ -1423,7 +1428,7 @@ p24_time() { # mode name program args...: appends the program's wall seconds to 
 		/bin/bash -c 'o=$1; shift; TIMEFORMAT=%R; { time "$@" >/dev/null 2>&1; } 2>>"$o"' \
 		bash "$pw/$n.$m" "$@" >/dev/null 2>&1) || true
 }
-for m in raw plain preserve; do for n in np nmw tx mc; do : >"$pw/$n.$m"; done; done
+for m in raw plain preserve; do for n in np nmw tx mc gf; do : >"$pw/$n.$m"; done; done
 for rep in $(seq "$REPS"); do
 	case $((rep % 3)) in 1) order="raw plain preserve" ;; 2) order="plain preserve raw" ;; *) order="preserve raw plain" ;; esac
 	for m in $order; do
@@ -1431,6 +1436,7 @@ for rep in $(seq "$REPS"); do
 		p24_time "$m" nmw "$BIN/notifymw" -w 4 -n 2000
 		[ $have_tx = 0 ] || p24_time "$m" tx tablix2 -n 2 -d 1 -o hint- hint.xml
 		p24_time "$m" mc "$BIN/mcpi" -w 8 -c 2000 -s 20000
+		[ $have_gf = 0 ] || p24_time "$m" gf "$pw/gredf"
 	done
 done
 p24_row() { # name label
@@ -1444,10 +1450,12 @@ printf '%-34s %10s %10s %10s %8s %8s\n' "" raw plain preserve pres/pl plain/raw
 p24_row nmw "notifymw -w 4 -n 2000 (s)"
 [ $have_tx = 0 ] || p24_row tx "tablix2 -n 2 hint.xml (s)"
 p24_row mc "mcpi -w 8 -c 2000 -s 20000 (s)"
+[ $have_gf = 0 ] || p24_row gf "gredf (Fortran bcast/reduce) (s)"
 [ $have_np = 0 ] || record pres.np "$(ratio "$(median <"$pw/np.preserve")" "$(median <"$pw/np.plain")")"
 record pres.nmw "$(ratio "$(median <"$pw/nmw.preserve")" "$(median <"$pw/nmw.plain")")"
 [ $have_tx = 0 ] || record pres.tablix "$(ratio "$(median <"$pw/tx.preserve")" "$(median <"$pw/tx.plain")")"
 record pres.plain "$(ratio "$(median <"$pw/mc.preserve")" "$(median <"$pw/mc.plain")")"
+[ $have_gf = 0 ] || record pres.gredf "$(ratio "$(median <"$pw/gf.preserve")" "$(median <"$pw/gf.plain")")"
 echo
 fi
 

@@ -73,12 +73,17 @@ int hooks__prl_held_by_woken(void);
  * notices that would let it, before it asks the monitor: not at all, unless what
  * holds it is news on its way. While it waits for a task it has sent to (which will
  * likely answer or block on it, and which the monitor would have to wait for too),
- * 20 ms: a task that blocks elsewhere makes the monitor ask, and the question ends
- * the wait (preserve.c). Up to 50 ms while the tasks that hold it back have board
+ * 1 ms: several round trips on a loaded host, so that news on its way comes in time;
+ * a task that blocks elsewhere makes the monitor ask, and the question ends the wait
+ * (preserve.c). It was 20 ms, and a group program paid it on every round: a member
+ * waits for the root's broadcast, while the root, woken by that member's previous
+ * contribution, decides its own reduce receive here and sends no news until the
+ * members have taken the broadcast (a mutual wait only the monitor ends); a Fortran
+ * program of 200 bcast/reduce rounds ran 7.4 s, 0.7 s now (doc/benchmarks.md). Up to 50 ms while the tasks that hold it back have board
  * slots (board.c) that will pass its choice: they compute, and the monitor could only
  * ask them, which they answer when they next call PVM. */
 #define PRL_WAIT_NS 0LL
-#define PRL_WAIT_WOKEN_NS 20000000LL
+#define PRL_WAIT_WOKEN_NS 1000000LL
 #define PRL_LIVE_WAIT_NS 50000000LL
 /* How often a task deciding looks again at board slots that do not grow (their task
  * is in a call, from which it may be waking). */
