@@ -654,6 +654,10 @@ PVMMON_EXTERN pvmmon_hist_focus pvmmon_hist_focus_parse(const char *name); /* 0:
 /* Whether metric m's values are nanoseconds (else counts or bytes). */
 PVMMON_EXTERN int pvmmon_hist_metric_is_time(pvmmon_hist_metric m);
 
+/* Frees what t owns (not t itself) and zeroes it: what the log reader and the records
+ * decoder allocated for it. */
+PVMMON_EXTERN void pvmmon_log_task_clear(pvmmon_log_task *t);
+
 /* Frees what h owns (not h itself) and zeroes it. */
 PVMMON_EXTERN void pvmmon_log_hist_clear(pvmmon_log_hist *h);
 
