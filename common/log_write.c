@@ -670,7 +670,7 @@ static int stream(const pvmmon_log *log, const char *path, int fd)
 	return 0;
 }
 
-int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len)
+int pvmmon_log_format(char **out, size_t *len, const pvmmon_log *log)
 {
 	xmlBufferPtr buf = NULL;
 	int rc;

@@ -431,7 +431,7 @@ int logbuild__snapshot(char **out, size_t *len, mon_run *run)
 
 	if (rc < 0)
 		return rc;
-	rc = pvmmon_log_format(log, out, len);
+	rc = pvmmon_log_format(out, len, log);
 	release(log);
 	return rc;
 }

@@ -198,7 +198,7 @@ void tasks__resolve_stmt(pvmmon_log_stmt *s)
 		return;
 	if (!syms && pvmmon_symbols_new(&syms) != 0)
 		return;
-	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
+	pvmmon_symbols_resolve(&s->file, &s->line, &s->function, syms, s->module, s->offset);
 }
 
 static const char *base_name(const char *path)

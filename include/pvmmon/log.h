@@ -568,7 +568,7 @@ PVMMON_EXTERN int pvmmon_log_write(const pvmmon_log *log, const char *path);
 PVMMON_EXTERN int pvmmon_log_read(pvmmon_log **out, const char *path);
 
 /* The XML of log in *out (heap, NUL-terminated, caller frees) and its length. */
-PVMMON_EXTERN int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len);
+PVMMON_EXTERN int pvmmon_log_format(char **out, size_t *len, const pvmmon_log *log);
 
 /* As pvmmon_log_read(), from len bytes of XML at data; name stands for the file in
  * error messages. */
