@@ -48,6 +48,7 @@ enum {
 
 /* Each kind's dense index, for tables indexed by kind (wire__tag_kind). */
 typedef enum wire_kind {
+	WIRE_KIND_NONE = -1, /* a tag that is none of pvmmon's */
 #define WIRE_TAG(name, value, from, to, codec, family) WIRE_KIND_##name,
 #include "wire_tags.def"
 #undef WIRE_TAG
@@ -56,19 +57,20 @@ typedef enum wire_kind {
 
 /* Who sends a kind, and who receives it. */
 typedef enum wire_party {
+	WIRE_PARTY_NONE = -1, /* a tag that is none of pvmmon's */
 	WIRE_PARTY_TASK,
 	WIRE_PARTY_MONITOR,
 	WIRE_PARTY_CLI,
 	WIRE_PARTY_PVMD,
 } wire_party;
 
-/* The kind of a tag, or -1 for a tag that is none of pvmmon's. */
+/* The kind of a tag, or WIRE_KIND_NONE for a tag that is none of pvmmon's. */
 int wire__tag_kind(int tag);
 /* The tag of a kind (0 for an index out of range). */
 int wire__kind_tag(int kind);
 /* "REGISTER", ..., or "an unknown tag". */
 const char *wire__tag_name(int tag);
-/* The sender of a tag's messages; -1 for an unknown tag. */
+/* The sender of a tag's messages (a wire_party); WIRE_PARTY_NONE for an unknown tag. */
 int wire__tag_from(int tag);
 /*
  * Decodes a message of tag and frees what the decoding made: 0 when it is well formed,

@@ -31,13 +31,16 @@ enum {
 	S_OPS,
 };
 
-/* The index of the task with tid, or -1 (an unmonitored partner). */
+/* No rank: the partner is no task of the log (unmonitored), or there is none. */
+#define RANK_NONE (-1L)
+
+/* The index of the task with tid, or RANK_NONE. */
 static long rank_of(const pvmmon_log *log, int32_t tid)
 {
 	for (size_t i = 0; i < log->ntasks; i++)
 		if (log->tasks[i].tid == tid)
 			return (long)i;
-	return -1;
+	return RANK_NONE;
 }
 
 /* The start and end of event e on the chosen clock. */
@@ -82,7 +85,7 @@ static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int r
 		const pvmmon_log_event *e = &t->events[k];
 		int64_t t0, t1;
 		uint64_t a, b;
-		long peer = e->peer ? rank_of(log, e->peer) : -1;
+		long peer = e->peer ? rank_of(log, e->peer) : RANK_NONE;
 
 		if (!exported(e))
 			continue;

@@ -341,13 +341,16 @@ out:
 	return rc;
 }
 
-/* The index of the task with tid, or -1. */
+/* No task of the log has the tid (an unmonitored partner). */
+#define TASK_NONE (-1L)
+
+/* The index of the task with tid, or TASK_NONE. */
 static long task_of(const pvmmon_log *log, int32_t tid)
 {
 	for (size_t i = 0; i < log->ntasks; i++)
 		if (log->tasks[i].tid == tid)
 			return (long)i;
-	return -1;
+	return TASK_NONE;
 }
 
 static int is_send(const char *op)

@@ -56,11 +56,11 @@ long rewriter__main_file_offset(CXSourceLocation loc)
 	unsigned el, ec, eo, sl, sc, so;
 
 	if (!clang_Location_isFromMainFile(loc))
-		return -1;
+		return REWRITER_NOT_LITERAL;
 	clang_getExpansionLocation(loc, &ef, &el, &ec, &eo);
 	clang_getSpellingLocation(loc, &sf, &sl, &sc, &so);
 	if (!clang_File_isEqual(ef, sf) || eo != so)
-		return -1;
+		return REWRITER_NOT_LITERAL;
 	return (long)eo;
 }
 

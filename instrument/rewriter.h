@@ -119,10 +119,13 @@ insertion *rewriter__add_owned(rewriter *rw, unsigned offset, char *text);
 insertion *rewriter__add(rewriter *rw, unsigned offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Not a place written literally in the main file (rewriter__main_file_offset). */
+#define REWRITER_NOT_LITERAL (-1L)
+
 /*
- * The file offset of loc when it is written literally in the main file; -1 when it
- * comes from a macro expansion or another file (such code is not the user's to
- * instrument here).
+ * The file offset of loc when it is written literally in the main file;
+ * REWRITER_NOT_LITERAL when it comes from a macro expansion or another file (such code
+ * is not the user's to instrument here).
  */
 long rewriter__main_file_offset(CXSourceLocation loc);
 

@@ -63,7 +63,7 @@ int tasks__add(mon_task **out, mon_run *run, int32_t tid)
 
 mon_task *tasks__find(const mon_run *run, int32_t tid)
 {
-	long i = run->tab ? tidindex__find(&run->tab->by_tid, tid) : -1;
+	long i = run->tab ? tidindex__find(&run->tab->by_tid, tid) : TIDINDEX_NONE;
 
 	return i >= 0 ? &run->tab->tasks[i] : NULL;
 }
