@@ -142,7 +142,6 @@ void wire__cp_put(wire_buf *b, const wire_cp *cp);
 /* Reads a tuple; on damage in->failed is set and *cp is off. */
 void wire__cp_get(wire_in *in, wire_cp *cp);
 
-
 /*
  * For the codecs (common/wire_*.c) only: the bounds every decoder applies and the
  * helpers the family files share.

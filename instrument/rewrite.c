@@ -80,8 +80,8 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 	if (kind == COUNTED_LEAF) {
 		/* Counted only where somebody may read the count. */
 		rewriter__add(rw, (unsigned)open + 1,
-		             " if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
-		             rw->ncounted);
+		              " if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+		              rw->ncounted);
 		if (split__leaf(rw, fn, body, open, clang_getCString(name), rw->ncounted))
 			rw->splits[rw->nsplits - 1].weight = weight;
 		counted = 1;
@@ -93,12 +93,13 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 	} else if (!split__procedure(rw, fn, body, open, clang_getCString(name), line_of(fn), -1,
 	                             calls_counted)) {
 		rewriter__add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
-		             clang_getCString(name), line_of(fn));
+		              clang_getCString(name), line_of(fn));
 	}
 	{
 		CXSourceRange r = clang_getCursorExtent(fn);
 		long s0 = rewriter__main_file_offset(clang_getRangeStart(r));
-		long e0 = rewriter__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
+		long e0 =
+		    rewriter__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
 
 		add_entry(rw, ENTRY_PROC, clang_getCString(name), line_of(fn),
 		          (unsigned)(s0 >= 0 ? s0 : open), (unsigned)(e0 >= 0 ? e0 : open));
@@ -126,7 +127,7 @@ static void instrument_loop(rewriter *rw, CXCursor loop)
 		;
 	if (i < rw->nloops)
 		rewriter__add(rw, start, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites%d_[%d]); ",
-		             rw->loops[i].split_id, rw->loops[i].index);
+		              rw->loops[i].split_id, rw->loops[i].index);
 	else
 		rewriter__add(rw, start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line);
 	rewriter__add(rw, end, "}");

@@ -89,7 +89,7 @@ size_t rewriter__skip_space(const rewriter *rw, size_t i)
 }
 
 int rewriter__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
-                       char *name, size_t n, unsigned *line)
+                        char *name, size_t n, unsigned *line)
 {
 	CXSourceRange r = clang_getCursorExtent(loop);
 	long s0 = rewriter__main_file_offset(clang_getRangeStart(r));

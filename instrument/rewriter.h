@@ -138,7 +138,7 @@ size_t rewriter__skip_space(const rewriter *rw, size_t i);
  * user's text to instrument).
  */
 int rewriter__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
-                       char *name, size_t n, unsigned *line);
+                        char *name, size_t n, unsigned *line);
 
 /* Whether c is a for, while or do loop. */
 int rewriter__is_loop(CXCursor c);

@@ -364,10 +364,11 @@ out:
 	rewriter__add_owned(rw, sp->start, head);
 	if ((in = rewriter__add(rw, sp->name_at, "%s__pvmmon_on", name)))
 		in->skip = sp->name_len;
-	rewriter__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id);
+	rewriter__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);",
+	              sp->id);
 	if (sp->counted &&
 	    (in = rewriter__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
-	                       count_slot)))
+	                        count_slot)))
 		in->cnt = 1;
 	rw->nsplits++;
 	rw->stats->split++;
@@ -389,7 +390,7 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
 	sp->counted = 1;
 	sp->count_slot = count_slot;
 	if ((in = rewriter__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
-	                       count_slot)))
+	                        count_slot)))
 		in->cnt = 1;
 	if (!(f = open_memstream(&head, &head_len))) {
 		free(sp->name);
