@@ -9,18 +9,19 @@
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
 
-/* Both commands take only --help/--version besides their own flags. */
+/* Both commands take only --help/--version besides their own flags: whether arg is one
+ * of them (then answered). */
 static int common_flag(const char *arg, const char *help)
 {
 	if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 		fputs(help, stdout);
-		return 0;
+		return 1;
 	}
 	if (!strcmp(arg, "--version")) {
 		printf("pvmmon %s\n", PVMMON_VERSION);
-		return 0;
+		return 1;
 	}
-	return -1;
+	return 0;
 }
 
 int cli__validate(int argc, char **argv)
@@ -33,7 +34,7 @@ int cli__validate(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1]) {
-			if (common_flag(argv[i], help) == 0)
+			if (common_flag(argv[i], help))
 				return 0;
 			cli__error("validate: unknown option '%s'", argv[i]);
 			return 2;
@@ -230,7 +231,7 @@ int cli__report(int argc, char **argv)
 			continue;
 		}
 		if (a[0] == '-' && a[1]) {
-			if (common_flag(a, help) == 0)
+			if (common_flag(a, help))
 				return 0;
 			cli__error("report: unknown option '%s'", a);
 			return 2;

@@ -332,7 +332,8 @@ out:
 	return rc;
 }
 
-/* Waits for pid up to timeout_ms; returns its wait status or -1 on timeout. */
+/* Waits for pid up to timeout_ms; returns its wait status, PVMMON_ETIMEOUT when it has
+ * not ended, PVMMON_ERROR when it cannot be waited for. */
 static int wait_for(pid_t pid, int timeout_ms)
 {
 	int status, waited;
@@ -343,10 +344,13 @@ static int wait_for(pid_t pid, int timeout_ms)
 		if (r == pid)
 			return status;
 		if (r < 0 && errno != EINTR)
-			return -1;
+			return pvmmon_error_set(PVMMON_ERROR,
+			                        "run: cannot wait for process %ld: %s", (long)pid,
+			                        strerror(errno));
 		usleep(20000);
 	}
-	return -1;
+	return pvmmon_error_set(PVMMON_ETIMEOUT, "run: process %ld did not end within %d ms",
+	                        (long)pid, timeout_ms);
 }
 
 /* The pvmd log settles when its size has not changed for this long: what tasks printed
@@ -412,7 +416,8 @@ static void show_task_output(const pvmmon_vm *vm, int quiet)
 
 /*
  * Runs the program with the preload (none when hooks is NULL); returns its wait
- * status, or -1. The monitor is told the program's process group on ctl (-1: none).
+ * status, or PVMMON_ERROR when it cannot start. The monitor is told the program's
+ * process group on ctl (-1: none).
  * When monitor is a live pid and the monitor ends first (a replay that diverged), the
  * program is stopped: *monitor_status gets the monitor's status and monitor is set to
  * -1 through it.
@@ -467,7 +472,8 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		_exit(127);
 	}
 	if (pid < 0)
-		return -1;
+		return pvmmon_error_set(PVMMON_ERROR, "cannot start a process: %s",
+		                        strerror(errno));
 	cli__group_adopt(pid);
 	/* The monitor judges a program whose tasks all wait for anyone by its group: while a
 	 * process of it is no task (a script), a task may still join (monitor/pgroup.c). */
@@ -743,7 +749,7 @@ static int run_main(int argc, char **argv, const char *replay)
 		        o.attach ? "running" : "private");
 	status = run_program(&o, program, hooks, mon.ctl, &mon.pid, &mstatus);
 	if (status < 0) {
-		cli__error("run: cannot run %s", program);
+		cli__error("run: cannot run %s: %s", program, pvmmon_error_last());
 		goto out;
 	}
 	rc = finish_run(&mon, vm, &o, log, status, mstatus);

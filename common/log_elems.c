@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "../replay/replay.h"
-#include "log_read.h"
+#include "log_bind.h"
+#include "log_elems.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 

@@ -6,7 +6,6 @@
 
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "wire.h"
 
 extern const char pvmmon__schema_text[];
 
@@ -58,9 +57,8 @@ void pvmmon_log_free(pvmmon_log *log)
 		free(log->hosts[i].arch);
 	}
 	free(log->hosts);
-	/* A task's records are freed by the same code that frees decoded wire records. */
 	for (i = 0; i < log->ntasks; i++)
-		wire__task_clear(&log->tasks[i]);
+		pvmmon_log_task_clear(&log->tasks[i]);
 	free(log->tasks);
 	for (i = 0; i < log->cp.nprocs; i++)
 		free(log->cp.procs[i].name);
@@ -265,6 +263,57 @@ pvmmon_hist_focus pvmmon_hist_focus_parse(const char *name)
 		if (name && !strcmp(name, hist_focus_names[k]))
 			return (pvmmon_hist_focus)k;
 	return (pvmmon_hist_focus)0;
+}
+
+void pvmmon_log_task_clear(pvmmon_log_task *t)
+{
+	size_t i, j;
+
+	free(t->waiting);
+
+	for (i = 0; i < t->nstmts; i++) {
+		pvmmon_log_stmt *s = &t->stmts[i];
+
+		free(s->op);
+		free(s->module);
+		free(s->file);
+		free(s->function);
+		for (j = 0; j < s->ncom; j++)
+			free(s->com[j].partner_lid);
+		free(s->com);
+	}
+	free(t->stmts);
+	for (i = 0; i < t->nprocs; i++) {
+		free(t->procs[i].name);
+		free(t->procs[i].file);
+		free(t->procs[i].caller);
+	}
+	free(t->procs);
+	for (i = 0; i < t->nloops; i++) {
+		free(t->loops[i].name);
+		free(t->loops[i].file);
+		free(t->loops[i].proc);
+	}
+	free(t->loops);
+	for (i = 0; i < t->nstatics; i++) {
+		free(t->statics[i].name);
+		free(t->statics[i].file);
+	}
+	free(t->statics);
+	free(t->events);
+	free(t->record);
+	for (i = 0; i < t->record_nsenders; i++)
+		free(t->record_senders[i]);
+	free(t->record_senders);
+	free(t->lid);
+	free(t->host);
+	free(t->program);
+	free(t->ended);
+	for (i = 0; i < t->nhists; i++)
+		pvmmon_log_hist_clear(&t->hists[i]);
+	free(t->hists);
+	free(t->clock);
+	memset(t, 0, sizeof(*t));
 }
 
 void pvmmon_log_hist_clear(pvmmon_log_hist *h)

@@ -573,7 +573,8 @@ static void write_log(writer *wr, const pvmmon_log *log)
 		wr->failed++;
 }
 
-/* Writes all of data to fd, resuming after short writes and interrupted calls. */
+/* Writes all of data to fd, resuming after short writes and interrupted calls; 0, or
+ * PVMMON_EIO with errno saying why. */
 static int write_all(int fd, const char *data, size_t len)
 {
 	while (len > 0) {
@@ -582,7 +583,7 @@ static int write_all(int fd, const char *data, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return -1;
+			return PVMMON_EIO;
 		data += n;
 		len -= (size_t)n;
 	}
@@ -636,15 +637,18 @@ typedef struct sink {
 	int err;
 } sink;
 
+/* What libxml2's output callback returns on an error (xmlOutputWriteCallback). */
+#define SINK_FAILED (-1)
+
 static int sink_write(void *ctx, const char *data, int len)
 {
 	sink *k = ctx;
 
 	if (k->err)
-		return -1;
+		return SINK_FAILED;
 	if (write_all(k->fd, data, (size_t)len) < 0) {
 		k->err = errno ? errno : EIO;
-		return -1;
+		return SINK_FAILED;
 	}
 	return len;
 }
@@ -670,7 +674,7 @@ static int stream(const pvmmon_log *log, const char *path, int fd)
 	return 0;
 }
 
-int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len)
+int pvmmon_log_format(char **out, size_t *len, const pvmmon_log *log)
 {
 	xmlBufferPtr buf = NULL;
 	int rc;

@@ -147,8 +147,8 @@ static const char *fortran_routine(Dwfl_Module *mod, Dwarf_Addr addr)
 	return name;
 }
 
-int pvmmon_symbols_resolve(pvmmon_symbols *syms, const char *module, uint64_t offset,
-			   char **file, int *line, char **func)
+int pvmmon_symbols_resolve(char **file, int *line, char **func, pvmmon_symbols *syms,
+                           const char *module, uint64_t offset)
 {
 	sym_module *m;
 	Dwarf_Addr addr;

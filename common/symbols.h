@@ -21,7 +21,7 @@ void pvmmon_symbols_free(pvmmon_symbols *syms);
  * the line was found, PVMMON_ENOTFOUND when the module has no usable symbols or debug
  * information, PVMMON_EIO when the module cannot be opened.
  */
-int pvmmon_symbols_resolve(pvmmon_symbols *syms, const char *module, uint64_t offset,
-			   char **file, int *line, char **func);
+int pvmmon_symbols_resolve(char **file, int *line, char **func, pvmmon_symbols *syms,
+                           const char *module, uint64_t offset);
 
 #endif

@@ -193,7 +193,8 @@ static int count_hosts(const hostfile_list *user, char **name)
 }
 
 /*
- * Waits until the VM has `want` hosts, or timeout_ms passed; returns how many it has.
+ * Waits until the VM has `want` hosts, or timeout_ms passed; returns how many it has,
+ * PVMMON_ERROR when it could not ask.
  * The master pvmd answers before it has started the other hosts of its hostfile, and a
  * program started then would find a VM of one host. Asked from a child process, so
  * that the caller never becomes a PVM task itself.
@@ -223,10 +224,14 @@ static int wait_for_hosts(const pvmmon_vm *vm, int want, int timeout_ms)
 		_exit(nhost > 255 ? 255 : nhost);
 	}
 	if (pid < 0)
-		return -1;
+		return pvmmon_error_set(PVMMON_ERROR,
+		                        "vm: cannot start a process to count the hosts: %s",
+		                        strerror(errno));
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (!WIFEXITED(status))
+		return pvmmon_error_set(PVMMON_ERROR, "vm: the process counting the hosts failed");
+	return WEXITSTATUS(status);
 }
 
 /* The last lines pvmd printed, so a failed start says why. */

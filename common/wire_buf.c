@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_buf.h"
 
 void wire__buf_init(wire_buf *b) { memset(b, 0, sizeof(*b)); }
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_check.h"
 
 void wire__finding_encode(wire_buf *b, const wire_finding *f)
 {

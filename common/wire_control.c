@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_control.h"
 
 void wire__ctl_encode(wire_buf *b, const wire_ctl *c)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_hang.h"
 
 void wire__wait_encode(wire_buf *b, const wire_wait *w)
 {

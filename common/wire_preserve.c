@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_preserve.h"
 
 void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_records.h"
 
 size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp)
 {
@@ -568,56 +568,7 @@ int wire__trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uin
 	return 0;
 }
 
-void wire__task_clear(pvmmon_log_task *t)
-{
-	size_t i, j;
-
-	free(t->waiting);
-
-	for (i = 0; i < t->nstmts; i++) {
-		pvmmon_log_stmt *s = &t->stmts[i];
-
-		free(s->op);
-		free(s->module);
-		free(s->file);
-		free(s->function);
-		for (j = 0; j < s->ncom; j++)
-			free(s->com[j].partner_lid);
-		free(s->com);
-	}
-	free(t->stmts);
-	for (i = 0; i < t->nprocs; i++) {
-		free(t->procs[i].name);
-		free(t->procs[i].file);
-		free(t->procs[i].caller);
-	}
-	free(t->procs);
-	for (i = 0; i < t->nloops; i++) {
-		free(t->loops[i].name);
-		free(t->loops[i].file);
-		free(t->loops[i].proc);
-	}
-	free(t->loops);
-	for (i = 0; i < t->nstatics; i++) {
-		free(t->statics[i].name);
-		free(t->statics[i].file);
-	}
-	free(t->statics);
-	free(t->events);
-	free(t->record);
-	for (i = 0; i < t->record_nsenders; i++)
-		free(t->record_senders[i]);
-	free(t->record_senders);
-	free(t->lid);
-	free(t->host);
-	free(t->program);
-	free(t->ended);
-	for (i = 0; i < t->nhists; i++)
-		pvmmon_log_hist_clear(&t->hists[i]);
-	free(t->hists);
-	free(t->clock);
-	memset(t, 0, sizeof(*t));
-}
+void wire__task_clear(pvmmon_log_task *t) { pvmmon_log_task_clear(t); }
 
 void wire__cpsample_encode(wire_buf *b, const wire_cpsample *s)
 {

@@ -102,7 +102,8 @@ void wire__trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, si
 int wire__trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uint8_t *data,
                        size_t len);
 
-/* Frees what a pvmmon_log_task owns, leaving it zeroed. */
+/* Frees what a pvmmon_log_task owns, leaving it zeroed: the log model's
+ * pvmmon_log_task_clear(), named here for the decoders' callers. */
 void wire__task_clear(pvmmon_log_task *t);
 
 /* CPSAMPLE: a task's critical-path tuple, sent when it changes and at the end. */

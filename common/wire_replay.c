@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_replay.h"
 
 /* An op name, and a divergence's descriptions (tasks write them into 512 bytes). */
 #define MAX_OP 64

@@ -24,7 +24,7 @@ int wire__tag_kind(int tag)
 #include "wire_tags.def"
 #undef WIRE_TAG
 	default:
-		return -1;
+		return WIRE_KIND_NONE;
 	}
 }
 
@@ -41,7 +41,7 @@ int wire__tag_from(int tag)
 {
 	int k = wire__tag_kind(tag);
 
-	return k < 0 ? -1 : (int)kinds[k].from;
+	return k < 0 ? WIRE_PARTY_NONE : (int)kinds[k].from;
 }
 
 /*

@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
-#include "wire_impl.h"
+#include "wire_records.h"
+#include "wire_task.h"
 
 /* The rules of dynamic instrumentation can be long: one line per switched site. */
 #define MAX_RULES (1u << 20)

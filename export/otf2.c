@@ -8,6 +8,8 @@
 #include <otf2/otf2.h>
 
 #include "otf2.h"
+#include "otf2_archive.h"
+#include "otf2_profile.h"
 #include "pvmmon/errors.h"
 
 /* Region ids (dense from 0, as readers want definitions in order): one per PVM call kind
@@ -29,34 +31,16 @@ enum {
 	S_OPS,
 };
 
-static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
-                                bool final)
-{
-	(void)data;
-	(void)type;
-	(void)loc;
-	(void)caller;
-	(void) final;
-	return OTF2_FLUSH;
-}
+/* No rank: the partner is no task of the log (unmonitored), or there is none. */
+#define RANK_NONE (-1L)
 
-static OTF2_TimeStamp post_flush(void *data, OTF2_FileType type, OTF2_LocationRef loc)
-{
-	(void)data;
-	(void)type;
-	(void)loc;
-	return 0;
-}
-
-static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
-
-/* The index of the task with tid, or -1 (an unmonitored partner). */
+/* The index of the task with tid, or RANK_NONE. */
 static long rank_of(const pvmmon_log *log, int32_t tid)
 {
 	for (size_t i = 0; i < log->ntasks; i++)
 		if (log->tasks[i].tid == tid)
 			return (long)i;
-	return -1;
+	return RANK_NONE;
 }
 
 /* The start and end of event e on the chosen clock. */
@@ -101,7 +85,7 @@ static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int r
 		const pvmmon_log_event *e = &t->events[k];
 		int64_t t0, t1;
 		uint64_t a, b;
-		long peer = e->peer ? rank_of(log, e->peer) : -1;
+		long peer = e->peer ? rank_of(log, e->peer) : RANK_NONE;
 
 		if (!exported(e))
 			continue;
@@ -144,55 +128,6 @@ static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int r
 		                        "export: OTF2 cannot write the events of task %zu: %s", i,
 		                        OTF2_Error_GetDescription(err));
 	return 0;
-}
-
-/* The host index of task t (its system-tree node after the machine), 0 when unknown. */
-static size_t host_of(const pvmmon_log *log, const pvmmon_log_task *t)
-{
-	for (size_t h = 0; h < log->nhosts; h++)
-		if (t->host && log->hosts[h].name && !strcmp(t->host, log->hosts[h].name))
-			return h;
-	return 0;
-}
-
-void export__otf2_names(OTF2_GlobalDefWriter *g, const pvmmon_log *log, uint32_t s_hosts,
-                        uint32_t s_tasks)
-{
-	char name[160];
-
-	for (size_t h = 0; h < (log->nhosts ? log->nhosts : 1); h++)
-		OTF2_GlobalDefWriter_WriteString(
-		    g, s_hosts + (uint32_t)h,
-		    log->nhosts && log->hosts[h].name ? log->hosts[h].name : "host");
-	for (size_t i = 0; i < log->ntasks; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-
-		snprintf(name, sizeof(name), "task %s (t%x)", t->lid ? t->lid : "?",
-		         (unsigned)t->tid);
-		OTF2_GlobalDefWriter_WriteString(g, s_tasks + (uint32_t)i, name);
-	}
-}
-
-int export__otf2_system_tree(OTF2_GlobalDefWriter *g, const pvmmon_log *log, uint32_t s_hosts,
-                             uint32_t s_tasks, const uint64_t *counts)
-{
-	OTF2_ErrorCode err = OTF2_SUCCESS;
-
-	OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, EXPORT__OTF2_S_MACHINE_NAME,
-	                                         EXPORT__OTF2_S_MACHINE,
-	                                         OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-	for (size_t h = 0; h < (log->nhosts ? log->nhosts : 1); h++)
-		OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + (uint32_t)h, s_hosts + (uint32_t)h,
-		                                         EXPORT__OTF2_S_NODE, 0);
-	for (size_t i = 0; i < log->ntasks && err == OTF2_SUCCESS; i++) {
-		OTF2_GlobalDefWriter_WriteLocationGroup(
-		    g, (uint32_t)i, s_tasks + (uint32_t)i, OTF2_LOCATION_GROUP_TYPE_PROCESS,
-		    1 + (uint32_t)host_of(log, &log->tasks[i]), OTF2_UNDEFINED_LOCATION_GROUP);
-		err = OTF2_GlobalDefWriter_WriteLocation(g, i, s_tasks + (uint32_t)i,
-		                                         OTF2_LOCATION_TYPE_CPU_THREAD, counts[i],
-		                                         (uint32_t)i);
-	}
-	return err;
 }
 
 /* The global definitions: clock, strings, system tree (machine, hosts), one process
@@ -269,21 +204,6 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 	return 0;
 }
 
-void export__otf2_close_events(struct OTF2_Archive_struct *ar, size_t ntasks, int defs)
-{
-	OTF2_Archive_CloseEvtFiles(ar);
-	if (defs && OTF2_Archive_OpenDefFiles(ar) == OTF2_SUCCESS) {
-		/* Each location has its (empty) local definitions, as readers expect. */
-		for (size_t i = 0; i < ntasks; i++) {
-			OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(ar, i);
-
-			if (d)
-				OTF2_Archive_CloseDefWriter(ar, d);
-		}
-		OTF2_Archive_CloseDefFiles(ar);
-	}
-}
-
 int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_counts *n)
 {
 	OTF2_Archive *ar = NULL;
@@ -310,19 +230,10 @@ int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_c
 	counts = calloc(log->ntasks ? log->ntasks : 1, sizeof(*counts));
 	if (!counts)
 		return pvmmon_error_set(PVMMON_ENOMEM, "export: out of memory");
-	ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 256 * 1024, 256 * 1024,
-	                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	if (!ar) {
+	rc = export__otf2_open(&ar, dir);
+	if (rc < 0) {
 		free(counts);
-		return pvmmon_error_set(PVMMON_EIO, "export: cannot create an OTF2 archive in %s",
-		                        dir);
-	}
-	if (OTF2_Archive_SetFlushCallbacks(ar, &flush_callbacks, NULL) != OTF2_SUCCESS ||
-	    OTF2_Archive_SetSerialCollectiveCallbacks(ar) != OTF2_SUCCESS ||
-	    OTF2_Archive_OpenEvtFiles(ar) != OTF2_SUCCESS) {
-		rc = pvmmon_error_set(PVMMON_EIO, "export: cannot create an OTF2 archive in %s",
-		                      dir);
-		goto out;
+		return rc;
 	}
 	if (!log->trace.enabled) {
 		rc = export__otf2_profile(ar, log, real, counts, &n->samples);

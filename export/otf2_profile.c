@@ -6,7 +6,8 @@
 
 #include <otf2/otf2.h>
 
-#include "otf2.h"
+#include "otf2_archive.h"
+#include "otf2_profile.h"
 #include "pvmmon/errors.h"
 
 /*

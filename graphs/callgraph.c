@@ -40,6 +40,7 @@ static size_t name_index(builder *b, const char *name, int add)
 	return b->nnames++;
 }
 
+/* Appends the arc from -> to; 0, or PVMMON_ENOMEM (reported by the caller). */
 static int add_arc(builder *b, size_t from, size_t to)
 {
 	if (b->nadj == b->adjcap) {
@@ -47,7 +48,7 @@ static int add_arc(builder *b, size_t from, size_t to)
 		size_t *a = realloc(b->adj, 2 * cap * sizeof(*a));
 
 		if (!a)
-			return -1;
+			return PVMMON_ENOMEM;
 		b->adj = a;
 		b->adjcap = cap;
 	}
@@ -93,6 +94,7 @@ static void strongconnect(builder *b, size_t v)
 	}
 }
 
+/* The strongly connected components (mutual recursion); 0, or PVMMON_ENOMEM. */
 static int find_components(builder *b)
 {
 	size_t n = b->nnames ? b->nnames : 1;
@@ -103,7 +105,7 @@ static int find_components(builder *b)
 	b->comp = malloc(n * sizeof(size_t));
 	b->on_stack = calloc(n, 1);
 	if (!b->index || !b->low || !b->stack || !b->comp || !b->on_stack)
-		return -1;
+		return PVMMON_ENOMEM;
 	for (size_t i = 0; i < b->nnames; i++)
 		b->index[i] = NONE;
 	for (size_t i = 0; i < b->nnames; i++)
@@ -209,13 +211,13 @@ static char *node_name(const pvmmon_cg_node *n)
 }
 
 /* Gives each component a node: its members, the entry first then in first-seen order,
- * and its name. */
+ * and its name; 0, or PVMMON_ENOMEM. */
 static int make_nodes(pvmmon_callgraph *cg, builder *b, const pvmmon_log_task *task,
 		      size_t *node_of_comp)
 {
 	cg->nodes = calloc(b->ncomps ? b->ncomps : 1, sizeof(*cg->nodes));
 	if (!cg->nodes)
-		return -1;
+		return PVMMON_ENOMEM;
 	for (size_t c = 0; c < b->ncomps; c++)
 		node_of_comp[c] = NONE;
 	for (size_t i = 0; i < b->nnames; i++) {
@@ -228,10 +230,10 @@ static int make_nodes(pvmmon_callgraph *cg, builder *b, const pvmmon_log_task *t
 		n = &cg->nodes[node_of_comp[c]];
 		m = realloc(n->members, (n->nmembers + 1) * sizeof(*m));
 		if (!m)
-			return -1;
+			return PVMMON_ENOMEM;
 		n->members = m;
 		if (!(m[n->nmembers] = strdup(b->names[i])))
-			return -1;
+			return PVMMON_ENOMEM;
 		n->nmembers++;
 	}
 	for (size_t c = 0; c < b->ncomps; c++) {
@@ -243,20 +245,20 @@ static int make_nodes(pvmmon_callgraph *cg, builder *b, const pvmmon_log_task *t
 		memmove(n->members + 1, n->members, entry * sizeof(*n->members));
 		n->members[0] = first;
 		if (!(n->name = node_name(n)))
-			return -1;
+			return PVMMON_ENOMEM;
 		n->recursive = n->nmembers > 1;
 		for (size_t i = 0; i < task->nprocs; i++)
 			if (!strcmp(task->procs[i].name ? task->procs[i].name : "?", n->members[0])) {
 				n->line = task->procs[i].line;
 				if (task->procs[i].file && !(n->file = strdup(task->procs[i].file)))
-					return -1;
+					return PVMMON_ENOMEM;
 				break;
 			}
 	}
 	return 0;
 }
 
-/* Sums the records into nodes and call-site edges. */
+/* Sums the records into nodes and call-site edges; 0, or PVMMON_ENOMEM. */
 static int add_records(pvmmon_callgraph *cg, builder *b, const pvmmon_log_task *task,
 		       const size_t *node_of_comp)
 {
@@ -289,7 +291,7 @@ static int add_records(pvmmon_callgraph *cg, builder *b, const pvmmon_log_task *
 			cg->nodes[from].callees_ns += p->incl_ns;
 		e = edge_for(cg, &cap, from, to, p->caller, p->call_line);
 		if (!e)
-			return -1;
+			return PVMMON_ENOMEM;
 		e->calls += p->count;
 		e->incl_ns += p->incl_ns;
 	}

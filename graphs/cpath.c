@@ -427,7 +427,7 @@ static int walk_back(const graph *g, const int64_t *L, const pvmmon_cpath_via *v
 	return 0;
 }
 
-int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out)
+int pvmmon_cpath_compute(pvmmon_cpath **out, const pvmmon_log *log)
 {
 	graph g = {0};
 	proc_state ps = {0};

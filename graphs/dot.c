@@ -18,7 +18,7 @@ static void put_fill(FILE *out, double share)
 	fprintf(out, "fillcolor=\"0.000 %.3f 1.000\"", 0.05 + 0.85 * share);
 }
 
-int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out, size_t *n)
+int pvmmon_report_programs(const pvmmon_log_task ***out, size_t *n, const pvmmon_log *log)
 {
 	const pvmmon_log_task **firsts;
 	size_t k = 0;

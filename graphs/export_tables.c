@@ -550,7 +550,7 @@ static int cp_nodes_table(const pvmmon_log *log, export_sink *k)
 
 	/* Without a whole trace there is nothing to recompute from: the table stays empty. */
 	if (rc == 0 && log->trace.enabled && log->trace.dropped == 0 &&
-	    pvmmon_cpath_compute(log, &cp) < 0)
+	    pvmmon_cpath_compute(&cp, log) < 0)
 		cp = NULL;
 	for (size_t i = 0; rc == 0 && cp && i < cp->npath; i++) {
 		const pvmmon_cpath_node *nd = &cp->path[i];

@@ -341,13 +341,16 @@ out:
 	return rc;
 }
 
-/* The index of the task with tid, or -1. */
+/* No task of the log has the tid (an unmonitored partner). */
+#define TASK_NONE (-1L)
+
+/* The index of the task with tid, or TASK_NONE. */
 static long task_of(const pvmmon_log *log, int32_t tid)
 {
 	for (size_t i = 0; i < log->ntasks; i++)
 		if (log->tasks[i].tid == tid)
 			return (long)i;
-	return -1;
+	return TASK_NONE;
 }
 
 static int is_send(const char *op)
@@ -744,7 +747,7 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 		return pvmmon_error_set(PVMMON_EIO, "report: cannot create %s: %s", dir, strerror(errno));
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return pvmmon_error_set(PVMMON_EIO, "report: %s is not a folder", dir);
-	rc = pvmmon_report_programs(log, &progs, &nprogs);
+	rc = pvmmon_report_programs(&progs, &nprogs, log);
 	if (rc < 0)
 		return rc;
 	for (size_t p = 0; p < nprogs && rc == 0; p++) {
@@ -760,8 +763,7 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 	/* With a profile and a whole trace, the critical path is recomputed offline: it is
 	 * drawn in the diagrams and checked against the online figures. Without one (or if
 	 * it cannot be computed) the report says why and goes on. */
-	if (rc == 0 && log->cp.enabled && has_trace(log) &&
-	    pvmmon_cpath_compute(log, &cp) < 0) {
+	if (rc == 0 && log->cp.enabled && has_trace(log) && pvmmon_cpath_compute(&cp, log) < 0) {
 		snprintf(why, sizeof(why), "%s", pvmmon_error_last());
 		cp = NULL;
 	} else if (log->cp.enabled && !has_trace(log)) {

@@ -473,7 +473,7 @@ static int report_critical_path(const pvmmon_log *log, FILE *out)
 		graphs__fmt_time(t1, sizeof(t1), total));
 	free(rows);
 	/* A whole trace lets the path be recomputed offline, as a check of the figures. */
-	if (log->trace.enabled && log->trace.dropped == 0 && pvmmon_cpath_compute(log, &cp) == 0) {
+	if (log->trace.enabled && log->trace.dropped == 0 && pvmmon_cpath_compute(&cp, log) == 0) {
 		fprintf(out, "  recomputed from the trace: %s\n",
 			graphs__fmt_time(t1, sizeof(t1), cp->length_ns));
 		pvmmon_cpath_free(cp);

@@ -19,8 +19,8 @@ INSTR_CORE := $(LIB)/libpvmmon-instrument.a
 
 $(BUILD)/instrument/%.o: CPPFLAGS += $(CLANG_CFLAGS)
 
-$(INSTR_CORE): $(BUILD)/instrument/rewrite.o $(BUILD)/instrument/split.o \
-		$(BUILD)/instrument/plain.o $(BUILD)/instrument/counted.o
+$(INSTR_CORE): $(BUILD)/instrument/rewrite.o $(BUILD)/instrument/rewriter.o \
+		$(BUILD)/instrument/split.o $(BUILD)/instrument/plain.o $(BUILD)/instrument/counted.o
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "plain.h"
+#include "rewriter.h"
 
 /* Attributes that mean the same on every copy and make none of them visible twice. */
 static const char *const harmless_attrs[] = {
@@ -31,24 +32,11 @@ static int in_list(const char *s, const char *const *list)
 	return 0;
 }
 
-/* The byte offset of loc when it is spelled in the main file where it is expanded. */
-static long literal_offset(CXSourceLocation loc)
-{
-	CXFile ef, sf;
-	unsigned eo, so;
-
-	if (!clang_Location_isFromMainFile(loc))
-		return -1;
-	clang_getExpansionLocation(loc, &ef, NULL, NULL, &eo);
-	clang_getSpellingLocation(loc, &sf, NULL, NULL, &so);
-	return clang_File_isEqual(ef, sf) && eo == so ? (long)eo : -1;
-}
-
 /* Whether the attribute written at cursor a is harmless; one from a macro never is
  * (its text is not at hand). */
 static int harmless(const scan *sc, CXCursor a)
 {
-	long at = literal_offset(clang_getRangeStart(clang_getCursorExtent(a)));
+	long at = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(a)));
 	char word[64];
 	size_t n = 0;
 	const char *w = word;

@@ -225,20 +225,26 @@ static void fix_depfiles(int argc, char **argv, const char *copy, const char *or
 	replace_in_file(cand, copy, orig);
 }
 
+/* Runs argv; its exit status (128 + the signal that ended it), or PVMMON_ERROR, said on
+ * stderr, when it cannot be started or waited for (pvmmon-cc then exits with 255). */
 static int run(char **argv)
 {
 	pid_t pid = fork();
 	int status;
 
-	if (pid < 0)
-		return -1;
+	if (pid < 0) {
+		fprintf(stderr, "pvmmon-cc: cannot run %s: %s\n", argv[0], strerror(errno));
+		return PVMMON_ERROR;
+	}
 	if (pid == 0) {
 		execvp(argv[0], argv);
 		fprintf(stderr, "pvmmon-cc: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
+	if (waitpid(pid, &status, 0) != pid) {
+		fprintf(stderr, "pvmmon-cc: cannot wait for %s: %s\n", argv[0], strerror(errno));
+		return PVMMON_ERROR;
+	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

@@ -40,61 +40,6 @@ static void add_entry(rewriter *rw, int kind, const char *name, unsigned line, u
 	rw->nents++;
 }
 
-insertion *rewrite__add_owned(rewriter *rw, unsigned offset, char *text)
-{
-	insertion *in;
-
-	if (!text) {
-		rw->failed = 1;
-		return NULL;
-	}
-	if (rw->nins == rw->cap) {
-		size_t cap = rw->cap ? rw->cap * 2 : 64;
-		insertion *grown = realloc(rw->ins, cap * sizeof(*grown));
-
-		if (!grown) {
-			free(text);
-			rw->failed = 1;
-			return NULL;
-		}
-		rw->ins = grown;
-		rw->cap = cap;
-	}
-	in = &rw->ins[rw->nins];
-	memset(in, 0, sizeof(*in));
-	in->offset = offset;
-	in->seq = (unsigned)rw->nins;
-	in->text = text;
-	rw->nins++;
-	return in;
-}
-
-insertion *rewrite__add(rewriter *rw, unsigned offset, const char *fmt, ...)
-{
-	char *t = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&t, fmt, ap) < 0)
-		t = NULL;
-	va_end(ap);
-	return rewrite__add_owned(rw, offset, t);
-}
-
-long rewrite__main_file_offset(CXSourceLocation loc)
-{
-	CXFile ef, sf;
-	unsigned el, ec, eo, sl, sc, so;
-
-	if (!clang_Location_isFromMainFile(loc))
-		return -1;
-	clang_getExpansionLocation(loc, &ef, &el, &ec, &eo);
-	clang_getSpellingLocation(loc, &sf, &sl, &sc, &so);
-	if (!clang_File_isEqual(ef, sf) || eo != so)
-		return -1;
-	return (long)eo;
-}
-
 static unsigned line_of(CXCursor c)
 {
 	unsigned line = 0;
@@ -103,78 +48,12 @@ static unsigned line_of(CXCursor c)
 	return line;
 }
 
-size_t rewrite__skip_space(const rewriter *rw, size_t i)
-{
-	while (i < rw->len) {
-		char ch = rw->text[i];
-
-		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' ||
-		    ch == '\v') {
-			i++;
-		} else if (ch == '/' && i + 1 < rw->len && rw->text[i + 1] == '*') {
-			char *end = strstr(rw->text + i + 2, "*/");
-
-			if (!end)
-				return rw->len;
-			i = (size_t)(end - rw->text) + 2;
-		} else if (ch == '/' && i + 1 < rw->len && rw->text[i + 1] == '/') {
-			while (i < rw->len && rw->text[i] != '\n')
-				i++;
-		} else {
-			break;
-		}
-	}
-	return i;
-}
-
 static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
 	if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
 		*(CXCursor *)data = c;
 	return CXChildVisit_Continue;
-}
-
-int rewrite__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
-                       char *name, size_t n, unsigned *line)
-{
-	CXSourceRange r = clang_getCursorExtent(loop);
-	long s0 = rewrite__main_file_offset(clang_getRangeStart(r));
-	long e0 = rewrite__main_file_offset(clang_getRangeEnd(r));
-	const char *kind;
-	unsigned col = 0;
-	size_t after;
-
-	if (s0 < 0 || e0 < s0 || (size_t)e0 > rw->len)
-		return 0;
-	switch (clang_getCursorKind(loop)) {
-	case CXCursor_ForStmt:
-		kind = "for";
-		break;
-	case CXCursor_WhileStmt:
-		kind = "while";
-		break;
-	default:
-		kind = "do";
-		break;
-	}
-	/* A statement's extent stops before its closing semicolon (`while (c) x++;`,
-	 * `do ... while (c);`); the block must take it in. */
-	after = rewrite__skip_space(rw, (size_t)e0);
-	if (after < rw->len && rw->text[after] == ';')
-		e0 = (long)after + 1;
-	clang_getExpansionLocation(clang_getRangeStart(r), NULL, line, &col, NULL);
-	snprintf(name, n, "%s@%u:%u", kind, *line, col);
-	*start = (unsigned)s0;
-	*end = (unsigned)e0;
-	return 1;
-}
-
-int rewrite__is_loop(CXCursor c)
-{
-	enum CXCursorKind k = clang_getCursorKind(c);
-
-	return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt;
 }
 
 static void instrument_function(rewriter *rw, CXCursor fn)
@@ -193,16 +72,16 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 	clang_visitChildren(fn, find_body, &body);
 	if (clang_Cursor_isNull(body))
 		return;
-	open = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(body)));
+	open = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(body)));
 	if (open < 0 || (size_t)open >= rw->len || rw->text[open] != '{')
 		return;
 	name = clang_getCursorSpelling(fn);
 	kind = counted__classify(rw, body, &weight, &calls_counted);
 	if (kind == COUNTED_LEAF) {
 		/* Counted only where somebody may read the count. */
-		rewrite__add(rw, (unsigned)open + 1,
-		             " if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
-		             rw->ncounted);
+		rewriter__add(rw, (unsigned)open + 1,
+		              " if (!pvmmon_unwatched_) PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+		              rw->ncounted);
 		if (split__leaf(rw, fn, body, open, clang_getCString(name), rw->ncounted))
 			rw->splits[rw->nsplits - 1].weight = weight;
 		counted = 1;
@@ -213,13 +92,14 @@ static void instrument_function(rewriter *rw, CXCursor fn)
 		counted = 1;
 	} else if (!split__procedure(rw, fn, body, open, clang_getCString(name), line_of(fn), -1,
 	                             calls_counted)) {
-		rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
-		             clang_getCString(name), line_of(fn));
+		rewriter__add(rw, (unsigned)open + 1, " PVMMON_PROC_SCOPE(\"%s\", %u);",
+		              clang_getCString(name), line_of(fn));
 	}
 	{
 		CXSourceRange r = clang_getCursorExtent(fn);
-		long s0 = rewrite__main_file_offset(clang_getRangeStart(r));
-		long e0 = rewrite__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
+		long s0 = rewriter__main_file_offset(clang_getRangeStart(r));
+		long e0 =
+		    rewriter__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
 
 		add_entry(rw, ENTRY_PROC, clang_getCString(name), line_of(fn),
 		          (unsigned)(s0 >= 0 ? s0 : open), (unsigned)(e0 >= 0 ? e0 : open));
@@ -239,18 +119,18 @@ static void instrument_loop(rewriter *rw, CXCursor loop)
 	char name[32];
 	size_t i;
 
-	if (!rewrite__loop_span(rw, loop, &start, &end, name, sizeof(name), &line))
+	if (!rewriter__loop_span(rw, loop, &start, &end, name, sizeof(name), &line))
 		return;
 	/* The loop becomes a block whose cleanup variable sees every way out of it; a
 	 * split procedure's loop has its site in the procedure's array. */
 	for (i = 0; i < rw->nloops && rw->loops[i].offset != start; i++)
 		;
 	if (i < rw->nloops)
-		rewrite__add(rw, start, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites%d_[%d]); ",
-		             rw->loops[i].split_id, rw->loops[i].index);
+		rewriter__add(rw, start, "{ PVMMON__LOOP_SCOPE_AT(pvmmon_sites%d_[%d]); ",
+		              rw->loops[i].split_id, rw->loops[i].index);
 	else
-		rewrite__add(rw, start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line);
-	rewrite__add(rw, end, "}");
+		rewriter__add(rw, start, "{ PVMMON_LOOP_SCOPE(\"%s\", %u); ", name, line);
+	rewriter__add(rw, end, "}");
 	add_entry(rw, ENTRY_LOOP, name, line, start, end);
 	rw->stats->loops++;
 }
@@ -286,17 +166,17 @@ static int is_comm(const char *name)
 static void mark_call_line(rewriter *rw, CXCursor call, unsigned line)
 {
 	CXSourceRange r = clang_getCursorExtent(call);
-	long start = rewrite__main_file_offset(clang_getRangeStart(r));
-	long end = rewrite__main_file_offset(clang_getRangeEnd(r));
+	long start = rewriter__main_file_offset(clang_getRangeStart(r));
+	long end = rewriter__main_file_offset(clang_getRangeEnd(r));
 
 	if (start < 0 || end <= start || (size_t)end > rw->len || rw->text[end - 1] != ')')
 		return;
 	insertion *in;
 
 	/* The plain copy of a split procedure passes the line on too. */
-	if ((in = rewrite__add(rw, (unsigned)start, "(pvmmon_call_at_(%u), ", line)))
+	if ((in = rewriter__add(rw, (unsigned)start, "(pvmmon_call_at_(%u), ", line)))
 		in->plain = 1;
-	if ((in = rewrite__add(rw, (unsigned)end, ")")))
+	if ((in = rewriter__add(rw, (unsigned)end, ")")))
 		in->plain = 1;
 	rw->stats->calls++;
 }
@@ -347,7 +227,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	(void)parent;
 	switch (clang_getCursorKind(c)) {
 	case CXCursor_FunctionDecl:
-		if (rewrite__main_file_offset(clang_getCursorLocation(c)) >= 0)
+		if (rewriter__main_file_offset(clang_getCursorLocation(c)) >= 0)
 			instrument_function(rw, c);
 		break;
 	case CXCursor_ForStmt:
@@ -394,15 +274,6 @@ static char *slurp(const char *path, size_t *len)
 	}
 	fclose(f);
 	return buf;
-}
-
-void rewrite__write_escaped_path(FILE *out, const char *path)
-{
-	for (const char *p = path; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
 }
 
 /* Source order, and for entries starting at the same place the wider one first. */
@@ -455,7 +326,7 @@ static void write_table(rewriter *rw, FILE *out)
 	if (rw->nsplits)
 		fputs("\tpvmmon_counting_ = pvmmon_probe_counting();\n", out);
 	fputs("\tpvmmon_static_register(\"", out);
-	rewrite__write_escaped_path(out, rw->src);
+	rewriter__write_escaped_path(out, rw->src);
 	fprintf(out, "\", pvmmon_static_table_, %zu);\n}\n", rw->nents);
 }
 
@@ -520,7 +391,7 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	if (rw.nsplits)
 		fputs("static int pvmmon_counting_;\n", out);
 	fputs("#line 1 \"", out);
-	rewrite__write_escaped_path(out, src);
+	rewriter__write_escaped_path(out, src);
 	fputs("\"\n", out);
 	split__write_plain_copies(&rw);
 	if (rw.failed) {

@@ -7,13 +7,7 @@
 
 #include <stdio.h>
 
-typedef struct rewrite_stats {
-	unsigned procs;   /* procedures given entry/exit probes */
-	unsigned counted; /* leaf procedures given a call counter instead */
-	unsigned loops;   /* loops given entry/exit probes */
-	unsigned calls;   /* call statements that pass their line to the callee */
-	unsigned split;   /* of procs, those given a plain copy for while they are off */
-} rewrite_stats;
+#include "rewrite_stats.h"
 
 /*
  * Parses the C file src with the compiler flags args (include paths, macros, standard)

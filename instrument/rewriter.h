@@ -1,7 +1,7 @@
 /*
- * Private to instrument/: the state of one rewrite, shared by rewrite.c (the cursor
- * walk, the insertions and the output) and split.c (procedures split into an
- * instrumented and a plain copy).
+ * Private to instrument/: the state of one rewrite and its primitives (rewriter.c),
+ * shared by rewrite.c (the cursor walk and the output), split.c (procedures split into
+ * an instrumented and a plain copy) and counted.c (procedures counted, not timed).
  */
 #ifndef PVMMON_INSTRUMENT_REWRITER_H
 #define PVMMON_INSTRUMENT_REWRITER_H
@@ -9,7 +9,7 @@
 #include <clang-c/Index.h>
 #include <stdio.h>
 
-#include "rewrite.h"
+#include "rewrite_stats.h"
 
 /* One piece of text to insert at a byte offset of the original source. */
 typedef struct insertion {
@@ -113,35 +113,38 @@ counted_kind counted__classify(const rewriter *rw, CXCursor body, long *weight, 
 
 /* Appends an insertion that takes text (NULL: out of memory); NULL on failure (then
  * rw->failed is set). */
-insertion *rewrite__add_owned(rewriter *rw, unsigned offset, char *text);
+insertion *rewriter__add_owned(rewriter *rw, unsigned offset, char *text);
 
 /* Appends an insertion of the formatted text; NULL on failure. */
-insertion *rewrite__add(rewriter *rw, unsigned offset, const char *fmt, ...)
+insertion *rewriter__add(rewriter *rw, unsigned offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Not a place written literally in the main file (rewriter__main_file_offset). */
+#define REWRITER_NOT_LITERAL (-1L)
+
 /*
- * The file offset of loc when it is written literally in the main file; -1 when it
- * comes from a macro expansion or another file (such code is not the user's to
- * instrument here).
+ * The file offset of loc when it is written literally in the main file;
+ * REWRITER_NOT_LITERAL when it comes from a macro expansion or another file (such code
+ * is not the user's to instrument here).
  */
-long rewrite__main_file_offset(CXSourceLocation loc);
+long rewriter__main_file_offset(CXSourceLocation loc);
 
 /* Skips blanks and comments from offset; returns where the next token starts. */
-size_t rewrite__skip_space(const rewriter *rw, size_t i);
+size_t rewriter__skip_space(const rewriter *rw, size_t i);
 
 /*
  * Where loop starts and ends in the file (its closing semicolon included), its label
  * and line; 0 when it is not written literally in the file (a macro's loop is not the
  * user's text to instrument).
  */
-int rewrite__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
-                       char *name, size_t n, unsigned *line);
+int rewriter__loop_span(const rewriter *rw, CXCursor loop, unsigned *start, unsigned *end,
+                        char *name, size_t n, unsigned *line);
 
 /* Whether c is a for, while or do loop. */
-int rewrite__is_loop(CXCursor c);
+int rewriter__is_loop(CXCursor c);
 
 /* Writes path as the inside of a C string literal. */
-void rewrite__write_escaped_path(FILE *out, const char *path);
+void rewriter__write_escaped_path(FILE *out, const char *path);
 
 /*
  * Splits procedure fn (instrument/plain.h) when it can be: a switched-off procedure

@@ -28,8 +28,8 @@ static enum CXChildVisitResult collect_loop(CXCursor c, CXCursor parent, CXClien
 	char name[32];
 
 	(void)parent;
-	if (!rewrite__is_loop(c) ||
-	    !rewrite__loop_span(rw, c, &start, &end, name, sizeof(name), &line))
+	if (!rewriter__is_loop(c) ||
+	    !rewriter__loop_span(rw, c, &start, &end, name, sizeof(name), &line))
 		return CXChildVisit_Recurse;
 	if (rw->nloops % 64 == 0) {
 		loopsite *grown = realloc(rw->loops, (rw->nloops + 64) * sizeof(*grown));
@@ -193,9 +193,9 @@ static int says_noreturn(const char *t, size_t n)
  * memory (then rw->failed is set). */
 static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name)
 {
-	long start = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
-	long name_at = rewrite__main_file_offset(clang_getCursorLocation(fn));
-	long end = rewrite__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
+	long start = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
+	long name_at = rewriter__main_file_offset(clang_getCursorLocation(fn));
+	long end = rewriter__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
 	size_t nlen = strlen(name), i;
 	split *sp;
 
@@ -361,13 +361,14 @@ out:
 		rw->failed = 1;
 		return 0;
 	}
-	rewrite__add_owned(rw, sp->start, head);
-	if ((in = rewrite__add(rw, sp->name_at, "%s__pvmmon_on", name)))
+	rewriter__add_owned(rw, sp->start, head);
+	if ((in = rewriter__add(rw, sp->name_at, "%s__pvmmon_on", name)))
 		in->skip = sp->name_len;
-	rewrite__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);", sp->id);
+	rewriter__add(rw, (unsigned)open + 1, " PVMMON__PROC_SCOPE_AT(pvmmon_sites%d_[0]);",
+	              sp->id);
 	if (sp->counted &&
-	    (in = rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
-	                       count_slot)))
+	    (in = rewriter__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+	                        count_slot)))
 		in->cnt = 1;
 	rw->nsplits++;
 	rw->stats->split++;
@@ -388,8 +389,8 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
 	sp->leaf = 1;
 	sp->counted = 1;
 	sp->count_slot = count_slot;
-	if ((in = rewrite__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
-	                       count_slot)))
+	if ((in = rewriter__add(rw, (unsigned)open + 1, " PVMMON_PROC_COUNT(pvmmon_counts_[%d]);",
+	                        count_slot)))
 		in->cnt = 1;
 	if (!(f = open_memstream(&head, &head_len))) {
 		free(sp->name);
@@ -399,7 +400,7 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
 	put_prototype(f, rw, sp, COPY_PLAIN);
 	put_prototype(f, rw, sp, COPY_CNT);
 	fclose(f);
-	rewrite__add_owned(rw, sp->start, head);
+	rewriter__add_owned(rw, sp->start, head);
 	rw->nsplits++;
 	return 1;
 }
@@ -416,7 +417,7 @@ int split__in_main(const insertion *in) { return in_copy(in, COPY_ON); }
 
 void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 {
-	long at = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(call)));
+	long at = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(call)));
 	size_t n = strlen(callee), after;
 	const split *sp;
 	insertion *in;
@@ -424,17 +425,17 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 	if (at < 0 || (size_t)at + n >= rw->len || memcmp(rw->text + at, callee, n) != 0)
 		return;
 	/* Only a call by the procedure's name: `f (x)`, not `(f)(x)` or `(*p)(x)`. */
-	after = rewrite__skip_space(rw, (size_t)at + n);
+	after = rewriter__skip_space(rw, (size_t)at + n);
 	if (after >= rw->len || rw->text[after] != '(')
 		return;
 	if (!(sp = split__find(rw, callee)))
 		return;
-	if ((in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_plain", callee))) {
+	if ((in = rewriter__add(rw, (unsigned)at, "%s__pvmmon_plain", callee))) {
 		in->skip = (unsigned)n;
 		in->bare = 1;
 	}
-	/* rewrite__add grows the insertions, never the splits: sp stays valid. */
-	if (sp->counted && (in = rewrite__add(rw, (unsigned)at, "%s__pvmmon_cnt", callee))) {
+	/* rewriter__add grows the insertions, never the splits: sp stays valid. */
+	if (sp->counted && (in = rewriter__add(rw, (unsigned)at, "%s__pvmmon_cnt", callee))) {
 		in->skip = (unsigned)n;
 		in->cnt = 1;
 	}
@@ -455,7 +456,7 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 	size_t k;
 
 	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->line);
-	rewrite__write_escaped_path(f, rw->src);
+	rewriter__write_escaped_path(f, rw->src);
 	fputs(rw->pedantic ? "\"\n" : "\" 3\n", f);
 	put_copy_specifiers(f, sp, which);
 	put_declarator(f, rw, sp, copy_suffix[which], 0);
@@ -475,7 +476,7 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 	fwrite(rw->text + at, 1, sp->end - at, f);
 	/* A line marker without flags, where #line would keep the system header's mark. */
 	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->end_line);
-	rewrite__write_escaped_path(f, rw->src);
+	rewriter__write_escaped_path(f, rw->src);
 	fputs("\"\n", f);
 }
 
@@ -503,6 +504,6 @@ void split__write_plain_copies(rewriter *rw)
 		if (sp->counted)
 			write_copy(f, rw, sp, COPY_CNT, n);
 		fclose(f);
-		rewrite__add_owned(rw, sp->end, t);
+		rewriter__add_owned(rw, sp->end, t);
 	}
 }

@@ -96,16 +96,16 @@ int ending__stop_done(mon_run *run, int64_t now)
 
 /* What a task was doing when the run was stopped, in words after "when the run was
  * stopped" would not fit ("waiting at worker.c:12 for a message from 0.1 (tag 3)"):
- * 0 with buf filled, or -1 when nothing more is known than that it was running.
+ * whether it is known (then in buf), not only that the task was running.
  * Filled in by the wait reports (the hang diagnoses) when they know it. */
 static int waiting_words(mon_run *run, const mon_task *t, char *buf, size_t n)
 {
 	const char *w = hang__waiting(run, t->rec.tid);
 
 	if (!w)
-		return -1;
+		return 0;
 	snprintf(buf, n, "waiting %s", w);
-	return 0;
+	return 1;
 }
 
 /* " at FILE:LINE" (or " in FUNCTION", or nothing) for the task's statement id + 1. */
@@ -139,7 +139,7 @@ void ending__describe(mon_run *run, mon_task *t)
 	words[0] = '\0';
 	if (t->rec.signal && run->t_stopped && stop_signal(t->rec.signal)) {
 		t->rec.status = PVMMON_TASK_STOPPED;
-		if (waiting_words(run, t, wait, sizeof(wait)) == 0)
+		if (waiting_words(run, t, wait, sizeof(wait)))
 			snprintf(words, sizeof(words), "stopped by %s when the run was stopped, %s",
 			         name, wait);
 		else
@@ -160,7 +160,7 @@ void ending__describe(mon_run *run, mon_task *t)
 		return;
 	} else if (by_stop) {
 		t->rec.status = PVMMON_TASK_STOPPED;
-		if (waiting_words(run, t, wait, sizeof(wait)) == 0)
+		if (waiting_words(run, t, wait, sizeof(wait)))
 			snprintf(words, sizeof(words), "%s when the run was stopped", wait);
 		else
 			snprintf(words, sizeof(words), "running when the run was stopped");

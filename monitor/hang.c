@@ -170,8 +170,11 @@ void hang__waitend(mon_run *run, int src, const uint8_t *data, size_t len)
 		t->waiting = 0;
 }
 
+/* A count of messages that is not known (sent_to). */
+#define SENT_UNKNOWN (-1)
+
 /* Messages task s sent to tid p: from s's wait report while it waits, from its final
- * records once it has ended; -1 when unknown. */
+ * records once it has ended; SENT_UNKNOWN when neither is there. */
 static int64_t sent_to(const mon_task *s, const hang_task *hs, int32_t p)
 {
 	int64_t n = 0;
@@ -183,7 +186,7 @@ static int64_t sent_to(const mon_task *s, const hang_task *hs, int32_t p)
 		return 0;
 	}
 	if (!s->gone)
-		return -1;
+		return SENT_UNKNOWN;
 	for (size_t i = 0; i < s->rec.nstmts; i++) {
 		const pvmmon_log_stmt *st = &s->rec.stmts[i];
 
@@ -208,7 +211,8 @@ static int pair_counts(const mon_task *s, const hang_task *hs, const hang_task *
 	/* A wait for s counts everything queued from it (a task's report gives the count
 	 * beyond its list; preserve mode's list is whole); a wildcard's list names each
 	 * message's source, when it holds them all. */
-	if (*sent < 0 || (p->w.src != s->rec.tid && p->w.nqueued >= WIRE_WAIT_MAX_QUEUED))
+	if (*sent == SENT_UNKNOWN ||
+	    (p->w.src != s->rec.tid && p->w.nqueued >= WIRE_WAIT_MAX_QUEUED))
 		return 0;
 	for (uint32_t i = 0; i < p->w.npeers; i++)
 		if (p->w.peers[i].tid == s->rec.tid)

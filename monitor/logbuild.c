@@ -29,18 +29,20 @@ static struct {
 	size_t n, tasks_seen;
 } known;
 
-/* Reads the hosts from the pvmd into the cache; 0, or -1 when the pvmd cannot say. */
+/* Reads the hosts from the pvmd into the cache; 0, PVMMON_EPVM when the pvmd cannot
+ * say (the cache is kept), PVMMON_ENOMEM. */
 static int read_hosts(void)
 {
 	struct pvmhostinfo *hosts;
-	int nhost = 0, narch = 0;
+	int nhost = 0, narch = 0, info;
 	pvmmon_log_host *h;
 
-	if (pvm_config(&nhost, &narch, &hosts) < 0 || nhost <= 0)
-		return -1;
+	if ((info = pvm_config(&nhost, &narch, &hosts)) < 0 || nhost <= 0)
+		return pvmmon_error_set(PVMMON_EPVM, "monitor: pvm_config gives no hosts (%d)",
+		                        info < 0 ? info : nhost);
 	h = calloc((size_t)nhost, sizeof(*h));
 	if (!h)
-		return -1;
+		return pvmmon_error_set(PVMMON_ENOMEM, "monitor: out of memory for the hosts");
 	for (int i = 0; i < nhost; i++) {
 		h[i].name = dup_or_null(hosts[i].hi_name);
 		h[i].arch = dup_or_null(hosts[i].hi_arch);
@@ -431,7 +433,7 @@ int logbuild__snapshot(char **out, size_t *len, mon_run *run)
 
 	if (rc < 0)
 		return rc;
-	rc = pvmmon_log_format(log, out, len);
+	rc = pvmmon_log_format(out, len, log);
 	release(log);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "order.h"
+#include "pvmmon/errors.h"
 
 void order__scratch_free(order_scratch *s)
 {
@@ -16,6 +17,7 @@ void order__scratch_free(order_scratch *s)
 	s->cap = 0;
 }
 
+/* Room for n tasks in the scratch arrays; 0, or PVMMON_ENOMEM. */
 static int reserve(order_scratch *s, size_t n)
 {
 	uint8_t *low;
@@ -36,7 +38,7 @@ static int reserve(order_scratch *s, size_t n)
 	if (queue)
 		s->queue = queue;
 	if (!low || !head || !next || !queue)
-		return -1;
+		return pvmmon_error_set(PVMMON_ENOMEM, "order: out of memory for %zu tasks", n);
 	s->cap = n;
 	return 0;
 }
@@ -56,10 +58,11 @@ static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t
 	size_t i, qh = 0, qt = 0, nw = 0;
 	long marked = 0;
 	int32_t wild_first = -1; /* the wildcard waiters, chained through next[] */
-	int wild_done = 0;
+	int wild_done = 0, rc;
 
-	if (reserve(s, n ? n : 1) < 0)
-		return -1;
+	rc = reserve(s, n ? n : 1);
+	if (rc < 0)
+		return rc;
 	memset(s->low, 0, n);
 	for (i = 0; i < n; i++)
 		s->head[i] = -1;
@@ -257,10 +260,12 @@ int order__bounds(const order_task *t, size_t n, size_t req, order_scratch *s, i
                   uint8_t *dep)
 {
 	int64_t hmin = ORDER_NEVER;
+	long marked;
 	size_t i;
 
-	if (low_at(t, n, req, ORDER_NEVER, ORDER_NEVER, s) < 0)
-		return -1;
+	marked = low_at(t, n, req, ORDER_NEVER, ORDER_NEVER, s);
+	if (marked < 0)
+		return (int)marked;
 	/* Every task that can send at all sends first no earlier than the least seed:
 	 * the others only send after one of those has. */
 	for (i = 0; i < n; i++)

@@ -81,7 +81,7 @@ void order__scratch_free(order_scratch *s);
  * bound, or a candidate before x) or that wait on such a task. The requester counts as never
  * sending (whatever waits on it waits on something that cannot happen before the requester moves),
  * and so does a cycle of blocked tasks that reaches no running task: this replaces null messages.
- * O(n). Returns the number of tasks marked, or -1 when out of memory.
+ * O(n). Returns the number of tasks marked, or PVMMON_ENOMEM.
  */
 long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s);
 
@@ -123,7 +123,7 @@ typedef enum order_dep {
  * not before what can wake it (its incoming message, its candidate or deadline, or any
  * task that can send, through the wait edges of order__low). req and exited tasks get
  * ORDER_NEVER. The requester keeps these bounds itself between decisions (see
- * pvmhooks/prlocal.c). Returns 0, or -1 when out of memory.
+ * pvmhooks/prlocal.c). Returns 0, or PVMMON_ENOMEM.
  */
 int order__bounds(const order_task *t, size_t n, size_t req, order_scratch *s, int64_t *bound,
                   uint8_t *dep);

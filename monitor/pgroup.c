@@ -58,7 +58,7 @@ int pgroup__others(const mon_run *run)
 	DIR *d;
 
 	if (run->group <= 0 || !(d = opendir(dir)))
-		return -1;
+		return PGROUP_UNKNOWN;
 	while ((e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);

@@ -7,8 +7,9 @@
 
 /* The processes of the program's group (run->group, from `pvmmon run`) that live and
  * are no running task of the run on the monitor's host: how many (0: every process of
- * the group is such a task, or none lives), or -1 when it cannot be known (no group
- * told, no process list). Reads run->proc_dir (NULL: /proc). */
+ * the group is such a task, or none lives), or PGROUP_UNKNOWN when it cannot be known
+ * (no group told, no process list). Reads run->proc_dir (NULL: /proc). */
+#define PGROUP_UNKNOWN (-1)
 int pgroup__others(const mon_run *run);
 
 #endif

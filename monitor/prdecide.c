@@ -249,7 +249,10 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	t->t_block = 0;
 }
 
-/* The index of tid among the tasks the rule sees, -1 when it is none of them. */
+/* No task the rule sees has the tid. */
+#define INDEX_NONE (-1)
+
+/* The index of tid among the tasks the rule sees, INDEX_NONE when it is none of them. */
 static int32_t index_of(mon_run *run, int32_t tid)
 {
 	struct mon_pr *p = run->pr;
@@ -260,7 +263,7 @@ static int32_t index_of(mon_run *run, int32_t tid)
 	for (size_t k = 0; k < p->nextra; k++)
 		if (p->extra_tid[k] == tid)
 			return (int32_t)(tasks__count(run) + k);
-	return -1;
+	return INDEX_NONE;
 }
 
 void preserve__build(mon_run *run)

@@ -21,6 +21,7 @@
  * reports its wait after the threshold (PVMMON_WAIT_MS): short waits cost nothing. */
 #define WAIT_DEFAULT_NS 100000000LL
 
+/* Room for every task and spawn in the tables; 0, or PVMMON_ENOMEM. */
 static int reserve(mon_run *run)
 {
 	struct mon_pr *p = run->pr;
@@ -30,7 +31,8 @@ static int reserve(mon_run *run)
 		pr_task *t = realloc(p->t, n * sizeof(*t));
 
 		if (!t)
-			return -1;
+			return pvmmon_error_set(PVMMON_ENOMEM,
+			                        "preserve: out of memory for %zu tasks", n);
 		for (size_t i = p->cap; i < n; i++) {
 			memset(&t[i], 0, sizeof(t[i]));
 			t[i].kind = -1;
@@ -47,7 +49,8 @@ static int reserve(mon_run *run)
 		if (x)
 			p->extra_tid = x;
 		if (!ot || !x)
-			return -1;
+			return pvmmon_error_set(PVMMON_ENOMEM,
+			                        "preserve: out of memory for %zu tasks", n);
 		p->cap_ot = n;
 	}
 	return 0;
@@ -71,14 +74,15 @@ int preserve__init(mon_run *run)
 
 /* What task i's wait is, as hang.c sees waits: a blocking receive (from one source, or
  * a request with no candidate yet) or a pvm_trecv with a timeout. A request with a
- * candidate waits for the monitor's decision, not for a message: no wait. */
+ * candidate waits for the monitor's decision, not for a message: NO_WAIT. */
+#define NO_WAIT (-1)
 static int wait_op(const pr_task *t)
 {
 	if (t->kind == WIRE_PW_BLOCKED || (t->kind == WIRE_PW_RECV && !t->ncand))
 		return WIRE_WAIT_RECV;
 	if (t->kind == WIRE_PW_TRECV && !t->ncand)
 		return WIRE_WAIT_TRECV;
-	return -1;
+	return NO_WAIT;
 }
 
 /* Task i's wait for hang.c: what it waits for, where, and its counts with every
@@ -153,7 +157,7 @@ static void follow(mon_run *run, size_t i, int64_t now, int changed)
 	pr_task *t = &run->pr->t[i];
 	int op = wait_op(t);
 
-	if (op < 0 || !t->t_block) {
+	if (op == NO_WAIT || !t->t_block) {
 		if (t->told)
 			hang__unset(run, tasks__at(run, i)->rec.tid);
 		t->told = 0;
@@ -282,7 +286,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		             w.horizon == INT64_MAX ? w.horizon : clocks__to_monitor(run, mt, w.horizon),
 		             w.cand, w.ncand);
 	wire__pwait_clear(&w);
-	if (wait_op(t) < 0)
+	if (wait_op(t) == NO_WAIT)
 		t->t_block = 0;
 	else if (fresh || !t->t_block) {
 		/* A report sent late (the task told its source first) says how long it waited. */

@@ -320,7 +320,11 @@ typedef struct lid_map {
 	char **names;
 	int32_t *tids;
 	size_t n;
+	int failed; /* out of memory: an id was mapped to INDEX_FAILED */
 } lid_map;
+
+/* What to_index gives a tid it has no room for; the map then fails (rrmon__fill). */
+#define INDEX_FAILED (-1)
 
 static int32_t to_index(void *ctx, int32_t tid)
 {
@@ -346,7 +350,8 @@ static int32_t to_index(void *ctx, int32_t tid)
 		m->names = names;
 	if (!name || !names || !tids) {
 		free(name);
-		return -1;
+		m->failed = 1;
+		return INDEX_FAILED;
 	}
 	m->tids = tids;
 	m->names[m->n] = name;
@@ -356,7 +361,7 @@ static int32_t to_index(void *ctx, int32_t tid)
 
 int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 {
-	lid_map m = {run, NULL, NULL, 0};
+	lid_map m = {run, NULL, NULL, 0, 0};
 	wire_buf b;
 	uint64_t n = 0;
 	int rc;
@@ -365,6 +370,11 @@ int rrmon__fill(pvmmon_log_task *out, mon_run *run, mon_task *t)
 		return 0;
 	wire__buf_init(&b);
 	rc = replay__remap(t->record.data, t->record.len, to_index, &m, &b, &n);
+	if (rc == 0 && m.failed)
+		rc = pvmmon_error_set(PVMMON_ENOMEM,
+		                      "monitor: out of memory for the senders of "
+		                      "task t%x's replay record",
+		                      (unsigned)t->rec.tid);
 	if (rc == 0 && !b.failed) {
 		out->record = b.data;
 		out->record_len = b.len;

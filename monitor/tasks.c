@@ -63,7 +63,7 @@ int tasks__add(mon_task **out, mon_run *run, int32_t tid)
 
 mon_task *tasks__find(const mon_run *run, int32_t tid)
 {
-	long i = run->tab ? tidindex__find(&run->tab->by_tid, tid) : -1;
+	long i = run->tab ? tidindex__find(&run->tab->by_tid, tid) : TIDINDEX_NONE;
 
 	return i >= 0 ? &run->tab->tasks[i] : NULL;
 }
@@ -198,7 +198,7 @@ void tasks__resolve_stmt(pvmmon_log_stmt *s)
 		return;
 	if (!syms && pvmmon_symbols_new(&syms) != 0)
 		return;
-	pvmmon_symbols_resolve(syms, s->module, s->offset, &s->file, &s->line, &s->function);
+	pvmmon_symbols_resolve(&s->file, &s->line, &s->function, syms, s->module, s->offset);
 }
 
 static const char *base_name(const char *path)

@@ -20,12 +20,12 @@ static size_t slot_of(int32_t tid, size_t cap)
 long tidindex__find(const tidindex *x, int32_t tid)
 {
 	if (!x->cap || tid == 0)
-		return -1;
+		return TIDINDEX_NONE;
 	for (size_t i = slot_of(tid, x->cap);; i = (i + 1) & (x->cap - 1)) {
 		if (x->slots[i].tid == tid)
 			return (long)x->slots[i].place;
 		if (x->slots[i].tid == 0)
-			return -1;
+			return TIDINDEX_NONE;
 	}
 }
 

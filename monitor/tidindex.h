@@ -11,7 +11,10 @@ typedef struct tidindex {
 	size_t cap, used;
 } tidindex;
 
-/* The place stored for tid, or -1 when it has none. */
+/* No place is stored for the tid. */
+#define TIDINDEX_NONE (-1L)
+
+/* The place stored for tid, or TIDINDEX_NONE when it has none. */
 long tidindex__find(const tidindex *x, int32_t tid);
 /* Stores place for tid (a new tid, or a new place for one known); 0 or PVMMON_ENOMEM. */
 int tidindex__put(tidindex *x, int32_t tid, size_t place);

@@ -33,7 +33,16 @@ static int damaged(replay_dec *d, size_t at, const char *what)
 	return pvmmon_error_set(PVMMON_EPARSE, "replay record damaged at byte %zu: %s", at, what);
 }
 
-/* Reads a varint; 0, or -1 (truncated) or -2 (longer than 32 bits). */
+/* Why a number could not be read (get_varint, get_varint64, get_u8): damage, which the
+ * caller reports with damaged() and read_what(). */
+enum { READ_TRUNCATED = -1, READ_TOO_LARGE = -2 };
+
+static const char *read_what(int rc)
+{
+	return rc == READ_TRUNCATED ? "truncated" : "number too large";
+}
+
+/* Reads a varint; 0, or READ_TRUNCATED or READ_TOO_LARGE (longer than 32 bits). */
 static int get_varint(replay_dec *d, uint32_t *v)
 {
 	uint64_t x = 0;
@@ -42,20 +51,20 @@ static int get_varint(replay_dec *d, uint32_t *v)
 		uint8_t c;
 
 		if (d->pos >= d->len)
-			return -1;
+			return READ_TRUNCATED;
 		c = d->data[d->pos++];
 		x |= (uint64_t)(c & 0x7f) << shift;
 		if (!(c & 0x80)) {
 			if (x > UINT32_MAX)
-				return -2;
+				return READ_TOO_LARGE;
 			*v = (uint32_t)x;
 			return 0;
 		}
 	}
-	return -2;
+	return READ_TOO_LARGE;
 }
 
-/* Reads a 64-bit varint; 0, or -1 (truncated) or -2 (longer than 64 bits). */
+/* Reads a 64-bit varint; 0, or READ_TRUNCATED or READ_TOO_LARGE (longer than 64 bits). */
 static int get_varint64(replay_dec *d, uint64_t *v)
 {
 	uint64_t x = 0;
@@ -64,23 +73,24 @@ static int get_varint64(replay_dec *d, uint64_t *v)
 		uint8_t c;
 
 		if (d->pos >= d->len)
-			return -1;
+			return READ_TRUNCATED;
 		c = d->data[d->pos++];
 		if (shift == 63 && (c & 0x7e))
-			return -2;
+			return READ_TOO_LARGE;
 		x |= (uint64_t)(c & 0x7f) << shift;
 		if (!(c & 0x80)) {
 			*v = x;
 			return 0;
 		}
 	}
-	return -2;
+	return READ_TOO_LARGE;
 }
 
+/* Reads a byte; 0, or READ_TRUNCATED. */
 static int get_u8(replay_dec *d, uint8_t *v)
 {
 	if (d->pos >= d->len)
-		return -1;
+		return READ_TRUNCATED;
 	*v = d->data[d->pos++];
 	return 0;
 }
@@ -100,7 +110,7 @@ static int get_source(replay_dec *d, size_t at, replay_entry *ent)
 		return damaged(d, at, "unknown source");
 	rc = get_varint64(d, &u);
 	if (rc < 0)
-		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		return damaged(d, at, read_what(rc));
 	ent->op = src;
 	ent->kind = REPLAY_SOURCE;
 	ent->reading = (int64_t)((uint64_t)d->last[src] + (uint64_t)unzigzag64(u));
@@ -123,14 +133,14 @@ static int get_group(replay_dec *d, size_t at, replay_entry *ent)
 	if (!replay__valid(op, REPLAY_GROUP))
 		return damaged(d, at, "unknown group call");
 	if ((rc = get_varint(d, &g)) < 0)
-		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		return damaged(d, at, read_what(rc));
 	if (g > 0) {
 		if (g - 1 >= d->ngroups)
 			return damaged(d, at, "undefined group");
 		ent->group = d->groups[g - 1];
 	} else {
 		if ((rc = get_varint(d, &len)) < 0)
-			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+			return damaged(d, at, read_what(rc));
 		if (len == 0 || len > REPLAY_GROUP_NAME_MAX)
 			return damaged(d, at, "bad group name length");
 		if (len > d->len - d->pos)
@@ -157,7 +167,7 @@ static int get_group(replay_dec *d, size_t at, replay_entry *ent)
 	}
 	for (int k = 0; k < 3; k++)
 		if ((rc = get_varint(d, &v[k])) < 0)
-			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+			return damaged(d, at, read_what(rc));
 	ent->op = op;
 	ent->kind = REPLAY_GROUP;
 	ent->sender = unzigzag(v[0]);
@@ -170,7 +180,8 @@ nomem:
 }
 
 /* Grows a table to hold one more item of size bytes; the table never exceeds
- * REPLAY_TABLE_MAX items, and only definitions read make it grow. */
+ * REPLAY_TABLE_MAX items, and only definitions read make it grow. 0, or PVMMON_ENOMEM
+ * (the caller reports it). */
 static int grow(void **table, uint32_t *cap, uint32_t n, size_t size)
 {
 	uint32_t want;
@@ -183,7 +194,7 @@ static int grow(void **table, uint32_t *cap, uint32_t n, size_t size)
 		want = REPLAY_TABLE_MAX;
 	t = realloc(*table, (size_t)want * size);
 	if (!t)
-		return -1;
+		return PVMMON_ENOMEM;
 	*table = t;
 	*cap = want;
 	return 0;
@@ -197,7 +208,7 @@ static int get_ref(replay_dec *d, size_t at, int32_t **table, uint32_t *n, uint3
 	int rc = get_varint(d, &r);
 
 	if (rc < 0)
-		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		return damaged(d, at, read_what(rc));
 	if (r > 0) {
 		if (r - 1 >= *n)
 			return damaged(d, at, what);
@@ -206,7 +217,7 @@ static int get_ref(replay_dec *d, size_t at, int32_t **table, uint32_t *n, uint3
 	}
 	rc = get_varint(d, &raw);
 	if (rc < 0)
-		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		return damaged(d, at, read_what(rc));
 	if (*n >= REPLAY_TABLE_MAX)
 		return damaged(d, at, "too many distinct values");
 	if (grow((void **)table, cap, *n, sizeof(**table)) < 0) {
@@ -249,7 +260,7 @@ static int get_outcome(replay_dec *d, size_t at, int def, replay_entry *ent)
 	     k++) {
 		rc = get_varint(d, &u);
 		if (rc < 0)
-			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+			return damaged(d, at, read_what(rc));
 		if (kind == REPLAY_SPAWN)
 			ent->value = unzigzag(u);
 		else
@@ -287,7 +298,7 @@ static int get_extended(replay_dec *d, size_t at, replay_entry *ent)
 	if (rc == 0)
 		rc = get_varint(d, &dl);
 	if (rc < 0)
-		return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+		return damaged(d, at, read_what(rc));
 	ent->value = unzigzag(v);
 	ent->seq_delta = unzigzag(dl);
 	if (kind == REPLAY_NOTIFY && ent->seq_delta)
@@ -323,7 +334,7 @@ int replay__dec_next(replay_dec *d, replay_entry *out)
 		if (h == H_REPEAT_N) {
 			rc = get_varint(d, &u);
 			if (rc < 0)
-				return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+				return damaged(d, at, read_what(rc));
 			if (u == 0)
 				return damaged(d, at, "empty repeat");
 		} else {
@@ -344,7 +355,7 @@ int replay__dec_next(replay_dec *d, replay_entry *out)
 			delta = unzigzag(u);
 		}
 		if (rc < 0)
-			return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+			return damaged(d, at, read_what(rc));
 		goto outcome;
 	case H_DEFINE:
 	case H_DEFINE_DELTA:
@@ -362,7 +373,7 @@ int replay__dec_next(replay_dec *d, replay_entry *out)
 		if (h == H_DEFINE_DELTA) {
 			rc = get_varint(d, &u);
 			if (rc < 0)
-				return damaged(d, at, rc == -1 ? "truncated" : "number too large");
+				return damaged(d, at, read_what(rc));
 			if (ent.kind != REPLAY_MSG)
 				return damaged(d, at, "sequence delta without a message");
 			ent.seq_delta = unzigzag(u);

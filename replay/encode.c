@@ -127,17 +127,20 @@ static uint64_t mix(uint64_t k)
 	return k;
 }
 
-/* The index stored for key, or -1. */
+/* No index is stored for the key. */
+#define MAP_NONE (-1)
+
+/* The index stored for key, or MAP_NONE. */
 static int64_t map_get(const replay_map *m, uint64_t key)
 {
 	size_t i;
 
 	if (!m->cap)
-		return -1;
+		return MAP_NONE;
 	for (i = mix(key) & (m->cap - 1); m->vals[i]; i = (i + 1) & (m->cap - 1))
 		if (m->keys[i] == key)
 			return (int64_t)m->vals[i] - 1;
-	return -1;
+	return MAP_NONE;
 }
 
 static void map_insert(replay_map *m, uint64_t key, uint32_t index)
@@ -151,7 +154,8 @@ static void map_insert(replay_map *m, uint64_t key, uint32_t index)
 	m->used++;
 }
 
-/* Makes room for one more key; -1 when out of memory (the map is then unchanged). */
+/* Makes room for one more key; 0, or PVMMON_ENOMEM (the map is then unchanged, and the
+ * entry is written literally). */
 static int map_reserve(replay_map *m)
 {
 	replay_map bigger;
@@ -166,7 +170,7 @@ static int map_reserve(replay_map *m)
 	if (!bigger.keys || !bigger.vals) {
 		free(bigger.keys);
 		free(bigger.vals);
-		return -1;
+		return PVMMON_ENOMEM;
 	}
 	for (i = 0; i < m->cap; i++)
 		if (m->vals[i])

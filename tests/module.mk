@@ -33,7 +33,13 @@ check-install: all
 	@d=$$(mktemp -d) && $(MAKE) --no-print-directory install PREFIX=$$d >/dev/null && \
 	tests/install/check.sh $$d; status=$$?; rm -rf $$d; exit $$status
 
-check: check-unit check-integration check-install
+# The modules of each folder call and include only downward: a cycle between them fails
+# the check (scripts/check-cycles.sh reads the objects' symbols and the sources' includes).
+CYCLE_DIRS := common cli instrument export monitor graphs replay
+check-cycles: all
+	BUILD=$(BUILD) scripts/check-cycles.sh $(CYCLE_DIRS)
+
+check: check-cycles check-unit check-integration check-install
 
 # make check-asan: the unit and the integration tests built with ASan and UBSan
 # (SANITIZE=1, into build-asan/), the integration tests running the sanitized pvmmon,

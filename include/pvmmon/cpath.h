@@ -87,7 +87,7 @@ typedef struct pvmmon_cpath {
  * never collected the selection have no part. A trace without CPSTART events is taken
  * as collected whole, which only a selection made at the run's start can be.
  */
-PVMMON_EXTERN int pvmmon_cpath_compute(const pvmmon_log *log, pvmmon_cpath **out);
+PVMMON_EXTERN int pvmmon_cpath_compute(pvmmon_cpath **out, const pvmmon_log *log);
 
 /* Frees cp; NULL is allowed. */
 PVMMON_EXTERN void pvmmon_cpath_free(pvmmon_cpath *cp);

@@ -568,7 +568,7 @@ PVMMON_EXTERN int pvmmon_log_write(const pvmmon_log *log, const char *path);
 PVMMON_EXTERN int pvmmon_log_read(pvmmon_log **out, const char *path);
 
 /* The XML of log in *out (heap, NUL-terminated, caller frees) and its length. */
-PVMMON_EXTERN int pvmmon_log_format(const pvmmon_log *log, char **out, size_t *len);
+PVMMON_EXTERN int pvmmon_log_format(char **out, size_t *len, const pvmmon_log *log);
 
 /* As pvmmon_log_read(), from len bytes of XML at data; name stands for the file in
  * error messages. */
@@ -653,6 +653,10 @@ PVMMON_EXTERN pvmmon_hist_focus pvmmon_hist_focus_parse(const char *name); /* 0:
 
 /* Whether metric m's values are nanoseconds (else counts or bytes). */
 PVMMON_EXTERN int pvmmon_hist_metric_is_time(pvmmon_hist_metric m);
+
+/* Frees what t owns (not t itself) and zeroes it: what the log reader and the records
+ * decoder allocated for it. */
+PVMMON_EXTERN void pvmmon_log_task_clear(pvmmon_log_task *t);
 
 /* Frees what h owns (not h itself) and zeroes it. */
 PVMMON_EXTERN void pvmmon_log_hist_clear(pvmmon_log_hist *h);

@@ -26,8 +26,8 @@ PVMMON_EXTERN int pvmmon_report_text(const pvmmon_log *log, FILE *out);
  * ran it, in log order) and *n their number. The array belongs to the caller (free());
  * the tasks belong to log.
  */
-PVMMON_EXTERN int pvmmon_report_programs(const pvmmon_log *log, const pvmmon_log_task ***out,
-                                         size_t *n);
+PVMMON_EXTERN int pvmmon_report_programs(const pvmmon_log_task ***out, size_t *n,
+                                         const pvmmon_log *log);
 
 /*
  * Writes the Graphviz source of the program graph of t's program (seed 000 Figure 7),

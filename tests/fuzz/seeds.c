@@ -405,7 +405,7 @@ static void logs(void)
 	                                     "task 0 unpacked a string at a.c:3 from a message "
 	                                     "packed as 1 int at a.c:9 by task 0.1 (tag 1)",
 	                                     2};
-	if (pvmmon_log_format(&log, &xml, &len) < 0) {
+	if (pvmmon_log_format(&xml, &len, &log) < 0) {
 		fprintf(stderr, "seeds: %s\n", pvmmon_error_last());
 		exit(1);
 	}

@@ -92,7 +92,7 @@ static pvmmon_cpath *check_against_oracle(const pvmmon_log *log, const char *wha
 
 	CU_ASSERT_EQUAL(log->trace.dropped, 0);
 	CU_ASSERT_EQUAL_FATAL(log->cp.enabled, 1);
-	if (pvmmon_cpath_compute(log, &cp) < 0) {
+	if (pvmmon_cpath_compute(&cp, log) < 0) {
 		fprintf(stderr, "\n%s: %s\n", what, pvmmon_error_last());
 		CU_FAIL("oracle refused the log");
 		return NULL;

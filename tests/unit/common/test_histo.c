@@ -195,7 +195,7 @@ static void test_log_keeps_and_checks(void)
 	char *xml = NULL, *bad, *at;
 	size_t len = 0;
 
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(log, &xml, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(&xml, &len, log), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(xml, "<histograms buckets=\"4\" "
 	                                   "initial-width-ns=\"10000000\" hottest=\"8\">"));
 	/* Every one of the 4 buckets, as little-endian int64 in base64. */
@@ -250,7 +250,7 @@ static void test_log_keeps_and_checks(void)
 	for (int i = 2; i < 5; i++)
 		log->hists[0].values[i] = i;
 	free(xml);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(log, &xml, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(&xml, &len, log), 0);
 	CU_ASSERT_EQUAL(pvmmon_log_parse(&back, xml, len, "h.xml"), PVMMON_EPARSE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "5 values, more than the run's 4"));
 	free(xml);

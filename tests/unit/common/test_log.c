@@ -572,7 +572,7 @@ static void expect_damaged_record(const char *from, const char *to, int code, co
 	char *path = path_in("record.xml"), *text = NULL, *hit, *changed = NULL;
 	size_t len;
 
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(a, &text, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(&text, &len, a), 0);
 	hit = strstr(strstr(text, "<record"), from);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(hit);
 	*hit = '\0';
@@ -597,7 +597,7 @@ static void test_damaged_record(void)
 	size_t len;
 
 	/* The first base64 character of the record, changed to another valid one. */
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(a, &text, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(&text, &len, a), 0);
 	at = strchr(strstr(text, "<record"), '>');
 	CU_ASSERT_PTR_NOT_NULL_FATAL(at);
 	snprintf(orig, sizeof(orig), ">%c", at[1]);
@@ -625,7 +625,7 @@ static void test_bad_budget_refused(void)
 	char *path = path_in("budget.xml"), *text = NULL, *hit, *changed = NULL;
 	size_t len, i;
 
-	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(a, &text, &len), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_format(&text, &len, a), 0);
 	hit = strstr(text, "budget-pct=\"2.5\"");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(hit);
 	*hit = '\0';
@@ -726,7 +726,7 @@ static void test_large_log_formats_in_few_reallocations(void)
 	xml_realloc = r;
 	xml_reallocs = 0;
 	xmlMemSetup(f, m, counting_realloc, s);
-	rc = pvmmon_log_format(log, &text, &len);
+	rc = pvmmon_log_format(&text, &len, log);
 	xmlMemSetup(f, m, r, s);
 	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT(len > 2000000);

@@ -27,10 +27,10 @@ static void test_resolves_own_call_site(void)
 	capture(); call_line = __LINE__;
 	CU_ASSERT_FATAL(dladdr(captured, &info) != 0);
 	CU_ASSERT_EQUAL_FATAL(pvmmon_symbols_new(&syms), 0);
-	CU_ASSERT_EQUAL(pvmmon_symbols_resolve(syms, info.dli_fname,
-					       (uint64_t)((char *)captured - (char *)info.dli_fbase),
-					       &file, &line, &func),
-			0);
+	CU_ASSERT_EQUAL(
+	    pvmmon_symbols_resolve(&file, &line, &func, syms, info.dli_fname,
+	                           (uint64_t)((char *)captured - (char *)info.dli_fbase)),
+	    0);
 	CU_ASSERT_PTR_NOT_NULL(file);
 	if (file) {
 		size_t l = strlen(file), m = strlen("test_symbols.c");
@@ -44,10 +44,10 @@ static void test_resolves_own_call_site(void)
 	free(file);
 	free(func);
 	/* The second lookup in the same module comes from the cache and agrees. */
-	CU_ASSERT_EQUAL(pvmmon_symbols_resolve(syms, info.dli_fname,
-					       (uint64_t)((char *)captured - (char *)info.dli_fbase),
-					       &file, &line, &func),
-			0);
+	CU_ASSERT_EQUAL(
+	    pvmmon_symbols_resolve(&file, &line, &func, syms, info.dli_fname,
+	                           (uint64_t)((char *)captured - (char *)info.dli_fbase)),
+	    0);
 	CU_ASSERT_EQUAL(line, call_line);
 	free(file);
 	free(func);
@@ -66,9 +66,8 @@ static void test_library_without_debug_info(void)
 	CU_ASSERT_EQUAL_FATAL(pvmmon_symbols_new(&syms), 0);
 	/* An address inside an exported function of libc: at least its name is known,
 	 * whether or not line information is installed. */
-	rc = pvmmon_symbols_resolve(syms, info.dli_fname,
-				    (uint64_t)((char *)fn - (char *)info.dli_fbase) + 2, &file, &line,
-				    &func);
+	rc = pvmmon_symbols_resolve(&file, &line, &func, syms, info.dli_fname,
+	                            (uint64_t)((char *)fn - (char *)info.dli_fbase) + 2);
 	CU_ASSERT(rc == 0 || rc == PVMMON_ENOTFOUND);
 	if (rc == 0)
 		CU_ASSERT(func != NULL || file != NULL);
@@ -84,17 +83,17 @@ static void test_missing_module(void)
 	int line = 7;
 
 	CU_ASSERT_EQUAL_FATAL(pvmmon_symbols_new(&syms), 0);
-	CU_ASSERT_EQUAL(pvmmon_symbols_resolve(syms, "/nonexistent/module.so", 0x1234, &file,
-					       &line, &func),
-			PVMMON_EIO);
+	CU_ASSERT_EQUAL(
+	    pvmmon_symbols_resolve(&file, &line, &func, syms, "/nonexistent/module.so", 0x1234),
+	    PVMMON_EIO);
 	CU_ASSERT_PTR_NULL(file);
 	CU_ASSERT_PTR_NULL(func);
 	CU_ASSERT_EQUAL(line, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), "/nonexistent/module.so"));
 	/* Asked again, the failure is remembered rather than retried. */
-	CU_ASSERT_EQUAL(pvmmon_symbols_resolve(syms, "/nonexistent/module.so", 0x1234, &file,
-					       &line, &func),
-			PVMMON_EIO);
+	CU_ASSERT_EQUAL(
+	    pvmmon_symbols_resolve(&file, &line, &func, syms, "/nonexistent/module.so", 0x1234),
+	    PVMMON_EIO);
 	pvmmon_symbols_free(syms);
 	pvmmon_symbols_free(NULL);
 }

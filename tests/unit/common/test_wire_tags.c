@@ -16,7 +16,7 @@ static void test_tables(void)
 		int tag = wire__kind_tag(k);
 
 		CU_ASSERT_EQUAL(wire__tag_kind(tag), k);
-		CU_ASSERT_NOT_EQUAL(wire__tag_from(tag), -1);
+		CU_ASSERT_NOT_EQUAL(wire__tag_from(tag), WIRE_PARTY_NONE);
 		for (int j = 0; j < k; j++)
 			CU_ASSERT_STRING_NOT_EQUAL(wire__tag_name(tag),
 			                           wire__tag_name(wire__kind_tag(j)));
@@ -31,7 +31,7 @@ static void test_tables(void)
 	CU_ASSERT_EQUAL(wire__tag_from(WIRE_TAG_STATUS), WIRE_PARTY_CLI);
 	CU_ASSERT_EQUAL(wire__tag_from(WIRE_TAG_WELCOME), WIRE_PARTY_MONITOR);
 	/* A tag that is none of pvmmon's. */
-	CU_ASSERT_EQUAL(wire__tag_kind(42), -1);
+	CU_ASSERT_EQUAL(wire__tag_kind(42), WIRE_KIND_NONE);
 	CU_ASSERT_EQUAL(wire__kind_tag(WIRE_NKINDS), 0);
 	CU_ASSERT_STRING_EQUAL(wire__tag_name(42), "an unknown tag");
 	CU_ASSERT_EQUAL(wire__tag_check(42, NULL, 0), PVMMON_EINVAL);

@@ -114,7 +114,7 @@ static pvmmon_cpath *compute(const pvmmon_log *log)
 {
 	pvmmon_cpath *cp = NULL;
 
-	CU_ASSERT_EQUAL_FATAL(pvmmon_cpath_compute(log, &cp), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_cpath_compute(&cp, log), 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
 	return cp;
 }
@@ -575,7 +575,7 @@ static void expect_einval(const pvmmon_log *log, const char *words)
 {
 	pvmmon_cpath *cp = (pvmmon_cpath *)1;
 
-	CU_ASSERT_EQUAL(pvmmon_cpath_compute(log, &cp), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(pvmmon_cpath_compute(&cp, log), PVMMON_EINVAL);
 	CU_ASSERT_PTR_NULL(cp);
 	CU_ASSERT_PTR_NOT_NULL(strstr(pvmmon_error_last(), words));
 }
@@ -586,8 +586,8 @@ static void test_errors(void)
 	pvmmon_cpath *cp = NULL;
 
 	span(log, 0, 0, 10);
-	CU_ASSERT_EQUAL(pvmmon_cpath_compute(NULL, &cp), PVMMON_EINVAL);
-	CU_ASSERT_EQUAL(pvmmon_cpath_compute(log, NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(pvmmon_cpath_compute(&cp, NULL), PVMMON_EINVAL);
+	CU_ASSERT_EQUAL(pvmmon_cpath_compute(NULL, log), PVMMON_EINVAL);
 	log->trace.enabled = 0;
 	expect_einval(log, "not traced");
 	log->trace.enabled = 1;

@@ -35,7 +35,7 @@ static void check_golden(const char *log_path, size_t p, gen_fn gen, const char 
 	FILE *mem;
 
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, log_path), 0);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_report_programs(log, &progs, &nprogs), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_report_programs(&progs, &nprogs, log), 0);
 	CU_ASSERT_FATAL(p < nprogs);
 	mem = open_memstream(&text, &len);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mem);

@@ -300,7 +300,7 @@ static void test_critical_path_drawn(void)
 	FILE *mem;
 
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, "tests/fixtures/cp-issort.xml"), 0);
-	CU_ASSERT_EQUAL_FATAL(pvmmon_cpath_compute(log, &cp), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_cpath_compute(&cp, log), 0);
 	for (size_t i = 0; i < cp->npath; i++) {
 		messages += cp->path[i].via == PVMMON_CPATH_VIA_MESSAGE;
 		spawns += cp->path[i].via == PVMMON_CPATH_VIA_SPAWN;

@@ -1,7 +1,7 @@
-/* The streaming log reader's shared parts: one read's state, attribute binding by
- * table, and the element table (common/log_elems.c) that builds the model. */
-#ifndef PVMMON_COMMON_LOG_READ_H
-#define PVMMON_COMMON_LOG_READ_H
+/* The streaming log reader's (log_read.c) shared parts: one read's state, the element
+ * table's types (common/log_elems.h) and attribute binding by table (log_bind.c). */
+#ifndef PVMMON_COMMON_LOG_BIND_H
+#define PVMMON_COMMON_LOG_BIND_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -68,9 +68,6 @@ typedef struct log_elem {
 	int (*end)(log_rd *r);
 	int text;
 } log_elem;
-
-extern const log_elem log__elems[];
-extern const size_t log__nelems;
 
 /* Stores the attributes of r->node that fields name into obj; 0 or PVMMON_ENOMEM. */
 int log__bind(log_rd *r, void *obj, const log_field *fields, size_t nfields);
