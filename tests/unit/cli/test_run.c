@@ -1,6 +1,7 @@
 /* Unit tests for cli/run.c: the run file that pvmmon top and pvmmon cp find a run by,
  * and what pvmmon run and replay refuse before anything starts (no virtual machine is
  * started by these tests: each case fails before that). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,28 @@ static void test_run_refuses(void)
 	cmd_free(&r);
 }
 
+/* Started in a folder that has since been removed, with no absolute -o: the log has
+ * no path, which is said (it used to end with status 125 and no word). */
+static void test_run_in_removed_folder(void)
+{
+	int here = open(".", O_RDONLY | O_DIRECTORY);
+	char dir[40];
+	cmd_result r;
+
+	CU_ASSERT_FATAL(here >= 0);
+	cmd_tmpdir(dir);
+	CU_ASSERT_EQUAL_FATAL(chdir(dir), 0);
+	CU_ASSERT_EQUAL_FATAL(rmdir(dir), 0);
+	cmd_run(&r, cli__run, "run", "-q", "/bin/true", NULL);
+	CU_ASSERT_EQUAL(fchdir(here), 0);
+	close(here);
+	CU_ASSERT_EQUAL(r.status, EXIT_PVMMON);
+	CU_ASSERT_STRING_EQUAL(r.err, "pvmmon: run: cannot name the log: the current folder cannot "
+	                              "be found (No such file or directory); give -o with a full "
+	                              "path\n");
+	cmd_free(&r);
+}
+
 /* What pvmmon replay refuses: no log; a log without a replay record. */
 static void test_replay_refuses(void)
 {
@@ -180,6 +203,7 @@ CU_TestInfo test_run_tests[] = {
     {"the run file replaces a symlink, never follows it", test_run_file_symlink},
     {"a run file that cannot be made is said", test_run_file_error},
     {"run refuses a missing program, an unwritable log", test_run_refuses},
+    {"run in a removed folder says why it cannot", test_run_in_removed_folder},
     {"replay refuses no log, a log without a record", test_replay_refuses},
     CU_TEST_INFO_NULL,
 };
