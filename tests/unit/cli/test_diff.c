@@ -28,7 +28,8 @@ static void test_bad_command_lines(void)
 	    {{"--top", "-1", LOG_A, LOG_B}, "pvmmon: diff: --top wants a number of rows"},
 	    {{"--top", "3x", LOG_A, LOG_B}, "pvmmon: diff: --top wants a number of rows"},
 	    {{LOG_A, LOG_B, "-o"}, "pvmmon: diff: -o needs a value\n"},
-	    {{LOG_A, "--color", LOG_B}, "pvmmon: diff: unknown option '--color' (see pvmmon diff --help)\n"},
+	    {{LOG_A, "--color", LOG_B},
+	     "pvmmon: diff: unknown option '--color' (see pvmmon diff --help)\n"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -57,7 +58,8 @@ static void test_unreadable_logs(void)
 	cmd_free(&r);
 	cmd_run(&r, cli__diff, "diff", "tests/fixtures/not-xml.txt", LOG_B, NULL);
 	CU_ASSERT_EQUAL(r.status, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: tests/fixtures/not-xml.txt: not a well-formed"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(r.err, "pvmmon: tests/fixtures/not-xml.txt: not a well-formed"));
 	cmd_free(&r);
 }
 

@@ -31,10 +31,12 @@ static void test_command_line(void)
 	    {{MATMUL, "--otf2", "d", "--time"}, "pvmmon: export: --time needs a value\n"},
 	    {{MATMUL, "--otf2", "d", "--time", "wall"},
 	     "pvmmon: export: --time wants virtual or real, not 'wall'\n"},
-	    {{MATMUL, "--xml", "f"}, "pvmmon: export: unknown option '--xml' (see pvmmon export "
-	                             "--help)\n"},
-	    {{MATMUL, TRACE, "--json", "-"}, "pvmmon: export: one log at a time "
-	                                     "('" MATMUL "' and '" TRACE "')\n"},
+	    {{MATMUL, "--xml", "f"},
+	     "pvmmon: export: unknown option '--xml' (see pvmmon export "
+	     "--help)\n"},
+	    {{MATMUL, TRACE, "--json", "-"},
+	     "pvmmon: export: one log at a time "
+	     "('" MATMUL "' and '" TRACE "')\n"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -105,7 +107,8 @@ static void test_json(void)
 /* --csv DIR (made when missing): the files graphs/export.c writes, the same bytes. */
 static void test_csv(void)
 {
-	static const char *const tables[] = {"run", "tasks", "statements", "messages", "procedures"};
+	static const char *const tables[] = {"run", "tasks", "statements", "messages",
+	                                     "procedures"};
 	char dir[40], mine[64], theirs[64], a[96], b[192];
 	pvmmon_log *log = NULL;
 	cmd_result r;
@@ -219,8 +222,8 @@ static void test_otf2(void)
 	snprintf(out, sizeof(out), "%s/gone/otf2", dir);
 	cmd_run(&r, cli__export, "export", MATMUL, "--otf2", out, NULL);
 	CU_ASSERT_EQUAL(r.status, 1);
-	snprintf(want, sizeof(want), "pvmmon: export: cannot create %s: No such file or directory\n",
-	         out);
+	snprintf(want, sizeof(want),
+	         "pvmmon: export: cannot create %s: No such file or directory\n", out);
 	CU_ASSERT_STRING_EQUAL(r.err, want);
 	cmd_free(&r);
 	cmd_remove(dir);

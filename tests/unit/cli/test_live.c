@@ -43,14 +43,18 @@ static void test_cp_command_line(void)
 	static const refusal cases[] = {
 	    {{"frob"}, 2, "cp: unknown command 'frob' (start or stop)"},
 	    {{"start"}, 2, "cp start: which procedures? (pvmmon cp start PROC[,PROC...])"},
-	    {{"start", "--exclusive"}, 2,
+	    {{"start", "--exclusive"},
+	     2,
 	     "cp start: which procedures? (pvmmon cp start PROC[,PROC...])"},
 	    {{"stop", "--exclusive"}, 2, "cp: unknown option '--exclusive'"},
 	    {{"start", "solve", "--all"}, 2, "cp: unknown option '--all'"},
 	    {{"stop", "a.xml", "b.xml"}, 2, "cp: one run at a time"},
 	    {{"start", "a b"}, 2, "cp start: ' ' cannot be part of a procedure name in 'a b'"},
-	    {{"start", "a,,b"}, 2, "cp start: wants procedure names separated by commas, not 'a,,b'"},
-	    {{"start", "solve", "--exclusive", "tests/fixtures/nope.xml"}, 1,
+	    {{"start", "a,,b"},
+	     2,
+	     "cp start: wants procedure names separated by commas, not 'a,,b'"},
+	    {{"start", "solve", "--exclusive", "tests/fixtures/nope.xml"},
+	     1,
 	     "tests/fixtures/nope.xml: no run in progress (tests/fixtures/nope.xml.run: No such "
 	     "file or directory)"},
 	};
@@ -72,28 +76,36 @@ static void test_ctl_command_line(void)
 {
 	static const refusal cases[] = {
 	    {{"frob"}, 2, "ctl: unknown command 'frob' (enable or disable)"},
-	    {{"enable"}, 2,
+	    {{"enable"},
+	     2,
 	     "ctl enable: which sites? (a RESOURCE such as proc=solve, or all; see pvmmon ctl "
 	     "--help)"},
-	    {{"disable", "-v"}, 2,
+	    {{"disable", "-v"},
+	     2,
 	     "ctl disable: which sites? (a RESOURCE such as proc=solve, or all; see pvmmon ctl "
 	     "--help)"},
-	    {{"enable", "bogus=1"}, 2,
+	    {{"enable", "bogus=1"},
+	     2,
 	     "ctl enable: resource: unknown term 'bogus' (task=, file=, proc=, line=, kind=, "
 	     "loop=, stmt=, or all)"},
 	    {{"disable", "all", "a.xml", "b.xml"}, 2, "ctl: one run at a time"},
 	    {{"enable", "all", "-x"}, 2, "ctl: unknown option '-x'"},
 	    {{"histogram"}, 2, "ctl histogram: which? (METRIC:FOCUS such as wait:program)"},
-	    {{"histogram", "--off"}, 2, "ctl histogram: which? (METRIC:FOCUS such as wait:program)"},
-	    {{"histogram", "nonsense:x"}, 2,
+	    {{"histogram", "--off"},
+	     2,
+	     "ctl histogram: which? (METRIC:FOCUS such as wait:program)"},
+	    {{"histogram", "nonsense:x"},
+	     2,
 	     "ctl histogram: histogram 'nonsense:x': unknown metric (compute, wait, pvm, overhead, "
 	     "msgs-sent, bytes-sent, msgs-recv, bytes-recv, calls, time)"},
 	    {{"histogram", "--bad"}, 2, "ctl histogram: unknown option '--bad'"},
 	    {{"histogram", "wait:program", "a.xml", "b.xml"}, 2, "ctl: one run at a time"},
-	    {{"enable", "proc=solve", "tests/fixtures/nope.xml"}, 1,
+	    {{"enable", "proc=solve", "tests/fixtures/nope.xml"},
+	     1,
 	     "tests/fixtures/nope.xml: no run in progress (tests/fixtures/nope.xml.run: No such "
 	     "file or directory)"},
-	    {{"histogram", "--off", "wait:program", "tests/fixtures/nope.run"}, 1,
+	    {{"histogram", "--off", "wait:program", "tests/fixtures/nope.run"},
+	     1,
 	     "tests/fixtures/nope.run: no run in progress (tests/fixtures/nope.run: No such file "
 	     "or directory)"},
 	};
@@ -115,7 +127,8 @@ static void test_top_command_line(void)
 	static const refusal cases[] = {
 	    {{"--bogus"}, 2, "top: unknown option '--bogus'"},
 	    {{"a.xml", "--once", "b.xml"}, 2, "top: one run at a time"},
-	    {{"--once", "tests/fixtures/nope.xml"}, 1,
+	    {{"--once", "tests/fixtures/nope.xml"},
+	     1,
 	     "tests/fixtures/nope.xml: no run in progress (tests/fixtures/nope.xml.run: No such "
 	     "file or directory)"},
 	};
@@ -136,8 +149,10 @@ static void test_top_command_line(void)
 static void test_run_file_lookup(void)
 {
 	static const refusal none[] = {
-	    {{"stop"}, 1, "no run in progress here (no *.run file beside a log); give the log of "
-	                  "the run"},
+	    {{"stop"},
+	     1,
+	     "no run in progress here (no *.run file beside a log); give the log of "
+	     "the run"},
 	};
 	static const refusal bad[] = {
 	    {{"stop"}, 1, "a.run: not a pvmmon run file (no pvm_tmp or token line)"},
@@ -146,7 +161,9 @@ static void test_run_file_lookup(void)
 	    {{"stop", "a.xml"}, 1, "a.xml.run: not a pvmmon run file (no pvm_tmp or token line)"},
 	};
 	static const refusal several[] = {
-	    {{"stop"}, 1, "several runs in progress here (a.run, a.xml.run, ...); give the log of one"},
+	    {{"stop"},
+	     1,
+	     "several runs in progress here (a.run, a.xml.run, ...); give the log of one"},
 	};
 	char dir[40];
 	int here = open(".", O_RDONLY | O_DIRECTORY);

@@ -24,7 +24,7 @@ static void test_validate(void)
 	        FIX "report-hist.xml", FIX "version-2.xml", NULL);
 	CU_ASSERT_EQUAL(r.status, 1);
 	CU_ASSERT_STRING_EQUAL(r.out, FIX "valid-1.0.xml: valid pvmmon log 1.0\n" FIX
-	                       "report-hist.xml: valid pvmmon log 1.6\n");
+	                                  "report-hist.xml: valid pvmmon log 1.6\n");
 	CU_ASSERT_STRING_EQUAL(r.err, "pvmmon: " FIX "not-xml.txt: not a well-formed XML file "
 	                              "(line 1: Start tag expected, '<' not found)\n"
 	                              "pvmmon: " FIX "version-2.xml: log format version 2.0 is "
@@ -64,7 +64,8 @@ static void test_report_refuses(void)
 	} cases[] = {
 	    {{"a.xml", "b.xml"}, "report: one log at a time ('a.xml' and 'b.xml')"},
 	    {{"a.xml", "--colour"}, "report: unknown option '--colour'"},
-	    {{"a.xml", "--format", "gif", "-o", "d"}, "report: unknown format 'gif' (svg, png or pdf)"},
+	    {{"a.xml", "--format", "gif", "-o", "d"},
+	     "report: unknown format 'gif' (svg, png or pdf)"},
 	    {{"a.xml", "-o", "d", "--prune", "101"},
 	     "report: --prune wants a percentage from 0 to 100, not '101'"},
 	    {{"a.xml", "-o", "d", "--prune", "5%"},
@@ -76,14 +77,16 @@ static void test_report_refuses(void)
 	    {{"a.xml", "--compensation"}, "report: --compensation needs a value"},
 	    {{"a.xml", "-o"}, "report: -o needs a value"},
 	    {{"a.xml", "--prune"}, "report: --prune needs a value"},
-	    {{"a.xml", "--between", "2s", "1s"}, "report: --between: T0 (2s) must come before T1 (1s)"},
+	    {{"a.xml", "--between", "2s", "1s"},
+	     "report: --between: T0 (2s) must come before T1 (1s)"},
 	    {{"a.xml", "--between", "1s"},
 	     "report: --between needs two times (T0 T1, such as 1.5s 2s)"},
 	    {{"a.xml", "--between", "1s", "soon"},
 	     "report: --between: 'soon' is not a time (a number and a unit: 1.5s, 200ms, 30us, "
 	     "500ns)"},
 	    {{"a.xml", "--dot"}, "report: --format, --dot, --prune and --time need -o DIR"},
-	    {{"a.xml", "--time", "both"}, "report: --format, --dot, --prune and --time need -o DIR"},
+	    {{"a.xml", "--time", "both"},
+	     "report: --format, --dot, --prune and --time need -o DIR"},
 	    {{"a.xml", "-o", "d", "--between", "1s", "2s"},
 	     "report: --between is for the text report (no -o)"},
 	};
@@ -156,10 +159,10 @@ static void test_report_text(void)
 	        NULL);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_STRING_EQUAL(r.out, want);
-	CU_ASSERT_STRING_EQUAL(r.err,
-	                       "pvmmon: the log has no raw or local times (task 0; logs before "
-	                       "version 1.2 have virtual times only): showing parallel compensation "
-	                       "(virtual time) instead of none\n");
+	CU_ASSERT_STRING_EQUAL(
+	    r.err, "pvmmon: the log has no raw or local times (task 0; logs before "
+	           "version 1.2 have virtual times only): showing parallel compensation "
+	           "(virtual time) instead of none\n");
 	cmd_free(&r);
 	free(want);
 	/* One with them: the real times. */
@@ -200,13 +203,15 @@ static void test_report_between(void)
 	char *want = expected(FIX "report-hist.xml", PVMMON_COMP_PARALLEL, 1, 100000000, 200000000);
 	cmd_result r;
 
-	cmd_run(&r, cli__report, "report", FIX "report-hist.xml", "--between", "0.1s", "200ms", NULL);
+	cmd_run(&r, cli__report, "report", FIX "report-hist.xml", "--between", "0.1s", "200ms",
+	        NULL);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_STRING_EQUAL(r.out, want);
 	CU_ASSERT_NSTRING_EQUAL(r.out, "Run: /work/threephase, from 100.00 ms to 200.00 ms", 50);
 	cmd_free(&r);
 	free(want);
-	cmd_run(&r, cli__report, "report", FIX "report-matmul.xml", "--between", "1ms", "2ms", NULL);
+	cmd_run(&r, cli__report, "report", FIX "report-matmul.xml", "--between", "1ms", "2ms",
+	        NULL);
 	CU_ASSERT_EQUAL(r.status, 1);
 	CU_ASSERT_STRING_EQUAL(r.err, "pvmmon: " FIX "report-matmul.xml: the log has no time "
 	                              "histograms, so no interval can be shown (a run of pvmmon "

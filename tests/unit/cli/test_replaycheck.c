@@ -75,8 +75,8 @@ static void test_check(void)
 	/* A log that cannot be read: the reader's error, naming it. */
 	cmd_run(&r, check, "check", "tests/fixtures/not-xml.txt", "matmul", NULL);
 	CU_ASSERT(r.status < 0);
-	CU_ASSERT_NSTRING_EQUAL(r.err, "pvmmon: replay: tests/fixtures/not-xml.txt: not a well-formed",
-	                        61);
+	CU_ASSERT_NSTRING_EQUAL(
+	    r.err, "pvmmon: replay: tests/fixtures/not-xml.txt: not a well-formed", 61);
 	cmd_free(&r);
 	cmd_remove(dir);
 }

@@ -120,8 +120,8 @@ static void test_run_refuses(void)
 
 	cmd_run(&r, cli__run, "run", "/nonexistent/prog", "-x", NULL);
 	CU_ASSERT_EQUAL(r.status, EXIT_PVMMON);
-	CU_ASSERT_STRING_EQUAL(r.err,
-	                       "pvmmon: run: /nonexistent/prog: no such program (or not executable)\n");
+	CU_ASSERT_STRING_EQUAL(
+	    r.err, "pvmmon: run: /nonexistent/prog: no such program (or not executable)\n");
 	cmd_free(&r);
 	cmd_run(&r, cli__run, "run", "pvmmon-unit-no-such-program", NULL);
 	CU_ASSERT_EQUAL(r.status, EXIT_PVMMON);

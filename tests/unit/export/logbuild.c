@@ -53,8 +53,7 @@ size_t logbuild_task(pvmmon_log *log, int32_t tid, const char *lid, const char *
 }
 
 void logbuild_event(pvmmon_log *log, size_t i, pvmmon_event_op op, int32_t peer, int32_t tag,
-                    uint32_t bytes, int64_t seq, int64_t vt0, int64_t vt1, int64_t rt1,
-                    int64_t rt2)
+                    uint32_t bytes, int64_t seq, int64_t vt0, int64_t vt1, int64_t rt1, int64_t rt2)
 {
 	pvmmon_log_task *t = &log->tasks[i];
 	pvmmon_log_event *e = grow(&t->events, &t->nevents, sizeof(*e));

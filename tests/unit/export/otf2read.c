@@ -10,19 +10,19 @@
 
 /* What the archive held, its names as ids until the text is made. */
 typedef struct def {
-	char kind;   /* n node, p process, l location, r region, g group, c comm, a attribute,
-	              * m metric member */
+	char kind; /* n node, p process, l location, r region, g group, c comm, a attribute,
+	            * m metric member */
 	uint64_t id;
 	uint32_t name, other; /* other: a class, file or unit string */
 	uint64_t parent;      /* a parent node, node, process, group; UINT64_MAX: none */
 	uint64_t n;           /* events, a line, an exponent */
 	int role;
-	char *members;        /* a group's */
+	char *members; /* a group's */
 } def;
 
 typedef struct event {
 	uint64_t loc, time;
-	char kind; /* e enter, l leave, s send, r recv, m metric */
+	char kind;        /* e enter, l leave, s send, r recv, m metric */
 	uint64_t a, b, c; /* region; or rank, tag, bytes */
 	int64_t v[3];
 	int nv;
@@ -169,8 +169,8 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef
 }
 
 static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
-                                  OTF2_GroupType type, OTF2_Paradigm paradigm,
-                                  OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+                                  OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+                                  uint32_t n, const uint64_t *members)
 {
 	def *d = new_def(ud, 'g', self);
 	size_t len = 0;
@@ -347,12 +347,14 @@ static void put_defs(FILE *f, const archive *a)
 			        str(a, d->name), d->parent);
 			break;
 		case 'l':
-			fprintf(f, "location %" PRIu64 " \"%s\" events %" PRIu64 " process %" PRIu64 "\n",
+			fprintf(f,
+			        "location %" PRIu64 " \"%s\" events %" PRIu64 " process %" PRIu64
+			        "\n",
 			        d->id, str(a, d->name), d->n, d->parent);
 			break;
 		case 'r':
-			fprintf(f, "region %" PRIu64 " \"%s\" %s file \"%s\" line %" PRIu64 "\n", d->id,
-			        str(a, d->name),
+			fprintf(f, "region %" PRIu64 " \"%s\" %s file \"%s\" line %" PRIu64 "\n",
+			        d->id, str(a, d->name),
 			        d->role == OTF2_REGION_ROLE_POINT2POINT ? "point2point"
 			        : d->role == OTF2_REGION_ROLE_FUNCTION  ? "function"
 			                                                : "other",
@@ -363,15 +365,15 @@ static void put_defs(FILE *f, const archive *a)
 			        d->members ? d->members : "");
 			break;
 		case 'c':
-			fprintf(f, "comm %" PRIu64 " \"%s\" group %" PRIu64 "\n", d->id, str(a, d->name),
-			        d->parent);
+			fprintf(f, "comm %" PRIu64 " \"%s\" group %" PRIu64 "\n", d->id,
+			        str(a, d->name), d->parent);
 			break;
 		case 'a':
 			fprintf(f, "attribute %" PRIu64 " \"%s\"\n", d->id, str(a, d->name));
 			break;
 		case 'm':
-			fprintf(f, "member %" PRIu64 " \"%s\" exponent %" PRId64 " unit \"%s\"\n", d->id,
-			        str(a, d->name), (int64_t)d->n, str(a, d->other));
+			fprintf(f, "member %" PRIu64 " \"%s\" exponent %" PRId64 " unit \"%s\"\n",
+			        d->id, str(a, d->name), (int64_t)d->n, str(a, d->other));
 			break;
 		}
 	}

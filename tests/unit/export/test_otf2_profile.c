@@ -154,7 +154,8 @@ static void test_many_regions(void)
 	CU_ASSERT_EQUAL(count_lines(text, "region "), 300);
 	CU_ASSERT_EQUAL(n.samples, 600);
 	for (int k = 1; k <= 300; k += 37) {
-		snprintf(line, sizeof(line), "region %d \"pvm_send big.c:%d\" point2point", k - 1, k);
+		snprintf(line, sizeof(line), "region %d \"pvm_send big.c:%d\" point2point", k - 1,
+		         k);
 		check_block(text, line);
 		snprintf(line, sizeof(line), "1@1001 metric \"pvm_send big.c:%d\" %d %d 0\n", k,
 		         10 * k + 1, k);

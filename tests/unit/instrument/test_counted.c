@@ -72,8 +72,8 @@ static void test_leaves(void)
  * split before (an unknown one, one through a pointer). */
 static void test_not_counted(void)
 {
-	static const char *const names[] = {"loops", "waits", "jumps", "calls_ext", "calls_both",
-	                                    "via_pointer", "calls_leaf"};
+	static const char *const names[] = {"loops",      "waits",       "jumps",     "calls_ext",
+	                                    "calls_both", "via_pointer", "calls_leaf"};
 	snippet s;
 	long w;
 	int calls;

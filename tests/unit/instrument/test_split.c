@@ -227,9 +227,10 @@ static void test_kinds(void)
 	                "pvmmon_sites3_[1].enabled) die__pvmmon_on(c); else { "
 	                "++pvmmon_sites3_[0].off; die__pvmmon_off(c); } } ");
 	/* The leaf: prototypes only in front of it, its definition left as it is. */
-	check_has(text, "\n__attribute__((unused)) static int leafy__pvmmon_plain(int a); "
-	                "__attribute__((unused)) __attribute__((always_inline)) __inline__ static "
-	                "int leafy__pvmmon_cnt(int a); static int leafy(int a) { return a - 1; }\n");
+	check_has(text,
+	          "\n__attribute__((unused)) static int leafy__pvmmon_plain(int a); "
+	          "__attribute__((unused)) __attribute__((always_inline)) __inline__ static "
+	          "int leafy__pvmmon_cnt(int a); static int leafy(int a) { return a - 1; }\n");
 	check_has(text, "\n#line 7 \"dir \\\"q\\\"\\\\snippet.c\"\nstatic int "
 	                "user__pvmmon_plain(int a) { return leafy__pvmmon_plain(a); }\n#line 7 "
 	                "\"dir \\\"q\\\"\\\\snippet.c\"\n");
@@ -277,8 +278,9 @@ static void test_refusals(void)
 		rename_in(&s, "calls", "block");
 		CU_ASSERT_EQUAL(s.rw.nins, before + 1);
 		text = with_copies(&s);
-		check_has(text, "static int calls__pvmmon_plain(int a) { return block__pvmmon_plain "
-		                "(a) + (block)(a) + (*&block)(a); }\n");
+		check_has(text,
+		          "static int calls__pvmmon_plain(int a) { return block__pvmmon_plain "
+		          "(a) + (block)(a) + (*&block)(a); }\n");
 		free(text);
 	}
 	snippet_free(&s);
