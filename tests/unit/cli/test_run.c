@@ -111,6 +111,28 @@ static void test_run_file_error(void)
 	cmd_remove(dir);
 }
 
+/* PVMMON_HOOKS set for the runs below, so that the hooks library is found whether or
+ * not it is built (it is never loaded: each run stops before), and put back after. */
+static char *saved_hooks;
+
+static void hooks_set(void)
+{
+	const char *v = getenv("PVMMON_HOOKS");
+
+	saved_hooks = v ? strdup(v) : NULL;
+	setenv("PVMMON_HOOKS", "/nonexistent/libpvmhooks.so", 1);
+}
+
+static void hooks_restore(void)
+{
+	if (saved_hooks)
+		setenv("PVMMON_HOOKS", saved_hooks, 1);
+	else
+		unsetenv("PVMMON_HOOKS");
+	free(saved_hooks);
+	saved_hooks = NULL;
+}
+
 /* What pvmmon run refuses before it starts a virtual machine: the status, and one line
  * naming what is wrong. */
 static void test_run_refuses(void)
@@ -131,7 +153,9 @@ static void test_run_refuses(void)
 	/* A log whose folder does not exist. */
 	cmd_tmpdir(dir);
 	snprintf(out, sizeof(out), "%s/gone/app.xml", dir);
+	hooks_set();
 	cmd_run(&r, cli__run, "run", "-q", "-o", out, "/bin/true", NULL);
+	hooks_restore();
 	CU_ASSERT_EQUAL(r.status, EXIT_PVMMON);
 	snprintf(want, sizeof(want),
 	         "pvmmon: run: cannot write the log '%s' into its folder '%s/gone': No such file "
@@ -163,7 +187,9 @@ static void test_run_in_removed_folder(void)
 	cmd_tmpdir(dir);
 	CU_ASSERT_EQUAL_FATAL(chdir(dir), 0);
 	CU_ASSERT_EQUAL_FATAL(rmdir(dir), 0);
+	hooks_set();
 	cmd_run(&r, cli__run, "run", "-q", "/bin/true", NULL);
+	hooks_restore();
 	CU_ASSERT_EQUAL(fchdir(here), 0);
 	close(here);
 	CU_ASSERT_EQUAL(r.status, EXIT_PVMMON);
