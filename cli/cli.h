@@ -59,8 +59,8 @@ void cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Sets *out to a heap path to a file that sits relative to the pvmmon executable (for
  * example "pvmmon-monitor" beside it, "../lib/libpvmhooks.so"), trying each candidate
- * in order; the caller frees it. Returns 0, or PVMMON_ENOTFOUND (*out NULL) if none
- * exists. */
+ * in order (cli/sibling.c); the caller frees it. Returns 0, or PVMMON_ENOTFOUND (*out
+ * NULL) if none exists. */
 int cli__sibling(char **out, const char *const *candidates);
 
 /* What LD_PRELOAD gets for a monitored program (cli/runenv.c), or NULL if the hooks

@@ -11,13 +11,15 @@ $(CLI_BIN): $(CLI_OBJS) $(EXPORT_LIB) $(GRAPHS_LIB) $(REPLAY_LIB) $(COMMON_LIB)
 ALL_TARGETS += $(CLI_BIN)
 INSTALL_BIN += $(CLI_BIN)
 
-# The option reader of pvmmon run, its error line and top's history as an archive, so that the unit
-# tests link them without the rest of the command (the fuzz target builds its own).
+# The command's modules but its main as an archive, so that the unit tests link them
+# without the rest of the command (the fuzz target builds its own option reader). They
+# call into graphs/ and export/, which the unit tests link after them.
 CLI_CORE := $(LIB)/libpvmmon-cli-core.a
 
-$(CLI_CORE): $(BUILD)/cli/runopts.o $(BUILD)/cli/error.o $(BUILD)/cli/tophist.o
+$(CLI_CORE): $(filter-out $(BUILD)/cli/pvmmon.o,$(CLI_OBJS))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 ALL_TARGETS += $(CLI_CORE)
-UNIT_LINK_LIBS += $(CLI_CORE)
+UNIT_LINK_LIBS += $(CLI_CORE) $(EXPORT_LIB) $(GRAPHS_LIB)
+UNIT_EXTRA_LIBS += $(OTF2_LIBS)

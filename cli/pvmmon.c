@@ -1,10 +1,8 @@
 /* The pvmmon command: dispatches to run, validate, report, export, diff, top, cp and ctl. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "pvmmon/errors.h"
 
 static void usage(FILE *f)
 {

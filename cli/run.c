@@ -108,6 +108,10 @@ static char *log_path(const cli_run_opts *o, const char *program)
 	if (o->output && o->output[0] == '/') {
 		path = strdup(o->output);
 	} else if (!getcwd(cwd, sizeof(cwd))) {
+		/* A folder removed since the shell entered it (ENOENT), or a path too long. */
+		cli__error("run: cannot name the log: the current folder cannot be found (%s); "
+		           "give -o with a full path",
+		           strerror(errno));
 		path = NULL;
 	} else if (o->output) {
 		if (asprintf(&path, "%s/%s", cwd, o->output) < 0)

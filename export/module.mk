@@ -10,5 +10,6 @@ $(EXPORT_LIB): $(EXPORT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(EXPORT_OBJS): PVMMON_CPPFLAGS += $(shell pkg-config --cflags otf2)
+$(BUILD)/tests/unit/export/%.o: PVMMON_CPPFLAGS += $(shell pkg-config --cflags otf2)
 
 ALL_TARGETS += $(EXPORT_LIB)

@@ -18,6 +18,7 @@ CLANG_LIBS   := -L$(CLANG_PREFIX)/lib -Wl,-rpath,$(CLANG_PREFIX)/lib -lclang
 INSTR_CORE := $(LIB)/libpvmmon-instrument.a
 
 $(BUILD)/instrument/%.o: CPPFLAGS += $(CLANG_CFLAGS)
+$(BUILD)/tests/unit/instrument/%.o: CPPFLAGS += $(CLANG_CFLAGS)
 
 $(INSTR_CORE): $(BUILD)/instrument/rewrite.o $(BUILD)/instrument/rewriter.o \
 		$(BUILD)/instrument/split.o $(BUILD)/instrument/plain.o $(BUILD)/instrument/counted.o

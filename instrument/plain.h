@@ -13,11 +13,14 @@
  * dispatcher, an instrumented and a plain copy without changing what the program
  * computes or what pvmmon records, else 0. text and len are the main file's bytes.
  * Not split: main (called once), inline or extern definitions, variadic ones, old
- * style ones with parameters (`f()` with none is split), unnamed parameters, attributes other than the harmless ones
- * (a copy would repeat a constructor or a section), and bodies with static locals (two
- * copies would keep two), __func__ (it would name the copy), PVM calls (a statement is
- * keyed by its return address: two copies would make two records), labels as values,
- * asm, nested functions, setjmp or frame builtins.
+ * style ones with parameters when libclang gives them no prototype (`f()` with none is
+ * split; libclang 14 gives `f(a) int a; {...}` the prototype its declarations make, and
+ * split.c refuses it by its declarator, which a prototype cannot repeat), unnamed
+ * parameters, attributes other than the harmless ones (a copy would repeat a
+ * constructor or a section), and bodies with static locals (two copies would keep two),
+ * __func__ (it would name the copy), PVM calls (a statement is keyed by its return
+ * address: two copies would make two records), labels as values, asm, nested
+ * functions, setjmp or frame builtins.
  */
 int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len);
 

@@ -10,7 +10,8 @@ int main(int argc, char **argv)
 {
 	CU_SuiteInfo *tables[] = {
 	    unit_common_suites,     unit_replay_suites,  unit_graphs_suites, unit_pvmhooks_suites,
-	    unit_instrument_suites, unit_monitor_suites, unit_cli_suites,    NULL};
+	    unit_instrument_suites, unit_monitor_suites, unit_cli_suites,    unit_export_suites,
+	    NULL};
 	unsigned failures;
 	int i;
 

@@ -12,5 +12,6 @@ extern CU_SuiteInfo unit_pvmhooks_suites[];
 extern CU_SuiteInfo unit_instrument_suites[];
 extern CU_SuiteInfo unit_monitor_suites[];
 extern CU_SuiteInfo unit_cli_suites[];
+extern CU_SuiteInfo unit_export_suites[];
 
 #endif
