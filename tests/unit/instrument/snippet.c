@@ -83,7 +83,7 @@ CXCursor snippet_function(const snippet *s, const char *name, CXCursor *body, lo
 	*body = clang_getNullCursor();
 	clang_visitChildren(l.found, find_body, body);
 	CU_ASSERT_FATAL(!clang_Cursor_isNull(*body));
-	*open = rewrite__main_file_offset(clang_getRangeStart(clang_getCursorExtent(*body)));
+	*open = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(*body)));
 	CU_ASSERT_FATAL(*open >= 0 && s->rw.text[*open] == '{');
 	return l.found;
 }
