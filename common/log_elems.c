@@ -133,44 +133,25 @@ static int host_start(log_rd *r)
 	PUSH_BIND(r, r->log->hosts, r->log->nhosts, f);
 }
 
+/* The task's attributes read as the list's kinds say (common/log_task_fields.def). */
+#define TASK_READ_I32(m, x) F(pvmmon_log_task, m, x, LOG_F_I32)
+#define TASK_READ_U32(m, x) F(pvmmon_log_task, m, x, LOG_F_U32)
+#define TASK_READ_I64(m, x) F(pvmmon_log_task, m, x, LOG_F_I64)
+#define TASK_READ_U64(m, x) F(pvmmon_log_task, m, x, LOG_F_U64)
+#define TASK_READ_STR(m, x) F(pvmmon_log_task, m, x, LOG_F_STR)
+#define TASK_READ_CLOCK(m, x) F(pvmmon_log_task, m, x, LOG_F_STR)
+#define TASK_READ_HAS(m, x) F(pvmmon_log_task, m, x, LOG_F_HAS)
+#define TASK_READ_STATUS(m, x) FN(pvmmon_log_task, m, x, status_of)
+#define TASK_READ_SIGNAL(m, x) FN(pvmmon_log_task, m, x, signal_of)
+
 /* <task> and its children. */
 static int task_start(log_rd *r)
 {
 	static const log_field f[] = {
-	    F(pvmmon_log_task, tid, "tid", LOG_F_I32),
-	    F(pvmmon_log_task, lid, "lid", LOG_F_STR),
-	    F(pvmmon_log_task, parent_tid, "parent-tid", LOG_F_I32),
-	    F(pvmmon_log_task, host, "host", LOG_F_STR),
-	    F(pvmmon_log_task, pid, "pid", LOG_F_I32),
-	    /* Since 1.9: the same process's earlier incarnation. */
-	    F(pvmmon_log_task, earlier_tid, "earlier-tid", LOG_F_I32),
-	    F(pvmmon_log_task, program, "program", LOG_F_STR),
-	    FN(pvmmon_log_task, status, "status", status_of),
-	    FN(pvmmon_log_task, signal, "signal", signal_of),
-	    F(pvmmon_log_task, last_stmt, "last-stmt", LOG_F_U32),
-	    F(pvmmon_log_task, ended, "ended", LOG_F_STR),
-	    F(pvmmon_log_task, start_ns, "start-ns", LOG_F_I64),
-	    F(pvmmon_log_task, end_ns, "end-ns", LOG_F_I64),
-	    F(pvmmon_log_task, virtual_ns, "virtual-ns", LOG_F_I64),
-	    F(pvmmon_log_task, intrusion_ns, "intrusion-ns", LOG_F_I64),
-	    /* Raw and local times are optional: logs before version 1.2 have virtual
-	     * times only. */
-	    F(pvmmon_log_task, has_raw, "raw-ns", LOG_F_HAS),
-	    F(pvmmon_log_task, raw_ns, "raw-ns", LOG_F_I64),
-	    F(pvmmon_log_task, local_ns, "local-ns", LOG_F_I64),
-	    /* Since 1.4; 0 (unknown) in older logs. */
-	    F(pvmmon_log_task, uncertainty_ns, "uncertainty-ns", LOG_F_I64),
-	    F(pvmmon_log_task, clamped_ns, "clamped-ns", LOG_F_I64),
-	    F(pvmmon_log_task, flushes, "flushes", LOG_F_U64),
-	    F(pvmmon_log_task, msgs_sent, "msgs-sent", LOG_F_U64),
-	    F(pvmmon_log_task, msgs_recv, "msgs-recv", LOG_F_U64),
-	    F(pvmmon_log_task, bytes_sent, "bytes-sent", LOG_F_U64),
-	    F(pvmmon_log_task, bytes_recv, "bytes-recv", LOG_F_U64),
-	    F(pvmmon_log_task, unmonitored_recv, "unmonitored-recv", LOG_F_U64),
-	    F(pvmmon_log_task, bad_piggybacks, "bad-piggybacks", LOG_F_U64),
-	    F(pvmmon_log_task, waiting, "waiting", LOG_F_STR),
-	    /* Since 1.6: the clock its probes read. */
-	    F(pvmmon_log_task, clock, "clock", LOG_F_STR),
+#define TASK_FIELD(member, kind, wire, xml, when, col, column, monitor)                            \
+	TASK_READ_##kind(member, xml),
+#include "log_task_fields.def"
+#undef TASK_FIELD
 	};
 
 	PUSH_BIND(r, r->log->tasks, r->log->ntasks, f);

@@ -12,6 +12,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../replay/replay.h"
+#include "log_fields.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 
@@ -173,11 +174,46 @@ static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
 
 static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n);
 
-/* A task's optional texts: where it waited (since 1.3), the clock it read (1.6). */
-static void task_texts(writer *wr, const pvmmon_log_task *t)
+/* A task's own attributes: the list's fields in its order, each as its kind and its
+ * when rule say (common/log_task_fields.def). */
+static void task_attrs(writer *wr, const pvmmon_log_task *t)
 {
-	attr_str(wr, "waiting", t->waiting);
-	attr_str(wr, "clock", t->clock);
+	for (size_t i = 0; i < LOG_TF_COUNT; i++) {
+		const log_tfield *f = &log__task_fields[i];
+		const void *p = log__task_cat(t, f);
+
+		if (!log__task_written(t, f))
+			continue;
+		switch (f->kind) {
+		case LOG_TK_I32:
+			attr(wr, f->xml, "%d", (int)*(const int32_t *)p);
+			break;
+		case LOG_TK_U32:
+			attr(wr, f->xml, "%u", (unsigned)*(const uint32_t *)p);
+			break;
+		case LOG_TK_I64:
+			attr_i64(wr, f->xml, *(const int64_t *)p);
+			break;
+		case LOG_TK_U64:
+			attr_u64(wr, f->xml, *(const uint64_t *)p);
+			break;
+		case LOG_TK_STR:
+		case LOG_TK_CLOCK: {
+			const char *v = *(char *const *)p;
+
+			attr_str(wr, f->xml, !v && f->when == LOG_TW_ALWAYS_Q ? "?" : v);
+			break;
+		}
+		case LOG_TK_STATUS:
+			attr_str(wr, f->xml, pvmmon_task_status_name(*(const pvmmon_task_status *)p));
+			break;
+		case LOG_TK_SIGNAL:
+			attr_str(wr, f->xml, pvmmon_signal_name(*(const int32_t *)p));
+			break;
+		case LOG_TK_HAS:
+			break;
+		}
+	}
 }
 
 /* A task's cost record: calibrated costs, observed and predicted totals, the in-place
@@ -214,39 +250,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	size_t i;
 
 	start(wr, "task");
-	attr(wr, "tid", "%d", (int)t->tid);
-	attr_str(wr, "lid", t->lid ? t->lid : "?");
-	attr(wr, "parent-tid", "%d", (int)t->parent_tid);
-	attr_str(wr, "host", t->host);
-	attr(wr, "pid", "%d", (int)t->pid);
-	if (t->earlier_tid)
-		attr(wr, "earlier-tid", "%d", (int)t->earlier_tid);
-	attr_str(wr, "program", t->program);
-	attr_str(wr, "status", pvmmon_task_status_name(t->status));
-	if (t->signal)
-		attr_str(wr, "signal", pvmmon_signal_name(t->signal));
-	if (t->last_stmt)
-		attr(wr, "last-stmt", "%u", (unsigned)t->last_stmt);
-	attr_str(wr, "ended", t->ended);
-	attr_i64(wr, "start-ns", t->start_ns);
-	attr_i64(wr, "end-ns", t->end_ns);
-	attr_i64(wr, "virtual-ns", t->virtual_ns);
-	attr_i64(wr, "intrusion-ns", t->intrusion_ns);
-	if (t->has_raw) {
-		attr_i64(wr, "raw-ns", t->raw_ns);
-		attr_i64(wr, "local-ns", t->local_ns);
-		attr_i64(wr, "uncertainty-ns", t->uncertainty_ns);
-		attr_i64(wr, "clamped-ns", t->clamped_ns);
-	}
-	attr_u64(wr, "flushes", t->flushes);
-	attr_u64(wr, "msgs-sent", t->msgs_sent);
-	attr_u64(wr, "msgs-recv", t->msgs_recv);
-	attr_u64(wr, "bytes-sent", t->bytes_sent);
-	attr_u64(wr, "bytes-recv", t->bytes_recv);
-	attr_u64(wr, "unmonitored-recv", t->unmonitored_recv);
-	if (t->bad_piggybacks)
-		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
-	task_texts(wr, t);
+	task_attrs(wr, t);
 	if (t->cost.known)
 		write_cost(wr, &t->cost);
 	for (i = 0; i < t->nstmts; i++)

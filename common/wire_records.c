@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_fields.h"
 #include "pvmmon/errors.h"
 #include "wire_impl.h"
 
@@ -249,28 +250,63 @@ static void put_hist(wire_buf *b, const pvmmon_log_hist *h)
 		wire__put_i64(b, h->values[i]);
 }
 
+/* The clock the task's probes read: 0 not said, 1 monotonic, 2 tsc. */
+static uint8_t clock_code(const char *clock)
+{
+	return !clock ? 0 : strcmp(clock, "tsc") == 0 ? 2 : 1;
+}
+
+static void get_clock(wire_in *in, char **clock)
+{
+	switch (wire__get_u8(in)) {
+	case 0:
+		break;
+	case 1:
+		*clock = strdup("monotonic");
+		break;
+	case 2:
+		*clock = strdup("tsc");
+		break;
+	default:
+		in->failed = 1;
+	}
+}
+
+/* The task's own fields: the list's wire fields in their places. */
+static void put_task_head(wire_buf *b, const pvmmon_log_task *t)
+{
+	const log_tfield *f;
+
+	for (unsigned pos = 1; (f = log__task_wire_field(pos)) != NULL; pos++) {
+		const void *p = log__task_cat(t, f);
+
+		switch (f->kind) {
+		case LOG_TK_I32:
+		case LOG_TK_U32:
+			wire__put_u32(b, *(const uint32_t *)p);
+			break;
+		case LOG_TK_I64:
+			wire__put_i64(b, *(const int64_t *)p);
+			break;
+		case LOG_TK_U64:
+			wire__put_u64(b, *(const uint64_t *)p);
+			break;
+		case LOG_TK_CLOCK:
+			wire__put_u8(b, clock_code(*(char *const *)p));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 {
 	size_t i;
 
 	wire__head_put(b);
 	wire__put_u8(b, final ? 1 : 0);
-	wire__put_u32(b, (uint32_t)t->tid);
-	wire__put_i64(b, t->virtual_ns);
-	wire__put_i64(b, t->intrusion_ns);
-	wire__put_i64(b, t->raw_ns);
-	wire__put_i64(b, t->local_ns);
-	wire__put_i64(b, t->uncertainty_ns);
-	wire__put_i64(b, t->clamped_ns);
-	wire__put_i64(b, t->end_ns);
-	wire__put_u64(b, t->msgs_sent);
-	wire__put_u64(b, t->msgs_recv);
-	wire__put_u64(b, t->bytes_sent);
-	wire__put_u64(b, t->bytes_recv);
-	wire__put_u64(b, t->unmonitored_recv);
-	wire__put_u64(b, t->bad_piggybacks);
-	/* The clock the task's probes read: 0 not said, 1 monotonic, 2 tsc. */
-	wire__put_u8(b, !t->clock ? 0 : strcmp(t->clock, "tsc") == 0 ? 2 : 1);
+	put_task_head(b, t);
 	wire__put_u32(b, (uint32_t)t->nstmts);
 	for (i = 0; i < t->nstmts; i++)
 		put_stmt(b, &t->stmts[i]);
@@ -425,37 +461,38 @@ static void get_hist(wire_in *in, pvmmon_log_hist *h)
 		h->values[i] = wire__get_i64(in);
 }
 
-/* The task's own fields, before its record arrays. */
+/* The task's own fields, before its record arrays: the list's wire fields in their
+ * places (common/log_task_fields.def). */
 static void get_task_head(wire_in *in, pvmmon_log_task *t)
 {
-	t->tid = (int32_t)wire__get_u32(in);
-	t->virtual_ns = wire__get_i64(in);
-	t->intrusion_ns = wire__get_i64(in);
-	t->raw_ns = wire__get_i64(in);
-	t->local_ns = wire__get_i64(in);
-	t->uncertainty_ns = wire__get_i64(in);
-	t->clamped_ns = wire__get_i64(in);
+	const log_tfield *f;
+
+	for (unsigned pos = 1; (f = log__task_wire_field(pos)) != NULL; pos++) {
+		void *p = log__task_at(t, f);
+
+		switch (f->kind) {
+		case LOG_TK_I32:
+			*(int32_t *)p = (int32_t)wire__get_u32(in);
+			break;
+		case LOG_TK_U32:
+			*(uint32_t *)p = wire__get_u32(in);
+			break;
+		case LOG_TK_I64:
+			*(int64_t *)p = wire__get_i64(in);
+			break;
+		case LOG_TK_U64:
+			*(uint64_t *)p = wire__get_u64(in);
+			break;
+		case LOG_TK_CLOCK:
+			get_clock(in, (char **)p);
+			break;
+		default:
+			/* Kinds the list never sends (the log_fields suite checks). */
+			in->failed = 1;
+		}
+	}
 	/* Tasks of this wire version always measure all three clocks. */
 	t->has_raw = 1;
-	t->end_ns = wire__get_i64(in);
-	t->msgs_sent = wire__get_u64(in);
-	t->msgs_recv = wire__get_u64(in);
-	t->bytes_sent = wire__get_u64(in);
-	t->bytes_recv = wire__get_u64(in);
-	t->unmonitored_recv = wire__get_u64(in);
-	t->bad_piggybacks = wire__get_u64(in);
-	switch (wire__get_u8(in)) {
-	case 0:
-		break;
-	case 1:
-		t->clock = strdup("monotonic");
-		break;
-	case 2:
-		t->clock = strdup("tsc");
-		break;
-	default:
-		in->failed = 1;
-	}
 }
 
 int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/log_fields.h"
 #include "export_sink.h"
 #include "figures.h"
 #include "pvmmon/callgraph.h"
@@ -140,63 +141,54 @@ static int hosts_table(const pvmmon_log *log, export_sink *k)
 	return rc ? rc : k->end(k);
 }
 
+/* A task field's cell as its kind says; a RAW field of a task without raw times is
+ * null. */
+static export_cell task_cell(const pvmmon_log_task *t, const log_tfield *f)
+{
+	if (f->when == LOG_TW_RAW && !t->has_raw)
+		return cs(NULL);
+	switch (f->kind) {
+	case LOG_TK_I32:
+	case LOG_TK_I64:
+	case LOG_TK_SIGNAL:
+	case LOG_TK_HAS:
+		return ci(log__task_int(t, f));
+	case LOG_TK_U32:
+	case LOG_TK_U64:
+		return cu(log__task_uint(t, f));
+	case LOG_TK_STATUS:
+		return cs(pvmmon_task_status_name(t->status));
+	default:
+		return cs(*(char *const *)log__task_cat(t, f));
+	}
+}
+
+/* The task column, then the list's fields that have a column, in their places
+ * (common/log_task_fields.def). */
 static int tasks_table(const pvmmon_log *log, export_sink *k)
 {
-	static const export_col cols[] = {
-	    {"task", XC_STR},
-	    {"tid", XC_INT},
-	    {"parent_tid", XC_INT},
-	    {"host", XC_STR},
-	    {"pid", XC_INT},
-	    {"program", XC_STR},
-	    {"status", XC_STR},
-	    {"signal", XC_INT},
-	    {"ended", XC_STR},
-	    {"waiting", XC_STR},
-	    {"start_ns", XC_INT},
-	    {"end_ns", XC_INT},
-	    {"virtual_time_ns", XC_INT},
-	    {"intrusion_ns", XC_INT},
-	    {"real_time_ns", XC_INT},
-	    {"local_time_ns", XC_INT},
-	    {"flushes", XC_UINT},
-	    {"messages_sent", XC_UINT},
-	    {"messages_recv", XC_UINT},
-	    {"bytes_sent", XC_UINT},
-	    {"bytes_recv", XC_UINT},
-	    {"unmonitored_recv", XC_UINT},
-	    {"bad_piggybacks", XC_UINT},
-	};
-	int rc = k->begin(k, "tasks", cols, NCOLS(cols));
+	export_col cols[LOG_TF_COUNT + 1];
+	export_cell r[LOG_TF_COUNT + 1];
+	const log_tfield *f;
+	size_t n = 1;
+	int rc;
 
+	cols[0] = (export_col){"task", XC_STR};
+	for (; (f = log__task_column((unsigned)n)) != NULL; n++) {
+		int uns = f->kind == LOG_TK_U32 || f->kind == LOG_TK_U64;
+		int str = f->kind == LOG_TK_STR || f->kind == LOG_TK_CLOCK ||
+		          f->kind == LOG_TK_STATUS;
+
+		cols[n] = (export_col){f->column, str ? XC_STR : uns ? XC_UINT : XC_INT};
+	}
+	rc = k->begin(k, "tasks", cols, n);
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
 		char id[16];
-		export_cell none = cs(NULL);
-		export_cell r[] = {cs(who(id, sizeof(id), t->lid, t->tid)),
-		                   ci(t->tid),
-		                   ci(t->parent_tid),
-		                   cs(t->host),
-		                   ci(t->pid),
-		                   cs(t->program),
-		                   cs(pvmmon_task_status_name(t->status)),
-		                   ci(t->signal),
-		                   cs(t->ended),
-		                   cs(t->waiting),
-		                   ci(t->start_ns),
-		                   ci(t->end_ns),
-		                   ci(t->virtual_ns),
-		                   ci(t->intrusion_ns),
-		                   t->has_raw ? ci(t->raw_ns) : none,
-		                   t->has_raw ? ci(t->local_ns) : none,
-		                   cu(t->flushes),
-		                   cu(t->msgs_sent),
-		                   cu(t->msgs_recv),
-		                   cu(t->bytes_sent),
-		                   cu(t->bytes_recv),
-		                   cu(t->unmonitored_recv),
-		                   cu(t->bad_piggybacks)};
 
+		r[0] = cs(who(id, sizeof(id), t->lid, t->tid));
+		for (size_t c = 1; c < n; c++)
+			r[c] = task_cell(t, log__task_column((unsigned)c));
 		rc = k->row(k, r);
 	}
 	return rc ? rc : k->end(k);

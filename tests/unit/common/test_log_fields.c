@@ -1,5 +1,6 @@
-/* Unit tests for the task record's field list (common/log_task_fields.def): what the
- * codec, the XML writer and export make of a sample task, against golden files. */
+/* Unit tests for the task record's field list (common/log_task_fields.def): the list
+ * against the schema (doc/pvmmon-log.rng) and itself, and what the codec, the XML
+ * writer and export make of a sample task, against golden files. */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,7 +9,10 @@
 #include <unistd.h>
 
 #include <CUnit/CUnit.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
+#include "../../../common/log_fields.h"
 #include "../../../common/wire.h"
 #include "../graphs/golden.h"
 #include "pvmmon/export.h"
@@ -119,7 +123,217 @@ static void test_export_golden(void)
 	pvmmon_log_free(log);
 }
 
+#define SCHEMA "doc/pvmmon-log.rng"
+
+/* One <attribute> of the schema's <task> element: its name, the type it declares
+ * (the data type, the ref, "text" or "choice") and whether it sits in <optional>. */
+typedef struct schema_attr {
+	char name[64];
+	char type[32];
+	int optional;
+	int seen;
+} schema_attr;
+
+static int is_rng(const xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && !xmlStrcmp(n->name, BAD_CAST name);
+}
+
+static void prop(const xmlNode *n, const char *name, char *out, size_t len)
+{
+	xmlChar *v = xmlGetProp(n, BAD_CAST name);
+
+	snprintf(out, len, "%s", v ? (const char *)v : "");
+	xmlFree(v);
+}
+
+/* The attribute's declared type: its first element child. */
+static void attr_type(const xmlNode *a, char *out, size_t len)
+{
+	for (const xmlNode *c = a->children; c; c = c->next) {
+		if (is_rng(c, "data"))
+			prop(c, "type", out, len);
+		else if (is_rng(c, "ref"))
+			prop(c, "name", out, len);
+		else if (c->type == XML_ELEMENT_NODE)
+			snprintf(out, len, "%s", (const char *)c->name);
+		else
+			continue;
+		return;
+	}
+	snprintf(out, len, "text");
+}
+
+/* The attributes of element e itself (its child elements' are theirs). */
+static size_t collect(const xmlNode *e, int optional, schema_attr *out, size_t n, size_t max)
+{
+	for (const xmlNode *c = e->children; c && n < max; c = c->next) {
+		if (is_rng(c, "attribute")) {
+			prop(c, "name", out[n].name, sizeof(out[n].name));
+			attr_type(c, out[n].type, sizeof(out[n].type));
+			out[n].optional = optional;
+			n++;
+		} else if (is_rng(c, "optional") || is_rng(c, "group") || is_rng(c, "choice")) {
+			n = collect(c, optional || !is_rng(c, "group"), out, n, max);
+		}
+	}
+	return n;
+}
+
+static const xmlNode *find_task(const xmlNode *n)
+{
+	for (; n; n = n->next) {
+		char name[32];
+		const xmlNode *in;
+
+		if (is_rng(n, "element")) {
+			prop(n, "name", name, sizeof(name));
+			if (!strcmp(name, "task"))
+				return n;
+		}
+		if ((in = find_task(n->children)) != NULL)
+			return in;
+	}
+	return NULL;
+}
+
+static const char *const kind_names[] = {"I32", "U32", "I64", "U64", "STR",
+                                         "STATUS", "SIGNAL", "CLOCK", "HAS"};
+
+/* The schema types a field's kind may be written as. */
+static int type_fits(log_tkind kind, const char *type)
+{
+	switch (kind) {
+	case LOG_TK_I32:
+		return !strcmp(type, "int");
+	case LOG_TK_U32:
+	case LOG_TK_U64:
+		return !strcmp(type, "count") || !strcmp(type, "unsignedInt");
+	case LOG_TK_I64:
+		return !strcmp(type, "ns");
+	case LOG_TK_STR:
+		return !strcmp(type, "text") || !strcmp(type, "string");
+	case LOG_TK_STATUS:
+	case LOG_TK_CLOCK:
+		return !strcmp(type, "choice");
+	case LOG_TK_SIGNAL:
+		return !strcmp(type, "string");
+	case LOG_TK_HAS:
+		return 1;
+	}
+	return 0;
+}
+
+/* Every field of the list is an attribute the schema declares on <task>, of the type
+ * its kind writes, optional when the writer may leave it out; every attribute the
+ * schema declares there is in the list: a field cannot be half added. */
+static void test_list_matches_schema(void)
+{
+	xmlDoc *doc = xmlReadFile(SCHEMA, NULL, XML_PARSE_NONET);
+	schema_attr attrs[64];
+	const xmlNode *task;
+	size_t n, i, j;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	task = find_task(xmlDocGetRootElement(doc));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(task);
+	memset(attrs, 0, sizeof(attrs));
+	n = collect(task, 0, attrs, 0, 64);
+	CU_ASSERT(n > 20);
+	for (i = 0; i < LOG_TF_COUNT; i++) {
+		const log_tfield *f = &log__task_fields[i];
+		int found = 0;
+
+		for (j = 0; j < n; j++) {
+			if (strcmp(attrs[j].name, f->xml) != 0)
+				continue;
+			found = 1;
+			attrs[j].seen = 1;
+			if (!type_fits(f->kind, attrs[j].type))
+				fprintf(stderr, "\n  %s: the list's %s is written as %s, the schema "
+				                "declares %s\n",
+				        SCHEMA, f->member, kind_names[f->kind], attrs[j].type);
+			CU_ASSERT(type_fits(f->kind, attrs[j].type));
+			/* Left out at times (or NULL strings left out): optional in the schema. */
+			if (f->when != LOG_TW_ALWAYS && f->when != LOG_TW_ALWAYS_Q &&
+			    f->kind != LOG_TK_HAS)
+				CU_ASSERT(attrs[j].optional);
+			/* Always written: required, or a reader of the schema is told less. */
+			if ((f->when == LOG_TW_ALWAYS && f->kind != LOG_TK_STR &&
+			     f->kind != LOG_TK_CLOCK) ||
+			    f->when == LOG_TW_ALWAYS_Q)
+				CU_ASSERT(!attrs[j].optional);
+		}
+		if (!found)
+			fprintf(stderr, "\n  %s declares no attribute %s on <task> (the list's %s)\n",
+			        SCHEMA, f->xml, f->member);
+		CU_ASSERT(found);
+	}
+	for (j = 0; j < n; j++) {
+		if (!attrs[j].seen)
+			fprintf(stderr, "\n  %s: <task> attribute %s is not in the list\n", SCHEMA,
+			        attrs[j].name);
+		CU_ASSERT(attrs[j].seen);
+	}
+	xmlFreeDoc(doc);
+}
+
+/* The places are dense (a gap would end the codec's or the export's walk early) and
+ * only kinds the codec sends are sent; the monitor copies numbers only (a copied
+ * pointer would be owned twice). Two fields in one place do not compile. */
+static void test_list_places(void)
+{
+	unsigned nwire = 0, ncol = 0, pos;
+
+	for (size_t i = 0; i < LOG_TF_COUNT; i++) {
+		const log_tfield *f = &log__task_fields[i];
+
+		nwire += f->wire != 0;
+		ncol += f->col != 0;
+		if (f->wire)
+			CU_ASSERT(f->kind == LOG_TK_I32 || f->kind == LOG_TK_U32 ||
+			          f->kind == LOG_TK_I64 || f->kind == LOG_TK_U64 ||
+			          f->kind == LOG_TK_CLOCK);
+		if (f->copy)
+			CU_ASSERT(f->kind != LOG_TK_STR && f->kind != LOG_TK_CLOCK);
+		CU_ASSERT((f->col != 0) == (f->column != NULL));
+	}
+	for (pos = 1; log__task_wire_field(pos); pos++)
+		;
+	CU_ASSERT_EQUAL(pos - 1, nwire);
+	for (pos = 1; log__task_column(pos); pos++)
+		;
+	CU_ASSERT_EQUAL(pos - 1, ncol);
+	CU_ASSERT_PTR_NULL(log__task_wire_field(0));
+	CU_ASSERT_PTR_EQUAL(log__task_wire_field(1), &log__task_fields[LOG_TF_tid]);
+}
+
+/* The monitor takes a flush's figures and nothing else. */
+static void test_copy(void)
+{
+	pvmmon_log_task rec = {0}, fresh = {0};
+
+	rec.tid = 0x40001;
+	rec.end_ns = 9;
+	rec.flushes = 3;
+	fresh.tid = 0x40002;
+	fresh.clamped_ns = 12;
+	fresh.msgs_sent = 4;
+	fresh.has_raw = 1;
+	fresh.end_ns = 77;
+	log__task_copy(&rec, &fresh);
+	CU_ASSERT_EQUAL(rec.tid, 0x40001);
+	CU_ASSERT_EQUAL(rec.end_ns, 9);
+	CU_ASSERT_EQUAL(rec.flushes, 3);
+	CU_ASSERT_EQUAL(rec.clamped_ns, 12);
+	CU_ASSERT_EQUAL(rec.msgs_sent, 4);
+	CU_ASSERT_EQUAL(rec.has_raw, 1);
+}
+
 CU_TestInfo test_log_fields_tests[] = {
+    {"the task field list matches the schema's <task>", test_list_matches_schema},
+    {"the list's wire and export places are dense", test_list_places},
+    {"the monitor's copy takes the COPY fields only", test_copy},
     {"a sample task's XML matches the golden file", test_xml_golden},
     {"a sample task's records message matches the golden bytes", test_wire_golden},
     {"a sample task's export matches the golden file", test_export_golden},
