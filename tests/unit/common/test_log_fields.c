@@ -63,6 +63,27 @@ static pvmmon_log *sample_log(void)
 	t->bad_piggybacks = 2;
 	t->waiting = strdup("at ring.c:12 for tag 7 from any task");
 	t->clock = strdup("tsc");
+	/* Its statements: one with every field set, one with every field but its call
+	 * left zero (a call the schema takes, "unknown" is none). */
+	t->nstmts = 2;
+	t->stmts = calloc(2, sizeof(*t->stmts));
+	t->stmts[0] = (pvmmon_log_stmt){.id = 3,
+	                                .op = strdup("pvm_recv"),
+	                                .module = strdup("/opt/app/ring"),
+	                                .offset = 0x1a2b,
+	                                .file = strdup("ring.c"),
+	                                .line = 44,
+	                                .function = strdup("pass"),
+	                                .count = 9,
+	                                .time_ns = 9000,
+	                                .sync_ns = 700,
+	                                .trans_ns = -5,
+	                                .bytes = 1ull << 33,
+	                                .unmonitored = 2,
+	                                .reordered = 1,
+	                                .held_ns = 65,
+	                                .disabled = 1};
+	t->stmts[1].op = strdup("pvm_send");
 	t = &log->tasks[1];
 	t->tid = 0x40002;
 	return log;
