@@ -133,23 +133,26 @@ static int host_start(log_rd *r)
 	PUSH_BIND(r, r->log->hosts, r->log->nhosts, f);
 }
 
-/* The task's attributes read as the list's kinds say (common/log_task_fields.def). */
-#define TASK_READ_I32(m, x) F(pvmmon_log_task, m, x, LOG_F_I32)
-#define TASK_READ_U32(m, x) F(pvmmon_log_task, m, x, LOG_F_U32)
-#define TASK_READ_I64(m, x) F(pvmmon_log_task, m, x, LOG_F_I64)
-#define TASK_READ_U64(m, x) F(pvmmon_log_task, m, x, LOG_F_U64)
-#define TASK_READ_STR(m, x) F(pvmmon_log_task, m, x, LOG_F_STR)
-#define TASK_READ_CLOCK(m, x) F(pvmmon_log_task, m, x, LOG_F_STR)
-#define TASK_READ_HAS(m, x) F(pvmmon_log_task, m, x, LOG_F_HAS)
-#define TASK_READ_STATUS(m, x) FN(pvmmon_log_task, m, x, status_of)
-#define TASK_READ_SIGNAL(m, x) FN(pvmmon_log_task, m, x, signal_of)
+/* A record's attributes read as its list's kinds say (common/log_task_fields.def,
+ * log_stmt_fields.def): T's member m from attribute x. */
+#define READ_I32(T, m, x) F(T, m, x, LOG_F_I32)
+#define READ_U32(T, m, x) F(T, m, x, LOG_F_U32)
+#define READ_I64(T, m, x) F(T, m, x, LOG_F_I64)
+#define READ_U64(T, m, x) F(T, m, x, LOG_F_U64)
+#define READ_HEX64(T, m, x) F(T, m, x, LOG_F_U64)
+#define READ_STR(T, m, x) F(T, m, x, LOG_F_STR)
+#define READ_CLOCK(T, m, x) F(T, m, x, LOG_F_STR)
+#define READ_HAS(T, m, x) F(T, m, x, LOG_F_HAS)
+#define READ_OFF(T, m, x) F(T, m, x, LOG_F_HAS)
+#define READ_STATUS(T, m, x) FN(T, m, x, status_of)
+#define READ_SIGNAL(T, m, x) FN(T, m, x, signal_of)
 
 /* <task> and its children. */
 static int task_start(log_rd *r)
 {
 	static const log_field f[] = {
 #define TASK_FIELD(member, kind, wire, xml, when, col, column, monitor)                            \
-	TASK_READ_##kind(member, xml),
+	READ_##kind(pvmmon_log_task, member, xml),
 #include "log_task_fields.def"
 #undef TASK_FIELD
 	};
@@ -160,22 +163,10 @@ static int task_start(log_rd *r)
 static int stmt_start(log_rd *r)
 {
 	static const log_field f[] = {
-	    F(pvmmon_log_stmt, id, "id", LOG_F_U32),
-	    F(pvmmon_log_stmt, op, "op", LOG_F_STR),
-	    F(pvmmon_log_stmt, module, "module", LOG_F_STR),
-	    F(pvmmon_log_stmt, offset, "offset", LOG_F_U64),
-	    F(pvmmon_log_stmt, file, "file", LOG_F_STR),
-	    F(pvmmon_log_stmt, line, "line", LOG_F_I32),
-	    F(pvmmon_log_stmt, function, "function", LOG_F_STR),
-	    F(pvmmon_log_stmt, count, "count", LOG_F_U64),
-	    F(pvmmon_log_stmt, time_ns, "time-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, sync_ns, "sync-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, trans_ns, "trans-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, bytes, "bytes", LOG_F_U64),
-	    F(pvmmon_log_stmt, unmonitored, "unmonitored", LOG_F_U64),
-	    F(pvmmon_log_stmt, reordered, "reordered", LOG_F_U64),
-	    F(pvmmon_log_stmt, held_ns, "held-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, disabled, "enabled", LOG_F_HAS),
+#define STMT_FIELD(member, kind, wire, xml, when, col, column)                                     \
+	READ_##kind(pvmmon_log_stmt, member, xml),
+#include "log_stmt_fields.def"
+#undef STMT_FIELD
 	};
 	pvmmon_log_task *t = task(r);
 

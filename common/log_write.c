@@ -59,29 +59,64 @@ static void attr_i64(writer *wr, const char *name, int64_t v) { attr(wr, name, "
 
 static void attr_u64(writer *wr, const char *name, uint64_t v) { attr(wr, name, "%" PRIu64, v); }
 
+/* A record's own attributes: its list's fields in the list's order, each as its kind
+ * and its when rule say (common/log_task_fields.def, log_stmt_fields.def); has_raw is
+ * the task's. */
+static void write_fields(writer *wr, const void *rec, const log_field_desc *fields, size_t n,
+                         int has_raw)
+{
+	for (size_t i = 0; i < n; i++) {
+		const log_field_desc *f = &fields[i];
+		const void *p = log__field_cat(rec, f);
+
+		if (!log__field_written(rec, f, has_raw))
+			continue;
+		switch (f->kind) {
+		case LOG_FK_I32:
+			attr(wr, f->xml, "%d", (int)*(const int32_t *)p);
+			break;
+		case LOG_FK_U32:
+			attr(wr, f->xml, "%u", (unsigned)*(const uint32_t *)p);
+			break;
+		case LOG_FK_I64:
+			attr_i64(wr, f->xml, *(const int64_t *)p);
+			break;
+		case LOG_FK_U64:
+			attr_u64(wr, f->xml, *(const uint64_t *)p);
+			break;
+		case LOG_FK_HEX64:
+			attr(wr, f->xml, "0x%" PRIx64, *(const uint64_t *)p);
+			break;
+		case LOG_FK_STR:
+		case LOG_FK_CLOCK: {
+			const char *v = *(char *const *)p;
+
+			if (!v && f->when == LOG_FW_ALWAYS_Q)
+				v = "?";
+			else if (!v && f->when == LOG_FW_ALWAYS_UNKNOWN)
+				v = "unknown";
+			attr_str(wr, f->xml, v);
+			break;
+		}
+		case LOG_FK_STATUS:
+			attr_str(wr, f->xml, pvmmon_task_status_name(*(const pvmmon_task_status *)p));
+			break;
+		case LOG_FK_SIGNAL:
+			attr_str(wr, f->xml, pvmmon_signal_name(*(const int32_t *)p));
+			break;
+		case LOG_FK_OFF:
+			attr_str(wr, f->xml, "no");
+			break;
+		case LOG_FK_HAS:
+			break;
+		}
+	}
+}
+
 static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
 {
 	start(wr, "stmt");
-	attr(wr, "id", "%u", (unsigned)s->id);
-	attr_str(wr, "op", s->op ? s->op : "unknown");
-	attr_str(wr, "module", s->module);
-	attr(wr, "offset", "0x%" PRIx64, s->offset);
-	attr_str(wr, "file", s->file);
-	attr(wr, "line", "%d", (int)s->line);
-	attr_str(wr, "function", s->function);
-	attr_u64(wr, "count", s->count);
-	attr_i64(wr, "time-ns", s->time_ns);
-	attr_i64(wr, "sync-ns", s->sync_ns);
-	attr_i64(wr, "trans-ns", s->trans_ns);
-	attr_u64(wr, "bytes", s->bytes);
-	attr_u64(wr, "unmonitored", s->unmonitored);
-	/* Only preserve mode has these: other logs stay as they were. */
-	if (s->reordered)
-		attr_u64(wr, "reordered", s->reordered);
-	if (s->held_ns)
-		attr_i64(wr, "held-ns", s->held_ns);
-	if (s->disabled)
-		attr_str(wr, "enabled", "no");
+	write_fields(wr, s, log__stmt_fields, LOG_SF_COUNT, 0);
 	for (size_t k = 0; k < s->ncom; k++) {
 		const pvmmon_log_com *c = &s->com[k];
 
@@ -174,48 +209,6 @@ static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
 
 static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n);
 
-/* A task's own attributes: the list's fields in its order, each as its kind and its
- * when rule say (common/log_task_fields.def). */
-static void task_attrs(writer *wr, const pvmmon_log_task *t)
-{
-	for (size_t i = 0; i < LOG_TF_COUNT; i++) {
-		const log_tfield *f = &log__task_fields[i];
-		const void *p = log__task_cat(t, f);
-
-		if (!log__task_written(t, f))
-			continue;
-		switch (f->kind) {
-		case LOG_TK_I32:
-			attr(wr, f->xml, "%d", (int)*(const int32_t *)p);
-			break;
-		case LOG_TK_U32:
-			attr(wr, f->xml, "%u", (unsigned)*(const uint32_t *)p);
-			break;
-		case LOG_TK_I64:
-			attr_i64(wr, f->xml, *(const int64_t *)p);
-			break;
-		case LOG_TK_U64:
-			attr_u64(wr, f->xml, *(const uint64_t *)p);
-			break;
-		case LOG_TK_STR:
-		case LOG_TK_CLOCK: {
-			const char *v = *(char *const *)p;
-
-			attr_str(wr, f->xml, !v && f->when == LOG_TW_ALWAYS_Q ? "?" : v);
-			break;
-		}
-		case LOG_TK_STATUS:
-			attr_str(wr, f->xml, pvmmon_task_status_name(*(const pvmmon_task_status *)p));
-			break;
-		case LOG_TK_SIGNAL:
-			attr_str(wr, f->xml, pvmmon_signal_name(*(const int32_t *)p));
-			break;
-		case LOG_TK_HAS:
-			break;
-		}
-	}
-}
-
 /* A task's cost record: calibrated costs, observed and predicted totals, the in-place
  * costs, the monitor's estimate for switched-off sites and (1.7) the re-checks. */
 static void write_cost(writer *wr, const pvmmon_log_cost *c)
@@ -250,7 +243,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	size_t i;
 
 	start(wr, "task");
-	task_attrs(wr, t);
+	write_fields(wr, t, log__task_fields, LOG_TF_COUNT, t->has_raw);
 	if (t->cost.known)
 		write_cost(wr, &t->cost);
 	for (i = 0; i < t->nstmts; i++)

@@ -141,95 +141,103 @@ static int hosts_table(const pvmmon_log *log, export_sink *k)
 	return rc ? rc : k->end(k);
 }
 
-/* A task field's cell as its kind says; a RAW field of a task without raw times is
- * null. */
-static export_cell task_cell(const pvmmon_log_task *t, const log_tfield *f)
+/* A field's cell as its kind says; a RAW field of a task without raw times is null. */
+static export_cell field_cell(const void *rec, const log_field_desc *f, int has_raw)
 {
-	if (f->when == LOG_TW_RAW && !t->has_raw)
+	if (f->when == LOG_FW_RAW && !has_raw)
 		return cs(NULL);
 	switch (f->kind) {
-	case LOG_TK_I32:
-	case LOG_TK_I64:
-	case LOG_TK_SIGNAL:
-	case LOG_TK_HAS:
-		return ci(log__task_int(t, f));
-	case LOG_TK_U32:
-	case LOG_TK_U64:
-		return cu(log__task_uint(t, f));
-	case LOG_TK_STATUS:
-		return cs(pvmmon_task_status_name(t->status));
+	case LOG_FK_I32:
+	case LOG_FK_I64:
+	case LOG_FK_SIGNAL:
+	case LOG_FK_HAS:
+	case LOG_FK_OFF:
+		return ci(log__field_int(rec, f));
+	case LOG_FK_U32:
+	case LOG_FK_U64:
+	case LOG_FK_HEX64:
+		return cu(log__field_uint(rec, f));
+	case LOG_FK_STATUS:
+		return cs(pvmmon_task_status_name(*(const pvmmon_task_status *)log__field_cat(rec, f)));
 	default:
-		return cs(*(char *const *)log__task_cat(t, f));
+		return cs(*(char *const *)log__field_cat(rec, f));
 	}
 }
 
-/* The task column, then the list's fields that have a column, in their places
+/*
+ * A table's columns from its list's fields by place (column(pos)), from place 1 until
+ * the first place neither a field nor one of the export's own columns (own: the
+ * names at their places, NULL elsewhere) takes; how many, with the task's at 0.
+ */
+static size_t field_cols(export_col *cols, size_t max, const log_field_desc *(*column)(unsigned),
+                         const char *const *own, size_t nown)
+{
+	size_t n = 1;
+
+	cols[0] = (export_col){"task", XC_STR};
+	for (; n < max; n++) {
+		const log_field_desc *f = column((unsigned)n);
+		log_fkind k;
+
+		if (!f) {
+			if (n >= nown || !own[n])
+				break;
+			cols[n] = (export_col){own[n], XC_STR};
+			continue;
+		}
+		k = f->kind;
+		cols[n].name = f->column;
+		cols[n].type = k == LOG_FK_STR || k == LOG_FK_CLOCK || k == LOG_FK_STATUS ? XC_STR
+		               : k == LOG_FK_U32 || k == LOG_FK_U64 || k == LOG_FK_HEX64  ? XC_UINT
+		                                                                          : XC_INT;
+	}
+	return n;
+}
+
+/* The task column, then the task list's fields that have a column, in their places
  * (common/log_task_fields.def). */
 static int tasks_table(const pvmmon_log *log, export_sink *k)
 {
 	export_col cols[LOG_TF_COUNT + 1];
 	export_cell r[LOG_TF_COUNT + 1];
-	const log_tfield *f;
-	size_t n = 1;
-	int rc;
+	size_t n = field_cols(cols, LOG_TF_COUNT + 1, log__task_column, NULL, 0);
+	int rc = k->begin(k, "tasks", cols, n);
 
-	cols[0] = (export_col){"task", XC_STR};
-	for (; (f = log__task_column((unsigned)n)) != NULL; n++) {
-		int uns = f->kind == LOG_TK_U32 || f->kind == LOG_TK_U64;
-		int str = f->kind == LOG_TK_STR || f->kind == LOG_TK_CLOCK ||
-		          f->kind == LOG_TK_STATUS;
-
-		cols[n] = (export_col){f->column, str ? XC_STR : uns ? XC_UINT : XC_INT};
-	}
-	rc = k->begin(k, "tasks", cols, n);
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
 		char id[16];
 
 		r[0] = cs(who(id, sizeof(id), t->lid, t->tid));
 		for (size_t c = 1; c < n; c++)
-			r[c] = task_cell(t, log__task_column((unsigned)c));
+			r[c] = field_cell(t, log__task_column((unsigned)c), t->has_raw);
 		rc = k->row(k, r);
 	}
 	return rc ? rc : k->end(k);
 }
 
+/* The task column, the statement list's fields and the statement's name (place 2) in
+ * their places (common/log_stmt_fields.def). */
 static int statements_table(const pvmmon_log *log, export_sink *k)
 {
-	static const export_col cols[] = {
-	    {"task", XC_STR},       {"statement_id", XC_UINT}, {"statement", XC_STR},
-	    {"call", XC_STR},       {"module", XC_STR},        {"offset", XC_UINT},
-	    {"file", XC_STR},       {"line", XC_INT},          {"function", XC_STR},
-	    {"count", XC_UINT},     {"time_ns", XC_INT},       {"sync_ns", XC_INT},
-	    {"trans_ns", XC_INT},   {"bytes", XC_UINT},        {"unmonitored_recv", XC_UINT},
-	    {"reordered", XC_UINT}, {"held_ns", XC_INT},       {"disabled", XC_INT},
-	};
-	int rc = k->begin(k, "statements", cols, NCOLS(cols));
+	static const char *const own[] = {NULL, NULL, "statement"};
+	export_col cols[LOG_SF_COUNT + 2];
+	export_cell r[LOG_SF_COUNT + 2];
+	size_t n = field_cols(cols, LOG_SF_COUNT + 2, log__stmt_column, own, NCOLS(own));
+	int rc = k->begin(k, "statements", cols, n);
 
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
 		for (size_t j = 0; rc == 0 && j < log->tasks[i].nstmts; j++) {
 			const pvmmon_log_task *t = &log->tasks[i];
 			const pvmmon_log_stmt *s = &t->stmts[j];
 			char id[16], name[512];
-			export_cell r[] = {cs(who(id, sizeof(id), t->lid, t->tid)),
-			                   cu(s->id),
-			                   cs(graphs__stmt_name(name, sizeof(name), t, s)),
-			                   cs(s->op),
-			                   cs(s->module),
-			                   cu(s->offset),
-			                   cs(s->file),
-			                   ci(s->line),
-			                   cs(s->function),
-			                   cu(s->count),
-			                   ci(s->time_ns),
-			                   ci(s->sync_ns),
-			                   ci(s->trans_ns),
-			                   cu(s->bytes),
-			                   cu(s->unmonitored),
-			                   cu(s->reordered),
-			                   ci(s->held_ns),
-			                   ci(s->disabled)};
 
+			r[0] = cs(who(id, sizeof(id), t->lid, t->tid));
+			for (size_t c = 1; c < n; c++) {
+				const log_field_desc *f = log__stmt_column((unsigned)c);
+
+				r[c] = f ? field_cell(s, f, 0)
+				         : cs(graphs__stmt_name(name, sizeof(name), t, s));
+			}
 			rc = k->row(k, r);
 		}
 	return rc ? rc : k->end(k);

@@ -107,36 +107,71 @@ static void test_xml_golden(void)
 	pvmmon_log_free(log);
 }
 
-/* Every field of the list reads back from the golden XML as the sample set it (the
- * reader's table and the writer come from the one list). */
+/* Whether every field of a list has the same value in records a and b (strings: both
+ * set and equal). */
+static int same_fields(const void *a, const void *b, const log_field_desc *fields, size_t n)
+{
+	int all = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const log_field_desc *f = &fields[i];
+		int same;
+
+		if (f->kind == LOG_FK_STR || f->kind == LOG_FK_CLOCK) {
+			const char *x = *(char *const *)log__field_cat(a, f);
+			const char *y = *(char *const *)log__field_cat(b, f);
+
+			same = x && y && !strcmp(x, y);
+		} else {
+			same = log__field_uint(a, f) == log__field_uint(b, f);
+		}
+		if (!same)
+			fprintf(stderr, "\n  %s reads back differently\n", f->member);
+		all = all && same;
+	}
+	return all;
+}
+
+/* Every field of the lists reads back from the golden XML as the sample set it (the
+ * reader's tables and the writer come from the one list of each record). */
 static void test_xml_reads_back(void)
 {
 	pvmmon_log *log = sample_log(), *back = NULL;
 
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&back, GOLDEN "task-fields.xml"), 0);
 	CU_ASSERT_EQUAL_FATAL(back->ntasks, log->ntasks);
-	for (size_t i = 0; i < LOG_TF_COUNT; i++) {
-		const log_tfield *f = &log__task_fields[i];
-		const pvmmon_log_task *a = &log->tasks[0], *b = &back->tasks[0];
-
-		int same;
-
-		if (f->kind == LOG_TK_STR || f->kind == LOG_TK_CLOCK) {
-			const char *x = *(char *const *)log__task_cat(a, f);
-			const char *y = *(char *const *)log__task_cat(b, f);
-
-			same = x && y && !strcmp(x, y);
-		} else {
-			same = log__task_uint(a, f) == log__task_uint(b, f);
-		}
-		if (!same)
-			fprintf(stderr, "\n  %s reads back differently\n", f->member);
-		CU_ASSERT(same);
-	}
+	CU_ASSERT(same_fields(&log->tasks[0], &back->tasks[0], log__task_fields, LOG_TF_COUNT));
+	CU_ASSERT_EQUAL_FATAL(back->tasks[0].nstmts, 2);
+	CU_ASSERT(same_fields(&log->tasks[0].stmts[0], &back->tasks[0].stmts[0], log__stmt_fields,
+	                      LOG_SF_COUNT));
 	/* The empty task: a NULL lid is written "?"; the rest reads back zero. */
 	CU_ASSERT_STRING_EQUAL(back->tasks[1].lid, "?");
 	CU_ASSERT_EQUAL(back->tasks[1].has_raw, 0);
+	CU_ASSERT_PTR_NULL(back->tasks[0].stmts[1].module);
+	CU_ASSERT_EQUAL(back->tasks[0].stmts[1].disabled, 0);
 	pvmmon_log_free(back);
+	pvmmon_log_free(log);
+}
+
+/* The records message decodes to the sample's fields (the codec from the lists). */
+static void test_wire_reads_back(void)
+{
+	pvmmon_log *log = sample_log();
+	pvmmon_log_task out;
+	wire_buf b;
+	int final = 0;
+
+	wire__buf_init(&b);
+	wire__records_encode(&b, &log->tasks[0], 1);
+	CU_ASSERT_EQUAL_FATAL(wire__records_decode(&out, &final, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.tid, log->tasks[0].tid);
+	CU_ASSERT_EQUAL(out.clamped_ns, 12);
+	CU_ASSERT_STRING_EQUAL(out.clock, "tsc");
+	CU_ASSERT_EQUAL_FATAL(out.nstmts, 2);
+	CU_ASSERT(same_fields(&log->tasks[0].stmts[0], &out.stmts[0], log__stmt_fields,
+	                      LOG_SF_COUNT));
+	wire__task_clear(&out);
+	wire__buf_free(&b);
 	pvmmon_log_free(log);
 }
 
@@ -234,7 +269,7 @@ static size_t collect(const xmlNode *e, int optional, schema_attr *out, size_t n
 	return n;
 }
 
-static const xmlNode *find_task(const xmlNode *n)
+static const xmlNode *find_element(const xmlNode *n, const char *element)
 {
 	for (; n; n = n->next) {
 		char name[32];
@@ -242,124 +277,150 @@ static const xmlNode *find_task(const xmlNode *n)
 
 		if (is_rng(n, "element")) {
 			prop(n, "name", name, sizeof(name));
-			if (!strcmp(name, "task"))
+			if (!strcmp(name, element))
 				return n;
 		}
-		if ((in = find_task(n->children)) != NULL)
+		if ((in = find_element(n->children, element)) != NULL)
 			return in;
 	}
 	return NULL;
 }
 
-static const char *const kind_names[] = {"I32", "U32", "I64", "U64", "STR",
-                                         "STATUS", "SIGNAL", "CLOCK", "HAS"};
+static const char *const kind_names[] = {"I32",    "U32",    "I64",   "U64", "HEX64", "STR",
+                                         "STATUS", "SIGNAL", "CLOCK", "HAS", "OFF"};
 
 /* The schema types a field's kind may be written as. */
-static int type_fits(log_tkind kind, const char *type)
+static int type_fits(log_fkind kind, const char *type)
 {
 	switch (kind) {
-	case LOG_TK_I32:
-		return !strcmp(type, "int");
-	case LOG_TK_U32:
-	case LOG_TK_U64:
+	case LOG_FK_I32:
+		return !strcmp(type, "int") || !strcmp(type, "line");
+	case LOG_FK_U32:
+	case LOG_FK_U64:
 		return !strcmp(type, "count") || !strcmp(type, "unsignedInt");
-	case LOG_TK_I64:
+	case LOG_FK_I64:
 		return !strcmp(type, "ns");
-	case LOG_TK_STR:
+	case LOG_FK_HEX64:
+	case LOG_FK_STR:
+	case LOG_FK_SIGNAL:
 		return !strcmp(type, "text") || !strcmp(type, "string");
-	case LOG_TK_STATUS:
-	case LOG_TK_CLOCK:
+	case LOG_FK_STATUS:
+	case LOG_FK_CLOCK:
 		return !strcmp(type, "choice");
-	case LOG_TK_SIGNAL:
-		return !strcmp(type, "string");
-	case LOG_TK_HAS:
+	case LOG_FK_OFF:
+		return !strcmp(type, "value");
+	case LOG_FK_HAS:
 		return 1;
 	}
 	return 0;
 }
 
-/* Every field of the list is an attribute the schema declares on <task>, of the type
- * its kind writes, optional when the writer may leave it out; every attribute the
- * schema declares there is in the list: a field cannot be half added. */
-static void test_list_matches_schema(void)
+/* Whether the writer writes the field every time (so the schema must require it). */
+static int always(const log_field_desc *f)
+{
+	if (f->when == LOG_FW_ALWAYS_Q || f->when == LOG_FW_ALWAYS_UNKNOWN)
+		return 1;
+	return f->when == LOG_FW_ALWAYS && f->kind != LOG_FK_STR && f->kind != LOG_FK_CLOCK;
+}
+
+/* A listed field against the schema's attribute of its name, when one is there. */
+static int check_field(const log_field_desc *f, schema_attr *attrs, size_t n)
+{
+	int found = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		if (strcmp(attrs[j].name, f->xml) != 0)
+			continue;
+		found = 1;
+		attrs[j].seen = 1;
+		if (!type_fits(f->kind, attrs[j].type))
+			fprintf(stderr, "\n  %s: the list's %s is written as %s, the schema declares %s\n",
+			        SCHEMA, f->member, kind_names[f->kind], attrs[j].type);
+		CU_ASSERT(type_fits(f->kind, attrs[j].type));
+		/* Left out at times (or NULL strings left out): optional in the schema;
+		 * always written: required, or a reader of the schema is told less. */
+		if (f->kind != LOG_FK_HAS)
+			CU_ASSERT_EQUAL(attrs[j].optional, !always(f));
+	}
+	return found;
+}
+
+/* Every field of a list is an attribute the schema declares on its element, of the
+ * type its kind writes, optional exactly when the writer may leave it out; every
+ * attribute the schema declares there is in the list: a field cannot be half added. */
+static void check_list(const char *element, const log_field_desc *fields, size_t nfields)
 {
 	xmlDoc *doc = xmlReadFile(SCHEMA, NULL, XML_PARSE_NONET);
 	schema_attr attrs[64];
-	const xmlNode *task;
+	const xmlNode *e;
 	size_t n, i, j;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
-	task = find_task(xmlDocGetRootElement(doc));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(task);
+	e = find_element(xmlDocGetRootElement(doc), element);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	memset(attrs, 0, sizeof(attrs));
-	n = collect(task, 0, attrs, 0, 64);
-	CU_ASSERT(n > 20);
-	for (i = 0; i < LOG_TF_COUNT; i++) {
-		const log_tfield *f = &log__task_fields[i];
-		int found = 0;
+	n = collect(e, 0, attrs, 0, 64);
+	CU_ASSERT(n > 10);
+	for (i = 0; i < nfields; i++) {
+		int found = check_field(&fields[i], attrs, n);
 
-		for (j = 0; j < n; j++) {
-			if (strcmp(attrs[j].name, f->xml) != 0)
-				continue;
-			found = 1;
-			attrs[j].seen = 1;
-			if (!type_fits(f->kind, attrs[j].type))
-				fprintf(stderr, "\n  %s: the list's %s is written as %s, the schema "
-				                "declares %s\n",
-				        SCHEMA, f->member, kind_names[f->kind], attrs[j].type);
-			CU_ASSERT(type_fits(f->kind, attrs[j].type));
-			/* Left out at times (or NULL strings left out): optional in the schema. */
-			if (f->when != LOG_TW_ALWAYS && f->when != LOG_TW_ALWAYS_Q &&
-			    f->kind != LOG_TK_HAS)
-				CU_ASSERT(attrs[j].optional);
-			/* Always written: required, or a reader of the schema is told less. */
-			if ((f->when == LOG_TW_ALWAYS && f->kind != LOG_TK_STR &&
-			     f->kind != LOG_TK_CLOCK) ||
-			    f->when == LOG_TW_ALWAYS_Q)
-				CU_ASSERT(!attrs[j].optional);
-		}
 		if (!found)
-			fprintf(stderr, "\n  %s declares no attribute %s on <task> (the list's %s)\n",
-			        SCHEMA, f->xml, f->member);
+			fprintf(stderr, "\n  %s declares no attribute %s on <%s> (the list's %s)\n",
+			        SCHEMA, fields[i].xml, element, fields[i].member);
 		CU_ASSERT(found);
 	}
 	for (j = 0; j < n; j++) {
 		if (!attrs[j].seen)
-			fprintf(stderr, "\n  %s: <task> attribute %s is not in the list\n", SCHEMA,
-			        attrs[j].name);
+			fprintf(stderr, "\n  %s: <%s> attribute %s is not in the list\n", SCHEMA,
+			        element, attrs[j].name);
 		CU_ASSERT(attrs[j].seen);
 	}
 	xmlFreeDoc(doc);
 }
 
-/* The places are dense (a gap would end the codec's or the export's walk early) and
- * only kinds the codec sends are sent; the monitor copies numbers only (a copied
+static void test_lists_match_schema(void)
+{
+	check_list("task", log__task_fields, LOG_TF_COUNT);
+	check_list("stmt", log__stmt_fields, LOG_SF_COUNT);
+}
+
+/* A list's places are dense (a gap would end the codec's or the export's walk early)
+ * and only kinds the codec sends are sent; the monitor copies numbers only (a copied
  * pointer would be owned twice). Two fields in one place do not compile. */
-static void test_list_places(void)
+static void check_places(const log_field_desc *fields, size_t nfields,
+                         const log_field_desc *(*wire)(unsigned),
+                         const log_field_desc *(*column)(unsigned), unsigned own_columns)
 {
 	unsigned nwire = 0, ncol = 0, pos;
 
-	for (size_t i = 0; i < LOG_TF_COUNT; i++) {
-		const log_tfield *f = &log__task_fields[i];
+	for (size_t i = 0; i < nfields; i++) {
+		const log_field_desc *f = &fields[i];
 
 		nwire += f->wire != 0;
 		ncol += f->col != 0;
 		if (f->wire)
-			CU_ASSERT(f->kind == LOG_TK_I32 || f->kind == LOG_TK_U32 ||
-			          f->kind == LOG_TK_I64 || f->kind == LOG_TK_U64 ||
-			          f->kind == LOG_TK_CLOCK);
+			CU_ASSERT(f->kind != LOG_FK_STATUS && f->kind != LOG_FK_SIGNAL &&
+			          f->kind != LOG_FK_HAS);
 		if (f->copy)
-			CU_ASSERT(f->kind != LOG_TK_STR && f->kind != LOG_TK_CLOCK);
+			CU_ASSERT(f->kind != LOG_FK_STR && f->kind != LOG_FK_CLOCK);
 		CU_ASSERT((f->col != 0) == (f->column != NULL));
 	}
-	for (pos = 1; log__task_wire_field(pos); pos++)
+	for (pos = 1; wire(pos); pos++)
 		;
 	CU_ASSERT_EQUAL(pos - 1, nwire);
-	for (pos = 1; log__task_column(pos); pos++)
-		;
+	for (pos = 1, ncol += own_columns; column(pos) || pos <= ncol; pos++)
+		CU_ASSERT(pos <= ncol);
 	CU_ASSERT_EQUAL(pos - 1, ncol);
-	CU_ASSERT_PTR_NULL(log__task_wire_field(0));
-	CU_ASSERT_PTR_EQUAL(log__task_wire_field(1), &log__task_fields[LOG_TF_tid]);
+	CU_ASSERT_PTR_NULL(wire(0));
+	CU_ASSERT_PTR_EQUAL(wire(1), &fields[0]);
+}
+
+static void test_list_places(void)
+{
+	check_places(log__task_fields, LOG_TF_COUNT, log__task_wire_field, log__task_column, 0);
+	/* The statement's name, at place 2, is the export's own. */
+	check_places(log__stmt_fields, LOG_SF_COUNT, log__stmt_wire_field, log__stmt_column, 1);
+	CU_ASSERT_PTR_NULL(log__stmt_column(2));
 }
 
 /* The monitor takes a flush's figures and nothing else. */
@@ -385,11 +446,12 @@ static void test_copy(void)
 }
 
 CU_TestInfo test_log_fields_tests[] = {
-    {"the task field list matches the schema's <task>", test_list_matches_schema},
+    {"the task and statement lists match the schema", test_lists_match_schema},
     {"the list's wire and export places are dense", test_list_places},
     {"the monitor's copy takes the COPY fields only", test_copy},
     {"a sample task's XML matches the golden file", test_xml_golden},
     {"every listed field reads back from the golden XML", test_xml_reads_back},
+    {"the records message decodes to the sample's fields", test_wire_reads_back},
     {"a sample task's records message matches the golden bytes", test_wire_golden},
     {"a sample task's export matches the golden file", test_export_golden},
     CU_TEST_INFO_NULL,
