@@ -269,6 +269,7 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	fresh.clock = NULL;
 	histmerge__take(run, t, &fresh);
 	t->rec.flushes++;
+	t->rec.records_bytes += len;
 	if (final) {
 		t->final = 1;
 		findings__task_final(run, src);

@@ -61,6 +61,7 @@ static pvmmon_log *sample_log(void)
 	t->bytes_recv = 13;
 	t->unmonitored_recv = 1;
 	t->bad_piggybacks = 2;
+	t->records_bytes = 9000;
 	t->waiting = strdup("at ring.c:12 for tag 7 from any task");
 	t->clock = strdup("tsc");
 	/* Its statements: one with every field set, one with every field but its call
