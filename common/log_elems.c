@@ -134,44 +134,28 @@ static int host_start(log_rd *r)
 	PUSH_BIND(r, r->log->hosts, r->log->nhosts, f);
 }
 
+/* A record's attributes read as its list's kinds say (common/log_task_fields.def,
+ * log_stmt_fields.def): T's member m from attribute x. */
+#define READ_I32(T, m, x) F(T, m, x, LOG_F_I32)
+#define READ_U32(T, m, x) F(T, m, x, LOG_F_U32)
+#define READ_I64(T, m, x) F(T, m, x, LOG_F_I64)
+#define READ_U64(T, m, x) F(T, m, x, LOG_F_U64)
+#define READ_HEX64(T, m, x) F(T, m, x, LOG_F_U64)
+#define READ_STR(T, m, x) F(T, m, x, LOG_F_STR)
+#define READ_CLOCK(T, m, x) F(T, m, x, LOG_F_STR)
+#define READ_HAS(T, m, x) F(T, m, x, LOG_F_HAS)
+#define READ_OFF(T, m, x) F(T, m, x, LOG_F_HAS)
+#define READ_STATUS(T, m, x) FN(T, m, x, status_of)
+#define READ_SIGNAL(T, m, x) FN(T, m, x, signal_of)
+
 /* <task> and its children. */
 static int task_start(log_rd *r)
 {
 	static const log_field f[] = {
-	    F(pvmmon_log_task, tid, "tid", LOG_F_I32),
-	    F(pvmmon_log_task, lid, "lid", LOG_F_STR),
-	    F(pvmmon_log_task, parent_tid, "parent-tid", LOG_F_I32),
-	    F(pvmmon_log_task, host, "host", LOG_F_STR),
-	    F(pvmmon_log_task, pid, "pid", LOG_F_I32),
-	    /* Since 1.9: the same process's earlier incarnation. */
-	    F(pvmmon_log_task, earlier_tid, "earlier-tid", LOG_F_I32),
-	    F(pvmmon_log_task, program, "program", LOG_F_STR),
-	    FN(pvmmon_log_task, status, "status", status_of),
-	    FN(pvmmon_log_task, signal, "signal", signal_of),
-	    F(pvmmon_log_task, last_stmt, "last-stmt", LOG_F_U32),
-	    F(pvmmon_log_task, ended, "ended", LOG_F_STR),
-	    F(pvmmon_log_task, start_ns, "start-ns", LOG_F_I64),
-	    F(pvmmon_log_task, end_ns, "end-ns", LOG_F_I64),
-	    F(pvmmon_log_task, virtual_ns, "virtual-ns", LOG_F_I64),
-	    F(pvmmon_log_task, intrusion_ns, "intrusion-ns", LOG_F_I64),
-	    /* Raw and local times are optional: logs before version 1.2 have virtual
-	     * times only. */
-	    F(pvmmon_log_task, has_raw, "raw-ns", LOG_F_HAS),
-	    F(pvmmon_log_task, raw_ns, "raw-ns", LOG_F_I64),
-	    F(pvmmon_log_task, local_ns, "local-ns", LOG_F_I64),
-	    /* Since 1.4; 0 (unknown) in older logs. */
-	    F(pvmmon_log_task, uncertainty_ns, "uncertainty-ns", LOG_F_I64),
-	    F(pvmmon_log_task, clamped_ns, "clamped-ns", LOG_F_I64),
-	    F(pvmmon_log_task, flushes, "flushes", LOG_F_U64),
-	    F(pvmmon_log_task, msgs_sent, "msgs-sent", LOG_F_U64),
-	    F(pvmmon_log_task, msgs_recv, "msgs-recv", LOG_F_U64),
-	    F(pvmmon_log_task, bytes_sent, "bytes-sent", LOG_F_U64),
-	    F(pvmmon_log_task, bytes_recv, "bytes-recv", LOG_F_U64),
-	    F(pvmmon_log_task, unmonitored_recv, "unmonitored-recv", LOG_F_U64),
-	    F(pvmmon_log_task, bad_piggybacks, "bad-piggybacks", LOG_F_U64),
-	    F(pvmmon_log_task, waiting, "waiting", LOG_F_STR),
-	    /* Since 1.6: the clock its probes read. */
-	    F(pvmmon_log_task, clock, "clock", LOG_F_STR),
+#define TASK_FIELD(member, kind, wire, xml, when, col, column, monitor)                            \
+	READ_##kind(pvmmon_log_task, member, xml),
+#include "log_task_fields.def"
+#undef TASK_FIELD
 	};
 
 	PUSH_BIND(r, r->log->tasks, r->log->ntasks, f);
@@ -180,22 +164,10 @@ static int task_start(log_rd *r)
 static int stmt_start(log_rd *r)
 {
 	static const log_field f[] = {
-	    F(pvmmon_log_stmt, id, "id", LOG_F_U32),
-	    F(pvmmon_log_stmt, op, "op", LOG_F_STR),
-	    F(pvmmon_log_stmt, module, "module", LOG_F_STR),
-	    F(pvmmon_log_stmt, offset, "offset", LOG_F_U64),
-	    F(pvmmon_log_stmt, file, "file", LOG_F_STR),
-	    F(pvmmon_log_stmt, line, "line", LOG_F_I32),
-	    F(pvmmon_log_stmt, function, "function", LOG_F_STR),
-	    F(pvmmon_log_stmt, count, "count", LOG_F_U64),
-	    F(pvmmon_log_stmt, time_ns, "time-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, sync_ns, "sync-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, trans_ns, "trans-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, bytes, "bytes", LOG_F_U64),
-	    F(pvmmon_log_stmt, unmonitored, "unmonitored", LOG_F_U64),
-	    F(pvmmon_log_stmt, reordered, "reordered", LOG_F_U64),
-	    F(pvmmon_log_stmt, held_ns, "held-ns", LOG_F_I64),
-	    F(pvmmon_log_stmt, disabled, "enabled", LOG_F_HAS),
+#define STMT_FIELD(member, kind, wire, xml, when, col, column)                                     \
+	READ_##kind(pvmmon_log_stmt, member, xml),
+#include "log_stmt_fields.def"
+#undef STMT_FIELD
 	};
 	pvmmon_log_task *t = task(r);
 

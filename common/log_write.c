@@ -12,6 +12,7 @@
 #include <libxml/xmlwriter.h>
 
 #include "../replay/replay.h"
+#include "log_fields.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
 
@@ -58,29 +59,64 @@ static void attr_i64(writer *wr, const char *name, int64_t v) { attr(wr, name, "
 
 static void attr_u64(writer *wr, const char *name, uint64_t v) { attr(wr, name, "%" PRIu64, v); }
 
+/* A record's own attributes: its list's fields in the list's order, each as its kind
+ * and its when rule say (common/log_task_fields.def, log_stmt_fields.def); has_raw is
+ * the task's. */
+static void write_fields(writer *wr, const void *rec, const log_field_desc *fields, size_t n,
+                         int has_raw)
+{
+	for (size_t i = 0; i < n; i++) {
+		const log_field_desc *f = &fields[i];
+		const void *p = log__field_cat(rec, f);
+
+		if (!log__field_written(rec, f, has_raw))
+			continue;
+		switch (f->kind) {
+		case LOG_FK_I32:
+			attr(wr, f->xml, "%d", (int)*(const int32_t *)p);
+			break;
+		case LOG_FK_U32:
+			attr(wr, f->xml, "%u", (unsigned)*(const uint32_t *)p);
+			break;
+		case LOG_FK_I64:
+			attr_i64(wr, f->xml, *(const int64_t *)p);
+			break;
+		case LOG_FK_U64:
+			attr_u64(wr, f->xml, *(const uint64_t *)p);
+			break;
+		case LOG_FK_HEX64:
+			attr(wr, f->xml, "0x%" PRIx64, *(const uint64_t *)p);
+			break;
+		case LOG_FK_STR:
+		case LOG_FK_CLOCK: {
+			const char *v = *(char *const *)p;
+
+			if (!v && f->when == LOG_FW_ALWAYS_Q)
+				v = "?";
+			else if (!v && f->when == LOG_FW_ALWAYS_UNKNOWN)
+				v = "unknown";
+			attr_str(wr, f->xml, v);
+			break;
+		}
+		case LOG_FK_STATUS:
+			attr_str(wr, f->xml, pvmmon_task_status_name(*(const pvmmon_task_status *)p));
+			break;
+		case LOG_FK_SIGNAL:
+			attr_str(wr, f->xml, pvmmon_signal_name(*(const int32_t *)p));
+			break;
+		case LOG_FK_OFF:
+			attr_str(wr, f->xml, "no");
+			break;
+		case LOG_FK_HAS:
+			break;
+		}
+	}
+}
+
 static void write_stmt(writer *wr, const pvmmon_log_stmt *s)
 {
 	start(wr, "stmt");
-	attr(wr, "id", "%u", (unsigned)s->id);
-	attr_str(wr, "op", s->op ? s->op : "unknown");
-	attr_str(wr, "module", s->module);
-	attr(wr, "offset", "0x%" PRIx64, s->offset);
-	attr_str(wr, "file", s->file);
-	attr(wr, "line", "%d", (int)s->line);
-	attr_str(wr, "function", s->function);
-	attr_u64(wr, "count", s->count);
-	attr_i64(wr, "time-ns", s->time_ns);
-	attr_i64(wr, "sync-ns", s->sync_ns);
-	attr_i64(wr, "trans-ns", s->trans_ns);
-	attr_u64(wr, "bytes", s->bytes);
-	attr_u64(wr, "unmonitored", s->unmonitored);
-	/* Only preserve mode has these: other logs stay as they were. */
-	if (s->reordered)
-		attr_u64(wr, "reordered", s->reordered);
-	if (s->held_ns)
-		attr_i64(wr, "held-ns", s->held_ns);
-	if (s->disabled)
-		attr_str(wr, "enabled", "no");
+	write_fields(wr, s, log__stmt_fields, LOG_SF_COUNT, 0);
 	for (size_t k = 0; k < s->ncom; k++) {
 		const pvmmon_log_com *c = &s->com[k];
 
@@ -173,13 +209,6 @@ static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
 
 static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n);
 
-/* A task's optional texts: where it waited (since 1.3), the clock it read (1.6). */
-static void task_texts(writer *wr, const pvmmon_log_task *t)
-{
-	attr_str(wr, "waiting", t->waiting);
-	attr_str(wr, "clock", t->clock);
-}
-
 /* A task's cost record: calibrated costs, observed and predicted totals, the in-place
  * costs, the monitor's estimate for switched-off sites and (1.7) the re-checks. */
 static void write_cost(writer *wr, const pvmmon_log_cost *c)
@@ -214,39 +243,7 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	size_t i;
 
 	start(wr, "task");
-	attr(wr, "tid", "%d", (int)t->tid);
-	attr_str(wr, "lid", t->lid ? t->lid : "?");
-	attr(wr, "parent-tid", "%d", (int)t->parent_tid);
-	attr_str(wr, "host", t->host);
-	attr(wr, "pid", "%d", (int)t->pid);
-	if (t->earlier_tid)
-		attr(wr, "earlier-tid", "%d", (int)t->earlier_tid);
-	attr_str(wr, "program", t->program);
-	attr_str(wr, "status", pvmmon_task_status_name(t->status));
-	if (t->signal)
-		attr_str(wr, "signal", pvmmon_signal_name(t->signal));
-	if (t->last_stmt)
-		attr(wr, "last-stmt", "%u", (unsigned)t->last_stmt);
-	attr_str(wr, "ended", t->ended);
-	attr_i64(wr, "start-ns", t->start_ns);
-	attr_i64(wr, "end-ns", t->end_ns);
-	attr_i64(wr, "virtual-ns", t->virtual_ns);
-	attr_i64(wr, "intrusion-ns", t->intrusion_ns);
-	if (t->has_raw) {
-		attr_i64(wr, "raw-ns", t->raw_ns);
-		attr_i64(wr, "local-ns", t->local_ns);
-		attr_i64(wr, "uncertainty-ns", t->uncertainty_ns);
-		attr_i64(wr, "clamped-ns", t->clamped_ns);
-	}
-	attr_u64(wr, "flushes", t->flushes);
-	attr_u64(wr, "msgs-sent", t->msgs_sent);
-	attr_u64(wr, "msgs-recv", t->msgs_recv);
-	attr_u64(wr, "bytes-sent", t->bytes_sent);
-	attr_u64(wr, "bytes-recv", t->bytes_recv);
-	attr_u64(wr, "unmonitored-recv", t->unmonitored_recv);
-	if (t->bad_piggybacks)
-		attr_u64(wr, "bad-piggybacks", t->bad_piggybacks);
-	task_texts(wr, t);
+	write_fields(wr, t, log__task_fields, LOG_TF_COUNT, t->has_raw);
 	if (t->cost.known)
 		write_cost(wr, &t->cost);
 	for (i = 0; i < t->nstmts; i++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_fields.h"
 #include "pvmmon/errors.h"
 #include "wire_records.h"
 
@@ -134,6 +135,64 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 	return 0;
 }
 
+/* The clock the task's probes read: 0 not said, 1 monotonic, 2 tsc. */
+static uint8_t clock_code(const char *clock)
+{
+	return !clock ? 0 : strcmp(clock, "tsc") == 0 ? 2 : 1;
+}
+
+static void get_clock(wire_in *in, char **clock)
+{
+	switch (wire__get_u8(in)) {
+	case 0:
+		break;
+	case 1:
+		*clock = strdup("monotonic");
+		break;
+	case 2:
+		*clock = strdup("tsc");
+		break;
+	default:
+		in->failed = 1;
+	}
+}
+
+/* A record's own fields: its list's wire fields in their places (field(pos) gives
+ * them, common/log_task_fields.def and log_stmt_fields.def). */
+static void put_fields(wire_buf *b, const void *rec, const log_field_desc *(*field)(unsigned))
+{
+	const log_field_desc *f;
+
+	for (unsigned pos = 1; (f = field(pos)) != NULL; pos++) {
+		const void *p = log__field_cat(rec, f);
+
+		switch (f->kind) {
+		case LOG_FK_I32:
+		case LOG_FK_U32:
+			wire__put_u32(b, *(const uint32_t *)p);
+			break;
+		case LOG_FK_I64:
+			wire__put_i64(b, *(const int64_t *)p);
+			break;
+		case LOG_FK_U64:
+		case LOG_FK_HEX64:
+			wire__put_u64(b, *(const uint64_t *)p);
+			break;
+		case LOG_FK_STR:
+			wire__put_str(b, *(char *const *)p);
+			break;
+		case LOG_FK_CLOCK:
+			wire__put_u8(b, clock_code(*(char *const *)p));
+			break;
+		case LOG_FK_OFF:
+			wire__put_u8(b, *(const int *)p ? 1 : 0);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 static void put_com(wire_buf *b, const pvmmon_log_com *c)
 {
 	wire__put_u32(b, (uint32_t)c->partner_tid);
@@ -145,22 +204,7 @@ static void put_com(wire_buf *b, const pvmmon_log_com *c)
 
 static void put_stmt(wire_buf *b, const pvmmon_log_stmt *s)
 {
-	wire__put_u32(b, s->id);
-	wire__put_str(b, s->op);
-	wire__put_str(b, s->module);
-	wire__put_u64(b, s->offset);
-	wire__put_str(b, s->file);
-	wire__put_u32(b, (uint32_t)s->line);
-	wire__put_str(b, s->function);
-	wire__put_u64(b, s->count);
-	wire__put_i64(b, s->time_ns);
-	wire__put_i64(b, s->sync_ns);
-	wire__put_i64(b, s->trans_ns);
-	wire__put_u64(b, s->bytes);
-	wire__put_u64(b, s->unmonitored);
-	wire__put_u64(b, s->reordered);
-	wire__put_i64(b, s->held_ns);
-	wire__put_u8(b, s->disabled ? 1 : 0);
+	put_fields(b, s, log__stmt_wire_field);
 	wire__put_u32(b, (uint32_t)s->ncom);
 	for (size_t j = 0; j < s->ncom; j++)
 		put_com(b, &s->com[j]);
@@ -255,22 +299,7 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 
 	wire__head_put(b);
 	wire__put_u8(b, final ? 1 : 0);
-	wire__put_u32(b, (uint32_t)t->tid);
-	wire__put_i64(b, t->virtual_ns);
-	wire__put_i64(b, t->intrusion_ns);
-	wire__put_i64(b, t->raw_ns);
-	wire__put_i64(b, t->local_ns);
-	wire__put_i64(b, t->uncertainty_ns);
-	wire__put_i64(b, t->clamped_ns);
-	wire__put_i64(b, t->end_ns);
-	wire__put_u64(b, t->msgs_sent);
-	wire__put_u64(b, t->msgs_recv);
-	wire__put_u64(b, t->bytes_sent);
-	wire__put_u64(b, t->bytes_recv);
-	wire__put_u64(b, t->unmonitored_recv);
-	wire__put_u64(b, t->bad_piggybacks);
-	/* The clock the task's probes read: 0 not said, 1 monotonic, 2 tsc. */
-	wire__put_u8(b, !t->clock ? 0 : strcmp(t->clock, "tsc") == 0 ? 2 : 1);
+	put_fields(b, t, log__task_wire_field);
 	wire__put_u32(b, (uint32_t)t->nstmts);
 	for (i = 0; i < t->nstmts; i++)
 		put_stmt(b, &t->stmts[i]);
@@ -292,24 +321,47 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 /* Each item of a record array takes at least this many encoded bytes. */
 #define MIN_ITEM 8
 
+/* A record's own fields: its list's wire fields in their places. */
+static void get_fields(wire_in *in, void *rec, const log_field_desc *(*field)(unsigned))
+{
+	const log_field_desc *f;
+
+	for (unsigned pos = 1; (f = field(pos)) != NULL; pos++) {
+		void *p = log__field_at(rec, f);
+
+		switch (f->kind) {
+		case LOG_FK_I32:
+			*(int32_t *)p = (int32_t)wire__get_u32(in);
+			break;
+		case LOG_FK_U32:
+			*(uint32_t *)p = wire__get_u32(in);
+			break;
+		case LOG_FK_I64:
+			*(int64_t *)p = wire__get_i64(in);
+			break;
+		case LOG_FK_U64:
+		case LOG_FK_HEX64:
+			*(uint64_t *)p = wire__get_u64(in);
+			break;
+		case LOG_FK_STR:
+			*(char **)p = wire__get_str(in, WIRE_MAX_STR);
+			break;
+		case LOG_FK_CLOCK:
+			get_clock(in, (char **)p);
+			break;
+		case LOG_FK_OFF:
+			*(int *)p = wire__get_flag(in);
+			break;
+		default:
+			/* Kinds the lists never send (the log_fields suite checks). */
+			in->failed = 1;
+		}
+	}
+}
+
 static void get_stmt(wire_in *in, pvmmon_log_stmt *s)
 {
-	s->id = wire__get_u32(in);
-	s->op = wire__get_str(in, WIRE_MAX_STR);
-	s->module = wire__get_str(in, WIRE_MAX_STR);
-	s->offset = wire__get_u64(in);
-	s->file = wire__get_str(in, WIRE_MAX_STR);
-	s->line = (int32_t)wire__get_u32(in);
-	s->function = wire__get_str(in, WIRE_MAX_STR);
-	s->count = wire__get_u64(in);
-	s->time_ns = wire__get_i64(in);
-	s->sync_ns = wire__get_i64(in);
-	s->trans_ns = wire__get_i64(in);
-	s->bytes = wire__get_u64(in);
-	s->unmonitored = wire__get_u64(in);
-	s->reordered = wire__get_u64(in);
-	s->held_ns = wire__get_i64(in);
-	s->disabled = wire__get_flag(in);
+	get_fields(in, s, log__stmt_wire_field);
 	s->com = wire__get_array(in, &s->ncom, sizeof(*s->com), MIN_ITEM);
 	for (size_t j = 0; j < s->ncom && !in->failed; j++) {
 		pvmmon_log_com *c = &s->com[j];
@@ -428,34 +480,9 @@ static void get_hist(wire_in *in, pvmmon_log_hist *h)
 /* The task's own fields, before its record arrays. */
 static void get_task_head(wire_in *in, pvmmon_log_task *t)
 {
-	t->tid = (int32_t)wire__get_u32(in);
-	t->virtual_ns = wire__get_i64(in);
-	t->intrusion_ns = wire__get_i64(in);
-	t->raw_ns = wire__get_i64(in);
-	t->local_ns = wire__get_i64(in);
-	t->uncertainty_ns = wire__get_i64(in);
-	t->clamped_ns = wire__get_i64(in);
+	get_fields(in, t, log__task_wire_field);
 	/* Tasks of this wire version always measure all three clocks. */
 	t->has_raw = 1;
-	t->end_ns = wire__get_i64(in);
-	t->msgs_sent = wire__get_u64(in);
-	t->msgs_recv = wire__get_u64(in);
-	t->bytes_sent = wire__get_u64(in);
-	t->bytes_recv = wire__get_u64(in);
-	t->unmonitored_recv = wire__get_u64(in);
-	t->bad_piggybacks = wire__get_u64(in);
-	switch (wire__get_u8(in)) {
-	case 0:
-		break;
-	case 1:
-		t->clock = strdup("monotonic");
-		break;
-	case 2:
-		t->clock = strdup("tsc");
-		break;
-	default:
-		in->failed = 1;
-	}
 }
 
 int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/log_fields.h"
 #include "export_sink.h"
 #include "figures.h"
 #include "pvmmon/callgraph.h"
@@ -140,104 +141,103 @@ static int hosts_table(const pvmmon_log *log, export_sink *k)
 	return rc ? rc : k->end(k);
 }
 
+/* A field's cell as its kind says; a RAW field of a task without raw times is null. */
+static export_cell field_cell(const void *rec, const log_field_desc *f, int has_raw)
+{
+	if (f->when == LOG_FW_RAW && !has_raw)
+		return cs(NULL);
+	switch (f->kind) {
+	case LOG_FK_I32:
+	case LOG_FK_I64:
+	case LOG_FK_SIGNAL:
+	case LOG_FK_HAS:
+	case LOG_FK_OFF:
+		return ci(log__field_int(rec, f));
+	case LOG_FK_U32:
+	case LOG_FK_U64:
+	case LOG_FK_HEX64:
+		return cu(log__field_uint(rec, f));
+	case LOG_FK_STATUS:
+		return cs(pvmmon_task_status_name(*(const pvmmon_task_status *)log__field_cat(rec, f)));
+	default:
+		return cs(*(char *const *)log__field_cat(rec, f));
+	}
+}
+
+/*
+ * A table's columns from its list's fields by place (column(pos)), from place 1 until
+ * the first place neither a field nor one of the export's own columns (own: the
+ * names at their places, NULL elsewhere) takes; how many, with the task's at 0.
+ */
+static size_t field_cols(export_col *cols, size_t max, const log_field_desc *(*column)(unsigned),
+                         const char *const *own, size_t nown)
+{
+	size_t n = 1;
+
+	cols[0] = (export_col){"task", XC_STR};
+	for (; n < max; n++) {
+		const log_field_desc *f = column((unsigned)n);
+		log_fkind k;
+
+		if (!f) {
+			if (n >= nown || !own[n])
+				break;
+			cols[n] = (export_col){own[n], XC_STR};
+			continue;
+		}
+		k = f->kind;
+		cols[n].name = f->column;
+		cols[n].type = k == LOG_FK_STR || k == LOG_FK_CLOCK || k == LOG_FK_STATUS ? XC_STR
+		               : k == LOG_FK_U32 || k == LOG_FK_U64 || k == LOG_FK_HEX64  ? XC_UINT
+		                                                                          : XC_INT;
+	}
+	return n;
+}
+
+/* The task column, then the task list's fields that have a column, in their places
+ * (common/log_task_fields.def). */
 static int tasks_table(const pvmmon_log *log, export_sink *k)
 {
-	static const export_col cols[] = {
-	    {"task", XC_STR},
-	    {"tid", XC_INT},
-	    {"parent_tid", XC_INT},
-	    {"host", XC_STR},
-	    {"pid", XC_INT},
-	    {"program", XC_STR},
-	    {"status", XC_STR},
-	    {"signal", XC_INT},
-	    {"ended", XC_STR},
-	    {"waiting", XC_STR},
-	    {"start_ns", XC_INT},
-	    {"end_ns", XC_INT},
-	    {"virtual_time_ns", XC_INT},
-	    {"intrusion_ns", XC_INT},
-	    {"real_time_ns", XC_INT},
-	    {"local_time_ns", XC_INT},
-	    {"flushes", XC_UINT},
-	    {"messages_sent", XC_UINT},
-	    {"messages_recv", XC_UINT},
-	    {"bytes_sent", XC_UINT},
-	    {"bytes_recv", XC_UINT},
-	    {"unmonitored_recv", XC_UINT},
-	    {"bad_piggybacks", XC_UINT},
-	};
-	int rc = k->begin(k, "tasks", cols, NCOLS(cols));
+	export_col cols[LOG_TF_COUNT + 1];
+	export_cell r[LOG_TF_COUNT + 1];
+	size_t n = field_cols(cols, LOG_TF_COUNT + 1, log__task_column, NULL, 0);
+	int rc = k->begin(k, "tasks", cols, n);
 
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
 		char id[16];
-		export_cell none = cs(NULL);
-		export_cell r[] = {cs(who(id, sizeof(id), t->lid, t->tid)),
-		                   ci(t->tid),
-		                   ci(t->parent_tid),
-		                   cs(t->host),
-		                   ci(t->pid),
-		                   cs(t->program),
-		                   cs(pvmmon_task_status_name(t->status)),
-		                   ci(t->signal),
-		                   cs(t->ended),
-		                   cs(t->waiting),
-		                   ci(t->start_ns),
-		                   ci(t->end_ns),
-		                   ci(t->virtual_ns),
-		                   ci(t->intrusion_ns),
-		                   t->has_raw ? ci(t->raw_ns) : none,
-		                   t->has_raw ? ci(t->local_ns) : none,
-		                   cu(t->flushes),
-		                   cu(t->msgs_sent),
-		                   cu(t->msgs_recv),
-		                   cu(t->bytes_sent),
-		                   cu(t->bytes_recv),
-		                   cu(t->unmonitored_recv),
-		                   cu(t->bad_piggybacks)};
 
+		r[0] = cs(who(id, sizeof(id), t->lid, t->tid));
+		for (size_t c = 1; c < n; c++)
+			r[c] = field_cell(t, log__task_column((unsigned)c), t->has_raw);
 		rc = k->row(k, r);
 	}
 	return rc ? rc : k->end(k);
 }
 
+/* The task column, the statement list's fields and the statement's name (place 2) in
+ * their places (common/log_stmt_fields.def). */
 static int statements_table(const pvmmon_log *log, export_sink *k)
 {
-	static const export_col cols[] = {
-	    {"task", XC_STR},       {"statement_id", XC_UINT}, {"statement", XC_STR},
-	    {"call", XC_STR},       {"module", XC_STR},        {"offset", XC_UINT},
-	    {"file", XC_STR},       {"line", XC_INT},          {"function", XC_STR},
-	    {"count", XC_UINT},     {"time_ns", XC_INT},       {"sync_ns", XC_INT},
-	    {"trans_ns", XC_INT},   {"bytes", XC_UINT},        {"unmonitored_recv", XC_UINT},
-	    {"reordered", XC_UINT}, {"held_ns", XC_INT},       {"disabled", XC_INT},
-	};
-	int rc = k->begin(k, "statements", cols, NCOLS(cols));
+	static const char *const own[] = {NULL, NULL, "statement"};
+	export_col cols[LOG_SF_COUNT + 2];
+	export_cell r[LOG_SF_COUNT + 2];
+	size_t n = field_cols(cols, LOG_SF_COUNT + 2, log__stmt_column, own, NCOLS(own));
+	int rc = k->begin(k, "statements", cols, n);
 
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
 		for (size_t j = 0; rc == 0 && j < log->tasks[i].nstmts; j++) {
 			const pvmmon_log_task *t = &log->tasks[i];
 			const pvmmon_log_stmt *s = &t->stmts[j];
 			char id[16], name[512];
-			export_cell r[] = {cs(who(id, sizeof(id), t->lid, t->tid)),
-			                   cu(s->id),
-			                   cs(graphs__stmt_name(name, sizeof(name), t, s)),
-			                   cs(s->op),
-			                   cs(s->module),
-			                   cu(s->offset),
-			                   cs(s->file),
-			                   ci(s->line),
-			                   cs(s->function),
-			                   cu(s->count),
-			                   ci(s->time_ns),
-			                   ci(s->sync_ns),
-			                   ci(s->trans_ns),
-			                   cu(s->bytes),
-			                   cu(s->unmonitored),
-			                   cu(s->reordered),
-			                   ci(s->held_ns),
-			                   ci(s->disabled)};
 
+			r[0] = cs(who(id, sizeof(id), t->lid, t->tid));
+			for (size_t c = 1; c < n; c++) {
+				const log_field_desc *f = log__stmt_column((unsigned)c);
+
+				r[c] = f ? field_cell(s, f, 0)
+				         : cs(graphs__stmt_name(name, sizeof(name), t, s));
+			}
 			rc = k->row(k, r);
 		}
 	return rc ? rc : k->end(k);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/clock.h"
+#include "../common/log_fields.h"
 #include "../common/wire.h"
 #include "calib.h"
 #include "capacity.h"
@@ -259,26 +260,16 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.nprocs = fresh.nprocs;
 	t->rec.loops = fresh.loops;
 	t->rec.nloops = fresh.nloops;
-	t->rec.virtual_ns = fresh.virtual_ns;
-	t->rec.intrusion_ns = fresh.intrusion_ns;
-	t->rec.raw_ns = fresh.raw_ns;
-	t->rec.local_ns = fresh.local_ns;
-	t->rec.uncertainty_ns = fresh.uncertainty_ns;
-	t->rec.clamped_ns = fresh.clamped_ns;
-	t->rec.has_raw = fresh.has_raw;
+	/* The task's own figures (the list's COPY fields); its end in the monitor's time. */
+	log__task_copy(&t->rec, &fresh);
 	t->rec.end_ns = clocks__to_monitor(run, t, fresh.end_ns) - run->t_start;
-	t->rec.msgs_sent = fresh.msgs_sent;
-	t->rec.msgs_recv = fresh.msgs_recv;
-	t->rec.bytes_sent = fresh.bytes_sent;
-	t->rec.bytes_recv = fresh.bytes_recv;
-	t->rec.unmonitored_recv = fresh.unmonitored_recv;
-	t->rec.bad_piggybacks = fresh.bad_piggybacks;
 	t->rec.cost = fresh.cost;
 	free(t->rec.clock);
 	t->rec.clock = fresh.clock;
 	fresh.clock = NULL;
 	histmerge__take(run, t, &fresh);
 	t->rec.flushes++;
+	t->rec.records_bytes += len;
 	if (final) {
 		t->final = 1;
 		findings__task_final(run, src);

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 10
+#define PVMMON_LOG_VERSION_MINOR 11
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -403,6 +403,9 @@ typedef struct pvmmon_log_task {
 	uint64_t unmonitored_recv; /* messages received without a piggyback */
 	uint64_t bad_piggybacks;   /* piggybacks damaged, of another version, or without
 				    * the run's token: counted and ignored */
+	/* Since 1.11: the bytes of the task's record flushes the monitor took (the
+	 * monitoring traffic its records cost; 0: unknown, or it never flushed). */
+	uint64_t records_bytes;
 	pvmmon_log_cost cost;
 	size_t nstmts;
 	pvmmon_log_stmt *stmts;

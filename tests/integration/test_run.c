@@ -414,6 +414,9 @@ static void check_crash(const char *how)
 			CU_ASSERT(t->flushes >= 1);
 			CU_ASSERT(t->nstmts > 0);
 			CU_ASSERT(t->msgs_recv > 0);
+			/* Every flush counted in the bytes the monitor took: each holds at
+			 * least the task's own fields (109 bytes on the wire). */
+			CU_ASSERT(t->records_bytes >= t->flushes * 109);
 		} else if (t->status == PVMMON_TASK_EXITED) {
 			exited++;
 		}

@@ -9,6 +9,7 @@ extern CU_TestInfo test_hostfile_tests[];
 extern CU_TestInfo test_log_tests[];
 int test_log_cleanup(void);
 extern CU_TestInfo test_log_errors_tests[];
+extern CU_TestInfo test_log_fields_tests[];
 extern CU_TestInfo test_log_inputs_tests[];
 extern CU_TestInfo test_resource_tests[];
 extern CU_TestInfo test_symbols_tests[];
@@ -26,6 +27,7 @@ CU_SuiteInfo unit_common_suites[] = {
     {"hostfile", NULL, NULL, NULL, NULL, test_hostfile_tests},
     {"log", NULL, test_log_cleanup, NULL, NULL, test_log_tests},
     {"log_errors", NULL, NULL, NULL, NULL, test_log_errors_tests},
+    {"log_fields", NULL, NULL, NULL, NULL, test_log_fields_tests},
     {"log_inputs", NULL, NULL, NULL, NULL, test_log_inputs_tests},
     {"resource", NULL, NULL, NULL, NULL, test_resource_tests},
     {"symbols", NULL, NULL, NULL, NULL, test_symbols_tests},
