@@ -56,7 +56,7 @@ void hooks__jitter(void)
 		const char *j = getenv("PVMMON_TEST_JITTER");
 
 		max = j ? atol(j) : 0;
-		seed = (unsigned)getpid() ^ (unsigned)pvmmon_clock_now();
+		seed = (unsigned)hooks__pid() ^ (unsigned)pvmmon_clock_now();
 	}
 	if (max > 0)
 		usleep((useconds_t)(rand_r(&seed) % (max + 1)));

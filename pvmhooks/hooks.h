@@ -152,6 +152,9 @@ void *hooks__cur_site(void);
  * pvm_exit (PVM may lose that message). */
 void hooks__note_send(void *site);
 void *hooks__send_site(void);
+/* The process's pid, from the kernel: pvmmon's own reads never go through the
+ * program's recorded getpid (sources.c). */
+int hooks__pid(void);
 /* Whether this process is the one that registered (not a child after fork, which
  * inherits the state and the exit handler). */
 int hooks__registered_here(void);
@@ -202,6 +205,26 @@ void hooks__probe_enrol(void);
  * (pvmmon_probe_unwatched, pvmmon/probe.h).
  */
 int hooks__probe_unwatched(void);
+
+/*
+ * The runtime's part the layers below it call (sources.c, hide.c, mboxinfo.c and the
+ * probes): runtime.c, above every feature, gives task.c its three functions when the
+ * library is loaded (hooks__set_runtime), so that nothing below the runtime calls up
+ * into it. Until then (another library's constructor, before this one's) the task is
+ * not activated, a probe does not enrol and nobody is said to be unwatched.
+ */
+typedef struct hooks_runtime_ops {
+	int (*activate)(void);
+	void (*probe_enrol)(void);
+	int (*probe_unwatched)(void);
+} hooks_runtime_ops;
+void hooks__set_runtime(const hooks_runtime_ops *ops);
+
+/* Something the probes' common case depends on changed (the task's state, the critical
+ * path's switch): the probes (probes.c) refresh what they read, through the function
+ * they gave (hooks__watch_probes, from their constructor). */
+void hooks__watch_probes(void (*refresh)(void));
+void hooks__refresh_probes(void);
 
 /*
  * Starts a wrapped call: returns 0 when the call must simply pass through (monitoring

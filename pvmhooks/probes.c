@@ -26,6 +26,10 @@ void hooks__probe_refresh(void)
 	hooks__probe.next_tick = hooks__cp_selected() ? INT64_MIN : tick_at;
 }
 
+/* The task tells its state's changes through the core (hooks__set_state), which calls
+ * no feature: the probes give it their refresh when the library is loaded. */
+__attribute__((constructor)) static void watch_state(void) { hooks__watch_probes(hooks__probe_refresh); }
+
 void hooks__probe_tick_at(int64_t t)
 {
 	tick_at = t;

@@ -286,26 +286,26 @@ static int wait_message(hooks_call *call, int src, int tag)
  * copy so that the program still unpacks b from its start; -1 when it has none. */
 static int first_int(int b, int32_t *v)
 {
-	int sb = pvm_mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
+	int sb = hooks__pvm.mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
 
 	if (sb < 0)
 		return -1;
 	old = pvm_setsbuf(sb);
-	if (pvm_pkmesg(b) >= 0) {
+	if (hooks__pvm.pkmesg(b) >= 0) {
 		orb = pvm_setrbuf(sb);
 		c = pvm_upkmesg();
 		if (c > 0) {
 			pvm_setrbuf(c);
-			if (pvm_upkint(&x, 1, 1) >= 0) {
+			if (hooks__pvm.upkint(&x, 1, 1) >= 0) {
 				*v = x;
 				rc = 0;
 			}
-			pvm_freebuf(c);
+			hooks__pvm.freebuf(c);
 		}
 		pvm_setrbuf(orb);
 	}
 	pvm_setsbuf(old);
-	pvm_freebuf(sb);
+	hooks__pvm.freebuf(sb);
 	return rc;
 }
 
@@ -316,7 +316,7 @@ static int activate(int b)
 	int old = pvm_setrbuf(b);
 
 	if (old > 0 && old != b)
-		pvm_freebuf(old);
+		hooks__pvm.freebuf(old);
 	return b;
 }
 
@@ -361,7 +361,7 @@ static void send_stopped(const hooks_call *call, int kind)
 	wire_stopped s = {stopping_at     ? stopping_at
 			  : next < nrec ? rec_no[next]
 					: end_event(),
-			  (uint32_t)getpid(), NULL, 0, (uint8_t)kind};
+			  (uint32_t)hooks__pid(), NULL, 0, (uint8_t)kind};
 	wire_buf b;
 	Dl_info info;
 
