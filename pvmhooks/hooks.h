@@ -247,19 +247,6 @@ pvmmon_event_op hooks__event_op(hooks_op op);
 /* A random delay before a send when PVMMON_TEST_JITTER asks for one (tests only). */
 void hooks__jitter(void);
 
-/* Piggyback (calls.c): sends the trailing record after a user send or mcast; 0, or a
- * negative code. */
-int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
-/* Takes the trailing piggyback of a message of `bytes` from src with tag that a message
- * handler took (counting the message as received); returns its sequence number minus
- * the expected one, -1 when the sender sent none. */
-int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
-/* The user messages sent to and received from each partner so far (counted; sent is
- * the per-pair sequence number) into *out (heap, the caller frees); returns how many
- * partners. */
-size_t hooks__pair_counts(wire_wpeer **out);
-/* Forgets the per-pair sequences and counts (a task that enrols again has a new tid). */
-void hooks__pairs_restart(void);
 /* Starts the task's counters anew (a task that enrols again). */
 void hooks__counts_restart(void);
 

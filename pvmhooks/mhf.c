@@ -19,6 +19,7 @@
 #include <pvm3.h>
 
 #include "mhf.h"
+#include "piggyback.h"
 #include "rr.h"
 #include "slicetimer.h"
 #include "waits.h"

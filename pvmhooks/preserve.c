@@ -19,7 +19,6 @@
 #include "records.h"
 #include "sched.h"
 #include "trace.h"
-#include "waits.h"
 
 static int on; /* preserve mode (from the welcome) */
 
@@ -71,6 +70,14 @@ static struct {
 	int32_t src, tag;
 	int64_t window, horizon;
 } told;
+
+/* The wait reports' threshold (waits.c's setting, given at install): a receive blocked
+ * that long is reported; 0 until given. */
+static int64_t (*threshold_of)(void);
+
+void hooks__pr_wait_threshold(int64_t (*threshold)(void)) { threshold_of = threshold; }
+
+static int64_t wait_threshold(void) { return threshold_of ? threshold_of() : 0; }
 
 void hooks__pr_spawning(void) { hooks__prl_spawning(); }
 
@@ -339,7 +346,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	uint64_t serial = hooks__prs.stash_serial;
 	int64_t last;
 
-	int64_t defer = waits__threshold();
+	int64_t defer = wait_threshold();
 
 	cur.kind = WIRE_PW_BLOCKED;
 	cur.block++;
@@ -651,7 +658,7 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			break;
 		now = pvmmon_clock_now();
 		if (why == HERE_NONE) {
-			until = call->t_wait + waits__threshold();
+			until = call->t_wait + wait_threshold();
 			step = until - now;
 		} else {
 			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now,

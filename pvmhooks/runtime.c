@@ -21,6 +21,7 @@
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
+#include "piggyback.h"
 #include "preempt.h"
 #include "preserve.h"
 #include "probes.h"
