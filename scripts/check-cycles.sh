@@ -26,7 +26,7 @@ packages_of() {
 	for h in "$1"/*_impl.h; do
 		[ -e "$h" ] || continue
 		p=$(basename "$h" _impl.h)
-		echo "$p $p"
+		echo "$p $p"; echo "${p}_impl $p"
 		grep -l "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"${p}_impl.h\"" "$1"/*.c "$1"/*.h |
 			while read -r f; do m=$(basename "$f"); echo "${m%.*} $p"; done
 	done

@@ -33,7 +33,13 @@ check-install: all
 	@d=$$(mktemp -d) && $(MAKE) --no-print-directory install PREFIX=$$d >/dev/null && \
 	tests/install/check.sh $$d; status=$$?; rm -rf $$d; exit $$status
 
-check: check-unit check-integration check-install
+# No cycle between the modules of the folders of CYCLE_DIRS, and the layer pictures
+# of LAYER_DIRS' folders are their code's (from the objects: after all).
+check-cycles: all
+	scripts/check-cycles.sh $(CYCLE_DIRS)
+	@for d in $(LAYER_DIRS); do scripts/layers-dot.sh --check $$d || exit 1; done
+
+check: check-unit check-cycles check-integration check-install
 
 # make check-asan: the unit and the integration tests built with ASan and UBSan
 # (SANITIZE=1, into build-asan/), the integration tests running the sanitized pvmmon,
