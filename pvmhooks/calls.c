@@ -74,26 +74,10 @@ static void piggyback_after_send(hooks_call *call, const int *tids, int n, int t
 static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 {
 	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
-	int i;
 
 	hooks__count_sent(n, bytes);
 	hooks__note_send(call->site);
-	if (!st)
-		return;
-	/* Inside a group call its statement counts the call and its time (groups.c). */
-	if (!call->inner) {
-		st->count++;
-		st->time_ns += call->t2 - call->t1;
-	}
-	st->bytes += (uint64_t)bytes * (uint64_t)n;
-	for (i = 0; i < n; i++) {
-		pvmmon_log_com *c = hooks__com(st, tids[i]);
-
-		if (c) {
-			c->count++;
-			c->bytes += (uint64_t)bytes;
-		}
-	}
+	recstmt__add_send(st, call->inner, call->t2 - call->t1, tids, n, bytes);
 }
 
 /*
@@ -104,16 +88,10 @@ static void record_send(hooks_call *call, const int *tids, int n, int bytes)
  */
 static void group_server_message(hooks_call *call, pvmmon_log_stmt *st, int src, int bytes)
 {
-	pvmmon_log_com *c = st ? hooks__com(st, src) : NULL;
 	int64_t wait = call->t2 - call->t1;
 
-	if (!c)
-		return;
-	c->count++;
-	c->bytes += (uint64_t)bytes;
-	c->sync_ns += wait;
-	st->sync_ns += wait;
-	call->sync += wait;
+	if (recstmt__add_server(st, src, bytes, wait))
+		call->sync += wait;
 }
 
 /*
@@ -126,7 +104,6 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	wire_piggyback pb;
 	vclock_recv r;
 	pvmmon_log_stmt *st;
-	pvmmon_log_com *c;
 	int have_pb;
 	int64_t arrived = 0;
 
@@ -138,10 +115,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		checks__received(call->chk_buf, have_pb ? &pb : NULL, src, tag, bytes, call->inner);
 
 	st = hooks__stmt(call->site, call->op);
-	if (st) {
-		st->count += !call->inner;
-		st->bytes += (uint64_t)bytes;
-	}
+	recstmt__add_recv(st, call->inner, bytes);
 	if (!have_pb) {
 		/* A long wait's slices before the last (waits.c) are the program's waiting
 		 * too, not the wrapper's time: with no piggyback to set the clock, they
@@ -158,10 +132,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 			return;
 		}
 		hooks__count_unmonitored();
-		if (st) {
-			st->unmonitored++;
-			st->time_ns += call->t2 - call->t1;
-		}
+		recstmt__add_unmonitored(st, call->t2 - call->t1);
 		return;
 	}
 	call->seq_delta = piggyback__sequence(src, &pb);
@@ -180,19 +151,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	hooks__cp_receive(call->v0, r.sync, r.trans, &pb.cp);
 	if (hooks__trace_on())
 		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
-	if (!st)
-		return;
-	if (!call->inner)
-		st->time_ns += r.vt - r.v0;
-	st->sync_ns += r.sync;
-	st->trans_ns += r.trans;
-	c = hooks__com(st, src);
-	if (c) {
-		c->count++;
-		c->bytes += (uint64_t)bytes;
-		c->trans_ns += r.trans;
-		c->sync_ns += r.sync;
-	}
+	recstmt__add_delivery(st, call->inner, r.vt - r.v0, src, bytes, r.sync, r.trans);
 }
 
 /* Records a receive-like call that delivered nothing (nrecv miss, trecv timeout,
@@ -201,10 +160,7 @@ static void record_nothing(hooks_call *call)
 {
 	pvmmon_log_stmt *st = call->inner ? NULL : hooks__stmt(call->site, call->op);
 
-	if (st) {
-		st->count++;
-		st->time_ns += call->t2 - call->t1;
-	}
+	recstmt__add_call(st, call->t2 - call->t1);
 }
 
 void hooks__pre_pvm_mytid(hooks_call *call) { (void)call; }

@@ -749,10 +749,7 @@ void hooks__pr_after(hooks_call *call)
 	if (!call->t_wait)
 		return;
 	st = hooks__stmt(call->site, call->op);
-	if (st) {
-		st->reordered += (uint64_t)call->pr_reordered;
-		st->held_ns += call->pr_held;
-	}
+	recstmt__add_held(st, call->pr_reordered, call->pr_held);
 	/* A timeout decided by virtual time ends at its virtual deadline. */
 	if (call->pr_timeout_vt) {
 		int64_t i = pvmmon_clock_now() - call->pr_timeout_vt;
