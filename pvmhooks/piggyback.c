@@ -1,5 +1,5 @@
 /*
- * The trailing piggyback of every user message (doc/architecture.md, "Piggyback"): sent
+ * The trailing piggyback of every user message (doc/architecture.md, "In a task"): sent
  * after a send or mcast in the private context, taken at the receive, with the
  * per-pair sequence numbers that pair them. The call hooks (calls.c) and the message
  * handlers' and waits' code (mhf.c, waits.c) use it; it calls only the features it
