@@ -12,7 +12,9 @@ int64_t pvmmon__clock_offset;
 int pvmmon__clock_offset_ready;
 double pvmmon__clock_drift;
 int64_t pvmmon__clock_epoch;
-int (*pvmmon__clock_real)(clockid_t, struct timespec *);
+/* The C library's clock_gettime until libpvmhooks points it at libc's own (in
+ * libpvmhooks, before that, the one its objects bind to, as a direct call did). */
+int (*pvmmon__clock_real)(clockid_t, struct timespec *) = clock_gettime;
 const pvmmon__clock_map *pvmmon__clock_tsc;
 
 void pvmmon__clock_offset_init(void)

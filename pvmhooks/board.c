@@ -80,11 +80,8 @@ int64_t hooks__board_now(void)
 {
 	struct timespec ts;
 
-	/* libc's, never the program's recorded clock (pvmmon__clock_real when set). */
-	if (pvmmon__clock_real)
-		pvmmon__clock_real(CLOCK_MONOTONIC, &ts);
-	else
-		clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* libc's, never the program's recorded clock (common/clock.h). */
+	pvmmon__clock_real(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 

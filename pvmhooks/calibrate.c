@@ -245,13 +245,13 @@ static void pb_costs(void)
 
 		pb.vt_send = t0;
 		len = wire__piggyback_encode(&pb, enc);
-		sbuf = pvm_mkbuf(PvmDataRaw);
+		sbuf = hooks__pvm.mkbuf(PvmDataRaw);
 		oldbuf = pvm_setsbuf(sbuf);
-		pvm_pkbyte((char *)enc, (int)len, 1);
+		hooks__pvm.pkbyte((char *)enc, (int)len, 1);
 		if (hooks__pvm.send(hooks__mytid(), CAL_TAG) >= 0)
 			snd[ns++] = pvmmon_clock_now() - t0;
 		pvm_setsbuf(oldbuf);
-		pvm_freebuf(sbuf);
+		hooks__pvm.freebuf(sbuf);
 	}
 	oldrbuf = pvm_setrbuf(0);
 	for (r = 0; r < ns; r++) {
@@ -262,11 +262,11 @@ static void pb_costs(void)
 		rbuf = hooks__pvm.recv(hooks__mytid(), CAL_TAG);
 		if (rbuf > 0 && pvm_bufinfo(rbuf, &bytes, &tag, &src) >= 0 && bytes > 0 &&
 		    (size_t)bytes <= sizeof(got)) {
-			pvm_upkbyte((char *)got, bytes, 1);
+			hooks__pvm.upkbyte((char *)got, bytes, 1);
 			wire__piggyback_decode(&in, got, (size_t)bytes, hooks__mytid());
 		}
 		if (rbuf > 0)
-			pvm_freebuf(rbuf);
+			hooks__pvm.freebuf(rbuf);
 		if (rbuf <= 0)
 			break;
 		rcv[n++] = pvmmon_clock_now() - t1;

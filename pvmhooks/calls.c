@@ -1,6 +1,7 @@
 /*
- * The per-call hooks around each wrapped PVM call: trailing piggyback after sends,
- * pairing the piggyback at receives, the virtual clock, and the statement records.
+ * The per-call hooks around each wrapped PVM call: the trailing piggyback sent after
+ * sends and taken at receives (piggyback.c), the virtual clock, and the statement
+ * records.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "clocksync.h"
 #include "critpath.h"
 #include "mhf.h"
+#include "piggyback.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
 #include "records.h"
@@ -24,26 +26,8 @@
 #include "waits.h"
 #include "../replay/replay.h"
 
-/* The per-pair sequence numbers: destination tid -> next one to send, source tid ->
- * next one expected. */
-static tidmap send_seq, recv_seq;
-/* Messages received from each sender, counted: the expected sequence number is no
- * count once a receive has overtaken messages of another tag (it moves past them, and
- * back when they are received). */
-static tidmap recv_count;
-void hooks__pairs_restart(void)
-{
-	/* A new tid: every partner's sequence with it starts anew. */
-	tidmap__free(&send_seq);
-	tidmap__free(&recv_seq);
-	tidmap__free(&recv_count);
-}
-
 /* Children spawned so far, for logical ids. */
 static uint32_t spawn_index;
-
-/* Piggybacks are small; one stack buffer covers a send or a mcast to 64 tasks. */
-#define PB_STACK_DESTS 64
 
 /* PVMMON_TEST_JITTER (microseconds, tests only): a random delay before every send, so
  * that tests can make wildcard receives take messages in different orders. */
@@ -56,104 +40,10 @@ void hooks__jitter(void)
 		const char *j = getenv("PVMMON_TEST_JITTER");
 
 		max = j ? atol(j) : 0;
-		seed = (unsigned)getpid() ^ (unsigned)pvmmon_clock_now();
+		seed = (unsigned)hooks__pid() ^ (unsigned)pvmmon_clock_now();
 	}
 	if (max > 0)
 		usleep((useconds_t)(rand_r(&seed) % (max + 1)));
-}
-
-/* Sends the trailing piggyback message to tids in the private context with the user's
- * tag, leaving the user's send buffer and context as they were. */
-int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
-{
-	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
-	int32_t stack_tids[PB_STACK_DESTS];
-	uint32_t stack_seq[PB_STACK_DESTS];
-	uint8_t *enc = stack;
-	int32_t *dt = stack_tids;
-	uint32_t *seq = stack_seq;
-	wire_piggyback pb;
-	size_t len;
-	int i, rc = PVMMON_ENOMEM;
-
-	if (n > PB_STACK_DESTS) {
-		enc = malloc(wire__piggyback_size((uint32_t)n, WIRE_PB_CP_MAX) + WIRE_PB_SIG_BYTES);
-		dt = malloc(sizeof(*dt) * (size_t)n);
-		seq = malloc(sizeof(*seq) * (size_t)n);
-		if (!enc || !dt || !seq)
-			goto out;
-	}
-	/* Field by field: the tuple (cp) alone is 800 bytes, read only when on. */
-	pb.vt_send = hooks__to_common(vclock__virtual(hooks__clock(), call->t1));
-	pb.quiet = 0;
-	for (i = 0; i < n; i++) {
-		int64_t *s = tidmap__get(&send_seq, tids[i], 0);
-
-		dt[i] = tids[i];
-		seq[i] = s ? (uint32_t)(*s)++ : 0;
-		/* Quiet only for a send to one task (one piggyback serves all of a mcast's). */
-		if (hooks__pr_on())
-			pb.quiet = (uint8_t)(hooks__pr_sent(tids[i], pb.vt_send) && n == 1);
-		if (hooks__trace_on())
-			hooks__trace_msg(call, tids[i], tag, bytes > 0 ? (uint32_t)bytes : 0,
-			                 seq[i], 0, 0);
-	}
-	pb.notify = (uint8_t)hooks__pr_deciding();
-	pb.sender_index = hooks__index();
-	pb.sender_tid = hooks__mytid();
-	pb.rt_send = hooks__to_common(call->t1);
-	pb.delay = vclock__intrusion(hooks__clock());
-	pb.bytes = bytes > 0 ? (uint32_t)bytes : 0;
-	pb.ncp = 0;
-	pb.ndests = (uint32_t)n;
-	pb.token = hooks__token();
-	pb.sends = hooks__board_sends();
-	pb.dest_tid = dt;
-	pb.seq = seq;
-	pb.my_seq = 0;
-	/* The message carries the longest path up to the send's start (off: only cp.on is
-	 * set). */
-	hooks__cp_tuple(&pb.cp, call->v0);
-	/* What the message holds, for its receiver's unpack check (checks.c). */
-	checks__sign(&pb, call);
-	len = wire__piggyback_encode(&pb, enc);
-	rc = channel__pb_send(tids, n, tag, enc, len);
-out:
-	if (enc != stack) {
-		free(enc);
-		free(dt);
-		free(seq);
-	}
-	return rc;
-}
-
-/* Adds (or finds) tid in peers (n of them, room for cap); NULL when full. */
-static wire_wpeer *peer_of(wire_wpeer *peers, size_t *n, size_t cap, int32_t tid)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (peers[i].tid == tid)
-			return &peers[i];
-	if (*n == cap)
-		return NULL;
-	peers[*n] = (wire_wpeer){tid, 0, 0};
-	return &peers[(*n)++];
-}
-
-size_t hooks__pair_counts(wire_wpeer **out)
-{
-	size_t cap = send_seq.used + recv_count.used, n = 0;
-	wire_wpeer *p = cap ? calloc(cap, sizeof(*p)) : NULL, *e;
-
-	*out = p;
-	if (!p)
-		return 0;
-	for (size_t i = 0; i < send_seq.cap; i++)
-		if (send_seq.slots[i].tid && (e = peer_of(p, &n, cap, send_seq.slots[i].tid)))
-			e->sent = (uint32_t)send_seq.slots[i].value;
-	for (size_t i = 0; i < recv_count.cap; i++)
-		if (recv_count.slots[i].tid && (e = peer_of(p, &n, cap, recv_count.slots[i].tid)))
-			e->recv = (uint32_t)recv_count.slots[i].value;
-	return n;
 }
 
 /*
@@ -184,138 +74,10 @@ static void piggyback_after_send(hooks_call *call, const int *tids, int n, int t
 static void record_send(hooks_call *call, const int *tids, int n, int bytes)
 {
 	pvmmon_log_stmt *st = hooks__stmt(call->site, call->op);
-	int i;
 
 	hooks__count_sent(n, bytes);
 	hooks__note_send(call->site);
-	if (!st)
-		return;
-	/* Inside a group call its statement counts the call and its time (groups.c). */
-	if (!call->inner) {
-		st->count++;
-		st->time_ns += call->t2 - call->t1;
-	}
-	st->bytes += (uint64_t)bytes * (uint64_t)n;
-	for (i = 0; i < n; i++) {
-		pvmmon_log_com *c = hooks__com(st, tids[i]);
-
-		if (c) {
-			c->count++;
-			c->bytes += (uint64_t)bytes;
-		}
-	}
-}
-
-/*
- * Takes the trailing piggyback of the message just consumed from src with tag into *pb
- * (from the preserve-mode stash, or through the channel, which waits for it when the
- * sender is monitored); 1 when there was a valid one. *arrived is when a stashed one
- * was taken off the queue.
- */
-static int fetch_piggyback(int src, int tag, wire_piggyback *pb, int64_t *arrived)
-{
-	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
-	uint8_t *big = NULL, *p = enc;
-	size_t len = 0;
-	int rc, have_pb = 0;
-
-	/* In preserve mode it may have been taken off the queue already (the stash). */
-	if (hooks__pr_on() && hooks__pr_take(&big, &len, arrived, src, tag)) {
-		p = big;
-		rc = 1;
-	} else {
-		rc = channel__pb_take(&big, &len, src, tag, enc, sizeof(enc));
-		if (big)
-			p = big;
-	}
-	/* A piggyback of another run (or forged without the run's token) is counted and
-	 * ignored: its message counts as from an unmonitored sender. */
-	if (rc == 1 && wire__piggyback_decode(pb, p, len, hooks__mytid()) == 0 &&
-	    pb->token == hooks__token())
-		have_pb = 1;
-	else if (rc != 0)
-		hooks__count_bad();
-	free(big);
-	if (have_pb && hooks__pr_on() && pb->my_seq >= 0)
-		hooks__pr_seen(src, pb->my_seq + 1);
-	if (have_pb && hooks__pr_on())
-		hooks__pr_piggyback(src, pb);
-	return have_pb;
-}
-
-/*
- * Sequence numbers consumed ahead of the expected one while messages a handler took
- * were still unsettled (their piggybacks come later): (source, sequence) pairs.
- */
-static struct {
-	int src;
-	int64_t seq;
-} * ahead;
-static size_t nahead, capahead;
-
-/* Takes sequence number seq of src out of `ahead`; 1 if it was there. */
-static int take_ahead(int src, int64_t seq)
-{
-	for (size_t i = 0; i < nahead; i++)
-		if (ahead[i].src == src && ahead[i].seq == seq) {
-			ahead[i] = ahead[--nahead];
-			return 1;
-		}
-	return 0;
-}
-
-/*
- * The message's sequence number from its piggyback minus the one expected from src,
- * moving the expectation on. A message handler takes messages as they are read in, but
- * their piggybacks are taken when the call ends (mhf.c), so a receive in that call may
- * consume later numbers first: a gap no larger than the messages handlers hold from src
- * is theirs, counts as no difference, and is closed when they settle.
- */
-static int64_t take_sequence(int src, const wire_piggyback *pb)
-{
-	int64_t *exp = tidmap__get(&recv_seq, src, 0), *got = tidmap__get(&recv_count, src, 0);
-	int64_t gap;
-	int held;
-
-	if (got)
-		++*got;
-	if (!exp)
-		return 0;
-	if (pb->my_seq < 0) {
-		++*exp;
-		return 0;
-	}
-	gap = pb->my_seq - *exp;
-	held = gap > 0 ? hooks__mhf_unsettled_from(src) : 0;
-	if (gap > 0 && gap <= held && nahead < 1u << 20) {
-		if (hooks__ensure((void **)&ahead, &capahead, nahead + 1, sizeof(*ahead)) < 0)
-			goto resync;
-		ahead[nahead].src = src;
-		ahead[nahead++].seq = pb->my_seq;
-		return 0;
-	}
-resync:
-	/* A sequence number other than the expected one means pairing went wrong (or, in
-	 * a replay, that the run diverged: the record keeps the difference). */
-	if (gap != 0)
-		hooks__count_bad();
-	*exp = pb->my_seq + 1;
-	while (nahead && take_ahead(src, *exp))
-		++*exp;
-	return gap;
-}
-
-int64_t hooks__absorb_piggyback(int src, int tag, int bytes)
-{
-	wire_piggyback pb;
-	int64_t arrived = 0;
-
-	hooks__count_recv(bytes);
-	if (!fetch_piggyback(src, tag, &pb, &arrived)) {
-		hooks__count_unmonitored();
-		return -1;
-	}
-	return take_sequence(src, &pb);
+	recstmt__add_send(st, call->inner, call->t2 - call->t1, tids, n, bytes);
 }
 
 /*
@@ -326,16 +88,10 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes)
  */
 static void group_server_message(hooks_call *call, pvmmon_log_stmt *st, int src, int bytes)
 {
-	pvmmon_log_com *c = st ? hooks__com(st, src) : NULL;
 	int64_t wait = call->t2 - call->t1;
 
-	if (!c)
-		return;
-	c->count++;
-	c->bytes += (uint64_t)bytes;
-	c->sync_ns += wait;
-	st->sync_ns += wait;
-	call->sync += wait;
+	if (recstmt__add_server(st, src, bytes, wait))
+		call->sync += wait;
 }
 
 /*
@@ -348,22 +104,18 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	wire_piggyback pb;
 	vclock_recv r;
 	pvmmon_log_stmt *st;
-	pvmmon_log_com *c;
 	int have_pb;
 	int64_t arrived = 0;
 
 	hooks__count_recv(bytes);
-	have_pb = fetch_piggyback(src, tag, &pb, &arrived);
+	have_pb = piggyback__fetch(src, tag, &pb, &arrived);
 	if (call->op == HOOKS_OP_pvm_precv)
 		checks__precv(call, call->chk_type, call->chk_len, have_pb ? &pb : NULL, tag);
 	else
 		checks__received(call->chk_buf, have_pb ? &pb : NULL, src, tag, bytes, call->inner);
 
 	st = hooks__stmt(call->site, call->op);
-	if (st) {
-		st->count += !call->inner;
-		st->bytes += (uint64_t)bytes;
-	}
+	recstmt__add_recv(st, call->inner, bytes);
 	if (!have_pb) {
 		/* A long wait's slices before the last (waits.c) are the program's waiting
 		 * too, not the wrapper's time: with no piggyback to set the clock, they
@@ -380,13 +132,10 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 			return;
 		}
 		hooks__count_unmonitored();
-		if (st) {
-			st->unmonitored++;
-			st->time_ns += call->t2 - call->t1;
-		}
+		recstmt__add_unmonitored(st, call->t2 - call->t1);
 		return;
 	}
-	call->seq_delta = take_sequence(src, &pb);
+	call->seq_delta = piggyback__sequence(src, &pb);
 	/* In preserve mode a receive may have waited before its real call, and the
 	 * message's arrival is known from its piggyback's (see vclock__receive_seen). */
 	vclock__receive_seen(hooks__clock(), call->t0, call->t_wait, call->t1, call->t2,
@@ -402,19 +151,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 	hooks__cp_receive(call->v0, r.sync, r.trans, &pb.cp);
 	if (hooks__trace_on())
 		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
-	if (!st)
-		return;
-	if (!call->inner)
-		st->time_ns += r.vt - r.v0;
-	st->sync_ns += r.sync;
-	st->trans_ns += r.trans;
-	c = hooks__com(st, src);
-	if (c) {
-		c->count++;
-		c->bytes += (uint64_t)bytes;
-		c->trans_ns += r.trans;
-		c->sync_ns += r.sync;
-	}
+	recstmt__add_delivery(st, call->inner, r.vt - r.v0, src, bytes, r.sync, r.trans);
 }
 
 /* Records a receive-like call that delivered nothing (nrecv miss, trecv timeout,
@@ -423,10 +160,7 @@ static void record_nothing(hooks_call *call)
 {
 	pvmmon_log_stmt *st = call->inner ? NULL : hooks__stmt(call->site, call->op);
 
-	if (st) {
-		st->count++;
-		st->time_ns += call->t2 - call->t1;
-	}
+	recstmt__add_call(st, call->t2 - call->t1);
 }
 
 void hooks__pre_pvm_mytid(hooks_call *call) { (void)call; }
@@ -723,7 +457,7 @@ static int exit_piggyback(int src, int tag, wire_piggyback *pb)
 {
 	int64_t arrived = 0;
 
-	return fetch_piggyback(src, tag, pb, &arrived);
+	return piggyback__fetch(src, tag, pb, &arrived);
 }
 
 void hooks__pre_pvm_exit(hooks_call *call)

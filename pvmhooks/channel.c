@@ -134,6 +134,11 @@ void channel__resolve(void)
 	hooks__pvm.setrbuf = hooks__real("pvm_setrbuf");
 	hooks__pvm.freebuf = hooks__real("pvm_freebuf");
 	hooks__pvm.pstat = hooks__real("pvm_pstat");
+	hooks__pvm.mkbuf = hooks__real("pvm_mkbuf");
+	hooks__pvm.pkbyte = hooks__real("pvm_pkbyte");
+	hooks__pvm.upkbyte = hooks__real("pvm_upkbyte");
+	hooks__pvm.pkmesg = hooks__real("pvm_pkmesg");
+	hooks__pvm.upkint = hooks__real("pvm_upkint");
 	ch.io.send = hooks__pvm.send;
 	ch.io.recv = hooks__pvm.recv;
 	ch.io.trecv = hooks__pvm.trecv;
@@ -290,17 +295,17 @@ static int real_is_monitored(int tid)
 
 static int real_pb_send(const int *tids, int n, int tag, const void *data, size_t len)
 {
-	int sbuf = pvm_mkbuf(PvmDataRaw), oldbuf = pvm_setsbuf(sbuf);
+	int sbuf = hooks__pvm.mkbuf(PvmDataRaw), oldbuf = pvm_setsbuf(sbuf);
 	int oldctx = pvm_setcontext(ch.ctx), rc;
 
-	pvm_pkbyte((char *)data, (int)len, 1);
+	hooks__pvm.pkbyte((char *)data, (int)len, 1);
 	if (n == 1)
 		rc = hooks__pvm.send(tids[0], tag);
 	else
 		rc = hooks__pvm.mcast((int *)tids, n, tag);
 	pvm_setcontext(oldctx);
 	pvm_setsbuf(oldbuf);
-	pvm_freebuf(sbuf);
+	hooks__pvm.freebuf(sbuf);
 	return rc < 0 ? PVMMON_EPVM : 0;
 }
 
@@ -318,7 +323,7 @@ static int await_piggyback(int src, int tag)
 		b = hooks__pvm.trecv(src, tag, &tv);
 		if (b != 0)
 			return b;
-		if (pvm_pstat(src) != PvmOk)
+		if (hooks__pvm.pstat(src) != PvmOk)
 			return hooks__pvm.nrecv(src, tag);
 	}
 }
@@ -356,11 +361,11 @@ static int real_pb_take(uint8_t **heap, size_t *len, int src, int tag, uint8_t *
 
 		if ((size_t)n > cap)
 			p = *heap = malloc((size_t)n);
-		rc = p && pvm_upkbyte((char *)p, n, 1) >= 0 ? 1 : PVMMON_EPARSE;
+		rc = p && hooks__pvm.upkbyte((char *)p, n, 1) >= 0 ? 1 : PVMMON_EPARSE;
 		*len = (size_t)n;
 	}
 	if (pbuf > 0)
-		pvm_freebuf(pbuf);
+		hooks__pvm.freebuf(pbuf);
 	pvm_setcontext(oldctx);
 	pvm_setrbuf(rb);
 	return rc;
@@ -404,7 +409,7 @@ static int real_take_any(uint8_t **out, size_t *len, int *src, int *tag, long wa
 	if (b > 0 && pvm_bufinfo(b, &n, tag, src) >= 0)
 		rc = pvmio__unpack(b, out, len, NULL, NULL) == 0 ? 1 : PVMMON_EPVM;
 	if (b > 0)
-		pvm_freebuf(b);
+		hooks__pvm.freebuf(b);
 	hooks__matcher_restore(m);
 	pvm_setcontext(oc);
 	pvm_setrbuf(rb);

@@ -31,6 +31,13 @@ typedef struct hooks_real {
 	int (*setrbuf)(int);
 	int (*freebuf)(int);
 	int (*pstat)(int);
+	/* pvmmon's own messages: libpvm3's, not checks.c's wrappers, which the program
+	 * sees (under the guard they pass straight through to these). */
+	int (*mkbuf)(int);
+	int (*pkbyte)(char *, int, int);
+	int (*upkbyte)(char *, int, int);
+	int (*pkmesg)(int);
+	int (*upkint)(int *, int, int);
 } hooks_real;
 
 /* libpvm3's definitions, resolved by channel__resolve (tests may point them at fakes). */

@@ -681,7 +681,7 @@ static void queued_at_exit(int (*take_pb)(int src, int tag, wire_piggyback *pb))
 	wire_piggyback pb;
 	int id, n = 0;
 
-	while (n++ < 100000 && (id = pvm_nrecv(-1, -1)) > 0) {
+	while (n++ < 100000 && (id = hooks__pvm.nrecv(-1, -1)) > 0) {
 		int bytes = 0, tag = 0, src = 0;
 		wire_finding f;
 

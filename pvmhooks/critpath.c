@@ -8,7 +8,6 @@
 
 #include "clocksync.h"
 #include "critpath.h"
-#include "probes.h"
 #include "trace.h"
 #include "pvmmon/errors.h"
 
@@ -24,7 +23,7 @@ void hooks__cp_pause(int p)
 {
 	paused = p;
 	on = selected && !paused;
-	hooks__probe_refresh();
+	hooks__refresh_probes();
 }
 
 uint32_t hooks__cp_gen(void) { return cp.t.gen; }
@@ -57,7 +56,7 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 		free(names[k]);
 	nnames = 0;
 	selected = on = 0;
-	hooks__probe_refresh();
+	hooks__refresh_probes();
 	memset(&cp, 0, sizeof(cp));
 	while (p && *p && nnames < WIRE_CP_MAX) {
 		const char *e = strchr(p, ',');
@@ -72,7 +71,7 @@ void hooks__cp_configure(const char *list, int exclusive, uint32_t gen)
 	cp__init(&cp, nnames, exclusive, gen);
 	selected = 1;
 	on = !paused;
-	hooks__probe_refresh();
+	hooks__refresh_probes();
 }
 
 /* Whether name is one of the '+'-separated members of group (top-m search buckets). */

@@ -6,6 +6,7 @@
 #include "../common/resource.h"
 #include "dyninst.h"
 #include "hooks.h"
+#include "probes.h"
 #include "records.h"
 
 /* A site the task has seen, with the procedure a loop is in (from the probe stack at
@@ -80,6 +81,15 @@ int hooks__dyn_first(pvmmon_probe_site *site)
 	if (!site->enabled)
 		hooks__records_touch(site);
 	return site->enabled;
+}
+
+/* The probes call up here through the extension they are given (probes.h), when the
+ * library is loaded: probes run before the task registers. */
+__attribute__((constructor)) static void extend_probes(void)
+{
+	static const hooks_probe_ext e = {hooks__dyn_first, hooks__dyn_throttle};
+
+	hooks__probe_extend(&e);
 }
 
 /* Applies every rule to every site again (after the rules changed). */

@@ -14,6 +14,8 @@
 #include "fatal.h"
 #include "features.h"
 #include "histos.h"
+#include "mhf.h"
+#include "piggyback.h"
 #include "preserve.h"
 #include "probes.h"
 #include "pvmmon/errors.h"
@@ -344,9 +346,15 @@ static uint32_t stmt_id(void *site, hooks_op op)
 	return st ? st->id : 0;
 }
 
+/* What one feature needs of another, given here so that neither calls the other: the
+ * trace's statement ids, the waits' statements, preserve mode's wait threshold, the
+ * piggyback's and the replay's view of the messages handlers hold. */
 void features__install(void)
 {
 	hooks__trace_set_stmt_id(stmt_id);
 	waits__set_stmt(hooks__stmt);
+	hooks__pr_wait_threshold(waits__threshold);
+	piggyback__held_by(hooks__mhf_unsettled_from);
+	hooks__rr_unexpected_by(hooks__mhf_unexpected);
 	sched__init(features, NFEATURES);
 }

@@ -38,12 +38,11 @@ static void group_post(hooks_call *call)
 	/* A group call made inside another (through libgpvm3's PLT) is part of it. */
 	if (call->inner || !(st = hooks__stmt(call->site, call->op)))
 		return;
-	st->count++;
 	/* Virtual time from the real call's start to its end: the calls inside have
 	 * charged their own monitoring as intrusion, and a receive inside has set the
 	 * clock to the message's virtual arrival. */
 	dt = vclock__virtual(hooks__clock(), call->t2) - call->v0 - (call->t1 - call->t0);
-	st->time_ns += dt > 0 ? dt : 0;
+	recstmt__add_call(st, dt > 0 ? dt : 0);
 }
 
 #define GROUP_DEFINE(NAME, ...)                                                                    \

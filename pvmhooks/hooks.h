@@ -152,6 +152,9 @@ void *hooks__cur_site(void);
  * pvm_exit (PVM may lose that message). */
 void hooks__note_send(void *site);
 void *hooks__send_site(void);
+/* The process's pid, from the kernel: pvmmon's own reads never go through the
+ * program's recorded getpid (sources.c). */
+int hooks__pid(void);
 /* Whether this process is the one that registered (not a child after fork, which
  * inherits the state and the exit handler). */
 int hooks__registered_here(void);
@@ -204,6 +207,26 @@ void hooks__probe_enrol(void);
 int hooks__probe_unwatched(void);
 
 /*
+ * The runtime's part the layers below it call (sources.c, hide.c, mboxinfo.c and the
+ * probes): runtime.c, above every feature, gives task.c its three functions when the
+ * library is loaded (hooks__set_runtime), so that nothing below the runtime calls up
+ * into it. Until then (another library's constructor, before this one's) the task is
+ * not activated, a probe does not enrol and nobody is said to be unwatched.
+ */
+typedef struct hooks_runtime_ops {
+	int (*activate)(void);
+	void (*probe_enrol)(void);
+	int (*probe_unwatched)(void);
+} hooks_runtime_ops;
+void hooks__set_runtime(const hooks_runtime_ops *ops);
+
+/* Something the probes' common case depends on changed (the task's state, the critical
+ * path's switch): the probes (probes.c) refresh what they read, through the function
+ * they gave (hooks__watch_probes, from their constructor). */
+void hooks__watch_probes(void (*refresh)(void));
+void hooks__refresh_probes(void);
+
+/*
  * Starts a wrapped call: returns 0 when the call must simply pass through (monitoring
  * is off in this process), else sets the guard, initialises on first use and fills
  * call's entry stamps.
@@ -224,19 +247,6 @@ pvmmon_event_op hooks__event_op(hooks_op op);
 /* A random delay before a send when PVMMON_TEST_JITTER asks for one (tests only). */
 void hooks__jitter(void);
 
-/* Piggyback (calls.c): sends the trailing record after a user send or mcast; 0, or a
- * negative code. */
-int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
-/* Takes the trailing piggyback of a message of `bytes` from src with tag that a message
- * handler took (counting the message as received); returns its sequence number minus
- * the expected one, -1 when the sender sent none. */
-int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
-/* The user messages sent to and received from each partner so far (counted; sent is
- * the per-pair sequence number) into *out (heap, the caller frees); returns how many
- * partners. */
-size_t hooks__pair_counts(wire_wpeer **out);
-/* Forgets the per-pair sequences and counts (a task that enrols again has a new tid). */
-void hooks__pairs_restart(void);
 /* Starts the task's counters anew (a task that enrols again). */
 void hooks__counts_restart(void);
 

@@ -19,6 +19,7 @@
 #include <pvm3.h>
 
 #include "mhf.h"
+#include "piggyback.h"
 #include "rr.h"
 #include "slicetimer.h"
 #include "waits.h"
@@ -97,7 +98,7 @@ static void run_handler(handler_fn user, int buf, int own, uint64_t *pos, int *o
 	if (own) {
 		cur = pvm_setrbuf(rb);
 		if (cur > 0)
-			pvm_freebuf(cur);
+			hooks__pvm.freebuf(cur);
 	}
 }
 
@@ -283,7 +284,7 @@ static void deliver_recorded(hooks_call *call, int src, int tag)
 			         (unsigned)src, tag, waits__forced_verdict());
 			why = obs;
 		}
-		if (step % PSTAT_EVERY == 0 && pvm_pstat(src) != PvmOk)
+		if (step % PSTAT_EVERY == 0 && hooks__pvm.pstat(src) != PvmOk)
 			gone = 1;
 		usleep(1000);
 	}

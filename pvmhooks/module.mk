@@ -19,3 +19,6 @@ $(HOOKS_CORE): $(HOOKS_OBJS)
 ALL_TARGETS += $(HOOKS_SO) $(HOOKS_CORE)
 INSTALL_LIB += $(HOOKS_SO)
 UNIT_LINK_LIBS += $(HOOKS_CORE)
+# Its modules call only down (packages: pvmhooks/packages), as its picture shows.
+CYCLE_DIRS += pvmhooks
+LAYER_DIRS += pvmhooks

@@ -19,7 +19,6 @@
 #include "records.h"
 #include "sched.h"
 #include "trace.h"
-#include "waits.h"
 
 static int on; /* preserve mode (from the welcome) */
 
@@ -71,6 +70,14 @@ static struct {
 	int32_t src, tag;
 	int64_t window, horizon;
 } told;
+
+/* The wait reports' threshold (waits.c's setting, given at install): a receive blocked
+ * that long is reported; 0 until given. */
+static int64_t (*threshold_of)(void);
+
+void hooks__pr_wait_threshold(int64_t (*threshold)(void)) { threshold_of = threshold; }
+
+static int64_t wait_threshold(void) { return threshold_of ? threshold_of() : 0; }
 
 void hooks__pr_spawning(void) { hooks__prl_spawning(); }
 
@@ -343,7 +350,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	uint64_t serial = hooks__prs.stash_serial;
 	int64_t last;
 
-	int64_t defer = waits__threshold();
+	int64_t defer = wait_threshold();
 
 	cur.kind = WIRE_PW_BLOCKED;
 	cur.block++;
@@ -665,7 +672,7 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			break;
 		now = pvmmon_clock_now();
 		if (why == HERE_NONE) {
-			until = call->t_wait + waits__threshold();
+			until = call->t_wait + wait_threshold();
 			step = until - now;
 		} else {
 			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now,
@@ -756,10 +763,7 @@ void hooks__pr_after(hooks_call *call)
 	if (!call->t_wait)
 		return;
 	st = hooks__stmt(call->site, call->op);
-	if (st) {
-		st->reordered += (uint64_t)call->pr_reordered;
-		st->held_ns += call->pr_held;
-	}
+	recstmt__add_held(st, call->pr_reordered, call->pr_held);
 	/* A timeout decided by virtual time ends at its virtual deadline. */
 	if (call->pr_timeout_vt) {
 		int64_t i = pvmmon_clock_now() - call->pr_timeout_vt;

@@ -43,4 +43,8 @@ void hooks__pr_exiting(void);
 /* Tells the monitor what was sent since the last report (before the final flush). */
 int hooks__pr_report(void);
 
+/* Gives preserve mode the wait reports' threshold (waits__threshold, a setting of
+ * waits.c's: a blocked receive is reported after it; features.c, at install). */
+void hooks__pr_wait_threshold(int64_t (*threshold)(void));
+
 #endif

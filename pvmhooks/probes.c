@@ -4,13 +4,26 @@
 #include <string.h>
 
 #include "critpath.h"
-#include "dyninst.h"
 #include "hooks.h"
 #include "probes.h"
 #include "records.h"
 #include "sched.h"
 
 hooks_probe_state hooks__probe = {.cost = -1, .next_tick = INT64_MAX, .slow = 1};
+
+/* Dynamic instrumentation's part (hooks__probe_extend). */
+static hooks_probe_ext ext;
+
+void hooks__probe_extend(const hooks_probe_ext *e) { ext = *e; }
+
+/* A site's first entry: dynamic instrumentation learns it (hooks__probe_extend). */
+static int first_entry(pvmmon_probe_site *site)
+{
+	if (ext.first)
+		return ext.first(site);
+	site->seen = 1;
+	return site->enabled;
+}
 
 /* PVMMON_TEST_PROBE_DELAY for this task (tests only). */
 static int64_t test_delay_ns;
@@ -25,6 +38,10 @@ void hooks__probe_refresh(void)
 	/* With the critical path on, every probe has its part to do there. */
 	hooks__probe.next_tick = hooks__cp_selected() ? INT64_MIN : tick_at;
 }
+
+/* The task tells its state's changes through the core (hooks__set_state), which calls
+ * no feature: the probes give it their refresh when the library is loaded. */
+__attribute__((constructor)) static void watch_state(void) { hooks__watch_probes(hooks__probe_refresh); }
 
 void hooks__probe_tick_at(int64_t t)
 {
@@ -169,7 +186,7 @@ static __attribute__((noinline)) int gate(pvmmon_probe_site *site, int entry)
 		return 0;
 	if (entry && !site->seen) {
 		int64_t t0 = pvmmon_clock_now();
-		int known = hooks__dyn_first(site);
+		int known = first_entry(site);
 
 		/* Learning the site is monitoring: its time is charged, measured. */
 		charge_measured(t0);
@@ -286,7 +303,10 @@ static __attribute__((noinline)) void throttle_check(pvmmon_probe_site *site)
 		return;
 	if (hooks__start())
 		at = pvmmon_clock_now() - hooks__start();
-	hooks__dyn_throttle(site);
+	if (ext.throttle)
+		ext.throttle(site);
+	else
+		site->enabled = 0;
 	hooks__records_throttled(site, at > 0 ? at : 0, t > 0 ? t / (int64_t)n : 0, pair);
 }
 

@@ -55,6 +55,20 @@ void hooks__probe_cost_set(int64_t ns);
 /* What each probe is charged (-1 while the first probes still measure themselves). */
 int64_t hooks__probe_cost(void);
 
+/*
+ * The probes' extension by dynamic instrumentation (dyninst.c, a layer above the
+ * records): what a site's first entry learns (the rules applied; returns the site's
+ * enabled flag) and throttling's switch-off. dyninst.c gives them from its constructor,
+ * before any probe runs (probes run before the task registers); without them a site is
+ * only marked seen and throttling switches it off here. Neither is on the probes'
+ * common case.
+ */
+typedef struct hooks_probe_ext {
+	int (*first)(pvmmon_probe_site *site);
+	void (*throttle)(pvmmon_probe_site *site);
+} hooks_probe_ext;
+void hooks__probe_extend(const hooks_probe_ext *ext);
+
 /* Sets the throttling threshold (a share of a site's time a call; 0: never), instead of
  * PVMMON_THROTTLE's. */
 void hooks__probe_throttle_set(double share);

@@ -123,6 +123,22 @@ void hooks__records_stmt_reset(void);
 void hooks__records_stmt_restart(void);
 /* The com record of stmt for partner tid, created on first use. */
 pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid);
+
+/* A statement's accounting (recstmt.c owns the rule; st may be NULL): a call of
+ * time_ns; a send of bytes to each of n tids (inner: made inside a group call, whose
+ * statement counts the call and its time); a receive's message of bytes; a message
+ * from an unmonitored sender (the call's time_ns); a delivery's virtual time, sync
+ * and transmission from src; a group server's answer from src after wait (0 when no
+ * com record could be made: nothing counted); preserve mode's reordering and holding. */
+void recstmt__add_call(pvmmon_log_stmt *st, int64_t time_ns);
+void recstmt__add_send(pvmmon_log_stmt *st, int inner, int64_t time_ns, const int *tids, int n,
+                       int bytes);
+void recstmt__add_recv(pvmmon_log_stmt *st, int inner, int bytes);
+void recstmt__add_unmonitored(pvmmon_log_stmt *st, int64_t time_ns);
+void recstmt__add_delivery(pvmmon_log_stmt *st, int inner, int64_t time_ns, int src, int bytes,
+                           int64_t sync, int64_t trans);
+int recstmt__add_server(pvmmon_log_stmt *st, int src, int bytes, int64_t wait);
+void recstmt__add_held(pvmmon_log_stmt *st, int reordered, int64_t held_ns);
 /* A flush's first step, at virtual time v: at the final one the open procedures and
  * loops are closed; the static tables' counts are taken. */
 void hooks__records_prepare(int final, int64_t v);

@@ -117,6 +117,98 @@ pvmmon_log_com *hooks__com(pvmmon_log_stmt *stmt, int tid)
 	return c;
 }
 
+/*
+ * The accounting of a statement's record, here so that its rule is in one place (the
+ * call hooks say what happened; st may be NULL: nothing is kept). A call counts once,
+ * with its time; a message made inside a group call (inner) counts under the group
+ * call's statement, which counts the call itself (groups.c), so its own count and time
+ * are not added; each message counts with its partner's com record.
+ */
+void recstmt__add_call(pvmmon_log_stmt *st, int64_t time_ns)
+{
+	if (!st)
+		return;
+	st->count++;
+	st->time_ns += time_ns;
+}
+
+void recstmt__add_send(pvmmon_log_stmt *st, int inner, int64_t time_ns, const int *tids, int n,
+                       int bytes)
+{
+	if (!st)
+		return;
+	if (!inner) {
+		st->count++;
+		st->time_ns += time_ns;
+	}
+	st->bytes += (uint64_t)bytes * (uint64_t)n;
+	for (int i = 0; i < n; i++) {
+		pvmmon_log_com *c = hooks__com(st, tids[i]);
+
+		if (c) {
+			c->count++;
+			c->bytes += (uint64_t)bytes;
+		}
+	}
+}
+
+void recstmt__add_recv(pvmmon_log_stmt *st, int inner, int bytes)
+{
+	if (!st)
+		return;
+	st->count += !inner;
+	st->bytes += (uint64_t)bytes;
+}
+
+void recstmt__add_unmonitored(pvmmon_log_stmt *st, int64_t time_ns)
+{
+	if (!st)
+		return;
+	st->unmonitored++;
+	st->time_ns += time_ns;
+}
+
+void recstmt__add_delivery(pvmmon_log_stmt *st, int inner, int64_t time_ns, int src, int bytes,
+                           int64_t sync, int64_t trans)
+{
+	pvmmon_log_com *c;
+
+	if (!st)
+		return;
+	if (!inner)
+		st->time_ns += time_ns;
+	st->sync_ns += sync;
+	st->trans_ns += trans;
+	c = hooks__com(st, src);
+	if (c) {
+		c->count++;
+		c->bytes += (uint64_t)bytes;
+		c->trans_ns += trans;
+		c->sync_ns += sync;
+	}
+}
+
+int recstmt__add_server(pvmmon_log_stmt *st, int src, int bytes, int64_t wait)
+{
+	pvmmon_log_com *c = st ? hooks__com(st, src) : NULL;
+
+	if (!c)
+		return 0;
+	c->count++;
+	c->bytes += (uint64_t)bytes;
+	c->sync_ns += wait;
+	st->sync_ns += wait;
+	return 1;
+}
+
+void recstmt__add_held(pvmmon_log_stmt *st, int reordered, int64_t held_ns)
+{
+	if (!st)
+		return;
+	st->reordered += (uint64_t)reordered;
+	st->held_ns += held_ns;
+}
+
 void hooks__records_stmt_restart(void)
 {
 	pvmmon_log_task *rec = hooks__records_task();

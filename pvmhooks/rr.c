@@ -13,7 +13,6 @@
  */
 #include <dlfcn.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +20,8 @@
 
 #include <pvm3.h>
 
-#include "mhf.h"
 #include "rr.h"
+#include "rrstop.h"
 #include "sources.h"
 #include "sched.h"
 #include "trace.h"
@@ -35,6 +34,12 @@
 static hooks_rr_mode mode_now;
 
 hooks_rr_mode hooks__rr_mode(void) { return mode_now; }
+
+/* Whether message handlers took a message the record never had them take (mhf.c's
+ * test, given at install: the handlers' code is above the replay's). */
+static int (*unexpected_by)(int *src, int *tag);
+
+void hooks__rr_unexpected_by(int (*unexpected)(int *src, int *tag)) { unexpected_by = unexpected; }
 
 static replay_enc enc;
 static wire_buf chunk;
@@ -59,7 +64,6 @@ static int32_t *lid_tids;
 static size_t nlids;
 static int diverged;
 static int keep_going;      /* on a divergence, go on recording instead of stopping */
-static uint64_t stop_at;    /* stop (SIGSTOP) before this event, counted from 1; 0: no */
 
 /* The number of the event after the record's last (clock and pid reads included). */
 static uint64_t end_event(void)
@@ -286,26 +290,26 @@ static int wait_message(hooks_call *call, int src, int tag)
  * copy so that the program still unpacks b from its start; -1 when it has none. */
 static int first_int(int b, int32_t *v)
 {
-	int sb = pvm_mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
+	int sb = hooks__pvm.mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
 
 	if (sb < 0)
 		return -1;
 	old = pvm_setsbuf(sb);
-	if (pvm_pkmesg(b) >= 0) {
+	if (hooks__pvm.pkmesg(b) >= 0) {
 		orb = pvm_setrbuf(sb);
 		c = pvm_upkmesg();
 		if (c > 0) {
 			pvm_setrbuf(c);
-			if (pvm_upkint(&x, 1, 1) >= 0) {
+			if (hooks__pvm.upkint(&x, 1, 1) >= 0) {
 				*v = x;
 				rc = 0;
 			}
-			pvm_freebuf(c);
+			hooks__pvm.freebuf(c);
 		}
 		pvm_setrbuf(orb);
 	}
 	pvm_setsbuf(old);
-	pvm_freebuf(sb);
+	hooks__pvm.freebuf(sb);
 	return rc;
 }
 
@@ -316,7 +320,7 @@ static int activate(int b)
 	int old = pvm_setrbuf(b);
 
 	if (old > 0 && old != b)
-		pvm_freebuf(old);
+		hooks__pvm.freebuf(old);
 	return b;
 }
 
@@ -351,73 +355,29 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 	}
 }
 
-/* The event a stop at a clock or pid read (sources.c) is before, else 0. */
-static uint64_t stopping_at;
-
-/* Tells the monitor (STOPPED) that this task stops, was continued or holds (kind) at
- * the call before the next recorded event. */
-static void send_stopped(const hooks_call *call, int kind)
-{
-	wire_stopped s = {stopping_at     ? stopping_at
-			  : next < nrec ? rec_no[next]
-					: end_event(),
-			  (uint32_t)getpid(), NULL, 0, (uint8_t)kind};
-	wire_buf b;
-	Dl_info info;
-
-	if (dladdr(call->site, &info) && info.dli_fname) {
-		s.module = (char *)info.dli_fname;
-		s.offset = (uint64_t)((char *)call->site - (char *)info.dli_fbase);
-	}
-	wire__buf_init(&b);
-	wire__stopped_encode(&b, &s);
-	if (!b.failed)
-		channel__send(WIRE_TAG_STOPPED, b.data, b.len);
-	wire__buf_free(&b);
-}
-
-/* --stop-at: tells the monitor (which prints the pid) and stops this process before
- * the event, so that a debugger can attach to exactly this state. */
-static void stop_here(const hooks_call *call)
-{
-	send_stopped(call, WIRE_STOP_STOPPED);
-	raise(SIGSTOP);
-	/* A debugger, or kill -CONT, let it go on: so do the others. */
-	send_stopped(call, WIRE_STOP_CONTINUED);
-}
+/* The recorded event the next call replays (the one after the record's last at its
+ * end). */
+static uint64_t next_event(void) { return next < nrec ? rec_no[next] : end_event(); }
 
 void hooks__rr_stop_source(void *site, uint64_t event)
 {
 	hooks_call c;
 
-	if (mode_now != HOOKS_RR_REPLAY || diverged || !stop_at || stop_at != event)
+	if (mode_now != HOOKS_RR_REPLAY || diverged || !rrstop__due(event))
 		return;
 	memset(&c, 0, sizeof(c));
 	c.site = site;
-	stopping_at = event;
-	stop_here(&c);
-	stopping_at = 0;
+	rrstop__here(&c, event);
 }
 
-/* Another task is stopped for a debugger (WIRE_CTL_HOLD came): set by hooks__poll. */
-static int hold;
-
-void hooks__rr_hold(int on)
-{
-	hold = mode_now == HOOKS_RR_REPLAY && on;
-}
+void hooks__rr_hold(int on) { rrstop__hold(mode_now == HOOKS_RR_REPLAY && on); }
 
 void hooks__rr_hold_point(hooks_call *call)
 {
 	/* The hold comes with the control messages polled at wrapped calls (every 10 ms
 	 * at most): looking for it at every receive would slow every replay. */
-	if (!hold || diverged)
-		return;
-	send_stopped(call, WIRE_STOP_HOLDING);
-	while (hold && !channel__lost()) {
-		usleep(5000);
-		hooks__poll(pvmmon_clock_now());
-	}
+	if (!diverged)
+		rrstop__hold_point(call, next_event());
 }
 
 /* Drops an earlier init's sender ids and stream (a test's next case starts anew). */
@@ -466,7 +426,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 		goto out;
 	}
 	keep_going = rd.keep_going;
-	stop_at = rd.stop_at;
+	rrstop__configure(rd.stop_at);
 	/* The senders' ids are this task's from now on. */
 	lids = rd.senders;
 	nlids = rd.nsenders;
@@ -614,8 +574,8 @@ const replay_entry *hooks__rr_take(hooks_call *call, const char *what)
 		diverge(call, "the end of the recorded run", obs);
 		return NULL;
 	}
-	if (stop_at && rec_no[next] == stop_at)
-		stop_here(call);
+	if (rrstop__due(rec_no[next]))
+		rrstop__here(call, rec_no[next]);
 	at_event = rec_no[next];
 	cur = rec[next++];
 	return &cur;
@@ -732,7 +692,7 @@ int hooks__rr_flush(int final)
 		int src, tag;
 		char who[128], obs[400];
 
-		if (hooks__mhf_unexpected(&src, &tag)) {
+		if (unexpected_by && unexpected_by(&src, &tag)) {
 			hooks__rr_name_of(who, sizeof(who), src, 1);
 			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
 						   "tag %d that the recorded run's handlers never took",

@@ -109,4 +109,8 @@ const char *hooks__rr_intern_group(const char *g);
 void hooks__rr_forget_groups(void);
 void hooks__rr_describe_group(char *buf, size_t len, const struct replay_entry *e, int by_tid);
 
+/* Gives the replay the message handlers' test of a message they took that the record
+ * never had them take (hooks__mhf_unexpected; features.c, at install). */
+void hooks__rr_unexpected_by(int (*unexpected)(int *src, int *tag));
+
 #endif

@@ -21,6 +21,7 @@
 #include "features.h"
 #include "hooks.h"
 #include "mhf.h"
+#include "piggyback.h"
 #include "preempt.h"
 #include "preserve.h"
 #include "probes.h"
@@ -41,6 +42,19 @@ static int exit_handler; /* at_exit is registered */ /* real time the library wa
 
 /* The process's start, as near as a library can see it: the task's time origin, so
  * that work done before its first PVM call (probed procedures included) is its own. */
+static int activate(void);
+static void probe_enrol(void);
+static int probe_unwatched(void);
+
+/* Before the library's other constructors: the runtime's part the layers below it call
+ * (hooks.h, hooks__set_runtime). */
+__attribute__((constructor(101))) static void give_runtime(void)
+{
+	static const hooks_runtime_ops ops = {activate, probe_enrol, probe_unwatched};
+
+	hooks__set_runtime(&ops);
+}
+
 __attribute__((constructor)) static void loaded(void)
 {
 	loaded_at = pvmmon_clock_now();
@@ -65,7 +79,7 @@ static int read_mailbox(wire_mailbox *mb)
 		if (pvmio__unpack(b, &d, &len, NULL, NULL) == 0)
 			rc = wire__mailbox_decode(mb, d, len);
 		free(d);
-		pvm_freebuf(b);
+		hooks__pvm.freebuf(b);
 	}
 	pvm_setrbuf(rb);
 	return rc;
@@ -115,9 +129,9 @@ static int start_monitor(wire_mailbox *mb)
 
 	if (getenv("PVMMON_NO_AUTOSTART"))
 		return PVMMON_ENOTFOUND;
-	sb = pvm_setsbuf(pvm_mkbuf(PvmDataDefault));
+	sb = pvm_setsbuf(hooks__pvm.mkbuf(PvmDataDefault));
 	lock = pvm_putinfo(WIRE_LOCK_NAME, pvm_getsbuf(), PvmMboxDefault);
-	pvm_freebuf(pvm_setsbuf(sb));
+	hooks__pvm.freebuf(pvm_setsbuf(sb));
 	if (lock >= 0) {
 		mon = monitor_path();
 		if (!mon) {
@@ -203,7 +217,7 @@ static int register_task(uint8_t **ans, size_t *len, const wire_mailbox *mb, int
 	reg.parent_tid = pvm_parent();
 	if (reg.parent_tid < 0)
 		reg.parent_tid = 0;
-	reg.pid = (int32_t)getpid();
+	reg.pid = (int32_t)hooks__pid();
 	reg.dtid = pvm_tidtohost(hooks__mytid());
 	reg.program = (char *)channel__program();
 	reg.rt_start = (uint64_t)t_start;
@@ -290,7 +304,7 @@ int hooks__init(void)
 
 static void enrol_at_exit(void)
 {
-	if (hooks__state() == HOOKS_UNINIT && !hooks__guard && hooks__activate())
+	if (hooks__state() == HOOKS_UNINIT && !hooks__guard && activate())
 		at_exit();
 }
 
@@ -303,7 +317,7 @@ static int nobody_monitors(void)
 	return getenv("PVMMON_PASSIVE") || (!getenv("PVMMON_NO_AUTOSTART") && !getenv("PVMEPID"));
 }
 
-void hooks__probe_enrol(void)
+static void probe_enrol(void)
 {
 	if (hooks__state() != HOOKS_UNINIT || hooks__guard)
 		return;
@@ -318,10 +332,10 @@ void hooks__probe_enrol(void)
 			atexit(enrol_at_exit);
 	}
 	if (under_run && pvmmon_clock_now() - loaded_at >= ENROL_AFTER_NS)
-		hooks__activate();
+		activate();
 }
 
-int hooks__probe_unwatched(void)
+static int probe_unwatched(void)
 {
 	/* Decided as the first probe would: the process is passive from now on. (Under
 	 * the guard, registration is under way: passive there is its first step.) */
@@ -332,7 +346,7 @@ int hooks__probe_unwatched(void)
 	return hooks__state() == HOOKS_PASSIVE;
 }
 
-int hooks__activate(void)
+static int activate(void)
 {
 	int64_t t0;
 
@@ -373,7 +387,7 @@ static int reenrol(hooks_op op)
 	hooks__counts_restart();
 	hooks__set_earlier_tid(hooks__mytid());
 	hooks__set_state(HOOKS_UNINIT);
-	if (hooks__activate())
+	if (activate())
 		return 1;
 	/* Registration failed: the process goes on unmonitored, as any task would. */
 	if (hooks__state() == HOOKS_UNINIT)
@@ -422,7 +436,7 @@ int hooks__begin(hooks_call *call, hooks_op op, void *site)
 	/* libgpvm3 starts the group server when it finds none: that spawn is PVM's own. */
 	if (__builtin_expect(op == HOOKS_OP_pvm_spawn, 0) && callsite__grouped())
 		return 0;
-	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !hooks__activate() &&
+	if (__builtin_expect(hooks__state() != HOOKS_ACTIVE, 0) && !activate() &&
 	    !reenrol(op))
 		return 0;
 	hooks__guard = 1;

@@ -5,10 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hooks.h"
-#include "probes.h"
 
 /* The task's core state; each feature's own is static in the feature's file. */
 static struct {
@@ -28,17 +28,47 @@ static struct {
 	                  * lose that message */
 	pid_t pid;       /* the process that registered (a child after fork is not it) */
 	int earlier_tid; /* its tid before it called pvm_exit and enrolled again (0: none) */
+	hooks_runtime_ops runtime;  /* the runtime's functions (hooks__set_runtime) */
+	void (*refresh_probes)(void); /* the probes' refresh (hooks__watch_probes) */
 } st;
 
 const hooks_state_kind *const hooks__state_at = &st.state;
 /* The task's virtual clock, outside st: the probes address it directly. */
 vclock hooks__vclock;
 
+/* The process's pid from the kernel, not through sources.c's getpid (the program's,
+ * recorded and replayed; pvmmon's own reads pass through it to libc's, which asks the
+ * kernel the same). */
+int hooks__pid(void) { return (int)syscall(SYS_getpid); }
+
 void hooks__set_state(hooks_state_kind state)
 {
 	st.state = state;
 	/* The probes' common case is an active task's. */
-	hooks__probe_refresh();
+	hooks__refresh_probes();
+}
+
+void hooks__watch_probes(void (*refresh)(void)) { st.refresh_probes = refresh; }
+
+void hooks__refresh_probes(void)
+{
+	if (st.refresh_probes)
+		st.refresh_probes();
+}
+
+void hooks__set_runtime(const hooks_runtime_ops *ops) { st.runtime = *ops; }
+
+int hooks__activate(void) { return st.runtime.activate ? st.runtime.activate() : 0; }
+
+void hooks__probe_enrol(void)
+{
+	if (st.runtime.probe_enrol)
+		st.runtime.probe_enrol();
+}
+
+int hooks__probe_unwatched(void)
+{
+	return st.runtime.probe_unwatched ? st.runtime.probe_unwatched() : 0;
 }
 
 int hooks__mytid(void) { return st.mytid; }
@@ -55,10 +85,10 @@ void hooks__set_task(int mytid, uint64_t token)
 {
 	st.mytid = mytid;
 	st.token = token;
-	st.pid = getpid();
+	st.pid = hooks__pid();
 }
 
-int hooks__registered_here(void) { return st.pid == getpid(); }
+int hooks__registered_here(void) { return st.pid == hooks__pid(); }
 
 void hooks__note_send(void *site) { st.send_site = site; }
 

@@ -20,6 +20,7 @@
 
 #include "clocksync.h"
 #include "pvmmon/errors.h"
+#include "piggyback.h"
 #include "sched.h"
 #include "slicetimer.h"
 #include "vclock.h"

@@ -4,10 +4,54 @@
 # a -> b when a's object has an undefined symbol that b's object defines (nm), or when
 # a's source or header includes b's header ("b.h", a header of the same folder). A
 # module's own calls and includes are no edge. The cycles are tsort's.
-# Usage: scripts/check-cycles.sh DIR...   (objects under $BUILD/DIR, BUILD=build)
+# Packages: files that are one module split for size count as one node, the package.
+# A package is module x and the files that include its header x_impl.h, and the
+# modules of each line "NAME: MODULE MODULE ..." of DIR/packages ("#" starts a comment).
+# --packages checks the modules inside each package instead, each package alone.
+# --edges prints the edges between nodes ("a b" lines) and checks nothing
+# (scripts/layers-dot.sh draws them).
+# Usage: scripts/check-cycles.sh [--packages | --edges] DIR...
+#        (objects under $BUILD/DIR, BUILD=build)
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 status=0
+mode=nodes
+case "${1:-}" in
+--packages) mode=packages; shift ;;
+--edges) mode=edges; shift ;;
+esac
+
+# "module package" lines for DIR's packages.
+packages_of() {
+	for h in "$1"/*_impl.h; do
+		[ -e "$h" ] || continue
+		p=$(basename "$h" _impl.h)
+		echo "$p $p"; echo "${p}_impl $p"
+		grep -l "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"${p}_impl.h\"" "$1"/*.c "$1"/*.h |
+			while read -r f; do m=$(basename "$f"); echo "${m%.*} $p"; done
+	done
+	[ -e "$1/packages" ] && sed 's/#.*//' "$1/packages" |
+		awk -F: 'NF >= 2 { n = split($2, m, " "); for (i = 1; i <= n; i++) print m[i], $1 }'
+	return 0
+}
+
+# Reports the cycles among edges ("a b" lines) of what (a folder or a package): 1 if any.
+report() {
+	loops=$(printf '%s\n' "$2" | tsort 2>&1 >/dev/null)
+	if [ -n "$loops" ]; then
+		echo "check-cycles: $1 has a cycle (a -> b: a calls or includes b):"
+		printf '%s\n' "$loops" | sed 's/^tsort: //'
+		# The edges among the modules tsort named, to see the cycle whole.
+		printf '%s\n' "$loops" | grep -v 'input contains a loop' | sed 's/^tsort: //' | sort -u >"${TMPDIR:-/tmp}/check-cycles.$$"
+		printf '%s\n' "$2" | awk -v f="${TMPDIR:-/tmp}/check-cycles.$$" '
+			BEGIN { while ((getline l < f) > 0) in_loop[l] = 1 }
+			($1 in in_loop) && ($2 in in_loop) { print "  " $1 " -> " $2 }'
+		rm -f "${TMPDIR:-/tmp}/check-cycles.$$"
+		return 1
+	fi
+	echo "check-cycles: $1: no cycle"
+}
+
 for dir in "$@"; do
 	dir=${dir%/}
 	objs=$(ls "$BUILD/$dir"/*.o 2>/dev/null)
@@ -38,19 +82,26 @@ for dir in "$@"; do
 			done
 		} | sort -u
 	)
-	loops=$(printf '%s\n' "$edges" | tsort 2>&1 >/dev/null)
-	if [ -n "$loops" ]; then
-		echo "check-cycles: $dir has a cycle (a -> b: a calls or includes b):"
-		printf '%s\n' "$loops" | sed 's/^tsort: //'
-		# The edges among the modules tsort named, to see the cycle whole.
-		printf '%s\n' "$loops" | grep -v 'input contains a loop' | sed 's/^tsort: //' | sort -u >"${TMPDIR:-/tmp}/check-cycles.$$"
-		printf '%s\n' "$edges" | awk -v f="${TMPDIR:-/tmp}/check-cycles.$$" '
-			BEGIN { while ((getline l < f) > 0) in_loop[l] = 1 }
-			($1 in in_loop) && ($2 in in_loop) { print "  " $1 " -> " $2 }'
-		rm -f "${TMPDIR:-/tmp}/check-cycles.$$"
-		status=1
-	else
-		echo "check-cycles: $dir: no cycle"
+	pkgs=$(packages_of "$dir" | sort -u)
+	if [ "$mode" = packages ]; then
+		for p in $(printf '%s\n' "$pkgs" | awk 'NF { print $2 }' | sort -u); do
+			inner=$(printf '%s\n' "$pkgs" | awk -v p="$p" '$2 == p { printf "%s ", $1 }')
+			pedges=$(printf '%s\n' "$edges" | awk -v l="$inner" '
+				BEGIN { n = split(l, m, " "); for (i = 1; i <= n; i++) in_p[m[i]] = 1 }
+				($1 in in_p) && ($2 in in_p)')
+			report "$dir package $p" "$pedges" || status=1
+		done
+		continue
 	fi
+	# Each end of an edge named by its package, if it is in one.
+	edges=$(printf '%s\n' "$edges" | awk -v f="$(printf '%s\n' "$pkgs" | tr '\n' ';')" '
+		BEGIN { n = split(f, l, ";"); for (i = 1; i <= n; i++) if (split(l[i], w, " ") == 2) pkg[w[1]] = w[2] }
+		NF == 2 { a = ($1 in pkg) ? pkg[$1] : $1; b = ($2 in pkg) ? pkg[$2] : $2
+			  if (a != b) print a, b }' | sort -u)
+	if [ "$mode" = edges ]; then
+		printf '%s\n' "$edges"
+		continue
+	fi
+	report "$dir" "$edges" || status=1
 done
 exit $status

@@ -33,11 +33,13 @@ check-install: all
 	@d=$$(mktemp -d) && $(MAKE) --no-print-directory install PREFIX=$$d >/dev/null && \
 	tests/install/check.sh $$d; status=$$?; rm -rf $$d; exit $$status
 
-# The modules of each folder call and include only downward: a cycle between them fails
-# the check (scripts/check-cycles.sh reads the objects' symbols and the sources' includes).
-CYCLE_DIRS := common cli instrument export monitor graphs replay
+# No cycle between the modules of the folders of CYCLE_DIRS (scripts/check-cycles.sh
+# reads the objects' symbols and the sources' includes), and the layer pictures of
+# LAYER_DIRS' folders are their code's (from the objects: after all).
+CYCLE_DIRS += common cli instrument export monitor graphs replay
 check-cycles: all
 	BUILD=$(BUILD) scripts/check-cycles.sh $(CYCLE_DIRS)
+	@for d in $(LAYER_DIRS); do scripts/layers-dot.sh --check $$d || exit 1; done
 
 check: check-cycles check-unit check-integration check-install
 

@@ -5,6 +5,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../../../pvmhooks/calls.h"
+#include "../../../pvmhooks/piggyback.h"
 #include "../../../pvmhooks/records.h"
 #include "fake_channel.h"
 
