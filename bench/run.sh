@@ -1424,7 +1424,7 @@ p24_time() { # mode name program args...: appends the program's wall seconds to 
 	# shellcheck disable=SC2046
 	# The time goes to its file straight from bash, not through pvmmon's standard error:
 	# a line pvmmon says (tablix2's usage findings) must not be taken for it.
-	(cd "$pw" && PATH="$BIN:$PATH" timeout 300 $PIN "$BIN/pvmmon" run -q $(p24_flags "$m" "$n") -- \
+	(cd "$pw" && PATH="$BIN:$pw:$PATH" timeout 300 $PIN "$BIN/pvmmon" run -q $(p24_flags "$m" "$n") -- \
 		/bin/bash -c 'o=$1; shift; TIMEFORMAT=%R; { time "$@" >/dev/null 2>&1; } 2>>"$o"' \
 		bash "$pw/$n.$m" "$@" >/dev/null 2>&1) || true
 }
