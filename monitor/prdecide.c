@@ -248,9 +248,6 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	t->ncand = 0;
 	t->kind = WIRE_PW_RUNNING;
 	t->t_block = 0;
-	/* It runs from now on: asked before its virtual time can have passed what a
-	 * decision needs, it would only answer what the grant says. */
-	t->t_ran = pvmmon_clock_now();
 }
 
 /* No task the rule sees has the tid. */
