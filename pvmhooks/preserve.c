@@ -414,7 +414,10 @@ static int local_kind(int kind)
 	       !hooks__prs.spy;
 }
 
-/* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
+/* The receive goes its plain way, not decided (ask_monitor, decide_here): no failure. */
+#define PLAIN_WAY (-1)
+
+/* Asks the monitor to decide the receive and waits for its grant: 0, or PLAIN_WAY when the
  * receive goes its plain way (the monitor is lost, or an unmonitored message is first
  * in the queue). A blocking receive from any source with bounds still decides itself
  * when what arrives meanwhile allows (a block notice, a piggyback), and withdraws the
@@ -434,7 +437,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 
 		if (channel__lost()) {
 			cur.kind = WIRE_PW_RUNNING;
-			return -1;
+			return PLAIN_WAY;
 		}
 		if (grant.req == cur.req)
 			break;
@@ -461,7 +464,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 		if (n == 0 && unmonitored_first(tid, tag, &found)) {
 			cur.kind = WIRE_PW_RUNNING;
 			hooks__pr_report();
-			return -1;
+			return PLAIN_WAY;
 		}
 	}
 	return 0;
@@ -645,7 +648,7 @@ static void tell_decided(int src, int tag)
  * the bounds do not know; the least bound a task blocked on anyone) or when the
  * monitor asked (a decision there waits for this task). With no candidate it waits
  * for one as a blocked receive does: up to the wait threshold, after which the
- * monitor is told (waits.c). -1: an unmonitored message came first (the plain way).
+ * monitor is told (waits.c). PLAIN_WAY: an unmonitored message came first.
  */
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
@@ -687,7 +690,7 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 		 * the receive goes its plain way, as when it was there at the start. */
 		if (unmonitored_first(cur.src, cur.tag, &found)) {
 			cur.local = cur.asked = 0;
-			return -1;
+			return PLAIN_WAY;
 		}
 	}
 	cur.local = 0;
@@ -748,7 +751,8 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
 	here = local_kind(kind) ? decide_here(call, &first_at) : 0;
-	if (here < 0 || (here == 0 && ask_monitor(call, tid, tag, kind, &first_at) < 0)) {
+	if (here == PLAIN_WAY ||
+	    (here == 0 && ask_monitor(call, tid, tag, kind, &first_at) == PLAIN_WAY)) {
 		cur.t_block = 0;
 		return;
 	}

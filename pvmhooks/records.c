@@ -88,13 +88,13 @@ void hooks__records_init(void)
 
 pvmmon_log_task *hooks__records_task(void) { return &rec; }
 
-/* Makes room for one more proc record and its keys; 0 or -1. */
+/* Makes room for one more proc record and its keys; 0 or PVMMON_ENOMEM. */
 static int proc_grow(void)
 {
 	size_t old = proc_cap;
 
 	if (hooks__ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
-		return -1;
+		return PVMMON_ENOMEM;
 	if (proc_cap != old) {
 		proc_key *k = realloc(proc_keys, proc_cap * sizeof(*k));
 
@@ -102,17 +102,17 @@ static int proc_grow(void)
 			/* The records array is larger than proc_cap says; the next call grows
 			 * the keys again. */
 			proc_cap = old;
-			return -1;
+			return PVMMON_ENOMEM;
 		}
 		proc_keys = k;
 	}
 	return 0;
 }
 
-/* The critical-path selection index of an open frame's procedure, -1 if none. */
+/* The critical-path selection index of an open frame's procedure, CP_INDEX_NONE if none. */
 static int frame_cp(const frame *f)
 {
-	return f->record != (size_t)-1 ? proc_keys[f->record].cp : -1;
+	return f->record != (size_t)-1 ? proc_keys[f->record].cp : CP_INDEX_NONE;
 }
 
 static int key_is(const proc_key *k, const void *site, const void *caller, int32_t call_line)

@@ -274,7 +274,11 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 	hooks__rr_diverge_obs(call, obs);
 }
 
-/* Receives the message from src with tag, or reports that it cannot come. */
+/* What a replayed receive returns to the program when its recorded message cannot come
+ * and the replay goes on past the divergence (continue-recording). */
+#define CANNOT_COME (-1)
+
+/* Receives the message from src with tag, or reports that it cannot come (CANNOT_COME). */
 static int wait_message(hooks_call *call, int src, int tag)
 {
 	const char *why;
@@ -283,17 +287,17 @@ static int wait_message(hooks_call *call, int src, int tag)
 	if (b != 0)
 		return b;
 	cannot_come(call, src, tag, why);
-	return -1;
+	return CANNOT_COME;
 }
 
 /* The first integer of message b (a notify message names a tid there), read from a
- * copy so that the program still unpacks b from its start; -1 when it has none. */
+ * copy so that the program still unpacks b from its start: whether it has one. */
 static int first_int(int b, int32_t *v)
 {
-	int sb = hooks__pvm.mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
+	int sb = hooks__pvm.mkbuf(PvmDataDefault), old, orb, c, x = 0, found = 0;
 
 	if (sb < 0)
-		return -1;
+		return 0;
 	old = pvm_setsbuf(sb);
 	if (hooks__pvm.pkmesg(b) >= 0) {
 		orb = pvm_setrbuf(sb);
@@ -302,7 +306,7 @@ static int first_int(int b, int32_t *v)
 			pvm_setrbuf(c);
 			if (hooks__pvm.upkint(&x, 1, 1) >= 0) {
 				*v = x;
-				rc = 0;
+				found = 1;
 			}
 			hooks__pvm.freebuf(c);
 		}
@@ -310,7 +314,7 @@ static int first_int(int b, int32_t *v)
 	}
 	pvm_setsbuf(old);
 	hooks__pvm.freebuf(sb);
-	return rc;
+	return found;
 }
 
 /* Makes kept message b the active receive buffer, freeing the current one as a
@@ -334,7 +338,7 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 
 	for (size_t i = 0; i < nheld_notes; i++)
 		if (pvm_bufinfo(held_notes[i], &bytes, &t, &s) >= 0 && s == src && t == tag &&
-		    first_int(held_notes[i], &v) == 0 && v == tid) {
+		    first_int(held_notes[i], &v) && v == tid) {
 			b = held_notes[i];
 			memmove(&held_notes[i], &held_notes[i + 1],
 				(nheld_notes - i - 1) * sizeof(*held_notes));
@@ -345,7 +349,7 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 		b = wait_message(call, src, tag);
 		if (b <= 0)
 			return b;
-		if (first_int(b, &v) == 0 && v == tid)
+		if (first_int(b, &v) && v == tid)
 			return b;
 		if (hooks__ensure((void **)&held_notes, &cap_notes, nheld_notes + 1,
 				  sizeof(*held_notes)) < 0)
@@ -617,7 +621,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		e.value = rc;
 	} else if (delivered && ((uint32_t)src & 0x80000000u) &&
 		   (op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV) &&
-		   first_int(rc, &e.value) == 0) {
+		   first_int(rc, &e.value)) {
 		/* From a pvmd (tids with the top bit set, PVM's TIDPVMD): a notify message,
 		 * whose first integer names the task (or host) it is about. Which one comes
 		 * first depends on timing, and the task's tid differs between runs: the
