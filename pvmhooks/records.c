@@ -99,6 +99,8 @@ void hooks__records_init(void)
 
 pvmmon_log_task *hooks__records_task(void) { return &rec; }
 
+const pvmmon_log_task *hooks__records_view(void) { return &rec; }
+
 /* Makes room for one more proc record and its keys; 0 or PVMMON_ENOMEM. */
 static int proc_grow(void)
 {
