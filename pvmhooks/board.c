@@ -257,10 +257,10 @@ int64_t hooks__board_eta(int32_t tid, int *slot, int64_t target, int64_t now)
 	int64_t w, b;
 
 	if (!s)
-		return -1;
+		return BOARD_ETA_UNKNOWN;
 	w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
 	if (w & 1)
-		return -1;
+		return BOARD_ETA_UNKNOWN;
 	b = now - w / 2;
 	return b >= target ? 0 : target - b;
 }

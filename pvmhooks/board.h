@@ -49,7 +49,8 @@ int64_t hooks__board_now(void);
  */
 int64_t hooks__board_bound(int32_t tid, int *slot, uint64_t sends, int64_t now, int *stale);
 /* Real ns until tid's bound reaches target, if it grows with real time (it runs);
- * -1 if it does not (it is in a call) or cannot be read. */
+ * BOARD_ETA_UNKNOWN if it does not (it is in a call) or cannot be read. */
+#define BOARD_ETA_UNKNOWN (-1)
 int64_t hooks__board_eta(int32_t tid, int *slot, int64_t target, int64_t now);
 
 #endif

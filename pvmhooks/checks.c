@@ -94,7 +94,7 @@ int checks__parse(const char *list, const char **bad)
 		if (i == 4) {
 			if (bad)
 				*bad = p;
-			return -1;
+			return pvmmon_error_set(PVMMON_EINVAL, "unknown check '%.*s'", (int)n, p);
 		}
 		mask |= 1 << i;
 		p += n + (p[n] == ',');

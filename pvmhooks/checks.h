@@ -25,7 +25,8 @@ enum {
 };
 /* Which are on (read from the environment at first use); 0: none. */
 int checks__on(void);
-/* Parses a --check list into a mask; -1 when a name is unknown (*bad names it). */
+/* Parses a --check list into a mask; PVMMON_EINVAL when a name is unknown (*bad names
+ * it). */
 int checks__parse(const char *list, const char **bad);
 
 /* Fills pb's signature for call's message (send, mcast: the current send buffer's;

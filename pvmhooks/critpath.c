@@ -97,18 +97,18 @@ int hooks__cp_index(const char *name)
 	for (k = 0; name && k < nnames; k++)
 		if (in_group(names[k], name))
 			return (int)k;
-	return -1;
+	return CP_INDEX_NONE;
 }
 
 /* Starts the path at the process's start (v) and replays the procedure entries and
- * exits made before registration; 0 when it could (they were all kept). */
+ * exits made before registration: whether it could (they were all kept). */
 static int begin_at_start(int64_t v, const wire_cp *from, int64_t arc,
 			  const hooks_pre_event *pre, size_t n)
 {
 	size_t i;
 
 	if (!pre)
-		return -1;
+		return 0;
 	cp__start(&cp, v, from, arc, (const int[1]){0}, 0);
 	if (hooks__trace_on())
 		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)cp.t.gen, v, v);
@@ -120,7 +120,7 @@ static int begin_at_start(int64_t v, const wire_cp *from, int64_t arc,
 void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start,
 		     const hooks_pre_event *pre, size_t npre, const int *open, int n)
 {
-	if (!hooks__cp_selected() || (at_start && begin_at_start(v, from, arc, pre, npre) == 0))
+	if (!hooks__cp_selected() || (at_start && begin_at_start(v, from, arc, pre, npre)))
 		return;
 	if (at_start) {
 		/* Too much happened before registration to replay: the path starts now. */

@@ -19,7 +19,8 @@ void hooks__cp_configure(const char *names, int exclusive, uint32_t gen);
  * not pause it): inline, every probe asks. */
 extern const int *const hooks__cp_on_at;
 static inline int hooks__cp_selected(void) { return *hooks__cp_on_at; }
-/* The selection index of procedure name, -1 when it is not selected. */
+/* The selection index of procedure name, CP_INDEX_NONE when it is not selected. */
+#define CP_INDEX_NONE (-1)
 int hooks__cp_index(const char *name);
 /* The monitor's STOP at virtual time v: the last sample, then nothing is carried. */
 void hooks__cp_stop(int64_t v);

@@ -6,6 +6,7 @@
 #include "../common/resource.h"
 #include "dyninst.h"
 #include "hooks.h"
+#include "pvmmon/errors.h"
 #include "probes.h"
 #include "records.h"
 
@@ -113,7 +114,8 @@ void hooks__dyn_throttle(pvmmon_probe_site *site)
 	site->enabled = 0;
 }
 
-/* Adds a rule (resource text spec), 0 or -1 when it does not parse. */
+/* Adds a rule (resource text spec): 0, PVMMON_ENOMEM, or PVMMON_EPARSE when it does not
+ * parse. */
 static int add_rule(int on, const char *spec)
 {
 	dyn_rule *r;
@@ -123,13 +125,13 @@ static int add_rule(int on, const char *spec)
 		dyn_rule *n = realloc(rules, c * sizeof(*n));
 
 		if (!n)
-			return -1;
+			return PVMMON_ENOMEM;
 		rules = n;
 		cap_rules = c;
 	}
 	r = &rules[nrules];
 	if (resource__parse(&r->r, spec) < 0)
-		return -1;
+		return PVMMON_EPARSE;
 	/* A rule that names another task changes nothing here. */
 	if (!resource__names_task(&r->r, hooks__lid())) {
 		resource__clear(&r->r);

@@ -82,12 +82,14 @@ static volatile sig_atomic_t deferred, deferred_where;
 static volatile sig_atomic_t settling;
 static wire_buf out; /* the FATAL message, its room reserved at install */
 
+#define SLOT_NONE (-1) /* slot_of: a signal not handled here */
+
 static int slot_of(int sig)
 {
 	for (size_t i = 0; i < NHANDLED; i++)
 		if (handled[i].sig == sig)
 			return (int)i;
-	return -1;
+	return SLOT_NONE;
 }
 
 static int is_handler(const struct sigaction *sa)

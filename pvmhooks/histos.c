@@ -352,7 +352,7 @@ static entity *record_entity(int kind, size_t rec)
 {
 	static const pvmmon_hist_focus foci[3] = {PVMMON_FOCUS_STMT, PVMMON_FOCUS_PROC,
 	                                          PVMMON_FOCUS_LOOP};
-	pvmmon_log_task *t = hooks__records_task();
+	const pvmmon_log_task *t = hooks__records_view();
 	const char *name = kind == 1 ? t->procs[rec].name : kind == 2 ? t->loops[rec].name : NULL;
 	entity *e = NULL;
 
@@ -386,7 +386,7 @@ static void add_running(int loop, size_t rec, int64_t time, uint64_t count, void
  * call or probe tick after its end, and at every flush). */
 static void sweep(int64_t t)
 {
-	pvmmon_log_task *rec = hooks__records_task();
+	const pvmmon_log_task *rec = hooks__records_view();
 
 	for (size_t i = 0; i < hs.ne; i++)
 		if (hs.e[i].focus != PVMMON_FOCUS_STMT)
@@ -427,7 +427,7 @@ static void sweep(int64_t t)
  * does not spread what came before it over its wait. */
 static void call_entities(const hooks_call *call, int64_t v0, int64_t v)
 {
-	pvmmon_log_task *rec = hooks__records_task();
+	const pvmmon_log_task *rec = hooks__records_view();
 	int64_t id = hooks__records_stmt_id(call->site);
 	entity *e = NULL;
 
@@ -503,12 +503,12 @@ static int hotter(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Appends a histogram of h to the task's records. */
-static void put_hist(pvmmon_log_task *rec, const histo *h, pvmmon_hist_metric m,
+/* Appends a histogram of h to the n in hists (the task's records' next ones). */
+static void put_hist(pvmmon_log_hist *hists, size_t *n, const histo *h, pvmmon_hist_metric m,
                      pvmmon_hist_focus f, const entity *e, int64_t from, int64_t to,
                      const char *requested)
 {
-	pvmmon_log_hist *l = &rec->hists[rec->nhists];
+	pvmmon_log_hist *l = &hists[*n];
 
 	memset(l, 0, sizeof(*l));
 	if (histo__to_log(l, h) < 0)
@@ -521,11 +521,11 @@ static void put_hist(pvmmon_log_task *rec, const histo *h, pvmmon_hist_metric m,
 	l->from_ns = from;
 	l->to_ns = to;
 	l->requested = requested ? strdup(requested) : NULL;
-	rec->nhists++;
+	++*n;
 }
 
 /* The hottest entities of focus f (and every one when asked for). */
-static void put_entities(pvmmon_log_task *rec, pvmmon_hist_focus f, size_t *idx)
+static void put_entities(pvmmon_log_hist *hists, size_t *nhists, pvmmon_hist_focus f, size_t *idx)
 {
 	size_t n = 0, keep = hs.hottest;
 	int all_time = (hs.all_foci >> f) & 1, all_calls = (hs.all_foci >> (8 + f)) & 1;
@@ -538,18 +538,18 @@ static void put_entities(pvmmon_log_task *rec, pvmmon_hist_focus f, size_t *idx)
 		const entity *e = &hs.e[idx[i]];
 
 		if (i < keep || all_time)
-			put_hist(rec, &e->time, PVMMON_HIST_TIME, f, e, 0, -1,
+			put_hist(hists, nhists, &e->time, PVMMON_HIST_TIME, f, e, 0, -1,
 			         i < keep ? NULL : "run");
 		if (i < keep || all_calls)
-			put_hist(rec, &e->calls, PVMMON_HIST_CALLS, f, e, 0, -1,
+			put_hist(hists, nhists, &e->calls, PVMMON_HIST_CALLS, f, e, 0, -1,
 			         i < keep ? NULL : "run");
 	}
 }
 
 int histos__flush(int final, int64_t now)
 {
-	pvmmon_log_task *rec = hooks__records_task();
-	size_t *idx;
+	pvmmon_log_hist *hists;
+	size_t *idx, nhists = 0;
 	int64_t t;
 
 	(void) final;
@@ -567,22 +567,23 @@ int histos__flush(int final, int64_t now)
 		histo__fit(&hs.e[i].time, t);
 		histo__fit(&hs.e[i].calls, t);
 	}
-	for (size_t i = 0; i < rec->nhists; i++)
-		pvmmon_log_hist_clear(&rec->hists[i]);
-	free(rec->hists);
-	rec->nhists = 0;
-	rec->hists = calloc((size_t)hs.ns + 2 * hs.ne + 1, sizeof(*rec->hists));
+	/* The records own the histograms: they get the new set (none when memory is
+	 * short) in place of the last flush's. */
+	hists = calloc((size_t)hs.ns + 2 * hs.ne + 1, sizeof(*hists));
 	idx = malloc((hs.ne + 1) * sizeof(*idx));
-	if (!rec->hists || !idx) {
+	if (!hists || !idx) {
+		free(hists);
 		free(idx);
+		hooks__records_set_hists(NULL, 0);
 		return pvmmon_error_set(PVMMON_ENOMEM, NULL);
 	}
 	for (int i = 0; i < hs.ns; i++)
-		put_hist(rec, &hs.s[i].h, hs.s[i].metric, PVMMON_FOCUS_TASK, NULL, hs.s[i].from,
-		         hs.s[i].to, hs.s[i].requested);
-	put_entities(rec, PVMMON_FOCUS_STMT, idx);
-	put_entities(rec, PVMMON_FOCUS_PROC, idx);
-	put_entities(rec, PVMMON_FOCUS_LOOP, idx);
+		put_hist(hists, &nhists, &hs.s[i].h, hs.s[i].metric, PVMMON_FOCUS_TASK, NULL,
+		         hs.s[i].from, hs.s[i].to, hs.s[i].requested);
+	put_entities(hists, &nhists, PVMMON_FOCUS_STMT, idx);
+	put_entities(hists, &nhists, PVMMON_FOCUS_PROC, idx);
+	put_entities(hists, &nhists, PVMMON_FOCUS_LOOP, idx);
 	free(idx);
+	hooks__records_set_hists(hists, nhists);
 	return 0;
 }

@@ -166,7 +166,7 @@ int hooks__earlier_tid(void);
 void hooks__set_start(int64_t t);
 
 /* Grows *arr (of *cap items of size, the new ones zeroed, doubling) to hold n items;
- * 0, or -1 when memory is short (*arr is then unchanged). */
+ * 0, or PVMMON_ENOMEM when memory is short (*arr is then unchanged). */
 int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size);
 
 /* The thread-local flags below use the initial-exec model: one %fs-relative access

@@ -199,13 +199,15 @@ void hooks__mhf_deleted(int mhid)
 		}
 }
 
-/* The first kept message from src with tag, or -1. */
+#define KEPT_NONE (-1) /* find_kept: no such message kept */
+
+/* The first kept message from src with tag, or KEPT_NONE. */
 static long find_kept(int src, int tag)
 {
 	for (size_t i = 0; i < nkept; i++)
 		if (kept[i].src == src && kept[i].tag == tag)
 			return (long)i;
-	return -1;
+	return KEPT_NONE;
 }
 
 /* Gives kept message i to its handler, takes its piggyback and records the delivery. */

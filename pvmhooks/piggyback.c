@@ -242,7 +242,7 @@ int64_t hooks__absorb_piggyback(int src, int tag, int bytes)
 	hooks__count_recv(bytes);
 	if (!piggyback__fetch(src, tag, &pb, &arrived)) {
 		hooks__count_unmonitored();
-		return -1;
+		return PIGGYBACK_NONE;
 	}
 	return piggyback__sequence(src, &pb);
 }

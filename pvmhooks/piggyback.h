@@ -21,7 +21,8 @@
 int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes);
 /* Takes the trailing piggyback of a message of `bytes` from src with tag that a message
  * handler took (counting the message as received); returns its sequence number minus
- * the expected one, -1 when the sender sent none. */
+ * the expected one, PIGGYBACK_NONE when the sender sent none. */
+#define PIGGYBACK_NONE (-1)
 int64_t hooks__absorb_piggyback(int src, int tag, int bytes);
 /* The user messages sent to and received from each partner so far (counted; sent is
  * the per-pair sequence number) into *out (heap, the caller frees); returns how many

@@ -20,6 +20,7 @@
 
 #include "../common/clock.h"
 #include "preempt.h"
+#include "pvmmon/errors.h"
 
 static struct {
 	preempt_sample last; /* the previous call's end */
@@ -42,7 +43,7 @@ static int sample(preempt_sample *s, int64_t rt)
 	struct rusage ru;
 
 	if (getrusage(RUSAGE_THREAD, &ru) != 0)
-		return -1;
+		return PVMMON_ERROR;
 	s->rt = rt;
 	s->cpu = ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
 	         ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;

@@ -20,11 +20,27 @@
 #include "sched.h"
 #include "trace.h"
 
-static int on; /* preserve mode (from the welcome) */
+/* This file's state besides the request in progress (cur, grant, told below). */
+static struct {
+	int on; /* preserve mode (from the welcome) */
+	/* Receives decided here, and block notices sent, so far (for the monitor's
+	 * stats). */
+	uint32_t nlocal, nnotices;
+	/* The wait reports' threshold (waits.c's setting, given at install): a receive
+	 * blocked that long is reported; 0 until given. */
+	int64_t (*threshold_of)(void);
+	/* Why choose_here chose nothing: it waits for its need; no candidate yet (a
+	 * blocking receive); only the monitor can decide; or it decided: a poll that
+	 * finds nothing. */
+	enum { HERE_WAIT, HERE_NONE, HERE_MONITOR, HERE_MISS } why;
+	/* The horizon choose_here waits for; INT64_MIN: no candidate, or one the monitor
+	 * must decide. */
+	int64_t need;
+} ps;
 
-int hooks__pr_on(void) { return on; }
+int hooks__pr_on(void) { return ps.on; }
 
-void hooks__pr_enable(int enable) { on = enable; }
+void hooks__pr_enable(int enable) { ps.on = enable; }
 
 /* How long one wait for the monitor or a message lasts at most before the task looks
  * at its user queue again. A wait ends at any input on PVM's sockets (channel.c), a
@@ -36,9 +52,6 @@ void hooks__pr_enable(int enable) { on = enable; }
  * when the monitor asks, or once the wait has lasted the wait threshold (waits.c), as
  * a task in plain mode reports its wait: its source decides without the monitor, and
  * a shorter wait is no hang. The report says how long it waited (wire_pwait.waited). */
-
-/* Receives decided here, and block notices sent, so far (for the monitor's stats). */
-static uint32_t nlocal, nnotices;
 
 /* The request in progress (if any), so that the monitor's questions during the wait
  * get the same answer, and the decision on it. */
@@ -71,22 +84,18 @@ static struct {
 	int64_t window, horizon;
 } told;
 
-/* The wait reports' threshold (waits.c's setting, given at install): a receive blocked
- * that long is reported; 0 until given. */
-static int64_t (*threshold_of)(void);
+void hooks__pr_wait_threshold(int64_t (*threshold)(void)) { ps.threshold_of = threshold; }
 
-void hooks__pr_wait_threshold(int64_t (*threshold)(void)) { threshold_of = threshold; }
-
-static int64_t wait_threshold(void) { return threshold_of ? threshold_of() : 0; }
+static int64_t wait_threshold(void) { return ps.threshold_of ? ps.threshold_of() : 0; }
 
 void hooks__pr_spawning(void) { hooks__prl_spawning(); }
 
-int hooks__pr_deciding(void) { return on && hooks__prl_valid(); }
+int hooks__pr_deciding(void) { return ps.on && hooks__prl_valid(); }
 
 void hooks__pr_exiting(void)
 {
-	if (on && !channel__lost())
-		nnotices +=
+	if (ps.on && !channel__lost())
+		ps.nnotices +=
 		    (uint32_t)hooks__prl_exiting(hooks__pr_sent_to_count, hooks__pr_alone_with);
 }
 
@@ -106,8 +115,8 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.kind = (uint8_t)kind;
 	w.vt = vt;
 	w.trans = vclock__trans_floor(hooks__clock());
-	w.local = nlocal;
-	w.notices = nnotices;
+	w.local = ps.nlocal;
+	w.notices = ps.nnotices;
 	/* How long it has waited before this report: a blocked receive's first, or a
 	 * request from any source (which the monitor times only while it has no
 	 * candidate, from its first report). */
@@ -215,7 +224,7 @@ out:
 
 int hooks__pr_report(void)
 {
-	if (!on || channel__lost())
+	if (!ps.on || channel__lost())
 		return 0;
 	return send_report(0, WIRE_PW_RUNNING, vclock__virtual(hooks__clock(), pvmmon_clock_now()));
 }
@@ -279,7 +288,7 @@ static int tell_blocked(int src)
 	if (!hooks__prl_tell(src, hooks__to_common(cur.vt), hooks__pr_seen_from(src),
 	                     hooks__pr_sent_to_count(src), hooks__pr_alone_with(src)))
 		return 0;
-	nnotices++;
+	ps.nnotices++;
 	return 1;
 }
 
@@ -388,21 +397,18 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 
 static const stash_entry *choose_here(void);
 static void tell_decided(int src, int tag);
-/* Why choose_here chose nothing: it waits for its need; no candidate yet (a blocking
- * receive); only the monitor can decide; or it decided: a poll that finds nothing. */
-static enum { HERE_WAIT, HERE_NONE, HERE_MONITOR, HERE_MISS } why;
 
 /* Decides here (choose_here) when it can: the choice becomes the grant. 1 when decided. */
 static int decided_here(void)
 {
 	const stash_entry *e = choose_here();
 
-	if (!e && why != HERE_MISS)
+	if (!e && ps.why != HERE_MISS)
 		return 0;
 	grant.verdict = e ? WIRE_PG_TAKE : WIRE_PG_NONE;
 	grant.src = e ? e->src : -1;
 	grant.tag = e ? e->tag : -1;
-	nlocal++;
+	ps.nlocal++;
 	return 1;
 }
 
@@ -414,7 +420,10 @@ static int local_kind(int kind)
 	       !hooks__prs.spy;
 }
 
-/* Asks the monitor to decide the receive and waits for its grant: 0, or -1 when the
+/* The receive goes its plain way, not decided (ask_monitor, decide_here): no failure. */
+#define PLAIN_WAY (-1)
+
+/* Asks the monitor to decide the receive and waits for its grant: 0, or PLAIN_WAY when the
  * receive goes its plain way (the monitor is lost, or an unmonitored message is first
  * in the queue). A blocking receive from any source with bounds still decides itself
  * when what arrives meanwhile allows (a block notice, a piggyback), and withdraws the
@@ -434,7 +443,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 
 		if (channel__lost()) {
 			cur.kind = WIRE_PW_RUNNING;
-			return -1;
+			return PLAIN_WAY;
 		}
 		if (grant.req == cur.req)
 			break;
@@ -461,7 +470,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 		if (n == 0 && unmonitored_first(tid, tag, &found)) {
 			cur.kind = WIRE_PW_RUNNING;
 			hooks__pr_report();
-			return -1;
+			return PLAIN_WAY;
 		}
 	}
 	return 0;
@@ -569,8 +578,6 @@ static int candidate(size_t i)
  * Every candidate's sender must be among the bounds' tasks. NULL when it cannot be
  * decided here yet (need: the horizon it waits for).
  */
-static int64_t need; /* INT64_MIN: no candidate, or one the monitor must decide */
-
 /* What is sent at or after need - credit() arrives here at or after need: half this
  * task's least transmission, as the monitor credits it (monitor/order.h). */
 static int64_t credit(void)
@@ -586,12 +593,12 @@ static const stash_entry *choose_here(void)
 	int64_t u = hooks__prl_umax(), va_e = 0;
 	size_t i;
 
-	need = INT64_MIN;
-	why = HERE_NONE;
+	ps.need = INT64_MIN;
+	ps.why = HERE_NONE;
 	for (i = 0; i < hooks__prs.nstash; i++) {
 		if (!candidate(i))
 			continue;
-		why = HERE_MONITOR;
+		ps.why = HERE_MONITOR;
 		if (!hooks__prl_known(hooks__prs.stash[i].src))
 			return NULL;
 		if (!e || arrival(&hooks__prs.stash[i]) < va_e) {
@@ -602,8 +609,8 @@ static const stash_entry *choose_here(void)
 	/* A poll (deadline: its virtual time) with no candidate due by then finds nothing
 	 * once no task can send before the deadline. */
 	if ((!e || va_e > cur.deadline) && cur.deadline != INT64_MAX) {
-		need = hooks__to_common(cur.deadline) - credit();
-		why = hooks__prl_horizon() >= need ? HERE_MISS : HERE_WAIT;
+		ps.need = hooks__to_common(cur.deadline) - credit();
+		ps.why = hooks__prl_horizon() >= ps.need ? HERE_MISS : HERE_WAIT;
 		return NULL;
 	}
 	if (!e)
@@ -615,11 +622,11 @@ static const stash_entry *choose_here(void)
 		    arrival(&hooks__prs.stash[i]) <= cur.deadline &&
 		    hooks__prl_rank(hooks__prs.stash[i].src) < hooks__prl_rank(b->src))
 			b = &hooks__prs.stash[i];
-	need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
-	                                                          : cur.deadline) -
-	       credit();
-	why = HERE_WAIT;
-	return hooks__prl_horizon() >= need ? b : NULL;
+	ps.need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
+	                                                             : cur.deadline) -
+	          credit();
+	ps.why = HERE_WAIT;
+	return hooks__prl_horizon() >= ps.need ? b : NULL;
 }
 
 /* In a traced run, the monitor records a receive decided here too (a running report
@@ -645,7 +652,7 @@ static void tell_decided(int src, int tag)
  * the bounds do not know; the least bound a task blocked on anyone) or when the
  * monitor asked (a decision there waits for this task). With no candidate it waits
  * for one as a blocked receive does: up to the wait threshold, after which the
- * monitor is told (waits.c). -1: an unmonitored message came first (the plain way).
+ * monitor is told (waits.c). PLAIN_WAY: an unmonitored message came first.
  */
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
@@ -668,14 +675,14 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			cur.asked = 0;
 			return 1;
 		}
-		if (why == HERE_MONITOR || cur.asked || cur.watched)
+		if (ps.why == HERE_MONITOR || cur.asked || cur.watched)
 			break;
 		now = pvmmon_clock_now();
-		if (why == HERE_NONE) {
+		if (ps.why == HERE_NONE) {
 			until = call->t_wait + wait_threshold();
 			step = until - now;
 		} else {
-			until = hooks__prl_until(need, *first_at ? *first_at : call->t_wait, now,
+			until = hooks__prl_until(ps.need, *first_at ? *first_at : call->t_wait, now,
 			                         cur.deadline != INT64_MAX, &step);
 		}
 		if (now >= until)
@@ -687,7 +694,7 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 		 * the receive goes its plain way, as when it was there at the start. */
 		if (unmonitored_first(cur.src, cur.tag, &found)) {
 			cur.local = cur.asked = 0;
-			return -1;
+			return PLAIN_WAY;
 		}
 	}
 	cur.local = 0;
@@ -700,7 +707,7 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	int kind, found, here;
 	int64_t first_at = 0;
 
-	if (!on || channel__lost())
+	if (!ps.on || channel__lost())
 		return;
 	/* Under the program's own matcher, the matcher decides what a receive accepts:
 	 * the monitor is told "any source, any tag" and the candidates are what the
@@ -742,13 +749,14 @@ void hooks__pr_before(hooks_call *call, int tid, int tag, int nonblock, const st
 	else if (kind == WIRE_PW_RECV && !hooks__prs.spy)
 		/* Blocked on anyone: the tasks that decide by their bounds may learn from it
 		 * that nothing moves but by their own sends (prlocal.c). */
-		nnotices +=
+		ps.nnotices +=
 		    (uint32_t)hooks__prl_tell_any(hooks__to_common(cur.vt), hooks__pr_seen_from,
 		                                  hooks__pr_sent_to_count, hooks__pr_alone_with);
 	cur.t_block = kind == WIRE_PW_RECV ? call->t_wait : 0;
 	/* A blocking receive from any source: decided here when the bounds allow. */
 	here = local_kind(kind) ? decide_here(call, &first_at) : 0;
-	if (here < 0 || (here == 0 && ask_monitor(call, tid, tag, kind, &first_at) < 0)) {
+	if (here == PLAIN_WAY ||
+	    (here == 0 && ask_monitor(call, tid, tag, kind, &first_at) == PLAIN_WAY)) {
 		cur.t_block = 0;
 		return;
 	}

@@ -361,16 +361,15 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 
 	*sure = 1;
 	if (!tab.valid || !hooks__board_on())
-		return -1;
+		return PRL_ETA_UNKNOWN;
 	now = hooks__board_now();
 	for (size_t i = 0; i < tab.n; i++) {
 		prl_entry *e = &tab.e[i];
 
 		if (bound_of(e, now) >= target)
 			continue;
-		if (!e->live) {
-			return -1;
-		}
+		if (!e->live)
+			return PRL_ETA_UNKNOWN;
 		/* In a call (it may be waking from one): look again soon. */
 		if ((t = hooks__board_eta(e->tid, &e->slot, target, now)) < 0) {
 			t = PRL_LIVE_POLL_NS;
@@ -398,7 +397,7 @@ int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, in
 		return now;
 	}
 	/* Tasks that compute hold it: their board slots pass it with no message. */
-	eta = need == INT64_MIN ? -1 : hooks__prl_live_eta(need, &sure);
+	eta = need == INT64_MIN ? PRL_ETA_UNKNOWN : hooks__prl_live_eta(need, &sure);
 	if (eta >= 0 && now + eta < t_wait + PRL_LIVE_WAIT_NS && now + eta + 1000 > until)
 		until = sure ? now + eta + 1000 : t_wait + PRL_LIVE_WAIT_NS;
 	*step = eta >= 0 && eta < until - now ? eta : until - now;

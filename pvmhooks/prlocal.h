@@ -90,7 +90,9 @@ int hooks__prl_held_by_woken(void);
 #define PRL_LIVE_POLL_NS 200000LL
 /* Real ns (board time) until the bounds of the tasks below target reach it as their
  * board slots grow (they compute: see board.c; *sure = 1), or until it is worth looking
- * again (*sure = 0: some are in calls); -1 if one of them has no board slot to read. */
+ * again (*sure = 0: some are in calls); PRL_ETA_UNKNOWN if one of them has no board slot
+ * to read. */
+#define PRL_ETA_UNKNOWN (-1)
 int64_t hooks__prl_live_eta(int64_t target, int *sure);
 /* Until when (now's clock) a receive that began waiting at t_wait waits here for the
  * horizon need (INT64_MIN: no choice yet), and in *step how long its next wait for a

@@ -12,6 +12,7 @@
 #include "preserve_impl.h"
 #include "prlocal.h"
 #include "prstash.h"
+#include "pvmmon/errors.h"
 
 hooks_pr_stash hooks__prs;
 
@@ -59,8 +60,8 @@ void hooks__pr_spy_queue(void)
 	pvm_setrbuf(rb);
 }
 
-/* Puts tid on the list (once): 1 when it was not there, 0 when it was, -1 when it
- * could not be added. */
+/* Puts tid on the list (once): 1 when it was not there, 0 when it was, PVMMON_ENOMEM
+ * when it could not be added. */
 static int mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 {
 	for (size_t i = 0; i < *n; i++)
@@ -71,7 +72,7 @@ static int mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 		int32_t *l = realloc(*list, nc * sizeof(*l));
 
 		if (!l)
-			return -1;
+			return PVMMON_ENOMEM;
 		*list = l;
 		*cap = nc;
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "ptrmap.h"
+#include "pvmmon/errors.h"
 
 static size_t slot_of(const void *key, size_t cap)
 {
@@ -36,7 +37,7 @@ static int grow(ptrmap *m)
 	ptrmap_slot *s = calloc(cap, sizeof(*s));
 
 	if (!s)
-		return -1;
+		return PVMMON_ENOMEM;
 	for (i = 0; i < m->cap; i++) {
 		if (!m->slots[i].key)
 			continue;

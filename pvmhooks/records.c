@@ -15,8 +15,27 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 
+/* Procedure entries and exits before registration, kept for critical-path collection;
+ * a program that makes that many calls before its first PVM call starts its path at
+ * registration instead. */
+#define PRE_MAX 4096
+
+/* This file's state apart from what the probes' common case reads (the record store,
+ * the keys, the stacks and the throttling's last records below stay plain statics, as
+ * section 4 of make bench was measured with them). */
+static struct {
+	size_t proc_cap, loop_cap; /* room in the store's procs and loops (and keys, sites) */
+	/* The entries and exits before registration (PRE_MAX at most). */
+	hooks_pre_event pre[PRE_MAX];
+	size_t npre;
+	int pre_overflow;
+	/* The callee time of the innermost open procedure, kept over calibration. */
+	int64_t cal_child_ns;
+	int64_t cal_child_raw, cal_child_local; /* the same on the other clocks */
+	size_t cal_nprocs, cal_nloops;
+} rk;
+
 static pvmmon_log_task rec;
-static size_t proc_cap, loop_cap;
 /* What makes a proc record: the procedure, its caller and the line of the call (seed
  * 000's "activate line"), so that every call site of a procedure has its own record. */
 typedef struct proc_key {
@@ -54,29 +73,21 @@ static int proc_depth, loop_depth;
 /* The probe site of each loop record (to mark the switched-off ones). */
 static pvmmon_probe_site **loop_sites;
 
-/* Procedure entries and exits before registration, kept for critical-path collection;
- * a program that makes that many calls before its first PVM call starts its path at
- * registration instead. */
-#define PRE_MAX 4096
-static hooks_pre_event pre[PRE_MAX];
-static size_t npre;
-static int pre_overflow;
-
 static void note_pre(pvmmon_probe_site *site, int enter, int64_t v)
 {
 	if (hooks__state() != HOOKS_UNINIT)
 		return;
-	if (npre == PRE_MAX) {
-		pre_overflow = 1;
+	if (rk.npre == PRE_MAX) {
+		rk.pre_overflow = 1;
 		return;
 	}
-	pre[npre++] = (hooks_pre_event){site, enter, v};
+	rk.pre[rk.npre++] = (hooks_pre_event){site, enter, v};
 }
 
 const hooks_pre_event *hooks__records_pre_events(size_t *n)
 {
-	*n = npre;
-	return pre_overflow ? NULL : pre;
+	*n = rk.npre;
+	return rk.pre_overflow ? NULL : rk.pre;
 }
 
 void hooks__records_init(void)
@@ -88,31 +99,34 @@ void hooks__records_init(void)
 
 pvmmon_log_task *hooks__records_task(void) { return &rec; }
 
-/* Makes room for one more proc record and its keys; 0 or -1. */
+const pvmmon_log_task *hooks__records_view(void) { return &rec; }
+
+/* Makes room for one more proc record and its keys; 0 or PVMMON_ENOMEM. */
 static int proc_grow(void)
 {
-	size_t old = proc_cap;
+	size_t old = rk.proc_cap;
 
-	if (hooks__ensure((void **)&rec.procs, &proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) < 0)
-		return -1;
-	if (proc_cap != old) {
-		proc_key *k = realloc(proc_keys, proc_cap * sizeof(*k));
+	if (hooks__ensure((void **)&rec.procs, &rk.proc_cap, rec.nprocs + 1, sizeof(*rec.procs)) <
+	    0)
+		return PVMMON_ENOMEM;
+	if (rk.proc_cap != old) {
+		proc_key *k = realloc(proc_keys, rk.proc_cap * sizeof(*k));
 
 		if (!k) {
 			/* The records array is larger than proc_cap says; the next call grows
 			 * the keys again. */
-			proc_cap = old;
-			return -1;
+			rk.proc_cap = old;
+			return PVMMON_ENOMEM;
 		}
 		proc_keys = k;
 	}
 	return 0;
 }
 
-/* The critical-path selection index of an open frame's procedure, -1 if none. */
+/* The critical-path selection index of an open frame's procedure, CP_INDEX_NONE if none. */
 static int frame_cp(const frame *f)
 {
-	return f->record != (size_t)-1 ? proc_keys[f->record].cp : -1;
+	return f->record != (size_t)-1 ? proc_keys[f->record].cp : CP_INDEX_NONE;
 }
 
 static int key_is(const proc_key *k, const void *site, const void *caller, int32_t call_line)
@@ -185,16 +199,16 @@ static size_t loop_record(pvmmon_probe_site *site)
 	if (site->slot >= 0)
 		return (size_t)site->slot;
 	{
-		size_t old = loop_cap;
+		size_t old = rk.loop_cap;
 
-		if (hooks__ensure((void **)&rec.loops, &loop_cap, rec.nloops + 1,
+		if (hooks__ensure((void **)&rec.loops, &rk.loop_cap, rec.nloops + 1,
 		                  sizeof(*rec.loops)) < 0)
 			return (size_t)-1;
-		if (loop_cap != old) {
-			pvmmon_probe_site **ls = realloc(loop_sites, loop_cap * sizeof(*ls));
+		if (rk.loop_cap != old) {
+			pvmmon_probe_site **ls = realloc(loop_sites, rk.loop_cap * sizeof(*ls));
 
 			if (!ls) {
-				loop_cap = old;
+				rk.loop_cap = old;
 				return (size_t)-1;
 			}
 			loop_sites = ls;
@@ -647,30 +661,25 @@ void hooks__records_touch(pvmmon_probe_site *site)
 		proc_record(site, proc_depth > 0 ? proc_stack[proc_depth - 1].site : NULL, 0);
 }
 
-/* The callee time of the innermost open procedure, kept over calibration. */
-static int64_t cal_child_ns;
-static int64_t cal_child_raw, cal_child_local; /* the same on the other clocks */
-static size_t cal_nprocs, cal_nloops;
-
 void hooks__records_calibration_begin(void)
 {
-	cal_child_ns = proc_depth > 0 ? proc_stack[proc_depth - 1].child_ns : 0;
-	cal_child_raw = proc_depth > 0 ? proc_stack[proc_depth - 1].child_raw : 0;
-	cal_child_local = proc_depth > 0 ? proc_stack[proc_depth - 1].child_local : 0;
-	cal_nprocs = rec.nprocs;
-	cal_nloops = rec.nloops;
+	rk.cal_child_ns = proc_depth > 0 ? proc_stack[proc_depth - 1].child_ns : 0;
+	rk.cal_child_raw = proc_depth > 0 ? proc_stack[proc_depth - 1].child_raw : 0;
+	rk.cal_child_local = proc_depth > 0 ? proc_stack[proc_depth - 1].child_local : 0;
+	rk.cal_nprocs = rec.nprocs;
+	rk.cal_nloops = rec.nloops;
 }
 
 void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n)
 {
 	/* On every clock: the calibration's calls are none of the caller's callees. */
 	if (proc_depth > 0) {
-		proc_stack[proc_depth - 1].child_ns = cal_child_ns;
-		proc_stack[proc_depth - 1].child_raw = cal_child_raw;
-		proc_stack[proc_depth - 1].child_local = cal_child_local;
+		proc_stack[proc_depth - 1].child_ns = rk.cal_child_ns;
+		proc_stack[proc_depth - 1].child_raw = rk.cal_child_raw;
+		proc_stack[proc_depth - 1].child_local = rk.cal_child_local;
 	}
 	/* Calibration made only its own records, the last ones: drop them. */
-	while (rec.nprocs > cal_nprocs) {
+	while (rec.nprocs > rk.cal_nprocs) {
 		pvmmon_log_proc *p = &rec.procs[--rec.nprocs];
 
 		free(p->name);
@@ -678,7 +687,7 @@ void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n)
 		free(p->caller);
 		memset(p, 0, sizeof(*p));
 	}
-	while (rec.nloops > cal_nloops) {
+	while (rec.nloops > rk.cal_nloops) {
 		pvmmon_log_loop *l = &rec.loops[--rec.nloops];
 
 		free(l->name);
@@ -765,7 +774,7 @@ void hooks__records_reset(void)
 	proc_keys = NULL;
 	free(loop_sites);
 	loop_sites = NULL;
-	proc_cap = loop_cap = 0;
+	rk.proc_cap = rk.loop_cap = 0;
 	proc_depth = loop_depth = 0;
 }
 

@@ -105,8 +105,14 @@ void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n);
 /* Drops every record (tests). */
 void hooks__records_reset(void);
 
-/* The records as a log task (borrowed: valid until the next record change). */
+/* The records as a log task (borrowed: valid until the next record change), for the
+ * records package's own files. */
 pvmmon_log_task *hooks__records_task(void);
+/* The same, to read (histos.c). */
+const pvmmon_log_task *hooks__records_view(void);
+/* Replaces the task's histograms by the n in hists (calloc'ed; the records own them
+ * from here), freeing the ones before; NULL, 0 leaves none. */
+void hooks__records_set_hists(pvmmon_log_hist *hists, size_t n);
 /* Starts the records (kept from probes made before registration). */
 void hooks__records_init(void);
 /* The statement record of a call site, created on first use (NULL if out of memory). */

@@ -1,5 +1,8 @@
 /* The task's records on their way to the monitor (RECORDS): its totals on the three
- * clocks, with the virtual time's uncertainty, and the record set as it stands. */
+ * clocks, with the virtual time's uncertainty, and the record set as it stands with
+ * the histograms histos.c hands over. */
+#include <stdlib.h>
+
 #include "hooks.h"
 #include "probes.h"
 #include "pvmmon/errors.h"
@@ -31,6 +34,17 @@ int64_t hooks__records_probe_spread(const pvmmon_log_cost *cost)
 			spread = (hi - lo) / 2;
 	}
 	return spread;
+}
+
+void hooks__records_set_hists(pvmmon_log_hist *hists, size_t n)
+{
+	pvmmon_log_task *t = hooks__records_task();
+
+	for (size_t i = 0; i < t->nhists; i++)
+		pvmmon_log_hist_clear(&t->hists[i]);
+	free(t->hists);
+	t->hists = hists;
+	t->nhists = n;
 }
 
 int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)

@@ -31,59 +31,59 @@
 
 #define LID_TIMEOUT_MS 30000
 
-static hooks_rr_mode mode_now;
+/* The record and replay state of this task. */
+static struct {
+	hooks_rr_mode mode_now;
+	/* Whether message handlers took a message the record never had them take (mhf.c's
+	 * test, given at install: the handlers' code is above the replay's). */
+	int (*unexpected_by)(int *src, int *tag);
+	replay_enc enc;
+	wire_buf chunk;
+	/* The replay: the recorded entries, the next one, and the senders' logical ids
+	 * with the tids they have in this run (0 until asked). */
+	replay_entry *rec, cur; /* cur: the entry the current call is replaying */
+	size_t nrec, next;
+	/* The record's handler deliveries apart (mhf.c makes them at their positions),
+	 * the next one, and each entry's number in the whole record (counted from 1), by
+	 * which reports and --stop-at name events. */
+	replay_entry *hrec;
+	size_t nhrec, hnext;
+	uint64_t *rec_no, *hrec_no;
+	uint64_t at_event; /* the number of the event being replayed */
+	/* Notify messages a forced receive took while looking for another one of the same
+	 * sender and tag: the receives they were recorded for take them from here. */
+	int *held_notes;
+	size_t nheld_notes, cap_notes;
+	char **lids;
+	int32_t *lid_tids;
+	size_t nlids;
+	int diverged;
+	int keep_going; /* on a divergence, go on recording instead of stopping */
+} rs;
 
-hooks_rr_mode hooks__rr_mode(void) { return mode_now; }
+hooks_rr_mode hooks__rr_mode(void) { return rs.mode_now; }
 
-/* Whether message handlers took a message the record never had them take (mhf.c's
- * test, given at install: the handlers' code is above the replay's). */
-static int (*unexpected_by)(int *src, int *tag);
-
-void hooks__rr_unexpected_by(int (*unexpected)(int *src, int *tag)) { unexpected_by = unexpected; }
-
-static replay_enc enc;
-static wire_buf chunk;
-
-/* The replay: the recorded entries, the next one, and the senders' logical ids with
- * the tids they have in this run (0 until asked). */
-static replay_entry *rec, cur; /* cur: the entry the current call is replaying */
-static size_t nrec, next;
-/* The record's handler deliveries apart (mhf.c makes them at their positions), the
- * next one, and each entry's number in the whole record (counted from 1), by which
- * reports and --stop-at name events. */
-static replay_entry *hrec;
-static size_t nhrec, hnext;
-static uint64_t *rec_no, *hrec_no;
-static uint64_t at_event; /* the number of the event being replayed */
-/* Notify messages a forced receive took while looking for another one of the same
- * sender and tag: the receives they were recorded for take them from here. */
-static int *held_notes;
-static size_t nheld_notes, cap_notes;
-static char **lids;
-static int32_t *lid_tids;
-static size_t nlids;
-static int diverged;
-static int keep_going;      /* on a divergence, go on recording instead of stopping */
+void hooks__rr_unexpected_by(int (*unexpected)(int *src, int *tag))
+{
+	rs.unexpected_by = unexpected;
+}
 
 /* The number of the event after the record's last (clock and pid reads included). */
-static uint64_t end_event(void)
-{
-	return nrec + nhrec + hooks__src_count() + 1;
-}
+static uint64_t end_event(void) { return rs.nrec + rs.nhrec + hooks__src_count() + 1; }
 
 /* The name of a task for a report: a recorded id (an index into the logical ids), or a
  * tid of this run (by_tid), by its logical id when the record knows it. */
 void hooks__rr_name_of(char *buf, size_t len, int32_t id, int by_tid)
 {
 	if (by_tid) {
-		for (size_t k = 0; k < nlids; k++)
-			if (lid_tids[k] && lid_tids[k] == id) {
-				snprintf(buf, len, "task %s", lids[k]);
+		for (size_t k = 0; k < rs.nlids; k++)
+			if (rs.lid_tids[k] && rs.lid_tids[k] == id) {
+				snprintf(buf, len, "task %s", rs.lids[k]);
 				return;
 			}
 		snprintf(buf, len, "t%x", (unsigned)id);
 	} else {
-		snprintf(buf, len, "task %s", id >= 0 && (size_t)id < nlids ? lids[id] : "?");
+		snprintf(buf, len, "task %s", id >= 0 && (size_t)id < rs.nlids ? rs.lids[id] : "?");
 	}
 }
 
@@ -145,22 +145,22 @@ static void diverge_at(void *site, const char *op, const char *expected, const c
 	const char *module = NULL;
 	int i;
 
-	if (diverged++)
+	if (rs.diverged++)
 		return;
 	if (site && dladdr(site, &info) && info.dli_fname) {
 		module = info.dli_fname;
 		off = (uint64_t)((char *)site - (char *)info.dli_fbase);
 	}
-	d = (wire_diverged){at_event, (char *)module, off, (char *)op, (char *)expected,
-			    (char *)observed};
+	d = (wire_diverged){rs.at_event, (char *)module,   off,
+	                    (char *)op,  (char *)expected, (char *)observed};
 	wire__buf_init(&b);
 	wire__diverged_encode(&b, &d);
 	if (!b.failed)
 		channel__send(WIRE_TAG_DIVERGED, b.data, b.len);
 	wire__buf_free(&b);
-	if (keep_going) {
+	if (rs.keep_going) {
 		/* The rest of the run is a new recording (it has been recording all along). */
-		mode_now = HOOKS_RR_RECORD;
+		rs.mode_now = HOOKS_RR_RECORD;
 		return;
 	}
 	/* The monitor ends the run; a task left waiting that long, or told by pvmd that
@@ -192,14 +192,14 @@ void hooks__rr_diverge_source(void *site, const char *call, uint64_t event, cons
 	else
 		snprintf(e, sizeof(e), "no more reads of clocks or process ids");
 	/* Reading past the record's end: the event after its last. */
-	at_event = event ? event : end_event();
+	rs.at_event = event ? event : end_event();
 	diverge_at(site, call, e, observed);
 }
 
 void hooks__rr_add(const replay_entry *e)
 {
-	if (mode_now != HOOKS_RR_OFF)
-		replay__enc_add(&enc, e);
+	if (rs.mode_now != HOOKS_RR_OFF)
+		replay__enc_add(&rs.enc, e);
 }
 
 /* The tid in this run of recorded sender index k (asking the monitor once). */
@@ -211,26 +211,26 @@ static int32_t tid_of(int32_t k)
 	wire_lidtid lt;
 	int32_t tid = 0;
 
-	if (k < 0 || (size_t)k >= nlids)
+	if (k < 0 || (size_t)k >= rs.nlids)
 		return 0;
-	if (lid_tids[k])
-		return lid_tids[k];
+	if (rs.lid_tids[k])
+		return rs.lid_tids[k];
 	/* A sender that was no task of the run keeps its tid: pvmd's notify messages come
 	 * from TIDPVMD (0x80000000) in every run; the console's tid may differ (its
 	 * messages then diverge). */
-	if (lids[k][0] == 't') {
-		lid_tids[k] = (int32_t)strtoul(lids[k] + 1, NULL, 16);
-		return lid_tids[k];
+	if (rs.lids[k][0] == 't') {
+		rs.lid_tids[k] = (int32_t)strtoul(rs.lids[k] + 1, NULL, 16);
+		return rs.lid_tids[k];
 	}
 	wire__buf_init(&b);
-	wire__lid_encode(&b, &(wire_lid){lids[k]});
+	wire__lid_encode(&b, &(wire_lid){rs.lids[k]});
 	if (!b.failed && channel__send(WIRE_TAG_LID, b.data, b.len) == 0 &&
 	    channel__recv(&ans, &len, WIRE_TAG_LIDTID, LID_TIMEOUT_MS) == 0 &&
 	    wire__lidtid_decode(&lt, ans, len) == 0)
 		tid = lt.tid;
 	free(ans);
 	wire__buf_free(&b);
-	lid_tids[k] = tid;
+	rs.lid_tids[k] = tid;
 	return tid;
 }
 
@@ -240,7 +240,7 @@ static int forced_wait(hooks_call *call, int src, int tag, int take, const char 
 	char who[64];
 
 	hooks__rr_name_of(who, sizeof(who), src, 1);
-	return waits__forced(call, src, tag, take, who, at_event, why);
+	return waits__forced(call, src, tag, take, who, rs.at_event, why);
 }
 
 /* Reports that the recorded message from src with tag cannot come (why: the monitor's
@@ -254,7 +254,7 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 	hooks__rr_name_of(who, sizeof(who), src, 1);
 	b = why || !src ? 0 : hooks__pvm.probe(src, -1);
 	if (!src) { /* tid_of() found no such task in this run */
-		hooks__rr_name_of(who, sizeof(who), cur.sender, 0);
+		hooks__rr_name_of(who, sizeof(who), rs.cur.sender, 0);
 		snprintf(obs, sizeof(obs), "%s, the recorded sender, is not in this run (its parent "
 		         "did not spawn it and no longer can, or it did not start in 30 s)", who);
 	} else if (why) {
@@ -274,7 +274,11 @@ static void cannot_come(hooks_call *call, int src, int tag, const char *why)
 	hooks__rr_diverge_obs(call, obs);
 }
 
-/* Receives the message from src with tag, or reports that it cannot come. */
+/* What a replayed receive returns to the program when its recorded message cannot come
+ * and the replay goes on past the divergence (continue-recording). */
+#define CANNOT_COME (-1)
+
+/* Receives the message from src with tag, or reports that it cannot come (CANNOT_COME). */
 static int wait_message(hooks_call *call, int src, int tag)
 {
 	const char *why;
@@ -283,17 +287,17 @@ static int wait_message(hooks_call *call, int src, int tag)
 	if (b != 0)
 		return b;
 	cannot_come(call, src, tag, why);
-	return -1;
+	return CANNOT_COME;
 }
 
 /* The first integer of message b (a notify message names a tid there), read from a
- * copy so that the program still unpacks b from its start; -1 when it has none. */
+ * copy so that the program still unpacks b from its start: whether it has one. */
 static int first_int(int b, int32_t *v)
 {
-	int sb = hooks__pvm.mkbuf(PvmDataDefault), old, orb, c, x = 0, rc = -1;
+	int sb = hooks__pvm.mkbuf(PvmDataDefault), old, orb, c, x = 0, found = 0;
 
 	if (sb < 0)
-		return -1;
+		return 0;
 	old = pvm_setsbuf(sb);
 	if (hooks__pvm.pkmesg(b) >= 0) {
 		orb = pvm_setrbuf(sb);
@@ -302,7 +306,7 @@ static int first_int(int b, int32_t *v)
 			pvm_setrbuf(c);
 			if (hooks__pvm.upkint(&x, 1, 1) >= 0) {
 				*v = x;
-				rc = 0;
+				found = 1;
 			}
 			hooks__pvm.freebuf(c);
 		}
@@ -310,7 +314,7 @@ static int first_int(int b, int32_t *v)
 	}
 	pvm_setsbuf(old);
 	hooks__pvm.freebuf(sb);
-	return rc;
+	return found;
 }
 
 /* Makes kept message b the active receive buffer, freeing the current one as a
@@ -332,66 +336,66 @@ static int wait_notify(hooks_call *call, int src, int tag, int32_t tid)
 	int32_t v;
 	int b, bytes, t, s;
 
-	for (size_t i = 0; i < nheld_notes; i++)
-		if (pvm_bufinfo(held_notes[i], &bytes, &t, &s) >= 0 && s == src && t == tag &&
-		    first_int(held_notes[i], &v) == 0 && v == tid) {
-			b = held_notes[i];
-			memmove(&held_notes[i], &held_notes[i + 1],
-				(nheld_notes - i - 1) * sizeof(*held_notes));
-			nheld_notes--;
+	for (size_t i = 0; i < rs.nheld_notes; i++)
+		if (pvm_bufinfo(rs.held_notes[i], &bytes, &t, &s) >= 0 && s == src && t == tag &&
+		    first_int(rs.held_notes[i], &v) && v == tid) {
+			b = rs.held_notes[i];
+			memmove(&rs.held_notes[i], &rs.held_notes[i + 1],
+			        (rs.nheld_notes - i - 1) * sizeof(*rs.held_notes));
+			rs.nheld_notes--;
 			return activate(b);
 		}
 	for (;;) {
 		b = wait_message(call, src, tag);
 		if (b <= 0)
 			return b;
-		if (first_int(b, &v) == 0 && v == tid)
+		if (first_int(b, &v) && v == tid)
 			return b;
-		if (hooks__ensure((void **)&held_notes, &cap_notes, nheld_notes + 1,
-				  sizeof(*held_notes)) < 0)
+		if (hooks__ensure((void **)&rs.held_notes, &rs.cap_notes, rs.nheld_notes + 1,
+		                  sizeof(*rs.held_notes)) < 0)
 			return b;
 		/* Detached, it stays allocated until its own receive. */
-		held_notes[nheld_notes++] = pvm_setrbuf(0);
+		rs.held_notes[rs.nheld_notes++] = pvm_setrbuf(0);
 	}
 }
 
 /* The recorded event the next call replays (the one after the record's last at its
  * end). */
-static uint64_t next_event(void) { return next < nrec ? rec_no[next] : end_event(); }
+static uint64_t next_event(void) { return rs.next < rs.nrec ? rs.rec_no[rs.next] : end_event(); }
 
 void hooks__rr_stop_source(void *site, uint64_t event)
 {
 	hooks_call c;
 
-	if (mode_now != HOOKS_RR_REPLAY || diverged || !rrstop__due(event))
+	if (rs.mode_now != HOOKS_RR_REPLAY || rs.diverged || !rrstop__due(event))
 		return;
 	memset(&c, 0, sizeof(c));
 	c.site = site;
 	rrstop__here(&c, event);
 }
 
-void hooks__rr_hold(int on) { rrstop__hold(mode_now == HOOKS_RR_REPLAY && on); }
+void hooks__rr_hold(int on) { rrstop__hold(rs.mode_now == HOOKS_RR_REPLAY && on); }
 
 void hooks__rr_hold_point(hooks_call *call)
 {
 	/* The hold comes with the control messages polled at wrapped calls (every 10 ms
 	 * at most): looking for it at every receive would slow every replay. */
-	if (!diverged)
+	if (!rs.diverged)
 		rrstop__hold_point(call, next_event());
 }
 
 /* Drops an earlier init's sender ids and stream (a test's next case starts anew). */
 static void forget_senders(void)
 {
-	while (nlids)
-		free(lids[--nlids]);
-	free(lids);
-	free(lid_tids);
-	lids = NULL;
-	lid_tids = NULL;
+	while (rs.nlids)
+		free(rs.lids[--rs.nlids]);
+	free(rs.lids);
+	free(rs.lid_tids);
+	rs.lids = NULL;
+	rs.lid_tids = NULL;
 	hooks__rr_forget_groups();
-	replay__enc_free(&enc);
-	wire__buf_free(&chunk);
+	replay__enc_free(&rs.enc);
+	wire__buf_free(&rs.chunk);
 }
 
 int hooks__rr_init(hooks_rr_mode mode)
@@ -404,15 +408,15 @@ int hooks__rr_init(hooks_rr_mode mode)
 	uint64_t nsrc = 0;
 	int rc = -1;
 
-	mode_now = mode;
+	rs.mode_now = mode;
 	forget_senders();
 	if (mode == HOOKS_RR_OFF)
 		return 0;
 	hooks__src_arm();
 	/* A replay records too: what it observed is a record of its own, complete even
 	 * when it goes on past a divergence. */
-	replay__enc_init(&enc);
-	wire__buf_init(&chunk);
+	replay__enc_init(&rs.enc);
+	wire__buf_init(&rs.chunk);
 	if (mode != HOOKS_RR_REPLAY)
 		return 0;
 	/* The record of this task follows the welcome. */
@@ -421,15 +425,15 @@ int hooks__rr_init(hooks_rr_mode mode)
 		goto out;
 	}
 	if (wire__replaydata_decode(&rd, d, len) < 0 ||
-	    !(lid_tids = calloc(rd.nsenders ? rd.nsenders : 1, sizeof(*lid_tids)))) {
+	    !(rs.lid_tids = calloc(rd.nsenders ? rd.nsenders : 1, sizeof(*rs.lid_tids)))) {
 		fprintf(stderr, "pvmmon: replay: the record from the monitor is damaged\n");
 		goto out;
 	}
-	keep_going = rd.keep_going;
+	rs.keep_going = rd.keep_going;
 	rrstop__configure(rd.stop_at);
 	/* The senders' ids are this task's from now on. */
-	lids = rd.senders;
-	nlids = rd.nsenders;
+	rs.lids = rd.senders;
+	rs.nlids = rd.nsenders;
 	rd.senders = NULL;
 	replay__dec_init(&dec, rd.record, rd.record_len);
 	while ((rc = replay__dec_next(&dec, &e)) == 1) {
@@ -437,7 +441,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 
 		/* Clock and pid reads are replayed by sources.c, apart. */
 		if (e.kind == REPLAY_SOURCE) {
-			if (hooks__src_load(&e, nrec + nhrec + ++nsrc) < 0) {
+			if (hooks__src_load(&e, rs.nrec + rs.nhrec + ++nsrc) < 0) {
 				rc = -1;
 				break;
 			}
@@ -447,9 +451,9 @@ int hooks__rr_init(hooks_rr_mode mode)
 			rc = -1;
 			break;
 		}
-		replay_entry **v = h ? &hrec : &rec;
-		uint64_t **no = h ? &hrec_no : &rec_no;
-		size_t *n = h ? &nhrec : &nrec;
+		replay_entry **v = h ? &rs.hrec : &rs.rec;
+		uint64_t **no = h ? &rs.hrec_no : &rs.rec_no;
+		size_t *n = h ? &rs.nhrec : &rs.nrec;
 
 		if (*n % 1024 == 0) {
 			replay_entry *g = realloc(*v, (*n + 1024) * sizeof(*g));
@@ -464,7 +468,7 @@ int hooks__rr_init(hooks_rr_mode mode)
 			*no = gn;
 		}
 		(*v)[*n] = e;
-		(*no)[(*n)++] = nrec + nhrec + nsrc + 1;
+		(*no)[(*n)++] = rs.nrec + rs.nhrec + nsrc + 1;
 	}
 	replay__dec_free(&dec);
 	if (rc < 0) {
@@ -476,7 +480,7 @@ out:
 	wire__replaydata_clear(&rd);
 	free(d);
 	if (rc < 0)
-		mode_now = HOOKS_RR_OFF;
+		rs.mode_now = HOOKS_RR_OFF;
 	return rc;
 }
 
@@ -487,19 +491,19 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	int32_t s;
 
 	(void)src, (void)tag;
-	if (mode_now != HOOKS_RR_REPLAY || diverged)
+	if (rs.mode_now != HOOKS_RR_REPLAY || rs.diverged)
 		return;
 	if (!hooks__rr_take(call, pvmmon_event_op_name(op)))
 		return;
-	if (cur.op != op) {
+	if (rs.cur.op != op) {
 		snprintf(obs, sizeof(obs), "a call of %s", pvmmon_event_op_name(op));
 		hooks__rr_diverge_obs(call, obs);
 		return;
 	}
-	switch (cur.kind) {
+	switch (rs.cur.kind) {
 	case REPLAY_MSG:
-		if (!(s = tid_of(cur.sender))) {
-			cannot_come(call, 0, cur.tag, NULL);
+		if (!(s = tid_of(rs.cur.sender))) {
+			cannot_come(call, 0, rs.cur.tag, NULL);
 			break;
 		}
 		if (op == PVMMON_EV_PRECV) {
@@ -507,32 +511,32 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 
 			/* pvm_precv is narrowed to the recorded source and tag, and blocks in
 			 * libpvm3: it is made once the message is there. */
-			if (forced_wait(call, s, cur.tag, 0, &why) == 0) {
+			if (forced_wait(call, s, rs.cur.tag, 0, &why) == 0) {
 				/* Going on past it (continue-recording), the program's own
 				 * call is made. */
-				cannot_come(call, s, cur.tag, why);
+				cannot_come(call, s, rs.cur.tag, why);
 				break;
 			}
 			call->ovr = 1;
 			call->ovr_tid = s;
-			call->ovr_tag = cur.tag;
+			call->ovr_tag = rs.cur.tag;
 		} else if (op == PVMMON_EV_PROBE) {
 			const char *why;
 			/* A probe consumes nothing: wait until the message is there. */
-			int b = forced_wait(call, s, cur.tag, 0, &why);
+			int b = forced_wait(call, s, rs.cur.tag, 0, &why);
 
 			if (b == 0) {
-				cannot_come(call, s, cur.tag, why);
+				cannot_come(call, s, rs.cur.tag, why);
 				break;
 			}
 			call->skip = 1;
 			call->skip_rc = b;
 		} else {
 			const char *why;
-			int b = forced_wait(call, s, cur.tag, 1, &why);
+			int b = forced_wait(call, s, rs.cur.tag, 1, &why);
 
 			if (b == 0) {
-				cannot_come(call, s, cur.tag, why);
+				cannot_come(call, s, rs.cur.tag, why);
 				break;
 			}
 			call->skip = 1;
@@ -541,7 +545,8 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 		break;
 	case REPLAY_NOTIFY:
 		call->skip = 1;
-		call->skip_rc = wait_notify(call, tid_of(cur.sender), cur.tag, tid_of(cur.value));
+		call->skip_rc =
+		    wait_notify(call, tid_of(rs.cur.sender), rs.cur.tag, tid_of(rs.cur.value));
 		break;
 	case REPLAY_NONE:
 	case REPLAY_TIMEOUT:
@@ -557,35 +562,35 @@ void hooks__rr_before(hooks_call *call, int src, int tag)
 	}
 }
 
-int hooks__rr_replaying(void) { return mode_now == HOOKS_RR_REPLAY && !diverged; }
+int hooks__rr_replaying(void) { return rs.mode_now == HOOKS_RR_REPLAY && !rs.diverged; }
 
 int hooks__rr_recording(void)
 {
-	return mode_now != HOOKS_RR_OFF && (!diverged || mode_now == HOOKS_RR_RECORD);
+	return rs.mode_now != HOOKS_RR_OFF && (!rs.diverged || rs.mode_now == HOOKS_RR_RECORD);
 }
 
 const replay_entry *hooks__rr_take(hooks_call *call, const char *what)
 {
 	char obs[512];
 
-	if (next >= nrec) {
+	if (rs.next >= rs.nrec) {
 		snprintf(obs, sizeof(obs), "%s, and the record has no more events", what);
-		at_event = end_event();
+		rs.at_event = end_event();
 		diverge(call, "the end of the recorded run", obs);
 		return NULL;
 	}
-	if (rrstop__due(rec_no[next]))
-		rrstop__here(call, rec_no[next]);
-	at_event = rec_no[next];
-	cur = rec[next++];
-	return &cur;
+	if (rrstop__due(rs.rec_no[rs.next]))
+		rrstop__here(call, rs.rec_no[rs.next]);
+	rs.at_event = rs.rec_no[rs.next];
+	rs.cur = rs.rec[rs.next++];
+	return &rs.cur;
 }
 
 void hooks__rr_diverge_obs(hooks_call *call, const char *observed)
 {
 	char exp[512];
 
-	describe(exp, sizeof(exp), &cur, 0);
+	describe(exp, sizeof(exp), &rs.cur, 0);
 	diverge(call, exp, observed);
 }
 
@@ -606,7 +611,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 	int delivered;
 
 	/* After a divergence that goes on, recording goes on too. */
-	if (mode_now == HOOKS_RR_OFF || (diverged && mode_now != HOOKS_RR_RECORD))
+	if (rs.mode_now == HOOKS_RR_OFF || (rs.diverged && rs.mode_now != HOOKS_RR_RECORD))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
@@ -617,7 +622,7 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		e.value = rc;
 	} else if (delivered && ((uint32_t)src & 0x80000000u) &&
 		   (op == PVMMON_EV_RECV || op == PVMMON_EV_NRECV || op == PVMMON_EV_TRECV) &&
-		   first_int(rc, &e.value) == 0) {
+		   first_int(rc, &e.value)) {
 		/* From a pvmd (tids with the top bit set, PVM's TIDPVMD): a notify message,
 		 * whose first integer names the task (or host) it is about. Which one comes
 		 * first depends on timing, and the task's tid differs between runs: the
@@ -637,17 +642,19 @@ void hooks__rr_after(hooks_call *call, int rc, int src, int tag)
 		/* An error is no outcome of timing. */
 		return;
 	}
-	replay__enc_add(&enc, &e);
-	if (mode_now == HOOKS_RR_RECORD)
+	replay__enc_add(&rs.enc, &e);
+	if (rs.mode_now == HOOKS_RR_RECORD)
 		return;
-	if (e.kind == REPLAY_MSG && cur.kind == REPLAY_MSG && tid_of(cur.sender) == e.sender &&
-	    cur.tag == e.tag && cur.seq_delta == e.seq_delta)
+	if (e.kind == REPLAY_MSG && rs.cur.kind == REPLAY_MSG &&
+	    tid_of(rs.cur.sender) == e.sender && rs.cur.tag == e.tag &&
+	    rs.cur.seq_delta == e.seq_delta)
 		return;
-	if (e.kind == REPLAY_NOTIFY && cur.kind == REPLAY_NOTIFY &&
-	    tid_of(cur.sender) == e.sender && cur.tag == e.tag && tid_of(cur.value) == e.value)
+	if (e.kind == REPLAY_NOTIFY && rs.cur.kind == REPLAY_NOTIFY &&
+	    tid_of(rs.cur.sender) == e.sender && rs.cur.tag == e.tag &&
+	    tid_of(rs.cur.value) == e.value)
 		return;
-	if (e.kind != REPLAY_MSG && e.kind != REPLAY_NOTIFY && e.kind == cur.kind &&
-	    e.value == cur.value)
+	if (e.kind != REPLAY_MSG && e.kind != REPLAY_NOTIFY && e.kind == rs.cur.kind &&
+	    e.value == rs.cur.value)
 		return;
 	hooks__rr_diverge_entry(call, &e);
 }
@@ -662,7 +669,7 @@ static void left_over(const replay_entry *e, const uint64_t *no, size_t *pos, si
 	describe(exp, sizeof(exp), &e[*pos], 0);
 	snprintf(obs, sizeof(obs), "the task ended with %zu %s left", n - *pos,
 		 n - *pos == 1 ? one : many);
-	at_event = no[*pos];
+	rs.at_event = no[*pos];
 	++*pos;
 	diverge(NULL, exp, obs);
 }
@@ -671,33 +678,34 @@ int hooks__rr_flush(int final)
 {
 	int rc = 0;
 
-	if (mode_now != HOOKS_RR_OFF) {
+	if (rs.mode_now != HOOKS_RR_OFF) {
 		/* The chunk's header, then the stream's new bytes. */
-		wire__buf_reset(&chunk);
-		wire__rchunk_encode(&chunk, &(wire_rchunk){hooks__mytid(), NULL, 0});
-		replay__enc_take(&enc, &chunk);
-		if (chunk.failed)
+		wire__buf_reset(&rs.chunk);
+		wire__rchunk_encode(&rs.chunk, &(wire_rchunk){hooks__mytid(), NULL, 0});
+		replay__enc_take(&rs.enc, &rs.chunk);
+		if (rs.chunk.failed)
 			rc = PVMMON_ENOMEM;
-		else if (chunk.len > WIRE_RCHUNK_HEAD)
-			rc = channel__send(WIRE_TAG_RECORD, chunk.data, chunk.len);
+		else if (rs.chunk.len > WIRE_RCHUNK_HEAD)
+			rc = channel__send(WIRE_TAG_RECORD, rs.chunk.data, rs.chunk.len);
 	}
-	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && next < nrec)
-		left_over(rec, rec_no, &next, nrec, "recorded event", "recorded events");
-	if (mode_now == HOOKS_RR_REPLAY && final && !diverged)
+	if (rs.mode_now == HOOKS_RR_REPLAY && final && !rs.diverged && rs.next < rs.nrec)
+		left_over(rs.rec, rs.rec_no, &rs.next, rs.nrec, "recorded event",
+		          "recorded events");
+	if (rs.mode_now == HOOKS_RR_REPLAY && final && !rs.diverged)
 		hooks__src_final();
-	if (mode_now == HOOKS_RR_REPLAY && final && !diverged && hnext < nhrec)
-		left_over(hrec, hrec_no, &hnext, nhrec, "recorded handler delivery",
-			  "recorded handler deliveries");
-	if (mode_now == HOOKS_RR_REPLAY && final && !diverged) {
+	if (rs.mode_now == HOOKS_RR_REPLAY && final && !rs.diverged && rs.hnext < rs.nhrec)
+		left_over(rs.hrec, rs.hrec_no, &rs.hnext, rs.nhrec, "recorded handler delivery",
+		          "recorded handler deliveries");
+	if (rs.mode_now == HOOKS_RR_REPLAY && final && !rs.diverged) {
 		int src, tag;
 		char who[128], obs[400];
 
-		if (unexpected_by && unexpected_by(&src, &tag)) {
+		if (rs.unexpected_by && rs.unexpected_by(&src, &tag)) {
 			hooks__rr_name_of(who, sizeof(who), src, 1);
 			snprintf(obs, sizeof(obs), "a message handler took a message from %s with "
 						   "tag %d that the recorded run's handlers never took",
 				 who, tag);
-			at_event = end_event();
+			rs.at_event = end_event();
 			diverge(NULL, "no more handler deliveries", obs);
 		}
 	}
@@ -706,11 +714,11 @@ int hooks__rr_flush(int final)
 
 int hooks__rr_handler_due(int *src, int *tag, uint64_t pos)
 {
-	if (mode_now != HOOKS_RR_REPLAY || diverged || hnext >= nhrec ||
-	    (uint64_t)hrec[hnext].value > pos)
+	if (rs.mode_now != HOOKS_RR_REPLAY || rs.diverged || rs.hnext >= rs.nhrec ||
+	    (uint64_t)rs.hrec[rs.hnext].value > pos)
 		return 0;
-	*src = tid_of(hrec[hnext].sender);
-	*tag = hrec[hnext].tag;
+	*src = tid_of(rs.hrec[rs.hnext].sender);
+	*tag = rs.hrec[rs.hnext].tag;
 	return 1;
 }
 
@@ -719,7 +727,7 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	replay_entry e, x;
 	char exp[512], obs[512];
 
-	if (mode_now == HOOKS_RR_OFF || (diverged && mode_now != HOOKS_RR_RECORD))
+	if (rs.mode_now == HOOKS_RR_OFF || (rs.diverged && rs.mode_now != HOOKS_RR_RECORD))
 		return;
 	memset(&e, 0, sizeof(e));
 	e.op = (uint8_t)op;
@@ -728,18 +736,18 @@ void hooks__rr_handled(hooks_call *call, int op, int src, int tag, int64_t seq, 
 	e.tag = tag;
 	e.seq_delta = (int32_t)seq;
 	e.value = (int32_t)pos;
-	replay__enc_add(&enc, &e);
-	if (mode_now == HOOKS_RR_RECORD)
+	replay__enc_add(&rs.enc, &e);
+	if (rs.mode_now == HOOKS_RR_RECORD)
 		return;
-	if (hnext >= nhrec) {
+	if (rs.hnext >= rs.nhrec) {
 		/* mhf.c delivers only what is due: this cannot be, but say so if it is. */
 		describe(obs, sizeof(obs), &e, 1);
-		at_event = end_event();
+		rs.at_event = end_event();
 		diverge(call, "no more handler deliveries", obs);
 		return;
 	}
-	x = hrec[hnext];
-	at_event = hrec_no[hnext++];
+	x = rs.hrec[rs.hnext];
+	rs.at_event = rs.hrec_no[rs.hnext++];
 	if (tid_of(x.sender) == src && x.tag == tag && x.seq_delta == e.seq_delta &&
 	    x.op == e.op && x.value == e.value)
 		return;
@@ -752,9 +760,9 @@ void hooks__rr_handler_missing(hooks_call *call, const char *observed)
 {
 	char exp[512];
 
-	if (mode_now != HOOKS_RR_REPLAY || diverged || hnext >= nhrec)
+	if (rs.mode_now != HOOKS_RR_REPLAY || rs.diverged || rs.hnext >= rs.nhrec)
 		return;
-	describe(exp, sizeof(exp), &hrec[hnext], 0);
-	at_event = hrec_no[hnext++];
+	describe(exp, sizeof(exp), &rs.hrec[rs.hnext], 0);
+	rs.at_event = rs.hrec_no[rs.hnext++];
 	diverge(call, exp, observed);
 }

@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "slicetimer.h"
+#include "pvmmon/errors.h"
 
 typedef int (*select_fn)(int, fd_set *, fd_set *, fd_set *, struct timeval *);
 
@@ -96,7 +97,9 @@ void slicetimer__begin(void)
 	st.unusable = 0;
 }
 
-/* Takes the signal and starts the timer for tv; 0, or -1 with nothing changed. */
+/* Takes the signal and starts the timer for tv; 0, or with nothing changed
+ * PVMMON_ESTATE (the signal is blocked or the program's own) or PVMMON_ERROR (a system
+ * call failed). */
 static int arm(const struct timeval *tv)
 {
 	struct sigaction sa;
@@ -105,18 +108,18 @@ static int arm(const struct timeval *tv)
 	int sig = PVMMON_SLICE_SIGNAL;
 
 	if (pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0 || sigismember(&cur, sig))
-		return -1;
+		return PVMMON_ESTATE;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* Reads and writes inside libpvm3's loop go on; select never restarts. */
 	sa.sa_flags = SA_RESTART;
 	if (sigaction(sig, &sa, &st.old) != 0)
-		return -1;
+		return PVMMON_ERROR;
 	if (st.old.sa_handler != SIG_DFL || (st.old.sa_flags & SA_SIGINFO)) {
 		/* The program's own use of the signal: leave it as it was. */
 		sigaction(sig, &st.old, NULL);
-		return -1;
+		return PVMMON_ESTATE;
 	}
 	if (!st.have_timer) {
 		struct sigevent sev;
@@ -127,7 +130,7 @@ static int arm(const struct timeval *tv)
 		sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
 		if (timer_create(CLOCK_MONOTONIC, &sev, &st.timer) != 0) {
 			sigaction(sig, &st.old, NULL);
-			return -1;
+			return PVMMON_ERROR;
 		}
 		st.have_timer = 1;
 	}
@@ -139,7 +142,7 @@ static int arm(const struct timeval *tv)
 		its.it_value.tv_nsec = 1;
 	if (timer_settime(st.timer, 0, &its, NULL) != 0) {
 		sigaction(sig, &st.old, NULL);
-		return -1;
+		return PVMMON_ERROR;
 	}
 	st.armed = 1;
 	return 0;

@@ -4,12 +4,14 @@
  * every PVMMON_ variable; PVM's group server and pvmmon's monitor are kept passive.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "spawnenv.h"
+#include "pvmmon/errors.h"
 
 static char *lib_path;      /* absolute path of this library, for children's preload */
 static char *saved_preload; /* LD_PRELOAD and PVM_EXPORT around a pvm_spawn */
@@ -21,17 +23,20 @@ int hooks__find_lib_path(void)
 	Dl_info info;
 
 	if (!dladdr((void *)hooks__find_lib_path, &info) || !info.dli_fname)
-		return -1;
+		return pvmmon_error_set(PVMMON_ENOTFOUND, "pvmhooks: cannot find its own library");
 	/* Again on a second initialisation (the unit tests' fake tasks): the first
 	 * answer is the same, and would be lost. */
 	free(lib_path);
 	lib_path = realpath(info.dli_fname, NULL);
-	return lib_path ? 0 : -1;
+	return lib_path ? 0
+	                : pvmmon_error_set(PVMMON_ENOTFOUND, "pvmhooks: %s: %s", info.dli_fname,
+	                                   strerror(errno));
 }
 
 const char *hooks__lib_path(void) { return lib_path; }
 
-/* Appends name to the colon-separated list in *list unless it is there already. */
+/* Appends name to the colon-separated list in *list unless it is there already; 0, or
+ * PVMMON_ENOMEM. */
 static int list_add(char **list, const char *name)
 {
 	const char *p = *list ? *list : "";
@@ -48,7 +53,7 @@ static int list_add(char **list, const char *name)
 	}
 	if (asprintf(&s, "%s%s%s", *list && **list ? *list : "", *list && **list ? ":" : "", name) <
 	    0)
-		return -1;
+		return PVMMON_ENOMEM;
 	free(*list);
 	*list = s;
 	return 0;

@@ -6,7 +6,8 @@
 #define PVMMON_HOOKS_SPAWNENV_H
 
 /* Finds this library's absolute path (for children's preload and for the monitor
- * beside it); 0, or -1 when it cannot be found. */
+ * beside it); 0, or PVMMON_ENOTFOUND when it cannot be found (pvmmon_error_last says
+ * why). */
 int hooks__find_lib_path(void);
 /* That path (NULL before, or when not found). */
 const char *hooks__lib_path(void);

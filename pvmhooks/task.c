@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hooks.h"
+#include "pvmmon/errors.h"
 
 /* The task's core state; each feature's own is static in the feature's file. */
 static struct {
@@ -163,7 +164,7 @@ int hooks__ensure(void **arr, size_t *cap, size_t n, size_t size)
 		c *= 2;
 	a = realloc(*arr, c * size);
 	if (!a)
-		return -1;
+		return PVMMON_ENOMEM;
 	memset((char *)a + *cap * size, 0, (c - *cap) * size);
 	*arr = a;
 	*cap = c;

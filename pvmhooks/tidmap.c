@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "tidmap.h"
+#include "pvmmon/errors.h"
 
 static size_t slot_of(int32_t tid, size_t cap)
 {
@@ -37,7 +38,7 @@ static int grow(tidmap *m)
 	tidmap_slot *s = calloc(cap, sizeof(*s));
 
 	if (!s)
-		return -1;
+		return PVMMON_ENOMEM;
 	for (i = 0; i < m->cap; i++) {
 		size_t j;
 

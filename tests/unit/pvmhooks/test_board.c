@@ -116,14 +116,14 @@ static void test_eta_and_lookup(void)
 	hooks__board_run();
 	now = hooks__board_now();
 	CU_ASSERT_EQUAL(hooks__board_bound(0x40999, &slot, 0, now, &(int){0}), BOARD_NONE);
-	CU_ASSERT_EQUAL(hooks__board_eta(0x40999, &slot, 0, now), -1);
+	CU_ASSERT_EQUAL(hooks__board_eta(0x40999, &slot, 0, now), BOARD_ETA_UNKNOWN);
 	slot = -1;
 	target = hooks__board_bound(ME, &slot, 0, now, &(int){0}) + 700000;
 	CU_ASSERT_EQUAL(slot, 0);
 	CU_ASSERT_EQUAL(hooks__board_eta(ME, &slot, target, now), 700000);
 	CU_ASSERT_EQUAL(hooks__board_eta(ME, &slot, target - 800000, now), 0);
 	hooks__board_freeze(HOOKS_OP_pvm_recv, 5);
-	CU_ASSERT_EQUAL(hooks__board_eta(ME, &slot, target, now), -1);
+	CU_ASSERT_EQUAL(hooks__board_eta(ME, &slot, target, now), BOARD_ETA_UNKNOWN);
 	close_board();
 }
 

@@ -2,6 +2,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../../../pvmhooks/checks.h"
+#include "pvmmon/errors.h"
 
 static void test_parse(void)
 {
@@ -12,9 +13,9 @@ static void test_parse(void)
 	CU_ASSERT_EQUAL(checks__parse("unpack", NULL), CHECKS_UNPACK);
 	CU_ASSERT_EQUAL(checks__parse("unpack,ignored", NULL), CHECKS_UNPACK | CHECKS_IGNORED);
 	CU_ASSERT_EQUAL(checks__parse("queued,unfreed", NULL), CHECKS_QUEUED | CHECKS_UNFREED);
-	CU_ASSERT_EQUAL(checks__parse("unpack,bogus", &bad), -1);
+	CU_ASSERT_EQUAL(checks__parse("unpack,bogus", &bad), PVMMON_EINVAL);
 	CU_ASSERT_STRING_EQUAL(bad, "bogus");
-	CU_ASSERT_EQUAL(checks__parse("unpacked", NULL), -1);
+	CU_ASSERT_EQUAL(checks__parse("unpacked", NULL), PVMMON_EINVAL);
 }
 
 CU_TestInfo test_checks_tests[] = {
