@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <CUnit/CUnit.h>
+
 #include "harness.h"
 #include "pvmmon/log.h"
 
@@ -27,6 +29,29 @@ const char *harness_build(void)
 			snprintf(build_dir, sizeof(build_dir), "%s", b && *b ? b : "build");
 	}
 	return build_dir;
+}
+
+int harness_gfortran(const char *dir, const char *name, const char *flags, const char *libs)
+{
+	cmd_result b;
+	int rc;
+
+	harness_sh(&b, 120,
+	           "command -v gfortran >/dev/null || exit 77; cd '%s' && "
+	           "gfortran %s -fallow-argument-mismatch -I/usr/include -o %s %s/../apps/%s.f "
+	           "-lfpvm3 %s -lpvm3",
+	           dir, flags, name, harness_build(), name, libs);
+	if (b.status == 77) {
+		fprintf(stderr, "\n  skipped: no gfortran ");
+		rc = 1;
+	} else {
+		CU_ASSERT_EQUAL(b.status, 0);
+		if (b.status != 0)
+			fprintf(stderr, "\ngfortran %s.f: %s%s\n", name, b.out, b.err);
+		rc = b.status == 0 ? 0 : -1;
+	}
+	cmd_result_free(&b);
+	return rc;
 }
 
 const char *harness_bin(void)

@@ -24,6 +24,12 @@ void cmd_result_free(cmd_result *r);
 const char *harness_build(void);
 const char *harness_bin(void);
 
+/* Builds apps/NAME.f into dir/NAME with gfortran and libfpvm3, libpvm3 and the extra
+ * libraries (e.g. "-lgpvm3", or ""), with flags (e.g. "-O2"): 0 when built, 1 when
+ * there is no gfortran (said on standard error: the test skips), -1 when the build
+ * failed (asserted). */
+int harness_gfortran(const char *dir, const char *name, const char *flags, const char *libs);
+
 /* A new empty scratch folder under the test run's folder (removed at the end). */
 const char *harness_tmpdir(void);
 void harness_cleanup(void);

@@ -189,16 +189,8 @@ static void test_fortran(void)
 	const char *dir = harness_tmpdir();
 	char want[512], path[4200], *log, *w1, *w2;
 
-	harness_sh(&b, RUN_TIMEOUT, "command -v gfortran >/dev/null || exit 77; cd '%s' && "
-	           "gfortran -g -fallow-argument-mismatch -I/usr/include -o lifef "
-	           "%s/../apps/lifef.f -lfpvm3 -lpvm3", dir, harness_build());
-	if (b.status == 77) {
-		fprintf(stderr, "\n  skipped: no gfortran ");
-		cmd_result_free(&b);
+	if (harness_gfortran(dir, "lifef", "-g", "") != 0)
 		return;
-	}
-	CU_ASSERT_EQUAL_FATAL(b.status, 0);
-	cmd_result_free(&b);
 	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --on-hang=abort -o l.xml -- ./lifef",
 	           dir, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 4);

@@ -570,22 +570,12 @@ static void test_notify_manager_worker(void)
 static void test_fortran_group_rounds(void)
 {
 	const char *dir = harness_tmpdir();
-	cmd_result b, raw, r;
+	cmd_result raw, r;
 	char *t;
 	double secs;
 
-	harness_sh(&b, RUN_TIMEOUT,
-	           "command -v gfortran >/dev/null || exit 77; cd '%s' && "
-	           "gfortran -O2 -fallow-argument-mismatch -I/usr/include -o gredf "
-	           "%s/../apps/gredf.f -lfpvm3 -lgpvm3 -lpvm3",
-	           dir, harness_build());
-	if (b.status == 77) {
-		fprintf(stderr, "\n  skipped: no gfortran ");
-		cmd_result_free(&b);
+	if (harness_gfortran(dir, "gredf", "-O2", "-lgpvm3") != 0)
 		return;
-	}
-	CU_ASSERT_EQUAL_FATAL(b.status, 0);
-	cmd_result_free(&b);
 	harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && PATH=\"$PWD:$PATH\" %s/pvmmon run -q --raw -- gredf",
 	           dir, harness_bin());
 	CU_ASSERT_EQUAL(raw.status, 0);
@@ -607,10 +597,12 @@ static void test_fortran_group_rounds(void)
 	secs = t ? atof(t) : 0;
 	fprintf(stderr, "\n  gredf preserve: %.2f s", secs);
 	/* The 200 rounds' 20 ms waits alone took 4 s; a working run takes 0.5 to 1.2 s on
-	 * a 2-CPU machine busy with four parallel builds. ASan or valgrind slow every
-	 * round several times over, so only the unslowed build is held to it. */
+	 * a 2-CPU machine busy with four parallel builds, and up to 2.5 s measured on the
+	 * same machine idle (an idle virtual processor is slow to wake, and every round is
+	 * a chain of wake-ups). ASan or valgrind slow every round several times over, so
+	 * only the unslowed build is held to it. */
 	if (!harness_slowed())
-		CU_ASSERT(secs > 0 && secs < 3.0);
+		CU_ASSERT(secs > 0 && secs < 3.8);
 	cmd_result_free(&r);
 	cmd_result_free(&raw);
 }

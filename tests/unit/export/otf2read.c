@@ -6,6 +6,10 @@
 
 #include <otf2/otf2.h>
 
+#include <CUnit/CUnit.h>
+
+#include "../../../export/otf2.h"
+#include "logbuild.h"
 #include "otf2read.h"
 
 /* What the archive held, its names as ids until the text is made. */
@@ -510,4 +514,31 @@ char *otf2read_text(const char *dir)
 	OTF2_Reader_Close(r);
 	archive_free(&a);
 	return text;
+}
+
+char *otf2read_export(const struct pvmmon_log *log, int real, struct pvmmon_otf2_counts *n,
+                      char *dir)
+{
+	char *text;
+
+	logbuild_tmpdir(dir);
+	CU_ASSERT_EQUAL_FATAL(export__otf2(log, dir, real, n), 0);
+	text = otf2read_text(dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	return text;
+}
+
+void otf2read_check_block(const char *text, const char *block)
+{
+	const char *p = text;
+	int found = 0;
+
+	/* At a line's start: the start of text or after a new line. */
+	while (!found && (p = strstr(p, block)) != NULL) {
+		found = p == text || p[-1] == '\n';
+		p++;
+	}
+	if (!found)
+		fprintf(stderr, "\nexpected the lines\n%s\nin\n%s\n", block, text);
+	CU_ASSERT(found);
 }

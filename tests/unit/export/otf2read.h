@@ -24,4 +24,13 @@
  */
 char *otf2read_text(const char *dir);
 
+struct pvmmon_log;
+struct pvmmon_otf2_counts;
+/* Exports log into a new scratch folder (dir, a mkdtemp template) with export__otf2
+ * (real: real times) and returns the archive as text (asserting both worked). */
+char *otf2read_export(const struct pvmmon_log *log, int real, struct pvmmon_otf2_counts *n,
+                      char *dir);
+/* Asserts that text holds the lines of block, together and whole, printing text if not. */
+void otf2read_check_block(const char *text, const char *block);
+
 #endif

@@ -14,23 +14,6 @@
 #include "otf2read.h"
 #include "pvmmon/errors.h"
 
-/* Asserts that text holds the lines of block, together and whole, printing text if not. */
-static void check_block(const char *text, const char *block)
-{
-	size_t n = strlen(block);
-	const char *p = text;
-	int found = 0;
-
-	/* At a line's start: the start of text or after a new line. */
-	while (!found && (p = strstr(p, block)) != NULL) {
-		found = p == text || p[-1] == '\n';
-		p++;
-	}
-	if (!found)
-		fprintf(stderr, "\nexpected the lines\n%.*s\nin\n%s\n", (int)n, block, text);
-	CU_ASSERT(found);
-}
-
 /*
  * Two tasks on two hosts and a third with neither name nor events; one procedure in the
  * critical-path selection. Task 0: a spawn, a send to task 1, a send to a task that is
@@ -70,30 +53,18 @@ static pvmmon_log *traced_log(void)
 	return log;
 }
 
-/* Exports log into a new scratch folder (dir) and returns the archive as text. */
-static char *export_text(const pvmmon_log *log, int real, pvmmon_otf2_counts *n, char *dir)
-{
-	char *text;
-
-	logbuild_tmpdir(dir);
-	CU_ASSERT_EQUAL_FATAL(export__otf2(log, dir, real, n), 0);
-	text = otf2read_text(dir);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	return text;
-}
-
 static void test_events(void)
 {
 	char dir[] = "/tmp/pvmmon-otf2-XXXXXX";
 	pvmmon_log *log = traced_log();
 	pvmmon_otf2_counts n;
-	char *text = export_text(log, 0, &n, dir);
+	char *text = otf2read_export(log, 0, &n, dir);
 
 	/* Each call an enter and a leave on its task's location, the message with it when
 	 * the partner is a task of the program (ranks: the tasks' places in the log); the
 	 * critical-path start is no record; the selected procedure is its own region and
 	 * every other one region; a step back of the clock is held at the last time. */
-	check_block(text, "0@1000 enter \"pvm_spawn\"\n"
+	otf2read_check_block(text, "0@1000 enter \"pvm_spawn\"\n"
 	                  "0@1500 leave \"pvm_spawn\"\n"
 	                  "0@2000 enter \"pvm_send\"\n"
 	                  "0@2000 send to 1 tag 7 bytes 40\n"
@@ -110,7 +81,7 @@ static void test_events(void)
 	                  "1@500 enter \"pvm_recv\"\n");
 	/* A receive's message at its end; none for a message without a piggyback (no
 	 * sequence number); an end logged before the start is the start. */
-	check_block(text, "1@500 enter \"pvm_recv\"\n"
+	otf2read_check_block(text, "1@500 enter \"pvm_recv\"\n"
 	                  "1@2200 recv from 0 tag 7 bytes 40\n"
 	                  "1@2200 leave \"pvm_recv\"\n"
 	                  "1@2300 enter \"pvm_nrecv\"\n"
@@ -136,13 +107,13 @@ static void test_definitions(void)
 	char dir[] = "/tmp/pvmmon-otf2-XXXXXX";
 	pvmmon_log *log = traced_log();
 	pvmmon_otf2_counts n;
-	char *text = export_text(log, 0, &n, dir);
+	char *text = otf2read_export(log, 0, &n, dir);
 
 	/* Nanoseconds, the run's length from its first to its last event. */
-	check_block(text, "clock 1000000000 length 3701\n");
+	otf2read_check_block(text, "clock 1000000000 length 3701\n");
 	/* The machine, its hosts, a process per task on its host (the first host when its
 	 * own is not known) holding one location with the task's record count. */
-	check_block(text, "node 0 \"PVM virtual machine\" class \"machine\" parent -\n"
+	otf2read_check_block(text, "node 0 \"PVM virtual machine\" class \"machine\" parent -\n"
 	                  "node 1 \"alpha\" class \"node\" parent 0\n"
 	                  "node 2 \"beta\" class \"node\" parent 0\n"
 	                  "process 0 \"task 0 (t40001)\" node 2\n"
@@ -153,15 +124,15 @@ static void test_definitions(void)
 	                  "location 2 \"task ? (t80003)\" events 0 process 2\n");
 	/* A region per PVM call, the message-passing ones point-to-point, then the
 	 * selected procedures and one for the others. */
-	check_block(text, "region 0 \"pvm_send\" point2point file \"\" line 0\n");
-	check_block(text, "region 3 \"pvm_recv\" point2point file \"\" line 0\n");
-	check_block(text, "region 8 \"pvm_spawn\" function file \"\" line 0\n");
-	check_block(text, "region 14 \"pvm_joingroup\" function file \"\" line 0\n"
+	otf2read_check_block(text, "region 0 \"pvm_send\" point2point file \"\" line 0\n");
+	otf2read_check_block(text, "region 3 \"pvm_recv\" point2point file \"\" line 0\n");
+	otf2read_check_block(text, "region 8 \"pvm_spawn\" function file \"\" line 0\n");
+	otf2read_check_block(text, "region 14 \"pvm_joingroup\" function file \"\" line 0\n"
 	                  "region 15 \"solve\" function file \"\" line 0\n"
 	                  "region 16 \"procedure (not selected)\" function file \"\" line 0\n");
 	CU_ASSERT_PTR_NULL(strstr(text, "region 17 "));
 	/* The communicator of every task, ranks in log order. */
-	check_block(text, "group 0 \"tasks\" members 0,1,2\n"
+	otf2read_check_block(text, "group 0 \"tasks\" members 0,1,2\n"
 	                  "group 1 \"ranks\" members 0,1,2\n"
 	                  "comm 0 \"PVM tasks\" group 1\n");
 	free(text);
@@ -183,20 +154,20 @@ static void test_real_times_and_base(void)
 	a = logbuild_task(log, 0x40001, "0", "vm");
 	logbuild_event(log, a, PVMMON_EV_PROBE, 0, 0, 0, 0, -100, 50, 7000, 7300);
 	logbuild_event(log, a, PVMMON_EV_OTHER, 0, 0, 0, 0, 60, 80, 8000, 8100);
-	text = export_text(log, 1, &n, dir);
-	check_block(text, "clock 1000000000 length 8101\n");
-	check_block(text, "node 1 \"host\" class \"node\" parent 0\n"
+	text = otf2read_export(log, 1, &n, dir);
+	otf2read_check_block(text, "clock 1000000000 length 8101\n");
+	otf2read_check_block(text, "node 1 \"host\" class \"node\" parent 0\n"
 	                  "process 0 \"task 0 (t40001)\" node 1\n");
-	check_block(text, "0@7000 enter \"pvm_probe\"\n"
+	otf2read_check_block(text, "0@7000 enter \"pvm_probe\"\n"
 	                  "0@7300 leave \"pvm_probe\"\n"
 	                  "0@8000 enter \"other\"\n"
 	                  "0@8100 leave \"other\"\n");
 	free(text);
 	logbuild_remove(dir);
 	strcpy(dir, "/tmp/pvmmon-otf2-XXXXXX");
-	text = export_text(log, 0, &n, dir);
-	check_block(text, "clock 1000000000 length 181\n");
-	check_block(text, "0@0 enter \"pvm_probe\"\n"
+	text = otf2read_export(log, 0, &n, dir);
+	otf2read_check_block(text, "clock 1000000000 length 181\n");
+	otf2read_check_block(text, "0@0 enter \"pvm_probe\"\n"
 	                  "0@150 leave \"pvm_probe\"\n"
 	                  "0@160 enter \"other\"\n"
 	                  "0@180 leave \"other\"\n");

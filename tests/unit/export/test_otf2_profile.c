@@ -11,21 +11,6 @@
 #include "otf2read.h"
 #include "pvmmon/errors.h"
 
-/* Asserts that text holds the lines of block at a line's start, printing text if not. */
-static void check_block(const char *text, const char *block)
-{
-	const char *p = text;
-	int found = 0;
-
-	while (!found && (p = strstr(p, block)) != NULL) {
-		found = p == text || p[-1] == '\n';
-		p++;
-	}
-	if (!found)
-		fprintf(stderr, "\nexpected the lines\n%s\nin\n%s\n", block, text);
-	CU_ASSERT(found);
-}
-
 /* The number of lines of text that start with prefix. */
 static size_t count_lines(const char *text, const char *prefix)
 {
@@ -60,46 +45,35 @@ static pvmmon_log *profile_log(void)
 	return log;
 }
 
-static char *export_text(const pvmmon_log *log, int real, pvmmon_otf2_counts *n, char *dir)
-{
-	char *text;
-
-	logbuild_tmpdir(dir);
-	CU_ASSERT_EQUAL_FATAL(export__otf2(log, dir, real, n), 0);
-	text = otf2read_text(dir);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	return text;
-}
-
 static void test_virtual(void)
 {
 	char dir[] = "/tmp/pvmmon-otf2p-XXXXXX";
 	pvmmon_log *log = profile_log();
 	pvmmon_otf2_counts n;
-	char *text = export_text(log, 0, &n, dir);
+	char *text = otf2read_export(log, 0, &n, dir);
 
 	/* At each task's virtual end, its regions' time, calls and bytes; a statement by
 	 * its call and source place, or module and offset; a procedure's inclusive time. */
-	check_block(text, "0@9000 metric \"pvm_send app.c:12\" 300 3 120\n"
+	otf2read_check_block(text, "0@9000 metric \"pvm_send app.c:12\" 300 3 120\n"
 	                  "0@9000 metric \"pvm_recv app+0x12cf\" 700 2 8\n"
 	                  "0@9000 metric \"solve\" 5000 4 0\n"
 	                  "0@9000 metric \"loop for@7:2\" 4000 1 0\n"
 	                  "1@8000 metric \"pvm_recv app.c:30\" 900 3 120\n"
 	                  "1@8000 metric \"solve\" 2000 1 0\n");
 	/* One region per name over all tasks, with its source place. */
-	check_block(text, "region 0 \"pvm_send app.c:12\" point2point file \"app.c\" line 12\n"
+	otf2read_check_block(text, "region 0 \"pvm_send app.c:12\" point2point file \"app.c\" line 12\n"
 	                  "region 1 \"pvm_recv app+0x12cf\" point2point file \"\" line 0\n"
 	                  "region 2 \"solve\" function file \"app.c\" line 5\n"
 	                  "region 3 \"loop for@7:2\" function file \"app.c\" line 7\n"
 	                  "region 4 \"pvm_recv app.c:30\" point2point file \"app.c\" line 30\n");
 	CU_ASSERT_EQUAL(count_lines(text, "region "), 5);
 	/* The metric's members and the attribute naming a sample's region. */
-	check_block(text, "attribute 0 \"region\"\n"
+	otf2read_check_block(text, "attribute 0 \"region\"\n"
 	                  "member 0 \"time\" exponent -9 unit \"s\"\n"
 	                  "member 1 \"calls\" exponent 0 unit \"#\"\n"
 	                  "member 2 \"bytes\" exponent 0 unit \"bytes\"\n");
-	check_block(text, "clock 1000000000 length 9001\n");
-	check_block(text, "node 0 \"PVM virtual machine\" class \"machine\" parent -\n"
+	otf2read_check_block(text, "clock 1000000000 length 9001\n");
+	otf2read_check_block(text, "node 0 \"PVM virtual machine\" class \"machine\" parent -\n"
 	                  "node 1 \"host\" class \"node\" parent 0\n"
 	                  "process 0 \"task 0 (t40001)\" node 1\n"
 	                  "location 0 \"task 0 (t40001)\" events 4 process 0\n"
@@ -119,15 +93,15 @@ static void test_real(void)
 	char dir[] = "/tmp/pvmmon-otf2p-XXXXXX";
 	pvmmon_log *log = profile_log();
 	pvmmon_otf2_counts n;
-	char *text = export_text(log, 1, &n, dir);
+	char *text = otf2read_export(log, 1, &n, dir);
 
-	check_block(text, "0@12000 metric \"pvm_send app.c:12\" 300 3 120\n"
+	otf2read_check_block(text, "0@12000 metric \"pvm_send app.c:12\" 300 3 120\n"
 	                  "0@12000 metric \"pvm_recv app+0x12cf\" 700 2 8\n"
 	                  "0@12000 metric \"solve\" 6000 4 0\n"
 	                  "0@12000 metric \"loop for@7:2\" 4500 1 0\n"
 	                  "1@11000 metric \"pvm_recv app.c:30\" 900 3 120\n"
 	                  "1@11000 metric \"solve\" 2000 1 0\n");
-	check_block(text, "clock 1000000000 length 12001\n");
+	otf2read_check_block(text, "clock 1000000000 length 12001\n");
 	free(text);
 	logbuild_remove(dir);
 	pvmmon_log_free(log);
@@ -150,16 +124,16 @@ static void test_many_regions(void)
 			logbuild_stmt(log, i, "pvm_send", "big.c", k, NULL, 0, (uint64_t)k,
 			              10 * k + t, 0);
 	}
-	text = export_text(log, 0, &n, dir);
+	text = otf2read_export(log, 0, &n, dir);
 	CU_ASSERT_EQUAL(count_lines(text, "region "), 300);
 	CU_ASSERT_EQUAL(n.samples, 600);
 	for (int k = 1; k <= 300; k += 37) {
 		snprintf(line, sizeof(line), "region %d \"pvm_send big.c:%d\" point2point", k - 1,
 		         k);
-		check_block(text, line);
+		otf2read_check_block(text, line);
 		snprintf(line, sizeof(line), "1@1001 metric \"pvm_send big.c:%d\" %d %d 0\n", k,
 		         10 * k + 1, k);
-		check_block(text, line);
+		otf2read_check_block(text, line);
 	}
 	free(text);
 	logbuild_remove(dir);
@@ -172,9 +146,9 @@ static void test_empty(void)
 	char dir[] = "/tmp/pvmmon-otf2p-XXXXXX";
 	pvmmon_log *log = logbuild_new();
 	pvmmon_otf2_counts n;
-	char *text = export_text(log, 0, &n, dir);
+	char *text = otf2read_export(log, 0, &n, dir);
 
-	check_block(text, "clock 1000000000 length 1\n");
+	otf2read_check_block(text, "clock 1000000000 length 1\n");
 	CU_ASSERT_EQUAL(count_lines(text, "location "), 0);
 	CU_ASSERT_EQUAL(count_lines(text, "region "), 0);
 	CU_ASSERT_EQUAL(n.samples, 0);
