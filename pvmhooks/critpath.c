@@ -114,7 +114,7 @@ static int begin_at_start(int64_t v, const wire_cp *from, int64_t arc,
 		hooks__trace_point(PVMMON_EV_CPSTART, (int32_t)cp.t.gen, v, v);
 	for (i = 0; i < n; i++)
 		hooks__cp_proc(pre[i].enter, hooks__cp_index(pre[i].site->name), pre[i].v);
-	return 0;
+	return 1;
 }
 
 void hooks__cp_begin(int64_t v, const wire_cp *from, int64_t arc, int at_start,
