@@ -203,9 +203,11 @@ static void test_issort_sequential_phase_and_zeroing(void)
 	 * 200 units of do_rank against 150 of create_seq by CPU time, but only 100 of
 	 * do_rank on the path. The finding depends on the workers running in parallel,
 	 * which other load on the machine can prevent; online = oracle must hold every
-	 * time, the finding in one of three runs.
+	 * time, the finding in one of five runs (three missed it in a CI run of
+	 * 2026-11-28, do_rank at 49 to 55% of the path against create_seq's 41 to 44%,
+	 * and in one of three runs on the build before that day's changes).
 	 */
-	for (attempt = 0; attempt < 3 && !found; attempt++) {
+	for (attempt = 0; attempt < 5 && !found; attempt++) {
 		pvmmon_log_free(log);
 		log = run(dir, "--cp=create_seq,do_rank,verify", "issort -w 2 -d 100", NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(log);
@@ -252,7 +254,7 @@ static void test_zeroing_near_critical(void)
 	CU_ASSERT_FATAL(build_subject(dir, "cpzero"));
 	/* The two workers must run side by side, which other load on the machine can
 	 * prevent: online = oracle every time, the near-critical case in one of three. */
-	for (attempt = 0; attempt < 3 && !found; attempt++) {
+	for (attempt = 0; attempt < 5 && !found; attempt++) {
 		pvmmon_log_free(log);
 		log = run(dir, "--cp=x,y", "cpzero", NULL);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(log);

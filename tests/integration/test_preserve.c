@@ -400,9 +400,13 @@ static void test_go_race_keeps_unmonitored_order(void)
 	pid_t busy = start_busy();
 
 	CU_ASSERT_FATAL(busy > 0);
-	/* The unmonitored order, under the same load (a scheduling accident can upset it
-	 * unmonitored too: 1 of 10 runs with 12 nodes, none of 20 with 6, so one of two
-	 * must show it). */
+	/* The unmonitored order, under the same load, for the record: a scheduling accident
+	 * upsets it unmonitored too (1 of 10 runs with 12 nodes and none of 20 with 6 on an
+	 * otherwise idle machine; 5 of 10 with a CI run beside it, and both of two in two
+	 * CI runs of 2026-11-28 on a machine that was otherwise idle). What preserve mode
+	 * keeps is the order of virtual time, in which "go" comes first by construction
+	 * (its send precedes the relayed number's by a message latency), whatever the
+	 * scheduler does to this run; so only preserve mode's runs are asserted. */
 	for (i = 0; i < 2; i++) {
 		harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/gorace -w", dir,
 		           harness_bin(), harness_bin());
@@ -425,10 +429,11 @@ static void test_go_race_keeps_unmonitored_order(void)
 		cmd_result_free(&r);
 	}
 	stop_busy(busy);
-	if (GORACE_ORDER_ASSERTED) {
-		CU_ASSERT(raw_ok >= 1);
+	fprintf(stderr, "\n  gorace: %d of 2 unmonitored runs and %d of %d preserve runs took \"go\" "
+	                "first ",
+	        raw_ok, ok, GORACE_RUNS);
+	if (GORACE_ORDER_ASSERTED)
 		CU_ASSERT_EQUAL(ok, GORACE_RUNS);
-	}
 }
 
 /* A traced run keeps the record of every decision: the nodes' "go" receives, with their
