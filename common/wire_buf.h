@@ -30,9 +30,10 @@
  * the message's pack signature. 16: a preserve report may record a
  * receive the task decided itself (traced runs); block notices say whether
  * the receive takes messages from any source and whether the sender has exchanged
- * messages with any other task.
+ * messages with any other task. 17: a preserve report's sent counts carry the virtual
+ * send time of each partner's first message since the previous report.
  */
-#define WIRE_VERSION 16
+#define WIRE_VERSION 17
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -28,6 +28,7 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 	for (i = 0; i < w->nsent; i++) {
 		wire__put_u32(b, (uint32_t)w->sent[i].tid);
 		wire__put_u32(b, w->sent[i].n);
+		wire__put_i64(b, w->sent[i].vs);
 	}
 	wire__put_u32(b, w->nseen);
 	for (i = 0; i < w->nseen; i++) {
@@ -58,15 +59,17 @@ void wire__pwait_clear(wire_pwait *w)
 	memset(w, 0, sizeof(*w));
 }
 
-static void get_counts(wire_in *in, wire_pcount **a, uint32_t *n)
+/* A count array; sent counts carry each first send's virtual time too. */
+static void get_counts(wire_in *in, wire_pcount **a, uint32_t *n, int sent)
 {
 	size_t count;
 
-	*a = wire__get_array(in, &count, sizeof(**a), 8);
+	*a = wire__get_array(in, &count, sizeof(**a), sent ? 16 : 8);
 	*n = (uint32_t)count;
 	for (size_t i = 0; i < count && !in->failed; i++) {
 		(*a)[i].tid = (int32_t)wire__get_u32(in);
 		(*a)[i].n = wire__get_u32(in);
+		(*a)[i].vs = sent ? wire__get_i64(in) : INT64_MIN;
 	}
 }
 
@@ -94,8 +97,8 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 	w->unc = wire__get_i64(&in);
 	w->module = wire__get_str(&in, WIRE_MAX_STR);
 	w->offset = wire__get_u64(&in);
-	get_counts(&in, &w->sent, &w->nsent);
-	get_counts(&in, &w->seen, &w->nseen);
+	get_counts(&in, &w->sent, &w->nsent, 1);
+	get_counts(&in, &w->seen, &w->nseen, 0);
 	w->cand = wire__get_array(&in, &count, sizeof(*w->cand), 8);
 	w->ncand = (uint32_t)count;
 	for (size_t i = 0; i < count && !in.failed; i++) {

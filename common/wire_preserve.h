@@ -28,6 +28,10 @@ typedef enum wire_pw_kind {
 typedef struct wire_pcount {
 	int32_t tid;
 	uint32_t n; /* messages sent to tid, or seen from tid, so far */
+	/* Sent counts only (wire 17): the virtual send time of the first message to tid
+	 * since the task's previous report (the monitor's lower bound on when the first
+	 * message it has not seen left; INT64_MIN: not known). */
+	int64_t vs;
 } wire_pcount;
 
 typedef struct wire_pcand {

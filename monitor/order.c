@@ -148,6 +148,12 @@ static int64_t add_sat(int64_t a, int64_t b)
 	return b > 0 && a > ORDER_NEVER - b ? ORDER_NEVER : a + b;
 }
 
+/* x less credit, ORDER_NEVER staying ORDER_NEVER (credit non-negative). */
+static int64_t sub_credit(int64_t x, int64_t credit)
+{
+	return x == ORDER_NEVER || credit <= 0 ? x : x - credit;
+}
+
 /* The uncertainty of sender src's times, 0 for an index out of range. */
 static int64_t unc_of(const order_task *t, size_t n, int32_t src)
 {
@@ -220,7 +226,10 @@ order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t s
 	/* Blocked tasks are waited for only up to the earliest candidate, as without ties:
 	 * two requests whose windows overlap would otherwise wait for each other. */
 	xb = nc && c[e].va < x ? c[e].va : x;
-	if (low_at(t, n, req, x, xb, s) < 0)
+	/* What is sent at or after x - credit arrives at or after x (s->credit): a manager
+	 * whose next send comes a few microseconds after the one a worker weighs, or a
+	 * worker whose message would go through another first, cannot overtake it. */
+	if (low_at(t, n, req, sub_credit(x, s->credit), sub_credit(xb, s->credit), s) < 0)
 		return ORDER_WAIT;
 	if (src >= 0)
 		held = (size_t)src < n && s->low[src];

@@ -66,6 +66,12 @@ typedef struct order_scratch {
 	/* Tasks' wake bounds count (order_task.wake); otherwise a blocked task with an
 	 * incoming message is about to run from its vt. */
 	int use_wake;
+	/* The least time a message takes to reach the requester in virtual time, ns (0:
+	 * none known): a send at or after x - credit arrives at or after x, so order__decide
+	 * waits only for tasks that can send before its horizon less this. Half the
+	 * requester's least transmission (wire_pwait.trans), as the wake bounds take it: a
+	 * new least sample may come with the very message in question. */
+	int64_t credit;
 	/* Set by order__decide, for the record of the decision (the trace): the virtual
 	 * time before which no other task may still send for it to be decided (the window's
 	 * end, or the deadline), and the tie window (0: none). */

@@ -95,7 +95,8 @@ static int64_t pending_lo(struct mon_pr *p, int32_t src, int32_t dst)
 
 /* Sets a pair's count and keeps the per-destination count of pending pairs. lo: for a
  * sent count, the sender's virtual time before the report that carries it (every
- * message it counts beyond the earlier reports' was sent after that). */
+ * message it counts beyond the earlier reports' was sent after that), or the send time
+ * of the first of them where the report tells it (wire_pcount.vs), if later. */
 void preserve__pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, uint32_t n,
                         int64_t lo)
 {
@@ -377,6 +378,7 @@ void preserve__decide(mon_run *run, size_t i)
 	 * the monitor, its virtual time growing by a loop's iteration each time; held until
 	 * the woken task reports, it polls as often as before. */
 	p->s.use_wake = t->kind == WIRE_PW_RECV;
+	p->s.credit = t->trans > 0 ? t->trans / 2 : 0;
 	v = order__decide(p->ot, n, i, src, p->oc, nc, t->deadline, inflight, &p->s, &best);
 	d = pvmmon_clock_now() - t0;
 	p->evals++;

@@ -212,8 +212,19 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		w.cand[k].va = clocks__to_monitor(run, mt, w.cand[k].va);
 		w.cand[k].vs = clocks__to_monitor(run, mt, w.cand[k].vs);
 	}
-	for (k = 0; k < w.nsent; k++)
-		preserve__pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n, t->kind < 0 ? 0 : t->vt);
+	for (k = 0; k < w.nsent; k++) {
+		/* The first message since the last report left at its send time, which is at
+		 * least the last report's virtual time (a message on its way to a task wakes
+		 * it no earlier than that, prdecide.c). */
+		int64_t lo = t->kind < 0 ? 0 : t->vt;
+
+		if (w.sent[k].vs != INT64_MIN) {
+			int64_t vs = clocks__to_monitor(run, mt, w.sent[k].vs);
+
+			lo = vs > lo ? vs : lo;
+		}
+		preserve__pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n, lo);
+	}
 	for (k = 0; k < w.nseen; k++)
 		preserve__pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n, 0);
 	t->trans = w.trans;

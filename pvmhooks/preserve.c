@@ -137,6 +137,10 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 		int64_t *s = tidmap__find(&hooks__prs.sent_to, hooks__prs.dirty_sent[i]);
 
 		sent[w.nsent].tid = hooks__prs.dirty_sent[i];
+		/* On the task's clock, as the report's other times (the monitor converts). */
+		sent[w.nsent].vs = i < hooks__prs.cap_dirty_vs
+		                       ? hooks__from_common(hooks__prs.dirty_vs[i])
+		                       : INT64_MIN;
 		sent[w.nsent++].n = s ? (uint32_t)*s : 0;
 	}
 	for (i = 0; i < hooks__prs.ndirty_seen; i++) {
@@ -574,6 +578,14 @@ static int candidate(size_t i)
  * Every candidate's sender must be among the bounds' tasks. NULL when it cannot be
  * decided here yet (need: the horizon it waits for).
  */
+/* What is sent at or after need - credit() arrives here at or after need: half this
+ * task's least transmission, as the monitor credits it (monitor/order.h). */
+static int64_t credit(void)
+{
+	int64_t f = vclock__trans_floor(hooks__clock());
+
+	return f > 0 ? f / 2 : 0;
+}
 
 static const stash_entry *choose_here(void)
 {
@@ -597,7 +609,7 @@ static const stash_entry *choose_here(void)
 	/* A poll (deadline: its virtual time) with no candidate due by then finds nothing
 	 * once no task can send before the deadline. */
 	if ((!e || va_e > cur.deadline) && cur.deadline != INT64_MAX) {
-		ps.need = hooks__to_common(cur.deadline);
+		ps.need = hooks__to_common(cur.deadline) - credit();
 		ps.why = hooks__prl_horizon() >= ps.need ? HERE_MISS : HERE_WAIT;
 		return NULL;
 	}
@@ -611,7 +623,8 @@ static const stash_entry *choose_here(void)
 		    hooks__prl_rank(hooks__prs.stash[i].src) < hooks__prl_rank(b->src))
 			b = &hooks__prs.stash[i];
 	ps.need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
-	                                                             : cur.deadline);
+	                                                             : cur.deadline) -
+	          credit();
 	ps.why = HERE_WAIT;
 	return hooks__prl_horizon() >= ps.need ? b : NULL;
 }

@@ -37,6 +37,10 @@ typedef struct hooks_pr_stash {
 	tidmap sent_to;
 	int32_t *dirty_sent, *dirty_seen;
 	size_t ndirty_sent, ndirty_seen, cap_dirty_sent, cap_dirty_seen;
+	/* Per dirty_sent entry, the virtual send time (monitor's clock) of its first
+	 * message since the last report. */
+	int64_t *dirty_vs;
+	size_t cap_dirty_vs;
 	/* The receive in progress: under the program's own matcher (spy), with its own
 	 * arguments for that matcher; what the matcher accepted at the last look. */
 	int spy;

@@ -83,11 +83,26 @@ static int mark(int32_t **list, size_t *n, size_t *cap, int32_t tid)
 int hooks__pr_sent(int tid, int64_t vs)
 {
 	int64_t *n = tidmap__get(&hooks__prs.sent_to, tid, 0);
+	int first = mark(&hooks__prs.dirty_sent, &hooks__prs.ndirty_sent,
+	                 &hooks__prs.cap_dirty_sent, tid);
 
 	if (n)
 		++*n;
-	(void)mark(&hooks__prs.dirty_sent, &hooks__prs.ndirty_sent, &hooks__prs.cap_dirty_sent,
-	           tid);
+	/* The first send to tid since the last report: when its message left (the
+	 * monitor's bound on the first one tid has not seen, wire_pcount.vs). */
+	if (first > 0) {
+		if (hooks__prs.cap_dirty_vs < hooks__prs.cap_dirty_sent) {
+			int64_t *v = realloc(hooks__prs.dirty_vs,
+			                     hooks__prs.cap_dirty_sent * sizeof(*v));
+
+			if (v) {
+				hooks__prs.dirty_vs = v;
+				hooks__prs.cap_dirty_vs = hooks__prs.cap_dirty_sent;
+			}
+		}
+		if (hooks__prs.ndirty_sent <= hooks__prs.cap_dirty_vs)
+			hooks__prs.dirty_vs[hooks__prs.ndirty_sent - 1] = vs;
+	}
 	return hooks__prl_sent(tid, vs);
 }
 
@@ -122,7 +137,7 @@ void hooks__pr_seen(int src, int64_t next)
 
 	if (s && next > *s) {
 		*s = next;
-		mark(&hooks__prs.dirty_seen, &hooks__prs.ndirty_seen, &hooks__prs.cap_dirty_seen,
+		(void)mark(&hooks__prs.dirty_seen, &hooks__prs.ndirty_seen, &hooks__prs.cap_dirty_seen,
 		     src);
 	}
 }

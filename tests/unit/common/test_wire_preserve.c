@@ -10,7 +10,8 @@
 
 static void test_pwait_round_trip(void)
 {
-	wire_pcount sent[2] = {{0x40003, 7}, {0x40004, 1}}, seen[1] = {{0x40003, 5}};
+	wire_pcount sent[2] = {{0x40003, 7, 2400000}, {0x40004, 1, INT64_MIN}},
+	            seen[1] = {{0x40003, 5, INT64_MIN}};
 	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
 	wire_pwait w = {
 	    3, WIRE_PW_TRECV, -1,   5,    2500000, 9000000, "/bin/prog", 0x1234, 2,     1,
@@ -37,6 +38,9 @@ static void test_pwait_round_trip(void)
 	CU_ASSERT_EQUAL(out.offset, 0x1234);
 	CU_ASSERT_EQUAL_FATAL(out.nsent, 2);
 	CU_ASSERT_EQUAL(out.sent[1].tid, 0x40004);
+	CU_ASSERT_EQUAL(out.sent[0].vs, 2400000);
+	CU_ASSERT_EQUAL(out.sent[1].vs, INT64_MIN);
+	CU_ASSERT_EQUAL(out.seen[0].vs, INT64_MIN);
 	CU_ASSERT_EQUAL_FATAL(out.nseen, 1);
 	CU_ASSERT_EQUAL(out.seen[0].n, 5);
 	CU_ASSERT_EQUAL_FATAL(out.ncand, 1);

@@ -272,7 +272,7 @@ static void test_quiescent(void)
 static void pwait(mon_run *run, int32_t tid, int kind, uint32_t req, int32_t src, uint32_t sent,
                   uint32_t seen)
 {
-	wire_pcount s = {src, sent}, n = {src, seen};
+	wire_pcount s = {src, sent, INT64_MIN}, n = {src, seen, INT64_MIN};
 	wire_pwait w;
 	wire_buf b;
 

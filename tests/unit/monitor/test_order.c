@@ -61,6 +61,34 @@ static void test_running_task_holds_until_past(void)
 
 /* A chain of blocked tasks that ends in a running task early in virtual time: every
  * task on it can still send before the candidate. */
+/* A message takes at least the credit to arrive: a running task whose next send comes
+ * within that much of the candidate's arrival cannot overtake it; one further back
+ * still holds the decision, and so does a poll's deadline. */
+static void test_transmission_credit(void)
+{
+	order_task t[3] = {blocked(0, -1), running(22), exited()};
+	order_cand c = {2, 30, "2", 0};
+	order_scratch s = {0};
+	size_t best = 99;
+
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	s.credit = 8;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(best, 0);
+	CU_ASSERT_FALSE(s.low[1]);
+	t[1].vt = 21;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[1]);
+	/* A poll at 30 with nothing queued finds nothing once no send can arrive by 30. */
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, NULL, 0, 30, 0, &s, &best), ORDER_WAIT);
+	t[1].vt = 22;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, NULL, 0, 30, 0, &s, &best), ORDER_NONE);
+	/* No credit known: the rule as before. */
+	s.credit = 0;
+	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, NULL, 0, 30, 0, &s, &best), ORDER_WAIT);
+	order__scratch_free(&s);
+}
+
 static void test_chain_to_running_task(void)
 {
 	order_task t[5] = {blocked(0, -1), blocked(5, 2), blocked(6, 3), running(7), exited()};
@@ -367,6 +395,7 @@ CU_TestInfo test_order_tests[] = {
      test_figure4_cycle_through_requester},
     {"a running task holds until its report passes the arrival",
      test_running_task_holds_until_past},
+    {"a message's least transmission is credited", test_transmission_credit},
     {"a chain of blocked tasks to a running one holds", test_chain_to_running_task},
     {"a closed cycle of blocked tasks sends nothing", test_closed_cycle_is_infinite},
     {"exited tasks, stuck receives, messages on their way", test_exited_and_stuck},
