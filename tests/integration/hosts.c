@@ -413,6 +413,11 @@ static int write_rsh(test_hosts *h)
 	return rc;
 }
 
+/* The hosts made last and not destroyed (test_hosts_current). */
+static test_hosts *current;
+
+test_hosts *test_hosts_current(void) { return current; }
+
 int test_hosts_possible(char *why, size_t len)
 {
 	pid_t pid = fork();
@@ -544,6 +549,7 @@ test_hosts *test_hosts_create(int nextra, char *why, size_t len)
 		goto fail;
 	}
 	free(text);
+	current = h;
 	return h;
 fail:
 	free(text);
@@ -591,6 +597,8 @@ void test_hosts_destroy(test_hosts *h)
 {
 	if (!h)
 		return;
+	if (h == current)
+		current = NULL;
 	for (int i = 0; i < h->n; i++) {
 		ns_host *x = &h->host[i];
 

@@ -63,4 +63,11 @@ int test_hosts_rsh_calls(const test_hosts *h);
  */
 void test_hosts_destroy(test_hosts *h);
 
+/* How long one run on the hosts may take, in seconds. */
+#define HOSTS_RUN_TIMEOUT 180
+
+/* The hosts test_hosts_create made last and test_hosts_destroy has not ended (the
+ * hosts suite's, for its tests in other files), or NULL. */
+test_hosts *test_hosts_current(void);
+
 #endif

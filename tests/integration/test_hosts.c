@@ -18,7 +18,7 @@
 #include "hosts.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
-#include "test_hosts.h"
+#include "test_hosts_fail.h"
 
 #define RUN_TIMEOUT HOSTS_RUN_TIMEOUT
 #define EXTRA_HOSTS 2
@@ -29,8 +29,6 @@
 #define HOSTS_ORDER_ARGS "-s -u 20000 -n 3"
 
 static test_hosts *hosts;
-
-test_hosts *test_hosts_current(void) { return hosts; }
 
 /*
  * Runs `pvmmon ARGS` in the hosts' shared folder with PVM_RSH set; PVMMON_TEST_JITTER

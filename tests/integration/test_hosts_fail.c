@@ -13,7 +13,7 @@
 #include "harness.h"
 #include "hosts.h"
 #include "pvmmon/log.h"
-#include "test_hosts.h"
+#include "test_hosts_fail.h"
 
 #define RUN_TIMEOUT HOSTS_RUN_TIMEOUT
 

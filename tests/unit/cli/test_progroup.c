@@ -37,6 +37,8 @@ static int reap_until(pid_t pid, int *status, int *main_done, int want_all)
 		all = cli__group_reap(pid, status, main_done);
 		if (want_all ? all : *main_done)
 			break;
+		/* A poll of the condition above, not a fixed wait: cli__group_reap does not
+		 * block, and 2 ms between looks keeps the loop off the processor. */
 		usleep(2000);
 	}
 	return all;
