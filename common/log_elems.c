@@ -285,6 +285,7 @@ static int static_start(log_rd *r)
 typedef struct ev_in {
 	pvmmon_log_event e;
 	int64_t vt[2];
+	int64_t want[2];
 	int32_t proc;
 } ev_in;
 
@@ -302,9 +303,10 @@ static int ev_start(log_rd *r)
 	    F(ev_in, e.sync, "sync", LOG_F_I64),
 	    F(ev_in, e.trans, "trans", LOG_F_I64),
 	    F(ev_in, proc, "proc", LOG_F_I32),
+	    {"want", LOG_F_LIST, offsetof(ev_in, want), 2, NULL},
 	};
 	pvmmon_log_task *t = task(r);
-	ev_in in = {.e = {.seq = -1}};
+	ev_in in = {.e = {.seq = -1}, .want = {INT64_MIN, INT64_MIN}};
 	pvmmon_log_event *e;
 	int rc = log__bind(r, &in, LOG_FIELDS(f));
 
@@ -316,6 +318,12 @@ static int ev_start(log_rd *r)
 	*e = in.e;
 	e->vt0 = in.vt[0];
 	e->vt1 = in.vt[1];
+	/* The schema has checked that both are ints. */
+	if (in.want[0] != INT64_MIN && in.want[1] != INT64_MIN) {
+		e->nd = 1;
+		e->want_peer = (int32_t)in.want[0];
+		e->want_tag = (int32_t)in.want[1];
+	}
 	/* Procedure entries and exits, critical-path starts and stops keep their
 	 * procedure (or selection) in tag. */
 	if (e->op == PVMMON_EV_ENTER || e->op == PVMMON_EV_EXIT || e->op == PVMMON_EV_CPSTART ||

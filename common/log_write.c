@@ -156,6 +156,8 @@ static void write_event(writer *wr, const pvmmon_log_event *e)
 		attr_i64(wr, "sync", e->sync);
 	if (e->trans > 0)
 		attr_i64(wr, "trans", e->trans);
+	if (e->nd)
+		attr(wr, "want", "%d %d", (int)e->want_peer, (int)e->want_tag);
 	end(wr);
 }
 

@@ -543,6 +543,9 @@ void wire__trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, si
 		wire__put_u64(b, (uint64_t)e->vt1);
 		wire__put_u64(b, (uint64_t)e->sync);
 		wire__put_u64(b, (uint64_t)e->trans);
+		wire__put_u8(b, e->nd ? 1 : 0);
+		wire__put_u32(b, (uint32_t)e->want_peer);
+		wire__put_u32(b, (uint32_t)e->want_tag);
 	}
 }
 
@@ -585,7 +588,10 @@ int wire__trace_decode(int32_t *tid, pvmmon_log_event **ev, size_t *n, const uin
 		e->vt1 = (int64_t)wire__get_u64(&in);
 		e->sync = (int64_t)wire__get_u64(&in);
 		e->trans = (int64_t)wire__get_u64(&in);
-		if (!pvmmon_event_op_name(e->op) || e->seq < -1) {
+		e->nd = wire__get_u8(&in);
+		e->want_peer = (int32_t)wire__get_u32(&in);
+		e->want_tag = (int32_t)wire__get_u32(&in);
+		if (!pvmmon_event_op_name(e->op) || e->seq < -1 || e->nd > 1) {
 			free(out);
 			return pvmmon_error_set(PVMMON_EPARSE, "trace: damaged event %u", i);
 		}

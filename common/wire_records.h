@@ -95,7 +95,7 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
  * A chunk of one task's traced events (times are the task's raw clock readings). The
  * encoding is fixed-size per event, so a chunk's size is known before it is filled.
  */
-#define WIRE_TRACE_EVENT_SIZE 89
+#define WIRE_TRACE_EVENT_SIZE 98
 #define WIRE_TRACE_HEADER 12
 void wire__trace_encode(wire_buf *b, int32_t tid, const pvmmon_log_event *ev, size_t n);
 /* Decodes into *ev (a heap array the caller frees) and *n; the sender's tid in *tid. */

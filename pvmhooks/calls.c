@@ -251,6 +251,8 @@ static void before_receive(hooks_call *call, int tid, int tag, int nonblock,
                            const struct timeval *tmout)
 {
 	call->nondet = nonblock || tmout || tid == -1 || tag == -1;
+	call->want_tid = tid;
+	call->want_tag = tag;
 	if (call->nondet && hooks__rr_mode() == HOOKS_RR_REPLAY)
 		hooks__rr_before(call, tid, tag);
 	else if (hooks__pr_on())

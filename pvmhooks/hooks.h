@@ -62,6 +62,7 @@ typedef struct hooks_call {
 	 * replay, the pre hook may have done the call's work already (skip: the wrapper
 	 * returns skip_rc without the real call) or may narrow its source and tag (ovr). */
 	int nondet;
+	int want_tid, want_tag; /* a nondeterministic receive's source and tag asked for */
 	int skip, skip_rc;
 	/* A pre hook that did the real call itself (waits.c) gives its stamps here: the
 	 * wrapper then takes them as t1 and t2 (0: it stamps its own). */

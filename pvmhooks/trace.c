@@ -96,6 +96,10 @@ static void begin_event(hooks_call *call, pvmmon_log_event *e)
 	e->seq = -1;
 	e->sync = 0;
 	e->trans = 0;
+	/* Only receives, polls and probes: a spawn's nondeterminism is its count. */
+	e->nd = call->nondet && (pvmmon_event_op_receives(e->op) || e->op == PVMMON_EV_PROBE);
+	e->want_peer = e->nd ? call->want_tid : 0;
+	e->want_tag = e->nd ? call->want_tag : 0;
 }
 
 void hooks__trace_msg(hooks_call *call, int32_t peer, int32_t tag, uint32_t bytes, int64_t seq,

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 11
+#define PVMMON_LOG_VERSION_MINOR 12
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -173,6 +173,12 @@ typedef struct pvmmon_log_event {
 	int64_t vt0, vt1; /* virtual time at the call's start and end */
 	int64_t sync;  /* receives: synchronisation delay (virtual waiting) */
 	int64_t trans; /* receives: the message's estimated transmission time */
+	/* Since 1.12: a receive, poll or probe whose outcome can differ between runs (nd,
+	 * one replay record entry each, in call order), with the source and tag it asked
+	 * for (a tid or -1, a tag or -1): what pvmmon explore needs to know which other
+	 * messages it could have taken. want_peer and want_tag are 0 when nd is 0. */
+	int nd;
+	int32_t want_peer, want_tag;
 } pvmmon_log_event;
 
 /* A message a preserve-mode receive could take: its sender, tag, per-pair sequence

@@ -191,10 +191,10 @@ static void sample_events(pvmmon_log_event ev[3])
 {
 	memset(ev, 0, 3 * sizeof(*ev));
 	ev[0] = (pvmmon_log_event){PVMMON_EV_SEND, 0x40002, 7, 8, 0, 1, {10, 11, 12, 13}, 5, 6,
-				   0, 0};
+				   0, 0, 0, 0, 0};
 	ev[1] = (pvmmon_log_event){PVMMON_EV_RECV, 0x40002, 8, 8, 0, 0, {20, 21, 29, 30}, 15, 22,
-				   5, 2};
-	ev[2] = (pvmmon_log_event){PVMMON_EV_ENTER, 0, 1, 0, -1, 0, {40, 40, 40, 40}, 31, 31, 0, 0};
+				   5, 2, 1, -1, 8};
+	ev[2] = (pvmmon_log_event){PVMMON_EV_ENTER, 0, 1, 0, -1, 0, {40, 40, 40, 40}, 31, 31, 0, 0, 0, 0, 0};
 }
 
 static void controls(void)

@@ -175,12 +175,12 @@ static void fill_procs_loops_events(pvmmon_log_task *t)
 	t->nevents = 3;
 	t->events = calloc(3, sizeof(*t->events));
 	t->events[0] = (pvmmon_log_event){PVMMON_EV_MCAST,      0x40002, 5,   800, 0, 1,
-	                                  {100, 110, 150, 170}, 90,      130, 0,   0};
+	                                  {100, 110, 150, 170}, 90,      130, 0,   0, 0, 0, 0};
 	t->events[1] = (pvmmon_log_event){
 	    PVMMON_EV_RECV, 0x40002, 6, 16, -1, 0, {-3, 200, 9000000000LL, 9000000010LL}, 180,
-	    7000,           6500,    77};
+	    7000,           6500,    77,  1, -1, 6};
 	t->events[2] = (pvmmon_log_event){PVMMON_EV_EXIT,       0,   1,   0, -1, 0,
-	                                  {300, 300, 300, 300}, 250, 250, 0, 0};
+	                                  {300, 300, 300, 300}, 250, 250, 0, 0, 0, 0, 0};
 }
 
 /* The run's critical path, trace summary, budget and switches. */
@@ -330,7 +330,8 @@ static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
 {
 	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->bytes == b->bytes &&
 	       a->seq == b->seq && a->stmt == b->stmt && !memcmp(a->rt, b->rt, sizeof(a->rt)) &&
-	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync && a->trans == b->trans;
+	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync && a->trans == b->trans && a->nd == b->nd &&
+	       a->want_peer == b->want_peer && a->want_tag == b->want_tag;
 }
 
 #define SAME_STR(a, b) CU_ASSERT((a) == NULL ? (b) == NULL : ((b) != NULL && !strcmp((a), (b))))

@@ -520,15 +520,16 @@ static int same_event(const pvmmon_log_event *a, const pvmmon_log_event *b)
 {
 	return a->op == b->op && a->peer == b->peer && a->tag == b->tag && a->bytes == b->bytes &&
 	       a->seq == b->seq && a->stmt == b->stmt && !memcmp(a->rt, b->rt, sizeof(a->rt)) &&
-	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync && a->trans == b->trans;
+	       a->vt0 == b->vt0 && a->vt1 == b->vt1 && a->sync == b->sync && a->trans == b->trans &&
+	       a->nd == b->nd && a->want_peer == b->want_peer && a->want_tag == b->want_tag;
 }
 
 static void test_trace_round_trip(void)
 {
 	pvmmon_log_event ev[3] = {
-	    {PVMMON_EV_SEND, 0x40002, 7, 800, 3, 1, {10, 11, 12, 13}, 9, 10, 0, 0},
-	    {PVMMON_EV_RECV, 0x40003, 8, 16, -1, 2, {20, 21, 40, 41}, 19, 35, 14, 6},
-	    {PVMMON_EV_ENTER, 0, 2, 0, -1, 0, {50, 50, 50, 50}, 45, 45, 0, 0},
+	    {PVMMON_EV_SEND, 0x40002, 7, 800, 3, 1, {10, 11, 12, 13}, 9, 10, 0, 0, 0, 0, 0},
+	    {PVMMON_EV_RECV, 0x40003, 8, 16, -1, 2, {20, 21, 40, 41}, 19, 35, 14, 6, 1, -1, 8},
+	    {PVMMON_EV_ENTER, 0, 2, 0, -1, 0, {50, 50, 50, 50}, 45, 45, 0, 0, 0, 0, 0},
 	};
 	pvmmon_log_event *out = NULL;
 	int32_t tid = 0;

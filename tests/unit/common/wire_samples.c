@@ -58,8 +58,8 @@ static void records(wire_buf *b)
 static void trace(wire_buf *b)
 {
 	pvmmon_log_event ev[2] = {
-	    {PVMMON_EV_SEND, 0x40002, 7, 8, 0, 1, {10, 11, 12, 13}, 5, 6, 0, 0},
-	    {PVMMON_EV_RECV, 0x40002, 8, 8, 0, 0, {20, 21, 29, 30}, 15, 22, 5, 2},
+	    {PVMMON_EV_SEND, 0x40002, 7, 8, 0, 1, {10, 11, 12, 13}, 5, 6, 0, 0, 0, 0, 0},
+	    {PVMMON_EV_RECV, 0x40002, 8, 8, 0, 0, {20, 21, 29, 30}, 15, 22, 5, 2, 1, -1, 8},
 	};
 
 	wire__trace_encode(b, 0x40001, ev, 2);
