@@ -1,4 +1,4 @@
-/* The pvmmon command: dispatches to run, validate, report, export, diff, top, cp and ctl. */
+/* The pvmmon command: dispatches to run, replay, explore, validate, report, export, diff, top, cp and ctl. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +14,8 @@ static void usage(FILE *f)
 	        "                 run a PVM program under monitoring and write its XML log\n"
 	        "  replay LOG [--] PROGRAM [ARGS]\n"
 	        "                 run a recorded program again with the same outcomes\n"
+	        "  explore [--runs N] [-o DIR] [--] PROGRAM [ARGS]\n"
+	        "                 run a program under other legal message orders, keep those that break it\n"
 	        "  validate LOG...\n"
 	        "                 check logs against the log schema\n"
 	        "  report LOG [--text | -o DIR]\n"
@@ -64,6 +66,8 @@ int main(int argc, char **argv)
 		return cli__export(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "diff"))
 		return cli__diff(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "explore"))
+		return cli__explore(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ctl"))
 		return cli__ctl(argc - 1, argv + 1);
 	cli__error("'%s' is not a pvmmon command (see pvmmon --help)", argv[1]);
