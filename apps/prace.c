@@ -53,20 +53,26 @@ static int sender(int bufid, const int *tids)
 	return -1;
 }
 
-/* Polls until a probe finds a result; returns the probed worker's number. */
+/*
+ * Polls until a probe finds a result; returns the probed worker's number. The pause
+ * between rounds stands for the master's own work, and keeps the polls that find
+ * nothing (each an outcome a replay record keeps) to a few, not thousands.
+ */
 static int poll_result(int any, const int *tids)
 {
+	struct timespec other_work = {0, 1000 * 1000};
 	int k, b;
 
 	for (;;) {
 		if (any) {
 			if ((b = pvm_probe(-1, TAG_RESULT)) > 0)
 				return sender(b, tids);
-			continue;
+		} else {
+			for (k = 0; k < NWORKERS; k++)
+				if ((b = pvm_probe(tids[k], TAG_RESULT)) > 0)
+					return sender(b, tids);
 		}
-		for (k = 0; k < NWORKERS; k++)
-			if ((b = pvm_probe(tids[k], TAG_RESULT)) > 0)
-				return sender(b, tids);
+		nanosleep(&other_work, NULL);
 	}
 }
 
