@@ -93,20 +93,6 @@ static const char *sender_lid(const pvmmon_log_task *t, int32_t idx)
 	return idx >= 0 && (size_t)idx < t->record_nsenders ? t->record_senders[idx] : NULL;
 }
 
-/* The virtual start of B's send of the message of sequence seq to tid, -1 if not
- * traced. */
-static int64_t send_vt(const pvmmon_log_task *b, int32_t to, int64_t seq)
-{
-	for (size_t i = 0; i < b->nevents; i++) {
-		const pvmmon_log_event *e = &b->events[i];
-
-		if ((e->op == PVMMON_EV_SEND || e->op == PVMMON_EV_PSEND || e->op == PVMMON_EV_MCAST) &&
-		    e->peer == to && e->seq == seq)
-			return e->vt0;
-	}
-	return -1;
-}
-
 static char *where_of(const pvmmon_log_task *t, const pvmmon_log_event *e)
 {
 	char buf[512];
@@ -164,28 +150,158 @@ static int add_alt(expl_alt **v, size_t *n, size_t *cap, const task_nd *d, size_
 	return push(v, n, cap, &a);
 }
 
+/* A receive event of a task, by the message's sender and sequence number. */
+typedef struct rkey {
+	int32_t peer;
+	int64_t seq;
+	size_t idx;
+} rkey;
+
+/* Happened-before over a traced run: each task's receives by (sender, sequence), to
+ * follow a send to its receive. */
+typedef struct hb {
+	const pvmmon_log *log;
+	rkey **recv;
+	size_t *nrecv;
+	size_t *earliest; /* scratch: per task, its first event reached (nevents: none) */
+} hb;
+
+static int cmp_rkey(const void *pa, const void *pb)
+{
+	const rkey *a = pa, *b = pb;
+
+	if (a->peer != b->peer)
+		return a->peer < b->peer ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void hb_free(hb *h)
+{
+	for (size_t i = 0; h->recv && i < h->log->ntasks; i++)
+		free(h->recv[i]);
+	free(h->recv);
+	free(h->nrecv);
+	free(h->earliest);
+}
+
+static int hb_init(hb *h, const pvmmon_log *log)
+{
+	size_t n = log->ntasks;
+
+	h->log = log;
+	h->recv = calloc(n + 1, sizeof(*h->recv));
+	h->nrecv = calloc(n + 1, sizeof(*h->nrecv));
+	h->earliest = calloc(n + 1, sizeof(*h->earliest));
+	if (!h->recv || !h->nrecv || !h->earliest)
+		return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
+	for (size_t t = 0; t < n; t++) {
+		const pvmmon_log_task *x = &log->tasks[t];
+
+		if (!(h->recv[t] = calloc(x->nevents + 1, sizeof(rkey))))
+			return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
+		for (size_t i = 0; i < x->nevents; i++)
+			if (pvmmon_event_op_receives(x->events[i].op) && x->events[i].peer &&
+			    x->events[i].seq >= 0)
+				h->recv[t][h->nrecv[t]++] =
+				    (rkey){x->events[i].peer, x->events[i].seq, i};
+		qsort(h->recv[t], h->nrecv[t], sizeof(rkey), cmp_rkey);
+	}
+	return 0;
+}
+
+static size_t task_index(const pvmmon_log *log, int32_t tid)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].tid == tid)
+			return i;
+	return log->ntasks;
+}
+
+/* Marks in h->earliest, per task, the first event that event i of task t happened
+ * before (program order, then messages, to a fixed point). */
+static void hb_after(hb *h, size_t t, size_t i)
+{
+	const pvmmon_log *log = h->log;
+	int changed = 1;
+
+	for (size_t k = 0; k < log->ntasks; k++)
+		h->earliest[k] = log->tasks[k].nevents;
+	h->earliest[t] = i;
+	while (changed) {
+		changed = 0;
+		for (size_t x = 0; x < log->ntasks; x++) {
+			const pvmmon_log_task *tx = &log->tasks[x];
+
+			for (size_t j = h->earliest[x]; j < tx->nevents; j++) {
+				const pvmmon_log_event *e = &tx->events[j];
+				rkey key = {tx->tid, e->seq, 0}, *r;
+				size_t y;
+
+				if ((e->op != PVMMON_EV_SEND && e->op != PVMMON_EV_PSEND &&
+				     e->op != PVMMON_EV_MCAST) ||
+				    e->seq < 0 || (y = task_index(log, e->peer)) >= log->ntasks)
+					continue;
+				r = bsearch(&key, h->recv[y], h->nrecv[y], sizeof(rkey), cmp_rkey);
+				if (r && r->idx < h->earliest[y]) {
+					h->earliest[y] = r->idx;
+					changed = 1;
+				}
+			}
+		}
+	}
+}
+
+/* The event index of B's send of the message of sequence seq to tid, or B's event
+ * count when it was not traced. */
+static size_t send_at(const pvmmon_log_task *b, int32_t to, int64_t seq)
+{
+	for (size_t i = 0; i < b->nevents; i++) {
+		const pvmmon_log_event *e = &b->events[i];
+
+		if ((e->op == PVMMON_EV_SEND || e->op == PVMMON_EV_PSEND || e->op == PVMMON_EV_MCAST) &&
+		    e->peer == to && e->seq == seq)
+			return i;
+	}
+	return b->nevents;
+}
+
+/* Whether event k of d is a receive right after a probe with the same filter that found
+ * a message: PVM's probe and receive take the queue's first match alike, and the queue
+ * only grows at its end, so the receive takes the probed message in every order. */
+static int probed_same(const task_nd *d, size_t k)
+{
+	const pvmmon_log_event *r = &d->t->events[d->ev_at[k]], *p;
+
+	if (k == 0 || r->op == PVMMON_EV_PROBE)
+		return 0;
+	p = &d->t->events[d->ev_at[k - 1]];
+	return p->op == PVMMON_EV_PROBE && d->ent[d->ent_at[k - 1]].kind == REPLAY_MSG &&
+	       p->want_peer == r->want_peer && p->want_tag == r->want_tag;
+}
+
 /* The alternatives of event k of d (see the file's comment); counts into c. */
-static int event_alts(expl_alt **v, size_t *n, size_t *cap, expl_count *c, const pvmmon_log *log,
+static int event_alts(expl_alt **v, size_t *n, size_t *cap, expl_count *c, hb *h,
                       const task_nd *d, size_t k, char ***seen_from, size_t *nseen)
 {
 	const pvmmon_log_task *t = d->t;
 	const replay_entry *taken = &d->ent[d->ent_at[k]];
 	const pvmmon_log_event *r = &t->events[d->ev_at[k]];
 	const char *taken_lid = taken->kind == REPLAY_MSG ? sender_lid(t, taken->sender) : NULL;
+	const pvmmon_log *log = h->log;
 	const char **done = NULL;
 	size_t ndone = 0;
 	int rc = 0;
 
-	if (taken->kind == REPLAY_NOTIFY)
+	if (taken->kind == REPLAY_NOTIFY || probed_same(d, k))
 		return 0;
+	hb_after(h, (size_t)(t - log->tasks), d->ev_at[k]);
 	done = calloc(log->ntasks + 1, sizeof(*done));
 	if (!done)
 		return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
 	for (size_t i = d->ev_at[k] + 1; i < t->nevents && rc == 0; i++) {
 		const pvmmon_log_event *m = &t->events[i];
 		const pvmmon_log_task *b;
-		size_t j;
-		int64_t svt;
+		size_t j, at;
 
 		if (!pvmmon_event_op_receives(m->op) || m->peer == 0 || m->seq < 0 ||
 		    !(b = by_tid(log, m->peer)))
@@ -201,8 +317,8 @@ static int event_alts(expl_alt **v, size_t *n, size_t *cap, expl_count *c, const
 			continue; /* only the first of each sender can be taken */
 		done[ndone++] = b->lid;
 		c->naive++;
-		svt = send_vt(b, t->tid, m->seq);
-		if (svt < 0 || svt >= r->vt1)
+		at = send_at(b, t->tid, m->seq);
+		if (at >= b->nevents || at >= h->earliest[b - log->tasks])
 			continue; /* caused by R (or not traced): never a legal other match */
 		/* A poll sequence: the message is tried at the first poll it could meet. */
 		for (j = 0; j < *nseen && strcmp((*seen_from)[j], b->lid); j++)
@@ -248,15 +364,80 @@ static int by_vt(const void *pa, const void *pb)
 	return strcmp(a->task, b->task);
 }
 
+/* An alternative's statement, for by_statement(). */
+typedef struct site {
+	const char *where;
+	int msg;
+	size_t i;
+} site;
+
+static int cmp_where(const site *a, const site *b)
+{
+	int c = strcmp(a->where, b->where);
+
+	return c ? c : a->msg - b->msg;
+}
+
+static int cmp_site(const void *pa, const void *pb)
+{
+	const site *a = pa, *b = pb;
+	int c = cmp_where(a, b);
+
+	return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Interleaves v (earliest first) by statement: every statement's earliest alternative,
+ * then every statement's second, and so on, so that the events of distinct statements
+ * (a master's receive of results, a node's receive of its start) are tried before a
+ * statement's hundredth event is. */
+static int by_statement(expl_alt *v, size_t n)
+{
+	expl_alt *out = malloc(n * sizeof(*out));
+	size_t *rank = calloc(n, sizeof(*rank)), done = 0;
+
+	if (!out || !rank) {
+		free(out);
+		free(rank);
+		return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
+	}
+	{
+		site *k = malloc(n * sizeof(*k));
+
+		if (!k) {
+			free(out);
+			free(rank);
+			return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
+		}
+		for (size_t i = 0; i < n; i++)
+			k[i] = (site){v[i].where, v[i].kind == REPLAY_MSG, i};
+		qsort(k, n, sizeof(*k), cmp_site);
+		for (size_t i = 1; i < n; i++)
+			if (!cmp_where(&k[i], &k[i - 1]))
+				rank[k[i].i] = rank[k[i - 1].i] + 1;
+		free(k);
+	}
+	for (size_t r = 0; done < n; r++)
+		for (size_t i = 0; i < n; i++)
+			if (rank[i] == r)
+				out[done++] = v[i];
+	memcpy(v, out, n * sizeof(*v));
+	free(out);
+	free(rank);
+	return 0;
+}
+
 int expl__alternatives(expl_alt **out, size_t *n, expl_count *count, const pvmmon_log *log,
                        const char *task, size_t nd, int64_t after_vt)
 {
 	size_t cap = 0;
 	int rc = 0;
 
+	hb h = {0};
+
 	*out = NULL;
 	*n = 0;
 	memset(count, 0, sizeof(*count));
+	rc = hb_init(&h, log);
 	for (size_t i = 0; i < log->ntasks && rc == 0; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
 		task_nd d;
@@ -272,13 +453,16 @@ int expl__alternatives(expl_alt **out, size_t *n, expl_count *count, const pvmmo
 				continue;
 			if (t->events[d.ev_at[k]].vt1 <= after_vt)
 				continue;
-			rc = event_alts(out, n, &cap, count, log, &d, k, &seen, &nseen);
+			rc = event_alts(out, n, &cap, count, &h, &d, k, &seen, &nseen);
 		}
 		free(seen);
 		nd_free(&d);
 	}
-	if (rc == 0 && *n > 1)
+	hb_free(&h);
+	if (rc == 0 && *n > 1) {
 		qsort(*out, *n, sizeof(**out), by_vt);
+		rc = by_statement(*out, *n);
+	}
 	return rc;
 }
 
@@ -326,6 +510,37 @@ static int rewrite(pvmmon_log_task *t, const task_nd *d, size_t keep, const repl
 	return rc;
 }
 
+/* The first receive after probe k of d with the probe's filter (d->n: none, or k is no
+ * probe): in the forced run, the receive the program makes after the probe found its
+ * message (in the first run it may have probed again first). */
+static size_t next_same(const task_nd *d, size_t k)
+{
+	const pvmmon_log_event *p = &d->t->events[d->ev_at[k]];
+
+	if (p->op != PVMMON_EV_PROBE)
+		return d->n;
+	for (size_t j = k + 1; j < d->n; j++) {
+		const pvmmon_log_event *r = &d->t->events[d->ev_at[j]];
+
+		if (r->op != PVMMON_EV_PROBE && r->want_peer == p->want_peer &&
+		    r->want_tag == p->want_tag)
+			return j;
+	}
+	return d->n;
+}
+
+/* Appends one entry to t's record (decoded and encoded again). */
+static int rewrite_more(pvmmon_log_task *t, const replay_entry *extra)
+{
+	task_nd d;
+	int rc = nd_load(&d, t);
+
+	if (rc == 0)
+		rc = rewrite(t, &d, d.nent, extra);
+	nd_free(&d);
+	return rc;
+}
+
 /* Cuts task t's record for alternative a whose event ended at virtual time vt. */
 static int force_task(pvmmon_log_task *t, const expl_alt *a, int64_t vt)
 {
@@ -355,6 +570,20 @@ static int force_task(pvmmon_log_task *t, const expl_alt *a, int64_t vt)
 		e.sender = a->kind == REPLAY_MSG ? s : 0;
 		e.tag = a->kind == REPLAY_MSG ? a->tag : 0;
 		e.seq_delta = 0;
+		/* A probe's message is the one its next receive with the same filter takes
+		 * (probed_same()): that receive is forced with it. */
+		if (a->kind == REPLAY_MSG && (k = next_same(&d, a->nd)) < d.n) {
+			replay_entry both[2] = {e, d.ent[d.ent_at[k]]};
+
+			both[1].kind = REPLAY_MSG;
+			both[1].sender = e.sender;
+			both[1].tag = e.tag;
+			both[1].seq_delta = 0;
+			rc = rewrite(t, &d, d.ent_at[a->nd], &both[0]);
+			if (rc == 0)
+				rc = rewrite_more(t, &both[1]);
+			goto out;
+		}
 		rc = rewrite(t, &d, d.ent_at[a->nd], &e);
 		goto out;
 	}

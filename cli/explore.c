@@ -195,55 +195,58 @@ static void verdict_free(verdict *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* How v differs from the first run's, in words (NULL: it does not). */
+/* The first line of a (sorted lines) that b lacks (heap), NULL for none. */
+static char *new_line(const char *a, const char *b)
+{
+	for (const char *p = a; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+		size_t l = strcspn(p, "\n");
+		const char *q = b;
+		int found = 0;
+
+		for (; *q && !found; q += strcspn(q, "\n") + (q[strcspn(q, "\n")] != 0))
+			found = strcspn(q, "\n") == l && !strncmp(p, q, l);
+		if (!found)
+			return strndup(p, l);
+	}
+	return NULL;
+}
+
+/* How v differs from the first run's, in words, everything that does joined by "; "
+ * (heap; NULL: it does not). */
 static char *differs(explore *x, const verdict *v)
 {
 	const verdict *f = &x->first;
-	char *s = NULL;
+	const char *a = v->output ? v->output : "", *b = f->output ? f->output : "";
+	char *s = NULL, *line;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	int n = 0;
 
-	if (v->status != f->status && v->status == 4)
-		return asprintf(&s, "a hang (pvmmon's hang report)") < 0 ? NULL : s;
+	if (!m)
+		return NULL;
+	if (v->status == 4 && f->status != 4)
+		fprintf(m, "%sa hang (pvmmon's hang report)", n++ ? "; " : "");
+	else if (v->status != f->status)
+		fprintf(m, "%sexit status %d instead of %d", n++ ? "; " : "", v->status, f->status);
 	if (v->killed > f->killed)
-		return asprintf(&s, "%d task(s) killed by a signal", v->killed - f->killed) < 0 ? NULL
-		                                                                                : s;
-	if (v->hangs > f->hangs)
-		return asprintf(&s, "a hang (pvmmon's hang report)") < 0 ? NULL : s;
-	if (v->status != f->status)
-		return asprintf(&s, "exit status %d instead of %d", v->status, f->status) < 0 ? NULL
-		                                                                              : s;
+		fprintf(m, "%s%d task(s) killed by a signal", n++ ? "; " : "", v->killed - f->killed);
+	if (v->hangs > f->hangs && v->status != 4)
+		fprintf(m, "%sa hang (pvmmon's hang report)", n++ ? "; " : "");
 	if (strcmp(v->checks ? v->checks : "", f->checks ? f->checks : ""))
-		return asprintf(&s, "usage errors found: %s (first run: %s)", v->checks,
-		                *f->checks ? f->checks : "none") < 0
-		           ? NULL
-		           : s;
-	if (strcmp(v->output ? v->output : "", f->output ? f->output : "")) {
-		const char *a = v->output ? v->output : "", *b = f->output ? f->output : "";
-		char *line = NULL;
-
-		/* The first line this run printed that the first did not. */
-		for (const char *p = a; *p; p = strchr(p, '\n') + 1) {
-			size_t l = strcspn(p, "\n");
-			const char *q = b;
-			int found = 0;
-
-			for (; *q; q = strchr(q, '\n') + 1)
-				if (strcspn(q, "\n") == l && !strncmp(p, q, l)) {
-					found = 1;
-					break;
-				}
-			if (!found) {
-				line = strndup(p, l);
-				break;
-			}
-		}
-		if (asprintf(&s, "output differs%s%s%s", line ? ": \"" : "", line ? line : "",
-		             line ? "\"" : "") < 0)
-			s = NULL;
+		fprintf(m, "%susage errors found: %s (first run: %s)", n++ ? "; " : "",
+		        *v->checks ? v->checks : "none", *f->checks ? f->checks : "none");
+	if (strcmp(a, b)) {
+		line = new_line(a, b);
+		fprintf(m, "%soutput differs%s%s%s", n++ ? "; " : "", line ? ": \"" : "",
+		        line ? line : "", line ? "\"" : "");
 		free(line);
-		return s;
 	}
-	(void)x;
-	return NULL;
+	fclose(m);
+	if (!n) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 /* A queued alternative and the run whose record it changes. */

@@ -22,6 +22,7 @@ extern CU_TestInfo test_sources_tests[];
 extern CU_TestInfo test_faults_tests[];
 extern CU_TestInfo test_fatal_tests[];
 extern CU_TestInfo test_preserve_tests[];
+extern CU_TestInfo test_explore_tests[];
 extern CU_TestInfo test_load_tests[];
 extern CU_TestInfo test_hosts_tests[];
 extern CU_TestInfo test_dyninst_tests[];
@@ -57,6 +58,7 @@ static CU_SuiteInfo suites[] = {
     {"faults", NULL, NULL, NULL, NULL, test_faults_tests},
     {"fatal", NULL, NULL, NULL, NULL, test_fatal_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
+    {"explore", NULL, NULL, NULL, NULL, test_explore_tests},
     {"load", NULL, NULL, NULL, NULL, test_load_tests},
     {"dyninst", NULL, NULL, NULL, NULL, test_dyninst_tests},
     {"fidelity", NULL, NULL, NULL, NULL, test_fidelity_tests},
