@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../replay/replay.h"
-#include "explore.h"
+#include "explalt.h"
 #include "pvmmon/errors.h"
 
 /* A task's record decoded, and which entries and events are its nondeterministic

@@ -19,7 +19,7 @@
 
 #include "../replay/replay.h"
 #include "cli.h"
-#include "explore.h"
+#include "explalt.h"
 #include "pvmmon/errors.h"
 
 /* One run's verdict: what the program did, as compared between runs. */

@@ -2,8 +2,8 @@
  * Private to pvmmon explore: the other outcomes a run's nondeterministic events could
  * have had (explalt.c, from a traced log) and the records that force one of them.
  */
-#ifndef PVMMON_CLI_EXPLORE_H
-#define PVMMON_CLI_EXPLORE_H
+#ifndef PVMMON_CLI_EXPLALT_H
+#define PVMMON_CLI_EXPLALT_H
 
 #include <stddef.h>
 #include <stdint.h>
