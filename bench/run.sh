@@ -1459,6 +1459,57 @@ record pres.plain "$(ratio "$(median <"$pw/mc.preserve")" "$(median <"$pw/mc.pla
 echo
 fi
 
+if want 26; then
+# 26. pvmmon explore (issue 39): for each subject, REPS explorations of at most 50 runs
+# after the first; the run of the first finding (median; "-" when none was found), the
+# runs used, the first run's nondeterministic events, the other outcomes left by the
+# happened-before rule against the count without it (every later message of another
+# sender matching the filter), and the exploration's wall time. Subjects: the go race
+# (apps/gorace -w, 6 nodes; goal: first finding within 10 runs), the probe-then-receive
+# race (apps/prace), the tag-wildcard race (apps/tagrace), and apps/race with its order
+# line ignored (nothing to find).
+echo "pvmmon explore (median of $REPS explorations, --runs 50)"
+ew="$work/p26"; mkdir -p "$ew"
+e26() { # name args...: appends "first runs nd alts naive secs" to $ew/NAME
+	local n=$1 t0 t1 out
+	shift
+	t0=$(date +%s.%N)
+	(cd "$ew" && rm -rf "x.$n" && timeout 900 "$BIN/pvmmon" explore --runs 50 -o "x.$n" "$@" \
+		>"$ew/$n.out" 2>"$ew/$n.err") || true
+	t1=$(date +%s.%N)
+	out=$(awk -F'\t' '$1 ~ /^[0-9]+$/ && $1 > 0 && $5 != "same as the first run" && $5 !~ /^not reached/ {print $1; exit}' "$ew/$n.out")
+	echo "${out:--} $(sed -n 's/^explore: \([0-9]*\) runs after the first.* \([0-9]*\) skipped as tried.*/\1 \2/p' "$ew/$n.out") $(sed -n 's/^explore: the first run had \([0-9]*\) nondeterministic events; \([0-9]*\) other outcomes could be taken (\([0-9]*\) without.*/\1 \2 \3/p' "$ew/$n.err") $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}')" >>"$ew/$n"
+}
+for n in go pr tg ra; do : >"$ew/$n"; done
+for rep in $(seq "$REPS"); do
+	e26 go -- "$BIN/gorace" -w
+	e26 pr -- "$BIN/prace"
+	e26 tg -- "$BIN/tagrace"
+	e26 ra --same-output=order= -- "$BIN/race"
+done
+e26_row() { # name label
+	local first runs
+	first=$(awk '$1 != "-" {print $1}' "$ew/$1" | median)
+	[ "$first" != nan ] || first="-"
+	runs=$(awk '{print $2}' "$ew/$1" | median)
+	printf '%-30s %6s %5s %7s %6s %6s %6s %6s\n' "$2" "$first" "$runs" \
+		"$(awk '{print $3}' "$ew/$1" | median)" "$(awk '{print $4}' "$ew/$1" | median)" \
+		"$(awk '{print $5}' "$ew/$1" | median)" "$(awk '{print $6}' "$ew/$1" | median)" \
+		"$(awk '{print $7}' "$ew/$1" | median)"
+}
+# first: run of the first finding; runs: runs used; skipped: alternatives skipped as
+# already tried from another run; events, alts, naive: the first run's nondeterministic
+# events, its other outcomes by the happened-before rule and without it.
+printf '%-30s %6s %5s %7s %6s %6s %6s %6s\n' "" first runs skipped events alts naive secs
+e26_row go "gorace -w (6 nodes)"
+e26_row pr "prace (probe, then recv)"
+e26_row tg "tagrace (tag wildcard)"
+e26_row ra "race (order ignored)"
+first=$(awk '$1 != "-" {print $1}' "$ew/go" | median)
+[ "$first" = nan ] || record explore.go.first "$first"
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

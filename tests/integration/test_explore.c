@@ -13,6 +13,7 @@
 #include <CUnit/CUnit.h>
 
 #include "harness.h"
+#include "report_check.h"
 
 /* A whole explore (a run a few tenths of a second, 20 to 50 of them) on a busy machine. */
 #define EXPLORE_TIMEOUT 600
@@ -82,9 +83,9 @@ static void test_go_race_found(void)
 	CU_ASSERT(wrong < PLAIN_RUNS / 4);
 }
 
-/* Explores prog; its status, and the first finding's record replayed to the same exit
- * status when there is one. */
-static void explore_one(const char *prog, const char *opts, int want, const char *finding)
+/* Explores prog into DIR/ex; its status, and the first finding's record replayed to the
+ * same exit status when there is one. Returns DIR. */
+static const char *explore_one(const char *prog, const char *opts, int want, const char *finding)
 {
 	const char *dir = harness_tmpdir();
 	cmd_result r;
@@ -104,11 +105,12 @@ static void explore_one(const char *prog, const char *opts, int want, const char
 	}
 	cmd_result_free(&r);
 	if (want != 1)
-		return;
+		return dir;
 	harness_sh(&r, 120, "cd '%s' && %s/pvmmon replay ex/finding-1.xml -q -o rp.xml -- %s/%s",
 	           dir, harness_bin(), harness_bin(), prog);
 	CU_ASSERT_EQUAL(r.status, 1);
 	cmd_result_free(&r);
+	return dir;
 }
 
 static void test_probe_race_found(void)
@@ -116,9 +118,44 @@ static void test_probe_race_found(void)
 	explore_one("prace", "", 1, "mismatch: probed worker 0, received worker 1");
 }
 
+/* The page of an explore in dir/ex, in headless Chromium: the finding, its link, and
+ * no console message; the reports it links exist. */
+static void check_page(const char *dir)
+{
+	cmd_result r;
+	char path[512];
+
+	harness_sh(&r, 120, CHROMIUM_RUN "--dump-dom 'file://%s/ex/index.html'", dir, dir);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "finding 1: task 0, event "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "href=\"report-finding-1/index.html\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<td>same as the first run</td>") ||
+	                       strstr(r.out, "<td>exit status 1 instead of 0"));
+	CU_ASSERT_PTR_NULL(strstr(r.err, ":CONSOLE"));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/ex/report-finding-1/index.html", dir);
+	CU_ASSERT(harness_file_size(path) > 1000);
+	snprintf(path, sizeof(path), "%s/ex/report-0/index.html", dir);
+	CU_ASSERT(harness_file_size(path) > 1000);
+}
+
 static void test_tag_race_found(void)
 {
-	explore_one("tagrace", "", 1, "done before data");
+	check_page(explore_one("tagrace", "", 1, "done before data"));
+}
+
+/* A program with no receive from any source, poll or probe ends after its first run. */
+static void test_deterministic_program(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	harness_sh(&r, EXPLORE_TIMEOUT, "cd '%s' && %s/pvmmon explore -o ring -- %s/ring", dir,
+	           harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "no nondeterministic events: nothing to explore (1 run)"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "run-1"));
+	cmd_result_free(&r);
 }
 
 static void test_order_free_programs_no_finding(void)
@@ -155,6 +192,7 @@ CU_TestInfo test_explore_tests[] = {
     {"a probe-then-receive race is found and replays", test_probe_race_found},
     {"a tag-wildcard race is found and replays", test_tag_race_found},
     {"order-free programs give no finding", test_order_free_programs_no_finding},
+    {"a deterministic program ends after one run", test_deterministic_program},
     {"bad usage is refused", test_bad_usage},
     CU_TEST_INFO_NULL,
 };
