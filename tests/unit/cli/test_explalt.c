@@ -119,7 +119,8 @@ static void event(pvmmon_log *log, int32_t tid, pvmmon_event_op op, int32_t peer
 	e->want_tag = nd ? want_tag : 0;
 }
 
-static void msg_send(pvmmon_log *log, int32_t from, int32_t to, int32_t tag, int64_t seq, int64_t vt)
+static void msg_send(pvmmon_log *log, int32_t from, int32_t to, int32_t tag, int64_t seq,
+                     int64_t vt)
 {
 	event(log, from, PVMMON_EV_SEND, to, tag, seq, vt, vt + 10, 0, 0, 0);
 }
@@ -374,6 +375,80 @@ static void test_after_probe(void)
 	}
 }
 
+/* The master polls (pvm_nrecv, any sender and tag) twice finding nothing, then finds
+ * 0.0's message, then polls again finding nothing (a second poll sequence); then
+ * receives 0.1's, sent concurrently. */
+static pvmmon_log *poll_log(void)
+{
+	static const char *const senders[] = {"0.0", "0.1"};
+	const replay_entry none = {.op = PVMMON_EV_NRECV, .kind = REPLAY_NONE};
+	const replay_entry rec[] = {none, none, msg(PVMMON_EV_NRECV, 0, 1), none,
+	                            msg(PVMMON_EV_RECV, 1, 1)};
+	pvmmon_log *log = new_log();
+
+	nd_recv(log, M, PVMMON_EV_NRECV, 0, 0, -1, 100, 110, -1, -1);
+	nd_recv(log, M, PVMMON_EV_NRECV, 0, 0, -1, 200, 210, -1, -1);
+	nd_recv(log, M, PVMMON_EV_NRECV, A, 1, 0, 300, 310, -1, -1);
+	nd_recv(log, M, PVMMON_EV_NRECV, 0, 0, -1, 350, 360, -1, -1);
+	nd_recv(log, M, PVMMON_EV_RECV, B, 1, 0, 400, 500, -1, -1);
+	msg_send(log, A, M, 1, 0, 50);
+	msg_send(log, B, M, 1, 0, 150);
+	record(log, M, rec, 5, senders, 2);
+	return log;
+}
+
+/* A poll sequence: each sender's message is tried at the first poll it could meet
+ * (not at every empty poll); the poll that found a message could have found the other
+ * sender's, or nothing; a message taken starts a new sequence, whose first poll could
+ * have found 0.1's message again. */
+static void test_poll_sequence(void)
+{
+	pvmmon_log *log = poll_log();
+	expl_alt *v = NULL;
+	expl_count c;
+	size_t n = alternatives(&v, &c, log), first[2] = {0}, third_msg = 0, third_none = 0;
+	size_t fourth = 0;
+
+	CU_ASSERT_EQUAL(c.nd, 5);
+	/* Two senders at the first three polls, nothing at the third, 0.1 at the fourth. */
+	CU_ASSERT_EQUAL(c.naive, 7);
+	CU_ASSERT_EQUAL(c.alts, 5);
+	CU_ASSERT_EQUAL(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_STRING_EQUAL(v[i].where, "master.c:30 (pvm_nrecv)");
+		if (v[i].nd == 0) {
+			CU_ASSERT_EQUAL(v[i].kind, REPLAY_MSG);
+			CU_ASSERT_EQUAL(v[i].taken_kind, REPLAY_NONE);
+			CU_ASSERT_PTR_NULL(v[i].taken_from);
+			if (v[i].kind == REPLAY_MSG)
+				first[!strcmp(v[i].from, "0.1")]++;
+		} else if (v[i].nd == 2 && v[i].kind == REPLAY_MSG) {
+			third_msg++;
+			CU_ASSERT_STRING_EQUAL(v[i].from, "0.1");
+			CU_ASSERT_STRING_EQUAL(v[i].taken_from, "0.0");
+		} else if (v[i].nd == 2 && v[i].kind == REPLAY_NONE) {
+			third_none++;
+			CU_ASSERT_PTR_NULL(v[i].from);
+		} else if (v[i].nd == 3) {
+			fourth++;
+			CU_ASSERT_EQUAL(v[i].kind, REPLAY_MSG);
+			CU_ASSERT_STRING_EQUAL(v[i].from, "0.1");
+		} else {
+			CU_FAIL("an alternative of another event");
+		}
+	}
+	CU_ASSERT_EQUAL(first[0], 1);
+	CU_ASSERT_EQUAL(first[1], 1);
+	CU_ASSERT_EQUAL(third_msg, 1);
+	CU_ASSERT_EQUAL(third_none, 1);
+	CU_ASSERT_EQUAL(fourth, 1);
+	/* Messages first, earliest first: the first poll's come before the third's. */
+	CU_ASSERT_EQUAL(v[0].nd, 0);
+	CU_ASSERT_EQUAL(v[0].kind, REPLAY_MSG);
+	free_alts(v, n);
+	pvmmon_log_free(log);
+}
+
 /* The entries of t's record, with each message's sender lid (NULL elsewhere); their
  * number. */
 static size_t decode(const pvmmon_log_task *t, replay_entry *out, const char **from, size_t max)
@@ -547,6 +622,7 @@ CU_TestInfo test_explalt_tests[] = {
     {"a send caused by the receive is no outcome of it", test_causal_chain},
     {"the receive's filter decides which messages count", test_filter},
     {"a receive right after a probe with its filter has none", test_after_probe},
+    {"a poll sequence tries each sender's message once", test_poll_sequence},
     {"the forced log cuts the records, took says so", test_force},
     {"a probe's forced message goes to its next receive", test_force_probe},
     {"outcomes in words", test_outcome},
