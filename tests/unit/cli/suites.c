@@ -4,6 +4,7 @@
 extern CU_TestInfo test_cli_export_tests[];
 extern CU_TestInfo test_diff_tests[];
 extern CU_TestInfo test_error_tests[];
+extern CU_TestInfo test_explalt_tests[];
 extern CU_TestInfo test_live_tests[];
 extern CU_TestInfo test_logcmds_tests[];
 extern CU_TestInfo test_progroup_tests[];
@@ -18,6 +19,7 @@ CU_SuiteInfo unit_cli_suites[] = {
     {"cli_export", NULL, NULL, NULL, NULL, test_cli_export_tests},
     {"diff", NULL, NULL, NULL, NULL, test_diff_tests},
     {"error", NULL, NULL, NULL, NULL, test_error_tests},
+    {"explalt", NULL, NULL, NULL, NULL, test_explalt_tests},
     {"live", NULL, NULL, NULL, NULL, test_live_tests},
     {"logcmds", NULL, NULL, NULL, NULL, test_logcmds_tests},
     {"progroup", NULL, NULL, NULL, NULL, test_progroup_tests},
