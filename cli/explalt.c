@@ -2,9 +2,9 @@
  * pvmmon explore's analysis: which other outcome each nondeterministic event of a traced
  * run could have had, and the replay records that force one. A message M from B could
  * have been taken by receive R of task T when R asked for B and M's tag, T took M later,
- * and M's send began before R ended in virtual time: virtual time grows along every
- * chain of messages (each costs a latency), so such a send is not caused by R, and B
- * sends M whatever R takes (the rule DAMPI applies with Lamport clocks).
+ * and R did not happen before M's send (no chain of program order and messages leads
+ * from R to it, by the trace): B then sends M whatever R takes, as DAMPI's rule has it
+ * with piggybacked clocks, here computed after the run from the trace.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,7 +292,11 @@ static int event_alts(expl_alt **v, size_t *n, size_t *cap, expl_count *c, hb *h
 	size_t ndone = 0;
 	int rc = 0;
 
-	if (taken->kind == REPLAY_NOTIFY || probed_same(d, k))
+	if (taken->kind == REPLAY_NOTIFY) {
+		*nseen = 0; /* a message taken ends the poll sequence */
+		return 0;
+	}
+	if (probed_same(d, k))
 		return 0;
 	hb_after(h, (size_t)(t - log->tasks), d->ev_at[k]);
 	done = calloc(log->ntasks + 1, sizeof(*done));
