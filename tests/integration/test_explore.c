@@ -2,9 +2,10 @@
  * Integration tests of pvmmon explore on real pvmds: the "go" race (a node's wildcard
  * receive taking its predecessor's number before "go"), a probe-then-receive race and
  * a tag-wildcard race are each found, their records replay the failure every time, and
- * plain runs never show the go race; programs whose output does not depend on the order
- * (apps/race with its order line ignored, the probe race done right) give no finding;
- * bad usage is refused.
+ * plain runs rarely show the go race; programs whose output does not depend on the order
+ * (apps/race with its order line ignored, the probe race done right, mcpi, matmul) give
+ * no finding; the page renders in headless Chromium; a deterministic program ends after
+ * one run; bad usage is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +67,11 @@ static void test_go_race_found(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "number before go"));
 		cmd_result_free(&r);
 	}
-	/* Plain monitored runs, which take the order timing gives them. */
+	/* Plain monitored runs, which take the order timing gives them. Under ASan every
+	 * process is several times slower and uneven, and the unmonitored race itself goes
+	 * wrong often there (the preserve suite's go race says so): not measured. */
+	if (harness_slowed())
+		return;
 	for (i = 0; i < PLAIN_RUNS; i++) {
 		harness_sh(&r, 120, "cd '%s' && %s/pvmmon run -q --no-record -o p.xml -- %s/gorace -w",
 		           dir, harness_bin(), harness_bin());
@@ -166,6 +171,9 @@ static void test_order_free_programs_no_finding(void)
 	/* apps/race prints the order it took the messages in, and nothing else depends
 	 * on it. */
 	explore_one("race", "--runs 15 --same-output='order='", 0, NULL);
+	/* Sums of integers (mcpi's hits) and a checksum (matmul's) in any order. */
+	explore_one("mcpi", "--runs 10", 0, NULL);
+	explore_one("matmul", "--runs 10", 0, NULL);
 }
 
 static void test_bad_usage(void)
