@@ -136,7 +136,8 @@ static char *normalise(explore *x, const char *out, const char *err)
 		lines = g;
 		lines[n++] = p;
 	}
-	qsort(lines, n, sizeof(*lines), cmp_str);
+	if (n > 1)
+		qsort(lines, n, sizeof(*lines), cmp_str);
 	m = open_memstream(&res, &len);
 	for (size_t i = 0; m && i < n; i++)
 		fprintf(m, "%s\n", lines[i]);
