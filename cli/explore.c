@@ -448,7 +448,8 @@ static void write_html(explore *x, const char *table, const char *findings)
 	}
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>pvmmon explore: "
 	           "%s</title>\n<style>body{font-family:sans-serif}td,th{border:1px solid #ccc;"
-	           "padding:2px 6px}table{border-collapse:collapse}</style></head><body>\n"
+	           "padding:2px 6px}table{border-collapse:collapse}.pair{display:flex;gap:1em}"
+	           ".pair img{max-width:48vw}</style></head><body>\n"
 	           "<h1>pvmmon explore: %s</h1>\n<p>%d runs after the first, %d findings.</p>\n"
 	           "<h2>Findings</h2>\n<ul>\n",
 	        x->prog[0], x->prog[0], x->nruns, x->nfound);
@@ -457,8 +458,12 @@ static void write_html(explore *x, const char *table, const char *findings)
 
 		fprintf(f, "<li><pre>%.*s</pre> <a href=\"report-finding-%d/index.html\">its "
 		           "report</a> against <a href=\"report-0/index.html\">the first run's</a>"
+		           "<div class=\"pair\"><figure><img src=\"report-0/spacetime-virtual.svg\" "
+		           "alt=\"the first run\"><figcaption>the first run</figcaption></figure>"
+		           "<figure><img src=\"report-finding-%d/spacetime-virtual.svg\" "
+		           "alt=\"finding %d\"><figcaption>finding %d</figcaption></figure></div>"
 		           "</li>\n",
-		        n, p, k);
+		        n, p, k, k, k, k);
 	}
 	fprintf(f, "</ul>\n<h2>Runs</h2>\n<table><tr><th>run</th><th>event</th><th>forced</th>"
 	           "<th>instead of</th><th>result</th></tr>\n");

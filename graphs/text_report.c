@@ -8,6 +8,7 @@
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
 #include "figures.h"
+#include "pvmmon/waits.h"
 #include "histo.h"
 
 /* One communication statement together with the task it belongs to, for sorting. */
@@ -708,6 +709,10 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (!log || !out)
 		return pvmmon_error_set(PVMMON_EINVAL, "report: no log or no output");
 	report_run(log, out);
+	/* Why tasks wait comes first: the question most reports are opened for. */
+	rc = pvmmon_waits_report(log, out);
+	if (rc < 0)
+		return rc;
 	report_hangs(log, out);
 	report_findings(log, out);
 	report_hosts(log, out);

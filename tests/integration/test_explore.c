@@ -22,6 +22,15 @@
 /* The go race with 6 nodes: the goal for the first finding. */
 #define GO_FIRST_MAX 10
 
+/* The file dir/name's text (heap), NULL if it cannot be read. */
+static char *slurp_at(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return harness_slurp(path, NULL);
+}
+
 /* The run number of the first finding in an explore's summary table, -1 for none. */
 static int first_finding_run(const char *out)
 {
@@ -45,8 +54,25 @@ static void test_go_race_found(void)
 	cmd_result r;
 	int i, wrong = 0, first;
 
-	harness_sh(&r, EXPLORE_TIMEOUT, "cd '%s' && %s/pvmmon explore -o go -- %s/gorace -w", dir,
-	           harness_bin(), harness_bin());
+	/* Explore compares every run with its first, which takes the race's usual order in
+	 * about 19 runs of 20 (see the plain runs below); a first run that took a number
+	 * before "go" makes the usual order the finding, so the subject is explored again
+	 * then, at most twice. */
+	for (i = 0;; i++) {
+		char *first;
+
+		harness_sh(&r, EXPLORE_TIMEOUT,
+		           "cd '%s' && rm -rf go && %s/pvmmon explore -o go -- %s/gorace -w", dir,
+		           harness_bin(), harness_bin());
+		first = slurp_at(dir, "go/run-0.out");
+		if (i == 2 || (first && strstr(first, "order ok"))) {
+			free(first);
+			break;
+		}
+		fprintf(stderr, "\n  gorace: the first run took a number before go; again");
+		free(first);
+		cmd_result_free(&r);
+	}
 	CU_ASSERT_EQUAL(r.status, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "finding 1: task 0."));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "number before go"));
@@ -137,8 +163,14 @@ static void check_page(const char *dir)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<td>same as the first run</td>") ||
 	                       strstr(r.out, "<td>exit status 1 instead of 0"));
 	CU_ASSERT_PTR_NULL(strstr(r.err, ":CONSOLE"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "<img src=\"report-finding-1/spacetime-virtual.svg\""));
 	cmd_result_free(&r);
 	snprintf(path, sizeof(path), "%s/ex/report-finding-1/index.html", dir);
+	CU_ASSERT(harness_file_size(path) > 1000);
+	/* The two space-time pictures side by side on the page. */
+	snprintf(path, sizeof(path), "%s/ex/report-finding-1/spacetime-virtual.svg", dir);
+	CU_ASSERT(harness_file_size(path) > 1000);
+	snprintf(path, sizeof(path), "%s/ex/report-0/spacetime-virtual.svg", dir);
 	CU_ASSERT(harness_file_size(path) > 1000);
 	snprintf(path, sizeof(path), "%s/ex/report-0/index.html", dir);
 	CU_ASSERT(harness_file_size(path) > 1000);

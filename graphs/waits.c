@@ -1,0 +1,370 @@
+/*
+ * Why tasks wait (include/pvmmon/waits.h): every receive that waited, classified and
+ * charged to the computation that made its sender late, by Böhme et al.'s delay rule
+ * in virtual time; the run's efficiency; the "Why tasks wait" report section.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/waits.h"
+#include "waits_model.h"
+
+/* A share of one wait's cost: a cause, its fraction, and whether it came directly. */
+typedef struct share {
+	size_t cause;
+	double frac;
+	int direct;
+} share;
+
+/* The analysis in progress: the causes so far and each wait's shares. */
+typedef struct work {
+	const wm_model *m;
+	pvmmon_waits *w;
+	size_t capcauses, capstates;
+	share **shares; /* per state */
+	size_t *nshares;
+	size_t **state_of; /* per task and event: its state, WM_NONE */
+} work;
+
+static size_t cause_index(work *k, size_t task, const wm_key *key)
+{
+	pvmmon_waits *w = k->w;
+
+	for (size_t i = 0; i < w->ncauses; i++) {
+		const pvmmon_wait_cause *c = &w->causes[i];
+
+		if (c->task == task && c->proc == key->proc && (key->proc >= 0 || c->stmt == key->stmt))
+			return i;
+	}
+	if (w->ncauses == k->capcauses) {
+		size_t cap = k->capcauses ? 2 * k->capcauses : 16;
+		pvmmon_wait_cause *g = realloc(w->causes, cap * sizeof(*g));
+
+		if (!g)
+			return WM_NONE;
+		w->causes = g;
+		k->capcauses = cap;
+	}
+	w->causes[w->ncauses] = (pvmmon_wait_cause){task, key->proc, key->proc >= 0 ? 0 : key->stmt, 0, 0};
+	return w->ncauses++;
+}
+
+static int add_share(share **v, size_t *n, size_t cause, double frac, int direct)
+{
+	share *g;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].cause == cause && (*v)[i].direct == direct) {
+			(*v)[i].frac += frac;
+			return 0;
+		}
+	if (!(g = realloc(*v, (*n + 1) * sizeof(*g))))
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	*v = g;
+	g[(*n)++] = (share){cause, frac, direct};
+	return 0;
+}
+
+/* The virtual time after the previous message between task x (its events before i) and
+ * task y, on each side: *ax in x, *ay in y; both the tasks' starts if there is none. */
+static void last_sync(const wm_model *m, size_t x, size_t i, size_t y, int64_t *ax, int64_t *ay)
+{
+	const wm_task *wx = &m->tasks[x];
+
+	*ax = wx->vstart;
+	*ay = m->tasks[y].vstart;
+	for (size_t j = i; j > 0; j--)
+		if (wx->peer_task[j - 1] == y) {
+			*ax = wx->t->events[j - 1].vt1;
+			*ay = m->tasks[y].t->events[wx->peer_event[j - 1]].vt1;
+			return;
+		}
+}
+
+/* The time of key in p (0 if absent). */
+static int64_t time_of(const wm_profile *p, const wm_key *key)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (waits__same_key(&p->key[i], key))
+			return p->ns[i];
+	return 0;
+}
+
+/* Charges state s (receive i of task x, waiting for task y's send j) by the sender's
+ * excess over the receiver since their previous message. */
+static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
+{
+	const wm_model *m = k->m;
+	const pvmmon_log_event *r = &m->tasks[x].t->events[i], *snd = &m->tasks[y].t->events[j];
+	wm_profile px, py;
+	int64_t ax, ay, total = 0, waited = 0;
+	int rc;
+
+	last_sync(m, x, i, y, &ax, &ay);
+	if ((rc = waits__profile(&px, m, x, ax, r->vt0)) < 0)
+		return rc;
+	if ((rc = waits__profile(&py, m, y, ay, snd->vt0)) < 0) {
+		waits__profile_free(&px);
+		return rc;
+	}
+	for (size_t q = 0; q < py.n; q++) {
+		int64_t ex = py.ns[q] - (py.key[q].wait ? 0 : time_of(&px, &py.key[q]));
+
+		if (ex > 0) {
+			total += ex;
+			if (py.key[q].wait)
+				waited += ex;
+		}
+	}
+	for (size_t q = 0; q < py.n && rc == 0 && total > 0; q++) {
+		int64_t ex = py.ns[q] - (py.key[q].wait ? 0 : time_of(&px, &py.key[q]));
+		double f = (double)ex / (double)total;
+		size_t ws;
+
+		if (ex <= 0)
+			continue;
+		if (!py.key[q].wait) {
+			size_t c = cause_index(k, y, &py.key[q]);
+
+			rc = c == WM_NONE ? pvmmon_error_set(PVMMON_ENOMEM, "out of memory")
+			                  : add_share(&k->shares[s], &k->nshares[s], c, f, 1);
+			continue;
+		}
+		/* The sender's own wait: its causes, indirectly. */
+		ws = k->state_of[y][py.key[q].event];
+		for (size_t z = 0; ws != WM_NONE && z < k->nshares[ws] && rc == 0; z++)
+			rc = add_share(&k->shares[s], &k->nshares[s], k->shares[ws][z].cause,
+			               f * k->shares[ws][z].frac, 0);
+	}
+	if (rc == 0 && total == 0) {
+		/* No excess: the message itself was slow; its send's segment is named. */
+		wm_key key = {0, m->tasks[y].proc[j], m->tasks[y].proc[j] >= 0 ? 0 : snd->stmt, WM_NONE};
+		size_t c = cause_index(k, y, &key);
+
+		rc = c == WM_NONE ? pvmmon_error_set(PVMMON_ENOMEM, "out of memory")
+		                  : add_share(&k->shares[s], &k->nshares[s], c, 1.0, 1);
+	}
+	k->w->states[s].indirect = 2 * waited > total;
+	waits__profile_free(&px);
+	waits__profile_free(&py);
+	return rc;
+}
+
+static int by_end(const void *pa, const void *pb, void *ctx)
+{
+	const pvmmon_wait_state *a = pa, *b = pb;
+	const wm_model *m = ctx;
+	const pvmmon_log_event *ea = &m->tasks[a->task].t->events[a->event];
+	const pvmmon_log_event *eb = &m->tasks[b->task].t->events[b->event];
+	int64_t x = ea->vt0 + ea->sync, y = eb->vt0 + eb->sync;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether receive i of task x, waiting for send snd, waited while a message sent
+ * before it, which x took later, had arrived. The next receives are looked at. */
+#define WRONG_ORDER_LOOKAHEAD 64
+static int wrong_order(const wm_model *m, size_t x, size_t i, const pvmmon_log_event *snd)
+{
+	const wm_task *w = &m->tasks[x];
+	const pvmmon_log_event *r = &w->t->events[i];
+
+	for (size_t q = i + 1; q < w->t->nevents && q <= i + WRONG_ORDER_LOOKAHEAD; q++) {
+		const pvmmon_log_event *e = &w->t->events[q], *s2;
+
+		if (!pvmmon_event_op_receives(e->op) || w->peer_task[q] == WM_NONE)
+			continue;
+		s2 = &m->tasks[w->peer_task[q]].t->events[w->peer_event[q]];
+		if (s2->vt1 < snd->vt0 && s2->vt1 + (e->trans > 0 ? e->trans : 0) <= r->vt0 + r->sync)
+			return 1;
+	}
+	return 0;
+}
+
+/* Every receive that waited for a monitored sender, in the order of its wait's end. */
+static int collect(work *k)
+{
+	const wm_model *m = k->m;
+	pvmmon_waits *w = k->w;
+
+	for (size_t x = 0; x < m->ntasks; x++) {
+		const wm_task *t = &m->tasks[x];
+
+		for (size_t i = 0; i < t->t->nevents; i++) {
+			const pvmmon_log_event *e = &t->t->events[i];
+
+			if (!pvmmon_event_op_receives(e->op) || e->sync <= 0)
+				continue;
+			w->total_wait_ns += e->sync;
+			if (t->peer_task[i] == WM_NONE)
+				continue;
+			if (w->nstates == k->capstates) {
+				size_t cap = k->capstates ? 2 * k->capstates : 64;
+				pvmmon_wait_state *g = realloc(w->states, cap * sizeof(*g));
+
+				if (!g)
+					return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+				w->states = g;
+				k->capstates = cap;
+			}
+			w->states[w->nstates++] = (pvmmon_wait_state){
+			    x, i, t->peer_task[i],
+			    wrong_order(m, x, i, &m->tasks[t->peer_task[i]].t->events[t->peer_event[i]])
+			        ? PVMMON_WAIT_WRONG_ORDER
+			        : PVMMON_WAIT_LATE_SENDER,
+			    e->sync, 0};
+		}
+	}
+	if (w->nstates > 1)
+		qsort_r(w->states, w->nstates, sizeof(*w->states), by_end, (void *)m);
+	return 0;
+}
+
+static void efficiency(const wm_model *m, pvmmon_waits *w)
+{
+	int64_t first = INT64_MAX, last = INT64_MIN, sum = 0, max = 0;
+
+	for (size_t x = 0; x < m->ntasks; x++) {
+		const wm_task *t = &m->tasks[x];
+		int64_t calls = 0, useful;
+
+		for (size_t i = 0; i < t->t->nevents; i++)
+			if (waits__is_call(&t->t->events[i]) && t->t->events[i].vt1 > t->t->events[i].vt0)
+				calls += t->t->events[i].vt1 - t->t->events[i].vt0;
+		useful = t->vend - t->vstart - calls;
+		if (useful < 0)
+			useful = 0;
+		sum += useful;
+		if (useful > max)
+			max = useful;
+		if (t->vstart < first)
+			first = t->vstart;
+		if (t->vend > last)
+			last = t->vend;
+	}
+	w->runtime_ns = m->ntasks ? last - first : 0;
+	w->useful_max_ns = max;
+	w->useful_avg_ns = m->ntasks ? sum / (int64_t)m->ntasks : 0;
+	w->load_balance = max > 0 ? (double)w->useful_avg_ns / (double)max : 1.0;
+	w->comm_efficiency = w->runtime_ns > 0 ? (double)max / (double)w->runtime_ns : 1.0;
+	w->parallel_efficiency = w->load_balance * w->comm_efficiency;
+	w->transfer = w->runtime_ns > 0 && w->ideal_ns > 0 ? (double)w->ideal_ns / (double)w->runtime_ns
+	                                                   : 1.0;
+	w->serialisation = w->transfer > 0 ? w->comm_efficiency / w->transfer : 1.0;
+}
+
+static int by_cost(const void *pa, const void *pb)
+{
+	const pvmmon_wait_cause *a = pa, *b = pb;
+	int64_t x = a->short_ns + a->long_ns, y = b->short_ns + b->long_ns;
+
+	return x > y ? -1 : x < y;
+}
+
+static int analyse(work *k)
+{
+	pvmmon_waits *w = k->w;
+	const wm_model *m = k->m;
+	int rc = collect(k);
+
+	if (rc < 0)
+		return rc;
+	k->shares = calloc(w->nstates + 1, sizeof(*k->shares));
+	k->nshares = calloc(w->nstates + 1, sizeof(*k->nshares));
+	k->state_of = calloc(m->ntasks + 1, sizeof(*k->state_of));
+	if (!k->shares || !k->nshares || !k->state_of)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	for (size_t x = 0; x < m->ntasks; x++) {
+		if (!(k->state_of[x] = malloc((m->tasks[x].t->nevents + 1) * sizeof(size_t))))
+			return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+		for (size_t i = 0; i <= m->tasks[x].t->nevents; i++)
+			k->state_of[x][i] = WM_NONE;
+	}
+	for (size_t s = 0; s < w->nstates; s++)
+		k->state_of[w->states[s].task][w->states[s].event] = s;
+	for (size_t s = 0; s < w->nstates && rc == 0; s++) {
+		const pvmmon_wait_state *st = &w->states[s];
+		const wm_task *t = &m->tasks[st->task];
+
+		rc = blame(k, s, st->task, st->event, st->from, t->peer_event[st->event]);
+		if (st->kind == PVMMON_WAIT_WRONG_ORDER)
+			w->wrong_order_ns += st->wait_ns;
+		else
+			w->late_sender_ns += st->wait_ns;
+		for (size_t z = 0; rc == 0 && z < k->nshares[s]; z++) {
+			pvmmon_wait_cause *c = &w->causes[k->shares[s][z].cause];
+			int64_t ns = (int64_t)((double)st->wait_ns * k->shares[s][z].frac + 0.5);
+
+			if (k->shares[s][z].direct)
+				c->short_ns += ns;
+			else
+				c->long_ns += ns;
+		}
+	}
+	return rc;
+}
+
+int pvmmon_waits_compute(pvmmon_waits **out, const pvmmon_log *log)
+{
+	wm_model m;
+	work k = {0};
+	size_t nstates;
+	int rc;
+
+	*out = NULL;
+	if (!log)
+		return pvmmon_error_set(PVMMON_EINVAL, "waits: no log");
+	if ((rc = waits__model(&m, log)) < 0)
+		return rc;
+	k.m = &m;
+	k.w = calloc(1, sizeof(*k.w));
+	rc = k.w ? analyse(&k) : pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = waits__replay(&k.w->ideal_ns, &m, 1, NULL, 0);
+	nstates = k.w ? k.w->nstates : 0;
+	if (rc == 0) {
+		efficiency(&m, k.w);
+		if (k.w->ncauses > 1)
+			qsort(k.w->causes, k.w->ncauses, sizeof(*k.w->causes), by_cost);
+		*out = k.w;
+		k.w = NULL;
+	}
+	for (size_t s = 0; k.shares && s < nstates; s++)
+		free(k.shares[s]);
+	for (size_t x = 0; k.state_of && x < m.ntasks; x++)
+		free(k.state_of[x]);
+	free(k.shares);
+	free(k.nshares);
+	free(k.state_of);
+	pvmmon_waits_free(k.w);
+	waits__model_free(&m);
+	return rc;
+}
+
+void pvmmon_waits_free(pvmmon_waits *w)
+{
+	if (!w)
+		return;
+	free(w->states);
+	free(w->causes);
+	free(w);
+}
+
+int pvmmon_waits_predict(int64_t *out_ns, const pvmmon_log *log, const pvmmon_wait_cause *c,
+                         int pct)
+{
+	wm_model m;
+	int rc;
+
+	*out_ns = 0;
+	if (pct < 0 || pct > 100)
+		return pvmmon_error_set(PVMMON_EINVAL, "waits: %d%% faster is no percentage", pct);
+	if ((rc = waits__model(&m, log)) < 0)
+		return rc;
+	rc = waits__replay(out_ns, &m, 0, c, pct);
+	waits__model_free(&m);
+	return rc;
+}

@@ -1,0 +1,396 @@
+/*
+ * The wait analysis' view of a traced run: each task's events with the partner event of
+ * every message, the procedure and segment each stretch of computation belongs to,
+ * profiles of a task's time over an interval, and a replay of the activity graph in
+ * which computation can be made faster and messages free.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pvmmon/errors.h"
+#include "waits_model.h"
+
+/* The deepest procedure nesting followed; deeper entries count as the innermost. */
+#define WM_DEPTH 256
+
+int waits__is_call(const pvmmon_log_event *e)
+{
+	return e->op != PVMMON_EV_ENTER && e->op != PVMMON_EV_EXIT && e->op != PVMMON_EV_CPSTART &&
+	       e->op != PVMMON_EV_CPSTOP;
+}
+
+static int is_send(pvmmon_event_op op)
+{
+	return op == PVMMON_EV_SEND || op == PVMMON_EV_PSEND || op == PVMMON_EV_MCAST;
+}
+
+/* A message event by its partner's tid and sequence number. */
+typedef struct mkey {
+	int32_t peer;
+	int64_t seq;
+	size_t idx;
+	int send;
+} mkey;
+
+static int cmp_mkey(const void *pa, const void *pb)
+{
+	const mkey *a = pa, *b = pb;
+
+	if (a->send != b->send)
+		return a->send - b->send;
+	if (a->peer != b->peer)
+		return a->peer < b->peer ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static size_t task_of(const pvmmon_log *log, int32_t tid)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].tid == tid)
+			return i;
+	return WM_NONE;
+}
+
+static int message(const pvmmon_log_event *e)
+{
+	return e->peer != 0 && e->seq >= 0 &&
+	       (is_send(e->op) || pvmmon_event_op_receives(e->op));
+}
+
+/* Each task's procedure before every event and the next statement from it. */
+static void nesting(wm_task *w)
+{
+	const pvmmon_log_task *t = w->t;
+	int32_t stack[WM_DEPTH];
+	size_t depth = 0;
+	uint32_t next = WM_NO_STMT;
+
+	for (size_t i = 0; i < t->nevents; i++) {
+		const pvmmon_log_event *e = &t->events[i];
+
+		w->proc[i] = -1;
+		for (size_t d = depth; d > 0; d--)
+			if (stack[d - 1] >= 0) {
+				w->proc[i] = stack[d - 1];
+				break;
+			}
+		if (e->op == PVMMON_EV_ENTER && depth < WM_DEPTH)
+			stack[depth++] = (int32_t)e->tag;
+		else if (e->op == PVMMON_EV_EXIT && depth > 0)
+			depth--;
+	}
+	w->proc[t->nevents] = -1;
+	for (size_t d = depth; d > 0; d--)
+		if (stack[d - 1] >= 0) {
+			w->proc[t->nevents] = stack[d - 1];
+			break;
+		}
+	w->next_stmt[t->nevents] = WM_NO_STMT;
+	for (size_t i = t->nevents; i > 0; i--) {
+		if (waits__is_call(&t->events[i - 1]))
+			next = t->events[i - 1].stmt;
+		w->next_stmt[i - 1] = next;
+	}
+}
+
+/* Each message event's partner, through every task's messages sorted by key. */
+static int pair(wm_model *m, mkey **keys, size_t *nkeys)
+{
+	const pvmmon_log *log = m->log;
+
+	for (size_t x = 0; x < m->ntasks; x++) {
+		const pvmmon_log_task *t = &log->tasks[x];
+
+		for (size_t i = 0; i < t->nevents; i++) {
+			const pvmmon_log_event *e = &t->events[i];
+			size_t y;
+			mkey k, *hit;
+
+			m->tasks[x].peer_task[i] = m->tasks[x].peer_event[i] = WM_NONE;
+			if (!message(e) || (y = task_of(log, e->peer)) == WM_NONE)
+				continue;
+			/* The partner's event: a send's receive, a receive's send. */
+			k = (mkey){t->tid, e->seq, 0, !is_send(e->op)};
+			hit = bsearch(&k, keys[y], nkeys[y], sizeof(mkey), cmp_mkey);
+			if (hit) {
+				m->tasks[x].peer_task[i] = y;
+				m->tasks[x].peer_event[i] = hit->idx;
+			}
+		}
+	}
+	return 0;
+}
+
+int waits__model(wm_model *m, const pvmmon_log *log)
+{
+	mkey **keys = NULL;
+	size_t *nkeys = NULL;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->log = log;
+	if (!log->trace.enabled || log->trace.dropped)
+		return pvmmon_error_set(PVMMON_EINVAL, "the wait analysis needs a whole trace "
+		                                       "(pvmmon run --trace, nothing dropped)");
+	m->ntasks = log->ntasks;
+	m->tasks = calloc(log->ntasks + 1, sizeof(*m->tasks));
+	keys = calloc(log->ntasks + 1, sizeof(*keys));
+	nkeys = calloc(log->ntasks + 1, sizeof(*nkeys));
+	if (!m->tasks || !keys || !nkeys) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t x = 0; x < log->ntasks && rc == 0; x++) {
+		const pvmmon_log_task *t = &log->tasks[x];
+		wm_task *w = &m->tasks[x];
+		size_t n = t->nevents + 1;
+
+		w->t = t;
+		w->vstart = t->start_ns;
+		w->vend = t->start_ns + t->virtual_ns;
+		if (t->nevents && t->events[t->nevents - 1].vt1 > w->vend)
+			w->vend = t->events[t->nevents - 1].vt1;
+		w->peer_task = calloc(n, sizeof(size_t));
+		w->peer_event = calloc(n, sizeof(size_t));
+		w->proc = calloc(n, sizeof(int32_t));
+		w->next_stmt = calloc(n, sizeof(uint32_t));
+		keys[x] = calloc(n, sizeof(mkey));
+		if (!w->peer_task || !w->peer_event || !w->proc || !w->next_stmt || !keys[x]) {
+			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+			break;
+		}
+		nesting(w);
+		for (size_t i = 0; i < t->nevents; i++)
+			if (message(&t->events[i]))
+				keys[x][nkeys[x]++] = (mkey){t->events[i].peer, t->events[i].seq, i,
+				                             is_send(t->events[i].op)};
+		qsort(keys[x], nkeys[x], sizeof(mkey), cmp_mkey);
+	}
+	if (rc == 0)
+		rc = pair(m, keys, nkeys);
+out:
+	for (size_t x = 0; keys && x < log->ntasks; x++)
+		free(keys[x]);
+	free(keys);
+	free(nkeys);
+	if (rc < 0)
+		waits__model_free(m);
+	return rc;
+}
+
+void waits__model_free(wm_model *m)
+{
+	for (size_t x = 0; m->tasks && x < m->ntasks; x++) {
+		free(m->tasks[x].peer_task);
+		free(m->tasks[x].peer_event);
+		free(m->tasks[x].proc);
+		free(m->tasks[x].next_stmt);
+	}
+	free(m->tasks);
+	memset(m, 0, sizeof(*m));
+}
+
+int waits__same_key(const wm_key *a, const wm_key *b)
+{
+	if (a->wait != b->wait)
+		return 0;
+	if (a->wait)
+		return a->event == b->event;
+	return a->proc == b->proc && (a->proc >= 0 || a->stmt == b->stmt);
+}
+
+static int add(wm_profile *p, wm_key k, int64_t a, int64_t b, int64_t lo, int64_t hi)
+{
+	int64_t ns = (b < hi ? b : hi) - (a > lo ? a : lo);
+	size_t i;
+
+	if (ns <= 0)
+		return 0;
+	for (i = 0; i < p->n && !waits__same_key(&p->key[i], &k); i++)
+		;
+	if (i == p->n) {
+		if (p->n == p->cap) {
+			size_t cap = p->cap ? 2 * p->cap : 16;
+			wm_key *gk = realloc(p->key, cap * sizeof(*gk));
+			int64_t *gn;
+
+			if (!gk)
+				return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+			p->key = gk;
+			if (!(gn = realloc(p->ns, cap * sizeof(*gn))))
+				return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+			p->ns = gn;
+			p->cap = cap;
+		}
+		p->key[i] = k;
+		p->ns[i] = 0;
+		p->n++;
+	}
+	p->ns[i] += ns;
+	return 0;
+}
+
+static wm_key compute_key(const wm_task *w, size_t i, uint32_t stmt)
+{
+	return (wm_key){0, w->proc[i], w->proc[i] >= 0 ? 0 : stmt, WM_NONE};
+}
+
+int waits__profile(wm_profile *p, const wm_model *m, size_t x, int64_t a, int64_t b)
+{
+	const wm_task *w = &m->tasks[x];
+	const pvmmon_log_task *t = w->t;
+	int64_t prev = w->vstart;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < t->nevents && rc == 0 && prev < b; i++) {
+		const pvmmon_log_event *e = &t->events[i];
+		int64_t sync = e->sync > 0 ? e->sync : 0;
+
+		rc = add(p, compute_key(w, i, w->next_stmt[i]), prev, e->vt0, a, b);
+		if (rc == 0 && waits__is_call(e) && e->vt1 > e->vt0) {
+			if (sync > e->vt1 - e->vt0)
+				sync = e->vt1 - e->vt0;
+			if (sync > 0)
+				rc = add(p, (wm_key){1, -1, 0, i}, e->vt0, e->vt0 + sync, a, b);
+			if (rc == 0)
+				rc = add(p, compute_key(w, i, e->stmt), e->vt0 + sync, e->vt1, a, b);
+		}
+		if (e->vt1 > prev)
+			prev = e->vt1;
+	}
+	if (rc == 0)
+		rc = add(p, compute_key(w, t->nevents, WM_NO_STMT), prev, w->vend, a, b);
+	if (rc < 0)
+		waits__profile_free(p);
+	return rc;
+}
+
+void waits__profile_free(wm_profile *p)
+{
+	free(p->key);
+	free(p->ns);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Whether the computation before event i of task x (key k) is cause c's. */
+static int of_cause(const pvmmon_wait_cause *c, size_t x, const wm_key *k)
+{
+	return c && c->task == x && c->proc == k->proc && (c->proc >= 0 || c->stmt == k->stmt);
+}
+
+static int64_t scaled(int64_t ns, int faster, int pct)
+{
+	if (ns < 0)
+		return 0;
+	return faster ? ns - ns * pct / 100 : ns;
+}
+
+/* Replays task x from its cursor as far as its messages allow; 1 if it moved. */
+static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int64_t *prev,
+                       int64_t **end, int ideal, const pvmmon_wait_cause *c, int pct)
+{
+	const wm_task *w = &m->tasks[x];
+	const pvmmon_log_task *lt = w->t;
+	int moved = 0;
+
+	while (*cur < lt->nevents) {
+		size_t i = *cur, pt = w->peer_task[i], pe = w->peer_event[i];
+		const pvmmon_log_event *e = &lt->events[i];
+		wm_key k = compute_key(w, i, w->next_stmt[i]);
+		int64_t gap = scaled(e->vt0 - *prev, of_cause(c, x, &k), pct), dur = e->vt1 - e->vt0;
+
+		if (dur < 0)
+			dur = 0;
+		if (pvmmon_event_op_receives(e->op) && pt != WM_NONE) {
+			const pvmmon_log_event *s = &m->tasks[pt].t->events[pe];
+			int64_t sync = e->sync > 0 ? e->sync : 0, lat, start, arr;
+
+			if (end[pt][pe] == INT64_MIN)
+				break; /* its message is not replayed yet */
+			/* A message waited for took what the wait shows; one that was queued
+			 * took its estimated transmission at most (it may come sooner in the
+			 * replay than the receive that took it began). */
+			lat = e->vt0 + sync - s->vt1;
+			if (!sync && e->trans >= 0 && e->trans < lat)
+				lat = e->trans;
+			if (ideal || lat < 0)
+				lat = 0;
+			start = *t + gap;
+			arr = end[pt][pe] + lat;
+			*t = (start > arr ? start : arr) + (dur > sync ? dur - sync : 0);
+		} else {
+			*t += gap + dur;
+		}
+		end[x][i] = *t;
+		if (e->vt1 > *prev)
+			*prev = e->vt1;
+		(*cur)++;
+		moved = 1;
+	}
+	return moved;
+}
+
+int waits__replay(int64_t *out_ns, const wm_model *m, int ideal, const pvmmon_wait_cause *c,
+                  int pct)
+{
+	int64_t **end = calloc(m->ntasks + 1, sizeof(*end)), *t = calloc(m->ntasks + 1, sizeof(*t));
+	int64_t *prev = calloc(m->ntasks + 1, sizeof(*prev)), first = INT64_MAX, last = INT64_MIN;
+	size_t *cur = calloc(m->ntasks + 1, sizeof(*cur)), left = m->ntasks;
+	int rc = 0;
+
+	*out_ns = 0;
+	if (!end || !t || !prev || !cur) {
+		rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t x = 0; x < m->ntasks; x++) {
+		size_t n = m->tasks[x].t->nevents + 1;
+
+		if (!(end[x] = malloc(n * sizeof(int64_t)))) {
+			rc = pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			end[x][i] = INT64_MIN;
+		t[x] = prev[x] = m->tasks[x].vstart;
+		if (m->tasks[x].vstart < first)
+			first = m->tasks[x].vstart;
+	}
+	while (left > 0) {
+		int moved = 0;
+
+		for (size_t x = 0; x < m->ntasks; x++) {
+			const wm_task *w = &m->tasks[x];
+			size_t n = w->t->nevents;
+
+			if (cur[x] > n)
+				continue;
+			moved |= replay_task(m, x, &cur[x], &t[x], &prev[x], end, ideal, c, pct);
+			if (cur[x] == n) {
+				wm_key k = compute_key(w, n, WM_NO_STMT);
+
+				t[x] += scaled(w->vend - prev[x], of_cause(c, x, &k), pct);
+				if (t[x] > last)
+					last = t[x];
+				cur[x] = n + 1;
+				left--;
+				moved = 1;
+			}
+		}
+		if (!moved) {
+			rc = pvmmon_error_set(PVMMON_EINVAL, "the trace's messages do not replay (a "
+			                                     "receive's message comes after it)");
+			goto out;
+		}
+	}
+	*out_ns = m->ntasks ? last - first : 0;
+out:
+	for (size_t x = 0; end && x < m->ntasks; x++)
+		free(end[x]);
+	free(end);
+	free(t);
+	free(prev);
+	free(cur);
+	return rc;
+}

@@ -1,0 +1,152 @@
+/*
+ * The "Why tasks wait" section of the text report: the run's waiting by kind, the
+ * computations that caused it (largest first, direct and propagated, with the run's
+ * length predicted if each were half as long or gone), the waits themselves by
+ * statement, and the run's efficiency.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+#include "pvmmon/errors.h"
+#include "pvmmon/waits.h"
+
+/* The causes and wait statements shown. */
+#define WAITS_SHOWN 8
+
+void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_log *log,
+                             const pvmmon_wait_cause *c)
+{
+	const pvmmon_log_task *t = c->task < log->ntasks ? &log->tasks[c->task] : NULL;
+	const char *lid = t && t->lid ? t->lid : "?";
+	char where[512];
+
+	if (c->proc >= 0 && (size_t)c->proc < log->cp.nprocs && log->cp.procs[c->proc].name) {
+		snprintf(buf, len, "%s %s", lid, log->cp.procs[c->proc].name);
+		return;
+	}
+	for (size_t s = 0; t && s < t->nstmts; s++)
+		if (t->stmts[s].id == c->stmt && c->stmt != UINT32_MAX) {
+			snprintf(buf, len, "%s before %s", lid,
+			         graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]));
+			return;
+		}
+	snprintf(buf, len, "%s to its end", lid);
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void causes(const pvmmon_log *log, const pvmmon_waits *w, FILE *out)
+{
+	char name[600], a[32], b[32], c[32], d[32];
+
+	fprintf(out, "  %-44s %10s %10s %6s %22s\n", "caused by (task, computation)", "direct",
+	        "propagated", "share", "run if -50% / gone");
+	for (size_t i = 0; i < w->ncauses && i < WAITS_SHOWN; i++) {
+		const pvmmon_wait_cause *x = &w->causes[i];
+		int64_t half = 0, gone = 0;
+
+		if (x->short_ns + x->long_ns <= 0)
+			break;
+		pvmmon_waits_cause_name(name, sizeof(name), log, x);
+		pvmmon_waits_predict(&half, log, x, 50);
+		pvmmon_waits_predict(&gone, log, x, 100);
+		fprintf(out, "  %-44s %10s %10s %5.1f%% %10s / %9s\n", name,
+		        graphs__fmt_time(a, sizeof(a), x->short_ns),
+		        graphs__fmt_time(b, sizeof(b), x->long_ns),
+		        pct(x->short_ns + x->long_ns, w->total_wait_ns),
+		        graphs__fmt_time(c, sizeof(c), half), graphs__fmt_time(d, sizeof(d), gone));
+	}
+}
+
+/* The waits summed by task and statement, largest first. */
+typedef struct wsum {
+	size_t task;
+	uint32_t stmt;
+	int64_t ns;
+	size_t n, indirect, wrong;
+} wsum;
+
+static int by_ns(const void *pa, const void *pb)
+{
+	const wsum *a = pa, *b = pb;
+
+	return a->ns > b->ns ? -1 : a->ns < b->ns;
+}
+
+static void waits_by_stmt(const pvmmon_log *log, const pvmmon_waits *w, FILE *out)
+{
+	wsum *v = calloc(w->nstates + 1, sizeof(*v));
+	size_t n = 0;
+	char where[512], a[32];
+
+	if (!v)
+		return;
+	for (size_t s = 0; s < w->nstates; s++) {
+		const pvmmon_wait_state *st = &w->states[s];
+		uint32_t stmt = log->tasks[st->task].events[st->event].stmt;
+		size_t i;
+
+		for (i = 0; i < n && !(v[i].task == st->task && v[i].stmt == stmt); i++)
+			;
+		if (i == n)
+			v[n++] = (wsum){st->task, stmt, 0, 0, 0, 0};
+		v[i].ns += st->wait_ns;
+		v[i].n++;
+		v[i].indirect += st->indirect != 0;
+		v[i].wrong += st->kind == PVMMON_WAIT_WRONG_ORDER;
+	}
+	qsort(v, n, sizeof(*v), by_ns);
+	fprintf(out, "  %-47s %10s\n", "waits at (task, statement)", "waiting");
+	for (size_t i = 0; i < n && i < WAITS_SHOWN; i++) {
+		const pvmmon_log_task *t = &log->tasks[v[i].task];
+		const char *place = "?";
+
+		for (size_t s = 0; s < t->nstmts; s++)
+			if (t->stmts[s].id == v[i].stmt)
+				place = graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]);
+		fprintf(out, "  %-6s %-40s %10s in %zu waits, %zu indirect%s\n", t->lid ? t->lid : "?",
+		        place, graphs__fmt_time(a, sizeof(a), v[i].ns), v[i].n, v[i].indirect,
+		        v[i].wrong ? ", some in the wrong order" : "");
+	}
+	free(v);
+}
+
+int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
+{
+	pvmmon_waits *w = NULL;
+	char a[32], b[32], c[32], d[32];
+
+	if (!log || !out)
+		return pvmmon_error_set(PVMMON_EINVAL, "waits: no log or no output");
+	if (!log->trace.enabled || log->trace.dropped)
+		return 0;
+	if (pvmmon_waits_compute(&w, log) < 0) {
+		fprintf(out, "Why tasks wait: not analysed (%s)\n\n", pvmmon_error_last());
+		return 0;
+	}
+	fprintf(out, "Why tasks wait (from the trace, in virtual time)\n");
+	fprintf(out, "  waiting %s in %zu receives: late sender %s, late sender in the wrong "
+	             "order %s\n",
+	        graphs__fmt_time(a, sizeof(a), w->total_wait_ns), w->nstates,
+	        graphs__fmt_time(b, sizeof(b), w->late_sender_ns),
+	        graphs__fmt_time(c, sizeof(c), w->wrong_order_ns));
+	if (w->ncauses)
+		causes(log, w, out);
+	waits_by_stmt(log, w, out);
+	fprintf(out, "  efficiency: parallel %.1f%% = load balance %.1f%% x communication %.1f%% "
+	             "(serialisation %.1f%% x transfer %.1f%%); run %s, with free messages %s, "
+	             "useful max %s\n\n",
+	        100 * w->parallel_efficiency, 100 * w->load_balance, 100 * w->comm_efficiency,
+	        100 * w->serialisation, 100 * w->transfer,
+	        graphs__fmt_time(a, sizeof(a), w->runtime_ns),
+	        graphs__fmt_time(b, sizeof(b), w->ideal_ns),
+	        graphs__fmt_time(d, sizeof(d), w->useful_max_ns));
+	pvmmon_waits_free(w);
+	return 0;
+}

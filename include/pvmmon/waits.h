@@ -1,0 +1,106 @@
+/*
+ * Why tasks wait, from a traced run (pvmmon run --trace), in virtual time: each
+ * receive's waiting classified (late sender, late sender with messages taken in the
+ * wrong order), charged to the computation that caused it (Böhme et al.'s delay
+ * analysis: the sender's excess time over the receiver's since their previous
+ * synchronisation, by procedure where the trace has procedure entries (--cp) and by
+ * the segment between two PVM statements otherwise; a part of the excess that the
+ * sender itself spent waiting passes the cost on to that wait's causes: long-term
+ * cost, and the wait is indirect), the run's efficiency (load balance, communication
+ * efficiency split into serialisation and transfer by a replay of the activity graph
+ * with messages at no cost), and the run's predicted length with one cause made
+ * faster.
+ *
+ * Ownership: pvmmon_waits_compute() returns a result the caller frees with
+ * pvmmon_waits_free(); it names tasks, events and statements by their index or id in
+ * the log and holds no pointer into it.
+ */
+#ifndef PVMMON_WAITS_H
+#define PVMMON_WAITS_H
+
+#include "pvmmon/common.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pvmmon/log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a wait is. */
+typedef enum pvmmon_wait_kind {
+	PVMMON_WAIT_LATE_SENDER = 1, /* the message was sent after the receive began */
+	PVMMON_WAIT_WRONG_ORDER,     /* the same, while a message sent earlier, which the
+	                              * task took later, was already there */
+} pvmmon_wait_kind;
+
+/* A computation that made tasks wait: a task's procedure (proc >= 0, an index in
+ * log->cp.procs), or its computation before statement stmt (proc -1). */
+typedef struct pvmmon_wait_cause {
+	size_t task;      /* index in log->tasks */
+	int32_t proc;     /* the procedure, -1 for a segment */
+	uint32_t stmt;    /* the segment's next statement (proc -1); UINT32_MAX: the task's
+	                   * computation after its last call */
+	int64_t short_ns; /* waiting it caused directly */
+	int64_t long_ns;  /* waiting it caused through waits of others (propagated) */
+} pvmmon_wait_cause;
+
+/* One receive that waited. */
+typedef struct pvmmon_wait_state {
+	size_t task, event;   /* the receive: indices in log->tasks and its events */
+	size_t from;          /* the sender's index in log->tasks */
+	pvmmon_wait_kind kind;
+	int64_t wait_ns;      /* its synchronisation delay */
+	int indirect;         /* most of the sender's excess was waiting of its own */
+} pvmmon_wait_state;
+
+typedef struct pvmmon_waits {
+	size_t nstates;
+	pvmmon_wait_state *states; /* in the order of their end in virtual time */
+	size_t ncauses;
+	pvmmon_wait_cause *causes; /* largest (short + long) first */
+	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay */
+	int64_t late_sender_ns, wrong_order_ns;
+	/* Efficiency (POP): useful = a task's computation (its time outside PVM calls). */
+	int64_t runtime_ns;       /* first start to last end */
+	int64_t ideal_ns;         /* the same with every message at no cost */
+	int64_t useful_max_ns, useful_avg_ns;
+	double load_balance;      /* useful_avg / useful_max */
+	double comm_efficiency;   /* useful_max / runtime */
+	double serialisation;     /* useful_max / ideal */
+	double transfer;          /* ideal / runtime */
+	double parallel_efficiency; /* useful_avg / runtime */
+} pvmmon_waits;
+
+/*
+ * Analyses log's trace into *out. PVMMON_EINVAL (with the reason) when the log has no
+ * trace or its trace was cut.
+ */
+PVMMON_EXTERN int pvmmon_waits_compute(pvmmon_waits **out, const pvmmon_log *log);
+
+/*
+ * The run's length predicted by replaying its activity graph with cause c's
+ * computation pct percent faster (0..100) into *out_ns.
+ */
+PVMMON_EXTERN int pvmmon_waits_predict(int64_t *out_ns, const pvmmon_log *log,
+                                       const pvmmon_wait_cause *c, int pct);
+
+/* Writes the "Why tasks wait" section of the text report (nothing for an untraced
+ * log). */
+PVMMON_EXTERN int pvmmon_waits_report(const pvmmon_log *log, FILE *out);
+
+/* A cause's name ("0.0 slow_part", "0.0 before slowstage.c:54") into buf. */
+PVMMON_EXTERN void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_log *log,
+                                           const pvmmon_wait_cause *c);
+
+/* Frees w; NULL is allowed. */
+PVMMON_EXTERN void pvmmon_waits_free(pvmmon_waits *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
