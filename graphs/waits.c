@@ -323,7 +323,7 @@ int pvmmon_waits_compute(pvmmon_waits **out, const pvmmon_log *log)
 	k.w = calloc(1, sizeof(*k.w));
 	rc = k.w ? analyse(&k) : pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
 	if (rc == 0)
-		rc = waits__replay(&k.w->ideal_ns, &m, 1, NULL, 0);
+		rc = waits__replay(&k.w->ideal_ns, NULL, &m, 1, NULL, 0);
 	nstates = k.w ? k.w->nstates : 0;
 	if (rc == 0) {
 		efficiency(&m, k.w);
@@ -364,7 +364,24 @@ int pvmmon_waits_predict(int64_t *out_ns, const pvmmon_log *log, const pvmmon_wa
 		return pvmmon_error_set(PVMMON_EINVAL, "waits: %d%% faster is no percentage", pct);
 	if ((rc = waits__model(&m, log)) < 0)
 		return rc;
-	rc = waits__replay(out_ns, &m, 0, c, pct);
+	rc = waits__replay(out_ns, NULL, &m, 0, c, pct);
+	waits__model_free(&m);
+	return rc;
+}
+
+int pvmmon_waits_predict_wait(int64_t *out_wait_ns, const pvmmon_log *log,
+                              const pvmmon_wait_cause *c, int pct)
+{
+	wm_model m;
+	int64_t len;
+	int rc;
+
+	*out_wait_ns = 0;
+	if (pct < 0 || pct > 100)
+		return pvmmon_error_set(PVMMON_EINVAL, "waits: %d%% faster is no percentage", pct);
+	if ((rc = waits__model(&m, log)) < 0)
+		return rc;
+	rc = waits__replay(&len, out_wait_ns, &m, 0, c, pct);
 	waits__model_free(&m);
 	return rc;
 }

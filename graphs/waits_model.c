@@ -288,7 +288,8 @@ static int64_t scaled(int64_t ns, int faster, int pct)
 
 /* Replays task x from its cursor as far as its messages allow; 1 if it moved. */
 static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int64_t *prev,
-                       int64_t **end, int ideal, const pvmmon_wait_cause *c, int pct)
+                       int64_t **end, int ideal, const pvmmon_wait_cause *c, int pct,
+                       int64_t *waited)
 {
 	const wm_task *w = &m->tasks[x];
 	const pvmmon_log_task *lt = w->t;
@@ -318,6 +319,8 @@ static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int
 				lat = 0;
 			start = *t + gap;
 			arr = end[pt][pe] + lat;
+			if (arr > start)
+				*waited += arr - start;
 			*t = (start > arr ? start : arr) + (dur > sync ? dur - sync : 0);
 		} else {
 			*t += gap + dur;
@@ -331,9 +334,10 @@ static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int
 	return moved;
 }
 
-int waits__replay(int64_t *out_ns, const wm_model *m, int ideal, const pvmmon_wait_cause *c,
-                  int pct)
+int waits__replay(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, int ideal,
+                  const pvmmon_wait_cause *c, int pct)
 {
+	int64_t waited = 0;
 	int64_t **end = calloc(m->ntasks + 1, sizeof(*end)), *t = calloc(m->ntasks + 1, sizeof(*t));
 	int64_t *prev = calloc(m->ntasks + 1, sizeof(*prev)), first = INT64_MAX, last = INT64_MIN;
 	size_t *cur = calloc(m->ntasks + 1, sizeof(*cur)), left = m->ntasks;
@@ -366,7 +370,8 @@ int waits__replay(int64_t *out_ns, const wm_model *m, int ideal, const pvmmon_wa
 
 			if (cur[x] > n)
 				continue;
-			moved |= replay_task(m, x, &cur[x], &t[x], &prev[x], end, ideal, c, pct);
+			moved |= replay_task(m, x, &cur[x], &t[x], &prev[x], end, ideal, c, pct,
+			                     &waited);
 			if (cur[x] == n) {
 				wm_key k = compute_key(w, n, WM_NO_STMT);
 
@@ -385,6 +390,8 @@ int waits__replay(int64_t *out_ns, const wm_model *m, int ideal, const pvmmon_wa
 		}
 	}
 	*out_ns = m->ntasks ? last - first : 0;
+	if (out_wait_ns)
+		*out_wait_ns = waited;
 out:
 	for (size_t x = 0; end && x < m->ntasks; x++)
 		free(end[x]);

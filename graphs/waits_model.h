@@ -60,9 +60,10 @@ int waits__same_key(const wm_key *a, const wm_key *b);
  * Replays the activity graph: every task's computation and calls as measured, each
  * receive done when both the task and its message are (a message takes its measured
  * latency, or nothing with ideal set), computation of cause c (NULL: none) made
- * pct percent faster. The replayed run's length into *out_ns.
+ * pct percent faster. The replayed run's length into *out_ns, and its receives' waiting
+ * summed into *out_wait_ns (NULL: not wanted).
  */
-int waits__replay(int64_t *out_ns, const wm_model *m, int ideal, const pvmmon_wait_cause *c,
-                  int pct);
+int waits__replay(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, int ideal,
+                  const pvmmon_wait_cause *c, int pct);
 
 #endif

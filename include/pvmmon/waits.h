@@ -88,6 +88,11 @@ PVMMON_EXTERN int pvmmon_waits_compute(pvmmon_waits **out, const pvmmon_log *log
 PVMMON_EXTERN int pvmmon_waits_predict(int64_t *out_ns, const pvmmon_log *log,
                                        const pvmmon_wait_cause *c, int pct);
 
+/* The same replay's waiting, every receive's summed, into *out_wait_ns: what the
+ * waits would be with cause c pct percent faster (0: the run's own, as replayed). */
+PVMMON_EXTERN int pvmmon_waits_predict_wait(int64_t *out_wait_ns, const pvmmon_log *log,
+                                            const pvmmon_wait_cause *c, int pct);
+
 /* Writes the "Why tasks wait" section of the text report (nothing for an untraced
  * log). */
 PVMMON_EXTERN int pvmmon_waits_report(const pvmmon_log *log, FILE *out);
