@@ -241,9 +241,22 @@ int waits__profile(wm_profile *p, const wm_model *m, size_t x, int64_t a, int64_
 	const pvmmon_log_task *t = w->t;
 	int64_t prev = w->vstart;
 	int rc = 0;
+	size_t lo = 0, hi = t->nevents;
 
 	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; i < t->nevents && rc == 0 && prev < b; i++) {
+	/* The first event ending at or after a (events are in call order, so their ends
+	 * grow): the profile costs the interval's events, not the task's whole past. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->events[mid].vt1 < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && t->events[lo - 1].vt1 > prev)
+		prev = t->events[lo - 1].vt1;
+	for (size_t i = lo; i < t->nevents && rc == 0 && prev < b; i++) {
 		const pvmmon_log_event *e = &t->events[i];
 		int64_t sync = e->sync > 0 ? e->sync : 0;
 
