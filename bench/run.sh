@@ -1510,6 +1510,31 @@ first=$(awk '$1 != "-" {print $1}' "$ew/go" | median)
 echo
 fi
 
+if want 27; then
+# 27. Why tasks wait (issue 40): the text report of section 23's 100,800-event traced log
+# (bench/biglog 64 500 800), whose first section is the wait analysis, against the same
+# report with the analysis left out (PVMMON_NO_WAITS=1); median seconds, and the peak RSS
+# of a report with it (GNU time's %M when /usr/bin/time is there, else "-"). Targets:
+# analysis <= 1 s, peak <= 50 MB.
+echo "Why tasks wait: the 100,800-event log's text report (median of $REPS)"
+[ -f "$work/bigtrace.xml" ] || "$PB/biglog" "$work/bigtrace.xml" 64 500 800
+: >"$work/w27.with"; : >"$work/w27.without"
+for rep in $(seq "$REPS"); do
+	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+		"$BIN/pvmmon" report "$work/bigtrace.xml" 2>>"$work/w27.with"
+	PVMMON_NO_WAITS=1 $PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+		"$BIN/pvmmon" report "$work/bigtrace.xml" 2>>"$work/w27.without"
+done
+w27a=$(median <"$work/w27.with"); w27b=$(median <"$work/w27.without")
+w27m="-"
+[ ! -x /usr/bin/time ] || w27m=$(/usr/bin/time -f %M "$BIN/pvmmon" report "$work/bigtrace.xml" 2>&1 >/dev/null | tail -1)
+printf '%-40s %8s s\n' "report with the analysis" "$w27a" "report without it" "$w27b"
+printf '%-40s %8s\n' "analysis alone (difference)" "$(echo "$w27a $w27b" | awk '{printf "%.3f s", $1 - $2}')" \
+	"peak RSS with it (kB)" "$w27m"
+record waits.big "$(echo "$w27a $w27b" | awk '{printf "%.3f", $1 - $2}')"
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"
