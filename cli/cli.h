@@ -23,6 +23,7 @@ int cli__ctl(int argc, char **argv);
 int cli__export(int argc, char **argv);
 int cli__diff(int argc, char **argv);
 int cli__explore(int argc, char **argv);
+int cli__efficiency(int argc, char **argv);
 
 /* Checks a critical-path selection (1 to 32 comma-separated procedure names, or
  * '+'-joined groups of them): 0, or PVMMON_EINVAL after printing an error for what

@@ -22,6 +22,8 @@ static void usage(FILE *f)
 	        "                 print a top-down summary of a log, or write an HTML report\n"
 	        "  export LOG [--csv DIR] [--json FILE]\n"
 	        "                 write a log's tables as CSV files or one JSON document\n"
+	        "  efficiency LOG [LOG...]\n"
+	        "                 load balance, communication and parallel efficiency of traced runs\n"
 	        "  diff A B [--top N]\n"
 	        "                 compare two runs of a program, largest changes first\n"
 	        "  top [--once] [LOG]\n"
@@ -66,6 +68,8 @@ int main(int argc, char **argv)
 		return cli__export(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "diff"))
 		return cli__diff(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "efficiency"))
+		return cli__efficiency(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "explore"))
 		return cli__explore(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ctl"))

@@ -119,8 +119,41 @@ static void test_untraced_log(void)
 	cmd_result_free(&r);
 }
 
+/* pvmmon efficiency over two runs at different stage counts: a line each, the first the
+ * reference (scaling 100%), and an untraced log refused by name. */
+static void test_efficiency_across_runs(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	const char *l2, *l4;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --trace -o s2.xml -- %s/slowstage -s 2 -r 10 && "
+	           "%s/pvmmon run -q --trace -o s4.xml -- %s/slowstage -s 4 -r 10 && "
+	           "%s/pvmmon efficiency s2.xml s4.xml",
+	           dir, harness_bin(), harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "LB     comm   serial transfer parallel  scaling   global"));
+	l2 = strstr(r.out, "\ns2.xml ");
+	l4 = strstr(r.out, "\ns4.xml ");
+	CU_ASSERT_PTR_NOT_NULL(l2);
+	CU_ASSERT_PTR_NOT_NULL(l4);
+	/* The reference's scaling is 100% by definition. */
+	CU_ASSERT(l2 && strstr(l2, " 100.0% ") && strstr(l2, " 100.0% ") < l4);
+	fprintf(stderr, "\n%s", r.out);
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q -o u.xml -- %s/slowstage -s 2 -r 2 && "
+	           "%s/pvmmon efficiency u.xml",
+	           dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "efficiency: u.xml: the wait analysis needs a whole trace"));
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a slow stage's procedure carries the pipeline's waiting", test_slow_stage_blamed},
     {"an untraced log has no wait section", test_untraced_log},
+    {"pvmmon efficiency compares runs at two task counts", test_efficiency_across_runs},
     CU_TEST_INFO_NULL,
 };
