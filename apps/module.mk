@@ -1,6 +1,6 @@
 # apps/: demo PVM programs (plain PVM 3.4, no pvmmon headers) used by the demo, the tests
 # and the benchmarks. matmul-linked is matmul with libpvmhooks linked before -lpvm3.
-APPS_PROGS := slowstage matmul matmul-worker mcpi mcpi-worker pingpong pingpong-echo crash crash-worker pbcheck race \
+APPS_PROGS := slowstage worder matmul matmul-worker mcpi mcpi-worker pingpong pingpong-echo crash crash-worker pbcheck race \
               pipeline pipeline-stage ring ring-node issort issort-worker order fig4 flood flood-worker \
               callheavy mhf notify dies dies-worker rhang vmcount sendall fidelity interp seeded \
               phases lifecycle allwait upkcheck gorace tpoll notifymw prace tagrace

@@ -151,9 +151,46 @@ static void test_efficiency_across_runs(void)
 	cmd_result_free(&r);
 }
 
+/* apps/worder: the master waits for worker 1's result while worker 0's, sent earlier and
+ * taken next, is there: a late sender in the wrong order, worker 1's computation its
+ * cause; the second receive does not wait. */
+static void test_wrong_order(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	pvmmon_waits *w = NULL;
+	size_t master_waits = 0;
+
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --trace -o w.xml -- %s/worder -m 20",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/w.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_waits_compute(&w, log), 0);
+	for (size_t s = 0; s < w->nstates; s++) {
+		const pvmmon_wait_state *st = &w->states[s];
+
+		if (strcmp(log->tasks[st->task].lid, "0") != 0 || st->wait_ns < 5000000)
+			continue;
+		master_waits++;
+		CU_ASSERT_EQUAL(st->kind, PVMMON_WAIT_WRONG_ORDER);
+		CU_ASSERT_STRING_EQUAL(log->tasks[st->from].lid, "0.1");
+		/* Worker 1's 20 ms (asleep) less what the master did meanwhile. */
+		CU_ASSERT(st->wait_ns > 10000000 && st->wait_ns < 40000000);
+	}
+	CU_ASSERT_EQUAL(master_waits, 1);
+	CU_ASSERT(w->wrong_order_ns >= 10000000);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a slow stage's procedure carries the pipeline's waiting", test_slow_stage_blamed},
     {"an untraced log has no wait section", test_untraced_log},
     {"pvmmon efficiency compares runs at two task counts", test_efficiency_across_runs},
+    {"a receive by name while an earlier message waits is in the wrong order", test_wrong_order},
     CU_TEST_INFO_NULL,
 };
