@@ -433,6 +433,71 @@ static void test_predict_pipeline(void)
 	pvmmon_log_free(log);
 }
 
+/*
+ * Statement ids are each task's own (in the order its call sites first ran), so a
+ * segment of the sender is matched with the receiver's segment before the same call
+ * site, not the same id. A and B both compute 6 ms and call pvm_bufinfo at w.c:5; A
+ * then receives (w.c:12) and waits 4 ms while B computes 4 ms more and sends (w.c:9).
+ * B's excess is its 4 ms before the send, whichever ids A's statements have.
+ */
+static void test_segments_by_call_site(void)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		pvmmon_log *log = new_log(NULL, 0);
+		size_t a = task(log, 1, "0", 0, 10 * MS), b = task(log, 2, "0.1", 0, 10 * MS);
+		uint32_t info = swap ? 1 : 0, rcv = swap ? 0 : 1;
+		const pvmmon_wait_cause *c;
+		pvmmon_waits *w;
+
+		stmt(log, a, info, "pvm_bufinfo", "w.c", 5);
+		stmt(log, a, rcv, "pvm_recv", "w.c", 12);
+		stmt(log, b, 0, "pvm_bufinfo", "w.c", 5);
+		stmt(log, b, 1, "pvm_send", "w.c", 9);
+		event(log, a, PVMMON_EV_OTHER, info, 6 * MS, 6 * MS);
+		recv(log, a, rcv, 2, 0, 6 * MS, 4 * MS, 0);
+		event(log, b, PVMMON_EV_OTHER, 0, 6 * MS, 6 * MS);
+		send(log, b, 1, 1, 0, 10 * MS);
+		w = compute(log);
+		CU_ASSERT_EQUAL_FATAL(w->ncauses, 1);
+		c = cause(w, b, -1, 1);
+		CU_ASSERT_PTR_NOT_NULL(c);
+		CU_ASSERT(c && c->short_ns == 4 * MS);
+		pvmmon_waits_free(w);
+		pvmmon_log_free(log);
+	}
+}
+
+/*
+ * Different programs whose statements happen to have the same ids: B computes 6 ms
+ * before pvm_bufinfo (b.c:5, its statement 0) and 4 ms before its send (b.c:9); A
+ * computes 6 ms before its receive (a.c:12, its statement 0), which waits 4 ms. A
+ * spent no time in B's segments: B's excess is all its 10 ms, so the wait is shared
+ * 6:4 between them.
+ */
+static void test_segments_other_program(void)
+{
+	pvmmon_log *log = new_log(NULL, 0);
+	size_t a = task(log, 1, "0", 0, 10 * MS), b = task(log, 2, "0.1", 0, 10 * MS);
+	const pvmmon_wait_cause *c0, *c1;
+	pvmmon_waits *w;
+
+	stmt(log, a, 0, "pvm_recv", "a.c", 12);
+	stmt(log, b, 0, "pvm_bufinfo", "b.c", 5);
+	stmt(log, b, 1, "pvm_send", "b.c", 9);
+	recv(log, a, 0, 2, 0, 6 * MS, 4 * MS, 0);
+	event(log, b, PVMMON_EV_OTHER, 0, 6 * MS, 6 * MS);
+	send(log, b, 1, 1, 0, 10 * MS);
+	w = compute(log);
+	c0 = cause(w, b, -1, 0);
+	c1 = cause(w, b, -1, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c1);
+	CU_ASSERT(llabs(c0->short_ns - 24 * MS / 10) <= 1000);
+	CU_ASSERT(llabs(c1->short_ns - 16 * MS / 10) <= 1000);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 static char *report(const pvmmon_log *log, int *rc)
 {
 	char *text = NULL;
@@ -502,6 +567,8 @@ static void test_cause_names(void)
 CU_TestInfo test_graphs_waits_tests[] = {
     {"late_sender", test_late_sender},
     {"pipeline_propagates", test_pipeline_propagates},
+    {"segments_by_call_site", test_segments_by_call_site},
+    {"segments_other_program", test_segments_other_program},
     {"wrong_order", test_wrong_order},
     {"efficiency", test_efficiency},
     {"efficiency_transfer", test_efficiency_transfer},
