@@ -282,6 +282,7 @@ static void test_wrong_order(void)
 {
 	pvmmon_log *log = order_log(1 * MS);
 	pvmmon_waits *w = compute(log);
+	int64_t ns = -1;
 
 	CU_ASSERT_EQUAL_FATAL(w->nstates, 1);
 	CU_ASSERT_EQUAL(w->states[0].from, 1);
@@ -289,6 +290,11 @@ static void test_wrong_order(void)
 	CU_ASSERT_EQUAL(w->wrong_order_ns, 8 * MS);
 	CU_ASSERT_EQUAL(w->late_sender_ns, 0);
 	CU_ASSERT_EQUAL(w->total_wait_ns, 8 * MS);
+	/* The replay gives C's queued message its transmission (0.5 ms), not the 9 ms it
+	 * lay in the queue, and reproduces the run. */
+	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, NULL, 0), 0);
+	CU_ASSERT_EQUAL(ns, 13 * MS);
+	CU_ASSERT_EQUAL(w->runtime_ns, 13 * MS);
 	pvmmon_waits_free(w);
 	pvmmon_log_free(log);
 
