@@ -282,6 +282,7 @@ static void test_wrong_order(void)
 {
 	pvmmon_log *log = order_log(1 * MS);
 	pvmmon_waits *w = compute(log);
+	pvmmon_wait_cause b_work = {1, -1, 0, 0, 0};
 	int64_t ns = -1;
 
 	CU_ASSERT_EQUAL_FATAL(w->nstates, 1);
@@ -295,6 +296,10 @@ static void test_wrong_order(void)
 	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, NULL, 0), 0);
 	CU_ASSERT_EQUAL(ns, 13 * MS);
 	CU_ASSERT_EQUAL(w->runtime_ns, 13 * MS);
+	/* B's 10 ms gone: its message is there at 0, A takes it at 2 ms and C's (there
+	 * since 1.5 ms) at once, and ends 3 ms later, at 5 ms. */
+	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, &b_work, 100), 0);
+	CU_ASSERT_EQUAL(ns, 5 * MS);
 	pvmmon_waits_free(w);
 	pvmmon_log_free(log);
 
