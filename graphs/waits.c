@@ -93,6 +93,49 @@ static int64_t time_of(const wm_profile *p, const wm_key *key)
 	return 0;
 }
 
+/* Task t's statement id, or NULL. */
+static const pvmmon_log_stmt *stmt_of(const pvmmon_log_task *t, uint32_t id)
+{
+	for (size_t i = 0; i < t->nstmts; i++)
+		if (t->stmts[i].id == id)
+			return &t->stmts[i];
+	return NULL;
+}
+
+/* Whether a and b (statements of two tasks) are the same call site. */
+static int same_site(const pvmmon_log_stmt *a, const pvmmon_log_stmt *b)
+{
+	if (!a->op || !b->op || strcmp(a->op, b->op) != 0)
+		return 0;
+	if (a->file && b->file && a->line > 0 && b->line > 0)
+		return a->line == b->line && strcmp(a->file, b->file) == 0;
+	return a->module && b->module && a->offset == b->offset && strcmp(a->module, b->module) == 0;
+}
+
+/* The time receiver x spent (profile px) in sender y's computation key: the same
+ * procedure, or the segment before the same call site (statement ids are each task's
+ * own, numbered as its call sites first ran: equal ids of two tasks say nothing). */
+static int64_t receiver_time(const wm_model *m, size_t x, const wm_profile *px, size_t y,
+                             const wm_key *key)
+{
+	const pvmmon_log_task *tx = m->tasks[x].t;
+	const pvmmon_log_stmt *sy;
+	wm_key kx = *key;
+
+	if (key->wait)
+		return 0;
+	if (key->proc >= 0)
+		return time_of(px, key);
+	if (key->stmt == WM_NO_STMT || !(sy = stmt_of(m->tasks[y].t, key->stmt)))
+		return 0;
+	for (size_t i = 0; i < tx->nstmts; i++)
+		if (same_site(&tx->stmts[i], sy)) {
+			kx.stmt = tx->stmts[i].id;
+			return time_of(px, &kx);
+		}
+	return 0;
+}
+
 /* Charges state s (receive i of task x, waiting for task y's send j) by the sender's
  * excess over the receiver since their previous message. */
 static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
@@ -111,7 +154,7 @@ static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
 		return rc;
 	}
 	for (size_t q = 0; q < py.n; q++) {
-		int64_t ex = py.ns[q] - (py.key[q].wait ? 0 : time_of(&px, &py.key[q]));
+		int64_t ex = py.ns[q] - receiver_time(m, x, &px, y, &py.key[q]);
 
 		if (ex > 0) {
 			total += ex;
@@ -120,7 +163,7 @@ static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
 		}
 	}
 	for (size_t q = 0; q < py.n && rc == 0 && total > 0; q++) {
-		int64_t ex = py.ns[q] - (py.key[q].wait ? 0 : time_of(&px, &py.key[q]));
+		int64_t ex = py.ns[q] - receiver_time(m, x, &px, y, &py.key[q]);
 		double f = (double)ex / (double)total;
 		size_t ws;
 

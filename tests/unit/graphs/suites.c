@@ -13,6 +13,7 @@ extern CU_TestInfo test_text_report_tests[];
 extern CU_TestInfo test_timeline_tests[];
 extern CU_TestInfo test_top_tests[];
 extern CU_TestInfo test_waitfor_tests[];
+extern CU_TestInfo test_graphs_waits_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"between", NULL, NULL, NULL, NULL, test_between_tests},
@@ -27,5 +28,6 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"timeline", NULL, NULL, NULL, NULL, test_timeline_tests},
     {"top", NULL, NULL, NULL, NULL, test_top_tests},
     {"waitfor", NULL, NULL, NULL, NULL, test_waitfor_tests},
+    {"graphs_waits", NULL, NULL, NULL, NULL, test_graphs_waits_tests},
     CU_SUITE_INFO_NULL,
 };
