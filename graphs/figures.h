@@ -10,6 +10,10 @@
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
 
+/* The "Why tasks wait" section (pvmmon/waits.h) as HTML, for a traced run; nothing
+ * otherwise (graphs/waits_report.c). */
+void graphs__waits_html(const pvmmon_log *log, FILE *out);
+
 /* A duration with a unit that keeps three significant figures readable, into buf. */
 const char *graphs__fmt_time(char *buf, size_t len, int64_t ns);
 

@@ -10,7 +10,6 @@
 #include "pvmmon/callgraph.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/report.h"
-#include "pvmmon/waits.h"
 #include "figures.h"
 #include "histo.h"
 #include "html_interact.h"
@@ -636,27 +635,6 @@ static int critical_path(const pvmmon_log *log, const pvmmon_cpath *cp, const ch
 	return 0;
 }
 
-/* "Why tasks wait" (pvmmon/waits.h) of a traced run, as the text report has it, first
- * after the run: the section most readers open the report for. */
-static void why_wait(const pvmmon_log *log, FILE *out)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-
-	if (!m)
-		return;
-	pvmmon_waits_report(log, m);
-	fclose(m);
-	if (text && *text) {
-		fputs("<h2 id=why-wait>Why tasks wait</h2>\n<pre class=why>", out);
-		/* The text's own first line is the heading's. */
-		put_html(out, strchr(text, '\n') ? strchr(text, '\n') + 1 : text);
-		fputs("</pre>\n", out);
-	}
-	free(text);
-}
-
 static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, size_t nprogs,
 		       const char *dir, const pvmmon_report_opts *o, const pvmmon_cpath *cp,
 		       const char *why)
@@ -683,7 +661,7 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	      "space-time</a></p>\n",
 	      graphs__has_waits(log) ? "<a href=\"#hangs\">hangs</a> &middot; " : "");
 	run_summary(log, out);
-	why_wait(log, out);
+	graphs__waits_html(log, out);
 	rc = graphs__html_overview(out, log, dir);
 	findings(log, out);
 	hangs(log, o, out);

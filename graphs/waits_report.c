@@ -1,5 +1,5 @@
 /*
- * The "Why tasks wait" section of the text report: the run's waiting by kind, the
+ * The "Why tasks wait" section of the text and HTML reports: the run's waiting by kind, the
  * computations that caused it (largest first, direct and propagated, with the run's
  * length predicted if each were half as long or gone), the waits themselves by
  * statement, and the run's efficiency.
@@ -151,4 +151,33 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 	        graphs__fmt_time(d, sizeof(d), w->useful_max_ns));
 	pvmmon_waits_free(w);
 	return 0;
+}
+
+void graphs__waits_html(const pvmmon_log *log, FILE *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	const char *p;
+
+	if (!m)
+		return;
+	pvmmon_waits_report(log, m);
+	fclose(m);
+	if (text && *text) {
+		fputs("<h2 id=why-wait>Why tasks wait</h2>\n<pre class=why>", out);
+		/* The text's own first line is the heading's. */
+		for (p = strchr(text, '\n') ? strchr(text, '\n') + 1 : text; *p; p++) {
+			if (*p == '<')
+				fputs("&lt;", out);
+			else if (*p == '>')
+				fputs("&gt;", out);
+			else if (*p == '&')
+				fputs("&amp;", out);
+			else
+				putc(*p, out);
+		}
+		fputs("</pre>\n", out);
+	}
+	free(text);
 }
