@@ -186,6 +186,23 @@ static void test_late_sender(void)
 	pvmmon_log_free(log);
 }
 
+/* The pipeline's statements and events (see test_pipeline_propagates). */
+static void pipeline_events(pvmmon_log *log, size_t a, size_t b, size_t c)
+{
+	stmt(log, a, 0, "pvm_recv", "stage.c", 40);
+	stmt(log, b, 0, "pvm_recv", "stage.c", 40);
+	stmt(log, b, 1, "pvm_send", "stage.c", 50);
+	stmt(log, c, 0, "pvm_send", "stage.c", 50);
+	recv(log, a, 0, 2, 0, 0, 12 * MS, 0);
+	in_proc(log, b, 1, 0, 2 * MS);
+	recv(log, b, 0, 3, 0, 2 * MS, 8 * MS, 0);
+	in_proc(log, b, 1, 10 * MS, 12 * MS);
+	send(log, b, 1, 1, 0, 12 * MS);
+	in_proc(log, c, 1, 0, 2 * MS);
+	in_proc(log, c, 0, 2 * MS, 10 * MS);
+	send(log, c, 0, 2, 0, 10 * MS);
+}
+
 /*
  * A pipeline C (tid 3) -> B (tid 2) -> A (tid 1); procedures stage_work (1) and
  * slow_part (0). C: stage_work 0..2 ms, slow_part 2..10 ms, sends to B at 10 ms. B:
@@ -208,18 +225,7 @@ static void test_pipeline_propagates(void)
 	int64_t sum = 0;
 	char name[256];
 
-	stmt(log, a, 0, "pvm_recv", "stage.c", 40);
-	stmt(log, b, 0, "pvm_recv", "stage.c", 40);
-	stmt(log, b, 1, "pvm_send", "stage.c", 50);
-	stmt(log, c, 0, "pvm_send", "stage.c", 50);
-	recv(log, a, 0, 2, 0, 0, 12 * MS, 0);
-	in_proc(log, b, 1, 0, 2 * MS);
-	recv(log, b, 0, 3, 0, 2 * MS, 8 * MS, 0);
-	in_proc(log, b, 1, 10 * MS, 12 * MS);
-	send(log, b, 1, 1, 0, 12 * MS);
-	in_proc(log, c, 1, 0, 2 * MS);
-	in_proc(log, c, 0, 2 * MS, 10 * MS);
-	send(log, c, 0, 2, 0, 10 * MS);
+	pipeline_events(log, a, b, c);
 	w = compute(log);
 
 	CU_ASSERT_EQUAL(w->total_wait_ns, 20 * MS);
@@ -423,18 +429,7 @@ static void test_predict_pipeline(void)
 	pvmmon_wait_cause slow = {c, 0, 0, 0, 0};
 	int64_t ns = -1;
 
-	stmt(log, a, 0, "pvm_recv", "stage.c", 40);
-	stmt(log, b, 0, "pvm_recv", "stage.c", 40);
-	stmt(log, b, 1, "pvm_send", "stage.c", 50);
-	stmt(log, c, 0, "pvm_send", "stage.c", 50);
-	recv(log, a, 0, 2, 0, 0, 12 * MS, 0);
-	in_proc(log, b, 1, 0, 2 * MS);
-	recv(log, b, 0, 3, 0, 2 * MS, 8 * MS, 0);
-	in_proc(log, b, 1, 10 * MS, 12 * MS);
-	send(log, b, 1, 1, 0, 12 * MS);
-	in_proc(log, c, 1, 0, 2 * MS);
-	in_proc(log, c, 0, 2 * MS, 10 * MS);
-	send(log, c, 0, 2, 0, 10 * MS);
+	pipeline_events(log, a, b, c);
 	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, &slow, 0), 0);
 	CU_ASSERT_EQUAL(ns, 12 * MS);
 	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, &slow, 100), 0);
