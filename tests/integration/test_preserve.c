@@ -26,8 +26,8 @@
  * ones (medians). */
 #define FIDELITY_TOL 0.05
 /* A worker whose virtual compute time is this much over its unmonitored median was
- * stalled by the machine in its own sleeps (a sleep's overrun is the program's time,
- * which no monitor may take out): a third of the 60 ms between two workers. Such a
+ * stalled by the machine in its own work (asleep: an overrun there is the program's
+ * time, which no monitor may take out): a third of the 60 ms between two workers. Such a
  * run may take another order, as an unmonitored run stalled alike would; it is
  * printed and not counted, and at most DISTURBED_MAX of 20 may be (an idle machine
  * has none; full CI runs on a machine busy with other work had up to 3 misorders a
