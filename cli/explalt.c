@@ -26,6 +26,11 @@ typedef struct task_nd {
 	size_t n;       /* aligned pairs */
 } task_nd;
 
+static int is_send(pvmmon_event_op op)
+{
+	return op == PVMMON_EV_SEND || op == PVMMON_EV_PSEND || op == PVMMON_EV_MCAST;
+}
+
 static int nd_entry(const replay_entry *e)
 {
 	return e->kind == REPLAY_MSG || e->kind == REPLAY_NONE || e->kind == REPLAY_TIMEOUT ||
@@ -80,12 +85,21 @@ static int nd_load(task_nd *d, const pvmmon_log_task *t)
 	return 0;
 }
 
-static const pvmmon_log_task *by_tid(const pvmmon_log *log, int32_t tid)
+/* The index in log->tasks of the task with tid, log->ntasks if none. */
+static size_t task_index(const pvmmon_log *log, int32_t tid)
 {
 	for (size_t i = 0; i < log->ntasks; i++)
-		if (log->tasks[i].tid == tid && log->tasks[i].lid)
-			return &log->tasks[i];
-	return NULL;
+		if (log->tasks[i].tid == tid)
+			return i;
+	return log->ntasks;
+}
+
+/* The task with tid if it has a logical id, NULL otherwise. */
+static const pvmmon_log_task *by_tid(const pvmmon_log *log, int32_t tid)
+{
+	size_t i = task_index(log, tid);
+
+	return i < log->ntasks && log->tasks[i].lid ? &log->tasks[i] : NULL;
 }
 
 static const char *sender_lid(const pvmmon_log_task *t, int32_t idx)
@@ -150,7 +164,8 @@ static int add_alt(expl_alt **v, size_t *n, size_t *cap, const task_nd *d, size_
 	return push(v, n, cap, &a);
 }
 
-/* A receive event of a task, by the message's sender and sequence number. */
+/* A receive (send) event of a task, by the message's sender (receiver) and sequence
+ * number. */
 typedef struct rkey {
 	int32_t peer;
 	int64_t seq;
@@ -158,11 +173,12 @@ typedef struct rkey {
 } rkey;
 
 /* Happened-before over a traced run: each task's receives by (sender, sequence), to
- * follow a send to its receive. */
+ * follow a send to its receive, and its sends by (receiver, sequence), to find a
+ * received message's send. */
 typedef struct hb {
 	const pvmmon_log *log;
-	rkey **recv;
-	size_t *nrecv;
+	rkey **recv, **send;
+	size_t *nrecv, *nsend;
 	size_t *earliest; /* scratch: per task, its first event reached (nevents: none) */
 } hb;
 
@@ -179,8 +195,12 @@ static void hb_free(hb *h)
 {
 	for (size_t i = 0; h->recv && i < h->log->ntasks; i++)
 		free(h->recv[i]);
+	for (size_t i = 0; h->send && i < h->log->ntasks; i++)
+		free(h->send[i]);
 	free(h->recv);
+	free(h->send);
 	free(h->nrecv);
+	free(h->nsend);
 	free(h->earliest);
 }
 
@@ -190,31 +210,33 @@ static int hb_init(hb *h, const pvmmon_log *log)
 
 	h->log = log;
 	h->recv = calloc(n + 1, sizeof(*h->recv));
+	h->send = calloc(n + 1, sizeof(*h->send));
 	h->nrecv = calloc(n + 1, sizeof(*h->nrecv));
+	h->nsend = calloc(n + 1, sizeof(*h->nsend));
 	h->earliest = calloc(n + 1, sizeof(*h->earliest));
-	if (!h->recv || !h->nrecv || !h->earliest)
+	if (!h->recv || !h->send || !h->nrecv || !h->nsend || !h->earliest)
 		return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
 	for (size_t t = 0; t < n; t++) {
 		const pvmmon_log_task *x = &log->tasks[t];
 
-		if (!(h->recv[t] = calloc(x->nevents + 1, sizeof(rkey))))
+		h->recv[t] = calloc(x->nevents + 1, sizeof(rkey));
+		h->send[t] = calloc(x->nevents + 1, sizeof(rkey));
+		if (!h->recv[t] || !h->send[t])
 			return pvmmon_error_set(PVMMON_ENOMEM, "explore: out of memory");
-		for (size_t i = 0; i < x->nevents; i++)
-			if (pvmmon_event_op_receives(x->events[i].op) && x->events[i].peer &&
-			    x->events[i].seq >= 0)
-				h->recv[t][h->nrecv[t]++] =
-				    (rkey){x->events[i].peer, x->events[i].seq, i};
+		for (size_t i = 0; i < x->nevents; i++) {
+			const pvmmon_log_event *e = &x->events[i];
+
+			if (!e->peer || e->seq < 0)
+				continue;
+			if (pvmmon_event_op_receives(e->op))
+				h->recv[t][h->nrecv[t]++] = (rkey){e->peer, e->seq, i};
+			else if (is_send(e->op))
+				h->send[t][h->nsend[t]++] = (rkey){e->peer, e->seq, i};
+		}
 		qsort(h->recv[t], h->nrecv[t], sizeof(rkey), cmp_rkey);
+		qsort(h->send[t], h->nsend[t], sizeof(rkey), cmp_rkey);
 	}
 	return 0;
-}
-
-static size_t task_index(const pvmmon_log *log, int32_t tid)
-{
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (log->tasks[i].tid == tid)
-			return i;
-	return log->ntasks;
 }
 
 /* Marks in h->earliest, per task, the first event that event i of task t happened
@@ -237,9 +259,8 @@ static void hb_after(hb *h, size_t t, size_t i)
 				rkey key = {tx->tid, e->seq, 0}, *r;
 				size_t y;
 
-				if ((e->op != PVMMON_EV_SEND && e->op != PVMMON_EV_PSEND &&
-				     e->op != PVMMON_EV_MCAST) ||
-				    e->seq < 0 || (y = task_index(log, e->peer)) >= log->ntasks)
+				if (!is_send(e->op) || e->seq < 0 ||
+				    (y = task_index(log, e->peer)) >= log->ntasks)
 					continue;
 				r = bsearch(&key, h->recv[y], h->nrecv[y], sizeof(rkey), cmp_rkey);
 				if (r && r->idx < h->earliest[y]) {
@@ -251,18 +272,13 @@ static void hb_after(hb *h, size_t t, size_t i)
 	}
 }
 
-/* The event index of B's send of the message of sequence seq to tid, or B's event
+/* The event index of task b's send of the message of sequence seq to tid, or b's event
  * count when it was not traced. */
-static size_t send_at(const pvmmon_log_task *b, int32_t to, int64_t seq)
+static size_t send_at(const hb *h, size_t b, int32_t to, int64_t seq)
 {
-	for (size_t i = 0; i < b->nevents; i++) {
-		const pvmmon_log_event *e = &b->events[i];
+	rkey key = {to, seq, 0}, *r = bsearch(&key, h->send[b], h->nsend[b], sizeof(rkey), cmp_rkey);
 
-		if ((e->op == PVMMON_EV_SEND || e->op == PVMMON_EV_PSEND || e->op == PVMMON_EV_MCAST) &&
-		    e->peer == to && e->seq == seq)
-			return i;
-	}
-	return b->nevents;
+	return r ? r->idx : h->log->tasks[b].nevents;
 }
 
 /* Whether event k of d is a receive right after a probe with the same filter that found
@@ -321,7 +337,7 @@ static int event_alts(expl_alt **v, size_t *n, size_t *cap, expl_count *c, hb *h
 			continue; /* only the first of each sender can be taken */
 		done[ndone++] = b->lid;
 		c->naive++;
-		at = send_at(b, t->tid, m->seq);
+		at = send_at(h, (size_t)(b - log->tasks), t->tid, m->seq);
 		if (at >= b->nevents || at >= h->earliest[b - log->tasks])
 			continue; /* caused by R (or not traced): never a legal other match */
 		/* A poll sequence: the message is tried at the first poll it could meet. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "figures.h"
 #include "pvmmon/errors.h"
 #include "waits_model.h"
 
@@ -43,12 +44,12 @@ static int cmp_mkey(const void *pa, const void *pb)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* The index in log->tasks of the task with tid, WM_NONE if none. */
 static size_t task_of(const pvmmon_log *log, int32_t tid)
 {
-	for (size_t i = 0; i < log->ntasks; i++)
-		if (log->tasks[i].tid == tid)
-			return i;
-	return WM_NONE;
+	const pvmmon_log_task *t = graphs__task_by_tid(log, tid);
+
+	return t ? (size_t)(t - log->tasks) : WM_NONE;
 }
 
 static int message(const pvmmon_log_event *e)

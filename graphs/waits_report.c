@@ -12,6 +12,7 @@
 #include "figures.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/waits.h"
+#include "waits_model.h"
 
 /* The causes and wait statements shown. */
 #define WAITS_SHOWN 8
@@ -44,6 +45,9 @@ static double pct(int64_t part, int64_t whole)
 static void causes(const pvmmon_log *log, const pvmmon_waits *w, FILE *out)
 {
 	char name[600], a[32], b[32], c[32], d[32];
+	/* One model for every cause's two replays (pvmmon_waits_predict builds its own). */
+	wm_model m;
+	int have = waits__model(&m, log) == 0;
 
 	fprintf(out, "  %-44s %10s %10s %6s %22s\n", "caused by (task, computation)", "direct",
 	        "propagated", "share", "run if -50% / gone");
@@ -54,14 +58,18 @@ static void causes(const pvmmon_log *log, const pvmmon_waits *w, FILE *out)
 		if (x->short_ns + x->long_ns <= 0)
 			break;
 		pvmmon_waits_cause_name(name, sizeof(name), log, x);
-		pvmmon_waits_predict(&half, log, x, 50);
-		pvmmon_waits_predict(&gone, log, x, 100);
+		if (have) {
+			waits__replay(&half, NULL, &m, 0, x, 50);
+			waits__replay(&gone, NULL, &m, 0, x, 100);
+		}
 		fprintf(out, "  %-44s %10s %10s %5.1f%% %10s / %9s\n", name,
 		        graphs__fmt_time(a, sizeof(a), x->short_ns),
 		        graphs__fmt_time(b, sizeof(b), x->long_ns),
 		        pct(x->short_ns + x->long_ns, w->total_wait_ns),
 		        graphs__fmt_time(c, sizeof(c), half), graphs__fmt_time(d, sizeof(d), gone));
 	}
+	if (have)
+		waits__model_free(&m);
 }
 
 /* The waits summed by task and statement, largest first. */
