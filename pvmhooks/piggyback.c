@@ -73,7 +73,12 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 			goto out;
 	}
 	/* Field by field: the tuple (cp) alone is 800 bytes, read only when on. */
-	pb.vt_send = hooks__to_common(vclock__virtual(hooks__clock(), call->t1));
+	/* The send's virtual time is the call's: the program sent when it called. What
+	 * the wrapper did before the real send (answering the monitor, a preemption in
+	 * it) is charged to monitoring at the call's end, and a stamp at t1 counted it:
+	 * a master preempted for 170 us there made its next "go" look later than a
+	 * relayed number in apps/gorace (issue 37). The real send time stays t1. */
+	pb.vt_send = hooks__to_common(call->v0);
 	pb.quiet = 0;
 	for (i = 0; i < n; i++) {
 		int64_t *s = tidmap__get(&pg.send_seq, tids[i], 0);
