@@ -9,121 +9,53 @@
 void order__scratch_free(order_scratch *s)
 {
 	free(s->low);
-	free(s->done);
 	free(s->head);
 	free(s->next);
-	free(s->heap);
-	free(s->early);
-	free(s->heap_key);
-	s->low = s->done = NULL;
-	s->head = s->next = s->heap = NULL;
-	s->early = s->heap_key = NULL;
+	free(s->queue);
+	s->low = NULL;
+	s->head = s->next = s->queue = NULL;
 	s->cap = 0;
 }
 
-/* *p grown to n elements of size sz; 0, or -1 (*p unchanged). */
-static int grow(void *p, size_t n, size_t sz)
-{
-	void *q = realloc(*(void **)p, n * sz);
-
-	if (!q)
-		return -1;
-	*(void **)p = q;
-	return 0;
-}
-
-/* Room for n tasks in the scratch arrays; 0, or PVMMON_ENOMEM. A task enters the
- * heap once as a seed and at most twice more by its wait (its source's and anyone's),
- * so 3n entries suffice. */
+/* Room for n tasks in the scratch arrays; 0, or PVMMON_ENOMEM. */
 static int reserve(order_scratch *s, size_t n)
 {
+	uint8_t *low;
+	int32_t *head, *next, *queue;
+
 	if (n <= s->cap)
 		return 0;
-	if (grow(&s->low, n, 1) < 0 || grow(&s->done, n, 1) < 0 ||
-	    grow(&s->head, n, sizeof(*s->head)) < 0 || grow(&s->next, n, sizeof(*s->next)) < 0 ||
-	    grow(&s->early, n, sizeof(*s->early)) < 0 ||
-	    grow(&s->heap, 3 * n, sizeof(*s->heap)) < 0 ||
-	    grow(&s->heap_key, 3 * n, sizeof(*s->heap_key)) < 0)
+	low = realloc(s->low, n);
+	if (low)
+		s->low = low;
+	head = realloc(s->head, n * sizeof(*head));
+	if (head)
+		s->head = head;
+	next = realloc(s->next, n * sizeof(*next));
+	if (next)
+		s->next = next;
+	queue = realloc(s->queue, n * sizeof(*queue));
+	if (queue)
+		s->queue = queue;
+	if (!low || !head || !next || !queue)
 		return pvmmon_error_set(PVMMON_ENOMEM, "order: out of memory for %zu tasks", n);
 	s->cap = n;
 	return 0;
 }
 
-static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
-
-/* A binary min-heap of (time, task) in the scratch, entries possibly stale. */
-static void heap_push(order_scratch *s, size_t *len, int64_t key, int32_t i)
+/* A blocked task that could start running before x (xb for its candidates, see
+ * order__decide's window for ties) without anyone else moving. */
+static int about_to_run(const order_task *b, int64_t x, int64_t xb, int use_wake)
 {
-	size_t k = (*len)++;
-
-	while (k > 0 && s->heap_key[(k - 1) / 2] > key) {
-		s->heap_key[k] = s->heap_key[(k - 1) / 2];
-		s->heap[k] = s->heap[(k - 1) / 2];
-		k = (k - 1) / 2;
-	}
-	s->heap_key[k] = key;
-	s->heap[k] = i;
+	return (b->incoming && (!use_wake || b->wake < x)) || b->cand_va < xb;
 }
 
-static int32_t heap_pop(order_scratch *s, size_t *len, int64_t *key)
-{
-	int32_t top = s->heap[0], last = s->heap[--*len];
-	int64_t lk = s->heap_key[*len];
-	size_t k = 0, c;
-
-	*key = s->heap_key[0];
-	while ((c = 2 * k + 1) < *len) {
-		if (c + 1 < *len && s->heap_key[c + 1] < s->heap_key[c])
-			c++;
-		if (s->heap_key[c] >= lk)
-			break;
-		s->heap_key[k] = s->heap_key[c];
-		s->heap[k] = s->heap[c];
-		k = c;
-	}
-	s->heap_key[k] = lk;
-	s->heap[k] = last;
-	return top;
-}
-
-/* A blocked task's earliest send by its own state: its incoming message (by its wake
- * bound) or its candidate before xb (see order__decide's window for ties). */
-static int64_t blocked_seed(const order_task *q, int64_t xb, int use_wake)
-{
-	int64_t e = ORDER_NEVER;
-
-	if (q->incoming)
-		e = use_wake ? max64(q->vt, q->wake) : q->vt;
-	if (q->cand_va < xb && max64(q->vt, q->cand_va) < e)
-		e = max64(q->vt, q->cand_va);
-	return e;
-}
-
-/* Task w, woken by a send at e, sends no earlier than this. */
-static int64_t woken_at(const order_task *w, int64_t e)
-{
-	int64_t c = w->credit > 0 ? w->credit : 0;
-
-	return max64(w->vt, e > ORDER_NEVER - c ? ORDER_NEVER : e + c);
-}
-
-/* Relaxes waiter w by a send at e. */
-static void relax(const order_task *t, order_scratch *s, size_t *len, int32_t w, int64_t e)
-{
-	int64_t a = woken_at(&t[w], e);
-
-	if (!s->done[w] && a < s->early[w]) {
-		s->early[w] = a;
-		heap_push(s, len, a, w);
-	}
-}
-
-/* order__low, where a blocked task's candidate counts only before xb (<= x): see
- * order__decide's window for ties. */
+/* order__low, where a blocked task is about to run only with a candidate before xb
+ * (<= x): see order__decide's window for ties. */
 static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t xb,
                    order_scratch *s)
 {
-	size_t i, len = 0;
+	size_t i, qh = 0, qt = 0, nw = 0;
 	long marked = 0;
 	int32_t wild_first = -1; /* the wildcard waiters, chained through next[] */
 	int wild_done = 0, rc;
@@ -132,56 +64,60 @@ static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t
 	if (rc < 0)
 		return rc;
 	memset(s->low, 0, n);
-	memset(s->done, 0, n);
 	for (i = 0; i < n; i++)
 		s->head[i] = -1;
+	/* Seeds: tasks whose own state says they can send before x. */
 	for (i = 0; i < n; i++) {
 		const order_task *q = &t[i];
 
-		s->early[i] = ORDER_NEVER;
-		if (i == req || q->state == ORDER_EXITED)
+		if (i == req || q->state == ORDER_EXITED || q->vt >= x)
 			continue;
-		if (q->state == ORDER_RUNNING || s->naive) {
-			s->early[i] = q->vt;
-		} else {
-			s->early[i] = blocked_seed(q, xb, s->use_wake);
-			/* The waiting edges: waiters of one task in a list per task, waiters of
-			 * anyone in one list; every list uses next[], since a task waits in one
-			 * receive at a time. */
-			if (q->wait_src < 0) {
-				s->next[i] = wild_first;
-				wild_first = (int32_t)i;
-			} else if ((size_t)q->wait_src < n && (size_t)q->wait_src != req) {
-				s->next[i] = s->head[q->wait_src];
-				s->head[q->wait_src] = (int32_t)i;
-			}
-		}
-		if (s->early[i] < ORDER_NEVER)
-			heap_push(s, &len, s->early[i], (int32_t)i);
-	}
-	while (len) {
-		int64_t e;
-		int32_t j = heap_pop(s, &len, &e), w;
-
-		if (s->done[j] || e != s->early[j])
-			continue;
-		s->done[j] = 1;
-		for (w = s->head[j]; w >= 0; w = s->next[w])
-			relax(t, s, &len, w, e);
-		/* A task waiting on anyone is woken no earlier than the earliest send of any
-		 * other task: the first one taken here, unless that is itself. */
-		if (!wild_done) {
-			wild_done = 1;
-			for (w = wild_first; w >= 0; w = s->next[w])
-				if (w != j)
-					relax(t, s, &len, w, e);
-		}
-	}
-	for (i = 0; i < n; i++)
-		if (i != req && s->early[i] < x) {
+		if (q->state == ORDER_RUNNING || s->naive || about_to_run(q, x, xb, s->use_wake)) {
 			s->low[i] = 1;
+			s->queue[qt++] = (int32_t)i;
 			marked++;
 		}
+	}
+	/* The waiting edges of the other blocked tasks with vt < x: waiters of one task in
+	 * a list per task, waiters of anyone in one list. Every list uses next[], since a
+	 * task waits in one receive at a time. */
+	for (i = 0; i < n; i++) {
+		const order_task *q = &t[i];
+
+		if (i == req || s->low[i] || q->state != ORDER_BLOCKED || q->vt >= x)
+			continue;
+		if (q->wait_src < 0) {
+			s->next[i] = wild_first;
+			wild_first = (int32_t)i;
+			nw++;
+		} else if ((size_t)q->wait_src < n && (size_t)q->wait_src != req) {
+			s->next[i] = s->head[q->wait_src];
+			s->head[q->wait_src] = (int32_t)i;
+		}
+	}
+	while (qh < qt) {
+		int32_t src = s->queue[qh++], w;
+
+		for (w = s->head[src]; w >= 0; w = s->next[w]) {
+			if (!s->low[w]) {
+				s->low[w] = 1;
+				s->queue[qt++] = w;
+				marked++;
+			}
+		}
+		/* A task waiting on anyone is low as soon as any other task is; the first low
+		 * task was never one of them (they were not low when listed). */
+		if (!wild_done && nw) {
+			wild_done = 1;
+			for (w = wild_first; w >= 0; w = s->next[w]) {
+				if (!s->low[w] && w != src) {
+					s->low[w] = 1;
+					s->queue[qt++] = w;
+					marked++;
+				}
+			}
+		}
+	}
 	return marked;
 }
 
@@ -295,18 +231,11 @@ order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t s
 	 * worker whose message would go through another first, cannot overtake it. */
 	if (low_at(t, n, req, sub_credit(x, s->credit), sub_credit(xb, s->credit), s) < 0)
 		return ORDER_WAIT;
-	/* A sender with a message queued here sends nothing that overtakes it (PVM keeps
-	 * each pair's order), and that message is a candidate already: only what it makes
-	 * others send can come before x, and those others are low by their own earliest
-	 * sends, one transmission later (s->early). */
-	for (i = 0; i < nc; i++)
-		if (c[i].src >= 0 && (size_t)c[i].src < n)
-			s->done[c[i].src] = 2;
 	if (src >= 0)
-		held = (size_t)src < n && s->low[src] && s->done[src] != 2;
+		held = (size_t)src < n && s->low[src];
 	else
 		for (i = 0; i < n && !held; i++)
-			held = s->low[i] && s->done[i] != 2;
+			held = s->low[i];
 	/* A message on its way may be earlier than every candidate: it must arrive first. */
 	if (held || inflight)
 		return ORDER_WAIT;
@@ -316,6 +245,8 @@ order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t s
 	}
 	return deadline == ORDER_NEVER ? ORDER_STUCK : ORDER_NONE;
 }
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* When blocked task q could run again by its own state (ORDER_NEVER: only when others
  * send to it); a running one's vt. */

@@ -38,11 +38,6 @@ typedef struct order_task {
 	 * task woken by the requester's own reply would hold the requester's next decision
 	 * until it has computed and reported again. */
 	int64_t wake;
-	/* Half its least transmission (ns, its last report's; 0 when none is known): a
-	 * message sent to it at virtual time v reaches it at v + credit or later, so a
-	 * blocked task that only a message can wake sends no earlier than its waker's
-	 * earliest send + its credit (order__low's chains; halved as the wake bounds are). */
-	int64_t credit;
 } order_task;
 
 /* One message the requester could take. */
@@ -64,12 +59,7 @@ typedef enum order_verdict {
 typedef struct order_scratch {
 	size_t cap;
 	uint8_t *low;
-	uint8_t *done; /* order__low's finished tasks; order__decide marks candidates' senders 2 */
-	int32_t *head, *next, *heap;
-	/* Each task's earliest possible next send (ORDER_NEVER: none before the requester
-	 * moves), set by order__low and order__decide. */
-	int64_t *early;
-	int64_t *heap_key;
+	int32_t *head, *next, *queue;
 	/* Tests only: bounds without the wait-dependency rule (a blocked task's bound is
 	 * its own virtual time), to show the deadlocks that rule prevents. */
 	int naive;
@@ -92,15 +82,12 @@ void order__scratch_free(order_scratch *s);
 
 /*
  * Marks in s->low (n entries) every task other than req whose next send can come
- * before virtual time x, and sets s->early[i], the earliest such send: a running
- * task's vt; a blocked task's incoming message (its wake bound) or candidate (before
- * x), and otherwise what wakes it: the earliest send of the task it waits on, or of
- * any other task for a wait on anyone, plus the waiting task's credit (the message
- * has to reach it), never before its own vt. The requester counts as never sending
- * (whatever waits on it waits on something that cannot happen before the requester
- * moves), and so does a cycle of blocked tasks that reaches no running task: this
- * replaces null messages. O(n log n) (earliest first, as Dijkstra's shortest paths).
- * Returns the number of tasks marked, or PVMMON_ENOMEM.
+ * before virtual time x: running tasks with vt < x; blocked tasks with vt < x that
+ * are about to run (an incoming message that can reach them before x, by their wake
+ * bound, or a candidate before x) or that wait on such a task. The requester counts as never
+ * sending (whatever waits on it waits on something that cannot happen before the requester moves),
+ * and so does a cycle of blocked tasks that reaches no running task: this replaces null messages.
+ * O(n). Returns the number of tasks marked, or PVMMON_ENOMEM.
  */
 long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scratch *s);
 

@@ -84,21 +84,6 @@ static int pending_in(struct mon_pr *p, int32_t dst)
 	return e && e->sent > 0;
 }
 
-/* Whether a message dst may accept from any source is on its way, other than from a
- * sender with a candidate queued at dst (request t): PVM keeps each pair's order, so
- * that sender's unseen messages come after its candidate and cannot be taken first. */
-static int inflight_any(struct mon_pr *p, int32_t dst, const pr_task *t)
-{
-	pr_pair *e = pair_get(p, pend_key(dst), 0);
-	uint32_t behind = 0;
-
-	if (!e || e->sent == 0)
-		return 0;
-	for (uint32_t k = 0; k < t->ncand; k++)
-		behind += (uint32_t)pending(p, t->cand[k].src, dst);
-	return e->sent > behind;
-}
-
 /* The lower bound on the virtual send time of the first message from src that dst
  * has not seen (see pr_pair), 0 when none is pending. */
 static int64_t pending_lo(struct mon_pr *p, int32_t src, int32_t dst)
@@ -304,7 +289,6 @@ void preserve__build(mon_run *run)
 		o->cand_va = ORDER_NEVER;
 		o->wait_src = -1;
 		o->vt = t->vt;
-		o->credit = t->trans > 0 ? t->trans / 2 : 0;
 		/* Its latest report's or flush's, whichever is later: it only grows, so the
 		 * larger is the later and the safer side. */
 		o->unc = mt->rec.uncertainty_ns > t->unc ? mt->rec.uncertainty_ns : t->unc;
@@ -351,7 +335,6 @@ void preserve__build(mon_run *run)
 		o->wake = 0;
 		o->cand_va = ORDER_NEVER;
 		o->unc = 0;
-		o->credit = 0;
 	}
 }
 
@@ -385,7 +368,7 @@ void preserve__decide(mon_run *run, size_t i)
 		nc++;
 	}
 	src = t->src == -1 ? -1 : index_of(run, t->src);
-	inflight = t->src == -1 ? inflight_any(p, tid, t) : pending(p, t->src, tid);
+	inflight = t->src == -1 ? pending_in(p, tid) : pending(p, t->src, tid);
 	if (t->src != -1 && src < 0) {
 		/* It waits on a task that is no task of the run: only that task can answer. */
 		return;
@@ -445,12 +428,6 @@ void preserve__decide(mon_run *run, size_t i)
 			for (k = 0; k < tasks__count(run); k++) {
 				if (!p->s.low[k] || p->t[k].asked ||
 				    (p->ot[k].state != ORDER_RUNNING && !p->ot[k].incoming))
-					continue;
-				/* A task waiting for its own request's grant sends the request
-				 * again at every new message (pvmhooks/preserve.c ask_monitor):
-				 * the message on its way brings its news without a question. */
-				if (p->ot[k].state == ORDER_BLOCKED && p->t[k].req &&
-				    p->t[k].kind != WIRE_PW_BLOCKED)
 					continue;
 				gap = xlo - p->ot[k].vt;
 				gap = gap < 0 ? 0 : gap > ASK_RUNNING_MAX_NS ? ASK_RUNNING_MAX_NS : gap;

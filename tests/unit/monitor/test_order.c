@@ -8,19 +8,19 @@
 
 static order_task running(int64_t vt)
 {
-	order_task t = {ORDER_RUNNING, vt, -1, 0, N, 0, 0, 0};
+	order_task t = {ORDER_RUNNING, vt, -1, 0, N, 0, 0};
 	return t;
 }
 
 static order_task blocked(int64_t vt, int32_t on)
 {
-	order_task t = {ORDER_BLOCKED, vt, on, 0, N, 0, 0, 0};
+	order_task t = {ORDER_BLOCKED, vt, on, 0, N, 0, 0};
 	return t;
 }
 
 static order_task exited(void)
 {
-	order_task t = {ORDER_EXITED, 0, -1, 0, N, 0, 0, 0};
+	order_task t = {ORDER_EXITED, 0, -1, 0, N, 0, 0};
 	return t;
 }
 
@@ -388,60 +388,6 @@ static void test_bounds(void)
 	order__scratch_free(&s);
 }
 
-/* A sender with a message queued for the requester cannot overtake it (PVM keeps each
- * pair's order): only what it makes others send counts, one transmission later. */
-static void test_queued_sender_cannot_overtake(void)
-{
-	order_task t[3] = {blocked(0, -1), running(10), exited()};
-	order_cand c = {1, 30, "1", 0};
-	order_scratch s = {0};
-	size_t best = 99;
-
-	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	CU_ASSERT_EQUAL(best, 0);
-	/* Its message to a task waiting on anyone could be relayed. */
-	t[2] = blocked(5, -1);
-	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
-	CU_ASSERT_EQUAL(s.early[2], 10);
-	CU_ASSERT_TRUE(s.low[2]);
-	/* Not if that relay reaches the requester only after the candidate: the message
-	 * to the relay takes its credit (here 25: sent at 10, there at 35). */
-	t[2].credit = 25;
-	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
-	CU_ASSERT_EQUAL(s.early[2], 35);
-	CU_ASSERT_FALSE(s.low[2]);
-	/* Another sender that runs still holds it: it has nothing queued here. */
-	t[2] = running(10);
-	c.src = 1;
-	CU_ASSERT_EQUAL(order__decide(t, 3, 0, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
-	order__scratch_free(&s);
-}
-
-/* Earliest sends along chains of waits, each hop adding the woken task's credit, and
- * never before the woken task's own virtual time. */
-static void test_chain_credits(void)
-{
-	order_task t[5] = {blocked(0, -1), running(10), blocked(0, 1), blocked(50, 2),
-	                   blocked(0, -1)};
-	order_scratch s = {0};
-
-	t[2].credit = 5;
-	t[3].credit = 5;
-	t[4].credit = 7;
-	CU_ASSERT_EQUAL(order__low(t, 5, 0, 40, &s), 3);
-	CU_ASSERT_EQUAL(s.early[1], 10);
-	CU_ASSERT_EQUAL(s.early[2], 15);
-	CU_ASSERT_EQUAL(s.early[3], 50);
-	CU_ASSERT_EQUAL(s.early[4], 17);
-	CU_ASSERT_FALSE(s.low[3]);
-	CU_ASSERT_EQUAL(s.early[0], N);
-	/* A closed cycle reaches nothing that runs. */
-	t[1] = blocked(0, 2);
-	CU_ASSERT_EQUAL(order__low(t, 5, 0, 40, &s), 0);
-	CU_ASSERT_EQUAL(s.early[2], N);
-	order__scratch_free(&s);
-}
-
 CU_TestInfo test_order_tests[] = {
     {"a reply on its way wakes its receiver no earlier than its wake bound", test_wake_bound},
     {"the bounds a grant gives its requester", test_bounds},
@@ -461,7 +407,5 @@ CU_TestInfo test_order_tests[] = {
     {"a tie waits for what running tasks could still send", test_tie_window},
     {"timeouts go by the deadlines of blocked pollers", test_timeouts_by_deadline},
     {"a decision gives its tie window and horizon", test_decision_record},
-    {"a sender with a message queued cannot overtake it", test_queued_sender_cannot_overtake},
-    {"earliest sends along chains of waits, with credits", test_chain_credits},
     CU_TEST_INFO_NULL,
 };
