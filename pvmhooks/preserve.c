@@ -443,7 +443,18 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 	send_report(cur.req, kind, cur.vt);
 	serial = hooks__prs.stash_serial;
 	while (grant.req != cur.req) {
-		int n = drain(WAIT_STEP_US);
+		int n;
+
+		/* An unmonitored message first in the queue: cancel the request with a report
+		 * and let the receive go its plain way. Looked at before every wait (the
+		 * request's send may have read it into libpvm3's queue, where it wakes no
+		 * wait) and whenever nothing came for a while. */
+		if (unmonitored_first(tid, tag, &found)) {
+			cur.kind = WIRE_PW_RUNNING;
+			hooks__pr_report();
+			return PLAIN_WAY;
+		}
+		n = drain(WAIT_STEP_US);
 
 		if (channel__lost()) {
 			cur.kind = WIRE_PW_RUNNING;
@@ -468,13 +479,6 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 		if (hooks__prs.stash_serial != serial) {
 			serial = hooks__prs.stash_serial;
 			send_report(cur.req, kind, cur.vt);
-		}
-		/* Nothing came for a while: an unmonitored message may be first in the queue;
-		 * cancel the request with a report and let the receive go its plain way. */
-		if (n == 0 && unmonitored_first(tid, tag, &found)) {
-			cur.kind = WIRE_PW_RUNNING;
-			hooks__pr_report();
-			return PLAIN_WAY;
 		}
 	}
 	return 0;
@@ -666,6 +670,13 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 	cur.local = 1;
 	cur.asked = 0;
 	while (hooks__prl_valid() && !channel__lost()) {
+		/* A message from an unmonitored sender (a pvmd's notify message) came first:
+		 * the receive goes its plain way, as when it was there at the start. Looked at
+		 * before every wait: one already read into libpvm3's queue wakes none. */
+		if (unmonitored_first(cur.src, cur.tag, &found)) {
+			cur.local = cur.asked = 0;
+			return PLAIN_WAY;
+		}
 		if (decided_here()) {
 			cur.local = 0;
 			/* The monitor's question: this task runs from the receive's start on (in a
@@ -694,12 +705,6 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 		drain((long)(step / 1000) + 1);
 		if (!*first_at && hooks__pr_first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
-		/* A message from an unmonitored sender (a pvmd's notify message) came first:
-		 * the receive goes its plain way, as when it was there at the start. */
-		if (unmonitored_first(cur.src, cur.tag, &found)) {
-			cur.local = cur.asked = 0;
-			return PLAIN_WAY;
-		}
 	}
 	cur.local = 0;
 	cur.asked = 0;
