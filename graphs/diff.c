@@ -442,8 +442,11 @@ static void summary(FILE *out, const pvmmon_log *a, const pvmmon_log *b)
 	        change(c, sizeof(c), &whole, va, vb));
 }
 
-/* The summary (or with_cp, the critical paths) as text inside a <pre> element. */
-static int put_pre(FILE *out, const pvmmon_log *a, const pvmmon_log *b, int with_cp)
+/* What put_pre writes. */
+enum { PRE_SUMMARY, PRE_CP, PRE_WAITS };
+
+/* The summary, the critical paths or the waits as text inside a <pre> element. */
+static int put_pre(FILE *out, const pvmmon_log *a, const pvmmon_log *b, int what)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -452,8 +455,10 @@ static int put_pre(FILE *out, const pvmmon_log *a, const pvmmon_log *b, int with
 
 	if (!m)
 		return pvmmon_error_set(PVMMON_ENOMEM, "diff: out of memory");
-	if (with_cp)
+	if (what == PRE_CP)
 		rc = print_cp(m, a, b);
+	else if (what == PRE_WAITS)
+		rc = graphs__diff_waits(m, a, b);
 	else
 		summary(m, a, b);
 	fclose(m);
@@ -493,7 +498,7 @@ static int write_diff(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE
 		    "padding:2px 6px;font-size:13px}td.n{text-align:right}th{background:#eee}"
 		    "</style></head><body>\n<h1>pvmmon diff: A before, B after</h1>\n",
 		    out);
-		rc = put_pre(out, a, b, 0);
+		rc = put_pre(out, a, b, PRE_SUMMARY);
 	} else {
 		summary(out, a, b);
 	}
@@ -501,9 +506,15 @@ static int write_diff(const pvmmon_log *a, const pvmmon_log *b, size_t top, FILE
 		print_table(out, html, titles[k], &tables[k], k, top);
 	if (rc == 0 && html && (a->cp.enabled || b->cp.enabled)) {
 		fputs("<h2>Critical path</h2>\n", out);
-		rc = put_pre(out, a, b, 1);
+		rc = put_pre(out, a, b, PRE_CP);
 	} else if (rc == 0 && !html) {
 		rc = print_cp(out, a, b);
+	}
+	if (rc == 0 && html && (a->trace.enabled || b->trace.enabled)) {
+		fputs("<h2>Why tasks wait</h2>\n", out);
+		rc = put_pre(out, a, b, PRE_WAITS);
+	} else if (rc == 0 && !html) {
+		rc = graphs__diff_waits(out, a, b);
 	}
 	if (html)
 		fputs("</body></html>\n", out);

@@ -110,6 +110,9 @@ typedef struct graphs_cp_row {
  * virtual times, which a row's CPU share is relative to.
  */
 int graphs__cp_rows(const pvmmon_log *log, graphs_cp_row **out, size_t *n, int64_t *total);
+/* pvmmon diff's "Why tasks wait" part for two logs (nothing when neither is traced):
+ * waiting by kind, efficiency and the causes matched by name (graphs/diff_waits.c). */
+int graphs__diff_waits(FILE *out, const pvmmon_log *a, const pvmmon_log *b);
 
 /* The task of log with tid, or NULL. */
 const pvmmon_log_task *graphs__task_by_tid(const pvmmon_log *log, int32_t tid);

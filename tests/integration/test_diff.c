@@ -2,7 +2,8 @@
  * Integration tests of `pvmmon diff`: two runs of tests/fixtures/src/twospeed.c (built
  * with pvmmon-cc) whose procedure scaled is twice as slow in the second, by its
  * argument: scaled ranks first among procedures and loops; a run compared with itself
- * changes nothing; the HTML page (-o DIR) ranks alike; bad input and options.
+ * changes nothing; the HTML page (-o DIR) ranks alike; bad input and options; two traced
+ * runs' waiting compared cause by cause.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,8 +112,60 @@ static void test_diff_bad_input(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * The waits part of a diff: apps/slowstage traced with stage 0's slow procedure at 6 ms
+ * an item (-x 6), then at none (-x 0). slow_part caused most of the first run's
+ * waiting and none of the second's: its row says so (-100%), and the run's waiting
+ * fell. Work is nanosleep, so the fall is far from any noise of a loaded machine.
+ */
+static void test_diff_waits(void)
+{
+	const char *dir = harness_tmpdir();
+	const char *why, *row;
+	double change = 0;
+	cmd_result r;
+
+	harness_sh(&r, 180,
+	           "cd '%s' && %s/pvmmon-cc -g -O2 -o slowstage %s/../apps/slowstage.c -lpvm3 && "
+	           "%s/pvmmon run -q --trace --cp=slow_part,stage_work -o a.xml -- ./slowstage "
+	           "-x 6 && %s/pvmmon run -q --trace --cp=slow_part,stage_work -o b.xml -- "
+	           "./slowstage -x 0 && %s/pvmmon diff a.xml b.xml",
+	           dir, harness_bin(), harness_build(), harness_bin(), harness_bin(),
+	           harness_bin());
+	if (r.status)
+		fprintf(stderr, "\n%s%s\n", r.out, r.err);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	why = strstr(r.out, "Why tasks wait (A | B");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(why);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "waiting in all receives"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "parallel efficiency"));
+	row = strstr(why, " slow_part ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	/* The row's last figure: B against A. */
+	{
+		size_t n = strcspn(row, "\n");
+		const char *last = row + n;
+
+		while (last > row && last[-1] != ' ')
+			last--;
+		CU_ASSERT_EQUAL(sscanf(last, "%lf%%", &change), 1);
+	}
+	CU_ASSERT(change <= -90.0);
+	cmd_result_free(&r);
+
+	/* An untraced run beside a traced one: said, not compared. */
+	harness_sh(&r, 60,
+	           "cd '%s' && %s/pvmmon run -q -o c.xml -- ./slowstage -r 2 && %s/pvmmon diff "
+	           "a.xml c.xml",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "not compared: B has no trace (run it with --trace)"));
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_diff_tests[] = {
     {"diff: the procedure made twice as slow ranks first", test_diff_slower_procedure_first},
     {"diff: bad logs and options", test_diff_bad_input},
+    {"diff: why tasks wait, cause by cause", test_diff_waits},
     CU_TEST_INFO_NULL,
 };
