@@ -13,6 +13,9 @@
 /* The "Why tasks wait" section (pvmmon/waits.h) as HTML, for a traced run; nothing
  * otherwise (graphs/waits_report.c). */
 void graphs__waits_html(const pvmmon_log *log, FILE *out);
+/* Whether the HTML report draws who delays whom (graphs/waits_dot.c): a whole trace of
+ * more than one task, the waits not turned off (PVMMON_NO_WAITS). */
+int graphs__waits_drawn(const pvmmon_log *log);
 
 /* A duration with a unit that keeps three significant figures readable, into buf. */
 const char *graphs__fmt_time(char *buf, size_t len, int64_t ns);

@@ -13,6 +13,7 @@
 #include "figures.h"
 #include "histo.h"
 #include "html_interact.h"
+#include "pvmmon/waits.h"
 #include "render.h"
 
 /* Writes s with HTML's special characters escaped. */
@@ -86,6 +87,13 @@ static int gen_waits(const pvmmon_log *log, const pvmmon_log_task *t, double pru
 	(void)prune;
 	(void)cp;
 	return pvmmon_report_dot_waits(log, out);
+}
+
+static int gen_delays(const pvmmon_log *log, const pvmmon_log_task *t, double prune,
+		      const pvmmon_cpath *cp, FILE *out)
+{
+	(void)t, (void)prune, (void)cp;
+	return pvmmon_waits_dot(log, out);
 }
 
 /* Whether the run was traced and any task has events to draw. */
@@ -662,6 +670,8 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 	      graphs__has_waits(log) ? "<a href=\"#hangs\">hangs</a> &middot; " : "");
 	run_summary(log, out);
 	graphs__waits_html(log, out);
+	if (graphs__waits_drawn(log))
+		put_picture(out, "delays", o->format, "who delays whom: waiting caused and suffered");
 	rc = graphs__html_overview(out, log, dir);
 	findings(log, out);
 	hangs(log, o, out);
@@ -776,6 +786,8 @@ int pvmmon_report_html(const pvmmon_log *log, const char *dir, const pvmmon_repo
 		rc = make_graph(log, NULL, gen_spacetime_real, cp, dir, "spacetime-real", &o);
 	if (rc == 0 && graphs__has_waits(log))
 		rc = make_graph(log, NULL, gen_waits, NULL, dir, "waits", &o);
+	if (rc == 0 && graphs__waits_drawn(log))
+		rc = make_graph(log, NULL, gen_delays, NULL, dir, "delays", &o);
 	if (rc == 0)
 		rc = write_index(log, progs, nprogs, dir, &o, cp, why);
 	pvmmon_cpath_free(cp);

@@ -101,6 +101,12 @@ PVMMON_EXTERN int pvmmon_waits_report(const pvmmon_log *log, FILE *out);
 PVMMON_EXTERN void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_log *log,
                                            const pvmmon_wait_cause *c);
 
+/* Writes the Graphviz source of who delays whom: a node per task with the waiting its
+ * computation caused (direct and propagated) and the waiting it suffered, an arrow from
+ * each sender to each task that waited for its messages, as thick as that waiting (the
+ * 40 largest). PVMMON_EINVAL when the log has no trace or its trace was cut. */
+PVMMON_EXTERN int pvmmon_waits_dot(const pvmmon_log *log, FILE *out);
+
 /* Frees w; NULL is allowed. */
 PVMMON_EXTERN void pvmmon_waits_free(pvmmon_waits *w);
 

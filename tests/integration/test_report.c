@@ -176,10 +176,28 @@ static void test_group_report_renders_in_chromium(void)
 	cmd_result_free(&r);
 }
 
-/* A traced run: two programs' graphs and the space-time diagram on both time axes. */
+/* A traced run: two programs' graphs, the picture of who delays whom (drawn, with a
+ * size) and the space-time diagram on both time axes; the picture's source names each
+ * task with the waiting it caused and suffered, and has an arrow per waiting pair. */
 static void test_traced_report_renders_in_chromium(void)
 {
-	check_in_chromium("report-trace.xml", "--time both", 2);
+	const char *dir = harness_tmpdir();
+	char path[4096], *dot;
+	cmd_result r;
+
+	harness_sh(&r, 60, "%s/pvmmon report %s/../tests/fixtures/report-trace.xml -o '%s/rep' "
+	           "--time both --dot", harness_bin(), harness_build(), dir);
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	report_check_dir(dir, 3, "delays.svg");
+	snprintf(path, sizeof(path), "%s/rep/delays.dot", dir);
+	dot = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dot);
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "digraph delays"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "\\ncaused "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, "\\nwaited "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(dot, " -> t"));
+	free(dot);
 }
 
 /*
