@@ -12,7 +12,9 @@
 
 #include <CUnit/CUnit.h>
 
+#include "pvmmon/errors.h"
 #include "pvmmon/log.h"
+#include "pvmmon/waits.h"
 
 #include "harness.h"
 
@@ -216,9 +218,73 @@ static void test_tablix(void)
 	pvmmon_log_free(l);
 }
 
+/* The wait analysis of a traced log of a real program: it runs, and its waiting is the
+ * sum of the trace's synchronisation delays, receive by receive; the efficiency
+ * identities hold. */
+static void check_waits(const char *dir, const char *log)
+{
+	char path[4096];
+	pvmmon_log *l = NULL;
+	pvmmon_waits *w = NULL;
+	int64_t sync = 0;
+	size_t receives = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, log);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&l, path), 0);
+	CU_ASSERT_FATAL(l->trace.enabled && !l->trace.dropped);
+	if (pvmmon_waits_compute(&w, l) < 0)
+		fprintf(stderr, "\n  %s: %s", log, pvmmon_error_last());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	for (size_t i = 0; i < l->ntasks; i++)
+		for (size_t e = 0; e < l->tasks[i].nevents; e++)
+			if (l->tasks[i].events[e].sync > 0) {
+				sync += l->tasks[i].events[e].sync;
+				receives++;
+			}
+	fprintf(stderr, "\n  %s: waiting %.3f ms in %zu receives, %zu causes, parallel "
+	                "efficiency %.1f%%",
+	        log, w->total_wait_ns / 1e6, w->nstates, w->ncauses,
+	        100 * w->parallel_efficiency);
+	CU_ASSERT_EQUAL(w->total_wait_ns, sync);
+	CU_ASSERT_EQUAL(w->nstates, receives);
+	CU_ASSERT(w->parallel_efficiency > 0 && w->parallel_efficiency <= 1.0 + 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(w->parallel_efficiency, w->load_balance * w->comm_efficiency,
+	                       1e-9);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(l);
+}
+
+static void test_real_waits(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+
+	if (!absent(NPPVM, "netpipe-pvm")) {
+		harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --trace -o npw.xml -- " NP_PAIR,
+		           dir, harness_bin(), harness_bin(), "npw.xml");
+		if (r.status != 0)
+			fprintf(stderr, "\n  NPpvm traced: status %d\n%s%s", r.status, r.out, r.err);
+		CU_ASSERT_EQUAL(r.status, 0);
+		cmd_result_free(&r);
+		check_waits(dir, "npw.xml");
+	}
+	if (absent(TABLIX, "tablix2") || absent(TABLIX_SAMPLE, "tablix2-doc"))
+		return;
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && cp " TABLIX_SAMPLE " . && %s/pvmmon run -q --trace -o txw.xml -- "
+	           "tablix2 -n 2 -d 1 -o hintw- hint.xml",
+	           dir, harness_bin());
+	if (r.status != 0)
+		fprintf(stderr, "\n  tablix2 traced: status %d\n%s%s", r.status, r.out, r.err);
+	CU_ASSERT_EQUAL(r.status, 0);
+	cmd_result_free(&r);
+	check_waits(dir, "txw.xml");
+}
+
 CU_TestInfo test_real_tests[] = {
     {"NetPIPE (NPpvm) monitored, in preserve mode and replayed", test_netpipe},
     {"tablix2 solves a sample problem monitored and in preserve mode; its results are valid",
      test_tablix},
+    {"NetPIPE and tablix2 traced: why they wait, the waiting the trace's own", test_real_waits},
     CU_TEST_INFO_NULL,
 };

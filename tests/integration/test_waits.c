@@ -211,10 +211,47 @@ static void test_wrong_order(void)
 	pvmmon_log_free(log);
 }
 
+/*
+ * apps/phases with its compute phases asleep (scale 5: 75 ms, then 75 ms or 225 ms a
+ * worker): the master computes nothing, worker 0 twice what the others do, so the load
+ * balance (mean useful / max useful over the four tasks) is (0 + 2 + 1 + 1) / 4 / 2 =
+ * 50%, within 2% (relative). The rest of each task's useful time (the exchange's 250
+ * round trips between calls, its start) is about a millisecond against 300 ms (at 0.1
+ * ms a tenth it was 1.5%), and sleeping does not stretch with a busy 2-CPU machine's
+ * load; under ASan each task's own code is slower.
+ */
+static void test_phases_load_balance(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	pvmmon_waits *w = NULL;
+	double tol = harness_slowed() ? 0.05 : 0.02;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && PATH='%s':$PATH %s/pvmmon run -q --trace -o ph.xml -- %s/phases 5 "
+	           "sleep",
+	           dir, harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/ph.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_waits_compute(&w, log), 0);
+	fprintf(stderr, "\n  phases: load balance %.2f%% (50%% analytic), parallel %.2f%%",
+	        100 * w->load_balance, 100 * w->parallel_efficiency);
+	CU_ASSERT(w->load_balance > 0.5 * (1 - tol) && w->load_balance < 0.5 * (1 + tol));
+	CU_ASSERT_DOUBLE_EQUAL(w->parallel_efficiency, w->load_balance * w->comm_efficiency,
+	                       1e-9);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a slow stage's procedure carries the pipeline's waiting", test_slow_stage_blamed},
     {"an untraced log has no wait section", test_untraced_log},
     {"pvmmon efficiency compares runs at two task counts", test_efficiency_across_runs},
     {"a receive by name while an earlier message waits is in the wrong order", test_wrong_order},
+    {"apps/phases asleep: load balance within 2% of the analytic 50%", test_phases_load_balance},
     CU_TEST_INFO_NULL,
 };
