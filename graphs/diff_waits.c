@@ -71,8 +71,8 @@ static const pvmmon_wait_cause *find_cause(const pvmmon_log *log, const pvmmon_w
 static int64_t cost(const pvmmon_wait_cause *c) { return c ? c->short_ns + c->long_ns : 0; }
 
 /* The causes, matched by name (task and computation) across the runs. */
-static void causes(FILE *out, const pvmmon_log *la, const pvmmon_waits *a,
-                   const pvmmon_log *lb, const pvmmon_waits *b)
+static void causes(FILE *out, const pvmmon_log *la, const pvmmon_waits *a, const pvmmon_log *lb,
+                   const pvmmon_waits *b)
 {
 	char name[600];
 	size_t shown = 0;
@@ -113,7 +113,8 @@ int graphs__diff_waits(FILE *out, const pvmmon_log *la, const pvmmon_log *lb)
 	if (!s[0].w || !s[1].w) {
 		for (int k = 0; k < 2; k++)
 			if (!s[k].w)
-				fprintf(out, "  not compared: %s has %s\n", k ? "B" : "A", s[k].why);
+				fprintf(out, "  not compared: %s has %s\n", k ? "B" : "A",
+				        s[k].why);
 		goto out;
 	}
 	a = s[0].w;

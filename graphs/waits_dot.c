@@ -94,23 +94,30 @@ int pvmmon_waits_dot(const pvmmon_log *log, FILE *out)
 	shown = n < DOT_ARROWS ? n : DOT_ARROWS;
 	if (n)
 		top = a[0].ns > 0 ? a[0].ns : 1;
-	fprintf(out, "digraph delays {\n  rankdir=LR;\n  node [shape=box, style=filled, "
-	             "fontname=Helvetica, fontsize=10];\n  edge [fontname=Helvetica, fontsize=9];\n");
+	fprintf(out,
+	        "digraph delays {\n  rankdir=LR;\n  node [shape=box, style=filled, "
+	        "fontname=Helvetica, fontsize=10];\n  edge [fontname=Helvetica, fontsize=9];\n");
 	for (size_t t = 0; t < log->ntasks; t++) {
 		/* Red as the share of all waiting the task's computation caused. */
-		double share = w->total_wait_ns > 0 ? (double)caused[t] / (double)w->total_wait_ns : 0;
+		double share =
+		    w->total_wait_ns > 0 ? (double)caused[t] / (double)w->total_wait_ns : 0;
 		int g = 255 - (int)(share > 1 ? 255 : 255 * share);
 
-		fprintf(out, "  t%zu [label=\"%s\\ncaused %s\\nwaited %s\", fillcolor=\"#ff%02x%02x\"];\n",
-		        t, lid(log, t), graphs__fmt_time(t1, sizeof(t1), caused[t]),
-		        graphs__fmt_time(t2, sizeof(t2), suffered[t]), g, g);
+		fprintf(
+		    out,
+		    "  t%zu [label=\"%s\\ncaused %s\\nwaited %s\", fillcolor=\"#ff%02x%02x\"];\n",
+		    t, lid(log, t), graphs__fmt_time(t1, sizeof(t1), caused[t]),
+		    graphs__fmt_time(t2, sizeof(t2), suffered[t]), g, g);
 	}
 	for (size_t i = 0; i < shown; i++)
 		fprintf(out, "  t%zu -> t%zu [label=\"%s\", penwidth=%.1f];\n", a[i].from, a[i].to,
-		        graphs__fmt_time(t1, sizeof(t1), a[i].ns), 1.0 + 5.0 * (double)a[i].ns / (double)top);
+		        graphs__fmt_time(t1, sizeof(t1), a[i].ns),
+		        1.0 + 5.0 * (double)a[i].ns / (double)top);
 	if (n > shown)
-		fprintf(out, "  more [shape=plaintext, style=\"\", label=\"%zu smaller arrows not "
-		             "drawn\"];\n", n - shown);
+		fprintf(out,
+		        "  more [shape=plaintext, style=\"\", label=\"%zu smaller arrows not "
+		        "drawn\"];\n",
+		        n - shown);
 	fputs("}\n", out);
 	if (ferror(out))
 		rc = pvmmon_error_set(PVMMON_EIO, "waits: could not write the picture");
