@@ -1457,6 +1457,36 @@ record pres.nmw "$(ratio "$(median <"$pw/nmw.preserve")" "$(median <"$pw/nmw.pla
 record pres.plain "$(ratio "$(median <"$pw/mc.preserve")" "$(median <"$pw/mc.plain")")"
 [ $have_gf = 0 ] || record pres.gredf "$(ratio "$(median <"$pw/gf.preserve")" "$(median <"$pw/gf.plain")")"
 echo
+# The unmonitored order kept (issue 37), race-shaped subjects, REPS x 4 runs each,
+# unmonitored and preserve interleaved: apps/gorace -w (6 nodes' wildcard receives take
+# "go" before a relayed number), under the load of a busy process as in the preserve
+# test; apps/tpoll (a master polling with pvm_trecv(0.1 s): the timeouts before the
+# worker's message, 10 unmonitored).
+echo "Order and timeouts kept (runs in the unmonitored order, of N; tpoll: timeouts, median)"
+sh -c 'while :; do :; done' & busy=$!
+go_raw=0; go_pr=0; go_n=0; : >"$pw/tp.raw"; : >"$pw/tp.preserve"
+for rep in $(seq $((REPS * 4))); do
+	go_n=$((go_n + 1))
+	(cd "$pw" && timeout 120 $PIN "$BIN/pvmmon" run -q --raw -- "$BIN/gorace" -w 2>/dev/null) |
+		grep -q "order ok" && go_raw=$((go_raw + 1))
+	(cd "$pw" && timeout 120 $PIN "$BIN/pvmmon" run -q --no-record --mode=preserve -o "$pw/go.xml" \
+		-- "$BIN/gorace" -w 2>/dev/null) | grep -q "order ok" && go_pr=$((go_pr + 1))
+done
+kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
+for rep in $(seq "$REPS"); do
+	for m in raw preserve; do
+		f=--raw; [ $m = raw ] || f="--no-record --mode=preserve -o $pw/tp.xml"
+		# shellcheck disable=SC2086
+		(cd "$pw" && timeout 120 $PIN "$BIN/pvmmon" run -q $f -- "$BIN/tpoll" 2>/dev/null) |
+			sed -n 's/.*after \([0-9]*\) timeouts.*/\1/p' >>"$pw/tp.$m"
+	done
+done
+printf '%-34s %12s %12s\n' "" unmonitored preserve
+printf '%-34s %12s %12s\n' "gorace -w under load (in order)" "$go_raw/$go_n" "$go_pr/$go_n"
+printf '%-34s %12s %12s\n' "tpoll timeouts before the message" "$(median <"$pw/tp.raw")" \
+	"$(median <"$pw/tp.preserve")"
+record pres.gorace.kept "$(echo "$go_pr $go_n" | awk '{printf "%.2f", $1 / $2}')"
+echo
 fi
 
 if want 26; then
