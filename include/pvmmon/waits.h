@@ -9,7 +9,8 @@
  * cost, and the wait is indirect), the run's efficiency (load balance, communication
  * efficiency split into serialisation and transfer by a replay of the activity graph
  * with messages at no cost), and the run's predicted length with one cause made
- * faster.
+ * faster (a curve over 0..100%), on the measured network or one of latency L and
+ * bandwidth B.
  *
  * Ownership: pvmmon_waits_compute() returns a result the caller frees with
  * pvmmon_waits_free(); it names tasks, events and statements by their index or id in
