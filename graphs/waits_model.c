@@ -290,7 +290,25 @@ void waits__profile_free(wm_profile *p)
 /* Whether the computation before event i of task x (key k) is cause c's. */
 static int of_cause(const pvmmon_wait_cause *c, size_t x, const wm_key *k)
 {
+	if (c && c->task == x && c->proc == PVMMON_WAIT_ALL_COMPUTATION)
+		return 1;
 	return c && c->task == x && c->proc == k->proc && (c->proc >= 0 || c->stmt == k->stmt);
+}
+
+/* The replayed latency of a message: the modelled network's cost of its bytes, or
+ * measured (the send's end to the receive's, capped as in replay_task). */
+static int64_t arc(const wm_net *net, const pvmmon_log_event *s, const pvmmon_log_event *r,
+                   int64_t measured)
+{
+	uint32_t bytes = s->bytes ? s->bytes : r->bytes;
+	double ns;
+
+	if (!net)
+		return measured < 0 ? 0 : measured;
+	ns = (double)net->lat_ns;
+	if (net->bytes_per_ns > 0)
+		ns += (double)bytes / net->bytes_per_ns;
+	return (int64_t)(ns + 0.5);
 }
 
 static int64_t scaled(int64_t ns, int faster, int pct)
@@ -302,7 +320,7 @@ static int64_t scaled(int64_t ns, int faster, int pct)
 
 /* Replays task x from its cursor as far as its messages allow; 1 if it moved. */
 static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int64_t *prev,
-                       int64_t **end, int ideal, const pvmmon_wait_cause *c, int pct,
+                       int64_t **end, const wm_net *net, const pvmmon_wait_cause *c, int pct,
                        int64_t *waited)
 {
 	const wm_task *w = &m->tasks[x];
@@ -329,8 +347,7 @@ static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int
 			lat = e->vt0 + sync - s->vt1;
 			if (!sync && e->trans >= 0 && e->trans < lat)
 				lat = e->trans;
-			if (ideal || lat < 0)
-				lat = 0;
+			lat = arc(net, s, e, lat);
 			start = *t + gap;
 			arr = end[pt][pe] + lat;
 			if (arr > start)
@@ -350,6 +367,14 @@ static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int
 
 int waits__replay(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, int ideal,
                   const pvmmon_wait_cause *c, int pct)
+{
+	static const wm_net free_net = {0, 0.0};
+
+	return waits__replay_net(out_ns, out_wait_ns, m, ideal ? &free_net : NULL, c, pct);
+}
+
+int waits__replay_net(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m,
+                      const wm_net *net, const pvmmon_wait_cause *c, int pct)
 {
 	int64_t waited = 0;
 	int64_t **end = calloc(m->ntasks + 1, sizeof(*end)), *t = calloc(m->ntasks + 1, sizeof(*t));
@@ -384,7 +409,7 @@ int waits__replay(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, int 
 
 			if (cur[x] > n)
 				continue;
-			moved |= replay_task(m, x, &cur[x], &t[x], &prev[x], end, ideal, c, pct,
+			moved |= replay_task(m, x, &cur[x], &t[x], &prev[x], end, net, c, pct,
 			                     &waited);
 			if (cur[x] == n) {
 				wm_key k = compute_key(w, n, WM_NO_STMT);

@@ -66,4 +66,15 @@ int waits__same_key(const wm_key *a, const wm_key *b);
 int waits__replay(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, int ideal,
                   const pvmmon_wait_cause *c, int pct);
 
+/* A network of one's choosing: every message costs lat_ns + its bytes / bytes_per_ns
+ * (bytes_per_ns 0: unlimited bandwidth; both 0: the ideal network). */
+typedef struct wm_net {
+	int64_t lat_ns;
+	double bytes_per_ns;
+} wm_net;
+
+/* The same replay with messages on network net (NULL: as measured). */
+int waits__replay_net(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m,
+                      const wm_net *net, const pvmmon_wait_cause *c, int pct);
+
 #endif

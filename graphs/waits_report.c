@@ -24,6 +24,10 @@ void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_log *log,
 	const char *lid = t && t->lid ? t->lid : "?";
 	char where[512];
 
+	if (c->proc == PVMMON_WAIT_ALL_COMPUTATION) {
+		snprintf(buf, len, "%s all its computation", lid);
+		return;
+	}
 	if (c->proc >= 0 && (size_t)c->proc < log->cp.nprocs && log->cp.procs[c->proc].name) {
 		snprintf(buf, len, "%s %s", lid, log->cp.procs[c->proc].name);
 		return;
@@ -146,8 +150,16 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 	        graphs__fmt_time(a, sizeof(a), w->total_wait_ns), w->nstates,
 	        graphs__fmt_time(b, sizeof(b), w->late_sender_ns),
 	        graphs__fmt_time(c, sizeof(c), w->wrong_order_ns));
-	if (w->ncauses)
+	if (w->ncauses) {
+		size_t n = 0;
+
 		causes(log, w, out);
+		/* The curve of the (up to) three largest causes (graphs/waits_predict.c). */
+		while (n < w->ncauses && n < 3 && w->causes[n].short_ns + w->causes[n].long_ns > 0)
+			n++;
+		if (n)
+			pvmmon_waits_curve_table(log, w->causes, n, -1, 0, out);
+	}
 	waits_by_stmt(log, w, out);
 	fprintf(out, "  efficiency: parallel %.1f%% = load balance %.1f%% x communication %.1f%% "
 	             "(serialisation %.1f%% x transfer %.1f%%); run %s, with free messages %s, "

@@ -9,7 +9,8 @@
  * cost, and the wait is indirect), the run's efficiency (load balance, communication
  * efficiency split into serialisation and transfer by a replay of the activity graph
  * with messages at no cost), and the run's predicted length with one cause made
- * faster.
+ * faster (a curve over 0..100%), on the measured network or one of latency L and
+ * bandwidth B.
  *
  * Ownership: pvmmon_waits_compute() returns a result the caller frees with
  * pvmmon_waits_free(); it names tasks, events and statements by their index or id in
@@ -38,7 +39,10 @@ typedef enum pvmmon_wait_kind {
 } pvmmon_wait_kind;
 
 /* A computation that made tasks wait: a task's procedure (proc >= 0, an index in
- * log->cp.procs), or its computation before statement stmt (proc -1). */
+ * log->cp.procs), or its computation before statement stmt (proc -1). For a
+ * prediction, proc PVMMON_WAIT_ALL_COMPUTATION names all of the task's computation. */
+#define PVMMON_WAIT_ALL_COMPUTATION (-2)
+
 typedef struct pvmmon_wait_cause {
 	size_t task;      /* index in log->tasks */
 	int32_t proc;     /* the procedure, -1 for a segment */
@@ -92,6 +96,41 @@ PVMMON_EXTERN int pvmmon_waits_predict(int64_t *out_ns, const pvmmon_log *log,
  * waits would be with cause c pct percent faster (0: the run's own, as replayed). */
 PVMMON_EXTERN int pvmmon_waits_predict_wait(int64_t *out_wait_ns, const pvmmon_log *log,
                                             const pvmmon_wait_cause *c, int pct);
+
+/*
+ * pvmmon_waits_predict on a network of one's choosing: every message arc of the
+ * activity graph costs lat_ns + its bytes / bytes_per_ns instead of its measured
+ * transmission (bytes_per_ns 0: unlimited bandwidth; lat_ns 0 and bytes_per_ns 0: the
+ * ideal network, pvmmon_waits's ideal_ns with pct 0). lat_ns < 0: the measured
+ * network, as pvmmon_waits_predict. c NULL: no computation faster.
+ */
+PVMMON_EXTERN int pvmmon_waits_predict_net(int64_t *out_ns, const pvmmon_log *log,
+                                           const pvmmon_wait_cause *c, int pct,
+                                           int64_t lat_ns, double bytes_per_ns);
+
+/* The points of a curve: p = 0, 10, ..., 100 percent faster. */
+#define PVMMON_WAITS_CURVE 11
+
+/* The curve: out_ns[k] is pvmmon_waits_predict_net's answer for pct = 10 k (k = 0 is
+ * the run replayed on that network), from one model of the log. */
+PVMMON_EXTERN int pvmmon_waits_curve(int64_t out_ns[PVMMON_WAITS_CURVE], const pvmmon_log *log,
+                                     const pvmmon_wait_cause *c, int64_t lat_ns,
+                                     double bytes_per_ns);
+
+/*
+ * Parses a --network value: "ideal" (lat 0, unlimited bandwidth) or "L,B" with L the
+ * latency in microseconds (>= 0) and B the bandwidth in MB/s (10^6 bytes, > 0) into
+ * *lat_ns and *bytes_per_ns. PVMMON_EINVAL naming option (e.g. "--network") and what is
+ * wrong.
+ */
+PVMMON_EXTERN int pvmmon_waits_parse_network(const char *option, const char *spec,
+                                             int64_t *lat_ns, double *bytes_per_ns);
+
+/* Writes the curve table of the given causes (largest first) on that network (lat_ns < 0:
+ * as measured) to out: one line a cause, the run's length at p = 10..100%. */
+PVMMON_EXTERN int pvmmon_waits_curve_table(const pvmmon_log *log, const pvmmon_wait_cause *causes,
+                                           size_t ncauses, int64_t lat_ns, double bytes_per_ns,
+                                           FILE *out);
 
 /* Writes the "Why tasks wait" section of the text report (nothing for an untraced
  * log). */
