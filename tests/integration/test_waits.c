@@ -245,6 +245,8 @@ static void test_phases_load_balance(void)
 	                       1e-9);
 	pvmmon_waits_free(w);
 	pvmmon_log_free(log);
+}
+
 /* Reads dir/name's log and its wait analysis (FATAL on failure: the caller frees). */
 static void read_run(const char *dir, const char *name, pvmmon_log **log, pvmmon_waits **w)
 {
