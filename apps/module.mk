@@ -38,6 +38,13 @@ $(BIN)/gjoin: $(BUILD)/apps/gjoin.o
 
 ALL_TARGETS += $(BIN)/gjoin
 
+# latebar's members meet at libgpvm3's pvm_barrier.
+$(BIN)/latebar: $(BUILD)/apps/latebar.o
+	@mkdir -p $(dir $@)
+	$(CC) $(PVMMON_LDFLAGS) $(LDFLAGS) -o $@ $< -lgpvm3 $(PVM_LIBS)
+
+ALL_TARGETS += $(BIN)/latebar
+
 # hang's barrier mode uses libgpvm3's pvm_barrier.
 $(BIN)/hang: $(BUILD)/apps/hang.o
 	@mkdir -p $(dir $@)

@@ -119,9 +119,13 @@ int graphs__diff_waits(FILE *out, const pvmmon_log *la, const pvmmon_log *lb)
 	}
 	a = s[0].w;
 	b = s[1].w;
-	row_time(out, "waiting in all receives", a->total_wait_ns, b->total_wait_ns);
+	row_time(out, "waiting in all", a->total_wait_ns, b->total_wait_ns);
 	row_time(out, "  late sender", a->late_sender_ns, b->late_sender_ns);
 	row_time(out, "  late sender, wrong order", a->wrong_order_ns, b->wrong_order_ns);
+	if (a->barrier_ns || b->barrier_ns || a->collective_ns || b->collective_ns) {
+		row_time(out, "  at barriers", a->barrier_ns, b->barrier_ns);
+		row_time(out, "  in collectives", a->collective_ns, b->collective_ns);
+	}
 	row_time(out, "run (first start to last end)", a->runtime_ns, b->runtime_ns);
 	row_time(out, "run with free messages", a->ideal_ns, b->ideal_ns);
 	row_pct(out, "parallel efficiency", a->parallel_efficiency, b->parallel_efficiency);

@@ -706,7 +706,10 @@ static int waits_tables(const pvmmon_log *log, export_sink *k)
 			if (t->stmts[s].id == t->events[st->event].stmt)
 				place = graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]);
 		export_cell r[] = {cs(t->lid), cs(place), cs(log->tasks[st->from].lid),
-		                   cs(st->kind == PVMMON_WAIT_WRONG_ORDER ? "wrong-order" : "late-sender"),
+		                   cs(st->kind == PVMMON_WAIT_WRONG_ORDER  ? "wrong-order"
+		                      : st->kind == PVMMON_WAIT_BARRIER    ? "barrier"
+		                      : st->kind == PVMMON_WAIT_COLLECTIVE ? "collective"
+		                                                           : "late-sender"),
 		                   ci(st->wait_ns), ci(st->indirect)};
 
 		rc = k->row(k, r);

@@ -10,6 +10,7 @@
 #include "figures.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/waits.h"
+#include "waits_coll.h"
 #include "waits_model.h"
 
 /* A share of one wait's cost: a cause, its fraction, and whether it came directly. */
@@ -27,6 +28,8 @@ typedef struct work {
 	share **shares; /* per state */
 	size_t *nshares;
 	size_t **state_of; /* per task and event: its state, WM_NONE */
+	wm_barrier_wait *bar; /* the barrier waits, by task and event */
+	size_t nbar;
 } work;
 
 static size_t cause_index(work *k, size_t task, const wm_key *key)
@@ -136,20 +139,20 @@ static int64_t receiver_time(const wm_model *m, size_t x, const wm_profile *px, 
 	return 0;
 }
 
-/* Charges state s (receive i of task x, waiting for task y's send j) by the sender's
- * excess over the receiver since their previous message. */
-static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
+/* Charges state s (task x waiting from bx, task y late at by, event j) by y's excess
+ * over x since their previous synchronisation, at ax in x and ay in y. */
+static int blame_interval(work *k, size_t s, size_t x, int64_t ax, int64_t bx, size_t y,
+                          int64_t ay, int64_t by, size_t j)
 {
 	const wm_model *m = k->m;
-	const pvmmon_log_event *r = &m->tasks[x].t->events[i], *snd = &m->tasks[y].t->events[j];
+	const pvmmon_log_event *snd = &m->tasks[y].t->events[j];
 	wm_profile px, py;
-	int64_t ax, ay, total = 0, waited = 0;
+	int64_t total = 0, waited = 0;
 	int rc;
 
-	last_sync(m, x, i, y, &ax, &ay);
-	if ((rc = waits__profile(&px, m, x, ax, r->vt0)) < 0)
+	if ((rc = waits__profile(&px, m, x, ax, bx)) < 0)
 		return rc;
-	if ((rc = waits__profile(&py, m, y, ay, snd->vt0)) < 0) {
+	if ((rc = waits__profile(&py, m, y, ay, by)) < 0) {
 		waits__profile_free(&px);
 		return rc;
 	}
@@ -196,13 +199,31 @@ static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
 	return rc;
 }
 
+/* Charges state s: receive i of task x, waiting for task y's send j (since their previous
+ * message), or x's wait at a barrier for its latecomer (since the previous barrier). */
+static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
+{
+	const wm_model *m = k->m;
+	const wm_barrier_wait *b = k->w->states[s].kind == PVMMON_WAIT_BARRIER
+	                               ? waits__barrier_of(k->bar, k->nbar, x, i)
+	                               : NULL;
+	int64_t ax, ay;
+
+	if (b)
+		return blame_interval(k, s, x, b->a, b->b, b->late, b->late_a, b->late_b,
+		                      b->late_event);
+	last_sync(m, x, i, y, &ax, &ay);
+	return blame_interval(k, s, x, ax, m->tasks[x].t->events[i].vt0, y, ay,
+	                      m->tasks[y].t->events[j].vt0, j);
+}
+
 static int by_end(const void *pa, const void *pb, void *ctx)
 {
 	const pvmmon_wait_state *a = pa, *b = pb;
 	const wm_model *m = ctx;
 	const pvmmon_log_event *ea = &m->tasks[a->task].t->events[a->event];
 	const pvmmon_log_event *eb = &m->tasks[b->task].t->events[b->event];
-	int64_t x = ea->vt0 + ea->sync, y = eb->vt0 + eb->sync;
+	int64_t x = ea->vt0 + a->wait_ns, y = eb->vt0 + b->wait_ns;
 
 	return x < y ? -1 : x > y;
 }
@@ -227,11 +248,43 @@ static int wrong_order(const wm_model *m, size_t x, size_t i, const pvmmon_log_e
 	return 0;
 }
 
-/* Every receive that waited for a monitored sender, in the order of its wait's end. */
+static int add_state(work *k, pvmmon_wait_state st)
+{
+	pvmmon_waits *w = k->w;
+
+	if (w->nstates == k->capstates) {
+		size_t cap = k->capstates ? 2 * k->capstates : 64;
+		pvmmon_wait_state *g = realloc(w->states, cap * sizeof(*g));
+
+		if (!g)
+			return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+		w->states = g;
+		k->capstates = cap;
+	}
+	w->states[w->nstates++] = st;
+	return 0;
+}
+
+/* A receive's kind: at a collective when the receive or its send is part of one (a
+ * bcast member's receive of the root's message, a reduce or gather root's of a
+ * contribution), else a late sender, in the wrong order or not. */
+static pvmmon_wait_kind receive_kind(const wm_model *m, size_t x, size_t i)
+{
+	const wm_task *t = &m->tasks[x], *y = &m->tasks[t->peer_task[i]];
+	const pvmmon_log_event *snd = &y->t->events[t->peer_event[i]];
+
+	if (waits__collective(t->t, t->t->events[i].stmt) || waits__collective(y->t, snd->stmt))
+		return PVMMON_WAIT_COLLECTIVE;
+	return wrong_order(m, x, i, snd) ? PVMMON_WAIT_WRONG_ORDER : PVMMON_WAIT_LATE_SENDER;
+}
+
+/* Every receive that waited for a monitored sender, and every wait at a barrier, in the
+ * order of its wait's end. */
 static int collect(work *k)
 {
 	const wm_model *m = k->m;
 	pvmmon_waits *w = k->w;
+	int rc = 0;
 
 	for (size_t x = 0; x < m->ntasks; x++) {
 		const wm_task *t = &m->tasks[x];
@@ -244,23 +297,21 @@ static int collect(work *k)
 			w->total_wait_ns += e->sync;
 			if (t->peer_task[i] == WM_NONE)
 				continue;
-			if (w->nstates == k->capstates) {
-				size_t cap = k->capstates ? 2 * k->capstates : 64;
-				pvmmon_wait_state *g = realloc(w->states, cap * sizeof(*g));
-
-				if (!g)
-					return pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
-				w->states = g;
-				k->capstates = cap;
-			}
-			w->states[w->nstates++] = (pvmmon_wait_state){
-			    x, i, t->peer_task[i],
-			    wrong_order(m, x, i, &m->tasks[t->peer_task[i]].t->events[t->peer_event[i]])
-			        ? PVMMON_WAIT_WRONG_ORDER
-			        : PVMMON_WAIT_LATE_SENDER,
-			    e->sync, 0};
+			if ((rc = add_state(k, (pvmmon_wait_state){x, i, t->peer_task[i],
+			                                           receive_kind(m, x, i), e->sync,
+			                                           0})) < 0)
+				return rc;
 		}
 	}
+	for (size_t b = 0; b < k->nbar && rc == 0; b++) {
+		const wm_barrier_wait *bw = &k->bar[b];
+
+		w->total_wait_ns += bw->wait_ns;
+		rc = add_state(k, (pvmmon_wait_state){bw->task, bw->event, bw->late,
+		                                      PVMMON_WAIT_BARRIER, bw->wait_ns, 0});
+	}
+	if (rc < 0)
+		return rc;
 	if (w->nstates > 1)
 		qsort_r(w->states, w->nstates, sizeof(*w->states), by_end, (void *)m);
 	return 0;
@@ -335,6 +386,10 @@ static int analyse(work *k)
 		rc = blame(k, s, st->task, st->event, st->from, t->peer_event[st->event]);
 		if (st->kind == PVMMON_WAIT_WRONG_ORDER)
 			w->wrong_order_ns += st->wait_ns;
+		else if (st->kind == PVMMON_WAIT_BARRIER)
+			w->barrier_ns += st->wait_ns;
+		else if (st->kind == PVMMON_WAIT_COLLECTIVE)
+			w->collective_ns += st->wait_ns;
 		else
 			w->late_sender_ns += st->wait_ns;
 		for (size_t z = 0; rc == 0 && z < k->nshares[s]; z++) {
@@ -364,7 +419,9 @@ int pvmmon_waits_compute(pvmmon_waits **out, const pvmmon_log *log)
 		return rc;
 	k.m = &m;
 	k.w = calloc(1, sizeof(*k.w));
-	rc = k.w ? analyse(&k) : pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	rc = k.w ? waits__barriers(&m, &k.bar, &k.nbar) : pvmmon_error_set(PVMMON_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = analyse(&k);
 	if (rc == 0)
 		rc = waits__replay(&k.w->ideal_ns, NULL, &m, 1, NULL, 0);
 	nstates = k.w ? k.w->nstates : 0;
@@ -382,6 +439,7 @@ int pvmmon_waits_compute(pvmmon_waits **out, const pvmmon_log *log)
 	free(k.shares);
 	free(k.nshares);
 	free(k.state_of);
+	free(k.bar);
 	pvmmon_waits_free(k.w);
 	waits__model_free(&m);
 	return rc;

@@ -186,6 +186,7 @@ void waits__model_free(wm_model *m)
 		free(m->tasks[x].peer_event);
 		free(m->tasks[x].proc);
 		free(m->tasks[x].next_stmt);
+		free(m->tasks[x].gwait);
 	}
 	free(m->tasks);
 	memset(m, 0, sizeof(*m));
@@ -259,7 +260,7 @@ int waits__profile(wm_profile *p, const wm_model *m, size_t x, int64_t a, int64_
 		prev = t->events[lo - 1].vt1;
 	for (size_t i = lo; i < t->nevents && rc == 0 && prev < b; i++) {
 		const pvmmon_log_event *e = &t->events[i];
-		int64_t sync = e->sync > 0 ? e->sync : 0;
+		int64_t sync = e->sync > 0 ? e->sync : w->gwait ? w->gwait[i] : 0;
 
 		rc = add(p, compute_key(w, i, w->next_stmt[i]), prev, e->vt0, a, b);
 		if (rc == 0 && waits__is_call(e) && e->vt1 > e->vt0) {

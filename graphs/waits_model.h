@@ -30,6 +30,9 @@ typedef struct wm_task {
 	size_t *peer_event;     /* and the partner's event of the same message */
 	int32_t *proc;          /* the innermost selected procedure before each event */
 	uint32_t *next_stmt;    /* the statement of the next PVM event at or after it */
+	int64_t *gwait;         /* a barrier's waiting at its release's event (NULL: no
+	                         * barrier; waits_coll.c): the group server's answer carries no
+	                         * virtual time, so the trace's receive shows none */
 } wm_task;
 
 typedef struct wm_model {

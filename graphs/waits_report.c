@@ -82,6 +82,7 @@ typedef struct wsum {
 	uint32_t stmt;
 	int64_t ns;
 	size_t n, indirect, wrong;
+	size_t late, barrier, late_n; /* at a barrier: the latecomer, and how often it was */
 } wsum;
 
 static int by_ns(const void *pa, const void *pb)
@@ -107,11 +108,15 @@ static void waits_by_stmt(const pvmmon_log *log, const pvmmon_waits *w, FILE *ou
 		for (i = 0; i < n && !(v[i].task == st->task && v[i].stmt == stmt); i++)
 			;
 		if (i == n)
-			v[n++] = (wsum){st->task, stmt, 0, 0, 0, 0};
+			v[n++] = (wsum){st->task, stmt, 0, 0, 0, 0, st->from, 0, 0};
 		v[i].ns += st->wait_ns;
 		v[i].n++;
 		v[i].indirect += st->indirect != 0;
 		v[i].wrong += st->kind == PVMMON_WAIT_WRONG_ORDER;
+		if (st->kind == PVMMON_WAIT_BARRIER) {
+			v[i].barrier++;
+			v[i].late_n += st->from == v[i].late;
+		}
 	}
 	qsort(v, n, sizeof(*v), by_ns);
 	fprintf(out, "  %-47s %10s\n", "waits at (task, statement)", "waiting");
@@ -122,9 +127,15 @@ static void waits_by_stmt(const pvmmon_log *log, const pvmmon_waits *w, FILE *ou
 		for (size_t s = 0; s < t->nstmts; s++)
 			if (t->stmts[s].id == v[i].stmt)
 				place = graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]);
-		fprintf(out, "  %-6s %-40s %10s in %zu waits, %zu indirect%s\n", t->lid ? t->lid : "?",
+		fprintf(out, "  %-6s %-40s %10s in %zu waits, %zu indirect%s", t->lid ? t->lid : "?",
 		        place, graphs__fmt_time(a, sizeof(a), v[i].ns), v[i].n, v[i].indirect,
 		        v[i].wrong ? ", some in the wrong order" : "");
+		/* Each barrier wait's latecomer: one name when it was always the same. */
+		if (v[i].barrier)
+			fprintf(out, ", at barriers: latecomer %s in %zu of %zu",
+			        log->tasks[v[i].late].lid ? log->tasks[v[i].late].lid : "?",
+			        v[i].late_n, v[i].barrier);
+		putc('\n', out);
 	}
 	free(v);
 }
@@ -146,10 +157,16 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 	}
 	fprintf(out, "Why tasks wait (from the trace, in virtual time)\n");
 	fprintf(out, "  waiting %s in %zu receives: late sender %s, late sender in the wrong "
-	             "order %s\n",
+	             "order %s",
 	        graphs__fmt_time(a, sizeof(a), w->total_wait_ns), w->nstates,
 	        graphs__fmt_time(b, sizeof(b), w->late_sender_ns),
 	        graphs__fmt_time(c, sizeof(c), w->wrong_order_ns));
+	/* Group waits only where the run has them: other reports stay as they were. */
+	if (w->barrier_ns || w->collective_ns)
+		fprintf(out, ", at barriers %s, in collectives %s",
+		        graphs__fmt_time(a, sizeof(a), w->barrier_ns),
+		        graphs__fmt_time(b, sizeof(b), w->collective_ns));
+	putc('\n', out);
 	if (w->ncauses) {
 		size_t n = 0;
 

@@ -36,6 +36,10 @@ typedef enum pvmmon_wait_kind {
 	PVMMON_WAIT_LATE_SENDER = 1, /* the message was sent after the receive began */
 	PVMMON_WAIT_WRONG_ORDER,     /* the same, while a message sent earlier, which the
 	                              * task took later, was already there */
+	PVMMON_WAIT_BARRIER,         /* at pvm_barrier, for the member that arrived last */
+	PVMMON_WAIT_COLLECTIVE,      /* a late sender inside a group collective (pvm_bcast,
+	                              * pvm_reduce, pvm_gather, pvm_scatter): the receive
+	                              * or its send is part of one */
 } pvmmon_wait_kind;
 
 /* A computation that made tasks wait: a task's procedure (proc >= 0, an index in
@@ -52,10 +56,12 @@ typedef struct pvmmon_wait_cause {
 	int64_t long_ns;  /* waiting it caused through waits of others (propagated) */
 } pvmmon_wait_cause;
 
-/* One receive that waited. */
+/* One receive that waited, or one member's wait at a barrier. */
 typedef struct pvmmon_wait_state {
-	size_t task, event;   /* the receive: indices in log->tasks and its events */
-	size_t from;          /* the sender's index in log->tasks */
+	size_t task, event;   /* the receive (at a barrier: the group server's answer that
+	                       * released it): indices in log->tasks and its events */
+	size_t from;          /* the sender's index in log->tasks; at a barrier the
+	                       * latecomer's, the member that arrived last */
 	pvmmon_wait_kind kind;
 	int64_t wait_ns;      /* its synchronisation delay */
 	int indirect;         /* most of the sender's excess was waiting of its own */
@@ -66,8 +72,10 @@ typedef struct pvmmon_waits {
 	pvmmon_wait_state *states; /* in the order of their end in virtual time */
 	size_t ncauses;
 	pvmmon_wait_cause *causes; /* largest (short + long) first */
-	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay */
+	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay and
+	                            * every wait at a barrier */
 	int64_t late_sender_ns, wrong_order_ns;
+	int64_t barrier_ns, collective_ns; /* waiting at barriers, and inside collectives */
 	/* Efficiency (POP): useful = a task's computation (its time outside PVM calls). */
 	int64_t runtime_ns;       /* first start to last end */
 	int64_t ideal_ns;         /* the same with every message at no cost */

@@ -5,7 +5,9 @@
  * procedure, directly by stage 1 and through the stages between by the others; the
  * charges add up to the waiting; the run replayed without the procedure waits about
  * what was charged to it less; efficiency's identities hold; the text report opens
- * with the section.
+ * with the section. A barrier with one late member (apps/latebar) names it the
+ * latecomer of every round and charges it the others' waiting. apps/phases asleep has
+ * the analytic load balance; a prediction is checked against the run with the fix.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -379,6 +381,93 @@ static void test_network_whatif(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * apps/latebar: 4 members meet at a barrier after each of 5 rounds; member 3 (task 0.3)
+ * sleeps 100 ms more a round in late_part. It is named the latecomer of every round's
+ * barrier; the other three wait 5 x 100 ms x 3 = 1.5 s there in all; late_part is the top
+ * cause. Within 5%: the work is nanosleep, so no member needs a processor to get on, and
+ * the analysis is in virtual time, so pvmmon's own cost is not in it; what is left is a
+ * sleep's wake-up coming late on a busy 2-CPU machine (a few ms, 20 ms seen once),
+ * against a 75 ms budget, and a member would have to oversleep 98 ms to be the latecomer.
+ */
+#define LB_ROUNDS 5
+#define LB_EXTRA_MS 100
+#define LB_MEMBERS 4
+static void test_late_barrier_member(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512], name[256];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	pvmmon_waits *w = NULL;
+	int64_t others = 0, expect = (int64_t)LB_ROUNDS * LB_EXTRA_MS * 1000000 * (LB_MEMBERS - 1);
+	size_t rounds[LB_MEMBERS] = {0}, named = 0;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon-cc -g -O2 -o latebar %s/../apps/latebar.c -lgpvm3 -lpvm3 && "
+	           "%s/pvmmon run -q --trace --cp=late_part,member_work -o b.xml -- ./latebar -n %d "
+	           "-r %d -x %d && %s/pvmmon report b.xml && %s/pvmmon export b.xml --csv csv && "
+	           "echo barrier rows $(grep -c ',0.3,barrier,' csv/wait_states.csv)",
+	           dir, harness_bin(), harness_build(), harness_bin(), LB_MEMBERS, LB_ROUNDS,
+	           LB_EXTRA_MS, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "latebar: 4 members, 5 rounds, member 3 late by 100 ms: ok"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ", at barriers: latecomer 0.3 in 5 of 5"));
+	/* The export's wait_states: a row for each round's wait of each other member, its
+	 * kind barrier and 0.3 in the from column (and the first barrier's, if 0.3 joined
+	 * last). */
+	{
+		const char *rows = strstr(r.out, "barrier rows ");
+		int n = rows ? atoi(rows + strlen("barrier rows ")) : 0;
+
+		CU_ASSERT(n >= LB_ROUNDS * (LB_MEMBERS - 1) && n <= (LB_ROUNDS + 1) * (LB_MEMBERS - 1));
+	}
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/b.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_waits_compute(&w, log), 0);
+	/* Every member's barrier waits in their order: the first is the barrier after the
+	 * join (its latecomer is whoever joined last), then one a round. */
+	for (size_t s = 0; s < w->nstates; s++) {
+		const pvmmon_wait_state *st = &w->states[s];
+		const char *lid = log->tasks[st->task].lid;
+		const pvmmon_log_stmt *at = NULL;
+
+		if (st->kind != PVMMON_WAIT_BARRIER)
+			continue;
+		for (size_t i = 0; i < log->tasks[st->task].nstmts; i++)
+			if (log->tasks[st->task].stmts[i].id == log->tasks[st->task].events[st->event].stmt)
+				at = &log->tasks[st->task].stmts[i];
+		CU_ASSERT_FATAL(at && at->op && !strcmp(at->op, "pvm_barrier"));
+		/* The rounds' barrier is the second pvm_barrier call site (the first's line
+		 * is the join's barrier). */
+		if (strncmp(lid, "0.", 2) != 0 || at->count != LB_ROUNDS)
+			continue;
+		rounds[atoi(lid + 2) % LB_MEMBERS]++;
+		named += !strcmp(log->tasks[st->from].lid, "0.3");
+		if (strcmp(lid, "0.3") != 0)
+			others += st->wait_ns;
+	}
+	fprintf(stderr, "\n  latebar: the others waited %.1f ms at the rounds' barriers (%.1f ms "
+	                "expected), at barriers %.1f ms in all",
+	        others / 1e6, expect / 1e6, w->barrier_ns / 1e6);
+	/* The late member never waits in a round; each other one does every round. */
+	CU_ASSERT_EQUAL(rounds[3], 0);
+	for (int k = 0; k < 3; k++)
+		CU_ASSERT_EQUAL(rounds[k], LB_ROUNDS);
+	CU_ASSERT_EQUAL(named, (size_t)LB_ROUNDS * (LB_MEMBERS - 1));
+	CU_ASSERT(others > expect * 95 / 100 && others < expect * 105 / 100);
+	CU_ASSERT(w->barrier_ns >= others);
+	CU_ASSERT_FATAL(w->ncauses > 0);
+	pvmmon_waits_cause_name(name, sizeof(name), log, &w->causes[0]);
+	CU_ASSERT_STRING_EQUAL(name, "0.3 late_part");
+	/* Its direct cost is the barrier waits (the master's waits for the members'
+	 * answers come through them: propagated). */
+	CU_ASSERT(w->causes[0].short_ns > expect * 95 / 100);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a slow stage's procedure carries the pipeline's waiting", test_slow_stage_blamed},
     {"an untraced log has no wait section", test_untraced_log},
@@ -388,5 +477,6 @@ CU_TestInfo test_waits_tests[] = {
     {"a prediction of slow_part 50% faster matches the run with it halved",
      test_predict_checked_by_fix},
     {"the network what-if: ideal agrees with the efficiency replay", test_network_whatif},
+    {"a barrier's late member is named and carries the waiting", test_late_barrier_member},
     CU_TEST_INFO_NULL,
 };
