@@ -190,7 +190,7 @@ static void test_export_bad_input(void)
 
 	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml", harness_bin());
 	CU_ASSERT_EQUAL(r.status, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv DIR, --json FILE or --otf2 DIR"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv DIR, --json FILE, --otf2 DIR or --perfetto FILE"));
 	cmd_result_free(&r);
 
 	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml --csv",

@@ -26,7 +26,7 @@ static void test_command_line(void)
 		const char *err;
 	} cases[] = {
 	    {{"--csv", "d"}, "pvmmon: export: no log given\nusage: pvmmon export LOG"},
-	    {{MATMUL}, "pvmmon: export: say --csv DIR, --json FILE or --otf2 DIR\nusage: "},
+	    {{MATMUL}, "pvmmon: export: say --csv DIR, --json FILE, --otf2 DIR or --perfetto FILE\nusage: "},
 	    {{MATMUL, "--json"}, "pvmmon: export: --json needs a value\n"},
 	    {{MATMUL, "--otf2", "d", "--time"}, "pvmmon: export: --time needs a value\n"},
 	    {{MATMUL, "--otf2", "d", "--time", "wall"},
