@@ -344,7 +344,8 @@ static void put_segment(writer *w, const char *name, const char *task, int64_t t
 
 /* The critical path as a track of its own: one slice per segment, a task's work
  * between the nodes where the path arrives and leaves (its successive local arcs
- * merged), or a message or spawn from one task to another. A log without one says
+ * merged, but not over a receive's wait, which is no part of the path), or a message
+ * or spawn from one task to another. A log without one says
  * why in n->no_path. */
 static int critical_path(writer *w)
 {
@@ -372,7 +373,7 @@ static int critical_path(writer *w)
 			t1 = t1 < t0 ? t0 : t1;
 			last = t0;
 		}
-		if (local && wtask == q->task) {
+		if (local && wtask == q->task && t0 == w1) {
 			w1 = t1;
 			wL = q->L;
 			continue;
