@@ -123,12 +123,12 @@ static int write_perfetto(const pvmmon_log *log, const char *path, const char *f
 	rc = write_json(log, file, &d);
 	if (rc < 0)
 		return rc;
-	fprintf(stderr,
-	        "pvmmon: export: %s: %llu slices, %llu message arrows, %s (%s time)%s\n",
+	fprintf(stderr, "pvmmon: export: %s: %llu slices, %llu message arrows, %s (%s time)%s\n",
 	        strcmp(file, "-") ? file : "standard output", (unsigned long long)d.n.slices,
 	        (unsigned long long)d.n.flows,
 	        d.n.no_path[0] ? "no critical path" : "the critical path as its own thread",
-	        real ? "real" : "virtual", log->trace.dropped ? "; the trace was cut at its limit" : "");
+	        real ? "real" : "virtual",
+	        log->trace.dropped ? "; the trace was cut at its limit" : "");
 	if (d.n.no_path[0])
 		fprintf(stderr, "pvmmon: export: no critical path: %s\n", d.n.no_path);
 	return 0;
@@ -188,6 +188,10 @@ int cli__export(int argc, char **argv)
 		                               : "say --csv DIR, --json FILE, --otf2 DIR or "
 		                                 "--perfetto FILE");
 		fputs(help, stderr);
+		return 2;
+	}
+	if (json && perfetto && !strcmp(json, "-") && !strcmp(perfetto, "-")) {
+		cli__error("export: --json - and --perfetto - would share standard output");
 		return 2;
 	}
 	if (pvmmon_log_read(&log, path) < 0) {

@@ -1,4 +1,5 @@
-/* `pvmmon export --perfetto`: a traced run in the Trace Event Format of ui.perfetto.dev and chrome://tracing. */
+/* `pvmmon export --perfetto`: a traced run in the Trace Event Format of ui.perfetto.dev and
+ * chrome://tracing. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +41,9 @@ static int pid_of(const writer *w, size_t i)
 }
 
 /* The critical path's process and thread: after every host's and task's. */
-static int cp_pid(const writer *w)
-{
-	return (int)w->log->nhosts + 2;
-}
+static int cp_pid(const writer *w) { return (int)w->log->nhosts + 2; }
 
-static int cp_tid(const writer *w)
-{
-	return (int)w->log->ntasks + 1;
-}
+static int cp_tid(const writer *w) { return (int)w->log->ntasks + 1; }
 
 /* ns as microseconds with their fraction, which the format's ts and dur are. */
 static void put_us(FILE *f, int64_t ns)
@@ -72,10 +67,7 @@ static void begin(writer *w, const char *ph, const char *name, int pid, int tid,
 	put_us(w->out, ts - w->base);
 }
 
-static void end(writer *w)
-{
-	fputc('}', w->out);
-}
+static void end(writer *w) { fputc('}', w->out); }
 
 /* A metadata event ("M"): name is process_name, thread_name or a sort index. */
 static void meta(writer *w, const char *name, int pid, int tid, const char *value, long sort)
@@ -109,7 +101,8 @@ static void names(writer *w)
 	char buf[512], id[32];
 
 	for (size_t k = 0; k < log->nhosts; k++) {
-		snprintf(buf, sizeof(buf), "host %s", log->hosts[k].name ? log->hosts[k].name : "?");
+		snprintf(buf, sizeof(buf), "host %s",
+		         log->hosts[k].name ? log->hosts[k].name : "?");
 		meta(w, "process_name", (int)k + 1, 0, buf, 0);
 		meta(w, "process_sort_index", (int)k + 1, 0, NULL, (long)k);
 	}
@@ -205,10 +198,10 @@ static void put_proc(writer *w, size_t i, size_t k)
 	const pvmmon_log_event *e = &w->log->tasks[i].events[k];
 	size_t g = w->off[i] + k, x = w->close[g];
 	int64_t stop = x != SIZE_MAX ? w->t0[x] : w->t1[w->off[i + 1] - 1];
-	const char *name = e->tag >= 0 && (size_t)e->tag < w->log->cp.nprocs &&
-	                           w->log->cp.procs[e->tag].name
-	                       ? w->log->cp.procs[e->tag].name
-	                       : "procedure (not selected)";
+	const char *name =
+	    e->tag >= 0 && (size_t)e->tag < w->log->cp.nprocs && w->log->cp.procs[e->tag].name
+	        ? w->log->cp.procs[e->tag].name
+	        : "procedure (not selected)";
 
 	begin(w, "X", name, pid_of(w, i), (int)i + 1, w->t0[g]);
 	fputs(", \"dur\": ", w->out);
@@ -241,7 +234,8 @@ static int times(writer *w)
 			w->close[g] = SIZE_MAX;
 			if (e->op == PVMMON_EV_ENTER) {
 				if (depth == cap) {
-					size_t *s = realloc(stack, (cap ? cap * 2 : 64) * sizeof(*s));
+					size_t *s =
+					    realloc(stack, (cap ? cap * 2 : 64) * sizeof(*s));
 
 					if (!s) {
 						free(stack);
@@ -282,7 +276,8 @@ static int flows(writer *w)
 			const pvmmon_log_event *e = &log->tasks[i].events[j];
 
 			if (is_message(e) && pvmmon_event_op_receives(e->op))
-				keys[k++] = (graphs_recv_key){log->tasks[i].tid, e->peer, e->seq, i, j};
+				keys[k++] =
+				    (graphs_recv_key){log->tasks[i].tid, e->peer, e->seq, i, j};
 		}
 	graphs__sort_receives(keys, nrecv);
 	for (size_t i = 0; i < log->ntasks; i++) {
@@ -362,7 +357,8 @@ static int critical_path(writer *w)
 	meta(w, "process_sort_index", cp_pid(w), 0, NULL, -1);
 	meta(w, "thread_name", cp_pid(w), cp_tid(w), "critical path", 0);
 	for (size_t i = 1; i <= cp->npath; i++) {
-		const pvmmon_cpath_node *p = &cp->path[i - 1], *q = i < cp->npath ? &cp->path[i] : NULL;
+		const pvmmon_cpath_node *p = &cp->path[i - 1],
+		                        *q = i < cp->npath ? &cp->path[i] : NULL;
 		int local = q && q->via == PVMMON_CPATH_VIA_LOCAL;
 		int64_t t0 = 0, t1 = 0;
 
@@ -411,12 +407,13 @@ static void metadata(writer *w)
 	      "\"program\": ",
 	      w->out);
 	graphs__json_string(w->out, log->program ? log->program : "");
-	fprintf(w->out, ", \"clock\": \"%s\", \"tasks\": %zu, \"trace_events\": %" PRIu64
+	fprintf(w->out,
+	        ", \"clock\": \"%s\", \"tasks\": %zu, \"trace_events\": %" PRIu64
 	        ", \"trace_dropped\": %" PRIu64 ", \"critical_path\": ",
 	        w->real ? "real" : "virtual", log->ntasks, (uint64_t)w->off[log->ntasks],
 	        log->trace.dropped);
-	graphs__json_string(w->out, w->n->no_path[0] ? w->n->no_path
-	                                              : "the thread \"critical path\"");
+	graphs__json_string(w->out,
+	                    w->n->no_path[0] ? w->n->no_path : "the thread \"critical path\"");
 	fputs("}\n}\n", w->out);
 }
 

@@ -175,7 +175,8 @@ static int value(reader *r, jm *v)
 	else if (*r->p == '"')
 		rc = (v->type = JM_STR, v->str = string(r)) ? 0 : -1;
 	else if (!strncmp(r->p, "true", 4) || !strncmp(r->p, "null", 4))
-		rc = (v->type = *r->p == 't' ? JM_BOOL : JM_NULL, v->num = *r->p == 't', r->p += 4, 0);
+		rc = (v->type = *r->p == 't' ? JM_BOOL : JM_NULL, v->num = *r->p == 't', r->p += 4,
+		      0);
 	else if (!strncmp(r->p, "false", 5))
 		rc = (v->type = JM_BOOL, r->p += 5, 0);
 	else

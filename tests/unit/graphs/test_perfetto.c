@@ -23,7 +23,7 @@
 typedef struct summary {
 	size_t x, s, f, meta;
 	size_t x_by_tid[8];
-	double cp_dur_us; /* the critical path's slices' durations summed */
+	double cp_dur_us;   /* the critical path's slices' durations summed */
 	double cp_last_len; /* the last one's path_length_ns */
 } summary;
 
@@ -88,7 +88,8 @@ static int check(const jm *doc, summary *sum)
 
 				match += oph && oid && oid->num == id->num && oph[0] != ph[0] &&
 				         (oph[0] == 's' || oph[0] == 'f') && !oph[1] &&
-				         jm_str(o, "cat") && !strcmp(jm_str(o, "cat"), jm_str(e, "cat")) &&
+				         jm_str(o, "cat") &&
+				         !strcmp(jm_str(o, "cat"), jm_str(e, "cat")) &&
 				         !strcmp(jm_str(o, "name"), jm_str(e, "name"));
 			}
 			WANT(match == 1);
@@ -390,9 +391,11 @@ static void test_check_can_fail(void)
 	static const char *const broken[] = {
 	    "{\"traceEvents\": [{\"ph\": \"s\", \"name\": \"m\", \"cat\": \"message\", \"id\": 1, "
 	    "\"pid\": 1, \"tid\": 1, \"ts\": 1}], \"displayTimeUnit\": \"ns\", \"metadata\": {}}",
-	    "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}], "
+	    "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": "
+	    "1}], "
 	    "\"displayTimeUnit\": \"ns\", \"metadata\": {}}",
-	    "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 2, "
+	    "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": "
+	    "2, "
 	    "\"dur\": 1}, {\"ph\": \"X\", \"name\": \"b\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
 	    "\"dur\": 1}], \"displayTimeUnit\": \"ns\", \"metadata\": {}}",
 	};
