@@ -67,8 +67,8 @@ static void check_perfetto(const char *pvmmon, const char *log)
 		CU_ASSERT_EQUAL(r.status, 0);
 		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "perfetto-check ok"));
 		if (r.status)
-			fprintf(stderr, "\nPerfetto check of %s %s: %s\n%s\n", log, clocks[i], r.out,
-			        r.err);
+			fprintf(stderr, "\nPerfetto check of %s %s: %s\n%s\n", log, clocks[i],
+			        r.out, r.err);
 		cmd_result_free(&r);
 	}
 }
@@ -119,8 +119,8 @@ static void test_export_mcpi_cc(void)
 
 /* A traced ping-pong exported for Perfetto: every message an arrow from its send to its
  * receive (checked against the log by perfetto_check.py, and counted here: 20 pings,
- * 20 pongs and the stop); traced fixtures with a critical path, an interval profile and a cut trace; a
- * run without a trace refused with the file named. */
+ * 20 pongs and the stop); traced fixtures with a critical path, an interval profile and a cut
+ * trace; a run without a trace refused with the file named. */
 static void test_export_perfetto(void)
 {
 	const char *dir = harness_tmpdir();
@@ -261,7 +261,8 @@ static void test_export_bad_input(void)
 
 	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml", harness_bin());
 	CU_ASSERT_EQUAL(r.status, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--csv DIR, --json FILE, --otf2 DIR or --perfetto FILE"));
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(r.err, "--csv DIR, --json FILE, --otf2 DIR or --perfetto FILE"));
 	cmd_result_free(&r);
 
 	harness_sh(&r, 30, "%s/pvmmon export tests/fixtures/report-matmul.xml --csv",
@@ -301,6 +302,45 @@ static void test_export_bad_input(void)
 	cmd_result_free(&r);
 }
 
+/* perfetto_check.py fails on a document that breaks the format: a pvmmon whose Perfetto
+ * export loses one message's arrow end, and one whose slices lose their durations. */
+static void test_export_perfetto_check_can_fail(void)
+{
+	static const char *const breaks[] = {
+	    "f = [e for e in d['traceEvents'] if e['ph'] == 'f'][0]; d['traceEvents'].remove(f)",
+	    "[e.pop('dur') for e in d['traceEvents'] if e['ph'] == 'X']",
+	};
+	const char *dir = harness_tmpdir();
+
+	for (size_t i = 0; i < sizeof(breaks) / sizeof(breaks[0]); i++) {
+		char bad[4200];
+		cmd_result r;
+		FILE *f;
+
+		snprintf(bad, sizeof(bad), "%s/bad%zu", dir, i);
+		f = fopen(bad, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fprintf(f,
+		        "#!/bin/sh\n%s/pvmmon \"$@\" || exit $?\n"
+		        "/usr/bin/python3 -c \"import json, sys\n"
+		        "d = json.load(open(sys.argv[1]))\n%s\n"
+		        "json.dump(d, open(sys.argv[1], 'w'))\" \"$4\"\n",
+		        harness_bin(), breaks[i]);
+		fclose(f);
+		harness_sh(&r, 60,
+		           "chmod +x '%s' && /usr/bin/python3 tests/integration/perfetto_check.py "
+		           "'%s' tests/fixtures/report-trace.xml '%s/t.json'",
+		           bad, bad, dir);
+		CU_ASSERT_NOT_EQUAL(r.status, 0);
+		CU_ASSERT_PTR_NULL(strstr(r.out, "perfetto-check ok"));
+		CU_ASSERT_PTR_NOT_NULL(
+		    strstr(r.out, i == 0 ? "flow starts and ends" : "X without a duration"));
+		if (!strstr(r.out, i == 0 ? "flow starts and ends" : "X without a duration"))
+			fprintf(stderr, "\nbroken check %zu: %s\n%s\n", i, r.out, r.err);
+		cmd_result_free(&r);
+	}
+}
+
 CU_TestInfo test_export_tests[] = {
     {"export: a traced matmul run matches the text report", test_export_matmul},
     {"export: mcpi built with pvmmon-cc matches the text report", test_export_mcpi_cc},
@@ -309,5 +349,6 @@ CU_TestInfo test_export_tests[] = {
     {"export: OTF2 in real time, no overwrite, a run without a trace", test_export_otf2_options},
     {"export: bad logs and options", test_export_bad_input},
     {"export: Perfetto traces of ping-pong and fixtures", test_export_perfetto},
+    {"export: the Perfetto check fails on a broken document", test_export_perfetto_check_can_fail},
     CU_TEST_INFO_NULL,
 };
