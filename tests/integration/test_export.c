@@ -114,6 +114,12 @@ static void test_export_mcpi_cc(void)
 		check_export(pvmmon, log);
 		check_otf2(pvmmon, log);
 		check_perfetto(pvmmon, log);
+		/* With --cp=main, the critical path's thread (perfetto_check.py has checked its
+		 * length against the log's). */
+		harness_sh(&r, 60, "%s export '%s' --perfetto '%s/cp.json'", pvmmon, log, dir);
+		CU_ASSERT_EQUAL(r.status, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "the critical path as its own thread"));
+		cmd_result_free(&r);
 	}
 }
 
