@@ -136,7 +136,7 @@ typedef struct json_state {
 	size_t ncols, nrows, ntables;
 } json_state;
 
-static void json_string(FILE *f, const char *s)
+void graphs__json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -159,7 +159,7 @@ static int json_begin(export_sink *k, const char *table, const export_col *cols,
 	json_state *st = k->state;
 
 	fprintf(st->f, "%s\n    ", st->ntables++ ? "," : "");
-	json_string(st->f, table);
+	graphs__json_string(st->f, table);
 	fputs(": [", st->f);
 	st->cols = cols;
 	st->ncols = ncols;
@@ -175,12 +175,12 @@ static int json_row(export_sink *k, const export_cell *cells)
 	for (size_t i = 0; i < st->ncols; i++) {
 		if (i)
 			fputs(", ", st->f);
-		json_string(st->f, st->cols[i].name);
+		graphs__json_string(st->f, st->cols[i].name);
 		fputs(": ", st->f);
 		if (cells[i].type == XC_NULL)
 			fputs("null", st->f);
 		else if (cells[i].type == XC_STR)
-			json_string(st->f, cells[i].s);
+			graphs__json_string(st->f, cells[i].s);
 		else if (cells[i].type == XC_REAL && (cells[i].d != cells[i].d))
 			fputs("null", st->f); /* JSON has no NaN */
 		else

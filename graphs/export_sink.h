@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "pvmmon/log.h"
 
@@ -34,6 +35,9 @@ typedef struct export_sink {
 	int (*end)(struct export_sink *sink);
 	void *state;
 } export_sink;
+
+/* Writes s as a JSON string (quoted, escaped) to f; the JSON and Perfetto writers'. */
+void graphs__json_string(FILE *f, const char *s);
 
 /* Sends every table of log to sink, in a fixed order. */
 int graphs__export_tables(const pvmmon_log *log, export_sink *sink);

@@ -26,8 +26,11 @@ static void test_command_line(void)
 		const char *err;
 	} cases[] = {
 	    {{"--csv", "d"}, "pvmmon: export: no log given\nusage: pvmmon export LOG"},
-	    {{MATMUL}, "pvmmon: export: say --csv DIR, --json FILE or --otf2 DIR\nusage: "},
+	    {{MATMUL}, "pvmmon: export: say --csv DIR, --json FILE, --otf2 DIR or --perfetto FILE\nusage: "},
 	    {{MATMUL, "--json"}, "pvmmon: export: --json needs a value\n"},
+	    {{MATMUL, "--perfetto"}, "pvmmon: export: --perfetto needs a value\n"},
+	    {{TRACE, "--json", "-", "--perfetto", "-"},
+	     "pvmmon: export: --json - and --perfetto - would share standard output\n"},
 	    {{MATMUL, "--otf2", "d", "--time"}, "pvmmon: export: --time needs a value\n"},
 	    {{MATMUL, "--otf2", "d", "--time", "wall"},
 	     "pvmmon: export: --time wants virtual or real, not 'wall'\n"},
@@ -229,10 +232,56 @@ static void test_otf2(void)
 	cmd_remove(dir);
 }
 
+/* --perfetto FILE and -: the document graphs/perfetto.c makes, whole, and what it holds
+ * said; in real time with --time real; a log without a trace refused, the file named,
+ * nothing written. */
+static void test_perfetto(void)
+{
+	char dir[40], path[80], *want = NULL, *real = NULL;
+	pvmmon_log *log = NULL;
+	size_t len = 0;
+	cmd_result r;
+	struct stat st;
+	FILE *f;
+
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, TRACE), 0);
+	f = open_memstream(&want, &len);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_export_perfetto(log, f, 0, NULL), 0);
+	fclose(f);
+	f = open_memstream(&real, &len);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_export_perfetto(log, f, 1, NULL), 0);
+	fclose(f);
+	pvmmon_log_free(log);
+	cmd_run(&r, cli__export, "export", TRACE, "--perfetto", "-", NULL);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: export: standard output: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "message arrows"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(virtual time)"));
+	cmd_free(&r);
+	cmd_run(&r, cli__export, "export", TRACE, "--perfetto", "-", "--time", "real", NULL);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, real);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "(real time)"));
+	cmd_free(&r);
+	cmd_tmpdir(dir);
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	cmd_run(&r, cli__export, "export", MATMUL, "--perfetto", path, NULL);
+	CU_ASSERT_EQUAL(r.status, 1);
+	CU_ASSERT_STRING_EQUAL(r.err, "pvmmon: export: " MATMUL " has no event trace: a Perfetto "
+	                              "trace needs a run recorded with pvmmon run --trace\n");
+	CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+	cmd_free(&r);
+	cmd_remove(dir);
+	free(want);
+	free(real);
+}
+
 CU_TestInfo test_cli_export_tests[] = {
     {"bad command lines say what is wrong", test_command_line},
     {"--json FILE and --json -, files that cannot be written", test_json},
     {"--csv DIR, a folder that cannot be made", test_csv},
     {"--otf2 DIR: traced, cut, profile; what is said", test_otf2},
+    {"--perfetto FILE: virtual and real time, a log without a trace", test_perfetto},
     CU_TEST_INFO_NULL,
 };

@@ -7,6 +7,7 @@ extern CU_TestInfo test_cpath_tests[];
 extern CU_TestInfo test_dot_tests[];
 extern CU_TestInfo test_export_tests[];
 extern CU_TestInfo test_histo_tests[];
+extern CU_TestInfo test_perfetto_tests[];
 extern CU_TestInfo test_phases_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
@@ -22,6 +23,7 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"dot", NULL, NULL, NULL, NULL, test_dot_tests},
     {"export", NULL, NULL, NULL, NULL, test_export_tests},
     {"histo", NULL, NULL, NULL, NULL, test_histo_tests},
+    {"perfetto", NULL, NULL, NULL, NULL, test_perfetto_tests},
     {"phases", NULL, NULL, NULL, NULL, test_phases_tests},
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
