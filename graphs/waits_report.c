@@ -17,30 +17,6 @@
 /* The causes and wait statements shown. */
 #define WAITS_SHOWN 8
 
-void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_log *log,
-                             const pvmmon_wait_cause *c)
-{
-	const pvmmon_log_task *t = c->task < log->ntasks ? &log->tasks[c->task] : NULL;
-	const char *lid = t && t->lid ? t->lid : "?";
-	char where[512];
-
-	if (c->proc == PVMMON_WAIT_ALL_COMPUTATION) {
-		snprintf(buf, len, "%s all its computation", lid);
-		return;
-	}
-	if (c->proc >= 0 && (size_t)c->proc < log->cp.nprocs && log->cp.procs[c->proc].name) {
-		snprintf(buf, len, "%s %s", lid, log->cp.procs[c->proc].name);
-		return;
-	}
-	for (size_t s = 0; t && s < t->nstmts; s++)
-		if (t->stmts[s].id == c->stmt && c->stmt != UINT32_MAX) {
-			snprintf(buf, len, "%s before %s", lid,
-			         graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]));
-			return;
-		}
-	snprintf(buf, len, "%s to its end", lid);
-}
-
 static double pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;

@@ -15,6 +15,8 @@ extern CU_TestInfo test_timeline_tests[];
 extern CU_TestInfo test_top_tests[];
 extern CU_TestInfo test_waitfor_tests[];
 extern CU_TestInfo test_graphs_waits_tests[];
+extern CU_TestInfo test_waits_coll_tests[];
+extern CU_TestInfo test_waits_predict_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"between", NULL, NULL, NULL, NULL, test_between_tests},
@@ -31,5 +33,7 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"top", NULL, NULL, NULL, NULL, test_top_tests},
     {"waitfor", NULL, NULL, NULL, NULL, test_waitfor_tests},
     {"graphs_waits", NULL, NULL, NULL, NULL, test_graphs_waits_tests},
+    {"waits_coll", NULL, NULL, NULL, NULL, test_waits_coll_tests},
+    {"waits_predict", NULL, NULL, NULL, NULL, test_waits_predict_tests},
     CU_SUITE_INFO_NULL,
 };
