@@ -25,21 +25,43 @@ typedef struct wm_key {
 /* One task's events with what the analysis derives from them. */
 typedef struct wm_task {
 	const pvmmon_log_task *t;
-	int64_t vstart, vend;   /* its virtual start and end */
-	size_t *peer_task;      /* a message event's partner task (WM_NONE: unmonitored) */
-	size_t *peer_event;     /* and the partner's event of the same message */
-	int32_t *proc;          /* the innermost selected procedure before each event */
-	uint32_t *next_stmt;    /* the statement of the next PVM event at or after it */
-	int64_t *gwait;         /* a barrier's waiting at its release's event (NULL: no
-	                         * barrier; waits_coll.c): the group server's answer carries no
-	                         * virtual time, so the trace's receive shows none */
+	int64_t vstart, vend; /* its virtual start and end */
+	size_t *peer_task;    /* a message event's partner task (WM_NONE: unmonitored) */
+	size_t *peer_event;   /* and the partner's event of the same message */
+	int32_t *proc;        /* the innermost selected procedure before each event */
+	uint32_t *next_stmt;  /* the statement of the next PVM event at or after it */
+	int64_t *gwait;       /* a barrier's waiting at its release's event (NULL: no
+	                       * barrier; waits_coll.c): the group server's answer carries no
+	                       * virtual time, so the trace's receive shows none */
+	/* Its pvm_barrier calls in order: each one's first event and its release (the
+	 * group server's answer, a receive). */
+	size_t *bfirst, *brelease, nbar;
 } wm_task;
+
+/* Barrier instance k: the k-th pvm_barrier call of every task that calls it (the log
+ * does not name the group: one group, or groups that meet equally often). */
+typedef struct wm_bar {
+	uint32_t members; /* tasks with a k-th call */
+	size_t late;      /* the latecomer: the last to arrive (waits__bar_arrival) */
+	int64_t call_ns;  /* the latecomer's time in its call: the group server's round trip */
+} wm_bar;
 
 typedef struct wm_model {
 	const pvmmon_log *log;
 	size_t ntasks;
 	wm_task *tasks;
+	size_t nbars;
+	wm_bar *bars;
 } wm_model;
+
+/* Statement id's PVM call in task t, NULL when it has none. */
+const char *waits__op_of(const pvmmon_log_task *t, uint32_t id);
+/* Member x's measure at barrier instance k: after the first, the virtual time it took
+ * since it left instance k-1 (the members left it together, at the group server's one
+ * answer: the latest arrives last); at the first, its arrival in real time. */
+int64_t waits__bar_arrival(const wm_model *m, size_t x, size_t k);
+/* The time member x spent in its barrier call k, in its virtual time. */
+int64_t waits__bar_in_call(const wm_model *m, size_t x, size_t k);
 
 /* Builds the model of log's trace; PVMMON_EINVAL without a whole trace. */
 int waits__model(wm_model *m, const pvmmon_log *log);
@@ -77,7 +99,7 @@ typedef struct wm_net {
 } wm_net;
 
 /* The same replay with messages on network net (NULL: as measured). */
-int waits__replay_net(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m,
-                      const wm_net *net, const pvmmon_wait_cause *c, int pct);
+int waits__replay_net(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, const wm_net *net,
+                      const pvmmon_wait_cause *c, int pct);
 
 #endif
