@@ -105,6 +105,30 @@ static void test_barrier(void)
 	pvmmon_log_free(log);
 }
 
+/*
+ * The replay holds each member at a barrier until the last arrives, plus the
+ * latecomer's time in the call. barrier_log replays to its 13 ms. With L's computation
+ * before its barriers gone: first barrier, L arrives at 0, A at 1, B at 2, all go at 2 +
+ * 1 (L's 1 ms in the call, the latecomer's by real time); second, A and B arrive at 3 +
+ * 2 = 5, L at 3, all go at 5 + 1 = 6 (L's 1 ms again); A sends at 6, M receives it at 6;
+ * every task ends 1 ms after its last event: 7 ms.
+ */
+static void test_barrier_replay(void)
+{
+	pvmmon_log *log = barrier_log();
+	pvmmon_waits *w = wlog__compute(log);
+	const pvmmon_wait_cause *lc = wlog__cause(w, 3, -1, 0);
+	int64_t ns = -1;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(lc);
+	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, lc, 0), 0);
+	CU_ASSERT_EQUAL(ns, 13 * MS);
+	CU_ASSERT_EQUAL(pvmmon_waits_predict(&ns, log, lc, 100), 0);
+	CU_ASSERT_EQUAL(ns, 7 * MS);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 /* A message sent by pvm_bcast that its receiver waited for: a wait in a collective. */
 static void test_collective(void)
 {
@@ -130,5 +154,6 @@ static void test_collective(void)
 CU_TestInfo test_waits_coll_tests[] = {
     {"barrier", test_barrier},
     {"collective", test_collective},
+    {"barrier_replay", test_barrier_replay},
     CU_TEST_INFO_NULL,
 };
