@@ -76,8 +76,9 @@ int main(int argc, char **argv)
 		in_b += t2 - t1;
 		all += t3 - t0;
 	}
-	printf("hotspots: a %.1f b %.1f (%llu)\n", 100.0 * (double)in_a / (double)all,
-	       100.0 * (double)in_b / (double)all, (unsigned long long)(x & 0xffff));
+	printf("hotspots: a %.1f b %.1f cpu %lld ms (%llu)\n", 100.0 * (double)in_a / (double)all,
+	       100.0 * (double)in_b / (double)all, (long long)(all / 1000000),
+	       (unsigned long long)(x & 0xffff));
 	pvm_exit();
 	return 0;
 }

@@ -684,6 +684,7 @@ static int samples_start(log_rd *r)
 	    F(pvmmon_log_samples, hz, "hz", LOG_F_U32),
 	    F(pvmmon_log_samples, total, "total", LOG_F_U64),
 	    F(pvmmon_log_samples, truncated, "truncated", LOG_F_U64),
+	    F(pvmmon_log_samples, cost_ns, "cost-ns", LOG_F_I64),
 	};
 	pvmmon_log_task *t = task(r);
 

@@ -330,6 +330,7 @@ static void write_samples(writer *wr, const pvmmon_log_samples *s)
 	attr_u64(wr, "hz", s->hz);
 	attr_u64(wr, "total", s->total);
 	attr_u64(wr, "truncated", s->truncated);
+	attr_i64(wr, "cost-ns", s->cost_ns);
 	for (i = 0; i < s->nmodules; i++) {
 		start(wr, "sample-module");
 		attr_str(wr, "path", s->modules[i]);

@@ -303,6 +303,7 @@ static void put_samples(wire_buf *b, const pvmmon_log_samples *s)
 	wire__put_u32(b, s->hz);
 	wire__put_u64(b, s->total);
 	wire__put_u64(b, s->truncated);
+	wire__put_i64(b, s->cost_ns);
 	wire__put_u32(b, (uint32_t)s->nmodules);
 	for (i = 0; i < s->nmodules; i++)
 		wire__put_str(b, s->modules[i]);
@@ -518,6 +519,7 @@ static pvmmon_log_samples *get_samples(wire_in *in)
 	s->hz = wire__get_u32(in);
 	s->total = wire__get_u64(in);
 	s->truncated = wire__get_u64(in);
+	s->cost_ns = wire__get_i64(in);
 	s->modules = wire__get_array(in, &s->nmodules, sizeof(*s->modules), 4);
 	for (i = 0; i < s->nmodules && !in->failed; i++)
 		if (!(s->modules[i] = wire__get_str(in, WIRE_MAX_STR)))

@@ -209,6 +209,7 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 		return 0;
 	out->total = sm->total;
 	out->truncated = sm->truncated;
+	out->cost_ns = sm->cost_ns;
 	out->hz = sm->hz;
 	out->compute_ns = compute_ns(t);
 	r.s = out;
@@ -261,6 +262,12 @@ static void text_task(const pvmmon_log_task *t, const graphs_samples *s, FILE *o
 	        s->by_state[PVMMON_SAMPLE_PVM], s->by_state[PVMMON_SAMPLE_MONITOR]);
 	if (s->truncated)
 		fprintf(out, "; %" PRIu64 " cut short (the tree was full)", s->truncated);
+	fprintf(out, "\n  sampling cost %.1f ms of CPU time", (double)s->cost_ns / 1e6);
+	if (!c) {
+		fputs("\n  no computing samples (the task computed less than a sampling period)\n",
+		      out);
+		return;
+	}
 	fprintf(out, "\n  %-28s %8s %6s %8s %6s %10s  %s\n", "procedure", "self", "%", "incl",
 	        "%", "self ms", "where");
 	for (size_t i = 0; i < s->nprocs && i < TOP_PROCS; i++) {

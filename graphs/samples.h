@@ -29,6 +29,7 @@ typedef struct graphs_spath {
 typedef struct graphs_samples {
 	uint64_t by_state[PVMMON_SAMPLE_NSTATES]; /* samples with a frame, by state */
 	uint64_t total, truncated;
+	int64_t cost_ns; /* the handler's time in all */
 	uint32_t hz;
 	int64_t compute_ns; /* the task's virtual time outside PVM calls */
 	size_t nprocs;

@@ -92,6 +92,7 @@ pvmmon_log_samples *sampletree__export(const stree *t, uint32_t hz, stree_where 
 	s->hz = hz;
 	s->total = t->total;
 	s->truncated = t->truncated;
+	s->cost_ns = t->cost_ns;
 	if (used > 1 && !(s->nodes = calloc(used - 1, sizeof(*s->nodes))))
 		goto fail;
 	for (uint32_t i = 1; i < used; i++) {

@@ -28,6 +28,7 @@ typedef struct stree {
 	stree_node *nodes;
 	uint32_t cap, used; /* node 0 is the root, no frame */
 	uint64_t total, truncated;
+	int64_t cost_ns; /* the handler's time, added by the sampler */
 } stree;
 
 /* Allocates cap nodes (at least 2); 0 or PVMMON_ENOMEM. */

@@ -394,10 +394,12 @@ typedef struct pvmmon_log_snode {
 } pvmmon_log_snode;
 
 /* A task's call-path samples: the CPU-time rate, the samples taken, how many of them
- * found the tree full (counted at the deepest frame that had a node) and the tree. */
+ * found the tree full (counted at the deepest frame that had a node), the time the
+ * signal handler took in all (ns: the sampling's own cost) and the tree. */
 typedef struct pvmmon_log_samples {
 	uint32_t hz;
 	uint64_t total, truncated;
+	int64_t cost_ns;
 	size_t nmodules;
 	char **modules; /* paths of the binaries and libraries the frames are in */
 	size_t nnodes;

@@ -121,6 +121,7 @@ static pvmmon_log_samples *sample_object(void)
 	s->hz = 997;
 	s->total = 120;
 	s->truncated = 2;
+	s->cost_ns = 123456;
 	s->nmodules = 2;
 	s->modules = calloc(2, sizeof(char *));
 	s->modules[0] = strdup("/opt/app/hot");
@@ -139,6 +140,7 @@ static void check_same(const pvmmon_log_samples *a, const pvmmon_log_samples *b)
 	CU_ASSERT_EQUAL(a->hz, b->hz);
 	CU_ASSERT_EQUAL(a->total, b->total);
 	CU_ASSERT_EQUAL(a->truncated, b->truncated);
+	CU_ASSERT_EQUAL(a->cost_ns, b->cost_ns);
 	CU_ASSERT_EQUAL_FATAL(a->nmodules, b->nmodules);
 	for (size_t i = 0; i < a->nmodules; i++)
 		CU_ASSERT_STRING_EQUAL(a->modules[i], b->modules[i]);
