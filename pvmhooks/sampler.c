@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/clock.h"
 #include "hooks.h"
 #include "sampler.h"
 #include "sampletree.h"
@@ -87,8 +88,9 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	/* The handler's own time, the sampling's cost (CLOCK_MONOTONIC: the vDSO's, no
-	 * system call; a handler is too short to be descheduled often). */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	 * system call; a handler is too short to be descheduled often). libc's own
+	 * clock_gettime: the program's reads are recorded for replay, never pvmmon's. */
+	pvmmon__clock_real(CLOCK_MONOTONIC, &t0);
 	if (unw.init(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
 		do {
 			if (unw.get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
@@ -104,7 +106,7 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 	 * sample stands for all of them. */
 	sampletree__add(&st.tree, pcs, n, state_now(),
 	                1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pvmmon__clock_real(CLOCK_MONOTONIC, &t1);
 	st.tree.cost_ns += (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
 	errno = saved;
 }
