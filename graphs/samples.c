@@ -326,6 +326,8 @@ static void put_html(FILE *out, const char *s)
 	}
 }
 
+static void html_flame(const graphs_samples *s, FILE *out);
+
 static void html_task(const pvmmon_log_task *t, const graphs_samples *s, FILE *out)
 {
 	uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
@@ -357,13 +359,141 @@ static void html_task(const pvmmon_log_task *t, const graphs_samples *s, FILE *o
 			fprintf(out, ":%d", p->line);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</tbody></table>\n<p>Hottest call paths:</p>\n<ul>\n", out);
+	fputs("</tbody></table>\n<p>Flame graph of the computing samples (from main in; a box's "
+	      "width is its samples, hover for its share):</p>\n",
+	      out);
+	html_flame(s, out);
+	fputs("<p>Hottest call paths:</p>\n<ul>\n", out);
 	for (size_t i = 0; i < s->npaths && i < TOP_PATHS; i++) {
 		fprintf(out, "<li>%.1f%% ", share(s->paths[i].count, c));
 		put_html(out, s->paths[i].text);
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
+}
+
+/* Flame graph geometry: the picture's width, a frame's height, the deepest frames drawn. */
+#define FLAME_W 960
+#define FLAME_H 17
+#define FLAME_DEPTH 32
+
+/* The k-th frame's name of path text (frames separated by " > "): its start and length;
+ * 0 when the path has fewer frames. */
+static int frame_at(const char *text, int k, const char **name, size_t *len)
+{
+	const char *p = text, *end;
+
+	for (int i = 0; i < k; i++) {
+		p = strstr(p, " > ");
+		if (!p)
+			return 0;
+		p += 3;
+	}
+	end = strstr(p, " > ");
+	*name = p;
+	*len = end ? (size_t)(end - p) : strlen(p);
+	return *len > 0;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(((const graphs_spath *)a)->text, ((const graphs_spath *)b)->text);
+}
+
+/* Whether paths a and b have the same first k + 1 frames. */
+static int same_prefix(const char *a, const char *b, int k)
+{
+	for (int i = 0; i <= k; i++) {
+		const char *na, *nb;
+		size_t la, lb;
+
+		if (!frame_at(a, i, &na, &la) || !frame_at(b, i, &nb, &lb) || la != lb ||
+		    strncmp(na, nb, la))
+			return 0;
+	}
+	return 1;
+}
+
+/* One frame's box: x and width in samples, its name, its share of c in the tooltip. */
+static void flame_box(FILE *out, uint64_t x, uint64_t w, int depth, const char *name, size_t len,
+                      uint64_t c)
+{
+	double px = (double)FLAME_W * (double)x / (double)c, pw = (double)FLAME_W * (double)w / (double)c;
+	unsigned hash = 0;
+	char label[256];
+
+	for (size_t i = 0; i < len; i++)
+		hash = hash * 31 + (unsigned char)name[i];
+	snprintf(label, sizeof(label), "%.*s", (int)(len < 200 ? len : 200), name);
+	fputs("<g><title>", out);
+	put_html(out, label);
+	fprintf(out, ": %" PRIu64 " samples, %.1f%%</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+	             "height=\"%d\" fill=\"rgb(%u,%u,60)\" stroke=\"white\"/>",
+	        w, share(w, c), px, depth * FLAME_H, pw, FLAME_H - 1, 205 + hash % 50,
+	        80 + (hash / 50) % 120);
+	/* A name only where it fits (about 7 px a character). */
+	if (pw > 30) {
+		size_t fit = (size_t)((pw - 6) / 7);
+
+		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" font-family=\"monospace\">",
+		        px + 3, depth * FLAME_H + 12);
+		if (fit < strlen(label))
+			label[fit] = '\0';
+		put_html(out, label);
+		fputs("</text>", out);
+	}
+	fputs("</g>\n", out);
+}
+
+/*
+ * An icicle-style flame graph of the computing paths, offline SVG in the page: one box
+ * per procedure on a path, from main at the top inwards, as wide as its samples; the
+ * paths sorted by name so that a caller's paths are side by side and its box is one.
+ */
+static void html_flame(const graphs_samples *s, FILE *out)
+{
+	uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
+	graphs_spath *paths;
+	int depth = 0;
+
+	if (!c || !s->npaths || !(paths = malloc(s->npaths * sizeof(*paths))))
+		return;
+	memcpy(paths, s->paths, s->npaths * sizeof(*paths));
+	qsort(paths, s->npaths, sizeof(*paths), by_text);
+	for (size_t i = 0; i < s->npaths; i++) {
+		const char *name;
+		size_t len;
+		int d = 0;
+
+		while (d < FLAME_DEPTH && frame_at(paths[i].text, d, &name, &len))
+			d++;
+		if (d > depth)
+			depth = d;
+	}
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+	             "class=flame role=img aria-label=\"flame graph of the sampled call paths\">\n",
+	        FLAME_W, depth * FLAME_H);
+	for (int k = 0; k < depth; k++) {
+		uint64_t x = 0;
+
+		for (size_t i = 0; i < s->npaths;) {
+			const char *name;
+			size_t len, j = i;
+			uint64_t w = 0;
+
+			if (!frame_at(paths[i].text, k, &name, &len)) {
+				x += paths[i++].count;
+				continue;
+			}
+			while (j < s->npaths && same_prefix(paths[i].text, paths[j].text, k))
+				w += paths[j++].count;
+			flame_box(out, x, w, k, name, len, c);
+			x += w;
+			i = j;
+		}
+	}
+	fputs("</svg>\n", out);
+	free(paths);
 }
 
 int graphs__html_samples(const pvmmon_log *log, FILE *out)

@@ -109,6 +109,23 @@ static void test_hot_functions_shares(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "main > hot_b_caller > hot_b"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "from call-path samples"));
 	free(report);
+	/* The page: the table and the flame graph, hot_a's box with its share. */
+	{
+		char html[4096], *page;
+		cmd_result h;
+
+		snprintf(html, sizeof(html), "%s/page", dir);
+		harness_sh(&h, 60, "%s/pvmmon report -o '%s' '%s/hot.xml'", harness_bin(), html, dir);
+		CU_ASSERT_EQUAL(h.status, 0);
+		cmd_result_free(&h);
+		snprintf(html, sizeof(html), "%s/page/index.html", dir);
+		page = harness_slurp(html, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(page);
+		CU_ASSERT_PTR_NOT_NULL(strstr(page, "<h2 id=sampled>Sampled procedures</h2>"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(page, "class=flame"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(page, "<title>hot_a: "));
+		free(page);
+	}
 	pvmmon_log_free(log);
 	cmd_result_free(&r);
 }
