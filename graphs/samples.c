@@ -15,6 +15,10 @@
 /* Procedures and paths shown in a report. */
 #define TOP_PROCS 15
 #define TOP_PATHS 5
+/* The most inlined functions said at one frame. */
+#define INL_MAX 7
+/* The most procedures on one path (frames and their inlined functions). */
+#define PATH_MAX_PROCS 512
 
 /* Work space of one task's resolution: each node's procedure, and a mark per procedure
  * so that a path counts a procedure once however deep its recursion. */
@@ -22,7 +26,10 @@ typedef struct resolver {
 	pvmmon_symbols *syms;
 	graphs_samples *s;
 	size_t cap;
-	size_t *proc_of; /* node -> procedure index */
+	/* node -> its procedures, innermost first: the functions inlined there, then the
+	 * function whose code it is (chain[i * (INL_MAX + 1)], nchain[i] of them). */
+	size_t *chain;
+	int *nchain;
 	uint64_t *mark;  /* procedure -> the last walk that counted it */
 } resolver;
 
@@ -61,58 +68,69 @@ static int64_t proc_index(resolver *r, const char *name, const char *file, int l
 	return (int64_t)s->nprocs++;
 }
 
-/* Each node's procedure: its function by libdw, or "?" and its module's name. */
+/* Each node's procedures: the functions inlined at it (innermost first) and its
+ * function by libdw, or "?" and its module's name. */
 static int resolve_nodes(resolver *r, const pvmmon_log_samples *sm)
 {
 	for (size_t i = 0; i < sm->nnodes; i++) {
 		const pvmmon_log_snode *n = &sm->nodes[i];
 		const char *module = sm->modules[n->module];
-		char *file = NULL, *func = NULL, unknown[300];
-		int line = 0;
+		char *file = NULL, *func = NULL, unknown[300], *inl[INL_MAX];
+		size_t *chain = &r->chain[i * (INL_MAX + 1)];
+		int line = 0, ninl, rc = 0;
 		int64_t k;
 
 		pvmmon_symbols_resolve(&file, &line, &func, r->syms, module, n->offset);
 		snprintf(unknown, sizeof(unknown), "? (%s)", base_name(module));
+		ninl = func ? pvmmon_symbols_inlined(inl, INL_MAX, r->syms, module, n->offset) : 0;
+		for (int j = 0; j < ninl; j++) {
+			if (rc == 0 && (k = proc_index(r, inl[j], file, line)) >= 0)
+				chain[r->nchain[i]++] = (size_t)k;
+			else
+				rc = PVMMON_ENOMEM;
+			free(inl[j]);
+		}
 		k = proc_index(r, func ? func : unknown, file, line);
 		free(file);
 		free(func);
-		if (k < 0)
+		if (k < 0 || rc < 0)
 			return PVMMON_ENOMEM;
-		r->proc_of[i] = (size_t)k;
+		chain[r->nchain[i]++] = (size_t)k;
 	}
 	pvmmon_error_clear();
 	return 0;
 }
 
-/* The path of node i as text, from the innermost "main" (or the outermost frame) in. */
+/* The path of node i as text, from the innermost "main" (or the outermost frame) in,
+ * inlined functions included. */
 static char *path_text(const resolver *r, const pvmmon_log_samples *sm, size_t i)
 {
-	size_t chain[256], n = 0, from;
-	size_t len = 1;
+	size_t procs[PATH_MAX_PROCS], n = 0, from, len = 1;
 	char *text;
 
-	for (int64_t j = (int64_t)i; j >= 0 && n < 256; j = sm->nodes[j].parent)
-		chain[n++] = (size_t)j;
+	for (int64_t j = (int64_t)i; j >= 0; j = sm->nodes[j].parent)
+		for (int k = 0; k < r->nchain[j] && n < PATH_MAX_PROCS; k++)
+			procs[n++] = r->chain[(size_t)j * (INL_MAX + 1) + (size_t)k];
 	from = n;
 	for (size_t k = 0; k < n; k++)
-		if (!strcmp(r->s->procs[r->proc_of[chain[k]]].name, "main") ||
-		    !strcmp(r->s->procs[r->proc_of[chain[k]]].name, "MAIN__")) {
+		if (!strcmp(r->s->procs[procs[k]].name, "main") ||
+		    !strcmp(r->s->procs[procs[k]].name, "MAIN__")) {
 			from = k + 1;
 			break;
 		}
 	for (size_t k = from; k-- > 0;)
-		len += strlen(r->s->procs[r->proc_of[chain[k]]].name) + 3;
+		len += strlen(r->s->procs[procs[k]].name) + 3;
 	text = malloc(len);
 	if (!text)
 		return NULL;
 	text[0] = '\0';
 	for (size_t k = from; k-- > 0;) {
-		const char *name = r->s->procs[r->proc_of[chain[k]]].name;
+		const char *name = r->s->procs[procs[k]].name;
 		size_t at = strlen(text);
 
 		/* A frame of the same procedure as its caller (a recursion, or two return
 		 * addresses in one function) is said once. */
-		if (k + 1 < from && r->proc_of[chain[k]] == r->proc_of[chain[k + 1]])
+		if (k + 1 < from && procs[k] == procs[k + 1])
 			continue;
 		snprintf(text + at, len - at, "%s%s", at ? " > " : "", name);
 	}
@@ -153,15 +171,16 @@ static int count_nodes(resolver *r, const pvmmon_log_samples *sm)
 			s->by_state[k] += n->self[k];
 		if (!c)
 			continue;
-		s->procs[r->proc_of[i]].self += c;
-		for (int64_t j = (int64_t)i; j >= 0; j = sm->nodes[j].parent) {
-			size_t p = r->proc_of[j];
+		s->procs[r->chain[i * (INL_MAX + 1)]].self += c;
+		for (int64_t j = (int64_t)i; j >= 0; j = sm->nodes[j].parent)
+			for (int k = 0; k < r->nchain[j]; k++) {
+				size_t p = r->chain[(size_t)j * (INL_MAX + 1) + (size_t)k];
 
-			if (r->mark[p] != i) {
-				r->mark[p] = i;
-				s->procs[p].incl += c;
+				if (r->mark[p] != i) {
+					r->mark[p] = i;
+					s->procs[p].incl += c;
+				}
 			}
-		}
 		if (!(text = path_text(r, sm, i)) || add_path(s, text, c) < 0)
 			return PVMMON_ENOMEM;
 	}
@@ -214,7 +233,8 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 	out->compute_ns = compute_ns(t);
 	r.s = out;
 	if (pvmmon_symbols_new(&r.syms) != 0 ||
-	    !(r.proc_of = calloc(sm->nnodes ? sm->nnodes : 1, sizeof(*r.proc_of))))
+	    !(r.chain = calloc((sm->nnodes ? sm->nnodes : 1) * (INL_MAX + 1), sizeof(*r.chain))) ||
+	    !(r.nchain = calloc(sm->nnodes ? sm->nnodes : 1, sizeof(*r.nchain))))
 		goto out;
 	rc = resolve_nodes(&r, sm);
 	if (rc == 0)
@@ -226,7 +246,8 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 out:
 	if (r.syms)
 		pvmmon_symbols_free(r.syms);
-	free(r.proc_of);
+	free(r.chain);
+	free(r.nchain);
 	free(r.mark);
 	if (rc < 0) {
 		graphs__samples_clear(out);

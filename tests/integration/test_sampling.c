@@ -107,6 +107,10 @@ static void test_hot_functions_shares(void)
 	CU_ASSERT(sb >= b - 3 && sb <= b + 3);
 	/* hot_b's samples come through hot_b_caller: its inclusive share, its path. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "main > hot_b_caller > hot_b"));
+	/* warm is inlined into main: named from the debug information, with the rest. */
+	CU_ASSERT(self_share(report, "warm") >= 100 - a - b - 3 &&
+	          self_share(report, "warm") <= 100 - a - b + 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "main > warm"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(report, "from call-path samples"));
 	free(report);
 	/* The page: the table and the flame graph, hot_a's box with its share. */
