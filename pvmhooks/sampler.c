@@ -59,6 +59,7 @@ static struct {
 	pid_t tid; /* the sampled thread */
 	timer_t timer;
 	int have_timer;
+	int handler_set; /* ours is the signal's handler */
 	stree tree;
 	pvmmon_log_samples *last; /* the latest export, freed at the next */
 	char *self_exe;
@@ -184,6 +185,7 @@ int sampler__start(void)
 		return 0;
 	if (sampletree__init(&st.tree, SAMPLE_NODES_MAX) != 0 || install_handler() != 0)
 		goto fail;
+	st.handler_set = 1;
 	st.tid = (pid_t)syscall(SYS_gettid);
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -205,6 +207,10 @@ fail:
 	fprintf(stderr, "pvmmon: call-path sampling cannot start (%s); this task does not "
 	                "sample\n", strerror(errno));
 	sampler__stop();
+	/* The program finds the signal as it left it. */
+	if (st.handler_set)
+		signal(PVMMON_SAMPLE_SIGNAL, SIG_DFL);
+	st.handler_set = 0;
 	sampletree__free(&st.tree);
 	st.on = 0;
 	return 0;
