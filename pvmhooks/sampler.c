@@ -23,7 +23,8 @@
  * SA_RESTART, only if the program left that signal at its default) and a timer in
  * /proc/PID/timers. A sample that comes in the CPU part of a system call just before it
  * sleeps may make a select or sleep return EINTR, as any timer signal can; libpvm3's
- * selects retry on EINTR.
+ * message loop (mxfer in lpvm.c) selects again on EINTR, and the wait slices' select
+ * (slicetimer.c) takes only its own timer's signal for a timeout.
  */
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
