@@ -464,6 +464,14 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
 		if (o->check)
 			setenv("PVMMON_CHECK", o->check, 1);
+		if (o->sample_hz) {
+			char hz[16];
+
+			snprintf(hz, sizeof(hz), "%d", o->sample_hz);
+			setenv("PVMMON_SAMPLE", hz, 1);
+		} else {
+			unsetenv("PVMMON_SAMPLE");
+		}
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);
 		/* A task that records registers at its first clock read (pvmhooks/sources.c). */

@@ -49,7 +49,7 @@ char *cli__run_export_list(const char *old, int wait)
 {
 	static const char *const passed[] = {"PVMMON_CLOCK", "PVMMON_RECHECK_MS",
 	                                     "PVMMON_CALIBRATION", "PVMMON_SLICE_TIMER",
-	                                     "PVMMON_CHECK"};
+	                                     "PVMMON_CHECK", "PVMMON_SAMPLE"};
 	char *exp = NULL, *more = NULL;
 	size_t i;
 

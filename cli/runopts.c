@@ -169,6 +169,22 @@ static int set_trace(cli_run_opts *o, const run_opt *d, const char *arg)
 	return 0;
 }
 
+/* --sample[=HZ]: 1 to 10000 samples a second of each task's CPU time. */
+static int set_sample(cli_run_opts *o, const run_opt *d, const char *arg)
+{
+	char *end = NULL;
+	long hz = arg ? strtol(arg, &end, 10) : SAMPLE_DEFAULT_HZ;
+
+	(void)d;
+	if (arg && (!*arg || *end || hz < 1 || hz > 10000)) {
+		cli__error("run: --sample wants a rate from 1 to 10000 Hz (such as 199), not '%s'",
+		           arg);
+		return PVMMON_EINVAL;
+	}
+	o->sample_hz = (int)hz;
+	return 0;
+}
+
 static int set_cp(cli_run_opts *o, const run_opt *d, const char *arg)
 {
 	(void)d;
@@ -355,6 +371,18 @@ static const run_opt run_opts[] = {
      .help = "      --trace[=SIZE]   record an event trace for the space-time diagram, at most\n"
              "                       SIZE of log (bytes, or with K, M, G; default 16M); the\n"
              "                       log says where a trace that reached SIZE stops\n"},
+    {.name = "sample",
+     .has_arg = optional_argument,
+     .set = set_sample,
+     .help = "      --sample[=HZ]    sample each task's call stack HZ times a second of its CPU\n"
+             "                       time (default 199; off unless asked): the report's\n"
+             "                       sampled procedures and hottest call paths, also for\n"
+             "                       programs not built with pvmmon-cc\n"},
+    {.name = "no-sample",
+     .has_arg = no_argument,
+     .set = set_flag,
+     .field = FIELD(no_sample),
+     .help = "      --no-sample      take no call-path samples (the default)\n"},
     {.name = "cp",
      .has_arg = required_argument,
      .set = set_cp,
@@ -565,6 +593,10 @@ static int check_together(cli_run_opts *o, const char *replay)
 	/* The budget is kept from what tasks report with their flushes: often. */
 	if (o->budget && !o->flush_given)
 		o->flush_ms = 100;
+	if (o->sample_hz && o->no_sample) {
+		cli__error("run: --sample and --no-sample exclude each other");
+		return PVMMON_EINVAL;
+	}
 	if (o->throttle && o->no_throttle) {
 		cli__error("run: --throttle and --no-throttle exclude each other");
 		return PVMMON_EINVAL;

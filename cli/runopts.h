@@ -11,6 +11,10 @@
 /* Exit status when pvmmon itself fails (as opposed to the program). */
 #define EXIT_PVMMON 125
 
+/* Call-path samples a second of a task's CPU time (--sample without a rate): a prime,
+ * so that the samples do not keep step with a program's own periodic work. */
+#define SAMPLE_DEFAULT_HZ 199
+
 /* Default size of the event trace in the log (--trace without a size). */
 #define TRACE_DEFAULT_BYTES (16ULL << 20)
 
@@ -46,6 +50,8 @@ typedef struct cli_run_opts {
 	int no_histograms;
 	const char *histogram;
 	const char *check;   /* --check=LIST, as given, or NULL: all checks */
+	int sample_hz;       /* --sample's rate, 0: no call-path samples */
+	int no_sample;       /* --no-sample */
 	char **prog_argv;    /* PROGRAM and its arguments */
 } cli_run_opts;
 

@@ -676,6 +676,66 @@ static int pcand_start(log_rd *r)
 	PUSH_BIND(r, d->cands, d->ncands, f);
 }
 
+/* Call-path samples (log 1.13): the task's <samples>, its modules and its tree's nodes,
+ * each node after its caller and naming a module already read. */
+static int samples_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_samples, hz, "hz", LOG_F_U32),
+	    F(pvmmon_log_samples, total, "total", LOG_F_U64),
+	    F(pvmmon_log_samples, truncated, "truncated", LOG_F_U64),
+	    F(pvmmon_log_samples, cost_ns, "cost-ns", LOG_F_I64),
+	};
+	pvmmon_log_task *t = task(r);
+
+	pvmmon_log_samples_free(t->samples);
+	t->samples = calloc(1, sizeof(*t->samples));
+	if (!t->samples)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+	return log__bind(r, t->samples, LOG_FIELDS(f));
+}
+
+static int smodule_start(log_rd *r)
+{
+	pvmmon_log_samples *s = task(r)->samples;
+	xmlChar *path = xmlGetProp(r->node, BAD_CAST "path");
+	char **m = log__push((void **)&s->modules, &s->nmodules, sizeof(*m));
+
+	if (m)
+		*m = strdup(path ? (const char *)path : "?");
+	xmlFree(path);
+	if (!m || !*m)
+		return pvmmon_error_set(PVMMON_ENOMEM, "out of memory reading the log");
+	return 0;
+}
+
+static int snode_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_snode, parent, "parent", LOG_F_I32),
+	    F(pvmmon_log_snode, module, "module", LOG_F_U32),
+	    F(pvmmon_log_snode, offset, "offset", LOG_F_U64),
+	    F(pvmmon_log_snode, self[PVMMON_SAMPLE_COMPUTE], "compute", LOG_F_U64),
+	    F(pvmmon_log_snode, self[PVMMON_SAMPLE_PVM], "pvm", LOG_F_U64),
+	    F(pvmmon_log_snode, self[PVMMON_SAMPLE_MONITOR], "monitor", LOG_F_U64),
+	};
+	pvmmon_log_samples *s = task(r)->samples;
+	pvmmon_log_snode *n = log__push((void **)&s->nodes, &s->nnodes, sizeof(*n));
+	int rc;
+
+	if (!n)
+		return PVMMON_ENOMEM;
+	n->parent = -1;
+	rc = log__bind(r, n, LOG_FIELDS(f));
+	if (rc == 0 && (n->parent < -1 || n->parent >= (int64_t)s->nnodes - 1 ||
+	                n->module >= s->nmodules))
+		rc = pvmmon_error_set(PVMMON_EPARSE,
+		                      "%s: task %s: sample node %zu names a caller or module "
+		                      "not before it",
+		                      r->path, task(r)->lid ? task(r)->lid : "?", s->nnodes - 1);
+	return rc;
+}
+
 /* Every element the model reads: its parent ("" for the root), its name, what to do
  * at its start and at its end, and whether it keeps its text. A new element is one
  * line here and a handler above. */
@@ -695,6 +755,9 @@ const log_elem log__elems[] = {
     {"task", "ev", ev_start, NULL, 0},
     {"task", "record", record_start, record_end, 1},
     {"task", "histogram", task_hist_start, hist_end, 1},
+    {"task", "samples", samples_start, NULL, 0},
+    {"samples", "sample-module", smodule_start, NULL, 0},
+    {"samples", "snode", snode_start, NULL, 0},
     {"pvmmon-log", "critical-path", cp_start, NULL, 0},
     {"critical-path", "cp-proc", cp_proc_start, NULL, 0},
     {"pvmmon-log", "instrumentation", instrumentation_start, NULL, 0},

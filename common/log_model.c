@@ -313,7 +313,26 @@ void pvmmon_log_task_clear(pvmmon_log_task *t)
 		pvmmon_log_hist_clear(&t->hists[i]);
 	free(t->hists);
 	free(t->clock);
+	pvmmon_log_samples_free(t->samples);
 	memset(t, 0, sizeof(*t));
+}
+
+const char *pvmmon_sample_state_name(int s)
+{
+	static const char *const names[] = {"compute", "pvm", "monitor"};
+
+	return s >= 0 && s < PVMMON_SAMPLE_NSTATES ? names[s] : NULL;
+}
+
+void pvmmon_log_samples_free(pvmmon_log_samples *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nmodules; i++)
+		free(s->modules[i]);
+	free(s->modules);
+	free(s->nodes);
+	free(s);
 }
 
 void pvmmon_log_hist_clear(pvmmon_log_hist *h)

@@ -210,6 +210,7 @@ static void attr_throttle(writer *wr, int64_t at, int64_t call, int64_t pair)
 }
 
 static void write_hists_of(writer *wr, const pvmmon_log_hist *h, size_t n);
+static void write_samples(writer *wr, const pvmmon_log_samples *s);
 
 /* A task's cost record: calibrated costs, observed and predicted totals, the in-place
  * costs, the monitor's estimate for switched-off sites and (1.7) the re-checks. */
@@ -314,6 +315,40 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	if (t->record_len > 0)
 		write_record(wr, t);
 	write_hists_of(wr, t->hists, t->nhists);
+	if (t->samples)
+		write_samples(wr, t->samples);
+	end(wr);
+}
+
+/* The task's call-path samples (version 1.13): its modules, then its tree's nodes,
+ * each after its caller's; a node lists its self samples by state where not 0. */
+static void write_samples(writer *wr, const pvmmon_log_samples *s)
+{
+	size_t i;
+
+	start(wr, "samples");
+	attr_u64(wr, "hz", s->hz);
+	attr_u64(wr, "total", s->total);
+	attr_u64(wr, "truncated", s->truncated);
+	attr_i64(wr, "cost-ns", s->cost_ns);
+	for (i = 0; i < s->nmodules; i++) {
+		start(wr, "sample-module");
+		attr_str(wr, "path", s->modules[i]);
+		end(wr);
+	}
+	for (i = 0; i < s->nnodes; i++) {
+		const pvmmon_log_snode *n = &s->nodes[i];
+
+		start(wr, "snode");
+		if (n->parent >= 0)
+			attr(wr, "parent", "%d", (int)n->parent);
+		attr_u64(wr, "module", n->module);
+		attr(wr, "offset", "0x%" PRIx64, n->offset);
+		for (int k = 0; k < PVMMON_SAMPLE_NSTATES; k++)
+			if (n->self[k])
+				attr_u64(wr, pvmmon_sample_state_name(k), n->self[k]);
+		end(wr);
+	}
 	end(wr);
 }
 

@@ -191,3 +191,36 @@ int pvmmon_symbols_resolve(char **file, int *line, char **func, pvmmon_symbols *
 					module, (unsigned long long)offset);
 	return 0;
 }
+
+int pvmmon_symbols_inlined(char **names, int max, pvmmon_symbols *syms, const char *module,
+                           uint64_t offset)
+{
+	sym_module *m;
+	Dwarf_Addr bias = 0, addr;
+	Dwarf_Die *cu, *scopes = NULL;
+	int n, k = 0;
+
+	if (!syms || !module || offset == 0 || max <= 0)
+		return 0;
+	m = open_module(syms, module);
+	if (!m || m->failed)
+		return 0;
+	addr = m->base + offset - 1;
+	cu = dwfl_module_addrdie(m->mod, addr, &bias);
+	if (!cu)
+		return 0;
+	n = dwarf_getscopes(cu, addr - bias, &scopes);
+	/* Innermost first; an inlined subroutine's name is its abstract origin's. */
+	for (int i = 0; i < n && k < max; i++) {
+		Dwarf_Attribute a;
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &a));
+		if (name && (names[k] = strdup(name)) != NULL)
+			k++;
+	}
+	free(scopes);
+	return k;
+}

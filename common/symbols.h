@@ -24,4 +24,13 @@ void pvmmon_symbols_free(pvmmon_symbols *syms);
 int pvmmon_symbols_resolve(char **file, int *line, char **func, pvmmon_symbols *syms,
                            const char *module, uint64_t offset);
 
+/*
+ * The functions inlined at offset of module (offset as for pvmmon_symbols_resolve),
+ * innermost first, by their source names, from the debug information's inlined
+ * subroutines: at most max of them into names[] (heap strings the caller frees). Returns
+ * how many (0 when none, or without debug information).
+ */
+int pvmmon_symbols_inlined(char **names, int max, pvmmon_symbols *syms, const char *module,
+                           uint64_t offset);
+
 #endif

@@ -293,6 +293,32 @@ static void put_hist(wire_buf *b, const pvmmon_log_hist *h)
 		wire__put_i64(b, h->values[i]);
 }
 
+/* The call-path samples (log 1.13), after everything else and only when the task
+ * has them: a flush without samples is byte for byte what it was before. */
+static void put_samples(wire_buf *b, const pvmmon_log_samples *s)
+{
+	size_t i;
+
+	wire__put_u8(b, 1);
+	wire__put_u32(b, s->hz);
+	wire__put_u64(b, s->total);
+	wire__put_u64(b, s->truncated);
+	wire__put_i64(b, s->cost_ns);
+	wire__put_u32(b, (uint32_t)s->nmodules);
+	for (i = 0; i < s->nmodules; i++)
+		wire__put_str(b, s->modules[i]);
+	wire__put_u32(b, (uint32_t)s->nnodes);
+	for (i = 0; i < s->nnodes; i++) {
+		const pvmmon_log_snode *n = &s->nodes[i];
+
+		wire__put_u32(b, (uint32_t)n->parent);
+		wire__put_u32(b, n->module);
+		wire__put_u64(b, n->offset);
+		for (int k = 0; k < PVMMON_SAMPLE_NSTATES; k++)
+			wire__put_u64(b, n->self[k]);
+	}
+}
+
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 {
 	size_t i;
@@ -316,6 +342,8 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 	wire__put_u32(b, (uint32_t)t->nhists);
 	for (i = 0; i < t->nhists; i++)
 		put_hist(b, &t->hists[i]);
+	if (t->samples)
+		put_samples(b, t->samples);
 }
 
 /* Each item of a record array takes at least this many encoded bytes. */
@@ -477,6 +505,40 @@ static void get_hist(wire_in *in, pvmmon_log_hist *h)
 		h->values[i] = wire__get_i64(in);
 }
 
+/* The samples section: every node's caller comes before it and every module index is
+ * in the table, so that readers can walk the tree without checking again. */
+static pvmmon_log_samples *get_samples(wire_in *in)
+{
+	pvmmon_log_samples *s;
+	size_t i;
+
+	if (wire__get_u8(in) != 1 || !(s = calloc(1, sizeof(*s)))) {
+		in->failed = 1;
+		return NULL;
+	}
+	s->hz = wire__get_u32(in);
+	s->total = wire__get_u64(in);
+	s->truncated = wire__get_u64(in);
+	s->cost_ns = wire__get_i64(in);
+	s->modules = wire__get_array(in, &s->nmodules, sizeof(*s->modules), 4);
+	for (i = 0; i < s->nmodules && !in->failed; i++)
+		if (!(s->modules[i] = wire__get_str(in, WIRE_MAX_STR)))
+			in->failed = 1;
+	s->nodes = wire__get_array(in, &s->nnodes, sizeof(*s->nodes), 40);
+	for (i = 0; i < s->nnodes && !in->failed; i++) {
+		pvmmon_log_snode *n = &s->nodes[i];
+
+		n->parent = (int32_t)wire__get_u32(in);
+		n->module = wire__get_u32(in);
+		n->offset = wire__get_u64(in);
+		for (int k = 0; k < PVMMON_SAMPLE_NSTATES; k++)
+			n->self[k] = wire__get_u64(in);
+		if (n->parent < -1 || n->parent >= (int64_t)i || n->module >= s->nmodules)
+			in->failed = 1;
+	}
+	return s;
+}
+
 /* The task's own fields, before its record arrays. */
 static void get_task_head(wire_in *in, pvmmon_log_task *t)
 {
@@ -515,6 +577,8 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
 	t->hists = wire__get_array(&in, &t->nhists, sizeof(*t->hists), 40);
 	for (i = 0; i < t->nhists && !in.failed; i++)
 		get_hist(&in, &t->hists[i]);
+	if (!in.failed && in.left > 0)
+		t->samples = get_samples(&in);
 	rc = wire__done(&in, "records");
 	if (rc < 0)
 		wire__task_clear(t);

@@ -15,6 +15,7 @@
 #include "html_interact.h"
 #include "pvmmon/waits.h"
 #include "render.h"
+#include "samples.h"
 
 /* Writes s with HTML's special characters escaped. */
 static void put_html(FILE *out, const char *s)
@@ -712,9 +713,12 @@ static int write_index(const pvmmon_log *log, const pvmmon_log_task **progs, siz
 			}
 		if (!any)
 			fputs("<p class=note>No procedure probes: build the program with pvmmon-cc for "
-			      "procedure and loop times.</p>\n",
+			      "procedure and loop times, or run it with pvmmon run --sample for "
+			      "sampled ones.</p>\n",
 			      out);
 	}
+	if (rc == 0)
+		rc = graphs__html_samples(log, out);
 	if (rc == 0)
 		rc = message_matrix(log, out);
 	if (rc == 0)

@@ -10,6 +10,7 @@
 #include "figures.h"
 #include "pvmmon/waits.h"
 #include "histo.h"
+#include "samples.h"
 
 /* One communication statement together with the task it belongs to, for sorting. */
 typedef struct stmt_ref {
@@ -721,6 +722,9 @@ int pvmmon_report_text(const pvmmon_log *log, FILE *out)
 	if (rc < 0)
 		return rc;
 	rc = report_procs_and_loops(log, out);
+	if (rc < 0)
+		return rc;
+	rc = graphs__report_samples(log, out);
 	if (rc < 0)
 		return rc;
 	rc = graphs__report_phases(log, out);

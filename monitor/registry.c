@@ -260,6 +260,12 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 	t->rec.nprocs = fresh.nprocs;
 	t->rec.loops = fresh.loops;
 	t->rec.nloops = fresh.nloops;
+	/* The samples are cumulative too; a flush without them keeps the last ones. */
+	if (fresh.samples) {
+		pvmmon_log_samples_free(t->rec.samples);
+		t->rec.samples = fresh.samples;
+		fresh.samples = NULL;
+	}
 	/* The task's own figures (the list's COPY fields); its end in the monitor's time. */
 	log__task_copy(&t->rec, &fresh);
 	t->rec.end_ns = clocks__to_monitor(run, t, fresh.end_ns) - run->t_start;

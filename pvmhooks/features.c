@@ -21,6 +21,7 @@
 #include "pvmmon/errors.h"
 #include "records.h"
 #include "rr.h"
+#include "sampler.h"
 #include "sched.h"
 #include "trace.h"
 #include "waits.h"
@@ -76,9 +77,26 @@ static int records_prepare(int final, int64_t now)
 static int records_send(int final, int64_t now)
 {
 	pvmmon_log_cost cost;
+	pvmmon_log_task *t = hooks__records_task();
+	int rc;
 
 	hooks__dyn_cost(&cost);
-	return hooks__records_send(final, now, &cost);
+	/* The call-path samples travel with the records (the sampler keeps them). */
+	t->samples = sampler__samples();
+	rc = hooks__records_send(final, now, &cost);
+	t->samples = NULL;
+	return rc;
+}
+
+static int sampler_start(void) { return sampler__start(); }
+
+/* Samples after the final records would reach nobody. */
+static int sampler_flush(int final, int64_t now)
+{
+	(void)now;
+	if (final)
+		sampler__stop();
+	return 0;
 }
 
 static void trace_call_end(hooks_call *call, int64_t now)
@@ -242,7 +260,9 @@ static int waits_control(const wire_ctl *c, int64_t v)
  *   own, look at the statements, procedures and loops once a bucket at the poll, and
  *   at a flush put everything up to it into the task's records, which go next (after
  *   records' final closing of the open procedures).
- * - the task's records message goes last of all, with the cost record.
+ * - the task's records message goes last of all, with the cost record and the
+ *   call-path samples; the sampler starts once the task is registered and stops its
+ *   timer after the final records.
  * - the fatal-signal handlers are installed last, once the task is registered and
  *   every other feature has started: from then on a fatal signal flushes them all. A
  *   signal that came inside a PVM call (or pvmmon's code) ends the task at the next
@@ -271,6 +291,7 @@ static const hooks_feature features[] = {
      .flush = histos__flush,
      .call_end = hist_call_end},
     {.name = "task", .flush = records_send},
+    {.name = "sampler", .start = sampler_start, .flush = sampler_flush},
     {.name = "fatal", .start = hooks__fatal_install, .poll = fatal_poll},
 };
 #define NFEATURES (sizeof(features) / sizeof(features[0]))

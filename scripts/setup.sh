@@ -4,7 +4,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential pkg-config pvm pvm-dev libpvm3 pvm-examples libxml2-dev libxml2-utils
-libcunit1-dev graphviz libgraphviz-dev libdw-dev libelf-dev valgrind libclang-dev chromium tmux
+libcunit1-dev graphviz libgraphviz-dev libdw-dev libelf-dev libunwind-dev valgrind libclang-dev chromium tmux
 clang libclang-rt-14-dev iproute2 util-linux libopen-trace-format2-dev otf2-tools python3-otf2 python3-jsonschema
 netpipe-pvm tablix2 tablix2-doc"
 

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 12
+#define PVMMON_LOG_VERSION_MINOR 13
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -374,6 +374,43 @@ typedef struct pvmmon_log_cost {
 	int32_t calibrated_by;
 } pvmmon_log_cost;
 
+/* Since 1.13: what a call-path sample found the task doing (pvmmon run --sample). */
+typedef enum pvmmon_sample_state {
+	PVMMON_SAMPLE_COMPUTE = 0, /* the program's own code */
+	PVMMON_SAMPLE_PVM = 1,     /* inside a PVM call */
+	PVMMON_SAMPLE_MONITOR = 2, /* pvmmon's own code: not charged to the program */
+	PVMMON_SAMPLE_NSTATES = 3
+} pvmmon_sample_state;
+
+/* One node of a task's calling-context tree of samples: a frame (a code address as
+ * module + offset; a return address, or the interrupted instruction plus one for a
+ * leaf, so that offset - 1 is always inside the instruction of that frame) under its
+ * caller's node. self[] counts the samples whose innermost frame it was, by state. */
+typedef struct pvmmon_log_snode {
+	int32_t parent;   /* index of the caller's node (lower than this one's), -1: none */
+	uint32_t module;  /* index into the samples' modules */
+	uint64_t offset;
+	uint64_t self[PVMMON_SAMPLE_NSTATES];
+} pvmmon_log_snode;
+
+/* A task's call-path samples: the CPU-time rate, the samples taken, how many of them
+ * found the tree full (counted at the deepest frame that had a node), the time the
+ * signal handler took in all (ns: the sampling's own cost) and the tree. */
+typedef struct pvmmon_log_samples {
+	uint32_t hz;
+	uint64_t total, truncated;
+	int64_t cost_ns;
+	size_t nmodules;
+	char **modules; /* paths of the binaries and libraries the frames are in */
+	size_t nnodes;
+	pvmmon_log_snode *nodes;
+} pvmmon_log_samples;
+
+/* The name of a sample state ("compute", "pvm", "monitor"), or NULL. */
+PVMMON_EXTERN const char *pvmmon_sample_state_name(int s);
+/* Frees what samples owns and samples itself (NULL is allowed). */
+PVMMON_EXTERN void pvmmon_log_samples_free(pvmmon_log_samples *s);
+
 typedef struct pvmmon_log_task {
 	int32_t tid;
 	char *lid;            /* logical id: "0", "0.2", ... */
@@ -443,6 +480,8 @@ typedef struct pvmmon_log_task {
 	size_t nhists;
 	pvmmon_log_hist *hists;
 	char *clock;
+	/* Since 1.13: the task's call-path samples (pvmmon run --sample); NULL: none. */
+	pvmmon_log_samples *samples;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {

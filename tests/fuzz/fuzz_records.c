@@ -1,4 +1,5 @@
-/* libFuzzer target for the flush of a task's records (statements, procs, loops, statics). */
+/* libFuzzer target for the flush of a task's records (statements, procs, loops, statics,
+ * call-path samples). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!b.failed) {
 		if (wire__records_decode(&again, &final, b.data, b.len) != 0 ||
 		    again.nstmts != t.nstmts || again.nprocs != t.nprocs ||
-		    again.nloops != t.nloops || again.nstatics != t.nstatics)
+		    again.nloops != t.nloops || again.nstatics != t.nstatics ||
+		    !again.samples != !t.samples ||
+		    (t.samples && again.samples->nnodes != t.samples->nnodes))
 			abort();
 		wire__task_clear(&again);
 	}

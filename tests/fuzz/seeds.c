@@ -184,6 +184,20 @@ static void records(void)
 	t.tid = 0x40002;
 	wire__records_encode(&b, &t, 1);
 	save("fuzz_records", "empty", b.data, b.len);
+	wire__buf_reset(&b);
+	{
+		/* Call-path samples (log 1.13): main > hot in a binary, under libc. */
+		char *mods[] = {"/opt/app/hot", "/lib/x86_64-linux-gnu/libc.so.6"};
+		pvmmon_log_snode nodes[] = {{-1, 1, 0x27305, {0, 0, 0}},
+		                            {0, 0, 0x1118, {10, 4, 1}},
+		                            {1, 0, 0x12d5, {100, 0, 0}}};
+		pvmmon_log_samples sm = {997, 120, 2, 5000, 2, mods, 3, nodes};
+
+		t.samples = &sm;
+		wire__records_encode(&b, &t, 1);
+		save("fuzz_records", "samples", b.data, b.len);
+		t.samples = NULL;
+	}
 	wire__buf_free(&b);
 }
 

@@ -40,6 +40,7 @@ extern CU_TestInfo test_bench_tests[];
 extern CU_TestInfo test_histo_tests[];
 extern CU_TestInfo test_histo_phases_tests[];
 extern CU_TestInfo test_checks_tests[];
+extern CU_TestInfo test_sampling_tests[];
 int test_hosts_init(void);
 int test_hosts_cleanup(void);
 
@@ -76,6 +77,7 @@ static CU_SuiteInfo suites[] = {
     {"histo", NULL, NULL, NULL, NULL, test_histo_tests},
     {"histo_phases", NULL, NULL, NULL, NULL, test_histo_phases_tests},
     {"checks", NULL, NULL, NULL, NULL, test_checks_tests},
+    {"sampling", NULL, NULL, NULL, NULL, test_sampling_tests},
     {"hosts", test_hosts_init, test_hosts_cleanup, NULL, NULL, test_hosts_tests},
     CU_SUITE_INFO_NULL,
 };

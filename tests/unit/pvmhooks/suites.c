@@ -18,6 +18,7 @@ extern CU_TestInfo test_groups_tests[];
 extern CU_TestInfo test_hide_tests[];
 extern CU_TestInfo test_histos_tests[];
 extern CU_TestInfo test_checks_tests[];
+extern CU_TestInfo test_sampler_tests[];
 
 CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"vclock", NULL, NULL, NULL, NULL, test_vclock_tests},
@@ -37,5 +38,6 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"hide", NULL, NULL, NULL, NULL, test_hide_tests},
     {"histos", NULL, NULL, NULL, NULL, test_histos_tests},
     {"checks", NULL, NULL, NULL, NULL, test_checks_tests},
+    {"sampler", NULL, NULL, NULL, NULL, test_sampler_tests},
     CU_SUITE_INFO_NULL,
 };

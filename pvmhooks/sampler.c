@@ -1,0 +1,253 @@
+/*
+ * Call-path sampling of a task (pvmhooks/sampler.h): a CPU-time timer, the signal
+ * handler that unwinds the interrupted stack into the task's tree, and the tree handed
+ * to the task's records at each flush.
+ *
+ * Why CPU time: the timer (timer_create on the thread's CPU-time clock) runs only
+ * while the thread runs, so a sample's weight is CPU time whatever else the machine
+ * does: a busy machine that deschedules the task stretches the run but not the
+ * shares. Time the task spends blocked (a receive's wait) takes no samples at all.
+ *
+ * Why libunwind: Debian builds programs without frame pointers, so walking frame
+ * records finds the first frame or two only; libunwind's local unwinder reads the
+ * .eh_frame tables every gcc build has. It is started from the signal's own context
+ * (UNW_INIT_SIGNAL_FRAME), so the first frame is the interrupted instruction, and used
+ * with a per-thread cache: unw_init_local2, unw_step and unw_get_reg take no lock and
+ * do not allocate then (libunwind documents them as async-signal-safe for local
+ * unwinding). libunwind is opened at start with RTLD_LOCAL (dlopen), and only by a
+ * task that samples: a preloaded library must not put libunwind's _Unwind_* in front
+ * of libgcc's for the program's C++ or Fortran exceptions (Debian's archive of it is
+ * not built for a shared library, so it cannot be linked in with its names hidden).
+ *
+ * What the program could see: the handler of PVMMON_SAMPLE_SIGNAL (installed with
+ * SA_RESTART, only if the program left that signal at its default) and a timer in
+ * /proc/PID/timers. A sample that comes in the CPU part of a system call just before it
+ * sleeps may make a select or sleep return EINTR, as any timer signal can; libpvm3's
+ * message loop (mxfer in lpvm.c) selects again on EINTR, and the wait slices' select
+ * (slicetimer.c) takes only its own timer's signal for a timeout.
+ */
+#define UNW_LOCAL_ONLY
+#include <dlfcn.h>
+#include <errno.h>
+#include <libunwind.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/clock.h"
+#include "hooks.h"
+#include "sampler.h"
+#include "sampletree.h"
+
+/* libunwind's local unwinder, from dlopen (the names its header's macros stand for). */
+typedef int (*unw_init_fn)(unw_cursor_t *, unw_context_t *, int);
+typedef int (*unw_step_fn)(unw_cursor_t *);
+typedef int (*unw_reg_fn)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+typedef int (*unw_cache_fn)(unw_addr_space_t, unw_caching_policy_t);
+
+static struct {
+	unw_init_fn init;
+	unw_step_fn step;
+	unw_reg_fn get_reg;
+} unw;
+
+static struct {
+	int on;
+	uint32_t hz;
+	pid_t tid; /* the sampled thread */
+	timer_t timer;
+	int have_timer;
+	int handler_set; /* ours is the signal's handler */
+	stree tree;
+	pvmmon_log_samples *last; /* the latest export, freed at the next */
+	char *self_exe;
+} st;
+
+/* What the task was doing: pvmmon's own code runs under the guard, the real PVM call
+ * under in_pvm too; everything else is the program's. */
+static int state_now(void)
+{
+	if (!hooks__guard)
+		return PVMMON_SAMPLE_COMPUTE;
+	return hooks__in_pvm ? PVMMON_SAMPLE_PVM : PVMMON_SAMPLE_MONITOR;
+}
+
+static void on_sample(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno, n = 0;
+	uintptr_t pcs[SAMPLE_FRAMES_MAX];
+	struct timespec t0, t1;
+	unw_cursor_t cur;
+	unw_word_t ip;
+
+	(void)sig;
+	/* Only our timer's signal, in the thread it samples. */
+	if (si->si_code != SI_TIMER || syscall(SYS_gettid) != st.tid) {
+		errno = saved;
+		return;
+	}
+	/* The handler's own time, the sampling's cost (CLOCK_MONOTONIC: the vDSO's, no
+	 * system call; a handler is too short to be descheduled often). libc's own
+	 * clock_gettime: the program's reads are recorded for replay, never pvmmon's. */
+	pvmmon__clock_real(CLOCK_MONOTONIC, &t0);
+	if (unw.init(&cur, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
+		do {
+			if (unw.get_reg(&cur, UNW_REG_IP, &ip) < 0 || ip == 0)
+				break;
+			/* The innermost frame is the instruction itself: plus one, so that every
+			 * frame's address minus one is inside its instruction (symbols.c). */
+			pcs[n] = n == 0 ? (uintptr_t)ip + 1 : (uintptr_t)ip;
+			n++;
+		} while (n < SAMPLE_FRAMES_MAX && unw.step(&cur) > 0);
+	}
+	/* The kernel checks CPU-time timers at its clock tick (250 Hz on many kernels): a
+	 * rate above it fires once a tick with the periods it missed as overruns, and the
+	 * sample stands for all of them. */
+	sampletree__add(&st.tree, pcs, n, state_now(),
+	                1 + (uint64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+	pvmmon__clock_real(CLOCK_MONOTONIC, &t1);
+	st.tree.cost_ns += (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+	errno = saved;
+}
+
+/* PVMMON_SAMPLE: the rate in Hz (1 to 10000), 0 or absent for none. */
+static uint32_t rate_wanted(void)
+{
+	const char *e = getenv("PVMMON_SAMPLE");
+	char *end;
+	long hz;
+
+	if (!e || !*e)
+		return 0;
+	hz = strtol(e, &end, 10);
+	if (*end || hz < 0 || hz > 10000) {
+		fprintf(stderr, "pvmmon: PVMMON_SAMPLE=%s is no rate from 0 to 10000 Hz; this "
+		                "task does not sample\n", e);
+		return 0;
+	}
+	return (uint32_t)hz;
+}
+
+static int install_handler(void)
+{
+	struct sigaction sa, old;
+
+	if (sigaction(PVMMON_SAMPLE_SIGNAL, NULL, &old) != 0 || old.sa_handler != SIG_DFL) {
+		fprintf(stderr, "pvmmon: the program handles signal %d itself; this task does "
+		                "not sample\n", PVMMON_SAMPLE_SIGNAL);
+		return -1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sample;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(PVMMON_SAMPLE_SIGNAL, &sa, NULL);
+}
+
+/* libunwind's entry points, and its per-thread cache; 0, or -1 (said on stderr). */
+static int open_unwinder(void)
+{
+	void *h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	unw_cache_fn cache;
+	unw_addr_space_t *space;
+
+	if (!h) {
+		fprintf(stderr, "pvmmon: call-path sampling needs libunwind (%s)\n", dlerror());
+		return -1;
+	}
+	unw.init = (unw_init_fn)dlsym(h, "_ULx86_64_init_local2");
+	unw.step = (unw_step_fn)dlsym(h, "_ULx86_64_step");
+	unw.get_reg = (unw_reg_fn)dlsym(h, "_ULx86_64_get_reg");
+	cache = (unw_cache_fn)dlsym(h, "_ULx86_64_set_caching_policy");
+	space = (unw_addr_space_t *)dlsym(h, "_ULx86_64_local_addr_space");
+	if (!unw.init || !unw.step || !unw.get_reg || !cache || !space) {
+		fprintf(stderr, "pvmmon: this libunwind has no local unwinder from a signal's "
+		                "context (1.6 or later is needed)\n");
+		return -1;
+	}
+	/* The unwinder's caches per thread: no lock in the handler. */
+	cache(*space, UNW_CACHE_PER_THREAD);
+	return 0;
+}
+
+int sampler__start(void)
+{
+	struct sigevent sev;
+	struct itimerspec its;
+	uint32_t hz = rate_wanted();
+	long ns;
+
+	if (!hz || st.on)
+		return 0;
+	if (open_unwinder() != 0)
+		return 0;
+	if (sampletree__init(&st.tree, SAMPLE_NODES_MAX) != 0 || install_handler() != 0)
+		goto fail;
+	st.handler_set = 1;
+	st.tid = (pid_t)syscall(SYS_gettid);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = PVMMON_SAMPLE_SIGNAL;
+	sev._sigev_un._tid = st.tid;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &st.timer) != 0)
+		goto fail;
+	st.have_timer = 1;
+	ns = 1000000000L / (long)hz;
+	its.it_interval.tv_sec = ns / 1000000000L;
+	its.it_interval.tv_nsec = ns % 1000000000L;
+	its.it_value = its.it_interval;
+	st.hz = hz;
+	st.on = 1;
+	if (timer_settime(st.timer, 0, &its, NULL) != 0)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "pvmmon: call-path sampling cannot start (%s); this task does not "
+	                "sample\n", strerror(errno));
+	sampler__stop();
+	/* The program finds the signal as it left it. */
+	if (st.handler_set)
+		signal(PVMMON_SAMPLE_SIGNAL, SIG_DFL);
+	st.handler_set = 0;
+	sampletree__free(&st.tree);
+	st.on = 0;
+	return 0;
+}
+
+/* The main program's dladdr name may be relative or empty: /proc/self/exe's target. */
+static int where(uintptr_t pc, const char **module, uint64_t *offset)
+{
+	Dl_info info;
+
+	if (!dladdr((void *)(pc - 1), &info) || !info.dli_fbase)
+		return -1;
+	if (info.dli_fname && info.dli_fname[0] == '/') {
+		*module = info.dli_fname;
+	} else {
+		if (!st.self_exe)
+			st.self_exe = realpath("/proc/self/exe", NULL);
+		*module = st.self_exe;
+	}
+	*offset = (uint64_t)(pc - (uintptr_t)info.dli_fbase);
+	return *module ? 0 : -1;
+}
+
+pvmmon_log_samples *sampler__samples(void)
+{
+	if (!st.on)
+		return NULL;
+	pvmmon_log_samples_free(st.last);
+	st.last = sampletree__export(&st.tree, st.hz, where);
+	return st.last;
+}
+
+void sampler__stop(void)
+{
+	if (st.have_timer) {
+		timer_delete(st.timer);
+		st.have_timer = 0;
+	}
+}
