@@ -1545,16 +1545,24 @@ if want 27; then
 # (bench/biglog 64 500 800), whose first section is the wait analysis, against the same
 # report with the analysis left out (PVMMON_NO_WAITS=1); median seconds, and the peak RSS
 # of a report with it (GNU time's %M when /usr/bin/time is there, else "-"). Targets:
-# analysis <= 1 s, peak <= 50 MB.
+# analysis <= 1 s, peak <= 50 MB. And the same log's export as a Chrome/Perfetto trace
+# (pvmmon export --perfetto), median seconds.
 echo "Why tasks wait: the 100,800-event log's text report (median of $REPS)"
 [ -f "$work/bigtrace.xml" ] || "$PB/biglog" "$work/bigtrace.xml" 64 500 800
-: >"$work/w27.with"; : >"$work/w27.without"
+: >"$work/w27.with"; : >"$work/w27.without"; : >"$work/w27.perfetto"
 for rep in $(seq "$REPS"); do
 	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
 		"$BIN/pvmmon" report "$work/bigtrace.xml" 2>>"$work/w27.with"
 	PVMMON_NO_WAITS=1 $PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
 		"$BIN/pvmmon" report "$work/bigtrace.xml" 2>>"$work/w27.without"
+	rm -f "$work/big.perfetto.json"
+	$PIN /bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash \
+		"$BIN/pvmmon" export "$work/bigtrace.xml" --perfetto "$work/big.perfetto.json" \
+		2>>"$work/w27.perfetto"
 done
+rm -f "$work/big.perfetto.json"
+printf '%-40s %8s s\n' "export --perfetto" "$(median <"$work/w27.perfetto")"
+record export.perfetto "$(median <"$work/w27.perfetto")"
 w27a=$(median <"$work/w27.with"); w27b=$(median <"$work/w27.without")
 w27m="-"
 [ ! -x /usr/bin/time ] || w27m=$(/usr/bin/time -f %M "$BIN/pvmmon" report "$work/bigtrace.xml" 2>&1 >/dev/null | tail -1)
