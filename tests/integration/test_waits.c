@@ -235,8 +235,8 @@ static void test_wrong_order(void)
 }
 
 /*
- * apps/phases with its compute phases asleep (scale 5: 75 ms, then 75 ms or 225 ms a
- * worker): the master computes nothing, worker 0 twice what the others do, so the load
+ * apps/phases with its compute phases asleep, at scale 5: 75 ms, then 75 ms or 225 ms a
+ * worker. The master computes nothing, worker 0 twice what the others do, so the load
  * balance (mean useful / max useful over the four tasks) is (0 + 2 + 1 + 1) / 4 / 2 =
  * 50%, within 2% (relative). The rest of each task's useful time (the exchange's 250
  * round trips between calls, its start) is about a millisecond against 300 ms (at 0.1
@@ -285,7 +285,7 @@ static void read_run(const char *dir, const char *name, pvmmon_log **log, pvmmon
  * What a fix would gain, checked against the fix: slowstage with stage 0's slow_part at
  * 40 ms an item predicts its run with slow_part 50% faster; the same program with -x 20
  * measures it. Why 5% holds on a busy 2-CPU machine: all work is nanosleep, so the
- * run's length is set by stage 0's sleeps (40 items x 22 ms = 880 ms after the fix)
+ * run's length is set by stage 0's sleeping: 40 items x 22 ms = 880 ms after the fix
  * whatever the processors do; what load changes is the start (spawning four stages,
  * 15-35 ms measured, in both runs) and each sleep's wake-up (0.1-0.5 ms an item, in
  * both, halved for slow_part's in the prediction): together under 30 ms, 5% is 44 ms.
