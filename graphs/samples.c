@@ -310,7 +310,10 @@ static void text_task(const pvmmon_log_task *t, const graphs_samples *s, FILE *o
 		fprintf(out, "  %5.1f%%  %s\n", share(s->paths[i].count, c), s->paths[i].text);
 }
 
-int graphs__report_samples(const pvmmon_log *log, FILE *out)
+/* Each sampled task's section by show, after heading once (no heading, nothing, when
+ * no task has samples). */
+static int each_task(const pvmmon_log *log, FILE *out, const char *heading,
+                     void (*show)(const pvmmon_log_task *, const graphs_samples *, FILE *))
 {
 	int said = 0, rc = 0;
 
@@ -323,14 +326,20 @@ int graphs__report_samples(const pvmmon_log *log, FILE *out)
 		if ((rc = graphs__samples_of(t, &s)) < 0)
 			break;
 		if (!said++)
-			fputs("\nSampled procedures (from call-path samples of CPU time, not measured: "
-			      "a share of n samples is uncertain by about 100*sqrt(p(1-p)/n) points; "
-			      "self ms is the share of the task's virtual compute time)\n",
-			      out);
-		text_task(t, &s, out);
+			fputs(heading, out);
+		show(t, &s, out);
 		graphs__samples_clear(&s);
 	}
 	return rc;
+}
+
+int graphs__report_samples(const pvmmon_log *log, FILE *out)
+{
+	return each_task(log, out,
+	                 "\nSampled procedures (from call-path samples of CPU time, not measured: "
+	                 "a share of n samples is uncertain by about 100*sqrt(p(1-p)/n) points; "
+	                 "self ms is the share of the task's virtual compute time)\n",
+	                 text_task);
 }
 
 static void put_html(FILE *out, const char *s)
@@ -519,23 +528,9 @@ static void html_flame(const graphs_samples *s, FILE *out)
 
 int graphs__html_samples(const pvmmon_log *log, FILE *out)
 {
-	int said = 0, rc = 0;
-
-	for (size_t i = 0; i < log->ntasks && rc == 0; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-		graphs_samples s;
-
-		if (!t->samples)
-			continue;
-		if ((rc = graphs__samples_of(t, &s)) < 0)
-			break;
-		if (!said++)
-			fputs("<h2 id=sampled>Sampled procedures</h2>\n<p class=note>From call-path "
-			      "samples of each task's CPU time, not measured: shares of the computing "
-			      "samples, self ms scaled to the task's virtual compute time.</p>\n",
-			      out);
-		html_task(t, &s, out);
-		graphs__samples_clear(&s);
-	}
-	return rc;
+	return each_task(log, out,
+	                 "<h2 id=sampled>Sampled procedures</h2>\n<p class=note>From call-path "
+	                 "samples of each task's CPU time, not measured: shares of the computing "
+	                 "samples, self ms scaled to the task's virtual compute time.</p>\n",
+	                 html_task);
 }
