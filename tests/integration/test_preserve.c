@@ -462,8 +462,9 @@ static void test_go_race_keeps_unmonitored_order(void)
 	/* 20 of 20 is issue 37's acceptance. Full CI runs kept 18 to 20 until the
 	 * piggyback's send time became the call's virtual start (pvmhooks/piggyback.c): a
 	 * master preempted inside its send wrapper, before the real send, had its "go"
-	 * stamped that much later (170 us in one traced miss). Since then 160 of 160 runs
-	 * under this load kept the order, against 58 of 60 before. */
+	 * stamped that much later (170 us in one traced miss). Since then every run under this
+	 * load kept the order: 220 of 220 by hand (60 with the change alone) and 20 of 20 in
+	 * each CI run, against 58 of 60 before. */
 	if (GORACE_ORDER_ASSERTED)
 		CU_ASSERT_EQUAL(ok, GORACE_RUNS);
 }
