@@ -116,7 +116,8 @@ static void test_diff_bad_input(void)
  * The waits part of a diff: apps/slowstage traced with stage 0's slow procedure at 6 ms
  * an item (-x 6), then at none (-x 0). slow_part caused most of the first run's
  * waiting and none of the second's: its row says so (-100%), and the run's waiting
- * fell. Work is nanosleep, so the fall is far from any noise of a loaded machine.
+ * fell. The subject's work is timed waiting, so the fall is far from any noise of a
+ * loaded machine.
  */
 static void test_diff_waits(void)
 {

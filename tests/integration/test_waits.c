@@ -241,7 +241,7 @@ static void test_wrong_order(void)
  * balance (mean useful / max useful over the four tasks) is (0 + 2 + 1 + 1) / 4 / 2 =
  * 50%, within 2% (relative). The rest of each task's useful time (the exchange's 250
  * round trips between calls, its start) is about a millisecond against 300 ms (at 0.1
- * ms a tenth it was 1.5%), and sleeping does not stretch with a busy 2-CPU machine's
+ * ms a tenth it was 1.5%), and timed waiting does not stretch with a busy 2-CPU machine's
  * load; under ASan each task's own code is slower.
  */
 static void test_phases_load_balance(void)
@@ -255,7 +255,7 @@ static void test_phases_load_balance(void)
 
 	harness_sh(&r, RUN_TIMEOUT,
 	           "cd '%s' && PATH='%s':$PATH %s/pvmmon run -q --trace -o ph.xml -- %s/phases 5 "
-	           "sleep",
+	           "sleep", /* the subject's mode (apps/phases); the test waits for its end */
 	           dir, harness_bin(), harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
@@ -285,10 +285,10 @@ static void read_run(const char *dir, const char *name, pvmmon_log **log, pvmmon
 /*
  * What a fix would gain, checked against the fix: slowstage with stage 0's slow_part at
  * 40 ms an item predicts its run with slow_part 50% faster; the same program with -x 20
- * measures it. Why 5% holds on a busy 2-CPU machine: all work is nanosleep, so the
- * run's length is set by stage 0's sleeping: 40 items x 22 ms = 880 ms after the fix
+ * measures it. Why 5% holds on a busy 2-CPU machine: all the subject's work is timed
+ * waiting, so the run's length is set by stage 0's: 40 items x 22 ms = 880 ms after the fix
  * whatever the processors do; what load changes is the start (spawning four stages,
- * 15-35 ms measured, in both runs) and each sleep's wake-up (0.1-0.5 ms an item, in
+ * 15-35 ms measured, in both runs) and each wake-up (0.1-0.5 ms an item, in
  * both, halved for slow_part's in the prediction): together under 30 ms, 5% is 44 ms.
  * A busy machine can still stall a task for longer once in a while (about one run in
  * 8 measured 7-15% long, the first as often as the second): the pair of runs is made
@@ -411,12 +411,12 @@ static void test_network_whatif(void)
 
 /*
  * apps/latebar: 4 members meet at a barrier after each of 5 rounds; member 3 (task 0.3)
- * sleeps 100 ms more a round in late_part. It is named the latecomer of every round's
+ * takes 100 ms more a round in late_part (asleep). It is named the latecomer of every round's
  * barrier; the other three wait 5 x 100 ms x 3 = 1.5 s there in all; late_part is the top
- * cause. Within 5%: the work is nanosleep, so no member needs a processor to get on, and
+ * cause. Within 5%: the members' work is timed waiting, so none needs a processor, and
  * the analysis is in virtual time, so pvmmon's own cost is not in it; what is left is a
- * sleep's wake-up coming late on a busy 2-CPU machine (a few ms, 20 ms seen once),
- * against a 75 ms budget, and a member would have to oversleep 98 ms to be the latecomer.
+ * wake-up coming late on a busy 2-CPU machine (a few ms, 20 ms seen once),
+ * against a 75 ms budget, and a member would have to wake 98 ms late to be the latecomer.
  */
 #define LB_ROUNDS 5
 #define LB_EXTRA_MS 100
