@@ -700,11 +700,8 @@ static int waits_tables(const pvmmon_log *log, export_sink *k)
 	for (size_t i = 0; rc == 0 && w && i < w->nstates; i++) {
 		const pvmmon_wait_state *st = &w->states[i];
 		const pvmmon_log_task *t = &log->tasks[st->task];
-		const char *place = "?";
-
-		for (size_t s = 0; s < t->nstmts; s++)
-			if (t->stmts[s].id == t->events[st->event].stmt)
-				place = graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]);
+		const pvmmon_log_stmt *at = graphs__stmt_of(t, t->events[st->event].stmt);
+		const char *place = at ? graphs__stmt_name(where, sizeof(where), t, at) : "?";
 		export_cell r[] = {cs(t->lid), cs(place), cs(log->tasks[st->from].lid),
 		                   cs(st->kind == PVMMON_WAIT_WRONG_ORDER  ? "wrong-order"
 		                      : st->kind == PVMMON_WAIT_BARRIER    ? "barrier"

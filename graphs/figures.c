@@ -106,6 +106,16 @@ const char *graphs__base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+const pvmmon_log_stmt *graphs__stmt_of(const pvmmon_log_task *t, uint32_t id)
+{
+	if (id < t->nstmts && t->stmts[id].id == id)
+		return &t->stmts[id];
+	for (size_t k = 0; k < t->nstmts; k++)
+		if (t->stmts[k].id == id)
+			return &t->stmts[k];
+	return NULL;
+}
+
 /*
  * Names a statement the way a user finds it in the source: file:line when debug
  * information resolved it, otherwise the module and offset, with the function when known.

@@ -33,6 +33,9 @@ void graphs__put_escaped(FILE *out, const char *s);
 /* The last component of path (path itself if it has no slash; NULL stays NULL). */
 const char *graphs__base_name(const char *path);
 
+/* Task t's statement with id, NULL when it has none (statements are usually stored at
+ * their id's index: looked at there first). */
+const pvmmon_log_stmt *graphs__stmt_of(const pvmmon_log_task *t, uint32_t id);
 /*
  * Statement s of task t named the way a user finds it: file:line (its own, from debug
  * information, else from t's static table: see graphs__stmt_static(); several lines

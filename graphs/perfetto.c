@@ -120,17 +120,6 @@ static void names(writer *w)
 		meta(w, "process_name", (int)log->nhosts + 1, 0, "host unknown", 0);
 }
 
-/* The statement record of event e of task t, or NULL. */
-static const pvmmon_log_stmt *stmt_of(const pvmmon_log_task *t, const pvmmon_log_event *e)
-{
-	if (e->stmt < t->nstmts && t->stmts[e->stmt].id == e->stmt)
-		return &t->stmts[e->stmt];
-	for (size_t k = 0; k < t->nstmts; k++)
-		if (t->stmts[k].id == e->stmt)
-			return &t->stmts[k];
-	return NULL;
-}
-
 /* Whether event e is a PVM call (not a procedure's entry or exit, not a marker). */
 static int is_call(const pvmmon_log_event *e)
 {
@@ -150,7 +139,7 @@ static void put_call(writer *w, size_t i, size_t k)
 {
 	const pvmmon_log_task *t = &w->log->tasks[i];
 	const pvmmon_log_event *e = &t->events[k];
-	const pvmmon_log_stmt *s = stmt_of(t, e);
+	const pvmmon_log_stmt *s = graphs__stmt_of(t, (e)->stmt);
 	const pvmmon_log_task *p = e->peer ? graphs__task_by_tid(w->log, e->peer) : NULL;
 	size_t g = w->off[i] + k;
 	char buf[1024], id[32];

@@ -96,15 +96,6 @@ static int64_t time_of(const wm_profile *p, const wm_key *key)
 	return 0;
 }
 
-/* Task t's statement id, or NULL. */
-static const pvmmon_log_stmt *stmt_of(const pvmmon_log_task *t, uint32_t id)
-{
-	for (size_t i = 0; i < t->nstmts; i++)
-		if (t->stmts[i].id == id)
-			return &t->stmts[i];
-	return NULL;
-}
-
 /* Whether a and b (statements of two tasks) are the same call site. */
 static int same_site(const pvmmon_log_stmt *a, const pvmmon_log_stmt *b)
 {
@@ -129,7 +120,7 @@ static int64_t receiver_time(const wm_model *m, size_t x, const wm_profile *px, 
 		return 0;
 	if (key->proc >= 0)
 		return time_of(px, key);
-	if (key->stmt == WM_NO_STMT || !(sy = stmt_of(m->tasks[y].t, key->stmt)))
+	if (key->stmt == WM_NO_STMT || !(sy = graphs__stmt_of(m->tasks[y].t, key->stmt)))
 		return 0;
 	for (size_t i = 0; i < tx->nstmts; i++)
 		if (same_site(&tx->stmts[i], sy)) {

@@ -59,10 +59,9 @@ static int message(const pvmmon_log_event *e)
 
 const char *waits__op_of(const pvmmon_log_task *t, uint32_t id)
 {
-	for (size_t s = 0; s < t->nstmts; s++)
-		if (t->stmts[s].id == id)
-			return t->stmts[s].op;
-	return NULL;
+	const pvmmon_log_stmt *s = graphs__stmt_of(t, id);
+
+	return s ? s->op : NULL;
 }
 
 /* Task w's barrier calls: a call's events are a run of events of a pvm_barrier
@@ -634,11 +633,11 @@ void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_log *log,
 		snprintf(buf, len, "%s %s", lid, log->cp.procs[c->proc].name);
 		return;
 	}
-	for (size_t s = 0; t && s < t->nstmts; s++)
-		if (t->stmts[s].id == c->stmt && c->stmt != UINT32_MAX) {
-			snprintf(buf, len, "%s before %s", lid,
-			         graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]));
-			return;
-		}
+	const pvmmon_log_stmt *st = t && c->stmt != UINT32_MAX ? graphs__stmt_of(t, c->stmt) : NULL;
+
+	if (st) {
+		snprintf(buf, len, "%s before %s", lid, graphs__stmt_name(where, sizeof(where), t, st));
+		return;
+	}
 	snprintf(buf, len, "%s to its end", lid);
 }

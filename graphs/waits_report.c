@@ -98,11 +98,8 @@ static void waits_by_stmt(const pvmmon_log *log, const pvmmon_waits *w, FILE *ou
 	fprintf(out, "  %-47s %10s\n", "waits at (task, statement)", "waiting");
 	for (size_t i = 0; i < n && i < WAITS_SHOWN; i++) {
 		const pvmmon_log_task *t = &log->tasks[v[i].task];
-		const char *place = "?";
-
-		for (size_t s = 0; s < t->nstmts; s++)
-			if (t->stmts[s].id == v[i].stmt)
-				place = graphs__stmt_name(where, sizeof(where), t, &t->stmts[s]);
+		const pvmmon_log_stmt *st = graphs__stmt_of(t, v[i].stmt);
+		const char *place = st ? graphs__stmt_name(where, sizeof(where), t, st) : "?";
 		fprintf(out, "  %-6s %-40s %10s in %zu waits, %zu indirect%s", t->lid ? t->lid : "?",
 		        place, graphs__fmt_time(a, sizeof(a), v[i].ns), v[i].n, v[i].indirect,
 		        v[i].wrong ? ", some in the wrong order" : "");
