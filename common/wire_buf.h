@@ -31,9 +31,11 @@
  * receive the task decided itself (traced runs); block notices say whether
  * the receive takes messages from any source and whether the sender has exchanged
  * messages with any other task. 17: a preserve report's sent counts carry the virtual
- * send time of each partner's first message since the previous report.
+ * send time of each partner's first message since the previous report. 18: trace
+ * events say what nondeterministic receives asked for. 19: a preserve report says whom
+ * the task may address (wire_pwait.reach).
  */
-#define WIRE_VERSION 18
+#define WIRE_VERSION 19
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -42,12 +42,15 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 		wire__put_i64(b, w->cand[i].va);
 		wire__put_i64(b, w->cand[i].vs);
 		wire__put_u32(b, w->cand[i].seq);
+		wire__put_u8(b, w->cand[i].teach);
 	}
 	wire__put_u8(b, w->decided);
 	wire__put_u32(b, (uint32_t)w->taken_src);
 	wire__put_u32(b, (uint32_t)w->taken_tag);
 	wire__put_i64(b, w->window);
 	wire__put_i64(b, w->horizon);
+	wire__put_u8(b, w->reach);
+	wire__put_i64(b, w->est);
 }
 
 void wire__pwait_clear(wire_pwait *w)
@@ -107,12 +110,19 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 		w->cand[i].va = wire__get_i64(&in);
 		w->cand[i].vs = wire__get_i64(&in);
 		w->cand[i].seq = wire__get_u32(&in);
+		w->cand[i].teach = wire__get_u8(&in);
+		if (w->cand[i].teach > 1)
+			in.failed = 1;
 	}
 	w->decided = wire__get_u8(&in);
 	w->taken_src = (int32_t)wire__get_u32(&in);
 	w->taken_tag = (int32_t)wire__get_u32(&in);
 	w->window = wire__get_i64(&in);
 	w->horizon = wire__get_i64(&in);
+	w->reach = wire__get_u8(&in);
+	w->est = wire__get_i64(&in);
+	if ((w->reach & ~WIRE_PW_REACH_MASK) || w->est < 0)
+		in.failed = 1;
 	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0 || w->unc < 0 ||
 	    w->decided > 1 || (w->decided && w->kind != WIRE_PW_RUNNING) || w->window < 0)
 		in.failed = 1;
@@ -130,6 +140,7 @@ void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g)
 	wire__put_u32(b, (uint32_t)g->src);
 	wire__put_u32(b, (uint32_t)g->tag);
 	wire__put_u8(b, g->table);
+	wire__put_u8(b, g->know);
 	wire__put_i64(b, g->umax);
 	wire__put_u32(b, g->nb);
 	for (uint32_t i = 0; i < g->nb; i++) {
@@ -139,6 +150,7 @@ void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g)
 		wire__put_i64(b, g->b[i].vt);
 		wire__put_u32(b, g->b[i].seq);
 		wire__put_u32(b, g->b[i].rank);
+		wire__put_u8(b, g->b[i].knows);
 	}
 }
 
@@ -165,8 +177,9 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 	g->src = (int32_t)wire__get_u32(&in);
 	g->tag = (int32_t)wire__get_u32(&in);
 	g->table = wire__get_u8(&in);
+	g->know = wire__get_u8(&in);
 	g->umax = wire__get_i64(&in);
-	g->b = wire__get_array(&in, &count, sizeof(*g->b), 29);
+	g->b = wire__get_array(&in, &count, sizeof(*g->b), 30);
 	g->nb = (uint32_t)count;
 	for (size_t i = 0; i < count && !in.failed; i++) {
 		g->b[i].tid = (int32_t)wire__get_u32(&in);
@@ -175,10 +188,11 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 		g->b[i].vt = wire__get_i64(&in);
 		g->b[i].seq = wire__get_u32(&in);
 		g->b[i].rank = wire__get_u32(&in);
-		if (g->b[i].dep > WIRE_PB_DEP_ANY)
+		g->b[i].knows = wire__get_u8(&in);
+		if (g->b[i].dep > WIRE_PB_DEP_ANY || g->b[i].knows > 1)
 			in.failed = 1;
 	}
-	if (g->verdict > WIRE_PG_NONE || g->table > 1 || g->umax < 0)
+	if (g->verdict > WIRE_PG_NONE || g->table > 1 || g->know > 1 || g->umax < 0)
 		in.failed = 1;
 	rc = wire__done(&in, "preserve decision");
 	if (rc < 0)

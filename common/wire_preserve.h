@@ -39,6 +39,9 @@ typedef struct wire_pcand {
 	int64_t va;   /* virtual arrival: sender's virtual send time + transmission estimate */
 	int64_t vs;   /* the sender's virtual send time: it is at least that far now */
 	uint32_t seq; /* the sender's sequence number for this pair */
+	/* Its piggyback said the sender had packed a tid it learned (wire 19): 0 shows
+	 * that the sender had taught nobody whom to address by vs. */
+	uint8_t teach;
 } wire_pcand;
 
 typedef struct wire_pwait {
@@ -75,7 +78,30 @@ typedef struct wire_pwait {
 	uint8_t decided;
 	int32_t taken_src, taken_tag;
 	int64_t window, horizon;
+	/* Whom the task may address (wire 19, wire_pw_reach bits): the monitor's knowledge
+	 * rule (monitor/prknow.c) leaves out, for a receive from any source, the tasks that
+	 * cannot address the receiver. */
+	uint8_t reach;
+	/* The task's least transmission estimate over message sizes (ns, 0 before any
+	 * sample, wire 19): what a message's virtual arrival there adds to its send at
+	 * least (the knowledge rule's relays, monitor/order.c). */
+	int64_t est;
 } wire_pwait;
+
+/* wire_pwait.reach: what a task's own calls say about whom it may address. */
+typedef enum wire_pw_reach {
+	/* It may address any task: it called, or its program imports, a call that lists
+	 * tids (pvm_tasks, pvm_siblings, group calls, the mailbox), or it took a message
+	 * from an unmonitored sender, whose data may hold tids. */
+	WIRE_PW_REACH_ALL = 1,
+	/* It packed a tid it had learned into a message or a spawn's arguments: its
+	 * messages may teach others whom to address (the rule is then off for the run). */
+	WIRE_PW_REACH_TEACH = 2,
+	/* It sent to a task it was not seen to learn of (the rule is then off for the run,
+	 * with a warning: decisions before may have been taken on a wrong premise). */
+	WIRE_PW_REACH_SURPRISE = 4,
+} wire_pw_reach;
+#define WIRE_PW_REACH_MASK 7
 
 typedef enum wire_pg_verdict {
 	WIRE_PG_TAKE = 0, /* receive the first message from src with tag */
@@ -106,6 +132,8 @@ typedef struct wire_pbound {
 	int64_t vt;    /* its virtual time at its last report: it sends nothing earlier */
 	uint32_t seq;  /* the messages it had sent to the requester by that report */
 	uint32_t rank; /* its place in the monitor's tie order (logical ids) */
+	/* It may address the requester (wire 19; always 1 when the grant's know is 0). */
+	uint8_t knows;
 } wire_pbound;
 
 /* PGRANT: the decision on request req. With table set, the bounds of every other task
@@ -117,6 +145,10 @@ typedef struct wire_pgrant {
 	uint8_t verdict;  /* wire_pg_verdict */
 	int32_t src, tag; /* TAKE: the message to receive */
 	uint8_t table;
+	/* The knowledge rule was used for the bounds (monitor/prknow.c, wire 19): a task
+	 * that may not address the requester holds none of its receives from any source
+	 * (wire_pbound.knows). */
+	uint8_t know;
 	int64_t umax; /* the spread of the tasks' virtual-time uncertainties, ns */
 	uint32_t nb;
 	wire_pbound *b;

@@ -9,10 +9,11 @@
 void order__scratch_free(order_scratch *s)
 {
 	free(s->low);
+	free(s->mark);
 	free(s->head);
 	free(s->next);
 	free(s->queue);
-	s->low = NULL;
+	s->low = s->mark = NULL;
 	s->head = s->next = s->queue = NULL;
 	s->cap = 0;
 }
@@ -20,7 +21,7 @@ void order__scratch_free(order_scratch *s)
 /* Room for n tasks in the scratch arrays; 0, or PVMMON_ENOMEM. */
 static int reserve(order_scratch *s, size_t n)
 {
-	uint8_t *low;
+	uint8_t *low, *mark;
 	int32_t *head, *next, *queue;
 
 	if (n <= s->cap)
@@ -28,6 +29,9 @@ static int reserve(order_scratch *s, size_t n)
 	low = realloc(s->low, n);
 	if (low)
 		s->low = low;
+	mark = realloc(s->mark, n);
+	if (mark)
+		s->mark = mark;
 	head = realloc(s->head, n * sizeof(*head));
 	if (head)
 		s->head = head;
@@ -37,10 +41,16 @@ static int reserve(order_scratch *s, size_t n)
 	queue = realloc(s->queue, n * sizeof(*queue));
 	if (queue)
 		s->queue = queue;
-	if (!low || !head || !next || !queue)
+	if (!low || !mark || !head || !next || !queue)
 		return pvmmon_error_set(PVMMON_ENOMEM, "order: out of memory for %zu tasks", n);
 	s->cap = n;
 	return 0;
+}
+
+/* Whether task a may send to task b (always, without the knowledge of s->kn). */
+static int knows(const order_scratch *s, size_t a, size_t b)
+{
+	return !s->kn || (s->kn[a * s->kn_words + b / 64] >> (b % 64) & 1);
 }
 
 /* A blocked task that could start running before x (xb for its candidates, see
@@ -104,6 +114,18 @@ static long low_at(const order_task *t, size_t n, size_t req, int64_t x, int64_t
 				s->queue[qt++] = w;
 				marked++;
 			}
+		}
+		/* With whom-may-address-whom, a task waiting on anyone is low once a low task
+		 * may address it. */
+		if (s->kn && nw) {
+			for (w = wild_first; w >= 0; w = s->next[w]) {
+				if (!s->low[w] && w != src && knows(s, (size_t)src, (size_t)w)) {
+					s->low[w] = 1;
+					s->queue[qt++] = w;
+					marked++;
+				}
+			}
+			continue;
 		}
 		/* A task waiting on anyone is low as soon as any other task is; the first low
 		 * task was never one of them (they were not low when listed). */
@@ -202,6 +224,56 @@ static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *
 	return add_sat(end, u > 0);
 }
 
+/* Marks for a candidate's sender and for a task holding a decision (s->mark). */
+#define MARK_CAND 1
+#define MARK_HOLD 2
+
+/*
+ * A receive from any source with whom-may-address-whom known (order__decide): *held,
+ * and s->low left naming the tasks that hold it (the monitor asks them). A candidate's
+ * sender that may address the requester holds it if it can send before x less the
+ * credit and s->relay (it may teach another task the requester's tid: a transmission
+ * there, and one from there, at least the requester's least estimate), its
+ * virtual time taken as at least its candidate's quiet send time; any other task that
+ * may address it, before x less the credit. Returns 0, or PVMMON_ENOMEM.
+ */
+static int held_knowing(const order_task *t, size_t n, size_t req, const order_cand *c,
+                        size_t nc, int64_t x, int64_t xb, order_scratch *s, int *held)
+{
+	size_t i;
+	int rc = reserve(s, n ? n : 1);
+
+	if (rc < 0)
+		return rc;
+	int64_t r = s->credit + (s->relay > 0 ? s->relay : 2 * s->credit);
+	int64_t y = sub_credit(x, r);
+
+	memset(s->mark, 0, n);
+	for (i = 0; i < nc; i++)
+		if (c[i].src >= 0 && (size_t)c[i].src < n)
+			s->mark[c[i].src] = MARK_CAND;
+	if (low_at(t, n, req, y, sub_credit(xb, r), s) < 0)
+		return PVMMON_ENOMEM;
+	for (i = 0; i < n; i++)
+		if (s->low[i] && s->mark[i] == MARK_CAND && knows(s, i, req))
+			s->mark[i] |= MARK_HOLD;
+	/* A running sender whose candidate shows it at or past y, having taught nobody. */
+	for (i = 0; i < nc; i++)
+		if (c[i].src >= 0 && (size_t)c[i].src < n && t[c[i].src].state == ORDER_RUNNING &&
+		    c[i].quiet_vs >= y)
+			s->mark[c[i].src] &= (uint8_t)~MARK_HOLD;
+	if (low_at(t, n, req, sub_credit(x, s->credit), sub_credit(xb, s->credit), s) < 0)
+		return PVMMON_ENOMEM;
+	*held = 0;
+	for (i = 0; i < n; i++) {
+		if (s->low[i] && !(s->mark[i] & MARK_CAND) && knows(s, i, req))
+			s->mark[i] |= MARK_HOLD;
+		s->low[i] = (s->mark[i] & MARK_HOLD) != 0;
+		*held |= s->low[i];
+	}
+	return 0;
+}
+
 order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
                             const order_cand *c, size_t nc, int64_t deadline, int inflight,
                             order_scratch *s, size_t *best)
@@ -229,13 +301,17 @@ order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t s
 	/* What is sent at or after x - credit arrives at or after x (s->credit): a manager
 	 * whose next send comes a few microseconds after the one a worker weighs, or a
 	 * worker whose message would go through another first, cannot overtake it. */
-	if (low_at(t, n, req, sub_credit(x, s->credit), sub_credit(xb, s->credit), s) < 0)
+	if (src < 0 && s->kn) {
+		if (held_knowing(t, n, req, c, nc, x, xb, s, &held) < 0)
+			return ORDER_WAIT;
+	} else if (low_at(t, n, req, sub_credit(x, s->credit), sub_credit(xb, s->credit), s) < 0) {
 		return ORDER_WAIT;
-	if (src >= 0)
+	} else if (src >= 0) {
 		held = (size_t)src < n && s->low[src];
-	else
+	} else {
 		for (i = 0; i < n && !held; i++)
 			held = s->low[i];
+	}
 	/* A message on its way may be earlier than every candidate: it must arrive first. */
 	if (held || inflight)
 		return ORDER_WAIT;

@@ -46,6 +46,10 @@ typedef struct order_cand {
 	int64_t va;      /* its virtual arrival: the sender's virtual send time + transmission */
 	const char *key; /* the sender's logical id: ties are broken by it, then by seq */
 	uint32_t seq;
+	/* The sender's virtual send time when its piggyback showed it had taught nobody
+	 * whom to address (0: not known): it is at least that far, and teaches only from
+	 * there on (order__decide's relays). */
+	int64_t quiet_vs;
 } order_cand;
 
 typedef enum order_verdict {
@@ -58,7 +62,7 @@ typedef enum order_verdict {
 /* Work arrays for n tasks, reused between decisions; zero it before first use. */
 typedef struct order_scratch {
 	size_t cap;
-	uint8_t *low;
+	uint8_t *low, *mark;
 	int32_t *head, *next, *queue;
 	/* Tests only: bounds without the wait-dependency rule (a blocked task's bound is
 	 * its own virtual time), to show the deadlocks that rule prevents. */
@@ -72,6 +76,17 @@ typedef struct order_scratch {
 	 * requester's least transmission (wire_pwait.trans), as the wake bounds take it: a
 	 * new least sample may come with the very message in question. */
 	int64_t credit;
+	/* What a relay through a task taught the requester's tid adds beyond the credit:
+	 * that task's message to the requester adds at least the requester's least
+	 * transmission estimate over sizes (wire_pwait.est; 0: twice the credit). */
+	int64_t relay;
+	/* Whom each task may address (monitor/prknow.c), NULL when not known (anyone may
+	 * address anyone: the rule as before). Row a, kn_words 64-bit words at kn + a *
+	 * kn_words, has bit b set when task a may send to task b. With it, a task waiting on
+	 * anyone is woken only by a task that may address it, and a receive from any source
+	 * is held only by tasks that may address the requester (see order__decide). */
+	const uint64_t *kn;
+	size_t kn_words;
 	/* Set by order__decide, for the record of the decision (the trace): the virtual
 	 * time before which no other task may still send for it to be decided (the window's
 	 * end, or the deadline), and the tie window (0: none). */

@@ -59,6 +59,7 @@ static pr_pair *pair_get(struct mon_pr *p, uint64_t key, int create)
 		return NULL;
 	p->pairs[i].key = key;
 	p->npairs++;
+	p->kn_gen++; /* a new pair: its destination may know its source (prknow.c) */
 	return &p->pairs[i];
 }
 
@@ -210,11 +211,13 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 		if (p->ot[k].unc > g->umax)
 			g->umax = p->ot[k].unc;
 		e = pair_get(p, pair_key(mt->rec.tid, tid), 0);
-		g->b[g->nb++] =
-		    (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt, e ? e->sent : 0, 0};
+		g->b[g->nb++] = (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt,
+		                              e ? e->sent : 0, 0,
+		                              (uint8_t)preserve__know_addresses(run, k, i)};
 	}
 	/* The spread of the senders' uncertainties, as the monitor's tie window (order.c). */
 	g->umax = g->nb && g->umax > umin ? g->umax - umin : 0;
+	g->know = p->s.kn != NULL;
 	if (rank_table(run, g) < 0)
 		goto out;
 	g->table = 1;
@@ -336,6 +339,7 @@ void preserve__build(mon_run *run)
 		o->cand_va = ORDER_NEVER;
 		o->unc = 0;
 	}
+	preserve__know(run, tasks__count(run) + p->nextra);
 }
 
 void preserve__decide(mon_run *run, size_t i)
@@ -365,6 +369,7 @@ void preserve__decide(mon_run *run, size_t i)
 		p->oc[nc].va = t->cand[k].va;
 		p->oc[nc].key = tasks__at(run, (size_t)s)->rec.lid;
 		p->oc[nc].seq = t->cand[k].seq;
+		p->oc[nc].quiet_vs = t->cand[k].teach ? 0 : t->cand[k].vs;
 		nc++;
 	}
 	src = t->src == -1 ? -1 : index_of(run, t->src);
@@ -379,6 +384,7 @@ void preserve__decide(mon_run *run, size_t i)
 	 * the woken task reports, it polls as often as before. */
 	p->s.use_wake = t->kind == WIRE_PW_RECV;
 	p->s.credit = t->trans > 0 ? t->trans / 2 : 0;
+	p->s.relay = t->est;
 	v = order__decide(p->ot, n, i, src, p->oc, nc, t->deadline, inflight, &p->s, &best);
 	d = pvmmon_clock_now() - t0;
 	p->evals++;

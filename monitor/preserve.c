@@ -228,7 +228,9 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	for (k = 0; k < w.nseen; k++)
 		preserve__pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n, 0);
 	t->trans = w.trans;
+	t->est = w.est;
 	t->unc = w.unc;
+	preserve__know_report(run, mt->index, w.reach);
 	/* Cumulative in the task: what is new since its last report. */
 	if (w.local > t->local) {
 		p->local += w.local - t->local;
@@ -342,6 +344,8 @@ void preserve__settings(mon_run *run, void (*add)(void *, const char *, const ch
 	snprintf(num, sizeof(num), "%" PRId64,
 	         p->decisions ? p->wait_ns_sum / (int64_t)p->decisions : 0);
 	add(ctx, "preserve-decision-wait-ns-mean", num);
+	/* Whether receives from any source waited only for tasks that could address them. */
+	add(ctx, "preserve-knowledge", p->kn_off ? p->kn_why : p->s.naive ? "off" : "used");
 }
 
 int preserve__busy(const mon_run *run) { return run->pr && run->pr->waiting; }
@@ -362,6 +366,7 @@ void preserve__free(mon_run *run)
 	free(p->ot);
 	free(p->oc);
 	free(p->extra_tid);
+	free(p->kn);
 	order__scratch_free(&p->s);
 	prtrace__free(&p->tr);
 	free(p);

@@ -39,6 +39,8 @@ typedef struct pr_task {
 	 * after its grant went (new candidates on the way) is granted again, and recorded
 	 * once. */
 	uint32_t logged_req;
+	uint8_t reach; /* wire_pw_reach bits of its reports so far */
+	int64_t est;   /* its least transmission estimate (its last report's) */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */
@@ -70,6 +72,14 @@ struct mon_pr {
 	prtrace tr;      /* the decisions' record, in a traced run */
 	size_t waiting;  /* requests left waiting by the last evaluation */
 	int64_t wait_ns; /* how long a wait lasts before hang.c is told */
+	/* The knowledge rule (prknow.c): who may address whom, rebuilt when kn_gen (new
+	 * pairs, new reach bits), the task count or the spawns change; off for the rest of
+	 * the run once a task teaches tids or surprises (kn_why says which). */
+	uint64_t *kn;
+	size_t kn_n, kn_spawns;
+	uint64_t kn_gen, kn_built;
+	int kn_off;
+	const char *kn_why;
 };
 
 /* prdecide.c: sets the count of pair src -> dst (sent: the sender's, else the
@@ -80,5 +90,13 @@ void preserve__pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, ui
 void preserve__build(mon_run *run);
 /* Decides the pending request of task i, if it can be decided now. */
 void preserve__decide(mon_run *run, size_t i);
+
+/* prknow.c: task i's report said reach (wire_pw_reach bits). */
+void preserve__know_report(mon_run *run, size_t i, uint8_t reach);
+/* prknow.c: sets the rule's scratch to who may address whom among the n tasks of the
+ * rule's view (preserve__build's), or to none when the rule is off. */
+void preserve__know(mon_run *run, size_t n);
+/* prknow.c: whether task a may address task b by the rule's view (1 when it is off). */
+int preserve__know_addresses(const mon_run *run, size_t a, size_t b);
 
 #endif

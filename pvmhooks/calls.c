@@ -18,6 +18,7 @@
 #include "piggyback.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
+#include "reach.h"
 #include "records.h"
 #include "rr.h"
 #include "sched.h"
@@ -197,7 +198,8 @@ void hooks__pre_pvm_psend(hooks_call *call, int tid, int tag, void *buf, int len
 	(void)call;
 	(void)tid;
 	(void)tag;
-	(void)buf;
+	if (hooks__reach_on())
+		hooks__reach_data(type, buf, len, 1, 0, NULL);
 }
 
 /* Bytes of len items of a PVM data type. */
@@ -417,16 +419,38 @@ static int report_spawn(const int *tids, int n, int64_t rt, int64_t v)
 	return rc;
 }
 
+/* A spawn's arguments and the variables PVM_EXPORT passes on may hand the children
+ * tids this task knows: it teaches. */
+static void reach_spawn_args(char **argv)
+{
+	const char *ex = getenv("PVM_EXPORT");
+
+	for (int i = 0; argv && argv[i]; i++)
+		hooks__reach_str(argv[i], 0, NULL);
+	while (ex && *ex) {
+		char name[128];
+		size_t k = strcspn(ex, ":");
+
+		if (k && k < sizeof(name)) {
+			memcpy(name, ex, k);
+			name[k] = 0;
+			hooks__reach_str(getenv(name), 0, NULL);
+		}
+		ex += k + (ex[k] == ':');
+	}
+}
+
 void hooks__pre_pvm_spawn(hooks_call *call, char *file, char **argv, int flag, char *where,
                           int ntask, int *tids)
 {
 	(void)call;
-	(void)argv;
 	(void)flag;
 	(void)where;
 	(void)ntask;
 	(void)tids;
 	call->nondet = 1;
+	if (hooks__reach_on())
+		reach_spawn_args(argv);
 	if (hooks__rr_mode() == HOOKS_RR_REPLAY)
 		hooks__rr_before(call, 0, 0);
 	if (hooks__pr_on())
@@ -443,6 +467,8 @@ void hooks__post_pvm_spawn(hooks_call *call, int rc, char *file, char **argv, in
 	(void)where;
 	(void)ntask;
 	hooks__spawn_env_end();
+	for (int i = 0; hooks__reach_on() && tids && i < rc; i++)
+		hooks__reach_learn(tids[i]);
 	if (rc > 0 && tids) {
 		/* The children's paths start from this task's at the spawn's end. */
 		if (hooks__trace_on())

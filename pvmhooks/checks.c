@@ -22,6 +22,7 @@
 #include "checks.h"
 #include "pvmmon/common.h"
 #include "pvmmon/errors.h"
+#include "reach.h"
 
 /* Buffer ids are small integers PVM reuses at once; larger ones are not followed. */
 #define MAX_BUFID 65536
@@ -532,6 +533,8 @@ void checks__precv(const hooks_call *call, int type, int len, const wire_piggyba
 		rc = real_##NAME(p, n, s);                                                         \
 		if (!hooks__guard && ck.mask)                                                      \
 			(UN ? unpacked : packed)(TYPE, n, rc, __builtin_return_address(0), #NAME); \
+		if (!hooks__guard && rc >= 0 && hooks__reach_on())                                 \
+			hooks__reach_data(TYPE, p, n, s, UN, __builtin_return_address(0));         \
 		return rc;                                                                         \
 	}
 #define CHECKS_BOTH(SUFFIX, T, TYPE)                                                               \
@@ -573,6 +576,8 @@ PVMMON_EXTERN int pvm_pkstr(char *s)
 
 	if (!hooks__guard && ck.mask)
 		packed(PVM_STR, 1, rc, __builtin_return_address(0), "pvm_pkstr");
+	if (!hooks__guard && rc >= 0 && hooks__reach_on())
+		hooks__reach_str(s, 0, __builtin_return_address(0));
 	return rc;
 }
 
@@ -582,6 +587,8 @@ PVMMON_EXTERN int pvm_upkstr(char *s)
 
 	if (!hooks__guard && ck.mask)
 		unpacked(PVM_STR, 1, rc, __builtin_return_address(0), "pvm_upkstr");
+	if (!hooks__guard && rc >= 0 && hooks__reach_on())
+		hooks__reach_str(s, 1, NULL);
 	return rc;
 }
 
@@ -632,12 +639,15 @@ static void unknown_sbuf(void)
 PVMMON_EXTERN int pvm_pkmesg(int id)
 {
 	unknown_sbuf();
+	/* A message packed whole may hold tids its sender packed for this task. */
+	hooks__reach_opaque();
 	return ((int_fn)REAL(pkmesg, "pvm_pkmesg"))(id);
 }
 
 PVMMON_EXTERN int pvm_pkmesgbody(int id)
 {
 	unknown_sbuf();
+	hooks__reach_opaque();
 	return ((int_fn)REAL(pkmesgbody, "pvm_pkmesgbody"))(id);
 }
 
@@ -649,6 +659,7 @@ PVMMON_EXTERN int pvm_packf(const char *fmt, ...)
 	int rc, g = hooks__guard;
 
 	unknown_sbuf();
+	hooks__reach_opaque();
 	va_start(ap, fmt);
 	hooks__guard = 1;
 	rc = ((vformat_fn)REAL(vpackf, "pvm_vpackf"))(fmt, ap);
@@ -665,6 +676,9 @@ PVMMON_EXTERN int pvm_unpackf(const char *fmt, ...)
 
 	if (b)
 		b->done = 1;
+	/* What it unpacks is not followed: it may learn any tid. */
+	if (hooks__reach_on())
+		hooks__reach_all();
 	va_start(ap, fmt);
 	hooks__guard = 1;
 	rc = ((vformat_fn)REAL(vunpackf, "pvm_vunpackf"))(fmt, ap);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "channel.h"
 #include "clocksync.h"
 #include "critpath.h"
 #include "dyninst.h"
@@ -19,6 +20,7 @@
 #include "preserve.h"
 #include "probes.h"
 #include "pvmmon/errors.h"
+#include "reach.h"
 #include "records.h"
 #include "rr.h"
 #include "sampler.h"
@@ -132,6 +134,11 @@ static int rr_flush(int final, int64_t now)
 static int pr_welcome(const hooks_welcome *w)
 {
 	hooks__pr_enable(w->preserve);
+	if (w->preserve) {
+		int (*parent)(void) = (int (*)(void))hooks__real("pvm_parent");
+
+		hooks__reach_start(hooks__mytid(), parent ? parent() : 0, 1);
+	}
 	/* Preserve mode's board, in the run's private folder (set by pvmmon run). */
 	if (w->preserve && !hooks__board_on())
 		hooks__board_open(getenv("PVMMON_BOARD"), hooks__mytid(), hooks__clock());

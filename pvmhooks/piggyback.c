@@ -17,6 +17,7 @@
 #include "piggyback.h"
 #include "preserve.h"
 #include "pvmmon/errors.h"
+#include "reach.h"
 #include "trace.h"
 
 /* The piggyback's state: the per-pair sequence numbers and counts, the numbers taken
@@ -93,6 +94,7 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 			                 seq[i], 0, 0);
 	}
 	pb.notify = (uint8_t)hooks__pr_deciding();
+	pb.teach = (hooks__reach_bits() & WIRE_PW_REACH_TEACH) != 0;
 	pb.sender_index = hooks__index();
 	pb.sender_tid = hooks__mytid();
 	pb.rt_send = hooks__to_common(call->t1);
@@ -180,6 +182,13 @@ int piggyback__fetch(int src, int tag, wire_piggyback *pb, int64_t *arrived)
 	else if (rc != 0)
 		hooks__count_bad();
 	free(big);
+	/* Whom it may address: the source of what it took; an unmonitored sender's data
+	 * (not pvmd's notify messages) may hold any tid. */
+	if (hooks__reach_on()) {
+		hooks__reach_learn(src);
+		if (!have_pb && !((unsigned)src & 0x80000000u))
+			hooks__reach_all();
+	}
 	if (have_pb && hooks__pr_on() && pb->my_seq >= 0)
 		hooks__pr_seen(src, pb->my_seq + 1);
 	if (have_pb && hooks__pr_on())

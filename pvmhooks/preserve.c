@@ -16,6 +16,7 @@
 #include "preserve_impl.h"
 #include "prlocal.h"
 #include "pvmmon/errors.h"
+#include "reach.h"
 #include "records.h"
 #include "sched.h"
 #include "trace.h"
@@ -117,6 +118,8 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.trans = vclock__trans_floor(hooks__clock());
 	w.local = ps.nlocal;
 	w.notices = ps.nnotices;
+	w.reach = hooks__reach_bits();
+	w.est = vclock__trans_est_min(hooks__clock());
 	/* How long it has waited before this report: a blocked receive's first, or a
 	 * request from any source (which the monitor times only while it has no
 	 * candidate, from its first report). */
@@ -183,6 +186,7 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 			cand[w.ncand].tag = e->tag;
 			cand[w.ncand].va = e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
 			cand[w.ncand].vs = e->vs;
+			cand[w.ncand].teach = e->teach;
 			cand[w.ncand++].seq = e->seq;
 		}
 		w.cand = cand;
@@ -595,6 +599,25 @@ static int64_t credit(void)
 	return f > 0 ? f / 2 : 0;
 }
 
+/* Whether tid has a candidate for the receive being decided. */
+static int cand_sender(int32_t tid)
+{
+	for (size_t i = 0; i < hooks__prs.nstash; i++)
+		if (hooks__prs.stash[i].src == tid && candidate(i))
+			return 1;
+	return 0;
+}
+
+/* What a relay adds beyond the credit need leaves (monitor/order.h): the taught task's
+ * message here adds at least the least transmission estimate (twice the credit before
+ * any estimate). */
+static int64_t relay(void)
+{
+	int64_t e = vclock__trans_est_min(hooks__clock());
+
+	return e > 0 ? e : 2 * credit();
+}
+
 static const stash_entry *choose_here(void)
 {
 	const stash_entry *e = NULL, *b;
@@ -603,6 +626,7 @@ static const stash_entry *choose_here(void)
 
 	ps.need = INT64_MIN;
 	ps.why = HERE_NONE;
+	hooks__prl_consider(cand_sender, relay());
 	for (i = 0; i < hooks__prs.nstash; i++) {
 		if (!candidate(i))
 			continue;

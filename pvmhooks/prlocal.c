@@ -42,10 +42,21 @@ typedef struct prl_entry {
 	int slot;      /* its board slot (-1: not looked up) */
 	uint64_t sends;
 	uint32_t rank; /* its place in the monitor's tie order */
+	uint8_t knows; /* it may address this task (the grant's, or this task sent to it) */
+	int taught;    /* a piggyback of its said it packed a tid it learned */
+	/* Its bound raised only by piggybacks that said it taught nothing: a bound on
+	 * anything it could teach another task (see hooks__prl_consider). */
+	int64_t rbound;
+	uint8_t use; /* how its bound counts now (USE_*, hooks__prl_consider) */
 } prl_entry;
+
+/* How an entry's bound counts for the receive being decided. */
+enum { USE_DIRECT = 0, USE_NONE, USE_RELAY };
 
 static struct {
 	int valid;
+	int know;       /* the grant used the knowledge rule */
+	int64_t credit; /* a relay's transmission (hooks__prl_consider) */
 	int64_t umax;
 	prl_entry *e;
 	size_t n, cap;
@@ -91,12 +102,17 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->anyb = 0;
 		e->alone = 0;
 		e->slot = -1;
+		e->knows = g->know ? g->b[i].knows : 1;
+		e->taught = 0;
+		e->rbound = e->bound;
+		e->use = USE_DIRECT;
 		/* Its board slot counts while it has sent nothing since its latest message. */
 		last = tidmap__find(&last_sends, e->tid);
 		e->live = !e->spawned && last;
 		e->sends = last ? (uint64_t)*last : 0;
 	}
 	tab.n = g->nb;
+	tab.know = g->know;
 	tab.umax = g->umax;
 	tab.valid = 1;
 }
@@ -208,10 +224,13 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		int64_t lo = max64(e->vt, vs);
 
 		if (e->tid == tid)
-			e->woken = 1, e->anyb = 0;
+			e->woken = 1, e->anyb = 0, e->knows = 1;
 		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
 		    lo < e->bound)
 			e->bound = lo;
+		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
+		    lo < e->rbound)
+			e->rbound = lo;
 	}
 	return quiet;
 }
@@ -233,6 +252,8 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 	e->next = seq + 1;
 	if (!e->spawned && vs > e->bound)
 		e->bound = vs;
+	if (!e->spawned && !e->taught && vs > e->rbound)
+		e->rbound = vs;
 }
 
 /*
@@ -253,7 +274,7 @@ static void close_any(void)
 	}
 	for (size_t i = 0; i < tab.n; i++)
 		if (tab.e[i].anyb) {
-			tab.e[i].bound = PRL_NEVER;
+			tab.e[i].bound = tab.e[i].rbound = PRL_NEVER;
 			tab.e[i].dep = WIRE_PB_DEP_ANY;
 		}
 }
@@ -278,7 +299,7 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 		close_any();
 		return;
 	}
-	e->bound = PRL_NEVER;
+	e->bound = e->rbound = PRL_NEVER;
 	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
 	/* Nothing of its own on its way here: from now on, while it sends nothing, what
 	 * its board slot says is a bound too (board.c). */
@@ -301,6 +322,8 @@ void hooks__prl_piggyback(int32_t src, const wire_piggyback *pb)
 {
 	prl_entry *e;
 
+	if (pb->teach && (e = tab.valid ? find(src) : NULL) != NULL)
+		e->taught = 1;
 	if (pb->my_seq >= 0) {
 		hooks__prl_seen(src, (uint32_t)pb->my_seq, pb->vt_send, pb->quiet);
 		/* Its latest message here: while its board count stays at this send's, it has
@@ -329,12 +352,30 @@ uint32_t hooks__prl_rank(int32_t tid)
 	return e ? e->rank : UINT32_MAX;
 }
 
-/* e's bound, raised by its board slot where that is known (now: board time). */
+void hooks__prl_consider(int (*is_cand)(int32_t tid), int64_t credit)
+{
+	tab.credit = credit > 0 ? credit : 0;
+	for (size_t i = 0; i < tab.n; i++) {
+		prl_entry *e = &tab.e[i];
+
+		e->use = !tab.know ? USE_DIRECT
+		         : !e->knows ? USE_NONE
+		         : is_cand && is_cand(e->tid) ? USE_RELAY
+		                                      : USE_DIRECT;
+	}
+}
+
+/* e's bound as it counts now (hooks__prl_consider), raised by its board slot where that
+ * is known (now: board time). */
 static int64_t bound_of(prl_entry *e, int64_t now)
 {
 	int64_t b = e->bound, l;
 	int stale = 0;
 
+	if (e->use == USE_NONE)
+		return PRL_NEVER;
+	if (e->use == USE_RELAY)
+		return e->rbound > PRL_NEVER - tab.credit ? PRL_NEVER : e->rbound + tab.credit;
 	if (e->live && b < PRL_NEVER) {
 		l = hooks__board_bound(e->tid, &e->slot, e->sends, now, &stale);
 		if (stale)
@@ -368,7 +409,7 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 
 		if (bound_of(e, now) >= target)
 			continue;
-		if (!e->live)
+		if (!e->live || e->use == USE_RELAY)
 			return PRL_ETA_UNKNOWN;
 		/* In a call (it may be waking from one): look again soon. */
 		if ((t = hooks__board_eta(e->tid, &e->slot, target, now)) < 0) {

@@ -59,8 +59,17 @@ int hooks__prl_known(int32_t tid);
 /* tid's place in the monitor's tie order (UINT32_MAX: unknown). */
 uint32_t hooks__prl_rank(int32_t tid);
 /* The least bound of all (PRL_NEVER when there is none): no task can send before it,
- * nor any task spawned since the grant. */
+ * nor any task spawned since the grant. Under the knowledge rule (the grant's know),
+ * as hooks__prl_consider last set it. */
 int64_t hooks__prl_horizon(void);
+/* Sets which bounds count for the receive being decided, by the knowledge rule when
+ * the grant used it: a task that may not address this one counts for nothing; a
+ * candidate's sender (is_cand) only by what it may teach another task (its bound
+ * before anything it sent could have taught, + credit: the taught task's message needs
+ * a transmission of its own); PVM keeps each pair's order, so its own next message
+ * comes after the one queued. Every other task by its bound. Without the rule, every
+ * bound counts. */
+void hooks__prl_consider(int (*is_cand)(int32_t tid), int64_t credit);
 /* What holds the least bound: PRL_HELD_WOKEN, a task this task has sent to since the
  * grant (its next message or block notice will likely raise it; the monitor would
  * wait for it too); PRL_HELD_BLOCKED, a task that said it blocks on any source (no

@@ -13,6 +13,7 @@
 #include "prlocal.h"
 #include "prstash.h"
 #include "pvmmon/errors.h"
+#include "reach.h"
 
 hooks_pr_stash hooks__prs;
 
@@ -88,6 +89,7 @@ int hooks__pr_sent(int tid, int64_t vs)
 
 	if (n)
 		++*n;
+	hooks__reach_sending(tid);
 	/* The first send to tid since the last report: when its message left (the
 	 * monitor's bound on the first one tid has not seen, wire_pcount.vs). */
 	if (first > 0) {
@@ -211,6 +213,7 @@ void hooks__pr_stash_add(int src, int tag, uint8_t *d, size_t len)
 	e->seq = (uint32_t)pb.my_seq;
 	e->vs = hooks__from_common(pb.vt_send);
 	e->bytes = pb.bytes;
+	e->teach = pb.teach;
 	e->data = d;
 	e->len = len;
 	e->arrived = pvmmon_clock_now();

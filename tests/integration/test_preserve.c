@@ -497,6 +497,9 @@ static void test_decisions_in_trace(void)
 	fprintf(stderr, "\n  gorace: %d of the decisions taken by the tasks themselves",
 	        harness_count(log, "by=\"task\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "<cand from=\"0.1\" tag=\"42\""));
+	/* The master hands each node its successor's tid in a message: who may address
+	 * whom is then unknown, and the log says why the knowledge rule was off. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "key=\"preserve-knowledge\" value=\"a task packed a tid"));
 	free(log);
 }
 
@@ -594,6 +597,9 @@ static void test_notify_manager_worker(void)
 	/* The manager's 2,000 results and 4 exits, and the workers' receives. */
 	CU_ASSERT(decisions >= 2000);
 	CU_ASSERT(asks >= 0 && asks <= 2 * decisions);
+	/* No task packs a tid (problem numbers and results are small), no task lists tids:
+	 * a worker's receive waits for the manager alone, not for the other workers. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "key=\"preserve-knowledge\" value=\"used\""));
 	free(log);
 }
 

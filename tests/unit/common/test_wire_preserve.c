@@ -12,11 +12,11 @@ static void test_pwait_round_trip(void)
 {
 	wire_pcount sent[2] = {{0x40003, 7, 2400000}, {0x40004, 1, INT64_MIN}},
 	            seen[1] = {{0x40003, 5, INT64_MIN}};
-	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
+	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4, 0}};
 	wire_pwait w = {
 	    3, WIRE_PW_TRECV, -1,   5,    2500000, 9000000, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,          seen, cand, 42000,   6,       3,           7000,   180000,
-	    0, 0,             0,    0,    0};
+	    0, 0,             0,    0,    0,       0,       0};
 	wire_pwait out;
 	wire_buf b;
 
@@ -75,15 +75,23 @@ static void test_pwait_round_trip(void)
 	w.taken_tag = 5;
 	w.window = 20;
 	w.horizon = 3100000;
+	w.reach = WIRE_PW_REACH_ALL | WIRE_PW_REACH_TEACH;
 	wire__buf_reset(&b);
 	wire__pwait_encode(&b, &w);
 	CU_ASSERT_EQUAL_FATAL(wire__pwait_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.reach, WIRE_PW_REACH_ALL | WIRE_PW_REACH_TEACH);
 	CU_ASSERT_EQUAL(out.decided, 1);
 	CU_ASSERT_EQUAL(out.taken_src, 0x40003);
 	CU_ASSERT_EQUAL(out.taken_tag, 5);
 	CU_ASSERT_EQUAL(out.window, 20);
 	CU_ASSERT_EQUAL(out.horizon, 3100000);
 	wire__pwait_clear(&out);
+	/* Reach bits beyond those defined are damage. */
+	w.reach = 8;
+	wire__buf_reset(&b);
+	wire__pwait_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.reach = 0;
 	/* Only a running report records one. */
 	w.kind = WIRE_PW_RECV;
 	wire__buf_reset(&b);
@@ -111,13 +119,15 @@ static void test_pgrant_pask(void)
 	CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
 	/* A TAKE with the other tasks' bounds. */
 	{
-		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1},
-		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0}};
+		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1},
+		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1}};
 
 		wire__buf_reset(&b);
-		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 250, 2, bs});
+		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 1, 250, 2, bs});
 		CU_ASSERT_EQUAL_FATAL(wire__pgrant_decode(&g, b.data, b.len), 0);
 		CU_ASSERT_EQUAL(g.table, 1);
+		CU_ASSERT_EQUAL(g.know, 1);
+		CU_ASSERT_EQUAL(g.b[1].knows, 1);
 		CU_ASSERT_EQUAL(g.umax, 250);
 		CU_ASSERT_EQUAL_FATAL(g.nb, 2);
 		CU_ASSERT_EQUAL(g.b[0].tid, 0x40003);
@@ -129,10 +139,16 @@ static void test_pgrant_pask(void)
 		CU_ASSERT_EQUAL(g.b[1].rank, 0);
 		CU_ASSERT_EQUAL(g.b[1].bound, 8000);
 		wire__pgrant_clear(&g);
+		/* So is a knows flag beyond 1. */
+		bs[1].knows = 2;
+		wire__buf_reset(&b);
+		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 1, 250, 2, bs});
+		CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
+		bs[1].knows = 1;
 		/* A dependency beyond the known ones is damage. */
 		bs[1].dep = WIRE_PB_DEP_ANY + 1;
 		wire__buf_reset(&b);
-		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 250, 2, bs});
+		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 1, 250, 2, bs});
 		CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
 		CU_ASSERT_PTR_NULL(g.b);
 	}

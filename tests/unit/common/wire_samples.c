@@ -164,13 +164,13 @@ int wire_sample_encode(wire_buf *b, int kind)
 {
 	wire_pcount sent[2] = {{0x40003, 7, 2400000}, {0x40004, 1, INT64_MIN}},
 	            seen[1] = {{0x40003, 5, INT64_MIN}};
-	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
+	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4, 0}};
 	wire_pwait w = {
 	    3, WIRE_PW_RECV, -1,   5,    2500000, INT64_MAX, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,         seen, cand, 30000,   2,         1,           0,      150000,
-	    0, 0,            0,    0,    0};
-	wire_pbound bounds[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1},
-	                         {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0}};
+	    0, 0,            0,    0,    0,       0,         0};
+	wire_pbound bounds[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1},
+	                         {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1}};
 	wire_cpsample cps = {0x40001, 1, 4000000, {0}};
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
 	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};
@@ -202,7 +202,7 @@ int wire_sample_encode(wire_buf *b, int kind)
 		return 0;
 	case WIRE_KIND_PGRANT:
 		wire__pgrant_encode(b,
-		                    &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 250, 2, bounds});
+		                    &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 0, 250, 2, bounds});
 		return 0;
 	case WIRE_KIND_PASK:
 		wire__pask_encode(b);

@@ -12,6 +12,7 @@ extern CU_TestInfo test_rr_tests[];
 extern CU_TestInfo test_src_reads_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_prlocal_tests[];
+extern CU_TestInfo test_reach_tests[];
 extern CU_TestInfo test_board_tests[];
 extern CU_TestInfo test_waits_tests[];
 extern CU_TestInfo test_groups_tests[];
@@ -32,6 +33,7 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"sources", NULL, NULL, NULL, NULL, test_src_reads_tests},
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"prlocal", NULL, NULL, NULL, NULL, test_prlocal_tests},
+    {"reach", NULL, NULL, NULL, NULL, test_reach_tests},
     {"board", NULL, NULL, NULL, NULL, test_board_tests},
     {"waits", NULL, NULL, NULL, NULL, test_waits_tests},
     {"groups", NULL, NULL, NULL, NULL, test_groups_tests},

@@ -18,10 +18,10 @@ static uint32_t seen_counts(int32_t tid) { return tid == W1 ? 3 : 0; }
 
 static void grant(void)
 {
-	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0},
-	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1},
-	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0, 2}};
-	wire_pgrant g = {1, WIRE_PG_TAKE, W1, 5, 1, 0, 3, b};
+	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 1},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1},
+	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0, 2, 1}};
+	wire_pgrant g = {1, WIRE_PG_TAKE, W1, 5, 1, 0, 0, 3, b};
 
 	hooks__prl_grant(&g, seen_counts);
 }
@@ -186,8 +186,8 @@ static void test_board_raises_running(void)
  * by this one; with others it only says no news of it will come here. */
 static void test_any_notice(void)
 {
-	wire_pbound one[1] = {{A1, WIRE_PB_DEP_NONE, 100, 100, 0, 0}};
-	wire_pgrant g = {1, WIRE_PG_TAKE, A1, 5, 1, 0, 1, one};
+	wire_pbound one[1] = {{A1, WIRE_PB_DEP_NONE, 100, 100, 0, 0, 1}};
+	wire_pgrant g = {1, WIRE_PG_TAKE, A1, 5, 1, 0, 0, 1, one};
 	wire_pblock k = {300, 1, 0, 1, 0, UINT64_MAX, 1, 1};
 
 	hooks__prl_grant(&g, seen_counts);
@@ -254,7 +254,58 @@ static void test_rank(void)
 	CU_ASSERT_EQUAL(hooks__prl_rank(0x40009), UINT32_MAX);
 }
 
+
+static int is_r1(int32_t tid) { return tid == R1; }
+
+/* The knowledge rule (the grant's know): a task that may not address this one holds
+ * nothing; a candidate's sender holds only by what it may teach (its bound raised by
+ * piggybacks that said it taught nothing, + the relay); this task's send to a task
+ * lets that task address it. */
+static void test_knowledge(void)
+{
+	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 0},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1},
+	                    {A1, WIRE_PB_DEP_NONE, 40, 40, 0, 2, 0}};
+	wire_pgrant g = {1, WIRE_PG_TAKE, R1, 5, 1, 1, 0, 3, b};
+	wire_piggyback pb;
+
+	hooks__prl_grant(&g, seen_counts);
+	/* Without candidates: A1 may not address this task, R1 holds at 100. */
+	hooks__prl_consider(NULL, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	/* R1 a candidate's sender: its next message comes after the one queued, and what
+	 * it could teach takes the relay. */
+	hooks__prl_consider(is_r1, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 130);
+	/* Its piggyback at 400 that taught nothing raises both. */
+	memset(&pb, 0, sizeof(pb));
+	pb.my_seq = 0;
+	pb.vt_send = 400;
+	pb.quiet = 1;
+	pb.sends = UINT64_MAX;
+	hooks__prl_piggyback(R1, &pb);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 430);
+	/* One that says it taught: what it could teach stays where it was. */
+	pb.my_seq = 1;
+	pb.vt_send = 900;
+	pb.teach = 1;
+	hooks__prl_piggyback(R1, &pb);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 430);
+	hooks__prl_consider(NULL, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 900);
+	/* A send to A1 teaches it this task's tid: it may address it from then on. */
+	hooks__prl_sent(A1, 200);
+	hooks__prl_consider(NULL, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
+	/* Without the rule, every bound counts as it is. */
+	g.know = 0;
+	hooks__prl_grant(&g, seen_counts);
+	hooks__prl_consider(is_r1, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
+}
+
 CU_TestInfo test_prlocal_tests[] = {
+    {"who may address this task", test_knowledge},
     {"a running task's board slot raises its bound", test_board_raises_running},
     {"each task's place in the tie order", test_rank},
     {"a task blocked on any source", test_any_notice},
