@@ -185,6 +185,28 @@ void preserve__evaluate(mon_run *run)
 			follow(run, i, now, 0);
 }
 
+/* The pair counts a report of task mt (t: its state before the report) carries. */
+static void counts(mon_run *run, mon_task *mt, const pr_task *t, const wire_pwait *w)
+{
+	int32_t src = mt->rec.tid;
+
+	for (uint32_t k = 0; k < w->nsent; k++) {
+		/* The first message since the last report left at its send time, which is at
+		 * least the last report's virtual time (a message on its way to a task wakes
+		 * it no earlier than that, prdecide.c). */
+		int64_t lo = t->kind < 0 ? 0 : t->vt;
+
+		if (w->sent[k].vs != INT64_MIN) {
+			int64_t vs = clocks__to_monitor(run, mt, w->sent[k].vs);
+
+			lo = vs > lo ? vs : lo;
+		}
+		preserve__pair_set(run->pr, src, w->sent[k].tid, 1, w->sent[k].n, lo);
+	}
+	for (uint32_t k = 0; k < w->nseen; k++)
+		preserve__pair_set(run->pr, w->seen[k].tid, src, 0, w->seen[k].n, 0);
+}
+
 void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	struct mon_pr *p = run->pr;
@@ -212,21 +234,7 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		w.cand[k].va = clocks__to_monitor(run, mt, w.cand[k].va);
 		w.cand[k].vs = clocks__to_monitor(run, mt, w.cand[k].vs);
 	}
-	for (k = 0; k < w.nsent; k++) {
-		/* The first message since the last report left at its send time, which is at
-		 * least the last report's virtual time (a message on its way to a task wakes
-		 * it no earlier than that, prdecide.c). */
-		int64_t lo = t->kind < 0 ? 0 : t->vt;
-
-		if (w.sent[k].vs != INT64_MIN) {
-			int64_t vs = clocks__to_monitor(run, mt, w.sent[k].vs);
-
-			lo = vs > lo ? vs : lo;
-		}
-		preserve__pair_set(p, src, w.sent[k].tid, 1, w.sent[k].n, lo);
-	}
-	for (k = 0; k < w.nseen; k++)
-		preserve__pair_set(p, w.seen[k].tid, src, 0, w.seen[k].n, 0);
+	counts(run, mt, t, &w);
 	t->trans = w.trans;
 	t->est = w.est;
 	t->unc = w.unc;

@@ -167,28 +167,7 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 		cand = calloc(hooks__prs.nstash, sizeof(*cand));
 		if (!cand)
 			goto out;
-		if (hooks__prs.spy)
-			hooks__pr_spy_queue();
-		for (i = 0; i < (hooks__prs.spy ? hooks__prs.nhits : hooks__prs.nstash); i++) {
-			const stash_entry *e =
-			    hooks__prs.spy
-			        ? hooks__pr_first_of(hooks__prs.hits[i].src, hooks__prs.hits[i].tag)
-			        : &hooks__prs.stash[i];
-			uint32_t k;
-
-			if (!e || (!hooks__prs.spy && !hooks__pr_matches(e, cur.src, cur.tag)))
-				continue;
-			for (k = 0; k < w.ncand && cand[k].src != e->src; k++)
-				;
-			if (k < w.ncand)
-				continue;
-			cand[w.ncand].src = e->src;
-			cand[w.ncand].tag = e->tag;
-			cand[w.ncand].va = e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
-			cand[w.ncand].vs = e->vs;
-			cand[w.ncand].teach = e->teach;
-			cand[w.ncand++].seq = e->seq;
-		}
+		w.ncand = hooks__pr_cands(cand, cur.src, cur.tag);
 		w.cand = cand;
 	}
 	/* A blocked receive lists what its source has queued that it does not take (the

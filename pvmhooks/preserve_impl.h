@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tidmap.h"
+#include "../common/wire_preserve.h"
 
 /* A piggyback taken off the private context before its message was received. */
 typedef struct stash_entry {
@@ -64,6 +65,10 @@ const stash_entry *hooks__pr_first_of(int32_t src, int32_t tag);
 const stash_entry *hooks__pr_first_match(int src, int tag);
 /* Runs the program's matcher over the queue: what it accepts, in hooks__prs.hits. */
 void hooks__pr_spy_queue(void);
+/* Per sender, its first queued message that matches src and tag (the program's matcher
+ * under a spy): messages of one sender are taken in its order, so only the first can
+ * be the next. Fills cand (room for every stashed message); returns how many. */
+uint32_t hooks__pr_cands(wire_pcand *cand, int32_t src, int32_t tag);
 /* Stashes the piggyback d (len bytes, heap: the stash takes it) from src with tag. */
 void hooks__pr_stash_add(int src, int tag, uint8_t *d, size_t len);
 

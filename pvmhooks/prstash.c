@@ -9,6 +9,7 @@
 #include <pvm3.h>
 
 #include "clocksync.h"
+#include "hooks.h"
 #include "preserve_impl.h"
 #include "prlocal.h"
 #include "prstash.h"
@@ -236,4 +237,32 @@ int hooks__pr_take(uint8_t **data, size_t *len, int64_t *arrived, int src, int t
 		return 1;
 	}
 	return 0;
+}
+
+uint32_t hooks__pr_cands(wire_pcand *cand, int32_t src, int32_t tag)
+{
+	uint32_t n = 0;
+
+	if (hooks__prs.spy)
+		hooks__pr_spy_queue();
+	for (size_t i = 0; i < (hooks__prs.spy ? hooks__prs.nhits : hooks__prs.nstash); i++) {
+		const stash_entry *e =
+		    hooks__prs.spy ? hooks__pr_first_of(hooks__prs.hits[i].src, hooks__prs.hits[i].tag)
+		                   : &hooks__prs.stash[i];
+		uint32_t k;
+
+		if (!e || (!hooks__prs.spy && !hooks__pr_matches(e, src, tag)))
+			continue;
+		for (k = 0; k < n && cand[k].src != e->src; k++)
+			;
+		if (k < n)
+			continue;
+		cand[n].src = e->src;
+		cand[n].tag = e->tag;
+		cand[n].va = e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
+		cand[n].vs = e->vs;
+		cand[n].teach = e->teach;
+		cand[n++].seq = e->seq;
+	}
+	return n;
 }
