@@ -189,7 +189,8 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 		g->b[i].seq = wire__get_u32(&in);
 		g->b[i].rank = wire__get_u32(&in);
 		g->b[i].knows = wire__get_u8(&in);
-		if (g->b[i].dep > WIRE_PB_DEP_ANY || g->b[i].knows > 1)
+		if (g->b[i].dep > WIRE_PB_DEP_ANY ||
+		    (g->b[i].knows & ~(WIRE_PB_KNOWS_REQ | WIRE_PB_KNOWS_LONE)))
 			in.failed = 1;
 	}
 	if (g->verdict > WIRE_PG_NONE || g->table > 1 || g->know > 1 || g->umax < 0)

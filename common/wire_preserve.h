@@ -132,9 +132,13 @@ typedef struct wire_pbound {
 	int64_t vt;    /* its virtual time at its last report: it sends nothing earlier */
 	uint32_t seq;  /* the messages it had sent to the requester by that report */
 	uint32_t rank; /* its place in the monitor's tie order (logical ids) */
-	/* It may address the requester (wire 19; always 1 when the grant's know is 0). */
+	/* Who may address whom (wire 19, WIRE_PB_KNOWS_* bits): it may address the
+	 * requester (always when the grant's know is 0); no task but the requester may
+	 * address it. */
 	uint8_t knows;
 } wire_pbound;
+#define WIRE_PB_KNOWS_REQ 1
+#define WIRE_PB_KNOWS_LONE 2
 
 /* PGRANT: the decision on request req. With table set, the bounds of every other task
  * the monitor knows of (a blocking receive's TAKE): the task may then decide its next

@@ -178,6 +178,21 @@ static int rank_table(mon_run *run, wire_pgrant *g)
 	return 0;
 }
 
+/* Task k's wire_pbound.knows for requester i among the n tasks: whether k may address
+ * i, and whether no task but i may address k. */
+static uint8_t knows_bits(mon_run *run, size_t n, size_t k, size_t i)
+{
+	uint8_t bits = preserve__know_addresses(run, k, i) ? WIRE_PB_KNOWS_REQ : 0;
+	size_t a;
+
+	if (!run->pr->s.kn)
+		return bits;
+	for (a = 0; a < n + run->pr->nextra; a++)
+		if (a != i && a != k && preserve__know_addresses(run, a, k))
+			break;
+	return a == n + run->pr->nextra ? bits | WIRE_PB_KNOWS_LONE : bits;
+}
+
 /*
  * The bounds every grant of a request carries (wire_pgrant's table): every other
  * task's lower bound on its next send as long as task i sends nothing, and what may
@@ -212,8 +227,7 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 			g->umax = p->ot[k].unc;
 		e = pair_get(p, pair_key(mt->rec.tid, tid), 0);
 		g->b[g->nb++] = (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt,
-		                              e ? e->sent : 0, 0,
-		                              (uint8_t)preserve__know_addresses(run, k, i)};
+		                              e ? e->sent : 0, 0, knows_bits(run, n, k, i)};
 	}
 	/* The spread of the senders' uncertainties, as the monitor's tie window (order.c). */
 	g->umax = g->nb && g->umax > umin ? g->umax - umin : 0;

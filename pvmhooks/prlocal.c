@@ -26,6 +26,7 @@
 #include "board.h"
 #include "channel.h"
 #include "prlocal.h"
+#include "reach.h"
 #include "tidmap.h"
 
 typedef struct prl_entry {
@@ -43,6 +44,7 @@ typedef struct prl_entry {
 	uint64_t sends;
 	uint32_t rank; /* its place in the monitor's tie order */
 	uint8_t knows; /* it may address this task (the grant's, or this task sent to it) */
+	uint8_t lone;  /* no task but this one may address it (the grant's) */
 	int taught;    /* a piggyback of its said it packed a tid it learned */
 	/* Its bound raised only by piggybacks that said it taught nothing: a bound on
 	 * anything it could teach another task (see hooks__prl_consider). */
@@ -102,7 +104,8 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->anyb = 0;
 		e->alone = 0;
 		e->slot = -1;
-		e->knows = g->know ? g->b[i].knows : 1;
+		e->knows = !g->know || (g->b[i].knows & WIRE_PB_KNOWS_REQ);
+		e->lone = g->know && (g->b[i].knows & WIRE_PB_KNOWS_LONE);
 		e->taught = 0;
 		e->rbound = e->bound;
 		e->use = USE_DIRECT;
@@ -294,8 +297,17 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 		return;
 	e->anyb = k->any;
 	e->alone = k->alone;
-	/* Blocked on anyone: only when no other task could wake it (see the top). */
+	/* Blocked on anyone: only when no other task could wake it (see the top), or when
+	 * no task but this one may address it and it exchanged messages with this one
+	 * alone (nobody learned its tid from it), while this task teaches nobody whom to
+	 * address. */
 	if (k->any) {
+		if (e->lone && k->alone && !(hooks__reach_bits() & WIRE_PW_REACH_TEACH)) {
+			e->bound = e->rbound = PRL_NEVER;
+			e->dep = WIRE_PB_DEP_SELF;
+			e->live = 0;
+			return;
+		}
 		close_any();
 		return;
 	}

@@ -139,8 +139,8 @@ static void test_pgrant_pask(void)
 		CU_ASSERT_EQUAL(g.b[1].rank, 0);
 		CU_ASSERT_EQUAL(g.b[1].bound, 8000);
 		wire__pgrant_clear(&g);
-		/* So is a knows flag beyond 1. */
-		bs[1].knows = 2;
+		/* So is a knows bit beyond those defined. */
+		bs[1].knows = 4;
 		wire__buf_reset(&b);
 		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 1, 250, 2, bs});
 		CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);

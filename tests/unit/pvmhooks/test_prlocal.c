@@ -297,6 +297,28 @@ static void test_knowledge(void)
 	hooks__prl_sent(A1, 200);
 	hooks__prl_consider(NULL, 30);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
+	/* A task no other may address that blocks on anyone, having exchanged messages
+	 * with this task alone: only this task's send wakes it. */
+	b[2].knows = WIRE_PB_KNOWS_REQ | WIRE_PB_KNOWS_LONE;
+	hooks__prl_grant(&g, seen_counts);
+	hooks__prl_consider(NULL, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
+	{
+		wire_pblock k = {300, 0, 0, 1, 0, UINT64_MAX, 1, 0};
+
+		/* Not alone: another task may have learned its tid from it. */
+		hooks__prl_blocked(A1, &k, 0, 0);
+		CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
+		k.alone = 1;
+		hooks__prl_blocked(A1, &k, 0, 0);
+		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+		hooks__prl_sent(A1, 250);
+		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+		hooks__prl_sent(R1, 260);
+		hooks__prl_consider(NULL, 30);
+		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	}
+	b[2].knows = 0;
 	/* Without the rule, every bound counts as it is. */
 	g.know = 0;
 	hooks__prl_grant(&g, seen_counts);
