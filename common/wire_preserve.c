@@ -151,6 +151,7 @@ void wire__pgrant_encode(wire_buf *b, const wire_pgrant *g)
 		wire__put_u32(b, g->b[i].seq);
 		wire__put_u32(b, g->b[i].rank);
 		wire__put_u8(b, g->b[i].knows);
+		wire__put_i64(b, g->b[i].trans);
 	}
 }
 
@@ -179,7 +180,7 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 	g->table = wire__get_u8(&in);
 	g->know = wire__get_u8(&in);
 	g->umax = wire__get_i64(&in);
-	g->b = wire__get_array(&in, &count, sizeof(*g->b), 30);
+	g->b = wire__get_array(&in, &count, sizeof(*g->b), 38);
 	g->nb = (uint32_t)count;
 	for (size_t i = 0; i < count && !in.failed; i++) {
 		g->b[i].tid = (int32_t)wire__get_u32(&in);
@@ -189,7 +190,8 @@ int wire__pgrant_decode(wire_pgrant *g, const uint8_t *data, size_t len)
 		g->b[i].seq = wire__get_u32(&in);
 		g->b[i].rank = wire__get_u32(&in);
 		g->b[i].knows = wire__get_u8(&in);
-		if (g->b[i].dep > WIRE_PB_DEP_ANY ||
+		g->b[i].trans = wire__get_i64(&in);
+		if (g->b[i].dep > WIRE_PB_DEP_ANY || g->b[i].trans < 0 ||
 		    (g->b[i].knows & ~(WIRE_PB_KNOWS_REQ | WIRE_PB_KNOWS_LONE)))
 			in.failed = 1;
 	}

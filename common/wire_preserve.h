@@ -136,6 +136,10 @@ typedef struct wire_pbound {
 	 * requester (always when the grant's know is 0); no task but the requester may
 	 * address it. */
 	uint8_t knows;
+	/* Its least transmission (its last report's, ns; 0: none known, wire 19): a message
+	 * the requester sends it reaches it, in its virtual time, no earlier than the
+	 * send + half that (half: a new least sample may come with that very message). */
+	int64_t trans;
 } wire_pbound;
 #define WIRE_PB_KNOWS_REQ 1
 #define WIRE_PB_KNOWS_LONE 2

@@ -227,7 +227,8 @@ static void fill_table(mon_run *run, size_t i, wire_pgrant *g)
 			g->umax = p->ot[k].unc;
 		e = pair_get(p, pair_key(mt->rec.tid, tid), 0);
 		g->b[g->nb++] = (wire_pbound){mt->rec.tid, dep[k], bound[k], p->ot[k].vt,
-		                              e ? e->sent : 0, 0, knows_bits(run, n, k, i)};
+		                              e ? e->sent : 0, 0, knows_bits(run, n, k, i),
+		                              p->t[k].trans > 0 ? p->t[k].trans : 0};
 	}
 	/* The spread of the senders' uncertainties, as the monitor's tie window (order.c). */
 	g->umax = g->nb && g->umax > umin ? g->umax - umin : 0;

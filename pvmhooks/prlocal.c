@@ -49,7 +49,8 @@ typedef struct prl_entry {
 	/* Its bound raised only by piggybacks that said it taught nothing: a bound on
 	 * anything it could teach another task (see hooks__prl_consider). */
 	int64_t rbound;
-	uint8_t use; /* how its bound counts now (USE_*, hooks__prl_consider) */
+	uint8_t use;   /* how its bound counts now (USE_*, hooks__prl_consider) */
+	int64_t trans; /* its least transmission (the grant's) */
 } prl_entry;
 
 /* How an entry's bound counts for the receive being decided. */
@@ -106,6 +107,7 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->slot = -1;
 		e->knows = !g->know || (g->b[i].knows & WIRE_PB_KNOWS_REQ);
 		e->lone = g->know && (g->b[i].knows & WIRE_PB_KNOWS_LONE);
+		e->trans = g->b[i].trans;
 		e->taught = 0;
 		e->rbound = e->bound;
 		e->use = USE_DIRECT;
@@ -213,6 +215,14 @@ int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t ti
 	return n;
 }
 
+/* Half the least transmission of tid as the grant gave it (0: not in the table). */
+static int64_t wake_credit(int32_t tid)
+{
+	const prl_entry *e = find(tid);
+
+	return e && e->trans > 0 ? e->trans / 2 : 0;
+}
+
 int hooks__prl_sent(int32_t tid, int64_t vs)
 {
 	int64_t *at = tidmap__get(&spawns_at, tid, 0);
@@ -224,7 +234,10 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		return quiet;
 	for (size_t i = 0; i < tab.n; i++) {
 		prl_entry *e = &tab.e[i];
-		int64_t lo = max64(e->vt, vs);
+		/* The task sent to moves no earlier than the message reaches it: the send +
+		 * half its least transmission, as the monitor's wake bounds take it; a task
+		 * woken through it, no earlier either. */
+		int64_t lo = max64(e->vt, vs + wake_credit(tid));
 
 		if (e->tid == tid)
 			e->woken = 1, e->anyb = 0, e->knows = 1;

@@ -119,8 +119,8 @@ static void test_pgrant_pask(void)
 	CU_ASSERT_EQUAL(wire__pgrant_decode(&g, b.data, b.len), PVMMON_EPARSE);
 	/* A TAKE with the other tasks' bounds. */
 	{
-		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1},
-		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1}};
+		wire_pbound bs[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1, 0},
+		                     {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1, 0}};
 
 		wire__buf_reset(&b);
 		wire__pgrant_encode(&b, &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 1, 250, 2, bs});

@@ -169,8 +169,8 @@ int wire_sample_encode(wire_buf *b, int kind)
 	    3, WIRE_PW_RECV, -1,   5,    2500000, INT64_MAX, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,         seen, cand, 30000,   2,         1,           0,      150000,
 	    0, 0,            0,    0,    0,       0,         0};
-	wire_pbound bounds[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1},
-	                         {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1}};
+	wire_pbound bounds[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1, 0},
+	                         {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1, 0}};
 	wire_cpsample cps = {0x40001, 1, 4000000, {0}};
 	wire_ctl c = {WIRE_CTL_CP_START, 3, 1, "main,work", 0x1122334455667788ULL};
 	wire_wpeer peers[2] = {{0x40003, 4, 3}, {0x40004, 0, 1}};

@@ -18,9 +18,9 @@ static uint32_t seen_counts(int32_t tid) { return tid == W1 ? 3 : 0; }
 
 static void grant(void)
 {
-	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 1},
-	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1},
-	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0, 2, 1}};
+	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 1, 0},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1, 0},
+	                    {A1, WIRE_PB_DEP_ANY, PRL_NEVER, 40, 0, 2, 1, 0}};
 	wire_pgrant g = {1, WIRE_PG_TAKE, W1, 5, 1, 0, 0, 3, b};
 
 	hooks__prl_grant(&g, seen_counts);
@@ -186,7 +186,7 @@ static void test_board_raises_running(void)
  * by this one; with others it only says no news of it will come here. */
 static void test_any_notice(void)
 {
-	wire_pbound one[1] = {{A1, WIRE_PB_DEP_NONE, 100, 100, 0, 0, 1}};
+	wire_pbound one[1] = {{A1, WIRE_PB_DEP_NONE, 100, 100, 0, 0, 1, 0}};
 	wire_pgrant g = {1, WIRE_PG_TAKE, A1, 5, 1, 0, 0, 1, one};
 	wire_pblock k = {300, 1, 0, 1, 0, UINT64_MAX, 1, 1};
 
@@ -263,9 +263,9 @@ static int is_r1(int32_t tid) { return tid == R1; }
  * lets that task address it. */
 static void test_knowledge(void)
 {
-	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 0},
-	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1},
-	                    {A1, WIRE_PB_DEP_NONE, 40, 40, 0, 2, 0}};
+	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 0, 0},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1, 0},
+	                    {A1, WIRE_PB_DEP_NONE, 40, 40, 0, 2, 0, 0}};
 	wire_pgrant g = {1, WIRE_PG_TAKE, R1, 5, 1, 1, 0, 3, b};
 	wire_piggyback pb;
 
@@ -319,6 +319,21 @@ static void test_knowledge(void)
 		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	}
 	b[2].knows = 0;
+	/* The task sent to moves no earlier than the message reaches it: half its least
+	 * transmission after the send. */
+	b[0].trans = 40;
+	b[0].bound = 1000;
+	b[0].vt = 0;
+	b[0].knows = WIRE_PB_KNOWS_REQ;
+	hooks__prl_grant(&g, seen_counts);
+	hooks__prl_sent(W1, 300);
+	hooks__prl_consider(NULL, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
+	b[1].bound = 5000;
+	hooks__prl_grant(&g, seen_counts);
+	hooks__prl_sent(W1, 300);
+	hooks__prl_consider(NULL, 30);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 320);
 	/* Without the rule, every bound counts as it is. */
 	g.know = 0;
 	hooks__prl_grant(&g, seen_counts);
