@@ -51,9 +51,9 @@ static void proc_cells(export_cell *r, const graphs_sproc *p)
 	r[3] = p->file ? ci(p->line) : cs(NULL);
 }
 
-/* Rows of the procedures and paths of each sampled task, one table at a time: which
- * 0 tasks, 1 procedures, 2 paths. */
-static int per_task(const pvmmon_log *log, export_sink *k, int which)
+/* Rows of each sampled task (per: the tasks' resolved samples), one table at a time:
+ * which 0 tasks, 1 procedures, 2 paths. */
+static int per_task(const pvmmon_log *log, const graphs_samples *per, export_sink *k, int which)
 {
 	static const char *const names[] = {"sampled_tasks", "sampled_procedures", "sampled_paths"};
 	static const export_col *const cols[] = {task_cols, proc_cols, path_cols};
@@ -62,24 +62,21 @@ static int per_task(const pvmmon_log *log, export_sink *k, int which)
 
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++) {
 		const pvmmon_log_task *t = &log->tasks[i];
-		graphs_samples s;
-		uint64_t c;
+		const graphs_samples *s = &per[i];
+		uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
 
 		if (!t->samples)
 			continue;
-		if ((rc = graphs__samples_of(t, &s)) < 0)
-			break;
-		c = s.by_state[PVMMON_SAMPLE_COMPUTE];
 		if (which == 0) {
-			export_cell r[] = {cs(t->lid), cs(t->program), cu(s.hz), cu(s.total), cu(c),
-			                   cu(s.by_state[PVMMON_SAMPLE_PVM]),
-			                   cu(s.by_state[PVMMON_SAMPLE_MONITOR]), cu(s.truncated),
-			                   ci(s.cost_ns), ci(s.compute_ns)};
+			export_cell r[] = {cs(t->lid), cs(t->program), cu(s->hz), cu(s->total), cu(c),
+			                   cu(s->by_state[PVMMON_SAMPLE_PVM]),
+			                   cu(s->by_state[PVMMON_SAMPLE_MONITOR]), cu(s->truncated),
+			                   ci(s->cost_ns), ci(s->compute_ns)};
 
 			rc = k->row(k, r);
 		}
-		for (size_t j = 0; which == 1 && rc == 0 && j < s.nprocs; j++) {
-			const graphs_sproc *p = &s.procs[j];
+		for (size_t j = 0; which == 1 && rc == 0 && j < s->nprocs; j++) {
+			const graphs_sproc *p = &s->procs[j];
 			export_cell r[NCOLS(proc_cols)];
 
 			r[0] = cs(t->lid);
@@ -91,30 +88,24 @@ static int per_task(const pvmmon_log *log, export_sink *k, int which)
 			r[9] = ci((int64_t)(p->self_ms * 1e6));
 			rc = k->row(k, r);
 		}
-		for (size_t j = 0; which == 2 && rc == 0 && j < s.npaths; j++) {
-			export_cell r[] = {cs(t->lid), cs(s.paths[j].text), cu(s.paths[j].count),
-			                   frac(s.paths[j].count, c)};
+		for (size_t j = 0; which == 2 && rc == 0 && j < s->npaths; j++) {
+			export_cell r[] = {cs(t->lid), cs(s->paths[j].text), cu(s->paths[j].count),
+			                   frac(s->paths[j].count, c)};
 
 			rc = k->row(k, r);
 		}
-		graphs__samples_clear(&s);
 	}
 	return rc ? rc : k->end(k);
 }
 
 /* The procedures and paths of all sampled tasks merged (empty when none was sampled). */
-static int merged(const pvmmon_log *log, export_sink *k)
+static int merged(const graphs_samples *s, export_sink *k)
 {
-	graphs_samples s;
-	uint64_t c;
-	int rc = graphs__samples_all(log, &s);
+	uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
+	int rc = k->begin(k, "sampled_procedures_all", all_proc_cols, NCOLS(all_proc_cols));
 
-	if (rc < 0)
-		return rc;
-	c = s.by_state[PVMMON_SAMPLE_COMPUTE];
-	rc = k->begin(k, "sampled_procedures_all", all_proc_cols, NCOLS(all_proc_cols));
-	for (size_t j = 0; rc == 0 && j < s.nprocs; j++) {
-		const graphs_sproc *p = &s.procs[j];
+	for (size_t j = 0; rc == 0 && j < s->nprocs; j++) {
+		const graphs_sproc *p = &s->procs[j];
 		export_cell r[NCOLS(all_proc_cols)];
 
 		proc_cells(r, p);
@@ -128,21 +119,34 @@ static int merged(const pvmmon_log *log, export_sink *k)
 	}
 	rc = rc ? rc : k->end(k);
 	rc = rc ? rc : k->begin(k, "sampled_paths_all", all_path_cols, NCOLS(all_path_cols));
-	for (size_t j = 0; rc == 0 && j < s.npaths; j++) {
-		export_cell r[] = {cs(s.paths[j].text), cu(s.paths[j].ntasks), cu(s.paths[j].count),
-		                   frac(s.paths[j].count, c)};
+	for (size_t j = 0; rc == 0 && j < s->npaths; j++) {
+		export_cell r[] = {cs(s->paths[j].text), cu(s->paths[j].ntasks), cu(s->paths[j].count),
+		                   frac(s->paths[j].count, c)};
 
 		rc = k->row(k, r);
 	}
-	graphs__samples_clear(&s);
 	return rc ? rc : k->end(k);
 }
 
 int graphs__export_samples(const pvmmon_log *log, export_sink *sink)
 {
-	int rc = 0;
+	graphs_samples all, *per = calloc(log->ntasks ? log->ntasks : 1, sizeof(*per));
+	int rc;
 
+	if (!per)
+		return pvmmon_error_set(PVMMON_ENOMEM, "export: out of memory");
+	rc = graphs__samples_resolve(log, per, &all);
+	if (rc < 0) {
+		free(per);
+		return rc;
+	}
 	for (int which = 0; which < 3 && rc == 0; which++)
-		rc = per_task(log, sink, which);
-	return rc ? rc : merged(log, sink);
+		rc = per_task(log, per, sink, which);
+	if (rc == 0)
+		rc = merged(&all, sink);
+	for (size_t i = 0; i < log->ntasks; i++)
+		graphs__samples_clear(&per[i]);
+	graphs__samples_clear(&all);
+	free(per);
+	return rc;
 }

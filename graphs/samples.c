@@ -245,7 +245,9 @@ static int64_t compute_ns(const pvmmon_log_task *t)
 	return ns > 0 ? ns : 0;
 }
 
-int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
+/* graphs__samples_of() with the symbols syms (NULL: its own), which keep the modules
+ * opened so that tasks of the same binaries open them once. */
+static int samples_with(const pvmmon_log_task *t, graphs_samples *out, pvmmon_symbols *syms)
 {
 	const pvmmon_log_samples *sm = t->samples;
 	resolver r = {0};
@@ -261,7 +263,8 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 	out->compute_ns = compute_ns(t);
 	out->ntasks = 1;
 	r.s = out;
-	if (pvmmon_symbols_new(&r.syms) != 0 ||
+	r.syms = syms;
+	if ((!syms && pvmmon_symbols_new(&r.syms) != 0) ||
 	    !(r.chain = calloc((sm->nnodes ? sm->nnodes : 1) * (INL_MAX + 1), sizeof(*r.chain))) ||
 	    !(r.nchain = calloc(sm->nnodes ? sm->nnodes : 1, sizeof(*r.nchain))))
 		goto out;
@@ -278,7 +281,7 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 		qsort(out->procs, out->nprocs, sizeof(*out->procs), by_self);
 	}
 out:
-	if (r.syms)
+	if (r.syms && !syms)
 		pvmmon_symbols_free(r.syms);
 	free(r.chain);
 	free(r.nchain);
@@ -288,6 +291,11 @@ out:
 		return pvmmon_error_set(rc, "report: out of memory reading the samples");
 	}
 	return 0;
+}
+
+int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
+{
+	return samples_with(t, out, NULL);
 }
 
 void graphs__samples_clear(graphs_samples *s)
@@ -343,7 +351,7 @@ static int merge_proc(graphs_samples *all, size_t *cap, const graphs_sproc *p, u
 }
 
 /* Adds one task's samples s (taken at s->hz) to all, counted as at the rate hz. */
-static int merge_task(graphs_samples *all, size_t *cap, graphs_samples *s, uint32_t hz)
+static int merge_task(graphs_samples *all, size_t *cap, const graphs_samples *s, uint32_t hz)
 {
 	uint64_t num = hz, den = s->hz ? s->hz : hz;
 	int rc = 0;
@@ -363,9 +371,11 @@ static int merge_task(graphs_samples *all, size_t *cap, graphs_samples *s, uint3
 		while (j < all->npaths && strcmp(all->paths[j].text, s->paths[i].text))
 			j++;
 		if (j == all->npaths) {
-			rc = add_path(all, s->paths[i].text, 0);
-			s->paths[i].text = NULL; /* all owns it now (freed there even on failure) */
-			all->paths[j].ntasks = 0;
+			char *text = strdup(s->paths[i].text);
+
+			rc = text ? add_path(all, text, 0) : PVMMON_ENOMEM;
+			if (rc == 0)
+				all->paths[j].ntasks = 0;
 		}
 		if (rc == 0) {
 			all->paths[j].count += s->paths[i].count * num / den;
@@ -375,34 +385,53 @@ static int merge_task(graphs_samples *all, size_t *cap, graphs_samples *s, uint3
 	return rc;
 }
 
-int graphs__samples_all(const pvmmon_log *log, graphs_samples *out)
+int graphs__samples_resolve(const pvmmon_log *log, graphs_samples *per, graphs_samples *all)
 {
+	pvmmon_symbols *syms = NULL;
 	uint32_t hz = 0;
 	size_t cap = 0;
 	int rc = 0;
 
-	memset(out, 0, sizeof(*out));
+	memset(all, 0, sizeof(*all));
+	memset(per, 0, log->ntasks * sizeof(*per));
+	if (pvmmon_symbols_new(&syms) != 0)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory reading the samples");
 	for (size_t i = 0; i < log->ntasks; i++)
 		if (log->tasks[i].samples && log->tasks[i].samples->hz > hz)
 			hz = log->tasks[i].samples->hz;
-	out->hz = hz;
+	all->hz = hz;
 	for (size_t i = 0; i < log->ntasks && rc == 0; i++) {
-		graphs_samples s;
-
 		if (!log->tasks[i].samples)
 			continue;
-		if ((rc = graphs__samples_of(&log->tasks[i], &s)) < 0)
+		if ((rc = samples_with(&log->tasks[i], &per[i], syms)) < 0)
 			break;
-		if (s.hz && s.hz != hz)
-			out->mixed_hz = 1;
-		rc = merge_task(out, &cap, &s, hz);
-		graphs__samples_clear(&s);
+		if (per[i].hz && per[i].hz != hz)
+			all->mixed_hz = 1;
+		rc = merge_task(all, &cap, &per[i], hz);
 	}
+	pvmmon_symbols_free(syms);
 	if (rc < 0) {
-		graphs__samples_clear(out);
+		graphs__samples_clear(all);
+		for (size_t i = 0; i < log->ntasks; i++)
+			graphs__samples_clear(&per[i]);
 		return pvmmon_error_set(rc, "report: out of memory merging the samples");
 	}
-	qsort(out->paths, out->npaths, sizeof(*out->paths), by_count);
-	qsort(out->procs, out->nprocs, sizeof(*out->procs), by_self);
+	qsort(all->paths, all->npaths, sizeof(*all->paths), by_count);
+	qsort(all->procs, all->nprocs, sizeof(*all->procs), by_self);
 	return 0;
+}
+
+int graphs__samples_all(const pvmmon_log *log, graphs_samples *out)
+{
+	graphs_samples *per = calloc(log->ntasks ? log->ntasks : 1, sizeof(*per));
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!per)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory merging the samples");
+	rc = graphs__samples_resolve(log, per, out);
+	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
+		graphs__samples_clear(&per[i]);
+	free(per);
+	return rc;
 }

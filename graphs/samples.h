@@ -53,6 +53,10 @@ void graphs__samples_clear(graphs_samples *s);
  * path), each task's counts scaled to the highest rate when the rates differ;
  * out->ntasks 0 when none was sampled. 0 or PVMMON_ENOMEM. */
 int graphs__samples_all(const pvmmon_log *log, graphs_samples *out);
+/* The same, keeping each task's own: per (log->ntasks entries) gets task i's in per[i]
+ * (zeroed for a task without samples), each resolved once. Release every per[i] and
+ * *all with graphs__samples_clear() (on failure nothing is left to release). */
+int graphs__samples_resolve(const pvmmon_log *log, graphs_samples *per, graphs_samples *all);
 
 /* The text report's "Sampled procedures" section: nothing when no task was sampled. */
 int graphs__report_samples(const pvmmon_log *log, FILE *out);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pvmmon/errors.h"
 #include "samples.h"
 
 /* Procedures and paths shown in a report. */
@@ -169,31 +170,28 @@ static int each_task(const pvmmon_log *log, FILE *out, const char *heading,
                      void (*show_all)(const graphs_samples *, FILE *),
                      void (*show)(const pvmmon_log_task *, const graphs_samples *, FILE *))
 {
-	graphs_samples all;
-	int said = 0, rc = graphs__samples_all(log, &all);
+	graphs_samples all, *per = calloc(log->ntasks ? log->ntasks : 1, sizeof(*per));
+	int said = 0, rc;
 
-	if (rc < 0)
-		return rc;
-	if (all.ntasks > 1) {
+	if (!per)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory reading the samples");
+	rc = graphs__samples_resolve(log, per, &all);
+	if (rc == 0 && all.ntasks > 1) {
 		fputs(heading, out);
 		said = 1;
 		show_all(&all, out);
 	}
-	graphs__samples_clear(&all);
-
 	for (size_t i = 0; i < log->ntasks && rc == 0; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-		graphs_samples s;
-
-		if (!t->samples)
-			continue;
-		if ((rc = graphs__samples_of(t, &s)) < 0)
-			break;
-		if (!said++)
-			fputs(heading, out);
-		show(t, &s, out);
-		graphs__samples_clear(&s);
+		if (log->tasks[i].samples) {
+			if (!said++)
+				fputs(heading, out);
+			show(&log->tasks[i], &per[i], out);
+		}
+		graphs__samples_clear(&per[i]);
 	}
+	if (rc == 0)
+		graphs__samples_clear(&all);
+	free(per);
 	return rc;
 }
 
