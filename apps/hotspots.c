@@ -10,10 +10,18 @@
  * The program also measures each part's CPU time itself and prints the shares
  * ("hotspots: a 60.1 b 29.8"): on a loaded machine a step's time may vary a little, and
  * the tests compare the samples with what really happened.
+ *
+ * "hotspots STEPS kill" (or "segv") ends without pvm_exit after computing: it makes sure
+ * the monitor has its records (the flush at a PVM call once the flush period has
+ * passed, then a message to itself, which pvmd hands back only after everything the task
+ * sent before it), then kills itself with SIGKILL (or writes through a null pointer):
+ * the sampling suite's test that a task that dies keeps its samples to its last flush.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <pvm3.h>
@@ -55,15 +63,38 @@ static int64_t cpu_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Two round trips of a message to itself (the records' flush comes at the first PVM call
+ * after the flush period; the second message follows it), then the death asked for. */
+static void die(const char *how)
+{
+	int me = pvm_mytid();
+
+	for (int i = 0; i < 2; i++) {
+		pvm_initsend(PvmDataDefault);
+		pvm_pkint(&me, 1, 1);
+		pvm_send(me, 7);
+		pvm_recv(me, 7);
+	}
+	if (!strcmp(how, "segv")) {
+		volatile int *nowhere = NULL;
+
+		signal(SIGSEGV, SIG_DFL);
+		*nowhere = 1;
+	}
+	raise(SIGKILL);
+}
+
 int main(int argc, char **argv)
 {
 	/* Steps in all (about 1.5 ns each), in ROUNDS rounds. */
 	long steps = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000000L;
+	const char *death = argc > 2 ? argv[2] : NULL;
 	uint64_t x = 1, round_steps;
 	int64_t t0, t1, t2, t3, in_a = 0, in_b = 0, all = 0;
 
-	if (steps < ROUNDS * 10 || steps > 100000000000L) {
-		fprintf(stderr, "usage: hotspots [STEPS]\n");
+	if (steps < ROUNDS * 10 || steps > 100000000000L ||
+	    (death && strcmp(death, "kill") && strcmp(death, "segv"))) {
+		fprintf(stderr, "usage: hotspots [STEPS [kill|segv]]\n");
 		return 2;
 	}
 	if (pvm_mytid() < 0)
@@ -86,6 +117,10 @@ int main(int argc, char **argv)
 	printf("hotspots: a %.1f b %.1f cpu %lld ms (%llu)\n", 100.0 * (double)in_a / (double)all,
 	       100.0 * (double)in_b / (double)all, (long long)(all / 1000000),
 	       (unsigned long long)(x & 0xffff));
+	if (death) {
+		fflush(stdout);
+		die(death);
+	}
 	pvm_exit();
 	return 0;
 }

@@ -91,6 +91,11 @@ static int write_otf2(const pvmmon_log *log, const char *dir, int real)
 	rc = export__otf2(log, dir, real, &n);
 	if (rc < 0)
 		return rc;
+	if (n.ctx_samples)
+		fprintf(stderr,
+		        "pvmmon: export: %s/traces.otf2: %llu call-path samples as calling-context "
+		        "samples, each at its task's last time (the log counts them by path)\n",
+		        dir, (unsigned long long)n.ctx_samples);
 	if (!log->trace.enabled)
 		fprintf(stderr,
 		        "pvmmon: export: %s/traces.otf2: the run's profile, %llu samples (a task's "

@@ -19,6 +19,7 @@ typedef struct sym_module {
 	Dwfl_Module *mod;
 	Dwarf_Addr base;
 	int failed; /* opening failed: remembered so each call site does not retry */
+	int fortran; /* -1 not yet known, 1: it needs libgfortran (fortran_symbol()) */
 } sym_module;
 
 struct pvmmon_symbols {
@@ -102,6 +103,7 @@ static sym_module *open_module(pvmmon_symbols *syms, const char *path)
 	m->path = strdup(path);
 	if (!m->path)
 		return NULL;
+	m->fortran = -1;
 	syms->nmods++;
 	m->failed = 1;
 	if (access(path, R_OK) != 0)
@@ -147,6 +149,51 @@ static const char *fortran_routine(Dwfl_Module *mod, Dwarf_Addr addr)
 	return name;
 }
 
+/* Whether the module needs libgfortran (a DT_NEEDED entry naming it): gfortran's code. */
+static int needs_gfortran(Dwfl_Module *mod)
+{
+	GElf_Addr bias = 0;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+
+	while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+		GElf_Dyn dyn;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; shdr.sh_entsize && i < shdr.sh_size / shdr.sh_entsize; i++) {
+			const char *name;
+
+			if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
+				continue;
+			name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
+			if (name && !strncmp(name, "libgfortran.", 12))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A Fortran routine's source name from its symbol where there is no debug information:
+ * in a module that needs libgfortran, gfortran's work_ is the routine work (a symbol
+ * with two trailing underscores, as MAIN__ or a C name ending in one, is left alone).
+ * NULL when the symbol is not such a name; otherwise a copy without the underscore.
+ */
+static char *fortran_symbol(sym_module *m, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n < 2 || name[n - 1] != '_' || name[n - 2] == '_')
+		return NULL;
+	if (m->fortran < 0)
+		m->fortran = needs_gfortran(m->mod);
+	return m->fortran ? strndup(name, n - 1) : NULL;
+}
+
 int pvmmon_symbols_resolve(char **file, int *line, char **func, pvmmon_symbols *syms,
                            const char *module, uint64_t offset)
 {
@@ -180,10 +227,11 @@ int pvmmon_symbols_resolve(char **file, int *line, char **func, pvmmon_symbols *
 		}
 	}
 	name = fortran_routine(m->mod, addr);
-	if (!name)
-		name = dwfl_module_addrname(m->mod, addr);
+	if (!name && (name = dwfl_module_addrname(m->mod, addr)) != NULL)
+		*func = fortran_symbol(m, name);
 	if (name) {
-		*func = strdup(name);
+		if (!*func)
+			*func = strdup(name);
 		found = 1;
 	}
 	if (!found)

@@ -10,6 +10,7 @@
 #include "otf2.h"
 #include "otf2_archive.h"
 #include "otf2_profile.h"
+#include "otf2_samples.h"
 #include "pvmmon/errors.h"
 
 /* Region ids (dense from 0, as readers want definitions in order): one per PVM call kind
@@ -68,9 +69,10 @@ static OTF2_RegionRef region_of(const pvmmon_log *log, const pvmmon_log_event *e
 	return (OTF2_RegionRef)(REGION_OPS + e->op);
 }
 
-/* Writes task i's events to its location; *count gets the records written. */
+/* Writes task i's events to its location, its call-path samples last (at its last
+ * time); *count gets the records written. */
 static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int real, int64_t base,
-                        uint64_t *count, pvmmon_otf2_counts *n)
+                        export_otf2_ctxs *cx, uint64_t *count, pvmmon_otf2_counts *n)
 {
 	const pvmmon_log_task *t = &log->tasks[i];
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, i);
@@ -123,6 +125,17 @@ static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int r
 			(*count)++;
 		}
 	}
+	if (err == OTF2_SUCCESS) {
+		uint64_t k = 0;
+		int rc = export__otf2_samples(w, cx, t, last, &k);
+
+		*count += k;
+		n->ctx_samples += k;
+		if (rc < 0) {
+			OTF2_Archive_CloseEvtWriter(ar, w);
+			return rc;
+		}
+	}
 	if (OTF2_Archive_CloseEvtWriter(ar, w) != OTF2_SUCCESS || err != OTF2_SUCCESS)
 		return pvmmon_error_set(PVMMON_EIO,
 		                        "export: OTF2 cannot write the events of task %zu: %s", i,
@@ -133,7 +146,7 @@ static int write_events(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int r
 /* The global definitions: clock, strings, system tree (machine, hosts), one process
  * and one location per task, regions, the communicator of all tasks. */
 static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
-                      const uint64_t *counts)
+                      const uint64_t *counts, const export_otf2_ctxs *cx)
 {
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
 	size_t nh = log->nhosts ? log->nhosts : 1, nt = log->ntasks;
@@ -197,6 +210,10 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 	if (err == OTF2_SUCCESS)
 		err = OTF2_GlobalDefWriter_WriteComm(g, 0, S_COMM, 1, OTF2_UNDEFINED_COMM,
 		                                     OTF2_COMM_FLAG_NONE);
+	/* The samples' strings and regions after all the others. */
+	if (err == OTF2_SUCCESS)
+		err = export__otf2_samples_defs(g, cx, s_procs + (uint32_t)log->cp.nprocs,
+		                                REGION_PROCS + (uint32_t)log->cp.nprocs + 1);
 	free(members);
 	if (err != OTF2_SUCCESS)
 		return pvmmon_error_set(PVMMON_EIO, "export: OTF2 cannot write the definitions: %s",
@@ -207,6 +224,7 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, uint64_t length,
 int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_counts *n)
 {
 	OTF2_Archive *ar = NULL;
+	export_otf2_ctxs *cx = NULL;
 	uint64_t *counts = NULL;
 	int64_t base = 0, end = 0;
 	char anchor[4200];
@@ -228,26 +246,30 @@ int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_c
 			end = t1 > end ? t1 : end;
 		}
 	counts = calloc(log->ntasks ? log->ntasks : 1, sizeof(*counts));
-	if (!counts)
+	if (!counts || export__otf2_ctxs_new(&cx) < 0) {
+		free(counts);
 		return pvmmon_error_set(PVMMON_ENOMEM, "export: out of memory");
+	}
 	rc = export__otf2_open(&ar, dir);
 	if (rc < 0) {
 		free(counts);
+		export__otf2_ctxs_free(cx);
 		return rc;
 	}
 	if (!log->trace.enabled) {
-		rc = export__otf2_profile(ar, log, real, counts, &n->samples);
+		rc = export__otf2_profile(ar, log, real, cx, counts, n);
 		goto out;
 	}
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
-		rc = write_events(ar, log, i, real, base, &counts[i], n);
+		rc = write_events(ar, log, i, real, base, cx, &counts[i], n);
 	export__otf2_close_events(ar, log->ntasks, rc == 0);
 	if (rc == 0)
-		rc = write_defs(ar, log, (uint64_t)(end - base), counts);
+		rc = write_defs(ar, log, (uint64_t)(end - base), counts, cx);
 out:
 	if (OTF2_Archive_Close(ar) != OTF2_SUCCESS && rc == 0)
 		rc = pvmmon_error_set(PVMMON_EIO, "export: cannot finish the OTF2 archive in %s",
 		                      dir);
 	free(counts);
+	export__otf2_ctxs_free(cx);
 	return rc;
 }

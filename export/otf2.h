@@ -10,6 +10,7 @@
 typedef struct pvmmon_otf2_counts {
 	uint64_t enters, leaves, sends, recvs;
 	uint64_t samples; /* a run without a trace: profile samples (task x region) */
+	uint64_t ctx_samples; /* call-path samples as CallingContextSample events */
 } pvmmon_otf2_counts;
 
 /*
@@ -20,7 +21,9 @@ typedef struct pvmmon_otf2_counts {
  * send or receive (tag and size, in the communicator of all tasks, ranks being the
  * tasks' places in the log) when its partner is a task of the program. Times on the
  * virtual clock, or with real the real call times, in ns from the earliest event. A log
- * without a trace gives its profile (otf2_profile.h). *n gets what was written.
+ * without a trace gives its profile (otf2_profile.h). A sampled run's call-path samples
+ * are calling-context samples on each task's location (otf2_samples.h) in both. *n gets
+ * what was written.
  */
 int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_counts *n);
 

@@ -174,7 +174,7 @@ static uint64_t end_of(const pvmmon_log_task *t, int real)
 /* Task i's samples: a statement's virtual time, a procedure's inclusive and a loop's
  * time (real with real, when the log has real times for them). */
 static int write_task(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int real, regions *rs,
-                      uint64_t *count)
+                      export_otf2_ctxs *cx, uint64_t *count, uint64_t *ctx_samples)
 {
 	const pvmmon_log_task *t = &log->tasks[i];
 	OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, i);
@@ -215,6 +215,10 @@ static int write_task(OTF2_Archive *ar, const pvmmon_log *log, size_t i, int rea
 			err = sample(w, al, ts, r, raw ? l->raw_ns : l->time_ns, l->count, 0);
 	}
 	*count = t->nstmts + t->nprocs + t->nloops;
+	if (rc == 0 && err == OTF2_SUCCESS) {
+		rc = export__otf2_samples(w, cx, t, ts, ctx_samples);
+		*count += *ctx_samples;
+	}
 	if (rc == 0 && err != OTF2_SUCCESS)
 		rc = pvmmon_error_set(PVMMON_EIO,
 		                      "export: OTF2 cannot write the profile of task %zu: %s", i,
@@ -264,7 +268,7 @@ static void write_metric_defs(OTF2_GlobalDefWriter *g)
 /* The global definitions: clock, system tree, a process and location per task, the
  * regions, the metric. */
 static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, const regions *rs, int real,
-                      const uint64_t *counts)
+                      const uint64_t *counts, const export_otf2_ctxs *cx)
 {
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
 	size_t nh = log->nhosts ? log->nhosts : 1, nt = log->ntasks;
@@ -298,26 +302,32 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, const regions *rs
 		    rs->at[r].line > 0 ? (uint32_t)rs->at[r].line : 0, 0);
 	if (err == OTF2_SUCCESS)
 		err = export__otf2_system_tree(g, log, s_hosts, s_tasks, counts);
+	/* The samples' strings and regions after all the others. */
+	if (err == OTF2_SUCCESS)
+		err = export__otf2_samples_defs(g, cx, s_tasks + (uint32_t)nt, (uint32_t)rs->n);
 	if (err != OTF2_SUCCESS)
 		return pvmmon_error_set(PVMMON_EIO, "export: OTF2 cannot write the definitions: %s",
 		                        OTF2_Error_GetDescription(err));
 	return 0;
 }
 
-int export__otf2_profile(OTF2_Archive *ar, const pvmmon_log *log, int real, uint64_t *counts,
-                         uint64_t *samples)
+int export__otf2_profile(OTF2_Archive *ar, const pvmmon_log *log, int real,
+                         export_otf2_ctxs *cx, uint64_t *counts, pvmmon_otf2_counts *n)
 {
 	regions rs = {0};
 	int rc = 0;
 
-	*samples = 0;
+	n->samples = 0;
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++) {
-		rc = write_task(ar, log, i, real, &rs, &counts[i]);
-		*samples += counts[i];
+		uint64_t k = 0;
+
+		rc = write_task(ar, log, i, real, &rs, cx, &counts[i], &k);
+		n->samples += counts[i] - k;
+		n->ctx_samples += k;
 	}
 	export__otf2_close_events(ar, log->ntasks, rc == 0);
 	if (rc == 0)
-		rc = write_defs(ar, log, &rs, real, counts);
+		rc = write_defs(ar, log, &rs, real, counts, cx);
 	regions_free(&rs);
 	return rc;
 }

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "otf2.h"
+#include "otf2_samples.h"
 #include "pvmmon/log.h"
 
 struct OTF2_Archive_struct;
@@ -13,10 +15,11 @@ struct OTF2_Archive_struct;
  * and region (statement by source place, procedure, loop) one Metric event at the task's
  * end (virtual, or real with real) carrying time (ns: a statement's virtual time, a
  * procedure's inclusive, a loop's; real ones with real where the log has them), calls
- * and bytes, with the attribute "region" naming the region; then the definitions.
- * counts[i] gets task i's events, *samples their sum.
+ * and bytes, with the attribute "region" naming the region, and a sampled task's
+ * call-path samples (cx); then the definitions. counts[i] gets task i's events,
+ * n->samples the metric events, n->ctx_samples the call-path samples.
  */
 int export__otf2_profile(struct OTF2_Archive_struct *ar, const pvmmon_log *log, int real,
-                         uint64_t *counts, uint64_t *samples);
+                         export_otf2_ctxs *cx, uint64_t *counts, pvmmon_otf2_counts *n);
 
 #endif

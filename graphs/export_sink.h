@@ -39,6 +39,9 @@ typedef struct export_sink {
 /* Writes s as a JSON string (quoted, escaped) to f; the JSON and Perfetto writers'. */
 void graphs__json_string(FILE *f, const char *s);
 
+/* Sends the tables of call-path samples of log to sink (export_samples.c). */
+int graphs__export_samples(const pvmmon_log *log, export_sink *sink);
+
 /* Sends every table of log to sink, in a fixed order. */
 int graphs__export_tables(const pvmmon_log *log, export_sink *sink);
 

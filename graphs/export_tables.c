@@ -721,6 +721,7 @@ int graphs__export_tables(const pvmmon_log *log, export_sink *sink)
 	    run_table,      hosts_table,      tasks_table,     statements_table, partners_table,
 	    messages_table, procedures_table, callgraph_table, loops_table,      cp_table,
 	    cp_nodes_table, costs_table,      switches_table,  hangs_table,      waits_tables,
+	    graphs__export_samples,
 	};
 	int rc = 0;
 

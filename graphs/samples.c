@@ -2,7 +2,7 @@
  * The reports' sampled procedures and hottest call paths (graphs/samples.h): each
  * task's call-path samples resolved to procedures with libdw after the run, counted
  * self and inclusive, their shares of the task's computing samples scaled to its
- * virtual compute time.
+ * virtual compute time; and the same merged over all the run's sampled tasks.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,13 +40,15 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path ? path : "?";
 }
 
-/* The procedure index named name (added when new), or -1 when memory is short. */
-static int64_t proc_index(resolver *r, const char *name, const char *file, int line)
+/* The procedure index named name in module (added when new), or -1 when memory is
+ * short. */
+static int64_t proc_index(resolver *r, const char *name, const char *module, const char *file,
+                          int line)
 {
 	graphs_samples *s = r->s;
 
 	for (size_t i = 0; i < s->nprocs; i++)
-		if (!strcmp(s->procs[i].name, name))
+		if (!strcmp(s->procs[i].name, name) && !strcmp(s->procs[i].module, module))
 			return (int64_t)i;
 	if (s->nprocs == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 32;
@@ -61,11 +63,33 @@ static int64_t proc_index(resolver *r, const char *name, const char *file, int l
 			return -1;
 		r->cap = cap;
 	}
-	s->procs[s->nprocs] = (graphs_sproc){strdup(name), file ? strdup(file) : NULL, line, 0, 0};
+	s->procs[s->nprocs] = (graphs_sproc){strdup(name), strdup(module), file ? strdup(file) : NULL,
+	                                     line, 0, 0, 0, 1};
 	r->mark[s->nprocs] = UINT64_MAX;
-	if (!s->procs[s->nprocs].name)
+	if (!s->procs[s->nprocs].name || !s->procs[s->nprocs].module) {
+		free(s->procs[s->nprocs].name);
+		free(s->procs[s->nprocs].module);
 		return -1;
+	}
 	return (int64_t)s->nprocs++;
+}
+
+/* Cuts the suffix of pvmmon-cc's copies of a procedure (f__pvmmon_on with probes,
+ * f__pvmmon_off and f__pvmmon_plain without) from name, so that the samples name the
+ * procedure as written and as its probe records do. */
+static void source_name(char *name)
+{
+	static const char *const suffixes[] = {"__pvmmon_on", "__pvmmon_off", "__pvmmon_plain"};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t l = strlen(suffixes[i]);
+
+		if (n > l && !strcmp(name + n - l, suffixes[i])) {
+			name[n - l] = '\0';
+			return;
+		}
+	}
 }
 
 /* Each node's procedures: the functions inlined at it (innermost first) and its
@@ -74,23 +98,26 @@ static int resolve_nodes(resolver *r, const pvmmon_log_samples *sm)
 {
 	for (size_t i = 0; i < sm->nnodes; i++) {
 		const pvmmon_log_snode *n = &sm->nodes[i];
-		const char *module = sm->modules[n->module];
+		const char *module = sm->modules[n->module], *mod = base_name(module);
 		char *file = NULL, *func = NULL, unknown[300], *inl[INL_MAX];
 		size_t *chain = &r->chain[i * (INL_MAX + 1)];
 		int line = 0, ninl, rc = 0;
 		int64_t k;
 
 		pvmmon_symbols_resolve(&file, &line, &func, r->syms, module, n->offset);
-		snprintf(unknown, sizeof(unknown), "? (%s)", base_name(module));
+		snprintf(unknown, sizeof(unknown), "? (%s)", mod);
 		ninl = func ? pvmmon_symbols_inlined(inl, INL_MAX, r->syms, module, n->offset) : 0;
+		if (func)
+			source_name(func);
 		for (int j = 0; j < ninl; j++) {
-			if (rc == 0 && (k = proc_index(r, inl[j], file, line)) >= 0)
+			source_name(inl[j]);
+			if (rc == 0 && (k = proc_index(r, inl[j], mod, file, line)) >= 0)
 				chain[r->nchain[i]++] = (size_t)k;
 			else
 				rc = PVMMON_ENOMEM;
 			free(inl[j]);
 		}
-		k = proc_index(r, func ? func : unknown, file, line);
+		k = proc_index(r, func ? func : unknown, mod, file, line);
 		free(file);
 		free(func);
 		if (k < 0 || rc < 0)
@@ -128,9 +155,10 @@ static char *path_text(const resolver *r, const pvmmon_log_samples *sm, size_t i
 		const char *name = r->s->procs[procs[k]].name;
 		size_t at = strlen(text);
 
-		/* A frame of the same procedure as its caller (a recursion, or two return
-		 * addresses in one function) is said once. */
-		if (k + 1 < from && procs[k] == procs[k + 1])
+		/* A frame of the same procedure as its caller (a recursion, two return
+		 * addresses in one function, or pvmhooks' wrapper of a PVM call over libpvm3's
+		 * of the same name) is said once. */
+		if (k + 1 < from && !strcmp(name, r->s->procs[procs[k + 1]].name))
 			continue;
 		snprintf(text + at, len - at, "%s%s", at ? " > " : "", name);
 	}
@@ -153,7 +181,7 @@ static int add_path(graphs_samples *s, char *text, uint64_t count)
 		return PVMMON_ENOMEM;
 	}
 	s->paths = p;
-	s->paths[s->npaths++] = (graphs_spath){text, count};
+	s->paths[s->npaths++] = (graphs_spath){text, count, 1};
 	return 0;
 }
 
@@ -217,7 +245,9 @@ static int64_t compute_ns(const pvmmon_log_task *t)
 	return ns > 0 ? ns : 0;
 }
 
-int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
+/* graphs__samples_of() with the symbols syms (NULL: its own), which keep the modules
+ * opened so that tasks of the same binaries open them once. */
+static int samples_with(const pvmmon_log_task *t, graphs_samples *out, pvmmon_symbols *syms)
 {
 	const pvmmon_log_samples *sm = t->samples;
 	resolver r = {0};
@@ -231,8 +261,10 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 	out->cost_ns = sm->cost_ns;
 	out->hz = sm->hz;
 	out->compute_ns = compute_ns(t);
+	out->ntasks = 1;
 	r.s = out;
-	if (pvmmon_symbols_new(&r.syms) != 0 ||
+	r.syms = syms;
+	if ((!syms && pvmmon_symbols_new(&r.syms) != 0) ||
 	    !(r.chain = calloc((sm->nnodes ? sm->nnodes : 1) * (INL_MAX + 1), sizeof(*r.chain))) ||
 	    !(r.nchain = calloc(sm->nnodes ? sm->nnodes : 1, sizeof(*r.nchain))))
 		goto out;
@@ -240,11 +272,16 @@ int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
 	if (rc == 0)
 		rc = count_nodes(&r, sm);
 	if (rc == 0) {
+		uint64_t c = out->by_state[PVMMON_SAMPLE_COMPUTE];
+
+		for (size_t i = 0; i < out->nprocs && c; i++)
+			out->procs[i].self_ms = (double)out->compute_ns / 1e6 *
+			                        (double)out->procs[i].self / (double)c;
 		qsort(out->paths, out->npaths, sizeof(*out->paths), by_count);
 		qsort(out->procs, out->nprocs, sizeof(*out->procs), by_self);
 	}
 out:
-	if (r.syms)
+	if (r.syms && !syms)
 		pvmmon_symbols_free(r.syms);
 	free(r.chain);
 	free(r.nchain);
@@ -256,10 +293,16 @@ out:
 	return 0;
 }
 
+int graphs__samples_of(const pvmmon_log_task *t, graphs_samples *out)
+{
+	return samples_with(t, out, NULL);
+}
+
 void graphs__samples_clear(graphs_samples *s)
 {
 	for (size_t i = 0; i < s->nprocs; i++) {
 		free(s->procs[i].name);
+		free(s->procs[i].module);
 		free(s->procs[i].file);
 	}
 	free(s->procs);
@@ -269,268 +312,126 @@ void graphs__samples_clear(graphs_samples *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static double share(uint64_t n, uint64_t of) { return of ? 100.0 * (double)n / (double)of : 0; }
 
-static void text_task(const pvmmon_log_task *t, const graphs_samples *s, FILE *out)
+/* Adds task's procedure p, its counts times num / den, to the merged procedures of all. */
+static int merge_proc(graphs_samples *all, size_t *cap, const graphs_sproc *p, uint64_t num,
+                      uint64_t den)
 {
-	uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
-	double ms = (double)s->compute_ns / 1e6;
+	graphs_sproc *q = NULL;
 
-	fprintf(out, "\ntask %s (%s): %" PRIu64 " samples at %u Hz of CPU time: %" PRIu64
-	             " computing, %" PRIu64 " in PVM calls, %" PRIu64
-	             " in pvmmon's code (not charged)",
-	        t->lid ? t->lid : "?", t->program ? t->program : "?", s->total, s->hz, c,
-	        s->by_state[PVMMON_SAMPLE_PVM], s->by_state[PVMMON_SAMPLE_MONITOR]);
-	if (s->truncated)
-		fprintf(out, "; %" PRIu64 " cut short (the tree was full)", s->truncated);
-	fprintf(out, "\n  sampling cost %.1f ms of CPU time", (double)s->cost_ns / 1e6);
-	if (!c) {
-		fputs("\n  no computing samples (the task computed less than a sampling period)\n",
-		      out);
-		return;
-	}
-	fprintf(out, "\n  %-28s %8s %6s %8s %6s %10s  %s\n", "procedure", "self", "%", "incl",
-	        "%", "self ms", "where");
-	for (size_t i = 0; i < s->nprocs && i < TOP_PROCS; i++) {
-		const graphs_sproc *p = &s->procs[i];
+	for (size_t i = 0; i < all->nprocs && !q; i++)
+		if (!strcmp(all->procs[i].name, p->name) && !strcmp(all->procs[i].module, p->module))
+			q = &all->procs[i];
+	if (!q) {
+		if (all->nprocs == *cap) {
+			size_t n = *cap ? 2 * *cap : 64;
+			graphs_sproc *m = realloc(all->procs, n * sizeof(*m));
 
-		if (!p->self && !p->incl)
-			continue;
-		fprintf(out, "  %-28s %8" PRIu64 " %5.1f%% %8" PRIu64 " %5.1f%% %10.1f  ", p->name,
-		        p->self, share(p->self, c), p->incl, share(p->incl, c),
-		        ms * share(p->self, c) / 100.0);
-		if (p->file)
-			fprintf(out, "%s:%d\n", base_name(p->file), p->line);
-		else
-			fputs("?\n", out);
+			if (!m)
+				return PVMMON_ENOMEM;
+			all->procs = m;
+			*cap = n;
+		}
+		q = &all->procs[all->nprocs];
+		*q = (graphs_sproc){strdup(p->name), strdup(p->module), p->file ? strdup(p->file) : NULL,
+		                    p->line, 0, 0, 0, 0};
+		if (!q->name || !q->module) {
+			free(q->name);
+			free(q->module);
+			free(q->file);
+			return PVMMON_ENOMEM;
+		}
+		all->nprocs++;
 	}
-	if (s->npaths)
-		fprintf(out, "  hottest call paths:\n");
-	for (size_t i = 0; i < s->npaths && i < TOP_PATHS; i++)
-		fprintf(out, "  %5.1f%%  %s\n", share(s->paths[i].count, c), s->paths[i].text);
+	q->self += p->self * num / den;
+	q->incl += p->incl * num / den;
+	q->self_ms += p->self_ms;
+	q->ntasks++;
+	return 0;
 }
 
-/* Each sampled task's section by show, after heading once (no heading, nothing, when
- * no task has samples). */
-static int each_task(const pvmmon_log *log, FILE *out, const char *heading,
-                     void (*show)(const pvmmon_log_task *, const graphs_samples *, FILE *))
+/* Adds one task's samples s (taken at s->hz) to all, counted as at the rate hz. */
+static int merge_task(graphs_samples *all, size_t *cap, const graphs_samples *s, uint32_t hz)
 {
-	int said = 0, rc = 0;
+	uint64_t num = hz, den = s->hz ? s->hz : hz;
+	int rc = 0;
 
-	for (size_t i = 0; i < log->ntasks && rc == 0; i++) {
-		const pvmmon_log_task *t = &log->tasks[i];
-		graphs_samples s;
+	for (int k = 0; k < PVMMON_SAMPLE_NSTATES; k++)
+		all->by_state[k] += s->by_state[k] * num / den;
+	all->total += s->total;
+	all->truncated += s->truncated;
+	all->cost_ns += s->cost_ns;
+	all->compute_ns += s->compute_ns;
+	all->ntasks++;
+	for (size_t i = 0; i < s->nprocs && rc == 0; i++)
+		rc = merge_proc(all, cap, &s->procs[i], num, den);
+	for (size_t i = 0; i < s->npaths && rc == 0; i++) {
+		size_t j = 0;
 
-		if (!t->samples)
-			continue;
-		if ((rc = graphs__samples_of(t, &s)) < 0)
-			break;
-		if (!said++)
-			fputs(heading, out);
-		show(t, &s, out);
-		graphs__samples_clear(&s);
+		while (j < all->npaths && strcmp(all->paths[j].text, s->paths[i].text))
+			j++;
+		if (j == all->npaths) {
+			char *text = strdup(s->paths[i].text);
+
+			rc = text ? add_path(all, text, 0) : PVMMON_ENOMEM;
+			if (rc == 0)
+				all->paths[j].ntasks = 0;
+		}
+		if (rc == 0) {
+			all->paths[j].count += s->paths[i].count * num / den;
+			all->paths[j].ntasks++;
+		}
 	}
 	return rc;
 }
 
-int graphs__report_samples(const pvmmon_log *log, FILE *out)
+int graphs__samples_resolve(const pvmmon_log *log, graphs_samples *per, graphs_samples *all)
 {
-	return each_task(log, out,
-	                 "\nSampled procedures (from call-path samples of CPU time, not measured: "
-	                 "a share of n samples is uncertain by about 100*sqrt(p(1-p)/n) points; "
-	                 "self ms is the share of the task's virtual compute time)\n",
-	                 text_task);
-}
+	pvmmon_symbols *syms = NULL;
+	uint32_t hz = 0;
+	size_t cap = 0;
+	int rc = 0;
 
-static void put_html(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '&')
-			fputs("&amp;", out);
-		else if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else
-			fputc(*s, out);
-	}
-}
-
-static void html_flame(const graphs_samples *s, FILE *out);
-
-static void html_task(const pvmmon_log_task *t, const graphs_samples *s, FILE *out)
-{
-	uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
-
-	fputs("<h3>task ", out);
-	put_html(out, t->lid);
-	fprintf(out, "</h3>\n<p>%" PRIu64 " samples at %u Hz of CPU time: %" PRIu64
-	             " computing, %" PRIu64 " in PVM calls, %" PRIu64
-	             " in pvmmon's code (not charged).</p>\n",
-	        s->total, s->hz, c, s->by_state[PVMMON_SAMPLE_PVM],
-	        s->by_state[PVMMON_SAMPLE_MONITOR]);
-	fputs("<table class=sortable><thead><tr><th>procedure</th><th>self</th><th>self %</th>"
-	      "<th>inclusive</th><th>inclusive %</th><th>self ms</th><th>where</th></tr></thead>"
-	      "<tbody>\n",
-	      out);
-	for (size_t i = 0; i < s->nprocs && i < TOP_PROCS; i++) {
-		const graphs_sproc *p = &s->procs[i];
-
-		if (!p->self && !p->incl)
+	memset(all, 0, sizeof(*all));
+	memset(per, 0, log->ntasks * sizeof(*per));
+	if (pvmmon_symbols_new(&syms) != 0)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory reading the samples");
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].samples && log->tasks[i].samples->hz > hz)
+			hz = log->tasks[i].samples->hz;
+	all->hz = hz;
+	for (size_t i = 0; i < log->ntasks && rc == 0; i++) {
+		if (!log->tasks[i].samples)
 			continue;
-		fputs("<tr><td>", out);
-		put_html(out, p->name);
-		fprintf(out, "</td><td>%" PRIu64 "</td><td>%.1f</td><td>%" PRIu64
-		             "</td><td>%.1f</td><td>%.1f</td><td>",
-		        p->self, share(p->self, c), p->incl, share(p->incl, c),
-		        (double)s->compute_ns / 1e6 * share(p->self, c) / 100.0);
-		put_html(out, p->file ? base_name(p->file) : "?");
-		if (p->file)
-			fprintf(out, ":%d", p->line);
-		fputs("</td></tr>\n", out);
+		if ((rc = samples_with(&log->tasks[i], &per[i], syms)) < 0)
+			break;
+		if (per[i].hz && per[i].hz != hz)
+			all->mixed_hz = 1;
+		rc = merge_task(all, &cap, &per[i], hz);
 	}
-	fputs("</tbody></table>\n<p>Flame graph of the computing samples (from main in; a box's "
-	      "width is its samples, hover for its share):</p>\n",
-	      out);
-	html_flame(s, out);
-	fputs("<p>Hottest call paths:</p>\n<ul>\n", out);
-	for (size_t i = 0; i < s->npaths && i < TOP_PATHS; i++) {
-		fprintf(out, "<li>%.1f%% ", share(s->paths[i].count, c));
-		put_html(out, s->paths[i].text);
-		fputs("</li>\n", out);
+	pvmmon_symbols_free(syms);
+	if (rc < 0) {
+		graphs__samples_clear(all);
+		for (size_t i = 0; i < log->ntasks; i++)
+			graphs__samples_clear(&per[i]);
+		return pvmmon_error_set(rc, "report: out of memory merging the samples");
 	}
-	fputs("</ul>\n", out);
+	qsort(all->paths, all->npaths, sizeof(*all->paths), by_count);
+	qsort(all->procs, all->nprocs, sizeof(*all->procs), by_self);
+	return 0;
 }
 
-/* Flame graph geometry: the picture's width, a frame's height, the deepest frames drawn. */
-#define FLAME_W 960
-#define FLAME_H 17
-#define FLAME_DEPTH 32
-
-/* The k-th frame's name of path text (frames separated by " > "): its start and length;
- * 0 when the path has fewer frames. */
-static int frame_at(const char *text, int k, const char **name, size_t *len)
+int graphs__samples_all(const pvmmon_log *log, graphs_samples *out)
 {
-	const char *p = text, *end;
+	graphs_samples *per = calloc(log->ntasks ? log->ntasks : 1, sizeof(*per));
+	int rc;
 
-	for (int i = 0; i < k; i++) {
-		p = strstr(p, " > ");
-		if (!p)
-			return 0;
-		p += 3;
-	}
-	end = strstr(p, " > ");
-	*name = p;
-	*len = end ? (size_t)(end - p) : strlen(p);
-	return *len > 0;
-}
-
-static int by_text(const void *a, const void *b)
-{
-	return strcmp(((const graphs_spath *)a)->text, ((const graphs_spath *)b)->text);
-}
-
-/* Whether paths a and b have the same first k + 1 frames. */
-static int same_prefix(const char *a, const char *b, int k)
-{
-	for (int i = 0; i <= k; i++) {
-		const char *na, *nb;
-		size_t la, lb;
-
-		if (!frame_at(a, i, &na, &la) || !frame_at(b, i, &nb, &lb) || la != lb ||
-		    strncmp(na, nb, la))
-			return 0;
-	}
-	return 1;
-}
-
-/* One frame's box: x and width in samples, its name, its share of c in the tooltip. */
-static void flame_box(FILE *out, uint64_t x, uint64_t w, int depth, const char *name, size_t len,
-                      uint64_t c)
-{
-	double px = (double)FLAME_W * (double)x / (double)c, pw = (double)FLAME_W * (double)w / (double)c;
-	unsigned hash = 0;
-	char label[256];
-
-	for (size_t i = 0; i < len; i++)
-		hash = hash * 31 + (unsigned char)name[i];
-	snprintf(label, sizeof(label), "%.*s", (int)(len < 200 ? len : 200), name);
-	fputs("<g><title>", out);
-	put_html(out, label);
-	fprintf(out, ": %" PRIu64 " samples, %.1f%%</title><rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
-	             "height=\"%d\" fill=\"rgb(%u,%u,60)\" stroke=\"white\"/>",
-	        w, share(w, c), px, depth * FLAME_H, pw, FLAME_H - 1, 205 + hash % 50,
-	        80 + (hash / 50) % 120);
-	/* A name only where it fits (about 7 px a character). */
-	if (pw > 30) {
-		size_t fit = (size_t)((pw - 6) / 7);
-
-		fprintf(out, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" font-family=\"monospace\">",
-		        px + 3, depth * FLAME_H + 12);
-		if (fit < strlen(label))
-			label[fit] = '\0';
-		put_html(out, label);
-		fputs("</text>", out);
-	}
-	fputs("</g>\n", out);
-}
-
-/*
- * An icicle-style flame graph of the computing paths, offline SVG in the page: one box
- * per procedure on a path, from main at the top inwards, as wide as its samples; the
- * paths sorted by name so that a caller's paths are side by side and its box is one.
- */
-static void html_flame(const graphs_samples *s, FILE *out)
-{
-	uint64_t c = s->by_state[PVMMON_SAMPLE_COMPUTE];
-	graphs_spath *paths;
-	int depth = 0;
-
-	if (!c || !s->npaths || !(paths = malloc(s->npaths * sizeof(*paths))))
-		return;
-	memcpy(paths, s->paths, s->npaths * sizeof(*paths));
-	qsort(paths, s->npaths, sizeof(*paths), by_text);
-	for (size_t i = 0; i < s->npaths; i++) {
-		const char *name;
-		size_t len;
-		int d = 0;
-
-		while (d < FLAME_DEPTH && frame_at(paths[i].text, d, &name, &len))
-			d++;
-		if (d > depth)
-			depth = d;
-	}
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-	             "class=flame role=img aria-label=\"flame graph of the sampled call paths\">\n",
-	        FLAME_W, depth * FLAME_H);
-	for (int k = 0; k < depth; k++) {
-		uint64_t x = 0;
-
-		for (size_t i = 0; i < s->npaths;) {
-			const char *name;
-			size_t len, j = i;
-			uint64_t w = 0;
-
-			if (!frame_at(paths[i].text, k, &name, &len)) {
-				x += paths[i++].count;
-				continue;
-			}
-			while (j < s->npaths && same_prefix(paths[i].text, paths[j].text, k))
-				w += paths[j++].count;
-			flame_box(out, x, w, k, name, len, c);
-			x += w;
-			i = j;
-		}
-	}
-	fputs("</svg>\n", out);
-	free(paths);
-}
-
-int graphs__html_samples(const pvmmon_log *log, FILE *out)
-{
-	return each_task(log, out,
-	                 "<h2 id=sampled>Sampled procedures</h2>\n<p class=note>From call-path "
-	                 "samples of each task's CPU time, not measured: shares of the computing "
-	                 "samples, self ms scaled to the task's virtual compute time.</p>\n",
-	                 html_task);
+	memset(out, 0, sizeof(*out));
+	if (!per)
+		return pvmmon_error_set(PVMMON_ENOMEM, "report: out of memory merging the samples");
+	rc = graphs__samples_resolve(log, per, out);
+	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
+		graphs__samples_clear(&per[i]);
+	free(per);
+	return rc;
 }

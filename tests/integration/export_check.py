@@ -8,7 +8,9 @@ the csv module, validates the JSON against SCHEMA with jsonschema, and checks th
 tables hold the text report's figures: the run's summed virtual time and intrusion, each
 task's messages and times, each statement's count and time, each call-graph node's calls
 and times, each loop's entries and time, the message matrix's totals per sender, and the
-critical path's length and shares. Times are compared as the report prints them. Prints
+critical path's length and shares, and the sampled tasks' procedures (each task's and all
+tasks' merged) as the report's sampled tables print them. Times are compared as the report
+prints them. Prints
 "export-check ok: ..." and exits 0, or says what differs and exits 1.
 """
 import csv
@@ -156,12 +158,64 @@ def main():
     else:
         same("critical path rows", 0, len(rows))
 
+    # Call-path samples: each task's header and procedure rows, and the merged table of
+    # all tasks, as the report prints them (its tables show the first 15 procedures and
+    # leave out rows without samples); the merged counts are the tasks' summed.
+    sampled = load(outdir, "sampled_tasks")
+    sprocs = load(outdir, "sampled_procedures")
+    sall = load(outdir, "sampled_procedures_all")
+    samples_text = report[report.find("\nSampled procedures"):] if sampled else ""
+    if sampled:
+        samples_text = samples_text[:samples_text.find("\nPhases")] \
+            if "\nPhases" in samples_text else samples_text
+    else:
+        same("sampled section", -1, report.find("\nSampled procedures"))
+    row = re.compile(r"  (.+?)\s+(\d+)\s+([\d.]+)%\s+(\d+)\s+([\d.]+)%\s+([\d.]+)  ")
+    all_row = re.compile(r"  (.+?)\s+(\S+)\s+(\d+)\s+(\d+)\s+([\d.]+)%\s+(\d+)\s+([\d.]+)%"
+                         r"\s+([\d.]+)$")
+    for t in sampled:
+        m = re.search(r"\ntask %s \(.*?\): (\d+) samples at (\d+) Hz of CPU time: (\d+) "
+                      r"computing, (\d+) in PVM calls, (\d+) in pvmmon's code"
+                      % re.escape(t["task"]), samples_text)
+        if not m:
+            failures.append("sampled task %s: not in the report" % t["task"])
+            continue
+        same("sampled task " + t["task"], m.groups(),
+             (t["samples"], t["rate_hz"], t["computing_samples"], t["pvm_samples"],
+              t["monitor_samples"]))
+        block = samples_text[m.end():].split("\ntask ")[0].split("\n  hottest")[0]
+        want = [(g[0], int(g[1]), g[2], int(g[3]), g[4]) for g in
+                (row.match(l).groups() for l in block.split("\n")[2:] if row.match(l))]
+        rows = [p for p in sprocs if p["task"] == t["task"]]
+        got = [(p["procedure"], int(p["self_samples"]), "%.1f" % (100 * float(p["self_share"])),
+                int(p["inclusive_samples"]), "%.1f" % (100 * float(p["inclusive_share"])))
+               for p in rows if int(p["self_samples"]) or int(p["inclusive_samples"])][:15]
+        same("sampled procedures of " + t["task"], want, got)
+    if len(sampled) > 1:
+        block = samples_text[samples_text.find("\nall %d sampled tasks" % len(sampled)):]
+        block = block.split("\ntask ")[0].split("\n  hottest")[0]
+        want = [(g[0], g[1], int(g[2]), int(g[3]), g[4], int(g[5]), g[6]) for g in
+                (all_row.match(l).groups() for l in block.split("\n")[3:] if all_row.match(l))]
+        got = [(p["procedure"], p["module"], int(p["tasks"]), int(p["self_samples"]),
+                "%.1f" % (100 * float(p["self_share"])), int(p["inclusive_samples"]),
+                "%.1f" % (100 * float(p["inclusive_share"])))
+               for p in sall if int(p["self_samples"]) or int(p["inclusive_samples"])][:15]
+        same("sampled procedures of all tasks", want, got)
+        if len(set(t["rate_hz"] for t in sampled)) == 1:
+            total = {}
+            for p in sprocs:
+                key = (p["procedure"], p["module"])
+                total[key] = total.get(key, 0) + int(p["self_samples"])
+            same("merged self samples", total,
+                 {(p["procedure"], p["module"]): int(p["self_samples"]) for p in sall})
+
     if failures:
         print("\n".join(failures))
         return 1
     print("export-check ok: %d tasks, %d statements, %d call-graph nodes, %d loops, %d "
-          "critical-path procedures" % (len(tasks), len(stmts), len(load(outdir, "callgraph")),
-                                        len(load(outdir, "loops")), len(rows)))
+          "critical-path procedures, %d sampled tasks" % (
+              len(tasks), len(stmts), len(load(outdir, "callgraph")), len(load(outdir, "loops")),
+              len(rows), len(sampled)))
     return 0
 
 

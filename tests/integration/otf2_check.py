@@ -9,8 +9,12 @@ events make (every traced call an enter and a leave, procedure entries an enter,
 exits a leave, a send to or a receive from a task of the program a message record);
 then reads the archive with the otf2 module: one location per task named by its
 logical id, a region per PVM call used, and each message's sender, receiver, tag and
-size equal to the log's. Prints "otf2-check ok: ..." and exits 0, or what differs and 1.
+size equal to the log's. A sampled run's calling-context samples (both kinds of
+archive): per task, as many on each calling context (its regions from the root) as the
+CSV export's sampled_paths has on that path. Prints "otf2-check ok: ..." and exits 0,
+or what differs and 1.
 """
+import csv
 import os
 import subprocess
 import sys
@@ -22,7 +26,35 @@ SENDS = {"pvm_send", "pvm_psend", "pvm_mcast"}
 RECVS = {"pvm_recv", "pvm_nrecv", "pvm_trecv", "pvm_precv"}
 
 
-def check_profile(log, out, failures, same):
+def check_samples(pvmmon, log, out, failures, same):
+    """The CallingContextSample events of each location against the CSV export's
+    sampled_paths (the same resolution); the number of samples checked."""
+    names = {t.get("lid"): "task %s (t%x)" % (t.get("lid"), int(t.get("tid")))
+             for t in ET.parse(log).getroot().iter("task")}
+    csvdir = out.rstrip("/") + "-csv"
+    subprocess.run([pvmmon, "export", log, "--csv", csvdir], check=True)
+    want = {}
+    with open(os.path.join(csvdir, "sampled_paths.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            key = (names[row["task"]], row["path"])
+            want[key] = want.get(key, 0) + int(row["samples"])
+    got = {}
+    with otf2.reader.open(os.path.join(out, "traces.otf2")) as trace:
+        for loc, ev in trace.events:
+            if not isinstance(ev, otf2.events.CallingContextSample):
+                continue
+            path, c = [], ev.calling_context
+            while c is not None:
+                path.append(c.region.name)
+                c = c.parent
+            same("unwind distance", len(path), ev.unwind_distance)
+            key = (loc.name, " > ".join(reversed(path)))
+            got[key] = got.get(key, 0) + 1
+    same("calling-context samples", want, got)
+    return sum(got.values())
+
+
+def check_profile(log, out, failures, same, nsamples):
     """A run without a trace: one Metric record per task and statement, procedure and
     loop, its region attribute naming it, its time, calls and bytes the log's."""
     tasks = list(ET.parse(log).getroot().iter("task"))
@@ -47,6 +79,8 @@ def check_profile(log, out, failures, same):
         same("locations", ["task %s (t%x)" % (t.get("lid"), int(t.get("tid"))) for t in tasks],
              [loc.name for loc in trace.definitions.locations])
         for loc, ev in trace.events:
+            if isinstance(ev, otf2.events.CallingContextSample):
+                continue
             if not isinstance(ev, otf2.events.Metric):
                 failures.append("not a metric: %r" % ev)
                 continue
@@ -60,7 +94,8 @@ def check_profile(log, out, failures, same):
     if failures:
         print("\n".join(failures))
         return 1
-    print("otf2-check ok: profile of %d tasks, %d samples" % (len(tasks), len(got)))
+    print("otf2-check ok: profile of %d tasks, %d samples, %d calling-context samples" %
+          (len(tasks), len(got), nsamples))
     return 0
 
 
@@ -73,8 +108,9 @@ def main():
             failures.append("%s: log %r, archive %r" % (what, want, got))
 
     subprocess.run([pvmmon, "export", log, "--otf2", out], check=True)
+    nsamples = check_samples(pvmmon, log, out, failures, same)
     if ET.parse(log).getroot().find("trace") is None:
-        return check_profile(log, out, failures, same)
+        return check_profile(log, out, failures, same, nsamples)
     tasks = ET.parse(log).getroot().iter("task")
     tids, lids, want = [], [], {"ENTER": 0, "LEAVE": 0, "MPI_SEND": 0, "MPI_RECV": 0}
     messages = []
@@ -138,8 +174,8 @@ def main():
     if failures:
         print("\n".join(failures))
         return 1
-    print("otf2-check ok: %d locations, %d enters, %d sends, %d receives" %
-          (len(tasks), want["ENTER"], want["MPI_SEND"], want["MPI_RECV"]))
+    print("otf2-check ok: %d locations, %d enters, %d sends, %d receives, %d calling-context "
+          "samples" % (len(tasks), want["ENTER"], want["MPI_SEND"], want["MPI_RECV"], nsamples))
     return 0
 
 

@@ -73,6 +73,8 @@ static void check_perfetto(const char *pvmmon, const char *log)
 	}
 }
 
+/* Sampled as well (--sample), so that the samples' tables are checked against the
+ * report's sampled sections, each task's and all tasks' merged. */
 static void test_export_matmul(void)
 {
 	const char *dir = harness_tmpdir();
@@ -81,7 +83,7 @@ static void test_export_matmul(void)
 
 	snprintf(pvmmon, sizeof(pvmmon), "%s/pvmmon", harness_bin());
 	snprintf(log, sizeof(log), "%s/m.xml", dir);
-	harness_sh(&r, 120, "%s run -q --trace -o '%s' -- %s/matmul -n 30 -w 2", pvmmon, log,
+	harness_sh(&r, 120, "%s run -q --trace --sample=997 -o '%s' -- %s/matmul -n 30 -w 2", pvmmon, log,
 	           harness_bin());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
@@ -101,7 +103,7 @@ static void test_export_mcpi_cc(void)
 	harness_sh(&r, 180,
 	           "cd '%s' && %s/pvmmon-cc -g -O2 -o mcpi %s/../apps/mcpi.c -lpvm3 && "
 	           "%s/pvmmon-cc -g -O2 -o mcpi-worker %s/../apps/mcpi-worker.c -lpvm3 && "
-	           "%s run -q --trace --cp=main -o m.xml -- ./mcpi -w 2 -c 20 -s 100000",
+	           "%s run -q --trace --cp=main --sample=997 -o m.xml -- ./mcpi -w 2 -c 20 -s 100000",
 	           dir, harness_bin(), harness_build(), harness_bin(), harness_build(), pvmmon);
 	if (r.status)
 		fprintf(stderr, "\n%s%s\n", r.out, r.err);

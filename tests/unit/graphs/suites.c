@@ -9,6 +9,7 @@ extern CU_TestInfo test_export_tests[];
 extern CU_TestInfo test_histo_tests[];
 extern CU_TestInfo test_perfetto_tests[];
 extern CU_TestInfo test_phases_tests[];
+extern CU_TestInfo test_samples_tests[];
 extern CU_TestInfo test_spacetime_tests[];
 extern CU_TestInfo test_text_report_tests[];
 extern CU_TestInfo test_timeline_tests[];
@@ -27,6 +28,7 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"histo", NULL, NULL, NULL, NULL, test_histo_tests},
     {"perfetto", NULL, NULL, NULL, NULL, test_perfetto_tests},
     {"phases", NULL, NULL, NULL, NULL, test_phases_tests},
+    {"samples", NULL, NULL, NULL, NULL, test_samples_tests},
     {"spacetime", NULL, NULL, NULL, NULL, test_spacetime_tests},
     {"text_report", NULL, NULL, NULL, NULL, test_text_report_tests},
     {"timeline", NULL, NULL, NULL, NULL, test_timeline_tests},
