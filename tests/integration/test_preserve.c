@@ -661,6 +661,38 @@ static void test_bad_options(void)
 	cmd_result_free(&r);
 }
 
+/*
+ * A task that learns a tid outside PVM (apps/tidfile: from a file the master wrote)
+ * and sends to it: preserve mode cannot know it could, says so, and stops relying on
+ * who may address whom; the program's result is the unmonitored one.
+ */
+static void test_unseen_tid_is_said(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512], *log;
+	cmd_result raw, r;
+
+	harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/tidfile t1.txt", dir,
+	           harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(raw.status, 0);
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --mode=preserve --no-record -o tf.xml -- "
+	           "%s/tidfile t2.txt",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_STRING_EQUAL(r.out, raw.out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "pvmmon: preserve: task 0.1 sent to a task it was not "
+	                                     "seen to learn of"));
+	cmd_result_free(&r);
+	cmd_result_free(&raw);
+	snprintf(path, sizeof(path), "%s/tf.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "key=\"preserve-knowledge\" value=\"a task sent to a task "
+	                                   "it was not seen to learn of\""));
+	free(log);
+}
+
 CU_TestInfo test_preserve_tests[] = {
     {"probe delays reorder plain runs; every preserve run the machine does not stall keeps the order, times within 5%",
      test_preserve_keeps_unmonitored_order},
@@ -675,6 +707,7 @@ CU_TestInfo test_preserve_tests[] = {
      test_notify_manager_worker},
     {"a Fortran group bcast/reduce program finishes with no timed wait a round",
      test_fortran_group_rounds},
+    {"a tid learned outside PVM is said, and the knowledge rule goes off", test_unseen_tid_is_said},
     {"a bad --mode is refused", test_bad_options},
     CU_TEST_INFO_NULL,
 };
