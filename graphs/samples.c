@@ -277,8 +277,10 @@ static int samples_with(const pvmmon_log_task *t, graphs_samples *out, pvmmon_sy
 		for (size_t i = 0; i < out->nprocs && c; i++)
 			out->procs[i].self_ms = (double)out->compute_ns / 1e6 *
 			                        (double)out->procs[i].self / (double)c;
-		qsort(out->paths, out->npaths, sizeof(*out->paths), by_count);
-		qsort(out->procs, out->nprocs, sizeof(*out->procs), by_self);
+		if (out->npaths)
+			qsort(out->paths, out->npaths, sizeof(*out->paths), by_count);
+		if (out->nprocs)
+			qsort(out->procs, out->nprocs, sizeof(*out->procs), by_self);
 	}
 out:
 	if (r.syms && !syms)
@@ -416,8 +418,10 @@ int graphs__samples_resolve(const pvmmon_log *log, graphs_samples *per, graphs_s
 			graphs__samples_clear(&per[i]);
 		return pvmmon_error_set(rc, "report: out of memory merging the samples");
 	}
-	qsort(all->paths, all->npaths, sizeof(*all->paths), by_count);
-	qsort(all->procs, all->nprocs, sizeof(*all->procs), by_self);
+	if (all->npaths)
+		qsort(all->paths, all->npaths, sizeof(*all->paths), by_count);
+	if (all->nprocs)
+		qsort(all->procs, all->nprocs, sizeof(*all->procs), by_self);
 	return 0;
 }
 
