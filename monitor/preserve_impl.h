@@ -76,7 +76,7 @@ struct mon_pr {
 	 * pairs, new reach bits), the task count or the spawns change; off for the rest of
 	 * the run once a task teaches tids or surprises (kn_why says which). */
 	uint64_t *kn;
-	size_t kn_n, kn_spawns;
+	size_t kn_n, kn_nt, kn_spawns;
 	uint64_t kn_gen, kn_built;
 	int kn_off;
 	const char *kn_why;

@@ -81,9 +81,14 @@ static void fill_row(mon_run *run, size_t a, uint64_t *row, size_t words)
 	mt = tasks__at(run, a);
 	tid = mt->rec.tid;
 	set_bit(row, index_of(run, mt->rec.parent_tid));
+	/* Its children: by its spawn reports, and by the children's registrations, which
+	 * may come first. */
 	for (size_t k = 0; k < tasks__spawn_count(run); k++)
 		if (tasks__spawn_at(run, k)->parent == tid)
 			set_bit(row, index_of(run, tasks__spawn_at(run, k)->child));
+	for (size_t k = 0; k < nt; k++)
+		if (tasks__at(run, k)->rec.parent_tid == tid)
+			set_bit(row, (long)k);
 	/* The sources of the messages sent to it (taken, or on their way: either way they
 	 * will be its to know). */
 	for (size_t k = 0; k < p->cap_pairs; k++) {
@@ -103,7 +108,9 @@ void preserve__know(mon_run *run, size_t n)
 	p->s.kn = NULL;
 	if (p->kn_off || p->s.naive || getenv("PVMMON_PRESERVE_NO_KNOWLEDGE"))
 		return;
-	if (n != p->kn_n || p->kn_gen != p->kn_built || tasks__spawn_count(run) != p->kn_spawns) {
+	/* The indices move when a spawned task registers (extras come after the tasks). */
+	if (n != p->kn_n || tasks__count(run) != p->kn_nt || p->kn_gen != p->kn_built ||
+	    tasks__spawn_count(run) != p->kn_spawns) {
 		uint64_t *kn = realloc(p->kn, (n ? n : 1) * words * sizeof(*kn));
 
 		if (!kn)
@@ -113,6 +120,7 @@ void preserve__know(mon_run *run, size_t n)
 		for (size_t a = 0; a < n; a++)
 			fill_row(run, a, kn + a * words, words);
 		p->kn_n = n;
+		p->kn_nt = tasks__count(run);
 		p->kn_built = p->kn_gen;
 		p->kn_spawns = tasks__spawn_count(run);
 	}
