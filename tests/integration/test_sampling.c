@@ -398,8 +398,11 @@ static void test_tablix2_named(void)
 	CU_ASSERT_EQUAL(sscanf(r.out, "fitness %lf\nnew_generation %lf", &fit, &gen), 2);
 	if (fit < 0.2 || gen < 0.5)
 		fprintf(stderr, "\ntablix2 sampled: %s\n", r.out);
-	CU_ASSERT(fit >= 0.2);
-	CU_ASSERT(gen >= 0.5);
+	/* About 60 computing samples: the shares are loose; a sanitized hooks library
+	 * moves them further (12% for the fitness modules seen under ASan), so there only
+	 * the names are checked. */
+	CU_ASSERT(fit >= 0.2 || harness_slowed());
+	CU_ASSERT(gen >= 0.5 || harness_slowed());
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "hottest main > main_loop > new_generation"));
 	cmd_result_free(&r);
 }
@@ -426,7 +429,10 @@ static void test_dead_task_keeps_samples(void)
 		           "1000000000 %s; echo status $?; %s/pvmmon report d.xml",
 		           dir, harness_bin(), prog, how[i], harness_bin());
 		report = r.out;
-		CU_ASSERT_PTR_NOT_NULL(strstr(report, i == 0 ? "status 137" : "status 139"));
+		/* Killed: 128 + 9. Faulting: 128 + 11, or 1 from ASan's own handler of the
+		 * fault in a sanitized build. */
+		CU_ASSERT(strstr(report, i == 0 ? "status 137" : "status 139") ||
+		          (i == 1 && harness_slowed() && strstr(report, "status 1\n")));
 		CU_ASSERT_EQUAL(sscanf(report, "hotspots: a %lf b %lf", &a, &b), 2);
 		snprintf(prog, sizeof(prog), "%s/d.xml", dir);
 		log = NULL;
