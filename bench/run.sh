@@ -1404,7 +1404,7 @@ command -v gfortran >/dev/null && gfortran -O2 -fallow-argument-mismatch -I/usr/
 [ $have_tx = 0 ] || cp /usr/share/doc/tablix2/examples/hint.xml "$pw/"
 p24_flags() { # mode name
 	case $1 in raw) echo --raw ;; plain) echo "--no-record -o $pw/$2.xml" ;;
-	*) echo "--no-record --mode=preserve -o $pw/$2.xml" ;; esac
+	*) echo "--no-record --mode=preserve -o $pw/$2.pr.xml" ;; esac
 }
 p24_np() { # mode: appends the 1-byte latency (us) to $pw/np.MODE
 	# shellcheck disable=SC2046,SC2016
@@ -1414,7 +1414,7 @@ p24_np() { # mode: appends the 1-byte latency (us) to $pw/np.MODE
 			until env -u LD_PRELOAD "$0" top --once "$1" 2>/dev/null | grep -q ", 1 task "; do
 				kill -0 $r || exit 1; sleep 0.05; done
 		fi
-		NPpvm -h "$(hostname)" $o -o t.out; wait' "$BIN/pvmmon" "$pw/np.xml" "$1" >/dev/null 2>&1) || true
+		NPpvm -h "$(hostname)" $o -o t.out; wait' "$BIN/pvmmon" "$pw/np$([ "$1" = preserve ] && echo .pr).xml" "$1" >/dev/null 2>&1) || true
 	[ ! -s "$pw/t.out" ] || awk 'NR == 1 {printf "%.2f\n", $3 * 1e6}' "$pw/t.out" >>"$pw/np.$1"
 	rm -f "$pw/t.out"
 }
@@ -1451,6 +1451,13 @@ p24_row nmw "notifymw -w 4 -n 2000 (s)"
 [ $have_tx = 0 ] || p24_row tx "tablix2 -n 2 hint.xml (s)"
 p24_row mc "mcpi -w 8 -c 2000 -s 20000 (s)"
 [ $have_gf = 0 ] || p24_row gf "gredf (Fortran bcast/reduce) (s)"
+# Whether each subject's receives from any source waited only for the tasks that could
+# address them (the log's preserve-knowledge, of its last preserve run).
+for n in np nmw tx mc gf; do
+	[ -s "$pw/$n.pr.xml" ] || continue
+	printf '  %-4s preserve-knowledge: %s\n' "$n" \
+		"$(sed -n 's/.*key="preserve-knowledge" value="\([^"]*\)".*/\1/p' "$pw/$n.pr.xml" | head -1)"
+done
 [ $have_np = 0 ] || record pres.np "$(ratio "$(median <"$pw/np.preserve")" "$(median <"$pw/np.plain")")"
 record pres.nmw "$(ratio "$(median <"$pw/nmw.preserve")" "$(median <"$pw/nmw.plain")")"
 [ $have_tx = 0 ] || record pres.tablix "$(ratio "$(median <"$pw/tx.preserve")" "$(median <"$pw/tx.plain")")"
