@@ -706,6 +706,8 @@ static int waits_tables(const pvmmon_log *log, export_sink *k)
 		                   cs(st->kind == PVMMON_WAIT_WRONG_ORDER  ? "wrong-order"
 		                      : st->kind == PVMMON_WAIT_BARRIER    ? "barrier"
 		                      : st->kind == PVMMON_WAIT_COLLECTIVE ? "collective"
+		                      : st->kind == PVMMON_WAIT_POLL       ? "poll"
+		                      : st->kind == PVMMON_WAIT_ENDED      ? "ended"
 		                                                           : "late-sender"),
 		                   ci(st->wait_ns), ci(st->indirect)};
 

@@ -139,6 +139,10 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 		fprintf(out, ", at barriers %s, in collectives %s",
 		        graphs__fmt_time(a, sizeof(a), w->barrier_ns),
 		        graphs__fmt_time(b, sizeof(b), w->collective_ns));
+	if (w->poll_ns || w->ended_ns)
+		fprintf(out, ", polling %s, for ended tasks %s",
+		        graphs__fmt_time(a, sizeof(a), w->poll_ns),
+		        graphs__fmt_time(b, sizeof(b), w->ended_ns));
 	putc('\n', out);
 	if (w->ncauses) {
 		size_t n = 0;

@@ -40,6 +40,14 @@ typedef enum pvmmon_wait_kind {
 	PVMMON_WAIT_COLLECTIVE,      /* a late sender inside a group collective (pvm_bcast,
 	                              * pvm_reduce, pvm_gather, pvm_scatter): the receive
 	                              * or its send is part of one */
+	PVMMON_WAIT_POLL,            /* a run of polls or timed receives that found nothing
+	                              * (pvm_nrecv, pvm_probe, pvm_trecv), then the receive
+	                              * that took the message: waiting from the first
+	                              * miss to that receive, charged like a late sender */
+	PVMMON_WAIT_ENDED,           /* a receive, poll or probe that found nothing while the
+	                              * task it asked for, or every other task when it asked
+	                              * for any, had ended: nobody's computation caused it,
+	                              * so it has no cause */
 } pvmmon_wait_kind;
 
 /* A computation that made tasks wait: a task's procedure (proc >= 0, an index in
@@ -65,6 +73,9 @@ typedef struct pvmmon_wait_state {
 	pvmmon_wait_kind kind;
 	int64_t wait_ns;      /* its synchronisation delay */
 	int indirect;         /* most of the sender's excess was waiting of its own */
+	size_t first;         /* a poll's or an ended wait's first call that found nothing
+	                       * (event is then the receive that took the message, or
+	                       * for an ended wait the last call); event otherwise */
 } pvmmon_wait_state;
 
 typedef struct pvmmon_waits {
@@ -72,10 +83,12 @@ typedef struct pvmmon_waits {
 	pvmmon_wait_state *states; /* in the order of their end in virtual time */
 	size_t ncauses;
 	pvmmon_wait_cause *causes; /* largest (short + long) first */
-	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay and
-	                            * every wait at a barrier */
+	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay,
+	                            * every wait at a barrier, every polling wait and every
+	                            * wait for an ended task */
 	int64_t late_sender_ns, wrong_order_ns;
 	int64_t barrier_ns, collective_ns; /* waiting at barriers, and inside collectives */
+	int64_t poll_ns, ended_ns; /* polling, and for tasks that had ended (no cause) */
 	/* Efficiency (POP): useful = a task's computation (its time outside PVM calls). */
 	int64_t runtime_ns;       /* first start to last end */
 	int64_t ideal_ns;         /* the same with every message at no cost */

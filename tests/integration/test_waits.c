@@ -560,6 +560,65 @@ static void test_late_barrier_member(void)
 	pvmmon_log_free(log);
 }
 
+/* apps/endwait: the master's timed receives that found nothing until the worker's result
+ * came are one polling wait, the worker's computation (WORK_MS, 40 ms) its cause; its
+ * timed receives after the worker had exited (3 x 20 ms) waits for an ended task, with no
+ * cause; the text report and the export name both kinds. */
+static void test_poll_and_ended(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	pvmmon_waits *w = NULL;
+	size_t npoll = 0;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --trace -o e.xml -- %s/endwait && "
+	           "%s/pvmmon export e.xml --csv csv && grep -h -e ',poll,' -e ',ended,' "
+	           "csv/wait_states.csv && %s/pvmmon report e.xml | grep 'for ended tasks'",
+	           dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "result 42 after "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "asked the ended worker 3 times"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ",poll,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ",ended,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "polling "));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/e.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_waits_compute(&w, log), 0);
+	fprintf(stderr, "\n  endwait: polling %.1f ms, for the ended worker %.1f ms",
+	        w->poll_ns / 1e6, w->ended_ns / 1e6);
+	for (size_t s = 0; s < w->nstates; s++) {
+		const pvmmon_wait_state *st = &w->states[s];
+
+		if (st->kind == PVMMON_WAIT_POLL) {
+			npoll++;
+			CU_ASSERT_STRING_EQUAL(log->tasks[st->task].lid, "0");
+			CU_ASSERT_STRING_EQUAL(log->tasks[st->from].lid, "0.0");
+			CU_ASSERT(st->first < st->event);
+		}
+		if (st->kind == PVMMON_WAIT_ENDED)
+			CU_ASSERT_STRING_EQUAL(log->tasks[st->from].lid, "0.0");
+	}
+	CU_ASSERT_EQUAL(npoll, 1);
+	/* The worker computes 40 ms before it sends; the master polls from soon after the
+	 * spawn: most of the 40 ms (the worker's start before it is not the master's wait
+	 * in full, the master's first poll comes after its notify call). */
+	CU_ASSERT(w->poll_ns >= 20000000 && w->poll_ns < 2000000000);
+	/* The worker's computation caused it: the largest cause is the worker's. */
+	CU_ASSERT_FATAL(w->ncauses > 0);
+	CU_ASSERT_STRING_EQUAL(log->tasks[w->causes[0].task].lid, "0.0");
+	/* The three timed receives after the notify of the worker's exit, 20 ms each at
+	 * least; the first may have begun before the worker's end in virtual time (the
+	 * notify carries no virtual time): two asserted. */
+	CU_ASSERT(w->ended_ns >= 2 * 20000000LL);
+	CU_ASSERT(w->total_wait_ns >= w->poll_ns + w->ended_ns);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a slow stage's procedure carries the pipeline's waiting", test_slow_stage_blamed},
     {"an untraced log has no wait section", test_untraced_log},
@@ -570,5 +629,7 @@ CU_TestInfo test_waits_tests[] = {
      test_predict_checked_by_fix},
     {"the network what-if: ideal agrees with the efficiency replay", test_network_whatif},
     {"a barrier's late member is named and carries the waiting", test_late_barrier_member},
+    {"polling for a late worker and asking an ended one are waits of their own kinds",
+     test_poll_and_ended},
     CU_TEST_INFO_NULL,
 };
