@@ -96,16 +96,6 @@ static int64_t time_of(const wm_profile *p, const wm_key *key)
 	return 0;
 }
 
-/* Whether a and b (statements of two tasks) are the same call site. */
-static int same_site(const pvmmon_log_stmt *a, const pvmmon_log_stmt *b)
-{
-	if (!a->op || !b->op || strcmp(a->op, b->op) != 0)
-		return 0;
-	if (a->file && b->file && a->line > 0 && b->line > 0)
-		return a->line == b->line && strcmp(a->file, b->file) == 0;
-	return a->module && b->module && a->offset == b->offset && strcmp(a->module, b->module) == 0;
-}
-
 /* The time receiver x spent (profile px) in sender y's computation key: the same
  * procedure, or the segment before the same call site (statement ids are each task's
  * own, numbered as its call sites first ran: equal ids of two tasks say nothing). */
@@ -123,7 +113,7 @@ static int64_t receiver_time(const wm_model *m, size_t x, const wm_profile *px, 
 	if (key->stmt == WM_NO_STMT || !(sy = graphs__stmt_of(m->tasks[y].t, key->stmt)))
 		return 0;
 	for (size_t i = 0; i < tx->nstmts; i++)
-		if (same_site(&tx->stmts[i], sy)) {
+		if (waits__same_site(&tx->stmts[i], sy)) {
 			kx.stmt = tx->stmts[i].id;
 			return time_of(px, &kx);
 		}

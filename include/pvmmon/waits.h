@@ -167,6 +167,36 @@ PVMMON_EXTERN void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_l
  * 40 largest). PVMMON_EINVAL when the log has no trace or its trace was cut. */
 PVMMON_EXTERN int pvmmon_waits_dot(const pvmmon_log *log, FILE *out);
 
+/* Load balance of one computation over the tasks that run it (POP's load balance,
+ * mean over max, per computation): a task's whole computation (proc
+ * PVMMON_WAIT_ALL_COMPUTATION: min, avg and max are the task's useful time, and
+ * load_balance its share of the run's largest), a procedure (proc >= 0: the time with
+ * it the innermost selected procedure), or the computation before a call site (proc -1:
+ * the statements of every task at the same file and line, task and stmt naming one of
+ * them; stmt UINT32_MAX: the computation after a task's last call). Useful time only:
+ * the time outside PVM calls, as the efficiency's. */
+typedef struct pvmmon_wait_balance {
+	int32_t proc;
+	size_t task;   /* a task's row: the task; a call site: the first task at it */
+	uint32_t stmt; /* a call site: that task's statement */
+	size_t ntasks; /* the tasks with time in it */
+	int64_t min_ns, avg_ns, max_ns; /* over those tasks */
+	double load_balance;            /* avg / max (1 without time) */
+} pvmmon_wait_balance;
+
+/*
+ * The load balance of log's traced run into *out (n of them; the caller frees *out):
+ * the tasks first, in the log's order, then the procedures and call sites, largest
+ * max_ns first. PVMMON_EINVAL when the log has no trace or its trace was cut.
+ */
+PVMMON_EXTERN int pvmmon_waits_balance(pvmmon_wait_balance **out, size_t *n,
+                                       const pvmmon_log *log);
+
+/* A balance row's name into buf: the task's logical id, the procedure's name, or the
+ * call site ("before slowstage.c:54 in main", "to the end"). */
+PVMMON_EXTERN void pvmmon_waits_balance_name(char *buf, size_t len, const pvmmon_log *log,
+                                             const pvmmon_wait_balance *b);
+
 /* Frees w; NULL is allowed. */
 PVMMON_EXTERN void pvmmon_waits_free(pvmmon_waits *w);
 
