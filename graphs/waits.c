@@ -294,6 +294,15 @@ static int asked_ended(const wm_model *m, size_t x, const pvmmon_log_event *e, s
 	return *from != WM_NONE;
 }
 
+/* Task x's wait for ended task from: its misses first..last. */
+static int ended_state(work *k, size_t x, size_t first, size_t last, size_t from)
+{
+	const pvmmon_log_event *ev = k->m->tasks[x].t->events;
+
+	return add_state(k, (pvmmon_wait_state){x, last, from, PVMMON_WAIT_ENDED,
+	                                        ev[last].vt1 - ev[first].vt0, 0, first});
+}
+
 /* Task x's polling waits (a run of misses, then the receive that took a monitored
  * sender's message: from the first miss to that receive) and its waits for ended
  * tasks (a run of misses that asked for them: from the first one's start to the last
@@ -311,6 +320,9 @@ static int polls(work *k, size_t x)
 		if (!waits__is_call(e))
 			continue;
 		if (missed(e) && asked_ended(k->m, x, e, &y)) {
+			/* Asking another ended task: the run so far is a wait of its own. */
+			if (ended != WM_NONE && y != from)
+				rc = ended_state(k, x, ended, last, from);
 			if (ended == WM_NONE || y != from)
 				ended = i;
 			from = y;
@@ -319,8 +331,7 @@ static int polls(work *k, size_t x)
 			continue;
 		}
 		if (ended != WM_NONE)
-			rc = add_state(k, (pvmmon_wait_state){x, last, from, PVMMON_WAIT_ENDED,
-			                                      ev[last].vt1 - ev[ended].vt0, 0, ended});
+			rc = ended_state(k, x, ended, last, from);
 		ended = WM_NONE;
 		if (missed(e)) {
 			run = run == WM_NONE ? i : run;
@@ -333,8 +344,7 @@ static int polls(work *k, size_t x)
 		run = WM_NONE;
 	}
 	if (rc == 0 && ended != WM_NONE)
-		rc = add_state(k, (pvmmon_wait_state){x, last, from, PVMMON_WAIT_ENDED,
-		                                      ev[last].vt1 - ev[ended].vt0, 0, ended});
+		rc = ended_state(k, x, ended, last, from);
 	return rc;
 }
 

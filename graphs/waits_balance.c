@@ -152,8 +152,8 @@ int pvmmon_waits_balance(pvmmon_wait_balance **out, size_t *n, const pvmmon_log 
 
 		for (size_t i = 0; i < g.n; i++)
 			useful += g.v[i].ns[x];
-		v[x] = (pvmmon_wait_balance){PVMMON_WAIT_ALL_COMPUTATION, x, 0, 1, useful, useful,
-		                             useful, 1.0};
+		v[x] = (pvmmon_wait_balance){
+		    PVMMON_WAIT_ALL_COMPUTATION, x, 0, 1, useful, useful, useful, 1.0};
 		if (useful > most)
 			most = useful;
 	}

@@ -155,9 +155,35 @@ static void test_ended(void)
 	pvmmon_log_free(log);
 }
 
+/* Misses for B (ended at 1 ms) from 2 to 4 ms, then for C (ended at 1 ms) from 4 to
+ * 7 ms: two waits, 2 ms for B and 3 ms for C. */
+static void test_ended_two_tasks(void)
+{
+	pvmmon_log *log = wlog__new_log(NULL, 0);
+	size_t a = wlog__task(log, 1, "0", 0, 8 * MS), b = wlog__task(log, 2, "0.1", 0, 1 * MS);
+	size_t c = wlog__task(log, 3, "0.2", 0, 1 * MS);
+	pvmmon_waits *w;
+
+	wlog__stmt(log, a, 0, "pvm_trecv", "a.c", 10);
+	miss(log, a, PVMMON_EV_TRECV, 0, 2, 2 * MS, 3 * MS);
+	miss(log, a, PVMMON_EV_TRECV, 0, 2, 3 * MS, 4 * MS);
+	miss(log, a, PVMMON_EV_TRECV, 0, 3, 4 * MS, 7 * MS);
+	w = wlog__compute(log);
+	CU_ASSERT_EQUAL_FATAL(w->nstates, 2);
+	CU_ASSERT_EQUAL(w->states[0].from, b);
+	CU_ASSERT_EQUAL(w->states[0].wait_ns, 2 * MS);
+	CU_ASSERT_EQUAL(w->states[1].from, c);
+	CU_ASSERT_EQUAL(w->states[1].first, 2);
+	CU_ASSERT_EQUAL(w->states[1].wait_ns, 3 * MS);
+	CU_ASSERT_EQUAL(w->ended_ns, 5 * MS);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waits_poll_tests[] = {
     {"poll", test_poll},
     {"poll_broken", test_poll_broken},
     {"ended", test_ended},
+    {"ended_two_tasks", test_ended_two_tasks},
     CU_TEST_INFO_NULL,
 };
