@@ -141,10 +141,11 @@ static void test_slow_stage_blamed(void)
 		fprintf(stderr, "; 0.3 stage_work %.1f ms direct", s3w->short_ns / 1e6);
 		CU_ASSERT(s3w->short_ns >= 19 * 2000000LL && s3w->short_ns < 20 * 4000000LL);
 		/* slow_part and stage 3's work together: 96.7% analytically (520 of 538 ms),
-		 * 92-95% measured (the starts and the naps' jitter above); 90% asserted, 85%
-		 * under ASan. */
+		 * 91.8-96.8% measured (the starts and the naps' jitter above, which grow with
+		 * the machine's load: 91.8% at a load average of 4 on 2 CPUs); 88% asserted,
+		 * 85% under ASan. */
 		CU_ASSERT(top->short_ns + top->long_ns + s3w->short_ns + s3w->long_ns >=
-		          w->total_wait_ns * (harness_slowed() ? 85 : 90) / 100);
+		          w->total_wait_ns * (harness_slowed() ? 85 : 88) / 100);
 	}
 	CU_ASSERT(top->long_ns > (s2 + s3) * 95 / 100);
 	/* Self-consistency: replayed without slow_part, the run waits about what was charged
