@@ -126,6 +126,10 @@ int graphs__diff_waits(FILE *out, const pvmmon_log *la, const pvmmon_log *lb)
 		row_time(out, "  at barriers", a->barrier_ns, b->barrier_ns);
 		row_time(out, "  in collectives", a->collective_ns, b->collective_ns);
 	}
+	if (a->poll_ns || b->poll_ns || a->ended_ns || b->ended_ns) {
+		row_time(out, "  polling", a->poll_ns, b->poll_ns);
+		row_time(out, "  for ended tasks", a->ended_ns, b->ended_ns);
+	}
 	row_time(out, "run (first start to last end)", a->runtime_ns, b->runtime_ns);
 	row_time(out, "run with free messages", a->ideal_ns, b->ideal_ns);
 	row_pct(out, "parallel efficiency", a->parallel_efficiency, b->parallel_efficiency);

@@ -10,7 +10,6 @@
 #include "pvmmon/callgraph.h"
 #include "pvmmon/cpath.h"
 #include "pvmmon/errors.h"
-#include "pvmmon/waits.h"
 
 #define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -663,64 +662,12 @@ static int hangs_table(const pvmmon_log *log, export_sink *k)
 	return rc ? rc : k->end(k);
 }
 
-/* Why tasks wait (pvmmon/waits.h), for a log with a whole trace; empty otherwise. */
-static int waits_tables(const pvmmon_log *log, export_sink *k)
-{
-	static const export_col causes[] = {
-	    {"task", XC_STR},         {"cause", XC_STR},          {"direct_ns", XC_INT},
-	    {"propagated_ns", XC_INT}, {"share_of_waiting", XC_REAL},
-	};
-	static const export_col states[] = {
-	    {"task", XC_STR},    {"statement", XC_STR}, {"from", XC_STR},
-	    {"kind", XC_STR},    {"wait_ns", XC_INT},   {"indirect", XC_INT},
-	};
-	pvmmon_waits *w = NULL;
-	char name[600], where[512];
-	int rc;
-
-	if (log->trace.enabled && !log->trace.dropped && pvmmon_waits_compute(&w, log) < 0)
-		w = NULL;
-	rc = k->begin(k, "wait_causes", causes, NCOLS(causes));
-	for (size_t i = 0; rc == 0 && w && i < w->ncauses; i++) {
-		const pvmmon_wait_cause *c = &w->causes[i];
-		const char *sp;
-
-		pvmmon_waits_cause_name(name, sizeof(name), log, c);
-		sp = strchr(name, ' ');
-		export_cell r[] = {cs(log->tasks[c->task].lid), cs(sp ? sp + 1 : name),
-		                   ci(c->short_ns), ci(c->long_ns),
-		                   cd(w->total_wait_ns > 0 ? (double)(c->short_ns + c->long_ns) /
-		                                                 (double)w->total_wait_ns
-		                                           : 0)};
-
-		rc = k->row(k, r);
-	}
-	rc = rc ? rc : k->end(k);
-	rc = rc ? rc : k->begin(k, "wait_states", states, NCOLS(states));
-	for (size_t i = 0; rc == 0 && w && i < w->nstates; i++) {
-		const pvmmon_wait_state *st = &w->states[i];
-		const pvmmon_log_task *t = &log->tasks[st->task];
-		const pvmmon_log_stmt *at = graphs__stmt_of(t, t->events[st->event].stmt);
-		const char *place = at ? graphs__stmt_name(where, sizeof(where), t, at) : "?";
-		export_cell r[] = {cs(t->lid), cs(place), cs(log->tasks[st->from].lid),
-		                   cs(st->kind == PVMMON_WAIT_WRONG_ORDER  ? "wrong-order"
-		                      : st->kind == PVMMON_WAIT_BARRIER    ? "barrier"
-		                      : st->kind == PVMMON_WAIT_COLLECTIVE ? "collective"
-		                                                           : "late-sender"),
-		                   ci(st->wait_ns), ci(st->indirect)};
-
-		rc = k->row(k, r);
-	}
-	pvmmon_waits_free(w);
-	return rc ? rc : k->end(k);
-}
-
 int graphs__export_tables(const pvmmon_log *log, export_sink *sink)
 {
 	static int (*const tables[])(const pvmmon_log *, export_sink *) = {
 	    run_table,      hosts_table,      tasks_table,     statements_table, partners_table,
 	    messages_table, procedures_table, callgraph_table, loops_table,      cp_table,
-	    cp_nodes_table, costs_table,      switches_table,  hangs_table,      waits_tables,
+	    cp_nodes_table, costs_table,      switches_table,  hangs_table,      graphs__export_waits,
 	    graphs__export_samples,
 	};
 	int rc = 0;

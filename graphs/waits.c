@@ -96,16 +96,6 @@ static int64_t time_of(const wm_profile *p, const wm_key *key)
 	return 0;
 }
 
-/* Whether a and b (statements of two tasks) are the same call site. */
-static int same_site(const pvmmon_log_stmt *a, const pvmmon_log_stmt *b)
-{
-	if (!a->op || !b->op || strcmp(a->op, b->op) != 0)
-		return 0;
-	if (a->file && b->file && a->line > 0 && b->line > 0)
-		return a->line == b->line && strcmp(a->file, b->file) == 0;
-	return a->module && b->module && a->offset == b->offset && strcmp(a->module, b->module) == 0;
-}
-
 /* The time receiver x spent (profile px) in sender y's computation key: the same
  * procedure, or the segment before the same call site (statement ids are each task's
  * own, numbered as its call sites first ran: equal ids of two tasks say nothing). */
@@ -123,7 +113,7 @@ static int64_t receiver_time(const wm_model *m, size_t x, const wm_profile *px, 
 	if (key->stmt == WM_NO_STMT || !(sy = graphs__stmt_of(m->tasks[y].t, key->stmt)))
 		return 0;
 	for (size_t i = 0; i < tx->nstmts; i++)
-		if (same_site(&tx->stmts[i], sy)) {
+		if (waits__same_site(&tx->stmts[i], sy)) {
 			kx.stmt = tx->stmts[i].id;
 			return time_of(px, &kx);
 		}
@@ -204,8 +194,9 @@ static int blame(work *k, size_t s, size_t x, size_t i, size_t y, size_t j)
 		return blame_interval(k, s, x, b->a, b->b, b->late, b->late_a, b->late_b,
 		                      b->late_event);
 	last_sync(m, x, i, y, &ax, &ay);
-	return blame_interval(k, s, x, ax, m->tasks[x].t->events[i].vt0, y, ay,
-	                      m->tasks[y].t->events[j].vt0, j);
+	/* A poll's receiver waited from its first miss (first), not from the receive. */
+	return blame_interval(k, s, x, ax, m->tasks[x].t->events[k->w->states[s].first].vt0, y,
+	                      ay, m->tasks[y].t->events[j].vt0, j);
 }
 
 static int by_end(const void *pa, const void *pb, void *ctx)
@@ -214,7 +205,12 @@ static int by_end(const void *pa, const void *pb, void *ctx)
 	const wm_model *m = ctx;
 	const pvmmon_log_event *ea = &m->tasks[a->task].t->events[a->event];
 	const pvmmon_log_event *eb = &m->tasks[b->task].t->events[b->event];
-	int64_t x = ea->vt0 + a->wait_ns, y = eb->vt0 + b->wait_ns;
+	int64_t x = a->kind == PVMMON_WAIT_POLL    ? ea->vt0
+	            : a->kind == PVMMON_WAIT_ENDED ? ea->vt1
+	                                           : ea->vt0 + a->wait_ns;
+	int64_t y = b->kind == PVMMON_WAIT_POLL    ? eb->vt0
+	            : b->kind == PVMMON_WAIT_ENDED ? eb->vt1
+	                                           : eb->vt0 + b->wait_ns;
 
 	return x < y ? -1 : x > y;
 }
@@ -252,8 +248,104 @@ static int add_state(work *k, pvmmon_wait_state st)
 		w->states = g;
 		k->capstates = cap;
 	}
+	if (st.kind != PVMMON_WAIT_POLL && st.kind != PVMMON_WAIT_ENDED)
+		st.first = st.event;
 	w->states[w->nstates++] = st;
+	w->total_wait_ns += st.kind == PVMMON_WAIT_POLL || st.kind == PVMMON_WAIT_ENDED ? st.wait_ns : 0;
 	return 0;
+}
+
+/* Whether event e is a call that may find nothing and did (pvm_nrecv, pvm_probe,
+ * pvm_trecv; a probe that found its message counts too: the receive after it takes it). */
+static int missed(const pvmmon_log_event *e)
+{
+	return (e->op == PVMMON_EV_NRECV || e->op == PVMMON_EV_TRECV || e->op == PVMMON_EV_PROBE) &&
+	       e->peer == 0;
+}
+
+/* Whether miss e of task x asked for a task that had ended (its index into *from), or
+ * for any source when every other task had ended (the last to end into *from). */
+static int asked_ended(const wm_model *m, size_t x, const pvmmon_log_event *e, size_t *from)
+{
+	int64_t last = INT64_MIN;
+
+	*from = WM_NONE;
+	if (e->want_peer > 0) {
+		const pvmmon_log_task *t = graphs__task_by_tid(m->log, e->want_peer);
+		size_t y = t ? (size_t)(t - m->log->tasks) : WM_NONE;
+
+		if (y == WM_NONE || y == x || m->tasks[y].vend > e->vt0)
+			return 0;
+		*from = y;
+		return 1;
+	}
+	if (e->want_peer != -1)
+		return 0;
+	for (size_t y = 0; y < m->ntasks; y++) {
+		if (y == x)
+			continue;
+		if (m->tasks[y].vend > e->vt0)
+			return 0;
+		if (m->tasks[y].vend > last) {
+			last = m->tasks[y].vend;
+			*from = y;
+		}
+	}
+	return *from != WM_NONE;
+}
+
+/* Task x's wait for ended task from: its misses first..last. */
+static int ended_state(work *k, size_t x, size_t first, size_t last, size_t from)
+{
+	const pvmmon_log_event *ev = k->m->tasks[x].t->events;
+
+	return add_state(k, (pvmmon_wait_state){x, last, from, PVMMON_WAIT_ENDED,
+	                                        ev[last].vt1 - ev[first].vt0, 0, first});
+}
+
+/* Task x's polling waits (a run of misses, then the receive that took a monitored
+ * sender's message: from the first miss to that receive) and its waits for ended
+ * tasks (a run of misses that asked for them: from the first one's start to the last
+ * one's end). Any other call ends a run. */
+static int polls(work *k, size_t x)
+{
+	const wm_task *t = &k->m->tasks[x];
+	const pvmmon_log_event *ev = t->t->events;
+	size_t run = WM_NONE, ended = WM_NONE, last = 0, from = WM_NONE, y;
+	int rc = 0;
+
+	for (size_t i = 0; i < t->t->nevents && rc == 0; i++) {
+		const pvmmon_log_event *e = &ev[i];
+
+		if (!waits__is_call(e))
+			continue;
+		if (missed(e) && asked_ended(k->m, x, e, &y)) {
+			/* Asking another ended task: the run so far is a wait of its own. */
+			if (ended != WM_NONE && y != from)
+				rc = ended_state(k, x, ended, last, from);
+			if (ended == WM_NONE || y != from)
+				ended = i;
+			from = y;
+			last = i;
+			run = WM_NONE;
+			continue;
+		}
+		if (ended != WM_NONE)
+			rc = ended_state(k, x, ended, last, from);
+		ended = WM_NONE;
+		if (missed(e)) {
+			run = run == WM_NONE ? i : run;
+			continue;
+		}
+		if (rc == 0 && run != WM_NONE && pvmmon_event_op_receives(e->op) && e->peer != 0 &&
+		    t->peer_task[i] != WM_NONE && e->vt0 > ev[run].vt0)
+			rc = add_state(k, (pvmmon_wait_state){x, i, t->peer_task[i], PVMMON_WAIT_POLL,
+			                                      e->vt0 - ev[run].vt0, 0, run});
+		run = WM_NONE;
+	}
+	if (rc == 0 && ended != WM_NONE)
+		rc = ended_state(k, x, ended, last, from);
+	return rc;
 }
 
 /* A receive's kind: at a collective when the receive or its send is part of one (a
@@ -290,16 +382,18 @@ static int collect(work *k)
 				continue;
 			if ((rc = add_state(k, (pvmmon_wait_state){x, i, t->peer_task[i],
 			                                           receive_kind(m, x, i), e->sync,
-			                                           0})) < 0)
+			                                           0, i})) < 0)
 				return rc;
 		}
+		if ((rc = polls(k, x)) < 0)
+			return rc;
 	}
 	for (size_t b = 0; b < k->nbar && rc == 0; b++) {
 		const wm_barrier_wait *bw = &k->bar[b];
 
 		w->total_wait_ns += bw->wait_ns;
 		rc = add_state(k, (pvmmon_wait_state){bw->task, bw->event, bw->late,
-		                                      PVMMON_WAIT_BARRIER, bw->wait_ns, 0});
+		                                      PVMMON_WAIT_BARRIER, bw->wait_ns, 0, bw->event});
 	}
 	if (rc < 0)
 		return rc;
@@ -376,14 +470,23 @@ static int analyse(work *k)
 		for (size_t i = 0; i <= m->tasks[x].t->nevents; i++)
 			k->state_of[x][i] = WM_NONE;
 	}
+	/* A poll's and an ended wait's time is the task's own in its profile (no wait key):
+	 * they pass no cost on, and a poll's receive may be a late sender's state too. */
 	for (size_t s = 0; s < w->nstates; s++)
-		k->state_of[w->states[s].task][w->states[s].event] = s;
+		if (w->states[s].kind != PVMMON_WAIT_POLL && w->states[s].kind != PVMMON_WAIT_ENDED)
+			k->state_of[w->states[s].task][w->states[s].event] = s;
 	for (size_t s = 0; s < w->nstates && rc == 0; s++) {
 		const pvmmon_wait_state *st = &w->states[s];
 		const wm_task *t = &m->tasks[st->task];
 
+		if (st->kind == PVMMON_WAIT_ENDED) {
+			w->ended_ns += st->wait_ns;
+			continue;
+		}
 		rc = blame(k, s, st->task, st->event, st->from, t->peer_event[st->event]);
-		if (st->kind == PVMMON_WAIT_WRONG_ORDER)
+		if (st->kind == PVMMON_WAIT_POLL)
+			w->poll_ns += st->wait_ns;
+		else if (st->kind == PVMMON_WAIT_WRONG_ORDER)
 			w->wrong_order_ns += st->wait_ns;
 		else if (st->kind == PVMMON_WAIT_BARRIER)
 			w->barrier_ns += st->wait_ns;

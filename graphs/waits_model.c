@@ -289,6 +289,16 @@ void waits__model_free(wm_model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* Whether a and b (statements of two tasks) are the same call site. */
+int waits__same_site(const pvmmon_log_stmt *a, const pvmmon_log_stmt *b)
+{
+	if (!a->op || !b->op || strcmp(a->op, b->op) != 0)
+		return 0;
+	if (a->file && b->file && a->line > 0 && b->line > 0)
+		return a->line == b->line && strcmp(a->file, b->file) == 0;
+	return a->module && b->module && a->offset == b->offset && strcmp(a->module, b->module) == 0;
+}
+
 int waits__same_key(const wm_key *a, const wm_key *b)
 {
 	if (a->wait != b->wait)
@@ -329,7 +339,7 @@ static int add(wm_profile *p, wm_key k, int64_t a, int64_t b, int64_t lo, int64_
 	return 0;
 }
 
-static wm_key compute_key(const wm_task *w, size_t i, uint32_t stmt)
+wm_key waits__compute_key(const wm_task *w, size_t i, uint32_t stmt)
 {
 	return (wm_key){0, w->proc[i], w->proc[i] >= 0 ? 0 : stmt, WM_NONE};
 }
@@ -359,7 +369,7 @@ int waits__profile(wm_profile *p, const wm_model *m, size_t x, int64_t a, int64_
 		const pvmmon_log_event *e = &t->events[i];
 		int64_t sync = e->sync > 0 ? e->sync : w->gwait ? w->gwait[i] : 0;
 
-		rc = add(p, compute_key(w, i, w->next_stmt[i]), prev, e->vt0, a, b);
+		rc = add(p, waits__compute_key(w, i, w->next_stmt[i]), prev, e->vt0, a, b);
 		if (rc == 0 && waits__is_call(e) && e->vt1 > e->vt0) {
 			if (sync > e->vt1 - e->vt0)
 				sync = e->vt1 - e->vt0;
@@ -367,13 +377,13 @@ int waits__profile(wm_profile *p, const wm_model *m, size_t x, int64_t a, int64_
 				rc = add(p, (wm_key){1, -1, 0, i}, e->vt0, e->vt0 + sync, a, b);
 			if (rc == 0)
 				rc =
-				    add(p, compute_key(w, i, e->stmt), e->vt0 + sync, e->vt1, a, b);
+				    add(p, waits__compute_key(w, i, e->stmt), e->vt0 + sync, e->vt1, a, b);
 		}
 		if (e->vt1 > prev)
 			prev = e->vt1;
 	}
 	if (rc == 0)
-		rc = add(p, compute_key(w, t->nevents, WM_NO_STMT), prev, w->vend, a, b);
+		rc = add(p, waits__compute_key(w, t->nevents, WM_NO_STMT), prev, w->vend, a, b);
 	if (rc < 0)
 		waits__profile_free(p);
 	return rc;
@@ -484,7 +494,7 @@ static int replay_task(const wm_model *m, size_t x, size_t *cur, int64_t *t, int
 	while (*cur < lt->nevents) {
 		size_t i = *cur, pt = w->peer_task[i], pe = w->peer_event[i];
 		const pvmmon_log_event *e = &lt->events[i];
-		wm_key k = compute_key(w, i, w->next_stmt[i]);
+		wm_key k = waits__compute_key(w, i, w->next_stmt[i]);
 		int64_t gap = scaled(e->vt0 - *prev, of_cause(c, x, &k), pct),
 		        dur = e->vt1 - e->vt0;
 		int64_t release = 0, bwait = 0;
@@ -581,7 +591,7 @@ int waits__replay_net(int64_t *out_ns, int64_t *out_wait_ns, const wm_model *m, 
 			moved |= replay_task(m, x, &cur[x], &t[x], &prev[x], end, net, c, pct,
 			                     &waited, &bs);
 			if (cur[x] == n) {
-				wm_key k = compute_key(w, n, WM_NO_STMT);
+				wm_key k = waits__compute_key(w, n, WM_NO_STMT);
 
 				t[x] += scaled(w->vend - prev[x], of_cause(c, x, &k), pct);
 				if (t[x] > last)

@@ -80,6 +80,11 @@ typedef struct wm_profile {
 int waits__profile(wm_profile *p, const wm_model *m, size_t x, int64_t a, int64_t b);
 void waits__profile_free(wm_profile *p);
 int waits__same_key(const wm_key *a, const wm_key *b);
+/* Whether a and b (statements of two tasks) are the same call site: statement ids are
+ * each task's own, numbered as its call sites first ran. */
+int waits__same_site(const pvmmon_log_stmt *a, const pvmmon_log_stmt *b);
+/* The computation key of task w before its event i, outside procedures stmt's. */
+wm_key waits__compute_key(const wm_task *w, size_t i, uint32_t stmt);
 
 /*
  * Replays the activity graph: every task's computation and calls as measured, each

@@ -57,7 +57,7 @@ typedef struct wsum {
 	size_t task;
 	uint32_t stmt;
 	int64_t ns;
-	size_t n, indirect, wrong;
+	size_t n, indirect, wrong, poll, ended;
 	size_t late, barrier, late_n; /* at a barrier: the latecomer, and how often it was */
 } wsum;
 
@@ -84,11 +84,13 @@ static void waits_by_stmt(const pvmmon_log *log, const pvmmon_waits *w, FILE *ou
 		for (i = 0; i < n && !(v[i].task == st->task && v[i].stmt == stmt); i++)
 			;
 		if (i == n)
-			v[n++] = (wsum){st->task, stmt, 0, 0, 0, 0, st->from, 0, 0};
+			v[n++] = (wsum){st->task, stmt, 0, 0, 0, 0, 0, 0, st->from, 0, 0};
 		v[i].ns += st->wait_ns;
 		v[i].n++;
 		v[i].indirect += st->indirect != 0;
 		v[i].wrong += st->kind == PVMMON_WAIT_WRONG_ORDER;
+		v[i].poll += st->kind == PVMMON_WAIT_POLL;
+		v[i].ended += st->kind == PVMMON_WAIT_ENDED;
 		if (st->kind == PVMMON_WAIT_BARRIER) {
 			v[i].barrier++;
 			v[i].late_n += st->from == v[i].late;
@@ -103,12 +105,53 @@ static void waits_by_stmt(const pvmmon_log *log, const pvmmon_waits *w, FILE *ou
 		fprintf(out, "  %-6s %-40s %10s in %zu waits, %zu indirect%s", t->lid ? t->lid : "?",
 		        place, graphs__fmt_time(a, sizeof(a), v[i].ns), v[i].n, v[i].indirect,
 		        v[i].wrong ? ", some in the wrong order" : "");
+		if (v[i].poll)
+			fprintf(out, ", %zu polling", v[i].poll);
+		if (v[i].ended)
+			fprintf(out, ", %zu for ended tasks", v[i].ended);
 		/* Each barrier wait's latecomer: one name when it was always the same. */
 		if (v[i].barrier)
 			fprintf(out, ", at barriers: latecomer %s in %zu of %zu",
 			        log->tasks[v[i].late].lid ? log->tasks[v[i].late].lid : "?",
 			        v[i].late_n, v[i].barrier);
 		putc('\n', out);
+	}
+	free(v);
+}
+
+/* The load balance (pvmmon_waits_balance): the tasks' useful time in one line, then the
+ * largest computations with their min, mean and max over the tasks that run them. */
+static void balance(const pvmmon_log *log, FILE *out)
+{
+	pvmmon_wait_balance *v = NULL, *lo = NULL, *hi = NULL;
+	size_t n = 0, ntasks = 0, shown = 0;
+	int64_t sum = 0;
+	char name[600], a[32], b[32], c[32];
+
+	if (pvmmon_waits_balance(&v, &n, log) < 0)
+		return;
+	for (size_t i = 0; i < n && v[i].proc == PVMMON_WAIT_ALL_COMPUTATION; i++, ntasks++) {
+		sum += v[i].max_ns;
+		if (!lo || v[i].max_ns < lo->max_ns)
+			lo = &v[i];
+		if (!hi || v[i].max_ns > hi->max_ns)
+			hi = &v[i];
+	}
+	if (lo && hi)
+		fprintf(out, "  useful time by task: min %s (%s), avg %s, max %s (%s)\n",
+		        graphs__fmt_time(a, sizeof(a), lo->max_ns), log->tasks[lo->task].lid,
+		        graphs__fmt_time(b, sizeof(b), sum / (int64_t)ntasks),
+		        graphs__fmt_time(c, sizeof(c), hi->max_ns), log->tasks[hi->task].lid);
+	if (n > ntasks)
+		fprintf(out, "  %-44s %5s %10s %10s %10s %6s\n",
+		        "load balance by computation (over its tasks)", "tasks", "min", "avg", "max",
+		        "LB");
+	for (size_t i = ntasks; i < n && shown < WAITS_SHOWN; i++, shown++) {
+		pvmmon_waits_balance_name(name, sizeof(name), log, &v[i]);
+		fprintf(out, "  %-44s %5zu %10s %10s %10s %5.1f%%\n", name, v[i].ntasks,
+		        graphs__fmt_time(a, sizeof(a), v[i].min_ns),
+		        graphs__fmt_time(b, sizeof(b), v[i].avg_ns),
+		        graphs__fmt_time(c, sizeof(c), v[i].max_ns), 100 * v[i].load_balance);
 	}
 	free(v);
 }
@@ -139,6 +182,10 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 		fprintf(out, ", at barriers %s, in collectives %s",
 		        graphs__fmt_time(a, sizeof(a), w->barrier_ns),
 		        graphs__fmt_time(b, sizeof(b), w->collective_ns));
+	if (w->poll_ns || w->ended_ns)
+		fprintf(out, ", polling %s, for ended tasks %s",
+		        graphs__fmt_time(a, sizeof(a), w->poll_ns),
+		        graphs__fmt_time(b, sizeof(b), w->ended_ns));
 	putc('\n', out);
 	if (w->ncauses) {
 		size_t n = 0;
@@ -153,12 +200,14 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 	waits_by_stmt(log, w, out);
 	fprintf(out, "  efficiency: parallel %.1f%% = load balance %.1f%% x communication %.1f%% "
 	             "(serialisation %.1f%% x transfer %.1f%%); run %s, with free messages %s, "
-	             "useful max %s\n\n",
+	             "useful max %s\n",
 	        100 * w->parallel_efficiency, 100 * w->load_balance, 100 * w->comm_efficiency,
 	        100 * w->serialisation, 100 * w->transfer,
 	        graphs__fmt_time(a, sizeof(a), w->runtime_ns),
 	        graphs__fmt_time(b, sizeof(b), w->ideal_ns),
 	        graphs__fmt_time(d, sizeof(d), w->useful_max_ns));
+	balance(log, out);
+	putc('\n', out);
 	pvmmon_waits_free(w);
 	return 0;
 }

@@ -40,6 +40,14 @@ typedef enum pvmmon_wait_kind {
 	PVMMON_WAIT_COLLECTIVE,      /* a late sender inside a group collective (pvm_bcast,
 	                              * pvm_reduce, pvm_gather, pvm_scatter): the receive
 	                              * or its send is part of one */
+	PVMMON_WAIT_POLL,            /* a run of polls or timed receives that found nothing
+	                              * (pvm_nrecv, pvm_probe, pvm_trecv), then the receive
+	                              * that took the message: waiting from the first
+	                              * miss to that receive, charged like a late sender */
+	PVMMON_WAIT_ENDED,           /* a receive, poll or probe that found nothing while the
+	                              * task it asked for, or every other task when it asked
+	                              * for any, had ended: nobody's computation caused it,
+	                              * so it has no cause */
 } pvmmon_wait_kind;
 
 /* A computation that made tasks wait: a task's procedure (proc >= 0, an index in
@@ -65,6 +73,9 @@ typedef struct pvmmon_wait_state {
 	pvmmon_wait_kind kind;
 	int64_t wait_ns;      /* its synchronisation delay */
 	int indirect;         /* most of the sender's excess was waiting of its own */
+	size_t first;         /* a poll's or an ended wait's first call that found nothing
+	                       * (event is then the receive that took the message, or
+	                       * for an ended wait the last call); event otherwise */
 } pvmmon_wait_state;
 
 typedef struct pvmmon_waits {
@@ -72,10 +83,12 @@ typedef struct pvmmon_waits {
 	pvmmon_wait_state *states; /* in the order of their end in virtual time */
 	size_t ncauses;
 	pvmmon_wait_cause *causes; /* largest (short + long) first */
-	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay and
-	                            * every wait at a barrier */
+	int64_t total_wait_ns;     /* the sum of every receive's synchronisation delay,
+	                            * every wait at a barrier, every polling wait and every
+	                            * wait for an ended task */
 	int64_t late_sender_ns, wrong_order_ns;
 	int64_t barrier_ns, collective_ns; /* waiting at barriers, and inside collectives */
+	int64_t poll_ns, ended_ns; /* polling, and for tasks that had ended (no cause) */
 	/* Efficiency (POP): useful = a task's computation (its time outside PVM calls). */
 	int64_t runtime_ns;       /* first start to last end */
 	int64_t ideal_ns;         /* the same with every message at no cost */
@@ -153,6 +166,36 @@ PVMMON_EXTERN void pvmmon_waits_cause_name(char *buf, size_t len, const pvmmon_l
  * each sender to each task that waited for its messages, as thick as that waiting (the
  * 40 largest). PVMMON_EINVAL when the log has no trace or its trace was cut. */
 PVMMON_EXTERN int pvmmon_waits_dot(const pvmmon_log *log, FILE *out);
+
+/* Load balance of one computation over the tasks that run it (POP's load balance,
+ * mean over max, per computation): a task's whole computation (proc
+ * PVMMON_WAIT_ALL_COMPUTATION: min, avg and max are the task's useful time, and
+ * load_balance its share of the run's largest), a procedure (proc >= 0: the time with
+ * it the innermost selected procedure), or the computation before a call site (proc -1:
+ * the statements of every task at the same file and line, task and stmt naming one of
+ * them; stmt UINT32_MAX: the computation after a task's last call). Useful time only:
+ * the time outside PVM calls, as the efficiency's. */
+typedef struct pvmmon_wait_balance {
+	int32_t proc;
+	size_t task;   /* a task's row: the task; a call site: the first task at it */
+	uint32_t stmt; /* a call site: that task's statement */
+	size_t ntasks; /* the tasks with time in it */
+	int64_t min_ns, avg_ns, max_ns; /* over those tasks */
+	double load_balance;            /* avg / max (1 without time) */
+} pvmmon_wait_balance;
+
+/*
+ * The load balance of log's traced run into *out (n of them; the caller frees *out):
+ * the tasks first, in the log's order, then the procedures and call sites, largest
+ * max_ns first. PVMMON_EINVAL when the log has no trace or its trace was cut.
+ */
+PVMMON_EXTERN int pvmmon_waits_balance(pvmmon_wait_balance **out, size_t *n,
+                                       const pvmmon_log *log);
+
+/* A balance row's name into buf: the task's logical id, the procedure's name, or the
+ * call site ("before slowstage.c:54 in main", "to the end"). */
+PVMMON_EXTERN void pvmmon_waits_balance_name(char *buf, size_t len, const pvmmon_log *log,
+                                             const pvmmon_wait_balance *b);
 
 /* Frees w; NULL is allowed. */
 PVMMON_EXTERN void pvmmon_waits_free(pvmmon_waits *w);

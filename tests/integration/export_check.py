@@ -8,8 +8,9 @@ the csv module, validates the JSON against SCHEMA with jsonschema, and checks th
 tables hold the text report's figures: the run's summed virtual time and intrusion, each
 task's messages and times, each statement's count and time, each call-graph node's calls
 and times, each loop's entries and time, the message matrix's totals per sender, and the
-critical path's length and shares, and the sampled tasks' procedures (each task's and all
-tasks' merged) as the report's sampled tables print them. Times are compared as the report
+critical path's length and shares, the sampled tasks' procedures (each task's and all
+tasks' merged) as the report's sampled tables print them, and for a traced run the load
+balance by computation and the fix-gain curve as "Why tasks wait" prints them. Times are compared as the report
 prints them. Prints
 "export-check ok: ..." and exits 0, or says what differs and exits 1.
 """
@@ -208,6 +209,50 @@ def main():
                 total[key] = total.get(key, 0) + int(p["self_samples"])
             same("merged self samples", total,
                  {(p["procedure"], p["module"]): int(p["self_samples"]) for p in sall})
+
+    # Why tasks wait: the load balance's rows and the curve, as the section prints them.
+    why = section(report, "Why tasks wait (from the trace")
+    balance = load(outdir, "load_balance")
+    curve = load(outdir, "wait_curve")
+    if why:
+        tasks_lb = [b for b in balance if b["kind"] == "task"]
+        same("load balance tasks", len(tasks), len(tasks_lb))
+        m = [l for l in why if l.startswith("  useful time by task: ")]
+        if tasks_lb and m:
+            lo = min(tasks_lb, key=lambda b: int(b["max_ns"]))
+            hi = max(tasks_lb, key=lambda b: int(b["max_ns"]))
+            same("useful time by task", m[0], "  useful time by task: min %s (%s), avg %s, "
+                 "max %s (%s)" % (fmt_time(lo["max_ns"]), lo["name"],
+                                  fmt_time(sum(int(b["max_ns"]) for b in tasks_lb)
+                                           // len(tasks_lb)),
+                                  fmt_time(hi["max_ns"]), hi["name"]))
+        head = [k for k, l in enumerate(why) if l.startswith("  load balance by computation")]
+        rows = why[head[0] + 1:][:8] if head else []
+        want = [(r[2:46].rstrip(), int(r[46:52]), " ".join(r[52:].split()[:6]),
+                 r.split()[-1]) for r in rows]
+        got = [(b["name"], int(b["tasks"]), "%s %s %s" % (
+            fmt_time(b["min_ns"]), fmt_time(b["avg_ns"]), fmt_time(b["max_ns"])),
+            "%.1f%%" % (100 * float(b["load_balance"])))
+            for b in balance if b["kind"] != "task"][:8]
+        same("load balance by computation", want, got)
+        same("load balance shown", len(want) > 0, any(b["kind"] != "task" for b in balance))
+        i = next((k for k, l in enumerate(why) if l.startswith("  run (ms) if faster by")), None)
+        want = []
+        if i is not None:
+            for l in why[i + 1:]:
+                if l.startswith("  waits at"):
+                    break
+                want.append(l[36:].split())
+        got = []
+        for k in range(0, len(curve), 11):
+            got.append(["%.1f" % (int(c["run_ns"]) / 1e6) for c in curve[k:k + 11]])
+        same("fix-gain curve", want, got)
+        same("curve shown", len(want) > 0, len(curve) > 0)
+        same("curve points", [str(10 * p) for p in range(11)] * len(got),
+             [c["faster_pct"] for c in curve])
+    else:
+        same("load balance rows", 0, len(balance))
+        same("curve rows", 0, len(curve))
 
     if failures:
         print("\n".join(failures))

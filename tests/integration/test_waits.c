@@ -110,14 +110,43 @@ static void test_slow_stage_blamed(void)
 	CU_ASSERT(n2 >= 19 && i2 + 1 >= n2);
 	CU_ASSERT(n3 >= 19 && i3 + 1 >= n3);
 	/* The stages' waiting is slow_part's; of the master's (6 + 2 ms an item), the 2 ms of
-	 * stage 3's own work stay stage 3's, and the first items' waits hold the stages'
-	 * start (spawns, 5 to 70 ms with the machine): 75% of all is slow_part's here (83-87%
-	 * measured, 78.3% in a CI run whose starts took longer), the rest the pipeline's own
-	 * latency and starts, which the replay below confirms remain without slow_part.
-	 * Under ASan the tasks' own code (their start, the master's loop) is several times
-	 * slower, and more so on a busy machine: 75-84% measured; 70% is asserted there. */
+	 * stage 3's own work are stage 3's (the master would wait them without slow_part).
+	 * Analytically, with the tasks started at once and messages free, the 20 rounds
+	 * wait 538 ms: the stages 8, 10 and 12 ms for the first item (the pipeline filling:
+	 * slow_part's 6 ms and 2 ms of stage_work per stage before) and 6 ms for each next;
+	 * the master 14 ms, then 8. slow_part carries 4 x 6 + 19 x 24 = 480 ms of it (89.2%,
+	 * at most 92.3% with many rounds), stage 3's stage_work 20 x 2 = 40 ms (7.4%), the
+	 * other stages' stage_work the filling's 18 ms. Measured, slow_part has 83-88%: less, as
+	 * the stages' starts (spawns) lengthen the first waits, and Boehme's rule charges
+	 * every positive excess, so the jitter of two equal naps (stage_work of the sender
+	 * over the receiver's, never offset when it is the other way) is charged too, and
+	 * passed down the pipeline. Not the messages: the waiting is the same with messages
+	 * of any cost once the pipeline is full. 75% is asserted for slow_part alone; under
+	 * ASan the tasks' own code (their start, the master's loop) is several times slower,
+	 * and more so on a busy machine: 75-84% measured; 70% is asserted there. */
 	CU_ASSERT(top->short_ns + top->long_ns >=
 	          w->total_wait_ns * (harness_slowed() ? 70 : 75) / 100);
+	/* The master's 2 ms an item for stage 3's own work, charged to it directly: 20 of
+	 * them, each at least the nap's 2 ms (19 asserted: the first wait's interval also
+	 * holds the stages' starts). */
+	{
+		const pvmmon_wait_cause *s3w = NULL;
+
+		for (size_t i = 0; i < w->ncauses && !s3w; i++) {
+			pvmmon_waits_cause_name(name, sizeof(name), log, &w->causes[i]);
+			if (!strcmp(name, "0.3 stage_work"))
+				s3w = &w->causes[i];
+		}
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s3w);
+		fprintf(stderr, "; 0.3 stage_work %.1f ms direct", s3w->short_ns / 1e6);
+		CU_ASSERT(s3w->short_ns >= 19 * 2000000LL && s3w->short_ns < 20 * 4000000LL);
+		/* slow_part and stage 3's work together: 96.7% analytically (520 of 538 ms),
+		 * 91.8-96.8% measured (the starts and the naps' jitter above, which grow with
+		 * the machine's load: 91.8% at a load average of 4 on 2 CPUs); 88% asserted,
+		 * 85% under ASan. */
+		CU_ASSERT(top->short_ns + top->long_ns + s3w->short_ns + s3w->long_ns >=
+		          w->total_wait_ns * (harness_slowed() ? 85 : 88) / 100);
+	}
 	CU_ASSERT(top->long_ns > (s2 + s3) * 95 / 100);
 	/* Self-consistency: replayed without slow_part, the run waits about what was charged
 	 * to it less (within 10% of that charge). */
@@ -533,6 +562,65 @@ static void test_late_barrier_member(void)
 	pvmmon_log_free(log);
 }
 
+/* apps/endwait: the master's timed receives that found nothing until the worker's result
+ * came are one polling wait, the worker's computation (WORK_MS, 40 ms) its cause; its
+ * timed receives after the worker had exited (3 x 20 ms) waits for an ended task, with no
+ * cause; the text report and the export name both kinds. */
+static void test_poll_and_ended(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[512];
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	pvmmon_waits *w = NULL;
+	size_t npoll = 0;
+
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q --trace -o e.xml -- %s/endwait && "
+	           "%s/pvmmon export e.xml --csv csv && grep -h -e ',poll,' -e ',ended,' "
+	           "csv/wait_states.csv && %s/pvmmon report e.xml | grep 'for ended tasks'",
+	           dir, harness_bin(), harness_bin(), harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "result 42 after "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "asked the ended worker 3 times"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ",poll,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, ",ended,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "polling "));
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/e.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_waits_compute(&w, log), 0);
+	fprintf(stderr, "\n  endwait: polling %.1f ms, for the ended worker %.1f ms",
+	        w->poll_ns / 1e6, w->ended_ns / 1e6);
+	for (size_t s = 0; s < w->nstates; s++) {
+		const pvmmon_wait_state *st = &w->states[s];
+
+		if (st->kind == PVMMON_WAIT_POLL) {
+			npoll++;
+			CU_ASSERT_STRING_EQUAL(log->tasks[st->task].lid, "0");
+			CU_ASSERT_STRING_EQUAL(log->tasks[st->from].lid, "0.0");
+			CU_ASSERT(st->first < st->event);
+		}
+		if (st->kind == PVMMON_WAIT_ENDED)
+			CU_ASSERT_STRING_EQUAL(log->tasks[st->from].lid, "0.0");
+	}
+	CU_ASSERT_EQUAL(npoll, 1);
+	/* The worker computes 40 ms before it sends; the master polls from soon after the
+	 * spawn: most of the 40 ms (the worker's start before it is not the master's wait
+	 * in full, the master's first poll comes after its notify call). */
+	CU_ASSERT(w->poll_ns >= 20000000 && w->poll_ns < 2000000000);
+	/* The worker's computation caused it: the largest cause is the worker's. */
+	CU_ASSERT_FATAL(w->ncauses > 0);
+	CU_ASSERT_STRING_EQUAL(log->tasks[w->causes[0].task].lid, "0.0");
+	/* The three timed receives after the notify of the worker's exit, 20 ms each at
+	 * least; the first may have begun before the worker's end in virtual time (the
+	 * notify carries no virtual time): two asserted. */
+	CU_ASSERT(w->ended_ns >= 2 * 20000000LL);
+	CU_ASSERT(w->total_wait_ns >= w->poll_ns + w->ended_ns);
+	pvmmon_waits_free(w);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_waits_tests[] = {
     {"a slow stage's procedure carries the pipeline's waiting", test_slow_stage_blamed},
     {"an untraced log has no wait section", test_untraced_log},
@@ -543,5 +631,7 @@ CU_TestInfo test_waits_tests[] = {
      test_predict_checked_by_fix},
     {"the network what-if: ideal agrees with the efficiency replay", test_network_whatif},
     {"a barrier's late member is named and carries the waiting", test_late_barrier_member},
+    {"polling for a late worker and asking an ended one are waits of their own kinds",
+     test_poll_and_ended},
     CU_TEST_INFO_NULL,
 };

@@ -18,6 +18,8 @@ extern CU_TestInfo test_waitfor_tests[];
 extern CU_TestInfo test_graphs_waits_tests[];
 extern CU_TestInfo test_waits_coll_tests[];
 extern CU_TestInfo test_waits_predict_tests[];
+extern CU_TestInfo test_waits_poll_tests[];
+extern CU_TestInfo test_waits_balance_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"between", NULL, NULL, NULL, NULL, test_between_tests},
@@ -37,5 +39,7 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"graphs_waits", NULL, NULL, NULL, NULL, test_graphs_waits_tests},
     {"waits_coll", NULL, NULL, NULL, NULL, test_waits_coll_tests},
     {"waits_predict", NULL, NULL, NULL, NULL, test_waits_predict_tests},
+    {"waits_poll", NULL, NULL, NULL, NULL, test_waits_poll_tests},
+    {"waits_balance", NULL, NULL, NULL, NULL, test_waits_balance_tests},
     CU_SUITE_INFO_NULL,
 };
