@@ -257,7 +257,7 @@ int export__otf2(const pvmmon_log *log, const char *dir, int real, pvmmon_otf2_c
 		return rc;
 	}
 	if (!log->trace.enabled) {
-		rc = export__otf2_profile(ar, log, real, cx, counts, n);
+		rc = export__otf2_profile(ar, log, real, cx, counts, &n->samples, &n->ctx_samples);
 		goto out;
 	}
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)

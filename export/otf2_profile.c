@@ -312,18 +312,19 @@ static int write_defs(OTF2_Archive *ar, const pvmmon_log *log, const regions *rs
 }
 
 int export__otf2_profile(OTF2_Archive *ar, const pvmmon_log *log, int real,
-                         export_otf2_ctxs *cx, uint64_t *counts, pvmmon_otf2_counts *n)
+                         export_otf2_ctxs *cx, uint64_t *counts, uint64_t *samples,
+                         uint64_t *ctx_samples)
 {
 	regions rs = {0};
 	int rc = 0;
 
-	n->samples = 0;
+	*samples = 0;
 	for (size_t i = 0; rc == 0 && i < log->ntasks; i++) {
 		uint64_t k = 0;
 
 		rc = write_task(ar, log, i, real, &rs, cx, &counts[i], &k);
-		n->samples += counts[i] - k;
-		n->ctx_samples += k;
+		*samples += counts[i] - k;
+		*ctx_samples += k;
 	}
 	export__otf2_close_events(ar, log->ntasks, rc == 0);
 	if (rc == 0)

@@ -4,7 +4,6 @@
 
 #include <stdint.h>
 
-#include "otf2.h"
 #include "otf2_samples.h"
 #include "pvmmon/log.h"
 
@@ -17,9 +16,10 @@ struct OTF2_Archive_struct;
  * procedure's inclusive, a loop's; real ones with real where the log has them), calls
  * and bytes, with the attribute "region" naming the region, and a sampled task's
  * call-path samples (cx); then the definitions. counts[i] gets task i's events,
- * n->samples the metric events, n->ctx_samples the call-path samples.
+ * *samples the metric events, *ctx_samples (added to) the call-path samples.
  */
 int export__otf2_profile(struct OTF2_Archive_struct *ar, const pvmmon_log *log, int real,
-                         export_otf2_ctxs *cx, uint64_t *counts, pvmmon_otf2_counts *n);
+                         export_otf2_ctxs *cx, uint64_t *counts, uint64_t *samples,
+                         uint64_t *ctx_samples);
 
 #endif
