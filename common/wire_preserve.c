@@ -42,7 +42,6 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 		wire__put_i64(b, w->cand[i].va);
 		wire__put_i64(b, w->cand[i].vs);
 		wire__put_u32(b, w->cand[i].seq);
-		wire__put_u8(b, w->cand[i].teach);
 	}
 	wire__put_u8(b, w->decided);
 	wire__put_u32(b, (uint32_t)w->taken_src);
@@ -50,7 +49,6 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 	wire__put_i64(b, w->window);
 	wire__put_i64(b, w->horizon);
 	wire__put_u8(b, w->reach);
-	wire__put_i64(b, w->est);
 }
 
 void wire__pwait_clear(wire_pwait *w)
@@ -110,9 +108,6 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 		w->cand[i].va = wire__get_i64(&in);
 		w->cand[i].vs = wire__get_i64(&in);
 		w->cand[i].seq = wire__get_u32(&in);
-		w->cand[i].teach = wire__get_u8(&in);
-		if (w->cand[i].teach > 1)
-			in.failed = 1;
 	}
 	w->decided = wire__get_u8(&in);
 	w->taken_src = (int32_t)wire__get_u32(&in);
@@ -120,8 +115,7 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 	w->window = wire__get_i64(&in);
 	w->horizon = wire__get_i64(&in);
 	w->reach = wire__get_u8(&in);
-	w->est = wire__get_i64(&in);
-	if ((w->reach & ~WIRE_PW_REACH_MASK) || w->est < 0)
+	if (w->reach & ~WIRE_PW_REACH_MASK)
 		in.failed = 1;
 	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0 || w->unc < 0 ||
 	    w->decided > 1 || (w->decided && w->kind != WIRE_PW_RUNNING) || w->window < 0)

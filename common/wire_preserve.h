@@ -39,9 +39,6 @@ typedef struct wire_pcand {
 	int64_t va;   /* virtual arrival: sender's virtual send time + transmission estimate */
 	int64_t vs;   /* the sender's virtual send time: it is at least that far now */
 	uint32_t seq; /* the sender's sequence number for this pair */
-	/* Its piggyback said the sender had packed a tid it learned (wire 19): 0 shows
-	 * that the sender had taught nobody whom to address by vs. */
-	uint8_t teach;
 } wire_pcand;
 
 typedef struct wire_pwait {
@@ -82,10 +79,6 @@ typedef struct wire_pwait {
 	 * rule (monitor/prknow.c) leaves out, for a receive from any source, the tasks that
 	 * cannot address the receiver. */
 	uint8_t reach;
-	/* The task's least transmission estimate over message sizes (ns, 0 before any
-	 * sample, wire 19): what a message's virtual arrival there adds to its send at
-	 * least (the knowledge rule's relays, monitor/order.c). */
-	int64_t est;
 } wire_pwait;
 
 /* wire_pwait.reach: what a task's own calls say about whom it may address. */
@@ -100,8 +93,13 @@ typedef enum wire_pw_reach {
 	/* It sent to a task it was not seen to learn of (the rule is then off for the run,
 	 * with a warning: decisions before may have been taken on a wrong premise). */
 	WIRE_PW_REACH_SURPRISE = 4,
+	/* It took a message from a task its bounds said could not address it (one taught
+	 * its tid in a message: a relay), earlier in virtual time than one it had already
+	 * taken: that decision may not be the unmonitored run's (the rule is then off for
+	 * the run, with a warning). */
+	WIRE_PW_REACH_MISORDER = 8,
 } wire_pw_reach;
-#define WIRE_PW_REACH_MASK 7
+#define WIRE_PW_REACH_MASK 15
 
 typedef enum wire_pg_verdict {
 	WIRE_PG_TAKE = 0, /* receive the first message from src with tag */

@@ -27,8 +27,7 @@ size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
 	p[0] = (uint8_t)WIRE_PB_MAGIC;
 	p[1] = (uint8_t)(WIRE_PB_MAGIC >> 8);
 	p[2] = WIRE_VERSION;
-	p[3] = (uint8_t)((pb->quiet ? 1 : 0) | (pb->notify ? 2 : 0) | (pb->sig_on ? 4 : 0) |
-	                 (pb->teach ? 8 : 0));
+	p[3] = (uint8_t)((pb->quiet ? 1 : 0) | (pb->notify ? 2 : 0) | (pb->sig_on ? 4 : 0));
 	wire__store32(p + 4, pb->sender_index);
 	wire__store32(p + 8, (uint32_t)pb->sender_tid);
 	wire__store32(p + 12, pb->bytes);
@@ -82,7 +81,6 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 	pb->quiet = data[3] & 1;
 	pb->notify = (data[3] >> 1) & 1;
 	pb->sig_on = (data[3] >> 2) & 1;
-	pb->teach = (data[3] >> 3) & 1;
 	pb->sender_index = wire__load32(data + 4);
 	pb->sender_tid = (int32_t)wire__load32(data + 8);
 	pb->bytes = wire__load32(data + 12);

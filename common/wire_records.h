@@ -44,10 +44,6 @@ typedef struct wire_piggyback {
 	/* Preserve mode: the sender decides its receives itself and asks to be told when
 	 * the receiver blocks in a receive from it alone (wire_pblock). */
 	uint8_t notify;
-	/* Preserve mode: the sender has packed a tid it learned (wire_pw_reach's TEACH, wire
-	 * 19): a piggyback without it shows that nothing the sender sent so far taught
-	 * anyone whom to address (pvmhooks/prlocal.c's relay bounds). */
-	uint8_t teach;
 	/* Preserve mode: the sender's sends so far on its host's board, this one included
 	 * (pvmhooks/board.c; UINT64_MAX: none). */
 	uint64_t sends;

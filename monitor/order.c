@@ -224,18 +224,12 @@ static int64_t tie(const order_task *t, size_t n, size_t req, const order_cand *
 	return add_sat(end, u > 0);
 }
 
-/* Marks for a candidate's sender and for a task holding a decision (s->mark). */
-#define MARK_CAND 1
-#define MARK_HOLD 2
-
 /*
  * A receive from any source with whom-may-address-whom known (order__decide): *held,
- * and s->low left naming the tasks that hold it (the monitor asks them). A candidate's
- * sender that may address the requester holds it if it can send before x less the
- * credit and s->relay (it may teach another task the requester's tid: a transmission
- * there, and one from there, at least the requester's least estimate), its
- * virtual time taken as at least its candidate's quiet send time; any other task that
- * may address it, before x less the credit. Returns 0, or PVMMON_ENOMEM.
+ * and s->low left naming the tasks that hold it (the monitor asks them): a task that
+ * may address the requester and can send before x less the credit, other than a
+ * candidate's sender (PVM keeps each pair's order: its next message comes after the
+ * one queued). Returns 0, or PVMMON_ENOMEM.
  */
 static int held_knowing(const order_task *t, size_t n, size_t req, const order_cand *c,
                         size_t nc, int64_t x, int64_t xb, order_scratch *s, int *held)
@@ -245,30 +239,15 @@ static int held_knowing(const order_task *t, size_t n, size_t req, const order_c
 
 	if (rc < 0)
 		return rc;
-	int64_t r = s->credit + (s->relay > 0 ? s->relay : 2 * s->credit);
-	int64_t y = sub_credit(x, r);
-
 	memset(s->mark, 0, n);
 	for (i = 0; i < nc; i++)
 		if (c[i].src >= 0 && (size_t)c[i].src < n)
-			s->mark[c[i].src] = MARK_CAND;
-	if (low_at(t, n, req, y, sub_credit(xb, r), s) < 0)
-		return PVMMON_ENOMEM;
-	for (i = 0; i < n; i++)
-		if (s->low[i] && s->mark[i] == MARK_CAND && knows(s, i, req))
-			s->mark[i] |= MARK_HOLD;
-	/* A running sender whose candidate shows it at or past y, having taught nobody. */
-	for (i = 0; i < nc; i++)
-		if (c[i].src >= 0 && (size_t)c[i].src < n && t[c[i].src].state == ORDER_RUNNING &&
-		    c[i].quiet_vs >= y)
-			s->mark[c[i].src] &= (uint8_t)~MARK_HOLD;
+			s->mark[c[i].src] = 1;
 	if (low_at(t, n, req, sub_credit(x, s->credit), sub_credit(xb, s->credit), s) < 0)
 		return PVMMON_ENOMEM;
 	*held = 0;
 	for (i = 0; i < n; i++) {
-		if (s->low[i] && !(s->mark[i] & MARK_CAND) && knows(s, i, req))
-			s->mark[i] |= MARK_HOLD;
-		s->low[i] = (s->mark[i] & MARK_HOLD) != 0;
+		s->low[i] = s->low[i] && !s->mark[i] && knows(s, i, req);
 		*held |= s->low[i];
 	}
 	return 0;

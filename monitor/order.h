@@ -46,10 +46,6 @@ typedef struct order_cand {
 	int64_t va;      /* its virtual arrival: the sender's virtual send time + transmission */
 	const char *key; /* the sender's logical id: ties are broken by it, then by seq */
 	uint32_t seq;
-	/* The sender's virtual send time when its piggyback showed it had taught nobody
-	 * whom to address (0: not known): it is at least that far, and teaches only from
-	 * there on (order__decide's relays). */
-	int64_t quiet_vs;
 } order_cand;
 
 typedef enum order_verdict {
@@ -76,10 +72,6 @@ typedef struct order_scratch {
 	 * requester's least transmission (wire_pwait.trans), as the wake bounds take it: a
 	 * new least sample may come with the very message in question. */
 	int64_t credit;
-	/* What a relay through a task taught the requester's tid adds beyond the credit:
-	 * that task's message to the requester adds at least the requester's least
-	 * transmission estimate over sizes (wire_pwait.est; 0: twice the credit). */
-	int64_t relay;
 	/* Whom each task may address (monitor/prknow.c), NULL when not known (anyone may
 	 * address anyone: the rule as before). Row a, kn_words 64-bit words at kn + a *
 	 * kn_words, has bit b set when task a may send to task b. With it, a task waiting on
@@ -125,6 +117,12 @@ long order__low(const order_task *t, size_t n, size_t req, int64_t x, order_scra
  * for each other): every message a running task could still send that could tie with
  * e is then among the candidates. With no uncertainty this is the earliest
  * candidate, as before.
+ * With s->kn, a receive from any source is held only by a task that may address the
+ * requester and can send before the horizon less the credit, other than a candidate's
+ * sender (PVM keeps each pair's order: that sender's next message comes after the one
+ * queued, which is not earlier than the earliest candidate). A task taught the
+ * requester's tid in a message meanwhile (a relay) is not waited for: the requester
+ * says when such a message comes earlier than one it took (pvmhooks/prlocal.c).
  */
 order_verdict order__decide(const order_task *t, size_t n, size_t req, int32_t src,
                             const order_cand *c, size_t nc, int64_t deadline, int inflight,

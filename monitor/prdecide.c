@@ -384,7 +384,6 @@ void preserve__decide(mon_run *run, size_t i)
 		p->oc[nc].va = t->cand[k].va;
 		p->oc[nc].key = tasks__at(run, (size_t)s)->rec.lid;
 		p->oc[nc].seq = t->cand[k].seq;
-		p->oc[nc].quiet_vs = t->cand[k].teach ? 0 : t->cand[k].vs;
 		nc++;
 	}
 	src = t->src == -1 ? -1 : index_of(run, t->src);
@@ -399,7 +398,6 @@ void preserve__decide(mon_run *run, size_t i)
 	 * the woken task reports, it polls as often as before. */
 	p->s.use_wake = t->kind == WIRE_PW_RECV;
 	p->s.credit = t->trans > 0 ? t->trans / 2 : 0;
-	p->s.relay = t->est;
 	v = order__decide(p->ot, n, i, src, p->oc, nc, t->deadline, inflight, &p->s, &best);
 	d = pvmmon_clock_now() - t0;
 	p->evals++;

@@ -236,7 +236,6 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 	}
 	counts(run, mt, t, &w);
 	t->trans = w.trans;
-	t->est = w.est;
 	t->unc = w.unc;
 	preserve__know_report(run, mt->index, w.reach);
 	/* Cumulative in the task: what is new since its last report. */

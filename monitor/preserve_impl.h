@@ -40,7 +40,6 @@ typedef struct pr_task {
 	 * once. */
 	uint32_t logged_req;
 	uint8_t reach; /* wire_pw_reach bits of its reports so far */
-	int64_t est;   /* its least transmission estimate (its last report's) */
 } pr_task;
 
 /* Message counts of one ordered pair of tasks, in an open-addressing table. */

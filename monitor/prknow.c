@@ -58,10 +58,18 @@ void preserve__know_report(mon_run *run, size_t i, uint8_t reach)
 		        "decisions may not be the unmonitored run's)\n",
 		        tasks__at(run, i)->rec.lid ? tasks__at(run, i)->rec.lid : "?");
 		p->kn_why = "a task sent to a task it was not seen to learn of";
+	} else if ((reach & WIRE_PW_REACH_MISORDER) && !p->kn_off) {
+		fprintf(stderr,
+		        "pvmmon: preserve: task %s took a message from a task taught its tid in a "
+		        "message after an earlier choice (a relay); that choice may not be the "
+		        "unmonitored run's, and from now on every task counts as able to address "
+		        "every other\n",
+		        tasks__at(run, i)->rec.lid ? tasks__at(run, i)->rec.lid : "?");
+		p->kn_why = "a relayed message came earlier than one taken";
 	} else if ((reach & WIRE_PW_REACH_TEACH) && !p->kn_off) {
 		p->kn_why = "a task packed a tid into a message";
 	}
-	if (reach & (WIRE_PW_REACH_SURPRISE | WIRE_PW_REACH_TEACH))
+	if (reach & (WIRE_PW_REACH_SURPRISE | WIRE_PW_REACH_TEACH | WIRE_PW_REACH_MISORDER))
 		p->kn_off = 1;
 }
 

@@ -94,7 +94,6 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 			                 seq[i], 0, 0);
 	}
 	pb.notify = (uint8_t)hooks__pr_deciding();
-	pb.teach = (hooks__reach_bits() & WIRE_PW_REACH_TEACH) != 0;
 	pb.sender_index = hooks__index();
 	pb.sender_tid = hooks__mytid();
 	pb.rt_send = hooks__to_common(call->t1);

@@ -119,7 +119,6 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.local = ps.nlocal;
 	w.notices = ps.nnotices;
 	w.reach = hooks__reach_bits();
-	w.est = vclock__trans_est_min(hooks__clock());
 	/* How long it has waited before this report: a blocked receive's first, or a
 	 * request from any source (which the monitor times only while it has no
 	 * candidate, from its first report). */
@@ -521,6 +520,9 @@ static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 		return;
 	}
 	call->pr_reordered = !plain || plain->src != grant.src || plain->tag != grant.tag;
+	/* What a receive from any source took: a relayed message found earlier is said. */
+	if (tid == -1 && (plain = hooks__pr_first_match(grant.src, grant.tag)) != NULL)
+		hooks__prl_taken(plain->vs + vclock__trans_estimate(hooks__clock(), plain->bytes));
 	/* The chosen message is taken by source and tag with libpvm3's own matcher: a
 	 * matcher the program installed has had its say in the candidates. */
 	matcher = hooks__matcher_default();
@@ -587,16 +589,6 @@ static int cand_sender(int32_t tid)
 	return 0;
 }
 
-/* What a relay adds beyond the credit need leaves (monitor/order.h): the taught task's
- * message here adds at least the least transmission estimate (twice the credit before
- * any estimate). */
-static int64_t relay(void)
-{
-	int64_t e = vclock__trans_est_min(hooks__clock());
-
-	return e > 0 ? e : 2 * credit();
-}
-
 static const stash_entry *choose_here(void)
 {
 	const stash_entry *e = NULL, *b;
@@ -605,7 +597,7 @@ static const stash_entry *choose_here(void)
 
 	ps.need = INT64_MIN;
 	ps.why = HERE_NONE;
-	hooks__prl_consider(cand_sender, relay());
+	hooks__prl_consider(cand_sender);
 	for (i = 0; i < hooks__prs.nstash; i++) {
 		if (!candidate(i))
 			continue;

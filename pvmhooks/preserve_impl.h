@@ -20,7 +20,6 @@ typedef struct stash_entry {
 	uint8_t *data;  /* the encoded piggyback, for the receive that pairs it */
 	size_t len;
 	int64_t arrived; /* real time it was taken off the queue: when it arrived, or later */
-	uint8_t teach;   /* its piggyback's teach flag */
 } stash_entry;
 
 /* A message the program's own matcher accepts, in queue order (see the spy, prstash.c). */

@@ -45,21 +45,16 @@ typedef struct prl_entry {
 	uint32_t rank; /* its place in the monitor's tie order */
 	uint8_t knows; /* it may address this task (the grant's, or this task sent to it) */
 	uint8_t lone;  /* no task but this one may address it (the grant's) */
-	int taught;    /* a piggyback of its said it packed a tid it learned */
-	/* Its bound raised only by piggybacks that said it taught nothing: a bound on
-	 * anything it could teach another task (see hooks__prl_consider). */
-	int64_t rbound;
 	uint8_t use;   /* how its bound counts now (USE_*, hooks__prl_consider) */
 	int64_t trans; /* its least transmission (the grant's) */
 } prl_entry;
 
 /* How an entry's bound counts for the receive being decided. */
-enum { USE_DIRECT = 0, USE_NONE, USE_RELAY };
+enum { USE_DIRECT = 0, USE_NONE };
 
 static struct {
 	int valid;
 	int know;       /* the grant used the knowledge rule */
-	int64_t credit; /* a relay's transmission (hooks__prl_consider) */
 	int64_t umax;
 	prl_entry *e;
 	size_t n, cap;
@@ -71,6 +66,9 @@ static int64_t spawns;
 static tidmap spawns_at, notify;
 /* Each source's board send count at its latest message here (see board.c). */
 static tidmap last_sends;
+/* The latest virtual arrival (this task's clock) of a message a receive from any
+ * source took: a relayed message arriving before it shows a choice may be wrong. */
+static int64_t taken_va;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
@@ -108,8 +106,6 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->knows = !g->know || (g->b[i].knows & WIRE_PB_KNOWS_REQ);
 		e->lone = g->know && (g->b[i].knows & WIRE_PB_KNOWS_LONE);
 		e->trans = g->b[i].trans;
-		e->taught = 0;
-		e->rbound = e->bound;
 		e->use = USE_DIRECT;
 		/* Its board slot counts while it has sent nothing since its latest message. */
 		last = tidmap__find(&last_sends, e->tid);
@@ -244,9 +240,6 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
 		    lo < e->bound)
 			e->bound = lo;
-		if ((e->dep == WIRE_PB_DEP_ANY || (e->dep == WIRE_PB_DEP_SELF && e->tid == tid)) &&
-		    lo < e->rbound)
-			e->rbound = lo;
 	}
 	return quiet;
 }
@@ -268,8 +261,6 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 	e->next = seq + 1;
 	if (!e->spawned && vs > e->bound)
 		e->bound = vs;
-	if (!e->spawned && !e->taught && vs > e->rbound)
-		e->rbound = vs;
 }
 
 /*
@@ -290,7 +281,7 @@ static void close_any(void)
 	}
 	for (size_t i = 0; i < tab.n; i++)
 		if (tab.e[i].anyb) {
-			tab.e[i].bound = tab.e[i].rbound = PRL_NEVER;
+			tab.e[i].bound = PRL_NEVER;
 			tab.e[i].dep = WIRE_PB_DEP_ANY;
 		}
 }
@@ -316,7 +307,7 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 	 * address. */
 	if (k->any) {
 		if (e->lone && k->alone && !(hooks__reach_bits() & WIRE_PW_REACH_TEACH)) {
-			e->bound = e->rbound = PRL_NEVER;
+			e->bound = PRL_NEVER;
 			e->dep = WIRE_PB_DEP_SELF;
 			e->live = 0;
 			return;
@@ -324,7 +315,7 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 		close_any();
 		return;
 	}
-	e->bound = e->rbound = PRL_NEVER;
+	e->bound = PRL_NEVER;
 	e->dep = k->exiting ? WIRE_PB_DEP_NONE : WIRE_PB_DEP_SELF;
 	/* Nothing of its own on its way here: from now on, while it sends nothing, what
 	 * its board slot says is a bound too (board.c). */
@@ -347,8 +338,6 @@ void hooks__prl_piggyback(int32_t src, const wire_piggyback *pb)
 {
 	prl_entry *e;
 
-	if (pb->teach && (e = tab.valid ? find(src) : NULL) != NULL)
-		e->taught = 1;
 	if (pb->my_seq >= 0) {
 		hooks__prl_seen(src, (uint32_t)pb->my_seq, pb->vt_send, pb->quiet);
 		/* Its latest message here: while its board count stays at this send's, it has
@@ -377,17 +366,33 @@ uint32_t hooks__prl_rank(int32_t tid)
 	return e ? e->rank : UINT32_MAX;
 }
 
-void hooks__prl_consider(int (*is_cand)(int32_t tid), int64_t credit)
+void hooks__prl_consider(int (*is_cand)(int32_t tid))
 {
-	tab.credit = credit > 0 ? credit : 0;
 	for (size_t i = 0; i < tab.n; i++) {
 		prl_entry *e = &tab.e[i];
 
-		e->use = !tab.know ? USE_DIRECT
-		         : !e->knows ? USE_NONE
-		         : is_cand && is_cand(e->tid) ? USE_RELAY
-		                                      : USE_DIRECT;
+		e->use = tab.know && (!e->knows || (is_cand && is_cand(e->tid))) ? USE_NONE
+		                                                               : USE_DIRECT;
 	}
+}
+
+void hooks__prl_taken(int64_t va)
+{
+	if (va > taken_va)
+		taken_va = va;
+}
+
+void hooks__prl_premise(int32_t src, int64_t va)
+{
+	prl_entry *e = tab.valid && tab.know ? find(src) : NULL;
+
+	if (!e || e->knows)
+		return;
+	/* It could address this task after all (a relay): from now on it counts; had its
+	 * message come earlier than one taken, that choice may be wrong. */
+	e->knows = 1;
+	if (va < taken_va)
+		hooks__reach_misorder();
 }
 
 /* e's bound as it counts now (hooks__prl_consider), raised by its board slot where that
@@ -399,8 +404,6 @@ static int64_t bound_of(prl_entry *e, int64_t now)
 
 	if (e->use == USE_NONE)
 		return PRL_NEVER;
-	if (e->use == USE_RELAY)
-		return e->rbound > PRL_NEVER - tab.credit ? PRL_NEVER : e->rbound + tab.credit;
 	if (e->live && b < PRL_NEVER) {
 		l = hooks__board_bound(e->tid, &e->slot, e->sends, now, &stale);
 		if (stale)
@@ -434,7 +437,7 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 
 		if (bound_of(e, now) >= target)
 			continue;
-		if (!e->live || e->use == USE_RELAY)
+		if (!e->live)
 			return PRL_ETA_UNKNOWN;
 		/* In a call (it may be waking from one): look again soon. */
 		if ((t = hooks__board_eta(e->tid, &e->slot, target, now)) < 0) {

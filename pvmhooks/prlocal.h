@@ -63,13 +63,18 @@ uint32_t hooks__prl_rank(int32_t tid);
  * as hooks__prl_consider last set it. */
 int64_t hooks__prl_horizon(void);
 /* Sets which bounds count for the receive being decided, by the knowledge rule when
- * the grant used it: a task that may not address this one counts for nothing; a
- * candidate's sender (is_cand) only by what it may teach another task (its bound
- * before anything it sent could have taught, + credit: the taught task's message needs
- * a transmission of its own); PVM keeps each pair's order, so its own next message
- * comes after the one queued. Every other task by its bound. Without the rule, every
+ * the grant used it: a task that may not address this one, and a candidate's sender
+ * (is_cand: PVM keeps each pair's order, so its next message comes after the one
+ * queued), count for nothing; every other task by its bound. Without the rule, every
  * bound counts. */
-void hooks__prl_consider(int (*is_cand)(int32_t tid), int64_t credit);
+void hooks__prl_consider(int (*is_cand)(int32_t tid));
+/* A receive from any source took a message of virtual arrival va (this task's clock). */
+void hooks__prl_taken(int64_t va);
+/* A message from src arrived (virtual arrival va, this task's clock): if the bounds
+ * said src could not address this task (it was taught the tid in a message, a relay
+ * the rule does not wait for), src counts from now on, and a message earlier than one
+ * already taken makes the task say so (hooks__reach_misorder). */
+void hooks__prl_premise(int32_t src, int64_t va);
 /* What holds the least bound: PRL_HELD_WOKEN, a task this task has sent to since the
  * grant (its next message or block notice will likely raise it; the monitor would
  * wait for it too); PRL_HELD_BLOCKED, a task that said it blocks on any source (no

@@ -214,11 +214,11 @@ void hooks__pr_stash_add(int src, int tag, uint8_t *d, size_t len)
 	e->seq = (uint32_t)pb.my_seq;
 	e->vs = hooks__from_common(pb.vt_send);
 	e->bytes = pb.bytes;
-	e->teach = pb.teach;
 	e->data = d;
 	e->len = len;
 	e->arrived = pvmmon_clock_now();
 	hooks__prs.stash_serial++;
+	hooks__prl_premise(src, e->vs + vclock__trans_estimate(hooks__clock(), e->bytes));
 	hooks__pr_seen(src, pb.my_seq + 1);
 	hooks__pr_piggyback(src, &pb);
 }
@@ -261,7 +261,6 @@ uint32_t hooks__pr_cands(wire_pcand *cand, int32_t src, int32_t tag)
 		cand[n].tag = e->tag;
 		cand[n].va = e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
 		cand[n].vs = e->vs;
-		cand[n].teach = e->teach;
 		cand[n++].seq = e->seq;
 	}
 	return n;

@@ -171,6 +171,8 @@ void hooks__reach_sending(int32_t tid)
 		rs.bits |= WIRE_PW_REACH_SURPRISE;
 }
 
+void hooks__reach_misorder(void) { rs.bits |= WIRE_PW_REACH_MISORDER; }
+
 uint8_t hooks__reach_bits(void) { return rs.bits; }
 
 int hooks__reach_on(void) { return rs.on; }

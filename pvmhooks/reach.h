@@ -27,6 +27,8 @@ void hooks__reach_str(const char *s, int unpack, const void *caller);
 void hooks__reach_opaque(void);
 /* It sends to tid: a tid it was not seen to learn is a surprise. */
 void hooks__reach_sending(int32_t tid);
+/* It took a message that a relay may have made earlier than one it took before. */
+void hooks__reach_misorder(void);
 /* The wire_pw_reach bits so far. */
 uint8_t hooks__reach_bits(void);
 

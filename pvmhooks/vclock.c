@@ -168,16 +168,6 @@ int64_t vclock__trans_estimate(const vclock *c, uint64_t bytes)
 	return bound_trans(c, k, c->min_delivery[k]);
 }
 
-int64_t vclock__trans_est_min(const vclock *c)
-{
-	int64_t t = 0, e;
-
-	for (int k = 0; k < VCLOCK_SIZE_CLASSES; k++)
-		if ((e = bound_trans(c, k, c->min_delivery[k])) > 0 && (t == 0 || e < t))
-			t = e;
-	return t;
-}
-
 int64_t vclock__trans_floor(const vclock *c)
 {
 	int64_t t = c->seed > 0 ? c->seed : 0;

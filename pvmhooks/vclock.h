@@ -252,9 +252,6 @@ int64_t vclock__trans_estimate(const vclock *c, uint64_t bytes);
 /* The least transmission time measured for any size (or the seed's, if less), 0
  * before any: preserve mode's floor under how long a message takes to reach the
  * task, whatever its size. */
-/* The least transmission estimate over message sizes (what a message's virtual
- * arrival adds to its send at least, as estimates stand; 0 before any sample). */
-int64_t vclock__trans_est_min(const vclock *c);
 int64_t vclock__trans_floor(const vclock *c);
 
 /*

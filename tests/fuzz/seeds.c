@@ -251,7 +251,7 @@ static void controls(void)
 	{
 		wire_pcount sent[2] = {{0x40003, 7, 2400000}, {0x40004, 1, INT64_MIN}},
 		            seen[1] = {{0x40003, 5, INT64_MIN}};
-		wire_pcand cand[2] = {{0x40003, 5, 3000000, 2900000, 4, 0}, {0x40005, -1, 3100000, 3000000, 0, 1}};
+		wire_pcand cand[2] = {{0x40003, 5, 3000000, 2900000, 4}, {0x40005, -1, 3100000, 3000000, 0}};
 		wire_pwait w = {3, WIRE_PW_RECV, -1, 5, 2500000, INT64_MAX, "/bin/prog", 0x1234,
 				2, 1, 2, sent, seen, cand, 30000, 2, 1, 0};
 

@@ -12,11 +12,11 @@ static void test_pwait_round_trip(void)
 {
 	wire_pcount sent[2] = {{0x40003, 7, 2400000}, {0x40004, 1, INT64_MIN}},
 	            seen[1] = {{0x40003, 5, INT64_MIN}};
-	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4, 0}};
+	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
 	wire_pwait w = {
 	    3, WIRE_PW_TRECV, -1,   5,    2500000, 9000000, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,          seen, cand, 42000,   6,       3,           7000,   180000,
-	    0, 0,             0,    0,    0,       0,       0};
+	    0, 0,             0,    0,    0,       0};
 	wire_pwait out;
 	wire_buf b;
 
@@ -87,7 +87,7 @@ static void test_pwait_round_trip(void)
 	CU_ASSERT_EQUAL(out.horizon, 3100000);
 	wire__pwait_clear(&out);
 	/* Reach bits beyond those defined are damage. */
-	w.reach = 8;
+	w.reach = 16;
 	wire__buf_reset(&b);
 	wire__pwait_encode(&b, &w);
 	CU_ASSERT_EQUAL(wire__pwait_decode(&out, b.data, b.len), PVMMON_EPARSE);

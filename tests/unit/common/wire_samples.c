@@ -164,11 +164,11 @@ int wire_sample_encode(wire_buf *b, int kind)
 {
 	wire_pcount sent[2] = {{0x40003, 7, 2400000}, {0x40004, 1, INT64_MIN}},
 	            seen[1] = {{0x40003, 5, INT64_MIN}};
-	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4, 0}};
+	wire_pcand cand[1] = {{0x40003, 5, 3000000, 2900000, 4}};
 	wire_pwait w = {
 	    3, WIRE_PW_RECV, -1,   5,    2500000, INT64_MAX, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,         seen, cand, 30000,   2,         1,           0,      150000,
-	    0, 0,            0,    0,    0,       0,         0};
+	    0, 0,            0,    0,    0,       0};
 	wire_pbound bounds[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1, 0},
 	                         {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1, 0}};
 	wire_cpsample cps = {0x40001, 1, 4000000, {0}};

@@ -30,7 +30,7 @@ static order_task exited(void)
 static void test_figure4_cycle_through_requester(void)
 {
 	order_task t[4] = {exited(), blocked(5, -1), blocked(12, 1), blocked(10, 2)};
-	order_cand c = {0, 30, "0.0", 0, 0};
+	order_cand c = {0, 30, "0.0", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -47,7 +47,7 @@ static void test_figure4_cycle_through_requester(void)
 static void test_running_task_holds_until_past(void)
 {
 	order_task t[3] = {blocked(0, -1), running(10), exited()};
-	order_cand c = {2, 30, "2", 0, 0};
+	order_cand c = {2, 30, "2", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -67,7 +67,7 @@ static void test_running_task_holds_until_past(void)
 static void test_transmission_credit(void)
 {
 	order_task t[3] = {blocked(0, -1), running(22), exited()};
-	order_cand c = {2, 30, "2", 0, 0};
+	order_cand c = {2, 30, "2", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -92,7 +92,7 @@ static void test_transmission_credit(void)
 static void test_chain_to_running_task(void)
 {
 	order_task t[5] = {blocked(0, -1), blocked(5, 2), blocked(6, 3), running(7), exited()};
-	order_cand c = {4, 50, "4", 0, 0};
+	order_cand c = {4, 50, "4", 0};
 	order_scratch s = {0};
 	size_t best;
 
@@ -113,7 +113,7 @@ static void test_chain_to_running_task(void)
 static void test_closed_cycle_is_infinite(void)
 {
 	order_task t[4] = {blocked(0, -1), blocked(1, 2), blocked(2, 1), exited()};
-	order_cand c = {3, 40, "3", 0, 0};
+	order_cand c = {3, 40, "3", 0};
 	order_scratch s = {0};
 	size_t best;
 
@@ -146,7 +146,7 @@ static void test_exited_and_stuck(void)
 static void test_nonblocking_deadline(void)
 {
 	order_task t[3] = {blocked(20, -1), running(25), exited()};
-	order_cand late = {2, 30, "2", 0, 0}, early = {2, 10, "2", 0, 0};
+	order_cand late = {2, 30, "2", 0}, early = {2, 10, "2", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -163,8 +163,8 @@ static void test_nonblocking_deadline(void)
 static void test_ties_are_deterministic(void)
 {
 	order_task t[4] = {blocked(0, -1), exited(), exited(), exited()};
-	order_cand c[3] = {{3, 30, "0.2", 0, 0}, {1, 30, "0.10", 0, 0}, {2, 30, "0.1", 0, 0}};
-	order_cand d[2] = {{1, 30, "0.1", 4, 0}, {1, 30, "0.1", 3, 0}};
+	order_cand c[3] = {{3, 30, "0.2", 0}, {1, 30, "0.10", 0}, {2, 30, "0.1", 0}};
+	order_cand d[2] = {{1, 30, "0.1", 4}, {1, 30, "0.1", 3}};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -180,7 +180,7 @@ static void test_ties_are_deterministic(void)
 static void test_spawned_mid_run_and_specific_source(void)
 {
 	order_task t[4] = {blocked(0, -1), exited(), running(90), running(12)};
-	order_cand c = {1, 40, "1", 0, 0};
+	order_cand c = {1, 40, "1", 0};
 	order_scratch s = {0};
 	size_t best;
 
@@ -196,7 +196,7 @@ static void test_spawned_mid_run_and_specific_source(void)
 static void test_other_requester_and_wildcard_waiters(void)
 {
 	order_task t[5] = {blocked(0, -1), blocked(5, -1), blocked(6, -1), exited(), exited()};
-	order_cand c = {3, 40, "3", 0, 0};
+	order_cand c = {3, 40, "3", 0};
 	order_scratch s = {0};
 	size_t best;
 
@@ -217,7 +217,7 @@ static void test_other_requester_and_wildcard_waiters(void)
 static void test_uncertain_times_tie(void)
 {
 	order_task t[3] = {blocked(0, -1), exited(), exited()};
-	order_cand c[2] = {{1, 100, "0.1", 0, 0}, {2, 120, "0.0", 0, 0}};
+	order_cand c[2] = {{1, 100, "0.1", 0}, {2, 120, "0.0", 0}};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -251,7 +251,7 @@ static void test_uncertain_times_tie(void)
 static void test_tie_window(void)
 {
 	order_task t[4] = {blocked(0, -1), exited(), running(110), blocked(0, -1)};
-	order_cand c = {1, 100, "0.1", 0, 0};
+	order_cand c = {1, 100, "0.1", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -274,7 +274,7 @@ static void test_tie_window(void)
 	t[3].cand_va = 120;
 	CU_ASSERT_EQUAL(order__decide(t, 4, 0, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
 	{
-		order_cand c3 = {1, 120, "0.1", 1, 0};
+		order_cand c3 = {1, 120, "0.1", 1};
 
 		t[0].cand_va = 100;
 		CU_ASSERT_EQUAL(order__decide(t, 4, 3, -1, &c3, 1, N, 0, &s, &best), ORDER_WAIT);
@@ -314,7 +314,7 @@ static void test_timeouts_by_deadline(void)
 static void test_decision_record(void)
 {
 	order_task t[3] = {blocked(0, -1), exited(), running(200)};
-	order_cand c = {1, 100, "0.1", 0, 0};
+	order_cand c = {1, 100, "0.1", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -332,7 +332,7 @@ static void test_decision_record(void)
 static void test_wake_bound(void)
 {
 	order_task t[3] = {blocked(0, -1), blocked(10, 0), blocked(12, 0)};
-	order_cand c = {2, 40, "0.2", 0, 0};
+	order_cand c = {2, 40, "0.2", 0};
 	order_scratch s = {0};
 	size_t best = 99;
 
@@ -396,7 +396,7 @@ static void test_bounds(void)
 static void test_knowledge(void)
 {
 	order_task t[4] = {blocked(100, -1), blocked(60, -1), running(50), running(120)};
-	order_cand c = {0, 110, "0", 0, 0};
+	order_cand c = {0, 110, "0", 0};
 	/* Rows: who may address whom, bit b of row a for a -> b. */
 	uint64_t kn[4] = {0xf, 0x1, 0x1, 0xf};
 	order_scratch s = {0};
@@ -407,20 +407,29 @@ static void test_knowledge(void)
 	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[2]);
 	/* With it: the worker cannot address task 1, and the manager's next message comes
-	 * after the one queued; the manager, at 100 = 110 - 2 x 5, teaches no one in time. */
+	 * after the one queued, however early it may run. */
 	s.kn = kn;
 	s.kn_words = 1;
 	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
 	CU_ASSERT_EQUAL(best, 0);
-	/* Earlier, the manager could be woken by the worker (which may address it) and
-	 * teach someone task 1's tid before the candidate: it holds. */
 	t[0].vt = 90;
-	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	/* With no candidate from it, the manager (woken by the worker, which may address
+	 * it) holds a poll due at 110. */
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, NULL, 0, 110, 0, &s, &best), ORDER_WAIT);
 	CU_ASSERT_TRUE(s.low[0]);
 	CU_ASSERT_FALSE(s.low[2]);
 	/* Nobody that may address the manager runs: it waits for good. */
 	kn[2] = 0;
-	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_TAKE);
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, NULL, 0, 110, 0, &s, &best), ORDER_NONE);
+	/* A task that may address task 1 holds it while it may send before 110 - 5. */
+	t[3].vt = 104;
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, NULL, 0, 110, 0, &s, &best), ORDER_WAIT);
+	CU_ASSERT_TRUE(s.low[3]);
+	CU_ASSERT_TRUE(s.low[0]); /* which task 3 may wake */
+	t[3].vt = 105;
+	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, NULL, 0, 110, 0, &s, &best), ORDER_NONE);
+	t[3].vt = 120;
 	/* A task that may address task 1 holds it while it may send before 110 - 5. */
 	t[3].vt = 104;
 	CU_ASSERT_EQUAL(order__decide(t, 4, 1, -1, &c, 1, N, 0, &s, &best), ORDER_WAIT);

@@ -9,6 +9,7 @@
 #include "../../../pvmhooks/board.h"
 #include "../../../pvmhooks/clocksync.h"
 #include "../../../pvmhooks/prlocal.h"
+#include "../../../pvmhooks/reach.h"
 
 #define W1 0x40002 /* waits on this task alone */
 #define R1 0x40003 /* running */
@@ -258,50 +259,43 @@ static void test_rank(void)
 static int is_r1(int32_t tid) { return tid == R1; }
 
 /* The knowledge rule (the grant's know): a task that may not address this one holds
- * nothing; a candidate's sender holds only by what it may teach (its bound raised by
- * piggybacks that said it taught nothing, + the relay); this task's send to a task
- * lets that task address it. */
+ * nothing, nor does a candidate's sender (its next message comes after the one
+ * queued); this task's send to a task lets that task address it; a message from a task
+ * said not to, earlier than one taken, is said (a relay). */
 static void test_knowledge(void)
 {
 	wire_pbound b[3] = {{W1, WIRE_PB_DEP_SELF, PRL_NEVER, 50, 3, 0, 0, 0},
-	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, 1, 0},
+	                    {R1, WIRE_PB_DEP_NONE, 100, 100, 0, 1, WIRE_PB_KNOWS_REQ, 0},
 	                    {A1, WIRE_PB_DEP_NONE, 40, 40, 0, 2, 0, 0}};
 	wire_pgrant g = {1, WIRE_PG_TAKE, R1, 5, 1, 1, 0, 3, b};
-	wire_piggyback pb;
 
+	hooks__reach_start(0x40001, 0, 0);
 	hooks__prl_grant(&g, seen_counts);
 	/* Without candidates: A1 may not address this task, R1 holds at 100. */
-	hooks__prl_consider(NULL, 30);
+	hooks__prl_consider(NULL);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
-	/* R1 a candidate's sender: its next message comes after the one queued, and what
-	 * it could teach takes the relay. */
-	hooks__prl_consider(is_r1, 30);
-	CU_ASSERT_EQUAL(hooks__prl_horizon(), 130);
-	/* Its piggyback at 400 that taught nothing raises both. */
-	memset(&pb, 0, sizeof(pb));
-	pb.my_seq = 0;
-	pb.vt_send = 400;
-	pb.quiet = 1;
-	pb.sends = UINT64_MAX;
-	hooks__prl_piggyback(R1, &pb);
-	CU_ASSERT_EQUAL(hooks__prl_horizon(), 430);
-	/* One that says it taught: what it could teach stays where it was. */
-	pb.my_seq = 1;
-	pb.vt_send = 900;
-	pb.teach = 1;
-	hooks__prl_piggyback(R1, &pb);
-	CU_ASSERT_EQUAL(hooks__prl_horizon(), 430);
-	hooks__prl_consider(NULL, 30);
-	CU_ASSERT_EQUAL(hooks__prl_horizon(), 900);
+	/* R1 a candidate's sender: nothing holds. */
+	hooks__prl_consider(is_r1);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), PRL_NEVER);
 	/* A send to A1 teaches it this task's tid: it may address it from then on. */
 	hooks__prl_sent(A1, 200);
-	hooks__prl_consider(NULL, 30);
+	hooks__prl_consider(NULL);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
+	/* A message from W1, said not to address this task, later than what was taken:
+	 * W1 counts from now on, and nothing is said. */
+	hooks__prl_taken(500);
+	hooks__prl_premise(W1, INT64_MAX / 2);
+	CU_ASSERT_EQUAL(hooks__reach_bits() & WIRE_PW_REACH_MISORDER, 0);
+	/* Earlier than what was taken: a choice may have been wrong. */
+	hooks__prl_grant(&g, seen_counts);
+	hooks__prl_premise(W1, 450);
+	/* (450 < 500: taken first, though it could have come before.) */
+	CU_ASSERT_EQUAL(hooks__reach_bits() & WIRE_PW_REACH_MISORDER, WIRE_PW_REACH_MISORDER);
 	/* A task no other may address that blocks on anyone, having exchanged messages
 	 * with this task alone: only this task's send wakes it. */
 	b[2].knows = WIRE_PB_KNOWS_REQ | WIRE_PB_KNOWS_LONE;
 	hooks__prl_grant(&g, seen_counts);
-	hooks__prl_consider(NULL, 30);
+	hooks__prl_consider(NULL);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
 	{
 		wire_pblock k = {300, 0, 0, 1, 0, UINT64_MAX, 1, 0};
@@ -312,11 +306,6 @@ static void test_knowledge(void)
 		k.alone = 1;
 		hooks__prl_blocked(A1, &k, 0, 0);
 		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
-		hooks__prl_sent(A1, 250);
-		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
-		hooks__prl_sent(R1, 260);
-		hooks__prl_consider(NULL, 30);
-		CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	}
 	b[2].knows = 0;
 	/* The task sent to moves no earlier than the message reaches it: half its least
@@ -325,19 +314,15 @@ static void test_knowledge(void)
 	b[0].bound = 1000;
 	b[0].vt = 0;
 	b[0].knows = WIRE_PB_KNOWS_REQ;
-	hooks__prl_grant(&g, seen_counts);
-	hooks__prl_sent(W1, 300);
-	hooks__prl_consider(NULL, 30);
-	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	b[1].bound = 5000;
 	hooks__prl_grant(&g, seen_counts);
 	hooks__prl_sent(W1, 300);
-	hooks__prl_consider(NULL, 30);
+	hooks__prl_consider(NULL);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 320);
 	/* Without the rule, every bound counts as it is. */
 	g.know = 0;
 	hooks__prl_grant(&g, seen_counts);
-	hooks__prl_consider(is_r1, 30);
+	hooks__prl_consider(is_r1);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
 }
 
