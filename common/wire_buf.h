@@ -33,7 +33,7 @@
  * messages with any other task. 17: a preserve report's sent counts carry the virtual
  * send time of each partner's first message since the previous report.
  */
-#define WIRE_VERSION 18
+#define WIRE_VERSION 19
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -38,7 +38,9 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
+#include "../common/wire_control.h"
 #include "hooks.h"
+#include "records.h"
 #include "sampler.h"
 #include "sampletree.h"
 
@@ -64,6 +66,10 @@ static struct {
 	stree tree;
 	pvmmon_log_samples *last; /* the latest export, freed at the next */
 	char *self_exe;
+	int autom;          /* the environment said auto */
+	int ctl_set;        /* pvmmon ctl sample set the rate (welcome or command) */
+	uint32_t ctl_hz;    /* and to this (0: off) */
+	int paused;         /* switched off with a tree kept */
 } st;
 
 /* What the task was doing: pvmmon's own code runs under the guard, the real PVM call
@@ -113,19 +119,25 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-/* PVMMON_SAMPLE: the rate in Hz (1 to 10000), 0 or absent for none. */
-static uint32_t rate_wanted(void)
+/* PVMMON_SAMPLE: the rate in Hz (1 to 10000), 0 or absent for none, or "auto" for the
+ * default rate unless the program was built with pvmmon-cc (*autom set). */
+static uint32_t rate_wanted(int *autom)
 {
 	const char *e = getenv("PVMMON_SAMPLE");
 	char *end;
 	long hz;
 
+	*autom = 0;
 	if (!e || !*e)
 		return 0;
+	if (!strcmp(e, "auto")) {
+		*autom = 1;
+		return WIRE_SAMPLE_DEFAULT_HZ;
+	}
 	hz = strtol(e, &end, 10);
-	if (*end || hz < 0 || hz > 10000) {
-		fprintf(stderr, "pvmmon: PVMMON_SAMPLE=%s is no rate from 0 to 10000 Hz; this "
-		                "task does not sample\n", e);
+	if (*end || hz < 0 || hz > WIRE_SAMPLE_MAX_HZ) {
+		fprintf(stderr, "pvmmon: PVMMON_SAMPLE=%s is no rate from 0 to %d Hz (nor auto); "
+		                "this task does not sample\n", e, WIRE_SAMPLE_MAX_HZ);
 		return 0;
 	}
 	return (uint32_t)hz;
@@ -150,10 +162,13 @@ static int install_handler(void)
 /* libunwind's entry points, and its per-thread cache; 0, or -1 (said on stderr). */
 static int open_unwinder(void)
 {
-	void *h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	void *h;
 	unw_cache_fn cache;
 	unw_addr_space_t *space;
 
+	if (unw.init)
+		return 0;
+	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fprintf(stderr, "pvmmon: call-path sampling needs libunwind (%s)\n", dlerror());
 		return -1;
@@ -166,6 +181,7 @@ static int open_unwinder(void)
 	if (!unw.init || !unw.step || !unw.get_reg || !cache || !space) {
 		fprintf(stderr, "pvmmon: this libunwind has no local unwinder from a signal's "
 		                "context (1.6 or later is needed)\n");
+		unw.init = NULL;
 		return -1;
 	}
 	/* The unwinder's caches per thread: no lock in the handler. */
@@ -173,17 +189,45 @@ static int open_unwinder(void)
 	return 0;
 }
 
-int sampler__start(void)
+/* The timer's period: hz a second of CPU time (0: disarmed). */
+static int arm(uint32_t hz)
+{
+	struct itimerspec its;
+	long ns = hz ? 1000000000L / (long)hz : 0;
+
+	its.it_interval.tv_sec = ns / 1000000000L;
+	its.it_interval.tv_nsec = ns % 1000000000L;
+	its.it_value = its.it_interval;
+	return timer_settime(st.timer, 0, &its, NULL);
+}
+
+/* Everything taken back: no timer, the signal at its default, no tree. */
+static void drop(void)
+{
+	sampler__stop();
+	/* The program finds the signal as it left it. */
+	if (st.handler_set)
+		signal(PVMMON_SAMPLE_SIGNAL, SIG_DFL);
+	st.handler_set = 0;
+	sampletree__free(&st.tree);
+	pvmmon_log_samples_free(st.last);
+	st.last = NULL;
+	st.on = 0;
+	st.hz = 0;
+}
+
+/* Starts sampling at hz in the calling thread, or sets the running timer to hz. */
+static void start(uint32_t hz)
 {
 	struct sigevent sev;
-	struct itimerspec its;
-	uint32_t hz = rate_wanted();
-	long ns;
 
-	if (!hz || st.on)
-		return 0;
+	if (st.on) {
+		if (arm(hz) == 0)
+			st.hz = hz;
+		return;
+	}
 	if (open_unwinder() != 0)
-		return 0;
+		return;
 	if (sampletree__init(&st.tree, SAMPLE_NODES_MAX) != 0 || install_handler() != 0)
 		goto fail;
 	st.handler_set = 1;
@@ -195,26 +239,71 @@ int sampler__start(void)
 	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &st.timer) != 0)
 		goto fail;
 	st.have_timer = 1;
-	ns = 1000000000L / (long)hz;
-	its.it_interval.tv_sec = ns / 1000000000L;
-	its.it_interval.tv_nsec = ns % 1000000000L;
-	its.it_value = its.it_interval;
 	st.hz = hz;
 	st.on = 1;
-	if (timer_settime(st.timer, 0, &its, NULL) != 0)
+	if (arm(hz) != 0)
 		goto fail;
-	return 0;
+	return;
 fail:
 	fprintf(stderr, "pvmmon: call-path sampling cannot start (%s); this task does not "
 	                "sample\n", strerror(errno));
-	sampler__stop();
-	/* The program finds the signal as it left it. */
-	if (st.handler_set)
-		signal(PVMMON_SAMPLE_SIGNAL, SIG_DFL);
-	st.handler_set = 0;
-	sampletree__free(&st.tree);
-	st.on = 0;
+	drop();
+}
+
+/*
+ * Before the program's main: the computing a program does before its first PVM call
+ * (reading its input, setting up) is sampled too, when the environment asks for it.
+ * The program sees only what it would see later (a handler on a signal it left at its
+ * default, a timer). A task whose program turns out to be built with pvmmon-cc (its
+ * static tables register in its own constructors, after this library's) drops it all
+ * at registration under "auto" (sampler__start).
+ */
+__attribute__((constructor)) static void sample_early(void)
+{
+	uint32_t hz = rate_wanted(&st.autom);
+
+	if (hz)
+		start(hz);
+}
+
+int sampler__start(void)
+{
+	int autom;
+	uint32_t hz = rate_wanted(&autom);
+
+	/* pvmmon ctl sample, before this task registered: it says. */
+	if (st.ctl_set)
+		hz = st.ctl_hz;
+	else if (autom && hooks__records_static_tables() > 0)
+		hz = 0;
+	if (!hz) {
+		/* Samples a pvmmon-cc build took before main are not reported: nothing. */
+		if (!st.ctl_set)
+			drop();
+		else
+			sampler__set(0);
+		return 0;
+	}
+	if (!st.on || st.hz != hz)
+		start(hz);
 	return 0;
+}
+
+void sampler__welcome(int ctl_set, uint32_t hz)
+{
+	st.ctl_set = ctl_set;
+	st.ctl_hz = hz;
+}
+
+void sampler__set(uint32_t hz)
+{
+	if (hz)
+		start(hz);
+	else if (st.on && arm(0) == 0)
+		/* The tree stays, with what it counted while on. */
+		st.paused = 1;
+	if (hz)
+		st.paused = 0;
 }
 
 /* The main program's dladdr name may be relative or empty: /proc/self/exe's target. */
@@ -243,6 +332,8 @@ pvmmon_log_samples *sampler__samples(void)
 	st.last = sampletree__export(&st.tree, st.hz, where);
 	return st.last;
 }
+
+int64_t sampler__cost_ns(void) { return st.tree.cost_ns; }
 
 void sampler__stop(void)
 {
