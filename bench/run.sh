@@ -1576,6 +1576,50 @@ record waits.big "$(echo "$w27a $w27b" | awk '{printf "%.3f", $1 - $2}')"
 echo
 fi
 
+if want 28; then
+# 28. Call-path sampling (issue 42): its cost at the default rate (199 Hz of each task's
+# CPU time, on by default for programs not built with pvmmon-cc) on matmul and mcpi:
+# the program's wall time monitored with samples over monitored without (--no-sample),
+# REPS pairs interleaved, which goes first alternating; target <= 1.02. From the sampled
+# runs' logs, per task: samples a second of its life (it samples only while it
+# computes) and the handler's time per sample (its cost-ns over its samples: the
+# unwinding, mostly), medians over the tasks of all runs. And what one flush of the
+# samples costs a task (bench/sampleflush: the tree exported and encoded whole, as
+# every flush sends it), by the tree's size.
+echo "Call-path sampling at the default 199 Hz (median of $REPS; wall s; with / --no-sample)"
+sw="$work/p28"; mkdir -p "$sw"
+printf '%-32s %9s %9s %7s %12s %10s\n' "" sampled unsampled ratio "samples/s" "us/sample"
+for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
+	n=${app%% *}
+	for f in on off rate unw; do : >"$sw/$n.$f"; done
+	for rep in $(seq "$REPS"); do
+		order="on off"
+		[ $((rep % 2)) = 0 ] && order="off on"
+		for m in $order; do
+			f=
+			[ $m = on ] || f=--no-sample
+			# shellcheck disable=SC2086
+			PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q $f -o "$sw/$n.$m.xml" -- /bin/bash -c \
+				'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/"$app 2>&1 >/dev/null |
+				tail -n 1 >>"$sw/$n.$m"
+		done
+		# Each sampled task: its samples over its life, its handler's ns per sample.
+		awk -v rate="$sw/$n.rate" -v unw="$sw/$n.unw" '
+			function attr(l, k) { return match(l, " " k "=\"[0-9]+\"") ? substr(l, RSTART + length(k) + 3, RLENGTH - length(k) - 4) + 0 : 0 }
+			/<task / { st = attr($0, "start-ns"); en = attr($0, "end-ns") }
+			/<samples / { tot = attr($0, "total"); c = attr($0, "cost-ns")
+				if (en > st && tot > 0) { printf "%.1f\n", tot / ((en - st) / 1e9) >> rate; printf "%.2f\n", c / tot / 1000 >> unw } }' \
+			"$sw/$n.on.xml"
+	done
+	a=$(median <"$sw/$n.on"); b=$(median <"$sw/$n.off")
+	printf '%-32s %9s %9s %7s %12s %10s\n' "$app" "$a" "$b" "$(ratio "$a" "$b")" \
+		"$(median <"$sw/$n.rate")" "$(median <"$sw/$n.unw")"
+	record "sample.$n" "$(ratio "$a" "$b")"
+done
+"$PB/sampleflush" | sed 's/^/flush of the samples, /'
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

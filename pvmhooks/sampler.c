@@ -41,6 +41,7 @@
 #include "../common/wire_control.h"
 #include "hooks.h"
 #include "records.h"
+#include "samplemods.h"
 #include "sampler.h"
 #include "sampletree.h"
 
@@ -65,7 +66,6 @@ static struct {
 	int handler_set; /* ours is the signal's handler */
 	stree tree;
 	pvmmon_log_samples *last; /* the latest export, freed at the next */
-	char *self_exe;
 	int autom;          /* the environment said auto */
 	int ctl_set;        /* pvmmon ctl sample set the rate (welcome or command) */
 	uint32_t ctl_hz;    /* and to this (0: off) */
@@ -306,30 +306,14 @@ void sampler__set(uint32_t hz)
 		st.paused = 0;
 }
 
-/* The main program's dladdr name may be relative or empty: /proc/self/exe's target. */
-static int where(uintptr_t pc, const char **module, uint64_t *offset)
-{
-	Dl_info info;
-
-	if (!dladdr((void *)(pc - 1), &info) || !info.dli_fbase)
-		return -1;
-	if (info.dli_fname && info.dli_fname[0] == '/') {
-		*module = info.dli_fname;
-	} else {
-		if (!st.self_exe)
-			st.self_exe = realpath("/proc/self/exe", NULL);
-		*module = st.self_exe;
-	}
-	*offset = (uint64_t)(pc - (uintptr_t)info.dli_fbase);
-	return *module ? 0 : -1;
-}
-
 pvmmon_log_samples *sampler__samples(void)
 {
 	if (!st.on)
 		return NULL;
 	pvmmon_log_samples_free(st.last);
-	st.last = sampletree__export(&st.tree, st.hz, where);
+	/* The modules as they are now (the program may have loaded some since). */
+	samplemods__clear();
+	st.last = sampletree__export(&st.tree, st.hz, samplemods__where);
 	return st.last;
 }
 
