@@ -29,6 +29,7 @@
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <libunwind.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +67,8 @@ static struct {
 	int handler_set; /* ours is the signal's handler */
 	stree tree;
 	pvmmon_log_samples *last; /* the latest export, freed at the next */
-	int autom;          /* the environment said auto */
-	int ctl_set;        /* pvmmon ctl sample set the rate (welcome or command) */
-	uint32_t ctl_hz;    /* and to this (0: off) */
-	int paused;         /* switched off with a tree kept */
+	int ctl_set;     /* pvmmon ctl sample set the rate (welcome) */
+	uint32_t ctl_hz; /* and to this (0: off) */
 } st;
 
 /* What the task was doing: pvmmon's own code runs under the guard, the real PVM call
@@ -250,6 +249,20 @@ fail:
 	drop();
 }
 
+/* A child of fork has no timer (POSIX timers are not inherited) and its parent's tree:
+ * it starts its own, as a new process would, so that a child that registers as a task
+ * of its own does not report its parent's samples. */
+static void after_fork(void)
+{
+	int autom;
+	uint32_t hz;
+
+	st.have_timer = 0;
+	drop();
+	if ((hz = rate_wanted(&autom)) != 0)
+		start(hz);
+}
+
 /*
  * Before the program's main: the computing a program does before its first PVM call
  * (reading its input, setting up) is sampled too, when the environment asks for it.
@@ -260,8 +273,10 @@ fail:
  */
 __attribute__((constructor)) static void sample_early(void)
 {
-	uint32_t hz = rate_wanted(&st.autom);
+	int autom;
+	uint32_t hz = rate_wanted(&autom);
 
+	pthread_atfork(NULL, NULL, after_fork);
 	if (hz)
 		start(hz);
 }
@@ -276,15 +291,11 @@ int sampler__start(void)
 		hz = st.ctl_hz;
 	else if (autom && hooks__records_static_tables() > 0)
 		hz = 0;
-	if (!hz) {
-		/* Samples a pvmmon-cc build took before main are not reported: nothing. */
-		if (!st.ctl_set)
-			drop();
-		else
-			sampler__set(0);
-		return 0;
-	}
-	if (!st.on || st.hz != hz)
+	/* Not to sample: the samples taken before registration (a pvmmon-cc build's, or
+	 * before a `ctl sample off`) are not reported either. */
+	if (!hz)
+		drop();
+	else if (!st.on || st.hz != hz)
 		start(hz);
 	return 0;
 }
@@ -297,13 +308,11 @@ void sampler__welcome(int ctl_set, uint32_t hz)
 
 void sampler__set(uint32_t hz)
 {
+	/* Off disarms the timer; the tree stays, with what it counted while on. */
 	if (hz)
 		start(hz);
-	else if (st.on && arm(0) == 0)
-		/* The tree stays, with what it counted while on. */
-		st.paused = 1;
-	if (hz)
-		st.paused = 0;
+	else if (st.on)
+		arm(0);
 }
 
 pvmmon_log_samples *sampler__samples(void)
