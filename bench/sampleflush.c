@@ -1,7 +1,7 @@
 /*
  * What a flush of call-path samples costs a task (pvmhooks/sampletree.c, sampler.c):
  * the tree exported as the log holds it, each node's module and offset found as the
- * sampler does (samplemods.c), and the records message encoded with it, for trees of
+ * sampler does (sampletree__where), and the records message encoded with it, for trees of
  * several sizes up to the sampler's bound (8192 nodes). Every flush sends the whole
  * tree. Usage: sampleflush [REPS]; prints the median per flush.
  */
@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "../common/wire.h"
-#include "../pvmhooks/samplemods.h"
 #include "../pvmhooks/sampletree.h"
 
 static double now_us(void)
@@ -58,13 +57,13 @@ int main(int argc, char **argv)
 			return 1;
 		fill(&t, sizes[s]);
 		for (int r = 0; r < reps; r++) {
-			samplemods__clear();
+			sampletree__modules_clear();
 			pvmmon_log_task task = {0};
 			pvmmon_log_samples *x;
 			wire_buf b;
 			double a = now_us(), m, e;
 
-			x = sampletree__export(&t, 199, samplemods__where);
+			x = sampletree__export(&t, 199, sampletree__where);
 			m = now_us();
 			task.samples = x;
 			wire__buf_init(&b);

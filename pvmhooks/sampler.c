@@ -3,6 +3,12 @@
  * handler that unwinds the interrupted stack into the task's tree, and the tree handed
  * to the task's records at each flush.
  *
+ * When: from the library's constructor if PVMMON_SAMPLE asks for it (a rate, or "auto":
+ * pvmmon run's default), so that computing before the first PVM call is sampled;
+ * settled at registration ("auto" drops everything in a program with pvmmon-cc's
+ * static tables, a `pvmmon ctl sample` setting from the welcome overrides), re-armed
+ * or disarmed by the monitor's SAMPLE command, and started afresh in a child of fork.
+ *
  * Why CPU time: the timer (timer_create on the thread's CPU-time clock) runs only
  * while the thread runs, so a sample's weight is CPU time whatever else the machine
  * does: a busy machine that deschedules the task stretches the run but not the
@@ -29,8 +35,8 @@
 #define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
 #include <libunwind.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +48,6 @@
 #include "../common/wire_control.h"
 #include "hooks.h"
 #include "records.h"
-#include "samplemods.h"
 #include "sampler.h"
 #include "sampletree.h"
 
@@ -321,8 +326,8 @@ pvmmon_log_samples *sampler__samples(void)
 		return NULL;
 	pvmmon_log_samples_free(st.last);
 	/* The modules as they are now (the program may have loaded some since). */
-	samplemods__clear();
-	st.last = sampletree__export(&st.tree, st.hz, samplemods__where);
+	sampletree__modules_clear();
+	st.last = sampletree__export(&st.tree, st.hz, sampletree__where);
 	return st.last;
 }
 

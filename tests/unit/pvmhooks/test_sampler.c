@@ -9,7 +9,6 @@
 #include <CUnit/CUnit.h>
 
 #include "../../../common/wire_records.h"
-#include "../../../pvmhooks/samplemods.h"
 #include "../../../pvmhooks/sampletree.h"
 #include "pvmmon/errors.h"
 #include "pvmmon/log.h"
@@ -225,7 +224,7 @@ static void test_log_keeps_samples(void)
 	unlink(path);
 }
 
-/* samplemods: the module and offset of code addresses, as dladdr gives them (its
+/* sampletree__where: the module and offset of code addresses, as dladdr gives them (its
  * module's path and base), for this program's code and libc's; nothing for an address
  * outside every module. */
 static void test_modules_as_dladdr(void)
@@ -242,7 +241,7 @@ static void test_modules_as_dladdr(void)
 		Dl_info info;
 
 		CU_ASSERT_FATAL(dladdr((void *)(pcs[i] - 1), &info) && info.dli_fbase);
-		CU_ASSERT_EQUAL_FATAL(samplemods__where(pcs[i], &module, &offset), 0);
+		CU_ASSERT_EQUAL_FATAL(sampletree__where(pcs[i], &module, &offset), 0);
 		CU_ASSERT_EQUAL(offset, pcs[i] - (uintptr_t)info.dli_fbase);
 		/* The main program by its path (dladdr may say it by argv[0]). */
 		CU_ASSERT_STRING_EQUAL(module, i == 0 ? exe : info.dli_fname);
@@ -251,9 +250,9 @@ static void test_modules_as_dladdr(void)
 		const char *module = NULL;
 		uint64_t offset = 0;
 
-		CU_ASSERT_EQUAL(samplemods__where(16, &module, &offset), -1);
+		CU_ASSERT_EQUAL(sampletree__where(16, &module, &offset), -1);
 	}
-	samplemods__clear();
+	sampletree__modules_clear();
 }
 
 CU_TestInfo test_sampler_tests[] = {
