@@ -18,6 +18,12 @@ $(BENCH_BIN)/histcall: bench/histcall.c $(HOOKS_CORE) $(REPLAY_LIB) $(COMMON_LIB
 	$(CC) -O2 -D_GNU_SOURCE -Iinclude -o $@ $< $(HOOKS_CORE) -Wl,--start-group $(REPLAY_LIB) $(COMMON_LIB) \
 	    -Wl,--end-group -lpvm3 -ldl -lxml2 -lelf -ldw
 
+# What a flush of call-path samples costs (bench section 28).
+$(BENCH_BIN)/sampleflush: bench/sampleflush.c $(HOOKS_CORE) $(REPLAY_LIB) $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -D_GNU_SOURCE -Iinclude -o $@ $< $(HOOKS_CORE) -Wl,--start-group $(REPLAY_LIB) $(COMMON_LIB) \
+	    -Wl,--end-group -lpvm3 -ldl -lxml2 -lelf -ldw
+
 # The cost of an empty poll (pvm_nrecv, pvm_probe), run raw and monitored.
 $(BENCH_BIN)/pollcost: bench/pollcost.c
 	@mkdir -p $(dir $@)
@@ -60,7 +66,8 @@ $(BENCH_BIN)/clockread: bench/clockread.c
 
 BENCH_PROGS := $(BENCH_BIN)/clockread $(BENCH_BIN)/cprate $(BENCH_BIN)/biglog $(BENCH_BIN)/probecost $(BENCH_BIN)/pollcost $(BENCH_BIN)/calls-plain $(BENCH_BIN)/calls-gprof \
                $(BENCH_BIN)/calls-cyg $(BENCH_BIN)/calls-pvmmon $(BENCH_BIN)/callheavy-cc \
-               $(BENCH_BIN)/callsite $(BENCH_BIN)/histcall
+               $(BENCH_BIN)/callsite $(BENCH_BIN)/histcall \
+               $(BENCH_BIN)/sampleflush
 
 bench: all $(BENCH_PROGS)
 	PVMMON_BUILD=$(BUILD) bench/run.sh $(BENCH_REPEATS)

@@ -1583,6 +1583,64 @@ record waits.big "$(echo "$w27a $w27b" | awk '{printf "%.3f", $1 - $2}')"
 echo
 fi
 
+if want 28; then
+# 28. Call-path sampling (issue 42): its cost at the default rate (199 Hz of each task's
+# CPU time, on by default for programs not built with pvmmon-cc) on matmul and mcpi:
+# monitored with samples over monitored without (--no-sample), REPS pairs interleaved,
+# which goes first alternating: the program's wall time, and the CPU time of all the
+# run's processes (tasks, pvmd, monitor: GNU time's %U+%S of pvmmon run, which reaps
+# them all; "-" without /usr/bin/time), whose ratio is recorded; target <= 1.02. From the sampled
+# runs' logs, per task: samples a second of its life (it samples only while it
+# computes), the handler's time per sample (its cost-ns over its samples: the
+# unwinding, mostly) and as a share of the task's life, medians over the tasks of all
+# runs: the wall-time ratio moves by several percent with the machine's other load
+# (two CPUs shared), the handler's share is what sampling itself takes. And what one flush of the
+# samples costs a task (bench/sampleflush: the tree exported and encoded whole, as
+# every flush sends it), by the tree's size.
+echo "Call-path sampling at the default 199 Hz (median of $REPS; wall s; with / --no-sample)"
+sw="$work/p28"; mkdir -p "$sw"
+TM=
+[ ! -x /usr/bin/time ] || TM="/usr/bin/time -o $sw/cpu.one -f %U+%S"
+printf '%-30s %7s %7s %6s %7s %7s %6s %9s %9s %7s\n' "" "wall" "--no-s" ratio "CPU" "--no-s" \
+	ratio "samples/s" "us/sample" handler
+for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
+	n=${app%% *}
+	for f in on off on.cpu off.cpu rate unw share; do : >"$sw/$n.$f"; done
+	for rep in $(seq "$REPS"); do
+		order="on off"
+		[ $((rep % 2)) = 0 ] && order="off on"
+		for m in $order; do
+			f=
+			[ $m = on ] || f=--no-sample
+			# shellcheck disable=SC2086
+			PATH="$BIN:$PATH" $PIN $TM "$BIN/pvmmon" run -q $f -o "$sw/$n.$m.xml" -- /bin/bash -c \
+				'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/"$app 2>&1 >/dev/null |
+				tail -n 1 >>"$sw/$n.$m"
+			[ -z "$TM" ] || awk -F+ '{print $1 + $2}' "$sw/cpu.one" >>"$sw/$n.$m.cpu"
+		done
+		# Each sampled task: its samples over its life, its handler's ns per sample.
+		awk -v rate="$sw/$n.rate" -v unw="$sw/$n.unw" -v share="$sw/$n.share" '
+			function attr(l, k) { return match(l, " " k "=\"[0-9]+\"") ? substr(l, RSTART + length(k) + 3, RLENGTH - length(k) - 4) + 0 : 0 }
+			/<task / { st = attr($0, "start-ns"); en = attr($0, "end-ns") }
+			/<samples / { tot = attr($0, "total"); c = attr($0, "cost-ns")
+				if (en > st && tot > 0) { printf "%.1f\n", tot / ((en - st) / 1e9) >> rate; printf "%.2f\n", c / tot / 1000 >> unw
+					printf "%.3f\n", 100 * c / (en - st) >> share } }' \
+			"$sw/$n.on.xml"
+	done
+	a=$(median <"$sw/$n.on"); b=$(median <"$sw/$n.off")
+	ca=-; cb=-; cr=-
+	if [ -n "$TM" ]; then
+		ca=$(median <"$sw/$n.on.cpu"); cb=$(median <"$sw/$n.off.cpu"); cr=$(ratio "$ca" "$cb")
+		record "sample.$n" "$cr"
+	fi
+	printf '%-30s %7s %7s %6s %7s %7s %6s %9s %9s %6s%%\n' "$app" "$a" "$b" "$(ratio "$a" "$b")" \
+		"$ca" "$cb" "$cr" "$(median <"$sw/$n.rate")" "$(median <"$sw/$n.unw")" \
+		"$(median <"$sw/$n.share")"
+done
+"$PB/sampleflush" | sed 's/^/flush of the samples, /'
+echo
+fi
+
 # The summary table at the top of doc/benchmarks.md takes this run's values.
 if [ -s "$work/results" ] && [ -z "${BENCH_NO_SUMMARY:-}" ]; then
 	bench/summary.sh --record "$work/results"

@@ -379,11 +379,52 @@ static int ctl_histogram(int argc, char **argv)
 	return 0;
 }
 
+/* pvmmon ctl sample on|off|HZ [LOG] */
+static int ctl_sample(int argc, char **argv)
+{
+	wire_ctl c = {WIRE_CTL_SAMPLE, WIRE_SAMPLE_DEFAULT_HZ, 0, NULL, 0};
+	const char *log = argc > 3 ? argv[3] : NULL;
+	pvmmon_log *snap = NULL;
+	char *end = NULL;
+	long hz;
+
+	if (argc < 3) {
+		cli__error("ctl sample: on, off or a rate in Hz (such as 997)?");
+		return 2;
+	}
+	if (argc > 4 || (log && log[0] == '-')) {
+		cli__error(argc > 4 ? "ctl: one run at a time" : "ctl sample: unknown option '%s'",
+		           log);
+		return 2;
+	}
+	if (!strcmp(argv[2], "off")) {
+		c.gen = 0;
+	} else if (strcmp(argv[2], "on")) {
+		hz = strtol(argv[2], &end, 10);
+		if (!*argv[2] || *end || hz < 1 || hz > WIRE_SAMPLE_MAX_HZ) {
+			cli__error("ctl sample: on, off or a rate from 1 to %d Hz, not '%s'",
+			           WIRE_SAMPLE_MAX_HZ, argv[2]);
+			return 2;
+		}
+		c.gen = (uint32_t)hz;
+	}
+	if (command(&snap, "ctl", log, &c) != 0)
+		return 1;
+	if (c.gen)
+		printf("pvmmon: call-path sampling at %u Hz (switch %zu of the run)\n",
+		       (unsigned)c.gen, snap->nswitches);
+	else
+		printf("pvmmon: call-path sampling off (switch %zu of the run)\n", snap->nswitches);
+	pvmmon_log_free(snap);
+	return 0;
+}
+
 static int ctl(int argc, char **argv)
 {
 	static const char help[] =
 	    "usage: pvmmon ctl enable|disable RESOURCE [LOG]\n"
 	    "       pvmmon ctl histogram [--off] METRIC:FOCUS[,...] [LOG]\n"
+	    "       pvmmon ctl sample on|off|HZ [LOG]\n"
 	    "Switches probe sites and statement records of a running program on or off\n"
 	    "(dynamic instrumentation); a switched-off probe costs one branch, and counts\n"
 	    "stay as they were while a site is off. Tasks\n"
@@ -406,7 +447,12 @@ static int ctl(int argc, char **argv)
 	    "focus task, host or program) from the moment each task takes the command;\n"
 	    "--off ends them there. The log keeps them with requested=\"ctl\" and the\n"
 	    "interval they cover (from-ns, to-ns).\n"
-	    "Example: pvmmon ctl histogram wait:program\n";
+	    "Example: pvmmon ctl histogram wait:program\n"
+	    "\n"
+	    "sample switches call-path sampling of every task on (at the default 199 Hz of\n"
+	    "its CPU time, or HZ), or off; a task keeps the samples it took. Tasks take it at\n"
+	    "their next PVM call, and tasks that start later take it too.\n"
+	    "Example: pvmmon ctl sample off\n";
 	wire_ctl c = {0, 0, 0, NULL, 0};
 	const char *log = NULL;
 	pvmmon_log *snap = NULL;
@@ -418,12 +464,15 @@ static int ctl(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "histogram"))
 		return ctl_histogram(argc, argv);
+	if (!strcmp(argv[1], "sample"))
+		return ctl_sample(argc, argv);
 	if (!strcmp(argv[1], "enable"))
 		c.cmd = WIRE_CTL_ENABLE;
 	else if (!strcmp(argv[1], "disable"))
 		c.cmd = WIRE_CTL_DISABLE;
 	else {
-		cli__error("ctl: unknown command '%s' (enable or disable)", argv[1]);
+		cli__error("ctl: unknown command '%s' (enable, disable, histogram or sample)",
+		           argv[1]);
 		return 2;
 	}
 	if (argc < 3 || argv[2][0] == '-') {

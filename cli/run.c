@@ -464,13 +464,17 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 		setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
 		if (o->check)
 			setenv("PVMMON_CHECK", o->check, 1);
+		/* Call-path sampling: --sample's rate; by default the tasks of programs not
+		 * built with pvmmon-cc (they decide: "auto"); none with --no-sample. */
 		if (o->sample_hz) {
 			char hz[16];
 
 			snprintf(hz, sizeof(hz), "%d", o->sample_hz);
 			setenv("PVMMON_SAMPLE", hz, 1);
-		} else {
+		} else if (o->no_sample) {
 			unsetenv("PVMMON_SAMPLE");
+		} else {
+			setenv("PVMMON_SAMPLE", "auto", 1);
 		}
 		/* The monitor is already there; tasks must not start another. */
 		setenv("PVMMON_NO_AUTOSTART", "1", 1);

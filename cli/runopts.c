@@ -375,14 +375,16 @@ static const run_opt run_opts[] = {
      .has_arg = optional_argument,
      .set = set_sample,
      .help = "      --sample[=HZ]    sample each task's call stack HZ times a second of its CPU\n"
-             "                       time (default 199; off unless asked): the report's\n"
-             "                       sampled procedures and hottest call paths, also for\n"
-             "                       programs not built with pvmmon-cc\n"},
+             "                       time (default 199): the report's sampled procedures\n"
+             "                       and hottest call paths. Programs not built with\n"
+             "                       pvmmon-cc sample at 199 Hz without it; those built\n"
+             "                       with it only when asked\n"},
     {.name = "no-sample",
      .has_arg = no_argument,
      .set = set_flag,
      .field = FIELD(no_sample),
-     .help = "      --no-sample      take no call-path samples (the default)\n"},
+     .help = "      --no-sample      take no call-path samples, also in programs not built\n"
+             "                       with pvmmon-cc\n"},
     {.name = "cp",
      .has_arg = required_argument,
      .set = set_cp,

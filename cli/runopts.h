@@ -8,12 +8,14 @@
 
 #include <stdio.h>
 
+#include "../common/wire_control.h"
+
 /* Exit status when pvmmon itself fails (as opposed to the program). */
 #define EXIT_PVMMON 125
 
-/* Call-path samples a second of a task's CPU time (--sample without a rate): a prime,
- * so that the samples do not keep step with a program's own periodic work. */
-#define SAMPLE_DEFAULT_HZ 199
+/* Call-path samples a second of a task's CPU time (--sample without a rate, and the
+ * default for programs not built with pvmmon-cc): common/wire_control.h's. */
+#define SAMPLE_DEFAULT_HZ WIRE_SAMPLE_DEFAULT_HZ
 
 /* Default size of the event trace in the log (--trace without a size). */
 #define TRACE_DEFAULT_BYTES (16ULL << 20)

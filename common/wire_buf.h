@@ -33,7 +33,8 @@
  * messages with any other task. 17: a preserve report's sent counts carry the virtual
  * send time of each partner's first message since the previous report. 18: trace
  * events say what nondeterministic receives asked for. 19: a preserve report says whom
- * the task may address (wire_pwait.reach).
+ * the task may address (wire_pwait.reach), grants who may address the requester; the
+ * welcome carries the sampling rate, and `pvmmon ctl sample` is a control command.
  */
 #define WIRE_VERSION 19
 /* Bytes of the header every tagged message starts with. */

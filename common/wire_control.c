@@ -31,7 +31,9 @@ int wire__ctl_decode(wire_ctl *c, const uint8_t *data, size_t len)
 	c->exclusive = wire__get_u8(&in);
 	c->procs = wire__get_str(&in, WIRE_MAX_STR);
 	c->token = wire__get_u64(&in);
-	if (c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_HIST_OFF)
+	if (c->cmd < WIRE_CTL_CP_START || c->cmd > WIRE_CTL_SAMPLE)
+		in.failed = 1;
+	if (c->cmd == WIRE_CTL_SAMPLE && c->gen > WIRE_SAMPLE_MAX_HZ)
 		in.failed = 1;
 	rc = wire__done(&in, "command");
 	if (rc < 0)

@@ -26,12 +26,21 @@ typedef enum wire_ctl_cmd {
 	 * (METRIC:FOCUS[,...]) */
 	WIRE_CTL_HIST_ON = 10,
 	WIRE_CTL_HIST_OFF = 11,
+	/* call-path sampling (pvmmon ctl sample): at `gen` Hz of each task's CPU time, or
+	 * none (gen 0); a task that sampled keeps what it has */
+	WIRE_CTL_SAMPLE = 12,
 } wire_ctl_cmd;
+
+/* Call-path samples a second of a task's CPU time when no rate is given (pvmmon run's
+ * default, `pvmmon ctl sample on`): a prime, so that the samples do not keep step with
+ * a program's own periodic work; and the most a task takes. */
+#define WIRE_SAMPLE_DEFAULT_HZ 199
+#define WIRE_SAMPLE_MAX_HZ 10000
 
 typedef struct wire_ctl {
 	wire_ctl_cmd cmd;
 	uint32_t gen;   /* CP_START: the selection's generation (tuples of another one are
-	                 * not merged) */
+	                 * not merged); SAMPLE: the rate in Hz (0: off) */
 	int exclusive;  /* CP_START */
 	char *procs;    /* CP_START: comma-separated selection (heap after decode);
 	                 * ENABLE, DISABLE: the resource (common/resource.h);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pvmmon/errors.h"
+#include "wire_control.h"
 #include "wire_records.h"
 #include "wire_task.h"
 
@@ -166,6 +167,8 @@ void wire__welcome_encode(wire_buf *b, const wire_welcome *w)
 	wire__put_str(b, w->hist_run);
 	wire__put_str(b, w->hist_ctl);
 	calib_put(b, &w->cal);
+	wire__put_u8(b, w->sample_ctl ? 1 : 0);
+	wire__put_u32(b, w->sample_hz);
 }
 
 void wire__welcome_clear(wire_welcome *w)
@@ -210,6 +213,10 @@ int wire__welcome_decode(wire_welcome *w, const uint8_t *data, size_t len)
 	w->hist_run = wire__get_str(&in, WIRE_MAX_STR);
 	w->hist_ctl = wire__get_str(&in, WIRE_MAX_STR);
 	calib_get(&in, &w->cal);
+	w->sample_ctl = wire__get_flag(&in);
+	w->sample_hz = wire__get_u32(&in);
+	if (w->sample_hz > WIRE_SAMPLE_MAX_HZ || (!w->sample_ctl && w->sample_hz))
+		in.failed = 1;
 	/* A histogram has at least two buckets, at most WIRE_HIST_MAX_BUCKETS, of a
 	 * positive width. */
 	if (w->hist_buckets &&

@@ -88,6 +88,11 @@ typedef struct wire_welcome {
 	/* Since wire 14: the calibration of the task's host, when one of its tasks made
 	 * one (cal.tid 0: none yet). */
 	wire_calib cal;
+	/* Since wire 19: call-path sampling as `pvmmon ctl sample` last set it (sample_ctl
+	 * 1; sample_hz its rate, 0: off), which a task takes over its environment's
+	 * (sample_ctl 0: no such command yet). */
+	uint8_t sample_ctl;
+	uint32_t sample_hz;
 } wire_welcome;
 
 void wire__welcome_encode(wire_buf *b, const wire_welcome *w);

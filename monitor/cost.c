@@ -55,6 +55,11 @@ struct mon_cost {
 	double observed, predicted; /* fractions of the last interval */
 	double static_frac;         /* switched-off sites' cost, fraction, last interval */
 	double static_ns;           /* their estimated cost over the run so far */
+	/* The sampler's handler time at the last flush (its samples' cost-ns), its
+	 * fraction of the last interval, and whether the budget switched it off. */
+	int64_t last_sample;
+	double sample_frac;
+	int sample_off;
 };
 
 static void free_task_cost(mon_task *t)
@@ -139,6 +144,22 @@ int cost__switch(mon_run *run, int on, const char *spec, int budget, const char 
 }
 
 /* Whether a rule can name a statement: one of kind stmt, or of no kind. */
+int cost__sample(mon_run *run, uint32_t hz)
+{
+	wire_ctl c = {WIRE_CTL_SAMPLE, hz, 0, NULL, 0};
+	char spec[32];
+
+	if (hz > WIRE_SAMPLE_MAX_HZ)
+		return pvmmon_error_set(PVMMON_EINVAL, "sampling rate %u Hz", (unsigned)hz);
+	run->sample_ctl = 1;
+	run->sample_hz = hz;
+	/* Listed with the switches: the rate in the resource, off as "disable". */
+	snprintf(spec, sizeof(spec), hz ? "sample=%u" : "sample", (unsigned)hz);
+	log_switch(run, hz > 0, spec, 0, NULL);
+	tasks__tell(run, &c, 0);
+	return 0;
+}
+
 static int names_stmts(const mon_rule *rule)
 {
 	return rule->res.kind == RESOURCE_ANY || rule->res.kind == RESOURCE_STMT;
@@ -366,16 +387,43 @@ static int by_cost_desc(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* Over the budget once the sites that could go have gone: the task's call-path
+ * sampling goes off (listed as a switch of "sample,task=LID" by the budget). */
+static void sample_off(mon_run *run, mon_task *t, double now, double want, double total)
+{
+	struct mon_cost *c = t->cost;
+	wire_ctl cmd = {WIRE_CTL_SAMPLE, 0, 0, NULL, 0};
+	char spec[512], reason[256];
+	wire_buf b;
+
+	if (now <= want || c->sample_frac <= 0 || c->sample_off)
+		return;
+	snprintf(spec, sizeof(spec), "sample,task=%s", t->rec.lid ? t->rec.lid : "?");
+	snprintf(reason, sizeof(reason),
+	         "predicted %.1f%%, observed %.1f%% > budget %g%%: call-path sampling %.1f%%",
+	         100 * total, 100 * c->observed, run->budget_pct, 100 * c->sample_frac);
+	wire__buf_init(&b);
+	wire__ctl_encode(&b, &cmd);
+	tasks__send(run, t->rec.tid, WIRE_TAG_CTL, &b);
+	wire__buf_free(&b);
+	log_switch(run, 0, spec, 1, reason);
+	c->sample_off = 1;
+	c->settle = 1;
+}
+
 /* Keeps the task under the budget: switches off its most expensive sites when the
  * interval's cost went over it, or switches on a loop there is room for. */
 static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_frac)
 {
+	/* The sampler's time cannot be switched off site by site: it counts like the
+	 * communication's, and goes off as a whole when the sites are not enough. */
+	const double sample_frac = t->cost->sample_frac;
 	struct mon_cost *c = t->cost;
 	double budget = run->budget_pct / 100.0, scale = 1, *costs[256];
 	/* What switching can change (predicted), and with it the switched-off sites'
 	 * cost: that cannot be switched off, so it leaves that much less room for the
 	 * sites that can, predicted (total) or observed (seen). */
-	double probed = sites_frac + comm_frac, total = probed + c->static_frac;
+	double probed = sites_frac + comm_frac + sample_frac, total = probed + c->static_frac;
 	double seen = c->observed + c->static_frac, now = seen > total ? seen : total;
 	char spec[512], reason[256];
 	size_t i, n = 0;
@@ -423,6 +471,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 			}
 		}
 		free(cost);
+		sample_off(run, t, now, want, total);
 		return;
 	}
 	/* Room left: the cheapest loop never measured whose procedure's rate is known
@@ -469,6 +518,7 @@ void cost__records(mon_run *run, mon_task *t)
 	int64_t dt, free_dt, predicted = 0;
 	int measured, advance;
 	double sites_frac = 0, comm_frac = 0, static_frac = 0;
+	int64_t sampled = r->samples ? r->samples->cost_ns : 0;
 	size_t i;
 
 	cost__stmts(run, t);
@@ -543,9 +593,15 @@ void cost__records(mon_run *run, mon_task *t)
 	predicted += comm_cost(r);
 	r->cost.predicted_ns = predicted;
 	if (measured) {
-		c->observed = (double)(r->cost.observed_ns - c->last_own) / (double)dt;
+		/* The sampler's handler runs outside the virtual clock's charges: its time
+		 * comes with the samples. */
+		c->sample_frac = sampled > c->last_sample
+		                     ? (double)(sampled - c->last_sample) / (double)dt
+		                     : 0;
+		c->observed = (double)(r->cost.observed_ns - c->last_own) / (double)dt +
+		              c->sample_frac;
 		comm_frac = (double)(comm_cost(r) - c->last_comm) / (double)dt;
-		c->predicted = sites_frac + comm_frac;
+		c->predicted = sites_frac + comm_frac + c->sample_frac;
 		c->static_frac = static_frac < 1 ? static_frac : 1;
 		c->static_ns += c->static_frac * (double)dt;
 		if (run->budget_pct > 0 && !t->final)
@@ -556,6 +612,7 @@ void cost__records(mon_run *run, mon_task *t)
 		c->last_end = r->end_ns;
 		c->last_own = r->cost.observed_ns;
 		c->last_comm = comm_cost(r);
+		c->last_sample = sampled;
 		c->have_last = 1;
 	}
 }

@@ -11,6 +11,9 @@
 int cost__switch(mon_run *run, int on, const char *spec, int budget, const char *reason);
 /* The rules as the welcome carries them ("+spec;-spec") in *out (heap, caller frees).
  * 0 or PVMMON_ENOMEM. */
+/* `pvmmon ctl sample`: call-path sampling at hz in every running task (0: off), kept
+ * for tasks that register later and listed with the switches (resource "sample"). */
+int cost__sample(mon_run *run, uint32_t hz);
 int cost__rules_text(char **out, const mon_run *run);
 /* At the start of a run with a budget: its first rule. */
 int cost__start(mon_run *run);

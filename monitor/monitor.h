@@ -205,6 +205,10 @@ typedef struct mon_run {
 	uint32_t hist_hottest;
 	int hist_off;
 	char *hist_run, *hist_ctl;
+	/* Call-path sampling as `pvmmon ctl sample` last set it (cost.c): sample_ctl 1 and
+	 * its rate (0: off); tasks that register later take it with their welcome. */
+	int sample_ctl;
+	uint32_t sample_hz;
 	mon_rule *rules;
 	size_t nrules;
 	pvmmon_log_switch *switches;

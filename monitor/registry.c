@@ -47,7 +47,9 @@ static void welcome(mon_run *run, mon_task *t)
 	                  !run->hist_off,
 	                  run->hist_run,
 	                  run->hist_ctl,
-	                  {0}};
+	                  {0},
+	                  (uint8_t)(run->sample_ctl ? 1 : 0),
+	                  run->sample_hz};
 	wire_buf b;
 
 	if (sp)

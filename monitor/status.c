@@ -1,5 +1,5 @@
-/* The requests of pvmmon commands (status, cp, enable, disable): carried out, and
- * answered with a snapshot of the run. */
+/* The requests of pvmmon commands (status, cp, enable, disable, histogram, sample):
+ * carried out, and answered with a snapshot of the run. */
 #include <stdlib.h>
 
 #include "cost.h"
@@ -32,6 +32,8 @@ int status__request(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 	else if ((c.cmd == WIRE_CTL_HIST_ON || c.cmd == WIRE_CTL_HIST_OFF) && c.procs &&
 	         histmerge__request(run, c.cmd == WIRE_CTL_HIST_ON, c.procs) < 0)
+		run->bad_messages++;
+	else if (c.cmd == WIRE_CTL_SAMPLE && cost__sample(run, c.gen) < 0)
 		run->bad_messages++;
 	free(c.procs);
 	if (logbuild__snapshot(&xml, &n, run) == 0) {

@@ -24,8 +24,17 @@ static double budget;
  * measures rates over at least this (monitor/cost.c, MIN_INTERVAL_NS). */
 #define BUDGET_FLUSH_NS 10000000LL
 
-/* The observed monitoring time at the last flush. */
+/* The observed monitoring time at the last flush, with the time monitoring spends
+ * outside the virtual clock's charges (the sampler's handler: extra_cost). */
 static int64_t own_at_flush;
+static int64_t (*extra_cost)(void);
+
+void hooks__dyn_extra_cost(int64_t (*cost)(void)) { extra_cost = cost; }
+
+static int64_t own_now(void)
+{
+	return vclock__own(hooks__clock()) + (extra_cost ? extra_cost() : 0);
+}
 
 /* The charge a probe got from the calibration at registration, which re-checks scale. */
 static int64_t charge0;
@@ -38,8 +47,7 @@ void hooks__dyn_set_budget(double b) { budget = b; }
 int hooks__dyn_flush_due(int64_t now, int64_t last_flush)
 {
 	return budget > 0 && now - last_flush >= BUDGET_FLUSH_NS &&
-	       (double)(vclock__own(hooks__clock()) - own_at_flush) >
-	           budget * (double)(now - last_flush);
+	       (double)(own_now() - own_at_flush) > budget * (double)(now - last_flush);
 }
 
 void hooks__dyn_wrapped(void) { cal.wrapped_calls++; }
@@ -529,6 +537,8 @@ int64_t hooks__dyn_uncertainty(void)
 void hooks__dyn_cost(pvmmon_log_cost *cost)
 {
 	*cost = cal;
-	cost->observed_ns = own_at_flush = vclock__own(hooks__clock());
+	/* The sampler's time goes with its samples (cost-ns), not in observed. */
+	cost->observed_ns = vclock__own(hooks__clock());
+	own_at_flush = own_now();
 	cost->predicted_ns = 0;
 }

@@ -42,6 +42,9 @@ void hooks__dyn_switch(int on, const char *resource);
 /* Whether the budget asks for a flush before the period is over: the task's own
  * monitoring time since the last flush (at real time last_flush) is over it. */
 int hooks__dyn_flush_due(int64_t now, int64_t last_flush);
+/* Monitoring time the virtual clock does not charge (the sampler's handler, ns so
+ * far): under a budget it counts towards an early flush too. */
+void hooks__dyn_extra_cost(int64_t (*cost)(void));
 
 /* Measures what probes, wrappers and piggybacks cost on this host, once, right after
  * registration; the results go into the task's cost record. */

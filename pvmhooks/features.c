@@ -92,6 +92,21 @@ static int records_send(int final, int64_t now)
 
 static int sampler_start(void) { return sampler__start(); }
 
+static int sampler_welcome(const hooks_welcome *w)
+{
+	sampler__welcome(w->sample_ctl, w->sample_hz);
+	return 0;
+}
+
+static int sampler_control(const wire_ctl *c, int64_t v)
+{
+	(void)v;
+	if (c->cmd != WIRE_CTL_SAMPLE)
+		return 0;
+	sampler__set(c->gen);
+	return 1;
+}
+
 /* Samples after the final records would reach nobody. */
 static int sampler_flush(int final, int64_t now)
 {
@@ -268,8 +283,10 @@ static int waits_control(const wire_ctl *c, int64_t v)
  *   at a flush put everything up to it into the task's records, which go next (after
  *   records' final closing of the open procedures).
  * - the task's records message goes last of all, with the cost record and the
- *   call-path samples; the sampler starts once the task is registered and stops its
- *   timer after the final records.
+ *   call-path samples; the sampler (started in the library's constructor when the
+ *   environment asks for it) settles at registration what the environment, the
+ *   program's static tables and `pvmmon ctl sample` (welcome, SAMPLE) say, and stops
+ *   its timer after the final records.
  * - the fatal-signal handlers are installed last, once the task is registered and
  *   every other feature has started: from then on a fatal signal flushes them all. A
  *   signal that came inside a PVM call (or pvmmon's code) ends the task at the next
@@ -298,7 +315,11 @@ static const hooks_feature features[] = {
      .flush = histos__flush,
      .call_end = hist_call_end},
     {.name = "task", .flush = records_send},
-    {.name = "sampler", .start = sampler_start, .flush = sampler_flush},
+    {.name = "sampler",
+     .welcome = sampler_welcome,
+     .start = sampler_start,
+     .control = sampler_control,
+     .flush = sampler_flush},
     {.name = "fatal", .start = hooks__fatal_install, .poll = fatal_poll},
 };
 #define NFEATURES (sizeof(features) / sizeof(features[0]))
@@ -335,7 +356,9 @@ static int welcome_decode(hooks_welcome *w, const uint8_t *data, size_t len)
 	                     .hist_defaults = m.hist_defaults,
 	                     .hist_run = m.hist_run,
 	                     .hist_ctl = m.hist_ctl,
-	                     .cal = m.cal};
+	                     .cal = m.cal,
+	                     .sample_ctl = m.sample_ctl,
+	                     .sample_hz = m.sample_hz};
 	return 0;
 }
 
@@ -376,7 +399,8 @@ static uint32_t stmt_id(void *site, hooks_op op)
 
 /* What one feature needs of another, given here so that neither calls the other: the
  * trace's statement ids, the waits' statements, preserve mode's wait threshold, the
- * piggyback's and the replay's view of the messages handlers hold. */
+ * piggyback's and the replay's view of the messages handlers hold, the budget's view
+ * of the sampler's cost. */
 void features__install(void)
 {
 	hooks__trace_set_stmt_id(stmt_id);
@@ -384,5 +408,6 @@ void features__install(void)
 	hooks__pr_wait_threshold(waits__threshold);
 	piggyback__held_by(hooks__mhf_unsettled_from);
 	hooks__rr_unexpected_by(hooks__mhf_unexpected);
+	hooks__dyn_extra_cost(sampler__cost_ns);
 	sched__init(features, NFEATURES);
 }

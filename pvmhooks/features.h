@@ -31,6 +31,9 @@ struct hooks_welcome {
 	int hist_defaults;
 	char *hist_run, *hist_ctl;
 	wire_calib cal;  /* the host's calibration (cal.tid 0: none yet) */
+	/* Call-path sampling as `pvmmon ctl sample` set it (sample_ctl 1; 0 Hz: off). */
+	int sample_ctl;
+	uint32_t sample_hz;
 	int64_t t_start; /* the task's start (real time), not from the message */
 };
 

@@ -59,6 +59,9 @@ void hooks__records_close_open(int64_t v);
 /* Copies the call counters of counted (leaf) procedures into their proc records. */
 void hooks__records_update_counts(void);
 
+/* How many static tables instrumented translation units registered (0: the program
+ * was not built with pvmmon-cc). */
+size_t hooks__records_static_tables(void);
 /* Copies the registered static tables into the task's records (once). */
 void hooks__records_add_statics(void);
 /* Copies the throttled sites' and the counted procedures' call counts into their

@@ -34,6 +34,8 @@ void pvmmon_static_register(const char *file, const pvmmon_static_entry *entries
 	ntables++;
 }
 
+size_t hooks__records_static_tables(void) { return ntables; }
+
 void hooks__records_add_statics(void)
 {
 	pvmmon_log_task *rec = hooks__records_task();

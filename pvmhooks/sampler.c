@@ -3,6 +3,12 @@
  * handler that unwinds the interrupted stack into the task's tree, and the tree handed
  * to the task's records at each flush.
  *
+ * When: from the library's constructor if PVMMON_SAMPLE asks for it (a rate, or "auto":
+ * pvmmon run's default), so that computing before the first PVM call is sampled;
+ * settled at registration ("auto" drops everything in a program with pvmmon-cc's
+ * static tables, a `pvmmon ctl sample` setting from the welcome overrides), re-armed
+ * or disarmed by the monitor's SAMPLE command, and started afresh in a child of fork.
+ *
  * Why CPU time: the timer (timer_create on the thread's CPU-time clock) runs only
  * while the thread runs, so a sample's weight is CPU time whatever else the machine
  * does: a busy machine that deschedules the task stretches the run but not the
@@ -30,6 +36,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <libunwind.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +45,9 @@
 #include <unistd.h>
 
 #include "../common/clock.h"
+#include "../common/wire_control.h"
 #include "hooks.h"
+#include "records.h"
 #include "sampler.h"
 #include "sampletree.h"
 
@@ -63,7 +72,8 @@ static struct {
 	int handler_set; /* ours is the signal's handler */
 	stree tree;
 	pvmmon_log_samples *last; /* the latest export, freed at the next */
-	char *self_exe;
+	int ctl_set;     /* pvmmon ctl sample set the rate (welcome) */
+	uint32_t ctl_hz; /* and to this (0: off) */
 } st;
 
 /* What the task was doing: pvmmon's own code runs under the guard, the real PVM call
@@ -113,19 +123,25 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
-/* PVMMON_SAMPLE: the rate in Hz (1 to 10000), 0 or absent for none. */
-static uint32_t rate_wanted(void)
+/* PVMMON_SAMPLE: the rate in Hz (1 to 10000), 0 or absent for none, or "auto" for the
+ * default rate unless the program was built with pvmmon-cc (*autom set). */
+static uint32_t rate_wanted(int *autom)
 {
 	const char *e = getenv("PVMMON_SAMPLE");
 	char *end;
 	long hz;
 
+	*autom = 0;
 	if (!e || !*e)
 		return 0;
+	if (!strcmp(e, "auto")) {
+		*autom = 1;
+		return WIRE_SAMPLE_DEFAULT_HZ;
+	}
 	hz = strtol(e, &end, 10);
-	if (*end || hz < 0 || hz > 10000) {
-		fprintf(stderr, "pvmmon: PVMMON_SAMPLE=%s is no rate from 0 to 10000 Hz; this "
-		                "task does not sample\n", e);
+	if (*end || hz < 0 || hz > WIRE_SAMPLE_MAX_HZ) {
+		fprintf(stderr, "pvmmon: PVMMON_SAMPLE=%s is no rate from 0 to %d Hz (nor auto); "
+		                "this task does not sample\n", e, WIRE_SAMPLE_MAX_HZ);
 		return 0;
 	}
 	return (uint32_t)hz;
@@ -150,10 +166,13 @@ static int install_handler(void)
 /* libunwind's entry points, and its per-thread cache; 0, or -1 (said on stderr). */
 static int open_unwinder(void)
 {
-	void *h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+	void *h;
 	unw_cache_fn cache;
 	unw_addr_space_t *space;
 
+	if (unw.init)
+		return 0;
+	h = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fprintf(stderr, "pvmmon: call-path sampling needs libunwind (%s)\n", dlerror());
 		return -1;
@@ -166,6 +185,7 @@ static int open_unwinder(void)
 	if (!unw.init || !unw.step || !unw.get_reg || !cache || !space) {
 		fprintf(stderr, "pvmmon: this libunwind has no local unwinder from a signal's "
 		                "context (1.6 or later is needed)\n");
+		unw.init = NULL;
 		return -1;
 	}
 	/* The unwinder's caches per thread: no lock in the handler. */
@@ -173,17 +193,45 @@ static int open_unwinder(void)
 	return 0;
 }
 
-int sampler__start(void)
+/* The timer's period: hz a second of CPU time (0: disarmed). */
+static int arm(uint32_t hz)
+{
+	struct itimerspec its;
+	long ns = hz ? 1000000000L / (long)hz : 0;
+
+	its.it_interval.tv_sec = ns / 1000000000L;
+	its.it_interval.tv_nsec = ns % 1000000000L;
+	its.it_value = its.it_interval;
+	return timer_settime(st.timer, 0, &its, NULL);
+}
+
+/* Everything taken back: no timer, the signal at its default, no tree. */
+static void drop(void)
+{
+	sampler__stop();
+	/* The program finds the signal as it left it. */
+	if (st.handler_set)
+		signal(PVMMON_SAMPLE_SIGNAL, SIG_DFL);
+	st.handler_set = 0;
+	sampletree__free(&st.tree);
+	pvmmon_log_samples_free(st.last);
+	st.last = NULL;
+	st.on = 0;
+	st.hz = 0;
+}
+
+/* Starts sampling at hz in the calling thread, or sets the running timer to hz. */
+static void start(uint32_t hz)
 {
 	struct sigevent sev;
-	struct itimerspec its;
-	uint32_t hz = rate_wanted();
-	long ns;
 
-	if (!hz || st.on)
-		return 0;
+	if (st.on) {
+		if (arm(hz) == 0)
+			st.hz = hz;
+		return;
+	}
 	if (open_unwinder() != 0)
-		return 0;
+		return;
 	if (sampletree__init(&st.tree, SAMPLE_NODES_MAX) != 0 || install_handler() != 0)
 		goto fail;
 	st.handler_set = 1;
@@ -195,44 +243,81 @@ int sampler__start(void)
 	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &st.timer) != 0)
 		goto fail;
 	st.have_timer = 1;
-	ns = 1000000000L / (long)hz;
-	its.it_interval.tv_sec = ns / 1000000000L;
-	its.it_interval.tv_nsec = ns % 1000000000L;
-	its.it_value = its.it_interval;
 	st.hz = hz;
 	st.on = 1;
-	if (timer_settime(st.timer, 0, &its, NULL) != 0)
+	if (arm(hz) != 0)
 		goto fail;
-	return 0;
+	return;
 fail:
 	fprintf(stderr, "pvmmon: call-path sampling cannot start (%s); this task does not "
 	                "sample\n", strerror(errno));
-	sampler__stop();
-	/* The program finds the signal as it left it. */
-	if (st.handler_set)
-		signal(PVMMON_SAMPLE_SIGNAL, SIG_DFL);
-	st.handler_set = 0;
-	sampletree__free(&st.tree);
-	st.on = 0;
+	drop();
+}
+
+/* A child of fork has no timer (POSIX timers are not inherited) and its parent's tree:
+ * it starts its own, as a new process would, so that a child that registers as a task
+ * of its own does not report its parent's samples. */
+static void after_fork(void)
+{
+	int autom;
+	uint32_t hz;
+
+	st.have_timer = 0;
+	drop();
+	if ((hz = rate_wanted(&autom)) != 0)
+		start(hz);
+}
+
+/*
+ * Before the program's main: the computing a program does before its first PVM call
+ * (reading its input, setting up) is sampled too, when the environment asks for it.
+ * The program sees only what it would see later (a handler on a signal it left at its
+ * default, a timer). A task whose program turns out to be built with pvmmon-cc (its
+ * static tables register in its own constructors, after this library's) drops it all
+ * at registration under "auto" (sampler__start).
+ */
+__attribute__((constructor)) static void sample_early(void)
+{
+	int autom;
+	uint32_t hz = rate_wanted(&autom);
+
+	pthread_atfork(NULL, NULL, after_fork);
+	if (hz)
+		start(hz);
+}
+
+int sampler__start(void)
+{
+	int autom;
+	uint32_t hz = rate_wanted(&autom);
+
+	/* pvmmon ctl sample, before this task registered: it says. */
+	if (st.ctl_set)
+		hz = st.ctl_hz;
+	else if (autom && hooks__records_static_tables() > 0)
+		hz = 0;
+	/* Not to sample: the samples taken before registration (a pvmmon-cc build's, or
+	 * before a `ctl sample off`) are not reported either. */
+	if (!hz)
+		drop();
+	else if (!st.on || st.hz != hz)
+		start(hz);
 	return 0;
 }
 
-/* The main program's dladdr name may be relative or empty: /proc/self/exe's target. */
-static int where(uintptr_t pc, const char **module, uint64_t *offset)
+void sampler__welcome(int ctl_set, uint32_t hz)
 {
-	Dl_info info;
+	st.ctl_set = ctl_set;
+	st.ctl_hz = hz;
+}
 
-	if (!dladdr((void *)(pc - 1), &info) || !info.dli_fbase)
-		return -1;
-	if (info.dli_fname && info.dli_fname[0] == '/') {
-		*module = info.dli_fname;
-	} else {
-		if (!st.self_exe)
-			st.self_exe = realpath("/proc/self/exe", NULL);
-		*module = st.self_exe;
-	}
-	*offset = (uint64_t)(pc - (uintptr_t)info.dli_fbase);
-	return *module ? 0 : -1;
+void sampler__set(uint32_t hz)
+{
+	/* Off disarms the timer; the tree stays, with what it counted while on. */
+	if (hz)
+		start(hz);
+	else if (st.on)
+		arm(0);
 }
 
 pvmmon_log_samples *sampler__samples(void)
@@ -240,9 +325,13 @@ pvmmon_log_samples *sampler__samples(void)
 	if (!st.on)
 		return NULL;
 	pvmmon_log_samples_free(st.last);
-	st.last = sampletree__export(&st.tree, st.hz, where);
+	/* The modules as they are now (the program may have loaded some since). */
+	sampletree__modules_clear();
+	st.last = sampletree__export(&st.tree, st.hz, sampletree__where);
 	return st.last;
 }
+
+int64_t sampler__cost_ns(void) { return st.tree.cost_ns; }
 
 void sampler__stop(void)
 {

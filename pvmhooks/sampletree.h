@@ -48,4 +48,12 @@ typedef int (*stree_where)(uintptr_t pc, const char **module, uint64_t *offset);
  */
 pvmmon_log_samples *sampletree__export(const stree *t, uint32_t hz, stree_where where);
 
+/* A stree_where for this process: the module of the instruction before pc (a return
+ * address, or the interrupted instruction plus one) and pc's offset from its base, as
+ * dladdr's dli_fbase; 0, or -1 when no module of the process has it. The path is
+ * borrowed until sampletree__modules_clear. */
+int sampletree__where(uintptr_t pc, const char **module, uint64_t *offset);
+/* Forgets the table of modules (built again at the next look-up: once a flush). */
+void sampletree__modules_clear(void);
+
 #endif

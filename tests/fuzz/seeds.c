@@ -237,6 +237,12 @@ static void controls(void)
 	wire__ctl_encode(&b, &c);
 	save_control("ctl-snapshot", 2, &b);
 	wire__buf_reset(&b);
+	/* pvmmon ctl sample 997 (the rate in gen). */
+	c.cmd = WIRE_CTL_SAMPLE;
+	c.gen = 997;
+	wire__ctl_encode(&b, &c);
+	save_control("ctl-sample", 2, &b);
+	wire__buf_reset(&b);
 	wire__mailbox_encode(&b, &m);
 	save_control("mailbox", 3, &b);
 	wire__buf_reset(&b);

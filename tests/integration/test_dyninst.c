@@ -281,7 +281,7 @@ static void test_ctl_errors(void)
 	cmd_result_free(&r);
 	harness_sh(&r, 30, "cd '%s' && %s/pvmmon ctl pause all x.xml", dir, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "enable or disable"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "enable, disable, histogram or sample"));
 	cmd_result_free(&r);
 	harness_sh(&r, 30, "cd '%s' && %s/pvmmon ctl disable all none.xml", dir, harness_bin());
 	CU_ASSERT_EQUAL(r.status, 1);

@@ -1,10 +1,12 @@
 /*
- * Integration tests of call-path sampling (pvmmon run --sample): apps/hotspots, a plain
- * gcc build, a stripped copy and a pvmmon-cc build of it, on a private VM per run; the
+ * Integration tests of call-path sampling (pvmmon run --sample, on by default for
+ * programs not built with pvmmon-cc, pvmmon ctl sample): apps/hotspots, a plain gcc
+ * build, a stripped copy and a pvmmon-cc build of it, on a private VM per run; the
  * shares the report gives against the program's own measurement of its CPU time and
  * against the probes' times; all tasks merged (mcpi); a Fortran program (apps/hotf.f)
  * and Debian's tablix2 named; a task that dies keeps its samples.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,16 +185,61 @@ static void test_stripped_copy(void)
 	cmd_result_free(&r);
 }
 
-/* Without --sample a run takes no samples; bad rates are refused before any VM. */
-static void test_off_by_default(void)
+/* The program's CPU time (ms) and its early part, as it prints them; -1 when absent. */
+static void cpu_of(const char *out, long *cpu, long *early)
+{
+	const char *p = out ? strstr(out, "hotspots: ") : NULL;
+
+	*cpu = *early = -1;
+	if (p && sscanf(p, "hotspots: a %*f b %*f cpu %ld ms early %ld ms", cpu, early) != 2)
+		*cpu = *early = -1;
+}
+
+/*
+ * Without an option a program not built with pvmmon-cc samples at the default 199 Hz,
+ * from before its first PVM call: apps/hotspots' early mode computes in before_pvm for
+ * a third of its CPU time before pvm_mytid, and the samples see it (at 199 Hz, some 900
+ * samples over its 4.5 s: a share's uncertainty is under 2 points). --no-sample takes
+ * none; bad rates are refused before any VM.
+ */
+static void test_default_on(void)
 {
 	const char *dir = harness_tmpdir();
 	char prog[4096], *report = NULL;
 	cmd_result r;
 	pvmmon_log *log;
+	long cpu, early;
+	double want, got;
 
 	snprintf(prog, sizeof(prog), "%s/hotspots", harness_bin());
-	log = sampled_run(dir, "plain", "", prog, &r, &report);
+	harness_sh(&r, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q -o dflt.xml -- %s " STEPS " early",
+	           dir, harness_bin(), prog);
+	CU_ASSERT_EQUAL(r.status, 0);
+	cpu_of(r.out, &cpu, &early);
+	CU_ASSERT_FATAL(cpu > 0 && early > 0);
+	cmd_result_free(&r);
+	{
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/dflt.xml", dir);
+		CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log->tasks[0].samples);
+	CU_ASSERT_EQUAL(log->tasks[0].samples->hz, 199);
+	CU_ASSERT(log->tasks[0].samples->total >= 500);
+	pvmmon_log_free(log);
+	harness_sh(&r, 60, "%s/pvmmon report '%s/dflt.xml'", harness_bin(), dir);
+	report = r.out;
+	want = 100.0 * (double)early / (double)(early + cpu);
+	got = self_share(report, "before_pvm");
+	if (got < want - 3 || got > want + 3)
+		fprintf(stderr, "\nearly %ld ms of %ld: %.1f%%, sampled %.1f%%\n%s\n", early,
+		        early + cpu, want, got, report);
+	CU_ASSERT(got >= want - 3 && got <= want + 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(report, "main > before_pvm"));
+	cmd_result_free(&r);
+
+	log = sampled_run(dir, "plain", "--no-sample", prog, &r, &report);
 	CU_ASSERT_EQUAL(r.status, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
 	CU_ASSERT_PTR_NULL(log->tasks[0].samples);
@@ -451,11 +498,164 @@ static void test_dead_task_keeps_samples(void)
 	}
 }
 
+/* The same program built with pvmmon-cc has its probes: no samples unless asked. */
+static void test_cc_build_not_by_default(void)
+{
+	const char *dir = harness_tmpdir();
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	char path[4096];
+
+	harness_sh(&r, 120, "cd '%s' && %s/pvmmon-cc -O2 -o hs-cc %s/../apps/hotspots.c -lpvm3",
+	           dir, harness_bin(), harness_build());
+	CU_ASSERT_EQUAL_FATAL(r.status, 0);
+	cmd_result_free(&r);
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && %s/pvmmon run -q -o cc.xml -- ./hs-cc 300000000 && "
+	           "%s/pvmmon run -q --sample -o ccs.xml -- ./hs-cc 300000000",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	cmd_result_free(&r);
+	snprintf(path, sizeof(path), "%s/cc.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	/* Built with pvmmon-cc: its procedures are probed, and nothing is sampled. */
+	CU_ASSERT(log->tasks[0].nprocs > 0);
+	CU_ASSERT_PTR_NULL(log->tasks[0].samples);
+	pvmmon_log_free(log);
+	snprintf(path, sizeof(path), "%s/ccs.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log->tasks[0].samples);
+	CU_ASSERT(log->tasks[0].samples->total > 0);
+	pvmmon_log_free(log);
+}
+
+/* Starts `pvmmon run OPTS -o NAME.xml -- hotspots STEPS` in the background in dir, its
+ * output and status in NAME.out; returns once the task is registered (pvmmon top shows
+ * it; polled every 50 ms, bounded by the run's own timeout), 0 if it never was. */
+static int start_and_wait(const char *dir, const char *name, const char *opts)
+{
+	cmd_result r;
+	int seen = 0;
+
+	harness_sh(&r, 30,
+	           "cd '%s' && { timeout %d %s/pvmmon run -q %s -o %s.xml -- %s/hotspots " STEPS
+	           " >%s.out 2>&1; echo rc=$? >>%s.out; } </dev/null >/dev/null 2>&1 &",
+	           dir, RUN_TIMEOUT, harness_bin(), opts, name, harness_bin(), name, name);
+	cmd_result_free(&r);
+	for (int i = 0; i < RUN_TIMEOUT * 10 && !seen; i++) {
+		harness_sh(&r, 30, "cd '%s' && %s/pvmmon top --once %s.xml 2>/dev/null | "
+		                   "grep -q ', 1 task '",
+		           dir, harness_bin(), name);
+		seen = r.status == 0;
+		cmd_result_free(&r);
+		if (!seen)
+			poll(NULL, 0, 50);
+	}
+	return seen;
+}
+
+/* Waits for the background run of start_and_wait to end; its output (heap). */
+static char *run_output(const char *dir, const char *name)
+{
+	char path[4096];
+	char *out = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s.out", dir, name);
+	for (int i = 0; i < RUN_TIMEOUT * 20; i++) {
+		free(out);
+		out = harness_slurp(path, NULL);
+		if (out && strstr(out, "rc="))
+			return out;
+		poll(NULL, 0, 50);
+	}
+	return out;
+}
+
+/* The log's switch of sampling (resource "sample..."), or NULL. */
+static const pvmmon_log_switch *sample_switch(const pvmmon_log *log)
+{
+	for (size_t i = 0; i < log->nswitches; i++)
+		if (!strncmp(log->switches[i].resource, "sample", 6))
+			return &log->switches[i];
+	return NULL;
+}
+
+/*
+ * `pvmmon ctl sample` while hotspots runs (it makes a PVM call each round, so it takes
+ * commands while it computes): a run without samples gets them at 997 Hz from the
+ * switch on; a run sampling at 997 Hz stops, keeping the few it took. The switch comes
+ * once the task is registered, near the start of its 3 s of CPU time: the samples of
+ * the run switched off are under half what the whole run would have (about 2990) even
+ * if the command took a second of its CPU time to arrive on a busy machine.
+ */
+static void test_ctl_sample(void)
+{
+	const char *dir = harness_tmpdir();
+	char path[4096], *out;
+	cmd_result r;
+	pvmmon_log *log = NULL;
+	const pvmmon_log_switch *w;
+	long cpu, early;
+
+	CU_ASSERT_FATAL(start_and_wait(dir, "on", "--no-sample"));
+	harness_sh(&r, 60, "cd '%s' && %s/pvmmon ctl sample 997 on.xml", dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "call-path sampling at 997 Hz"));
+	cmd_result_free(&r);
+	out = run_output(dir, "on");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "rc=0"));
+	free(out);
+	snprintf(path, sizeof(path), "%s/on.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log->tasks[0].samples);
+	CU_ASSERT_EQUAL(log->tasks[0].samples->hz, 997);
+	CU_ASSERT(log->tasks[0].samples->total > 0);
+	w = sample_switch(log);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT(w->on && !strcmp(w->resource, "sample=997") && !strcmp(w->by, "user"));
+	pvmmon_log_free(log);
+
+	CU_ASSERT_FATAL(start_and_wait(dir, "off", "--sample=997"));
+	harness_sh(&r, 60, "cd '%s' && %s/pvmmon ctl sample off off.xml", dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "call-path sampling off"));
+	cmd_result_free(&r);
+	out = run_output(dir, "off");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "rc=0"));
+	cpu_of(out, &cpu, &early);
+	free(out);
+	CU_ASSERT_FATAL(cpu > 0);
+	snprintf(path, sizeof(path), "%s/off.xml", dir);
+	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&log, path), 0);
+	/* What it took before the switch stays (it may be none). */
+	if (log->tasks[0].samples) {
+		if (log->tasks[0].samples->total * 2 >= (uint64_t)cpu)
+			fprintf(stderr, "\n%llu samples at 997 Hz in %ld ms of CPU time\n",
+			        (unsigned long long)log->tasks[0].samples->total, cpu);
+		CU_ASSERT(log->tasks[0].samples->total * 2 < (uint64_t)cpu);
+	}
+	w = sample_switch(log);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+	CU_ASSERT(!w->on && !strcmp(w->resource, "sample"));
+	pvmmon_log_free(log);
+
+	/* Bad input, before any run is asked. */
+	harness_sh(&r, 30, "cd '%s' && %s/pvmmon ctl sample fast off.xml", dir, harness_bin());
+	CU_ASSERT_EQUAL(r.status, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "on, off or a rate from 1 to 10000 Hz"));
+	cmd_result_free(&r);
+}
+
 CU_TestInfo test_sampling_tests[] = {
     {"hot functions' sampled shares within 3 points of their CPU time",
      test_hot_functions_shares},
     {"a stripped copy: its own code is ?, libc's is named", test_stripped_copy},
-    {"off unless asked; bad rates refused", test_off_by_default},
+    {"on by default, from before the first PVM call; --no-sample; bad rates refused",
+     test_default_on},
+    {"a pvmmon-cc build samples only when asked", test_cc_build_not_by_default},
+    {"pvmmon ctl sample on and off while the program runs", test_ctl_sample},
     {"all tasks merged: mcpi's workers' procedure summed, the run's flame graph",
      test_all_tasks_merged},
     {"a pvmmon-cc build: probed and sampled shares within 3 points, said which is which",

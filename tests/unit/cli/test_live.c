@@ -75,7 +75,7 @@ static void test_cp_command_line(void)
 static void test_ctl_command_line(void)
 {
 	static const refusal cases[] = {
-	    {{"frob"}, 2, "ctl: unknown command 'frob' (enable or disable)"},
+	    {{"frob"}, 2, "ctl: unknown command 'frob' (enable, disable, histogram or sample)"},
 	    {{"enable"},
 	     2,
 	     "ctl enable: which sites? (a RESOURCE such as proc=solve, or all; see pvmmon ctl "

@@ -125,7 +125,7 @@ static void test_ctl_round_trip(void)
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_CANNOT_COME);
 	CU_ASSERT_EQUAL(out.gen, 3);
 	free(out.procs);
-	/* Time histograms switched on and off (pvmmon ctl histogram) are the last. */
+	/* Time histograms switched on and off (pvmmon ctl histogram). */
 	b.data[4] = WIRE_CTL_HIST_ON;
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HIST_ON);
@@ -134,9 +134,25 @@ static void test_ctl_round_trip(void)
 	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
 	CU_ASSERT_EQUAL(out.cmd, WIRE_CTL_HIST_OFF);
 	free(out.procs);
-	b.data[4] = WIRE_CTL_HIST_OFF + 1;
-	CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
 	wire__buf_free(&b);
+	/* Call-path sampling (pvmmon ctl sample) is the last: a rate up to the most, or
+	 * 0 for off. */
+	for (uint32_t hz = 0; hz <= WIRE_SAMPLE_MAX_HZ + 1; hz += WIRE_SAMPLE_MAX_HZ / 2 + 1) {
+		wire_ctl s = {WIRE_CTL_SAMPLE, hz, 0, NULL, 7};
+
+		wire__buf_init(&b);
+		wire__ctl_encode(&b, &s);
+		if (hz <= WIRE_SAMPLE_MAX_HZ) {
+			CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), 0);
+			CU_ASSERT(out.cmd == WIRE_CTL_SAMPLE && out.gen == hz && out.token == 7);
+			free(out.procs);
+		} else {
+			CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
+		}
+		b.data[4] = WIRE_CTL_SAMPLE + 1;
+		CU_ASSERT_EQUAL(wire__ctl_decode(&out, b.data, b.len), PVMMON_EPARSE);
+		wire__buf_free(&b);
+	}
 }
 
 static void test_piggyback_rejects_damage(void)

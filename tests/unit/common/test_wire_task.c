@@ -12,7 +12,7 @@ static void test_welcome_round_trip(void)
 {
 	wire_welcome w = {7,  "0.2",        98765, {0}, 3,        1, 1, "main,work", 2,
 	                  1,  "off work\n", 250,   128, 10000000, 8, 1, "time:loop", "wait:program",
-	                  {0}};
+	                  {0}, 1,   997};
 	wire_welcome out;
 	wire_buf b;
 
@@ -55,8 +55,33 @@ static void test_welcome_round_trip(void)
 	CU_ASSERT_EQUAL(out.cal.pb_recv_ns, 2600);
 	CU_ASSERT_EQUAL(out.cal.site_on_ps, 114000);
 	CU_ASSERT_EQUAL(out.cal.site_off_ps, 0);
+	/* pvmmon ctl sample's setting (wire 19 on). */
+	CU_ASSERT_EQUAL(out.sample_ctl, 1);
+	CU_ASSERT_EQUAL(out.sample_hz, 997);
 	wire__welcome_clear(&out);
 	CU_ASSERT_PTR_NULL(out.lid);
+	/* Off is a setting too; a rate without one, or above the most, is damage. */
+	w.sample_hz = 0;
+	wire__buf_free(&b);
+	wire__buf_init(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL_FATAL(wire__welcome_decode(&out, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(out.sample_ctl, 1);
+	CU_ASSERT_EQUAL(out.sample_hz, 0);
+	wire__welcome_clear(&out);
+	w.sample_ctl = 0;
+	w.sample_hz = 199;
+	wire__buf_free(&b);
+	wire__buf_init(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.sample_ctl = 1;
+	w.sample_hz = WIRE_SAMPLE_MAX_HZ + 1;
+	wire__buf_free(&b);
+	wire__buf_init(&b);
+	wire__welcome_encode(&b, &w);
+	CU_ASSERT_EQUAL(wire__welcome_decode(&out, b.data, b.len), PVMMON_EPARSE);
+	w.sample_hz = 997;
 	/* No selection, no tuple: NULL strings stay NULL. */
 	w.procs = NULL;
 	w.from.on = 0;

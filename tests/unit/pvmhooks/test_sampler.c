@@ -1,5 +1,6 @@
 /* Unit tests for pvmhooks/sampletree.c (the bounded calling-context tree of call-path
  * samples) and the samples' way to the log: the records message and the XML log. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,10 +224,42 @@ static void test_log_keeps_samples(void)
 	unlink(path);
 }
 
+/* sampletree__where: the module and offset of code addresses, as dladdr gives them (its
+ * module's path and base), for this program's code and libc's; nothing for an address
+ * outside every module. */
+static void test_modules_as_dladdr(void)
+{
+	const uintptr_t pcs[] = {(uintptr_t)test_modules_as_dladdr + 8, (uintptr_t)&printf + 4};
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	CU_ASSERT_FATAL(n > 0);
+	exe[n] = 0;
+	for (size_t i = 0; i < sizeof(pcs) / sizeof(pcs[0]); i++) {
+		const char *module = NULL;
+		uint64_t offset = 0;
+		Dl_info info;
+
+		CU_ASSERT_FATAL(dladdr((void *)(pcs[i] - 1), &info) && info.dli_fbase);
+		CU_ASSERT_EQUAL_FATAL(sampletree__where(pcs[i], &module, &offset), 0);
+		CU_ASSERT_EQUAL(offset, pcs[i] - (uintptr_t)info.dli_fbase);
+		/* The main program by its path (dladdr may say it by argv[0]). */
+		CU_ASSERT_STRING_EQUAL(module, i == 0 ? exe : info.dli_fname);
+	}
+	{
+		const char *module = NULL;
+		uint64_t offset = 0;
+
+		CU_ASSERT_EQUAL(sampletree__where(16, &module, &offset), -1);
+	}
+	sampletree__modules_clear();
+}
+
 CU_TestInfo test_sampler_tests[] = {
     {"paths share their prefixes; states and weights count apart", test_paths_share_prefixes},
     {"a full tree cuts paths and counts them at their deepest node", test_full_tree_truncates},
     {"the records message carries the samples, checked", test_records_carry_samples},
     {"the log keeps the samples; a bad node names the file", test_log_keeps_samples},
+    {"sampled addresses' modules and offsets as dladdr's", test_modules_as_dladdr},
     CU_TEST_INFO_NULL,
 };
