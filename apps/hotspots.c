@@ -100,16 +100,18 @@ int main(int argc, char **argv)
 {
 	/* Steps in all (about 1.5 ns each), in ROUNDS rounds. */
 	long steps = argc > 1 ? strtol(argv[1], NULL, 10) : 1000000000L;
-	const char *death = argc > 2 ? argv[2] : NULL;
+	const char *mode = argc > 2 ? argv[2] : NULL, *death = NULL;
 	uint64_t x = 1, round_steps;
 	int64_t t0, t1, t2, t3, in_a = 0, in_b = 0, all = 0, early = 0;
 
 	if (steps < ROUNDS * 10 || steps > 100000000000L ||
-	    (death && strcmp(death, "kill") && strcmp(death, "segv"))) {
-		fprintf(stderr, "usage: hotspots [STEPS [kill|segv]]\n");
+	    (mode && strcmp(mode, "kill") && strcmp(mode, "segv") && strcmp(mode, "early"))) {
+		fprintf(stderr, "usage: hotspots [STEPS [kill|segv|early]]\n");
 		return 2;
 	}
-	if (argc > 2 && !strcmp(argv[2], "early")) {
+	if (mode && strcmp(mode, "early"))
+		death = mode;
+	if (mode && !strcmp(mode, "early")) {
 		t0 = cpu_ns();
 		x = before_pvm((uint64_t)steps / 2, x);
 		early = cpu_ns() - t0;

@@ -418,6 +418,41 @@ static void show_task_output(const pvmmon_vm *vm, int quiet)
 	fclose(f);
 }
 
+/* The monitored program's environment: the hooks preloaded, what they are to do. */
+static void child_env(const cli_run_opts *o, const char *hooks)
+{
+	char flush[16];
+
+	setenv("LD_PRELOAD", hooks, 1);
+	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
+	setenv("PVMMON_FLUSH_MS", flush, 1);
+	if (o->wait_ms > 0) {
+		char wait[32];
+
+		snprintf(wait, sizeof(wait), "%d", o->wait_ms);
+		setenv("PVMMON_WAIT_MS", wait, 1);
+	}
+	setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
+	if (o->check)
+		setenv("PVMMON_CHECK", o->check, 1);
+	/* Call-path sampling: --sample's rate; by default the tasks of programs not
+	 * built with pvmmon-cc (they decide: "auto"); none with --no-sample. */
+	if (o->sample_hz) {
+		char hz[16];
+
+		snprintf(hz, sizeof(hz), "%d", o->sample_hz);
+		setenv("PVMMON_SAMPLE", hz, 1);
+	} else if (o->no_sample) {
+		unsetenv("PVMMON_SAMPLE");
+	} else {
+		setenv("PVMMON_SAMPLE", "auto", 1);
+	}
+	/* The monitor is already there; tasks must not start another. */
+	setenv("PVMMON_NO_AUTOSTART", "1", 1);
+	/* A task that records registers at its first clock read (pvmhooks/sources.c). */
+	setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
+}
+
 /*
  * Runs the program with the preload (none when hooks is NULL); returns its wait
  * status, or PVMMON_ERROR when it cannot start. The monitor is told the program's
@@ -431,10 +466,8 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 {
 	pid_t pid;
 	int status = -1, told = 0, main_done = 0, tty;
-	char flush[16];
 	struct timespec told_at = {0, 0}, now;
 
-	snprintf(flush, sizeof(flush), "%d", o->flush_ms);
 	pid = fork();
 	if (pid == 0) {
 		const char *old = getenv("PVM_EXPORT");
@@ -453,33 +486,7 @@ static int run_program(const cli_run_opts *o, const char *program, const char *h
 			fprintf(stderr, "pvmmon: cannot run %s: %s\n", program, strerror(errno));
 			_exit(127);
 		}
-		setenv("LD_PRELOAD", hooks, 1);
-		setenv("PVMMON_FLUSH_MS", flush, 1);
-		if (o->wait_ms > 0) {
-			char wait[32];
-
-			snprintf(wait, sizeof(wait), "%d", o->wait_ms);
-			setenv("PVMMON_WAIT_MS", wait, 1);
-		}
-		setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
-		if (o->check)
-			setenv("PVMMON_CHECK", o->check, 1);
-		/* Call-path sampling: --sample's rate; by default the tasks of programs not
-		 * built with pvmmon-cc (they decide: "auto"); none with --no-sample. */
-		if (o->sample_hz) {
-			char hz[16];
-
-			snprintf(hz, sizeof(hz), "%d", o->sample_hz);
-			setenv("PVMMON_SAMPLE", hz, 1);
-		} else if (o->no_sample) {
-			unsetenv("PVMMON_SAMPLE");
-		} else {
-			setenv("PVMMON_SAMPLE", "auto", 1);
-		}
-		/* The monitor is already there; tasks must not start another. */
-		setenv("PVMMON_NO_AUTOSTART", "1", 1);
-		/* A task that records registers at its first clock read (pvmhooks/sources.c). */
-		setenv("PVMMON_RR", o->replay || !o->no_record ? "1" : "0", 1);
+		child_env(o, hooks);
 		exp = cli__run_export_list(old, o->wait_ms > 0);
 		if (exp)
 			setenv("PVM_EXPORT", exp, 1);
