@@ -459,8 +459,8 @@ g=$(median <"$work/cc.gcc"); c=$(median <"$work/cc.pvmmon")
 printf 'gcc %ss  pvmmon-cc %ss  ratio %.2f  (%d files)\n' "$g" "$c" \
 	"$(echo "$c $g" | awk '{print $1/$2}')" "$(ls apps/*.c | wc -l)"
 # Optional: one large real file, BENCH_SQLITE=PATH/sqlite3.c (the SQLite amalgamation,
-# fetched by hand: doc/benchmarks.md says how; this script never downloads), compiled
-# once each with -Wall -Wextra -O2 -c: seconds and warnings.
+# fetched by hand: doc/benchmarks.md says how; section 29 fetches its own copy with
+# npm), compiled once each with -Wall -Wextra -O2 -c: seconds and warnings.
 if [ -n "${BENCH_SQLITE:-}" ]; then
 	for cc in gcc "$BIN/pvmmon-cc"; do
 		t=$($PIN /bin/bash -c 'TIMEFORMAT=%R; { time "$1" -Wall -Wextra -O2 -c \
