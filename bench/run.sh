@@ -459,8 +459,8 @@ g=$(median <"$work/cc.gcc"); c=$(median <"$work/cc.pvmmon")
 printf 'gcc %ss  pvmmon-cc %ss  ratio %.2f  (%d files)\n' "$g" "$c" \
 	"$(echo "$c $g" | awk '{print $1/$2}')" "$(ls apps/*.c | wc -l)"
 # Optional: one large real file, BENCH_SQLITE=PATH/sqlite3.c (the SQLite amalgamation,
-# fetched by hand: doc/benchmarks.md says how; this script never downloads), compiled
-# once each with -Wall -Wextra -O2 -c: seconds and warnings.
+# fetched by hand: doc/benchmarks.md says how; section 29 fetches its own copy with
+# npm), compiled once each with -Wall -Wextra -O2 -c: seconds and warnings.
 if [ -n "${BENCH_SQLITE:-}" ]; then
 	for cc in gcc "$BIN/pvmmon-cc"; do
 		t=$($PIN /bin/bash -c 'TIMEFORMAT=%R; { time "$1" -Wall -Wextra -O2 -c \
@@ -1638,6 +1638,111 @@ for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
 		"$(median <"$sw/$n.share")"
 done
 "$PB/sampleflush" | sed 's/^/flush of the samples, /'
+echo
+fi
+
+if want 29; then
+# 29. Real call-heavy code (issue 41): the SQLite amalgamation (sqlite3.c of the npm
+# package better-sqlite3, fetched into the work folder by bench/sqlite_get.sh; the
+# section is skipped with a message without npm or the network; BENCH_SQLITE_DIR=DIR
+# takes a folder that holds sqlite3.c and sqlite3.h) under bench/sqlite_work.c's
+# workload (SQ_ROWS rows, 30000: inserts in transactions, an indexed join, a sort, two
+# recursive CTEs; about 0.4 s for the gcc build), the driver and the amalgamation built
+# with gcc -O2 and with pvmmon-cc -O2 (the same flags). Compile time of the amalgamation
+# once each (seconds, and the ratio). SQ_RUNS rounds (REPS), the modes interleaved in
+# each: the gcc build and the pvmmon-cc build run directly, the gcc build under
+# `pvmmon run --raw`, the pvmmon-cc build under `pvmmon run` (default settings) and
+# `--budget=5%` (the last three as PVM tasks: sqlite_work -p). CPU seconds (user +
+# system) of the sqlite_work process alone (bash's time inside the run, as in section
+# 18), median and range; ratios: direct against the gcc build direct, monitored against
+# the gcc build under --raw (the issue's targets 1.05 and 1.5). Every run's checksum
+# must be the gcc build's: the section fails (exit 1) if one differs. Then where the
+# monitored time goes: the last default run's log (proc records, how many throttled,
+# the task's observed cost) and, with perf, the top symbols of one more default run
+# (perf record -e cpu-clock).
+echo "Real call-heavy code: SQLite (issue 41)"
+sq="$work/sqlite"
+if ! sd=$(bench/sqlite_get.sh "$sq"); then
+	echo "skipped: no SQLite amalgamation (see above)"
+else
+	echo "amalgamation: $(cat "$sd/source" 2>/dev/null || echo "$sd") (npm pack better-sqlite3)"
+	SQR=${SQ_ROWS:-30000} SQN=${SQ_RUNS:-$REPS}
+	sqf="-O2 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$sd"
+	for cc in gcc cc; do
+		c=gcc; [ $cc = cc ] && c="$BIN/pvmmon-cc"
+		# shellcheck disable=SC2086,SC2016
+		SQ_ERR="$sq/err.$cc" $PIN /bin/bash -c 'TIMEFORMAT=%R; { time "$0" "$@" 2>"$SQ_ERR"; } 2>&1' \
+			"$c" $sqf -c -o "$sq/sqlite3-$cc.o" "$sd/sqlite3.c" >"$sq/ct.$cc"
+		if [ ! -s "$sq/sqlite3-$cc.o" ]; then
+			echo "bench: FAILED: $(basename "$c") did not compile sqlite3.c:" >&2
+			tail -n 5 "$sq/err.$cc" >&2
+			exit 1
+		fi
+		# shellcheck disable=SC2086
+		"$c" $sqf -Wall -Wextra -c -o "$sq/drv-$cc.o" bench/sqlite_work.c
+		"$c" -o "$sq/sq-$cc" "$sq/drv-$cc.o" "$sq/sqlite3-$cc.o" -lpvm3 -lm
+	done
+	printf 'compile sqlite3.c (-O2 -c): gcc %ss, pvmmon-cc %ss, ratio %.2f\n' "$(cat "$sq/ct.gcc")" \
+		"$(cat "$sq/ct.cc")" "$(ratio "$(cat "$sq/ct.cc")" "$(cat "$sq/ct.gcc")")"
+	record sqlite.compile "$(ratio "$(cat "$sq/ct.cc")" "$(cat "$sq/ct.gcc")")"
+	# CPU seconds of the program alone; its result line goes to the file named.
+	# shellcheck disable=SC2016
+	cpu='TIMEFORMAT="%U %S"; { time "$0" "$@" >>"$SQ_OUT"; } 2>&1 | awk "{print \$1 + \$2}"'
+	for m in gcc direct raw run budget; do : >"$sq/t.$m"; done
+	: >"$sq/obs"; : >"$sq/sums"
+	for rep in $(seq "$SQN"); do
+		SQ_OUT="$sq/sums" $PIN bash -c "$cpu" "$sq/sq-gcc" "$SQR" >>"$sq/t.gcc"
+		SQ_OUT="$sq/sums" $PIN bash -c "$cpu" "$sq/sq-cc" "$SQR" >>"$sq/t.direct"
+		(cd "$sq" && SQ_OUT="$sq/sums" $PIN "$BIN/pvmmon" run -q --raw -- bash -c "$cpu" \
+			"$sq/sq-gcc" -p "$SQR" 2>/dev/null | tail -n 1 >>"$sq/t.raw")
+		for m in run budget; do
+			opt=; [ $m = budget ] && opt=--budget=5%
+			# shellcheck disable=SC2086
+			(cd "$sq" && SQ_OUT="$sq/sums" $PIN "$BIN/pvmmon" run -q $opt -o "$sq/$m.xml" -- \
+				bash -c "$cpu" "$sq/sq-cc" -p "$SQR" 2>/dev/null | tail -n 1 >>"$sq/t.$m")
+			# The task's observed cost over its real time (as in section 18).
+			awk -v m=$m '/<task / && /sq-cc/ {match($0, / raw-ns="[0-9]*"/); t = substr($0, RSTART + 9, RLENGTH - 10)}
+				/<cost / && t {match($0, / observed-ns="[0-9]*"/); o = substr($0, RSTART + 14, RLENGTH - 15)
+				printf "%s %.2f\n", m, o / t * 100; t = 0}' "$sq/$m.xml" >>"$sq/obs"
+		done
+	done
+	# Every run printed one result line, and all of them the same.
+	nsum=$(wc -l <"$sq/sums"); ndiff=$(sort -u "$sq/sums" | wc -l)
+	if [ "$nsum" -ne $((5 * SQN)) ] || [ "$ndiff" -ne 1 ]; then
+		echo "bench: FAILED: SQLite results differ between builds or modes ($nsum results of $((5 * SQN)), $ndiff different):" >&2
+		sort "$sq/sums" | uniq -c >&2
+		exit 1
+	fi
+	echo "results: $(head -n 1 "$sq/sums") in all $nsum runs"
+	g=$(median <"$sq/t.gcc"); gr=$(median <"$sq/t.raw")
+	echo "sqlite_work $SQR, $SQN rounds: CPU s (user + system) of the sqlite_work process (median, range; ratio: direct to the gcc build direct, monitored to the gcc build under --raw)"
+	printf '%-26s %8s %17s %7s %12s\n' mode median range ratio observed-%
+	for m in gcc direct raw run budget; do
+		t=$(median <"$sq/t.$m")
+		ref=$g; case $m in run | budget) ref=$gr ;; esac
+		printf '%-26s %8s %17s %7s %12s\n' \
+			"$(case $m in gcc) echo "gcc -O2, directly" ;; direct) echo "pvmmon-cc, directly" ;;
+				raw) echo "gcc -O2, --raw" ;; run) echo "pvmmon-cc, run" ;; budget) echo "pvmmon-cc, --budget=5%" ;; esac)" \
+			"$t" "$(sort -g "$sq/t.$m" | head -n 1) to $(sort -g "$sq/t.$m" | tail -n 1)" \
+			"$([ $m = raw ] && echo - || ratio "$t" "$ref")" \
+			"$(awk -v m=$m '$1 == m {print $2}' "$sq/obs" | median | sed 's/^nan$/-/')"
+		case $m in direct | run | budget) record "sqlite.$m" "$(ratio "$t" "$ref")" ;; esac
+	done
+	# Where the time goes: the default run's log, and perf's view of one more run.
+	awk '/<proc / {n++; if (/ throttled-at-ns=/) th++}
+		END {printf "last default run: %d proc records, %d of them throttled\n", n, th}' "$sq/run.xml"
+	if command -v perf >/dev/null 2>&1; then
+		(cd "$sq" && $PIN "$BIN/pvmmon" run -q -o "$sq/perf.xml" -- perf record -q -e cpu-clock \
+			-o "$sq/perf.data" "$sq/sq-cc" -p "$SQR" >/dev/null 2>&1) || true
+		if [ -s "$sq/perf.data" ]; then
+			echo "perf record -e cpu-clock, one default run: the top symbols"
+			perf report -i "$sq/perf.data" --stdio --sort dso,symbol 2>/dev/null |
+				awk '!/^#/ && NF {printf "  %8s  %-16s %s\n", $1, $2, $4; if (++n == 8) exit}'
+		else
+			echo "(perf record gave nothing: perf_event_paranoid?)"
+		fi
+	fi
+fi
 echo
 fi
 

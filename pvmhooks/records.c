@@ -12,6 +12,7 @@
 #include "critpath.h"
 #include "hooks.h"
 #include "probes.h"
+#include "procindex.h"
 #include "pvmmon/errors.h"
 #include "records.h"
 
@@ -36,15 +37,9 @@ static struct {
 } rk;
 
 static pvmmon_log_task rec;
-/* What makes a proc record: the procedure, its caller and the line of the call (seed
- * 000's "activate line"), so that every call site of a procedure has its own record. */
-typedef struct proc_key {
-	const void *site;   /* the procedure's probe site (or its static entry if counted) */
-	const void *caller; /* the caller's probe site, NULL for a root */
-	int32_t call_line;  /* the line of the call in the caller, 0 when unknown */
-	int cp;             /* the procedure's critical-path selection index, -1 if none */
-} proc_key;
 static proc_key *proc_keys;
+/* The records' index by key (procindex.c): the search when a site's last record misses. */
+static proc_index proc_idx;
 
 /* Probe stacks: the open procedures and loops of this task. */
 #define STACK_MAX 256
@@ -148,8 +143,8 @@ static inline int open_below(const pvmmon_probe_site *site, int depth)
 /*
  * The proc record of site called from caller (the enclosing procedure's site, or NULL)
  * at call_line. The site remembers its last record, which is nearly always the one
- * wanted (a procedure is usually called from one place in a loop), so the search of
- * all records is rare.
+ * wanted (a procedure is usually called from one place in a loop); the search, in the
+ * records' hash index, is for the procedures called from several places.
  */
 static __attribute__((noinline)) size_t
 proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t call_line)
@@ -157,11 +152,11 @@ proc_record_find(pvmmon_probe_site *site, pvmmon_probe_site *caller, int32_t cal
 	size_t i;
 	pvmmon_log_proc *p;
 
-	for (i = 0; i < rec.nprocs; i++)
-		if (key_is(&proc_keys[i], site, caller, call_line)) {
-			site->slot = (int)i;
-			return i;
-		}
+	i = hooks__procindex_find(&proc_idx, proc_keys, rec.nprocs, site, caller, call_line);
+	if (i != (size_t)-1) {
+		site->slot = (int)i;
+		return i;
+	}
 	if (proc_grow() < 0)
 		return (size_t)-1;
 	p = &rec.procs[rec.nprocs];
@@ -678,7 +673,10 @@ void hooks__records_calibration_end(pvmmon_probe_site *const *sites, size_t n)
 		proc_stack[proc_depth - 1].child_raw = rk.cal_child_raw;
 		proc_stack[proc_depth - 1].child_local = rk.cal_child_local;
 	}
-	/* Calibration made only its own records, the last ones: drop them. */
+	/* Calibration made only its own records, the last ones: drop them (and the index,
+	 * rebuilt at its next search). */
+	if (rec.nprocs > rk.cal_nprocs)
+		hooks__procindex_free(&proc_idx);
 	while (rec.nprocs > rk.cal_nprocs) {
 		pvmmon_log_proc *p = &rec.procs[--rec.nprocs];
 
@@ -772,6 +770,7 @@ void hooks__records_reset(void)
 	hooks__records_statics_reset();
 	free(proc_keys);
 	proc_keys = NULL;
+	hooks__procindex_free(&proc_idx);
 	free(loop_sites);
 	loop_sites = NULL;
 	rk.proc_cap = rk.loop_cap = 0;

@@ -322,6 +322,58 @@ static void test_exit_flags_throttle_counts(void)
 	s_loop2.slot = -1;
 }
 
+/* A procedure called from many places (SQLite's moveToRoot, issue 41): every call finds
+ * its call site's record through the records' index, also after calibration dropped
+ * its own records (the index is rebuilt), and no record is made twice. */
+static void test_many_callers_one_record_each(void)
+{
+	enum { NC = 300 };
+	static pvmmon_probe_site callers[NC], s_leaf = PVMMON_PROBE_SITE_INIT("leaf", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site s_cal = PVMMON_PROBE_SITE_INIT("cal", PVMMON_PROBE_PROC);
+	pvmmon_probe_site *cal[] = {&s_cal};
+	pvmmon_log_task *t;
+	int64_t v = 0;
+
+	setup();
+	for (int i = 0; i < NC; i++)
+		callers[i] = (pvmmon_probe_site)PVMMON_PROBE_SITE_INIT("caller", PVMMON_PROBE_PROC);
+	hooks__proc_enter(&s_main, 0, v++);
+	for (int round = 0; round < 3; round++) {
+		if (round == 1) {
+			/* Calibration's records, made and dropped between two rounds. */
+			hooks__records_calibration_begin();
+			hooks__proc_enter(&s_cal, 7, v++);
+			hooks__proc_exit(&s_cal, v++);
+			hooks__records_calibration_end(cal, 1);
+		}
+		/* Each caller calls leaf from two lines: leaf's last record misses every time. */
+		for (int i = 0; i < NC; i++) {
+			hooks__proc_enter(&callers[i], 5, v++);
+			for (int line = 10; line <= 11; line++) {
+				hooks__proc_enter(&s_leaf, line, v);
+				v += line; /* 10 ns at line 10, 11 at line 11 */
+				hooks__proc_exit(&s_leaf, v++);
+			}
+			hooks__proc_exit(&callers[i], v++);
+		}
+	}
+	hooks__proc_exit(&s_main, v++);
+	t = hooks__records_task();
+	/* main, the callers, leaf from each caller at each line. */
+	CU_ASSERT_EQUAL_FATAL(t->nprocs, 1 + NC + 2 * NC);
+	for (size_t i = 0; i < t->nprocs; i++) {
+		const pvmmon_log_proc *p = &t->procs[i];
+
+		if (!strcmp(p->name, "leaf")) {
+			CU_ASSERT_EQUAL(p->count, 3);
+			CU_ASSERT_EQUAL(p->incl_ns, 3 * p->call_line);
+		} else if (!strcmp(p->name, "caller")) {
+			CU_ASSERT_EQUAL(p->count, 3);
+		}
+	}
+	s_leaf.slot = s_cal.slot = -1;
+}
+
 CU_TestInfo test_records_tests[] = {
     {"a statement record per call site", test_statement_per_site},
     {"a com record per partner", test_com_per_partner},
@@ -334,5 +386,6 @@ CU_TestInfo test_records_tests[] = {
     {"recursion across call sites", test_recursion_across_call_sites},
     {"open procedures after an unwind and a reset", test_active_after_unwind_and_reset},
     {"exits flag the counts throttling checks", test_exit_flags_throttle_counts},
+    {"many callers, one record each", test_many_callers_one_record_each},
     CU_TEST_INFO_NULL,
 };
