@@ -1638,6 +1638,29 @@ for app in "matmul -n 400 -w 4 -i 8" "mcpi -w 4 -c 512 -s 1000000"; do
 		"$(median <"$sw/$n.share")"
 done
 "$PB/sampleflush" | sed 's/^/flush of the samples, /'
+# Agreement with the probes: apps/hotspots built with pvmmon-cc (-g -O2) and sampled at
+# 997 Hz, 3 runs: per procedure the sampled self share and the probed share (the
+# report's "probed %", the probes' exclusive time over the task's compute time), medians.
+echo "Sampled and probed shares of apps/hotspots built with pvmmon-cc (median of 3; points)"
+if "$BIN/pvmmon-cc" -g -O2 -o "$sw/hs-cc" apps/hotspots.c -lpvm3 >/dev/null 2>&1; then
+	: >"$sw/agree"
+	for rep in 1 2 3; do
+		(cd "$sw" && PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q --sample=997 -o hs.xml -- \
+			./hs-cc 1000000000 >/dev/null 2>&1 && "$BIN/pvmmon" report hs.xml) 2>/dev/null |
+			awk '$1 == "hot_a" || $1 == "hot_b" || $1 == "warm" {
+				if ($7 ~ /%$/) { s = $3; p = $7; sub(/%/, "", s); sub(/%/, "", p); print $1, s, p } }' \
+			>>"$sw/agree" || true
+	done
+	printf '%-12s %9s %9s %9s\n' procedure sampled probed difference
+	for proc in hot_a hot_b warm; do
+		s=$(awk -v p="$proc" '$1 == p {print $2}' "$sw/agree" | median)
+		q=$(awk -v p="$proc" '$1 == p {print $3}' "$sw/agree" | median)
+		printf '%-12s %8s%% %8s%% %9s\n' "$proc" "$s" "$q" \
+			"$(echo "$s $q" | awk '{d = $1 - $2; printf "%.1f", d < 0 ? -d : d}')"
+	done
+else
+	echo "(pvmmon-cc could not build apps/hotspots.c: skipped)"
+fi
 echo
 fi
 
