@@ -98,13 +98,18 @@ static void fill_row(mon_run *run, size_t a, uint64_t *row, size_t words)
 		if (tasks__at(run, k)->rec.parent_tid == tid)
 			set_bit(row, (long)k);
 	/* The sources of the messages sent to it (taken, or on their way: either way they
-	 * will be its to know). */
+	 * will be its to know), and the tasks it has sent to (however it learned them: a
+	 * relayed tid shows here once used). */
 	for (size_t k = 0; k < p->cap_pairs; k++) {
 		const pr_pair *e = &p->pairs[k];
+		int32_t src = (int32_t)(uint32_t)(e->key >> 32), dst = (int32_t)(uint32_t)e->key;
 
-		if (e->key && !(e->key >> 63) && (int32_t)(uint32_t)e->key == tid &&
-		    (e->sent || e->seen))
-			set_bit(row, index_of(run, (int32_t)(uint32_t)(e->key >> 32)));
+		if (!e->key || (e->key >> 63) || !(e->sent || e->seen))
+			continue;
+		if (dst == tid)
+			set_bit(row, index_of(run, src));
+		else if (src == tid)
+			set_bit(row, index_of(run, dst));
 	}
 }
 

@@ -439,7 +439,8 @@ static void test_tablix2_named(void)
 	           "if p[\"module\"] in mods))\n"
 	           "print(\"new_generation %%s\" %% [p[\"inclusive_share\"] for p in rows "
 	           "if p[\"procedure\"] == \"new_generation\" and p[\"module\"] == \"tablix2_kernel\"][0])\n"
-	           "print(\"hottest %%s\" %% paths[0][\"path\"])'",
+	           "print(\"ga paths %%d\" %% sum(p[\"path\"].startswith("
+	           "\"main > main_loop > new_generation\") for p in paths))'",
 	           dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	CU_ASSERT_EQUAL(sscanf(r.out, "fitness %lf\nnew_generation %lf", &fit, &gen), 2);
@@ -450,7 +451,11 @@ static void test_tablix2_named(void)
 	 * the names are checked. */
 	CU_ASSERT(fit >= 0.2 || harness_slowed());
 	CU_ASSERT(gen >= 0.5 || harness_slowed());
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "hottest main > main_loop > new_generation"));
+	/* The genetic algorithm's paths are there; which one is hottest varies with so few
+	 * samples (a fitness module's, or new_generation's own). */
+	CU_ASSERT(strstr(r.out, "ga paths ") && !strstr(r.out, "ga paths 0\n"));
+	if (!strstr(r.out, "ga paths ") || strstr(r.out, "ga paths 0\n"))
+		fprintf(stderr, "\ntablix2 sampled: %s\n", r.out);
 	cmd_result_free(&r);
 }
 
