@@ -435,14 +435,14 @@ static void child_env(const cli_run_opts *o, const char *hooks)
 	setenv("PVMMON_THROTTLE", cli__run_throttle(o), 1);
 	if (o->check)
 		setenv("PVMMON_CHECK", o->check, 1);
-	/* Call-path sampling: --sample's rate; by default the tasks of programs not
-	 * built with pvmmon-cc (they decide: "auto"); none with --no-sample. */
+	/* Sampling: --sample's rate, or "auto" (programs without pvmmon-cc); none with
+	 * --no-sample, nor in preserve mode unless asked (its time enters virtual time). */
 	if (o->sample_hz) {
 		char hz[16];
 
 		snprintf(hz, sizeof(hz), "%d", o->sample_hz);
 		setenv("PVMMON_SAMPLE", hz, 1);
-	} else if (o->no_sample) {
+	} else if (o->no_sample || o->preserve) {
 		unsetenv("PVMMON_SAMPLE");
 	} else {
 		setenv("PVMMON_SAMPLE", "auto", 1);

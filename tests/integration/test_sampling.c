@@ -247,6 +247,13 @@ static void test_default_on(void)
 	free(report);
 	pvmmon_log_free(log);
 	cmd_result_free(&r);
+	/* Nor in preserve mode unless asked: its decisions go by virtual time. */
+	log = sampled_run(dir, "pres", "--mode=preserve --no-record", prog, &r, NULL);
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	CU_ASSERT_PTR_NULL(log->tasks[0].samples);
+	pvmmon_log_free(log);
+	cmd_result_free(&r);
 	harness_sh(&r, 30, "%s/pvmmon run --sample=0 -- true", harness_bin());
 	CU_ASSERT_EQUAL(r.status, 2); /* usage */
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "--sample wants a rate"));
