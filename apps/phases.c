@@ -5,12 +5,12 @@
  * compute again while worker 0 computes three times as long (phase 3), which the master
  * and the other workers wait for. SCALE (default 1, about 20 ms in all on an idle
  * machine) multiplies every phase's length, so a run SCALE times longer has the same
- * shape. With "sleep" after SCALE the compute phases sleep instead (0.5 ms a tenth of a
+ * shape. With "idle" after SCALE the compute phases sleep instead (0.5 ms a tenth of a
  * unit, so that the exchange's own work is a few thousandths of the computing), so
  * that their lengths, and the run's load balance (1/2: the master computes nothing,
  * worker 0 twice what the others do), do not depend on the processors.
  *
- * usage: phases [SCALE [sleep]]
+ * usage: phases [SCALE [idle]]
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -45,7 +45,7 @@ static uint32_t compute(long tenths)
 	return APPUTIL_FOLD(h);
 }
 
-/* The compute phases sleep instead ("sleep"). */
+/* The compute phases sleep instead ("idle"). */
 static int asleep;
 
 static void phase_compute(long tenths)
@@ -123,19 +123,19 @@ int main(int argc, char **argv)
 		/* One call a statement: pvmmon-cc notes the line of each. */
 		me = (int)apputil_parse_num("phases", argv[2], "worker", 0, NWORKERS - 1);
 		scale = apputil_parse_num("phases", argv[3], "scale", 1, 100000);
-		asleep = argc >= 5 && !strcmp(argv[4], "sleep");
+		asleep = argc >= 5 && !strcmp(argv[4], "idle");
 		return worker(me, scale);
 	}
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: phases [SCALE [sleep]]\nThree phases: compute, a ping-pong with the "
+		printf("usage: phases [SCALE [idle]]\nThree phases: compute, a ping-pong with the "
 		       "master, compute with worker 0 three times as long;\nSCALE multiplies "
-		       "them; with sleep the compute phases sleep.\n");
+		       "them; with idle the compute phases sleep.\n");
 		return 0;
 	}
 	if (argc >= 2)
 		scale = apputil_parse_num("phases", argv[1], "scale", 1, 100000);
-	if (argc >= 3 && strcmp(argv[2], "sleep")) {
-		fprintf(stderr, "phases: '%s' is not \"sleep\"\nusage: phases [SCALE [sleep]]\n",
+	if (argc >= 3 && strcmp(argv[2], "idle")) {
+		fprintf(stderr, "phases: '%s' is not \"idle\"\nusage: phases [SCALE [idle]]\n",
 		        argv[2]);
 		return 2;
 	}
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 	snprintf(num[1], sizeof(num[1]), "%ld", scale);
 	for (int i = 0; i < NWORKERS; i++) {
 		snprintf(num[0], sizeof(num[0]), "%d", i);
-		if (pvm_spawn(argv[0], (char *[]){"worker", num[0], num[1], asleep ? "sleep" : NULL, NULL},
+		if (pvm_spawn(argv[0], (char *[]){"worker", num[0], num[1], asleep ? "idle" : NULL, NULL},
 		              PvmTaskDefault, "", 1, &tids[i]) != 1) {
 			fprintf(stderr, "phases: cannot spawn worker %d\n", i);
 			pvm_exit();

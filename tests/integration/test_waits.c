@@ -289,7 +289,7 @@ static void test_phases_load_balance(void)
 
 	harness_sh(&r, RUN_TIMEOUT,
 	           "cd '%s' && PATH='%s':$PATH %s/pvmmon run -q --trace -o ph.xml -- %s/phases 5 "
-	           "sleep", /* the subject's mode (apps/phases); the test waits for its end */
+	           "idle", /* the subject's mode: its phases idle (apps/phases) */
 	           dir, harness_bin(), harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	cmd_result_free(&r);
