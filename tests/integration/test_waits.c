@@ -445,7 +445,7 @@ static void test_network_whatif(void)
 
 /*
  * apps/latebar: 4 members meet at a barrier after each of 5 rounds; member 3 (task 0.3)
- * takes 100 ms more a round in late_part (asleep). It is named the latecomer of every round's
+ * takes 100 ms more a round in late_part (napping). It is named the latecomer of every round's
  * barrier; the other three wait 5 x 100 ms x 3 = 1.5 s there in all; late_part is the top
  * cause. Within 5%: the members' work is timed waiting, so none needs a processor, and
  * the analysis is in virtual time, so pvmmon's own cost is not in it; what is left is a
