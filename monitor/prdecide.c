@@ -268,11 +268,7 @@ static void grant(mon_run *run, size_t i, int verdict, int32_t src, int32_t tag)
 	t->t_block = 0;
 }
 
-/* No task the rule sees has the tid. */
-#define INDEX_NONE (-1)
-
-/* The index of tid among the tasks the rule sees, INDEX_NONE when it is none of them. */
-static int32_t index_of(mon_run *run, int32_t tid)
+int32_t preserve__index_of(mon_run *run, int32_t tid)
 {
 	struct mon_pr *p = run->pr;
 	mon_task *t = tasks__find(run, tid);
@@ -282,7 +278,7 @@ static int32_t index_of(mon_run *run, int32_t tid)
 	for (size_t k = 0; k < p->nextra; k++)
 		if (p->extra_tid[k] == tid)
 			return (int32_t)(tasks__count(run) + k);
-	return INDEX_NONE;
+	return PR_INDEX_NONE;
 }
 
 void preserve__build(mon_run *run)
@@ -342,7 +338,7 @@ void preserve__build(mon_run *run)
 	/* wait_src needs the extra tasks' indices too. */
 	for (i = 0; i < tasks__count(run); i++)
 		if (p->ot[i].state == ORDER_BLOCKED && p->t[i].src != -1)
-			p->ot[i].wait_src = index_of(run, p->t[i].src);
+			p->ot[i].wait_src = preserve__index_of(run, p->t[i].src);
 	for (i = 0; i < p->nextra; i++) {
 		order_task *o = &p->ot[tasks__count(run) + i];
 
@@ -376,7 +372,7 @@ void preserve__decide(mon_run *run, size_t i)
 		p->cap_oc = t->ncand;
 	}
 	for (k = 0; k < t->ncand; k++) {
-		int32_t s = index_of(run, t->cand[k].src);
+		int32_t s = preserve__index_of(run, t->cand[k].src);
 
 		if (s < 0 || (size_t)s >= tasks__count(run))
 			continue;
@@ -386,7 +382,7 @@ void preserve__decide(mon_run *run, size_t i)
 		p->oc[nc].seq = t->cand[k].seq;
 		nc++;
 	}
-	src = t->src == -1 ? -1 : index_of(run, t->src);
+	src = t->src == -1 ? -1 : preserve__index_of(run, t->src);
 	inflight = t->src == -1 ? pending_in(p, tid) : pending(p, t->src, tid);
 	if (t->src != -1 && src < 0) {
 		/* It waits on a task that is no task of the run: only that task can answer. */

@@ -85,6 +85,11 @@ struct mon_pr {
  * receiver's seen count; lo: see prdecide.c). */
 void preserve__pair_set(struct mon_pr *p, int32_t src, int32_t dst, int sent, uint32_t n,
                         int64_t lo);
+/* No task the rule sees has the tid. */
+#define PR_INDEX_NONE (-1)
+/* prdecide.c: the index of tid among the tasks the rule sees (registered, then spawned
+ * but not registered), PR_INDEX_NONE when it is none of them. */
+int32_t preserve__index_of(mon_run *run, int32_t tid);
 /* The rule's view of every task (registered, then spawned but not registered). */
 void preserve__build(mon_run *run);
 /* Decides the pending request of task i, if it can be decided now. */

@@ -21,22 +21,7 @@
 #include "preserve_impl.h"
 #include "tasks.h"
 
-/* The index of tid among the rule's tasks (registered, then spawned not registered),
- * or -1. */
-static long index_of(mon_run *run, int32_t tid)
-{
-	struct mon_pr *p = run->pr;
-	mon_task *t = tid ? tasks__find(run, tid) : NULL;
-
-	if (t)
-		return (long)t->index;
-	for (size_t k = 0; k < p->nextra; k++)
-		if (p->extra_tid[k] == tid)
-			return (long)(tasks__count(run) + k);
-	return -1;
-}
-
-static void set_bit(uint64_t *row, long b)
+static void set_bit(uint64_t *row, int32_t b)
 {
 	if (b >= 0)
 		row[b / 64] |= 1ULL << (b % 64);
@@ -88,12 +73,12 @@ static void fill_row(mon_run *run, size_t a, uint64_t *row, size_t words)
 	}
 	mt = tasks__at(run, a);
 	tid = mt->rec.tid;
-	set_bit(row, index_of(run, mt->rec.parent_tid));
+	set_bit(row, preserve__index_of(run, mt->rec.parent_tid));
 	/* Its children: by its spawn reports, and by the children's registrations, which
 	 * may come first. */
 	for (size_t k = 0; k < tasks__spawn_count(run); k++)
 		if (tasks__spawn_at(run, k)->parent == tid)
-			set_bit(row, index_of(run, tasks__spawn_at(run, k)->child));
+			set_bit(row, preserve__index_of(run, tasks__spawn_at(run, k)->child));
 	for (size_t k = 0; k < nt; k++)
 		if (tasks__at(run, k)->rec.parent_tid == tid)
 			set_bit(row, (long)k);
@@ -107,9 +92,9 @@ static void fill_row(mon_run *run, size_t a, uint64_t *row, size_t words)
 		if (!e->key || (e->key >> 63) || !(e->sent || e->seen))
 			continue;
 		if (dst == tid)
-			set_bit(row, index_of(run, src));
+			set_bit(row, preserve__index_of(run, src));
 		else if (src == tid)
-			set_bit(row, index_of(run, dst));
+			set_bit(row, preserve__index_of(run, dst));
 	}
 }
 

@@ -496,7 +496,7 @@ static void wait_deadline(hooks_call *call, int64_t deadline)
 /* Takes what was decided (grant): by source and tag, with libpvm3's own matcher. */
 static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 {
-	const stash_entry *plain;
+	const stash_entry *plain, *taken;
 	hooks_matcher matcher;
 	int64_t now;
 
@@ -521,8 +521,8 @@ static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 	}
 	call->pr_reordered = !plain || plain->src != grant.src || plain->tag != grant.tag;
 	/* What a receive from any source took: a relayed message found earlier is said. */
-	if (tid == -1 && (plain = hooks__pr_first_match(grant.src, grant.tag)) != NULL)
-		hooks__prl_taken(plain->vs + vclock__trans_estimate(hooks__clock(), plain->bytes));
+	if (tid == -1 && (taken = hooks__pr_first_match(grant.src, grant.tag)) != NULL)
+		hooks__prl_taken(taken->vs + vclock__trans_estimate(hooks__clock(), taken->bytes));
 	/* The chosen message is taken by source and tag with libpvm3's own matcher: a
 	 * matcher the program installed has had its say in the candidates. */
 	matcher = hooks__matcher_default();

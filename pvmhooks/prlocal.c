@@ -228,12 +228,13 @@ int hooks__prl_sent(int32_t tid, int64_t vs)
 		*at = spawns;
 	if (!tab.valid)
 		return quiet;
+	/* The task sent to moves no earlier than the message reaches it: the send + half
+	 * its least transmission, as the monitor's wake bounds take it; a task woken
+	 * through it, no earlier either. */
+	vs += wake_credit(tid);
 	for (size_t i = 0; i < tab.n; i++) {
 		prl_entry *e = &tab.e[i];
-		/* The task sent to moves no earlier than the message reaches it: the send +
-		 * half its least transmission, as the monitor's wake bounds take it; a task
-		 * woken through it, no earlier either. */
-		int64_t lo = max64(e->vt, vs + wake_credit(tid));
+		int64_t lo = max64(e->vt, vs);
 
 		if (e->tid == tid)
 			e->woken = 1, e->anyb = 0, e->knows = 1;

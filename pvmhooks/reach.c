@@ -1,7 +1,8 @@
 /*
  * Whom this task may address, for preserve mode's knowledge rule (monitor/prknow.c):
  * the tids it has learned (its own, its parent's, its children's, the sources of the
- * messages it took, tids in the data it unpacked), whether it may know every tid (its
+ * messages it took; and whether it unpacked data that may hold tids), whether it may
+ * know every tid (its
  * program imports a call that lists tids: pvm_tasks, pvm_siblings, libgpvm3's calls,
  * the mailbox; or it took a message from an unmonitored sender), whether it packed a
  * tid it knows into a message or a spawn's arguments (it teaches: the rule is off for
@@ -12,8 +13,8 @@
  * task at once, before any report could tell the monitor; the program's imports are
  * known before it sends anything.
  */
-#include <link.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,10 @@ static struct {
 	int32_t self;
 	tidmap known;
 	int32_t lo, hi; /* the least and largest tid learned: a quick test for data */
+	/* It unpacked a value that may be a tid: it may address tids from data (taught by
+	 * a task whose TEACH bit says so), and its sends surprise no more. Unpacks are not
+	 * looked at after that: a bulk message's random words would fill the map. */
+	int data;
 } rs;
 
 /* Calls that list tids, in C and in Fortran (libfpvm3 is linked into the program). */
@@ -82,7 +87,7 @@ static void value(int64_t v, int unpack, const void *caller)
 	if (!tid_like(v))
 		return;
 	if (unpack) {
-		hooks__reach_learn((int32_t)v);
+		rs.data = 1;
 		return;
 	}
 	/* Its own tid teaches nothing its messages' source does not. */
@@ -101,7 +106,8 @@ void hooks__reach_data(int type, const void *p, int n, int stride, int unpack,
 	const char *c = p;
 	int size;
 
-	if (!rs.on || !p || n <= 0 || stride <= 0 || (!unpack && (rs.bits & WIRE_PW_REACH_TEACH)))
+	if (!rs.on || !p || n <= 0 || stride <= 0 || (unpack && rs.data) ||
+	    (!unpack && (rs.bits & WIRE_PW_REACH_TEACH)))
 		return;
 	switch (type) {
 	case PVM_INT:
@@ -133,12 +139,14 @@ void hooks__reach_data(int type, const void *p, int n, int stride, int unpack,
 			memcpy(&v, c + (size_t)i * (size_t)stride * 8, 8);
 		}
 		value(v, unpack, caller);
+		if (unpack && rs.data)
+			return;
 	}
 }
 
 void hooks__reach_str(const char *s, int unpack, const void *caller)
 {
-	if (!rs.on || !s)
+	if (!rs.on || !s || (unpack && rs.data))
 		return;
 	/* Each run of letters and digits, read in decimal and in hexadecimal (tids are
 	 * printed both ways, "t40003" too). */
@@ -165,7 +173,7 @@ void hooks__reach_str(const char *s, int unpack, const void *caller)
 
 void hooks__reach_sending(int32_t tid)
 {
-	if (!rs.on || (rs.bits & WIRE_PW_REACH_ALL) || !tid_like(tid) || tid == rs.self)
+	if (!rs.on || (rs.bits & WIRE_PW_REACH_ALL) || rs.data || !tid_like(tid) || tid == rs.self)
 		return;
 	if (!tidmap__find(&rs.known, tid))
 		rs.bits |= WIRE_PW_REACH_SURPRISE;

@@ -12,13 +12,14 @@
 void hooks__reach_start(int32_t self, int32_t parent, int imports);
 /* Whether it is followed (then the pack and unpack wrappers call the functions below). */
 int hooks__reach_on(void);
-/* It learned tid (a child, a message's source, a tid in data it unpacked). */
+/* It learned tid (its parent, a child, a message's source). */
 void hooks__reach_learn(int32_t tid);
 /* It may have learned every tid (a message from an unmonitored sender). */
 void hooks__reach_all(void);
 /* n items of PVM type type at p, stride items apart, packed (unpack 0: their tids
  * teach, unless caller, the pack call's return address, is in PVM's own libraries) or
- * unpacked (1: their tids are learned). */
+ * unpacked (1: one that may be a tid says the task may address tids from data, and
+ * its sends surprise no more). */
 void hooks__reach_data(int type, const void *p, int n, int stride, int unpack,
                        const void *caller);
 /* A string packed or unpacked, or a spawn's argument: numbers in it read as tids. */
