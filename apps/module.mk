@@ -4,7 +4,7 @@ APPS_PROGS := slowstage worder matmul matmul-worker mcpi mcpi-worker pingpong pi
               pipeline pipeline-stage ring ring-node issort issort-worker order fig4 flood flood-worker \
               callheavy mhf notify dies dies-worker rhang vmcount sendall fidelity interp seeded \
               phases lifecycle allwait upkcheck gorace tpoll notifymw prace tagrace hotspots \
-              tidfile endwait
+              tidfile endwait awaywait
 APPS_BINS  := $(APPS_PROGS:%=$(BIN)/%) $(BIN)/matmul-linked
 
 $(BIN)/%: $(BUILD)/apps/%.o

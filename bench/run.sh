@@ -1452,11 +1452,15 @@ p24_row nmw "notifymw -w 4 -n 2000 (s)"
 p24_row mc "mcpi -w 8 -c 2000 -s 20000 (s)"
 [ $have_gf = 0 ] || p24_row gf "gredf (Fortran bcast/reduce) (s)"
 # Whether each subject's receives from any source waited only for the tasks that could
-# address them (the log's preserve-knowledge, of its last preserve run).
+# address them (the log's preserve-knowledge), and how many of the tasks' own decisions
+# waited until a timer ended the wait (preserve-local-waits-timed), of its last
+# preserve run.
+p24_setting() { sed -n "s/.*key=\"$1\" value=\"\([^\"]*\)\".*/\1/p" "$2" | head -1; }
 for n in np nmw tx mc gf; do
 	[ -s "$pw/$n.pr.xml" ] || continue
-	printf '  %-4s preserve-knowledge: %s\n' "$n" \
-		"$(sed -n 's/.*key="preserve-knowledge" value="\([^"]*\)".*/\1/p' "$pw/$n.pr.xml" | head -1)"
+	printf '  %-4s preserve-knowledge: %s; local waits ended by a timer: %s\n' "$n" \
+		"$(p24_setting preserve-knowledge "$pw/$n.pr.xml")" \
+		"$(p24_setting preserve-local-waits-timed "$pw/$n.pr.xml")"
 done
 [ $have_np = 0 ] || record pres.np "$(ratio "$(median <"$pw/np.preserve")" "$(median <"$pw/np.plain")")"
 record pres.nmw "$(ratio "$(median <"$pw/nmw.preserve")" "$(median <"$pw/nmw.plain")")"
@@ -1665,31 +1669,97 @@ echo
 fi
 
 if want 29; then
-# 29. Real call-heavy code (issue 41): the SQLite amalgamation (sqlite3.c of the npm
-# package better-sqlite3, fetched into the work folder by bench/sqlite_get.sh; the
-# section is skipped with a message without npm or the network; BENCH_SQLITE_DIR=DIR
-# takes a folder that holds sqlite3.c and sqlite3.h) under bench/sqlite_work.c's
-# workload (SQ_ROWS rows, 30000: inserts in transactions, an indexed join, a sort, two
-# recursive CTEs; about 0.4 s for the gcc build), the driver and the amalgamation built
-# with gcc -O2 and with pvmmon-cc -O2 (the same flags). Compile time of the amalgamation
-# once each (seconds, and the ratio). SQ_RUNS rounds (REPS), the modes interleaved in
-# each: the gcc build and the pvmmon-cc build run directly, the gcc build under
-# `pvmmon run --raw`, the pvmmon-cc build under `pvmmon run` (default settings) and
-# `--budget=5%` (the last three as PVM tasks: sqlite_work -p). CPU seconds (user +
-# system) of the sqlite_work process alone (bash's time inside the run, as in section
-# 18), median and range; ratios: direct against the gcc build direct, monitored against
-# the gcc build under --raw (the issue's targets 1.05 and 1.5). Every run's checksum
-# must be the gcc build's: the section fails (exit 1) if one differs. Then where the
-# monitored time goes: the last default run's log (proc records, how many throttled,
-# the task's observed cost) and, with perf, the top symbols of one more default run
-# (perf record -e cpu-clock).
+# 29. Real call-heavy code (issue 41), two programs nobody here wrote, each built with
+# gcc -O2 and with pvmmon-cc -O2 (the same flags) under a driver of ours:
+# - the SQLite amalgamation (sqlite3.c of the npm package better-sqlite3, fetched into
+#   the work folder by bench/sqlite_get.sh; BENCH_SQLITE_DIR=DIR takes a folder that
+#   holds sqlite3.c and sqlite3.h) under bench/sqlite_work.c's workload (SQ_ROWS rows,
+#   30000: inserts in transactions, an indexed join, a sort, two recursive CTEs; about
+#   0.4 s for the gcc build); compile time of the amalgamation once each (seconds, and
+#   the ratio);
+# - the Lua 5.3 interpreter (the sources of the npm package lua-src, by bench/npm_src.sh)
+#   running bench/lua_work.c's script (LUA_SCALE, 10: recursion, string building, a sort
+#   with a Lua comparison, table churn for the collector, a numeric loop).
+# Each part is skipped with a message without npm or the network. Per program, ch_runs
+# takes CH_RUNS rounds (REPS), the modes interleaved in each: the gcc build and the
+# pvmmon-cc build run directly, the gcc build under `pvmmon run --raw`, the pvmmon-cc
+# build under `pvmmon run` (default settings) and `--budget=5%` (the last three as PVM
+# tasks: the driver's -p). CPU seconds (user + system) of the program's process alone
+# (bash's time inside the run, as in section 18), median and range; ratios: direct
+# against the gcc build direct, monitored against the gcc build under --raw (the issue's
+# targets 1.05 and 1.5). Every run's result must be the gcc build's: the section fails
+# (exit 1) if one differs. Then the last default run's log: proc records, how many
+# throttled, and whether the timed procedures' exclusive times add up to the task's
+# virtual time within its stated uncertainty; for SQLite, with perf, the top symbols of
+# one more default run (perf record -e cpu-clock).
+
+# ch_runs KEY TAG NAME DIR ARGS...: the modes above for DIR/TAG-gcc and DIR/TAG-cc run
+# with ARGS (and -p first as PVM tasks); records KEY.direct, KEY.run and KEY.budget.
+ch_runs() {
+	chkey=$1 chtag=$2 chname=$3 chd=$4
+	shift 4
+	chn=${CH_RUNS:-$REPS}
+	# CPU seconds of the program alone; its result line goes to the file named.
+	# shellcheck disable=SC2016
+	cpu='TIMEFORMAT="%U %S"; { time "$0" "$@" >>"$CH_OUT"; } 2>&1 | awk "{print \$1 + \$2}"'
+	for m in gcc direct raw run budget; do : >"$chd/t.$m"; done
+	: >"$chd/obs"; : >"$chd/sums"
+	for rep in $(seq "$chn"); do
+		CH_OUT="$chd/sums" $PIN bash -c "$cpu" "$chd/$chtag-gcc" "$@" >>"$chd/t.gcc"
+		CH_OUT="$chd/sums" $PIN bash -c "$cpu" "$chd/$chtag-cc" "$@" >>"$chd/t.direct"
+		(cd "$chd" && CH_OUT="$chd/sums" $PIN "$BIN/pvmmon" run -q --raw -- bash -c "$cpu" \
+			"$chd/$chtag-gcc" -p "$@" 2>/dev/null | tail -n 1 >>"$chd/t.raw")
+		for m in run budget; do
+			opt=; [ $m = budget ] && opt=--budget=5%
+			# shellcheck disable=SC2086
+			(cd "$chd" && CH_OUT="$chd/sums" $PIN "$BIN/pvmmon" run -q $opt -o "$chd/$m.xml" -- \
+				bash -c "$cpu" "$chd/$chtag-cc" -p "$@" 2>/dev/null | tail -n 1 >>"$chd/t.$m")
+			# The task's observed cost over its real time (as in section 18).
+			awk -v m=$m -v p="$chtag-cc" '/<task / && index($0, p) {match($0, / raw-ns="[0-9]*"/); t = substr($0, RSTART + 9, RLENGTH - 10)}
+				/<cost / && t {match($0, / observed-ns="[0-9]*"/); o = substr($0, RSTART + 14, RLENGTH - 15)
+				printf "%s %.2f\n", m, o / t * 100; t = 0}' "$chd/$m.xml" >>"$chd/obs"
+		done
+	done
+	# Every run printed one result line, and all of them the same.
+	nsum=$(wc -l <"$chd/sums"); ndiff=$(sort -u "$chd/sums" | wc -l)
+	if [ "$nsum" -ne $((5 * chn)) ] || [ "$ndiff" -ne 1 ]; then
+		echo "bench: FAILED: $chname results differ between builds or modes ($nsum results of $((5 * chn)), $ndiff different):" >&2
+		sort "$chd/sums" | uniq -c >&2
+		exit 1
+	fi
+	echo "results: $(head -n 1 "$chd/sums") in all $nsum runs"
+	g=$(median <"$chd/t.gcc"); gr=$(median <"$chd/t.raw")
+	echo "$chname, $chn rounds: CPU s (user + system) of its process (median, range; ratio: direct to the gcc build direct, monitored to the gcc build under --raw)"
+	printf '%-26s %8s %17s %7s %12s\n' mode median range ratio observed-%
+	for m in gcc direct raw run budget; do
+		t=$(median <"$chd/t.$m")
+		ref=$g; case $m in run | budget) ref=$gr ;; esac
+		printf '%-26s %8s %17s %7s %12s\n' \
+			"$(case $m in gcc) echo "gcc -O2, directly" ;; direct) echo "pvmmon-cc, directly" ;;
+				raw) echo "gcc -O2, --raw" ;; run) echo "pvmmon-cc, run" ;; budget) echo "pvmmon-cc, --budget=5%" ;; esac)" \
+			"$t" "$(sort -g "$chd/t.$m" | head -n 1) to $(sort -g "$chd/t.$m" | tail -n 1)" \
+			"$([ $m = raw ] && echo - || ratio "$t" "$ref")" \
+			"$(awk -v m=$m '$1 == m {print $2}' "$chd/obs" | median | sed 's/^nan$/-/')"
+		case $m in direct | run | budget) record "$chkey.$m" "$(ratio "$t" "$ref")" ;; esac
+	done
+	awk '/<proc / {n++; if (/ throttled-at-ns=/) th++}
+		END {printf "last default run: %d proc records, %d of them throttled\n", n, th}' "$chd/run.xml"
+	# The procedures' times add up: the timed records' exclusive times against the
+	# task's virtual time and its stated uncertainty.
+	awk -v p="$chtag-cc" '/<task / && index($0, p) {match($0, / virtual-ns="[0-9]*"/); v = substr($0, RSTART + 13, RLENGTH - 14)
+		match($0, / uncertainty-ns="[0-9]*"/); u = substr($0, RSTART + 17, RLENGTH - 18)}
+		/<proc / && !/ timed="no"/ {match($0, / excl-ns="-?[0-9]*"/); e += substr($0, RSTART + 10, RLENGTH - 11)}
+		END {printf "procedure times add up: exclusive %.2f ms, task %.2f ms +- %.2f (%s)\n",
+			e / 1e6, v / 1e6, u / 1e6, (e - v <= u + 0 && v - e <= u + 0) ? "within" : "OUTSIDE"}' "$chd/run.xml"
+}
+
 echo "Real call-heavy code: SQLite (issue 41)"
 sq="$work/sqlite"
+mkdir -p "$sq" # the builds and times go here, also when BENCH_SQLITE_DIR names the sources
 if ! sd=$(bench/sqlite_get.sh "$sq"); then
 	echo "skipped: no SQLite amalgamation (see above)"
 else
 	echo "amalgamation: $(cat "$sd/source" 2>/dev/null || echo "$sd") (npm pack better-sqlite3)"
-	SQR=${SQ_ROWS:-30000} SQN=${SQ_RUNS:-$REPS}
 	sqf="-O2 -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I$sd"
 	for cc in gcc cc; do
 		c=gcc; [ $cc = cc ] && c="$BIN/pvmmon-cc"
@@ -1708,55 +1778,11 @@ else
 	printf 'compile sqlite3.c (-O2 -c): gcc %ss, pvmmon-cc %ss, ratio %.2f\n' "$(cat "$sq/ct.gcc")" \
 		"$(cat "$sq/ct.cc")" "$(ratio "$(cat "$sq/ct.cc")" "$(cat "$sq/ct.gcc")")"
 	record sqlite.compile "$(ratio "$(cat "$sq/ct.cc")" "$(cat "$sq/ct.gcc")")"
-	# CPU seconds of the program alone; its result line goes to the file named.
-	# shellcheck disable=SC2016
-	cpu='TIMEFORMAT="%U %S"; { time "$0" "$@" >>"$SQ_OUT"; } 2>&1 | awk "{print \$1 + \$2}"'
-	for m in gcc direct raw run budget; do : >"$sq/t.$m"; done
-	: >"$sq/obs"; : >"$sq/sums"
-	for rep in $(seq "$SQN"); do
-		SQ_OUT="$sq/sums" $PIN bash -c "$cpu" "$sq/sq-gcc" "$SQR" >>"$sq/t.gcc"
-		SQ_OUT="$sq/sums" $PIN bash -c "$cpu" "$sq/sq-cc" "$SQR" >>"$sq/t.direct"
-		(cd "$sq" && SQ_OUT="$sq/sums" $PIN "$BIN/pvmmon" run -q --raw -- bash -c "$cpu" \
-			"$sq/sq-gcc" -p "$SQR" 2>/dev/null | tail -n 1 >>"$sq/t.raw")
-		for m in run budget; do
-			opt=; [ $m = budget ] && opt=--budget=5%
-			# shellcheck disable=SC2086
-			(cd "$sq" && SQ_OUT="$sq/sums" $PIN "$BIN/pvmmon" run -q $opt -o "$sq/$m.xml" -- \
-				bash -c "$cpu" "$sq/sq-cc" -p "$SQR" 2>/dev/null | tail -n 1 >>"$sq/t.$m")
-			# The task's observed cost over its real time (as in section 18).
-			awk -v m=$m '/<task / && /sq-cc/ {match($0, / raw-ns="[0-9]*"/); t = substr($0, RSTART + 9, RLENGTH - 10)}
-				/<cost / && t {match($0, / observed-ns="[0-9]*"/); o = substr($0, RSTART + 14, RLENGTH - 15)
-				printf "%s %.2f\n", m, o / t * 100; t = 0}' "$sq/$m.xml" >>"$sq/obs"
-		done
-	done
-	# Every run printed one result line, and all of them the same.
-	nsum=$(wc -l <"$sq/sums"); ndiff=$(sort -u "$sq/sums" | wc -l)
-	if [ "$nsum" -ne $((5 * SQN)) ] || [ "$ndiff" -ne 1 ]; then
-		echo "bench: FAILED: SQLite results differ between builds or modes ($nsum results of $((5 * SQN)), $ndiff different):" >&2
-		sort "$sq/sums" | uniq -c >&2
-		exit 1
-	fi
-	echo "results: $(head -n 1 "$sq/sums") in all $nsum runs"
-	g=$(median <"$sq/t.gcc"); gr=$(median <"$sq/t.raw")
-	echo "sqlite_work $SQR, $SQN rounds: CPU s (user + system) of the sqlite_work process (median, range; ratio: direct to the gcc build direct, monitored to the gcc build under --raw)"
-	printf '%-26s %8s %17s %7s %12s\n' mode median range ratio observed-%
-	for m in gcc direct raw run budget; do
-		t=$(median <"$sq/t.$m")
-		ref=$g; case $m in run | budget) ref=$gr ;; esac
-		printf '%-26s %8s %17s %7s %12s\n' \
-			"$(case $m in gcc) echo "gcc -O2, directly" ;; direct) echo "pvmmon-cc, directly" ;;
-				raw) echo "gcc -O2, --raw" ;; run) echo "pvmmon-cc, run" ;; budget) echo "pvmmon-cc, --budget=5%" ;; esac)" \
-			"$t" "$(sort -g "$sq/t.$m" | head -n 1) to $(sort -g "$sq/t.$m" | tail -n 1)" \
-			"$([ $m = raw ] && echo - || ratio "$t" "$ref")" \
-			"$(awk -v m=$m '$1 == m {print $2}' "$sq/obs" | median | sed 's/^nan$/-/')"
-		case $m in direct | run | budget) record "sqlite.$m" "$(ratio "$t" "$ref")" ;; esac
-	done
-	# Where the time goes: the default run's log, and perf's view of one more run.
-	awk '/<proc / {n++; if (/ throttled-at-ns=/) th++}
-		END {printf "last default run: %d proc records, %d of them throttled\n", n, th}' "$sq/run.xml"
+	CH_RUNS=${SQ_RUNS:-$REPS} ch_runs sqlite sq "sqlite_work ${SQ_ROWS:-30000}" "$sq" "${SQ_ROWS:-30000}"
+	# Where the time goes: perf's view of one more default run.
 	if command -v perf >/dev/null 2>&1; then
 		(cd "$sq" && $PIN "$BIN/pvmmon" run -q -o "$sq/perf.xml" -- perf record -q -e cpu-clock \
-			-o "$sq/perf.data" "$sq/sq-cc" -p "$SQR" >/dev/null 2>&1) || true
+			-o "$sq/perf.data" "$sq/sq-cc" -p "${SQ_ROWS:-30000}" >/dev/null 2>&1) || true
 		if [ -s "$sq/perf.data" ]; then
 			echo "perf record -e cpu-clock, one default run: the top symbols"
 			perf report -i "$sq/perf.data" --stdio --sort dso,symbol 2>/dev/null |
@@ -1766,6 +1792,58 @@ else
 		fi
 	fi
 fi
+echo
+echo "Real call-heavy code: the Lua 5.3 interpreter (issue 41)"
+lu="$work/lua"
+if ! ld=$(bench/npm_src.sh lua-src src "$lu/src"); then
+	echo "skipped: no Lua sources (see above)"
+else
+	echo "sources: $(cat "$ld/source") (npm pack lua-src)"
+	for cc in gcc cc; do
+		c=gcc; [ $cc = cc ] && c="$BIN/pvmmon-cc"
+		mkdir -p "$lu/o-$cc"
+		for f in "$ld"/*.c; do
+			case $f in */lua.c | */luac.c) continue ;; esac
+			# shellcheck disable=SC2086
+			"$c" -O2 -DLUA_COMPAT_5_2 -DLUA_USE_POSIX -c -o "$lu/o-$cc/$(basename "$f" .c).o" "$f" \
+				2>>"$lu/err.$cc" || { echo "bench: FAILED: $(basename "$c") did not compile $f:" >&2
+				tail -n 5 "$lu/err.$cc" >&2; exit 1; }
+		done
+		"$c" -O2 -Wall -Wextra -I"$ld" -c -o "$lu/drv-$cc.o" bench/lua_work.c
+		"$c" -o "$lu/lua-$cc" "$lu/drv-$cc.o" "$lu/o-$cc"/*.o -lpvm3 -lm
+	done
+	CH_RUNS=${LUA_RUNS:-$REPS} ch_runs lua lua "lua_work ${LUA_SCALE:-10}" "$lu" "${LUA_SCALE:-10}"
+fi
+echo
+fi
+
+if want 30; then
+# 30. Why tasks wait, online (issue 40): what the in-task analysis (pvmhooks/blame.c, on
+# by default) costs: ping-pong round trips (8 B, 1 KiB) and Monte Carlo pi's wall time
+# (section 2's), monitored as by default and with the analysis off (PVMMON_BLAME=0, which
+# the tasks inherit), interleaved. Target: within 1%.
+: >"$work/pp.c30on"; : >"$work/pp.c30off"; : >"$work/c30.mcpi.on"; : >"$work/c30.mcpi.off"
+for rep in $(seq "$REPS"); do
+	for mode in on off; do
+		b=1; [ $mode = off ] && b=0
+		PVMMON_BLAME=$b $PIN "$BIN/pvmmon" run -q -o "$work/c30.xml" -- "$BIN/pingpong" -n 2000 \
+			-w 200 --timing --sizes 8,1024 >>"$work/pp.c30$mode" 2>/dev/null
+		PVMMON_BLAME=$b PATH="$BIN:$PATH" $PIN "$BIN/pvmmon" run -q -o "$work/c30m.xml" -- \
+			/bin/bash -c 'TIMEFORMAT=%R; time "$@" >/dev/null' bash "$BIN/mcpi" -w 4 -c 512 \
+			-s 1000000 2>&1 >/dev/null | tail -n 1 >>"$work/c30.mcpi.$mode"
+	done
+done
+echo "Why tasks wait online: the analysis on (the default) against PVMMON_BLAME=0 (medians)"
+for s in 8 1024; do
+	c=$(col c30on "$s"); n=$(col c30off "$s")
+	printf 'ping-pong %5s B: on %8s us  off %8s us  ratio %.3f\n' "$s" "$c" "$n" \
+		"$(echo "$c $n" | awk '{print $1/$2}')"
+	[ "$s" != 8 ] || record blame.pingpong8 "$(echo "$c $n" | awk '{printf "%.3f", $1/$2}')"
+done
+c=$(median <"$work/c30.mcpi.on"); n=$(median <"$work/c30.mcpi.off")
+printf 'mcpi -w 4 -c 512: on %ss  off %ss  ratio %.3f\n' "$c" "$n" \
+	"$(echo "$c $n" | awk '{print $1/$2}')"
+record blame.mcpi "$(echo "$c $n" | awk '{printf "%.3f", $1/$2}')"
 echo
 fi
 

@@ -264,7 +264,7 @@ static int set_throttle(cli_run_opts *o, const run_opt *d, const char *arg)
 		end++;
 	if (end == arg || *end || !(v > 0 && v <= 1000) || n >= sizeof(num)) {
 		cli__error("run: --throttle wants a percentage above 0 and at most 1000 (such as "
-			   "25%%), not '%s'",
+			   "10%%), not '%s'",
 			   arg);
 		return PVMMON_EINVAL;
 	}
@@ -490,7 +490,7 @@ static const run_opt run_opts[] = {
      .set = set_throttle,
      .help = "      --throttle=PCT   demote to counting only a procedure or loop whose probe\n"
              "                       pair costs more than PCT percent of its own time a call,\n"
-             "                       once it has run 1024 times (default 25%)\n"},
+             "                       once it has run 1024 times (default 10%)\n"},
     {.name = "no-throttle",
      .has_arg = no_argument,
      .set = set_flag,
@@ -689,5 +689,5 @@ int cli__run_parse(int argc, char **argv, const char *replay, cli_run_opts *o)
 
 const char *cli__run_throttle(const cli_run_opts *o)
 {
-	return o->no_throttle ? "0" : o->throttle ? o->throttle : "25";
+	return o->no_throttle ? "0" : o->throttle ? o->throttle : "10";
 }

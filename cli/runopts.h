@@ -69,7 +69,7 @@ typedef struct cli_run_opts {
 int cli__run_parse(int argc, char **argv, const char *replay, cli_run_opts *o);
 
 /* The throttling threshold the tasks read from PVMMON_THROTTLE, in percent: "0" with
- * --no-throttle, --throttle's number, else the default "25". */
+ * --no-throttle, --throttle's number, else the default "10". */
 const char *cli__run_throttle(const cli_run_opts *o);
 
 #endif

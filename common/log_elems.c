@@ -736,6 +736,21 @@ static int snode_start(log_rd *r)
 	return rc;
 }
 
+/* The online wait analysis's table (log 1.14): one <blame> per computation. */
+static int blame_start(log_rd *r)
+{
+	static const log_field f[] = {
+	    F(pvmmon_log_blame, tid, "tid", LOG_F_I32),
+	    F(pvmmon_log_blame, stmt, "stmt", LOG_F_U32),
+	    F(pvmmon_log_blame, short_ns, "short-ns", LOG_F_I64),
+	    F(pvmmon_log_blame, long_ns, "long-ns", LOG_F_I64),
+	    F(pvmmon_log_blame, waits, "waits", LOG_F_U64),
+	};
+	pvmmon_log_task *t = task(r);
+
+	PUSH_BIND(r, t->blames, t->nblames, f);
+}
+
 /* Every element the model reads: its parent ("" for the root), its name, what to do
  * at its start and at its end, and whether it keeps its text. A new element is one
  * line here and a handler above. */
@@ -758,6 +773,7 @@ const log_elem log__elems[] = {
     {"task", "samples", samples_start, NULL, 0},
     {"samples", "sample-module", smodule_start, NULL, 0},
     {"samples", "snode", snode_start, NULL, 0},
+    {"task", "blame", blame_start, NULL, 0},
     {"pvmmon-log", "critical-path", cp_start, NULL, 0},
     {"critical-path", "cp-proc", cp_proc_start, NULL, 0},
     {"pvmmon-log", "instrumentation", instrumentation_start, NULL, 0},

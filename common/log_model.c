@@ -314,6 +314,7 @@ void pvmmon_log_task_clear(pvmmon_log_task *t)
 	free(t->hists);
 	free(t->clock);
 	pvmmon_log_samples_free(t->samples);
+	free(t->blames);
 	memset(t, 0, sizeof(*t));
 }
 

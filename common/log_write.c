@@ -317,6 +317,17 @@ static void write_task(writer *wr, const pvmmon_log_task *t)
 	write_hists_of(wr, t->hists, t->nhists);
 	if (t->samples)
 		write_samples(wr, t->samples);
+	for (i = 0; i < t->nblames; i++) { /* the online wait analysis (1.14) */
+		const pvmmon_log_blame *b = &t->blames[i];
+
+		start(wr, "blame");
+		attr(wr, "tid", "%d", (int)b->tid);
+		attr_u64(wr, "stmt", b->stmt);
+		attr_i64(wr, "short-ns", b->short_ns);
+		attr_i64(wr, "long-ns", b->long_ns);
+		attr_u64(wr, "waits", b->waits);
+		end(wr);
+	}
 	end(wr);
 }
 

@@ -35,8 +35,11 @@
  * events say what nondeterministic receives asked for. 19: a preserve report says whom
  * the task may address (wire_pwait.reach), grants who may address the requester; the
  * welcome carries the sampling rate, and `pvmmon ctl sample` is a control command.
+ * 20: a block notice may say its sender waits elsewhere (wire_pblock.away), which a
+ * task asks for with PWATCH. 21: statement records carry the online wait analysis's
+ * indirect waits and propagated delay, and a flush may end with its table (blames).
  */
-#define WIRE_VERSION 19
+#define WIRE_VERSION 21
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

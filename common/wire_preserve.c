@@ -49,6 +49,7 @@ void wire__pwait_encode(wire_buf *b, const wire_pwait *w)
 	wire__put_i64(b, w->window);
 	wire__put_i64(b, w->horizon);
 	wire__put_u8(b, w->reach);
+	wire__put_u32(b, w->timed);
 }
 
 void wire__pwait_clear(wire_pwait *w)
@@ -115,6 +116,7 @@ int wire__pwait_decode(wire_pwait *w, const uint8_t *data, size_t len)
 	w->window = wire__get_i64(&in);
 	w->horizon = wire__get_i64(&in);
 	w->reach = wire__get_u8(&in);
+	w->timed = wire__get_u32(&in);
 	if (w->reach & ~WIRE_PW_REACH_MASK)
 		in.failed = 1;
 	if (w->kind > WIRE_PW_TRECV || w->trans < 0 || w->waited < 0 || w->unc < 0 ||
@@ -208,6 +210,7 @@ void wire__pblock_encode(wire_buf *b, const wire_pblock *k)
 	wire__put_u64(b, k->sends);
 	wire__put_u8(b, k->any);
 	wire__put_u8(b, k->alone);
+	wire__put_u8(b, k->away);
 }
 
 int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
@@ -228,7 +231,9 @@ int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len)
 	k->sends = wire__get_u64(&in);
 	k->any = wire__get_u8(&in);
 	k->alone = wire__get_u8(&in);
-	if (k->quiet > 1 || k->exiting > 1 || k->any > 1 || k->alone > 1 || (k->any && k->exiting))
+	k->away = wire__get_u8(&in);
+	if (k->quiet > 1 || k->exiting > 1 || k->any > 1 || k->alone > 1 || k->away > 1 ||
+	    (k->any && k->exiting) || (k->away && (k->any || k->exiting)))
 		in.failed = 1;
 	return wire__done(&in, "preserve block notice");
 }

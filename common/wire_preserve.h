@@ -79,6 +79,9 @@ typedef struct wire_pwait {
 	 * rule (monitor/prknow.c) leaves out, for a receive from any source, the tasks that
 	 * cannot address the receiver. */
 	uint8_t reach;
+	/* Receives the task decided itself whose wait for news ended on a timer (the wait
+	 * threshold, the board's 50 ms) before it asked the monitor, so far (wire 20). */
+	uint32_t timed;
 } wire_pwait;
 
 /* wire_pwait.reach: what a task's own calls say about whom it may address. */
@@ -177,12 +180,19 @@ typedef struct wire_pblock {
 	uint64_t sends;  /* its sends so far on its host's board (UINT64_MAX: none) */
 	uint8_t any;     /* the receive takes messages from any source (wire 16) */
 	uint8_t alone;   /* it has sent to and seen from no task but the destination */
+	/* It waits in a call that is no receive from the destination alone or from any
+	 * source with nothing queued (a receive from another task, a decision of its own
+	 * with candidates, the monitor's grant, a timeout's deadline): it will send the
+	 * destination nothing until it runs again (wire 20). vt, seen, sent, sends only. */
+	uint8_t away;
 } wire_pblock;
 
 void wire__pblock_encode(wire_buf *b, const wire_pblock *k);
 int wire__pblock_decode(wire_pblock *k, const uint8_t *data, size_t len);
 
-/* PASK carries nothing but the header. */
+/* PASK carries nothing but the header, and so does PWATCH (task to task, wire 20): the
+ * sender waits for the destination's news (it woke it), and asks to be told when the
+ * destination waits elsewhere (wire_pblock.away). */
 void wire__pask_encode(wire_buf *b);
 int wire__pask_decode(const uint8_t *data, size_t len);
 

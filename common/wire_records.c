@@ -1,5 +1,6 @@
-/* The codecs of what tasks tell the monitor of their measurements: the piggyback,
- * record flushes (RECORDS), traced events (TRACE) and critical-path samples (CPSAMPLE). */
+/* The codecs of what tasks tell the monitor of their measurements: record flushes
+ * (RECORDS), traced events (TRACE) and critical-path samples (CPSAMPLE); the piggyback's
+ * is in wire_piggyback.c. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,133 +8,6 @@
 #include "log_fields.h"
 #include "pvmmon/errors.h"
 #include "wire_records.h"
-
-size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp)
-{
-	return WIRE_PB_HEADER + (size_t)ndests * 8 + ncp;
-}
-
-size_t wire__piggyback_sig_size(const wire_piggyback *pb)
-{
-	return pb->sig_on ? 5 + 9 * (size_t)(pb->nsig > WIRE_PB_SIG_MAX ? WIRE_PB_SIG_MAX : pb->nsig)
-	                  : 0;
-}
-
-size_t wire__piggyback_encode(const wire_piggyback *pb, uint8_t *out)
-{
-	uint32_t i;
-	uint8_t *p = out;
-
-	p[0] = (uint8_t)WIRE_PB_MAGIC;
-	p[1] = (uint8_t)(WIRE_PB_MAGIC >> 8);
-	p[2] = WIRE_VERSION;
-	p[3] = (uint8_t)((pb->quiet ? 1 : 0) | (pb->notify ? 2 : 0) | (pb->sig_on ? 4 : 0));
-	wire__store32(p + 4, pb->sender_index);
-	wire__store32(p + 8, (uint32_t)pb->sender_tid);
-	wire__store32(p + 12, pb->bytes);
-	wire__store64(p + 16, (uint64_t)pb->vt_send);
-	wire__store64(p + 24, (uint64_t)pb->rt_send);
-	wire__store64(p + 32, (uint64_t)pb->delay);
-	wire__store32(p + 40, pb->cp.on ? (uint32_t)wire__cp_size(&pb->cp) : 0);
-	wire__store32(p + 44, pb->ndests);
-	wire__store64(p + 48, pb->token);
-	wire__store64(p + 56, pb->sends);
-	p += WIRE_PB_HEADER;
-	for (i = 0; i < pb->ndests; i++, p += 8) {
-		wire__store32(p, (uint32_t)pb->dest_tid[i]);
-		wire__store32(p + 4, pb->seq[i]);
-	}
-	if (pb->sig_on) {
-		uint8_t n = pb->nsig > WIRE_PB_SIG_MAX ? WIRE_PB_SIG_MAX : pb->nsig;
-
-		*p++ = (uint8_t)(n | (pb->sig_more ? 0x80 : 0));
-		wire__store32(p, pb->send_site);
-		p += 4;
-		for (i = 0; i < n; i++, p += 9) {
-			p[0] = pb->sig[i].type;
-			wire__store32(p + 1, pb->sig[i].count);
-			wire__store32(p + 5, pb->sig[i].site);
-		}
-	}
-	if (pb->cp.on)
-		p = wire__cp_store(p, &pb->cp);
-	return (size_t)(p - out);
-}
-
-int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, int32_t my_tid)
-{
-	uint32_t i;
-
-	/* All but the tuple's arrays (800 bytes, read only up to cp.n when cp.on). */
-	memset(pb, 0, offsetof(wire_piggyback, cp));
-	pb->cp.on = 0;
-	pb->cp.gen = pb->cp.n = 0;
-	pb->cp.longest = 0;
-	pb->ndests = 0;
-	pb->dest_tid = NULL;
-	pb->seq = NULL;
-	pb->my_seq = -1;
-	pb->sig_on = pb->nsig = pb->sig_more = 0;
-	if (len < WIRE_PB_HEADER || (data[0] | data[1] << 8) != WIRE_PB_MAGIC)
-		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: bad size or magic");
-	if (data[2] != WIRE_VERSION)
-		return pvmmon_error_set(PVMMON_EVERSION, "piggyback: version %u", data[2]);
-	pb->quiet = data[3] & 1;
-	pb->notify = (data[3] >> 1) & 1;
-	pb->sig_on = (data[3] >> 2) & 1;
-	pb->sender_index = wire__load32(data + 4);
-	pb->sender_tid = (int32_t)wire__load32(data + 8);
-	pb->bytes = wire__load32(data + 12);
-	pb->vt_send = (int64_t)wire__load64(data + 16);
-	pb->rt_send = (int64_t)wire__load64(data + 24);
-	pb->delay = (int64_t)wire__load64(data + 32);
-	pb->ncp = wire__load32(data + 40);
-	pb->ndests = wire__load32(data + 44);
-	pb->token = wire__load64(data + 48);
-	pb->sends = wire__load64(data + 56);
-	if (pb->ndests > WIRE_PB_MAX_DESTS || pb->ncp > WIRE_PB_CP_MAX ||
-	    len < wire__piggyback_size(pb->ndests, pb->ncp) + (pb->sig_on ? 5 : 0))
-		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
-		                        pb->ndests, len);
-	if (pb->sig_on) {
-		const uint8_t *s = data + WIRE_PB_HEADER + (size_t)pb->ndests * 8;
-
-		pb->nsig = s[0] & 0x7f;
-		pb->sig_more = s[0] >> 7;
-		pb->send_site = wire__load32(s + 1);
-		s += 4;
-		if (pb->nsig > WIRE_PB_SIG_MAX) {
-			unsigned n = pb->nsig;
-
-			pb->nsig = 0;
-			return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u signature runs", n);
-		}
-		if (len == wire__piggyback_size(pb->ndests, pb->ncp) + wire__piggyback_sig_size(pb))
-			for (i = 0; i < pb->nsig; i++) {
-				pb->sig[i].type = s[1 + 9 * i];
-				pb->sig[i].count = wire__load32(s + 2 + 9 * i);
-				pb->sig[i].site = wire__load32(s + 6 + 9 * i);
-			}
-	}
-	if (len != wire__piggyback_size(pb->ndests, pb->ncp) + wire__piggyback_sig_size(pb)) {
-		pb->nsig = 0;
-		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: %u destinations in %zu bytes",
-		                        pb->ndests, len);
-	}
-	if (pb->ncp && wire__cp_load(data + len - pb->ncp, pb->ncp, &pb->cp) != pb->ncp) {
-		memset(&pb->cp, 0, sizeof(pb->cp));
-		return pvmmon_error_set(PVMMON_EPARSE, "piggyback: damaged critical-path tuple");
-	}
-	for (i = 0; i < pb->ndests; i++) {
-		const uint8_t *e = data + WIRE_PB_HEADER + (size_t)i * 8;
-
-		if ((int32_t)wire__load32(e) == my_tid) {
-			pb->my_seq = wire__load32(e + 4);
-			break;
-		}
-	}
-	return 0;
-}
 
 /* The clock the task's probes read: 0 not said, 1 monotonic, 2 tsc. */
 static uint8_t clock_code(const char *clock)
@@ -293,13 +167,17 @@ static void put_hist(wire_buf *b, const pvmmon_log_hist *h)
 		wire__put_i64(b, h->values[i]);
 }
 
-/* The call-path samples (log 1.13), after everything else and only when the task
- * has them: a flush without samples is byte for byte what it was before. */
+/* The optional sections after the record arrays, each only when the task has it and
+ * each behind its own byte, in this order: a flush without them is byte for byte
+ * what it was before they came. */
+enum { SECTION_SAMPLES = 1, SECTION_BLAMES = 2 };
+
+/* The call-path samples (log 1.13). */
 static void put_samples(wire_buf *b, const pvmmon_log_samples *s)
 {
 	size_t i;
 
-	wire__put_u8(b, 1);
+	wire__put_u8(b, SECTION_SAMPLES);
 	wire__put_u32(b, s->hz);
 	wire__put_u64(b, s->total);
 	wire__put_u64(b, s->truncated);
@@ -316,6 +194,22 @@ static void put_samples(wire_buf *b, const pvmmon_log_samples *s)
 		wire__put_u64(b, n->offset);
 		for (int k = 0; k < PVMMON_SAMPLE_NSTATES; k++)
 			wire__put_u64(b, n->self[k]);
+	}
+}
+
+/* The online wait analysis's table (log 1.14). */
+static void put_blames(wire_buf *b, const pvmmon_log_task *t)
+{
+	wire__put_u8(b, SECTION_BLAMES);
+	wire__put_u32(b, (uint32_t)t->nblames);
+	for (size_t i = 0; i < t->nblames; i++) {
+		const pvmmon_log_blame *e = &t->blames[i];
+
+		wire__put_u32(b, (uint32_t)e->tid);
+		wire__put_u32(b, e->stmt);
+		wire__put_i64(b, e->short_ns);
+		wire__put_i64(b, e->long_ns);
+		wire__put_u64(b, e->waits);
 	}
 }
 
@@ -344,6 +238,8 @@ void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
 		put_hist(b, &t->hists[i]);
 	if (t->samples)
 		put_samples(b, t->samples);
+	if (t->nblames > 0)
+		put_blames(b, t);
 }
 
 /* Each item of a record array takes at least this many encoded bytes. */
@@ -505,14 +401,15 @@ static void get_hist(wire_in *in, pvmmon_log_hist *h)
 		h->values[i] = wire__get_i64(in);
 }
 
-/* The samples section: every node's caller comes before it and every module index is
- * in the table, so that readers can walk the tree without checking again. */
+/* The samples section (after its byte): every node's caller comes before it and every
+ * module index is in the table, so that readers can walk the tree without checking
+ * again. */
 static pvmmon_log_samples *get_samples(wire_in *in)
 {
 	pvmmon_log_samples *s;
 	size_t i;
 
-	if (wire__get_u8(in) != 1 || !(s = calloc(1, sizeof(*s)))) {
+	if (!(s = calloc(1, sizeof(*s)))) {
 		in->failed = 1;
 		return NULL;
 	}
@@ -537,6 +434,27 @@ static pvmmon_log_samples *get_samples(wire_in *in)
 			in->failed = 1;
 	}
 	return s;
+}
+
+/* The blames section (after its byte): no share of waiting is negative; anything else
+ * the report sums as it comes. */
+static void get_blames(wire_in *in, pvmmon_log_task *t)
+{
+	t->blames = wire__get_array(in, &t->nblames, sizeof(*t->blames), WIRE_BLAME_SIZE);
+	/* The section is only sent with entries, and never more than the hooks keep. */
+	if (t->nblames == 0 || t->nblames > WIRE_BLAMES_MAX)
+		in->failed = 1;
+	for (size_t i = 0; i < t->nblames && !in->failed; i++) {
+		pvmmon_log_blame *e = &t->blames[i];
+
+		e->tid = (int32_t)wire__get_u32(in);
+		e->stmt = wire__get_u32(in);
+		e->short_ns = wire__get_i64(in);
+		e->long_ns = wire__get_i64(in);
+		e->waits = wire__get_u64(in);
+		if (e->short_ns < 0 || e->long_ns < 0)
+			in->failed = 1;
+	}
 }
 
 /* The task's own fields, before its record arrays. */
@@ -577,8 +495,16 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
 	t->hists = wire__get_array(&in, &t->nhists, sizeof(*t->hists), 40);
 	for (i = 0; i < t->nhists && !in.failed; i++)
 		get_hist(&in, &t->hists[i]);
-	if (!in.failed && in.left > 0)
+	if (!in.failed && in.left > 0 && in.p[0] == SECTION_SAMPLES) {
+		wire__get_u8(&in);
 		t->samples = get_samples(&in);
+	}
+	if (!in.failed && in.left > 0) {
+		if (wire__get_u8(&in) == SECTION_BLAMES)
+			get_blames(&in, t);
+		else
+			in.failed = 1; /* another section, or one out of order */
+	}
 	rc = wire__done(&in, "records");
 	if (rc < 0)
 		wire__task_clear(t);

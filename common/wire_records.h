@@ -27,6 +27,22 @@ typedef struct wire_pksig {
 	uint32_t site;
 } wire_pksig;
 
+/* The online wait analysis's summary of what made the sender late (pvmhooks/blame.c;
+ * flag 16 in the header): the largest parts of its time since it last exchanged a
+ * message with the receiver: its own computation before a statement (inherited 0: the
+ * segment of the sender tid before its statement stmt, site the statement's place in
+ * its program, which the receiver's own segments are compared with), or waiting of its
+ * own charged to a root cause (inherited 1: the segment of task tid before stmt). */
+#define WIRE_PB_BLAME_MAX 6
+#define WIRE_PB_BLAME_ENTRY 21
+#define WIRE_PB_BLAME_BYTES (5 + WIRE_PB_BLAME_ENTRY * WIRE_PB_BLAME_MAX)
+typedef struct wire_pbblame {
+	uint8_t inherited;
+	int32_t tid;
+	uint32_t stmt, site;
+	int64_t ns;
+} wire_pbblame;
+
 typedef struct wire_piggyback {
 	uint32_t sender_index; /* the monitor's number for the sending task */
 	int32_t sender_tid;
@@ -44,6 +60,10 @@ typedef struct wire_piggyback {
 	/* Preserve mode: the sender decides its receives itself and asks to be told when
 	 * the receiver blocks in a receive from it alone (wire_pblock). */
 	uint8_t notify;
+	/* Preserve mode: the sender may wait for the receiver's news (it woke it before and
+	 * had to): tell it when this message is seen and the receiver waits elsewhere
+	 * (wire_pblock.away; wire 20). Only with notify, only for a send to one task. */
+	uint8_t watch;
 	/* Preserve mode: the sender's sends so far on its host's board, this one included
 	 * (pvmhooks/board.c; UINT64_MAX: none). */
 	uint64_t sends;
@@ -63,6 +83,11 @@ typedef struct wire_piggyback {
 	uint8_t sig_on, nsig, sig_more;
 	uint32_t send_site; /* the send's statement in the sender's main program (as site) */
 	wire_pksig sig[WIRE_PB_SIG_MAX];
+	/* The online wait analysis's summary (nblame 0: none): the sender's program (a hash
+	 * of its name: sites compare only within one program) and the entries. */
+	uint8_t nblame;
+	uint32_t blame_prog;
+	wire_pbblame blame[WIRE_PB_BLAME_MAX];
 } wire_piggyback;
 
 /* Size of the encoding of a piggyback with ndests destinations and ncp bytes of
@@ -70,6 +95,8 @@ typedef struct wire_piggyback {
 size_t wire__piggyback_size(uint32_t ndests, uint32_t ncp);
 /* The bytes the signature of pb adds (0 when it carries none). */
 size_t wire__piggyback_sig_size(const wire_piggyback *pb);
+/* The bytes the wait summary of pb adds (0 when it carries none). */
+size_t wire__piggyback_blame_size(const wire_piggyback *pb);
 /* WIRE_PB_CP_MAX (wire_buf.h): what a stack buffer must add for the largest tuple. */
 /* Encodes pb into out (at least wire__piggyback_size(pb->ndests, wire__cp_size(&pb->cp))
  * bytes when pb->cp.on, else (pb->ndests, 0), plus wire__piggyback_sig_size(pb));
@@ -82,11 +109,17 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
 /* The most buckets a time histogram may have (common/histo.h). */
 #define WIRE_HIST_MAX_BUCKETS 65536
 
+/* The online wait analysis's table in a flush (log 1.14): the most entries a task may
+ * send (the hooks keep no more), and the bytes of one. */
+#define WIRE_BLAMES_MAX 65536
+#define WIRE_BLAME_SIZE 32
+
 /*
  * A flush of one task's records: the task's fields and its statement, proc and loop
  * records, as the log model holds them (file/line/function are resolved later by the
  * monitor and travel as NULL), and its time histograms (times on the task's own
- * axis: ns from its start). final is 1 for the flush at exit.
+ * axis: ns from its start), then, only when the task has them, its call-path samples
+ * and its online wait analysis's table (blames). final is 1 for the flush at exit.
  */
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
 /* Decodes into *t (zeroed first; caller releases it with wire__task_clear()). */

@@ -42,8 +42,8 @@ void graphs__json_string(FILE *f, const char *s);
 /* Sends the tables of call-path samples of log to sink (export_samples.c). */
 int graphs__export_samples(const pvmmon_log *log, export_sink *sink);
 
-/* Sends the tables of why tasks wait to sink: causes, states, load balance and the
- * fix-gain curve (export_waits.c). */
+/* Sends the tables of why tasks wait to sink: causes, states, load balance, the
+ * fix-gain curve and the online analysis's tables (export_waits.c). */
 int graphs__export_waits(const pvmmon_log *log, export_sink *sink);
 
 /* Sends every table of log to sink, in a fixed order. */

@@ -347,6 +347,24 @@ static int messages_table(const pvmmon_log *log, export_sink *k)
 	return rc ? rc : k->end(k);
 }
 
+/* How a procedure record was measured: timed; counted (pvmmon-cc counts it instead of
+ * timing it); demoted (throttling switched it to counting: the timed record until then
+ * and the counted one after, told apart by counted); off (a rule or the budget). */
+static const char *probes_of(const pvmmon_log_proc *p)
+{
+	if (p->throttle_pair_ns > 0)
+		return "demoted";
+	if (p->counted)
+		return "counted";
+	return p->disabled ? "off" : "timed";
+}
+
+/* What record p's probes cost its task: its timed calls times the calibrated pair. */
+static int64_t probe_cost(const pvmmon_log_task *t, const pvmmon_log_proc *p)
+{
+	return p->counted ? 0 : (int64_t)p->count * t->cost.proc_pair_ns;
+}
+
 static int procedures_table(const pvmmon_log *log, export_sink *k)
 {
 	static const export_col cols[] = {
@@ -365,6 +383,8 @@ static int procedures_table(const pvmmon_log *log, export_sink *k)
 	    {"local_exclusive_ns", XC_INT},
 	    {"counted", XC_INT},
 	    {"disabled", XC_INT},
+	    {"probes", XC_STR},
+	    {"probe_cost_ns", XC_INT},
 	};
 	int rc = k->begin(k, "procedures", cols, NCOLS(cols));
 
@@ -388,7 +408,9 @@ static int procedures_table(const pvmmon_log *log, export_sink *k)
 			                   t->has_raw ? ci(p->local_incl_ns) : none,
 			                   t->has_raw ? ci(p->local_excl_ns) : none,
 			                   ci(p->counted),
-			                   ci(p->disabled)};
+			                   ci(p->disabled),
+			                   cs(probes_of(p)),
+			                   t->cost.known ? ci(probe_cost(t, p)) : none};
 
 			rc = k->row(k, r);
 		}

@@ -1,7 +1,8 @@
 /*
  * The export's tables of why tasks wait (pvmmon/waits.h), for a log with a whole trace
  * (empty otherwise): the causes, the wait states, the load balance per task, procedure
- * and call site, and the fix-gain curve of the largest causes.
+ * and call site, and the fix-gain curve of the largest causes; and for any log, the
+ * online analysis's tables the tasks kept themselves (log 1.14).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 static export_cell cs(const char *s) { return (export_cell){s ? XC_STR : XC_NULL, s, 0, 0, 0}; }
 static export_cell ci(int64_t i) { return (export_cell){XC_INT, NULL, i, 0, 0}; }
+static export_cell cu(uint64_t u) { return (export_cell){XC_UINT, NULL, 0, u, 0}; }
 static export_cell cd(double d) { return (export_cell){XC_REAL, NULL, 0, 0, d}; }
 
 static int traced(const pvmmon_log *log) { return log->trace.enabled && !log->trace.dropped; }
@@ -137,6 +139,51 @@ static int curve_table(const pvmmon_log *log, const pvmmon_waits *w, export_sink
 	return rc ? rc : k->end(k);
 }
 
+/* Where the computation before task t's statement stmt ends: the statement's file:line
+ * (its own, else its static table's entry), "" when the log does not say. */
+static const char *site(char *buf, size_t len, const pvmmon_log_task *t, uint32_t stmt)
+{
+	const pvmmon_log_stmt *s = t ? graphs__stmt_of(t, stmt) : NULL;
+	long e = s && !s->file ? graphs__stmt_static(t, s, NULL) : -1;
+
+	if (s && s->file)
+		snprintf(buf, len, "%s:%d", s->file, (int)s->line);
+	else if (e >= 0 && t->statics[e].file)
+		snprintf(buf, len, "%s:%d", t->statics[e].file, (int)t->statics[e].line);
+	else
+		return "";
+	return buf;
+}
+
+/* The online wait analysis's tables (log 1.14), whether or not the run was traced: a row
+ * per waiting task and computation, in the log's order. */
+static int online_table(const pvmmon_log *log, export_sink *k)
+{
+	static const export_col cols[] = {
+	    {"task", XC_STR},       {"cause_task", XC_STR}, {"cause_stmt", XC_UINT},
+	    {"cause_site", XC_STR}, {"short_ns", XC_INT},   {"long_ns", XC_INT},
+	    {"waits", XC_UINT},
+	};
+	char who[32], where[512];
+	int rc = k->begin(k, "online_waits", cols, NCOLS(cols));
+
+	for (size_t i = 0; rc == 0 && i < log->ntasks; i++)
+		for (size_t j = 0; rc == 0 && j < log->tasks[i].nblames; j++) {
+			const pvmmon_log_blame *b = &log->tasks[i].blames[j];
+			const pvmmon_log_task *c = graphs__task_by_tid(log, b->tid);
+
+			snprintf(who, sizeof(who), "t%x", (unsigned)b->tid);
+			export_cell r[] = {
+			    cs(log->tasks[i].lid), cs(c && c->lid ? c->lid : who),
+			    cu(b->stmt),           cs(site(where, sizeof(where), c, b->stmt)),
+			    ci(b->short_ns),       ci(b->long_ns),
+			    cu(b->waits)};
+
+			rc = k->row(k, r);
+		}
+	return rc ? rc : k->end(k);
+}
+
 int graphs__export_waits(const pvmmon_log *log, export_sink *sink)
 {
 	pvmmon_waits *w = NULL;
@@ -148,6 +195,7 @@ int graphs__export_waits(const pvmmon_log *log, export_sink *sink)
 	rc = waits_tables(log, w, sink);
 	rc = rc ? rc : balance_table(log, sink);
 	rc = rc ? rc : curve_table(log, w, sink);
+	rc = rc ? rc : online_table(log, sink);
 	pvmmon_waits_free(w);
 	return rc;
 }

@@ -10,8 +10,8 @@
 #include "pvmmon/log.h"
 #include "pvmmon/report.h"
 
-/* The "Why tasks wait" section (pvmmon/waits.h) as HTML, for a traced run; nothing
- * otherwise (graphs/waits_report.c). */
+/* The "Why tasks wait" section (pvmmon/waits.h) as HTML, for a traced run or one with
+ * the online analysis's tables; nothing otherwise (graphs/waits_report.c). */
 void graphs__waits_html(const pvmmon_log *log, FILE *out);
 /* Whether the HTML report draws who delays whom (graphs/waits_dot.c): a whole trace of
  * more than one task, the waits not turned off (PVMMON_NO_WAITS). */

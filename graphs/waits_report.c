@@ -2,7 +2,8 @@
  * The "Why tasks wait" section of the text and HTML reports: the run's waiting by kind, the
  * computations that caused it (largest first, direct and propagated, with the run's
  * length predicted if each were half as long or gone), the waits themselves by
- * statement, and the run's efficiency.
+ * statement, and the run's efficiency; without a usable trace, the online analysis's
+ * section instead (graphs/waits_online.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -156,6 +157,24 @@ static void balance(const pvmmon_log *log, FILE *out)
 	free(v);
 }
 
+/* Whether some task has the online analysis's table (log 1.14), and whether some task
+ * has traced events. */
+static int has_blames(const pvmmon_log *log)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].nblames)
+			return 1;
+	return 0;
+}
+
+static int has_events(const pvmmon_log *log)
+{
+	for (size_t i = 0; i < log->ntasks; i++)
+		if (log->tasks[i].nevents)
+			return 1;
+	return 0;
+}
+
 int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 {
 	pvmmon_waits *w = NULL;
@@ -165,9 +184,16 @@ int pvmmon_waits_report(const pvmmon_log *log, FILE *out)
 		return pvmmon_error_set(PVMMON_EINVAL, "waits: no log or no output");
 	/* PVMMON_NO_WAITS leaves the section out: the benchmark's baseline (bench section
 	 * 27), and an escape for a trace too large to analyse in the time wanted. */
-	if (!log->trace.enabled || log->trace.dropped || getenv("PVMMON_NO_WAITS"))
+	if (getenv("PVMMON_NO_WAITS"))
 		return 0;
+	/* Without a usable trace the tasks' own tables say what they can (nothing when
+	 * there are none); a trace that analyses wins, and the section says nothing of
+	 * them then. */
+	if (!log->trace.enabled || log->trace.dropped || (!has_events(log) && has_blames(log)))
+		return pvmmon_waits_online_report(log, out);
 	if (pvmmon_waits_compute(&w, log) < 0) {
+		if (has_blames(log))
+			return pvmmon_waits_online_report(log, out);
 		fprintf(out, "Why tasks wait: not analysed (%s)\n\n", pvmmon_error_last());
 		return 0;
 	}

@@ -21,6 +21,8 @@ typedef struct scan {
 	const char *name; /* the procedure's */
 	const char *text;
 	size_t len;
+	const plain_omit *omit;
+	CXCursor fn;
 	int bad;
 } scan;
 
@@ -56,6 +58,16 @@ static int harmless(const scan *sc, CXCursor a)
 	return in_list(w, harmless_attrs);
 }
 
+/* Whether variable c's type is const, or an array of const elements (at any depth). */
+static int is_constant(CXCursor c)
+{
+	CXType t = clang_getCursorType(c);
+
+	while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+		t = clang_getArrayElementType(t);
+	return clang_isConstQualifiedType(t);
+}
+
 static enum CXChildVisitResult scan_body(CXCursor c, CXCursor parent, CXClientData data)
 {
 	scan *sc = data;
@@ -65,7 +77,9 @@ static enum CXChildVisitResult scan_body(CXCursor c, CXCursor parent, CXClientDa
 	(void)parent;
 	switch (k) {
 	case CXCursor_VarDecl:
-		if (clang_Cursor_getStorageClass(c) == CX_SC_Static)
+		/* Two copies would keep two; a constant's two are the same table (SQLite's
+		 * byte-code engine, its hottest procedure, has some). */
+		if (clang_Cursor_getStorageClass(c) == CX_SC_Static && !is_constant(c))
 			sc->bad = 1;
 		break;
 	case CXCursor_AddrLabelExpr:
@@ -95,13 +109,39 @@ static enum CXChildVisitResult scan_body(CXCursor c, CXCursor parent, CXClientDa
 	return sc->bad ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* Whether attribute a comes from the text the copies leave out (a macro saying
+ * extern): the dispatcher and the instrumented copy keep it, the static copies need
+ * none. Only a visibility may come from there, or from another declaration: it means
+ * nothing on a static copy. */
+static int in_omitted(const scan *sc, CXCursor a)
+{
+	long at = rewriter__expansion_offset(clang_getRangeStart(clang_getCursorExtent(a)),
+	                                     clang_getCursorLocation(sc->fn));
+
+	return sc->omit && at >= sc->omit->from && at < sc->omit->to;
+}
+
+/* Whether attribute a is another declaration's, which this definition inherits (a
+ * header's `LUAI_FUNC int f(...)`: a visibility): not written in the definition. */
+static int inherited(const scan *sc, CXCursor a)
+{
+	CXSourceRange r = clang_getCursorExtent(sc->fn);
+	CXSourceLocation fl = clang_getCursorLocation(sc->fn);
+	long at = rewriter__expansion_offset(clang_getRangeStart(clang_getCursorExtent(a)), fl);
+	long from = rewriter__expansion_offset(clang_getRangeStart(r), fl);
+	long to = rewriter__expansion_offset(clang_getRangeEnd(r), fl);
+
+	return at < 0 || at < from || at >= to;
+}
+
 static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientData data)
 {
 	scan *sc = data;
 	enum CXCursorKind k = clang_getCursorKind(c);
 
 	(void)parent;
-	if (k >= CXCursor_FirstAttr && k <= CXCursor_LastAttr && !harmless(sc, c))
+	if (k >= CXCursor_FirstAttr && k <= CXCursor_LastAttr && !harmless(sc, c) &&
+	    !(k == CXCursor_VisibilityAttr && (in_omitted(sc, c) || inherited(sc, c))))
 		sc->bad = 1;
 	if (k == CXCursor_ParmDecl) {
 		CXString s = clang_getCursorSpelling(c);
@@ -113,14 +153,17 @@ static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientDa
 	return sc->bad ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len)
+int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len,
+                     const plain_omit *omit)
 {
 	CXString name = clang_getCursorSpelling(fn);
 	enum CX_StorageClass sto = clang_Cursor_getStorageClass(fn);
-	scan sc = {clang_getCString(name), text, len, 0};
+	scan sc = {clang_getCString(name), text, len, omit, fn, 0};
 
 	if (!strcmp(sc.name, "main") || clang_Cursor_isFunctionInlined(fn) ||
-	    (sto != CX_SC_None && sto != CX_SC_Static) || clang_Cursor_isVariadic(fn) ||
+	    (sto != CX_SC_None && sto != CX_SC_Static &&
+	     !(sto == CX_SC_Extern && omit && omit->extern_ok)) ||
+	    clang_Cursor_isVariadic(fn) ||
 	    !(clang_getCursorType(fn).kind == CXType_FunctionProto ||
 	      (clang_getCursorType(fn).kind == CXType_FunctionNoProto &&
 	       clang_Cursor_getNumArguments(fn) == 0)))

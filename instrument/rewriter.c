@@ -64,6 +64,20 @@ long rewriter__main_file_offset(CXSourceLocation loc)
 	return (long)eo;
 }
 
+long rewriter__expansion_offset(CXSourceLocation loc, CXSourceLocation main)
+{
+	CXFile f, mf;
+	unsigned line, col, off;
+
+	/* libclang says a location inside a macro's expansion is not from the main file
+	 * even when the macro is used there: the files are compared instead. */
+	clang_getExpansionLocation(main, &mf, &line, &col, &off);
+	clang_getExpansionLocation(loc, &f, &line, &col, &off);
+	if (!f || !mf || !clang_File_isEqual(f, mf) || rewriter__main_file_offset(main) < 0)
+		return REWRITER_NOT_LITERAL;
+	return (long)off;
+}
+
 size_t rewriter__skip_space(const rewriter *rw, size_t i)
 {
 	while (i < rw->len) {

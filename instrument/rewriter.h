@@ -32,6 +32,9 @@ typedef struct insertion {
  * gets only NAME__pvmmon_plain. */
 typedef struct split {
 	unsigned start;   /* where its definition starts */
+	unsigned omit_to; /* the copies leave out start..omit_to: a macro saying extern */
+	long extern_at;   /* a written `extern` the copies leave out, or -1 (either one
+	                   * says the definition is extern) */
 	unsigned name_at; /* its name */
 	unsigned name_len;
 	unsigned open;     /* its body's opening brace */
@@ -128,6 +131,10 @@ insertion *rewriter__add(rewriter *rw, unsigned offset, const char *fmt, ...)
  * is not the user's to instrument here).
  */
 long rewriter__main_file_offset(CXSourceLocation loc);
+/* The file offset where the macro whose expansion holds loc is written (or loc's own
+ * when written literally), when that is in the file of main, a place written literally
+ * in the main file; REWRITER_NOT_LITERAL otherwise. */
+long rewriter__expansion_offset(CXSourceLocation loc, CXSourceLocation main);
 
 /* Skips blanks and comments from offset; returns where the next token starts. */
 size_t rewriter__skip_space(const rewriter *rw, size_t i);

@@ -72,21 +72,34 @@ static unsigned put_declarator_end(const rewriter *rw, const split *sp)
 	return to;
 }
 
+/* Whether a copy's declarator leaves out the character at i of sp's (an extern the
+ * copies, which are static, cannot say). */
+static int omitted(const split *sp, unsigned i)
+{
+	return i < sp->omit_to ||
+	       (sp->extern_at >= 0 && i >= sp->extern_at && i < (unsigned)sp->extern_at + 6);
+}
+
 /* The declarator of split procedure sp (its text up to the body) with suffix after its
- * name; on one line when it is repeated in front of the procedure, where a new line
- * would move the user's lines. */
+ * name, for a copy (copy: blanks for what copies leave out, new lines kept) or the
+ * dispatcher; on one line when it is repeated in front of the procedure, where a new
+ * line would move the user's lines. */
 static void put_declarator(FILE *out, const rewriter *rw, const split *sp, const char *suffix,
-                           int one_line)
+                           int one_line, int copy)
 {
 	unsigned i, to = put_declarator_end(rw, sp);
 
 	for (i = sp->start; i < to; i++) {
+		char ch = rw->text[i];
+
 		if (i == sp->name_at) {
 			fwrite(rw->text + i, 1, sp->name_len, out);
 			fputs(suffix, out);
 			i += sp->name_len - 1;
+		} else if (strchr("\r\n", ch)) {
+			fputc(one_line ? ' ' : ch, out);
 		} else {
-			fputc(one_line && strchr("\r\n", rw->text[i]) ? ' ' : rw->text[i], out);
+			fputc(copy && omitted(sp, i) ? ' ' : ch, out);
 		}
 	}
 }
@@ -188,17 +201,76 @@ static int says_noreturn(const char *t, size_t n)
 	return 0;
 }
 
+static int is_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Where the word w is in text[from..to), as a word; -1 when not. */
+static long find_word(const char *text, long from, long to, const char *w)
+{
+	long n = (long)strlen(w);
+
+	for (long i = from; i + n <= to; i++)
+		if (!memcmp(text + i, w, (size_t)n) && (i == from || !is_ident(text[i - 1])) &&
+		    (i + n == to || !is_ident(text[i + n])))
+			return i;
+	return -1;
+}
+
+/*
+ * What the copies of extern definition fn (starting at start, its name at name_at)
+ * leave out, since they are static: a written `extern` (*extern_at), or a macro the
+ * definition begins with that says it (Lua's LUAI_FUNC, `__attribute__((visibility(
+ * "hidden"))) extern`: omit's range), when the rest still names a type before the
+ * name. The dispatcher and the instrumented copy, in the definition's place, keep it
+ * (a static prototype and then an extern definition is one static procedure). omit
+ * says nothing (extern_ok 0) for a definition that is not extern, or when the extern
+ * cannot be found.
+ */
+static void extern_omission(const rewriter *rw, CXCursor fn, long start, int from_macro,
+                            long name_at, plain_omit *omit, long *extern_at)
+{
+	long i = start;
+
+	omit->from = omit->to = start;
+	omit->extern_ok = 0;
+	*extern_at = -1;
+	if (clang_Cursor_getStorageClass(fn) != CX_SC_Extern)
+		return;
+	if ((*extern_at = find_word(rw->text, start, name_at, "extern")) >= 0) {
+		omit->extern_ok = 1;
+		return;
+	}
+	if (!from_macro)
+		return;
+	while (i < name_at && is_ident(rw->text[i]))
+		i++;
+	omit->to = i;
+	for (; i < name_at; i++)
+		if (is_ident(rw->text[i]))
+			omit->extern_ok = 1;
+}
+
 /* A new split record for definition fn when it can have copies (instrument/plain.h;
  * its declarator must also be repeatable on one line); NULL when not, or out of
  * memory (then rw->failed is set). */
 static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name)
 {
-	long start = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
+	CXSourceLocation at = clang_getRangeStart(clang_getCursorExtent(fn));
+	long start = rewriter__main_file_offset(at);
 	long name_at = rewriter__main_file_offset(clang_getCursorLocation(fn));
 	long end = rewriter__main_file_offset(clang_getRangeEnd(clang_getCursorExtent(body)));
 	size_t nlen = strlen(name), i;
+	int from_macro = start < 0;
+	plain_omit omit;
+	long extern_at;
 	split *sp;
 
+	/* A definition that begins with a macro (SQLite's `SQLITE_PRIVATE`, which says
+	 * static, on 995 of its procedures) starts where the macro is written: the copies'
+	 * declarators repeat its name, and the compiler expands it again. What it expands
+	 * to is checked as the rest is: a storage class other than static, inline or an
+	 * attribute (plain__can_split) leaves the procedure whole. */
+	if (start < 0)
+		start = rewriter__expansion_offset(at, clang_getCursorLocation(fn));
 	if (start < 0 || name_at <= start || name_at >= open || end <= open ||
 	    (size_t)end > rw->len || rw->text[end - 1] != '}' ||
 	    memcmp(rw->text + name_at, name, nlen) != 0)
@@ -212,7 +284,8 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 	 * parameters after it, which a prototype cannot repeat. */
 	if (!ends_with_paren(rw, (size_t)start, (size_t)open))
 		return NULL;
-	if (!plain__can_split(fn, body, rw->text, rw->len))
+	extern_omission(rw, fn, start, from_macro, name_at, &omit, &extern_at);
+	if (!plain__can_split(fn, body, rw->text, rw->len, &omit))
 		return NULL;
 	if (rw->nsplits % 32 == 0) {
 		split *grown = realloc(rw->splits, (rw->nsplits + 32) * sizeof(*grown));
@@ -230,6 +303,8 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 		return NULL;
 	}
 	sp->start = (unsigned)start;
+	sp->omit_to = (unsigned)omit.to;
+	sp->extern_at = extern_at;
 	sp->noinline = memmem(rw->text + start, (size_t)(open - start), "noinline", 8) != NULL;
 	sp->noreturn = says_noreturn(rw->text + start, (size_t)(open - start));
 	sp->name_at = (unsigned)name_at;
@@ -250,7 +325,7 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 static void put_prototype(FILE *f, const rewriter *rw, const split *sp, enum copy which)
 {
 	put_copy_specifiers(f, sp, which);
-	put_declarator(f, rw, sp, copy_suffix[which], 1);
+	put_declarator(f, rw, sp, copy_suffix[which], 1, 1);
 	fputs("; ", f);
 }
 
@@ -331,7 +406,7 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	 * counts them; else the instrumented copy while any of the sites is on, and the
 	 * plain copy that calls dispatchers while all are off, its calls counted (a
 	 * throttled procedure keeps an exact count). */
-	put_declarator(f, rw, sp, "", 1);
+	put_declarator(f, rw, sp, "", 1, 0);
 	fputs(" { if (pvmmon_unwatched_) ", f);
 	put_jump(f, sp, COPY_PLAIN, args);
 	if (sp->counted) {
@@ -349,7 +424,12 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	fprintf(f, "{ ++pvmmon_sites%d_[0].off; ", sp->id);
 	put_jump_counting(f, sp, COPY_OFF, args);
 	fputs(" } } ", f);
-	put_copy_specifiers(f, sp, COPY_ON);
+	/* The instrumented copy is the definition itself: an extern one keeps its extern,
+	 * and the static prototype above makes it static. */
+	if (sp->extern_at >= 0 || sp->omit_to > sp->start)
+		fputs("__attribute__((noinline)) ", f);
+	else
+		put_copy_specifiers(f, sp, COPY_ON);
 	fclose(f);
 	ok = 1;
 out:
@@ -459,7 +539,7 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 	rewriter__write_escaped_path(f, rw->src);
 	fputs(rw->pedantic ? "\"\n" : "\" 3\n", f);
 	put_copy_specifiers(f, sp, which);
-	put_declarator(f, rw, sp, copy_suffix[which], 0);
+	put_declarator(f, rw, sp, copy_suffix[which], 0, 1);
 	/* The declarator's trailing blanks were dropped: the body starts a line later
 	 * when they held a new line, which #line has not counted. */
 	fwrite(rw->text + put_declarator_end(rw, sp), 1, sp->open - put_declarator_end(rw, sp), f);

@@ -419,7 +419,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 	 * communication's, and goes off as a whole when the sites are not enough. */
 	const double sample_frac = t->cost->sample_frac;
 	struct mon_cost *c = t->cost;
-	double budget = run->budget_pct / 100.0, scale = 1, *costs[256];
+	double budget = run->budget_pct / 100.0, scale = 1, **costs;
 	/* What switching can change (predicted), and with it the switched-off sites'
 	 * cost: that cannot be switched off, so it leaves that much less room for the
 	 * sites that can, predicted (total) or observed (seen). */
@@ -439,12 +439,18 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 		scale = c->observed / probed;
 	if (now > budget) {
 		double want = budget * BUDGET_TARGET;
-		/* Each site's cost fraction, in a cost[] array whose address says which. */
+		/* Each site's cost fraction, in a cost[] array whose address says which; every
+		 * site is a candidate (a real program has thousands, and its costliest need
+		 * not be among the first few hundred it flushed). */
 		double *cost = calloc(c->nsites ? c->nsites : 1, sizeof(*cost));
 
-		if (!cost)
+		costs = calloc(c->nsites ? c->nsites : 1, sizeof(*costs));
+		if (!cost || !costs) {
+			free(cost);
+			free(costs);
 			return;
-		for (i = 0; i < c->nsites && n < 256; i++) {
+		}
+		for (i = 0; i < c->nsites; i++) {
 			mon_site *s = &c->sites[i];
 
 			/* What the user switched on is kept on longest (kept here). */
@@ -471,6 +477,7 @@ static void regulate(mon_run *run, mon_task *t, double sites_frac, double comm_f
 			}
 		}
 		free(cost);
+		free(costs);
 		sample_off(run, t, now, want, total);
 		return;
 	}

@@ -247,6 +247,10 @@ void preserve__message(mon_run *run, int src, const uint8_t *data, size_t len)
 		p->notices += w.notices - t->notices;
 		t->notices = w.notices;
 	}
+	if (w.timed > t->timed) {
+		p->timed += w.timed - t->timed;
+		t->timed = w.timed;
+	}
 	t->t_still = w.kind == WIRE_PW_RUNNING && t->kind == WIRE_PW_RUNNING && w.vt == t->vt
 	                 ? pvmmon_clock_now()
 	                 : 0;
@@ -335,6 +339,10 @@ void preserve__settings(mon_run *run, void (*add)(void *, const char *, const ch
 	add(ctx, "preserve-control-messages", num);
 	snprintf(num, sizeof(num), "%" PRIu64, p->notices);
 	add(ctx, "preserve-block-notices", num);
+	/* The tasks' own decisions whose wait for news ended on a timer (issue 37: none
+	 * should; each then went to the monitor). */
+	snprintf(num, sizeof(num), "%" PRIu64, p->timed);
+	add(ctx, "preserve-local-waits-timed", num);
 	snprintf(num, sizeof(num), "%.2f",
 	         p->decisions + p->local ? (double)(p->msgs_in + p->msgs_out + p->notices) /
 	                                       (double)(p->decisions + p->local)

@@ -34,6 +34,7 @@ typedef struct pr_task {
 	int told;                /* hang.c has its current wait */
 	int64_t trans;           /* its least transmission time (its last report's) */
 	uint32_t local, notices; /* its receives decided itself, its block notices, so far */
+	uint32_t timed;          /* its own decisions whose wait ended on a timer, so far */
 	int64_t unc;             /* its virtual time's uncertainty at its last report */
 	/* The request whose decision was recorded last (traced runs): a request repeated
 	 * after its grant went (new candidates on the way) is granted again, and recorded
@@ -66,6 +67,7 @@ struct mon_pr {
 	/* Statistics for the log. */
 	uint64_t decisions, asks, msgs_in, msgs_out, max_msgs_per_receive;
 	uint64_t local, notices; /* the tasks' own decisions and block notices */
+	uint64_t timed;          /* the tasks' own decisions whose wait ended on a timer */
 	int64_t eval_ns_sum, eval_ns_max, wait_ns_sum;
 	uint64_t evals;
 	prtrace tr;      /* the decisions' record, in a traced run */

@@ -268,6 +268,13 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 		t->rec.samples = fresh.samples;
 		fresh.samples = NULL;
 	}
+	/* So is the online wait analysis's table (the task's waits so far): the fresh one
+	 * when the flush has one, else the last. */
+	if (fresh.nblames > 0) {
+		free(t->rec.blames);
+		t->rec.blames = fresh.blames;
+		t->rec.nblames = fresh.nblames;
+	}
 	/* The task's own figures (the list's COPY fields); its end in the monitor's time. */
 	log__task_copy(&t->rec, &fresh);
 	t->rec.end_ns = clocks__to_monitor(run, t, fresh.end_ns) - run->t_start;

@@ -9,6 +9,7 @@
 
 #include <pvm3.h>
 
+#include "blame.h"
 #include "board.h"
 #include "calls.h"
 #include "checks.h"
@@ -150,6 +151,7 @@ static void complete_receive(hooks_call *call, int src, int tag, int bytes)
 		hooks__await_control(call->v0);
 	call->sync += r.sync;
 	hooks__cp_receive(call->v0, r.sync, r.trans, &pb.cp);
+	hooks__blame_receive(call, st, src, r.sync, &pb);
 	if (hooks__trace_on())
 		hooks__trace_msg(call, src, tag, (uint32_t)bytes, pb.my_seq, r.sync, r.trans);
 	recstmt__add_delivery(st, call->inner, r.vt - r.v0, src, bytes, r.sync, r.trans);

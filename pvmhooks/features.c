@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blame.h"
 #include "board.h"
 #include "channel.h"
 #include "clocksync.h"
@@ -83,10 +84,14 @@ static int records_send(int final, int64_t now)
 	int rc;
 
 	hooks__dyn_cost(&cost);
-	/* The call-path samples travel with the records (the sampler keeps them). */
+	/* The call-path samples and the wait analysis's causes travel with the records
+	 * (their features keep them). */
 	t->samples = sampler__samples();
+	t->nblames = hooks__blame_causes((const blame_cause **)&t->blames);
 	rc = hooks__records_send(final, now, &cost);
 	t->samples = NULL;
+	t->blames = NULL;
+	t->nblames = 0;
 	return rc;
 }
 
@@ -244,6 +249,13 @@ static int hist_welcome(const hooks_welcome *w)
 
 static void hist_call_end(hooks_call *call, int64_t now) { histos__call_end(call, now); }
 
+static int blame_welcome(const hooks_welcome *w)
+{
+	(void)w;
+	hooks__blame_start(hooks__mytid(), channel__program());
+	return 0;
+}
+
 static int waits_welcome(const hooks_welcome *w)
 {
 	(void)w;
@@ -282,8 +294,10 @@ static int waits_control(const wire_ctl *c, int64_t v)
  *   own, look at the statements, procedures and loops once a bucket at the poll, and
  *   at a flush put everything up to it into the task's records, which go next (after
  *   records' final closing of the open procedures).
- * - the task's records message goes last of all, with the cost record and the
- *   call-path samples; the sampler (started in the library's constructor when the
+ * - the online wait analysis starts at the welcome (the task's tid and program) and
+ *   adds each call's piece at its end; its causes go with the task's records.
+ * - the task's records message goes last of all, with the cost record, the call-path
+ *   samples and the wait analysis's causes; the sampler (started in the library's constructor when the
  *   environment asks for it) settles at registration what the environment, the
  *   program's static tables and `pvmmon ctl sample` (welcome, SAMPLE) say, and stops
  *   its timer after the final records.
@@ -314,6 +328,7 @@ static const hooks_feature features[] = {
      .control = histos__control,
      .flush = histos__flush,
      .call_end = hist_call_end},
+    {.name = "blame", .welcome = blame_welcome, .call_end = hooks__blame_call_end},
     {.name = "task", .flush = records_send},
     {.name = "sampler",
      .welcome = sampler_welcome,

@@ -129,6 +129,15 @@ int64_t hooks__start(void);   /* real time of initialisation: the task's time or
 static inline vclock *hooks__clock(void) { return &hooks__vclock; }
 /* Takes the task's tid and the run's token (from the mailbox). */
 void hooks__set_task(int mytid, uint64_t token);
+/* A 32-bit hash of a string (FNV-1a), for the features' tables keyed by names. */
+static inline uint32_t hooks__str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
 /* Takes the task's number and logical id (heap; owned from now on) from the welcome. */
 void hooks__set_identity(uint32_t index, char *lid);
 

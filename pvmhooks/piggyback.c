@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blame.h"
 #include "board.h"
 #include "checks.h"
 #include "clocksync.h"
@@ -56,7 +57,7 @@ void piggyback__held_by(int (*held_from)(int src)) { pg.held_from = held_from; }
  * tag, leaving the user's send buffer and context as they were. */
 int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int bytes)
 {
-	uint8_t stack[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
+	uint8_t stack[PB_STACK_BYTES];
 	int32_t stack_tids[PB_STACK_DESTS];
 	uint32_t stack_seq[PB_STACK_DESTS];
 	uint8_t *enc = stack;
@@ -67,7 +68,8 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	int i, rc = PVMMON_ENOMEM;
 
 	if (n > PB_STACK_DESTS) {
-		enc = malloc(wire__piggyback_size((uint32_t)n, WIRE_PB_CP_MAX) + WIRE_PB_SIG_BYTES);
+		enc = malloc(wire__piggyback_size((uint32_t)n, WIRE_PB_CP_MAX) + WIRE_PB_SIG_BYTES +
+		             WIRE_PB_BLAME_BYTES);
 		dt = malloc(sizeof(*dt) * (size_t)n);
 		seq = malloc(sizeof(*seq) * (size_t)n);
 		if (!enc || !dt || !seq)
@@ -94,6 +96,13 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 			                 seq[i], 0, 0);
 	}
 	pb.notify = (uint8_t)hooks__pr_deciding();
+	/* One piggyback serves a mcast's every destination: it asks them all for news when
+	 * one of them is watched, and all are then waited for as asked. */
+	pb.watch = 0;
+	for (i = 0; pb.notify && i < n && !pb.watch; i++)
+		pb.watch = (uint8_t)hooks__pr_watching(tids[i]);
+	for (i = 0; pb.watch && i < n; i++)
+		hooks__pr_asked(tids[i]);
 	pb.sender_index = hooks__index();
 	pb.sender_tid = hooks__mytid();
 	pb.rt_send = hooks__to_common(call->t1);
@@ -111,6 +120,8 @@ int hooks__send_piggyback(hooks_call *call, const int *tids, int n, int tag, int
 	hooks__cp_tuple(&pb.cp, call->v0);
 	/* What the message holds, for its receiver's unpack check (checks.c). */
 	checks__sign(&pb, call);
+	/* What made the sender late, for its receiver's wait analysis (blame.c). */
+	hooks__blame_sign(call, tids, n, &pb);
 	len = wire__piggyback_encode(&pb, enc);
 	rc = channel__pb_send(tids, n, tag, enc, len);
 out:
@@ -159,7 +170,7 @@ size_t hooks__pair_counts(wire_wpeer **out)
  */
 int piggyback__fetch(int src, int tag, wire_piggyback *pb, int64_t *arrived)
 {
-	uint8_t enc[WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_CP_MAX];
+	uint8_t enc[PB_STACK_BYTES];
 	uint8_t *big = NULL, *p = enc;
 	size_t len = 0;
 	int rc, have_pb = 0;

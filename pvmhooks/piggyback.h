@@ -15,6 +15,10 @@
 
 /* Piggybacks are small; one stack buffer covers a send or a mcast to 64 tasks. */
 #define PB_STACK_DESTS 64
+/* The largest piggyback to that many destinations. */
+#define PB_STACK_BYTES                                                                          \
+	(WIRE_PB_HEADER + PB_STACK_DESTS * 8 + WIRE_PB_SIG_BYTES + WIRE_PB_BLAME_BYTES +       \
+	 WIRE_PB_CP_MAX)
 
 /* Sends the trailing record after a user send or mcast; 0, or a
  * negative code. */

@@ -14,6 +14,7 @@
 #include "dyninst.h"
 #include "preserve.h"
 #include "preserve_impl.h"
+#include "prchoose.h"
 #include "prlocal.h"
 #include "pvmmon/errors.h"
 #include "reach.h"
@@ -27,15 +28,14 @@ static struct {
 	/* Receives decided here, and block notices sent, so far (for the monitor's
 	 * stats). */
 	uint32_t nlocal, nnotices;
+	/* Receives decided here whose wait for news ended on a timer (decide_here). */
+	uint32_t ntimed;
 	/* The wait reports' threshold (waits.c's setting, given at install): a receive
 	 * blocked that long is reported; 0 until given. */
 	int64_t (*threshold_of)(void);
-	/* Why choose_here chose nothing: it waits for its need; no candidate yet (a
-	 * blocking receive); only the monitor can decide; or it decided: a poll that
-	 * finds nothing. */
-	enum { HERE_WAIT, HERE_NONE, HERE_MONITOR, HERE_MISS } why;
-	/* The horizon choose_here waits for; INT64_MIN: no candidate, or one the monitor
-	 * must decide. */
+	/* Why the last choice here (hooks__prc_choose) chose nothing (PRC_*), and the
+	 * horizon it waits for. */
+	int why;
 	int64_t need;
 } ps;
 
@@ -93,6 +93,10 @@ void hooks__pr_spawning(void) { hooks__prl_spawning(); }
 
 int hooks__pr_deciding(void) { return ps.on && hooks__prl_valid(); }
 
+int hooks__pr_watching(int32_t tid) { return hooks__prl_watching(tid); }
+
+void hooks__pr_asked(int32_t tid) { hooks__prl_asked(tid); }
+
 void hooks__pr_exiting(void)
 {
 	if (ps.on && !channel__lost())
@@ -118,6 +122,7 @@ static int send_report(uint32_t req, int kind, int64_t vt)
 	w.trans = vclock__trans_floor(hooks__clock());
 	w.local = ps.nlocal;
 	w.notices = ps.nnotices;
+	w.timed = ps.ntimed;
 	w.reach = hooks__reach_bits();
 	/* How long it has waited before this report: a blocked receive's first, or a
 	 * request from any source (which the monitor times only while it has no
@@ -274,6 +279,49 @@ static int tell_blocked(int src)
 	return 1;
 }
 
+/* Tells the tasks that wait for this task's news that it waits elsewhere (see
+ * hooks__prl_tell_away): they ask the monitor then, instead of waiting for it. How
+ * many were told: a send may read what came into libpvm3's queue, where it wakes no
+ * wait, so the caller looks at the queue again before it waits. */
+static int tell_away(void)
+{
+	int n = hooks__prl_tell_away(hooks__to_common(cur.vt), hooks__pr_seen_from,
+	                             hooks__pr_sent_to_count);
+
+	ps.nnotices += (uint32_t)n;
+	return n;
+}
+
+/* A receive decided here is held by a task this task woke: asks it for its news
+ * (PWATCH), once until the news comes. Without asking, the task would tell nobody
+ * when it waits elsewhere (a notice to every source at every wait was 4,000 more
+ * messages in the notify manager/worker's run, whose decisions rarely wait). */
+static int watch_holder(void)
+{
+	int32_t tid;
+	wire_buf b;
+	int n = 0;
+
+	wire__buf_init(&b);
+	wire__pask_encode(&b);
+	while (!b.failed && (tid = hooks__prl_watch(ps.need)) != 0)
+		if (channel__pb_send(&tid, 1, WIRE_TAG_PWATCH, b.data, b.len) == 0)
+			n++;
+	wire__buf_free(&b);
+	ps.nnotices += (uint32_t)n;
+	return n;
+}
+
+/* src waits for this task's news (PWATCH): told by the wait this task is in, or its
+ * next (tell_away in every wait's loop), unless a notice to src comes first. */
+static void watched_by(int32_t src, const uint8_t *d, size_t len)
+{
+	if (wire__pask_decode(d, len) < 0)
+		hooks__count_bad();
+	else
+		hooks__prl_watched(src);
+}
+
 /* Takes everything queued in the private context, waiting up to wait_us for the
  * first message; returns how many came. */
 static int drain(long wait_us)
@@ -296,7 +344,9 @@ static int drain(long wait_us)
 			if (hooks__prl_notice(src, d, len, hooks__pr_sent_to_count(src),
 			                      hooks__pr_seen_from(src)) < 0)
 				hooks__count_bad();
-		} else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
+		} else if (tag == WIRE_TAG_PWATCH)
+			watched_by(src, d, len);
+		else if (tag == WIRE_TAG_MONLOST && (src & (int)0x80000000))
 			channel__gone();
 		else {
 			hooks__pr_stash_add(src, tag, d, len);
@@ -356,6 +406,7 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 		 * the sockets held into libpvm3's queue, and a message already there wakes no
 		 * wait. An unmonitored answer (the group server's) read in so waited out the
 		 * whole step: 28 steps of 50 ms in 200 group bcast/reduce rounds (gredf). */
+		tell_away();
 		unmonitored_first(tid, tag, &found);
 		if (found)
 			break;
@@ -381,15 +432,15 @@ static void wait_blocked(hooks_call *call, int tid, int tag)
 	cur.t_block = 0;
 }
 
-static const stash_entry *choose_here(void);
 static void tell_decided(int src, int tag);
 
-/* Decides here (choose_here) when it can: the choice becomes the grant. 1 when decided. */
+/* Decides here (hooks__prc_choose) when it can: the choice becomes the grant. 1 when
+ * decided. */
 static int decided_here(void)
 {
-	const stash_entry *e = choose_here();
+	const stash_entry *e = hooks__prc_choose(cur.src, cur.tag, cur.deadline, &ps.why, &ps.need);
 
-	if (!e && ps.why != HERE_MISS)
+	if (!e && ps.why != PRC_MISS)
 		return 0;
 	grant.verdict = e ? WIRE_PG_TAKE : WIRE_PG_NONE;
 	grant.src = e ? e->src : -1;
@@ -427,6 +478,7 @@ static int ask_monitor(hooks_call *call, int tid, int tag, int kind, int64_t *fi
 	while (grant.req != cur.req) {
 		int n;
 
+		tell_away();
 		/* An unmonitored message first in the queue: cancel the request with a report
 		 * and let the receive go its plain way. Looked at before every wait (the
 		 * request's send may have read it into libpvm3's queue, where it wakes no
@@ -487,6 +539,7 @@ static void wait_deadline(hooks_call *call, int64_t deadline)
 		left = deadline - vclock__virtual(hooks__clock(), pvmmon_clock_now());
 		if (left <= 0)
 			break;
+		tell_away();
 		drain(left / 1000 < WAIT_STEP_US ? (long)(left / 1000) + 1 : WAIT_STEP_US);
 		sched__waiting(pvmmon_clock_now(), call->t0, 0);
 	}
@@ -548,90 +601,6 @@ static void take(hooks_call *call, int tid, int tag, int kind, int64_t first_at)
 	hooks__matcher_restore(matcher);
 }
 
-/* The candidates' virtual arrival, as requests tell it. */
-static int64_t arrival(const stash_entry *e)
-{
-	return e->vs + vclock__trans_estimate(hooks__clock(), e->bytes);
-}
-
-/* Per sender, its first queued message that matches: the candidates. */
-static int candidate(size_t i)
-{
-	return hooks__pr_matches(&hooks__prs.stash[i], cur.src, cur.tag) &&
-	       hooks__pr_first_match(hooks__prs.stash[i].src, cur.tag) == &hooks__prs.stash[i];
-}
-
-/*
- * The choice a receive can make here (see prlocal.c), as the monitor would make it
- * (monitor/order.c): the earliest candidate, or among those that arrive within the
- * tie window u of it the one whose sender comes first in the tie order, once no task
- * can send before the earliest arrival + u (a message that could still join the tie).
- * A poll's deadline (its virtual time) ends the window; with no candidate due by
- * then, it finds nothing once no task can send before the deadline (why HERE_MISS).
- * Every candidate's sender must be among the bounds' tasks. NULL when it cannot be
- * decided here yet (need: the horizon it waits for).
- */
-/* What is sent at or after need - credit() arrives here at or after need: half this
- * task's least transmission, as the monitor credits it (monitor/order.h). */
-static int64_t credit(void)
-{
-	int64_t f = vclock__trans_floor(hooks__clock());
-
-	return f > 0 ? f / 2 : 0;
-}
-
-/* Whether tid has a candidate for the receive being decided. */
-static int cand_sender(int32_t tid)
-{
-	for (size_t i = 0; i < hooks__prs.nstash; i++)
-		if (hooks__prs.stash[i].src == tid && candidate(i))
-			return 1;
-	return 0;
-}
-
-static const stash_entry *choose_here(void)
-{
-	const stash_entry *e = NULL, *b;
-	int64_t u = hooks__prl_umax(), va_e = 0;
-	size_t i;
-
-	ps.need = INT64_MIN;
-	ps.why = HERE_NONE;
-	hooks__prl_consider(cand_sender);
-	for (i = 0; i < hooks__prs.nstash; i++) {
-		if (!candidate(i))
-			continue;
-		ps.why = HERE_MONITOR;
-		if (!hooks__prl_known(hooks__prs.stash[i].src))
-			return NULL;
-		if (!e || arrival(&hooks__prs.stash[i]) < va_e) {
-			e = &hooks__prs.stash[i];
-			va_e = arrival(e);
-		}
-	}
-	/* A poll (deadline: its virtual time) with no candidate due by then finds nothing
-	 * once no task can send before the deadline. */
-	if ((!e || va_e > cur.deadline) && cur.deadline != INT64_MAX) {
-		ps.need = hooks__to_common(cur.deadline) - credit();
-		ps.why = hooks__prl_horizon() >= ps.need ? HERE_MISS : HERE_WAIT;
-		return NULL;
-	}
-	if (!e)
-		return NULL;
-	b = e;
-	for (i = 0; i < hooks__prs.nstash; i++)
-		if (&hooks__prs.stash[i] != b && candidate(i) &&
-		    arrival(&hooks__prs.stash[i]) <= va_e + u &&
-		    arrival(&hooks__prs.stash[i]) <= cur.deadline &&
-		    hooks__prl_rank(hooks__prs.stash[i].src) < hooks__prl_rank(b->src))
-			b = &hooks__prs.stash[i];
-	ps.need = hooks__to_common(va_e + u + (u > 0) < cur.deadline ? va_e + u + (u > 0)
-	                                                             : cur.deadline) -
-	          credit();
-	ps.why = HERE_WAIT;
-	return hooks__prl_horizon() >= ps.need ? b : NULL;
-}
-
 /* In a traced run, the monitor records a receive decided here too (a running report
  * at the receive's start, with its candidates): one control message a decision, only
  * when tracing. */
@@ -660,7 +629,7 @@ static void tell_decided(int src, int tag)
 static int decide_here(hooks_call *call, int64_t *first_at)
 {
 	int64_t now, step, until;
-	int found;
+	int found, timer = 0;
 
 	cur.local = 1;
 	cur.asked = 0;
@@ -685,19 +654,31 @@ static int decide_here(hooks_call *call, int64_t *first_at)
 			cur.asked = 0;
 			return 1;
 		}
-		if (ps.why == HERE_MONITOR || cur.asked || cur.watched)
+		if (ps.why == PRC_MONITOR || cur.asked || cur.watched)
 			break;
 		now = pvmmon_clock_now();
-		if (ps.why == HERE_NONE) {
+		if (ps.why == PRC_NONE) {
 			until = call->t_wait + wait_threshold();
 			step = until - now;
+			timer = 0;
 		} else {
 			until = hooks__prl_until(ps.need, *first_at ? *first_at : call->t_wait, now,
-			                         cur.deadline != INT64_MAX, &step);
+			                         cur.deadline != INT64_MAX, wait_threshold(), &step, &timer);
 		}
-		if (now >= until)
+		if (now >= until) {
+			/* A wait for news (not an immediate question to the monitor, not the wait
+			 * for a first candidate) that its timer ended. */
+			if (timer)
+				ps.ntimed++;
 			break;
-		drain((long)(step / 1000) + 1);
+		}
+		/* Waiting here, it sends nothing: a task waiting for its news is told; and
+		 * the tasks that may wait silently while they hold the choice (not the wait
+		 * for a candidate) are asked for their news. Sent: the queue is looked at
+		 * again before the wait. */
+		if (tell_away() + (ps.why != PRC_NONE ? watch_holder() : 0) > 0)
+			continue;
+		drain(step / 1000 < WAIT_STEP_US ? (long)(step / 1000) + 1 : WAIT_STEP_US);
 		if (!*first_at && hooks__pr_first_match(cur.src, cur.tag))
 			*first_at = pvmmon_clock_now();
 	}

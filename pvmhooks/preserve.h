@@ -34,6 +34,11 @@ void hooks__pr_spawning(void);
 /* Whether the task decides its receives itself now: its piggybacks ask to be told
  * when a task blocks on it (wire_piggyback's notify). */
 int hooks__pr_deciding(void);
+/* Whether a send to tid asks to be told when tid waits elsewhere (wire_piggyback's
+ * watch): this task had to wait for tid's news before. */
+int hooks__pr_watching(int32_t tid);
+/* This task's message to tid asked for its news (wire_piggyback.watch). */
+void hooks__pr_asked(int32_t tid);
 /* Picks up the monitor's messages and arrived piggybacks and answers the monitor's
  * questions: at every wrapped call in preserve mode. */
 void hooks__pr_poll(void);

@@ -38,6 +38,8 @@ typedef struct prl_entry {
 	int spawned;   /* it may have spawned since its report: its bound stays */
 	int woken;     /* this task has sent to it since the grant */
 	int anyb;      /* blocked on any source by its latest notice, nothing sent since */
+	int away;      /* waits elsewhere by its latest notice, no message from it since */
+	int watched;   /* asked for its news (PWATCH, a watch flag), no notice from it since */
 	int alone;     /* its latest notice: it exchanged messages with no task but this */
 	int live;      /* its board slot raises the bound while its sends stay at sends */
 	int slot;      /* its board slot (-1: not looked up) */
@@ -61,9 +63,14 @@ static struct {
 } tab;
 
 /* Spawns so far, and their count at the last send per destination (the quiet flag);
- * the sources that ask to be told when this task blocks on them. */
+ * the sources that ask to be told when this task blocks on them; the tasks that may
+ * wait for its news (owe: a PWATCH, or a message with the watch flag, came from them
+ * since its last notice to them; told when it waits elsewhere, hooks__prl_tell_away). */
 static int64_t spawns;
-static tidmap spawns_at, notify;
+static tidmap spawns_at, notify, owe;
+/* The tasks this one had to wait for as woken (hooks__prl_watch): its sends to them
+ * ask for their news (wire_piggyback.watch), so that it need not ask again. */
+static tidmap watch_next;
 /* Each source's board send count at its latest message here (see board.c). */
 static tidmap last_sends;
 /* The latest virtual arrival (this task's clock) of a message a receive from any
@@ -71,6 +78,8 @@ static tidmap last_sends;
 static int64_t taken_va;
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+static prl_entry *holder(void);
 
 void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 {
@@ -101,6 +110,8 @@ void hooks__prl_grant(const wire_pgrant *g, uint32_t (*seen)(int32_t tid))
 		e->spawned = seen(e->tid) != g->b[i].seq;
 		e->woken = 0;
 		e->anyb = 0;
+		e->away = 0;
+		e->watched = 0;
 		e->alone = 0;
 		e->slot = -1;
 		e->knows = !g->know || (g->b[i].knows & WIRE_PB_KNOWS_REQ);
@@ -142,6 +153,28 @@ void hooks__prl_wants(int32_t src, int on)
 		*want = on;
 }
 
+/* Owed even when a notice of the wait this task is in went to src before: src may not
+ * have been able to use it (a message of its own was on its way here), and that notice
+ * ended its request, so it asks again and nothing else would answer (a group
+ * program's root waited 100 ms a round so). */
+void hooks__prl_watched(int32_t src)
+{
+	int64_t *o = tidmap__get(&owe, src, 0);
+
+	if (o)
+		*o = 1;
+}
+
+/* This task sent tid a notice: it owes tid nothing until tid asks again (a message
+ * is no answer: tid may still wait for this task's next news). */
+static void paid(int32_t tid)
+{
+	int64_t *o = tidmap__find(&owe, tid);
+
+	if (o)
+		*o = 0;
+}
+
 /* Sends src the notice k (its quiet flag set here): 1 when sent. */
 static int send_notice(int32_t src, wire_pblock *k)
 {
@@ -154,61 +187,64 @@ static int send_notice(int32_t src, wire_pblock *k)
 	wire__pblock_encode(&b, k);
 	rc = !b.failed && channel__pb_send(&src, 1, WIRE_TAG_PBLOCK, b.data, b.len) == 0;
 	wire__buf_free(&b);
+	if (rc)
+		paid(src);
 	return rc;
 }
 
 int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent, int alone)
 {
 	int64_t *want = tidmap__find(&notify, src);
-	wire_pblock k = {vt, seen, sent, 0, 0, hooks__board_sends(), 0, (uint8_t)alone};
+	wire_pblock k = {vt, seen, sent, 0, 0, hooks__board_sends(), 0, (uint8_t)alone, 0};
 
 	if (!want || !*want)
 		return 0;
 	return send_notice(src, &k);
 }
 
-int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
-                        uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
+/* Sends the notice proto to every task of the map to (those with a value, or every
+ * one with all), with its counts with that task (seen and alone may be NULL: 0).
+ * Returns how many were told. */
+static int tell_all(tidmap *to, int all, wire_pblock proto, uint32_t (*seen)(int32_t tid),
+                    uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
 {
 	int n = 0;
 
-	for (size_t i = 0; i < notify.cap; i++) {
-		int32_t tid = notify.slots[i].tid;
-		wire_pblock k = {vt, 0, 0, 0, 0, hooks__board_sends(), 1, 0};
+	for (size_t i = 0; i < to->cap; i++) {
+		int32_t tid = to->slots[i].tid;
+		wire_pblock k = proto;
 
-		if (!tid || !notify.slots[i].value)
+		if (!tid || (!all && !to->slots[i].value))
 			continue;
-		k.seen = seen(tid);
+		k.seen = seen ? seen(tid) : 0;
 		k.sent = sent_to(tid);
-		k.alone = (uint8_t)alone(tid);
+		k.alone = alone ? (uint8_t)alone(tid) : 0;
 		n += send_notice(tid, &k);
 	}
 	return n;
 }
 
+int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
+                        uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
+{
+	return tell_all(&notify, 0, (wire_pblock){vt, 0, 0, 0, 0, hooks__board_sends(), 1, 0, 0},
+	                seen, sent_to, alone);
+}
+
+int hooks__prl_tell_away(int64_t vt, uint32_t (*seen)(int32_t tid),
+                         uint32_t (*sent_to)(int32_t tid))
+{
+	return tell_all(&owe, 0, (wire_pblock){vt, 0, 0, 0, 0, hooks__board_sends(), 0, 0, 1},
+	                seen, sent_to, NULL);
+}
+
 int hooks__prl_exiting(uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid))
 {
-	int n = 0;
-
-	for (size_t i = 0; i < notify.cap; i++) {
-		int32_t tid = notify.slots[i].tid;
-		int64_t *at;
-		wire_pblock k = {0, 0, 0, 0, 1, UINT64_MAX, 0, 0};
-		wire_buf b;
-
-		if (!tid || !notify.slots[i].value)
-			continue;
-		at = tidmap__find(&spawns_at, tid);
-		k.sent = sent_to(tid);
-		k.alone = (uint8_t)alone(tid);
-		k.quiet = (at ? *at : 0) == spawns;
-		wire__buf_init(&b);
-		wire__pblock_encode(&b, &k);
-		if (!b.failed && channel__pb_send(&tid, 1, WIRE_TAG_PBLOCK, b.data, b.len) == 0)
-			n++;
-		wire__buf_free(&b);
-	}
-	return n;
+	/* Every task that ever asked (not only those whose latest message did): one that
+	 * decides by its bounds again may wait for this task's news, and would ask a task
+	 * that can no longer answer (PWATCH). */
+	return tell_all(&notify, 1, (wire_pblock){0, 0, 0, 0, 1, UINT64_MAX, 0, 0, 0}, NULL,
+	                sent_to, alone);
 }
 
 /* Half the least transmission of tid as the grant gave it (0: not in the table). */
@@ -253,6 +289,7 @@ void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet)
 		return;
 	e->vt = max64(e->vt, vs);
 	e->anyb = 0;
+	e->away = 0;
 	/* Messages from before its report: nothing new. One missed, or not quiet: it may
 	 * have spawned. */
 	if (seq + 1 <= e->next)
@@ -295,11 +332,29 @@ void hooks__prl_blocked(int32_t src, const wire_pblock *k, uint32_t sent_to_src,
 	if (!e)
 		return;
 	e->vt = max64(e->vt, k->vt);
+	e->watched = 0;
+	/* It waits elsewhere: no news of it will come here until it runs again, and only
+	 * the monitor can say when that is (hooks__prl_held_by_woken). Told so while it
+	 * holds nothing here, the watch flag on this task's sends to it was not needed:
+	 * they go without it until this task has to ask again (else each such send
+	 * costs a notice: a manager whose workers once asked told them at its waits). */
+	e->away = k->away;
+	if (k->away) {
+		int64_t *w = tidmap__find(&watch_next, src);
+
+		if (w && holder() != e)
+			*w = 0;
+		return;
+	}
 	/* A message of its own on its way, or a spawn: it may move before this task does;
 	 * one of this task's on its way to it wakes it (but not once it ends). */
 	if (e->spawned || !k->quiet || k->sent != seen_from_src || k->sent != e->next ||
-	    (!k->exiting && k->seen != sent_to_src))
+	    (!k->exiting && k->seen != sent_to_src)) {
+		/* It ends: whatever is still on its way, no news of it will come after. */
+		if (k->exiting)
+			e->away = 1;
 		return;
+	}
 	e->anyb = k->any;
 	e->alone = k->alone;
 	/* Blocked on anyone: only when no other task could wake it (see the top), or when
@@ -356,6 +411,24 @@ void hooks__prl_piggyback(int32_t src, const wire_piggyback *pb)
 		}
 	}
 	hooks__prl_wants(src, pb->notify);
+	/* The message asks for this task's news itself, as a PWATCH would. */
+	if (pb->watch)
+		hooks__prl_watched(src);
+}
+
+void hooks__prl_asked(int32_t tid)
+{
+	prl_entry *e = tab.valid ? find(tid) : NULL;
+
+	if (e)
+		e->watched = 1;
+}
+
+int hooks__prl_watching(int32_t tid)
+{
+	int64_t *w = tidmap__find(&watch_next, tid);
+
+	return w && *w;
 }
 
 int hooks__prl_known(int32_t tid) { return tab.valid && find(tid) != NULL; }
@@ -451,32 +524,41 @@ int64_t hooks__prl_live_eta(int64_t target, int *sure)
 	return eta;
 }
 
-int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t *step)
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t woken_wait,
+                         int64_t *step, int *timer)
 {
 	int held = hooks__prl_held_by_woken();
 
 	/* A poll does not wait for an answer: the program polls again soon. */
 	if (poll && held == PRL_HELD_WOKEN)
 		held = 0;
-	int64_t until = t_wait + (held == PRL_HELD_WOKEN ? PRL_WAIT_WOKEN_NS : PRL_WAIT_NS), eta;
+	int64_t until = t_wait + (held == PRL_HELD_WOKEN ? woken_wait : PRL_WAIT_NS), eta;
 	int sure = 0;
 
+	*timer = held == PRL_HELD_WOKEN;
 	/* The task that holds it blocks on anyone: no news of it will come here. */
 	if (held == PRL_HELD_BLOCKED) {
 		*step = 0;
+		*timer = 0;
 		return now;
 	}
 	/* Tasks that compute hold it: their board slots pass it with no message. */
 	eta = need == INT64_MIN ? PRL_ETA_UNKNOWN : hooks__prl_live_eta(need, &sure);
-	if (eta >= 0 && now + eta < t_wait + PRL_LIVE_WAIT_NS && now + eta + 1000 > until)
+	/* A holder still in a call when the board's look is over: its cap ends the wait. */
+	if (eta >= 0 && !sure && now + eta >= t_wait + PRL_LIVE_WAIT_NS)
+		*timer = 1;
+	if (eta >= 0 && now + eta < t_wait + PRL_LIVE_WAIT_NS && now + eta + 1000 > until) {
 		until = sure ? now + eta + 1000 : t_wait + PRL_LIVE_WAIT_NS;
+		*timer = !sure;
+	}
 	*step = eta >= 0 && eta < until - now ? eta : until - now;
 	return until;
 }
 
-int hooks__prl_held_by_woken(void)
+/* The entry whose bound is least now (NULL: none holds). */
+static prl_entry *holder(void)
 {
-	const prl_entry *m = NULL;
+	prl_entry *m = NULL;
 	int64_t now = hooks__board_on() ? hooks__board_now() : 0, mb = PRL_NEVER, b;
 
 	for (size_t i = 0; i < tab.n; i++)
@@ -484,9 +566,48 @@ int hooks__prl_held_by_woken(void)
 			m = &tab.e[i];
 			mb = b;
 		}
-	if (!m || mb == PRL_NEVER)
+	return m && mb != PRL_NEVER ? m : NULL;
+}
+
+/* Whether e may wait in a call, silent, while it holds the horizon need: woken here,
+ * or in a call by its board slot (computing, its slot will pass need). */
+static int may_wait_silent(prl_entry *e, int64_t need, int64_t now)
+{
+	if (e->woken)
+		return 1;
+	return e->live && need != INT64_MIN && hooks__board_on() &&
+	       hooks__board_eta(e->tid, &e->slot, need, now) == BOARD_ETA_UNKNOWN;
+}
+
+int32_t hooks__prl_watch(int64_t need)
+{
+	prl_entry *m = tab.valid ? holder() : NULL, *e;
+	int64_t now = hooks__board_on() ? hooks__board_now() : 0, *w;
+
+	if (!m)
 		return 0;
-	return m->anyb ? PRL_HELD_BLOCKED : m->woken ? PRL_HELD_WOKEN : 0;
+	for (size_t i = 0; i < tab.n; i++) {
+		e = &tab.e[i];
+		/* The least bound's task, and every other below the horizon needed. */
+		if (e != m && (need == INT64_MIN || bound_of(e, now) >= need))
+			continue;
+		if (e->anyb || e->away || e->watched || !may_wait_silent(e, need, now))
+			continue;
+		e->watched = 1;
+		if (e->woken && (w = tidmap__get(&watch_next, e->tid, 1)) != NULL)
+			*w = 1;
+		return e->tid;
+	}
+	return 0;
+}
+
+int hooks__prl_held_by_woken(void)
+{
+	const prl_entry *m = holder();
+
+	if (!m)
+		return 0;
+	return m->anyb || m->away ? PRL_HELD_BLOCKED : m->woken ? PRL_HELD_WOKEN : 0;
 }
 
 int64_t hooks__prl_umax(void) { return tab.umax; }

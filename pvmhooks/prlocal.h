@@ -40,6 +40,21 @@ int hooks__prl_tell(int32_t src, int64_t vt, uint32_t seen, uint32_t sent, int a
  * how many were told. */
 int hooks__prl_tell_any(int64_t vt, uint32_t (*seen)(int32_t tid),
                         uint32_t (*sent_to)(int32_t tid), int (*alone)(int32_t tid));
+/* Whether this task's sends to tid ask for its news (wire_piggyback.watch): it had to
+ * ask tid for its news before (hooks__prl_watch). */
+int hooks__prl_watching(int32_t tid);
+/* This task's message to tid asked for its news itself (wire_piggyback.watch): tid is
+ * not asked again (PWATCH) until its next notice. */
+void hooks__prl_asked(int32_t tid);
+/* src waits for this task's news (a PWATCH): it is told when this task next waits
+ * elsewhere (in the wait it is in), unless a notice to it comes first. */
+void hooks__prl_watched(int32_t src);
+/* This task waits elsewhere (hooks__prl_tell's and hooks__prl_tell_any's cases
+ * aside), from virtual time vt: tells every task that waits for its news (a PWATCH
+ * since this task's last message or notice to it) that none will come until it runs
+ * again (wire_pblock.away). Returns how many were told. */
+int hooks__prl_tell_away(int64_t vt, uint32_t (*seen)(int32_t tid),
+                         uint32_t (*sent_to)(int32_t tid));
 /* A piggyback from src: its per-pair sequence number, send time and quiet flag. */
 void hooks__prl_seen(int32_t src, uint32_t seq, int64_t vs, int quiet);
 /* A block notice from src (len bytes at d: PVMMON_EPARSE when damaged). sent_to_src:
@@ -76,28 +91,33 @@ void hooks__prl_taken(int64_t va);
  * already taken makes the task say so (hooks__reach_misorder). */
 void hooks__prl_premise(int32_t src, int64_t va);
 /* What holds the least bound: PRL_HELD_WOKEN, a task this task has sent to since the
- * grant (its next message or block notice will likely raise it; the monitor would
- * wait for it too); PRL_HELD_BLOCKED, a task that said it blocks on any source (no
- * news of it will come here: only the monitor, which knows the other tasks, can say
- * it cannot move); 0 otherwise. */
+ * grant (its next message or notice will come: asked, it tells this task when it next
+ * waits, hooks__prl_tell_away; the monitor would wait for it too); PRL_HELD_BLOCKED, a task
+ * that said it blocks on any source or waits elsewhere (no news of it will come here:
+ * only the monitor, which knows the other tasks, can say it cannot move); 0 otherwise. */
 #define PRL_HELD_WOKEN 1
 #define PRL_HELD_BLOCKED 2
 int hooks__prl_held_by_woken(void);
+/* A task to ask for its news (PWATCH) now (0: none left): the one whose bound is
+ * least, or another below the horizon need, when this task woke it or its board slot
+ * says it is in a call (it may wait there: its slot will not pass need), and this
+ * task has not asked it since its latest notice (a send with the watch flag asks too:
+ * from now on this task's sends to a task it woke carry it). A task in a call answers
+ * at once when it waits. */
+int32_t hooks__prl_watch(int64_t need);
 /* How long a receive the task may decide itself waits for the piggybacks and block
  * notices that would let it, before it asks the monitor: not at all, unless what
- * holds it is news on its way. While it waits for a task it has sent to (which will
- * likely answer or block on it, and which the monitor would have to wait for too),
- * 1 ms: several round trips on a loaded host, so that news on its way comes in time;
- * a task that blocks elsewhere makes the monitor ask, and the question ends the wait
- * (preserve.c). It was 20 ms, and a group program paid it on every round: a member
- * waits for the root's broadcast, while the root, woken by that member's previous
- * contribution, decides its own reduce receive here and sends no news until the
- * members have taken the broadcast (a mutual wait only the monitor ends); a Fortran
- * program of 200 bcast/reduce rounds ran 7.4 s, 0.7 s now (doc/benchmarks.md). Up to 50 ms while the tasks that hold it back have board
+ * holds it is news on its way. A task it has sent to (which the monitor would have to
+ * wait for too) sends news when it next sends here, waits anywhere or ends, so the
+ * receive waits for that news, no timer (the caller's woken_wait, the wait threshold,
+ * is the hang rule's: a task killed says nothing). It was a 1 ms timer, and 20 ms
+ * before: a group program paid it on every round (a member waits for the root's
+ * broadcast, while the root, woken by that member's previous contribution, decides its
+ * own reduce receive here: a mutual wait only the monitor ends, now told at once by
+ * the member's notice). Up to 50 ms while the tasks that hold it back have board
  * slots (board.c) that will pass its choice: they compute, and the monitor could only
  * ask them, which they answer when they next call PVM. */
 #define PRL_WAIT_NS 0LL
-#define PRL_WAIT_WOKEN_NS 1000000LL
 #define PRL_LIVE_WAIT_NS 50000000LL
 /* How often a task deciding looks again at board slots that do not grow (their task
  * is in a call, from which it may be waking). */
@@ -110,9 +130,12 @@ int hooks__prl_held_by_woken(void);
 int64_t hooks__prl_live_eta(int64_t target, int *sure);
 /* Until when (now's clock) a receive that began waiting at t_wait waits here for the
  * horizon need (INT64_MIN: no choice yet), and in *step how long its next wait for a
- * message lasts before it looks at the bounds again. A poll (pvm_nrecv, pvm_probe)
- * waits only for board slots. */
-int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t *step);
+ * message lasts before it looks at the bounds again; woken_wait: how long at most for
+ * a task it woke (PRL_HELD_WOKEN); *timer: 1 when until is a timer's (that wait, or
+ * the board's PRL_LIVE_WAIT_NS), not the news or the board slots expected. A poll (pvm_nrecv, pvm_probe) waits only for board
+ * slots. */
+int64_t hooks__prl_until(int64_t need, int64_t t_wait, int64_t now, int poll, int64_t woken_wait,
+                         int64_t *step, int *timer);
 /* The spread of the tasks' virtual-time uncertainties at the grant, ns: the tie window. */
 int64_t hooks__prl_umax(void);
 

@@ -247,12 +247,15 @@ static __attribute__((noinline)) int probe_rare(pvmmon_probe_site *site, probe_f
  * a procedure, a whole entry for a loop) is demoted to counting only, once it has run
  * HOOKS_THROTTLE_MIN times (records.h) and at every power of two after (a mean over
  * 1024 calls is steady, and the demotion's own cost, at most 1024 timed pairs a site,
- * stays small).
+ * stays small). A loop is judged by its entries since the last look: one whose first
+ * entries were long and later ones short is demoted when they get short, not once the
+ * short ones outweigh the long ones in a mean over its life (records.h says why a
+ * procedure is not).
  * PVMMON_THROTTLE gives the percentage (pvmmon run sets it; 0: never); -1: not read.
  * A demoted site is switched off, and its calls are counted where its probes would
  * have run (pvmmon/probe.h: the scope tests and the dispatcher count `off`).
  */
-#define THROTTLE_DEFAULT 0.25
+#define THROTTLE_DEFAULT 0.10
 static double throttle_share = -1;
 static int throttle_paused;
 
@@ -289,12 +292,13 @@ static double throttle_get(void)
  * check, so that its outer activations' times are whole. */
 static __attribute__((noinline)) void throttle_check(pvmmon_probe_site *site)
 {
-	uint64_t n;
+	uint64_t total, n;
 	int64_t t, pair, at = 0;
 
 	if (site->enabled != 1 || hooks__probe.cost <= 0 || throttle_paused || throttle_get() <= 0)
 		return;
-	if (!hooks__records_last_exit(site, &n, &t) || n < HOOKS_THROTTLE_MIN || (n & (n - 1)))
+	if (!hooks__records_last_exit(site, &total, &n, &t) || total < HOOKS_THROTTLE_MIN ||
+	    (total & (total - 1)) || n == 0)
 		return;
 	pair = 2 * hooks__probe.cost;
 	if ((double)pair <= throttle_share * (double)(t > 0 ? t : 0) / (double)n)

@@ -65,8 +65,14 @@ static frame proc_frames[STACK_MAX + 1] __attribute__((aligned(64)));
 static frame *const proc_stack = proc_frames + 1;
 static frame loop_stack[STACK_MAX] __attribute__((aligned(64)));
 static int proc_depth, loop_depth;
-/* The probe site of each loop record (to mark the switched-off ones). */
-static pvmmon_probe_site **loop_sites;
+/* The probe site of each loop record (to mark the switched-off ones), and its count
+ * and time when throttling last looked at it. */
+typedef struct loop_key {
+	pvmmon_probe_site *site;
+	uint64_t count;
+	int64_t time;
+} loop_key;
+static loop_key *loop_keys;
 
 static void note_pre(pvmmon_probe_site *site, int enter, int64_t v)
 {
@@ -200,16 +206,16 @@ static size_t loop_record(pvmmon_probe_site *site)
 		                  sizeof(*rec.loops)) < 0)
 			return (size_t)-1;
 		if (rk.loop_cap != old) {
-			pvmmon_probe_site **ls = realloc(loop_sites, rk.loop_cap * sizeof(*ls));
+			loop_key *lk = realloc(loop_keys, rk.loop_cap * sizeof(*lk));
 
-			if (!ls) {
+			if (!lk) {
 				rk.loop_cap = old;
 				return (size_t)-1;
 			}
-			loop_sites = ls;
+			loop_keys = lk;
 		}
 	}
-	loop_sites[rec.nloops] = site;
+	loop_keys[rec.nloops] = (loop_key){site, 0, 0};
 	l = &rec.loops[rec.nloops];
 	l->name = strdup(site->name ? site->name : "loop");
 	l->file = site->file ? strdup(site->file) : NULL;
@@ -604,19 +610,26 @@ int hooks__loop_exit_at(pvmmon_probe_site *site, int64_t t, int64_t v, int64_t l
 	return 0;
 }
 
-int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time)
+int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *total, uint64_t *count,
+                             int64_t *time)
 {
 	if (site->kind == PVMMON_PROBE_LOOP) {
+		loop_key *m;
+
 		if (last_loop == (size_t)-1 || last_loop >= rec.nloops ||
-		    loop_sites[last_loop] != site)
+		    loop_keys[last_loop].site != site)
 			return 0;
-		*count = rec.loops[last_loop].count;
-		*time = rec.loops[last_loop].time_ns;
+		m = &loop_keys[last_loop];
+		*total = rec.loops[last_loop].count;
+		*count = *total - m->count;
+		*time = rec.loops[last_loop].time_ns - m->time;
+		m->count = *total;
+		m->time = rec.loops[last_loop].time_ns;
 		return 1;
 	}
 	if (last_proc == (size_t)-1 || last_proc >= rec.nprocs || proc_keys[last_proc].site != site)
 		return 0;
-	*count = rec.procs[last_proc].count;
+	*total = *count = rec.procs[last_proc].count;
 	*time = rec.procs[last_proc].incl_ns;
 	return 1;
 }
@@ -711,8 +724,8 @@ static void mark_disabled(void)
 			    s && !s->enabled && rec.procs[i].throttle_pair_ns == 0;
 		}
 	for (i = 0; i < rec.nloops; i++)
-		rec.loops[i].disabled =
-		    loop_sites[i] && !loop_sites[i]->enabled && rec.loops[i].throttle_pair_ns == 0;
+		rec.loops[i].disabled = loop_keys[i].site && !loop_keys[i].site->enabled &&
+		                        rec.loops[i].throttle_pair_ns == 0;
 }
 
 pvmmon_log_proc *hooks__records_counted_new(const void *entry, size_t *index)
@@ -771,8 +784,8 @@ void hooks__records_reset(void)
 	free(proc_keys);
 	proc_keys = NULL;
 	hooks__procindex_free(&proc_idx);
-	free(loop_sites);
-	loop_sites = NULL;
+	free(loop_keys);
+	loop_keys = NULL;
 	rk.proc_cap = rk.loop_cap = 0;
 	proc_depth = loop_depth = 0;
 }

@@ -37,9 +37,14 @@ void hooks__records_running(int64_t v, hooks_running_fn fn, void *arg);
 /* Whether site is on the procedure stack (recursion). */
 int hooks__proc_active(pvmmon_probe_site *site);
 
-/* The count and virtual time (inclusive, for a procedure) of the record that site's
- * exit just closed; 0 when that exit closed none of site's. */
-int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *count, int64_t *time);
+/* The record that site's exit just closed: its count (total), and the calls and their
+ * virtual time that throttling judges (count, time): for a procedure, all of the
+ * record's (inclusive); for a loop, those since the last time this was asked of it, so
+ * that a loop whose first entries were long and later ones short is judged by these.
+ * (A procedure is not: its records, one per call site, would each judge the whole
+ * procedure by its own recent calls.) 0 when that exit closed none of site's. */
+int hooks__records_last_exit(pvmmon_probe_site *site, uint64_t *total, uint64_t *count,
+                             int64_t *time);
 
 /* Marks site's records throttled at (ns after the task's start), when its time a call
  * was call_ns against a probe pair of pair_ns; from then on each flush counts the

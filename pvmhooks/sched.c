@@ -21,6 +21,7 @@ static struct {
 	int64_t period_ns;  /* records are flushed this often */
 	int64_t last_flush; /* real time of the last flush */
 	int64_t last_poll;  /* real time the monitor's commands were last looked for */
+	int64_t flush_ns;   /* real time spent in flushes so far */
 } sc;
 
 static int flush_at(int final, int64_t now);
@@ -180,6 +181,7 @@ int64_t sched__tick(int64_t now)
 static int flush_at(int final, int64_t now)
 {
 	int rc = 0, r;
+	int64_t t0 = pvmmon_clock_now();
 
 	if (hooks__state() != HOOKS_ACTIVE || channel__lost())
 		return PVMMON_ESTATE;
@@ -193,7 +195,10 @@ static int flush_at(int final, int64_t now)
 	}
 	hooks__count_flush();
 	sc.last_flush = now;
+	sc.flush_ns += pvmmon_clock_now() - t0;
 	return rc;
 }
+
+int64_t sched__flush_ns(void) { return sc.flush_ns; }
 
 int hooks__flush(int final) { return flush_at(final, pvmmon_clock_now()); }

@@ -66,6 +66,10 @@ void sched__waiting(int64_t now, int64_t at, int force);
  * tick. */
 int64_t sched__tick(int64_t now);
 
+/* The real time the task has spent in flushes so far (the budget's early flushes are
+ * asked for by the cost of everything else). */
+int64_t sched__flush_ns(void);
+
 /* Looks for commands from the monitor and carries them out (real time now). */
 void hooks__poll(int64_t now);
 

@@ -25,7 +25,7 @@ extern "C" {
 
 /* The log format version this build writes and reads. */
 #define PVMMON_LOG_VERSION_MAJOR 1
-#define PVMMON_LOG_VERSION_MINOR 13
+#define PVMMON_LOG_VERSION_MINOR 14
 
 /* The partner-lid of a com record with the group server (pvmgs), which is no task of
  * the program: its traffic is that of the group calls (pvm_barrier and the like). */
@@ -66,6 +66,11 @@ typedef struct pvmmon_log_stmt {
 	pvmmon_log_com *com;
 	int disabled;      /* its records were switched off (dynamic instrumentation): the
 			    * counts and times are frozen; messages still carry piggybacks */
+	/* Since 1.14, receives (online wait analysis): how many of the statement's waits
+	 * were indirect (most of the sender's lateness was its own waiting), and the part
+	 * of sync_ns that was propagated so. */
+	uint64_t indirect;
+	int64_t indirect_ns;
 } pvmmon_log_stmt;
 
 /* A proc record: one procedure as called from one call site (seed 000 "activate line"). */
@@ -411,6 +416,17 @@ PVMMON_EXTERN const char *pvmmon_sample_state_name(int s);
 /* Frees what samples owns and samples itself (NULL is allowed). */
 PVMMON_EXTERN void pvmmon_log_samples_free(pvmmon_log_samples *s);
 
+/* Since 1.14: online wait analysis (no trace needed, pvmhooks): a computation that made
+ * this task wait, and how much of this task's waiting it caused: the segment of task tid
+ * before its statement stmt (the statement's id in that task's stmts). */
+typedef struct pvmmon_log_blame {
+	int32_t tid;      /* the task whose computation it is (may be this task's own) */
+	uint32_t stmt;    /* that task's statement ending the segment */
+	int64_t short_ns; /* this task's waiting it caused directly */
+	int64_t long_ns;  /* this task's waiting it caused through waits of other tasks */
+	uint64_t waits;   /* how many of this task's waits it had a share in */
+} pvmmon_log_blame;
+
 typedef struct pvmmon_log_task {
 	int32_t tid;
 	char *lid;            /* logical id: "0", "0.2", ... */
@@ -482,6 +498,11 @@ typedef struct pvmmon_log_task {
 	char *clock;
 	/* Since 1.13: the task's call-path samples (pvmmon run --sample); NULL: none. */
 	pvmmon_log_samples *samples;
+	/* Since 1.14: the online wait analysis's table (pvmhooks, no trace needed): the
+	 * computations that made this task wait, one entry per (tid, stmt); empty when
+	 * the task did not charge its waits. */
+	size_t nblames;
+	pvmmon_log_blame *blames;
 } pvmmon_log_task;
 
 typedef struct pvmmon_log_host {

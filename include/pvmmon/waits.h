@@ -10,7 +10,8 @@
  * efficiency split into serialisation and transfer by a replay of the activity graph
  * with messages at no cost), and the run's predicted length with one cause made
  * faster (a curve over 0..100%), on the measured network or one of latency L and
- * bandwidth B.
+ * bandwidth B. Without a trace, the online analysis's tables the tasks fill themselves
+ * (log 1.14) give the causes by segment (pvmmon_waits_online).
  *
  * Ownership: pvmmon_waits_compute() returns a result the caller frees with
  * pvmmon_waits_free(); it names tasks, events and statements by their index or id in
@@ -153,8 +154,9 @@ PVMMON_EXTERN int pvmmon_waits_curve_table(const pvmmon_log *log, const pvmmon_w
                                            size_t ncauses, int64_t lat_ns, double bytes_per_ns,
                                            FILE *out);
 
-/* Writes the "Why tasks wait" section of the text report (nothing for an untraced
- * log). */
+/* Writes the "Why tasks wait" section of the text report: from the trace, or for a log
+ * without a usable one (none, cut, or without events) from the online analysis's tables
+ * (pvmmon_waits_online_report); nothing when the log has neither. */
 PVMMON_EXTERN int pvmmon_waits_report(const pvmmon_log *log, FILE *out);
 
 /* A cause's name ("0.0 slow_part", "0.0 before slowstage.c:54") into buf. */
@@ -199,6 +201,38 @@ PVMMON_EXTERN void pvmmon_waits_balance_name(char *buf, size_t len, const pvmmon
 
 /* Frees w; NULL is allowed. */
 PVMMON_EXTERN void pvmmon_waits_free(pvmmon_waits *w);
+
+/*
+ * Why tasks wait without a trace (log 1.14): the online wait analysis's tables, which
+ * the tasks fill themselves (pvmmon_log_task.blames), by segment only (the computation
+ * before a statement: no procedures, no wrong order, no barrier kinds). One computation
+ * summed over the tasks that charged it: the segment of task tid before its statement
+ * stmt, the waiting it caused directly (short_ns) and through other tasks' waits
+ * (long_ns), the waits it had a share in and the tasks that charged it.
+ */
+typedef struct pvmmon_wait_blame {
+	int32_t tid;
+	uint32_t stmt;
+	int64_t short_ns, long_ns;
+	uint64_t waits;
+	size_t receivers;
+} pvmmon_wait_blame;
+
+/* The computations of every task's table summed into *out (n of them; the caller frees
+ * *out), largest (short + long) first; NULL and 0 when no task has a table. */
+PVMMON_EXTERN int pvmmon_waits_online(pvmmon_wait_blame **out, size_t *n, const pvmmon_log *log);
+
+/* The computation of task tid before its statement stmt named as
+ * pvmmon_waits_cause_name() names a segment ("0.0 before slowstage.c:54 in main"), or
+ * "t40003 before statement 2" for a task the log does not have. */
+PVMMON_EXTERN void pvmmon_waits_online_name(char *buf, size_t len, const pvmmon_log *log,
+                                            int32_t tid, uint32_t stmt);
+
+/* Writes the section "Why tasks wait (online, without a trace, by segment)" of the text
+ * report from the tasks' tables: the waiting in all, the computations that caused it
+ * (largest first) and the tasks that waited. Nothing when no task has a table;
+ * pvmmon_waits_report() writes it for a log without a usable trace. */
+PVMMON_EXTERN int pvmmon_waits_online_report(const pvmmon_log *log, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -31,9 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			/* What a decoder accepts must satisfy what the receiver relies on. */
 			if (pb.ndests > WIRE_PB_MAX_DESTS || pb.cp.n > WIRE_CP_MAX ||
 			    (pb.my_seq < -1) || pb.nsig > WIRE_PB_SIG_MAX ||
+			    pb.nblame > WIRE_PB_BLAME_MAX ||
 			    size != wire__piggyback_size(pb.ndests, pb.ncp) +
-			                wire__piggyback_sig_size(&pb))
+			                wire__piggyback_sig_size(&pb) + wire__piggyback_blame_size(&pb))
 				abort();
+			/* The wait summary's shares are never negative (blame.c adds them). */
+			for (uint8_t i = 0; i < pb.nblame; i++)
+				if (pb.blame[i].ns < 0 || pb.blame[i].inherited > 1)
+					abort();
 		}
 		free(copy);
 	}

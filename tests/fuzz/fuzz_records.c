@@ -1,5 +1,5 @@
 /* libFuzzer target for the flush of a task's records (statements, procs, loops, statics,
- * call-path samples). */
+ * call-path samples, the online wait analysis's table). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    again.nstmts != t.nstmts || again.nprocs != t.nprocs ||
 		    again.nloops != t.nloops || again.nstatics != t.nstatics ||
 		    !again.samples != !t.samples ||
-		    (t.samples && again.samples->nnodes != t.samples->nnodes))
+		    (t.samples && again.samples->nnodes != t.samples->nnodes) ||
+		    again.nblames != t.nblames)
 			abort();
 		wire__task_clear(&again);
 	}

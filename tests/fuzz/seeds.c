@@ -90,7 +90,8 @@ static void piggybacks(void)
 {
 	int32_t tids[3] = {0x40001, 0x40002, 0x80003};
 	uint32_t seq[3] = {7, 0, 123456};
-	uint8_t buf[WIRE_PB_HEADER + 3 * 8 + WIRE_PB_CP_MAX + WIRE_PB_SIG_BYTES];
+	uint8_t buf[WIRE_PB_HEADER + 3 * 8 + WIRE_PB_CP_MAX + WIRE_PB_SIG_BYTES +
+	            WIRE_PB_BLAME_BYTES];
 	wire_piggyback pb;
 
 	memset(&pb, 0, sizeof(pb));
@@ -113,6 +114,13 @@ static void piggybacks(void)
 	pb.sig[0] = (wire_pksig){3, 3, 0x1234};
 	pb.sig[1] = (wire_pksig){0, 1, UINT32_MAX};
 	save("fuzz_piggyback", "mcast-cp-sig", buf, wire__piggyback_encode(&pb, buf));
+	pb.nblame = 3;
+	pb.blame_prog = 0xabcdef01u;
+	pb.blame[0] = (wire_pbblame){0, 0x40009, 4, 0x1230, 7000000};
+	pb.blame[1] = (wire_pbblame){0, 0x40009, 1, 0x1100, 1000000};
+	pb.blame[2] = (wire_pbblame){1, 0x40001, 2, UINT32_MAX, 6000000};
+	save("fuzz_piggyback", "mcast-cp-sig-blame", buf, wire__piggyback_encode(&pb, buf));
+	pb.nblame = 0;
 	pb.sig_on = 0;
 	pb.ndests = 0;
 	pb.cp.on = 0;
@@ -140,10 +148,11 @@ static void sample_task(pvmmon_log_task *t)
 	t->msgs_recv = 4;
 	t->bytes_sent = 32;
 	t->bytes_recv = 32;
-	stmt[0] = (pvmmon_log_stmt){0, "pvm_recv", "/bin/app", 0x12f6, NULL, 0, NULL, 4, 90000,
-				    900, 2200, 32, 0, 1, 150000, 2, com, 0};
-	stmt[1] = (pvmmon_log_stmt){1, "pvm_send", "/bin/app", 0x1300, NULL, 0, NULL, 4, 3000,
-				    0, 0, 32, 0, 0, 0, 0, NULL, 1};
+	stmt[0] =
+	    (pvmmon_log_stmt){0,    "pvm_recv", "/bin/app", 0x12f6, NULL,   0, NULL, 4, 90000, 900,
+	                      2200, 32,         0,          1,      150000, 2, com,  0, 1,     600};
+	stmt[1] = (pvmmon_log_stmt){1, "pvm_send", "/bin/app", 0x1300, NULL, 0, NULL, 4, 3000, 0,
+	                            0, 32,         0,          0,      0,    0, NULL, 1, 0,    0};
 	proc[0] = (pvmmon_log_proc){.name = "main", .file = "app.c", .line = 10, .count = 1,
 				    .incl_ns = 5000000, .excl_ns = 100000, .raw_incl_ns = 5100000,
 				    .raw_excl_ns = 110000, .local_incl_ns = 5050000,
@@ -192,11 +201,23 @@ static void records(void)
 		                            {0, 0, 0x1118, {10, 4, 1}},
 		                            {1, 0, 0x12d5, {100, 0, 0}}};
 		pvmmon_log_samples sm = {997, 120, 2, 5000, 2, mods, 3, nodes};
+		/* The online wait analysis's table (log 1.14), after samples and alone. */
+		pvmmon_log_blame bl[] = {{0x40001, 2, 150000, 0, 3}, {0x40003, 0, 900, 42000, 1}};
 
 		t.samples = &sm;
 		wire__records_encode(&b, &t, 1);
 		save("fuzz_records", "samples", b.data, b.len);
+		wire__buf_reset(&b);
+		t.nblames = 2;
+		t.blames = bl;
+		wire__records_encode(&b, &t, 1);
+		save("fuzz_records", "samples-blames", b.data, b.len);
+		wire__buf_reset(&b);
 		t.samples = NULL;
+		wire__records_encode(&b, &t, 0);
+		save("fuzz_records", "blames", b.data, b.len);
+		t.nblames = 0;
+		t.blames = NULL;
 	}
 	wire__buf_free(&b);
 }

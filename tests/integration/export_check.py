@@ -9,10 +9,11 @@ tables hold the text report's figures: the run's summed virtual time and intrusi
 task's messages and times, each statement's count and time, each call-graph node's calls
 and times, each loop's entries and time, the message matrix's totals per sender, and the
 critical path's length and shares, the sampled tasks' procedures (each task's and all
-tasks' merged) as the report's sampled tables print them, and for a traced run the load
-balance by computation and the fix-gain curve as "Why tasks wait" prints them. Times are compared as the report
-prints them. Prints
-"export-check ok: ..." and exits 0, or says what differs and exits 1.
+tasks' merged) as the report's sampled tables print them, for a traced run the load
+balance by computation and the fix-gain curve as "Why tasks wait" prints them, and the
+online wait tables as the section without a trace sums them. Times are compared as the
+report prints them. Prints "export-check ok: ..." and exits 0, or says what differs and
+exits 1.
 """
 import csv
 import json
@@ -253,6 +254,30 @@ def main():
     else:
         same("load balance rows", 0, len(balance))
         same("curve rows", 0, len(curve))
+
+    # Why tasks wait without a trace: the tasks' online tables summed by computation, as
+    # the section prints them (the traced section wins when there is one).
+    online = load(outdir, "online_waits")
+    why_online = section(report, "Why tasks wait (online")
+    if why_online:
+        total = sum(int(o["short_ns"]) + int(o["long_ns"]) for o in online)
+        same("online waiting", why_online[1].split(";")[0],
+             "  waiting %s (online), %s of it propagated" % (
+                 fmt_time(total), fmt_time(sum(int(o["long_ns"]) for o in online))))
+        causes = {}
+        for o in online:
+            c = causes.setdefault((o["cause_task"], o["cause_stmt"]), [0, 0])
+            c[0] += int(o["short_ns"])
+            c[1] += int(o["long_ns"])
+        head = [k for k, l in enumerate(why_online) if l.startswith("  caused by")][0]
+        tail = [k for k, l in enumerate(why_online) if l.startswith("  waited by")][0]
+        want = sorted((" ".join(r.split()[-5:-3]), " ".join(r.split()[-3:-1]))
+                      for r in why_online[head + 1:tail])
+        top = sorted(causes.values(), key=lambda c: -(c[0] + c[1]))[:12]
+        got = sorted((fmt_time(c[0]), fmt_time(c[1])) for c in top if c[0] + c[1] > 0)
+        same("online causes", want, got)
+    elif not why:
+        same("online rows without the section", 0, len(online))
 
     if failures:
         print("\n".join(failures))

@@ -24,6 +24,7 @@ extern CU_TestInfo test_fatal_tests[];
 extern CU_TestInfo test_preserve_tests[];
 extern CU_TestInfo test_explore_tests[];
 extern CU_TestInfo test_waits_tests[];
+extern CU_TestInfo test_waits_online_tests[];
 extern CU_TestInfo test_load_tests[];
 extern CU_TestInfo test_hosts_tests[];
 extern CU_TestInfo test_dyninst_tests[];
@@ -62,6 +63,7 @@ static CU_SuiteInfo suites[] = {
     {"preserve", NULL, NULL, NULL, NULL, test_preserve_tests},
     {"explore", NULL, NULL, NULL, NULL, test_explore_tests},
     {"waits", NULL, NULL, NULL, NULL, test_waits_tests},
+    {"waits_online", NULL, NULL, NULL, NULL, test_waits_online_tests},
     {"load", NULL, NULL, NULL, NULL, test_load_tests},
     {"dyninst", NULL, NULL, NULL, NULL, test_dyninst_tests},
     {"fidelity", NULL, NULL, NULL, NULL, test_fidelity_tests},

@@ -5,6 +5,7 @@
  * compensation (virtual time) is close for master and workers, local compensation is
  * close for the workers but not for the master, which only waited for them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 
 #define RUN_TIMEOUT 180
 #define ROUNDS 5
+/* At most this many batches of ROUNDS runs each (see "Why more batches" below). */
+#define BATCHES 3
 #define NWORKERS 2
 /*
  * Chunks of 10^7 samples, 50 per worker: runs of several seconds, in which a probe
@@ -176,18 +179,42 @@ static double err(double x, double ref)
 	return 100.0 * (x - ref) / ref;
 }
 
+/* The median of v[n], v left as it is. */
+static double median_of(const double *v, int n)
+{
+	double c[BATCHES * ROUNDS];
+
+	memcpy(c, v, sizeof(*v) * (size_t)n);
+	return median(c, n);
+}
+
+/* The median over the rounds of each monitored run's error against the unmonitored run
+ * beside it (x[i] against ref[i]): a drift of the machine's speed over the test's
+ * minutes moves both runs of a pair alike and cancels, where the medians of the two
+ * series taken apart kept it (a CI run: the unmonitored runs 2.6 s in one hour, 3.1 s
+ * in the next, and the medians' errors swung from -4.4% to +4.7% between batches). */
+static double paired_err(const double *x, const double *ref, int n)
+{
+	double e[BATCHES * ROUNDS];
+
+	for (int i = 0; i < n; i++)
+		e[i] = err(x[i], ref[i]);
+	return median(e, n);
+}
+
 /*
  * seed 002 Table 1. Unmonitored and monitored runs alternate, so that both see the
- * same machine load; medians of ROUNDS runs of each are compared (of 2 ROUNDS when the
- * first miss, below).
+ * same machine load; each monitored run is compared with the unmonitored run beside
+ * it, and the median of those errors over ROUNDS rounds is judged (over up to BATCHES
+ * times ROUNDS when the first miss, below).
  */
 static void test_mcpi_table1(void)
 {
 	const char *dir = harness_tmpdir();
-	double ref_m[2 * ROUNDS], ref_w[2 * ROUNDS];
-	double m_raw[2 * ROUNDS], m_loc[2 * ROUNDS], m_virt[2 * ROUNDS];
-	double w_raw[NWORKERS][2 * ROUNDS], w_loc[NWORKERS][2 * ROUNDS],
-	    w_virt[NWORKERS][2 * ROUNDS];
+	double ref_m[BATCHES * ROUNDS], ref_w[BATCHES * ROUNDS];
+	double m_raw[BATCHES * ROUNDS], m_loc[BATCHES * ROUNDS], m_virt[BATCHES * ROUNDS];
+	double w_raw[NWORKERS][BATCHES * ROUNDS], w_loc[NWORKERS][BATCHES * ROUNDS],
+	    w_virt[NWORKERS][BATCHES * ROUNDS];
 	double rm, rw, mr, ml, mv;
 	int n = 0, close;
 
@@ -227,53 +254,53 @@ more:
 	const double tol = 4.0;
 #endif
 
-	rm = median(ref_m, n);
-	rw = median(ref_w, n);
-	mr = median(m_raw, n);
-	ml = median(m_loc, n);
-	mv = median(m_virt, n);
+	rm = median_of(ref_m, n);
+	rw = median_of(ref_w, n);
+	mr = median_of(m_raw, n);
+	ml = median_of(m_loc, n);
+	mv = median_of(m_virt, n);
 	/*
-	 * Why a second batch: on a shared 2-CPU virtual machine a spell of lost CPU time
+	 * Why more batches: on a shared 2-CPU virtual machine a spell of lost CPU time
 	 * (another guest's, or the host's) moves every run of a few seconds alike, and the
 	 * compensated times with them, by more than the 3%: in one hour on an otherwise idle
 	 * machine six runs of this test gave -3.3% to +5.5% for the same build, and the
 	 * build before the change under test did the same. When the first medians miss,
-	 * ROUNDS more runs are taken and the medians of all are judged: a spell that moved
-	 * a few runs no longer decides, a real error of compensation still fails.
+	 * ROUNDS more runs are taken and the medians of all are judged, up to BATCHES
+	 * batches: a spell that moved a few runs no longer decides (one CI run's spell
+	 * lasted through two batches, +5.4 to +6.3%), a real error of compensation still
+	 * fails, since it moves every batch alike.
 	 */
-	close = err(mv, rm) <= tol && err(mv, rm) >= -tol;
-	for (int k = 0; k < NWORKERS; k++) {
-		double wl = median(w_loc[k], n), wv = median(w_virt[k], n);
-
-		close = close && err(wl, rw) <= tol && err(wl, rw) >= -tol && err(wv, rw) <= tol &&
-		        err(wv, rw) >= -tol;
-	}
-	if (!close && n == ROUNDS) {
-		fprintf(stderr, "\n  compensated medians outside %.0f%% after %d rounds (master %+.1f%%):"
-		                " %d more", tol, ROUNDS, err(mv, rm), ROUNDS);
+	close = fabs(paired_err(m_virt, ref_m, n)) <= tol;
+	for (int k = 0; k < NWORKERS; k++)
+		close = close && fabs(paired_err(w_loc[k], ref_w, n)) <= tol &&
+		        fabs(paired_err(w_virt[k], ref_w, n)) <= tol;
+	if (!close && n < BATCHES * ROUNDS) {
+		fprintf(stderr, "\n  compensated errors outside %.0f%% after %d rounds (master %+.1f%%):"
+		                " %d more", tol, n, paired_err(m_virt, ref_m, n), ROUNDS);
 		goto more;
 	}
 	fprintf(stderr,
 		"\n  task    unmonitored   none (error)        local (error)       parallel (error)\n");
 	fprintf(stderr, "  master  %8.3f s   %8.3f s %+6.1f%%   %8.3f s %+6.1f%%   %8.3f s %+6.1f%%\n",
-		rm / 1e9, mr / 1e9, err(mr, rm), ml / 1e9, err(ml, rm), mv / 1e9, err(mv, rm));
+		rm / 1e9, mr / 1e9, paired_err(m_raw, ref_m, n), ml / 1e9,
+		paired_err(m_loc, ref_m, n), mv / 1e9, paired_err(m_virt, ref_m, n));
 	/* The master: only waiting for slowed workers, which local compensation cannot
 	 * see; parallel compensation takes the workers' delay from their piggybacks. */
-	CU_ASSERT(err(mr, rm) >= 30.0);
-	CU_ASSERT(err(ml, rm) >= 20.0);
-	CU_ASSERT(err(mv, rm) <= tol && err(mv, rm) >= -tol);
+	CU_ASSERT(paired_err(m_raw, ref_m, n) >= 30.0);
+	CU_ASSERT(paired_err(m_loc, ref_m, n) >= 20.0);
+	CU_ASSERT(fabs(paired_err(m_virt, ref_m, n)) <= tol);
 	for (int k = 0; k < NWORKERS; k++) {
-		double wr = median(w_raw[k], n), wl = median(w_loc[k], n);
-		double wv = median(w_virt[k], n);
+		double wr = median_of(w_raw[k], n), wl = median_of(w_loc[k], n);
+		double wv = median_of(w_virt[k], n);
 
 		fprintf(stderr,
 			"  0.%d     %8.3f s   %8.3f s %+6.1f%%   %8.3f s %+6.1f%%   %8.3f s %+6.1f%%\n",
-			k, rw / 1e9, wr / 1e9, err(wr, rw), wl / 1e9, err(wl, rw), wv / 1e9,
-			err(wv, rw));
+			k, rw / 1e9, wr / 1e9, paired_err(w_raw[k], ref_w, n), wl / 1e9,
+			paired_err(w_loc[k], ref_w, n), wv / 1e9, paired_err(w_virt[k], ref_w, n));
 		/* A worker's overhead is its own: both compensations take it out. */
-		CU_ASSERT(err(wr, rw) >= 30.0);
-		CU_ASSERT(err(wl, rw) <= tol && err(wl, rw) >= -tol);
-		CU_ASSERT(err(wv, rw) <= tol && err(wv, rw) >= -tol);
+		CU_ASSERT(paired_err(w_raw[k], ref_w, n) >= 30.0);
+		CU_ASSERT(fabs(paired_err(w_loc[k], ref_w, n)) <= tol);
+		CU_ASSERT(fabs(paired_err(w_virt[k], ref_w, n)) <= tol);
 	}
 }
 

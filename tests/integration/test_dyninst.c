@@ -364,6 +364,8 @@ static void test_budget_switches_off_expensive_sites(void)
 		 * with its probes on; about a nanosecond, which a disturbed calibration can
 		 * find to be nothing), and mix, off after its rate was seen, then has a cost
 		 * estimated over the run that the reasons of later switches count. */
+		fprintf(stderr, "[site on %lld ps, off %lld ps] ", (long long)t->cost.site_on_ps,
+		        (long long)t->cost.site_off_ps);
 		CU_ASSERT(t->cost.site_off_ps >= 0 &&
 			  (harness_slowed() ? t->cost.site_off_ps == 0
 					    : t->cost.site_off_ps < t->cost.site_on_ps / 4));

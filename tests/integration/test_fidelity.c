@@ -152,6 +152,38 @@ static const pvmmon_log_task *calls_task(const pvmmon_log *log, uint64_t *timed,
 	return NULL;
 }
 
+/*
+ * The exclusive times of task t's timed procedure records add up to main's inclusive
+ * time within the task's stated uncertainty: a demoted procedure's time went to its
+ * callers, none was lost or counted twice. And main holds the task's virtual time but
+ * for what runs outside any procedure, before main (the loader, libc's start) and after
+ * it (exit): 0.3 to 0.4 ms measured here, with callheavy and with SQLite alike, so 1 ms
+ * more than the uncertainty is allowed; under ASan or valgrind, whose loader and exit
+ * are several times slower (1.34 ms outside main in a CI run under ASan), 5 ms.
+ */
+static void assert_procs_add_up(const pvmmon_log_task *t)
+{
+	int64_t sum = 0, main_ns = -1, d, outside = harness_slowed() ? 5000000 : 1000000;
+
+	for (size_t k = 0; k < t->nprocs; k++) {
+		if (t->procs[k].counted)
+			continue;
+		sum += t->procs[k].excl_ns;
+		if (t->procs[k].name && !strcmp(t->procs[k].name, "main"))
+			main_ns = t->procs[k].incl_ns;
+	}
+	CU_ASSERT_FATAL(main_ns >= 0);
+	d = sum > main_ns ? sum - main_ns : main_ns - sum;
+	if (d > t->uncertainty_ns || t->virtual_ns - main_ns > t->uncertainty_ns + outside)
+		fprintf(stderr,
+		        "\nprocedures' exclusive times %lld ns, main %lld, task %lld +- %lld\n",
+		        (long long)sum, (long long)main_ns, (long long)t->virtual_ns,
+		        (long long)t->uncertainty_ns);
+	CU_ASSERT(d <= t->uncertainty_ns);
+	CU_ASSERT(main_ns <= t->virtual_ns + t->uncertainty_ns);
+	CU_ASSERT(t->virtual_ns - main_ns <= t->uncertainty_ns + outside);
+}
+
 /* Reads dir/name, a log of one task with no negative time, into *log; 1 when it did. */
 static int read_one_task_log(const char *dir, const char *name, pvmmon_log **log)
 {
@@ -227,10 +259,11 @@ static void test_default_throttles_looping_procedure(void)
 	CU_ASSERT_EQUAL(timed + counted, 200000);
 	CU_ASSERT(timed >= 1024 && timed < 200000);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(th);
-	/* Demoted because its pair cost over 25% of its time a call. */
-	CU_ASSERT(th->throttle_pair_ns * 4 > th->throttle_call_ns);
+	/* Demoted because its pair cost over 10% of its time a call. */
+	CU_ASSERT(th->throttle_pair_ns * 10 > th->throttle_call_ns);
 	CU_ASSERT(th->throttled_at_ns >= 0 &&
 		  th->throttled_at_ns <= log->tasks[0].end_ns - log->tasks[0].start_ns);
+	assert_procs_add_up(&log->tasks[0]);
 	pvmmon_log_free(log);
 }
 

@@ -556,6 +556,30 @@ static long setting(const char *log, const char *key)
 }
 
 /*
+ * Runs the command line cmd (after `pvmmon run -q`, from dir) unmonitored into *raw,
+ * then in preserve mode with its log in dir/xml into *pr (at most secs seconds): the
+ * outputs must be equal. Returns the preserve run's log (NULL when it wrote none);
+ * the caller frees it and both results.
+ */
+static char *raw_then_preserve(cmd_result *raw, cmd_result *pr, const char *dir,
+                               const char *cmd, const char *xml, int secs)
+{
+	char path[512];
+
+	harness_sh(raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s", dir, harness_bin(),
+	           cmd);
+	harness_sh(pr, secs, "cd '%s' && %s/pvmmon run -q --mode=preserve --no-record -o %s -- %s",
+	           dir, harness_bin(), xml, cmd);
+	if (pr->status)
+		fprintf(stderr, "\n%s preserve: %d\n%s%s\n", cmd, pr->status, pr->out, pr->err);
+	CU_ASSERT_EQUAL_FATAL(raw->status, 0);
+	CU_ASSERT_EQUAL(pr->status, 0);
+	CU_ASSERT_STRING_EQUAL(pr->out, raw->out);
+	snprintf(path, sizeof(path), "%s/%s", dir, xml);
+	return harness_slurp(path, NULL);
+}
+
+/*
  * A manager/worker program whose one pvm_recv(-1, tag) takes both the workers' results
  * and pvmd's exit notices, the workers receiving from any source too: it used to spin
  * (the monitor asked the workers, which answered "running" from their own waits, at
@@ -566,30 +590,19 @@ static long setting(const char *log, const char *key)
 static void test_notify_manager_worker(void)
 {
 	const char *dir = harness_tmpdir();
-	char path[512], *log;
+	char cmd[512], *log;
 	cmd_result raw, r;
 	long decisions, asks;
 
-	harness_sh(&raw, RUN_TIMEOUT, "cd '%s' && %s/pvmmon run -q --raw -- %s/notifymw -w 4 -n 2000",
-	           dir, harness_bin(), harness_bin());
-	CU_ASSERT_EQUAL_FATAL(raw.status, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, "notifymw: 2000 results, sum "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, ", 4 exits"));
 	/* Unmonitored it takes well under a second; 60 s is the bound a spin or a fixed
 	 * wait per decision (2,000 of them, each a multiple of 20 ms) would exceed even
 	 * on a busy 2-CPU machine, and a working run stays far below. */
-	harness_sh(&r, 60,
-	           "cd '%s' && %s/pvmmon run -q --mode=preserve --no-record -o nmw.xml -- "
-	           "%s/notifymw -w 4 -n 2000",
-	           dir, harness_bin(), harness_bin());
-	if (r.status)
-		fprintf(stderr, "\nnotifymw preserve: %d\n%s%s\n", r.status, r.out, r.err);
-	CU_ASSERT_EQUAL(r.status, 0);
-	CU_ASSERT_STRING_EQUAL(r.out, raw.out);
+	snprintf(cmd, sizeof(cmd), "%s/notifymw -w 4 -n 2000", harness_bin());
+	log = raw_then_preserve(&raw, &r, dir, cmd, "nmw.xml", 60);
+	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, "notifymw: 2000 results, sum "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, ", 4 exits"));
 	cmd_result_free(&r);
 	cmd_result_free(&raw);
-	snprintf(path, sizeof(path), "%s/nmw.xml", dir);
-	log = harness_slurp(path, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
 	decisions = setting(log, "preserve-decisions");
 	asks = setting(log, "preserve-asks");
@@ -600,6 +613,10 @@ static void test_notify_manager_worker(void)
 	/* No task packs a tid (problem numbers and results are small), no task lists tids:
 	 * a worker's receive waits for the manager alone, not for the other workers. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "key=\"preserve-knowledge\" value=\"used\""));
+	/* No decision of a task's own waited on a timer: the manager, held by a worker it
+	 * woke, waits for that worker's news (the wait threshold, 100 ms, would end it
+	 * only for a worker that said nothing, which no working worker does). */
+	CU_ASSERT_EQUAL(setting(log, "preserve-local-waits-timed"), 0);
 	free(log);
 }
 
@@ -615,8 +632,9 @@ static void test_fortran_group_rounds(void)
 {
 	const char *dir = harness_tmpdir();
 	cmd_result raw, r;
-	char *t;
+	char *t, path[512], *log;
 	double secs;
+	long timed;
 
 	if (harness_gfortran(dir, "gredf", "-O2", "-lgpvm3") != 0)
 		return;
@@ -647,8 +665,50 @@ static void test_fortran_group_rounds(void)
 	 * only the unslowed build is held to it. */
 	if (!harness_slowed())
 		CU_ASSERT(secs > 0 && secs < 3.8);
+	/* The member and the root, each held by the other, no longer wait on a timer
+	 * first (each round's woken wait was a 1 ms timer, 20 ms before): 0 measured in
+	 * every run. A holder whose board slot says it is in a call where it cannot
+	 * answer may still end one board wait of 50 ms: at most a few in 200 rounds, not
+	 * one a round. */
+	snprintf(path, sizeof(path), "%s/gf.xml", dir);
+	log = harness_slurp(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	timed = setting(log, "preserve-local-waits-timed");
+	fprintf(stderr, ", %ld local waits ended by a timer", timed);
+	CU_ASSERT(timed >= 0 && timed <= 3);
+	free(log);
 	cmd_result_free(&r);
 	cmd_result_free(&raw);
+}
+
+/*
+ * The master's receive from any source, held by the worker it has just woken, while
+ * that worker blocks on a helper that naps 150 ms (apps/awaywait): the worker, asked for
+ * its news, says it waits elsewhere, and the master asks the monitor. It used to wait
+ * 1 ms on a timer first. Had the worker said nothing, the master would wait out the
+ * 100 ms wait threshold every round (the nap is longer, so the worker's result comes
+ * later): measured with the worker's answer left out, 4 of the 5 rounds' waits ended
+ * so (with a 20 ms nap none: the result ends the wait first). The log's
+ * preserve-local-waits-timed counts such ends.
+ */
+static void test_woken_task_waits_elsewhere(void)
+{
+	const char *dir = harness_tmpdir();
+	char cmd[512], *log;
+	cmd_result raw, r;
+
+	snprintf(cmd, sizeof(cmd), "%s/awaywait -n 5 -s 150", harness_bin());
+	log = raw_then_preserve(&raw, &r, dir, cmd, "aw.xml", RUN_TIMEOUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(raw.out, "5 rounds, the status first in 5, sum 20"));
+	cmd_result_free(&r);
+	cmd_result_free(&raw);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+	/* Every receive decided, with notices between the tasks, and none of the
+	 * master's waits ended on a timer. */
+	CU_ASSERT(setting(log, "preserve-decisions") >= 10);
+	CU_ASSERT(setting(log, "preserve-block-notices") > 0);
+	CU_ASSERT_EQUAL(setting(log, "preserve-local-waits-timed"), 0);
+	free(log);
 }
 
 static void test_bad_options(void)
@@ -708,6 +768,8 @@ CU_TestInfo test_preserve_tests[] = {
     {"a Fortran group bcast/reduce program finishes with no timed wait a round",
      test_fortran_group_rounds},
     {"a tid learned outside PVM is said, and the knowledge rule goes off", test_unseen_tid_is_said},
+    {"a woken task that waits for another says so, and no decision waits on a timer",
+     test_woken_task_waits_elsewhere},
     {"a bad --mode is refused", test_bad_options},
     CU_TEST_INFO_NULL,
 };

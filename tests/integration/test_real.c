@@ -220,7 +220,8 @@ static void test_tablix(void)
 
 /* The wait analysis of a traced log of a real program: it runs, and its waiting is the
  * sum of the trace's synchronisation delays, receive by receive, and of its polling
- * waits; the efficiency identities hold. */
+ * waits; the tasks' online tables charge the same receives' delays; the efficiency
+ * identities hold. */
 static void check_waits(const char *dir, const char *log)
 {
 	char path[4096];
@@ -255,6 +256,16 @@ static void check_waits(const char *dir, const char *log)
 			         w->states[s].kind == PVMMON_WAIT_ENDED;
 		CU_ASSERT_EQUAL(w->total_wait_ns - w->poll_ns - w->ended_ns, sync);
 		CU_ASSERT_EQUAL(w->nstates - polls, receives);
+	}
+	/* The tasks' own tables (online, the same run) charge every receive's delay too. */
+	{
+		int64_t online = 0;
+
+		for (size_t i = 0; i < l->ntasks; i++)
+			for (size_t j = 0; j < l->tasks[i].nblames; j++)
+				online += l->tasks[i].blames[j].short_ns + l->tasks[i].blames[j].long_ns;
+		fprintf(stderr, "; online %.3f ms", online / 1e6);
+		CU_ASSERT_EQUAL(online, sync);
 	}
 	CU_ASSERT(w->parallel_efficiency > 0 && w->parallel_efficiency <= 1.0 + 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(w->parallel_efficiency, w->load_balance * w->comm_efficiency,

@@ -419,8 +419,12 @@ static void test_fortran_names(void)
  * modules it loads (its plugins in /usr/lib/x86_64-linux-gnu/tablix2) hold a good part
  * of them by themselves: 44% and 72% over a run of hint.xml, 87% and 97% over the long
  * sample2.xml (4.7 minutes here, too long for the suite; its report puts the modules'
- * fitness and module_fitness on top). The run is short (about 60 computing samples), so
- * the bounds are loose.
+ * fitness and module_fitness on top). hint.xml is solved within a few generations, so
+ * how much of the run the genetic algorithm takes varies from run to run. With the
+ * population of 3,000 (about 40 computing samples) two runs in 24 gave the modules no
+ * sample at all; a population of 10,000 gives 65 to 125 computing samples and, over 8
+ * runs, the modules 24% to 61% and new_generation 63% to 82% (30,000: 19% to 43%,
+ * 56% to 81%). The bounds are set below those spreads.
  */
 static void test_tablix2_named(void)
 {
@@ -436,7 +440,7 @@ static void test_tablix2_named(void)
 	}
 	harness_sh(&r, RUN_TIMEOUT,
 	           "cd '%s' && cp /usr/share/doc/tablix2/examples/hint.xml . && %s/pvmmon run -q "
-	           "--sample=997 -o tx.xml -- tablix2 -n 2 -d 1 -p popsize=3000 -o hint- hint.xml "
+	           "--sample=997 -o tx.xml -- tablix2 -n 2 -d 1 -p popsize=10000 -o hint- hint.xml "
 	           ">/dev/null && %s/pvmmon export tx.xml --csv csv && /usr/bin/python3 -c '"
 	           "import csv, os\n"
 	           "mods = set(os.listdir(\"/usr/lib/x86_64-linux-gnu/tablix2\"))\n"
@@ -451,12 +455,11 @@ static void test_tablix2_named(void)
 	           dir, harness_bin(), harness_bin());
 	CU_ASSERT_EQUAL_FATAL(r.status, 0);
 	CU_ASSERT_EQUAL(sscanf(r.out, "fitness %lf\nnew_generation %lf", &fit, &gen), 2);
-	if (fit < 0.2 || gen < 0.5)
+	if (fit < 0.1 || gen < 0.5)
 		fprintf(stderr, "\ntablix2 sampled: %s\n", r.out);
-	/* About 60 computing samples: the shares are loose; a sanitized hooks library
-	 * moves them further (12% for the fitness modules seen under ASan), so there only
-	 * the names are checked. */
-	CU_ASSERT(fit >= 0.2 || harness_slowed());
+	/* The shares are loose (above); a sanitized hooks library moves them further (12%
+	 * for the fitness modules seen under ASan), so there only the names are checked. */
+	CU_ASSERT(fit >= 0.1 || harness_slowed());
 	CU_ASSERT(gen >= 0.5 || harness_slowed());
 	/* The genetic algorithm's paths are there; which one is hottest varies with so few
 	 * samples (a fitness module's, or new_generation's own). */

@@ -205,7 +205,7 @@ static void test_throttle(void)
 	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "prog", NULL), 0);
 	CU_ASSERT_PTR_NULL(o.throttle);
 	CU_ASSERT_EQUAL(o.no_throttle, 0);
-	CU_ASSERT_STRING_EQUAL(cli__run_throttle(&o), "25");
+	CU_ASSERT_STRING_EQUAL(cli__run_throttle(&o), "10");
 	CU_ASSERT_EQUAL_FATAL(parse(&o, NULL, "--throttle=40%", "prog", NULL), 0);
 	CU_ASSERT_STRING_EQUAL(o.throttle, "40");
 	CU_ASSERT_STRING_EQUAL(cli__run_throttle(&o), "40");

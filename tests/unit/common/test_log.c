@@ -105,6 +105,8 @@ static void fill_stmts(pvmmon_log_task *t)
 	s->trans_ns = 400;
 	s->bytes = 4096;
 	s->unmonitored = 1;
+	s->indirect = 7; /* 1.14: the online wait analysis's share of it */
+	s->indirect_ns = 200;
 	s->ncom = 2;
 	s->com = calloc(2, sizeof(*s->com));
 	s->com[0].partner_tid = 0x40002;
@@ -317,6 +319,12 @@ static pvmmon_log *full_log(void)
 	fill_procs_loops_events(t);
 	fill_record(t);
 	fill_run_extras(log);
+	/* The online wait analysis (1.14): task 0 waited for 0.0's computation before its
+	 * statement 1, and through it for its own before statement 0. */
+	t->nblames = 2;
+	t->blames = calloc(2, sizeof(*t->blames));
+	t->blames[0] = (pvmmon_log_blame){0x40002, 1, 300, 0, 19};
+	t->blames[1] = (pvmmon_log_blame){0x40001, 0, 0, 200, 7};
 	t = &log->tasks[1];
 	t->tid = 0x40002;
 	t->lid = strdup("0.0");
@@ -372,6 +380,8 @@ static void check_tasks(const pvmmon_log *a, const pvmmon_log *b)
 			CU_ASSERT_EQUAL(s->sync_ns, u->sync_ns);
 			CU_ASSERT_EQUAL(s->trans_ns, u->trans_ns);
 			CU_ASSERT_EQUAL(s->unmonitored, u->unmonitored);
+			CU_ASSERT_EQUAL(s->indirect, u->indirect);
+			CU_ASSERT_EQUAL(s->indirect_ns, u->indirect_ns);
 			CU_ASSERT_EQUAL_FATAL(s->ncom, u->ncom);
 			for (k = 0; k < s->ncom; k++) {
 				CU_ASSERT_EQUAL(s->com[k].partner_tid, u->com[k].partner_tid);
@@ -391,7 +401,12 @@ static void check_tasks(const pvmmon_log *a, const pvmmon_log *b)
 		CU_ASSERT_EQUAL_FATAL(x->record_nsenders, y->record_nsenders);
 		for (j = 0; j < x->record_nsenders; j++)
 			SAME_STR(x->record_senders[j], y->record_senders[j]);
+		CU_ASSERT_EQUAL_FATAL(x->nblames, y->nblames);
+		for (j = 0; j < x->nblames; j++)
+			CU_ASSERT(!memcmp(&x->blames[j], &y->blames[j], sizeof(x->blames[j])));
 	}
+	CU_ASSERT_EQUAL(b->tasks[0].nblames, 2);
+	CU_ASSERT_EQUAL(b->tasks[0].stmts[0].indirect, 7);
 }
 
 /* Dynamic instrumentation (switched-off records, cost, budget, switches) and the raw

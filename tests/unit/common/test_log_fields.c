@@ -83,7 +83,9 @@ static pvmmon_log *sample_log(void)
 	                                .unmonitored = 2,
 	                                .reordered = 1,
 	                                .held_ns = 65,
-	                                .disabled = 1};
+	                                .disabled = 1,
+	                                .indirect = 4,
+	                                .indirect_ns = 320};
 	t->stmts[1].op = strdup("pvm_send");
 	t = &log->tasks[1];
 	t->tid = 0x40002;

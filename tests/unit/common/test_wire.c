@@ -33,9 +33,21 @@ static void test_piggyback_round_trip(void)
 	CU_ASSERT_EQUAL(out.bytes, 1048576);
 	CU_ASSERT_EQUAL(out.ndests, 3);
 	CU_ASSERT_EQUAL(out.my_seq, 123456);
+	CU_ASSERT_EQUAL(out.quiet + out.notify + out.watch, 0);
 	/* A receiver not in the list finds no sequence number. */
 	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 0x12345), 0);
 	CU_ASSERT_EQUAL(out.my_seq, -1);
+	/* Preserve mode's flags, each on its own. */
+	pb.notify = 1;
+	pb.watch = 1;
+	wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 0x80003), 0);
+	CU_ASSERT(out.notify == 1 && out.watch == 1 && out.quiet == 0 && out.sig_on == 0);
+	pb.notify = 0;
+	pb.quiet = 1;
+	wire__piggyback_encode(&pb, buf);
+	CU_ASSERT_EQUAL(wire__piggyback_decode(&out, buf, sizeof(buf), 0x80003), 0);
+	CU_ASSERT(out.notify == 0 && out.watch == 1 && out.quiet == 1);
 }
 
 /* A piggyback with a critical-path tuple, and the tuple alone in a control message. */
@@ -309,6 +321,8 @@ static void test_records_round_trip(void)
 	st.sync_ns = 700;
 	st.trans_ns = 5300;
 	st.bytes = 824;
+	st.indirect = 4;
+	st.indirect_ns = 450;
 	st.ncom = 2;
 	st.com = com;
 	t.tid = 0x40001;
@@ -350,6 +364,8 @@ static void test_records_round_trip(void)
 	CU_ASSERT_PTR_NULL(out.stmts[0].file);
 	CU_ASSERT_EQUAL(out.stmts[0].offset, 0x1234);
 	CU_ASSERT_EQUAL(out.stmts[0].sync_ns, 700);
+	CU_ASSERT_EQUAL(out.stmts[0].indirect, 4);
+	CU_ASSERT_EQUAL(out.stmts[0].indirect_ns, 450);
 	CU_ASSERT_EQUAL_FATAL(out.stmts[0].ncom, 2);
 	CU_ASSERT_EQUAL(out.stmts[0].com[1].partner_tid, 0x40003);
 	CU_ASSERT_EQUAL(out.stmts[0].com[0].trans_ns, 5000);
@@ -432,6 +448,102 @@ static void test_records_histograms(void)
 	CU_ASSERT_EQUAL(wire__records_decode(&out, &final, b.data, b.len), PVMMON_EPARSE);
 	CU_ASSERT_EQUAL(out.nhists, 0);
 	wire__buf_free(&b);
+}
+
+/* Decodes len bytes of records, freeing what decoded: the decoder's result. */
+static int records_rc(const uint8_t *data, size_t len)
+{
+	pvmmon_log_task out;
+	int final, rc = wire__records_decode(&out, &final, data, len);
+
+	if (rc == 0)
+		wire__task_clear(&out);
+	return rc;
+}
+
+/* The online wait analysis's table travels after everything else (after the samples
+ * when both are there): a flush without it is the same bytes as before; damage in it
+ * (a cut, a count past the bytes or over the bound, a negative share, an empty or
+ * unknown section, sections out of order) refuses the whole flush. */
+static void test_records_blames(void)
+{
+	pvmmon_log_blame bl[2] = {{0x40002, 3, 120000, 0, 4}, {0x40001, 1, 700, 35000, 2}};
+	pvmmon_log_snode node = {-1, 0, 0x1118, {3, 0, 0}};
+	char *mod = "/opt/app";
+	pvmmon_log_samples sm = {199, 3, 0, 10, 1, &mod, 1, &node};
+	pvmmon_log_task t = {.tid = 0x40003}, out;
+	wire_buf b, plain;
+	size_t head, base;
+	int final = 0;
+
+	wire__buf_init(&b);
+	wire__buf_init(&plain);
+	wire__records_encode(&plain, &t, 0);
+	t.nblames = 2;
+	t.blames = bl;
+	wire__records_encode(&b, &t, 0);
+	CU_ASSERT_EQUAL_FATAL(b.len, plain.len + 1 + 4 + 2 * WIRE_BLAME_SIZE);
+	CU_ASSERT_EQUAL(memcmp(b.data, plain.data, plain.len), 0);
+	CU_ASSERT_EQUAL_FATAL(wire__records_decode(&out, &final, b.data, b.len), 0);
+	CU_ASSERT_PTR_NULL(out.samples);
+	CU_ASSERT_EQUAL_FATAL(out.nblames, 2);
+	CU_ASSERT_EQUAL(out.blames[0].tid, 0x40002);
+	CU_ASSERT_EQUAL(out.blames[0].stmt, 3);
+	CU_ASSERT_EQUAL(out.blames[0].short_ns, 120000);
+	CU_ASSERT_EQUAL(out.blames[1].long_ns, 35000);
+	CU_ASSERT_EQUAL(out.blames[1].waits, 2);
+	wire__task_clear(&out);
+	for (size_t n = plain.len + 1; n < b.len; n++)
+		CU_ASSERT_EQUAL(records_rc(b.data, n), PVMMON_EPARSE);
+	/* A negative share: the top byte of the last entry's long-ns (its waits follow). */
+	b.data[b.len - 9] = 0x80;
+	CU_ASSERT_EQUAL(records_rc(b.data, b.len), PVMMON_EPARSE);
+	/* A count past the bytes, or none at all. */
+	b.data[plain.len + 1] = 3;
+	CU_ASSERT_EQUAL(records_rc(b.data, b.len), PVMMON_EPARSE);
+	b.data[plain.len + 1] = 0;
+	CU_ASSERT_EQUAL(records_rc(b.data, plain.len + 5), PVMMON_EPARSE);
+	/* An unknown section. */
+	b.data[plain.len] = 7;
+	CU_ASSERT_EQUAL(records_rc(b.data, b.len), PVMMON_EPARSE);
+	/* With samples: they come first, and both read back. */
+	wire__buf_reset(&b);
+	t.samples = &sm;
+	wire__records_encode(&b, &t, 0);
+	CU_ASSERT_EQUAL_FATAL(wire__records_decode(&out, &final, b.data, b.len), 0);
+	CU_ASSERT_PTR_NOT_NULL(out.samples);
+	CU_ASSERT_EQUAL(out.nblames, 2);
+	wire__task_clear(&out);
+	/* The same sections the other way round: out of order. */
+	head = b.len - (1 + 4 + 2 * WIRE_BLAME_SIZE);
+	base = plain.len;
+	wire__buf_append(&plain, b.data + head, b.len - head);
+	wire__buf_append(&plain, b.data + base, head - base);
+	CU_ASSERT_EQUAL(records_rc(plain.data, plain.len), PVMMON_EPARSE);
+	wire__buf_free(&plain);
+	wire__buf_free(&b);
+}
+
+/* More entries than the bound are damage even when the bytes are there. */
+static void test_records_blames_bound(void)
+{
+	pvmmon_log_blame *bl = calloc(WIRE_BLAMES_MAX + 1, sizeof(*bl));
+	pvmmon_log_task t = {.tid = 0x40003, .nblames = WIRE_BLAMES_MAX + 1, .blames = bl};
+	wire_buf b;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bl);
+	for (size_t i = 0; i <= WIRE_BLAMES_MAX; i++)
+		bl[i] = (pvmmon_log_blame){0x40001, (uint32_t)i, 1, 0, 1};
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, 0);
+	CU_ASSERT_FALSE_FATAL(b.failed);
+	CU_ASSERT_EQUAL(records_rc(b.data, b.len), PVMMON_EPARSE);
+	t.nblames = WIRE_BLAMES_MAX;
+	wire__buf_reset(&b);
+	wire__records_encode(&b, &t, 0);
+	CU_ASSERT_EQUAL(records_rc(b.data, b.len), 0);
+	wire__buf_free(&b);
+	free(bl);
 }
 
 static void test_huge_counts_are_refused(void)
@@ -584,6 +696,8 @@ CU_TestInfo test_wire_tests[] = {
     {"register round trip and truncations", test_register_round_trip},
     {"records round trip", test_records_round_trip},
     {"records carry histograms", test_records_histograms},
+    {"records carry the online wait table, checked", test_records_blames},
+    {"records' wait table is bounded", test_records_blames_bound},
     {"huge counts are refused", test_huge_counts_are_refused},
     {"mailbox round trip", test_mailbox_round_trip},
     {"clock estimate and answer round trip and damage", test_clock_round_trip},

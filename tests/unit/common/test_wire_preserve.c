@@ -16,7 +16,7 @@ static void test_pwait_round_trip(void)
 	wire_pwait w = {
 	    3, WIRE_PW_TRECV, -1,   5,    2500000, 9000000, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,          seen, cand, 42000,   6,       3,           7000,   180000,
-	    0, 0,             0,    0,    0,       0};
+	    0, 0,             0,    0,    0,       0,       5};
 	wire_pwait out;
 	wire_buf b;
 
@@ -32,6 +32,7 @@ static void test_pwait_round_trip(void)
 	CU_ASSERT_EQUAL(out.trans, 42000);
 	CU_ASSERT_EQUAL(out.local, 6);
 	CU_ASSERT_EQUAL(out.notices, 3);
+	CU_ASSERT_EQUAL(out.timed, 5);
 	CU_ASSERT_EQUAL(out.waited, 7000);
 	CU_ASSERT_EQUAL(out.unc, 180000);
 	CU_ASSERT_STRING_EQUAL(out.module, "/bin/prog");
@@ -100,6 +101,20 @@ static void test_pwait_round_trip(void)
 	wire__buf_free(&b);
 }
 
+/* Decodes the block notice in b with its byte at from_end from the end set to v (then
+ * put back): the decoder's verdict. */
+static int pblock_with(wire_buf *b, size_t from_end, uint8_t v)
+{
+	wire_pblock k;
+	uint8_t was = b->data[b->len - from_end];
+	int rc;
+
+	b->data[b->len - from_end] = v;
+	rc = wire__pblock_decode(&k, b->data, b->len);
+	b->data[b->len - from_end] = was;
+	return rc;
+}
+
 static void test_pgrant_pask(void)
 {
 	wire_pgrant g;
@@ -157,7 +172,7 @@ static void test_pgrant_pask(void)
 		wire_pblock k;
 
 		wire__buf_reset(&b);
-		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1, 0x123456789aULL, 0, 0});
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 1, 0x123456789aULL, 0, 0, 0});
 		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
 		CU_ASSERT_EQUAL(k.vt, 2600000);
 		CU_ASSERT_EQUAL(k.seen, 4);
@@ -166,24 +181,28 @@ static void test_pgrant_pask(void)
 		CU_ASSERT_EQUAL(k.exiting, 1);
 		CU_ASSERT_EQUAL(k.sends, 0x123456789aULL);
 		CU_ASSERT_EQUAL(k.any, 0);
-		/* The exiting flag, before the send count and the two flags, out of range. */
-		b.data[b.len - 11] = 2;
-		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
-		/* A receive from any source; exiting and any at once is damage. */
+		CU_ASSERT_EQUAL(k.away, 0);
+		/* The exiting flag, before the send count and the three flags, out of range. */
+		CU_ASSERT_EQUAL(pblock_with(&b, 12, 2), PVMMON_EPARSE);
+		/* A receive from any source; exiting and any at once is damage, and so is a
+		 * flag out of range, or waiting elsewhere with any. */
 		wire__buf_reset(&b);
-		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 0, 9, 1, 1});
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 0, 9, 1, 1, 0});
 		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
 		CU_ASSERT_EQUAL(k.any, 1);
 		CU_ASSERT_EQUAL(k.alone, 1);
 		CU_ASSERT_EQUAL(k.exiting, 0);
-		b.data[b.len - 11] = 1;
-		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
-		b.data[b.len - 11] = 0;
-		b.data[b.len - 2] = 2;
-		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
-		b.data[b.len - 2] = 1;
-		b.data[b.len - 1] = 2;
-		CU_ASSERT_EQUAL(wire__pblock_decode(&k, b.data, b.len), PVMMON_EPARSE);
+		CU_ASSERT_EQUAL(pblock_with(&b, 12, 1), PVMMON_EPARSE);
+		CU_ASSERT_EQUAL(pblock_with(&b, 3, 2), PVMMON_EPARSE);
+		CU_ASSERT_EQUAL(pblock_with(&b, 2, 2), PVMMON_EPARSE);
+		CU_ASSERT_EQUAL(pblock_with(&b, 1, 1), PVMMON_EPARSE);
+		/* Waiting elsewhere: out of range, or with exiting, is damage. */
+		wire__buf_reset(&b);
+		wire__pblock_encode(&b, &(wire_pblock){2600000, 4, 5, 1, 0, 9, 0, 0, 1});
+		CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, b.data, b.len), 0);
+		CU_ASSERT_EQUAL(k.away, 1);
+		CU_ASSERT_EQUAL(pblock_with(&b, 1, 2), PVMMON_EPARSE);
+		CU_ASSERT_EQUAL(pblock_with(&b, 12, 1), PVMMON_EPARSE);
 	}
 	wire__buf_reset(&b);
 	wire__pask_encode(&b);

@@ -23,8 +23,9 @@ static void sample_cp(wire_cp *cp)
 static void records(wire_buf *b)
 {
 	static pvmmon_log_com com[1] = {{0x40002, NULL, 3, 24, 1500, 900}};
-	static pvmmon_log_stmt stmt[1] = {{0, "pvm_recv", "/bin/app", 0x12f6, NULL, 0, NULL, 4,
-	                                   90000, 900, 2200, 32, 0, 1, 150000, 1, com, 0}};
+	static pvmmon_log_stmt stmt[1] = {{0,      "pvm_recv", "/bin/app", 0x12f6, NULL, 0,  NULL,
+	                                   4,      90000,      900,        2200,   32,   0,  1,
+	                                   150000, 1,          com,        0,      1,    300}};
 	static pvmmon_log_proc proc[1] = {
 	    {.name = "main", .file = "app.c", .line = 10, .count = 1}};
 	static pvmmon_log_loop loop[1] = {{.name = "for@20:3", .proc = "main", .count = 1}};
@@ -168,7 +169,7 @@ int wire_sample_encode(wire_buf *b, int kind)
 	wire_pwait w = {
 	    3, WIRE_PW_RECV, -1,   5,    2500000, INT64_MAX, "/bin/prog", 0x1234, 2,     1,
 	    1, sent,         seen, cand, 30000,   2,         1,           0,      150000,
-	    0, 0,            0,    0,    0,       0};
+	    0, 0,            0,    0,    0,       0,         2};
 	wire_pbound bounds[2] = {{0x40003, WIRE_PB_DEP_SELF, INT64_MAX, 5000, 7, 1, 1, 0},
 	                         {0x40004, WIRE_PB_DEP_NONE, 8000, 8000, 0, 0, 1, 0}};
 	wire_cpsample cps = {0x40001, 1, 4000000, {0}};
@@ -205,10 +206,11 @@ int wire_sample_encode(wire_buf *b, int kind)
 		                    &(wire_pgrant){3, WIRE_PG_TAKE, 0x40003, 5, 1, 0, 250, 2, bounds});
 		return 0;
 	case WIRE_KIND_PASK:
+	case WIRE_KIND_PWATCH:
 		wire__pask_encode(b);
 		return 0;
 	case WIRE_KIND_PBLOCK:
-		wire__pblock_encode(b, &(wire_pblock){2600000, 4, 5, 1, 0, 7, 1, 1});
+		wire__pblock_encode(b, &(wire_pblock){2600000, 4, 5, 1, 0, 7, 0, 1, 1});
 		return 0;
 	case WIRE_KIND_WAIT:
 		wire__wait_encode(b, &wt);

@@ -20,6 +20,7 @@ extern CU_TestInfo test_waits_coll_tests[];
 extern CU_TestInfo test_waits_predict_tests[];
 extern CU_TestInfo test_waits_poll_tests[];
 extern CU_TestInfo test_waits_balance_tests[];
+extern CU_TestInfo test_waits_online_tests[];
 
 CU_SuiteInfo unit_graphs_suites[] = {
     {"between", NULL, NULL, NULL, NULL, test_between_tests},
@@ -41,5 +42,6 @@ CU_SuiteInfo unit_graphs_suites[] = {
     {"waits_predict", NULL, NULL, NULL, NULL, test_waits_predict_tests},
     {"waits_poll", NULL, NULL, NULL, NULL, test_waits_poll_tests},
     {"waits_balance", NULL, NULL, NULL, NULL, test_waits_balance_tests},
+    {"waits_online", NULL, NULL, NULL, NULL, test_waits_online_tests},
     CU_SUITE_INFO_NULL,
 };

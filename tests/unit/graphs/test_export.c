@@ -238,7 +238,73 @@ static void test_statements_named_from_static_tables(void)
 	pvmmon_log_free(log);
 }
 
+/* The procedures table says how each record was measured and what its probes cost:
+ * timed (calls times the task's calibrated pair), counted by pvmmon-cc, demoted by
+ * throttling (the timed record until then and the counted one after), off. */
+static void test_procedures_say_their_probes(void)
+{
+	static const struct {
+		const char *name;
+		int counted, disabled;
+		int64_t pair;
+		const char *row_end;
+	} procs[] = {
+	    {"p_timed", 0, 0, 0, ",0,0,timed,2000\r\n"},
+	    {"p_counted", 1, 0, 0, ",1,0,counted,0\r\n"},
+	    {"p_demoted", 0, 0, 30, ",0,0,demoted,2000\r\n"},
+	    {"p_demoted", 1, 0, 30, ",1,0,demoted,0\r\n"},
+	    {"p_off", 0, 1, 0, ",0,1,off,2000\r\n"},
+	};
+	char dir[] = "/tmp/pvmmon-export-XXXXXX", path[128], *text;
+	pvmmon_log *log = awkward_log();
+	pvmmon_log_task *t = &log->tasks[0];
+	const size_t n = sizeof(procs) / sizeof(procs[0]);
+
+	t->procs = calloc(n, sizeof(*t->procs));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->procs);
+	t->nprocs = n;
+	t->cost.known = 1;
+	t->cost.proc_pair_ns = 20;
+	for (size_t i = 0; i < n; i++) {
+		t->procs[i].name = strdup(procs[i].name);
+		t->procs[i].count = 100;
+		t->procs[i].counted = procs[i].counted;
+		t->procs[i].disabled = procs[i].disabled;
+		t->procs[i].throttle_pair_ns = procs[i].pair;
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_EQUAL_FATAL(pvmmon_export_csv(log, dir), 0);
+	snprintf(path, sizeof(path), "%s/procedures.csv", dir);
+	text = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ",counted,disabled,probes,probe_cost_ns\r\n"));
+	for (size_t i = 0; i < n; i++) {
+		char *row = strstr(text, procs[i].name), *end;
+
+		/* The second demoted record is the row after the first. */
+		if (row && i == 3)
+			row = strstr(row + 1, procs[i].name);
+		end = row ? strstr(row, "\r\n") : NULL;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(end);
+		end += 2;
+		CU_ASSERT(end - row >= (long)strlen(procs[i].row_end) &&
+		          !strncmp(end - strlen(procs[i].row_end), procs[i].row_end,
+		                   strlen(procs[i].row_end)));
+	}
+	free(text);
+	/* Without a calibration the cost is unknown: an empty field. */
+	t->cost.known = 0;
+	CU_ASSERT_EQUAL_FATAL(pvmmon_export_csv(log, dir), 0);
+	text = slurp(path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, ",0,0,timed,\r\n"));
+	free(text);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(path), 0);
+	pvmmon_log_free(log);
+}
+
 CU_TestInfo test_export_tests[] = {
+    {"procedures say how they were measured and what their probes cost",
+     test_procedures_say_their_probes},
     {"csv: quoting, nulls, empty tables", test_csv_quoting_and_nulls},
     {"json: escaping and nulls", test_json_escaping},
     {"errors name the folder", test_export_errors},

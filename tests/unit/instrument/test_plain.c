@@ -6,6 +6,7 @@
 #include <CUnit/CUnit.h>
 
 #include "../../../instrument/plain.h"
+#include "../../../instrument/rewriter.h"
 #include "snippet.h"
 
 static const char source[] =
@@ -29,6 +30,13 @@ static const char source[] =
     "ATTR static int macro_attr(int a) { return a; }\n"
     "static int static_local(void) { static int n; return ++n; }\n"
     "static int nested_static(int a) { if (a) { static int m; return m++; } return 0; }\n"
+    "static int const_table(int a) { static const char t[2][2] = {{1, 2}, {3, 4}}; "
+    "static const int k = 3; return t[a & 1][1] + k; }\n"
+    "static int const_pointer(void) { static int *const p; return !p; }\n"
+    "__attribute__((visibility(\"hidden\"))) int inherits(int a);\n"
+    "int inherits(int a) { return a; }\n"
+    "__attribute__((section(\"y\"))) int inherits_place(int a);\n"
+    "int inherits_place(int a) { return a; }\n"
     "static const char *func_name(void) { return __func__; }\n"
     "static const char *own_name(void) { return \"own_name: %d\"; }\n"
     "static const char *other_text(void) { return \"something\"; }\n"
@@ -46,7 +54,40 @@ static int can_split(const snippet *s, const char *name)
 	long open;
 	CXCursor fn = snippet_function(s, name, &body, &open);
 
-	return plain__can_split(fn, body, s->rw.text, s->rw.len);
+	return plain__can_split(fn, body, s->rw.text, s->rw.len, NULL);
+}
+
+/* An extern definition, and a visibility a macro says, are allowed only when the
+ * copies leave them out (split.c says so through omit). */
+static void test_omitted_extern(void)
+{
+	static const char src[] = "#define HIDDEN __attribute__((visibility(\"hidden\"))) extern\n"
+	                          "#define PLACED __attribute__((section(\"x\"))) extern\n"
+	                          "extern int written(int a) { return a; }\n"
+	                          "HIDDEN int hidden(int a) { return a; }\n"
+	                          "PLACED int placed(int a) { return a; }\n";
+	const char *names[] = {"written", "hidden", "placed"};
+	const int with[] = {1, 1, 0};
+	snippet s;
+
+	snippet_parse(&s, src);
+	for (size_t i = 0; i < 3; i++) {
+		CXCursor body;
+		long open;
+		CXCursor fn = snippet_function(&s, names[i], &body, &open);
+		long from = rewriter__expansion_offset(
+		    clang_getRangeStart(clang_getCursorExtent(fn)), clang_getCursorLocation(fn));
+		plain_omit omit = {from, from + 6, 1};
+
+		if (i == 0)
+			omit.to = from; /* a written extern: no macro left out */
+		CU_ASSERT_EQUAL(plain__can_split(fn, body, s.rw.text, s.rw.len, NULL), 0);
+		if (plain__can_split(fn, body, s.rw.text, s.rw.len, &omit) != with[i])
+			fprintf(stderr, "\n%s: not %d with its extern left out\n", names[i],
+			        with[i]);
+		CU_ASSERT_EQUAL(plain__can_split(fn, body, s.rw.text, s.rw.len, &omit), with[i]);
+	}
+	snippet_free(&s);
 }
 
 static void test_rules(void)
@@ -62,6 +103,14 @@ static void test_rules(void)
 	    {"keep", 1},
 	    {"cold", 1},
 	    {"other_text", 1},
+	    /* Constant static locals: both copies' tables say the same (an array's
+	     * elements const at any depth, or the variable itself). */
+	    {"const_table", 1},
+	    {"const_pointer", 1},
+	    /* A visibility an earlier declaration gives (a header's, as Lua's LUAI_FUNC
+	     * prototypes): the static copies need none; another attribute stays refused. */
+	    {"inherits", 1},
+	    {"inherits_place", 0},
 	    /* main is called once; inline and extern definitions; varargs; an unnamed
 	     * parameter: no copy can repeat them. (An old-style definition with parameters
 	     * has a prototype in libclang 14: the split suite checks it is refused.) */
@@ -105,5 +154,6 @@ static void test_rules(void)
 
 CU_TestInfo test_plain_tests[] = {
     {"which definitions can have a plain copy", test_rules},
+    {"an extern definition when its copies leave the extern out", test_omitted_extern},
     CU_TEST_INFO_NULL,
 };

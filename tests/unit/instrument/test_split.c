@@ -249,14 +249,25 @@ static const char source3[] =
     "#if 1\n"
     "directive(int a) { return a; }\n"
     "#endif\n"
-    "static int /* why */ block(int a) /* why */ { return a; }\n"
+    "#define HIDDEN __attribute__((visibility(\"hidden\"))) extern\n"
+    "HIDDEN int hid(int a) { return a + 2; }\n"
+    "extern int ext_def(int a) { return a - 2; }\n"
+    "#define EXTINT extern int\n"
+    "EXTINT typed(int a) { return a; }\n"
+    "#define PRIVATE static\n"
+    "PRIVATE int /* why */ block(int a) /* why */ { return a; }\n"
     "static int calls(int a) { return block (a) + (block)(a) + (*&block)(a); }\n";
 
-/* What stays whole: nothing inserted, nothing recorded. A declarator with a comment
- * between its parameters and its body is fine. */
+/* What stays whole: nothing inserted, nothing recorded (typed: its macro says extern
+ * and the type, which the copies could not leave out). A declarator with a comment
+ * between its parameters and its body is fine, and so is one that begins with a macro
+ * (block's PRIVATE, as SQLite's SQLITE_PRIVATE): its copies repeat the macro. An
+ * extern definition's copies, static, leave its extern out, written (ext_def) or in
+ * the macro it begins with (hid's HIDDEN, as Lua's LUAI_FUNC); the dispatcher and the
+ * instrumented copy keep it. */
 static void test_refusals(void)
 {
-	static const char *const whole[] = {"main", "old_style", "commented", "directive"};
+	static const char *const whole[] = {"main", "old_style", "commented", "directive", "typed"};
 	snippet s;
 
 	snippet_parse(&s, source3);
@@ -269,6 +280,8 @@ static void test_refusals(void)
 	CU_ASSERT_EQUAL(s.stats.split, 0);
 	CU_ASSERT_FALSE(s.rw.failed);
 	CU_ASSERT_EQUAL(split_one(&s, "block", -1, 0), 1);
+	CU_ASSERT_EQUAL(split_one(&s, "hid", -1, 0), 1);
+	CU_ASSERT_EQUAL(split_one(&s, "ext_def", -1, 0), 1);
 	/* Only the call by name is renamed, and only where block was split before. */
 	CU_ASSERT_EQUAL(split_one(&s, "calls", -1, 0), 1);
 	{
@@ -281,6 +294,21 @@ static void test_refusals(void)
 		check_has(text,
 		          "static int calls__pvmmon_plain(int a) { return block__pvmmon_plain "
 		          "(a) + (block)(a) + (*&block)(a); }\n");
+		check_has(text,
+		          "PRIVATE int /* why */ block__pvmmon_plain(int a) /* why */ { return "
+		          "a; }");
+		check_has(text,
+		          "PRIVATE int /* why */ block(int a) /* why */ { if (pvmmon_unwatched_) "
+		          "return block__pvmmon_plain(a);");
+		check_has(text,
+		          "static        int hid__pvmmon_plain(int a); HIDDEN int hid(int a) { "
+		          "if (pvmmon_unwatched_) return hid__pvmmon_plain(a);");
+		check_has(text, "} } __attribute__((noinline)) HIDDEN int hid__pvmmon_on(int a) {");
+		check_has(text, "\nstatic        int hid__pvmmon_plain(int a) { return a + 2; }\n");
+		check_has(text, "static        int ext_def__pvmmon_off(int a); static        int "
+		                "ext_def__pvmmon_plain(int a); extern int ext_def(int a) {");
+		check_has(text,
+		          "\nstatic        int ext_def__pvmmon_plain(int a) { return a - 2; }\n");
 		free(text);
 	}
 	snippet_free(&s);

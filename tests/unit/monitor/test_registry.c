@@ -178,7 +178,47 @@ static void test_query_answers_whether_a_task(void)
 	fake_done(&run);
 }
 
+/* Sends tid's records flush with n blames (the online wait analysis's table). */
+static void flush_blames(mon_run *run, int32_t tid, const pvmmon_log_blame *bl, size_t n)
+{
+	pvmmon_log_task t = {.tid = tid, .nblames = n, .blames = (pvmmon_log_blame *)bl};
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__records_encode(&b, &t, 0);
+	run__dispatch(run, tid, WIRE_TAG_RECORDS, b.data, b.len);
+	wire__buf_free(&b);
+}
+
+/* The table is cumulative in the task, as its records are: a flush with one replaces
+ * the last, a flush without keeps it. */
+static void test_records_keep_the_last_blames(void)
+{
+	pvmmon_log_blame first[2] = {{0x40002, 3, 1000, 0, 1}, {0x40001, 1, 50, 20, 2}};
+	pvmmon_log_blame second[1] = {{0x40002, 3, 9000, 400, 7}};
+	mon_run run;
+	mon_task *t;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	t = tasks__find(&run, 0x40001);
+	flush_blames(&run, 0x40001, first, 2);
+	CU_ASSERT_EQUAL_FATAL(t->rec.nblames, 2);
+	CU_ASSERT_EQUAL(t->rec.blames[1].long_ns, 20);
+	flush_blames(&run, 0x40001, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(t->rec.nblames, 2);
+	CU_ASSERT_EQUAL(t->rec.blames[0].short_ns, 1000);
+	flush_blames(&run, 0x40001, second, 1);
+	CU_ASSERT_EQUAL_FATAL(t->rec.nblames, 1);
+	CU_ASSERT_EQUAL(t->rec.blames[0].short_ns, 9000);
+	CU_ASSERT_EQUAL(t->rec.blames[0].waits, 7);
+	CU_ASSERT_EQUAL(t->rec.flushes, 3);
+	fake_done(&run);
+}
+
 CU_TestInfo test_registry_tests[] = {
+    {"a flush's blames replace the last; a flush without keeps them",
+     test_records_keep_the_last_blames},
     {"a spawned child keeps the run until it registers and ends, or ends unregistered",
      test_spawned_child_not_registered_keeps_run},
     {"register welcomes with index", test_register_welcomes_with_index},

@@ -20,6 +20,7 @@ extern CU_TestInfo test_hide_tests[];
 extern CU_TestInfo test_histos_tests[];
 extern CU_TestInfo test_checks_tests[];
 extern CU_TestInfo test_sampler_tests[];
+extern CU_TestInfo test_blame_tests[];
 
 CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"vclock", NULL, NULL, NULL, NULL, test_vclock_tests},
@@ -41,5 +42,6 @@ CU_SuiteInfo unit_pvmhooks_suites[] = {
     {"histos", NULL, NULL, NULL, NULL, test_histos_tests},
     {"checks", NULL, NULL, NULL, NULL, test_checks_tests},
     {"sampler", NULL, NULL, NULL, NULL, test_sampler_tests},
+    {"blame", NULL, NULL, NULL, NULL, test_blame_tests},
     CU_SUITE_INFO_NULL,
 };

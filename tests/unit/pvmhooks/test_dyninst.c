@@ -2,6 +2,7 @@
  * records that stay consistent when a site is switched between its entry and exit. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <CUnit/CUnit.h>
 
@@ -62,6 +63,34 @@ static void test_rules_decide_sites_last_match_wins(void)
 	CU_ASSERT_EQUAL(p_main.enabled, 1);
 	hooks__records_reset();
 	hooks__set_identity(0, NULL);
+}
+
+/* A rule of kind=proc naming one procedure (the budget's) switches exactly the sites of
+ * that name, two static procedures of one name in two files alike, and one seen after
+ * the earlier rules too; line= still has to match. */
+static void test_proc_rules_by_name(void)
+{
+	static pvmmon_probe_site d1 = {"dup", "/src/a.c", 3, PVMMON_PROBE_PROC, 1, -1, 0, 0, 0};
+	static pvmmon_probe_site d2 = {"dup", "/src/b.c", 4, PVMMON_PROBE_PROC, 1, -1, 0, 0, 0};
+	static pvmmon_probe_site other = {"other", "/src/a.c", 9, PVMMON_PROBE_PROC, 1, -1, 0,
+	                                  0, 0};
+	static pvmmon_probe_site late = {"late", "/src/b.c", 7, PVMMON_PROBE_PROC, 1, -1, 0, 0, 0};
+
+	hooks__records_reset();
+	hooks__dyn_rules("");
+	CU_ASSERT(first(&d1) && first(&d2) && first(&other));
+	hooks__dyn_switch(0, "kind=proc,proc=dup");
+	CU_ASSERT(!d1.enabled && !d2.enabled && other.enabled);
+	CU_ASSERT_EQUAL(first(&late), 1);
+	hooks__dyn_switch(0, "kind=proc,proc=late,line=8");
+	CU_ASSERT_EQUAL(late.enabled, 1);
+	hooks__dyn_switch(0, "kind=proc,proc=late,line=7");
+	CU_ASSERT_EQUAL(late.enabled, 0);
+	CU_ASSERT_EQUAL(other.enabled, 1);
+	hooks__dyn_switch(1, "kind=proc,proc=dup,file=b.c");
+	CU_ASSERT(!d1.enabled && d2.enabled);
+	hooks__dyn_switch(1, "all");
+	hooks__records_reset();
 }
 
 /* An exit whose entry was not taken (the site was switched on in between) ends
@@ -263,6 +292,55 @@ static void test_throttling_keeps_cheap_sites(void)
 	hooks__records_reset();
 }
 
+/* Busy for about us microseconds of real time. */
+static void busy_us(long us)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < us * 1000L);
+}
+
+/*
+ * Throttling judges a loop by its entries since its last look: a loop whose first 1024
+ * entries take 5 us each and whose later ones take next to nothing, against a pair
+ * charged 200 ns (25%: 800 ns an entry), is demoted at its 2048th entry, when the 1024
+ * short ones are judged by themselves. A mean over its life would keep it timed until
+ * the 8192nd (5 us x 1024 / 8192 = 625 ns). 4096 is allowed too: a preemption among the
+ * short entries of a busy machine can lengthen one window.
+ */
+static void test_throttling_judges_loops_recent_entries(void)
+{
+	static pvmmon_probe_site outer = PVMMON_PROBE_SITE_INIT("l_outer", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site loop = PVMMON_PROBE_SITE_INIT("l_phases", PVMMON_PROBE_LOOP);
+	int demoted_at = -1;
+
+	setenv("PVMEPID", "1", 1);
+	hooks__set_state(HOOKS_UNINIT);
+	hooks__records_reset();
+	hooks__probe_cost_set(100);
+	hooks__probe_throttle_set(0.25);
+	pvmmon_probe_proc_enter(&outer);
+	for (int i = 0; i < 10000; i++) {
+		if (!loop.enabled) {
+			if (demoted_at < 0)
+				demoted_at = i;
+			continue;
+		}
+		pvmmon_probe_loop_enter(&loop);
+		if (i < 1024)
+			busy_us(5);
+		pvmmon_probe_loop_exit(&loop);
+	}
+	pvmmon_probe_proc_exit(&outer);
+	if (demoted_at != 2048)
+		fprintf(stderr, "\n  loop demoted at entry %d ", demoted_at);
+	CU_ASSERT(demoted_at == 2048 || demoted_at == 4096);
+	hooks__records_reset();
+}
+
 /*
  * A re-check under 90% of the calibration at registration says that one was disturbed
  * as a whole: the probe charge is scaled by their ratio. A re-check as dear or dearer
@@ -291,8 +369,11 @@ CU_TestInfo test_dyninst_tests[] = {
     {"throttling demotes a site whose probes cost more than it",
      test_throttling_demotes_expensive_sites},
     {"throttling keeps a site whose probes are cheap", test_throttling_keeps_cheap_sites},
+    {"throttling judges a loop by its entries since the last look",
+     test_throttling_judges_loops_recent_entries},
     {"a split procedure's loops switch with it", test_split_procedure_loops_switch_with_it},
     {"rules decide sites, the last match wins", test_rules_decide_sites_last_match_wins},
+    {"a kind=proc rule switches the sites of its name only", test_proc_rules_by_name},
     {"an exit without its entry keeps the stack", test_exit_without_entry_keeps_the_stack},
     {"records mark switched-off sites", test_records_mark_switched_off_sites},
     CU_TEST_INFO_NULL,

@@ -10,12 +10,19 @@
 #include "../../../pvmhooks/clocksync.h"
 #include "../../../pvmhooks/prlocal.h"
 #include "../../../pvmhooks/reach.h"
+#include "fake_channel.h"
 
 #define W1 0x40002 /* waits on this task alone */
 #define R1 0x40003 /* running */
 #define A1 0x40004 /* waits on another task */
 
 static uint32_t seen_counts(int32_t tid) { return tid == W1 ? 3 : 0; }
+
+static int is_alone(int32_t tid)
+{
+	(void)tid;
+	return 0;
+}
 
 static void grant(void)
 {
@@ -57,7 +64,7 @@ static void test_grant_and_sends(void)
 
 static void test_piggybacks_and_notices(void)
 {
-	wire_pblock k = {300, 1, 4, 1, 0, UINT64_MAX, 0, 0};
+	wire_pblock k = {300, 1, 4, 1, 0, UINT64_MAX, 0, 0, 0};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -84,7 +91,7 @@ static void test_piggybacks_and_notices(void)
 
 static void test_spawns_keep_bounds(void)
 {
-	wire_pblock k = {300, 1, 5, 1, 0, UINT64_MAX, 0, 0};
+	wire_pblock k = {300, 1, 5, 1, 0, UINT64_MAX, 0, 0, 0};
 
 	grant();
 	hooks__prl_sent(W1, 150);
@@ -111,7 +118,7 @@ static void test_spawns_keep_bounds(void)
 /* A task that ends sends nothing more, whatever this task sent it. */
 static void test_exit_notice(void)
 {
-	wire_pblock k = {0, 0, 3, 1, 1, UINT64_MAX, 0, 0};
+	wire_pblock k = {0, 0, 3, 1, 1, UINT64_MAX, 0, 0, 0};
 
 	grant();
 	hooks__prl_seen(R1, 0, 500, 1);
@@ -189,7 +196,7 @@ static void test_any_notice(void)
 {
 	wire_pbound one[1] = {{A1, WIRE_PB_DEP_NONE, 100, 100, 0, 0, 1, 0}};
 	wire_pgrant g = {1, WIRE_PG_TAKE, A1, 5, 1, 0, 0, 1, one};
-	wire_pblock k = {300, 1, 0, 1, 0, UINT64_MAX, 1, 1};
+	wire_pblock k = {300, 1, 0, 1, 0, UINT64_MAX, 1, 1, 0};
 
 	hooks__prl_grant(&g, seen_counts);
 	hooks__prl_sent(A1, 150);
@@ -209,15 +216,18 @@ static void test_any_notice(void)
 	grant();
 	hooks__prl_seen(R1, 0, 500, 1);
 	hooks__prl_sent(A1, 150);
-	k = (wire_pblock){300, 1, 0, 1, 0, UINT64_MAX, 1, 1};
+	k = (wire_pblock){300, 1, 0, 1, 0, UINT64_MAX, 1, 1, 0};
 	hooks__prl_blocked(A1, &k, 1, 0);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
 	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_BLOCKED);
 	{
 		int64_t step = -1, now = 1000000000;
+		int timer = -1;
 
-		CU_ASSERT_EQUAL(hooks__prl_until(400, now - 10, now, 0, &step), now);
+		CU_ASSERT_EQUAL(hooks__prl_until(400, now - 10, now, 0, 100000000, &step, &timer), now);
 		CU_ASSERT_EQUAL(step, 0);
+		/* No timer: the monitor is asked at once. */
+		CU_ASSERT_EQUAL(timer, 0);
 	}
 	/* Its next message: it ran. */
 	hooks__prl_seen(A1, 0, 160, 1);
@@ -225,25 +235,144 @@ static void test_any_notice(void)
 	/* Every task blocked, on this one or on anyone, each having exchanged messages
 	 * with this task alone: none can move before this task sends. */
 	grant();
-	k = (wire_pblock){300, 0, 0, 1, 0, UINT64_MAX, 1, 1};
+	k = (wire_pblock){300, 0, 0, 1, 0, UINT64_MAX, 1, 1, 0};
 	hooks__prl_blocked(R1, &k, 0, 0);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	hooks__prl_blocked(A1, &k, 0, 0);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	/* W1 said nothing since the grant: not known to be alone. */
-	k = (wire_pblock){300, 0, 3, 1, 0, UINT64_MAX, 0, 0};
+	k = (wire_pblock){300, 0, 3, 1, 0, UINT64_MAX, 0, 0, 0};
 	hooks__prl_blocked(W1, &k, 0, 3);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	k.alone = 1;
 	hooks__prl_blocked(W1, &k, 0, 3);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 100);
 	/* R1 again, now that W1 is known alone: all closed. */
-	k = (wire_pblock){300, 0, 0, 1, 0, UINT64_MAX, 1, 1};
+	k = (wire_pblock){300, 0, 0, 1, 0, UINT64_MAX, 1, 1, 0};
 	hooks__prl_blocked(R1, &k, 0, 0);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), PRL_NEVER);
 	/* A send of this task to anyone may wake them. */
 	hooks__prl_sent(W1, 700);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 700);
+}
+
+/* A task this one woke is waited for until its news comes, with no timer but the wait
+ * threshold (the hang rule's); its notice that it waits elsewhere sends the decision
+ * to the monitor at once, and its next message takes that back. */
+static void test_away_notice(void)
+{
+	wire_pblock k = {300, 3, 1, 1, 0, UINT64_MAX, 0, 0, 1};
+	int64_t step = -1, now = 1000000000, t_wait = now - 5000000;
+	int timer = -1;
+
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	hooks__prl_sent(W1, 150);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_WOKEN);
+	/* 5 ms into the wait, still waiting: until the threshold given, in steps that
+	 * end with any news. */
+	CU_ASSERT_EQUAL(hooks__prl_until(400, t_wait, now, 0, 100000000, &step, &timer), t_wait + 100000000);
+	CU_ASSERT_EQUAL(step, t_wait + 100000000 - now);
+	/* Reached, that end is the hang rule's timer. */
+	CU_ASSERT_EQUAL(timer, 1);
+	/* A poll does not wait for it. */
+	CU_ASSERT_EQUAL(hooks__prl_until(400, t_wait, now, 1, 100000000, &step, &timer), t_wait);
+	/* It waits elsewhere: the monitor decides, at once; its bound stays. */
+	hooks__prl_blocked(W1, &k, 1, 3);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_BLOCKED);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 150);
+	CU_ASSERT_EQUAL(hooks__prl_until(400, t_wait, now, 0, 100000000, &step, &timer), now);
+	CU_ASSERT_EQUAL(timer, 0);
+	/* This task's send to it does not take that back (its wait may not take it). */
+	hooks__prl_sent(W1, 160);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_BLOCKED);
+	/* Its next message: it ran, and its next wait will be told again. */
+	hooks__prl_seen(W1, 3, 170, 1);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_WOKEN);
+	CU_ASSERT_EQUAL(hooks__prl_horizon(), 170);
+	/* A new grant forgets it. */
+	hooks__prl_blocked(W1, &k, 1, 4);
+	grant();
+	CU_ASSERT_FALSE(hooks__prl_held_by_woken() == PRL_HELD_BLOCKED);
+}
+
+/* The notices this task owes: a task that asked for its news (PWATCH, or a message
+ * with the watch flag) is told when this task waits elsewhere, once, unless another
+ * notice reached it first. */
+static void test_tell_away(void)
+{
+	wire_piggyback pb;
+	wire_pblock k;
+
+	fake_begin(0x40001, 0x40000);
+	memset(&pb, 0, sizeof(pb));
+	pb.my_seq = -1;
+	pb.sends = UINT64_MAX;
+	/* Nobody asked. */
+	CU_ASSERT_EQUAL(hooks__prl_tell_away(700, seen_counts, seen_counts), 0);
+	hooks__prl_watched(R1);
+	CU_ASSERT_EQUAL(hooks__prl_tell_away(700, seen_counts, seen_counts), 1);
+	CU_ASSERT_EQUAL_FATAL(fake.npbs, 1);
+	CU_ASSERT_EQUAL(fake.pbs[0].tag, WIRE_TAG_PBLOCK);
+	CU_ASSERT_EQUAL(fake.pbs[0].tids[0], R1);
+	CU_ASSERT_EQUAL_FATAL(wire__pblock_decode(&k, fake.pbs[0].data, fake.pbs[0].len), 0);
+	CU_ASSERT_EQUAL(k.away, 1);
+	CU_ASSERT_EQUAL(k.vt, 700);
+	CU_ASSERT_EQUAL(k.any, 0);
+	/* Told: nothing more is owed. */
+	CU_ASSERT_EQUAL(hooks__prl_tell_away(800, seen_counts, seen_counts), 0);
+	/* Asked again: a message to it is no notice (it may still wait). */
+	hooks__prl_watched(R1);
+	hooks__prl_sent(R1, 900);
+	CU_ASSERT_EQUAL(hooks__prl_tell_away(950, seen_counts, seen_counts), 1);
+	/* Its message with the watch flag asks too; a notice that this task blocks on
+	 * anyone pays it. */
+	pb.notify = 1;
+	pb.watch = 1;
+	hooks__prl_piggyback(R1, &pb);
+	CU_ASSERT_EQUAL(hooks__prl_tell_any(1100, seen_counts, seen_counts, is_alone), 1);
+	CU_ASSERT_EQUAL(hooks__prl_tell_away(1200, seen_counts, seen_counts), 0);
+	CU_ASSERT_EQUAL(fake.npbs, 3);
+	fake_end();
+}
+
+/* The task asked for its news: the least bound's, woken by this task, once until its
+ * notice comes; from then on this task's sends to it ask themselves. */
+static void test_watch(void)
+{
+	wire_pblock k = {300, 3, 1, 1, 0, UINT64_MAX, 0, 0, 1};
+
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	/* Nobody woken holds it. */
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), 0);
+	CU_ASSERT_FALSE(hooks__prl_watching(W1));
+	hooks__prl_sent(W1, 150);
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), W1);
+	CU_ASSERT_TRUE(hooks__prl_watching(W1));
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), 0);
+	/* Its message is no answer: it tells when it waits. */
+	hooks__prl_seen(W1, 3, 170, 1);
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), 0);
+	/* It waits elsewhere: the monitor decides, nobody is asked. */
+	hooks__prl_blocked(W1, &k, 1, 4);
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), 0);
+	/* A new grant: a send that asked by itself (its watch flag) is not followed by a
+	 * PWATCH; one that did not (a mcast to no watched task) is. */
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	hooks__prl_sent(W1, 150);
+	CU_ASSERT_TRUE(hooks__prl_held_by_woken() == PRL_HELD_WOKEN);
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), W1);
+	grant();
+	hooks__prl_seen(R1, 0, 500, 1);
+	hooks__prl_seen(A1, 0, 900, 1);
+	hooks__prl_sent(W1, 150);
+	hooks__prl_asked(W1);
+	CU_ASSERT_EQUAL(hooks__prl_watch(1000), 0);
 }
 
 /* Candidates within the tie window: the one first in the monitor's tie order. */
@@ -298,7 +427,7 @@ static void test_knowledge(void)
 	hooks__prl_consider(NULL);
 	CU_ASSERT_EQUAL(hooks__prl_horizon(), 40);
 	{
-		wire_pblock k = {300, 0, 0, 1, 0, UINT64_MAX, 1, 0};
+		wire_pblock k = {300, 0, 0, 1, 0, UINT64_MAX, 1, 0, 0};
 
 		/* Not alone: another task may have learned its tid from it. */
 		hooks__prl_blocked(A1, &k, 0, 0);
@@ -331,6 +460,9 @@ CU_TestInfo test_prlocal_tests[] = {
     {"a running task's board slot raises its bound", test_board_raises_running},
     {"each task's place in the tie order", test_rank},
     {"a task blocked on any source", test_any_notice},
+    {"a task woken is waited for; one waiting elsewhere is not", test_away_notice},
+    {"a task that waits elsewhere tells the tasks that asked", test_tell_away},
+    {"a task woken that holds a decision is asked for its news", test_watch},
     {"a task that ends holds nothing", test_exit_notice},
     {"a grant's bounds, lowered by this task's sends", test_grant_and_sends},
     {"piggybacks and block notices raise them", test_piggybacks_and_notices},

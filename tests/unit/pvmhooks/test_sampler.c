@@ -201,7 +201,7 @@ static void test_log_keeps_samples(void)
 	log->tasks[0].samples = sample_object();
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_write(log, path), 0);
 	CU_ASSERT_EQUAL_FATAL(pvmmon_log_read(&back, path), 0);
-	CU_ASSERT_EQUAL(back->version_minor, 13);
+	CU_ASSERT_EQUAL(back->version_minor, PVMMON_LOG_VERSION_MINOR);
 	check_same(log->tasks[0].samples, back->tasks[0].samples);
 	pvmmon_log_free(back);
 	back = NULL;
