@@ -84,6 +84,17 @@ static CU_SuiteInfo suites[] = {
     CU_SUITE_INFO_NULL,
 };
 
+/* The failures of the last run, said again after its summary: a CI log kept only by
+ * its tail (the suites print a lot) still names the test and the assertion. */
+static void show_failures(void)
+{
+	if (CU_get_number_of_failures() == 0 && CU_get_number_of_suites_failed() == 0)
+		return;
+	printf("\nintegration: the failures of this run:\n");
+	CU_basic_show_failures(CU_get_failure_list());
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	unsigned failures;
@@ -110,6 +121,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		CU_basic_run_test(s, t);
+		show_failures();
 		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
 		           CU_get_number_of_suites_failed();
 	} else if (argc > 1) {
@@ -125,15 +137,18 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			CU_basic_run_suite(s);
+			show_failures();
 			/* CUnit counts each run on its own. */
 			failures += CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
 			            CU_get_number_of_suites_failed();
 		}
 	} else {
 		CU_basic_run_tests();
+		show_failures();
 		failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed() +
 		           CU_get_number_of_suites_failed();
 	}
+
 	printf("\n");
 	CU_cleanup_registry();
 	harness_cleanup();

@@ -36,6 +36,11 @@ int main(int argc, char **argv)
 		CU_basic_run_tests();
 	}
 	failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	/* Said again after the summary: a log kept only by its tail still names them. */
+	if (failures) {
+		printf("\nunit: the failures of this run:\n");
+		CU_basic_show_failures(CU_get_failure_list());
+	}
 	printf("\n");
 	CU_cleanup_registry();
 	return failures ? 1 : 0;
