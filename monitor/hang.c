@@ -301,9 +301,30 @@ static int settled(const mon_run *run, struct mon_hang *h, int64_t now)
 	return 1;
 }
 
+/* Whether p's report lists a queued message its receive takes: one that came between
+ * two slices of its wait, as the task looked at its queue (a 16 MiB message that
+ * libpvm3 finished reading in the look itself). Its next slice takes it at once, and
+ * its wait ends: p is not stuck, whatever its sources do. Not a replay's forced wait,
+ * which takes one message of the source's sequence only. */
+static int takes_queued(const hang_task *p)
+{
+	if (p->w.op == WIRE_WAIT_FORCED)
+		return 0;
+	for (uint32_t i = 0; i < p->w.nqueued; i++) {
+		const wire_wqueued *q = &p->w.queued[i];
+
+		if ((p->w.src == -1 || q->src == p->w.src) &&
+		    (p->w.tag == -1 || q->tag == p->w.tag) && q->ctx == p->w.ctx)
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether p, a candidate, stays in the stuck set. */
 static int stays(mon_run *run, struct mon_hang *h, hang_task *p, int64_t now)
 {
+	if (takes_queued(p))
+		return 0;
 	if (p->w.src != -1) {
 		const mon_task *s = tasks__find(run, p->w.src);
 		hang_task *hs = find(h, p->w.src, 0);

@@ -149,6 +149,50 @@ static void test_ended_partner(void)
 	fake_done(&run);
 }
 
+/* A's wait report lists C's message of the tag it waits for, queued: it came between
+ * two slices of A's wait (a large message libpvm3 finished reading as A looked at its
+ * queue), and A's next slice takes it. C's exit then says nothing; with another tag
+ * queued, it is a wait for an ended task and a tag mismatch. */
+static void test_ended_partner_message_queued(void)
+{
+	wire_wpeer peer = {C, 0, 0};
+	wire_wqueued q = {C, 2, 0, 16u << 20};
+	wire_wait w = {1, WIRE_WAIT_RECV, C, 2, 0, 0, NULL, 0, 1000, 1000, 0, 1, 1, &peer, &q, 1};
+	mon_run run;
+	mon_task *c;
+	wire_buf b;
+
+	start(&run);
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &w);
+	run__dispatch(&run, A, WIRE_TAG_WAIT, b.data, b.len);
+	wire__buf_free(&b);
+	/* C's records: it sent A one message, the one queued. */
+	c = tasks__find(&run, C);
+	c->rec.nstmts = 1;
+	c->rec.stmts = calloc(1, sizeof(*c->rec.stmts));
+	c->rec.stmts[0].op = strdup("pvm_send");
+	c->rec.stmts[0].ncom = 1;
+	c->rec.stmts[0].com = calloc(1, sizeof(*c->rec.stmts[0].com));
+	c->rec.stmts[0].com[0].partner_tid = A;
+	c->rec.stmts[0].com[0].count = 1;
+	c->final = 1;
+	run__task_exit(&run, C);
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL(hang__count(&run), 0);
+	/* Had it another tag, A would wait for ever: said. */
+	q.tag = 3;
+	w.seq = 2;
+	wire__buf_init(&b);
+	wire__wait_encode(&b, &w);
+	run__dispatch(&run, A, WIRE_TAG_WAIT, b.data, b.len);
+	wire__buf_free(&b);
+	hang__evaluate(&run);
+	CU_ASSERT_EQUAL_FATAL(hang__count(&run), 2);
+	CU_ASSERT_STRING_EQUAL(hang__kind(&run, 1), "mismatch");
+	fake_done(&run);
+}
+
 /* A partner that exited without pvm_exit (FATAL with signal 0, after its final records)
  * whose records say it sent a message the waiter never got: in flight for the grace
  * after its exit, then said lost, with its last send. */
@@ -738,6 +782,8 @@ CU_TestInfo test_hang_tests[] = {
     {"a cycle is said once nothing is in flight, once", test_cycle},
     {"deadlines, computing tasks, wildcards that may still be answered", test_no_false_alarms},
     {"a wait for a task that has ended", test_ended_partner},
+    {"a wait whose queue holds the ended partner's message it takes: no hang",
+     test_ended_partner_message_queued},
     {"a message lost with a task that exited without pvm_exit", test_noexit_partner_lost},
     {"a wait for a task a signal ended names the signal", test_killed_partner},
     {"a cycle in a private context says the context", test_cycle_in_private_context},
