@@ -245,17 +245,21 @@ void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 		run->bad_messages++;
 		return;
 	}
-	/* A flush replaces the previous one: records are cumulative in the task. */
+	/* A flush replaces the previous one: records are cumulative in the task. The
+	 * static tables, which never change, come once (records_send.c): a flush without
+	 * them keeps the last ones. */
+	if (fresh.nstatics > 0) {
+		wire__task_clear(&(pvmmon_log_task){.statics = t->rec.statics,
+		                                    .nstatics = t->rec.nstatics});
+		t->rec.statics = fresh.statics;
+		t->rec.nstatics = fresh.nstatics;
+	}
 	wire__task_clear(&(pvmmon_log_task){.stmts = t->rec.stmts,
 	                                    .nstmts = t->rec.nstmts,
 	                                    .procs = t->rec.procs,
 	                                    .nprocs = t->rec.nprocs,
 	                                    .loops = t->rec.loops,
-	                                    .nloops = t->rec.nloops,
-	                                    .statics = t->rec.statics,
-	                                    .nstatics = t->rec.nstatics});
-	t->rec.statics = fresh.statics;
-	t->rec.nstatics = fresh.nstatics;
+	                                    .nloops = t->rec.nloops});
 	t->rec.stmts = fresh.stmts;
 	t->rec.nstmts = fresh.nstmts;
 	t->rec.procs = fresh.procs;

@@ -81,7 +81,7 @@ void hooks__dyn_wrapped(void) { cal.wrapped_calls++; }
 #define CAL_PLACE 1
 #endif
 /* Calls per repetition and repetitions of the in-place measurements (about 1 ms and,
- * under a budget, 27 ms more). */
+ * under a budget, 25 ms more at the first re-check: measure_off). */
 #define CAL_PLACE_ON_CALLS 500
 #define CAL_PLACE_ON_REPS 8
 #define CAL_PLACE_OFF_CALLS 10000
@@ -360,12 +360,34 @@ int64_t hooks__dyn_recheck_charge(int64_t charge, int64_t start_pair, int64_t le
 	return (charge * least_pair + start_pair / 2) / start_pair;
 }
 
+/*
+ * What a switched-off site costs (site_off_ps) matters to the budget only (a budget
+ * cannot switch it off): the monitor's estimate of the switched-off sites' cost. It is
+ * a nanosecond or so of a small procedure's call, so it takes many calls to measure:
+ * some 25 ms. Measured at registration, that was 5% of a half-second run by itself
+ * (SQLite's workload under --budget=5%), so it is measured at the first re-check, a
+ * second into the run (PVMMON_RECHECK_MS), once; until then the switched-off sites
+ * count nothing, as without a budget. A run shorter than that, or without re-checks,
+ * never measures it (0: not measured).
+ */
+static int off_measured;
+
+static void measure_off(void)
+{
+	if (!CAL_PLACE || budget <= 0 || off_measured || hooks__probe_test_delay())
+		return;
+	off_measured = 1;
+	cal.site_off_ps = place_cost(0, CAL_PLACE_OFF_CALLS, CAL_PLACE_OFF_REPS);
+}
+
 static void recheck(int64_t now)
 {
 	vclock *c = hooks__clock();
 	int64_t i0 = vclock__intrusion(c), l0 = vclock__own(c), pair;
 	int guard = hooks__guard;
-	pvmmon_probe_site *const used[] = {&cal_loop};
+	pvmmon_probe_site *const used[] = {&cal_loop,         calsites__site(0),
+	                                   calsites__site(1), calsites__site(2),
+	                                   calsites__site(3)};
 
 	last_recheck = now;
 	/* The probes must run (the guard skips them) and must not run the scheduler
@@ -374,7 +396,8 @@ static void recheck(int64_t now)
 	hooks__probe_tick_at(INT64_MAX);
 	cal_pause(c, 1);
 	pair = pair_cost(&cal_loop);
-	hooks__records_calibration_end(used, 1);
+	measure_off();
+	hooks__records_calibration_end(used, sizeof(used) / sizeof(used[0]));
 	cal_pause(c, 0);
 	hooks__probe_tick_at(pvmmon_clock_now());
 	hooks__guard = guard;
@@ -500,11 +523,8 @@ void hooks__dyn_calibrate(void)
 	if (CAL_PLACE && !hooks__probe_test_delay()) {
 		cal.site_on_ps = place_cost(1, CAL_PLACE_ON_CALLS, CAL_PLACE_ON_REPS);
 		set_charge();
-		/* What a switched-off site costs matters to the budget only (it cannot be
-		 * switched off); it is a few percent of a small procedure's time, so it
-		 * takes more calls to measure. */
-		if (budget > 0)
-			cal.site_off_ps = place_cost(0, CAL_PLACE_OFF_CALLS, CAL_PLACE_OFF_REPS);
+		/* What a switched-off site costs is measured later, under a budget only
+		 * (measure_off). */
 	}
 	cal.wrapper_ns = wrapper_cost();
 	{

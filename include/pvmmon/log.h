@@ -362,7 +362,8 @@ typedef struct pvmmon_log_cost {
 	int64_t predicted_ns; /* calibrated costs times the counts of enabled sites */
 	/* An instrumented call in place (a procedure with a loop, called from an
 	 * instrumented loop) with its probes on and off, picoseconds more than the same
-	 * call plain; 0 when not measured (site_off_ps is measured under a budget). */
+	 * call plain; 0 when not measured (site_off_ps under a budget only, a second into
+	 * the run). */
 	int64_t site_on_ps;
 	int64_t site_off_ps;
 	int64_t static_ns;    /* the monitor's estimate of what switched-off sites cost */

@@ -216,7 +216,43 @@ static void test_records_keep_the_last_blames(void)
 	fake_done(&run);
 }
 
+/* The static tables come once (records_send.c): a flush without them keeps the
+ * last ones, while its procedures replace the last flush's. */
+static void test_records_keep_the_statics(void)
+{
+	pvmmon_log_static st[2] = {{PVMMON_STATIC_PROC, "main", "a.c", 3, -1},
+	                           {PVMMON_STATIC_LOOP, "for@5:2", "a.c", 5, 0}};
+	pvmmon_log_proc pr[1] = {{.name = "main", .file = "a.c", .line = 3, .count = 1}};
+	pvmmon_log_task t = {.tid = 0x40001, .nstatics = 2, .statics = st, .nprocs = 1,
+	                     .procs = pr};
+	mon_run run;
+	mon_task *m;
+	wire_buf b;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	m = tasks__find(&run, 0x40001);
+	for (int i = 0; i < 2; i++) {
+		wire__buf_init(&b);
+		wire__records_encode(&b, &t, 0);
+		run__dispatch(&run, 0x40001, WIRE_TAG_RECORDS, b.data, b.len);
+		wire__buf_free(&b);
+		CU_ASSERT_EQUAL_FATAL(m->rec.nstatics, 2);
+		CU_ASSERT_STRING_EQUAL(m->rec.statics[1].name, "for@5:2");
+		CU_ASSERT_EQUAL(m->rec.statics[1].parent, 0);
+		CU_ASSERT_EQUAL_FATAL(m->rec.nprocs, 1);
+		CU_ASSERT_EQUAL(m->rec.procs[0].count, (uint64_t)(i + 1));
+		t.nstatics = 0;
+		t.statics = NULL;
+		pr[0].count = 2;
+	}
+	CU_ASSERT_EQUAL(m->rec.flushes, 2);
+	fake_done(&run);
+}
+
 CU_TestInfo test_registry_tests[] = {
+    {"a flush without the static tables keeps them; its procedures replace the last",
+     test_records_keep_the_statics},
     {"a flush's blames replace the last; a flush without keeps them",
      test_records_keep_the_last_blames},
     {"a spawned child keeps the run until it registers and ends, or ends unregistered",
