@@ -159,6 +159,9 @@ void hooks__records_prepare(int final, int64_t v);
 /* A flush's last step: the task's records, with its totals at real time now and its
  * cost record, to the monitor. 0, or a negative code. */
 int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost);
+/* A task that enrols again is a new task to the monitor: its next flush carries the
+ * static tables again (runtime.c, reenrol). */
+void hooks__records_send_restart(void);
 
 /* How far one probe's charge may be from its true cost (ns), from how far the two
  * calibrations in cost disagree; 0 when the in-place one was not made. */

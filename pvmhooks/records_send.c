@@ -53,6 +53,8 @@ void hooks__records_set_hists(pvmmon_log_hist *hists, size_t n)
  * 2 ms to encode and 3 to send, 11 times a second under a budget. */
 static size_t statics_sent;
 
+void hooks__records_send_restart(void) { statics_sent = 0; }
+
 int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
 {
 	static wire_buf out; /* reused encoding buffer */

@@ -383,6 +383,7 @@ static int reenrol(hooks_op op)
 	    !hooks__registered_here())
 		return 0;
 	hooks__records_stmt_restart();
+	hooks__records_send_restart();
 	hooks__pairs_restart();
 	hooks__counts_restart();
 	hooks__set_earlier_tid(hooks__mytid());
