@@ -38,8 +38,10 @@
  * 20: a block notice may say its sender waits elsewhere (wire_pblock.away), which a
  * task asks for with PWATCH. 21: statement records carry the online wait analysis's
  * indirect waits and propagated delay, and a flush may end with its table (blames).
+ * 22: a flush may carry only the proc and loop records that changed (a delta, with
+ * their indices), and carries the static tables once.
  */
-#define WIRE_VERSION 21
+#define WIRE_VERSION 22
 /* Bytes of the header every tagged message starts with. */
 #define WIRE_HEAD 4
 

@@ -213,22 +213,48 @@ static void put_blames(wire_buf *b, const pvmmon_log_task *t)
 	}
 }
 
+/* The flush's first byte: final, and whether its proc and loop records are a delta. */
+#define FLUSH_FINAL 1
+#define FLUSH_DELTA 2
+
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final)
+{
+	wire__records_encode_delta(b, t, final, NULL);
+}
+
+void wire__records_encode_delta(wire_buf *b, const pvmmon_log_task *t, int final,
+                                const wire_records_delta *d)
 {
 	size_t i;
 
 	wire__head_put(b);
-	wire__put_u8(b, final ? 1 : 0);
+	wire__put_u8(b, (uint8_t)((final ? FLUSH_FINAL : 0) | (d ? FLUSH_DELTA : 0)));
 	put_fields(b, t, log__task_wire_field);
 	wire__put_u32(b, (uint32_t)t->nstmts);
 	for (i = 0; i < t->nstmts; i++)
 		put_stmt(b, &t->stmts[i]);
-	wire__put_u32(b, (uint32_t)t->nprocs);
-	for (i = 0; i < t->nprocs; i++)
-		put_proc(b, &t->procs[i]);
-	wire__put_u32(b, (uint32_t)t->nloops);
-	for (i = 0; i < t->nloops; i++)
-		put_loop(b, &t->loops[i]);
+	if (d) {
+		/* The task's counts, then the records carried, each after its index. */
+		wire__put_u32(b, (uint32_t)t->nprocs);
+		wire__put_u32(b, (uint32_t)d->npidx);
+		for (i = 0; i < d->npidx; i++) {
+			wire__put_u32(b, d->pidx[i]);
+			put_proc(b, &t->procs[d->pidx[i]]);
+		}
+		wire__put_u32(b, (uint32_t)t->nloops);
+		wire__put_u32(b, (uint32_t)d->nlidx);
+		for (i = 0; i < d->nlidx; i++) {
+			wire__put_u32(b, d->lidx[i]);
+			put_loop(b, &t->loops[d->lidx[i]]);
+		}
+	} else {
+		wire__put_u32(b, (uint32_t)t->nprocs);
+		for (i = 0; i < t->nprocs; i++)
+			put_proc(b, &t->procs[i]);
+		wire__put_u32(b, (uint32_t)t->nloops);
+		for (i = 0; i < t->nloops; i++)
+			put_loop(b, &t->loops[i]);
+	}
 	wire__put_u32(b, (uint32_t)t->nstatics);
 	for (i = 0; i < t->nstatics; i++)
 		put_static(b, &t->statics[i]);
@@ -465,29 +491,96 @@ static void get_task_head(wire_in *in, pvmmon_log_task *t)
 	t->has_raw = 1;
 }
 
+/* A delta's indices: the k-th record carried is record idx[k] of the task's total;
+ * ascending, so each is carried once. */
+static void get_delta_index(wire_in *in, uint32_t *idx, size_t k, uint32_t total)
+{
+	uint32_t v = wire__get_u32(in);
+
+	if (v >= total || (k > 0 && v <= idx[k - 1]))
+		in->failed = 1;
+	idx[k] = v;
+}
+
 int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len)
+{
+	wire_records_delta d;
+	int rc = wire__records_decode_delta(t, final, &d, data, len);
+
+	/* A delta is the monitor's alone: whole records are asked for here. */
+	if (rc == 0 && d.delta) {
+		wire__records_delta_clear(&d);
+		wire__task_clear(t);
+		return pvmmon_error_set(PVMMON_EPARSE, "records: a delta where whole records are read");
+	}
+	wire__records_delta_clear(&d);
+	return rc;
+}
+
+void wire__records_delta_clear(wire_records_delta *d)
+{
+	free(d->pidx);
+	free(d->lidx);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The proc and loop records: all of them, or a delta's (its counts and indices in *d). */
+static void get_procs_loops(wire_in *in, pvmmon_log_task *t, wire_records_delta *d)
+{
+	size_t i;
+
+	/* The counts say how large the monitor's arrays grow: bounded as any array. */
+	if (d->delta && (d->nprocs = wire__get_u32(in)) > WIRE_MAX_ITEMS)
+		in->failed = 1;
+	t->procs = wire__get_array(in, &t->nprocs, sizeof(*t->procs), MIN_ITEM);
+	if (d->delta && t->nprocs && !in->failed &&
+	    !(d->pidx = calloc(t->nprocs, sizeof(*d->pidx))))
+		in->failed = 1;
+	d->npidx = d->delta ? t->nprocs : 0;
+	for (i = 0; i < t->nprocs && !in->failed; i++) {
+		if (d->delta)
+			get_delta_index(in, d->pidx, i, d->nprocs);
+		get_proc(in, &t->procs[i]);
+	}
+	if (d->delta && (d->nloops = wire__get_u32(in)) > WIRE_MAX_ITEMS)
+		in->failed = 1;
+	t->loops = wire__get_array(in, &t->nloops, sizeof(*t->loops), MIN_ITEM);
+	if (d->delta && t->nloops && !in->failed &&
+	    !(d->lidx = calloc(t->nloops, sizeof(*d->lidx))))
+		in->failed = 1;
+	d->nlidx = d->delta ? t->nloops : 0;
+	for (i = 0; i < t->nloops && !in->failed; i++) {
+		if (d->delta)
+			get_delta_index(in, d->lidx, i, d->nloops);
+		get_loop(in, &t->loops[i]);
+	}
+}
+
+int wire__records_decode_delta(pvmmon_log_task *t, int *final, wire_records_delta *d,
+                               const uint8_t *data, size_t len)
 {
 	wire_in in;
 	size_t i;
+	uint8_t flags;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
+	memset(d, 0, sizeof(*d));
 	*final = 0;
 	wire__in_init(&in, data, len);
 	rc = wire__head_get(&in, "records");
 	if (rc < 0)
 		return rc;
-	*final = wire__get_u8(&in);
+	flags = wire__get_u8(&in);
+	if (flags & ~(FLUSH_FINAL | FLUSH_DELTA))
+		in.failed = 1;
+	*final = flags & FLUSH_FINAL;
+	d->delta = (flags & FLUSH_DELTA) != 0;
 	get_task_head(&in, t);
 	t->stmts = wire__get_array(&in, &t->nstmts, sizeof(*t->stmts), MIN_ITEM);
 	for (i = 0; i < t->nstmts && !in.failed; i++)
 		get_stmt(&in, &t->stmts[i]);
-	t->procs = wire__get_array(&in, &t->nprocs, sizeof(*t->procs), MIN_ITEM);
-	for (i = 0; i < t->nprocs && !in.failed; i++)
-		get_proc(&in, &t->procs[i]);
-	t->loops = wire__get_array(&in, &t->nloops, sizeof(*t->loops), MIN_ITEM);
-	for (i = 0; i < t->nloops && !in.failed; i++)
-		get_loop(&in, &t->loops[i]);
+	get_procs_loops(&in, t, d);
 	t->statics = wire__get_array(&in, &t->nstatics, sizeof(*t->statics), MIN_ITEM);
 	for (i = 0; i < t->nstatics && !in.failed; i++)
 		get_static(&in, &t->statics[i], i);
@@ -506,8 +599,10 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
 			in.failed = 1; /* another section, or one out of order */
 	}
 	rc = wire__done(&in, "records");
-	if (rc < 0)
+	if (rc < 0) {
 		wire__task_clear(t);
+		wire__records_delta_clear(d);
+	}
 	return rc;
 }
 

@@ -122,8 +122,34 @@ int wire__piggyback_decode(wire_piggyback *pb, const uint8_t *data, size_t len, 
  * and its online wait analysis's table (blames). final is 1 for the flush at exit.
  */
 void wire__records_encode(wire_buf *b, const pvmmon_log_task *t, int final);
-/* Decodes into *t (zeroed first; caller releases it with wire__task_clear()). */
+/* Decodes into *t (zeroed first; caller releases it with wire__task_clear()); a delta
+ * is refused. */
 int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, size_t len);
+
+/*
+ * A flush whose proc and loop records are a delta: only those that changed since the
+ * task's last flush, each with its index among the task's records (ascending), and the
+ * task's counts; the monitor keeps the others from earlier flushes. SQLite's 2,200
+ * records were some 300 KB of every flush, of which a few hundred change between two.
+ * Encoding, pidx and lidx index t->procs and t->loops (the task's whole arrays);
+ * decoding, t->procs and t->loops hold the records carried and pidx[k] and lidx[k] say
+ * which each is, of nprocs and nloops.
+ */
+typedef struct wire_records_delta {
+	int delta;                /* decoding: whether the flush was one */
+	uint32_t nprocs, nloops;  /* decoding: the task's counts */
+	size_t npidx, nlidx;      /* the records carried */
+	uint32_t *pidx, *lidx;
+} wire_records_delta;
+
+/* d NULL: whole records, as wire__records_encode. */
+void wire__records_encode_delta(wire_buf *b, const pvmmon_log_task *t, int final,
+                                const wire_records_delta *d);
+/* Decodes a flush, whole or delta, into *t and *d (both zeroed first; the caller
+ * releases them with wire__task_clear() and wire__records_delta_clear()). */
+int wire__records_decode_delta(pvmmon_log_task *t, int *final, wire_records_delta *d,
+                               const uint8_t *data, size_t len);
+void wire__records_delta_clear(wire_records_delta *d);
 /*
  * A chunk of one task's traced events (times are the task's raw clock readings). The
  * encoding is fixed-size per event, so a chunk's size is known before it is filled.

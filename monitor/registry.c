@@ -235,37 +235,121 @@ void registry__query(mon_run *run, int src, const uint8_t *data, size_t len)
 	wire__buf_free(&b);
 }
 
+/* Makes room in *a (of size-byte entries) for total entries, the new ones zeroed. */
+static int room(void **a, size_t n, size_t total, size_t size)
+{
+	void *g;
+
+	if (total <= n)
+		return 0;
+	g = realloc(*a, total * size);
+	if (!g)
+		return -1;
+	memset((char *)g + n * size, 0, (total - n) * size);
+	*a = g;
+	return 0;
+}
+
+/*
+ * A delta flush's proc and loop records into the task's (wire_records_delta): each
+ * carried record takes its place, and the one it replaces goes to fresh, which the
+ * caller clears. Every record beyond the task's earlier ones must come, and none may
+ * go: -1 otherwise (the flush is then refused whole, and the records stay as they were).
+ */
+static int merge_delta(pvmmon_log_task *have, pvmmon_log_task *fresh, const wire_records_delta *d)
+{
+	size_t i, newp = 0, newl = 0;
+
+	if (d->nprocs < have->nprocs || d->nloops < have->nloops)
+		return -1;
+	for (i = 0; i < d->npidx; i++)
+		newp += d->pidx[i] >= have->nprocs;
+	for (i = 0; i < d->nlidx; i++)
+		newl += d->lidx[i] >= have->nloops;
+	if (newp != d->nprocs - have->nprocs || newl != d->nloops - have->nloops ||
+	    room((void **)&have->procs, have->nprocs, d->nprocs, sizeof(*have->procs)) ||
+	    room((void **)&have->loops, have->nloops, d->nloops, sizeof(*have->loops)))
+		return -1;
+	have->nprocs = d->nprocs;
+	have->nloops = d->nloops;
+	for (i = 0; i < d->npidx; i++) {
+		pvmmon_log_proc p = have->procs[d->pidx[i]];
+
+		have->procs[d->pidx[i]] = fresh->procs[i];
+		fresh->procs[i] = p;
+	}
+	for (i = 0; i < d->nlidx; i++) {
+		pvmmon_log_loop l = have->loops[d->lidx[i]];
+
+		have->loops[d->lidx[i]] = fresh->loops[i];
+		fresh->loops[i] = l;
+	}
+	return 0;
+}
+
+/* The statement, proc and loop records of a whole flush replace the task's; a delta's
+ * are merged (merge_delta). The static tables, which never change, come once
+ * (records_send.c): a flush without them keeps the last ones. -1: a bad delta. */
+static int take_records(pvmmon_log_task *have, pvmmon_log_task *fresh, const wire_records_delta *d)
+{
+	if (d->delta && merge_delta(have, fresh, d) < 0)
+		return -1;
+	if (fresh->nstatics > 0) {
+		wire__task_clear(&(pvmmon_log_task){.statics = have->statics,
+		                                    .nstatics = have->nstatics});
+		have->statics = fresh->statics;
+		have->nstatics = fresh->nstatics;
+		fresh->statics = NULL;
+		fresh->nstatics = 0;
+	}
+	wire__task_clear(&(pvmmon_log_task){.stmts = have->stmts, .nstmts = have->nstmts});
+	have->stmts = fresh->stmts;
+	have->nstmts = fresh->nstmts;
+	fresh->stmts = NULL;
+	fresh->nstmts = 0;
+	if (!d->delta) {
+		wire__task_clear(&(pvmmon_log_task){.procs = have->procs,
+		                                    .nprocs = have->nprocs,
+		                                    .loops = have->loops,
+		                                    .nloops = have->nloops});
+		have->procs = fresh->procs;
+		have->nprocs = fresh->nprocs;
+		have->loops = fresh->loops;
+		have->nloops = fresh->nloops;
+		fresh->procs = NULL;
+		fresh->loops = NULL;
+		fresh->nprocs = fresh->nloops = 0;
+	}
+	/* What a delta replaced. */
+	wire__task_clear(&(pvmmon_log_task){.procs = fresh->procs,
+	                                    .nprocs = fresh->nprocs,
+	                                    .loops = fresh->loops,
+	                                    .nloops = fresh->nloops});
+	fresh->procs = NULL;
+	fresh->loops = NULL;
+	fresh->nprocs = fresh->nloops = 0;
+	return 0;
+}
+
 void registry__records(mon_run *run, int src, const uint8_t *data, size_t len)
 {
 	mon_task *t = tasks__find(run, src);
 	pvmmon_log_task fresh;
-	int final = 0;
+	wire_records_delta d;
+	int final = 0, rc;
 
-	if (!t || wire__records_decode(&fresh, &final, data, len) != 0 || fresh.tid != src) {
+	if (!t)
+		rc = -1;
+	else if ((rc = wire__records_decode_delta(&fresh, &final, &d, data, len)) == 0) {
+		rc = fresh.tid == src ? take_records(&t->rec, &fresh, &d) : -1;
+		wire__records_delta_clear(&d);
+		if (rc < 0)
+			wire__task_clear(&fresh);
+	}
+	if (rc < 0) {
 		run->bad_messages++;
 		return;
 	}
-	/* A flush replaces the previous one: records are cumulative in the task. The
-	 * static tables, which never change, come once (records_send.c): a flush without
-	 * them keeps the last ones. */
-	if (fresh.nstatics > 0) {
-		wire__task_clear(&(pvmmon_log_task){.statics = t->rec.statics,
-		                                    .nstatics = t->rec.nstatics});
-		t->rec.statics = fresh.statics;
-		t->rec.nstatics = fresh.nstatics;
-	}
-	wire__task_clear(&(pvmmon_log_task){.stmts = t->rec.stmts,
-	                                    .nstmts = t->rec.nstmts,
-	                                    .procs = t->rec.procs,
-	                                    .nprocs = t->rec.nprocs,
-	                                    .loops = t->rec.loops,
-	                                    .nloops = t->rec.nloops});
-	t->rec.stmts = fresh.stmts;
-	t->rec.nstmts = fresh.nstmts;
-	t->rec.procs = fresh.procs;
-	t->rec.nprocs = fresh.nprocs;
-	t->rec.loops = fresh.loops;
-	t->rec.nloops = fresh.nloops;
 	/* The samples are cumulative too; a flush without them keeps the last ones. */
 	if (fresh.samples) {
 		pvmmon_log_samples_free(t->rec.samples);

@@ -778,6 +778,7 @@ int hooks__records_open_cp(int *out, int max)
 
 void hooks__records_reset(void)
 {
+	hooks__records_send_restart();
 	hooks__records_stmt_reset();
 	wire__task_clear(&rec);
 	hooks__records_statics_reset();

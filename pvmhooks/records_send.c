@@ -1,7 +1,8 @@
 /* The task's records on their way to the monitor (RECORDS): its totals on the three
  * clocks, with the virtual time's uncertainty, and the record set as it stands with
- * the histograms histos.c hands over. */
+ * the histograms histos.c hands over; of the records, what changed since the last flush. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hooks.h"
 #include "probes.h"
@@ -47,13 +48,87 @@ void hooks__records_set_hists(pvmmon_log_hist *hists, size_t n)
 	t->nhists = n;
 }
 
-/* How many static table entries the monitor has. The tables do not change once
+/*
+ * What the monitor has of the task's records, so that a flush carries only what
+ * changed. statics: how many static table entries; the tables do not change once
  * copied into the records (recstatic.c), and the monitor keeps them from a flush that
- * carries none: they go once. SQLite's 9,000 entries were 0.9 MB of each flush, some
- * 2 ms to encode and 3 to send, 11 times a second under a budget. */
-static size_t statics_sent;
+ * carries none, so they go once (SQLite's 9,000 entries were 0.9 MB of each flush, some
+ * 2 ms to encode and 3 to send, 11 times a second under a budget). procs, loops:
+ * copies of the proc and loop records as last sent; a record that differs from its
+ * copy, or is new, goes in a delta (wire_records_delta), the others stay the
+ * monitor's (SQLite's 2,200 records were 300 KB of every flush). valid 0: the next
+ * flush is whole (the first, and after a failure, or when records went: calibration's).
+ */
+static struct {
+	size_t statics;
+	int valid;
+	pvmmon_log_proc *procs;
+	pvmmon_log_loop *loops;
+	size_t nprocs, nloops;
+	wire_records_delta d; /* the delta's index arrays, reused */
+	size_t pcap, lcap;    /* their room */
+} sent;
 
-void hooks__records_send_restart(void) { statics_sent = 0; }
+void hooks__records_send_restart(void)
+{
+	sent.statics = 0;
+	sent.valid = 0;
+}
+
+/* Makes *a (of size-byte entries, room *cap) hold n; 0 or -1. */
+static int fit(void **a, size_t *cap, size_t n, size_t size)
+{
+	void *g;
+
+	if (n <= *cap)
+		return 0;
+	g = realloc(*a, n * size);
+	if (!g)
+		return -1;
+	*a = g;
+	*cap = n;
+	return 0;
+}
+
+/* The delta of t against what was sent: 0, or -1 when the flush must be whole. */
+static int delta_of(const pvmmon_log_task *t)
+{
+	wire_records_delta *d = &sent.d;
+
+	d->npidx = d->nlidx = 0;
+	if (!sent.valid || t->nprocs < sent.nprocs || t->nloops < sent.nloops ||
+	    fit((void **)&d->pidx, &sent.pcap, t->nprocs, sizeof(*d->pidx)) ||
+	    fit((void **)&d->lidx, &sent.lcap, t->nloops, sizeof(*d->lidx)))
+		return -1;
+	for (size_t i = 0; i < t->nprocs; i++)
+		if (i >= sent.nprocs || memcmp(&t->procs[i], &sent.procs[i], sizeof(*t->procs)))
+			d->pidx[d->npidx++] = (uint32_t)i;
+	for (size_t i = 0; i < t->nloops; i++)
+		if (i >= sent.nloops || memcmp(&t->loops[i], &sent.loops[i], sizeof(*t->loops)))
+			d->lidx[d->nlidx++] = (uint32_t)i;
+	return 0;
+}
+
+/* t's records went: they are what the monitor has now. */
+static void sent_now(const pvmmon_log_task *t)
+{
+	pvmmon_log_proc *p = realloc(sent.procs, (t->nprocs ? t->nprocs : 1) * sizeof(*p));
+	pvmmon_log_loop *l;
+
+	if (p)
+		sent.procs = p;
+	l = realloc(sent.loops, (t->nloops ? t->nloops : 1) * sizeof(*l));
+	if (l)
+		sent.loops = l;
+	sent.valid = p && l;
+	if (!sent.valid)
+		return;
+	memcpy(sent.procs, t->procs, t->nprocs * sizeof(*p));
+	memcpy(sent.loops, t->loops, t->nloops * sizeof(*l));
+	sent.nprocs = t->nprocs;
+	sent.nloops = t->nloops;
+	sent.statics = t->nstatics;
+}
 
 int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
 {
@@ -91,15 +166,19 @@ int hooks__records_send(int final, int64_t now, const pvmmon_log_cost *cost)
 	/* A static name, for the encoding only: the record set never frees it. */
 	t->clock = (char *)pvmmon__clock_name();
 	nstatics = t->nstatics;
-	if (nstatics == statics_sent)
+	if (nstatics == sent.statics)
 		t->nstatics = 0;
-	wire__records_encode(&out, t, final);
+	wire__records_encode_delta(&out, t, final, delta_of(t) == 0 ? &sent.d : NULL);
 	t->nstatics = nstatics;
 	t->clock = NULL;
-	if (out.failed)
+	if (out.failed) {
+		sent.valid = 0;
 		return PVMMON_ENOMEM;
+	}
 	rc = channel__send(WIRE_TAG_RECORDS, out.data, out.len);
 	if (rc == 0)
-		statics_sent = nstatics;
+		sent_now(t);
+	else
+		sent.valid = 0;
 	return rc;
 }

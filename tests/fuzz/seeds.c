@@ -189,6 +189,15 @@ static void records(void)
 	wire__records_encode(&b, &t, 1);
 	save("fuzz_records", "final", b.data, b.len);
 	wire__buf_reset(&b);
+	if (t.nprocs > 0 && t.nloops > 0) {
+		/* A delta: the last proc and the first loop changed. */
+		uint32_t pi = (uint32_t)t.nprocs - 1, li = 0;
+		wire_records_delta d = {.npidx = 1, .nlidx = 1, .pidx = &pi, .lidx = &li};
+
+		wire__records_encode_delta(&b, &t, 0, &d);
+		save("fuzz_records", "delta", b.data, b.len);
+		wire__buf_reset(&b);
+	}
 	memset(&t, 0, sizeof(t));
 	t.tid = 0x40002;
 	wire__records_encode(&b, &t, 1);

@@ -412,6 +412,56 @@ static void test_records_round_trip(void)
 }
 
 /* A flush's time histograms travel whole; one of an unknown metric is damage. */
+/* A delta carries the changed records with their indices and the task's counts; a
+ * decoder of whole records refuses it; indices out of order or beyond the counts are
+ * damage. */
+static void test_records_delta(void)
+{
+	pvmmon_log_proc procs[3] = {{.name = "a", .count = 1}, {.name = "b", .count = 2},
+	                            {.name = "c", .count = 3}};
+	pvmmon_log_loop loops[2] = {{.name = "for@3:1", .count = 5}, {.name = "for@9:1", .count = 6}};
+	pvmmon_log_task t = {.tid = 0x40001, .nprocs = 3, .procs = procs, .nloops = 2, .loops = loops};
+	uint32_t pi[2] = {0, 2}, li[1] = {1};
+	wire_records_delta d = {.npidx = 2, .nlidx = 1, .pidx = pi, .lidx = li}, got;
+	pvmmon_log_task out;
+	wire_buf b;
+	int final = 0;
+
+	wire__buf_init(&b);
+	wire__records_encode_delta(&b, &t, 1, &d);
+	CU_ASSERT_EQUAL_FATAL(wire__records_decode_delta(&out, &final, &got, b.data, b.len), 0);
+	CU_ASSERT_EQUAL(final, 1);
+	CU_ASSERT_EQUAL(got.delta, 1);
+	CU_ASSERT_EQUAL(got.nprocs, 3);
+	CU_ASSERT_EQUAL(got.nloops, 2);
+	CU_ASSERT_EQUAL_FATAL(out.nprocs, 2);
+	CU_ASSERT_EQUAL_FATAL(got.npidx, 2);
+	CU_ASSERT_EQUAL(got.pidx[0], 0);
+	CU_ASSERT_EQUAL(got.pidx[1], 2);
+	CU_ASSERT_STRING_EQUAL(out.procs[1].name, "c");
+	CU_ASSERT_EQUAL(out.procs[1].count, 3);
+	CU_ASSERT_EQUAL_FATAL(out.nloops, 1);
+	CU_ASSERT_EQUAL(got.lidx[0], 1);
+	CU_ASSERT_STRING_EQUAL(out.loops[0].name, "for@9:1");
+	wire__records_delta_clear(&got);
+	wire__task_clear(&out);
+	CU_ASSERT_NOT_EQUAL(wire__records_decode(&out, &final, b.data, b.len), 0);
+	/* Out of order, then beyond the count: damage. */
+	pi[0] = 2;
+	pi[1] = 0;
+	wire__buf_reset(&b);
+	wire__records_encode_delta(&b, &t, 0, &d);
+	CU_ASSERT_NOT_EQUAL(wire__records_decode_delta(&out, &final, &got, b.data, b.len), 0);
+	CU_ASSERT_PTR_NULL(got.pidx);
+	t.nprocs = 2;
+	pi[0] = 0;
+	pi[1] = 2;
+	wire__buf_reset(&b);
+	wire__records_encode_delta(&b, &t, 0, &d);
+	CU_ASSERT_NOT_EQUAL(wire__records_decode_delta(&out, &final, &got, b.data, b.len), 0);
+	wire__buf_free(&b);
+}
+
 static void test_records_histograms(void)
 {
 	int64_t vals[3] = {10000000, 0, 5};
@@ -695,6 +745,7 @@ CU_TestInfo test_wire_tests[] = {
     {"finding round trip and damage", test_finding_round_trip},
     {"register round trip and truncations", test_register_round_trip},
     {"records round trip", test_records_round_trip},
+    {"a delta of records: indices and counts, checked", test_records_delta},
     {"records carry histograms", test_records_histograms},
     {"records carry the online wait table, checked", test_records_blames},
     {"records' wait table is bounded", test_records_blames_bound},

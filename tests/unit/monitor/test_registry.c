@@ -250,7 +250,64 @@ static void test_records_keep_the_statics(void)
 	fake_done(&run);
 }
 
+/* Sends tid's flush of t, a delta of d (NULL: whole). */
+static void flush_delta(mon_run *run, const pvmmon_log_task *t, const wire_records_delta *d)
+{
+	wire_buf b;
+
+	wire__buf_init(&b);
+	wire__records_encode_delta(&b, t, 0, d);
+	run__dispatch(run, t->tid, WIRE_TAG_RECORDS, b.data, b.len);
+	wire__buf_free(&b);
+}
+
+/* A delta's records take their places among the task's, the others stay; a new record
+ * must come, else the flush is refused and the records stay as they were. */
+static void test_records_delta_merged(void)
+{
+	pvmmon_log_proc pr[3] = {{.name = "a", .count = 1}, {.name = "b", .count = 1},
+	                         {.name = "c", .count = 1}};
+	pvmmon_log_loop lo[1] = {{.name = "for@3:1", .count = 1}};
+	pvmmon_log_task t = {.tid = 0x40001, .nprocs = 2, .procs = pr, .nloops = 1, .loops = lo};
+	uint32_t pi[2] = {1, 2};
+	wire_records_delta d = {.npidx = 2, .pidx = pi};
+	mon_run run;
+	mon_task *m;
+
+	fake_run(&run, HOST);
+	reg(&run, 0x40001, 0, run.token);
+	m = tasks__find(&run, 0x40001);
+	flush_delta(&run, &t, NULL);
+	CU_ASSERT_EQUAL_FATAL(m->rec.nprocs, 2);
+	/* b changed and c is new; a and the loop are as sent. */
+	pr[1].count = 7;
+	pr[2].count = 9;
+	t.nprocs = 3;
+	flush_delta(&run, &t, &d);
+	CU_ASSERT_EQUAL(run.bad_messages, 0);
+	CU_ASSERT_EQUAL_FATAL(m->rec.nprocs, 3);
+	CU_ASSERT_STRING_EQUAL(m->rec.procs[0].name, "a");
+	CU_ASSERT_EQUAL(m->rec.procs[1].count, 7);
+	CU_ASSERT_STRING_EQUAL(m->rec.procs[2].name, "c");
+	CU_ASSERT_EQUAL(m->rec.procs[2].count, 9);
+	CU_ASSERT_EQUAL_FATAL(m->rec.nloops, 1);
+	CU_ASSERT_STRING_EQUAL(m->rec.loops[0].name, "for@3:1");
+	/* A fourth record that does not come: refused whole. */
+	pr[1].count = 8;
+	d.npidx = 1;
+	t.nprocs = 3;
+	t.nloops = 2;
+	flush_delta(&run, &t, &d);
+	CU_ASSERT_EQUAL(run.bad_messages, 1);
+	CU_ASSERT_EQUAL(m->rec.procs[1].count, 7);
+	CU_ASSERT_EQUAL(m->rec.nloops, 1);
+	CU_ASSERT_EQUAL(m->rec.flushes, 2);
+	fake_done(&run);
+}
+
 CU_TestInfo test_registry_tests[] = {
+    {"a delta's records take their places; one that leaves out a new record is refused",
+     test_records_delta_merged},
     {"a flush without the static tables keeps them; its procedures replace the last",
      test_records_keep_the_statics},
     {"a flush's blames replace the last; a flush without keeps them",

@@ -1,5 +1,6 @@
 /* Unit tests for pvmhooks/sched.c, the scheduler and its table of features, against a
  * fake channel. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <CUnit/CUnit.h>
@@ -88,6 +89,71 @@ static void test_final_flush_and_lost_monitor(void)
 	fake_end();
 }
 
+/* The last RECORDS sent, decoded into *t and *d; 0 or -1. */
+static int last_records(pvmmon_log_task *t, wire_records_delta *d)
+{
+	const fake_msg *m = fake_last_sent(WIRE_TAG_RECORDS);
+	int final;
+
+	return m ? wire__records_decode_delta(t, &final, d, m->data, m->len) : -1;
+}
+
+/* The first flush carries every record; the next only the records that changed or
+ * are new, with their indices; a restart (a task that enrols again) whole again. The
+ * records are counted ones (records.c keeps no probe keys for those). */
+static void test_flush_sends_what_changed(void)
+{
+	pvmmon_log_task *rec, got;
+	wire_records_delta d;
+
+	fake_begin(ME, MONITOR);
+	hooks__records_reset();
+	rec = hooks__records_task();
+	rec->procs = calloc(3, sizeof(*rec->procs));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rec->procs);
+	rec->nprocs = 2;
+	rec->procs[0] = (pvmmon_log_proc){.name = strdup("a"), .count = 1, .counted = 1};
+	rec->procs[1] = (pvmmon_log_proc){.name = strdup("b"), .count = 1, .counted = 1};
+	sched__begin(1000 * MS);
+	CU_ASSERT_EQUAL_FATAL(hooks__flush(0), 0);
+	CU_ASSERT_EQUAL_FATAL(last_records(&got, &d), 0);
+	CU_ASSERT_EQUAL(d.delta, 0);
+	CU_ASSERT_EQUAL(got.nprocs, 2);
+	wire__records_delta_clear(&d);
+	wire__task_clear(&got);
+	/* b counts a call and c is new. */
+	rec->procs[1].count = 2;
+	rec->procs[2] = (pvmmon_log_proc){.name = strdup("c"), .count = 1, .counted = 1};
+	rec->nprocs = 3;
+	CU_ASSERT_EQUAL_FATAL(hooks__flush(0), 0);
+	CU_ASSERT_EQUAL_FATAL(last_records(&got, &d), 0);
+	CU_ASSERT_EQUAL(d.delta, 1);
+	CU_ASSERT_EQUAL(d.nprocs, 3);
+	CU_ASSERT_EQUAL_FATAL(d.npidx, 2);
+	CU_ASSERT_EQUAL(d.pidx[0], 1);
+	CU_ASSERT_EQUAL(d.pidx[1], 2);
+	CU_ASSERT_EQUAL(got.procs[0].count, 2);
+	CU_ASSERT_STRING_EQUAL(got.procs[1].name, "c");
+	wire__records_delta_clear(&d);
+	wire__task_clear(&got);
+	/* Nothing changed: none. */
+	CU_ASSERT_EQUAL_FATAL(hooks__flush(0), 0);
+	CU_ASSERT_EQUAL_FATAL(last_records(&got, &d), 0);
+	CU_ASSERT_EQUAL(d.delta, 1);
+	CU_ASSERT_EQUAL(d.npidx, 0);
+	wire__records_delta_clear(&d);
+	wire__task_clear(&got);
+	hooks__records_send_restart();
+	CU_ASSERT_EQUAL_FATAL(hooks__flush(1), 0);
+	CU_ASSERT_EQUAL_FATAL(last_records(&got, &d), 0);
+	CU_ASSERT_EQUAL(d.delta, 0);
+	CU_ASSERT_EQUAL(got.nprocs, 3);
+	wire__records_delta_clear(&d);
+	wire__task_clear(&got);
+	hooks__records_reset();
+	fake_end();
+}
+
 static void test_tick_from_probes(void)
 {
 	int64_t t;
@@ -132,6 +198,8 @@ static void test_monitor_end_told_at_poll(void)
 CU_TestInfo test_sched_tests[] = {
     {"the scheduler flushes and polls at their periods", test_flush_and_poll_at_their_periods},
     {"a final flush, and none once the monitor has gone", test_final_flush_and_lost_monitor},
+    {"a flush sends the records that changed since the last, with their indices",
+     test_flush_sends_what_changed},
     {"a probe's tick runs the periodic work outside wrappers", test_tick_from_probes},
     {"the monitor's end, told by pvmd, is noticed at the poll", test_monitor_end_told_at_poll},
     CU_TEST_INFO_NULL,
