@@ -123,8 +123,11 @@ static void sent_now(const pvmmon_log_task *t)
 	sent.valid = p && l;
 	if (!sent.valid)
 		return;
-	memcpy(sent.procs, t->procs, t->nprocs * sizeof(*p));
-	memcpy(sent.loops, t->loops, t->nloops * sizeof(*l));
+	/* No records: no arrays (memcpy's source may not be NULL even for 0 bytes). */
+	if (t->nprocs)
+		memcpy(sent.procs, t->procs, t->nprocs * sizeof(*p));
+	if (t->nloops)
+		memcpy(sent.loops, t->loops, t->nloops * sizeof(*l));
 	sent.nprocs = t->nprocs;
 	sent.nloops = t->nloops;
 	sent.statics = t->nstatics;
