@@ -511,7 +511,8 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
 	if (rc == 0 && d.delta) {
 		wire__records_delta_clear(&d);
 		wire__task_clear(t);
-		return pvmmon_error_set(PVMMON_EPARSE, "records: a delta where whole records are read");
+		return pvmmon_error_set(PVMMON_EPARSE,
+		                        "records: a delta where whole records are read");
 	}
 	wire__records_delta_clear(&d);
 	return rc;

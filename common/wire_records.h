@@ -136,9 +136,9 @@ int wire__records_decode(pvmmon_log_task *t, int *final, const uint8_t *data, si
  * which each is, of nprocs and nloops.
  */
 typedef struct wire_records_delta {
-	int delta;                /* decoding: whether the flush was one */
-	uint32_t nprocs, nloops;  /* decoding: the task's counts */
-	size_t npidx, nlidx;      /* the records carried */
+	int delta;               /* decoding: whether the flush was one */
+	uint32_t nprocs, nloops; /* decoding: the task's counts */
+	size_t npidx, nlidx;     /* the records carried */
 	uint32_t *pidx, *lidx;
 } wire_records_delta;
 

@@ -295,8 +295,8 @@ static int take_records(pvmmon_log_task *have, pvmmon_log_task *fresh, const wir
 	if (d->delta && merge_delta(have, fresh, d) < 0)
 		return -1;
 	if (fresh->nstatics > 0) {
-		wire__task_clear(&(pvmmon_log_task){.statics = have->statics,
-		                                    .nstatics = have->nstatics});
+		wire__task_clear(
+		    &(pvmmon_log_task){.statics = have->statics, .nstatics = have->nstatics});
 		have->statics = fresh->statics;
 		have->nstatics = fresh->nstatics;
 		fresh->statics = NULL;

@@ -385,9 +385,8 @@ static void recheck(int64_t now)
 	vclock *c = hooks__clock();
 	int64_t i0 = vclock__intrusion(c), l0 = vclock__own(c), pair;
 	int guard = hooks__guard;
-	pvmmon_probe_site *const used[] = {&cal_loop,         calsites__site(0),
-	                                   calsites__site(1), calsites__site(2),
-	                                   calsites__site(3)};
+	pvmmon_probe_site *const used[] = {&cal_loop, calsites__site(0), calsites__site(1),
+	                                   calsites__site(2), calsites__site(3)};
 
 	last_recheck = now;
 	/* The probes must run (the guard skips them) and must not run the scheduler

@@ -417,10 +417,12 @@ static void test_records_round_trip(void)
  * damage. */
 static void test_records_delta(void)
 {
-	pvmmon_log_proc procs[3] = {{.name = "a", .count = 1}, {.name = "b", .count = 2},
-	                            {.name = "c", .count = 3}};
-	pvmmon_log_loop loops[2] = {{.name = "for@3:1", .count = 5}, {.name = "for@9:1", .count = 6}};
-	pvmmon_log_task t = {.tid = 0x40001, .nprocs = 3, .procs = procs, .nloops = 2, .loops = loops};
+	pvmmon_log_proc procs[3] = {
+	    {.name = "a", .count = 1}, {.name = "b", .count = 2}, {.name = "c", .count = 3}};
+	pvmmon_log_loop loops[2] = {{.name = "for@3:1", .count = 5},
+	                            {.name = "for@9:1", .count = 6}};
+	pvmmon_log_task t = {
+	    .tid = 0x40001, .nprocs = 3, .procs = procs, .nloops = 2, .loops = loops};
 	uint32_t pi[2] = {0, 2}, li[1] = {1};
 	wire_records_delta d = {.npidx = 2, .nlidx = 1, .pidx = pi, .lidx = li}, got;
 	pvmmon_log_task out;

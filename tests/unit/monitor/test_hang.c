@@ -149,6 +149,18 @@ static void test_ended_partner(void)
 	fake_done(&run);
 }
 
+/* Task c's records: one pvm_send statement that sent task `to` one message. */
+static void sent_one(mon_task *c, int32_t to)
+{
+	c->rec.nstmts = 1;
+	c->rec.stmts = calloc(1, sizeof(*c->rec.stmts));
+	c->rec.stmts[0].op = strdup("pvm_send");
+	c->rec.stmts[0].ncom = 1;
+	c->rec.stmts[0].com = calloc(1, sizeof(*c->rec.stmts[0].com));
+	c->rec.stmts[0].com[0].partner_tid = to;
+	c->rec.stmts[0].com[0].count = 1;
+}
+
 /* A's wait report lists C's message of the tag it waits for, queued: it came between
  * two slices of A's wait (a large message libpvm3 finished reading as A looked at its
  * queue), and A's next slice takes it. C's exit then says nothing; with another tag
@@ -169,13 +181,7 @@ static void test_ended_partner_message_queued(void)
 	wire__buf_free(&b);
 	/* C's records: it sent A one message, the one queued. */
 	c = tasks__find(&run, C);
-	c->rec.nstmts = 1;
-	c->rec.stmts = calloc(1, sizeof(*c->rec.stmts));
-	c->rec.stmts[0].op = strdup("pvm_send");
-	c->rec.stmts[0].ncom = 1;
-	c->rec.stmts[0].com = calloc(1, sizeof(*c->rec.stmts[0].com));
-	c->rec.stmts[0].com[0].partner_tid = A;
-	c->rec.stmts[0].com[0].count = 1;
+	sent_one(c, A);
 	c->final = 1;
 	run__task_exit(&run, C);
 	hang__evaluate(&run);
@@ -206,13 +212,7 @@ static void test_noexit_partner_lost(void)
 	wait_for(&run, A, 1, WIRE_WAIT_RECV, C, 2, 0, 0);
 	c = tasks__find(&run, C);
 	c->final = 1;
-	c->rec.nstmts = 1;
-	c->rec.stmts = calloc(1, sizeof(*c->rec.stmts));
-	c->rec.stmts[0].op = strdup("pvm_send");
-	c->rec.stmts[0].ncom = 1;
-	c->rec.stmts[0].com = calloc(1, sizeof(*c->rec.stmts[0].com));
-	c->rec.stmts[0].com[0].partner_tid = A;
-	c->rec.stmts[0].com[0].count = 1;
+	sent_one(c, A);
 	wire__buf_init(&b);
 	wire__fatal_encode(&b, &(wire_fatal){0, 1, WIRE_FATAL_PROGRAM, 1});
 	run__dispatch(&run, C, WIRE_TAG_FATAL, b.data, b.len);

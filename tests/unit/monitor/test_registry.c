@@ -223,8 +223,8 @@ static void test_records_keep_the_statics(void)
 	pvmmon_log_static st[2] = {{PVMMON_STATIC_PROC, "main", "a.c", 3, -1},
 	                           {PVMMON_STATIC_LOOP, "for@5:2", "a.c", 5, 0}};
 	pvmmon_log_proc pr[1] = {{.name = "main", .file = "a.c", .line = 3, .count = 1}};
-	pvmmon_log_task t = {.tid = 0x40001, .nstatics = 2, .statics = st, .nprocs = 1,
-	                     .procs = pr};
+	pvmmon_log_task t = {
+	    .tid = 0x40001, .nstatics = 2, .statics = st, .nprocs = 1, .procs = pr};
 	mon_run run;
 	mon_task *m;
 	wire_buf b;
@@ -265,8 +265,8 @@ static void flush_delta(mon_run *run, const pvmmon_log_task *t, const wire_recor
  * must come, else the flush is refused and the records stay as they were. */
 static void test_records_delta_merged(void)
 {
-	pvmmon_log_proc pr[3] = {{.name = "a", .count = 1}, {.name = "b", .count = 1},
-	                         {.name = "c", .count = 1}};
+	pvmmon_log_proc pr[3] = {
+	    {.name = "a", .count = 1}, {.name = "b", .count = 1}, {.name = "c", .count = 1}};
 	pvmmon_log_loop lo[1] = {{.name = "for@3:1", .count = 1}};
 	pvmmon_log_task t = {.tid = 0x40001, .nprocs = 2, .procs = pr, .nloops = 1, .loops = lo};
 	uint32_t pi[2] = {1, 2};
