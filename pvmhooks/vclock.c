@@ -223,6 +223,12 @@ void vclock__receive_seen(vclock *c, int64_t t_start, int64_t t_wait, int64_t t1
 	if (c->intrusion < 0) {
 		c->intrusion = 0;
 		out->vt = t_end;
+		/* Nor did the receive wait longer than its clock moved: a sender's stamp
+		 * later than this task's real time (a sender on a loaded machine whose
+		 * clock ran ahead) gave a delay the time histograms, which take a call's
+		 * virtual span, could not hold (948 ms against 42 ms). */
+		if (out->sync > out->vt - out->v0)
+			out->sync = out->vt > out->v0 ? out->vt - out->v0 : 0;
 	}
 	/* Nor does it go back past a stamp already handed out. */
 	if (c->last_rt && out->vt < c->last_v) {

@@ -100,7 +100,19 @@ static void check_task(const pvmmon_log_task *t)
 	for (size_t i = 0; i < t->nstmts; i++)
 		sync += t->stmts[i].sync_ns;
 	CU_ASSERT(CLOSE(states, t->virtual_ns));
-	CU_ASSERT(CLOSE(total(find(h, n, PVMMON_HIST_WAIT, PVMMON_FOCUS_TASK, NULL, 0)), sync));
+	/* A wait is put in the histogram as at most its call's virtual span, which a clamp
+	 * of the clock shortens (histos.c, call_fast), while the statement keeps the whole
+	 * delay: they may differ by what the clock clamped (clamped-ns), which a loaded
+	 * machine makes more than the slack. */
+	{
+		int64_t hw = total(find(h, n, PVMMON_HIST_WAIT, PVMMON_FOCUS_TASK, NULL, 0));
+		int ok = CLOSE(hw, sync) || (hw <= sync && sync - hw <= t->clamped_ns + 1000);
+
+		if (!ok)
+			fprintf(stderr, "\n  wait histogram %lld ns, statements' sync %lld ns, clamped %lld ns",
+			        (long long)hw, (long long)sync, (long long)t->clamped_ns);
+		CU_ASSERT(ok);
+	}
 	CU_ASSERT(total(find(h, n, PVMMON_HIST_OVERHEAD, PVMMON_FOCUS_TASK, NULL, 0)) > 0);
 	CU_ASSERT_EQUAL(total(find(h, n, PVMMON_HIST_MSGS_SENT, PVMMON_FOCUS_TASK, NULL, 0)),
 	                (int64_t)t->msgs_sent);

@@ -221,6 +221,10 @@ static void test_virtual_never_ahead_of_real(void)
 	vclock__receive(&c, 100, 110, 120, 130, 1000, 50, 8, &r);
 	CU_ASSERT_EQUAL(c.intrusion, 0);
 	CU_ASSERT_EQUAL(r.vt, 130);
+	/* Nor did it wait longer than its clock moved: the delay is the receive's span
+	 * (130 - 100), not the sender's stamp's 900 past its start. */
+	CU_ASSERT_EQUAL(r.v0, 100);
+	CU_ASSERT_EQUAL(r.sync, 30);
 }
 
 /* Builds a round trip: the task's clock is the monitor's minus `off`; the question
