@@ -287,47 +287,48 @@ static int merge_delta(pvmmon_log_task *have, pvmmon_log_task *fresh, const wire
 	return 0;
 }
 
+/* Swaps two arrays and their counts. */
+#define SWAP_ARRAY(a, na, b, nb)                                                           \
+	do {                                                                               \
+		void *p_ = (a);                                                            \
+		size_t n_ = (na);                                                          \
+		(a) = (b);                                                                 \
+		(na) = (nb);                                                               \
+		(b) = p_;                                                                  \
+		(nb) = n_;                                                                 \
+	} while (0)
+
 /* The statement, proc and loop records of a whole flush replace the task's; a delta's
  * are merged (merge_delta). The static tables, which never change, come once
- * (records_send.c): a flush without them keeps the last ones. -1: a bad delta. */
+ * (records_send.c): a flush without them keeps the last ones. What is replaced ends
+ * up in fresh, which is cleared of it. -1: a bad delta. */
 static int take_records(pvmmon_log_task *have, pvmmon_log_task *fresh, const wire_records_delta *d)
 {
+	pvmmon_log_task old;
+
 	if (d->delta && merge_delta(have, fresh, d) < 0)
 		return -1;
-	if (fresh->nstatics > 0) {
-		wire__task_clear(
-		    &(pvmmon_log_task){.statics = have->statics, .nstatics = have->nstatics});
-		have->statics = fresh->statics;
-		have->nstatics = fresh->nstatics;
-		fresh->statics = NULL;
-		fresh->nstatics = 0;
-	}
-	wire__task_clear(&(pvmmon_log_task){.stmts = have->stmts, .nstmts = have->nstmts});
-	have->stmts = fresh->stmts;
-	have->nstmts = fresh->nstmts;
-	fresh->stmts = NULL;
-	fresh->nstmts = 0;
+	if (fresh->nstatics > 0)
+		SWAP_ARRAY(have->statics, have->nstatics, fresh->statics, fresh->nstatics);
+	SWAP_ARRAY(have->stmts, have->nstmts, fresh->stmts, fresh->nstmts);
 	if (!d->delta) {
-		wire__task_clear(&(pvmmon_log_task){.procs = have->procs,
-		                                    .nprocs = have->nprocs,
-		                                    .loops = have->loops,
-		                                    .nloops = have->nloops});
-		have->procs = fresh->procs;
-		have->nprocs = fresh->nprocs;
-		have->loops = fresh->loops;
-		have->nloops = fresh->nloops;
-		fresh->procs = NULL;
-		fresh->loops = NULL;
-		fresh->nprocs = fresh->nloops = 0;
+		SWAP_ARRAY(have->procs, have->nprocs, fresh->procs, fresh->nprocs);
+		SWAP_ARRAY(have->loops, have->nloops, fresh->loops, fresh->nloops);
 	}
-	/* What a delta replaced. */
-	wire__task_clear(&(pvmmon_log_task){.procs = fresh->procs,
-	                                    .nprocs = fresh->nprocs,
-	                                    .loops = fresh->loops,
-	                                    .nloops = fresh->nloops});
+	old = (pvmmon_log_task){.statics = fresh->statics,
+	                        .nstatics = fresh->nstatics,
+	                        .stmts = fresh->stmts,
+	                        .nstmts = fresh->nstmts,
+	                        .procs = fresh->procs,
+	                        .nprocs = fresh->nprocs,
+	                        .loops = fresh->loops,
+	                        .nloops = fresh->nloops};
+	wire__task_clear(&old);
+	fresh->statics = NULL;
+	fresh->stmts = NULL;
 	fresh->procs = NULL;
 	fresh->loops = NULL;
-	fresh->nprocs = fresh->nloops = 0;
+	fresh->nstatics = fresh->nstmts = fresh->nprocs = fresh->nloops = 0;
 	return 0;
 }
 

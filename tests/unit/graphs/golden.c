@@ -6,6 +6,7 @@
 #include <CUnit/CUnit.h>
 
 #include "golden.h"
+#include "pvmmon/export.h"
 
 char *unit_slurp(const char *path)
 {
@@ -47,4 +48,24 @@ void unit_check_golden(const char *text, const char *golden)
 		fprintf(stderr, "\n  %s differs from what the code makes now:\n%s", golden, text);
 	CU_ASSERT(want && strcmp(want, text) == 0);
 	free(want);
+}
+
+char *unit_export_json(const struct pvmmon_log *log)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	CU_ASSERT_PTR_NOT_NULL(f);
+	if (!f)
+		return NULL;
+	rc = pvmmon_export_json(log, f);
+	fclose(f);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (rc != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }

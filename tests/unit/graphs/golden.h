@@ -12,4 +12,9 @@ char *unit_slurp(const char *path);
  */
 void unit_check_golden(const char *text, const char *golden);
 
+struct pvmmon_log;
+/* The log's JSON export (pvmmon_export_json) as a NUL-terminated text the caller frees;
+ * NULL (and a failed assertion) when it cannot be made. */
+char *unit_export_json(const struct pvmmon_log *log);
+
 #endif
