@@ -1,4 +1,6 @@
 /* Deciding whether a procedure can have a plain copy (instrument/plain.h). */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plain.h"
@@ -19,8 +21,7 @@ static const char *const unsafe_calls[] = {
 
 typedef struct scan {
 	const char *name; /* the procedure's */
-	const char *text;
-	size_t len;
+	const rewriter *rw; /* the main file's text and its attribute macros */
 	const plain_omit *omit;
 	CXCursor fn;
 	int bad;
@@ -34,31 +35,141 @@ static int in_list(const char *s, const char *const *list)
 	return 0;
 }
 
-/* Whether the attribute written at cursor a is harmless; one from a macro never is
- * (its text is not at hand). */
-static int harmless(const scan *sc, CXCursor a)
+/* Whether the attribute name at text[at..len) is harmless; its length in *n. */
+static int harmless_word(const char *text, size_t len, size_t at, size_t *n)
 {
-	long at = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(a)));
 	char word[64];
-	size_t n = 0;
 	const char *w = word;
 
-	if (at < 0)
-		return 0;
-	while ((size_t)at + n < sc->len && n + 1 < sizeof(word) &&
-	       (sc->text[at + n] == '_' || (sc->text[at + n] >= 'a' && sc->text[at + n] <= 'z')))
-		n++;
-	memcpy(word, sc->text + at, n);
-	word[n] = '\0';
+	*n = 0;
+	while (at + *n < len && *n + 1 < sizeof(word) &&
+	       (text[at + *n] == '_' || (text[at + *n] >= 'a' && text[at + *n] <= 'z')))
+		(*n)++;
+	memcpy(word, text + at, *n);
+	word[*n] = '\0';
 	/* __noinline__ is noinline. */
-	if (n > 4 && !strncmp(word, "__", 2) && !strcmp(word + n - 2, "__")) {
-		word[n - 2] = '\0';
+	if (*n > 4 && !strncmp(word, "__", 2) && !strcmp(word + *n - 2, "__")) {
+		word[*n - 2] = '\0';
 		w = word + 2;
 	}
 	return in_list(w, harmless_attrs);
 }
 
-/* Whether variable c's type is const, or an array of const elements (at any depth). */
+static size_t skip_blanks(const char *t, size_t i, size_t end)
+{
+	while (i < end && strchr(" \t\\\r\n", t[i]))
+		i++;
+	return i;
+}
+
+/* The attribute macro named text[at..at+n), or NULL. */
+static attr_macro *find_macro(const rewriter *rw, const char *name, size_t n)
+{
+	for (size_t k = 0; k < rw->nattr_macros; k++)
+		if (strlen(rw->attr_macros[k].name) == n &&
+		    !memcmp(rw->attr_macros[k].name, name, n))
+			return &rw->attr_macros[k];
+	return NULL;
+}
+
+/* Whether t[i..to) is `__attribute__((a, b))` of harmless names only; *noinline when
+ * one is noinline. */
+static int only_harmless(const char *t, size_t i, size_t to, int *noinline)
+{
+	size_t n;
+
+	*noinline = 0;
+	i = skip_blanks(t, i, to);
+	if (to - i < 17 || strncmp(t + i, "__attribute__", 13))
+		return 0;
+	i = skip_blanks(t, i + 13, to);
+	if (i + 2 > to || t[i] != '(' || t[i + 1] != '(')
+		return 0;
+	for (i += 2;; i++) {
+		i = skip_blanks(t, i, to);
+		if (!harmless_word(t, to, i, &n) || !n)
+			return 0;
+		*noinline |= memmem(t + i, n, "noinline", 8) != NULL;
+		i = skip_blanks(t, i + n, to);
+		if (i >= to || t[i] != ',')
+			return i + 2 == to && t[i] == ')' && t[i + 1] == ')';
+	}
+}
+
+void plain__note_macro(rewriter *rw, CXCursor def)
+{
+	CXSourceRange r = clang_getCursorExtent(def);
+	long from = rewriter__main_file_offset(clang_getRangeStart(r));
+	long to = rewriter__main_file_offset(clang_getRangeEnd(r));
+	size_t i;
+	int ok, noinline;
+	attr_macro *m, *grown;
+
+	if (from < 0 || to <= from || (size_t)to > rw->len || clang_Cursor_isMacroFunctionLike(def))
+		return;
+	for (i = (size_t)from;
+	     i < (size_t)to && (rw->text[i] == '_' || isalnum((unsigned char)rw->text[i]));)
+		i++;
+	ok = only_harmless(rw->text, i, (size_t)to, &noinline);
+	/* A definition again replaces the last one (after an #undef). */
+	if ((m = find_macro(rw, rw->text + from, i - (size_t)from))) {
+		m->noinline = noinline;
+		if (!ok) {
+			free(m->name);
+			*m = rw->attr_macros[--rw->nattr_macros];
+		}
+		return;
+	}
+	if (!ok)
+		return;
+	if (rw->nattr_macros % 16 == 0) {
+		grown = realloc(rw->attr_macros, (rw->nattr_macros + 16) * sizeof(*grown));
+		if (!grown)
+			return; /* the macro's procedures stay whole */
+		rw->attr_macros = grown;
+	}
+	m = &rw->attr_macros[rw->nattr_macros];
+	m->noinline = noinline;
+	if ((m->name = strndup(rw->text + from, i - (size_t)from)))
+		rw->nattr_macros++;
+}
+
+int plain__says_noinline(const rewriter *rw, unsigned from, unsigned to)
+{
+	for (unsigned i = from; i < to; i++) {
+		unsigned n = 0;
+		const attr_macro *m;
+
+		if (i > from && (rw->text[i - 1] == '_' || isalnum((unsigned char)rw->text[i - 1])))
+			continue;
+		while (i + n < to &&
+		       (rw->text[i + n] == '_' || isalnum((unsigned char)rw->text[i + n])))
+			n++;
+		if (n && (m = find_macro(rw, rw->text + i, n)) && m->noinline)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether the attribute written at cursor a is harmless: one a macro writes when the
+ * macro says nothing else (plain__note_macro). */
+static int harmless(const scan *sc, CXCursor a)
+{
+	CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(a));
+	long at = rewriter__main_file_offset(loc);
+	size_t n = 0;
+
+	if (at >= 0)
+		return harmless_word(sc->rw->text, sc->rw->len, (size_t)at, &n);
+	at = rewriter__expansion_offset(loc, clang_getCursorLocation(sc->fn));
+	if (at < 0)
+		return 0;
+	while ((size_t)at + n < sc->rw->len &&
+	       (sc->rw->text[at + n] == '_' || isalnum((unsigned char)sc->rw->text[at + n])))
+		n++;
+	return find_macro(sc->rw, sc->rw->text + at, n) != NULL;
+}
+
 static int is_constant(CXCursor c)
 {
 	CXType t = clang_getCursorType(c);
@@ -153,12 +264,11 @@ static enum CXChildVisitResult scan_decl(CXCursor c, CXCursor parent, CXClientDa
 	return sc->bad ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len,
-                     const plain_omit *omit)
+int plain__can_split(const rewriter *rw, CXCursor fn, CXCursor body, const plain_omit *omit)
 {
 	CXString name = clang_getCursorSpelling(fn);
 	enum CX_StorageClass sto = clang_Cursor_getStorageClass(fn);
-	scan sc = {clang_getCString(name), text, len, omit, fn, 0};
+	scan sc = {clang_getCString(name), rw, omit, fn, 0};
 
 	if (!strcmp(sc.name, "main") || clang_Cursor_isFunctionInlined(fn) ||
 	    (sto != CX_SC_None && sto != CX_SC_Static &&

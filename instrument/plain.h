@@ -8,6 +8,8 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
+#include "rewriter.h"
+
 /* What a split leaves out of its copies' declarators (split.c), or NULL: the text
  * from..to (file offsets; a leading macro that says extern, whose visibility attribute
  * is then allowed), and extern_ok when the copies drop the extern (written or in that
@@ -20,7 +22,7 @@ typedef struct plain_omit {
 /*
  * 1 when the definition fn with body body (a compound statement) can be split into a
  * dispatcher, an instrumented and a plain copy without changing what the program
- * computes or what pvmmon records, else 0. text and len are the main file's bytes.
+ * computes or what pvmmon records, else 0. rw holds the main file's bytes.
  * Not split: main (called once), inline definitions, extern ones
  * unless omit says their copies leave the extern out, variadic ones, old
  * style ones with parameters when libclang gives them no prototype (`f()` with none is
@@ -32,7 +34,14 @@ typedef struct plain_omit {
  * is keyed by its return address: two copies would make two records), labels as
  * values, asm, nested functions, setjmp or frame builtins.
  */
-int plain__can_split(CXCursor fn, CXCursor body, const char *text, size_t len,
-                     const plain_omit *omit);
+int plain__can_split(const rewriter *rw, CXCursor fn, CXCursor body, const plain_omit *omit);
+
+/* Notes macro definition def when it says only harmless attributes (SQLite's
+ * `#define SQLITE_NOINLINE __attribute__((noinline))`): a procedure whose declarator
+ * uses it can still be split. A definition after an #undef replaces the last. */
+void plain__note_macro(rewriter *rw, CXCursor def);
+
+/* Whether the main file's text from..to uses an attribute macro that says noinline. */
+int plain__says_noinline(const rewriter *rw, unsigned from, unsigned to);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plain.h"
 #include "pvmmon/errors.h"
 #include "rewrite.h"
 #include "rewriter.h"
@@ -238,6 +239,12 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
 	case CXCursor_CallExpr:
 		record_call(rw, c);
 		break;
+	case CXCursor_DeclRefExpr:
+		split__note_ref(rw, c);
+		break;
+	case CXCursor_MacroDefinition:
+		plain__note_macro(rw, c);
+		break;
 	default:
 		break;
 	}
@@ -341,6 +348,7 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	size_t at = 0, k;
 	int rc = 0;
 
+	rw.renamed_at = -1;
 	if (!stats)
 		stats = &none;
 	memset(stats, 0, sizeof(*stats));
@@ -353,7 +361,8 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 	if (!rw.text)
 		return pvmmon_error_set(PVMMON_EIO, "%s: cannot read: %s", src, strerror(errno));
 	index = clang_createIndex(0, 0);
-	tu = clang_parseTranslationUnit(index, src, args, nargs, NULL, 0, CXTranslationUnit_None);
+	tu = clang_parseTranslationUnit(index, src, args, nargs, NULL, 0,
+	                                CXTranslationUnit_DetailedPreprocessingRecord);
 	if (!tu) {
 		rc = pvmmon_error_set(PVMMON_EPARSE, "%s: libclang could not parse it", src);
 		goto out;
@@ -421,6 +430,9 @@ out:
 		free(rw.splits[k].name);
 	free(rw.splits);
 	free(rw.loops);
+	for (k = 0; k < rw.nattr_macros; k++)
+		free(rw.attr_macros[k].name);
+	free(rw.attr_macros);
 	free(rw.text);
 	if (tu)
 		clang_disposeTranslationUnit(tu);

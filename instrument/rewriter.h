@@ -51,6 +51,10 @@ typedef struct split {
 	int count_slot;    /* its counter in pvmmon_counts_ when counted */
 	int calls_counted; /* calls counted procedures: has __pvmmon_on_cnt/__pvmmon_off_cnt */
 	long weight;       /* its statements and expressions, its counted callees' included */
+	int entered;       /* its name is used other than by a call its callers' plain copies
+	                    * rename (split__note_ref): its dispatcher's unwatched jump must
+	                    * go to its plain copy */
+	char *unwatched_jump; /* the dispatcher's "__pvmmon_plain" in its owned text */
 	char *name;
 } split;
 
@@ -85,6 +89,14 @@ typedef struct sentry {
 	int count_slot; /* counter index of a counted (leaf) procedure, else -1 */
 } sentry;
 
+#define REWRITER_USED_WORDS 2048
+
+/* An object-like macro that says only harmless attributes (plain__note_macro). */
+typedef struct attr_macro {
+	char *name;
+	int noinline; /* one of them is noinline */
+} attr_macro;
+
 typedef struct rewriter {
 	const char *src;
 	char *text; /* the original source */
@@ -100,6 +112,12 @@ typedef struct rewriter {
 	size_t nloops;
 	rewrite_stats *stats;
 	int pedantic; /* the compile asks for pedantic warnings (split.c, write_copy) */
+	attr_macro *attr_macros; /* macros saying only harmless attributes (plain.c) */
+	size_t nattr_macros;
+	long renamed_at; /* where split__rename_call last renamed a callee's name */
+	/* Names of procedures used before any was split under them, hashed (split.c): a
+	 * collision only keeps a dispatcher's jump to the plain copy. */
+	unsigned long used_early[REWRITER_USED_WORDS];
 	int failed;
 } rewriter;
 
@@ -181,11 +199,22 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
 void split__rename_call(rewriter *rw, CXCursor call, const char *callee);
 
 /*
+ * Notes a use of a procedure's name, ref (a DeclRefExpr): unless it is a call
+ * split__rename_call has just renamed in its caller's plain copy, the procedure can be
+ * entered through its dispatcher in a process nobody monitors (an address taken, a
+ * call before its definition, from a procedure left whole, or in a macro's text).
+ */
+void split__note_ref(rewriter *rw, CXCursor ref);
+
+/*
  * Writes each split procedure's plain copies just after its definition: its body as
  * the user wrote it, with only the call lines added (NAME__pvmmon_off), and with only
  * the renamed calls (NAME__pvmmon_plain), each between #line directives that give it
  * the procedure's own lines and give the rest of the file its lines back. Needs the
- * insertions sorted; adds to them.
+ * insertions sorted; adds to them. A procedure that is static and never entered
+ * (split__note_ref) has its dispatcher's unwatched jump go to NAME__pvmmon_off, a jump
+ * no unmonitored run takes: its plain copy's only callers are then its callers' plain
+ * copies, and gcc inlines a procedure called once as it would in a gcc build.
  */
 void split__write_plain_copies(rewriter *rw);
 

@@ -285,7 +285,7 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 	if (!ends_with_paren(rw, (size_t)start, (size_t)open))
 		return NULL;
 	extern_omission(rw, fn, start, from_macro, name_at, &omit, &extern_at);
-	if (!plain__can_split(fn, body, rw->text, rw->len, &omit))
+	if (!plain__can_split(rw, fn, body, &omit))
 		return NULL;
 	if (rw->nsplits % 32 == 0) {
 		split *grown = realloc(rw->splits, (rw->nsplits + 32) * sizeof(*grown));
@@ -305,7 +305,8 @@ static split *new_split(rewriter *rw, CXCursor fn, CXCursor body, long open, con
 	sp->start = (unsigned)start;
 	sp->omit_to = (unsigned)omit.to;
 	sp->extern_at = extern_at;
-	sp->noinline = memmem(rw->text + start, (size_t)(open - start), "noinline", 8) != NULL;
+	sp->noinline = memmem(rw->text + start, (size_t)(open - start), "noinline", 8) != NULL ||
+	               plain__says_noinline(rw, (unsigned)start, (unsigned)open);
 	sp->noreturn = says_noreturn(rw->text + start, (size_t)(open - start));
 	sp->name_at = (unsigned)name_at;
 	sp->name_len = (unsigned)nlen;
@@ -361,12 +362,44 @@ static void put_jump_counting(FILE *f, const split *sp, enum copy which, const c
 	fputs(" }", f);
 }
 
+static split *find(const rewriter *rw, const char *name)
+{
+	for (size_t i = 0; i < rw->nsplits; i++)
+		if (!strcmp(rw->splits[i].name, name))
+			return &rw->splits[i];
+	return NULL;
+}
+
+const split *split__find(const rewriter *rw, const char *name) { return find(rw, name); }
+
+/* Name's bit in rw->used_early (FNV-1a). */
+static unsigned long name_bit(const char *name, size_t *word)
+{
+	unsigned h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	h %= REWRITER_USED_WORDS * 8 * sizeof(unsigned long);
+	*word = h / (8 * sizeof(unsigned long));
+	return 1ul << (h % (8 * sizeof(unsigned long)));
+}
+
+/* Whether name was used (split__note_ref) before a procedure of that name was split. */
+static int used_early(const rewriter *rw, const char *name)
+{
+	size_t word;
+	unsigned long bit = name_bit(name, &word);
+
+	return (rw->used_early[word] & bit) != 0;
+}
+
 int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const char *name,
                      unsigned line, int count_slot, int calls_counted)
 {
 	char *init = NULL, *args = NULL, *head = NULL;
 	size_t init_len = 0, args_len = 0, head_len = 0, i;
 	loop_walk w = {rw, (int)rw->stats->split, 1, NULL};
+	long jump_at = 0;
 	FILE *f;
 	split *sp;
 	insertion *in;
@@ -408,6 +441,7 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	 * throttled procedure keeps an exact count). */
 	put_declarator(f, rw, sp, "", 1, 0);
 	fputs(" { if (pvmmon_unwatched_) ", f);
+	jump_at = ftell(f);
 	put_jump(f, sp, COPY_PLAIN, args);
 	if (sp->counted) {
 		put_else(f, sp);
@@ -431,6 +465,9 @@ int split__procedure(rewriter *rw, CXCursor fn, CXCursor body, long open, const 
 	else
 		put_copy_specifiers(f, sp, COPY_ON);
 	fclose(f);
+	/* Where the unwatched jump names the plain copy, for split__write_plain_copies. */
+	sp->unwatched_jump = strstr(head + jump_at, copy_suffix[COPY_PLAIN]);
+	sp->entered = sp->add_static || used_early(rw, name);
 	ok = 1;
 out:
 	free(init);
@@ -485,12 +522,26 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
 	return 1;
 }
 
-const split *split__find(const rewriter *rw, const char *name)
+void split__note_ref(rewriter *rw, CXCursor ref)
 {
-	for (size_t i = 0; i < rw->nsplits; i++)
-		if (!strcmp(rw->splits[i].name, name))
-			return &rw->splits[i];
-	return NULL;
+	CXCursor fn = clang_getCursorReferenced(ref);
+	CXString s;
+	split *sp;
+	size_t word;
+
+	if (clang_getCursorKind(fn) != CXCursor_FunctionDecl ||
+	    clang_Location_isInSystemHeader(clang_getCursorLocation(fn)))
+		return;
+	/* A call by name that the caller's plain copy makes to the callee's plain copy. */
+	if (rw->renamed_at >= 0 &&
+	    rewriter__main_file_offset(clang_getCursorLocation(ref)) == rw->renamed_at)
+		return;
+	s = clang_getCursorSpelling(fn);
+	if ((sp = find(rw, clang_getCString(s))))
+		sp->entered = 1;
+	else
+		rw->used_early[word] |= name_bit(clang_getCString(s), &word);
+	clang_disposeString(s);
 }
 
 int split__in_main(const insertion *in) { return in_copy(in, COPY_ON); }
@@ -513,6 +564,11 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 	if ((in = rewriter__add(rw, (unsigned)at, "%s__pvmmon_plain", callee))) {
 		in->skip = (unsigned)n;
 		in->bare = 1;
+		/* Only a plain copy makes the renamed call: one in the procedure split last,
+		 * whose body this is (a procedure left whole has none). */
+		if (rw->nsplits && (unsigned)at > rw->splits[rw->nsplits - 1].open &&
+		    (unsigned)at < rw->splits[rw->nsplits - 1].end)
+			rw->renamed_at = at;
 	}
 	/* rewriter__add grows the insertions, never the splits: sp stays valid. */
 	if (sp->counted && (in = rewriter__add(rw, (unsigned)at, "%s__pvmmon_cnt", callee))) {
@@ -574,6 +630,10 @@ void split__write_plain_copies(rewriter *rw)
 			rw->failed = 1;
 			return;
 		}
+		/* Same length: the blanks stand before the jump's argument list. */
+		if (!sp->leaf && !sp->entered && sp->unwatched_jump)
+			memcpy(sp->unwatched_jump, "__pvmmon_off  ",
+			       strlen(copy_suffix[COPY_PLAIN]));
 		if (!sp->leaf)
 			write_copy(f, rw, sp, COPY_OFF, n);
 		if (sp->calls_counted) {

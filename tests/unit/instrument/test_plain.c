@@ -54,7 +54,7 @@ static int can_split(const snippet *s, const char *name)
 	long open;
 	CXCursor fn = snippet_function(s, name, &body, &open);
 
-	return plain__can_split(fn, body, s->rw.text, s->rw.len, NULL);
+	return plain__can_split(&s->rw, fn, body, NULL);
 }
 
 /* An extern definition, and a visibility a macro says, are allowed only when the
@@ -81,11 +81,11 @@ static void test_omitted_extern(void)
 
 		if (i == 0)
 			omit.to = from; /* a written extern: no macro left out */
-		CU_ASSERT_EQUAL(plain__can_split(fn, body, s.rw.text, s.rw.len, NULL), 0);
-		if (plain__can_split(fn, body, s.rw.text, s.rw.len, &omit) != with[i])
+		CU_ASSERT_EQUAL(plain__can_split(&s.rw, fn, body, NULL), 0);
+		if (plain__can_split(&s.rw, fn, body, &omit) != with[i])
 			fprintf(stderr, "\n%s: not %d with its extern left out\n", names[i],
 			        with[i]);
-		CU_ASSERT_EQUAL(plain__can_split(fn, body, s.rw.text, s.rw.len, &omit), with[i]);
+		CU_ASSERT_EQUAL(plain__can_split(&s.rw, fn, body, &omit), with[i]);
 	}
 	snippet_free(&s);
 }

@@ -120,13 +120,14 @@ static void test_procedures_and_loops(void)
 	 * f's own line, then the instrumented copy, then the plain ones. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(
 	    text, "static pvmmon_probe_site pvmmon_sites0_[] = {{\"f\", __FILE__, 2, "
-		  "PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}}; __attribute__((noinline)) static int "
-		  "f__pvmmon_on(int n); static int f__pvmmon_off(int n); static int "
-		  "f__pvmmon_plain(int n); static int f(int n) { if (pvmmon_unwatched_) return "
-		  "f__pvmmon_plain(n); if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
-		  "{ ++pvmmon_sites0_[0].off; return f__pvmmon_off(n); } } __attribute__((noinline)) static int f__pvmmon_on(int n) "
-		  "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
-		  "(pvmmon_call_at_(2), f(n - 1)) + 1; }\n# 2 \""));
+	          "PVMMON_PROBE_PROC, 1, -1, 0, 0, 0}}; __attribute__((noinline)) static int "
+	          "f__pvmmon_on(int n); static int f__pvmmon_off(int n); static int "
+	          "f__pvmmon_plain(int n); static int f(int n) { if (pvmmon_unwatched_) return "
+	          "f__pvmmon_off  (n); if (pvmmon_sites0_[0].enabled) return f__pvmmon_on(n); "
+	          "{ ++pvmmon_sites0_[0].off; return f__pvmmon_off(n); } } "
+	          "__attribute__((noinline)) static int f__pvmmon_on(int n) "
+	          "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); if (n < 2) return n; return "
+	          "(pvmmon_call_at_(2), f(n - 1)) + 1; }\n# 2 \""));
 	/* The switched-off copy keeps the call lines, and recursion goes through the
 	 * dispatcher. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\" 3\nstatic int f__pvmmon_off(int n) "
@@ -422,9 +423,10 @@ static void test_plain_copies(void)
 	/* add, small and straight-line, is counted while the run counts: its counting
 	 * copy counts and calls the leaves' counting copies, and run's counting twins
 	 * call it. */
-	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static void add(vm *m) { if (pvmmon_unwatched_) "
-					    "add__pvmmon_plain(m); else if (pvmmon_counting_) "
-					    "add__pvmmon_cnt(m); else if (pvmmon_sites0_[0].enabled) "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text,
+	                              "static void add(vm *m) { if (pvmmon_unwatched_) "
+	                              "add__pvmmon_off  (m); else if (pvmmon_counting_) "
+	                              "add__pvmmon_cnt(m); else if (pvmmon_sites0_[0].enabled) "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "__attribute__((always_inline)) __inline__ static void add__pvmmon_cnt(vm *m) { "
 					    "PVMMON_PROC_COUNT(pvmmon_counts_[2]); long b = pop__pvmmon_cnt(m); "
 					    "push__pvmmon_cnt(m, pop__pvmmon_cnt(m) + b); }\n"));
@@ -472,6 +474,72 @@ static void test_plain_copies(void)
 	free(text);
 }
 
+/*
+ * A dispatcher's unwatched jump goes to the plain copy only when the procedure can be
+ * entered there in a process nobody monitors: its name used other than by a call its
+ * callers' plain copies rename (an address taken, a call before its definition or from
+ * a procedure left whole, an extern definition). Else it goes to the off copy, which no
+ * such run takes, and the plain copy's only callers are the plain copies calling it
+ * (gcc inlines a procedure called once). A macro saying only harmless attributes
+ * (SQLite's SQLITE_NOINLINE) lets its procedure be split; the copies keep it, and its
+ * noinline keeps the counting copy out of line.
+ */
+static void test_dispatcher_entries(void)
+{
+	static const char src[] =
+	    "#define KEEP __attribute__((noinline))\n"
+	    "#define USED __attribute__((used))\n"
+	    "static long early(long x);\n"
+	    "static long once(long x) { long r = 0; while (x--) r += x; return r; }\n"
+	    "static long taken(long x) { long r = 0; while (x--) r++; return r; }\n"
+	    "static long twice(long x) { return 2 * x; }\n"
+	    "static KEEP long kept(long x) { return twice(x) + 1; }\n"
+	    "static USED long used(long x) { return x * 2; }\n"
+	    "long (*fp)(long) = taken;\n"
+	    "static long whole(long x) { static long n; n += x; return once(n); }\n"
+	    "long api(long x) { return once(x) + early(x) + kept(x) + used(x) + whole(x); }\n"
+	    "static long early(long x) { long r = 1; while (x--) r *= 2; return r; }\n";
+	rewrite_stats st;
+	int rc;
+	char *text = instrument_text(src, &st, &rc);
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	/* once: called by name only from api's copies (and whole, left whole: entered). */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static long once(long x) { if (pvmmon_unwatched_) "
+	                                    "return once__pvmmon_plain(x);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static long taken(long x) { if (pvmmon_unwatched_) "
+	                                    "return taken__pvmmon_plain(x);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static long early(long x) { if (pvmmon_unwatched_) "
+	                                    "return early__pvmmon_plain(x);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "long api(long x) { if (pvmmon_unwatched_) "
+	                                    "return api__pvmmon_plain(x);"));
+	/* kept (small, counted): split through its macro, entered only by api's plain
+	 * copy; its counting copy stays out of line, as the program asks. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text,
+	                              "static KEEP long kept(long x) { if (pvmmon_unwatched_) "
+	                              "return kept__pvmmon_off  (x);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static KEEP long kept__pvmmon_cnt(long x)"));
+	CU_ASSERT_PTR_NULL(strstr(text, "__attribute__((always_inline)) __inline__ static KEEP"));
+	/* used: a macro saying another attribute leaves it whole. */
+	CU_ASSERT_PTR_NULL(strstr(text, "used__pvmmon_plain"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "PVMMON_PROC_COUNT"));
+	free(text);
+	/* Without whole's call, once is entered by api's plain copy alone. */
+	{
+		char *src2 = strdup(src), *w = strstr(src2, "return once(n);");
+
+		memcpy(w, "return n + 0  ;", 15);
+		text = instrument_text(src2, &st, &rc);
+		CU_ASSERT_EQUAL_FATAL(rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(text,
+		                              "static long once(long x) { if (pvmmon_unwatched_) "
+		                              "return once__pvmmon_off  (x);"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "once__pvmmon_plain(x) + early(x)"));
+		free(src2);
+		free(text);
+	}
+}
+
 static void test_errors_write_nothing(void)
 {
 	rewrite_stats st;
@@ -496,6 +564,7 @@ static void test_errors_write_nothing(void)
 CU_TestInfo test_rewrite_tests[] = {
     {"procedures and loops get scoped probes", test_procedures_and_loops},
     {"procedures whose copies would differ are not split", test_unsplit_procedures},
+    {"dispatchers jump to plain copies only where they are entered", test_dispatcher_entries},
     {"split procedures compile under -pedantic -Werror", test_split_compiles},
     {"macros, headers and inline functions left alone", test_macros_headers_and_inline_left_alone},
     {"the static table: kinds, order, nesting", test_static_table},

@@ -35,6 +35,9 @@ static enum CXChildVisitResult rename_calls(CXCursor c, CXCursor parent, CXClien
 	CXString n;
 
 	(void)parent;
+	/* Uses of the names, as pvmmon-cc's walk notes them after the calls. */
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr)
+		split__note_ref(&w->s->rw, c);
 	if (clang_getCursorKind(c) != CXCursor_CallExpr)
 		return CXChildVisit_Recurse;
 	callee = clang_getCursorReferenced(c);
@@ -199,7 +202,7 @@ static void test_kinds(void)
 	/* A counted procedure's dispatcher takes its counting copy while the run counts;
 	 * the count is made in that copy only; kept out of line when the program asks. */
 	check_has(text, "static int tiny(int a) { if (pvmmon_unwatched_) return "
-	                "tiny__pvmmon_plain(a); if (pvmmon_counting_) return tiny__pvmmon_cnt(a); "
+	                "tiny__pvmmon_off  (a); if (pvmmon_counting_) return tiny__pvmmon_cnt(a); "
 	                "if (pvmmon_sites0_[0].enabled) return tiny__pvmmon_on(a); ");
 	check_has(text, "{ PVMMON__PROC_SCOPE_AT(pvmmon_sites0_[0]); return a + 1; }\n");
 	check_has(text, "\n__attribute__((noinline)) static int tiny__pvmmon_cnt(int a) { "
@@ -223,7 +226,7 @@ static void test_kinds(void)
 	                "+ ext(a); }\n");
 	/* noreturn: jumps without return, chained with else; its copies say noreturn. */
 	check_has(text, "__attribute__((noreturn)) static void die(int c) { if (pvmmon_unwatched_) "
-	                "die__pvmmon_plain(c); else if (pvmmon_sites3_[0].enabled | "
+	                "die__pvmmon_off  (c); else if (pvmmon_sites3_[0].enabled | "
 	                "pvmmon_sites3_[1].enabled) die__pvmmon_on(c); else { "
 	                "++pvmmon_sites3_[0].off; die__pvmmon_off(c); } } ");
 	/* The leaf: prototypes only in front of it, its definition left as it is. */
