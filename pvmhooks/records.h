@@ -20,7 +20,7 @@
  * other exits ask nothing more. */
 #define HOOKS_REC_MADE 1
 #define HOOKS_REC_CHECK 2
-#define HOOKS_THROTTLE_MIN 1024
+#define HOOKS_THROTTLE_MIN 64
 int hooks__proc_enter(pvmmon_probe_site *site, int32_t call_line, int64_t v);
 int hooks__proc_exit(pvmmon_probe_site *site, int64_t v);
 /* The same where the probe has the moment on all three clocks: real t, virtual v and

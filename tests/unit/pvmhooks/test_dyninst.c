@@ -221,7 +221,7 @@ static const pvmmon_log_proc *record_of(const char *name, int counted)
 /*
  * A procedure whose probe pair (2 us charged here) costs far more than its own time a
  * call (its probes' clamped interval: about nothing) is demoted to counting only after
- * 1024 calls: its count stays exact (timed calls plus counted ones), its records say
+ * HOOKS_THROTTLE_MIN calls: its count stays exact (timed calls plus counted ones), its records say
  * when and why, its caller stays timed and never negative. With throttling off it
  * stays timed; a cheap pair (2 ns) against the same procedure never demotes it.
  */
@@ -248,7 +248,7 @@ static void test_throttling_demotes_expensive_sites(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(timed);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(counted);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(timed->count, 1024);
+	CU_ASSERT_EQUAL(timed->count, HOOKS_THROTTLE_MIN);
 	CU_ASSERT_EQUAL(timed->count + counted->count, 3000);
 	CU_ASSERT_EQUAL(timed->throttle_pair_ns, 2000);
 	CU_ASSERT_EQUAL(counted->throttle_pair_ns, 2000);

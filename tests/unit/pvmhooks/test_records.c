@@ -295,12 +295,12 @@ static void test_active_after_unwind_and_reset(void)
 	CU_ASSERT_EQUAL(find_proc("main", NULL)->incl_ns, 10);
 }
 
-/* An exit flags the counts throttling looks at (1024 and each power of two after),
- * and only those; the first entry flags the record it made. */
+/* An exit flags the counts throttling looks at (HOOKS_THROTTLE_MIN and each power of
+ * two after), and only those; the first entry flags the record it made. */
 static void test_exit_flags_throttle_counts(void)
 {
 	static pvmmon_probe_site s_loop2 = PVMMON_PROBE_SITE_INIT("for@9", PVMMON_PROBE_LOOP);
-	int flagged = 0, r;
+	int flagged = 0, want = 0, r;
 
 	setup();
 	CU_ASSERT_EQUAL(hooks__proc_enter(&s_solve, 0, 0), HOOKS_REC_MADE);
@@ -308,16 +308,18 @@ static void test_exit_flags_throttle_counts(void)
 	for (uint64_t n = 2; n <= 4096; n++) {
 		CU_ASSERT_EQUAL(hooks__proc_enter(&s_solve, 0, 2 * (int64_t)n), 0);
 		r = hooks__proc_exit(&s_solve, 2 * (int64_t)n + 1);
-		CU_ASSERT_EQUAL(r, n == 1024 || n == 2048 || n == 4096 ? HOOKS_REC_CHECK : 0);
+		CU_ASSERT_EQUAL(r, n >= HOOKS_THROTTLE_MIN && !(n & (n - 1)) ? HOOKS_REC_CHECK : 0);
 		flagged += r != 0;
 	}
-	CU_ASSERT_EQUAL(flagged, 3);
+	for (uint64_t n = HOOKS_THROTTLE_MIN; n <= 4096; n *= 2)
+		want++;
+	CU_ASSERT_EQUAL(flagged, want);
 	CU_ASSERT_EQUAL(find_proc("solve", NULL)->count, 4096);
-	for (uint64_t n = 1; n <= 1024; n++) {
+	for (uint64_t n = 1; n <= HOOKS_THROTTLE_MIN; n++) {
 		CU_ASSERT_EQUAL(hooks__loop_enter(&s_loop2, 10000 + 2 * (int64_t)n),
 		                n == 1 ? HOOKS_REC_MADE : 0);
 		CU_ASSERT_EQUAL(hooks__loop_exit(&s_loop2, 10001 + 2 * (int64_t)n),
-		                n == 1024 ? HOOKS_REC_CHECK : 0);
+		                n == HOOKS_THROTTLE_MIN ? HOOKS_REC_CHECK : 0);
 	}
 	s_loop2.slot = -1;
 }
