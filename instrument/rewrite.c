@@ -379,6 +379,7 @@ int instrument__rewrite(const char *src, const char *const *args, int nargs, FIL
 		}
 	}
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &rw);
+	split__resolve_forward(&rw);
 	if (rw.failed) {
 		rc = pvmmon_error_set(PVMMON_ENOMEM, "%s: out of memory instrumenting", src);
 		goto out;
@@ -430,6 +431,11 @@ out:
 		free(rw.splits[k].name);
 	free(rw.splits);
 	free(rw.loops);
+	for (k = 0; k < rw.nfwd; k++) {
+		free(rw.fwd[k].callee);
+		free(rw.fwd[k].proto);
+	}
+	free(rw.fwd);
 	for (k = 0; k < rw.nattr_macros; k++)
 		free(rw.attr_macros[k].name);
 	free(rw.attr_macros);

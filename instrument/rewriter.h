@@ -55,6 +55,7 @@ typedef struct split {
 	                    * rename (split__note_ref): its dispatcher's unwatched jump must
 	                    * go to its plain copy */
 	char *unwatched_jump; /* the dispatcher's "__pvmmon_plain" in its owned text */
+	size_t fwd_from, fwd_to; /* its calls of procedures defined later: rw->fwd[from..to) */
 	char *name;
 } split;
 
@@ -91,6 +92,16 @@ typedef struct sentry {
 
 #define REWRITER_USED_WORDS 2048
 
+/* A call, in a split procedure's body, of a procedure not split before it (defined
+ * later, elsewhere or never): renamed to the callee's plain copy in the caller's when
+ * the callee turns out split (split__resolve_forward). */
+typedef struct fwdcall {
+	unsigned at, len; /* the callee's name at the call */
+	char *callee;
+	char *proto; /* its plain copy's prototype, from the callee's type at the call */
+	int split;   /* the callee's index in rw->splits plus 1, once resolved; else 0 */
+} fwdcall;
+
 /* An object-like macro that says only harmless attributes (plain__note_macro). */
 typedef struct attr_macro {
 	char *name;
@@ -115,6 +126,8 @@ typedef struct rewriter {
 	attr_macro *attr_macros; /* macros saying only harmless attributes (plain.c) */
 	size_t nattr_macros;
 	long renamed_at; /* where split__rename_call last renamed a callee's name */
+	fwdcall *fwd;    /* calls of procedures not split before their callers */
+	size_t nfwd;
 	/* Names of procedures used before any was split under them, hashed (split.c): a
 	 * collision only keeps a dispatcher's jump to the plain copy. */
 	unsigned long used_early[REWRITER_USED_WORDS];
@@ -197,6 +210,14 @@ int split__leaf(rewriter *rw, CXCursor fn, CXCursor body, long open, const char 
  * copy declared) and the call names it directly.
  */
 void split__rename_call(rewriter *rw, CXCursor call, const char *callee);
+
+/*
+ * Renames the calls of procedures defined after their callers (or split after them) in
+ * the callers' plain copies, once the walk is done and every split is known: the
+ * plain copy of a caller then declares the callees' plain copies first (in its
+ * system-header lines), so that a gcc build's cross-calls keep being inlined.
+ */
+void split__resolve_forward(rewriter *rw);
 
 /*
  * Notes a use of a procedure's name, ref (a DeclRefExpr): unless it is a call

@@ -546,6 +546,134 @@ void split__note_ref(rewriter *rw, CXCursor ref)
 
 int split__in_main(const insertion *in) { return in_copy(in, COPY_ON); }
 
+/* Whether offset at lies in the body of the procedure split last (whose walk this is):
+ * only a split procedure has a plain copy to rename a call in. */
+static int in_last_split(const rewriter *rw, unsigned at)
+{
+	return rw->nsplits && at > rw->splits[rw->nsplits - 1].open &&
+	       at < rw->splits[rw->nsplits - 1].end;
+}
+
+/* Whether type spelling t can be written as is before a name or in a parameter list:
+ * words, blanks and stars only (no function pointer, array or other declarator). */
+static int plain_spelling(const char *t)
+{
+	if (!*t)
+		return 0;
+	for (; *t; t++)
+		if (!is_ident(*t) && !strchr(" *", *t))
+			return 0;
+	return 1;
+}
+
+/*
+ * The prototype of callee fn's plain copy, as its declaration at the call gives its
+ * type: written before the caller's plain copy, after the caller, where the types of
+ * a file-scope declaration the call saw are all declared. NULL when a type is more
+ * than words and stars (the call then keeps the dispatcher), or when fn's declaration
+ * there is not at file scope.
+ */
+static char *forward_prototype(CXCursor fn, const char *callee)
+{
+	CXType t = clang_getCursorType(fn);
+	int n = clang_getNumArgTypes(t), ok;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	CXString r;
+
+	if (t.kind != CXType_FunctionProto || clang_isFunctionTypeVariadic(t) || n < 0 ||
+	    clang_getCursorKind(clang_getCursorSemanticParent(fn)) != CXCursor_TranslationUnit ||
+	    !(f = open_memstream(&text, &len)))
+		return NULL;
+	r = clang_getTypeSpelling(clang_getResultType(t));
+	ok = plain_spelling(clang_getCString(r));
+	fprintf(f, "__attribute__((unused)) static %s %s__pvmmon_plain(", clang_getCString(r),
+	        callee);
+	clang_disposeString(r);
+	for (int i = 0; i < n && ok; i++) {
+		CXString a = clang_getTypeSpelling(clang_getArgType(t, (unsigned)i));
+
+		ok = plain_spelling(clang_getCString(a));
+		fprintf(f, "%s%s", i ? ", " : "", clang_getCString(a));
+		clang_disposeString(a);
+	}
+	fputs(n ? "); " : "void); ", f);
+	fclose(f);
+	if (!ok) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Keeps the call of callee fn at at (len bytes of name), not split yet, for
+ * split__resolve_forward. */
+static void note_forward(rewriter *rw, unsigned at, unsigned len, CXCursor fn, const char *callee)
+{
+	split *caller = rw->nsplits ? &rw->splits[rw->nsplits - 1] : NULL;
+	fwdcall *grown;
+	char *proto;
+
+	if (!in_last_split(rw, at) || caller->leaf || !(proto = forward_prototype(fn, callee)))
+		return;
+	if (rw->nfwd % 64 == 0) {
+		grown = realloc(rw->fwd, (rw->nfwd + 64) * sizeof(*grown));
+		if (!grown) {
+			rw->failed = 1;
+			return;
+		}
+		rw->fwd = grown;
+	}
+	rw->fwd[rw->nfwd].proto = proto;
+	if (!(rw->fwd[rw->nfwd].callee = strdup(callee))) {
+		free(proto);
+		rw->failed = 1;
+		return;
+	}
+	rw->fwd[rw->nfwd].at = at;
+	rw->fwd[rw->nfwd].len = len;
+	rw->fwd[rw->nfwd].split = 0;
+	if (caller->fwd_to == 0)
+		caller->fwd_from = rw->nfwd;
+	caller->fwd_to = ++rw->nfwd;
+	/* The call goes to the plain copy if there is one: not an entry by the dispatcher. */
+	rw->renamed_at = at;
+}
+
+void split__resolve_forward(rewriter *rw)
+{
+	for (size_t i = 0; i < rw->nfwd && !rw->failed; i++) {
+		fwdcall *fc = &rw->fwd[i];
+		const split *sp = split__find(rw, fc->callee);
+		insertion *in;
+
+		if (!sp)
+			continue;
+		fc->split = (int)(sp - rw->splits) + 1;
+		if ((in = rewriter__add(rw, fc->at, "%s__pvmmon_plain", fc->callee))) {
+			in->skip = fc->len;
+			in->bare = 1;
+		}
+	}
+}
+
+/* The prototypes of the plain copies that sp's plain copy calls before their
+ * definitions, each once. */
+static void put_forward_prototypes(FILE *f, const rewriter *rw, const split *sp)
+{
+	for (size_t i = sp->fwd_from; i < sp->fwd_to; i++) {
+		size_t k = i;
+
+		if (!rw->fwd[i].split)
+			continue;
+		for (k = sp->fwd_from; k < i && rw->fwd[k].split != rw->fwd[i].split; k++)
+			;
+		if (k == i)
+			fputs(rw->fwd[i].proto, f);
+	}
+}
+
 void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 {
 	long at = rewriter__main_file_offset(clang_getRangeStart(clang_getCursorExtent(call)));
@@ -559,15 +687,17 @@ void split__rename_call(rewriter *rw, CXCursor call, const char *callee)
 	after = rewriter__skip_space(rw, (size_t)at + n);
 	if (after >= rw->len || rw->text[after] != '(')
 		return;
-	if (!(sp = split__find(rw, callee)))
+	if (!(sp = split__find(rw, callee))) {
+		note_forward(rw, (unsigned)at, (unsigned)n, clang_getCursorReferenced(call),
+		             callee);
 		return;
+	}
 	if ((in = rewriter__add(rw, (unsigned)at, "%s__pvmmon_plain", callee))) {
 		in->skip = (unsigned)n;
 		in->bare = 1;
 		/* Only a plain copy makes the renamed call: one in the procedure split last,
 		 * whose body this is (a procedure left whole has none). */
-		if (rw->nsplits && (unsigned)at > rw->splits[rw->nsplits - 1].open &&
-		    (unsigned)at < rw->splits[rw->nsplits - 1].end)
+		if (in_last_split(rw, (unsigned)at))
 			rw->renamed_at = at;
 	}
 	/* rewriter__add grows the insertions, never the splits: sp stays valid. */
@@ -594,6 +724,8 @@ static void write_copy(FILE *f, const rewriter *rw, const split *sp, enum copy w
 	fprintf(f, rw->pedantic ? "\n#line %u \"" : "\n# %u \"", sp->line);
 	rewriter__write_escaped_path(f, rw->src);
 	fputs(rw->pedantic ? "\"\n" : "\" 3\n", f);
+	if (which == COPY_PLAIN)
+		put_forward_prototypes(f, rw, sp);
 	put_copy_specifiers(f, sp, which);
 	put_declarator(f, rw, sp, copy_suffix[which], 0, 1);
 	/* The declarator's trailing blanks were dropped: the body starts a line later

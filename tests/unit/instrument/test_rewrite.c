@@ -442,13 +442,17 @@ static void test_plain_copies(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(on_cnt, "(pvmmon_call_at_(12), add__pvmmon_cnt(&m));"));
 		CU_ASSERT_PTR_NOT_NULL(strstr(on_cnt, "(pvmmon_call_at_(11), later(i))"));
 	}
-	plain_run = strstr(text, "\" 3\nstatic long run__pvmmon_plain(long n, long (*fp)(long))\n");
+	/* later, defined after run, is declared first: its plain copy is called too. */
+	plain_run =
+	    strstr(text, "\" 3\n__attribute__((unused)) static long later__pvmmon_plain(long); "
+	                 "static long run__pvmmon_plain(long n, long (*fp)(long))\n");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(plain_run);
-	CU_ASSERT_PTR_NOT_NULL(strstr(plain_run, "{\n\tvm m = {{0}, 0};\n\tfor (long i = 0; i < n; i++) {\n"
-						 "\t\tpush__pvmmon_plain(&m, i);\n"
-						 "\t\tpush__pvmmon_plain(&m, later(i));\n"
-						 "\t\tadd__pvmmon_plain(&m);\n\t}\n"
-						 "\treturn fp(pop__pvmmon_plain(&m));\n}\n# 15 \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(plain_run,
+	                              "{\n\tvm m = {{0}, 0};\n\tfor (long i = 0; i < n; i++) {\n"
+	                              "\t\tpush__pvmmon_plain(&m, i);\n"
+	                              "\t\tpush__pvmmon_plain(&m, later__pvmmon_plain(i));\n"
+	                              "\t\tadd__pvmmon_plain(&m);\n\t}\n"
+	                              "\treturn fp(pop__pvmmon_plain(&m));\n}\n# 15 \""));
 	write_c_file(inst, text);
 	write_c_file(stub, probe_stub);
 	snprintf(exe, sizeof(exe), "%.*s", (int)strlen(inst) - 2, inst);
@@ -477,8 +481,8 @@ static void test_plain_copies(void)
 /*
  * A dispatcher's unwatched jump goes to the plain copy only when the procedure can be
  * entered there in a process nobody monitors: its name used other than by a call its
- * callers' plain copies rename (an address taken, a call before its definition or from
- * a procedure left whole, an extern definition). Else it goes to the off copy, which no
+ * callers' plain copies rename (an address taken, a call from a procedure left whole,
+ * an extern definition). Else it goes to the off copy, which no
  * such run takes, and the plain copy's only callers are the plain copies calling it
  * (gcc inlines a procedure called once). A macro saying only harmless attributes
  * (SQLite's SQLITE_NOINLINE) lets its procedure be split; the copies keep it, and its
@@ -510,7 +514,7 @@ static void test_dispatcher_entries(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static long taken(long x) { if (pvmmon_unwatched_) "
 	                                    "return taken__pvmmon_plain(x);"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static long early(long x) { if (pvmmon_unwatched_) "
-	                                    "return early__pvmmon_plain(x);"));
+	                                    "return early__pvmmon_off  (x);"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "long api(long x) { if (pvmmon_unwatched_) "
 	                                    "return api__pvmmon_plain(x);"));
 	/* kept (small, counted): split through its macro, entered only by api's plain
@@ -534,10 +538,50 @@ static void test_dispatcher_entries(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(text,
 		                              "static long once(long x) { if (pvmmon_unwatched_) "
 		                              "return once__pvmmon_off  (x);"));
-		CU_ASSERT_PTR_NOT_NULL(strstr(text, "once__pvmmon_plain(x) + early(x)"));
+		CU_ASSERT_PTR_NOT_NULL(
+		    strstr(text, "once__pvmmon_plain(x) + early__pvmmon_plain(x)"));
 		free(src2);
 		free(text);
 	}
+}
+
+/*
+ * A call of a procedure defined after its caller goes to the callee's plain copy in the
+ * caller's plain copy too, which declares it first from the callee's type at the call
+ * (in its system-header lines); a callee whose type is more than words and stars (a
+ * function pointer here) keeps its dispatcher. A callee called so only is not entered:
+ * its dispatcher's unwatched jump goes to its off copy.
+ */
+static void test_forward_calls(void)
+{
+	static const char src[] =
+	    "typedef long num;\n"
+	    "static num later(num x);\n"
+	    "static long viafp(long (*f)(long), long x);\n"
+	    "static long twice(long x) { return 2 * x; }\n"
+	    "static long first(long x) { long r = 0; for (long i = 0; i < x; i++) r += later(i) + "
+	    "viafp(twice, i); return r; }\n"
+	    "long api(long x) { return first(x); }\n"
+	    "static num later(num x) { num r = 1; while (x-- > 0) r += 2; return r; }\n"
+	    "static long viafp(long (*f)(long), long x) { long r = 0; while (x-- > 0) r += f(x); "
+	    "return r; }\n";
+	rewrite_stats st;
+	int rc;
+	char *text = instrument_text(src, &st, &rc);
+	const char *plain;
+
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	plain = strstr(text, "\" 3\n__attribute__((unused)) static num later__pvmmon_plain(num); "
+	                     "static long first__pvmmon_plain(long x) {");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(plain);
+	CU_ASSERT_PTR_NOT_NULL(
+	    strstr(plain, "r += later__pvmmon_plain(i) + viafp(twice, i); return r; }\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "static num later(num x) { if (pvmmon_unwatched_) "
+	                                    "return later__pvmmon_off  (x);"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text,
+	                              "static long viafp(long (*f)(long), long x) { if "
+	                              "(pvmmon_unwatched_) return viafp__pvmmon_plain(f, x);"));
+	free(text);
 }
 
 static void test_errors_write_nothing(void)
@@ -565,6 +609,7 @@ CU_TestInfo test_rewrite_tests[] = {
     {"procedures and loops get scoped probes", test_procedures_and_loops},
     {"procedures whose copies would differ are not split", test_unsplit_procedures},
     {"dispatchers jump to plain copies only where they are entered", test_dispatcher_entries},
+    {"calls of procedures defined later go to their plain copies", test_forward_calls},
     {"split procedures compile under -pedantic -Werror", test_split_compiles},
     {"macros, headers and inline functions left alone", test_macros_headers_and_inline_left_alone},
     {"the static table: kinds, order, nesting", test_static_table},
