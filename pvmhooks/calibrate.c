@@ -44,7 +44,11 @@ static int64_t charge0;
 /* Calibrated costs and observed totals. */
 static pvmmon_log_cost cal;
 
-void hooks__dyn_set_budget(double b) { budget = b; }
+void hooks__dyn_set_budget(double b)
+{
+	budget = b;
+	hooks__probe_throttle_cap(b);
+}
 
 /* An early flush is due when the monitoring since the last one, flushes left out,
  * was over the budget: counting them, a flush of a program's thousands of records

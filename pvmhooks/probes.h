@@ -72,6 +72,8 @@ void hooks__probe_extend(const hooks_probe_ext *ext);
 /* Sets the throttling threshold (a share of a site's time a call; 0: never), instead of
  * PVMMON_THROTTLE's. */
 void hooks__probe_throttle_set(double share);
+/* The run's cost budget as a fraction (0: none): below the share, throttling uses it. */
+void hooks__probe_throttle_cap(double budget);
 
 /* Calibration's pause (1) and its end (0): throttling is suspended (calibration runs
  * its sites thousands of times and must time every call), and the probes charged in
