@@ -659,7 +659,8 @@ void split__resolve_forward(rewriter *rw)
 }
 
 /* The prototypes of the plain copies that sp's plain copy calls before their
- * definitions, each once. */
+ * definitions, each once; noreturn when the callee's declarator says so (a type has no
+ * word for it), so that the caller's copy knows what the caller knew. */
 static void put_forward_prototypes(FILE *f, const rewriter *rw, const split *sp)
 {
 	for (size_t i = sp->fwd_from; i < sp->fwd_to; i++) {
@@ -669,8 +670,11 @@ static void put_forward_prototypes(FILE *f, const rewriter *rw, const split *sp)
 			continue;
 		for (k = sp->fwd_from; k < i && rw->fwd[k].split != rw->fwd[i].split; k++)
 			;
-		if (k == i)
-			fputs(rw->fwd[i].proto, f);
+		if (k < i)
+			continue;
+		if (rw->splits[rw->fwd[i].split - 1].noreturn)
+			fputs("__attribute__((noreturn)) ", f);
+		fputs(rw->fwd[i].proto, f);
 	}
 }
 

@@ -548,9 +548,9 @@ static void test_dispatcher_entries(void)
 /*
  * A call of a procedure defined after its caller goes to the callee's plain copy in the
  * caller's plain copy too, which declares it first from the callee's type at the call
- * (in its system-header lines); a callee whose type is more than words and stars (a
- * function pointer here) keeps its dispatcher. A callee called so only is not entered:
- * its dispatcher's unwatched jump goes to its off copy.
+ * (in its system-header lines), noreturn when the callee says so; a callee whose type
+ * is more than words and stars (a function pointer here) keeps its dispatcher. A callee called so
+ * only is not entered: its dispatcher's unwatched jump goes to its off copy.
  */
 static void test_forward_calls(void)
 {
@@ -564,7 +564,12 @@ static void test_forward_calls(void)
 	    "long api(long x) { return first(x); }\n"
 	    "static num later(num x) { num r = 1; while (x-- > 0) r += 2; return r; }\n"
 	    "static long viafp(long (*f)(long), long x) { long r = 0; while (x-- > 0) r += f(x); "
-	    "return r; }\n";
+	    "return r; }\n"
+	    "static void stop(int c);\n"
+	    "static int check(int x) { for (int i = 0; i < x; i++) if (i > 9) stop(i); return x; "
+	    "}\n"
+	    "int api2(int x) { return check(x); }\n"
+	    "__attribute__((noreturn)) static void stop(int c) { for (;;) (void)c; }\n";
 	rewrite_stats st;
 	int rc;
 	char *text = instrument_text(src, &st, &rc);
@@ -581,6 +586,11 @@ static void test_forward_calls(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text,
 	                              "static long viafp(long (*f)(long), long x) { if "
 	                              "(pvmmon_unwatched_) return viafp__pvmmon_plain(f, x);"));
+	/* A noreturn callee's declaration says so, as its declarator does. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(text,
+	                              "\" 3\n__attribute__((noreturn)) __attribute__((unused)) "
+	                              "static void stop__pvmmon_plain(int); static int "
+	                              "check__pvmmon_plain(int x) {"));
 	free(text);
 }
 
