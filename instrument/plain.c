@@ -55,6 +55,7 @@ static int harmless_word(const char *text, size_t len, size_t at, size_t *n)
 	return in_list(w, harmless_attrs);
 }
 
+/* Past the blanks (and line continuations) of t from i, at most to end. */
 static size_t skip_blanks(const char *t, size_t i, size_t end)
 {
 	while (i < end && strchr(" \t\\\r\n", t[i]))
@@ -170,6 +171,7 @@ static int harmless(const scan *sc, CXCursor a)
 	return find_macro(sc->rw, sc->rw->text + at, n) != NULL;
 }
 
+/* Whether variable c's type is const, or an array of const elements (at any depth). */
 static int is_constant(CXCursor c)
 {
 	CXType t = clang_getCursorType(c);

@@ -341,6 +341,61 @@ static void test_throttling_judges_loops_recent_entries(void)
 	hooks__records_reset();
 }
 
+/* n calls of site inner, 1 us each, inside outer, while inner stays on; the call at
+ * which it was demoted, or -1. */
+static int run_us_calls(pvmmon_probe_site *outer, pvmmon_probe_site *inner, int n)
+{
+	int demoted_at = -1;
+
+	pvmmon_probe_proc_enter(outer);
+	for (int i = 0; i < n && demoted_at < 0; i++) {
+		if (!inner->enabled) {
+			demoted_at = i;
+			break;
+		}
+		pvmmon_probe_proc_enter(inner);
+		busy_us(1);
+		pvmmon_probe_proc_exit(inner);
+	}
+	pvmmon_probe_proc_exit(outer);
+	return demoted_at;
+}
+
+/*
+ * Under a cost budget below the throttling share, the budget is the share: a procedure
+ * of at least 1 us a call against a pair charged 200 ns (at most 20%) stays timed at a
+ * share of 25%, and is demoted at its first look, the 64th call, under a budget of 5%.
+ * On a busy machine a preemption only lengthens calls, which keeps it timed at 25%; at
+ * 5% it would take over 12 ms of preemption among 4096 calls to keep it so.
+ */
+static void test_budget_caps_throttling(void)
+{
+	static pvmmon_probe_site outer = PVMMON_PROBE_SITE_INIT("b_outer", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site mid = PVMMON_PROBE_SITE_INIT("b_mid", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site mid2 = PVMMON_PROBE_SITE_INIT("b_mid2", PVMMON_PROBE_PROC);
+	static pvmmon_probe_site mid3 = PVMMON_PROBE_SITE_INIT("b_mid3", PVMMON_PROBE_PROC);
+	int at;
+
+	setenv("PVMEPID", "1", 1);
+	hooks__set_state(HOOKS_UNINIT);
+	hooks__records_reset();
+	hooks__probe_cost_set(100);
+	hooks__probe_throttle_set(0.25);
+	CU_ASSERT_EQUAL(run_us_calls(&outer, &mid, 2048), -1);
+	CU_ASSERT_EQUAL(mid.enabled, 1);
+	hooks__probe_throttle_cap(0.05);
+	at = run_us_calls(&outer, &mid2, 4096);
+	if (at != HOOKS_THROTTLE_MIN)
+		fprintf(stderr, "\n  demoted at call %d ", at);
+	CU_ASSERT(at >= HOOKS_THROTTLE_MIN);
+	CU_ASSERT_EQUAL(mid2.enabled, 0);
+	/* A budget over the share leaves the share. */
+	hooks__probe_throttle_cap(0.5);
+	CU_ASSERT_EQUAL(run_us_calls(&outer, &mid3, 2048), -1);
+	hooks__probe_throttle_cap(0);
+	hooks__records_reset();
+}
+
 /*
  * A re-check under 90% of the calibration at registration says that one was disturbed
  * as a whole: the probe charge is scaled by their ratio. A re-check as dear or dearer
@@ -371,6 +426,7 @@ CU_TestInfo test_dyninst_tests[] = {
     {"throttling keeps a site whose probes are cheap", test_throttling_keeps_cheap_sites},
     {"throttling judges a loop by its entries since the last look",
      test_throttling_judges_loops_recent_entries},
+    {"a cost budget below the throttling share takes its place", test_budget_caps_throttling},
     {"a split procedure's loops switch with it", test_split_procedure_loops_switch_with_it},
     {"rules decide sites, the last match wins", test_rules_decide_sites_last_match_wins},
     {"a kind=proc rule switches the sites of its name only", test_proc_rules_by_name},
