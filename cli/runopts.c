@@ -490,7 +490,8 @@ static const run_opt run_opts[] = {
      .set = set_throttle,
      .help = "      --throttle=PCT   demote to counting only a procedure or loop whose probe\n"
              "                       pair costs more than PCT percent of its own time a call,\n"
-             "                       once it has run 1024 times (default 10%)\n"},
+             "                       from its 64th call on (default 10%; under a lower\n"
+             "                       --budget, the budget)\n"},
     {.name = "no-throttle",
      .has_arg = no_argument,
      .set = set_flag,
