@@ -90,6 +90,8 @@ typedef struct sentry {
 	int count_slot; /* counter index of a counted (leaf) procedure, else -1 */
 } sentry;
 
+/* The words of rewriter.used_early: 131,072 bits, a few collisions in a file of
+ * thousands of procedures. */
 #define REWRITER_USED_WORDS 2048
 
 /* A call, in a split procedure's body, of a procedure not split before it (defined
@@ -223,7 +225,8 @@ void split__resolve_forward(rewriter *rw);
  * Notes a use of a procedure's name, ref (a DeclRefExpr): unless it is a call
  * split__rename_call has just renamed in its caller's plain copy, the procedure can be
  * entered through its dispatcher in a process nobody monitors (an address taken, a
- * call before its definition, from a procedure left whole, or in a macro's text).
+ * call from a procedure left whole or in a macro's text, a call before the callee's
+ * definition that keeps the dispatcher).
  */
 void split__note_ref(rewriter *rw, CXCursor ref);
 
