@@ -412,6 +412,44 @@ static void test_fortran_names(void)
 	}
 }
 
+/* One sampled run of tablix2 on hint.xml in dir: the fitness modules' self share and
+ * new_generation's inclusive share (-1 when not read); *ga whether the genetic
+ * algorithm's paths are there. The output goes to stderr when told. */
+static void tablix2_shares(const char *dir, double *fit, double *gen, int *ga, int tell)
+{
+	cmd_result r;
+
+	*fit = *gen = -1;
+	harness_sh(&r, RUN_TIMEOUT,
+	           "cd '%s' && cp /usr/share/doc/tablix2/examples/hint.xml . && rm -rf csv && "
+	           "%s/pvmmon run -q "
+	           "--sample=997 -o tx.xml -- tablix2 -n 2 -d 1 -p popsize=10000 -o hint- hint.xml "
+	           ">/dev/null && %s/pvmmon export tx.xml --csv csv && /usr/bin/python3 -c '"
+	           "import csv, os\n"
+	           "mods = set(os.listdir(\"/usr/lib/x86_64-linux-gnu/tablix2\"))\n"
+	           "rows = list(csv.DictReader(open(\"csv/sampled_procedures_all.csv\")))\n"
+	           "paths = list(csv.DictReader(open(\"csv/sampled_paths_all.csv\")))\n"
+	           "print(\"fitness %%f\" %% sum(float(p[\"self_share\"]) for p in rows "
+	           "if p[\"module\"] in mods))\n"
+	           "print(\"new_generation %%s\" %% [p[\"inclusive_share\"] for p in rows "
+	           "if p[\"procedure\"] == \"new_generation\" and p[\"module\"] == "
+	           "\"tablix2_kernel\"][0])\n"
+	           "print(\"ga paths %%d\" %% sum(p[\"path\"].startswith("
+	           "\"main > main_loop > new_generation\") for p in paths))'",
+	           dir, harness_bin(), harness_bin());
+	CU_ASSERT_EQUAL(r.status, 0);
+	CU_ASSERT_EQUAL(sscanf(r.out, "fitness %lf\nnew_generation %lf", fit, gen), 2);
+	*ga = strstr(r.out, "ga paths ") && !strstr(r.out, "ga paths 0\n");
+	if (tell || *fit < 0.1 || *gen < 0.5 || !*ga)
+		fprintf(stderr, "\ntablix2 sampled: %s\n", r.out);
+	cmd_result_free(&r);
+}
+
+static double median3(double a, double b, double c)
+{
+	return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
+}
+
 /*
  * Debian's tablix2 (skipped when it is not installed) sampled with its two kernels: the
  * hottest path of all tasks is the kernels' genetic algorithm (main > main_loop >
@@ -424,13 +462,16 @@ static void test_fortran_names(void)
  * population of 3,000 (about 40 computing samples) two runs in 24 gave the modules no
  * sample at all; a population of 10,000 gives 65 to 125 computing samples and, over 8
  * runs, the modules 24% to 61% and new_generation 63% to 82% (30,000: 19% to 43%,
- * 56% to 81%). The bounds are set below those spreads.
+ * 56% to 81%). Under the whole suite's load a run fell below once (new_generation 47%,
+ * 2026-11-29; ten runs alone then gave 62% to 84%, and 55% to 82% with the build
+ * before). The bounds are set below those spreads, and a run that misses them is judged
+ * with two more by the medians: an attribution gone wrong moves every run alike.
  */
 static void test_tablix2_named(void)
 {
 	const char *dir = harness_tmpdir();
-	double fit = -1, gen = -1;
-	cmd_result r;
+	double fit[3], gen[3], f, g;
+	int ga[3], n = 1;
 
 	if (access("/usr/bin/tablix2", X_OK) != 0 ||
 	    access("/usr/share/doc/tablix2/examples/hint.xml", R_OK) != 0) {
@@ -438,35 +479,23 @@ static void test_tablix2_named(void)
 		                "installs them) ");
 		return;
 	}
-	harness_sh(&r, RUN_TIMEOUT,
-	           "cd '%s' && cp /usr/share/doc/tablix2/examples/hint.xml . && %s/pvmmon run -q "
-	           "--sample=997 -o tx.xml -- tablix2 -n 2 -d 1 -p popsize=10000 -o hint- hint.xml "
-	           ">/dev/null && %s/pvmmon export tx.xml --csv csv && /usr/bin/python3 -c '"
-	           "import csv, os\n"
-	           "mods = set(os.listdir(\"/usr/lib/x86_64-linux-gnu/tablix2\"))\n"
-	           "rows = list(csv.DictReader(open(\"csv/sampled_procedures_all.csv\")))\n"
-	           "paths = list(csv.DictReader(open(\"csv/sampled_paths_all.csv\")))\n"
-	           "print(\"fitness %%f\" %% sum(float(p[\"self_share\"]) for p in rows "
-	           "if p[\"module\"] in mods))\n"
-	           "print(\"new_generation %%s\" %% [p[\"inclusive_share\"] for p in rows "
-	           "if p[\"procedure\"] == \"new_generation\" and p[\"module\"] == \"tablix2_kernel\"][0])\n"
-	           "print(\"ga paths %%d\" %% sum(p[\"path\"].startswith("
-	           "\"main > main_loop > new_generation\") for p in paths))'",
-	           dir, harness_bin(), harness_bin());
-	CU_ASSERT_EQUAL_FATAL(r.status, 0);
-	CU_ASSERT_EQUAL(sscanf(r.out, "fitness %lf\nnew_generation %lf", &fit, &gen), 2);
-	if (fit < 0.1 || gen < 0.5)
-		fprintf(stderr, "\ntablix2 sampled: %s\n", r.out);
+	tablix2_shares(dir, &fit[0], &gen[0], &ga[0], 0);
+	f = fit[0];
+	g = gen[0];
+	if ((f < 0.1 || g < 0.5) && !harness_slowed()) {
+		for (; n < 3; n++)
+			tablix2_shares(dir, &fit[n], &gen[n], &ga[n], 1);
+		f = median3(fit[0], fit[1], fit[2]);
+		g = median3(gen[0], gen[1], gen[2]);
+	}
 	/* The shares are loose (above); a sanitized hooks library moves them further (12%
 	 * for the fitness modules seen under ASan), so there only the names are checked. */
-	CU_ASSERT(fit >= 0.1 || harness_slowed());
-	CU_ASSERT(gen >= 0.5 || harness_slowed());
+	CU_ASSERT(f >= 0.1 || harness_slowed());
+	CU_ASSERT(g >= 0.5 || harness_slowed());
 	/* The genetic algorithm's paths are there; which one is hottest varies with so few
 	 * samples (a fitness module's, or new_generation's own). */
-	CU_ASSERT(strstr(r.out, "ga paths ") && !strstr(r.out, "ga paths 0\n"));
-	if (!strstr(r.out, "ga paths ") || strstr(r.out, "ga paths 0\n"))
-		fprintf(stderr, "\ntablix2 sampled: %s\n", r.out);
-	cmd_result_free(&r);
+	for (int i = 0; i < n; i++)
+		CU_ASSERT(ga[i]);
 }
 
 /*
