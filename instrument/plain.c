@@ -63,6 +63,16 @@ static size_t skip_blanks(const char *t, size_t i, size_t end)
 	return i;
 }
 
+/* The length of the identifier at t[at..end) (0: none there). */
+static size_t ident_len(const char *t, size_t at, size_t end)
+{
+	size_t n = 0;
+
+	while (at + n < end && (t[at + n] == '_' || isalnum((unsigned char)t[at + n])))
+		n++;
+	return n;
+}
+
 /* The attribute macro named text[at..at+n), or NULL. */
 static attr_macro *find_macro(const rewriter *rw, const char *name, size_t n)
 {
@@ -108,9 +118,7 @@ void plain__note_macro(rewriter *rw, CXCursor def)
 
 	if (from < 0 || to <= from || (size_t)to > rw->len || clang_Cursor_isMacroFunctionLike(def))
 		return;
-	for (i = (size_t)from;
-	     i < (size_t)to && (rw->text[i] == '_' || isalnum((unsigned char)rw->text[i]));)
-		i++;
+	i = (size_t)from + ident_len(rw->text, (size_t)from, (size_t)to);
 	ok = only_harmless(rw->text, i, (size_t)to, &noinline);
 	/* A definition again replaces the last one (after an #undef). */
 	if ((m = find_macro(rw, rw->text + from, i - (size_t)from))) {
@@ -137,15 +145,10 @@ void plain__note_macro(rewriter *rw, CXCursor def)
 
 int plain__says_noinline(const rewriter *rw, unsigned from, unsigned to)
 {
-	for (unsigned i = from; i < to; i++) {
-		unsigned n = 0;
+	for (size_t i = from, n; i < to; i += n ? n : 1) {
 		const attr_macro *m;
 
-		if (i > from && (rw->text[i - 1] == '_' || isalnum((unsigned char)rw->text[i - 1])))
-			continue;
-		while (i + n < to &&
-		       (rw->text[i + n] == '_' || isalnum((unsigned char)rw->text[i + n])))
-			n++;
+		n = ident_len(rw->text, i, to);
 		if (n && (m = find_macro(rw, rw->text + i, n)) && m->noinline)
 			return 1;
 	}
@@ -158,16 +161,14 @@ static int harmless(const scan *sc, CXCursor a)
 {
 	CXSourceLocation loc = clang_getRangeStart(clang_getCursorExtent(a));
 	long at = rewriter__main_file_offset(loc);
-	size_t n = 0;
+	size_t n;
 
 	if (at >= 0)
 		return harmless_word(sc->rw->text, sc->rw->len, (size_t)at, &n);
 	at = rewriter__expansion_offset(loc, clang_getCursorLocation(sc->fn));
 	if (at < 0)
 		return 0;
-	while ((size_t)at + n < sc->rw->len &&
-	       (sc->rw->text[at + n] == '_' || isalnum((unsigned char)sc->rw->text[at + n])))
-		n++;
+	n = ident_len(sc->rw->text, (size_t)at, sc->rw->len);
 	return find_macro(sc->rw, sc->rw->text + at, n) != NULL;
 }
 
